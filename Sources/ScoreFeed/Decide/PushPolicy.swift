@@ -1,0 +1,68 @@
+import Foundation
+import ScoreFeedModel
+
+/// The pure decision step between the fold and the renderer: given what changed and the time,
+/// it says whether to hold, push or end. The engine owns one per game and hands it `now`.
+///
+/// ``EveryChangePolicy`` pushes each visible change; a budget-aware coalescer implements the
+/// same protocol.
+public protocol PushPolicy: Sendable {
+    /// Called after each accepted event has been folded.
+    mutating func observe(_ change: StateChange, now: Date) -> PushDecision
+    /// The next moment the policy wants ``tick(now:)`` called (a held push coming due), if any.
+    var deadline: Date? { get }
+    /// Called at or after ``deadline``.
+    mutating func tick(now: Date) -> PushDecision
+    /// Called when the feed ends without more events: push whatever is still held.
+    mutating func finish(now: Date) -> PushDecision
+}
+
+/// One folded event: the event, what it changed, and the state after it.
+public struct StateChange: Sendable {
+    public var event: GameEvent
+    public var diff: Diff
+    public var state: GameState
+
+    public init(event: GameEvent, diff: Diff, state: GameState) {
+        self.event = event
+        self.diff = diff
+        self.state = state
+    }
+}
+
+/// What the policy wants done now.
+public enum PushDecision: Hashable, Sendable {
+    /// Nothing to send yet; changes (if any) stay pending.
+    case hold
+    /// Send the current state.
+    case push(Push)
+}
+
+/// A push the policy asked for; the renderer turns it into an APNs request.
+public struct Push: Hashable, Sendable {
+    public enum Event: String, Hashable, Sendable, Codable {
+        case start, update, end
+    }
+
+    public var event: Event
+    /// APNs priority: 10 counts against the activity's budget, 5 does not but arrives late.
+    public var priority: Int
+    /// An alert to show with this push (never on priority 5).
+    public var alert: AlertKind?
+    /// Why it is sent, for people reading a replay.
+    public var reason: String
+
+    public init(event: Event, priority: Int, alert: AlertKind? = nil, reason: String) {
+        self.event = event
+        self.priority = priority
+        self.alert = priority == 5 ? nil : alert
+        self.reason = reason
+    }
+}
+
+/// Alerts the renderer knows how to word.
+public enum AlertKind: String, Hashable, Sendable {
+    case final
+    case overtime
+    case leadChange
+}

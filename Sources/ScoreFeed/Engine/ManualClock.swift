@@ -1,0 +1,35 @@
+import Foundation
+
+/// A clock that moves only when told to: replay advances it to each event's feed time, tests
+/// advance it step by step. `sleep` does not wait: callers that use a manual clock drive time
+/// themselves.
+public final class ManualClock: EngineClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Date
+
+    public init(_ start: Date = Date(timeIntervalSince1970: 0)) {
+        current = start
+    }
+
+    public var now: Date {
+        lock.lock()
+        defer { lock.unlock() }
+        return current
+    }
+
+    /// Moves the clock to `date`; it never goes backwards.
+    public func advance(to date: Date) {
+        lock.lock()
+        defer { lock.unlock() }
+        if date > current { current = date }
+    }
+
+    /// Moves the clock forward by `seconds`.
+    public func advance(by seconds: TimeInterval) {
+        advance(to: now.addingTimeInterval(seconds))
+    }
+
+    public func sleep(until deadline: Date) async throws {
+        advance(to: deadline)
+    }
+}

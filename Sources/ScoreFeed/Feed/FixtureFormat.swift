@@ -1,0 +1,98 @@
+import Foundation
+import ScoreFeedModel
+
+/// Reads and writes ScoreFeed's own fixture format (documented in `Fixtures/README.md`).
+///
+/// Decoding is lenient per event: an event with a wrong field becomes a rejection with its index
+/// and sequence number, and the rest of the game still decodes.
+public enum FixtureFormat {
+    /// The value of the top-level `format` field.
+    public static let formatName = "scorefeed-fixture/1"
+
+    /// Decodes a fixture file's bytes.
+    public static func decode(_ data: Data, file: String? = nil) throws(ScoreFeedError) -> FeedDocument {
+        let root: RawFixture
+        do {
+            root = try JSONDecoder().decode(RawFixture.self, from: data)
+        } catch let error as DecodingError {
+            throw DecodingErrorText.error(error, data: data, file: file)
+        } catch {
+            throw ScoreFeedError(.malformedJSON, "\(error)", at: .init(file: file))
+        }
+        if let format = root.format, format != formatName {
+            throw ScoreFeedError(
+                .unknownFormat, "format is \"\(format)\"; this version reads \"\(formatName)\"",
+                at: .init(file: file))
+        }
+        var events: [GameEvent] = []
+        var positions: [Int] = []
+        var rejected: [ScoreFeedError] = []
+        events.reserveCapacity(root.events.count)
+        positions.reserveCapacity(root.events.count)
+        for (index, slot) in root.events.enumerated() {
+            do {
+                let raw = try slot.result.get()
+                events.append(try raw.event(index: index))
+                positions.append(index)
+            } catch var error {
+                error.location.file = file
+                error.location.eventIndex = index
+                rejected.append(error)
+            }
+        }
+        return FeedDocument(
+            attributes: root.game, events: events, positions: positions, rejected: rejected,
+            finalScore: root.final,
+            scheduledStart: root.scheduledStart.map { Date(timeIntervalSince1970: $0) }, file: file)
+    }
+
+    /// Encodes a game as a fixture file, one event per line so diffs of fixtures stay readable.
+    public static func encode(
+        attributes: GameAttributes, events: [GameEvent], finalScore: FinalScore?, scheduledStart: Date? = nil
+    ) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var out = "{\n  \"format\": \"\(formatName)\",\n"
+        out += "  \"game\": " + String(decoding: (try? encoder.encode(attributes)) ?? Data(), as: UTF8.self) + ",\n"
+        if let scheduledStart {
+            out += "  \"scheduledStart\": \(Int(scheduledStart.timeIntervalSince1970)),\n"
+        }
+        if let finalScore {
+            out += "  \"final\": " + String(decoding: (try? encoder.encode(finalScore)) ?? Data(), as: UTF8.self) + ",\n"
+        }
+        out += "  \"events\": [\n"
+        for (i, event) in events.enumerated() {
+            let line = (try? encoder.encode(RawEvent(event))) ?? Data()
+            out += "    " + String(decoding: line, as: UTF8.self) + (i + 1 < events.count ? ",\n" : "\n")
+        }
+        out += "  ]\n}\n"
+        return Data(out.utf8)
+    }
+}
+
+/// The top level of a fixture file.
+struct RawFixture: Decodable {
+    var format: String?
+    var game: GameAttributes
+    var scheduledStart: Double?
+    var final: FinalScore?
+    var events: [EventSlot]
+}
+
+/// One element of `events`: the decoded event, or why it could not be decoded (keeping its
+/// sequence number when that much could be read), without failing the enclosing array.
+struct EventSlot: Decodable {
+    var result: Result<RawEvent, ScoreFeedError>
+
+    init(from decoder: any Decoder) throws {
+        do {
+            result = .success(try RawEvent(from: decoder))
+        } catch {
+            var failure = (error as? DecodingError).map(DecodingErrorText.eventError)
+                ?? ScoreFeedError(.invalidValue, "\(error)")
+            failure.location.sequence = try? decoder.container(keyedBy: RawEvent.CodingKeys.self)
+                .decodeIfPresent(Int.self, forKey: .seq)
+            result = .failure(failure)
+        }
+    }
+}

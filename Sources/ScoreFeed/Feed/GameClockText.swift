@@ -1,0 +1,37 @@
+import Foundation
+
+/// Parses and prints game-clock strings: `11:42`, `0:24.3`, and the NBA's `PT11M42.00S`.
+public enum GameClockText {
+    /// Seconds remaining, or nil when the text is not a clock.
+    public static func seconds(_ text: String) -> Double? {
+        if text.hasPrefix("PT") { return isoDuration(text) }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let minutes = Int(parts[0]), minutes >= 0,
+            let seconds = Double(parts[1]), seconds.isFinite, seconds >= 0, seconds < 60
+        else { return nil }
+        return Double(minutes) * 60 + seconds
+    }
+
+    /// `M:SS` or `M:SS.t` (tenths when present).
+    public static func format(_ seconds: Double) -> String {
+        let tenths = Int((max(0, seconds) * 10).rounded())
+        let whole = tenths / 10
+        let secs = whole % 60
+        let base = "\(whole / 60):\(secs < 10 ? "0" : "")\(secs)"
+        return tenths % 10 == 0 ? base : base + ".\(tenths % 10)"
+    }
+
+    /// `PT11M42.00S` → 702.
+    static func isoDuration(_ text: String) -> Double? {
+        var rest = text.dropFirst(2)
+        var total = 0.0
+        if let m = rest.firstIndex(of: "M") {
+            guard let minutes = Int(rest[..<m]), minutes >= 0 else { return nil }
+            total += Double(minutes) * 60
+            rest = rest[rest.index(after: m)...]
+        }
+        guard rest.hasSuffix("S") else { return rest.isEmpty ? total : nil }
+        guard let seconds = Double(rest.dropLast()), seconds.isFinite, seconds >= 0 else { return nil }
+        return total + seconds
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import ScoreFeedModel
+
+/// Exactly the fields of ``GameState`` that changed, each old → new, in declaration order.
+public struct Diff: Hashable, Sendable {
+    public var changes: [Change]
+
+    public init(_ changes: [Change] = []) {
+        self.changes = changes
+    }
+
+    /// One changed field.
+    public struct Change: Hashable, Sendable {
+        public var field: Field
+        public var old: Value
+        public var new: Value
+
+        public init(_ field: Field, _ old: Value, _ new: Value) {
+            self.field = field
+            self.old = old
+            self.new = new
+        }
+    }
+
+    /// The fields of ``GameState``; raw values are the content-state JSON keys.
+    public enum Field: String, Hashable, Sendable, CaseIterable {
+        case homeScore, awayScore, period, phase, clock, possession
+        case homeFouls, awayFouls, homeInBonus, awayInBonus, homeTimeouts, awayTimeouts
+        case lastPlay, lastScorer
+    }
+
+    /// A field's value as it appears in the content-state JSON.
+    public enum Value: Hashable, Sendable {
+        case int(Int)
+        case bool(Bool)
+        case text(String)
+        case clock(GameClock)
+        case null
+    }
+
+    public var isEmpty: Bool { changes.isEmpty }
+
+    /// Whether `field` changed.
+    public func contains(_ field: Field) -> Bool {
+        changes.contains { $0.field == field }
+    }
+
+    /// The change of `field`, if any.
+    public subscript(field: Field) -> Change? {
+        changes.first { $0.field == field }
+    }
+
+    /// The fields that differ between two states.
+    public init(from old: GameState, to new: GameState) {
+        var changes: [Change] = []
+        func note(_ field: Field, _ a: Value, _ b: Value) {
+            if a != b { changes.append(Change(field, a, b)) }
+        }
+        if old.homeScore != new.homeScore { changes.append(Change(.homeScore, .int(old.homeScore), .int(new.homeScore))) }
+        if old.awayScore != new.awayScore { changes.append(Change(.awayScore, .int(old.awayScore), .int(new.awayScore))) }
+        if old.period != new.period { changes.append(Change(.period, .int(old.period), .int(new.period))) }
+        if old.phase != new.phase { changes.append(Change(.phase, .text(old.phase.rawValue), .text(new.phase.rawValue))) }
+        if old.clock != new.clock { changes.append(Change(.clock, .clock(old.clock), .clock(new.clock))) }
+        note(.possession, .side(old.possession), .side(new.possession))
+        if old.homeFouls != new.homeFouls { changes.append(Change(.homeFouls, .int(old.homeFouls), .int(new.homeFouls))) }
+        if old.awayFouls != new.awayFouls { changes.append(Change(.awayFouls, .int(old.awayFouls), .int(new.awayFouls))) }
+        if old.homeInBonus != new.homeInBonus { changes.append(Change(.homeInBonus, .bool(old.homeInBonus), .bool(new.homeInBonus))) }
+        if old.awayInBonus != new.awayInBonus { changes.append(Change(.awayInBonus, .bool(old.awayInBonus), .bool(new.awayInBonus))) }
+        if old.homeTimeouts != new.homeTimeouts { changes.append(Change(.homeTimeouts, .int(old.homeTimeouts), .int(new.homeTimeouts))) }
+        if old.awayTimeouts != new.awayTimeouts { changes.append(Change(.awayTimeouts, .int(old.awayTimeouts), .int(new.awayTimeouts))) }
+        if old.lastPlay != new.lastPlay { note(.lastPlay, .optional(old.lastPlay), .optional(new.lastPlay)) }
+        note(.lastScorer, .side(old.lastScorer), .side(new.lastScorer))
+        self.changes = changes
+    }
+
+    /// This diff followed by `later`: each field's first old value and last new value;
+    /// fields that came back to where they started drop out.
+    public func merging(_ later: Diff) -> Diff {
+        var merged = changes
+        for change in later.changes {
+            if let i = merged.firstIndex(where: { $0.field == change.field }) {
+                merged[i].new = change.new
+            } else {
+                merged.append(change)
+            }
+        }
+        merged.removeAll { $0.old == $0.new }
+        let order = Dictionary(uniqueKeysWithValues: Field.allCases.enumerated().map { ($1, $0) })
+        merged.sort { order[$0.field]! < order[$1.field]! }
+        return Diff(merged)
+    }
+}
+
+extension Diff.Value {
+    static func side(_ side: TeamSide?) -> Diff.Value {
+        side.map { .text($0.rawValue) } ?? .null
+    }
+
+    static func optional(_ text: String?) -> Diff.Value {
+        text.map { .text($0) } ?? .null
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import ScoreFeedModel
+
+/// The pure scoring fold: each event turns the displayed ``GameState`` into the next and says
+/// exactly what changed.
+///
+/// Besides the state it keeps the little the rules need that the lock screen does not show
+/// (fouls in the last two minutes of the period, for the penalty).
+public struct Scoreboard: Hashable, Sendable {
+    /// What the lock screen should show after the events applied so far.
+    public private(set) var state: GameState
+    /// Team fouls committed in the last two minutes of the current period: home, away.
+    private var homeLateFouls = 0
+    private var awayLateFouls = 0
+
+    /// Timeouts per team for regulation, and per overtime period.
+    public static let regulationTimeouts = 7
+    public static let overtimeTimeouts = 2
+
+    public init(state: GameState = GameState()) {
+        self.state = state
+    }
+
+    /// `(state, event) → (state′, diff)`: the fold as a function, starting from `state` alone.
+    public static func apply(_ state: GameState, _ event: GameEvent) -> (GameState, Diff) {
+        var board = Scoreboard(state: state)
+        let diff = board.apply(event)
+        return (board.state, diff)
+    }
+
+    /// Folds one validated event into the state and returns what changed.
+    @discardableResult
+    public mutating func apply(_ event: GameEvent) -> Diff {
+        let before = state
+        fold(event)
+        return Diff(from: before, to: state)
+    }
+
+    private mutating func fold(_ event: GameEvent) {
+        let team = event.team
+        switch event.kind {
+        case .periodStart:
+            if event.period != state.period || state.phase == .pregame {
+                startPeriod(event.period)
+            }
+            state.phase = .live
+            state.clock = .running(endsAt: event.time.addingTimeInterval(event.clock))
+        case .periodEnd:
+            state.period = event.period
+            state.phase = event.period == 2 ? .halftime : .endOfPeriod
+            state.clock = .stopped(seconds: 0)
+        case .jumpBall:
+            enterLive(event)
+            if let team { state.possession = team }
+            run(event)
+        case .fieldGoal(let points, let made):
+            enterLive(event)
+            if made, let team {
+                score(points, for: team, play: "\(who(event)) \(points)PT")
+                state.possession = team.opponent
+                // NBA: the clock stops after a made basket in the last 2:00 of the 4th and overtime.
+                if event.period >= 4 && event.clock <= 120 { stop(event) } else { run(event) }
+            } else {
+                run(event)
+            }
+        case .freeThrow(let attempt, let of, let made, let points):
+            enterLive(event)
+            if made, let team {
+                score(points, for: team, play: "\(who(event)) FT \(attempt)/\(of)")
+                if attempt == of { state.possession = team.opponent }
+            }
+            stop(event)
+        case .rebound:
+            enterLive(event)
+            if let team { state.possession = team }
+            run(event)
+        case .turnover:
+            enterLive(event)
+            if let team { state.possession = team.opponent }
+            stop(event)
+        case .steal:
+            enterLive(event)
+            if let team { state.possession = team }
+            run(event)
+        case .block:
+            enterLive(event)
+            run(event)
+        case .foul(let kind):
+            enterLive(event)
+            stop(event)
+            if let team { foul(kind, by: team, at: event) }
+        case .violation:
+            enterLive(event)
+            stop(event)
+        case .timeout(let kind):
+            stop(event)
+            if let team, kind != .official { spendTimeout(team) }
+        case .substitution:
+            break
+        case .replay(let ruling, let challenge):
+            // A successful coach's challenge gives the timeout back.
+            if challenge, let team, let ruling, ruling.lowercased().contains("overturn") {
+                refundTimeout(team)
+            }
+        case .correction(let points):
+            if let team {
+                let before = state.score(team)
+                setScore(max(0, before + points), for: team)
+                let signed = points > 0 ? "+\(points)" : "\(points)"
+                state.lastPlay = "Score corrected: \(team == .home ? "home" : "away") \(signed)"
+            }
+        case .gameEnd:
+            state.phase = .final
+            state.clock = .stopped(seconds: 0)
+            state.possession = nil
+        }
+        capTimeouts(event)
+    }
+
+    /// A new period: team fouls reset, overtime brings fresh timeouts.
+    private mutating func startPeriod(_ period: Int) {
+        state.period = period
+        state.homeFouls = 0
+        state.awayFouls = 0
+        state.homeInBonus = false
+        state.awayInBonus = false
+        homeLateFouls = 0
+        awayLateFouls = 0
+        if period >= 5 {
+            state.homeTimeouts = Self.overtimeTimeouts
+            state.awayTimeouts = Self.overtimeTimeouts
+        }
+    }
+
+    /// A play event implies the period is under way even when the feed skipped `periodStart`.
+    private mutating func enterLive(_ event: GameEvent) {
+        if event.period != state.period || state.phase == .pregame {
+            startPeriod(event.period)
+        }
+        if state.phase != .live && state.phase != .final { state.phase = .live }
+    }
+
+    private mutating func run(_ event: GameEvent) {
+        state.clock = .running(endsAt: event.time.addingTimeInterval(event.clock))
+    }
+
+    private mutating func stop(_ event: GameEvent) {
+        state.clock = .stopped(seconds: event.clock)
+    }
+
+    private mutating func score(_ points: Int, for team: TeamSide, play: String) {
+        setScore(state.score(team) + points, for: team)
+        state.lastPlay = play
+        state.lastScorer = team
+    }
+
+    private mutating func setScore(_ value: Int, for team: TeamSide) {
+        if team == .home { state.homeScore = value } else { state.awayScore = value }
+    }
+
+    /// Counts a team foul and updates the penalty. NBA: offensive and technical fouls are not
+    /// team fouls; the quota is 4 per quarter (3 per overtime), and in the last 2:00 of a period
+    /// a team's second foul is penalized even below the quota.
+    private mutating func foul(_ kind: GameEvent.FoulKind, by team: TeamSide, at event: GameEvent) {
+        guard kind != .offensive && kind != .technical else { return }
+        let late = event.clock <= 120
+        if team == .home {
+            state.homeFouls += 1
+            if late { homeLateFouls += 1 }
+        } else {
+            state.awayFouls += 1
+            if late { awayLateFouls += 1 }
+        }
+        let quota = event.period <= 4 ? 4 : 3
+        let fouls = team == .home ? state.homeFouls : state.awayFouls
+        let lateCount = team == .home ? homeLateFouls : awayLateFouls
+        let penalty = fouls >= quota || lateCount >= 1
+        // The opponent of the fouling team is the one "in the bonus".
+        if team == .home { state.awayInBonus = penalty } else { state.homeInBonus = penalty }
+    }
+
+    private mutating func spendTimeout(_ team: TeamSide) {
+        if team == .home { state.homeTimeouts = max(0, state.homeTimeouts - 1) } else { state.awayTimeouts = max(0, state.awayTimeouts - 1) }
+    }
+
+    private mutating func refundTimeout(_ team: TeamSide) {
+        let limit = state.period >= 5 ? Self.overtimeTimeouts : Self.regulationTimeouts
+        if team == .home { state.homeTimeouts = min(limit, state.homeTimeouts + 1) } else { state.awayTimeouts = min(limit, state.awayTimeouts + 1) }
+    }
+
+    /// NBA limits: at most 4 timeouts in the 4th quarter, at most 2 in its last 3:00.
+    private mutating func capTimeouts(_ event: GameEvent) {
+        guard state.period == 4, event.period == 4 else { return }
+        let cap = event.clock <= 180 ? 2 : 4
+        state.homeTimeouts = min(state.homeTimeouts, cap)
+        state.awayTimeouts = min(state.awayTimeouts, cap)
+    }
+
+    private func who(_ event: GameEvent) -> String {
+        if let player = event.player, !player.isEmpty { return player }
+        return event.team == .home ? "Home" : "Away"
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import ScoreFeedModel
+
+/// One finished request for the push sender: the APNs path, headers and payload bytes, plus
+/// what the engine knew when it made it. Its JSON line is DESIGN.md contract 4.
+public struct PushRecord: Hashable, Sendable {
+    /// The Live Activity this push updates (the game id unless configured otherwise).
+    public var activity: String
+    public var game: String
+    /// Rises by one per activity, from 1.
+    public var seq: Int
+    public var event: Push.Event
+    public var priority: Int
+    /// Engine clock when sent (virtual in replay), Unix seconds.
+    public var sentAt: Date
+    /// Feed time of the newest event folded into this push.
+    public var sourceTime: Date?
+    /// How many accepted events this push carries.
+    public var coalesced: Int
+    public var request: Request
+    /// Exactly the bytes to send to APNs.
+    public var payload: Data
+    /// What changed since the previous push of this activity.
+    public var diff: Diff
+    /// Why it was sent, for people.
+    public var reason: String
+    /// The content-state in `payload`, for programs that want it typed.
+    public var state: GameState
+    /// The `aps.timestamp` in `payload`.
+    public var timestamp: Int
+
+    /// Method, path and headers of the HTTP/2 request to APNs.
+    public struct Request: Hashable, Sendable {
+        public var method: String
+        public var path: String
+        public var headers: [String: String]
+
+        public init(method: String = "POST", path: String, headers: [String: String]) {
+            self.method = method
+            self.path = path
+            self.headers = headers
+        }
+    }
+}

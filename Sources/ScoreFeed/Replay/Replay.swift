@@ -1,0 +1,110 @@
+import Foundation
+import ScoreFeedModel
+
+/// Replays a recorded game through a ``MatchEngine`` on virtual time: the clock jumps from one
+/// event's feed time to the next (firing the policy's deadlines in between), so a whole game
+/// takes milliseconds and runs the same way every time.
+public struct Replay: Sendable {
+    public var policy: any PushPolicy
+    public var renderer: PushRenderer.Configuration
+    /// Stop at the first rejected event instead of reporting it and going on.
+    public var strict: Bool
+
+    public init(
+        policy: any PushPolicy = EveryChangePolicy(), renderer: PushRenderer.Configuration = .init(),
+        strict: Bool = false
+    ) {
+        self.policy = policy
+        self.renderer = renderer
+        self.strict = strict
+    }
+
+    /// Runs `document` into `sink`. Rejections are passed to `report` as they happen, in feed
+    /// order; in strict mode the first one is thrown instead.
+    public func run(
+        _ document: FeedDocument, sink: any PushSink, report: @Sendable (ScoreFeedError) -> Void = { _ in }
+    ) async throws -> ReplaySummary {
+        let started = ContinuousClock.now
+        let start = document.events.first?.time ?? document.scheduledStart ?? Date(timeIntervalSince1970: 0)
+        let clock = ManualClock(start)
+        let engine = MatchEngine(
+            attributes: document.attributes, clock: clock, sink: sink, policy: policy, renderer: renderer)
+        var summary = ReplaySummary(attributes: document.attributes)
+        summary.eventsRead = document.events.count + document.rejected.count
+        var pendingRejections = document.rejected.sorted { ($0.location.eventIndex ?? 0) < ($1.location.eventIndex ?? 0) }[...]
+
+        func reject(_ error: ScoreFeedError) throws {
+            summary.rejected.append(error)
+            if strict { throw error }
+            report(error)
+        }
+        for (event, position) in zip(document.events, document.positions) {
+            while let next = pendingRejections.first, (next.location.eventIndex ?? 0) < position {
+                pendingRejections.removeFirst()
+                try reject(next)
+            }
+            try await fireDeadlines(engine, clock: clock, before: event.time)
+            clock.advance(to: event.time)
+            var verdict = try await engine.receive(event, index: position)
+            switch verdict {
+            case .accept: break
+            case .duplicate(var error):
+                error.location.file = document.file
+                summary.duplicates.append(error)
+                report(error)
+            case .reject(var error):
+                error.location.file = document.file
+                verdict = .reject(error)
+                try reject(error)
+            }
+        }
+        for error in pendingRejections { try reject(error) }
+        try await fireDeadlines(engine, clock: clock, before: .distantFuture)
+        try await engine.finish()
+
+        let statistics = await engine.statistics
+        summary.accepted = statistics.accepted
+        summary.pushes = statistics.pushes
+        summary.priority10 = statistics.priority10
+        summary.priority5 = statistics.priority5
+        summary.finalState = await engine.state
+        summary.ended = await engine.hasEnded
+        summary.expectedFinal = document.finalScore
+        summary.wallTime = ContinuousClock.now - started
+        return summary
+    }
+
+    private func fireDeadlines(_ engine: MatchEngine, clock: ManualClock, before limit: Date) async throws {
+        var guardCount = 0
+        while let deadline = await engine.deadline, deadline <= limit, guardCount < 100_000 {
+            clock.advance(to: deadline)
+            try await engine.tick()
+            guardCount += 1
+        }
+    }
+}
+
+/// What a replay did, for the CLI's summary and for tests.
+public struct ReplaySummary: Sendable {
+    public var attributes: GameAttributes
+    /// Events in the file, decodable or not.
+    public var eventsRead = 0
+    public var accepted = 0
+    public var rejected: [ScoreFeedError] = []
+    public var duplicates: [ScoreFeedError] = []
+    public var pushes = 0
+    public var priority10 = 0
+    public var priority5 = 0
+    public var finalState = GameState()
+    /// Whether the `end` push went out.
+    public var ended = false
+    /// The final score the file states, if any.
+    public var expectedFinal: FinalScore?
+    public var wallTime: Duration = .zero
+
+    /// Whether the replayed final equals the file's stated final (true when it states none).
+    public var finalMatches: Bool {
+        guard let expectedFinal else { return true }
+        return expectedFinal.home == finalState.homeScore && expectedFinal.away == finalState.awayScore
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import ScoreFeed
+import ScoreFeedModel
+
+/// `scorefeed replay`: a recorded game through the engine on virtual time.
+enum ReplayCommand {
+    static let defaultGame = "Fixtures/one-point.json"
+
+    static let help = """
+        OVERVIEW: Replay a recorded game instantly (virtual time) and show each push that would
+        be sent: game time, score, priority, event and why; then a summary.
+
+        USAGE: scorefeed replay [<file>] [--jsonl] [--out <path>] [--strict] [--bundle-id <id>]
+
+        ARGUMENTS:
+          <file>                  A game file (fixture format). Default: \(defaultGame).
+
+        OPTIONS:
+          --jsonl                 Print only push records on stdout, one JSON object per line;
+                                  the summary and messages go to stderr.
+          --out <path>            Also append the push records as JSON lines to <path>.
+          --strict                Stop at the first rejected event with exit status 1.
+          --bundle-id <id>        The app's bundle id for apns-topic (default com.example.app).
+          -q, --quiet             No summary or rejection messages on stderr.
+          -h, --help              Show help information.
+
+        EXAMPLES:
+          scorefeed replay Fixtures/overtime.json
+          scorefeed replay --jsonl Fixtures/overtime.json > pushes.jsonl
+
+        """
+
+    static func run(_ argv: [String]) async throws -> Int32 {
+        var arguments = Arguments(argv)
+        if arguments.flag("-h", "--help") {
+            print(help, terminator: "")
+            return 0
+        }
+        let jsonl = arguments.flag("--jsonl")
+        let strict = arguments.flag("--strict")
+        let quiet = arguments.flag("-q", "--quiet")
+        let out = try arguments.option("--out")
+        let bundleId = try arguments.option("--bundle-id") ?? "com.example.app"
+        let files = try arguments.positionals(max: 1)
+        let path = try files.first ?? defaultGamePath()
+
+        let document = try FeedReader.read(path: path)
+        var sinks: [any PushSink] = []
+        if jsonl {
+            sinks.append(JSONLSink.standardOutput())
+        } else {
+            sinks.append(TableSink(attributes: document.attributes))
+        }
+        if let out { sinks.append(try JSONLSink(path: out)) }
+
+        let replay = Replay(renderer: .init(bundleId: bundleId), strict: strict)
+        let summary: ReplaySummary
+        do {
+            summary = try await replay.run(document, sink: FanOutSink(sinks)) { error in
+                if !quiet { Console.error((error.code == .duplicateSequence ? "ignored: " : "rejected: ") + "\(error)") }
+            }
+        } catch let error as ScoreFeedError where strict {
+            Console.error("Error (--strict): \(error)")
+            return ExitCode.failure
+        }
+        if !quiet { Console.error(summaryText(summary, file: path)) }
+        return 0
+    }
+
+    /// The shipped default game, found from the working directory or beside the executable.
+    static func defaultGamePath() throws(ScoreFeedError) -> String {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var candidates = [defaultGame]
+        var directory = executable.deletingLastPathComponent()
+        for _ in 0..<5 {
+            candidates.append(directory.appendingPathComponent(defaultGame).path)
+            directory = directory.deletingLastPathComponent()
+        }
+        if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) {
+            return found
+        }
+        throw ScoreFeedError(.usage, "no file given and the default game \(defaultGame) is not here; run from the package folder or name a file")
+    }
+
+    static func summaryText(_ s: ReplaySummary, file: String) -> String {
+        let home = s.attributes.home.tricode, away = s.attributes.away.tricode
+        let state = s.finalState
+        var lines = ["", "Summary of \(file)"]
+        lines.append("  events read   \(s.eventsRead) (accepted \(s.accepted), rejected \(s.rejected.count), duplicates ignored \(s.duplicates.count))")
+        lines.append("  pushes sent   \(s.pushes) (priority 10: \(s.priority10), priority 5: \(s.priority5))\(s.ended ? ", ended" : ", NOT ended: the feed has no game end")")
+        var final = "  final score   \(away) \(state.awayScore) – \(home) \(state.homeScore) (\(state.periodLabel), \(state.phase.rawValue))"
+        if let expected = s.expectedFinal {
+            final += s.finalMatches ? ", matches the file" : ", DIFFERS from the file's final \(away) \(expected.away) – \(home) \(expected.home)"
+        }
+        lines.append(final)
+        let ms = Double(s.wallTime.components.seconds) * 1000 + Double(s.wallTime.components.attoseconds) / 1e15
+        lines.append("  wall time     \(String(format: "%.1f", ms)) ms")
+        return lines.joined(separator: "\n")
+    }
+}
