@@ -24,6 +24,7 @@ public enum GameClockText {
     /// `PT11M42.00S` → 702.
     static func isoDuration(_ text: String) -> Double? {
         var rest = text.dropFirst(2)
+        guard !rest.isEmpty else { return nil }
         var total = 0.0
         if let m = rest.firstIndex(of: "M") {
             guard let minutes = Int(rest[..<m]), minutes >= 0 else { return nil }

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import ScoreFeed
+import ScoreFeedModel
+
+@Suite("Validation before the fold")
+struct EventValidatorTests {
+    /// A rule: the events before, the event checked, and the code it must be rejected with.
+    struct Rejection: CustomTestStringConvertible, Sendable {
+        var name: String
+        var before: [GameEvent]
+        var event: GameEvent
+        var code: ScoreFeedError.Code
+        var testDescription: String { name }
+    }
+
+    static let rejections: [Rejection] = [
+        .init(name: "field goal without a team", before: [], event: Make.event(1, .fieldGoal(points: 2, made: true)), code: .missingTeam),
+        .init(name: "free throw without a team", before: [], event: Make.event(1, .freeThrow(attempt: 1, of: 1, made: true, points: 1)), code: .missingTeam),
+        .init(name: "correction without a team", before: [], event: Make.event(1, .correction(points: 2)), code: .missingTeam),
+        .init(name: "4-point field goal", before: [], event: Make.event(1, .fieldGoal(points: 4, made: true), team: .home), code: .pointsOutOfRange),
+        .init(name: "1-point field goal", before: [], event: Make.event(1, .fieldGoal(points: 1, made: true), team: .home), code: .pointsOutOfRange),
+        .init(name: "0-point free throw", before: [], event: Make.event(1, .freeThrow(attempt: 1, of: 1, made: true, points: 0), team: .home), code: .pointsOutOfRange),
+        .init(name: "free throw 3 of 2", before: [], event: Make.event(1, .freeThrow(attempt: 3, of: 2, made: true, points: 1), team: .home), code: .invalidValue),
+        .init(name: "zero correction", before: [], event: Make.event(1, .correction(points: 0), team: .home), code: .pointsOutOfRange),
+        .init(name: "period going backwards", before: [Make.event(1, .periodStart, period: 2, clock: 720)], event: Make.event(2, .rebound(offensive: false), team: .home, period: 1), code: .periodBackwards),
+        .init(name: "period 0", before: [], event: Make.event(1, .periodStart, period: 0, clock: 720), code: .invalidValue),
+        .init(name: "clock over 12:00 in a quarter", before: [], event: Make.event(1, .periodStart, period: 1, clock: 780), code: .clockOutOfRange),
+        .init(name: "clock over 5:00 in overtime", before: [], event: Make.event(1, .periodStart, period: 5, clock: 301), code: .clockOutOfRange),
+        .init(name: "negative clock", before: [], event: Make.event(1, .block, team: .home, clock: -1), code: .clockOutOfRange),
+        .init(name: "event after game end", before: [Make.event(1, .gameEnd, period: 4, clock: 0)], event: Make.event(2, .fieldGoal(points: 2, made: true), team: .home, period: 4, clock: 0), code: .afterGameEnd),
+    ]
+
+    @Test(arguments: rejections)
+    func rejects(_ r: Rejection) {
+        var validator = EventValidator()
+        for event in r.before { #expect(validator.check(event, index: 0) == .accept) }
+        guard case .reject(let error) = validator.check(r.event, index: 7) else {
+            Issue.record("\(r.name) was not rejected")
+            return
+        }
+        #expect(error.code == r.code)
+        #expect(error.location.eventIndex == 7)
+        #expect(error.location.sequence == r.event.seq)
+        #expect(!error.message.isEmpty)
+    }
+
+    @Test func duplicatesAreIgnoredNotRejected() {
+        var validator = EventValidator()
+        let event = Make.event(5, .fieldGoal(points: 2, made: true), team: .home)
+        #expect(validator.check(event, index: 0) == .accept)
+        guard case .duplicate(let error) = validator.check(event, index: 1) else {
+            Issue.record("expected a duplicate")
+            return
+        }
+        #expect(error.code == .duplicateSequence)
+        #expect(error.location.sequence == 5)
+    }
+
+    @Test func rejectedEventsDoNotAdvanceTheGame() {
+        var validator = EventValidator()
+        // A rejected event in period 3 must not make period 2 look like going backwards.
+        _ = validator.check(Make.event(1, .fieldGoal(points: 9, made: true), team: .home, period: 3), index: 0)
+        #expect(validator.check(Make.event(2, .periodStart, period: 2, clock: 720), index: 1) == .accept)
+        // Nor does a rejected seq count as seen.
+        #expect(validator.check(Make.event(1, .periodStart, period: 2, clock: 720), index: 2) == .accept)
+    }
+
+    @Test(arguments: [
+        ("12:00", 720.0), ("0:24.3", 24.3), ("PT11M42.00S", 702.0), ("PT00M05.50S", 5.5), ("PT45.2S", 45.2), ("5:00", 300.0),
+    ])
+    func clockFormats(text: String, seconds: Double) {
+        let parsed = GameClockText.seconds(text)
+        #expect(parsed != nil)
+        #expect(abs((parsed ?? -1) - seconds) < 1e-9)
+    }
+
+    @Test(arguments: ["", "12", "12:60", "-1:00", "a:bc", "PT", "PTxMS", "1:2:3", "PT-5M00S"])
+    func badClocks(text: String) {
+        #expect(GameClockText.seconds(text) == nil)
+    }
+}
