@@ -10,7 +10,9 @@ enum ReplayCommand {
         OVERVIEW: Replay a recorded game instantly (virtual time) and show each push that would
         be sent: game time, score, priority, event and why; then a summary.
 
-        USAGE: scorefeed replay [<file>] [--jsonl] [--out <path>] [--strict] [--bundle-id <id>]
+        USAGE: scorefeed replay [<file>] [--jsonl] [--out <path>] [--strict] [--budget <n>]
+                                [--frequent] [--p5-delay <s>] [--report-json <path>]
+                                [--policy <policy>] [--bundle-id <id>] [--quiet]
 
         ARGUMENTS:
           <file>                  A game file (fixture format). Default: \(defaultGame).
@@ -20,6 +22,15 @@ enum ReplayCommand {
                                   the summary and messages go to stderr.
           --out <path>            Also append the push records as JSON lines to <path>.
           --strict                Stop at the first rejected event with exit status 1.
+          --budget <n>            Priority-10 pushes allowed per rolling hour (default 15,
+                                  the reported default; 60 with --frequent).
+          --frequent              The profile for apps with
+                                  NSSupportsLiveActivitiesFrequentUpdates (budget 60).
+          --p5-delay <s>          Seconds a priority-5 push is assumed late, for the policy and
+                                  the freshness report (default 120).
+          --report-json <path>    Write the freshness report (engine, baselines, bound) as JSON.
+          --policy <policy>       coalesce (default): budget-aware; every-change: priority 10 on
+                                  every visible change, the sample-app baseline.
           --bundle-id <id>        The app's bundle id for apns-topic (default com.example.app).
           -q, --quiet             No summary or rejection messages on stderr.
           -h, --help              Show help information.
@@ -41,6 +52,18 @@ enum ReplayCommand {
         let quiet = arguments.flag("-q", "--quiet")
         let out = try arguments.option("--out")
         let bundleId = try arguments.option("--bundle-id") ?? "com.example.app"
+        let frequent = arguments.flag("--frequent")
+        var configuration: Coalescer.Configuration = frequent ? .frequentUpdates : .standard
+        if let budget: Int = try arguments.number("--budget", in: 0...10_000) { configuration.budget = budget }
+        if let delay: Double = try arguments.number("--p5-delay", in: 0...86_400) { configuration.priority5Delay = delay }
+        let reportPath = try arguments.option("--report-json")
+        let policyName = try arguments.option("--policy") ?? "coalesce"
+        let policy: any PushPolicy
+        switch policyName {
+        case "coalesce": policy = Coalescer(configuration: configuration)
+        case "every-change": policy = EveryChangePolicy()
+        default: throw ScoreFeedError(.usage, "--policy must be coalesce or every-change, not \"\(policyName)\"")
+        }
         let files = try arguments.positionals(max: 1)
         let path = try files.first ?? defaultGamePath()
 
@@ -52,8 +75,10 @@ enum ReplayCommand {
             sinks.append(TableSink(attributes: document.attributes))
         }
         if let out { sinks.append(try JSONLSink(path: out)) }
+        let recording = RecordingSink()
+        sinks.append(recording)
 
-        let replay = Replay(renderer: .init(bundleId: bundleId), strict: strict)
+        let replay = Replay(policy: policy, renderer: .init(bundleId: bundleId), strict: strict)
         let summary: ReplaySummary
         do {
             summary = try await replay.run(document, sink: FanOutSink(sinks)) { error in
@@ -63,7 +88,23 @@ enum ReplayCommand {
             Console.error("Error (--strict): \(error)")
             return ExitCode.failure
         }
-        if !quiet { Console.error(summaryText(summary, file: path)) }
+        let report = FreshnessReport(
+            game: document.attributes.gameId, records: await recording.records,
+            timeline: ScoreTimeline(events: document.events),
+            model: DeviceModel(budget: configuration.budget, priority5Delay: configuration.priority5Delay))
+        if !quiet {
+            Console.error(summaryText(summary, file: path))
+            Console.error("\n" + report.text)
+        }
+        if let reportPath {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            do {
+                try encoder.encode(report).write(to: URL(fileURLWithPath: reportPath))
+            } catch {
+                throw ScoreFeedError(.io, "cannot write the report: \(error.localizedDescription)", at: .init(file: reportPath))
+            }
+        }
         return 0
     }
 

@@ -16,6 +16,10 @@ public struct FeedDocument: Sendable {
     public var scheduledStart: Date?
     /// The file it was read from, for messages.
     public var file: String?
+    /// Where the fold disagreed with the feed's own running score (feeds that carry one).
+    public var discrepancies = ScoreDiscrepancies()
+    /// Things worth knowing that are not errors (an action type ScoreFeed does not model, …).
+    public var warnings: [ScoreFeedError] = []
 
     public init(
         attributes: GameAttributes, events: [GameEvent], positions: [Int]? = nil,
@@ -43,4 +47,14 @@ public struct FinalScore: Codable, Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(away)-\(home) (away-home)" }
+}
+
+/// How often the fold's score disagreed with the feed's running score; the feed wins each time
+/// (a correction event is inserted).
+public struct ScoreDiscrepancies: Hashable, Sendable {
+    public var count = 0
+    /// The first disagreement, for the report.
+    public var first: ScoreFeedError?
+
+    public init() {}
 }

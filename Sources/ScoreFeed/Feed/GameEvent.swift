@@ -56,6 +56,9 @@ public struct GameEvent: Hashable, Sendable {
         /// Points given to (positive) or taken from (negative) `team` by the officials or the feed.
         case correction(points: Int)
         case gameEnd
+        /// A feed event ScoreFeed does not model (a stoppage, an ejection, …): kept for the
+        /// record, changes nothing on the lock screen.
+        case other(type: String)
     }
 
     public enum FoulKind: String, Hashable, Sendable, CaseIterable {
@@ -93,6 +96,7 @@ extension GameEvent.Kind {
         case .replay: "replay"
         case .correction: "correction"
         case .gameEnd: "gameEnd"
+        case .other: "other"
         }
     }
 

@@ -89,6 +89,7 @@ struct RawEvent: Codable {
         case "replay": kind = .replay(ruling: ruling, challenge: challenge ?? false)
         case "correction": kind = .correction(points: try require(points, "points"))
         case "gameEnd": kind = .gameEnd
+        case "other": kind = .other(type: self.kind ?? "unspecified")
         default:
             throw fail(.unknownEventType, "unknown event type \"\(type)\"")
         }
@@ -125,6 +126,7 @@ struct RawEvent: Codable {
             self.ruling = ruling
             self.challenge = challenge
         case .correction(let points): self.points = points
+        case .other(let type): kind = type
         case .periodStart, .periodEnd, .jumpBall, .steal, .block, .gameEnd: break
         }
     }

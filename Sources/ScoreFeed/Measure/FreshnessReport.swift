@@ -1,0 +1,61 @@
+import Foundation
+import ScoreFeedModel
+
+/// The engine's pushes for one game beside the baselines and the clairvoyant bound, all
+/// measured under the same ``DeviceModel``.
+public struct FreshnessReport: Hashable, Sendable, Codable {
+    public var game: String
+    public var budget: Int
+    public var priority5Delay: Double
+    public var gameHours: Double
+    public var scoreChanges: Int
+    /// `engine`, the three baselines, and `bound` (wrong share only).
+    public var rows: [Freshness]
+
+    public init(game: String, records: [PushRecord], timeline: ScoreTimeline, model: DeviceModel) {
+        self.game = game
+        budget = model.budget
+        priority5Delay = model.priority5Delay
+        gameHours = timeline.duration / 3600
+        scoreChanges = timeline.changes.count
+        let bound = Baselines.clairvoyantBound(timeline, budget: model.budget, priority5Delay: model.priority5Delay)
+        rows = [
+            Freshness(policy: "engine", pushes: records.map(DeviceModel.Sent.init), timeline: timeline, model: model),
+            Freshness(policy: "p10 every change", pushes: Baselines.everyChange(timeline), timeline: timeline, model: model),
+            Freshness(policy: "p10 fixed interval", pushes: Baselines.fixedInterval(timeline, budget: model.budget), timeline: timeline, model: model),
+            Freshness(policy: "p10 then p5", pushes: Baselines.budgetThenFive(timeline, budget: model.budget), timeline: timeline, model: model),
+            Freshness(policy: "clairvoyant bound", wrongShare: bound.wrongShare, priority10: bound.priority10),
+        ]
+    }
+
+    public var engine: Freshness { rows[0] }
+    /// The lowest wrong share among the three baselines.
+    public var bestBaseline: Freshness { rows[1...3].min { $0.wrongShare < $1.wrongShare }! }
+    public var bound: Freshness { rows[4] }
+
+    /// A table for people.
+    public var text: String {
+        func seconds(_ x: Double?) -> String { x.map { String(format: "%.0f s", $0) } ?? "never" }
+        func pad(_ s: String, _ n: Int, left: Bool = false) -> String {
+            let fill = String(repeating: " ", count: max(0, n - s.count))
+            return left ? s + fill : fill + s
+        }
+        var lines = [
+            "Freshness of \(game): \(scoreChanges) score changes over \(String(format: "%.2f", gameHours)) h",
+            "device model: priority 10 shown at once while under \(budget) per rolling hour (dropped past it); "
+                + "priority 5 shown \(Int(priority5Delay)) s late; an update older than the newest shown is ignored",
+            pad("policy", 20, left: true) + pad("pushes", 7) + pad("p10", 5) + pad("p5", 5) + pad("peak/h", 8)
+                + pad("overrun", 8) + pad("wrong", 8) + pad("lag p95", 9) + pad("lag max", 9) + pad("final", 8),
+        ]
+        for row in rows {
+            let isBound = row.policy == "clairvoyant bound"
+            lines.append(
+                pad(row.policy, 20, left: true) + pad(isBound ? "" : "\(row.pushes)", 7) + pad("\(row.priority10)", 5)
+                    + pad(isBound ? "" : "\(row.priority5)", 5) + pad(isBound ? "" : "\(row.peakHourlyPriority10)", 8)
+                    + pad(isBound ? "" : "\(row.budgetOverruns)", 8) + pad(String(format: "%.3f", row.wrongShare), 8)
+                    + pad(isBound ? "" : seconds(row.lagP95), 9) + pad(isBound ? "" : seconds(row.lagMax), 9)
+                    + pad(isBound ? "" : seconds(row.finalLag), 8))
+        }
+        return lines.joined(separator: "\n")
+    }
+}

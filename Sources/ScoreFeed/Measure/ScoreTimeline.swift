@@ -1,0 +1,54 @@
+import Foundation
+import ScoreFeedModel
+
+/// The true score over a game: every moment the score changed, from the events as folded.
+public struct ScoreTimeline: Hashable, Sendable {
+    /// One score change at feed time `time`.
+    public struct Change: Hashable, Sendable {
+        public var time: Date
+        public var score: FinalScore
+    }
+
+    /// Score changes in time order (the first is the first basket, not 0-0).
+    public var changes: [Change]
+    /// First event of the game (the window's start).
+    public var start: Date
+    /// Last event of the game, normally the game end (the window's end).
+    public var end: Date
+    /// The game-end event's time, when the feed has one.
+    public var gameEnd: Date?
+
+    public init(changes: [Change], start: Date, end: Date, gameEnd: Date?) {
+        self.changes = changes
+        self.start = start
+        self.end = end
+        self.gameEnd = gameEnd
+    }
+
+    /// Folds `events` (validated as the engine would) and records each score change.
+    public init(events: [GameEvent]) {
+        var validator = EventValidator()
+        var board = Scoreboard()
+        var changes: [Change] = []
+        var gameEnd: Date?
+        var last: Date?
+        for (index, event) in events.enumerated() where validator.check(event, index: index) == .accept {
+            let before = board.state
+            board.apply(event)
+            let time = max(event.time, last ?? event.time)
+            last = time
+            if board.state.homeScore != before.homeScore || board.state.awayScore != before.awayScore {
+                changes.append(Change(time: time, score: FinalScore(home: board.state.homeScore, away: board.state.awayScore)))
+            }
+            if case .gameEnd = event.kind { gameEnd = time }
+        }
+        let start = events.first?.time ?? Date(timeIntervalSince1970: 0)
+        self.init(changes: changes, start: start, end: last ?? start, gameEnd: gameEnd)
+    }
+
+    /// The final score.
+    public var final: FinalScore { changes.last?.score ?? FinalScore(home: 0, away: 0) }
+
+    /// Length of the measured window, seconds.
+    public var duration: TimeInterval { max(0, end.timeIntervalSince(start)) }
+}
