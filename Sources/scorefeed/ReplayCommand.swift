@@ -29,6 +29,13 @@ enum ReplayCommand {
           --p5-delay <s>          Seconds a priority-5 push is assumed late, for the policy and
                                   the freshness report (default 120).
           --report-json <path>    Write the freshness report (engine, baselines, bound) as JSON.
+          --reserve <n>           Priority-10 pushes kept for the last 2:00 and the final (2).
+          --headroom <n>          Priority-10 pushes that score-change pushes leave for
+                                  timeouts and period ends (1).
+          --paced <n>             Priority-10 pushes per hour paced over score changes
+                                  (default: budget - reserve).
+          --run <n>               Unanswered points that make a timeout likely (8).
+          --min-interval <s>      Least time between two pushes (1).
           --policy <policy>       coalesce (default): budget-aware; every-change: priority 10 on
                                   every visible change, the sample-app baseline.
           --bundle-id <id>        The app's bundle id for apns-topic (default com.example.app).
@@ -54,8 +61,26 @@ enum ReplayCommand {
         let bundleId = try arguments.option("--bundle-id") ?? "com.example.app"
         let frequent = arguments.flag("--frequent")
         var configuration: Coalescer.Configuration = frequent ? .frequentUpdates : .standard
-        if let budget: Int = try arguments.number("--budget", in: 0...10_000) { configuration.budget = budget }
+        if let budget: Int = try arguments.number("--budget", in: 0...10_000) { configuration = configuration.withBudget(budget) }
         if let delay: Double = try arguments.number("--p5-delay", in: 0...86_400) { configuration.priority5Delay = delay }
+        if let reserve: Int = try arguments.number("--reserve", in: 0...1000) { configuration.reserve = reserve }
+        if let headroom: Int = try arguments.number("--headroom", in: 0...1000) { configuration.pauseHeadroom = headroom }
+        if let rate: Double = try arguments.number("--paced", in: 0...10_000) { configuration.pacedPerHour = rate }
+        if let run: Int = try arguments.number("--run", in: 1...100) { configuration.runLength = run }
+        if let burst: Double = try arguments.number("--burst", in: 1...1000) { configuration.pacedBurst = burst }
+        if let wait: Double = try arguments.number("--quiet-wait", in: 0...3600) { configuration.quietWait = wait }
+        if let moments = try arguments.option("--paced-on") {
+            var set: Set<Coalescer.Configuration.PacedMoment> = []
+            for name in moments.split(separator: ",") {
+                guard let moment = Coalescer.Configuration.PacedMoment(rawValue: String(name)) else {
+                    throw ScoreFeedError(.usage, "--paced-on takes scoreChange, deadBall, quiet; not \(name)")
+                }
+                set.insert(moment)
+            }
+            configuration.pacedMoments = set
+        }
+        if let interval: Double = try arguments.number("--min-interval", in: 0...3600) { configuration.minInterval = interval }
+
         let reportPath = try arguments.option("--report-json")
         let policyName = try arguments.option("--policy") ?? "coalesce"
         let policy: any PushPolicy

@@ -4,108 +4,81 @@ import ScoreFeedModel
 /// The budget-aware push policy: a pure state machine handed `now` that decides when the lock
 /// screen is worth a push and at which priority.
 ///
-/// - Every score change is pushed at priority 5 (free, late) once its play is over: an and-one
-///   or a free-throw trip becomes one push.
-/// - Priority 10 (instant, budgeted) goes where it buys the most correct-screen time: when a
-///   long pause begins with the screen's score still wrong (a timeout, the end of a period, a
-///   review), when the score has stood for ``Configuration/quietWait`` seconds with the screen
-///   still waiting for its priority-5 push, and on critical moments (a late lead change,
-///   overtime, the final).
-/// - A reserve of the rolling-hour budget is kept for the last two minutes and the final, which
-///   is sent the moment the game ends.
+/// - Every score change is pushed once its play is over (an and-one or a free-throw trip
+///   becomes one push), at priority 5 unless it earns priority 10.
+/// - Priority 10 (instant, budgeted) goes where it buys the most correct-screen time. Most of a
+///   game's time lies in a few long pauses (timeouts, period breaks, reviews) that begin within
+///   seconds of a score, so the screen's score is made right when a pause begins, and at score
+///   changes that likely start one (a score in the period's last seconds, in the last 2:00, at
+///   the end of a run). A paced share of the budget goes to other score changes, spread over
+///   the hour instead of burnt early.
+/// - A reserve is kept for the last 2:00 and the final, which is sent the moment the game ends.
 public struct Coalescer: PushPolicy {
-    public struct Configuration: Hashable, Sendable {
-        /// Priority-10 pushes allowed per rolling hour.
-        public var budget: Int
-        /// Priority-10 pushes kept back outside crunch time, for the last minutes and the final.
-        public var reserve: Int
-        /// Least time between two pushes of the activity (Apple: about 1 s for broadcast).
-        public var minInterval: TimeInterval
-        /// How late a priority-5 push is assumed to arrive; sets what a priority 10 gains.
-        public var priority5Delay: TimeInterval
-        /// How long a made basket is held for an and-one foul.
-        public var settle: TimeInterval
-        /// Longest hold while free throws are still to come.
-        public var freeThrowHold: TimeInterval
-        /// After this long without another score change, a still-waiting screen gets priority 10.
-        public var quietWait: TimeInterval
-        /// Share of the hourly budget that quiet-time pushes may use; the rest waits for pauses.
-        public var quietShare: Double
-        /// A priority 10 must bring the score forward by at least this many seconds.
-        public var minimumGain: TimeInterval
-        public var alerts: AlertRules
-
-        public init(
-            budget: Int = 15, reserve: Int = 2, minInterval: TimeInterval = 1, priority5Delay: TimeInterval = 120,
-            settle: TimeInterval = 3, freeThrowHold: TimeInterval = 45, quietWait: TimeInterval = 20,
-            quietShare: Double = 0.5, minimumGain: TimeInterval = 20, alerts: AlertRules = AlertRules()
-        ) {
-            self.budget = budget
-            self.reserve = reserve
-            self.minInterval = minInterval
-            self.priority5Delay = priority5Delay
-            self.settle = settle
-            self.freeThrowHold = freeThrowHold
-            self.quietWait = quietWait
-            self.quietShare = quietShare
-            self.minimumGain = minimumGain
-            self.alerts = alerts
-        }
-
-        /// The reported default budget (about 15 priority-10 pushes an hour).
-        public static let standard = Configuration()
-        /// For apps with `NSSupportsLiveActivitiesFrequentUpdates`: a larger budget, spent more freely.
-        public static let frequentUpdates = Configuration(budget: 60, reserve: 3, quietWait: 8, quietShare: 0.6)
-    }
-
     public let configuration: Configuration
     public private(set) var budget: PushBudget
 
     private var state = GameState()
-    private var crunchTime = false
+    private var lastEvent: GameEvent?
     /// Visible changes not yet pushed, the most significant of them, and an alert they earned.
     private var dirty = false
     private var significance = Significance.none
     private var alert: AlertKind?
     /// A play still in progress (and-one window, free throws to come): hold until then.
     private var holdUntil: Date?
-    /// When a still-waiting screen becomes worth a priority 10.
-    private var quietAt: Date?
     /// A long pause just began (timeout, end of period, review).
     private var pauseBegan = false
+    /// Play stopped for a moment (a foul, a turnover, a violation).
+    private var deadBall = false
+    /// When the score will have stood ``Configuration/quietWait`` seconds.
+    private var quietAt: Date?
+    /// NBA mandatory timeouts: each quarter's stretches 12:00–7:00 and 7:00–3:00 must see a
+    /// timeout; if one passes without, the next dead ball brings a long TV timeout.
+    private var mandatory = MandatoryTimeouts()
+    /// Points scored in a row by `runTeam`.
+    private var runTeam: TeamSide?
+    private var runPoints = 0
+    /// The pacing bucket: paced pushes available, and when it was last refilled.
+    private var paced: Double
+    private var pacedAt: Date?
     private var lastPushAt: Date?
     /// A wanted push waits for the minimum interval until then.
     private var intervalWait: Date?
     /// Recent pushes, newest last: enough to know what the device shows.
-    private var recent: [(at: Date, priority: Int, homeScore: Int, awayScore: Int)] = []
+    private var recent: [SentPush] = []
     private var ended = false
+
+    struct SentPush: Hashable, Sendable {
+        var at: Date
+        var priority: Int
+        var homeScore: Int
+        var awayScore: Int
+    }
 
     public init(configuration: Configuration = .standard) {
         self.configuration = configuration
         budget = PushBudget(limit: configuration.budget)
+        paced = min(1, configuration.pacedBurst)
     }
 
     public var deadline: Date? {
         guard !ended else { return nil }
-        let candidates = [holdUntil, quietAt, intervalWait].compactMap { $0 }
-        return candidates.min()
+        return [holdUntil, intervalWait, quietAt].compactMap { $0 }.min()
     }
 
     public mutating func observe(_ change: StateChange, now: Date) -> PushDecision {
         guard !ended else { return .hold }
         let before = state
         state = change.state
-        let event = change.event
-        crunchTime = Significance.isCrunchTime(period: event.period, clock: event.clock)
+        lastEvent = change.event
         let significance = Significance.of(change, before: before)
-        if significance >= .minor && change.diff.isVisible || significance >= .score {
+        if significance >= .score || (significance == .minor && change.diff.isVisible) {
             dirty = true
             self.significance = max(self.significance, significance)
         }
-        if significance == .critical { alert = alert ?? criticalAlert(change, before: before) }
-        if change.diff.changesScore { quietAt = nil }
+        if significance == .critical { alert = alert ?? criticalAlert(change) }
+        if change.diff.changesScore { trackRun(before: before) }
 
-        switch event.kind {
+        switch change.event.kind {
         case .gameEnd:
             return end(now)
         case .fieldGoal(_, true):
@@ -123,10 +96,19 @@ public struct Coalescer: PushPolicy {
             holdUntil = nil
         case .substitution, .correction, .other:
             break
-        case .periodStart, .jumpBall, .fieldGoal, .rebound, .turnover, .steal, .block, .violation:
+        case .turnover, .violation:
             holdUntil = nil
             pauseBegan = false
+            deadBall = true
+        case .periodStart, .jumpBall, .fieldGoal, .rebound, .steal, .block:
+            holdUntil = nil
+            pauseBegan = false
+            deadBall = false
         }
+        if case .foul = change.event.kind, holdUntil == nil { deadBall = true }
+        if case .other = change.event.kind { deadBall = true }
+        if mandatory.observe(change.event) && deadBall { pauseBegan = true }
+        if change.diff.changesScore { quietAt = nil }
         return decide(now)
     }
 
@@ -150,34 +132,47 @@ public struct Coalescer: PushPolicy {
         if let holdUntil, now < holdUntil { return .hold }
         holdUntil = nil
         if let intervalWait, now < intervalWait { return .hold }
+        refillPacing(now)
 
         let wrong = screenIsWrong(now)
-        let gain = wrong ? gainOfPriority10(now) : 0
-        var priority10: String?
+        let worthIt = wrong && gainOfPriority10(now) >= configuration.minimumGain
+        let crunch = lastEvent.map { Significance.isCrunchTime(period: $0.period, clock: $0.clock) } ?? false
+        let reserve = crunch ? 1 : configuration.reserve
+        let atScore = dirty && significance >= .score
+        var why: String?
         if significance == .critical && (wrong || alert != nil) && budget.available(at: now, keeping: 1) > 0 {
-            priority10 = "critical"
-        } else if pauseBegan && wrong && gain >= configuration.minimumGain
-            && budget.available(at: now, keeping: crunchTime ? 1 : configuration.reserve) > 0 {
-            priority10 = "pause begins"
-        } else if let quietAt, now >= quietAt, wrong, gain >= configuration.minimumGain,
-            budget.available(at: now, keeping: quietKeep) > 0 {
-            priority10 = "score stood \(Int(configuration.quietWait)) s"
+            why = "critical"
+        } else if worthIt && (pauseBegan || (atScore && periodEndsSoon)) && budget.available(at: now, keeping: reserve) > 0 {
+            why = pauseBegan ? (deadBall ? "mandatory timeout due" : "pause begins") : "period ends soon"
+        } else if worthIt && atScore && budget.available(at: now, keeping: reserve + configuration.pauseHeadroom) > 0 {
+            if (crunch || runPoints >= configuration.runLength) && paced >= 1 {
+                why = crunch ? "crunch time" : "\(runPoints)-0 run"
+            } else if paced >= configuration.pacedBurst && configuration.pacedMoments.contains(.scoreChange) {
+                why = "paced"
+            }
+        } else if worthIt && paced >= 1 && budget.available(at: now, keeping: reserve + configuration.pauseHeadroom) > 0 {
+            if deadBall && configuration.pacedMoments.contains(.deadBall) {
+                why = "paced: dead ball"
+            } else if let quietAt, now >= quietAt, configuration.pacedMoments.contains(.quiet) {
+                why = "paced: score stood \(Int(configuration.quietWait)) s"
+            }
         }
         if let quietAt, now >= quietAt { self.quietAt = nil }
+        deadBall = false
 
         let wanted: Push
-        if let why = priority10 {
-            wanted = Push(event: .update, priority: 10, alert: alert, reason: reason(why))
+        if let why {
+            wanted = Push(event: .update, priority: 10, alert: alert, reason: "priority 10: \(why)")
         } else if dirty && (significance >= .score || pauseBegan) {
-            wanted = Push(event: .update, priority: 5, reason: reason(nil))
+            wanted = Push(event: .update, priority: 5, reason: "priority 5")
         } else {
             return .hold
         }
         if let lastPushAt, now < lastPushAt.addingTimeInterval(configuration.minInterval) {
-            if priority10 != nil, quietAt == nil, !pauseBegan { quietAt = lastPushAt.addingTimeInterval(configuration.minInterval) }
             intervalWait = lastPushAt.addingTimeInterval(configuration.minInterval)
             return .hold
         }
+        if let why, why.hasPrefix("paced") || why.hasSuffix("run") || why == "crunch time" { paced -= 1 }
         return push(wanted, now)
     }
 
@@ -191,7 +186,7 @@ public struct Coalescer: PushPolicy {
 
     private mutating func push(_ push: Push, _ now: Date) -> PushDecision {
         if push.priority == 10 { budget.spend(at: now) }
-        recent.append((now, push.priority, state.homeScore, state.awayScore))
+        recent.append(SentPush(at: now, priority: push.priority, homeScore: state.homeScore, awayScore: state.awayScore))
         let horizon = now.addingTimeInterval(-configuration.priority5Delay - 1)
         if let keepFrom = recent.lastIndex(where: { $0.at <= horizon }) { recent.removeFirst(keepFrom) }
         lastPushAt = now
@@ -201,9 +196,37 @@ public struct Coalescer: PushPolicy {
         pauseBegan = false
         holdUntil = nil
         intervalWait = nil
-        // A score pushed at priority 5 earns a look later: if it still stands, priority 10.
-        quietAt = push.priority == 5 && screenIsWrong(now) ? now.addingTimeInterval(configuration.quietWait) : nil
+        quietAt = push.priority == 5 && configuration.pacedMoments.contains(.quiet)
+            ? now.addingTimeInterval(configuration.quietWait) : nil
         return .push(push)
+    }
+
+    // MARK: - Reading the game
+
+    private mutating func trackRun(before: GameState) {
+        let home = state.homeScore - before.homeScore, away = state.awayScore - before.awayScore
+        let side: TeamSide = home > 0 ? .home : .away
+        let points = max(0, side == .home ? home : away)
+        if side == runTeam {
+            runPoints += points
+        } else {
+            runTeam = side
+            runPoints = points
+        }
+    }
+
+    /// The last score came with so little on the clock that the period is about to end.
+    private var periodEndsSoon: Bool {
+        guard let event = lastEvent else { return false }
+        return event.clock <= configuration.periodEndWindow
+    }
+
+    private mutating func refillPacing(_ now: Date) {
+        if let pacedAt {
+            let earned = now.timeIntervalSince(pacedAt) * configuration.pacedPerHour / 3600
+            paced = min(configuration.pacedBurst, paced + max(0, earned))
+        }
+        pacedAt = now
     }
 
     // MARK: - What the device shows
@@ -228,22 +251,37 @@ public struct Coalescer: PushPolicy {
         return last.at.addingTimeInterval(configuration.priority5Delay).timeIntervalSince(now)
     }
 
-    private var quietKeep: Int {
-        let quietLimit = Int((Double(configuration.budget) * configuration.quietShare).rounded(.down))
-        return max(configuration.reserve, configuration.budget - quietLimit)
-    }
-
-    private func criticalAlert(_ change: StateChange, before: GameState) -> AlertKind? {
+    private func criticalAlert(_ change: StateChange) -> AlertKind? {
         let rules = configuration.alerts
-        if change.diff.contains(.phase), change.state.phase == .live, change.state.period >= 5, rules.overtime {
-            return .overtime
+        if change.diff.contains(.phase), change.state.phase == .live, change.state.period >= 5 {
+            return rules.overtime ? .overtime : nil
         }
-        if change.diff.changesScore, rules.lateLeadChange { return .leadChange }
+        if change.diff.changesScore { return rules.lateLeadChange ? .leadChange : nil }
         return nil
     }
+}
 
-    private func reason(_ priority10: String?) -> String {
-        let what = significance == .none ? "held changes" : "\(significance)"
-        return priority10.map { "\(what); priority 10: \($0)" } ?? what
+/// Tracks the NBA's mandatory timeouts: a regulation period's stretches down to 7:00 and to
+/// 3:00 each need a timeout; when one ends without, the next dead ball brings a TV timeout.
+struct MandatoryTimeouts: Hashable, Sendable {
+    private var period = 0
+    /// Whether a timeout was taken in the stretch down to 7:00, and down to 3:00.
+    private var first = false
+    private var second = false
+
+    /// Records `event`; returns whether a mandatory timeout is due at the next dead ball.
+    mutating func observe(_ event: GameEvent) -> Bool {
+        if event.period != period {
+            period = event.period
+            first = false
+            second = false
+        }
+        guard event.period <= 4 else { return false }
+        if case .timeout = event.kind {
+            first = true
+            if event.clock < 420 { second = true }
+            return false
+        }
+        return (event.clock < 420 && !first) || (event.clock < 180 && !second)
     }
 }

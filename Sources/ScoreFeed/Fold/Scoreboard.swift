@@ -95,7 +95,7 @@ public struct Scoreboard: Hashable, Sendable {
         case .timeout(let kind):
             stop(event)
             if let team, kind != .official { spendTimeout(team) }
-        case .substitution:
+        case .substitution, .other:
             break
         case .replay(let ruling, let challenge):
             // A successful coach's challenge gives the timeout back.

@@ -32,14 +32,31 @@ public enum Baselines {
         return schedule.pushes
     }
 
-    /// Priority 10 on every change while the rolling hour has budget left, priority 5 after.
+    /// Priority 10 on every change until the hour's budget is spent, then priority 5 until the
+    /// next hour: a counter reset every hour from the first event, as a sample app keeps it.
     public static func budgetThenFive(_ timeline: ScoreTimeline, budget: Int) -> [DeviceModel.Sent] {
         var schedule = Schedule()
-        var spent: [Date] = []
+        var hour = -1, used = 0
         func priority(at time: Date) -> Int {
-            spent.removeAll { $0 <= time.addingTimeInterval(-3600) }
-            guard spent.count < budget else { return 5 }
-            spent.append(time)
+            let thisHour = Int(time.timeIntervalSince(timeline.start) / 3600)
+            if thisHour != hour { (hour, used) = (thisHour, 0) }
+            guard used < budget else { return 5 }
+            used += 1
+            return 10
+        }
+        for change in timeline.changes { schedule.add(change.time, priority: priority(at: change.time), score: change.score) }
+        schedule.end(timeline, priority: priority(at: timeline.gameEnd ?? timeline.end))
+        return schedule.pushes
+    }
+
+    /// Priority 10 on every change whenever the rolling hour has room, priority 5 otherwise: a
+    /// budget-aware sample app, stronger than the three the product is measured against.
+    public static func rollingBudget(_ timeline: ScoreTimeline, budget: Int) -> [DeviceModel.Sent] {
+        var schedule = Schedule()
+        var spent = PushBudget(limit: budget)
+        func priority(at time: Date) -> Int {
+            guard spent.available(at: time) > 0 else { return 5 }
+            spent.spend(at: time)
             return 10
         }
         for change in timeline.changes { schedule.add(change.time, priority: priority(at: change.time), score: change.score) }

@@ -11,7 +11,7 @@ public struct Replay: Sendable {
     public var strict: Bool
 
     public init(
-        policy: any PushPolicy = EveryChangePolicy(), renderer: PushRenderer.Configuration = .init(),
+        policy: any PushPolicy = Coalescer(), renderer: PushRenderer.Configuration = .init(),
         strict: Bool = false
     ) {
         self.policy = policy
