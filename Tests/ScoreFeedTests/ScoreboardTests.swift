@@ -248,7 +248,7 @@ struct ScoreboardTests {
     }
 
     @Test func clockRunsInPlayAndStopsOnWhistles() {
-        let run = Make.fold([Make.event(1, .rebound(offensive: false), team: .home, clock: 500, at: 100)])
+        let run = Make.fold([Make.event(1, .rebound(offensive: false), team: .home, clock: 500, at: 100, player: "A. B")])
         #expect(run.clock == .running(endsAt: Make.start.addingTimeInterval(600)))
         let stop = Make.fold([Make.event(1, .foul(.personal), team: .home, clock: 500)])
         #expect(stop.clock == .stopped(seconds: 500))
@@ -278,5 +278,41 @@ struct ScoreboardTests {
         #expect(board.state.phase == .live)
         board.apply(Make.event(2, .rebound(offensive: false), team: .home, period: 2, clock: 700))
         #expect(board.state.period == 2)
+    }
+}
+
+@Suite("Scoring fold: clock and possession details")
+struct ScoreboardDetailTests {
+    @Test(arguments: [(1, 59.0, false), (1, 61.0, true), (3, 30.0, false), (4, 119.0, false), (4, 121.0, true), (5, 100.0, false)])
+    func madeBasketStopsTheClockLate(period: Int, clock: Double, running: Bool) {
+        var state = Make.live
+        state.period = period
+        let after = Make.fold([Make.event(1, .fieldGoal(points: 2, made: true), team: .home, period: period, clock: clock)], from: state)
+        #expect(after.clock.isRunning == running)
+    }
+
+    @Test func teamReboundLeavesTheClockStopped() {
+        let state = Make.fold([
+            Make.event(1, .freeThrow(attempt: 1, of: 2, made: false, points: 1), team: .home, clock: 400),
+            Make.event(2, .rebound(offensive: true), team: .home, clock: 400),
+        ])
+        #expect(state.clock == .stopped(seconds: 400))
+        let player = Make.fold([Make.event(1, .rebound(offensive: false), team: .home, clock: 400, player: "A. B")])
+        #expect(player.clock.isRunning)
+    }
+
+    @Test(arguments: [GameEvent.FoulKind.technical, .flagrant])
+    func technicalAndFlagrantFreeThrowsKeepTheBall(kind: GameEvent.FoulKind) {
+        let state = Make.fold([
+            Make.event(1, .rebound(offensive: false), team: .home, player: "A. B"),
+            Make.event(2, .foul(kind), team: .away),
+            Make.event(3, .freeThrow(attempt: 1, of: 1, made: true, points: 1), team: .home),
+        ])
+        #expect(state.possession == .home)
+        let after = Make.fold([
+            Make.event(4, .foul(.shooting), team: .away),
+            Make.event(5, .freeThrow(attempt: 1, of: 1, made: true, points: 1), team: .home),
+        ], from: state)
+        #expect(after.possession == .away, "an ordinary trip gives the ball back")
     }
 }

@@ -25,7 +25,7 @@ public struct EveryChangePolicy: PushPolicy {
             return .hold
         }
         pending = false
-        return .push(Push(event: .update, priority: 10, reason: change.diff.reason))
+        return .push(Push(event: .update, priority: 10, reason: "every change"))
     }
 
     public mutating func tick(now: Date) -> PushDecision { .hold }

@@ -90,11 +90,13 @@ public actor MatchEngine {
     }
 
     private func perform(_ decision: PushDecision) async throws {
-        guard case .push(let push) = decision, !ended else { return }
+        guard case .push(var push) = decision, !ended else { return }
         let state = board.state
+        let diff = Diff(from: lastPushed, to: state)
+        // The record says what changed and why the policy sent it now.
+        if !diff.isEmpty && push.event != .end { push.reason = "\(diff.reason) (\(push.reason))" }
         let record = try renderer.render(
-            push, state: state, diff: Diff(from: lastPushed, to: state), coalesced: unsentEvents,
-            sentAt: clock.now, sourceTime: newestSourceTime)
+            push, state: state, diff: diff, coalesced: unsentEvents, sentAt: clock.now, sourceTime: newestSourceTime)
         try await sink.send(record)
         lastPushed = state
         unsentEvents = 0

@@ -2,9 +2,12 @@ import Foundation
 
 /// Reads a game file in any format ScoreFeed knows, deciding by content, not by name.
 public enum FeedReader {
-    /// Reads and decodes the file at `path`.
+    /// Reads and decodes the file at `path` (`-` for standard input).
     public static func read(path: String) throws(ScoreFeedError) -> FeedDocument {
         let data: Data
+        if path == "-" {
+            return try decode(FileHandle.standardInput.readDataToEndOfFile(), file: "<stdin>")
+        }
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {

@@ -12,6 +12,8 @@ public struct Scoreboard: Hashable, Sendable {
     /// Team fouls committed in the last two minutes of the current period: home, away.
     private var homeLateFouls = 0
     private var awayLateFouls = 0
+    /// Free throws after a technical or flagrant foul: the ball does not change hands after them.
+    private var freeThrowsKeepBall = false
 
     /// Timeouts per team for regulation, and per overtime period.
     public static let regulationTimeouts = 7
@@ -58,8 +60,9 @@ public struct Scoreboard: Hashable, Sendable {
             if made, let team {
                 score(points, for: team, play: "\(who(event)) \(points)PT")
                 state.possession = team.opponent
-                // NBA: the clock stops after a made basket in the last 2:00 of the 4th and overtime.
-                if event.period >= 4 && event.clock <= 120 { stop(event) } else { run(event) }
+                // NBA: the clock stops after a made basket in the last minute of the 1st–3rd
+                // periods and the last 2:00 of the 4th and overtime.
+                if event.clock <= (event.period >= 4 ? 120 : 60) { stop(event) } else { run(event) }
             } else {
                 run(event)
             }
@@ -67,13 +70,16 @@ public struct Scoreboard: Hashable, Sendable {
             enterLive(event)
             if made, let team {
                 score(points, for: team, play: "\(who(event)) FT \(attempt)/\(of)")
-                if attempt == of { state.possession = team.opponent }
+                if attempt == of && !freeThrowsKeepBall { state.possession = team.opponent }
             }
+            if attempt == of { freeThrowsKeepBall = false }
             stop(event)
         case .rebound:
             enterLive(event)
             if let team { state.possession = team }
-            run(event)
+            // A team rebound (no player) is a dead ball: out of bounds, or between free throws.
+            if event.player != nil { run(event) }
+            freeThrowsKeepBall = false
         case .turnover:
             enterLive(event)
             if let team { state.possession = team.opponent }
@@ -89,6 +95,7 @@ public struct Scoreboard: Hashable, Sendable {
             enterLive(event)
             stop(event)
             if let team { foul(kind, by: team, at: event) }
+            if kind == .technical || kind == .flagrant { freeThrowsKeepBall = true }
         case .violation:
             enterLive(event)
             stop(event)
