@@ -33,7 +33,7 @@ public actor MatchEngine {
         attributes: GameAttributes,
         clock: any EngineClock,
         sink: any PushSink,
-        policy: any PushPolicy = EveryChangePolicy(),
+        policy: any PushPolicy = Coalescer(),
         renderer: PushRenderer.Configuration = .init(),
         initialState: GameState = GameState()
     ) {
