@@ -36,6 +36,9 @@ enum ReplayCommand {
                                   (default: budget - reserve).
           --run <n>               Unanswered points that make a timeout likely (8).
           --min-interval <s>      Least time between two pushes (1).
+          --alerts <list>         Alerts to send: final,overtime,lead-change (default all) or none.
+          --stale-after <s>       stale-date = send time + this (default 300).
+          --dismiss-after <s>     dismissal-date on end = send time + this, at most 4 h (900).
           --policy <policy>       coalesce (default): budget-aware; every-change: priority 10 on
                                   every visible change, the sample-app baseline.
           --bundle-id <id>        The app's bundle id for apns-topic (default com.example.app).
@@ -80,6 +83,9 @@ enum ReplayCommand {
             configuration.pacedMoments = set
         }
         if let interval: Double = try arguments.number("--min-interval", in: 0...3600) { configuration.minInterval = interval }
+        if let alerts = try arguments.option("--alerts") { configuration.alerts = try alertRules(alerts) }
+        let staleAfter: Double? = try arguments.number("--stale-after", in: 0...28_800)
+        let dismissAfter: Double? = try arguments.number("--dismiss-after", in: 0...14_400)
 
         let reportPath = try arguments.option("--report-json")
         let policyName = try arguments.option("--policy") ?? "coalesce"
@@ -103,7 +109,10 @@ enum ReplayCommand {
         let recording = RecordingSink()
         sinks.append(recording)
 
-        let replay = Replay(policy: policy, renderer: .init(bundleId: bundleId), strict: strict)
+        var rendering = PushRenderer.Configuration(bundleId: bundleId)
+        if let staleAfter { rendering.staleAfter = staleAfter }
+        if let dismissAfter { rendering.dismissAfter = dismissAfter }
+        let replay = Replay(policy: policy, renderer: rendering, strict: strict)
         let summary: ReplaySummary
         do {
             summary = try await replay.run(document, sink: FanOutSink(sinks)) { error in
@@ -131,6 +140,21 @@ enum ReplayCommand {
             }
         }
         return 0
+    }
+
+    /// `final,overtime,lead-change` or `none`.
+    static func alertRules(_ text: String) throws(ScoreFeedError) -> AlertRules {
+        var rules = AlertRules.none
+        guard text != "none" else { return rules }
+        for name in text.split(separator: ",") {
+            switch name {
+            case "final": rules.final = true
+            case "overtime": rules.overtime = true
+            case "lead-change": rules.lateLeadChange = true
+            default: throw ScoreFeedError(.usage, "--alerts takes final, overtime, lead-change or none; not \(name)")
+            }
+        }
+        return rules
     }
 
     /// The shipped default game, found from the working directory or beside the executable.

@@ -7,6 +7,11 @@ public struct ScoreTimeline: Hashable, Sendable {
     public struct Change: Hashable, Sendable {
         public var time: Date
         public var score: FinalScore
+
+        public init(time: Date, score: FinalScore) {
+            self.time = time
+            self.score = score
+        }
     }
 
     /// Score changes in time order (the first is the first basket, not 0-0).

@@ -1,0 +1,209 @@
+import Foundation
+import Testing
+import ScoreFeed
+import ScoreFeedModel
+
+/// Timeline ("marble") tests of the coalescer: events at given seconds, ticks at the deadlines
+/// it asks for, and the pushes it decides, all on a manual clock.
+@Suite("Coalescer timelines")
+struct CoalescerTests {
+    /// What happened at a second of the timeline: an event or a push.
+    struct Marble: Equatable, CustomStringConvertible {
+        var at: Double
+        var priority: Int
+        var event: Push.Event
+        var alert: AlertKind?
+        var score: String
+        var description: String { "\(Int(at))s p\(priority) \(event) \(score)\(alert.map { " alert:\($0)" } ?? "")" }
+    }
+
+    /// Runs `events` (each at `at` seconds after ``Make/start``) through a coalescer, waking it
+    /// at every deadline in between, and returns its pushes.
+    static func run(
+        _ events: [GameEvent], configuration: Coalescer.Configuration = .standard, from state: GameState = Make.live,
+        until end: Double? = nil
+    ) -> [Marble] {
+        var coalescer = Coalescer(configuration: configuration)
+        var board = Scoreboard(state: state)
+        var marbles: [Marble] = []
+        func record(_ decision: PushDecision, _ now: Date) {
+            guard case .push(let push) = decision else { return }
+            let s = board.state
+            marbles.append(Marble(
+                at: now.timeIntervalSince(Make.start), priority: push.priority, event: push.event, alert: push.alert,
+                score: "\(s.awayScore)-\(s.homeScore)"))
+        }
+        func fire(until limit: Date) {
+            while let deadline = coalescer.deadline, deadline <= limit {
+                record(coalescer.tick(now: deadline), deadline)
+            }
+        }
+        for event in events {
+            fire(until: event.time)
+            let before = board.state
+            let diff = board.apply(event)
+            _ = before
+            record(coalescer.observe(StateChange(event: event, diff: diff, state: board.state), now: event.time), event.time)
+        }
+        fire(until: end.map { Make.start.addingTimeInterval($0) } ?? .distantFuture)
+        return marbles
+    }
+
+    static func at(_ seconds: Double, _ seq: Int, _ kind: GameEvent.Kind, team: TeamSide? = nil, period: Int = 1, clock: Double = 600) -> GameEvent {
+        Make.event(seq, kind, team: team, period: period, clock: clock, at: seconds, player: "P. Layer")
+    }
+
+    @Test func madeBasketWaitsForAnAndOneThenPushesOnce() {
+        let marbles = Self.run([
+            Self.at(0, 1, .fieldGoal(points: 2, made: true), team: .home),
+            Self.at(1, 2, .foul(.shooting), team: .away),
+            Self.at(25, 3, .freeThrow(attempt: 1, of: 1, made: true, points: 1), team: .home),
+            Self.at(40, 4, .rebound(offensive: false), team: .away),
+        ], until: 100)
+        #expect(marbles.count == 1, "\(marbles)")
+        #expect(marbles.first?.at == 25)
+        #expect(marbles.first?.score == "0-3", "the and-one is one push with both scores")
+    }
+
+    @Test func aBasketAloneGoesOutAfterTheSettleWindow() {
+        let marbles = Self.run([Self.at(0, 1, .fieldGoal(points: 3, made: true), team: .away)], until: 60)
+        #expect(marbles.map(\.at) == [3])
+        #expect(marbles.first?.score == "3-0")
+    }
+
+    @Test func aFreeThrowTripIsOnePush() {
+        let marbles = Self.run([
+            Self.at(0, 1, .foul(.shooting), team: .away),
+            Self.at(20, 2, .freeThrow(attempt: 1, of: 3, made: true, points: 1), team: .home),
+            Self.at(35, 3, .freeThrow(attempt: 2, of: 3, made: true, points: 1), team: .home),
+            Self.at(50, 4, .freeThrow(attempt: 3, of: 3, made: false, points: 1), team: .home),
+        ], until: 100)
+        #expect(marbles.count == 1, "\(marbles)")
+        #expect(marbles.first?.at == 50)
+        #expect(marbles.first?.score == "0-2")
+    }
+
+    @Test func anUnfinishedTripIsStillSentAfterTheHold() {
+        let marbles = Self.run([Self.at(0, 1, .freeThrow(attempt: 1, of: 2, made: true, points: 1), team: .home)], until: 200)
+        #expect(marbles.map(\.at) == [45], "the free-throw hold ends and the score goes out")
+    }
+
+    @Test func aTimeoutAfterAScoreBuysPriorityTen() {
+        let marbles = Self.run([
+            Self.at(0, 1, .fieldGoal(points: 2, made: true), team: .home),
+            Self.at(10, 2, .timeout(.full), team: .away),
+        ], until: 200)
+        #expect(marbles.map(\.priority) == [5, 10], "\(marbles)")
+        #expect(marbles.last?.at == 10)
+    }
+
+    @Test func aTimeoutWithTheScoreAlreadyShownCostsNothing() {
+        let marbles = Self.run([
+            Self.at(0, 1, .fieldGoal(points: 2, made: true), team: .home),
+            Self.at(200, 2, .timeout(.full), team: .away),
+        ], until: 400)
+        #expect(marbles.allSatisfy { $0.priority == 5 }, "the priority-5 push has arrived by then: \(marbles)")
+    }
+
+    @Test func aScoreInThePeriodsLastSecondsIsPriorityTen() {
+        let marbles = Self.run([Self.at(0, 1, .fieldGoal(points: 3, made: true), team: .away, period: 2, clock: 4)], until: 30)
+        #expect(marbles.map(\.priority) == [10])
+    }
+
+    @Test func aLateLeadChangeIsCriticalWithAnAlert() {
+        var state = Make.live
+        state.period = 4
+        state.homeScore = 100
+        state.awayScore = 99
+        let marbles = Self.run([Self.at(0, 1, .fieldGoal(points: 2, made: true), team: .away, period: 4, clock: 40)], from: state, until: 30)
+        #expect(marbles.count == 1)
+        #expect(marbles.first?.priority == 10)
+        #expect(marbles.first?.alert == .leadChange)
+    }
+
+    @Test func overtimeStartCarriesAnAlert() {
+        var state = Make.live
+        state.period = 4
+        state.phase = .endOfPeriod
+        state.homeScore = 100
+        state.awayScore = 100
+        let marbles = Self.run([Self.at(0, 1, .periodStart, period: 5, clock: 300)], from: state)
+        #expect(marbles.first?.alert == .overtime)
+        #expect(marbles.first?.priority == 10)
+    }
+
+    @Test func theEndIsImmediateWithTheFinalAlertEvenRightAfterAPush() {
+        let marbles = Self.run([
+            Self.at(0, 1, .fieldGoal(points: 2, made: true), team: .home, period: 4, clock: 1),
+            Self.at(3, 2, .periodEnd, period: 4, clock: 0),
+            Self.at(3.2, 3, .gameEnd, period: 4, clock: 0),
+        ])
+        let end = marbles.last
+        #expect(end?.event == .end)
+        #expect(abs((end?.at ?? 0) - 3.2) < 0.001)
+        #expect(end?.priority == 10)
+        #expect(end?.alert == .final)
+        #expect(end?.score == "0-2")
+    }
+
+    @Test func alertRulesCanBeTurnedOff() {
+        var configuration = Coalescer.Configuration.standard
+        configuration.alerts = .none
+        let marbles = Self.run([Self.at(0, 1, .gameEnd, period: 4, clock: 0)], configuration: configuration)
+        #expect(marbles.first?.event == .end)
+        #expect(marbles.first?.alert == nil)
+    }
+
+    @Test func nothingFollowsTheEnd() {
+        let marbles = Self.run([
+            Self.at(0, 1, .gameEnd, period: 4, clock: 0),
+            Self.at(5, 2, .correction(points: 2), team: .home, period: 4, clock: 0),
+        ], until: 100)
+        #expect(marbles.count == 1)
+    }
+
+    @Test func minorChangesRideAlongWithTheNextPush() {
+        let marbles = Self.run([
+            Self.at(0, 1, .foul(.personal), team: .home),
+            Self.at(10, 2, .substitution(out: "A"), team: .home),
+            Self.at(30, 3, .rebound(offensive: false), team: .away),
+        ], until: 100)
+        #expect(marbles.isEmpty, "fouls and possession alone are not worth a push: \(marbles)")
+    }
+
+    @Test func aTinyBudgetIsNeverExceededAndTheEndKeepsItsPush() {
+        var configuration = Coalescer.Configuration.standard.withBudget(3)
+        configuration.minInterval = 1
+        var events: [GameEvent] = []
+        var seq = 0
+        for i in 0..<30 {
+            let t = Double(i) * 60
+            seq += 1
+            events.append(Self.at(t, seq, .fieldGoal(points: 2, made: true), team: i % 2 == 0 ? .home : .away, clock: 700 - Double(i) * 20))
+            seq += 1
+            events.append(Self.at(t + 10, seq, .timeout(.full), team: .away, clock: 700 - Double(i) * 20))
+        }
+        events.append(Self.at(1850, seq + 1, .gameEnd, period: 4, clock: 0))
+        let marbles = Self.run(events, configuration: configuration)
+        let tens = marbles.filter { $0.priority == 10 }.map(\.at)
+        for t in tens {
+            #expect(tens.filter { $0 > t - 3600 && $0 <= t }.count <= 3, "rolling hour at \(t)")
+        }
+        #expect(marbles.last?.event == .end)
+        #expect(marbles.last?.priority == 10, "the reserve kept a priority 10 for the final")
+        #expect(marbles.filter { $0.priority == 5 }.allSatisfy { $0.alert == nil })
+    }
+
+    @Test func pushesKeepTheMinimumInterval() {
+        var configuration = Coalescer.Configuration.standard
+        configuration.minInterval = 5
+        let marbles = Self.run([
+            Self.at(0, 1, .fieldGoal(points: 2, made: true), team: .home),
+            Self.at(4, 2, .timeout(.full), team: .away),
+            Self.at(5, 3, .periodEnd, period: 1, clock: 0),
+        ], configuration: configuration, until: 100)
+        for (a, b) in zip(marbles, marbles.dropFirst()) {
+            #expect(b.at - a.at >= 5, "\(marbles)")
+        }
+    }
+}
