@@ -22,21 +22,8 @@ enum ReplayCommand {
                                   the summary and messages go to stderr.
           --out <path>            Also append the push records as JSON lines to <path>.
           --strict                Stop at the first rejected event with exit status 1.
-          --budget <n>            Priority-10 pushes allowed per rolling hour (default 15,
-                                  the reported default; 60 with --frequent).
-          --frequent              The profile for apps with
-                                  NSSupportsLiveActivitiesFrequentUpdates (budget 60).
-          --p5-delay <s>          Seconds a priority-5 push is assumed late, for the policy and
-                                  the freshness report (default 120).
+        \(CoalescerOptions.help)
           --report-json <path>    Write the freshness report (engine, baselines, bound) as JSON.
-          --reserve <n>           Priority-10 pushes kept for the last 2:00 and the final (2).
-          --headroom <n>          Priority-10 pushes that score-change pushes leave for
-                                  timeouts and period ends (1).
-          --paced <n>             Priority-10 pushes per hour paced over score changes
-                                  (default: budget - reserve).
-          --run <n>               Unanswered points that make a timeout likely (8).
-          --min-interval <s>      Least time between two pushes (1).
-          --alerts <list>         Alerts to send: final,overtime,lead-change (default all) or none.
           --stale-after <s>       stale-date = send time + this (default 300).
           --dismiss-after <s>     dismissal-date on end = send time + this, at most 4 h (900).
           --policy <policy>       coalesce (default): budget-aware; every-change: priority 10 on
@@ -62,28 +49,7 @@ enum ReplayCommand {
         let quiet = arguments.flag("-q", "--quiet")
         let out = try arguments.option("--out")
         let bundleId = try arguments.option("--bundle-id") ?? "com.example.app"
-        let frequent = arguments.flag("--frequent")
-        var configuration: Coalescer.Configuration = frequent ? .frequentUpdates : .standard
-        if let budget: Int = try arguments.number("--budget", in: 0...10_000) { configuration = configuration.withBudget(budget) }
-        if let delay: Double = try arguments.number("--p5-delay", in: 0...86_400) { configuration.priority5Delay = delay }
-        if let reserve: Int = try arguments.number("--reserve", in: 0...1000) { configuration.reserve = reserve }
-        if let headroom: Int = try arguments.number("--headroom", in: 0...1000) { configuration.pauseHeadroom = headroom }
-        if let rate: Double = try arguments.number("--paced", in: 0...10_000) { configuration.pacedPerHour = rate }
-        if let run: Int = try arguments.number("--run", in: 1...100) { configuration.runLength = run }
-        if let burst: Double = try arguments.number("--burst", in: 1...1000) { configuration.pacedBurst = burst }
-        if let wait: Double = try arguments.number("--quiet-wait", in: 0...3600) { configuration.quietWait = wait }
-        if let moments = try arguments.option("--paced-on") {
-            var set: Set<Coalescer.Configuration.PacedMoment> = []
-            for name in moments.split(separator: ",") {
-                guard let moment = Coalescer.Configuration.PacedMoment(rawValue: String(name)) else {
-                    throw ScoreFeedError(.usage, "--paced-on takes scoreChange, deadBall, quiet; not \(name)")
-                }
-                set.insert(moment)
-            }
-            configuration.pacedMoments = set
-        }
-        if let interval: Double = try arguments.number("--min-interval", in: 0...3600) { configuration.minInterval = interval }
-        if let alerts = try arguments.option("--alerts") { configuration.alerts = try alertRules(alerts) }
+        let configuration = try CoalescerOptions.parse(&arguments)
         let staleAfter: Double? = try arguments.number("--stale-after", in: 0...28_800)
         let dismissAfter: Double? = try arguments.number("--dismiss-after", in: 0...14_400)
 
@@ -140,21 +106,6 @@ enum ReplayCommand {
             }
         }
         return 0
-    }
-
-    /// `final,overtime,lead-change` or `none`.
-    static func alertRules(_ text: String) throws(ScoreFeedError) -> AlertRules {
-        var rules = AlertRules.none
-        guard text != "none" else { return rules }
-        for name in text.split(separator: ",") {
-            switch name {
-            case "final": rules.final = true
-            case "overtime": rules.overtime = true
-            case "lead-change": rules.lateLeadChange = true
-            default: throw ScoreFeedError(.usage, "--alerts takes final, overtime, lead-change or none; not \(name)")
-            }
-        }
-        return rules
     }
 
     /// The shipped default game, found from the working directory or beside the executable.

@@ -13,6 +13,7 @@ enum ScoreFeedCommand {
         SUBCOMMANDS:
           replay                  Replay a recorded game and show (or emit) its pushes.
           generate                Write a realistic generated game in the fixture format.
+          freshness               Measure the engine against the baselines and the bound.
 
           See 'scorefeed help <subcommand>' for detailed help.
 
@@ -21,22 +22,24 @@ enum ScoreFeedCommand {
 
         """
 
+    /// The subcommands: name, help text and entry point.
+    static let subcommands: [(name: String, help: String, run: @Sendable ([String]) async throws -> Int32)] = [
+        ("replay", ReplayCommand.help, ReplayCommand.run),
+        ("generate", GenerateCommand.help, GenerateCommand.run),
+        ("freshness", FreshnessCommand.help, FreshnessCommand.run),
+    ]
+
     static func main() async {
         var arguments = Array(CommandLine.arguments.dropFirst())
-        let subcommand = arguments.isEmpty ? nil : arguments.removeFirst()
+        let name = arguments.isEmpty ? nil : arguments.removeFirst()
         let code: Int32
-        switch subcommand {
-        case "replay", "generate":
-            code = await run(subcommand!, arguments)
-        case "help", "-h", "--help", nil:
-            switch arguments.first {
-            case "replay": print(ReplayCommand.help, terminator: "")
-            case "generate": print(GenerateCommand.help, terminator: "")
-            default: print(help, terminator: "")
-            }
-            code = subcommand == nil ? ExitCode.usage : 0
-        default:
-            Console.error("Error: unknown subcommand '\(subcommand!)'\n\n" + help)
+        if let subcommand = subcommands.first(where: { $0.name == name }) {
+            code = await run(subcommand, arguments)
+        } else if name == nil || name == "help" || name == "-h" || name == "--help" {
+            print(subcommands.first { $0.name == arguments.first }?.help ?? help, terminator: "")
+            code = name == nil ? ExitCode.usage : 0
+        } else {
+            Console.error("Error: unknown subcommand '\(name!)'\n\n" + help)
             code = ExitCode.usage
         }
         exit(code)
@@ -44,13 +47,13 @@ enum ScoreFeedCommand {
 
     /// Runs a subcommand, turning usage errors into exit 64 with the help text and other errors
     /// into exit 1 with a message.
-    static func run(_ subcommand: String, _ arguments: [String]) async -> Int32 {
-        let help = subcommand == "replay" ? ReplayCommand.help : GenerateCommand.help
+    static func run(
+        _ subcommand: (name: String, help: String, run: @Sendable ([String]) async throws -> Int32), _ arguments: [String]
+    ) async -> Int32 {
         do {
-            return subcommand == "replay"
-                ? try await ReplayCommand.run(arguments) : try await GenerateCommand.run(arguments)
+            return try await subcommand.run(arguments)
         } catch let error as ScoreFeedError where error.code == .usage {
-            Console.error("Error: \(error.message)\n\n" + help)
+            Console.error("Error: \(error.message)\n\n" + subcommand.help)
             return ExitCode.usage
         } catch let error as ScoreFeedError {
             Console.error("Error: \(error)")

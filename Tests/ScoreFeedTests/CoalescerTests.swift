@@ -88,11 +88,14 @@ struct CoalescerTests {
         #expect(marbles.map(\.at) == [45], "the free-throw hold ends and the score goes out")
     }
 
+    /// No paced pushes at score changes, to see the pause rules alone.
+    static let pausesOnly = Coalescer.Configuration(pacedPerHour: 0, pacedBurst: 0)
+
     @Test func aTimeoutAfterAScoreBuysPriorityTen() {
         let marbles = Self.run([
             Self.at(0, 1, .fieldGoal(points: 2, made: true), team: .home),
             Self.at(10, 2, .timeout(.full), team: .away),
-        ], until: 200)
+        ], configuration: Self.pausesOnly, until: 200)
         #expect(marbles.map(\.priority) == [5, 10], "\(marbles)")
         #expect(marbles.last?.at == 10)
     }
@@ -101,7 +104,7 @@ struct CoalescerTests {
         let marbles = Self.run([
             Self.at(0, 1, .fieldGoal(points: 2, made: true), team: .home),
             Self.at(200, 2, .timeout(.full), team: .away),
-        ], until: 400)
+        ], configuration: Self.pausesOnly, until: 400)
         #expect(marbles.allSatisfy { $0.priority == 5 }, "the priority-5 push has arrived by then: \(marbles)")
     }
 
@@ -192,6 +195,27 @@ struct CoalescerTests {
         #expect(marbles.last?.event == .end)
         #expect(marbles.last?.priority == 10, "the reserve kept a priority 10 for the final")
         #expect(marbles.filter { $0.priority == 5 }.allSatisfy { $0.alert == nil })
+    }
+
+    @Test func pacedPushesSpendTheBucketThenWait() {
+        // Budget 15: 7 paced pushes an hour (one per 514 s), 2 saved up at the start.
+        var events: [GameEvent] = []
+        for (i, t) in [0.0, 40, 80, 120, 160, 700].enumerated() {
+            events.append(Self.at(t, i + 1, .fieldGoal(points: 2, made: true), team: i % 2 == 0 ? .home : .away, clock: 700 - Double(i) * 30))
+        }
+        let marbles = Self.run(events, until: 900)
+        #expect(marbles.count == 6)
+        #expect(marbles.map(\.priority) == [10, 10, 5, 5, 5, 10], "\(marbles)")
+    }
+
+    @Test func aLargeBudgetSendsEachPartOfAPlayAtOnce() {
+        let marbles = Self.run([
+            Self.at(0, 1, .fieldGoal(points: 2, made: true), team: .home),
+            Self.at(1, 2, .foul(.shooting), team: .away),
+            Self.at(25, 3, .freeThrow(attempt: 1, of: 1, made: true, points: 1), team: .home),
+        ], configuration: .frequentUpdates, until: 100)
+        #expect(marbles.map(\.at) == [0, 25], "no and-one hold when priority 10 is plentiful")
+        #expect(marbles.allSatisfy { $0.priority == 10 })
     }
 
     @Test func pushesKeepTheMinimumInterval() {

@@ -29,8 +29,6 @@ public struct Coalescer: PushPolicy {
     private var pauseBegan = false
     /// Play stopped for a moment (a foul, a turnover, a violation).
     private var deadBall = false
-    /// When the score will have stood ``Configuration/quietWait`` seconds.
-    private var quietAt: Date?
     /// NBA mandatory timeouts: each quarter's stretches 12:00–7:00 and 7:00–3:00 must see a
     /// timeout; if one passes without, the next dead ball brings a long TV timeout.
     private var mandatory = MandatoryTimeouts()
@@ -57,12 +55,12 @@ public struct Coalescer: PushPolicy {
     public init(configuration: Configuration = .standard) {
         self.configuration = configuration
         budget = PushBudget(limit: configuration.budget)
-        paced = min(1, configuration.pacedBurst)
+        paced = configuration.pacedBurst
     }
 
     public var deadline: Date? {
         guard !ended else { return nil }
-        return [holdUntil, intervalWait, quietAt].compactMap { $0 }.min()
+        return [holdUntil, intervalWait].compactMap { $0 }.min()
     }
 
     public mutating func observe(_ change: StateChange, now: Date) -> PushDecision {
@@ -108,7 +106,6 @@ public struct Coalescer: PushPolicy {
         if case .foul = change.event.kind, holdUntil == nil { deadBall = true }
         if case .other = change.event.kind { deadBall = true }
         if mandatory.observe(change.event) && deadBall { pauseBegan = true }
-        if change.diff.changesScore { quietAt = nil }
         return decide(now)
     }
 
@@ -129,10 +126,14 @@ public struct Coalescer: PushPolicy {
     // MARK: - Deciding
 
     private mutating func decide(_ now: Date) -> PushDecision {
-        if let holdUntil, now < holdUntil { return .hold }
+        refillPacing(now)
+        // Hold a play in progress to merge it into one push, unless the budget is large enough
+        // that the score should go out now and the rest of the play in a second push.
+        if let holdUntil, now < holdUntil, configuration.mergePlays || !(dirty && significance >= .score && priority10IsPlentiful(now)) {
+            return .hold
+        }
         holdUntil = nil
         if let intervalWait, now < intervalWait { return .hold }
-        refillPacing(now)
 
         let wrong = screenIsWrong(now)
         let worthIt = wrong && gainOfPriority10(now) >= configuration.minimumGain
@@ -147,17 +148,10 @@ public struct Coalescer: PushPolicy {
         } else if worthIt && atScore && budget.available(at: now, keeping: reserve + configuration.pauseHeadroom) > 0 {
             if (crunch || runPoints >= configuration.runLength) && paced >= 1 {
                 why = crunch ? "crunch time" : "\(runPoints)-0 run"
-            } else if paced >= configuration.pacedBurst && configuration.pacedMoments.contains(.scoreChange) {
+            } else if paced >= 1 {
                 why = "paced"
             }
-        } else if worthIt && paced >= 1 && budget.available(at: now, keeping: reserve + configuration.pauseHeadroom) > 0 {
-            if deadBall && configuration.pacedMoments.contains(.deadBall) {
-                why = "paced: dead ball"
-            } else if let quietAt, now >= quietAt, configuration.pacedMoments.contains(.quiet) {
-                why = "paced: score stood \(Int(configuration.quietWait)) s"
-            }
         }
-        if let quietAt, now >= quietAt { self.quietAt = nil }
         deadBall = false
 
         let wanted: Push
@@ -196,8 +190,6 @@ public struct Coalescer: PushPolicy {
         pauseBegan = false
         holdUntil = nil
         intervalWait = nil
-        quietAt = push.priority == 5 && configuration.pacedMoments.contains(.quiet)
-            ? now.addingTimeInterval(configuration.quietWait) : nil
         return .push(push)
     }
 
@@ -219,6 +211,11 @@ public struct Coalescer: PushPolicy {
     private var periodEndsSoon: Bool {
         guard let event = lastEvent else { return false }
         return event.clock <= configuration.periodEndWindow
+    }
+
+    /// Whether the paced share and the rolling hour both have room for a push now.
+    private func priority10IsPlentiful(_ now: Date) -> Bool {
+        paced >= 1 && budget.available(at: now, keeping: configuration.reserve + configuration.pauseHeadroom) > 0
     }
 
     private mutating func refillPacing(_ now: Date) {

@@ -12,6 +12,8 @@ public struct Freshness: Hashable, Sendable, Codable {
     public var peakHourlyPriority10: Int
     /// Priority-10 pushes sent while the rolling hour was already at the budget (the device drops them).
     public var budgetOverruns: Int
+    /// Priority-10 pushes sent in each hour from the first event (hour 1, hour 2, …).
+    public var priority10ByHour: [Int]
     /// Share of the game (first to last event) the shown score differed from the true score.
     public var wrongShare: Double
     /// Seconds until a score change was on screen: 95th percentile and maximum; nil when no change was measured.
@@ -29,6 +31,7 @@ public struct Freshness: Hashable, Sendable, Codable {
         priority10 = pushes.filter { $0.priority == 10 }.count
         priority5 = pushes.count - priority10
         (peakHourlyPriority10, budgetOverruns) = Self.budgetUse(pushes, model: model)
+        priority10ByHour = Self.byHour(pushes.filter { $0.priority == 10 }.map(\.sentAt), from: timeline.start)
         let screen = model.screen(pushes)
         wrongShare = Self.wrongShare(screen: screen, timeline: timeline)
         var lags: [Double] = []
@@ -65,8 +68,19 @@ public struct Freshness: Hashable, Sendable, Codable {
         priority5 = 0
         peakHourlyPriority10 = 0
         budgetOverruns = 0
+        priority10ByHour = []
         self.wrongShare = wrongShare
         unshownChanges = 0
+    }
+
+    static func byHour(_ times: [Date], from start: Date) -> [Int] {
+        var hours: [Int] = []
+        for time in times {
+            let hour = max(0, Int(time.timeIntervalSince(start) / 3600))
+            while hours.count <= hour { hours.append(0) }
+            hours[hour] += 1
+        }
+        return hours
     }
 
     static func budgetUse(_ pushes: [DeviceModel.Sent], model: DeviceModel) -> (peak: Int, overruns: Int) {

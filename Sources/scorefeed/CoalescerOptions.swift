@@ -1,0 +1,52 @@
+import ScoreFeed
+
+/// The coalescer's command-line knobs, shared by `replay` and `freshness`.
+enum CoalescerOptions {
+    static let help = """
+          --budget <n>            Priority-10 pushes allowed per rolling hour (default 15,
+                                  the reported default; 60 with --frequent).
+          --frequent              The profile for apps with
+                                  NSSupportsLiveActivitiesFrequentUpdates (budget 60).
+          --p5-delay <s>          Seconds a priority-5 push is assumed late, for the policy and
+                                  the freshness report (default 120).
+          --reserve <n>           Priority-10 pushes kept for the last 2:00 and the final (2).
+          --headroom <n>          Priority-10 pushes that score-change pushes leave for
+                                  timeouts and period ends (3).
+          --paced <n>             Priority-10 pushes per hour paced over score changes
+                                  (default: budget - reserve - 6).
+          --burst <n>             Paced pushes that may be saved up (budget / 6, at least 2).
+          --run <n>               Unanswered points that make a timeout likely (8).
+          --min-interval <s>      Least time between two pushes (1).
+          --alerts <list>         Alerts to send: final,overtime,lead-change (default all) or none.
+        """
+
+    /// Takes the coalescer's options out of `arguments`.
+    static func parse(_ arguments: inout Arguments) throws(ScoreFeedError) -> Coalescer.Configuration {
+        var configuration: Coalescer.Configuration = arguments.flag("--frequent") ? .frequentUpdates : .standard
+        if let budget: Int = try arguments.number("--budget", in: 0...10_000) { configuration = configuration.withBudget(budget) }
+        if let delay: Double = try arguments.number("--p5-delay", in: 0...86_400) { configuration.priority5Delay = delay }
+        if let reserve: Int = try arguments.number("--reserve", in: 0...1000) { configuration.reserve = reserve }
+        if let headroom: Int = try arguments.number("--headroom", in: 0...1000) { configuration.pauseHeadroom = headroom }
+        if let rate: Double = try arguments.number("--paced", in: 0...10_000) { configuration.pacedPerHour = rate }
+        if let burst: Double = try arguments.number("--burst", in: 1...1000) { configuration.pacedBurst = burst }
+        if let run: Int = try arguments.number("--run", in: 1...100) { configuration.runLength = run }
+        if let interval: Double = try arguments.number("--min-interval", in: 0...3600) { configuration.minInterval = interval }
+        if let alerts = try arguments.option("--alerts") { configuration.alerts = try alertRules(alerts) }
+        return configuration
+    }
+
+    /// `final,overtime,lead-change` or `none`.
+    static func alertRules(_ text: String) throws(ScoreFeedError) -> AlertRules {
+        var rules = AlertRules.none
+        guard text != "none" else { return rules }
+        for name in text.split(separator: ",") {
+            switch name {
+            case "final": rules.final = true
+            case "overtime": rules.overtime = true
+            case "lead-change": rules.lateLeadChange = true
+            default: throw ScoreFeedError(.usage, "--alerts takes final, overtime, lead-change or none; not \(name)")
+            }
+        }
+        return rules
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import ScoreFeed
+import ScoreFeedModel
+
+/// `scorefeed freshness`: the benchmark of the coalescer against the baselines and the bound.
+enum FreshnessCommand {
+    static let help = """
+        OVERVIEW: Measure how right the lock screen is over whole games: the engine against the
+        baselines and the clairvoyant bound, per game and as medians, at one or more budgets.
+
+        USAGE: scorefeed freshness [<file> ...] [--generated <n>] [--budgets <list>] [options]
+
+        ARGUMENTS:
+          <file>                  Game files, in any format replay reads.
+
+        OPTIONS:
+          --generated <n>         Also measure n generated games (seeds 1…n).
+          --budgets <list>        Budgets to measure, comma separated (default 15,60).
+        \(CoalescerOptions.help)
+          -h, --help              Show help information.
+
+        EXAMPLES:
+          scorefeed freshness ../shared/nba-pbp/playbyplay_*.json
+          scorefeed freshness --generated 100 --budgets 15
+
+        """
+
+    struct Game {
+        var name: String
+        var document: FeedDocument
+    }
+
+    static func run(_ argv: [String]) async throws -> Int32 {
+        var arguments = Arguments(argv)
+        if arguments.flag("-h", "--help") {
+            print(help, terminator: "")
+            return 0
+        }
+        let generated: Int = try arguments.number("--generated", in: 0...100_000) ?? 0
+        let budgetText = try arguments.option("--budgets") ?? "15,60"
+        let budgets = budgetText.split(separator: ",").compactMap { Int($0) }
+        guard !budgets.isEmpty, budgets.count == budgetText.split(separator: ",").count, budgets.allSatisfy({ $0 >= 0 }) else {
+            throw ScoreFeedError(.usage, "--budgets takes budgets like 15,60; not \"\(budgetText)\"")
+        }
+        let base = try CoalescerOptions.parse(&arguments)
+        let files = try arguments.positionals(max: .max)
+        guard !files.isEmpty || generated > 0 else {
+            throw ScoreFeedError(.usage, "name game files or --generated <n>")
+        }
+        var games = try files.map { path throws(ScoreFeedError) in
+            Game(name: URL(fileURLWithPath: path).lastPathComponent, document: try FeedReader.read(path: path))
+        }
+        for seed in 0..<generated {
+            let game = GameGenerator(seed: UInt64(seed + 1)).generate()
+            games.append(Game(
+                name: "generated seed \(seed + 1)",
+                document: FeedDocument(attributes: game.attributes, events: game.events, finalScore: game.finalScore)))
+        }
+        for budget in budgets {
+            var configuration = base.withBudget(budget)
+            configuration.priority5Delay = base.priority5Delay
+            var reports: [(String, FreshnessReport)] = []
+            for game in games {
+                let sink = RecordingSink()
+                _ = try await Replay(policy: Coalescer(configuration: configuration)).run(game.document, sink: sink)
+                let report = FreshnessReport(
+                    game: game.document.attributes.gameId, records: await sink.records,
+                    timeline: ScoreTimeline(events: game.document.events),
+                    model: DeviceModel(budget: budget, priority5Delay: configuration.priority5Delay))
+                reports.append((game.name, report))
+            }
+            print(table(reports, budget: budget, delay: configuration.priority5Delay, perGame: games.count <= 40))
+        }
+        return 0
+    }
+
+    static func table(_ reports: [(String, FreshnessReport)], budget: Int, delay: Double, perGame: Bool) -> String {
+        func f(_ x: Double) -> String { String(format: "%.3f", x) }
+        func ratio(_ a: Double, _ b: Double) -> String { b > 0 ? String(format: "%.2f", a / b) : "n/a" }
+        func pad(_ s: String, _ n: Int, left: Bool = false) -> String {
+            let fill = String(repeating: " ", count: max(0, n - s.count))
+            return left ? s + fill : fill + s
+        }
+        let columns = ["engine", "every", "fixed", "p10→p5", "rolling", "bound", "eng/best", "eng/bound", "p10", "peak", "overrun", "final"]
+        var lines = [
+            "Budget \(budget) priority-10 pushes per rolling hour; priority 5 shown \(Int(delay)) s late. Wrong share (lower is better):",
+            pad("game", 28, left: true) + columns.map { pad($0, 9) }.joined(),
+        ]
+        var engine: [Double] = [], best: [Double] = [], bound: [Double] = [], rolling: [Double] = [], overruns = 0
+        for (name, report) in reports {
+            let rows = report.rows
+            engine.append(report.engine.wrongShare)
+            best.append(report.bestBaseline.wrongShare)
+            bound.append(report.bound.wrongShare)
+            rolling.append(report.rollingBaseline.wrongShare)
+            overruns += report.engine.budgetOverruns
+            if perGame {
+                let cells = [
+                    f(rows[0].wrongShare), f(rows[1].wrongShare), f(rows[2].wrongShare), f(rows[3].wrongShare),
+                    f(report.rollingBaseline.wrongShare), f(report.bound.wrongShare),
+                    ratio(report.engine.wrongShare, report.bestBaseline.wrongShare),
+                    ratio(report.engine.wrongShare, report.bound.wrongShare),
+                    "\(report.engine.priority10)", "\(report.engine.peakHourlyPriority10)",
+                    "\(report.engine.budgetOverruns)", report.engine.finalLag.map { "\(Int($0)) s" } ?? "never",
+                ]
+                lines.append(pad(String(name.prefix(27)), 28, left: true) + cells.map { pad($0, 9) }.joined())
+            }
+        }
+        func median(_ xs: [Double]) -> Double {
+            let s = xs.sorted()
+            return s.isEmpty ? 0 : (s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2)
+        }
+        lines.append(
+            "median of \(reports.count) games: engine \(f(median(engine))), best named baseline \(f(median(best))), "
+                + "rolling-budget baseline \(f(median(rolling))), bound \(f(median(bound)))")
+        lines.append(
+            "  engine / best baseline \(ratio(median(engine), median(best))) (target ≤ 0.75), "
+                + "engine / rolling baseline \(ratio(median(engine), median(rolling))), "
+                + "engine / bound \(ratio(median(engine), median(bound))) (target ≤ 1.5), budget overruns \(overruns)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
