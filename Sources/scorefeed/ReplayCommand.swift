@@ -24,6 +24,10 @@ enum ReplayCommand {
           --strict                Stop at the first rejected event with exit status 1.
         \(CoalescerOptions.help)
           --report-json <path>    Write the freshness report (engine, baselines, bound) as JSON.
+          --speed <x>             Replay against the real clock, x times faster (60: a game in
+                                  about 2.5 minutes), with a progress bar and a live scoreboard.
+          --no-color              Plain lines, no in-place status (also when NO_COLOR is set
+                                  or stdout is not a terminal).
           --stale-after <s>       stale-date = send time + this (default 300).
           --dismiss-after <s>     dismissal-date on end = send time + this, at most 4 h (900).
           --policy <policy>       coalesce (default): budget-aware; every-change: priority 10 on
@@ -53,6 +57,8 @@ enum ReplayCommand {
         let staleAfter: Double? = try arguments.number("--stale-after", in: 0...28_800)
         let dismissAfter: Double? = try arguments.number("--dismiss-after", in: 0...14_400)
 
+        let speed: Double? = try arguments.number("--speed", in: 0.001...1_000_000)
+        let noColor = arguments.flag("--no-color")
         let reportPath = try arguments.option("--report-json")
         let policyName = try arguments.option("--policy") ?? "coalesce"
         let policy: any PushPolicy
@@ -65,11 +71,18 @@ enum ReplayCommand {
         let path = try files.first ?? defaultGamePath()
 
         let document = try FeedReader.read(path: path)
+        var console: LiveConsole?
+        if speed != nil, !jsonl {
+            console = LiveConsole(
+                attributes: document.attributes, start: document.events.first?.time ?? Date(),
+                end: document.events.map(\.time).max() ?? Date(),
+                inPlace: LiveConsole.terminalAllowsColor(noColorFlag: noColor))
+        }
         var sinks: [any PushSink] = []
         if jsonl {
             sinks.append(JSONLSink.standardOutput())
         } else {
-            sinks.append(TableSink(attributes: document.attributes))
+            sinks.append(TableSink(attributes: document.attributes, console: console))
         }
         if let out { sinks.append(try JSONLSink(path: out)) }
         let recording = RecordingSink()
@@ -78,16 +91,26 @@ enum ReplayCommand {
         var rendering = PushRenderer.Configuration(bundleId: bundleId)
         if let staleAfter { rendering.staleAfter = staleAfter }
         if let dismissAfter { rendering.dismissAfter = dismissAfter }
-        let replay = Replay(policy: policy, renderer: rendering, strict: strict)
+        var replay = Replay(policy: policy, renderer: rendering, strict: strict)
+        if let speed {
+            let pacer = Pacer(speed: speed, virtualStart: document.events.first?.time ?? Date())
+            replay.pace = { [console] date in
+                await pacer.wait(until: date)
+                await console?.tick(date)
+            }
+            replay.progress = { [console] event, state in await console?.update(time: event.time, state: state) }
+        }
         let summary: ReplaySummary
         do {
             summary = try await replay.run(document, sink: FanOutSink(sinks)) { error in
                 if !quiet { Console.error((error.code == .duplicateSequence ? "ignored: " : "rejected: ") + "\(error)") }
             }
         } catch let error as ScoreFeedError where strict {
+            await console?.finish()
             Console.error("Error (--strict): \(error)")
             return ExitCode.failure
         }
+        await console?.finish()
         let report = FreshnessReport(
             game: document.attributes.gameId, records: await recording.records,
             timeline: ScoreTimeline(events: document.events),

@@ -5,24 +5,31 @@ import ScoreFeedModel
 /// Prints each push as a row people can read: game time, score, priority, event, why.
 actor TableSink: PushSink {
     private let attributes: GameAttributes
+    private let console: LiveConsole?
     private var printedHeader = false
 
-    init(attributes: GameAttributes) {
+    /// Rows go to `console` when given (the live view), else straight to stdout.
+    init(attributes: GameAttributes, console: LiveConsole? = nil) {
         self.attributes = attributes
+        self.console = console
+    }
+
+    private func emit(_ line: String, priority: Int? = nil) async {
+        if let console { await console.row(line, priority: priority) } else { print(line) }
     }
 
     func send(_ record: PushRecord) async throws {
         if !printedHeader {
             printedHeader = true
             let a = attributes
-            print("\(a.away.city) \(a.away.name) (\(a.away.tricode)) at \(a.home.city) \(a.home.name) (\(a.home.tricode)), game \(a.gameId)")
-            print(row("seq", "time", "game", "score", "pri", "event", "why"))
+            await emit("\(a.away.city) \(a.away.name) (\(a.away.tricode)) at \(a.home.city) \(a.home.name) (\(a.home.tricode)), game \(a.gameId)")
+            await emit(row("seq", "time", "game", "score", "pri", "event", "why"))
         }
         let state = record.state
         let sent = Self.wallClock(record.sentAt)
         let game = state.phase == .final ? "Final" : "\(state.periodLabel) \(state.clockText(at: record.sentAt))"
         let score = "\(attributes.away.tricode) \(state.awayScore) – \(state.homeScore) \(attributes.home.tricode)"
-        print(row(String(record.seq), sent, game, score, String(record.priority), record.event.rawValue, record.reason))
+        await emit(row(String(record.seq), sent, game, score, String(record.priority), record.event.rawValue, record.reason), priority: record.priority)
     }
 
     private func row(_ seq: String, _ sent: String, _ game: String, _ score: String, _ pri: String, _ event: String, _ why: String) -> String {

@@ -48,3 +48,24 @@ enum Make {
         return files.sorted()
     }
 }
+
+extension Make {
+    /// The package's root folder.
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+}
+
+/// The real NBA games beside the project (`../shared/nba-pbp`), when that folder is there.
+enum RealGames {
+    static let folder = Make.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/nba-pbp")
+
+    static var isPresent: Bool { FileManager.default.fileExists(atPath: folder.path) }
+
+    /// The game files (play-by-play in any of the three formats), not the boxscores and summaries.
+    static let files: [String] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { name in
+            name.hasSuffix(".json") && !name.hasPrefix("boxscore_") && !name.hasPrefix("stats_summary_")
+        }.sorted().map { folder.appendingPathComponent($0).path }
+    }()
+}

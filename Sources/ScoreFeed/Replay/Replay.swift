@@ -9,6 +9,11 @@ public struct Replay: Sendable {
     public var renderer: PushRenderer.Configuration
     /// Stop at the first rejected event instead of reporting it and going on.
     public var strict: Bool
+    /// Called before the virtual clock moves to a time: a live view waits here to replay at a
+    /// chosen speed against the real clock.
+    public var pace: (@Sendable (Date) async -> Void)?
+    /// Called after each accepted event with the state it led to (for a live scoreboard).
+    public var progress: (@Sendable (GameEvent, GameState) async -> Void)?
 
     public init(
         policy: any PushPolicy = Coalescer(), renderer: PushRenderer.Configuration = .init(),
@@ -44,10 +49,12 @@ public struct Replay: Sendable {
                 try reject(next)
             }
             try await fireDeadlines(engine, clock: clock, before: event.time)
+            await pace?(event.time)
             clock.advance(to: event.time)
             var verdict = try await engine.receive(event, index: position)
             switch verdict {
-            case .accept: break
+            case .accept:
+                if let progress { await progress(event, await engine.state) }
             case .duplicate(var error):
                 error.location.file = document.file
                 summary.duplicates.append(error)
@@ -77,6 +84,7 @@ public struct Replay: Sendable {
     private func fireDeadlines(_ engine: MatchEngine, clock: ManualClock, before limit: Date) async throws {
         var guardCount = 0
         while let deadline = await engine.deadline, deadline <= limit, guardCount < 100_000 {
+            await pace?(deadline)
             clock.advance(to: deadline)
             try await engine.tick()
             guardCount += 1

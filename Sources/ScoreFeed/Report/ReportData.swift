@@ -1,0 +1,106 @@
+import Foundation
+import ScoreFeedModel
+
+/// Everything the HTML report draws, computed from one replay: the true score over time, each
+/// push, what the device showed when (under the freshness report's device model), the budget
+/// use and the freshness figures. Pure data; encoded as JSON into the page.
+public struct ReportData: Codable, Sendable {
+    public var attributes: GameAttributes
+    /// Window of the game, Unix seconds.
+    public var start: Double
+    public var end: Double
+    /// Feed times at which each period started (index 0 = period 1).
+    public var periodStarts: [PeriodMark]
+    /// The true state after each event that changed the score or the period, in time order.
+    public var truth: [TruthPoint]
+    public var pushes: [PushPoint]
+    /// What the device showed, from each moment on.
+    public var screen: [ScreenPoint]
+    public var freshness: FreshnessReport
+    public var budget: Int
+    public var priority5Delay: Double
+
+    public struct PeriodMark: Codable, Sendable {
+        public var period: Int
+        public var time: Double
+        public var label: String
+    }
+
+    public struct TruthPoint: Codable, Sendable {
+        public var time: Double
+        public var home: Int
+        public var away: Int
+        public var period: Int
+    }
+
+    public struct PushPoint: Codable, Sendable {
+        public var seq: Int
+        public var time: Double
+        public var priority: Int
+        public var event: String
+        public var alert: String?
+        public var home: Int
+        public var away: Int
+        public var reason: String
+        /// Priority-10 pushes sent in the hour up to this push (for the budget chart).
+        public var rollingPriority10: Int
+    }
+
+    public struct ScreenPoint: Codable, Sendable {
+        public var time: Double
+        public var seq: Int
+        public var state: GameState
+    }
+
+    public init(document: FeedDocument, records: [PushRecord], model: DeviceModel) {
+        attributes = document.attributes
+        budget = model.budget
+        priority5Delay = model.priority5Delay
+        let timeline = ScoreTimeline(events: document.events)
+        start = timeline.start.timeIntervalSince1970
+        end = max(timeline.end.timeIntervalSince1970, records.last?.sentAt.timeIntervalSince1970 ?? 0)
+        freshness = FreshnessReport(game: document.attributes.gameId, records: records, timeline: timeline, model: model)
+
+        var validator = EventValidator()
+        var board = Scoreboard()
+        var truth: [TruthPoint] = [TruthPoint(time: start, home: 0, away: 0, period: 1)]
+        var periods: [PeriodMark] = []
+        var last = start
+        for (index, event) in document.events.enumerated() where validator.check(event, index: index) == .accept {
+            let before = board.state
+            board.apply(event)
+            let time = max(last, event.time.timeIntervalSince1970)
+            last = time
+            let state = board.state
+            if state.period != before.period || periods.isEmpty, state.phase == .live {
+                if periods.last?.period != state.period {
+                    periods.append(PeriodMark(period: state.period, time: time, label: state.periodLabel))
+                }
+            }
+            if state.homeScore != before.homeScore || state.awayScore != before.awayScore || state.period != before.period {
+                truth.append(TruthPoint(time: time, home: state.homeScore, away: state.awayScore, period: state.period))
+            }
+        }
+        self.truth = truth
+        periodStarts = periods
+
+        var tens: [Double] = []
+        pushes = records.map { record in
+            let time = record.sentAt.timeIntervalSince1970
+            if record.priority == 10 { tens.append(time) }
+            let alert = (try? JSONSerialization.jsonObject(with: record.payload) as? [String: Any])
+                .flatMap { ($0["aps"] as? [String: Any])?["alert"] as? [String: Any] }
+                .flatMap { $0["title"] as? String }
+            return PushPoint(
+                seq: record.seq, time: time, priority: record.priority, event: record.event.rawValue, alert: alert,
+                home: record.state.homeScore, away: record.state.awayScore, reason: record.reason,
+                rollingPriority10: tens.filter { $0 > time - model.window }.count)
+        }
+        let byTimestamp = Dictionary(records.map { ($0.timestamp, $0) }, uniquingKeysWith: { a, _ in a })
+        screen = model.screen(records.map(DeviceModel.Sent.init)).compactMap { shown in
+            byTimestamp[shown.push.timestamp].map {
+                ScreenPoint(time: shown.time.timeIntervalSince1970, seq: $0.seq, state: $0.state)
+            }
+        }
+    }
+}

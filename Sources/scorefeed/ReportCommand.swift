@@ -1,0 +1,54 @@
+import Foundation
+import ScoreFeed
+import ScoreFeedModel
+
+/// `scorefeed report`: one self-contained HTML page to look at a replayed game.
+enum ReportCommand {
+    static let help = """
+        OVERVIEW: Replay a game and write one self-contained HTML page: the score worm with every
+        push, budget use, the freshness figures beside the baselines, and a scrubber that shows
+        the Live Activity (lock screen and Dynamic Island) as the device would have at any moment.
+
+        USAGE: scorefeed report <file> -o <report.html> [options]
+
+        ARGUMENTS:
+          <file>                  A game file, in any format replay reads.
+
+        OPTIONS:
+          -o, --out <path>        Where to write the page (required).
+        \(CoalescerOptions.help)
+          -h, --help              Show help information.
+
+        EXAMPLES:
+          scorefeed report Fixtures/overtime.json -o .build/overtime.html
+
+        """
+
+    static func run(_ argv: [String]) async throws -> Int32 {
+        var arguments = Arguments(argv)
+        if arguments.flag("-h", "--help") {
+            print(help, terminator: "")
+            return 0
+        }
+        guard let out = try arguments.option("-o", "--out") else {
+            throw ScoreFeedError(.usage, "name the page to write with -o <report.html>")
+        }
+        let configuration = try CoalescerOptions.parse(&arguments)
+        let files = try arguments.positionals(max: 1)
+        guard let path = files.first else { throw ScoreFeedError(.usage, "name a game file") }
+        let document = try FeedReader.read(path: path)
+        let sink = RecordingSink()
+        _ = try await Replay(policy: Coalescer(configuration: configuration)).run(document, sink: sink)
+        let data = ReportData(
+            document: document, records: await sink.records,
+            model: DeviceModel(budget: configuration.budget, priority5Delay: configuration.priority5Delay))
+        let html = HTMLReport.render(data)
+        do {
+            try Data(html.utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
+        } catch {
+            throw ScoreFeedError(.io, "cannot write the report: \(error.localizedDescription)", at: .init(file: out))
+        }
+        Console.error("wrote \(out) (\(html.utf8.count / 1024) KB): \(data.pushes.count) pushes, wrong share \(String(format: "%.3f", data.freshness.engine.wrongShare))")
+        return 0
+    }
+}
