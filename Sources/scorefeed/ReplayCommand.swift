@@ -12,7 +12,8 @@ enum ReplayCommand {
 
         USAGE: scorefeed replay [<file>] [--jsonl] [--out <path>] [--strict] [--budget <n>]
                                 [--frequent] [--p5-delay <s>] [--report-json <path>]
-                                [--policy <policy>] [--bundle-id <id>] [--quiet]
+                                [--policy <policy>] [--bundle-id <id>] [--mode <mode>]
+                                [--channel-id <id>] [--start] [--webhook <url>] [--quiet]
 
         ARGUMENTS:
           <file>                  A game file (fixture format). Default: \(defaultGame).
@@ -32,13 +33,17 @@ enum ReplayCommand {
           --dismiss-after <s>     dismissal-date on end = send time + this, at most 4 h (900).
           --policy <policy>       coalesce (default): budget-aware; every-change: priority 10 on
                                   every visible change, the sample-app baseline.
-          --bundle-id <id>        The app's bundle id for apns-topic (default com.example.app).
+          --bundle-id <id>        The app's bundle id, for apns-topic or the broadcast path
+                                  (default com.example.app).
+        \(PushOptions.help)
           -q, --quiet             No summary or rejection messages on stderr.
           -h, --help              Show help information.
 
         EXAMPLES:
           scorefeed replay Fixtures/overtime.json
           scorefeed replay --jsonl Fixtures/overtime.json > pushes.jsonl
+          scorefeed replay --jsonl --mode broadcast --channel-id dGVzdA== Fixtures/overtime.json
+          API_TOKEN=… scorefeed replay --webhook http://127.0.0.1:8080/push --webhook-token-env API_TOKEN
 
         """
 
@@ -53,6 +58,7 @@ enum ReplayCommand {
         let quiet = arguments.flag("-q", "--quiet")
         let out = try arguments.option("--out")
         let bundleId = try arguments.option("--bundle-id") ?? "com.example.app"
+        let push = try PushOptions.parse(&arguments)
         let configuration = try CoalescerOptions.parse(&arguments)
         let staleAfter: Double? = try arguments.number("--stale-after", in: 0...28_800)
         let dismissAfter: Double? = try arguments.number("--dismiss-after", in: 0...14_400)
@@ -85,12 +91,16 @@ enum ReplayCommand {
             sinks.append(TableSink(attributes: document.attributes, console: console))
         }
         if let out { sinks.append(try JSONLSink(path: out)) }
+        let webhook = push.webhookSink(quiet: quiet)
+        if let webhook { sinks.append(webhook.sink) }
+        if !quiet { sinks.append(CallbackSink(refused: { Console.error("refused \($0.activity) \($0.event.rawValue): \($0.error)") })) }
         let recording = RecordingSink()
         sinks.append(recording)
 
         var rendering = PushRenderer.Configuration(bundleId: bundleId)
         if let staleAfter { rendering.staleAfter = staleAfter }
         if let dismissAfter { rendering.dismissAfter = dismissAfter }
+        push.apply(to: &rendering)
         var replay = Replay(policy: policy, renderer: rendering, strict: strict)
         if let speed {
             let pacer = Pacer(speed: speed, virtualStart: document.events.first?.time ?? Date())
@@ -112,7 +122,7 @@ enum ReplayCommand {
         }
         await console?.finish()
         let report = FreshnessReport(
-            game: document.attributes.gameId, records: await recording.records,
+            game: document.attributes.gameId, records: await recording.records.filter { $0.event != .start },
             timeline: ScoreTimeline(events: document.events),
             model: DeviceModel(budget: configuration.budget, priority5Delay: configuration.priority5Delay))
         if !quiet {
@@ -128,6 +138,7 @@ enum ReplayCommand {
                 throw ScoreFeedError(.io, "cannot write the report: \(error.localizedDescription)", at: .init(file: reportPath))
             }
         }
+        if let webhook { try await PushOptions.finish(webhook, quiet: quiet) }
         return 0
     }
 

@@ -14,6 +14,10 @@ enum ScoreFeedCommand {
           replay                  Replay a recorded game and show (or emit) its pushes.
           generate                Write a realistic generated game in the fixture format.
           freshness               Measure the engine against the baselines and the bound.
+          report                  Write a self-contained HTML report of a replayed game.
+          serve                   Run many games live from a stream of JSON lines.
+          bench                   Benchmark a season end to end and many live games.
+          import                  Convert NBA play-by-play (or any game file) to the fixture format.
 
           See 'scorefeed help <subcommand>' for detailed help.
 
@@ -27,6 +31,10 @@ enum ScoreFeedCommand {
         ("replay", ReplayCommand.help, ReplayCommand.run),
         ("generate", GenerateCommand.help, GenerateCommand.run),
         ("freshness", FreshnessCommand.help, FreshnessCommand.run),
+        ("report", ReportCommand.help, ReportCommand.run),
+        ("serve", ServeCommand.help, ServeCommand.run),
+        ("bench", BenchCommand.help, BenchCommand.run),
+        ("import", ImportCommand.help, ImportCommand.run),
     ]
 
     static func main() async {

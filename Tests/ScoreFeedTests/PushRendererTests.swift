@@ -90,7 +90,7 @@ struct PushRendererTests {
         var renderer = PushRenderer(attributes: Make.attributes)
         let record = try render(&renderer, update, state: state)
         #expect(record.payload.count <= 4096)
-        #expect(record.state.lastPlay == nil)
+        #expect(record.state.lastPlay?.hasSuffix("…") == true, "shortened on a character boundary")
         // A limit nothing fits in is refused, and seq does not advance.
         var tiny = PushRenderer(attributes: Make.attributes, configuration: .init(payloadLimit: 50))
         #expect(throws: ScoreFeedError.self) { try render(&tiny, update) }

@@ -1,6 +1,6 @@
 /// Which moments get an alert (a banner and sound) with their push. Alerts only ride on
 /// priority-10 pushes and always have a title and a body.
-public struct AlertRules: Hashable, Sendable {
+public struct AlertRules: Hashable, Sendable, Codable {
     /// The final score.
     public var final: Bool
     /// The start of each overtime.

@@ -3,7 +3,7 @@ import Foundation
 extension Coalescer {
     /// The coalescer's knobs. The defaults follow from basketball's rhythm (what the real-game
     /// analysis in the README shows), not from any one game.
-    public struct Configuration: Hashable, Sendable {
+    public struct Configuration: Hashable, Sendable, Codable {
         /// Priority-10 pushes allowed per rolling hour.
         public var budget: Int
         /// Priority-10 pushes kept back outside the last 2:00, for crunch time and the final.

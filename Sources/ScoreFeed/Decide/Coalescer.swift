@@ -13,12 +13,14 @@ import ScoreFeedModel
 ///   the end of a run). A paced share of the budget goes to other score changes, spread over
 ///   the hour instead of burnt early.
 /// - A reserve is kept for the last 2:00 and the final, which is sent the moment the game ends.
-public struct Coalescer: PushPolicy {
+public struct Coalescer: PushPolicy, Codable {
     public let configuration: Configuration
     public private(set) var budget: PushBudget
 
     private var state = GameState()
-    private var lastEvent: GameEvent?
+    /// Period and game clock of the last event.
+    private var lastPeriod = 0
+    private var lastClock = 720.0
     /// Visible changes not yet pushed, the most significant of them, and an alert they earned.
     private var dirty = false
     private var significance = Significance.none
@@ -45,7 +47,7 @@ public struct Coalescer: PushPolicy {
     private var recent: [SentPush] = []
     private var ended = false
 
-    struct SentPush: Hashable, Sendable {
+    struct SentPush: Hashable, Sendable, Codable {
         var at: Date
         var priority: Int
         var homeScore: Int
@@ -67,7 +69,8 @@ public struct Coalescer: PushPolicy {
         guard !ended else { return .hold }
         let before = state
         state = change.state
-        lastEvent = change.event
+        lastPeriod = change.event.period
+        lastClock = change.event.clock
         let significance = Significance.of(change, before: before)
         if significance >= .score || (significance == .minor && change.diff.isVisible) {
             dirty = true
@@ -137,7 +140,7 @@ public struct Coalescer: PushPolicy {
 
         let wrong = screenIsWrong(now)
         let worthIt = wrong && gainOfPriority10(now) >= configuration.minimumGain
-        let crunch = lastEvent.map { Significance.isCrunchTime(period: $0.period, clock: $0.clock) } ?? false
+        let crunch = Significance.isCrunchTime(period: lastPeriod, clock: lastClock)
         let reserve = crunch ? 1 : configuration.reserve
         let atScore = dirty && significance >= .score
         var why: String?
@@ -209,8 +212,7 @@ public struct Coalescer: PushPolicy {
 
     /// The last score came with so little on the clock that the period is about to end.
     private var periodEndsSoon: Bool {
-        guard let event = lastEvent else { return false }
-        return event.clock <= configuration.periodEndWindow
+        lastPeriod > 0 && lastClock <= configuration.periodEndWindow
     }
 
     /// Whether the paced share and the rolling hour both have room for a push now.
@@ -260,7 +262,7 @@ public struct Coalescer: PushPolicy {
 
 /// Tracks the NBA's mandatory timeouts: a regulation period's stretches down to 7:00 and to
 /// 3:00 each need a timeout; when one ends without, the next dead ball brings a TV timeout.
-struct MandatoryTimeouts: Hashable, Sendable {
+struct MandatoryTimeouts: Hashable, Sendable, Codable {
     private var period = 0
     /// Whether a timeout was taken in the stretch down to 7:00, and down to 3:00.
     private var first = false

@@ -2,7 +2,7 @@ import Foundation
 
 /// The activity's priority-10 budget: at most `limit` priority-10 pushes in any rolling hour.
 /// Pure value type; the coalescer asks it before spending and tells it when it spent.
-public struct PushBudget: Hashable, Sendable {
+public struct PushBudget: Hashable, Sendable, Codable {
     public var limit: Int
     public var window: TimeInterval
     /// Send times of the priority-10 pushes still inside the window, oldest first.

@@ -61,7 +61,7 @@ public struct Push: Hashable, Sendable {
 }
 
 /// Alerts the renderer knows how to word.
-public enum AlertKind: String, Hashable, Sendable {
+public enum AlertKind: String, Hashable, Sendable, Codable {
     case final
     case overtime
     case leadChange

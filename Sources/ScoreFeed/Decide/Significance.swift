@@ -2,7 +2,7 @@ import Foundation
 import ScoreFeedModel
 
 /// How much a change matters to someone glancing at the lock screen; orders what is worth the budget.
-public enum Significance: Int, Comparable, Hashable, Sendable, CaseIterable {
+public enum Significance: Int, Comparable, Hashable, Sendable, CaseIterable, Codable {
     /// Nothing the widget shows (substitutions and the like).
     case none
     /// Fouls, timeouts, possession, clock.

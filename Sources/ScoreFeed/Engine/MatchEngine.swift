@@ -20,13 +20,15 @@ public actor MatchEngine {
     public private(set) var statistics = Statistics()
 
     /// Counts of what the engine has seen and done.
-    public struct Statistics: Hashable, Sendable {
+    public struct Statistics: Hashable, Sendable, Codable {
         public var accepted = 0
         public var duplicates = 0
         public var rejected = 0
         public var pushes = 0
         public var priority10 = 0
         public var priority5 = 0
+        /// Pushes the renderer refused (over the APNs size limit even trimmed); never sent.
+        public var refused = 0
     }
 
     public init(
@@ -44,6 +46,58 @@ public actor MatchEngine {
         self.renderer = PushRenderer(attributes: attributes, configuration: renderer)
         self.board = Scoreboard(state: initialState)
         self.lastPushed = initialState
+    }
+
+    /// Everything a restarted engine needs to continue exactly where this one stopped: the
+    /// validator (applied sequence numbers), the scoreboard, the policy, `seq` and the last
+    /// timestamp. Written by `serve` after each push.
+    public struct Snapshot: Codable, Sendable {
+        public var attributes: GameAttributes
+        var validator: EventValidator
+        var board: Scoreboard
+        var coalescer: Coalescer?
+        var seq: Int
+        var lastTimestamp: Int
+        var startPending: Bool
+        var lastPushed: GameState
+        var unsentEvents: Int
+        var newestSourceTime: Date?
+        var ended: Bool
+        public var statistics: Statistics
+        /// The engine clock when taken (feed time, for engines on a manual clock).
+        public var clock: Date
+        /// The highest sequence number the caller had routed to this game.
+        public var highestSeq = Int.min
+    }
+
+    /// The engine's state, for a checkpoint.
+    public func snapshot() -> Snapshot {
+        Snapshot(
+            attributes: attributes, validator: validator, board: board, coalescer: policy as? Coalescer,
+            seq: renderer.seq, lastTimestamp: renderer.lastTimestamp, startPending: renderer.startPending,
+            lastPushed: lastPushed, unsentEvents: unsentEvents, newestSourceTime: newestSourceTime, ended: ended,
+            statistics: statistics, clock: clock.now)
+    }
+
+    /// An engine that continues from `snapshot` (its policy too, when it was a ``Coalescer``).
+    public init(
+        restoring snapshot: Snapshot, clock: any EngineClock, sink: any PushSink,
+        renderer: PushRenderer.Configuration = .init()
+    ) {
+        attributes = snapshot.attributes
+        self.clock = clock
+        self.sink = sink
+        policy = snapshot.coalescer ?? Coalescer()
+        var restored = PushRenderer(attributes: snapshot.attributes, configuration: renderer)
+        restored.resume(seq: snapshot.seq, lastTimestamp: snapshot.lastTimestamp, startPending: snapshot.startPending)
+        self.renderer = restored
+        validator = snapshot.validator
+        board = snapshot.board
+        lastPushed = snapshot.lastPushed
+        unsentEvents = snapshot.unsentEvents
+        newestSourceTime = snapshot.newestSourceTime
+        ended = snapshot.ended
+        statistics = snapshot.statistics
     }
 
     /// The state after every event accepted so far.
@@ -95,13 +149,24 @@ public actor MatchEngine {
         let diff = Diff(from: lastPushed, to: state)
         // The record says what changed and why the policy sent it now.
         if !diff.isEmpty && push.event != .end { push.reason = "\(diff.reason) (\(push.reason))" }
-        let record = try renderer.render(
-            push, state: state, diff: diff, coalesced: unsentEvents, sentAt: clock.now, sourceTime: newestSourceTime)
-        try await sink.send(record)
-        lastPushed = state
-        unsentEvents = 0
-        statistics.pushes += 1
-        if push.priority == 10 { statistics.priority10 += 1 } else { statistics.priority5 += 1 }
-        if push.event == .end { ended = true }
+        // The renderer may put a push-to-start first, or refuse a push that does not fit even
+        // trimmed: the refusal goes to the sink as an error, not a request, and the game goes on.
+        let outputs = renderer.outputs(
+            for: push, state: state, diff: diff, coalesced: unsentEvents, sentAt: clock.now, sourceTime: newestSourceTime)
+        for output in outputs {
+            switch output {
+            case .push(let record):
+                try await sink.send(record)
+                statistics.pushes += 1
+                if record.priority == 10 { statistics.priority10 += 1 } else { statistics.priority5 += 1 }
+                guard record.event != .start else { continue }
+                lastPushed = state
+                unsentEvents = 0
+                if record.event == .end { ended = true }
+            case .refused(let refusal):
+                statistics.refused += 1
+                try await sink.refused(refusal)
+            }
+        }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// Checks each event against the game so far before it is folded. Pure value type.
 ///
 /// Rejected events are reported and skipped; the fold never sees an impossible event.
-public struct EventValidator: Sendable {
+public struct EventValidator: Sendable, Codable {
     /// What to do with one event.
     public enum Verdict: Hashable, Sendable {
         case accept
@@ -25,6 +25,17 @@ public struct EventValidator: Sendable {
 
     /// Checks `event` (found at `index` in the feed) and records it when accepted.
     public mutating func check(_ event: GameEvent, index: Int) -> Verdict {
+        let verdict = self.verdict(event, index: index)
+        if verdict == .accept {
+            seen.insert(event.seq)
+            period = event.period
+            if case .gameEnd = event.kind { ended = true }
+        }
+        return verdict
+    }
+
+    /// What ``check(_:index:)`` would say about `event`, without recording anything.
+    public func verdict(_ event: GameEvent, index: Int) -> Verdict {
         let location = ScoreFeedError.Location(eventIndex: index, sequence: event.seq)
         func reject(_ code: ScoreFeedError.Code, _ message: String) -> Verdict {
             .reject(ScoreFeedError(code, message, at: location))
@@ -70,9 +81,6 @@ public struct EventValidator: Sendable {
         default:
             break
         }
-        seen.insert(event.seq)
-        period = event.period
-        if case .gameEnd = event.kind { ended = true }
         return .accept
     }
 }

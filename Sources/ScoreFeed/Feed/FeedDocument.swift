@@ -20,6 +20,12 @@ public struct FeedDocument: Sendable {
     public var discrepancies = ScoreDiscrepancies()
     /// Things worth knowing that are not errors (an action type ScoreFeed does not model, …).
     public var warnings: [ScoreFeedError] = []
+    /// The format the file was written in.
+    public var format: FeedFormat = .fixture
+    /// How many events (fixture) or actions (NBA feeds) the file holds, decodable or not; `nil`
+    /// when the document was not read from a file. Corrections and a game end that ScoreFeed
+    /// adds are not counted.
+    public var actionCount: Int?
 
     public init(
         attributes: GameAttributes, events: [GameEvent], positions: [Int]? = nil,

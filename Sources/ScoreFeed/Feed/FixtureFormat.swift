@@ -40,10 +40,12 @@ public enum FixtureFormat {
                 rejected.append(error)
             }
         }
-        return FeedDocument(
+        var document = FeedDocument(
             attributes: root.game, events: events, positions: positions, rejected: rejected,
             finalScore: root.final,
             scheduledStart: root.scheduledStart.map { Date(timeIntervalSince1970: $0) }, file: file)
+        document.actionCount = root.events.count
+        return document
     }
 
     /// Encodes a game as a fixture file, one event per line so diffs of fixtures stay readable.
@@ -54,8 +56,8 @@ public enum FixtureFormat {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var out = "{\n  \"format\": \"\(formatName)\",\n"
         out += "  \"game\": " + String(decoding: (try? encoder.encode(attributes)) ?? Data(), as: UTF8.self) + ",\n"
-        if let scheduledStart {
-            out += "  \"scheduledStart\": \(Int(scheduledStart.timeIntervalSince1970)),\n"
+        if let scheduledStart, let seconds = LenientNumber.int(scheduledStart.timeIntervalSince1970.rounded(.down)) {
+            out += "  \"scheduledStart\": \(seconds),\n"
         }
         if let finalScore {
             out += "  \"final\": " + String(decoding: (try? encoder.encode(finalScore)) ?? Data(), as: UTF8.self) + ",\n"

@@ -12,13 +12,31 @@ public enum GameClockText {
         return Double(minutes) * 60 + seconds
     }
 
-    /// `M:SS` or `M:SS.t` (tenths when present).
+    /// `M:SS` or `M:SS.t` (tenths when present). Absurd values (from a bad feed, for messages)
+    /// are spelled as plain numbers rather than trapping.
     public static func format(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds < 1e9 else { return "\(seconds) s" }
         let tenths = Int((max(0, seconds) * 10).rounded())
         let whole = tenths / 10
         let secs = whole % 60
         let base = "\(whole / 60):\(secs < 10 ? "0" : "")\(secs)"
         return tenths % 10 == 0 ? base : base + ".\(tenths % 10)"
+    }
+
+    /// A spelling that ``seconds(_:)`` reads back to exactly `seconds`, so a fixture written by
+    /// ``FixtureFormat/encode(attributes:events:finalScore:scheduledStart:)`` replays exactly
+    /// like its source: `M:SS.t` when that is exact, else `M:SS.hh`, else `PT<seconds>S`.
+    public static func exact(_ seconds: Double) -> String {
+        let text = format(seconds)
+        if seconds.isFinite, seconds >= 0, seconds < 1e9 {
+            if Self.seconds(text) == seconds { return text }
+            let hundredths = Int((seconds * 100).rounded())
+            let whole = hundredths / 100, fraction = hundredths % 100
+            let secs = whole % 60
+            let fine = "\(whole / 60):\(secs < 10 ? "0" : "")\(secs).\(fraction < 10 ? "0" : "")\(fraction)"
+            if Self.seconds(fine) == seconds { return fine }
+        }
+        return "PT\(seconds)S"
     }
 
     /// `PT11M42.00S` → 702.

@@ -4,146 +4,161 @@ import ScoreFeedModel
 /// Reads the NBA's liveData play-by-play (`{"meta", "game": {"gameId", "actions": [...]}}`),
 /// with `boxscore_<gameId>.json` beside it (when present) for team names and the final.
 ///
-/// Actions are ordered by `orderNumber` (inserted actions carry out-of-order `actionNumber`s).
-/// The feed's running score is authoritative: where the fold disagrees with it, a correction
-/// event brings the score to the feed's and the discrepancy is counted.
+/// Actions are ordered by `orderNumber`: actions inserted later (a challenge's ruling, a turnover
+/// added after review) carry higher `actionNumber`s than their neighbours, and gaps in
+/// `actionNumber` are deletions. Times are `timeActual`. The feed's running score is
+/// authoritative (see ``FeedDocument/discrepancies``).
 public enum LiveDataFormat {
-    /// Whether `data` looks like liveData play-by-play.
-    static func matches(_ data: Data) -> Bool {
-        let head = String(decoding: data.prefix(4096), as: UTF8.self)
-        return head.contains("\"actions\"") && head.contains("\"game\"") && !head.contains("\"resultSets\"")
-            && !head.contains("\"pageProps\"")
+    /// Decodes a play-by-play file's bytes, with its boxscore's bytes when there is one.
+    public static func decode(_ data: Data, file: String? = nil, boxscore: Data? = nil) throws(ScoreFeedError) -> FeedDocument {
+        try feed(data, file: file, boxscore: boxscore).document()
     }
 
-    public static func decode(_ data: Data, file: String? = nil, boxscore: Data? = nil) throws(ScoreFeedError) -> FeedDocument {
-        let root: Root
-        do {
-            root = try JSONDecoder().decode(Root.self, from: data)
-        } catch let error as DecodingError {
-            throw DecodingErrorText.error(error, data: data, file: file)
-        } catch {
-            throw ScoreFeedError(.malformedJSON, "\(error)", at: .init(file: file))
+    /// The file mapped, before the score check. `homeTeamId` (a live poller that already knows
+    /// the home team) wins over the boxscore and over inference.
+    static func feed(_ data: Data, file: String?, boxscore: Data?, homeTeamId: Int? = nil) throws(ScoreFeedError) -> NBAFeed {
+        let root = try NBAFeed.decodeJSON(Root.self, from: data, file: file)
+        guard let game = root.game else {
+            throw ScoreFeedError(.missingField, "no \"game\" in the top level", at: .init(file: file))
         }
-        let box = boxscore.flatMap { try? JSONDecoder().decode(Boxscore.self, from: $0) }?.game
+        guard let slots = game.actions else {
+            if game.homeTeam != nil || game.awayTeam != nil {
+                throw notPlayByPlay(gameId: game.gameId, file: file)
+            }
+            throw ScoreFeedError(.missingField, "no \"actions\" in \"game\"", at: .init(file: file))
+        }
+        let box = boxscore.flatMap { try? JSONDecoder().decode(Root.self, from: $0) }?.game
         var rejected: [ScoreFeedError] = []
-        var actions: [(index: Int, action: Action)] = []
-        for (index, slot) in root.game.actions.enumerated() {
-            switch slot.result {
-            case .success(let action): actions.append((index, action))
-            case .failure(var error):
-                error.location.file = file
-                error.location.eventIndex = index
-                rejected.append(error)
+        var actions: [(index: Int, action: NBAAction)] = []
+        actions.reserveCapacity(slots.count)
+        for (index, slot) in slots.enumerated() {
+            if let action = slot.action {
+                actions.append((index, action))
+            } else {
+                rejected.append(ScoreFeedError(.invalidValue, "the action is not a JSON object", at: .init(file: file, eventIndex: index)))
             }
         }
-        actions.sort { ($0.action.orderNumber ?? Double($0.action.actionNumber ?? 0)) < ($1.action.orderNumber ?? Double($1.action.actionNumber ?? 0)) }
+        // Feed order: orderNumber (actionNumber where it is missing), then position in the file.
+        func key(_ entry: (index: Int, action: NBAAction)) -> Double {
+            entry.action.orderNumber ?? entry.action.actionNumber.map(Double.init) ?? .infinity
+        }
+        actions.sort { key($0) != key($1) ? key($0) < key($1) : $0.index < $1.index }
 
-        let homeId = box?.homeTeam.teamId ?? inferHomeTeam(actions.map(\.action))
-        let attributes = GameAttributes(
-            gameId: root.game.gameId, league: "NBA",
-            home: team(box?.homeTeam, fallbackId: homeId, actions: actions.map(\.action), home: true),
-            away: team(box?.awayTeam, fallbackId: nil, actions: actions.map(\.action), home: false, homeId: homeId))
+        // Home and away: the boxscore's, else the teams whose baskets move scoreHome and scoreAway
+        // (one of them is enough when only two teams appear); unknown before the first basket.
+        let inferred = inferTeams(actions.map(\.action))
+        let homeId = homeTeamId ?? box?.homeTeam?.teamId ?? inferred.home
+        let awayId = (homeTeamId == nil ? box?.awayTeam?.teamId : nil) ?? inferred.away.flatMap { $0 == homeId ? nil : $0 }
+            ?? (homeId == nil ? nil : actions.lazy.compactMap(\.action.teamId).first { $0 != 0 && $0 != homeId })
+        func tricode(_ id: Int?) -> String? {
+            actions.first { $0.action.teamId == id && id != nil }?.action.teamTricode
+        }
+        let home = NBAFeed.team(
+            id: box?.homeTeam?.teamId ?? homeId, tricode: box?.homeTeam?.teamTricode ?? tricode(homeId),
+            name: box?.homeTeam?.teamName, city: box?.homeTeam?.teamCity, home: true)
+        let away = NBAFeed.team(
+            id: box?.awayTeam?.teamId ?? awayId, tricode: box?.awayTeam?.teamTricode ?? tricode(awayId),
+            name: box?.awayTeam?.teamName, city: box?.awayTeam?.teamCity, home: false)
+        let gameId = game.gameId ?? box?.gameId ?? "unknown"
 
-        var mapper = Mapper(homeId: homeId, file: file)
+        var feed = NBAFeed(format: .liveData, file: file, attributes: GameAttributes(gameId: gameId, home: home, away: away))
+        feed.homeTeamId = homeId
+        feed.actionCount = slots.count
+        feed.scheduledStart = box?.gameTimeUTC.flatMap(ISOTime.seconds).map { Date(timeIntervalSince1970: $0) }
+        if let homeScore = box?.homeTeam?.score, let awayScore = box?.awayTeam?.score {
+            feed.statedFinal = NBAFeed.score(home: homeScore, away: awayScore)
+        }
+
+        var mapper = Mapper(homeId: homeId, awayId: awayId, file: file)
+        var rows: [NBAFeed.Row] = []
+        rows.reserveCapacity(actions.count)
         for (index, action) in actions {
             do {
-                try mapper.add(action, index: index)
+                rows.append(try mapper.row(action, index: index))
             } catch {
                 rejected.append(error)
             }
         }
-        var finalScore = mapper.feedScore
-        if let box { finalScore = FinalScore(home: box.homeTeam.score ?? finalScore.home, away: box.awayTeam.score ?? finalScore.away) }
-        var document = FeedDocument(
-            attributes: attributes, events: mapper.events, positions: mapper.positions, rejected: rejected,
-            finalScore: finalScore, file: file)
-        document.discrepancies = mapper.discrepancies
-        document.warnings = mapper.warnings
-        return document
+        feed.rejected = rejected.sorted { ($0.location.eventIndex ?? 0) < ($1.location.eventIndex ?? 0) }
+        feed.warnings = mapper.unknown.warnings
+        let start = feed.scheduledStart?.timeIntervalSince1970 ?? NBAFeed.unknownDate
+        feed.setActions(rows, start: start)
+        return feed
     }
 
-    /// The team whose scoring first moves `scoreHome` is the home team.
-    static func inferHomeTeam(_ actions: [Action]) -> Int? {
-        var home = 0
+    /// The error for a liveData boxscore given where play-by-play was expected.
+    static func notPlayByPlay(gameId: String?, file: String?) -> ScoreFeedError {
+        let instead = gameId.map { "playbyplay_\($0).json" } ?? "the game's playbyplay_<gameId>.json"
+        return ScoreFeedError(
+            .unknownFormat,
+            "this is an NBA liveData boxscore (teams and totals, no play-by-play), not a game to replay; "
+                + "replay \(instead) beside it instead (its boxscore is read from there)",
+            at: .init(file: file))
+    }
+
+    /// The team whose basket first moves `scoreHome` is the home team, and the one that moves
+    /// `scoreAway` the away team; when only one is known, the other is the other team in the feed.
+    static func inferTeams(_ actions: [NBAAction]) -> (home: Int?, away: Int?) {
+        var home: Int?, away: Int?
+        var last = (home: 0, away: 0)
         for action in actions {
-            guard let value = action.scoreHome.flatMap({ Int($0) }) else { continue }
-            if value > home, let team = action.teamId, team != 0 { return team }
-            home = value
+            guard let score = action.feedScore else { continue }
+            if let team = action.teamId, team != 0 {
+                if score.home > last.home, home == nil { home = team }
+                if score.away > last.away, away == nil { away = team }
+            }
+            last = (score.home, score.away)
+            if home != nil, away != nil { break }
         }
-        return nil
-    }
-
-    static func team(_ box: Boxscore.Team?, fallbackId: Int?, actions: [Action], home: Bool, homeId: Int? = nil) -> Team {
-        if let box {
-            let known = NBATeams.all.first { $0.id == String(box.teamId) }
-            return Team(
-                id: String(box.teamId), tricode: box.teamTricode ?? known?.tricode ?? "???",
-                name: box.teamName ?? known?.name ?? "", city: box.teamCity ?? known?.city ?? "",
-                primaryColor: known?.primaryColor ?? "#1D428A")
-        }
-        let match = actions.first { action in
-            guard let id = action.teamId, id != 0, action.teamTricode != nil else { return false }
-            return home ? id == fallbackId : id != homeId
-        }
-        let tricode = match?.teamTricode ?? (home ? "HOME" : "AWAY")
-        if let known = NBATeams.all.first(where: { $0.tricode == tricode }) { return known }
-        return Team(
-            id: match?.teamId.map(String.init) ?? "", tricode: tricode, name: tricode, city: "", primaryColor: "#1D428A")
+        let teams = actions.lazy.compactMap(\.teamId).filter { $0 != 0 }
+        if home == nil, let away { home = teams.first { $0 != away } }
+        if away == nil, let home { away = teams.first { $0 != home } }
+        return (home, away)
     }
 
     // MARK: - Wire types
 
+    /// The top level of a play-by-play or boxscore file.
     struct Root: Decodable {
-        var game: Game
-        struct Game: Decodable {
-            var gameId: String
-            var actions: [ActionSlot]
-        }
-    }
+        var game: Game?
 
-    struct ActionSlot: Decodable {
-        var result: Result<Action, ScoreFeedError>
-        init(from decoder: any Decoder) throws {
-            do {
-                result = .success(try Action(from: decoder))
-            } catch {
-                result = .failure((error as? DecodingError).map(DecodingErrorText.eventError) ?? ScoreFeedError(.invalidValue, "\(error)"))
+        struct Game: Decodable {
+            var gameId: String?
+            var actions: [NBAActionSlot]?
+            var gameTimeUTC: String?
+            var homeTeam: Team?
+            var awayTeam: Team?
+
+            enum CodingKeys: String, CodingKey { case gameId, actions, gameTimeUTC, homeTeam, awayTeam }
+
+            init(from decoder: any Decoder) throws {
+                let c = try decoder.container(keyedBy: CodingKeys.self)
+                gameId = c.lenientString(.gameId)
+                actions = try c.decodeIfPresent([NBAActionSlot].self, forKey: .actions)
+                gameTimeUTC = c.lenientString(.gameTimeUTC)
+                homeTeam = try? c.decodeIfPresent(Team.self, forKey: .homeTeam)
+                awayTeam = try? c.decodeIfPresent(Team.self, forKey: .awayTeam)
             }
         }
-    }
 
-    struct Action: Decodable {
-        var actionNumber: Int?
-        var orderNumber: Double?
-        var clock: String?
-        var timeActual: String?
-        var period: Int?
-        var teamId: Int?
-        var teamTricode: String?
-        var actionType: String?
-        var subType: String?
-        var descriptor: String?
-        var playerNameI: String?
-        var shotResult: String?
-        var scoreHome: String?
-        var scoreAway: String?
-        var possession: Int?
-        var description: String?
-        var qualifiers: [String]?
-    }
-
-    struct Boxscore: Decodable {
-        var game: Game
-        struct Game: Decodable {
-            var homeTeam: Team
-            var awayTeam: Team
-        }
+        /// A boxscore's team: who, and the score.
         struct Team: Decodable {
-            var teamId: Int
+            var teamId: Int?
             var teamName: String?
             var teamCity: String?
             var teamTricode: String?
             var score: Int?
+
+            enum CodingKeys: String, CodingKey { case teamId, teamName, teamCity, teamTricode, score }
+
+            init(from decoder: any Decoder) throws {
+                let c = try decoder.container(keyedBy: CodingKeys.self)
+                teamId = c.lenientInt(.teamId)
+                teamName = c.lenientString(.teamName)
+                teamCity = c.lenientString(.teamCity)
+                teamTricode = c.lenientString(.teamTricode)
+                score = c.lenientInt(.score)
+            }
         }
     }
 }

@@ -103,7 +103,7 @@ struct RawEvent: Codable {
         seq = event.seq
         time = event.time.timeIntervalSince1970
         period = event.period
-        clock = GameClockText.format(event.clock)
+        clock = GameClockText.exact(event.clock)
         type = event.kind.typeName
         team = event.team?.rawValue
         player = event.player

@@ -6,7 +6,7 @@ import ScoreFeedModel
 ///
 /// Besides the state it keeps the little the rules need that the lock screen does not show
 /// (fouls in the last two minutes of the period, for the penalty).
-public struct Scoreboard: Hashable, Sendable {
+public struct Scoreboard: Hashable, Sendable, Codable {
     /// What the lock screen should show after the events applied so far.
     public private(set) var state: GameState
     /// Team fouls committed in the last two minutes of the current period: home, away.

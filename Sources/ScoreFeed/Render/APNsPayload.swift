@@ -13,13 +13,18 @@ struct APNsPayload: Encodable {
         var dismissalDate: Int?
         var relevanceScore: Double?
         var alert: Alert?
+        /// Push-to-start only: the Swift type name of the app's `ActivityAttributes`.
+        var attributesType: String?
+        /// Push-to-start only: the activity's static attributes, in their default JSON.
+        var attributes: GameAttributes?
 
         enum CodingKeys: String, CodingKey {
-            case timestamp, event, alert
+            case timestamp, event, alert, attributes
             case contentState = "content-state"
             case staleDate = "stale-date"
             case dismissalDate = "dismissal-date"
             case relevanceScore = "relevance-score"
+            case attributesType = "attributes-type"
         }
     }
 

@@ -3,7 +3,8 @@ import ScoreFeedModel
 
 extension PushRecord {
     /// The record as one line of JSON (no newline): DESIGN.md contract 4, with `payload`
-    /// spliced in byte for byte.
+    /// spliced in byte for byte, and `"trimmed":[…]` at the end when the size guard shortened
+    /// text. The same record always gives the same bytes, so a retried request has the same body.
     public func jsonLine() -> Data {
         var out = Data()
         out.reserveCapacity(payload.count + 600)
@@ -30,7 +31,11 @@ extension PushRecord {
             raw((i == 0 ? "" : ",") + "\"\(change.field.rawValue)\":[")
             raw(JSONText.value(change.old)); raw(","); raw(JSONText.value(change.new)); raw("]")
         }
-        raw("}}")
+        raw("}")
+        if !trimmed.isEmpty {
+            raw(",\"trimmed\":[" + trimmed.map(JSONText.string).joined(separator: ",") + "]")
+        }
+        raw("}")
         return out
     }
 }

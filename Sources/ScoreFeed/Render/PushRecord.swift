@@ -28,6 +28,9 @@ public struct PushRecord: Hashable, Sendable {
     public var state: GameState
     /// The `aps.timestamp` in `payload`.
     public var timestamp: Int
+    /// Payload fields the size guard shortened to fit the APNs limit (`lastPlay`, `alert.body`,
+    /// …), least important first; empty when nothing was trimmed.
+    public var trimmed: [String] = []
 
     /// Method, path and headers of the HTTP/2 request to APNs.
     public struct Request: Hashable, Sendable {

@@ -1,43 +1,44 @@
 import Foundation
 import ScoreFeedModel
 
-/// Turns a decided push and the current state into a finished APNs request. Pure value type:
-/// it keeps the activity's `seq` and last `aps.timestamp` so both strictly increase.
+/// Turns a decided push and the current state into finished APNs requests, in token or
+/// broadcast mode. Pure value type: it keeps the activity's `seq` and last `aps.timestamp` so
+/// both strictly increase, and whether the push-to-start is still due.
+///
+/// - `aps.timestamp` is the send second (Unix, rounded down), or one more than the previous
+///   push's when several fall in the same second, so it strictly increases per activity (a
+///   device ignores an update not newer than the last it saw). A burst runs ahead of the clock
+///   by at most its length in seconds, far below the 8 hours after which devices drop a push.
+/// - `apns-id` is ``RequestID/uuid(activity:seq:)``: the same (activity, seq) always names the
+///   same body, so a sender that retries can deduplicate.
+/// - `apns-expiration`: token mode, send time + ``Configuration/expiration`` (1 hour) for
+///   `start` and `update` (older news is not worth showing) and + 4 hours for `end` (the ended
+///   activity stays on the lock screen that long, and a late `end` still removes a stale
+///   score). Broadcast mode, always `0`: Apple advises channels without message storage for
+///   sports, so a push is delivered now or never.
+/// - Payloads are at most ``Configuration/payloadLimit`` bytes; see ``SizeGuard``.
 public struct PushRenderer: Sendable {
-    /// How requests are addressed and how long they live.
-    public struct Configuration: Hashable, Sendable {
-        /// The app's bundle id; the topic is `<bundleId>.push-type.liveactivity`.
-        public var bundleId: String
-        /// The activity id in records; defaults to the game id.
-        public var activity: String?
-        /// `stale-date` = send time + this (the widget shows the data as stale after it).
-        public var staleAfter: TimeInterval
-        /// `apns-expiration` = send time + this for updates; APNs drops an undelivered push after it.
-        public var expiration: TimeInterval
-        /// `dismissal-date` on `end` = send time + this, at most 4 hours.
-        public var dismissAfter: TimeInterval
-        /// The APNs limit for one device push.
-        public var payloadLimit: Int
-
-        public init(
-            bundleId: String = "com.example.app", activity: String? = nil, staleAfter: TimeInterval = 300,
-            expiration: TimeInterval = 3600, dismissAfter: TimeInterval = 900, payloadLimit: Int = 4096
-        ) {
-            self.bundleId = bundleId
-            self.activity = activity
-            self.staleAfter = staleAfter
-            self.expiration = expiration
-            self.dismissAfter = min(dismissAfter, 4 * 3600)
-            self.payloadLimit = payloadLimit
-        }
-    }
-
     public let attributes: GameAttributes
     public let configuration: Configuration
     /// The last `seq` rendered (0 before the first).
     public private(set) var seq = 0
     /// The last `aps.timestamp` rendered.
     public private(set) var lastTimestamp = 0
+    /// Whether a push-to-start is still to go out before the next update (token mode with
+    /// ``Configuration/start``; cleared once tried, and by an `end`).
+    public private(set) var startPending: Bool
+
+    /// The Swift type name of the activity's `ActivityAttributes`, sent as `attributes-type` in
+    /// a push-to-start.
+    public static let attributesType = "GameAttributes"
+
+    /// What rendering one decided push produced, in sending order.
+    public enum Output: Hashable, Sendable {
+        /// A request for the push sender.
+        case push(PushRecord)
+        /// A push that does not fit the APNs limit even trimmed: report it, do not send it.
+        case refused(PushRefusal)
+    }
 
     private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -48,62 +49,131 @@ public struct PushRenderer: Sendable {
     public init(attributes: GameAttributes, configuration: Configuration = Configuration()) {
         self.attributes = attributes
         self.configuration = configuration
+        self.startPending = configuration.sendsStart
     }
 
-    /// Renders `push` of `state`. The `aps.timestamp` is the send second, or one more than the
-    /// previous timestamp when several pushes fall in the same second.
+    /// The activity id in records: the configured one, else the game id.
+    public var activity: String { configuration.activity ?? attributes.gameId }
+
+    /// Picks up where a checkpointed renderer stopped, so `seq` and `aps.timestamp` keep rising
+    /// across a restart.
+    public mutating func resume(seq: Int, lastTimestamp: Int, startPending: Bool) {
+        self.seq = seq
+        self.lastTimestamp = lastTimestamp
+        self.startPending = startPending
+    }
+
+    /// Renders `push` of `state`: with push-to-start configured, the first call returns the
+    /// `start` (priority 10, with `attributes-type`, `attributes`, `content-state` and an alert)
+    /// followed by the push itself. A payload that does not fit even trimmed becomes a
+    /// ``Output/refused(_:)`` and takes no `seq`; rendering never throws, so the game goes on.
+    public mutating func outputs(
+        for push: Push, state: GameState, diff: Diff, coalesced: Int, sentAt: Date, sourceTime: Date?
+    ) -> [Output] {
+        var outputs: [Output] = []
+        if startPending && push.event == .update {
+            let start = Push(event: .start, priority: 10, reason: "push-to-start before the first update")
+            outputs.append(make(start, state: state, diff: diff, coalesced: 0, sentAt: sentAt, sourceTime: sourceTime))
+        }
+        outputs.append(make(push, state: state, diff: diff, coalesced: coalesced, sentAt: sentAt, sourceTime: sourceTime))
+        return outputs
+    }
+
+    /// Renders exactly `push` (no push-to-start is added), throwing the refusal's error
+    /// (`payload-too-large`) when it does not fit even trimmed; `seq` then does not advance.
     public mutating func render(
         _ push: Push, state: GameState, diff: Diff, coalesced: Int, sentAt: Date, sourceTime: Date?
     ) throws(ScoreFeedError) -> PushRecord {
+        switch make(push, state: state, diff: diff, coalesced: coalesced, sentAt: sentAt, sourceTime: sourceTime) {
+        case .push(let record): return record
+        case .refused(let refusal): throw refusal.error
+        }
+    }
+
+    private mutating func make(
+        _ push: Push, state: GameState, diff: Diff, coalesced: Int, sentAt: Date, sourceTime: Date?
+    ) -> Output {
+        if push.event != .update { startPending = false }
         let sent = Int(sentAt.timeIntervalSince1970.rounded(.down))
         let timestamp = max(sent, lastTimestamp + 1)
-        let activity = configuration.activity ?? attributes.gameId
+        // A push-to-start needs an alert, so it is always priority 10.
+        let priority = push.event == .start ? 10 : push.priority
         var aps = APNsPayload.APS(
             timestamp: timestamp, event: push.event.rawValue, contentState: state,
             relevanceScore: Self.relevance(of: state))
-        if push.event == .end {
-            aps.dismissalDate = sent + Int(configuration.dismissAfter)
-        } else {
+        switch push.event {
+        case .end:
+            aps.dismissalDate = sent + Int(min(configuration.dismissAfter, Configuration.maximumDismissal))
+        case .start, .update:
             aps.staleDate = sent + Int(configuration.staleAfter)
         }
-        if let alert = push.alert, push.priority == 10 {
+        if push.event == .start {
+            aps.attributesType = Self.attributesType
+            aps.attributes = attributes
+            aps.alert = push.alert.map { alertText($0, state: state, now: sentAt) } ?? startAlert(state: state, now: sentAt)
+        } else if let alert = push.alert, priority == 10 {
             aps.alert = alertText(alert, state: state, now: sentAt)
         }
-        var shown = state
-        var payload = try encode(aps)
-        // Size guard: drop the least important text first, then refuse.
-        if payload.count > configuration.payloadLimit {
-            shown.lastPlay = nil
-            aps.contentState = shown
-            payload = try encode(aps)
+
+        let encoder = self.encoder
+        let guardrail = SizeGuard(limit: configuration.payloadLimit) { aps throws(ScoreFeedError) in
+            try Self.encode(aps, with: encoder)
         }
-        if payload.count > configuration.payloadLimit, let alert = aps.alert {
-            aps.alert = APNsPayload.Alert(title: String(alert.title.prefix(60)), body: String(alert.body.prefix(120)), sound: alert.sound)
-            payload = try encode(aps)
+        func refusal(bytes: Int, _ error: ScoreFeedError) -> Output {
+            .refused(PushRefusal(
+                activity: activity, game: attributes.gameId, event: push.event, priority: priority, sentAt: sentAt,
+                sourceTime: sourceTime, reason: push.reason, bytes: bytes, limit: configuration.payloadLimit,
+                error: error))
         }
-        guard payload.count <= configuration.payloadLimit else {
-            throw ScoreFeedError(
-                .payloadTooLarge,
-                "payload of \(payload.count) bytes exceeds \(configuration.payloadLimit) even after trimming; not sent")
+        let fitted: (payload: Data, aps: APNsPayload.APS, trimmed: [String])
+        do {
+            switch try guardrail.fit(aps) {
+            case .fits(let payload, let trimmedAPS, let trimmed):
+                fitted = (payload, trimmedAPS, trimmed)
+            case .tooLarge(let bytes, let trimmed):
+                let what = trimmed.isEmpty ? "" : " even after trimming \(trimmed.joined(separator: ", "))"
+                return refusal(bytes: bytes, ScoreFeedError(
+                    .payloadTooLarge,
+                    "\(push.event.rawValue) payload of \(bytes) bytes exceeds the \(configuration.mode.name)-mode limit of \(configuration.payloadLimit)\(what); not sent"))
+            }
+        } catch {
+            return refusal(bytes: 0, error)
         }
+
         seq += 1
         lastTimestamp = timestamp
-        let expiration = push.event == .end ? sent + 4 * 3600 : sent + Int(configuration.expiration)
-        let headers = [
+        let id = RequestID.uuid(activity: activity, seq: seq)
+        var headers = [
             "apns-push-type": "liveactivity",
-            "apns-topic": "\(configuration.bundleId).push-type.liveactivity",
-            "apns-priority": String(push.priority),
-            "apns-expiration": String(expiration),
-            "apns-id": RequestID.uuid(activity: activity, seq: seq),
+            "apns-priority": String(priority),
+            "apns-id": id,
         ]
-        return PushRecord(
-            activity: activity, game: attributes.gameId, seq: seq, event: push.event, priority: push.priority,
+        let path: String
+        switch configuration.mode {
+        case .token:
+            path = "/3/device/{token}"
+            headers["apns-topic"] = "\(configuration.bundleId).push-type.liveactivity"
+            let lifetime = push.event == .end ? 4 * 3600 : Int(configuration.expiration)
+            headers["apns-expiration"] = String(sent + lifetime)
+        case .broadcast(let channelId):
+            path = "/4/broadcasts/apps/\(configuration.bundleId)"
+            headers["apns-channel-id"] = channelId
+            headers["apns-expiration"] = "0"
+            // Apple's broadcast and channel APIs name the request's UUID `apns-request-id`.
+            headers["apns-request-id"] = id
+        }
+        var shownDiff = diff
+        if fitted.trimmed.contains("lastPlay"), let index = shownDiff.changes.firstIndex(where: { $0.field == .lastPlay }) {
+            shownDiff.changes[index].new = fitted.aps.contentState.lastPlay.map { .text($0) } ?? .null
+        }
+        return .push(PushRecord(
+            activity: activity, game: attributes.gameId, seq: seq, event: push.event, priority: priority,
             sentAt: sentAt, sourceTime: sourceTime, coalesced: coalesced,
-            request: .init(path: "/3/device/{token}", headers: headers), payload: payload, diff: diff,
-            reason: push.reason, state: shown, timestamp: timestamp)
+            request: .init(path: path, headers: headers), payload: fitted.payload, diff: shownDiff,
+            reason: push.reason, state: fitted.aps.contentState, timestamp: timestamp, trimmed: fitted.trimmed))
     }
 
-    private func encode(_ aps: APNsPayload.APS) throws(ScoreFeedError) -> Data {
+    private static func encode(_ aps: APNsPayload.APS, with encoder: JSONEncoder) throws(ScoreFeedError) -> Data {
         do {
             return try encoder.encode(APNsPayload(aps: aps))
         } catch {
@@ -125,6 +195,23 @@ public struct PushRenderer: Sendable {
             let leader = state.margin >= 0 ? home : away
             return .init(title: "Lead change: \(line)", body: "\(leader.name) lead with \(state.clockText(at: now)) left in \(state.periodLabel).", sound: "default")
         }
+    }
+
+    /// The push-to-start's alert (required by iOS): who plays, and the score once under way.
+    /// Silent: it announces the activity, it is not news.
+    func startAlert(state: GameState, now: Date) -> APNsPayload.Alert {
+        let away = attributes.away, home = attributes.home
+        let title = "\(away.tricode) at \(home.tricode)"
+        let line = "\(away.tricode) \(state.awayScore) – \(home.tricode) \(state.homeScore)"
+        let body: String
+        switch state.phase {
+        case .pregame: body = "\(away.city) \(away.name) at \(home.city) \(home.name), live on your Lock Screen."
+        case .live: body = "\(line), \(state.periodLabel) \(state.clockText(at: now))."
+        case .endOfPeriod: body = "\(line), end of \(state.periodLabel)."
+        case .halftime: body = "\(line) at halftime."
+        case .final: body = "Final: \(line)."
+        }
+        return .init(title: title, body: body, sound: nil)
     }
 
     /// 0–100: higher for close games late, so the closest live game gets the Dynamic Island.

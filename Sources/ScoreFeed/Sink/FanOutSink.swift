@@ -1,4 +1,6 @@
-/// Delivers each record to several sinks in turn (for example a file and the console).
+/// Delivers each record to several sinks in turn (for example a file, the console and a
+/// webhook). One failing sink does not keep the record from the others: every sink is tried,
+/// then the first error is thrown.
 public struct FanOutSink: PushSink {
     public let sinks: [any PushSink]
 
@@ -7,6 +9,18 @@ public struct FanOutSink: PushSink {
     }
 
     public func send(_ record: PushRecord) async throws {
-        for sink in sinks { try await sink.send(record) }
+        var firstError: (any Error)?
+        for sink in sinks {
+            do { try await sink.send(record) } catch { firstError = firstError ?? error }
+        }
+        if let firstError { throw firstError }
+    }
+
+    public func refused(_ refusal: PushRefusal) async throws {
+        var firstError: (any Error)?
+        for sink in sinks {
+            do { try await sink.refused(refusal) } catch { firstError = firstError ?? error }
+        }
+        if let firstError { throw firstError }
     }
 }

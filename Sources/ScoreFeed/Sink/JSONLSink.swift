@@ -1,7 +1,19 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// Writes each record as one JSON line (DESIGN.md contract 4) and flushes it at once, so a
-/// push sender reading the stream never waits for a buffer.
+/// Writes each record as one JSON line (DESIGN.md contract 4) with one `write` call, unbuffered,
+/// so a push sender reading the stream never waits for a buffer and never sees half a line.
+///
+/// A file is opened with `O_APPEND`: every line lands at the current end of the file even when
+/// several processes append to it, and an existing file is never overwritten. Refused pushes are
+/// written as error lines (``PushRefusal/jsonLine()``: an `error` object and `"seq":null`, no
+/// `request`), so a reader that only sends lines with a `request` skips them.
 public actor JSONLSink: PushSink {
     private let handle: FileHandle
     private let closeOnDeinit: Bool
@@ -11,18 +23,14 @@ public actor JSONLSink: PushSink {
         JSONLSink(handle: .standardOutput, closeOnDeinit: false)
     }
 
-    /// Lines are appended to the file at `path`, created when missing.
+    /// Lines are appended to the file at `path`, created (mode 0644) when missing.
     public init(path: String) throws(ScoreFeedError) {
-        if !FileManager.default.fileExists(atPath: path) {
-            guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                throw ScoreFeedError(.io, "cannot create \(path)", at: .init(file: path))
-            }
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw ScoreFeedError(.io, "cannot open \(path) for appending: \(reason)", at: .init(file: path))
         }
-        guard let handle = FileHandle(forWritingAtPath: path) else {
-            throw ScoreFeedError(.io, "cannot open \(path) for writing", at: .init(file: path))
-        }
-        handle.seekToEndOfFile()
-        self.init(handle: handle, closeOnDeinit: true)
+        self.init(handle: FileHandle(fileDescriptor: descriptor, closeOnDealloc: false), closeOnDeinit: true)
     }
 
     public init(handle: FileHandle, closeOnDeinit: Bool) {
@@ -35,13 +43,21 @@ public actor JSONLSink: PushSink {
     }
 
     public func send(_ record: PushRecord) async throws {
-        var line = record.jsonLine()
+        try write(record.jsonLine(), what: "a push record")
+    }
+
+    public func refused(_ refusal: PushRefusal) async throws {
+        try write(refusal.jsonLine(), what: "an error record")
+    }
+
+    private func write(_ json: Data, what: String) throws(ScoreFeedError) {
+        var line = json
         line.append(0x0A)
         do {
-            // One write call per line: with O_APPEND semantics lines from several writers stay whole.
+            // One write call per line: with O_APPEND, lines from several writers stay whole.
             try handle.write(contentsOf: line)
         } catch {
-            throw ScoreFeedError(.io, "writing a push record failed: \(error)")
+            throw ScoreFeedError(.io, "writing \(what) failed: \(error)")
         }
     }
 }

@@ -1,5 +1,16 @@
 /// Where finished push requests go: the push sender, a file, a test. Called in order per
-/// activity; a throwing send stops that game's engine with the error.
+/// activity; a throwing send stops that game's engine with the error (wrap a sink that can fail
+/// for a while in ``ResilientSink`` to keep the game going).
 public protocol PushSink: Sendable {
+    /// Delivers one request. Records of one activity arrive in `seq` order.
     func send(_ record: PushRecord) async throws
+
+    /// A push the renderer refused (over the APNs size limit even trimmed). Never a request:
+    /// nothing is to be sent. The default ignores it; ``JSONLSink`` writes it as an error line.
+    func refused(_ refusal: PushRefusal) async throws
+}
+
+extension PushSink {
+    /// Ignores the refusal: a push sender has nothing to send for it.
+    public func refused(_ refusal: PushRefusal) async throws {}
 }

@@ -1,0 +1,89 @@
+import Foundation
+
+extension PushRenderer {
+    /// How requests are addressed (token or broadcast), how long they live and how big they may be.
+    public struct Configuration: Hashable, Sendable {
+        /// The app's bundle id: the topic is `<bundleId>.push-type.liveactivity` in token mode, the
+        /// path is `/4/broadcasts/apps/<bundleId>` in broadcast mode.
+        public var bundleId: String
+        /// The activity id in records; defaults to the game id.
+        public var activity: String?
+        /// Per-device pushes or one broadcast to a channel (iOS 18+).
+        public var mode: Mode
+        /// Token mode only: send a push-to-start (`event: start`, iOS 17.2+) before the first update,
+        /// so devices without the activity get one. Broadcast pushes cannot start an activity;
+        /// ``validate()`` reports that combination and the renderer never emits a start in it.
+        public var start: Bool
+        /// `stale-date` = send time + this (the widget shows the data as stale after it).
+        public var staleAfter: TimeInterval
+        /// Token mode: `apns-expiration` = send time + this for `start` and `update`; APNs drops an
+        /// undelivered push after it. (`end` lives 4 hours; broadcast pushes always carry 0.)
+        public var expiration: TimeInterval
+        /// `dismissal-date` on `end` = send time + this, at most 4 hours.
+        public var dismissAfter: TimeInterval
+        /// The most payload bytes a push may have: 4096 per device push, 5120 per broadcast push
+        /// (the default for the mode). Longer text is trimmed, then the push is refused.
+        public var payloadLimit: Int
+
+        public init(
+            bundleId: String = "com.example.app", activity: String? = nil, mode: Mode = .token, start: Bool = false,
+            staleAfter: TimeInterval = 300, expiration: TimeInterval = 3600, dismissAfter: TimeInterval = 900,
+            payloadLimit: Int? = nil
+        ) {
+            self.bundleId = bundleId
+            self.activity = activity
+            self.mode = mode
+            self.start = start
+            self.staleAfter = staleAfter
+            self.expiration = expiration
+            self.dismissAfter = min(dismissAfter, Self.maximumDismissal)
+            self.payloadLimit = payloadLimit ?? mode.payloadLimit
+        }
+
+        /// Apple removes an ended activity at most 4 hours after its `end`.
+        public static let maximumDismissal: TimeInterval = 4 * 3600
+
+        /// Whether the push-to-start is actually sent (token mode only).
+        public var sendsStart: Bool { start && mode == .token }
+
+        /// Checks combinations APNs would refuse: push-to-start in broadcast mode, an empty
+        /// channel id or bundle id.
+        public func validate() throws(ScoreFeedError) {
+            if bundleId.isEmpty { throw ScoreFeedError(.invalidValue, "the bundle id is empty") }
+            if case .broadcast(let channelId) = mode {
+                if channelId.isEmpty { throw ScoreFeedError(.invalidValue, "broadcast mode needs a channel id") }
+                if start {
+                    throw ScoreFeedError(
+                        .invalidValue,
+                        "broadcast pushes cannot start a Live Activity; push-to-start needs token mode")
+                }
+            }
+        }
+    }
+
+    /// How APNs addresses the push.
+    public enum Mode: Hashable, Sendable {
+        /// One request per device: `POST /3/device/{token}` with `apns-topic`. The sender fills in
+        /// the activity's push token (for `start`: the app's push-to-start token).
+        case token
+        /// One request per activity for every subscriber of a channel (iOS 18+):
+        /// `POST /4/broadcasts/apps/<bundleId>` with `apns-channel-id` and `apns-expiration: 0`.
+        case broadcast(channelId: String)
+
+        /// APNs' payload limit: 4096 bytes per device push, 5120 per broadcast push.
+        public var payloadLimit: Int {
+            switch self {
+            case .token: return 4096
+            case .broadcast: return 5120
+            }
+        }
+
+        /// `token` or `broadcast`, as the CLI spells it.
+        public var name: String {
+            switch self {
+            case .token: return "token"
+            case .broadcast: return "broadcast"
+            }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import ScoreFeedModel
+
+extension PushRenderer {
+    /// Fits a payload into APNs' limit: text is trimmed on `Character` boundaries (so an emoji,
+    /// a flag or a letter with its accents is never cut apart), least important first, and what
+    /// was trimmed is named. Pure: it only encodes and measures.
+    ///
+    /// Order: the content-state's `lastPlay` (down to nothing), the alert's body (down to empty),
+    /// the alert's title (down to one character and an ellipsis: an alert without a title is
+    /// ignored), then, on a push-to-start, the attributes' league, cities and team names. Scores,
+    /// period, clock and identifiers are never touched; if the payload still does not fit it is
+    /// refused.
+    struct SizeGuard {
+        let limit: Int
+        let encode: (APNsPayload.APS) throws(ScoreFeedError) -> Data
+
+        enum Outcome {
+            /// The payload, the (possibly trimmed) `aps` it encodes, and the trimmed fields.
+            case fits(Data, APNsPayload.APS, trimmed: [String])
+            /// Even fully trimmed, the payload has this many bytes.
+            case tooLarge(bytes: Int, trimmed: [String])
+        }
+
+        /// One trimmable text field of the payload.
+        struct TextField: Sendable {
+            var name: String
+            var get: @Sendable (APNsPayload.APS) -> String?
+            var set: @Sendable (inout APNsPayload.APS, String?) -> Void
+            /// Characters that must remain (the alert title keeps one).
+            var keep: Int = 0
+            /// Whether the field may be removed (`nil`) rather than left empty.
+            var removable = false
+        }
+
+        /// The trimmable fields, least important first.
+        static let fields: [TextField] = [
+            TextField(
+                name: "lastPlay", get: { $0.contentState.lastPlay }, set: { $0.contentState.lastPlay = $1 },
+                removable: true),
+            TextField(name: "alert.body", get: { $0.alert?.body }, set: { $0.alert?.body = $1 ?? "" }),
+            TextField(name: "alert.title", get: { $0.alert?.title }, set: { $0.alert?.title = $1 ?? "" }, keep: 1),
+            TextField(name: "attributes.league", get: { $0.attributes?.league }, set: { $0.attributes?.league = $1 ?? "" }),
+            TextField(name: "attributes.away.city", get: { $0.attributes?.away.city }, set: { $0.attributes?.away.city = $1 ?? "" }),
+            TextField(name: "attributes.home.city", get: { $0.attributes?.home.city }, set: { $0.attributes?.home.city = $1 ?? "" }),
+            TextField(name: "attributes.away.name", get: { $0.attributes?.away.name }, set: { $0.attributes?.away.name = $1 ?? "" }),
+            TextField(name: "attributes.home.name", get: { $0.attributes?.home.name }, set: { $0.attributes?.home.name = $1 ?? "" }),
+        ]
+
+        func fit(_ original: APNsPayload.APS) throws(ScoreFeedError) -> Outcome {
+            var aps = original
+            var payload = try encode(aps)
+            var trimmed: [String] = []
+            for field in Self.fields where payload.count > limit {
+                guard let text = field.get(aps), text.count > field.keep else { continue }
+                let characters = Array(text)
+                func candidate(_ kept: Int) -> String? {
+                    if kept == 0 { return field.removable ? nil : "" }
+                    return Self.shortened(characters, to: kept)
+                }
+                trimmed.append(field.name)
+                // The shortest this field may get; if even that is too big, go on to the next field.
+                field.set(&aps, candidate(field.keep))
+                payload = try encode(aps)
+                guard payload.count <= limit else { continue }
+                // Binary search the longest prefix that fits (each character is at least one byte,
+                // so no more than `limit` characters can).
+                var low = field.keep, high = min(characters.count - 1, limit)
+                var best = payload
+                while low < high {
+                    let middle = (low + high + 1) / 2
+                    var attempt = aps
+                    field.set(&attempt, candidate(middle))
+                    let encoded = try encode(attempt)
+                    if encoded.count <= limit {
+                        low = middle
+                        aps = attempt
+                        best = encoded
+                    } else {
+                        high = middle - 1
+                    }
+                }
+                payload = best
+            }
+            guard payload.count <= limit else { return .tooLarge(bytes: payload.count, trimmed: trimmed) }
+            return .fits(payload, aps, trimmed: trimmed)
+        }
+
+        /// The first `kept` characters, without trailing white space, and an ellipsis.
+        static func shortened(_ characters: [Character], to kept: Int) -> String {
+            var prefix = characters.prefix(kept)
+            while let last = prefix.last, last.isWhitespace, prefix.count > 1 { prefix.removeLast() }
+            return String(prefix) + "…"
+        }
+    }
+}

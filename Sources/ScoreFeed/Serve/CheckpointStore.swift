@@ -1,0 +1,79 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Keeps one checkpoint file per game in a directory, written atomically: a temporary file,
+/// fsync, rename over the old one, fsync of the directory. A crash leaves the old checkpoint
+/// or the new one, never a torn file.
+public struct CheckpointStore: Sendable {
+    public let directory: URL
+
+    public init(directory: URL) throws(ScoreFeedError) {
+        self.directory = directory
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw ScoreFeedError(.io, "cannot create the state directory: \(error.localizedDescription)", at: .init(file: directory.path))
+        }
+    }
+
+    /// The file for `game` (its id, made safe for a file name).
+    public func url(for game: String) -> URL {
+        let safe = game.unicodeScalars.map { scalar -> String in
+            CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == "_" ? String(scalar) : String(format: "%%%02X", scalar.value)
+        }.joined()
+        return directory.appendingPathComponent("game-\(safe).json")
+    }
+
+    /// Writes `data` as the checkpoint of `game`, durably.
+    public func write(_ data: Data, for game: String) throws(ScoreFeedError) {
+        let target = url(for: game)
+        let temporary = target.appendingPathExtension("tmp")
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw ScoreFeedError(.io, "cannot open \(temporary.path): errno \(errno)", at: .init(file: temporary.path)) }
+        var written = 0
+        let ok = data.withUnsafeBytes { buffer -> Bool in
+            while written < buffer.count {
+                let n = posixWrite(fd, buffer.baseAddress! + written, buffer.count - written)
+                if n < 0 { if errno == EINTR { continue }; return false }
+                written += n
+            }
+            return true
+        }
+        let synced = ok && fsync(fd) == 0
+        close(fd)
+        guard synced, rename(temporary.path, target.path) == 0 else {
+            throw ScoreFeedError(.io, "cannot write the checkpoint \(target.path): errno \(errno)", at: .init(file: target.path))
+        }
+        let dir = open(directory.path, O_RDONLY)
+        if dir >= 0 {
+            fsync(dir)
+            close(dir)
+        }
+    }
+
+    /// Every checkpoint in the directory: game id → bytes.
+    public func readAll() throws(ScoreFeedError) -> [Data] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            throw ScoreFeedError(.io, "cannot list the state directory: \(error.localizedDescription)", at: .init(file: directory.path))
+        }
+        return names.filter { $0.hasPrefix("game-") && $0.hasSuffix(".json") }.sorted().compactMap {
+            try? Data(contentsOf: directory.appendingPathComponent($0))
+        }
+    }
+}
+
+/// `write(2)`, named apart from Swift's own `write`.
+private func posixWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.write(fd, bytes, count)
+    #else
+    return Darwin.write(fd, bytes, count)
+    #endif
+}

@@ -1,0 +1,141 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Splits a byte stream (standard input, or a file being appended to) into numbered lines on a
+/// thread of its own, so a slow producer never blocks the engines. A line longer than the
+/// limit is skipped and reported instead of growing memory without bound.
+public struct LineReader: Sendable {
+    /// One item of the stream.
+    public enum Item: Sendable {
+        case line(Data, number: Int)
+        /// Line `number` had more than the limit's bytes (`length` so far) and was skipped.
+        case oversized(number: Int, length: Int)
+    }
+
+    public enum Source: Sendable {
+        case standardInput
+        /// A file read from its start and then followed as it grows.
+        case follow(String)
+    }
+
+    public var source: Source
+    public var maxLineBytes: Int
+
+    public init(source: Source, maxLineBytes: Int = 65_536) {
+        self.source = source
+        self.maxLineBytes = maxLineBytes
+    }
+
+    /// The lines, ending when standard input ends (a followed file never ends by itself).
+    public func lines() -> AsyncStream<Item> {
+        let source = self.source, limit = maxLineBytes
+        return AsyncStream(bufferingPolicy: .bufferingOldest(4096)) { continuation in
+            let stop = StopFlag()
+            continuation.onTermination = { _ in stop.set() }
+            Thread.detachNewThread {
+                var fd: Int32 = STDIN_FILENO
+                if case .follow(let path) = source {
+                    fd = open(path, O_RDONLY)
+                    if fd < 0 {
+                        continuation.finish()
+                        return
+                    }
+                }
+                var splitter = Splitter(limit: limit)
+                var buffer = [UInt8](repeating: 0, count: 65_536)
+                while !stop.isSet {
+                    let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                    if n < 0 && errno == EINTR { continue }
+                    if n <= 0 {
+                        if case .follow = source, n == 0 {
+                            usleep(50_000)
+                            continue
+                        }
+                        break
+                    }
+                    for item in splitter.feed(buffer[0..<n]) {
+                        while case .dropped = continuation.yield(item), !stop.isSet { usleep(1000) }
+                    }
+                }
+                if let last = splitter.finish() { continuation.yield(last) }
+                if case .follow = source { close(fd) }
+                continuation.finish()
+            }
+        }
+    }
+
+    /// Turns chunks of bytes into lines, pure and testable.
+    public struct Splitter: Sendable {
+        let limit: Int
+        private var current: [UInt8] = []
+        private var number = 0
+        private var overflowed = 0
+
+        public init(limit: Int) {
+            self.limit = limit
+        }
+
+        public mutating func feed(_ bytes: ArraySlice<UInt8>) -> [Item] {
+            var items: [Item] = []
+            var start = bytes.startIndex
+            while start < bytes.endIndex {
+                guard let newline = bytes[start...].firstIndex(of: 0x0A) else {
+                    append(bytes[start...])
+                    break
+                }
+                append(bytes[start..<newline])
+                items.append(take())
+                start = newline + 1
+            }
+            return items
+        }
+
+        /// The last line when the input ends without a newline.
+        public mutating func finish() -> Item? {
+            current.isEmpty && overflowed == 0 ? nil : take()
+        }
+
+        private mutating func append(_ bytes: ArraySlice<UInt8>) {
+            if overflowed > 0 || current.count + bytes.count > limit {
+                overflowed += current.count + bytes.count
+                current.removeAll(keepingCapacity: true)
+            } else {
+                current.append(contentsOf: bytes)
+            }
+        }
+
+        private mutating func take() -> Item {
+            number += 1
+            defer {
+                current.removeAll(keepingCapacity: true)
+                overflowed = 0
+            }
+            if overflowed > 0 { return .oversized(number: number, length: overflowed) }
+            var line = current
+            if line.last == 0x0D { line.removeLast() }
+            return .line(Data(line), number: number)
+        }
+    }
+}
+
+/// A flag set from one thread and read from another.
+final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    func set() {
+        lock.lock()
+        value = true
+        lock.unlock()
+    }
+
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+}

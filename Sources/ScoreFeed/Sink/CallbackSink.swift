@@ -1,0 +1,23 @@
+/// A sink made of closures: the quickest way to hand records to your own code (a log line, a
+/// queue, a test's expectations) without writing a type.
+public struct CallbackSink: PushSink {
+    private let onSend: @Sendable (PushRecord) async throws -> Void
+    private let onRefused: @Sendable (PushRefusal) async throws -> Void
+
+    /// `send` receives every push record, `refused` every push the size guard refused.
+    public init(
+        send: @escaping @Sendable (PushRecord) async throws -> Void = { _ in },
+        refused: @escaping @Sendable (PushRefusal) async throws -> Void = { _ in }
+    ) {
+        onSend = send
+        onRefused = refused
+    }
+
+    public func send(_ record: PushRecord) async throws {
+        try await onSend(record)
+    }
+
+    public func refused(_ refusal: PushRefusal) async throws {
+        try await onRefused(refusal)
+    }
+}

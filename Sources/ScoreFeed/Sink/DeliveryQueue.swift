@@ -1,0 +1,113 @@
+import Foundation
+
+/// The pure core of ``ResilientSink``: the records waiting for a failing sink, which of them a
+/// newer one supersedes, and when to try again. Handed the time; no I/O.
+///
+/// Rules:
+/// - Records wait in arrival order, so each activity's stay in `seq` order.
+/// - An `update` is skipped when a later `update` or `end` of the same activity is waiting: the
+///   newer one carries the whole state. Receivers then see gaps in `seq`; records are never
+///   renumbered, because `apns-id` is derived from (activity, seq) and must name one body.
+/// - `start` and `end` are never skipped. The record being sent is never skipped.
+/// - After a failure the next attempt waits a ``Backoff`` delay that grows with consecutive
+///   failures; a success resets it.
+public struct DeliveryQueue: Sendable {
+    /// Records not yet delivered, oldest first.
+    public private(set) var waiting: [PushRecord] = []
+    /// Updates skipped per activity because a newer state superseded them.
+    public private(set) var skipped: [String: Int] = [:]
+    /// Records the receiver refused for good (`sink-rejected`), dropped.
+    public private(set) var rejected: [PushRecord] = []
+    /// Failures since the last delivery.
+    public private(set) var consecutiveFailures = 0
+    /// No attempt before this time (nil: now).
+    public private(set) var nextAttempt: Date?
+    /// The record handed out by ``begin()`` and not yet settled.
+    public private(set) var inFlight: PushRecord?
+    public let backoff: Backoff
+
+    public init(backoff: Backoff = Backoff(initial: 1, maximum: 60)) {
+        self.backoff = backoff
+    }
+
+    public var isEmpty: Bool { waiting.isEmpty }
+
+    /// Whether the sink is failing (a failure since the last delivery).
+    public var isFailing: Bool { consecutiveFailures > 0 }
+
+    /// All updates skipped so far.
+    public var skippedCount: Int { skipped.values.reduce(0, +) }
+
+    /// Adds `record` and returns the waiting updates it supersedes (now skipped).
+    @discardableResult
+    public mutating func enqueue(_ record: PushRecord) -> [PushRecord] {
+        waiting.append(record)
+        return coalesce(record.activity)
+    }
+
+    /// Whether an attempt may start at `now`.
+    public func isDue(now: Date) -> Bool {
+        nextAttempt.map { now >= $0 } ?? true
+    }
+
+    /// The oldest waiting record, now in flight; nil when nothing waits or one is in flight.
+    public mutating func begin() -> PushRecord? {
+        guard inFlight == nil, let first = waiting.first else { return nil }
+        inFlight = first
+        return first
+    }
+
+    /// The in-flight record was delivered: the sink is healthy again.
+    public mutating func delivered() {
+        guard inFlight != nil else { return }
+        waiting.removeFirst()
+        inFlight = nil
+        consecutiveFailures = 0
+        nextAttempt = nil
+    }
+
+    /// The receiver refused the in-flight record for good: it is dropped (the sink itself works).
+    public mutating func rejectedInFlight() {
+        guard let record = inFlight else { return }
+        waiting.removeFirst()
+        rejected.append(record)
+        inFlight = nil
+    }
+
+    /// The in-flight record failed at `now`: it waits again (unless a newer state superseded it
+    /// meanwhile), and the next attempt backs off. Returns the records skipped because of it.
+    @discardableResult
+    public mutating func failed(now: Date, random: Double) -> [PushRecord] {
+        guard let record = inFlight else { return [] }
+        inFlight = nil
+        consecutiveFailures += 1
+        nextAttempt = now.addingTimeInterval(backoff.delay(afterFailure: consecutiveFailures, random: random))
+        return coalesce(record.activity)
+    }
+
+    /// The in-flight attempt was abandoned (cancelled) without counting as a failure.
+    public mutating func abandoned() {
+        inFlight = nil
+    }
+
+    /// Drops waiting updates of `activity` followed by a later update or end of it.
+    private mutating func coalesce(_ activity: String) -> [PushRecord] {
+        guard let newest = waiting.lastIndex(where: { $0.activity == activity && $0.event != .start }) else { return [] }
+        var dropped: [PushRecord] = []
+        var kept: [PushRecord] = []
+        kept.reserveCapacity(waiting.count)
+        for (index, record) in waiting.enumerated() {
+            let isInFlight = inFlight.map { $0.activity == record.activity && $0.seq == record.seq } ?? false
+            if index < newest, record.activity == activity, record.event == .update, !isInFlight {
+                dropped.append(record)
+            } else {
+                kept.append(record)
+            }
+        }
+        if !dropped.isEmpty {
+            waiting = kept
+            skipped[activity, default: 0] += dropped.count
+        }
+        return dropped
+    }
+}

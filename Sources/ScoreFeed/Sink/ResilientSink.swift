@@ -1,0 +1,166 @@
+import Foundation
+
+/// Keeps a game going while the sink behind it (a ``WebhookSink``, your push sender) fails.
+///
+/// `send` never throws because of the inner sink. While the inner sink is failing, records wait
+/// in a ``DeliveryQueue``: only the newest state per activity is kept (superseded updates are
+/// skipped and counted, receivers see the gap in `seq`), `start` and `end` are never skipped,
+/// and each activity's records go out in order. Waiting records are retried, after a growing
+/// backoff, on the next `send` and by ``flush()``, which a caller runs when its games are over:
+/// it waits until everything is delivered or ``Options/giveUpAfter`` has passed, and then
+/// throws an error naming what was not delivered.
+///
+/// The engine need not change: the wrapper is a ``PushSink`` like any other.
+public actor ResilientSink: PushSink {
+    /// How long to keep trying.
+    public struct Options: Hashable, Sendable {
+        /// Waits between attempts while the inner sink fails (it already retried on its own).
+        public var backoff: Backoff
+        /// ``ResilientSink/flush()`` gives up this many seconds after it starts.
+        public var giveUpAfter: TimeInterval
+
+        public init(backoff: Backoff = Backoff(initial: 1, maximum: 60), giveUpAfter: TimeInterval = 600) {
+            self.backoff = backoff
+            self.giveUpAfter = giveUpAfter
+        }
+    }
+
+    /// Changes worth telling an operator about.
+    public enum Event: Hashable, Sendable {
+        /// The inner sink started failing; records now wait (newest state per activity).
+        case failing(ScoreFeedError)
+        /// The inner sink delivered again after failing; `skipped` updates were superseded meanwhile.
+        case recovered(skipped: Int)
+        /// The receiver refused a record for good; it was dropped.
+        case rejected(activity: String, seq: Int, ScoreFeedError)
+    }
+
+    /// Counts of what happened.
+    public struct Statistics: Hashable, Sendable {
+        /// Records the inner sink accepted.
+        public var delivered = 0
+        /// Updates never sent because a newer state of their activity superseded them.
+        public var skipped = 0
+        /// Records the receiver refused for good.
+        public var rejected = 0
+        /// Failed attempts (each after the inner sink's own retries).
+        public var failures = 0
+        /// Records still waiting.
+        public var waiting = 0
+    }
+
+    private let inner: any PushSink
+    private let options: Options
+    private let clock: any EngineClock
+    private let random: @Sendable () -> Double
+    private let onEvent: @Sendable (Event) -> Void
+    private var queue: DeliveryQueue
+    private var delivered = 0
+    private var failures = 0
+    private var draining = false
+    private var drainWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// - Parameters:
+    ///   - inner: the sink that may fail.
+    ///   - clock: decides when a retry is due and where ``flush()`` waits.
+    ///   - random: 0..<1 for the backoff's jitter.
+    ///   - onEvent: told when the inner sink starts failing, recovers, or refuses a record.
+    public init(
+        _ inner: any PushSink, options: Options = Options(), clock: any EngineClock = SystemClock(),
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        onEvent: @escaping @Sendable (Event) -> Void = { _ in }
+    ) {
+        self.inner = inner
+        self.options = options
+        self.clock = clock
+        self.random = random
+        self.onEvent = onEvent
+        self.queue = DeliveryQueue(backoff: options.backoff)
+    }
+
+    public var statistics: Statistics {
+        Statistics(
+            delivered: delivered, skipped: queue.skippedCount, rejected: queue.rejected.count, failures: failures,
+            waiting: queue.waiting.count)
+    }
+
+    /// Updates skipped per activity.
+    public var skippedByActivity: [String: Int] { queue.skipped }
+
+    /// Queues `record` (superseding older waiting updates of its activity) and delivers what is
+    /// due. Returns once it was tried; never throws for the inner sink's failures.
+    public func send(_ record: PushRecord) async throws {
+        queue.enqueue(record)
+        await drain()
+    }
+
+    /// Passes the refusal on; a failure to do so is not the game's problem.
+    public func refused(_ refusal: PushRefusal) async throws {
+        try? await inner.refused(refusal)
+    }
+
+    /// Delivers everything waiting, waiting out the backoff between attempts, for at most
+    /// ``Options/giveUpAfter`` seconds. Throws `sink-unavailable` naming the records left (an
+    /// `end` among them is called out), or when the receiver refused an `end`.
+    public func flush() async throws {
+        let giveUp = clock.now.addingTimeInterval(options.giveUpAfter)
+        while true {
+            await drain()
+            guard !queue.isEmpty, let next = queue.nextAttempt, next <= giveUp else { break }
+            try await clock.sleep(until: next)
+        }
+        let refusedEnds = queue.rejected.filter { $0.event == .end }
+        guard queue.isEmpty, refusedEnds.isEmpty else {
+            var parts: [String] = []
+            if !queue.isEmpty {
+                let ends = queue.waiting.filter { $0.event == .end }.map(\.activity)
+                parts.append(
+                    "\(queue.waiting.count) record\(queue.waiting.count == 1 ? "" : "s") undelivered after \(JSONText.number(options.giveUpAfter)) s"
+                        + (ends.isEmpty ? "" : ", including the end of \(ends.joined(separator: ", "))"))
+            }
+            if !refusedEnds.isEmpty {
+                parts.append("the receiver refused the end of \(refusedEnds.map(\.activity).joined(separator: ", "))")
+            }
+            throw ScoreFeedError(.sinkUnavailable, parts.joined(separator: "; "))
+        }
+    }
+
+    /// Sends waiting records while attempts are due. One drain at a time, so each activity's
+    /// records leave in order; a caller arriving meanwhile waits for it to finish.
+    private func drain() async {
+        if draining {
+            await withCheckedContinuation { drainWaiters.append($0) }
+            return
+        }
+        draining = true
+        defer {
+            draining = false
+            let waiters = drainWaiters
+            drainWaiters = []
+            for waiter in waiters { waiter.resume() }
+        }
+        while queue.isDue(now: clock.now), let record = queue.begin() {
+            do {
+                try await inner.send(record)
+                let wasFailing = queue.isFailing
+                queue.delivered()
+                delivered += 1
+                if wasFailing { onEvent(.recovered(skipped: queue.skippedCount)) }
+            } catch let error as ScoreFeedError where error.code == .sinkRejected {
+                queue.rejectedInFlight()
+                onEvent(.rejected(activity: record.activity, seq: record.seq, error))
+            } catch is CancellationError {
+                queue.abandoned()
+                return
+            } catch {
+                let wasFailing = queue.isFailing
+                queue.failed(now: clock.now, random: random())
+                failures += 1
+                if !wasFailing {
+                    onEvent(.failing(error as? ScoreFeedError ?? ScoreFeedError(.sinkUnavailable, "\(error)")))
+                }
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// POSTs each push record, as its JSON line (``PushRecord/jsonLine()``), to your push sender's
+/// HTTP endpoint.
+///
+/// - Headers: `Content-Type: application/json`, `Idempotency-Key: <apns-id>` (a retried record
+///   has the same key and the same body, so the receiver can deduplicate) and, when a token is
+///   given, `Authorization: Bearer <token>`. The token is never logged, printed or put in an error.
+/// - Each attempt is bounded by ``Options/timeout``. A 5xx, 408, 425 or 429 answer, a time-out
+///   or a connection error is retried after an exponential ``Backoff`` with jitter, or after the
+///   answer's `Retry-After`, until ``Options/maxAttempts`` attempts or ``Options/maxElapsed``
+///   seconds are used up; then `send` throws `sink-unavailable`. 401, 403, 404 and other
+///   configuration faults throw `sink-unavailable` at once (retrying now will not help); other
+///   4xx answers throw `sink-rejected` (this body will never be accepted).
+/// - Wrap it in a ``ResilientSink`` so that an unavailable endpoint does not stop the game: it
+///   keeps the newest state per activity and delivers it when the endpoint is back.
+///
+/// Backoff waits on the injected ``EngineClock``, so tests run it on a ``ManualClock`` against a
+/// real local server without waiting.
+public actor WebhookSink: PushSink, CustomStringConvertible {
+    /// Bounds on one record's delivery.
+    public struct Options: Hashable, Sendable {
+        /// Seconds one attempt may take, connection to last byte.
+        public var timeout: TimeInterval
+        /// Attempts per record, the first included.
+        public var maxAttempts: Int
+        /// Seconds from the first attempt after which no retry starts.
+        public var maxElapsed: TimeInterval
+        /// Delays between attempts when the answer has no `Retry-After`.
+        public var backoff: Backoff
+
+        public init(timeout: TimeInterval = 10, maxAttempts: Int = 4, maxElapsed: TimeInterval = 30, backoff: Backoff = Backoff()) {
+            self.timeout = timeout
+            self.maxAttempts = max(1, maxAttempts)
+            self.maxElapsed = maxElapsed
+            self.backoff = backoff
+        }
+    }
+
+    /// Counts of what the sink did.
+    public struct Statistics: Hashable, Sendable {
+        /// HTTP requests started.
+        public var attempts = 0
+        /// Records answered with 2xx.
+        public var delivered = 0
+        /// Attempts that were retried.
+        public var retries = 0
+    }
+
+    /// `scheme://host:port/path` of the endpoint, without credentials or query: safe to print.
+    public nonisolated let endpoint: String
+    private let url: URL
+    private let token: String?
+    private let options: Options
+    private let clock: any EngineClock
+    private let random: @Sendable () -> Double
+    private let session: URLSession
+    public private(set) var statistics = Statistics()
+
+    /// - Parameters:
+    ///   - url: the push sender's endpoint (http or https).
+    ///   - bearerToken: sent as `Authorization: Bearer …`; read it from the environment or a
+    ///     secret store, never from a command line.
+    ///   - clock: where backoff waits (the system clock in production).
+    ///   - random: 0..<1 for the jitter; tests pin it.
+    public init(
+        url: URL, bearerToken: String? = nil, options: Options = Options(), clock: any EngineClock = SystemClock(),
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
+        self.url = url
+        self.token = bearerToken
+        self.options = options
+        self.clock = clock
+        self.random = random
+        self.endpoint = Self.safeDescription(of: url)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = options.timeout
+        configuration.timeoutIntervalForResource = options.timeout
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.httpShouldSetCookies = false
+        self.session = URLSession(configuration: configuration)
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    public nonisolated var description: String { "WebhookSink(\(endpoint))" }
+
+    public func send(_ record: PushRecord) async throws {
+        let body = record.jsonLine()
+        let key = record.request.headers["apns-id"] ?? RequestID.uuid(activity: record.activity, seq: record.seq)
+        let started = clock.now
+        var attempt = 0
+        while true {
+            try Task.checkCancellation()
+            attempt += 1
+            statistics.attempts += 1
+            let verdict = await post(body, key: key)
+            let what = "\(record.activity) seq \(record.seq)"
+            switch verdict {
+            case .delivered:
+                statistics.delivered += 1
+                return
+            case .rejected(let why):
+                throw ScoreFeedError(.sinkRejected, "\(endpoint) refused \(what): \(why)")
+            case .unavailable(let why):
+                throw ScoreFeedError(.sinkUnavailable, "\(endpoint) cannot take \(what): \(why)")
+            case .retry(let retryAfter, let why):
+                let delay = retryAfter ?? options.backoff.delay(afterFailure: attempt, random: random())
+                let elapsed = clock.now.timeIntervalSince(started)
+                guard attempt < options.maxAttempts, elapsed + delay <= options.maxElapsed else {
+                    let asked = retryAfter.map { "; it asked to retry after \(JSONText.number($0)) s" } ?? ""
+                    throw ScoreFeedError(
+                        .sinkUnavailable,
+                        "\(endpoint): gave up on \(what) after \(attempt) attempt\(attempt == 1 ? "" : "s") in \(JSONText.number(elapsed.rounded())) s; last: \(why)\(asked)")
+                }
+                statistics.retries += 1
+                try await clock.sleep(until: clock.now.addingTimeInterval(delay))
+            }
+        }
+    }
+
+    /// What one attempt's outcome means for the record.
+    public enum Verdict: Hashable, Sendable {
+        /// 2xx.
+        case delivered
+        /// Worth retrying, after the server's `Retry-After` when it gave one.
+        case retry(after: TimeInterval?, String)
+        /// The endpoint is misconfigured or unreachable in a way retrying now will not fix.
+        case unavailable(String)
+        /// The receiver will never accept this body.
+        case rejected(String)
+    }
+
+    /// Classifies an HTTP answer. `Retry-After` is honoured on any retryable status; an HTTP
+    /// date in it is measured against `now`.
+    public static func verdict(status: Int, retryAfter: String?, now: Date) -> Verdict {
+        let after = retryAfter.flatMap { RetryAfter.seconds($0, now: now) }
+        switch status {
+        case 200...299:
+            return .delivered
+        case 408, 425, 429, 500...599:
+            return .retry(after: after, "HTTP \(status)")
+        case 401, 403, 404, 405, 407:
+            return .unavailable("HTTP \(status) (check the URL and the token)")
+        case 400...499:
+            return .rejected("HTTP \(status)")
+        default:
+            return .unavailable("unexpected HTTP \(status)")
+        }
+    }
+
+    private func post(_ body: Data, key: String) async -> Verdict {
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: options.timeout)
+        request.httpMethod = "POST"
+        request.httpBody = body
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue(key, forHTTPHeaderField: "Idempotency-Key")
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        do {
+            let (_, response) = try await session.data(for: request)
+            guard let http = response as? HTTPURLResponse else { return .retry(after: nil, "not an HTTP response") }
+            return Self.verdict(status: http.statusCode, retryAfter: http.value(forHTTPHeaderField: "Retry-After"), now: Date())
+        } catch let error as URLError {
+            // The error's own description can contain the URL with its query; say only what happened.
+            switch error.code {
+            case .badURL, .unsupportedURL:
+                return .unavailable("not a usable URL (URL error \(error.code.rawValue))")
+            case .timedOut:
+                return .retry(after: nil, "no answer within \(JSONText.number(options.timeout)) s")
+            case .cannotConnectToHost:
+                return .retry(after: nil, "connection refused")
+            case .networkConnectionLost:
+                return .retry(after: nil, "connection lost")
+            default:
+                return .retry(after: nil, "URL error \(error.code.rawValue)")
+            }
+        } catch {
+            return .retry(after: nil, "request failed (\(type(of: error)))")
+        }
+    }
+
+    /// `scheme://host:port/path`: no user, password, query or fragment.
+    static func safeDescription(of url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "webhook" }
+        components.user = nil
+        components.password = nil
+        components.query = nil
+        components.fragment = nil
+        return components.string ?? "webhook"
+    }
+}

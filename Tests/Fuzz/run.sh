@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (swiftc -sanitize=fuzzer,address) and runs each for a bounded
+# time from a seed corpus made of the fixtures (and ../shared/nba-pbp when it is there).
+#
+#   Tests/Fuzz/run.sh [seconds-per-target] [target ...]
+#
+# Targets: feed fixture streamline fold. Findings (crashes) land in .build/fuzz/<target>/.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+seconds=${1:-60}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(feed fixture streamline fold)
+out="$root/.build/fuzz"
+mkdir -p "$out/obj"
+
+# One module with the model and the engine sources (the engine's `import ScoreFeedModel`
+# becomes a no-op alias), compiled once with the sanitizers.
+model_sources=$(find "$root/Sources/ScoreFeedModel" -name '*.swift' | sort)
+engine_sources=$(find "$root/Sources/ScoreFeed" -name '*.swift' | sort)
+mkdir -p "$out/src"
+for f in $engine_sources; do
+  sed 's/^import ScoreFeedModel$//' "$f" > "$out/src/$(echo "${f#$root/Sources/}" | tr '/' '_')"
+done
+
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g -module-name ScoreFeedFuzz)
+for target in "${targets[@]}"; do
+  case "$target" in
+    feed) entry=FuzzFeed.swift ;;
+    fixture) entry=FuzzFixture.swift ;;
+    streamline) entry=FuzzStreamLine.swift ;;
+    fold) entry=FuzzFold.swift ;;
+    *) echo "unknown target $target" >&2; exit 64 ;;
+  esac
+  binary="$out/fuzz-$target"
+  if [ ! -x "$binary" ] || [ -n "$(find "$root/Sources" "$root/Tests/Fuzz" -newer "$binary" -name '*.swift' | head -1)" ]; then
+    echo "building $target…" >&2
+    swiftc "${flags[@]}" $model_sources "$out"/src/*.swift "$root/Tests/Fuzz/$entry" -o "$binary" 2>&1 | grep -v "ld.gold: warning" || true
+  fi
+  corpus="$out/$target/corpus"
+  mkdir -p "$corpus" "$out/$target/findings"
+  # Seeds: every fixture, each fixture event as a stream line, and the real games if present.
+  find "$root/Fixtures" -name '*.json' -exec cp {} "$corpus/" \;
+  if [ -d "$root/../shared/nba-pbp" ]; then
+    for f in "$root"/../shared/nba-pbp/*.json; do head -c 200000 "$f" > "$corpus/real-$(basename "$f")"; done
+  fi
+  if [ "$target" = streamline ]; then
+    python3 - "$root/Fixtures/one-point.json" "$corpus" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+open(sys.argv[2] + "/header.jsonl", "w").write(json.dumps(d["game"]) + "\n")
+for i, e in enumerate(d["events"][:40]):
+    e["game"] = d["game"]["gameId"]
+    open(f"{sys.argv[2]}/event-{i}.jsonl", "w").write(json.dumps(e) + "\n")
+PY
+  fi
+  echo "fuzzing $target for ${seconds}s…" >&2
+  (cd "$out/$target/findings" && "$binary" -use_value_profile=1 -max_total_time="$seconds" -max_len=${FUZZ_MAX_LEN:-4096} -timeout=10 -rss_limit_mb=4096 \
+      -print_final_stats=1 "$corpus" 2>&1 | tee "$out/$target/last-run.log" | grep -E "stat::number_of_executed_units|ERROR|SUMMARY|crash-" || true)
+done

@@ -1,0 +1,319 @@
+import Foundation
+import Testing
+import ScoreFeed
+import ScoreFeedModel
+
+/// The real games in `../shared/nba-pbp` (beside the project on developer machines and in CI,
+/// absent from a fresh clone: these tests are then disabled with that reason). Every check here
+/// compares ScoreFeed with the file itself, read independently with `JSONSerialization`.
+@Suite("Real NBA play-by-play: exact scores on every action", .enabled(if: NBAFiles.available, NBAFiles.absentReason))
+struct NBAFormatRealGameTests {
+    @Test func theFolderHoldsEightGamesInThreeFormats() throws {
+        #expect(NBAFiles.games.count >= 8)
+        let formats = try Set(NBAFiles.games.map { try FeedReader.read(path: NBAFiles.path($0)).format })
+        #expect(formats == [.liveData, .statsV2, .playByPlayV3])
+    }
+
+    @Test(arguments: NBAFiles.games)
+    func foldMatchesTheFeedOnEveryAction(file: String) throws {
+        let document = try FeedReader.read(path: NBAFiles.path(file))
+        let oracle = try NBAFiles.oracle(file)
+        #expect(document.discrepancies.count == 0, "\(document.discrepancies.first?.description ?? "")")
+        #expect(document.rejected.isEmpty, "\(document.rejected.first?.description ?? "")")
+        #expect(document.warnings.isEmpty, "every type in the real files is mapped: \(document.warnings.first?.description ?? "")")
+        #expect(!document.events.contains { if case .correction = $0.kind { true } else { false } })
+        // Independently: after each action that states a score, the fold shows that score.
+        var board = Scoreboard()
+        var validator = EventValidator()
+        var foldAt: [Int: FinalScore] = [:]
+        for (index, event) in document.events.enumerated() {
+            guard case .accept = validator.check(event, index: index) else { continue }
+            board.apply(event)
+            foldAt[event.seq] = FinalScore(home: board.state.homeScore, away: board.state.awayScore)
+        }
+        var checked = 0
+        for entry in oracle.scores {
+            guard let fold = foldAt[entry.seq] else {
+                Issue.record("\(file): action \(entry.seq) with score \(entry.score) is missing from the document")
+                continue
+            }
+            #expect(fold == entry.score, "\(file): action \(entry.seq)")
+            checked += 1
+        }
+        #expect(checked >= 100)
+    }
+
+    @Test(arguments: NBAFiles.games)
+    func finalEqualsTheBoxscoreAndScoreChangesEqualTheFeeds(file: String) throws {
+        let document = try FeedReader.read(path: NBAFiles.path(file))
+        let oracle = try NBAFiles.oracle(file)
+        #expect(document.finalScore == oracle.final)
+        let events = document.events
+        #expect(events.last?.kind == .gameEnd)
+        var board = Scoreboard()
+        var foldChanges = 0
+        for event in events {
+            let before = (board.state.homeScore, board.state.awayScore)
+            board.apply(event)
+            if before != (board.state.homeScore, board.state.awayScore) { foldChanges += 1 }
+        }
+        #expect(FinalScore(home: board.state.homeScore, away: board.state.awayScore) == oracle.final)
+        var feedChanges = 0
+        var last = FinalScore(home: 0, away: 0)
+        for entry in oracle.scores where entry.score != last {
+            feedChanges += 1
+            last = entry.score
+        }
+        #expect(foldChanges == feedChanges)
+        #expect(feedChanges >= 80)
+    }
+
+    @Test(arguments: NBAFiles.games)
+    func everyPushShowsAScoreTheFeedHadByItsSourceTime(file: String) async throws {
+        let document = try FeedReader.read(path: NBAFiles.path(file))
+        let oracle = try NBAFiles.oracle(file)
+        let records = try await NBAFiles.replay(document)
+        try NBAFiles.expectContract(records, file: file)
+        // Feed times: liveData's own timeActual; for v2 and v3 (no exact clock) ScoreFeed's estimates.
+        let eventTime = Dictionary(document.events.map { ($0.seq, $0.time.timeIntervalSince1970) }, uniquingKeysWith: min)
+        let history = oracle.scores.compactMap { entry -> (time: Double, score: FinalScore)? in
+            guard let time = entry.time ?? eventTime[entry.seq] else { return nil }
+            return (time, entry.score)
+        }
+        for record in records {
+            let shown = FinalScore(home: record.state.homeScore, away: record.state.awayScore)
+            let source = try #require(record.sourceTime).timeIntervalSince1970
+            let had = shown == FinalScore(home: 0, away: 0) || history.contains { $0.time <= source && $0.score == shown }
+            #expect(had, "\(file): push \(record.seq) shows \(shown), which the feed never had by \(source)")
+        }
+        let end = try #require(records.last)
+        #expect(end.event == .end)
+        #expect(FinalScore(home: end.state.homeScore, away: end.state.awayScore) == oracle.final)
+        #expect(end.state.phase == .final)
+    }
+
+    @Test(arguments: NBAFiles.games)
+    func theImportedFixtureReplaysToTheSamePushes(file: String) async throws {
+        let document = try FeedReader.read(path: NBAFiles.path(file))
+        let fixture = FixtureFormat.encode(
+            attributes: document.attributes, events: document.events, finalScore: document.finalScore,
+            scheduledStart: document.scheduledStart)
+        let imported = try FeedReader.decode(fixture, file: "imported.json")
+        #expect(imported.format == .fixture)
+        #expect(imported.events == document.events)
+        #expect(imported.finalScore == document.finalScore)
+        let original = try await NBAFiles.replay(document)
+        let again = try await NBAFiles.replay(imported)
+        #expect(original.map { $0.jsonLine() } == again.map { $0.jsonLine() })
+    }
+
+    /// Companion files alone are not games: the error says what the file is and what to use.
+    @Test(arguments: NBAFiles.companions)
+    func aCompanionFileAloneIsAClearError(file: String) throws {
+        do {
+            _ = try FeedReader.read(path: NBAFiles.path(file))
+            Issue.record("\(file) read as a game")
+        } catch {
+            #expect(error.code == .unknownFormat)
+            let id = try #require(NBAFiles.gameId(in: file))
+            let instead = file.hasPrefix("boxscore_") ? "playbyplay_\(id).json" : "stats_\(id).json"
+            #expect(error.message.contains(instead), "\(error)")
+            #expect(error.message.contains(file.hasPrefix("boxscore_") ? "boxscore" : "summary"))
+            #expect(error.location.file?.hasSuffix(file) == true)
+        }
+    }
+
+    /// Truncated downloads: every prefix is a clear error (or, at the very end, the game), never a crash.
+    @Test(arguments: NBAFiles.games)
+    func truncatedPrefixesNeverCrash(file: String) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: NBAFiles.path(file)))
+        var cuts = Set([0, 1, 2, 10, 100, 1000, 4096, data.count / 2, data.count - 2, data.count - 1])
+        for k in 1..<40 { cuts.insert(data.count * k / 40) }
+        for cut in cuts.sorted() where cut < data.count {
+            let prefix = data.prefix(cut)
+            do {
+                let document = try FeedReader.decode(prefix, file: "cut.json")
+                #expect(cut >= data.count - 2, "a prefix of \(cut) of \(data.count) bytes decoded as \(document.format)")
+            } catch {
+                #expect(error.code == .malformedJSON || error.code == .missingField, "cut at \(cut): \(error)")
+                #expect(error.location.file == "cut.json")
+            }
+        }
+    }
+
+    @Test func v2TimesAreOnTheSummarysDateInEasternTime() throws {
+        let file = try #require(NBAFiles.games.first { $0.hasPrefix("stats_0021900001") })
+        let document = try FeedReader.read(path: NBAFiles.path(file))
+        // NOP at TOR, 2019-10-22, tip-off row "8:04 PM" Eastern daylight time = 00:04 UTC on the 23rd.
+        let first = try #require(document.events.first)
+        #expect(first.time == Date(timeIntervalSince1970: 1_571_789_040))
+        let times = document.events.map(\.time)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 })
+        let span = try #require(times.last).timeIntervalSince(first.time)
+        #expect(span > 2.5 * 3600 && span < 3.0 * 3600, "the last row says 10:54 PM")
+    }
+}
+
+/// Where the real games are, which files they are, and what they say, read without ScoreFeed.
+enum NBAFiles {
+    static let folder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/nba-pbp")
+
+    static let available = FileManager.default.fileExists(atPath: folder.path)
+
+    static let absentReason: Comment = "../shared/nba-pbp (real NBA play-by-play) is not beside the package"
+
+    /// The ten-digit game id in a file name.
+    static func gameId(in name: String) -> String? {
+        var run = ""
+        for character in name + "." {
+            if character.isNumber {
+                run.append(character)
+            } else {
+                if run.count == 10 { return run }
+                run = ""
+            }
+        }
+        return nil
+    }
+
+    static func path(_ file: String) -> String {
+        folder.appendingPathComponent(file).path
+    }
+
+    private static var files: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+    }
+
+    /// The game files: everything but the companions.
+    static let games = files.filter { !$0.hasPrefix("boxscore_") && !$0.hasPrefix("stats_summary_") }
+
+    /// Boxscores and summaries, which are not games.
+    static let companions = files.filter { $0.hasPrefix("boxscore_") || $0.hasPrefix("stats_summary_") }
+
+    /// What a file says about itself: the score after each action that states one, in feed order
+    /// (with the action's own time where the format has an exact one), and the final from the
+    /// companion or page (else the last stated score).
+    struct Oracle {
+        var scores: [(seq: Int, time: Double?, score: FinalScore)]
+        var final: FinalScore
+    }
+
+    /// The file does not have what the oracle expects.
+    struct Unexpected: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private static func need<T>(_ value: T?, _ what: String = "a value") throws -> T {
+        guard let value else { throw Unexpected(description: "missing \(what)") }
+        return value
+    }
+
+    static func oracle(_ file: String) throws -> Oracle {
+        let root = try need(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path(file)))) as? [String: Any])
+        var scores: [(seq: Int, time: Double?, score: FinalScore)] = []
+        var final: FinalScore?
+        if let sets = root["resultSets"] as? [[String: Any]] {
+            let table = try need(sets.first { $0["name"] as? String == "PlayByPlay" })
+            let headers = try need(table["headers"] as? [String])
+            let rows = try need(table["rowSet"] as? [[Any]])
+            let num = try need(headers.firstIndex(of: "EVENTNUM")), scoreColumn = try need(headers.firstIndex(of: "SCORE"))
+            for row in rows {
+                guard let text = row[scoreColumn] as? String else { continue }
+                let parts = text.split(separator: "-").map { Int($0.trimmingCharacters(in: .whitespaces))! }
+                scores.append((row[num] as! Int, nil, FinalScore(home: parts[1], away: parts[0])))
+            }
+            let id = try need(NBAFiles.gameId(in: file))
+            let summary = try need(try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: path("stats_summary_\(id).json")))) as? [String: Any])
+            let summarySets = try need(summary["resultSets"] as? [[String: Any]])
+            let game = try need(summarySets.first { $0["name"] as? String == "GameSummary" })
+            let gameRow = try need((game["rowSet"] as? [[Any]])?.first)
+            let gameHeaders = try need(game["headers"] as? [String])
+            let homeId = try need(gameRow[try need(gameHeaders.firstIndex(of: "HOME_TEAM_ID"))] as? Int)
+            let lines = try need(summarySets.first { $0["name"] as? String == "LineScore" })
+            let lineHeaders = try need(lines["headers"] as? [String])
+            var home = 0, away = 0
+            for line in try need(lines["rowSet"] as? [[Any]]) {
+                let team = line[try need(lineHeaders.firstIndex(of: "TEAM_ID"))] as? Int
+                let points = try need(line[try need(lineHeaders.firstIndex(of: "PTS"))] as? Int)
+                if team == homeId { home = points } else { away = points }
+            }
+            final = FinalScore(home: home, away: away)
+        } else if let page = (root["props"] as? [String: Any])?["pageProps"] as? [String: Any] {
+            let actions = try need((page["playByPlay"] as? [String: Any])?["actions"] as? [[String: Any]])
+            for action in actions.sorted(by: { ($0["actionId"] as! Int) < ($1["actionId"] as! Int) }) {
+                guard let home = Int(action["scoreHome"] as? String ?? ""), let away = Int(action["scoreAway"] as? String ?? "") else { continue }
+                scores.append((action["actionId"] as! Int, nil, FinalScore(home: home, away: away)))
+            }
+            let game = try need(page["game"] as? [String: Any])
+            let home = try need((game["homeTeam"] as? [String: Any])?["score"] as? Int)
+            let away = try need((game["awayTeam"] as? [String: Any])?["score"] as? Int)
+            final = FinalScore(home: home, away: away)
+        } else {
+            let game = try need(root["game"] as? [String: Any])
+            let actions = try need(game["actions"] as? [[String: Any]])
+            let ordered = actions.enumerated().sorted {
+                let a = ($0.element["orderNumber"] as? Double) ?? 0, b = ($1.element["orderNumber"] as? Double) ?? 0
+                return a != b ? a < b : $0.offset < $1.offset
+            }.map(\.element)
+            for action in ordered {
+                guard let home = Int(action["scoreHome"] as? String ?? ""), let away = Int(action["scoreAway"] as? String ?? "") else { continue }
+                scores.append((action["actionNumber"] as! Int, (action["timeActual"] as? String).flatMap(ISOTime.seconds), FinalScore(home: home, away: away)))
+            }
+            let id = try need(game["gameId"] as? String)
+            if let box = try? Data(contentsOf: URL(fileURLWithPath: path("boxscore_\(id).json"))),
+                let boxGame = (try JSONSerialization.jsonObject(with: box) as? [String: Any])?["game"] as? [String: Any]
+            {
+                let home = try need((boxGame["homeTeam"] as? [String: Any])?["score"] as? Int)
+                let away = try need((boxGame["awayTeam"] as? [String: Any])?["score"] as? Int)
+                final = FinalScore(home: home, away: away)
+            } else {
+                final = scores.last?.score
+            }
+        }
+        return Oracle(scores: scores, final: try need(final))
+    }
+
+    /// Replays `document` on virtual time and returns its push records.
+    static func replay(_ document: FeedDocument) async throws -> [PushRecord] {
+        let sink = RecordingSink()
+        _ = try await Replay().run(document, sink: sink)
+        return await sink.records
+    }
+
+    /// DESIGN.md contract 4, on every record: one JSON object per line with the required keys,
+    /// seq rising by one, strictly rising `aps.timestamp`, a payload of at most 4096 bytes whose
+    /// content-state decodes into `GameState`, and exactly one `end`, last.
+    static func expectContract(_ records: [PushRecord], file: String) throws {
+        try #require(!records.isEmpty)
+        #expect(records.map(\.seq) == Array(1...records.count))
+        for (a, b) in zip(records, records.dropFirst()) {
+            #expect(a.timestamp < b.timestamp, "\(file): aps.timestamp strictly increases (seq \(b.seq))")
+        }
+        #expect(records.filter { $0.event == .end }.count == 1)
+        for record in records {
+            let line = record.jsonLine()
+            #expect(!line.contains(0x0A))
+            #expect(record.payload.count <= 4096)
+            let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
+            for key in ["activity", "game", "seq", "event", "priority", "sentAt", "sourceTime", "coalesced", "request", "payload", "diff"] {
+                #expect(object[key] != nil, "\(file): seq \(record.seq) has no \(key)")
+            }
+            #expect(object["sourceTime"] is NSNumber, "\(file): seq \(record.seq) sourceTime is a number")
+            #expect([5, 10].contains(object["priority"] as? Int))
+            let request = try #require(object["request"] as? [String: Any])
+            #expect(request["method"] as? String == "POST")
+            let headers = try #require(request["headers"] as? [String: String])
+            #expect(headers["apns-push-type"] == "liveactivity")
+            #expect(headers["apns-priority"] == String(record.priority))
+            #expect(headers["apns-expiration"] != nil && headers["apns-id"] != nil)
+            let aps = try #require((object["payload"] as? [String: Any])?["aps"] as? [String: Any])
+            #expect(aps["timestamp"] as? Int == record.timestamp)
+            #expect(aps["event"] as? String == record.event.rawValue)
+            let contentState = try JSONSerialization.data(withJSONObject: try #require(aps["content-state"]))
+            #expect(try JSONDecoder().decode(GameState.self, from: contentState) == record.state)
+        }
+    }
+}

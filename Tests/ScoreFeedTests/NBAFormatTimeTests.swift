@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+@testable import ScoreFeed
+
+@Suite("Wall clocks of feeds without one: Eastern time and the estimate")
+struct NBAFormatTimeTests {
+    static let minutes: [(String, Int?)] = [
+        ("8:04 PM", 20 * 60 + 4), ("12:05 AM", 5), ("12:30 PM", 12 * 60 + 30), ("11:59 pm", 23 * 60 + 59),
+        ("Start of 1st Period (3:41 PM EST)", 15 * 60 + 41), ("Instant Replay1st Period (4:08 PM EST)", 16 * 60 + 8),
+        ("13:00 PM", nil), ("7:61 PM", nil), ("7:41", nil), ("PT11M42.00S", nil), ("", nil), ("SUB: 3:0 PM", nil),
+    ]
+
+    @Test(arguments: minutes)
+    func minuteOfDayIsReadFromText(text: String, expected: Int?) {
+        #expect(EasternTime.minuteOfDay(in: text) == expected)
+    }
+
+    @Test func daylightSavingFollowsTheUSRules() {
+        func dst(_ y: Int, _ m: Int, _ d: Int) -> Bool { EasternTime.isDaylightSaving(.init(year: y, month: m, day: d)) }
+        #expect(!dst(2019, 3, 9) && dst(2019, 3, 10), "second Sunday in March")
+        #expect(dst(2019, 11, 2) && !dst(2019, 11, 3), "first Sunday in November")
+        #expect(!dst(2024, 12, 1) && dst(2019, 10, 22))
+        #expect(!dst(2005, 4, 2) && dst(2005, 4, 3) && dst(2005, 10, 29) && !dst(2005, 10, 30), "1987–2006 rules")
+        // 2019-10-22 8:04 PM EDT = 2019-10-23T00:04Z; 2024-12-01 3:41 PM EST = 20:41Z.
+        #expect(EasternTime.unixSeconds(day: .init(year: 2019, month: 10, day: 22), minuteOfDay: 20 * 60 + 4) == 1_571_789_040)
+        #expect(EasternTime.unixSeconds(day: .init(year: 2024, month: 12, day: 1), minuteOfDay: 15 * 60 + 41) == 1_733_085_660)
+    }
+
+    @Test func datesAreReadFromGameCodesAndTimestamps() {
+        #expect(EasternTime.Day.parse("20191022/NOPTOR") == .init(year: 2019, month: 10, day: 22))
+        #expect(EasternTime.Day.parse("2016-11-30T00:00:00") == .init(year: 2016, month: 11, day: 30))
+        #expect(EasternTime.Day.parse("2024-13-01") == nil)
+        #expect(EasternTime.Day.parse("x") == nil)
+    }
+
+    @Test func pastMidnightTheMinuteClockMovesToTheNextDay() {
+        var clock = EasternTime.MinuteClock(day: .init(year: 2016, month: 11, day: 30))
+        let before = clock.unixSeconds(minuteOfDay: 23 * 60 + 58)
+        let after = clock.unixSeconds(minuteOfDay: 1)
+        #expect(after - before == 180)
+        #expect(clock.unixSeconds(minuteOfDay: 0) - before == 120, "a small step back stays on the same day")
+    }
+
+    typealias Row = WallClockEstimate.Row
+
+    @Test func exactTimesAreKeptAndGapsInterpolated() {
+        let rows = [
+            Row(period: 1, clock: 720, exact: 1000), Row(period: 1, clock: 700), Row(period: 1, clock: 680, exact: 1100),
+        ]
+        let times = WallClockEstimate.times(rows, start: 0)
+        #expect(times[0] == 1000 && times[2] == 1100)
+        #expect(times[1] > 1000 && times[1] < 1100)
+    }
+
+    @Test func aStatedMinuteBoundsItsRowsAndTimesNeverDecrease() {
+        // Three rows in 8:04 (the third long after, by game clock), then a timeout's long gap to 8:09.
+        let rows = [
+            Row(period: 1, clock: 720, minute: 60), Row(period: 1, clock: 700, minute: 60), Row(period: 1, clock: 500, minute: 60),
+            Row(period: 1, clock: 480, minute: 360), Row(period: 1, clock: 490, minute: 300),
+        ]
+        let times = WallClockEstimate.times(rows, start: 0)
+        #expect(times[0] == 60)
+        #expect(times[1] > 60 && times[2] < 120, "rows of a minute stay in it even when the next minute stated is far")
+        #expect(times[3] == 360)
+        #expect(times[4] == 360, "a minute stated out of order does not move time back")
+    }
+
+    @Test func withNoKnownTimeTheGameRunsAtTheStatedPaceFromStart() {
+        let rows = (0..<520).map { i in Row(period: 1 + i / 130, clock: 720 - Double(i % 130) * 5.5) }
+        let times = WallClockEstimate.times(rows, start: 10_000)
+        #expect(times[0] == 10_000)
+        let hours = (times.last! - times[0]) / 3600
+        #expect(hours > 1.9 && hours < 2.6, "\(hours) h for a regulation game")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+    }
+
+    @Test func absurdPeriodsAndClocksDoNotTrap() {
+        let rows = [Row(period: Int.max, clock: .infinity), Row(period: Int.min, clock: -.infinity), Row(period: 3, clock: .nan)]
+        let times = WallClockEstimate.times(rows, start: 0)
+        #expect(times.allSatisfy { $0.isFinite })
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+import ScoreFeed
+import ScoreFeedModel
+import Synchronization
+
+@Suite("Resilient delivery: newest state per activity while the sink fails, end never skipped")
+struct ResilientSinkTests {
+    /// `count` records of one activity: updates with the home score rising, then (optionally) the end.
+    static func records(_ activity: String, count: Int, start: Bool = false, end: Bool = true) -> [PushRecord] {
+        var renderer = PushRenderer(attributes: Make.attributes, configuration: .init(activity: activity, start: start))
+        var state = Make.live
+        var records: [PushRecord] = []
+        for index in 0..<count {
+            let last = end && index == count - 1
+            state.homeScore += 2
+            if last { state.phase = .final }
+            let push = last ? Push(event: .end, priority: 10, alert: .final, reason: "final") : Push(event: .update, priority: 5, reason: "score")
+            for output in renderer.outputs(
+                for: push, state: state, diff: Diff(), coalesced: 1, sentAt: Make.start.addingTimeInterval(Double(index)),
+                sourceTime: nil)
+            {
+                if case .push(let record) = output { records.append(record) }
+            }
+        }
+        return records
+    }
+
+    /// A sink that is up or down on command and remembers what it delivered.
+    actor SwitchableSink: PushSink {
+        var up = true
+        var rejectSeqs: Set<Int> = []
+        private(set) var delivered: [PushRecord] = []
+        private(set) var attempts = 0
+
+        func set(up: Bool) { self.up = up }
+        func reject(_ seqs: Set<Int>) { rejectSeqs = seqs }
+
+        func send(_ record: PushRecord) async throws {
+            attempts += 1
+            if rejectSeqs.contains(record.seq) { throw ScoreFeedError(.sinkRejected, "HTTP 422") }
+            guard up else { throw ScoreFeedError(.sinkUnavailable, "connection refused") }
+            delivered.append(record)
+        }
+    }
+
+    @Test func deliversInOrderWhileHealthy() async throws {
+        let inner = SwitchableSink()
+        let sink = ResilientSink(inner, clock: ManualClock(Make.start))
+        let records = Self.records("A", count: 5)
+        for record in records { try await sink.send(record) }
+        #expect(await inner.delivered.map(\.seq) == [1, 2, 3, 4, 5])
+        #expect(await sink.statistics.delivered == 5)
+        #expect(await sink.statistics.skipped == 0)
+        try await sink.flush()
+    }
+
+    @Test func keepsOnlyTheNewestStateWhileFailingAndSendsItWhenBack() async throws {
+        let inner = SwitchableSink()
+        let clock = ManualClock(Make.start)
+        let events = EventLog()
+        let sink = ResilientSink(
+            inner, options: .init(backoff: Backoff(initial: 10, jitter: 0)), clock: clock, onEvent: { events.append($0) })
+        let records = Self.records("A", count: 8)
+        try await sink.send(records[0])
+        await inner.set(up: false)
+        for record in records[1...4] { try await sink.send(record) }       // seq 2 fails, 3…5 wait
+        #expect(await sink.statistics.waiting == 1, "only the newest state waits")
+        #expect(await inner.attempts == 2, "no attempt before the backoff is due")
+        await inner.set(up: true)
+        try await sink.send(records[5])                                    // not due yet: waits
+        #expect(await inner.delivered.map(\.seq) == [1])
+        clock.advance(by: 10)
+        try await sink.send(records[6])                                    // due: newest goes out
+        try await sink.send(records[7])
+        #expect(await inner.delivered.map(\.seq) == [1, 7, 8], "receivers see a gap in seq, never renumbered")
+        let statistics = await sink.statistics
+        #expect(statistics.skipped == 5)
+        #expect(statistics.failures == 1)
+        #expect(await sink.skippedByActivity == ["A": 5])
+        #expect(events.all.contains { if case .failing = $0 { true } else { false } })
+        #expect(events.all.contains(.recovered(skipped: 5)))
+    }
+
+    @Test func endAndStartAreNeverSkipped() async throws {
+        let inner = SwitchableSink()
+        let clock = ManualClock(Make.start)
+        let sink = ResilientSink(inner, options: .init(backoff: Backoff(initial: 5, jitter: 0)), clock: clock)
+        await inner.set(up: false)
+        let records = Self.records("A", count: 6, start: true)
+        #expect(records.first?.event == .start)
+        for record in records { try await sink.send(record) }
+        await inner.set(up: true)
+        try await sink.flush()
+        let delivered = await inner.delivered
+        #expect(delivered.map(\.event) == [.start, .end], "the end carries the newest state; updates before it are skipped")
+        #expect(delivered.last?.state.phase == .final)
+        #expect(await sink.statistics.skipped == records.count - 2)
+    }
+
+    @Test func interleavedActivitiesKeepTheirOwnOrder() async throws {
+        let inner = SwitchableSink()
+        let clock = ManualClock(Make.start)
+        let sink = ResilientSink(inner, options: .init(backoff: Backoff(initial: 1, jitter: 0)), clock: clock)
+        let a = Self.records("A", count: 6), b = Self.records("B", count: 6)
+        for (index, pair) in zip(a, b).enumerated() {
+            if index == 2 { await inner.set(up: false) }
+            if index == 4 { await inner.set(up: true); clock.advance(by: 60) }
+            try await sink.send(pair.0)
+            try await sink.send(pair.1)
+        }
+        try await sink.flush()
+        let delivered = await inner.delivered
+        for activity in ["A", "B"] {
+            let seqs = delivered.filter { $0.activity == activity }.map(\.seq)
+            #expect(seqs == seqs.sorted() && Set(seqs).count == seqs.count, "\(activity): \(seqs)")
+            #expect(seqs.last == 6, "\(activity) ends")
+        }
+    }
+
+    @Test func flushGivesUpWithAnErrorNamingTheEnd() async throws {
+        let inner = SwitchableSink()
+        let clock = ManualClock(Make.start)
+        let sink = ResilientSink(inner, options: .init(backoff: Backoff(initial: 1, maximum: 30), giveUpAfter: 300), clock: clock)
+        await inner.set(up: false)
+        for record in Self.records("GAME9", count: 3) { try await sink.send(record) }
+        do {
+            try await sink.flush()
+            Issue.record("flush should give up")
+        } catch let error as ScoreFeedError {
+            #expect(error.code == .sinkUnavailable)
+            #expect(error.message.contains("end of GAME9"))
+        }
+        #expect(clock.now.timeIntervalSince(Make.start) <= 300 + 30, "bounded by giveUpAfter (virtual time)")
+        #expect(await sink.statistics.waiting == 1)
+        // Once the sink is back, a later flush delivers it.
+        await inner.set(up: true)
+        try await sink.flush()
+        #expect(await inner.delivered.map(\.event) == [.end])
+    }
+
+    @Test func rejectedRecordsAreDroppedAndARejectedEndIsReported() async throws {
+        let inner = SwitchableSink()
+        await inner.reject([2, 4])
+        let sink = ResilientSink(inner, clock: ManualClock(Make.start))
+        let records = Self.records("A", count: 4)
+        for record in records { try await sink.send(record) }
+        #expect(await inner.delivered.map(\.seq) == [1, 3])
+        #expect(await sink.statistics.rejected == 2)
+        #expect(await sink.statistics.failures == 0, "a refused body is not an outage")
+        await #expect(throws: ScoreFeedError.self) { try await sink.flush() }
+    }
+
+    @Test func queueRulesArePure() {
+        var queue = DeliveryQueue(backoff: Backoff(initial: 2, jitter: 0))
+        let records = Self.records("A", count: 4)
+        queue.enqueue(records[0])
+        let first = queue.begin()
+        #expect(first?.seq == 1)
+        #expect(queue.enqueue(records[1]).isEmpty, "the record in flight is never skipped")
+        queue.failed(now: Make.start, random: 0)
+        #expect(queue.waiting.map(\.seq) == [2], "the failed update is superseded by the newer one")
+        #expect(queue.nextAttempt == Make.start.addingTimeInterval(2))
+        #expect(!queue.isDue(now: Make.start.addingTimeInterval(1.9)))
+        #expect(queue.isDue(now: Make.start.addingTimeInterval(2)))
+        #expect(queue.enqueue(records[3]).map(\.seq) == [2])
+        #expect(queue.waiting.map(\.event) == [.end])
+        _ = queue.begin()
+        queue.delivered()
+        #expect(queue.isEmpty && !queue.isFailing && queue.nextAttempt == nil)
+        #expect(queue.skipped == ["A": 2])
+    }
+
+    /// Collects a ``ResilientSink``'s events.
+    final class EventLog: Sendable {
+        private let events = Mutex<[ResilientSink.Event]>([])
+        func append(_ event: ResilientSink.Event) { events.withLock { $0.append(event) } }
+        var all: [ResilientSink.Event] { events.withLock { $0 } }
+    }
+}

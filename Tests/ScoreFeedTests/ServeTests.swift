@@ -1,0 +1,208 @@
+import Foundation
+import Testing
+@testable import ScoreFeed
+import ScoreFeedModel
+
+/// A recorded stream of several generated games, interleaved by feed time as they would arrive.
+enum RecordedStream {
+    static func lines(seeds: [UInt64]) -> [String] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var headers: [String] = []
+        var events: [(Double, Int, Int, String)] = []
+        for (g, seed) in seeds.enumerated() {
+            let game = GameGenerator(seed: seed).generate()
+            headers.append(String(decoding: try! encoder.encode(game.attributes), as: UTF8.self))
+            let start = game.events.first!.time.timeIntervalSince1970
+            for (i, event) in game.events.enumerated() {
+                var object = try! JSONSerialization.jsonObject(with: encoder.encode(RawEvent(event))) as! [String: Any]
+                object["game"] = game.attributes.gameId
+                let line = String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+                events.append((event.time.timeIntervalSince1970 - start, g, i, line))
+            }
+        }
+        events.sort { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }
+        return headers + events.map(\.3)
+    }
+
+    static func file(seeds: [UInt64]) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-stream-\(UUID().uuidString).jsonl")
+        try Data((lines(seeds: seeds).joined(separator: "\n") + "\n").utf8).write(to: url)
+        return url
+    }
+}
+
+@Suite("serve: many games from one stream", .serialized)
+struct ServeTests {
+    /// The `scorefeed` executable built beside the tests.
+    static let executable: URL? = {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("scorefeed"),
+            Make.packageRoot.appendingPathComponent(".build/debug/scorefeed"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    /// Runs `scorefeed serve --clock feed` on `input`; kills it with SIGKILL after `killAfter`
+    /// output lines when given. Returns the lines it printed and whether it was killed.
+    static func serve(input: URL, stateDir: URL, killAfter: Int? = nil, extra: [String] = []) throws -> (lines: [String], killed: Bool, stderr: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["serve", "--clock", "feed", "--state-dir", stateDir.path] + extra
+        process.standardInput = try FileHandle(forReadingFrom: input)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        var lines: [String] = []
+        var buffer = Data()
+        var killed = false
+        let handle = out.fileHandleForReading
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+            while let newline = buffer.firstIndex(of: 0x0A) {
+                lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
+                buffer.removeSubrange(buffer.startIndex...newline)
+                if let killAfter, !killed, lines.count >= killAfter {
+                    kill(process.processIdentifier, SIGKILL)
+                    killed = true
+                }
+            }
+        }
+        process.waitUntilExit()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (lines, killed && process.terminationReason == .uncaughtSignal, stderr)
+    }
+
+    static func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-state-\(UUID().uuidString)")
+    }
+
+    @Test(.enabled(if: executable != nil, "the scorefeed executable was not built beside the tests"))
+    func killNineAndRestartSendsEveryPushOnceInOrder() throws {
+        let input = try RecordedStream.file(seeds: [11, 12, 13])
+        defer { try? FileManager.default.removeItem(at: input) }
+        let cleanState = Self.temporaryDirectory(), state = Self.temporaryDirectory()
+        defer {
+            try? FileManager.default.removeItem(at: cleanState)
+            try? FileManager.default.removeItem(at: state)
+        }
+        let clean = try Self.serve(input: input, stateDir: cleanState)
+        #expect(clean.lines.count > 300)
+
+        var rng = SeededRandom(seed: 2026)
+        var all: [String] = []
+        var kills = 0
+        for _ in 0..<60 {
+            let run = try Self.serve(input: input, stateDir: state, killAfter: Int.random(in: 1...40, using: &rng))
+            all += run.lines
+            if run.killed { kills += 1 } else { break }
+        }
+        #expect(kills >= 3, "the test killed the server at least a few times")
+
+        // Every clean push arrived; nothing arrived that the clean run did not send.
+        #expect(Set(all) == Set(clean.lines))
+        // Per activity, order is kept and the only repeats are identical lines at kill points.
+        var repeats = 0
+        var lastSeq: [String: Int] = [:]
+        var bodies: [String: String] = [:]
+        for line in all {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let activity = try #require(object["activity"] as? String), seq = try #require(object["seq"] as? Int)
+            let id = try #require((object["request"] as? [String: Any]).flatMap { $0["headers"] as? [String: String] }?["apns-id"])
+            if let previous = lastSeq[activity] {
+                #expect(seq >= previous, "order of \(activity): \(seq) after \(previous)")
+                if seq == previous { repeats += 1 } else { #expect(seq == previous + 1, "no gap in \(activity)") }
+            }
+            lastSeq[activity] = seq
+            if let body = bodies[id] { #expect(body == line, "one body per apns-id") }
+            bodies[id] = line
+        }
+        #expect(repeats <= kills, "at most the push in flight is repeated per kill")
+    }
+
+    @Test func badInputIsReportedWithItsLineAndOtherGamesGoOn() async throws {
+        let sink = RecordingSink()
+        let service = try GameService(options: .init(clock: .feed), sink: sink)
+        var lines = RecordedStream.lines(seeds: [21, 22])
+        let good = lines.count
+        // Garbage of every kind, each between good lines.
+        let bad: [(String, ScoreFeedError.Code)] = [
+            ("{not json", .malformedJSON),
+            ("\u{1}\u{2}binary\u{FF}", .malformedJSON),
+            ("[1,2,3]", .malformedJSON),
+            (#"{"game":"NOPE","seq":1,"time":1,"period":1,"clock":"12:00","type":"periodStart"}"#, .invalidValue),
+            (#"{"seq":5}"#, .missingField),
+            (#"{"game":"SF00000021","seq":"x","time":1,"period":1,"clock":"12:00","type":"block"}"#, .invalidValue),
+        ]
+        for (offset, item) in bad.enumerated() { lines.insert(item.0, at: 2 + offset * 50) }
+        var errors: [ScoreFeedError] = []
+        for (i, line) in lines.enumerated() {
+            if let error = await service.handle(.line(Data(line.utf8), number: i + 1)) { errors.append(error) }
+        }
+        let lineNumbers = bad.indices.map { 2 + $0 * 50 + 1 }
+        for (n, (text, code)) in zip(lineNumbers, bad) {
+            let error = errors.first { $0.location.line == n }
+            #expect(error?.code == code, "line \(n) (\(text)): \(String(describing: error))")
+        }
+        // Oversized lines are reported too, with their number.
+        let oversized = await service.handle(.oversized(number: 9999, length: 70_000))
+        #expect(oversized?.location.line == 9999)
+
+        // Both games still produced exactly what a clean run does.
+        let cleanSink = RecordingSink()
+        let clean = try GameService(options: .init(clock: .feed), sink: cleanSink)
+        for (i, line) in RecordedStream.lines(seeds: [21, 22]).enumerated() {
+            _ = await clean.handle(.line(Data(line.utf8), number: i + 1))
+        }
+        #expect(await sink.records.map { $0.jsonLine() } == cleanSink.records.map { $0.jsonLine() })
+        #expect(lines.count == good + bad.count)
+    }
+
+    @Test func duplicatesAndOutOfOrderEvents() async throws {
+        let sink = RecordingSink()
+        let service = try GameService(options: .init(clock: .feed, reorderWindow: 3), sink: sink)
+        let lines = RecordedStream.lines(seeds: [31])
+        for (i, line) in lines.prefix(40).enumerated() { _ = await service.handle(.line(Data(line.utf8), number: i + 1)) }
+        // The same line again: ignored as a duplicate.
+        let duplicate = await service.handle(.line(Data(lines[39].utf8), number: 41))
+        #expect(duplicate?.code == .duplicateSequence)
+        #expect(duplicate?.location.line == 41)
+        // An event far older than the newest of its game: rejected as out of order.
+        var old = try #require(try JSONSerialization.jsonObject(with: Data(lines[5].utf8)) as? [String: Any])
+        old["seq"] = -100
+        let late = await service.handle(.line(try JSONSerialization.data(withJSONObject: old), number: 42))
+        #expect(late?.message.contains("reorder window") == true)
+        let counters = await service.counters
+        #expect(counters.duplicates == 1)
+        #expect(counters.outOfOrder == 1)
+    }
+
+    @Test func splitterHandlesPartialLongAndCRLFLines() {
+        var splitter = LineReader.Splitter(limit: 10)
+        var items = splitter.feed(ArraySlice(Array("abc\r\nde".utf8)))
+        items += splitter.feed(ArraySlice(Array("f\n0123456789ABCDEF\nok\n".utf8)))
+        items += splitter.finish().map { [$0] } ?? []
+        let summary = items.map { item -> String in
+            switch item {
+            case .line(let data, let number): "\(number):\(String(decoding: data, as: UTF8.self))"
+            case .oversized(let number, _): "\(number):oversized"
+            }
+        }
+        #expect(summary == ["1:abc", "2:def", "3:oversized", "4:ok"])
+    }
+
+    @Test func checkpointsAreWrittenAtomically() throws {
+        let dir = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try CheckpointStore(directory: dir)
+        try store.write(Data("one".utf8), for: "G/1 x")
+        try store.write(Data("two".utf8), for: "G/1 x")
+        #expect(try store.readAll() == [Data("two".utf8)])
+        #expect(store.url(for: "G/1 x").lastPathComponent == "game-G%2F1%20x.json")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty)
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs `Tests/Support/webhook_server.py` (python3, standard library only) on 127.0.0.1 for the
+/// webhook fault tests: start it, read what it received, stop or restart it on the same port.
+final class WebhookTestServer: Sendable {
+    /// python3 on the PATH, if any: the tests that need the server are skipped without it.
+    static let python: URL? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("python3")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }()
+
+    static let script = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Support").appendingPathComponent("webhook_server.py")
+
+    /// One request as the server logged it.
+    struct Request: Decodable, Sendable {
+        var n: Int
+        var path: String
+        /// The `Idempotency-Key` header.
+        var key: String?
+        var contentType: String?
+        var authorization: String?
+        /// What the server answered: `200`, `500`, `429:7`, `slow:10`, …
+        var action: String
+        var body: String
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    let port: Int
+    let log: URL
+    private let process: Mutex<Process?>
+
+    /// Starts a server; `script` lists the answers to requests 1, 2, … of this process, then
+    /// `cycle` repeats. `port` 0 picks a free one.
+    init(port: Int = 0, script: [String] = [], cycle: [String] = ["200"], token: String? = nil, log: URL? = nil) throws {
+        let log = log ?? FileManager.default.temporaryDirectory.appendingPathComponent("webhook-\(UUID().uuidString).jsonl")
+        let (process, port) = try Self.launch(port: port, script: script, cycle: cycle, token: token, log: log)
+        self.port = port
+        self.log = log
+        self.process = Mutex(process)
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: log)
+    }
+
+    var url: URL { URL(string: "http://127.0.0.1:\(port)/push?apiKey=query-secret")! }
+
+    /// Stops the server (SIGKILL: a child may inherit a blocked SIGTERM) and waits for it to
+    /// exit; the port refuses connections after.
+    func stop() {
+        let running = process.withLock { current -> Process? in
+            defer { current = nil }
+            return current
+        }
+        guard let running else { return }
+        if running.isRunning { kill(running.processIdentifier, SIGKILL) }
+        running.waitUntilExit()
+    }
+
+    /// Starts a new server on the same port and log, with a new fault plan.
+    func restart(script: [String] = [], cycle: [String] = ["200"], token: String? = nil) throws {
+        stop()
+        let (started, _) = try Self.launch(port: port, script: script, cycle: cycle, token: token, log: log)
+        process.withLock { $0 = started }
+    }
+
+    /// Every request received so far, by every process that used this log, in arrival order.
+    func requests() throws -> [Request] {
+        guard let data = try? Data(contentsOf: log) else { return [] }
+        let decoder = JSONDecoder()
+        return try data.split(separator: 0x0A).map { try decoder.decode(Request.self, from: Data($0)) }
+    }
+
+    private static func launch(
+        port: Int, script: [String], cycle: [String], token: String?, log: URL
+    ) throws -> (Process, Int) {
+        guard let python else { throw Failure(description: "python3 is not on the PATH") }
+        let process = Process()
+        process.executableURL = python
+        var arguments = [Self.script.path, "--port", String(port), "--log", log.path, "--cycle", cycle.joined(separator: ",")]
+        if !script.isEmpty { arguments += ["--script", script.joined(separator: ",")] }
+        if let token { arguments += ["--token", token] }
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Ready once it printed its port; bounded so a broken interpreter cannot hang the tests.
+        guard let line = firstLine(of: output.fileHandleForReading, within: 30), line.hasPrefix("PORT "),
+              let chosen = Int(line.dropFirst(5).trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            throw Failure(description: "the test server did not start (port \(port)); run \(Self.script.path) by hand to see why")
+        }
+        return (process, chosen)
+    }
+
+    private static func firstLine(of handle: FileHandle, within seconds: Double) -> String? {
+        let line = Mutex<String?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            var data = Data()
+            while !data.contains(0x0A) {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                data.append(chunk)
+            }
+            line.withLock { $0 = String(decoding: data, as: UTF8.self) }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
+        return line.withLock { $0 }
+    }
+}

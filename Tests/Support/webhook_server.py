@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""A tiny HTTP server for ScoreFeed's webhook tests, with injected faults.
+
+Binds 127.0.0.1 (port 0 picks a free one), prints "PORT <n>" on stdout once listening, and
+answers every POST as its fault plan says. Each request is appended to --log as one JSON line:
+{"n": 1, "path": "/push", "key": <Idempotency-Key>, "authorization": ..., "action": "500",
+ "body": "<the request body>"}.
+
+Fault plan: --script gives the actions of requests 1, 2, 3, ... of this process; after it runs
+out, --cycle repeats (default: always 200). Actions:
+  200 | 400 | 500 | 503 ...  answer with that status
+  429:N                     429 with "Retry-After: N" (seconds)
+  429d:N                    429 with "Retry-After: <HTTP date N seconds from now>"
+  slow:S                    wait S seconds, then 200 (the client should time out first)
+  drop                      close the connection without answering
+With --token T, a request without "Authorization: Bearer T" gets 401.
+
+Stop it with SIGTERM. Python 3.7+ standard library only.
+"""
+import argparse
+import email.utils
+import json
+import os
+import signal
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+def watch_parent(parent):
+    """Exit when the test process that started us is gone, so no server outlives a killed run."""
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
+def main():
+    # A child inherits its parent's signal mask and ignored signals: make SIGTERM work again.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    threading.Thread(target=watch_parent, args=(os.getppid(),), daemon=True).start()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--log", required=True)
+    parser.add_argument("--script", default="")
+    parser.add_argument("--cycle", default="200")
+    parser.add_argument("--token", default=None)
+    args = parser.parse_args()
+    script = [a for a in args.script.split(",") if a]
+    cycle = [a for a in args.cycle.split(",") if a] or ["200"]
+    lock = threading.Lock()
+    state = {"n": 0}
+
+    def action_for(n):
+        if n <= len(script):
+            return script[n - 1]
+        return cycle[(n - len(script) - 1) % len(cycle)]
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.0"
+
+        def do_POST(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length)
+            authorization = self.headers.get("Authorization")
+            with lock:
+                state["n"] += 1
+                n = state["n"]
+                action = action_for(n)
+                if args.token is not None and authorization != "Bearer " + args.token:
+                    action = "401"
+                entry = {
+                    "n": n, "path": self.path, "key": self.headers.get("Idempotency-Key"),
+                    "contentType": self.headers.get("Content-Type"), "authorization": authorization,
+                    "action": action, "body": body.decode("utf-8", "replace"),
+                }
+                with open(args.log, "a", encoding="utf-8") as log:
+                    log.write(json.dumps(entry) + "\n")
+            self.act(action)
+
+        def act(self, action):
+            try:
+                if action == "drop":
+                    self.close_connection = True
+                    return
+                headers = {}
+                if action.startswith("slow:"):
+                    time.sleep(float(action[5:]))
+                    status = 200
+                elif action.startswith("429d:"):
+                    status = 429
+                    headers["Retry-After"] = email.utils.formatdate(time.time() + float(action[5:]), usegmt=True)
+                elif action.startswith("429:"):
+                    status = 429
+                    headers["Retry-After"] = action[4:]
+                else:
+                    status = int(action)
+                reply = b'{"ok":true}' if status < 300 else b'{"ok":false}'
+                self.send_response(status)
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(reply)))
+                self.end_headers()
+                self.wfile.write(reply)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client timed out and left
+
+        def log_message(self, format, *args):
+            pass
+
+    class Server(ThreadingHTTPServer):
+        daemon_threads = True
+        allow_reuse_address = True
+
+    server = Server(("127.0.0.1", args.port), Handler)
+    print("PORT %d" % server.server_address[1], flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()
