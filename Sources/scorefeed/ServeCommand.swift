@@ -27,6 +27,7 @@ enum ServeCommand {
           --max-line-bytes <n>    Longer lines are skipped with a message (65536).
           --out <path>            Append push records to this file instead of stdout.
           --bundle-id <id>        The app's bundle id for apns-topic (default com.example.app).
+        \(PushOptions.help)
         \(CoalescerOptions.help)
           -h, --help              Show help information.
 
@@ -54,15 +55,20 @@ enum ServeCommand {
         let maxLine: Int = try arguments.number("--max-line-bytes", in: 64...1 << 30) ?? 65_536
         let out = try arguments.option("--out")
         let bundleId = try arguments.option("--bundle-id") ?? "com.example.app"
+        let push = try PushOptions.parse(&arguments)
         let configuration = try CoalescerOptions.parse(&arguments)
         _ = try arguments.positionals(max: 0)
 
-        let sink: any PushSink = try out.map { path throws(ScoreFeedError) in try JSONLSink(path: path) } ?? JSONLSink.standardOutput()
+        var sinks: [any PushSink] = [try out.map { path throws(ScoreFeedError) in try JSONLSink(path: path) } ?? JSONLSink.standardOutput()]
+        let webhook = push.webhookSink(quiet: false)
+        if let webhook { sinks.append(webhook.sink) }
+        var rendering = PushRenderer.Configuration(bundleId: bundleId)
+        push.apply(to: &rendering)
         let service = try GameService(
             options: .init(
-                clock: clock, coalescer: configuration, renderer: .init(bundleId: bundleId), reorderWindow: window,
+                clock: clock, coalescer: configuration, renderer: rendering, reorderWindow: window,
                 stateDirectory: stateDir.map { URL(fileURLWithPath: $0) }),
-            sink: sink)
+            sink: sinks.count == 1 ? sinks[0] : FanOutSink(sinks))
         let resumed = try await service.restore()
         if resumed > 0 { Console.error("resumed \(resumed) games from \(stateDir ?? "")") }
 
@@ -92,6 +98,7 @@ enum ServeCommand {
             group.cancelAll()
         }
         await service.drain()
+        if let webhook { try await PushOptions.finish(webhook, quiet: false) }
         let c = await service.counters
         Console.error(
             "serve: \(c.lines) lines, \(c.headers) headers, \(c.events) events, \(c.badLines) bad lines, "
