@@ -16,6 +16,9 @@ enum FeedShape: Hashable, Sendable {
 
     /// Classifies `data`; never fails (truncated or binary input is left to the decoder).
     static func of(_ data: Data) -> FeedShape {
+        // Fixtures written by ScoreFeed start with their format: no need to scan the rest.
+        let head = data.prefix(64).drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0x7B }
+        if head.starts(with: Data("\"format\"".utf8)) { return .fixture }
         let paths = keyPaths(data)
         if paths.contains("events") || paths.contains("format") { return .fixture }
         if paths.contains("resultSets") || paths.contains("resultSet") { return .statsResultSets }
