@@ -191,7 +191,11 @@ struct WebhookSinkTests {
         let skipped = await sink.statistics.skipped
         #expect(skipped > 0)
         let total = rendered.values.map(\.count).reduce(0, +)
-        #expect(Set(received.filter { $0.action == "200" }.map(\.key)).count == total - skipped)
+        // At-least-once: a request the server answered may still count as failed on our side
+        // (its answer was lost when the server stopped), and its state later as skipped.
+        let delivered = Set(received.filter { $0.action == "200" }.map(\.key)).count
+        #expect(delivered >= total - skipped)
+        #expect(delivered <= total)
     }
 
     /// Injects: a server that demands a bearer token. Asserts: the token read by the caller is
