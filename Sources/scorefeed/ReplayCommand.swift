@@ -16,7 +16,9 @@ enum ReplayCommand {
                                 [--channel-id <id>] [--start] [--webhook <url>] [--quiet]
 
         ARGUMENTS:
-          <file>                  A game file (fixture format). Default: \(defaultGame).
+          <file>                  A game file: the fixture format, NBA liveData, stats
+                                  playbyplayv2 or a v3 action list, detected by content;
+                                  - reads standard input. Default: \(defaultGame).
 
         OPTIONS:
           --jsonl                 Print only push records on stdout, one JSON object per line;
@@ -127,6 +129,7 @@ enum ReplayCommand {
             model: DeviceModel(budget: configuration.budget, priority5Delay: configuration.priority5Delay))
         if !quiet {
             Console.error(summaryText(summary, file: path))
+            Console.error(sourceText(document))
             Console.error("\n" + report.text)
         }
         if let reportPath {
@@ -155,6 +158,18 @@ enum ReplayCommand {
             return found
         }
         throw ScoreFeedError(.usage, "no file given and the default game \(defaultGame) is not here; run from the package folder or name a file")
+    }
+
+    /// The format read, and where the feed's own score disagreed with the fold or was odd.
+    static func sourceText(_ document: FeedDocument) -> String {
+        var lines = ["  source        \(document.format.rawValue) (\(document.actionCount ?? document.events.count) actions)"]
+        let d = document.discrepancies
+        lines.append("  score check   \(d.count) discrepanc\(d.count == 1 ? "y" : "ies") with the feed's running score"
+            + (d.first.map { "; first: \($0)" } ?? ""))
+        if !document.warnings.isEmpty {
+            lines.append("  warnings      \(document.warnings.count); first: \(document.warnings[0])")
+        }
+        return lines.joined(separator: "\n")
     }
 
     static func summaryText(_ s: ReplaySummary, file: String) -> String {
