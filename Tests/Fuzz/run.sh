@@ -4,13 +4,15 @@
 #
 #   Tests/Fuzz/run.sh [seconds-per-target] [target ...]
 #
-# Targets: feed fixture streamline fold. Findings (crashes) land in .build/fuzz/<target>/.
+# Targets: feed (format detection), fixture, livedata, statsv2, v3 (each decoder alone),
+# streamline (serve's input), fold (decode + validate + fold + coalesce + render).
+# Findings (crashes) land in .build/fuzz/<target>/findings; FUZZ_MAX_LEN sets -max_len (4096).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(feed fixture streamline fold)
+[ ${#targets[@]} -gt 0 ] || targets=(feed fixture livedata statsv2 v3 streamline fold)
 out="$root/.build/fuzz"
 mkdir -p "$out/obj"
 
@@ -18,7 +20,7 @@ mkdir -p "$out/obj"
 # becomes a no-op alias), compiled once with the sanitizers.
 model_sources=$(find "$root/Sources/ScoreFeedModel" -name '*.swift' | sort)
 engine_sources=$(find "$root/Sources/ScoreFeed" -name '*.swift' | sort)
-mkdir -p "$out/src"
+rm -rf "$out/src" && mkdir -p "$out/src"
 for f in $engine_sources; do
   sed 's/^import ScoreFeedModel$//' "$f" > "$out/src/$(echo "${f#$root/Sources/}" | tr '/' '_')"
 done
@@ -30,12 +32,16 @@ for target in "${targets[@]}"; do
     fixture) entry=FuzzFixture.swift ;;
     streamline) entry=FuzzStreamLine.swift ;;
     fold) entry=FuzzFold.swift ;;
+    livedata) entry=FuzzLiveData.swift ;;
+    statsv2) entry=FuzzStatsV2.swift ;;
+    v3) entry=FuzzV3.swift ;;
     *) echo "unknown target $target" >&2; exit 64 ;;
   esac
   binary="$out/fuzz-$target"
   if [ ! -x "$binary" ] || [ -n "$(find "$root/Sources" "$root/Tests/Fuzz" -newer "$binary" -name '*.swift' | head -1)" ]; then
     echo "building $target…" >&2
     swiftc "${flags[@]}" $model_sources "$out"/src/*.swift "$root/Tests/Fuzz/$entry" -o "$binary" 2>&1 | grep -v "ld.gold: warning" || true
+    [ -x "$binary" ] || { echo "building $target failed" >&2; exit 1; }
   fi
   corpus="$out/$target/corpus"
   mkdir -p "$corpus" "$out/$target/findings"
