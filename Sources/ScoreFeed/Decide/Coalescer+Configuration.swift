@@ -36,21 +36,25 @@ extension Coalescer {
         public var minimumGain: TimeInterval
         public var alerts: AlertRules
 
+        /// Knobs left nil follow from the budget: while priority 10 is scarce (under 50 an hour)
+        /// plays are merged, a reserve of 2 and a headroom of 3 are kept and the rest less six
+        /// pauses an hour is paced; when it is plentiful, every score change may have one.
         public init(
-            budget: Int = 15, reserve: Int = 2, pauseHeadroom: Int = 3, pacedPerHour: Double? = nil,
+            budget: Int = 15, reserve: Int? = nil, pauseHeadroom: Int? = nil, pacedPerHour: Double? = nil,
             pacedBurst: Double? = nil, minInterval: TimeInterval = 1, priority5Delay: TimeInterval = 120,
             settle: TimeInterval = 3, freeThrowHold: TimeInterval = 45, periodEndWindow: TimeInterval = 24,
             runLength: Int = 8, minimumGain: TimeInterval = 20, alerts: AlertRules = AlertRules(),
             mergePlays: Bool? = nil
         ) {
+            let scarce = budget < 50
             self.budget = budget
-            self.reserve = reserve
-            self.pauseHeadroom = pauseHeadroom
-            self.pacedPerHour = pacedPerHour ?? Self.paced(budget, reserve: reserve)
-            self.pacedBurst = pacedBurst ?? Self.burst(budget)
+            self.reserve = reserve ?? (scarce ? 2 : 1)
+            self.pauseHeadroom = pauseHeadroom ?? (scarce ? 3 : 0)
+            self.pacedPerHour = pacedPerHour ?? (scarce ? Double(max(1, budget - self.reserve - 6)) : Double(budget))
+            self.pacedBurst = pacedBurst ?? (scarce ? max(2, Double(budget) / 6) : Double(budget) / 2)
+            self.mergePlays = mergePlays ?? scarce
             self.minInterval = minInterval
             self.priority5Delay = priority5Delay
-            self.mergePlays = mergePlays ?? (budget < 50)
             self.settle = settle
             self.freeThrowHold = freeThrowHold
             self.periodEndWindow = periodEndWindow
@@ -62,33 +66,14 @@ extension Coalescer {
         /// The reported default budget (about 15 priority-10 pushes an hour).
         public static let standard = Configuration()
         /// For apps with `NSSupportsLiveActivitiesFrequentUpdates`: a larger budget.
-        public static let frequentUpdates = Configuration(budget: 60, reserve: 3)
+        public static let frequentUpdates = Configuration(budget: 60)
 
-        /// This configuration with another budget, the paced rate following it.
+        /// This configuration with another budget; the knobs that follow from the budget follow it.
         public func withBudget(_ budget: Int) -> Configuration {
-            var copy = self
-            copy.budget = budget
-            copy.pacedPerHour = Self.paced(budget, reserve: reserve)
-            copy.pacedBurst = Self.burst(budget)
-            copy.mergePlays = Self.merges(budget)
-            return copy
-        }
-
-        /// A game has about six long pauses an hour; the rest of the budget (less the reserve)
-        /// is paced over score changes.
-        static func paced(_ budget: Int, reserve: Int) -> Double {
-            Double(max(1, budget - reserve - 6))
-        }
-
-        /// Plays are merged while the budget is well under a game's rate of score changes.
-        static func merges(_ budget: Int) -> Bool {
-            budget < 50
-        }
-
-        /// A sixth of the hourly budget may be saved up (at least 2): enough for a flurry of
-        /// baskets when the budget allows priority 10 on most of them.
-        static func burst(_ budget: Int) -> Double {
-            max(2, Double(budget) / 6)
+            Configuration(
+                budget: budget, minInterval: minInterval, priority5Delay: priority5Delay, settle: settle,
+                freeThrowHold: freeThrowHold, periodEndWindow: periodEndWindow, runLength: runLength,
+                minimumGain: minimumGain, alerts: alerts)
         }
     }
 }
