@@ -84,7 +84,7 @@ enum FreshnessCommand {
         let columns = ["engine", "every", "fixed", "p10→p5", "rolling", "bound", "eng/best", "eng/bound", "p10", "peak", "overrun", "final"]
         var lines = [
             "Budget \(budget) priority-10 pushes per rolling hour; priority 5 shown \(Int(delay)) s late. Wrong share (lower is better):",
-            pad("game", 28, left: true) + columns.map { pad($0, 9) }.joined(),
+            pad("game", 28, left: true) + columns.map { pad($0, 10) }.joined(),
         ]
         var engine: [Double] = [], best: [Double] = [], bound: [Double] = [], rolling: [Double] = [], overruns = 0
         for (name, report) in reports {
@@ -103,7 +103,7 @@ enum FreshnessCommand {
                     "\(report.engine.priority10)", "\(report.engine.peakHourlyPriority10)",
                     "\(report.engine.budgetOverruns)", report.engine.finalLag.map { "\(Int($0)) s" } ?? "never",
                 ]
-                lines.append(pad(String(name.prefix(27)), 28, left: true) + cells.map { pad($0, 9) }.joined())
+                lines.append(pad(String(name.prefix(27)), 28, left: true) + cells.map { pad($0, 10) }.joined())
             }
         }
         func median(_ xs: [Double]) -> Double {
