@@ -8,17 +8,31 @@ enum BenchCommand {
     static let help = """
         OVERVIEW: Benchmark the engine: (a) a generated season replayed end to end (decode → fold
         → coalesce → render → a sink that discards) beside the floor of merely decoding the same
-        bytes with JSONDecoder; (b) many games live at once in one process on the real clock.
+        bytes with JSONDecoder; (b) many games live at once in one process on the real clock:
+        line-to-sink latency and memory per game.
 
-        USAGE: scorefeed bench [--season <games>] [--live <games>] [--events <n>]
+        USAGE: scorefeed bench [--season <games>] [--live <games>] [--events <n>] [--warmup <n>]
+                               [--spacing <seconds>] [--same-process]
 
         OPTIONS:
           --season <games>        Games in the season part (default 1230; 0 skips it).
           --live <games>          Games in the live part (default 10000; 0 skips it).
-          --events <n>            Events per live game fed in the live part (default 20).
+          --events <n>            Events per live game whose latency is measured (default 10).
+          --warmup <n>            Events per live game fed before measuring, the idle state
+                                  whose memory is reported (default 5).
+          --spacing <seconds>     Real time between two measured events of a live game
+                                  (default 4: longer than the coalescer holds a basket, so
+                                  held pushes go out on the timer as in a real game; 0 feeds
+                                  lines as fast as possible, and the coalescer, on the real
+                                  clock, then holds most pushes for its minimum interval).
+          --same-process          Run the live part in this process after the season part
+                                  (by default it runs in a fresh child process, so its memory
+                                  figures do not include the season's leftovers).
           -h, --help              Show help information.
 
         Build with -c release: swift run -c release scorefeed bench
+        The season part interleaves its two passes game by game, so load from other processes
+        slows both alike; the load average is printed beside the figures.
 
         """
 
@@ -30,10 +44,20 @@ enum BenchCommand {
         }
         let season: Int = try arguments.number("--season", in: 0...100_000) ?? 1230
         let live: Int = try arguments.number("--live", in: 0...1_000_000) ?? 10_000
-        let perGame: Int = try arguments.number("--events", in: 1...1000) ?? 20
+        let perGame: Int = try arguments.number("--events", in: 1...1000) ?? 10
+        let warmup: Int = try arguments.number("--warmup", in: 0...1000) ?? 5
+        let spacing: Double = try arguments.number("--spacing", in: 0...3600) ?? 4
+        let sameProcess = arguments.flag("--same-process")
         _ = try arguments.positionals(max: 0)
         if season > 0 { try await seasonBenchmark(games: season) }
-        if live > 0 { try await liveBenchmark(games: live, eventsPerGame: perGame) }
+        if live > 0 {
+            if season > 0 && !sameProcess,
+                let status = try runLiveInChild(games: live, events: perGame, warmup: warmup, spacing: spacing)
+            {
+                return status
+            }
+            try await liveBenchmark(games: live, warmup: warmup, eventsPerGame: perGame, spacing: spacing)
+        }
         return 0
     }
 
@@ -59,100 +83,48 @@ enum BenchCommand {
         }
         let bytes = files.reduce(0) { $0 + $1.count }
         print("    \(events) events, \(bytes / 1_000_000) MB of fixture JSON")
+        let loadBefore = loadAverage()
 
-        let floorStart = ContinuousClock.now
-        var decoded = 0
-        for file in files { decoded += try FixtureFormat.decodeOnlyFloor(file) }
-        let floor = seconds(ContinuousClock.now - floorStart)
-
+        // The floor and the end-to-end pass run game by game, alternating which goes first, so
+        // that other processes on the machine slow both alike and neither always finds the
+        // bytes warm in the cache.
         let sink = DiscardSink()
-        let start = ContinuousClock.now
-        var decoding = Duration.zero
+        var floor = Duration.zero, decoding = Duration.zero, replaying = Duration.zero
+        var decoded = 0
         for (index, file) in files.enumerated() {
-            let decodeStart = ContinuousClock.now
-            let document = try FixtureFormat.decode(file, file: "game \(index + 1)")
-            decoding += ContinuousClock.now - decodeStart
-            _ = try await Replay().run(document, sink: sink)
-        }
-        let total = seconds(ContinuousClock.now - start)
-        print(String(format: "    of which decoding %.2f s, fold + coalesce + render %.2f s", seconds(decoding), total - seconds(decoding)))
-        print(String(format: "    decode only (JSONDecoder, the floor): %.2f s (%.0f events/s)", floor, Double(events) / floor))
-        print(String(format: "    end to end: %.2f s, %.0f events/s, %.0f pushes/s (%d pushes)", total, Double(events) / total, Double(sink.received) / total, sink.received))
-        print(String(format: "    end to end / floor: %.2f×  (decoded %d events in the floor pass)", total / floor, decoded))
-        print("    peak RSS: \(peakRSS() / 1024) MB")
-    }
-
-    static func liveBenchmark(games: Int, eventsPerGame: Int) async throws {
-        print("(b) live: \(games) games in one process on the real clock, \(eventsPerGame) events each")
-        let rssBefore = currentRSS()
-        let sink = LatencySink()
-        let service = try GameService(options: .init(clock: .system), sink: sink)
-        let encoder = JSONEncoder()
-        // Headers for every game, then their events interleaved round-robin: a busy night.
-        var number = 0
-        let templates = (1...8).map { GameGenerator(seed: UInt64($0)).generate() }
-        for g in 0..<games {
-            var attributes = templates[g % templates.count].attributes
-            attributes.gameId = "L\(g)"
-            number += 1
-            _ = await service.handle(.line(try encoder.encode(attributes), number: number))
-        }
-        let rssIdle = currentRSS()
-        print(String(format: "    memory per idle game (headers only): %.1f KB", Double(rssIdle - rssBefore) / Double(games)))
-        let start = ContinuousClock.now
-        var lines = 0
-        for i in 0..<eventsPerGame {
-            for g in 0..<games {
-                let template = templates[g % templates.count]
-                guard i < template.events.count else { continue }
-                var object = try JSONSerialization.jsonObject(with: FixtureFormat.eventJSON(template.events[i])) as! [String: Any]
-                object["game"] = "L\(g)"
-                let line = try JSONSerialization.data(withJSONObject: object)
-                number += 1
-                lines += 1
-                sink.lineStarted()
-                _ = await service.handle(.line(line, number: number))
+            let floorFirst = index % 2 == 0
+            if floorFirst {
+                let start = ContinuousClock.now
+                decoded += try FixtureFormat.decodeOnlyFloor(file)
+                floor += ContinuousClock.now - start
             }
-            await service.fireDue(now: Date())
+            let start = ContinuousClock.now
+            var decodedAt = start
+            do {
+                let document = try FixtureFormat.decode(file, file: "game \(index + 1)")
+                decodedAt = ContinuousClock.now
+                _ = try await Replay().run(document, sink: sink)
+            }  // the document is freed here, inside the measured time
+            let end = ContinuousClock.now
+            decoding += decodedAt - start
+            replaying += end - decodedAt
+            if !floorFirst {
+                let start = ContinuousClock.now
+                decoded += try FixtureFormat.decodeOnlyFloor(file)
+                floor += ContinuousClock.now - start
+            }
         }
-        let elapsed = seconds(ContinuousClock.now - start)
-        let rssAfter = currentRSS()
-        let latencies = sink.latencies.sorted()
-        func percentile(_ p: Double) -> Double {
-            latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] * 1000
-        }
-        print(String(format: "    %d lines in %.2f s (%.0f lines/s), %d pushes", lines, elapsed, Double(lines) / elapsed, latencies.count))
-        print(String(format: "    line-to-sink latency of due pushes: p50 %.3f ms, p99 %.3f ms, max %.3f ms", percentile(0.5), percentile(0.99), (latencies.last ?? 0) * 1000))
-        print(String(format: "    memory per game after %d events each: %.1f KB; peak RSS %d MB", eventsPerGame, Double(rssAfter - rssBefore) / Double(games), peakRSS() / 1024))
-    }
-
-    /// Records, for each push, the time since the line that caused it was read.
-    final class LatencySink: PushSink, @unchecked Sendable {
-        private let lock = NSLock()
-        private var started = ContinuousClock.now
-        private var values: [Double] = []
-        func lineStarted() {
-            lock.withLock { started = .now }
-        }
-        func send(_ record: PushRecord) async throws {
-            let now = ContinuousClock.now
-            lock.withLock { values.append(BenchCommand.seconds(now - started)) }
-        }
-        var latencies: [Double] { lock.withLock { values } }
+        let floorSeconds = seconds(floor), decodingSeconds = seconds(decoding), rest = seconds(replaying)
+        let total = decodingSeconds + rest
+        print(String(format: "    decode only (JSONDecoder, the floor): %.2f s (%.0f events/s)", floorSeconds, Double(events) / floorSeconds))
+        print(String(format: "    end to end: %.2f s = decoding %.2f s (%.2f× floor) + fold + coalesce + render %.2f s (%.2f× floor, %.2f µs/event)",
+                     total, decodingSeconds, decodingSeconds / floorSeconds, rest, rest / floorSeconds, rest / Double(events) * 1e6))
+        print(String(format: "    %.0f events/s, %.0f pushes/s (%d pushes, %.2f per event)", Double(events) / total, Double(sink.received) / total, sink.received, Double(sink.received) / Double(events)))
+        print(String(format: "    end to end / floor: %.2f×  (target ≤ 1.5×; decoded %d events in the floor pass)", total / floorSeconds, decoded))
+        print("    peak RSS: \(peakRSS() / 1024) MB; load average \(loadBefore) → \(loadAverage()) on \(ProcessInfo.processInfo.activeProcessorCount) cores")
     }
 
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
-    /// Resident memory now and at its peak, in KB, from /proc/self/status (Linux).
-    static func currentRSS() -> Int { status("VmRSS:") }
-    static func peakRSS() -> Int { status("VmHWM:") }
-    static func status(_ key: String) -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in text.split(separator: "\n") where line.hasPrefix(key) {
-            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "0") ?? 0
-        }
-        return 0
     }
 }

@@ -62,7 +62,10 @@ public struct Coalescer: PushPolicy, Codable {
 
     public var deadline: Date? {
         guard !ended else { return nil }
-        return [holdUntil, intervalWait].compactMap { $0 }.min()
+        // Asked after every event: the earlier of the two timers, without building an array.
+        guard let holdUntil else { return intervalWait }
+        guard let intervalWait else { return holdUntil }
+        return min(holdUntil, intervalWait)
     }
 
     public mutating func observe(_ change: StateChange, now: Date) -> PushDecision {

@@ -14,34 +14,59 @@ extension Diff {
 
     /// A few words on why this change matters, most important first: `score`, `end of Q1`, …
     public var reason: String {
-        var parts: [String] = []
-        if let phase = self[.phase], case .text(let name) = phase.new {
+        // Built for every push: one pass over the changes, then appends to one string.
+        var phase: Change?, period: Change?, lastPlay: Change?
+        var score = false, timeout = false, foul = false, bonus = false
+        for change in changes {
+            switch change.field {
+            case .phase: if phase == nil { phase = change }
+            case .period: if period == nil { period = change }
+            case .lastPlay: if lastPlay == nil { lastPlay = change }
+            case .homeScore, .awayScore: score = true
+            case .homeTimeouts, .awayTimeouts: timeout = true
+            case .homeFouls, .awayFouls: foul = true
+            case .homeInBonus, .awayInBonus: bonus = true
+            case .clock, .possession, .lastScorer: break
+            }
+        }
+        var text = "", parts = 0
+        func part(_ words: String) {
+            if parts > 0 { text += "; " }
+            text += words
+            parts += 1
+        }
+        if let phase, case .text(let name) = phase.new {
             switch GamePhase(rawValue: name) {
             case .live:
-                if case .text(GamePhase.pregame.rawValue)? = self[.phase]?.old {
-                    parts.append("tip-off")
-                } else if case .int(let period)? = self[.period]?.new {
-                    parts.append("\(GameState.periodLabel(period)) start")
+                if case .text(GamePhase.pregame.rawValue) = phase.old {
+                    part("tip-off")
+                } else if case .int(let number)? = period?.new {
+                    part(GameState.periodLabel(number))
+                    text += " start"
                 } else {
-                    parts.append("period start")
+                    part("period start")
                 }
-            case .endOfPeriod: parts.append("end of period")
-            case .halftime: parts.append("halftime")
-            case .final: parts.append("final")
-            default: parts.append(name)
+            case .endOfPeriod: part("end of period")
+            case .halftime: part("halftime")
+            case .final: part("final")
+            default: part(name)
             }
-        } else if contains(.period) {
-            parts.append("new period")
+        } else if period != nil {
+            part("new period")
         }
-        if changesScore {
-            if case .text(let play)? = self[.lastPlay]?.new { parts.append("score: \(play)") } else { parts.append("score") }
-        } else if contains(.lastPlay) {
-            if case .text(let play)? = self[.lastPlay]?.new { parts.append(play) }
+        if score {
+            part("score")
+            if case .text(let play)? = lastPlay?.new {
+                text += ": "
+                text += play
+            }
+        } else if case .text(let play)? = lastPlay?.new {
+            part(play)
         }
-        if contains(.homeTimeouts) || contains(.awayTimeouts) { parts.append("timeout") }
-        if contains(.homeFouls) || contains(.awayFouls) { parts.append("foul") }
-        if contains(.homeInBonus) || contains(.awayInBonus) { parts.append("bonus") }
-        if parts.isEmpty { parts.append(changes.map(\.field.rawValue).joined(separator: ", ")) }
-        return parts.joined(separator: "; ")
+        if timeout { part("timeout") }
+        if foul { part("foul") }
+        if bonus { part("bonus") }
+        if parts == 0 { text = changes.map(\.field.rawValue).joined(separator: ", ") }
+        return text
     }
 }

@@ -52,24 +52,27 @@ public struct Diff: Hashable, Sendable {
 
     /// The fields that differ between two states.
     public init(from old: GameState, to new: GameState) {
+        // Called for every event and every push: no array unless something changed, and room
+        // for a typical event's changes (clock, possession, score, play, scorer, a foul) at once.
         var changes: [Change] = []
-        func note(_ field: Field, _ a: Value, _ b: Value) {
-            if a != b { changes.append(Change(field, a, b)) }
+        func add(_ field: Field, _ a: Value, _ b: Value) {
+            if changes.capacity == 0 { changes.reserveCapacity(6) }
+            changes.append(Change(field, a, b))
         }
-        if old.homeScore != new.homeScore { changes.append(Change(.homeScore, .int(old.homeScore), .int(new.homeScore))) }
-        if old.awayScore != new.awayScore { changes.append(Change(.awayScore, .int(old.awayScore), .int(new.awayScore))) }
-        if old.period != new.period { changes.append(Change(.period, .int(old.period), .int(new.period))) }
-        if old.phase != new.phase { changes.append(Change(.phase, .text(old.phase.rawValue), .text(new.phase.rawValue))) }
-        if old.clock != new.clock { changes.append(Change(.clock, .clock(old.clock), .clock(new.clock))) }
-        note(.possession, .side(old.possession), .side(new.possession))
-        if old.homeFouls != new.homeFouls { changes.append(Change(.homeFouls, .int(old.homeFouls), .int(new.homeFouls))) }
-        if old.awayFouls != new.awayFouls { changes.append(Change(.awayFouls, .int(old.awayFouls), .int(new.awayFouls))) }
-        if old.homeInBonus != new.homeInBonus { changes.append(Change(.homeInBonus, .bool(old.homeInBonus), .bool(new.homeInBonus))) }
-        if old.awayInBonus != new.awayInBonus { changes.append(Change(.awayInBonus, .bool(old.awayInBonus), .bool(new.awayInBonus))) }
-        if old.homeTimeouts != new.homeTimeouts { changes.append(Change(.homeTimeouts, .int(old.homeTimeouts), .int(new.homeTimeouts))) }
-        if old.awayTimeouts != new.awayTimeouts { changes.append(Change(.awayTimeouts, .int(old.awayTimeouts), .int(new.awayTimeouts))) }
-        if old.lastPlay != new.lastPlay { note(.lastPlay, .optional(old.lastPlay), .optional(new.lastPlay)) }
-        note(.lastScorer, .side(old.lastScorer), .side(new.lastScorer))
+        if old.homeScore != new.homeScore { add(.homeScore, .int(old.homeScore), .int(new.homeScore)) }
+        if old.awayScore != new.awayScore { add(.awayScore, .int(old.awayScore), .int(new.awayScore)) }
+        if old.period != new.period { add(.period, .int(old.period), .int(new.period)) }
+        if old.phase != new.phase { add(.phase, .text(old.phase.rawValue), .text(new.phase.rawValue)) }
+        if old.clock != new.clock { add(.clock, .clock(old.clock), .clock(new.clock)) }
+        if old.possession != new.possession { add(.possession, .side(old.possession), .side(new.possession)) }
+        if old.homeFouls != new.homeFouls { add(.homeFouls, .int(old.homeFouls), .int(new.homeFouls)) }
+        if old.awayFouls != new.awayFouls { add(.awayFouls, .int(old.awayFouls), .int(new.awayFouls)) }
+        if old.homeInBonus != new.homeInBonus { add(.homeInBonus, .bool(old.homeInBonus), .bool(new.homeInBonus)) }
+        if old.awayInBonus != new.awayInBonus { add(.awayInBonus, .bool(old.awayInBonus), .bool(new.awayInBonus)) }
+        if old.homeTimeouts != new.homeTimeouts { add(.homeTimeouts, .int(old.homeTimeouts), .int(new.homeTimeouts)) }
+        if old.awayTimeouts != new.awayTimeouts { add(.awayTimeouts, .int(old.awayTimeouts), .int(new.awayTimeouts)) }
+        if old.lastPlay != new.lastPlay { add(.lastPlay, .optional(old.lastPlay), .optional(new.lastPlay)) }
+        if old.lastScorer != new.lastScorer { add(.lastScorer, .side(old.lastScorer), .side(new.lastScorer)) }
         self.changes = changes
     }
 

@@ -75,9 +75,10 @@ enum JSONText {
         case .text(let s): return string(s)
         case .null: return "null"
         case .clock(let clock):
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            return (try? encoder.encode(clock)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+            // As `JSONEncoder` with `.sortedKeys` spells it: `{"running":{"endsAt":…}}`.
+            var out = JSONBytes(capacity: 40)
+            do { try out.write(clock) } catch { return "null" }
+            return out.string()
         }
     }
 }

@@ -40,16 +40,14 @@ public struct PushRenderer: Sendable {
         case refused(PushRefusal)
     }
 
-    private let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+    /// Token mode's `apns-topic`, the same on every request.
+    private let topic: String
 
     public init(attributes: GameAttributes, configuration: Configuration = Configuration()) {
         self.attributes = attributes
         self.configuration = configuration
         self.startPending = configuration.sendsStart
+        topic = "\(configuration.bundleId).push-type.liveactivity"
     }
 
     /// The activity id in records: the configured one, else the game id.
@@ -115,10 +113,7 @@ public struct PushRenderer: Sendable {
             aps.alert = alertText(alert, state: state, now: sentAt)
         }
 
-        let encoder = self.encoder
-        let guardrail = SizeGuard(limit: configuration.payloadLimit) { aps throws(ScoreFeedError) in
-            try Self.encode(aps, with: encoder)
-        }
+        let guardrail = SizeGuard(limit: configuration.payloadLimit, encode: Self.encode)
         func refusal(bytes: Int, _ error: ScoreFeedError) -> Output {
             .refused(PushRefusal(
                 activity: activity, game: attributes.gameId, event: push.event, priority: priority, sentAt: sentAt,
@@ -143,16 +138,15 @@ public struct PushRenderer: Sendable {
         seq += 1
         lastTimestamp = timestamp
         let id = RequestID.uuid(activity: activity, seq: seq)
-        var headers = [
-            "apns-push-type": "liveactivity",
-            "apns-priority": String(priority),
-            "apns-id": id,
-        ]
+        var headers = [String: String](minimumCapacity: 6)
+        headers["apns-push-type"] = "liveactivity"
+        headers["apns-priority"] = priority == 10 ? "10" : priority == 5 ? "5" : String(priority)
+        headers["apns-id"] = id
         let path: String
         switch configuration.mode {
         case .token:
             path = "/3/device/{token}"
-            headers["apns-topic"] = "\(configuration.bundleId).push-type.liveactivity"
+            headers["apns-topic"] = topic
             let lifetime = push.event == .end ? 4 * 3600 : Int(configuration.expiration)
             headers["apns-expiration"] = String(sent + lifetime)
         case .broadcast(let channelId):
@@ -173,9 +167,11 @@ public struct PushRenderer: Sendable {
             reason: push.reason, state: fitted.aps.contentState, timestamp: timestamp, trimmed: fitted.trimmed))
     }
 
-    private static func encode(_ aps: APNsPayload.APS, with encoder: JSONEncoder) throws(ScoreFeedError) -> Data {
+    /// The payload's bytes: what `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes`
+    /// gives for ``APNsPayload``, written by hand (``APNsPayload/APS/payloadJSON()``).
+    static func encode(_ aps: APNsPayload.APS) throws(ScoreFeedError) -> Data {
         do {
-            return try encoder.encode(APNsPayload(aps: aps))
+            return try aps.payloadJSON()
         } catch {
             throw ScoreFeedError(.invalidValue, "could not encode the payload: \(error)")
         }

@@ -34,6 +34,18 @@ public struct Replay: Sendable {
         let clock = ManualClock(start)
         let engine = MatchEngine(
             attributes: document.attributes, clock: clock, sink: sink, policy: policy, renderer: renderer)
+        var summary = try await feed(document, to: engine, clock: clock, report: report)
+        summary.wallTime = ContinuousClock.now - started
+        return summary
+    }
+
+    /// The replay loop. It runs on the engine's own executor (`isolated`), so reading the
+    /// policy's deadline and handing over each event take no actor hop: only the sink's
+    /// `send`, and `pace` and `progress` when set, run elsewhere.
+    private func feed(
+        _ document: FeedDocument, to engine: isolated MatchEngine, clock: ManualClock,
+        report: @Sendable (ScoreFeedError) -> Void
+    ) async throws -> ReplaySummary {
         var summary = ReplaySummary(attributes: document.attributes)
         summary.eventsRead = document.events.count + document.rejected.count
         var pendingRejections = document.rejected.sorted { ($0.location.eventIndex ?? 0) < ($1.location.eventIndex ?? 0) }[...]
@@ -49,19 +61,17 @@ public struct Replay: Sendable {
                 try reject(next)
             }
             try await fireDeadlines(engine, clock: clock, before: event.time)
-            await pace?(event.time)
+            if let pace { await pace(event.time) }
             clock.advance(to: event.time)
-            var verdict = try await engine.receive(event, index: position)
-            switch verdict {
+            switch try await engine.receive(event, index: position) {
             case .accept:
-                if let progress { await progress(event, await engine.state) }
+                if let progress { await progress(event, engine.state) }
             case .duplicate(var error):
                 error.location.file = document.file
                 summary.duplicates.append(error)
                 report(error)
             case .reject(var error):
                 error.location.file = document.file
-                verdict = .reject(error)
                 try reject(error)
             }
         }
@@ -69,22 +79,21 @@ public struct Replay: Sendable {
         try await fireDeadlines(engine, clock: clock, before: .distantFuture)
         try await engine.finish()
 
-        let statistics = await engine.statistics
+        let statistics = engine.statistics
         summary.accepted = statistics.accepted
         summary.pushes = statistics.pushes
         summary.priority10 = statistics.priority10
         summary.priority5 = statistics.priority5
-        summary.finalState = await engine.state
-        summary.ended = await engine.hasEnded
+        summary.finalState = engine.state
+        summary.ended = engine.hasEnded
         summary.expectedFinal = document.finalScore
-        summary.wallTime = ContinuousClock.now - started
         return summary
     }
 
-    private func fireDeadlines(_ engine: MatchEngine, clock: ManualClock, before limit: Date) async throws {
+    private func fireDeadlines(_ engine: isolated MatchEngine, clock: ManualClock, before limit: Date) async throws {
         var guardCount = 0
-        while let deadline = await engine.deadline, deadline <= limit, guardCount < 100_000 {
-            await pace?(deadline)
+        while let deadline = engine.deadline, deadline <= limit, guardCount < 100_000 {
+            if let pace { await pace(deadline) }
             clock.advance(to: deadline)
             try await engine.tick()
             guardCount += 1

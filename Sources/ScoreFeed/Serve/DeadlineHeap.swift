@@ -21,7 +21,7 @@ struct DeadlineHeap: Sendable {
     }
 
     /// Removes and returns the earliest entry due at `now`, if any.
-    mutating func popDue(_ now: Date) -> String? {
+    mutating func popDue(_ now: Date) -> (deadline: Date, game: String)? {
         guard let first = items.first, first.deadline <= now else { return nil }
         let last = items.removeLast()
         if !items.isEmpty {
@@ -37,6 +37,6 @@ struct DeadlineHeap: Sendable {
                 i = smallest
             }
         }
-        return first.game
+        return first
     }
 }

@@ -59,6 +59,17 @@ public actor GameService {
         var pushes = 0
         /// Sequence numbers up to here were applied before a restart.
         var resumedThrough = Int.min
+        /// The earliest deadline of this game waiting in the heap (system clock): a later one
+        /// need not be added, as that entry's wake-up re-reads the engine and schedules again.
+        var scheduled: Date?
+    }
+
+    /// What the service needs from an engine after handing it an event or a tick, gathered on
+    /// the engine's executor so that it takes one actor hop instead of one per question.
+    struct Step: Sendable {
+        var verdict: EventValidator.Verdict = .accept
+        var deadline: Date?
+        var pushes = 0
     }
 
     private let options: Options
@@ -92,7 +103,7 @@ public actor GameService {
             game.pushes = snapshot.statistics.pushes
             games[id] = game
             counters.resumedGames += 1
-            await schedule(id)
+            schedule(id, await game.engine.deadline)
         }
         return counters.resumedGames
     }
@@ -126,7 +137,7 @@ public actor GameService {
 
     private func apply(_ event: GameEvent, to id: String, line: Int, source: String?) async -> ScoreFeedError? {
         let location = ScoreFeedError.Location(file: source, line: line, sequence: event.seq)
-        guard var game = games[id] else {
+        guard let game = games[id] else {
             counters.unknownGame += 1
             return ScoreFeedError(.invalidValue, "event for game \"\(id)\", which has no header yet; skipped", at: location)
         }
@@ -141,15 +152,13 @@ public actor GameService {
                 "seq \(event.seq) arrived after seq \(game.highestSeq), beyond the reorder window of \(options.reorderWindow); rejected",
                 at: location)
         }
-        game.highestSeq = max(game.highestSeq, event.seq)
+        // Written before the engine is awaited: other calls may run meanwhile and must see it.
+        games[id]?.highestSeq = max(game.highestSeq, event.seq)
         counters.events += 1
         var failure: ScoreFeedError?
         do {
-            if let manual = game.manual {
-                try await fireDeadlines(game, before: event.time)
-                manual.advance(to: event.time)
-            }
-            switch try await game.engine.receive(event, index: line - 1) {
+            let step = try await Self.receive(event, index: line - 1, on: game.engine, manual: game.manual)
+            switch step.verdict {
             case .accept: break
             case .duplicate(var error):
                 counters.duplicates += 1
@@ -160,24 +169,49 @@ public actor GameService {
                 error.location = location
                 failure = error
             }
+            await checkpointIfPushed(id, pushes: step.pushes)
+            schedule(id, step.deadline)
         } catch {
             failure = ScoreFeedError(.io, "game \(id): the sink failed: \(error)", at: location)
+            await checkpointIfPushed(id, pushes: await game.engine.statistics.pushes)
+            schedule(id, await game.engine.deadline)
         }
-        games[id] = game
-        await checkpointIfPushed(id)
-        await schedule(id)
         return failure
+    }
+
+    /// Hands `event` to `engine` on the engine's own executor: on a manual (feed) clock, first
+    /// fires the deadlines due before the event's time; then returns what the service needs.
+    private static func receive(
+        _ event: GameEvent, index: Int, on engine: isolated MatchEngine, manual: ManualClock?
+    ) async throws -> Step {
+        if let manual {
+            var guardCount = 0
+            while let deadline = engine.deadline, deadline <= event.time, guardCount < 10_000 {
+                manual.advance(to: deadline)
+                try await engine.tick()
+                guardCount += 1
+            }
+            manual.advance(to: event.time)
+        }
+        let verdict = try await engine.receive(event, index: index)
+        return Step(verdict: verdict, deadline: engine.deadline, pushes: engine.statistics.pushes)
+    }
+
+    /// Lets `engine` send what is due at `now` (a failing sink is ignored, as the push stays
+    /// held) and returns its next deadline and push count, in one hop.
+    private static func tick(_ engine: isolated MatchEngine, now: Date) async -> Step {
+        if let deadline = engine.deadline, deadline <= now { try? await engine.tick() }
+        return Step(deadline: engine.deadline, pushes: engine.statistics.pushes)
     }
 
     /// Fires every held push that is due now (system clock) across games.
     public func fireDue(now: Date) async {
-        while let id = deadlines.popDue(now) {
-            guard let game = games[id], let deadline = await game.engine.deadline else { continue }
-            if deadline <= now {
-                try? await game.engine.tick()
-                await checkpointIfPushed(id)
-            }
-            await schedule(id)
+        while let (due, id) = deadlines.popDue(now) {
+            guard let game = games[id] else { continue }
+            if game.scheduled == due { games[id]?.scheduled = nil }
+            let step = await Self.tick(game.engine, now: now)
+            await checkpointIfPushed(id, pushes: step.pushes)
+            schedule(id, step.deadline)
         }
     }
 
@@ -195,7 +229,7 @@ public actor GameService {
                 try? await game.engine.tick()
                 guardCount += 1
             }
-            await checkpointIfPushed(id, force: true)
+            await checkpointIfPushed(id, pushes: await game.engine.statistics.pushes, force: true)
         }
     }
 
@@ -215,29 +249,23 @@ public actor GameService {
         return Game(engine: engine, clock: clock, manual: manual)
     }
 
-    private func fireDeadlines(_ game: Game, before limit: Date) async throws {
-        guard let manual = game.manual else { return }
-        var guardCount = 0
-        while let deadline = await game.engine.deadline, deadline <= limit, guardCount < 10_000 {
-            manual.advance(to: deadline)
-            try await game.engine.tick()
-            guardCount += 1
-        }
-    }
-
-    private func schedule(_ id: String) async {
-        guard options.clock == .system, let game = games[id], let deadline = await game.engine.deadline else { return }
+    /// Makes sure the game is woken at `deadline` (system clock): adds a heap entry unless one at
+    /// or before it is already waiting. Entries are never removed early; a wake-up that finds
+    /// nothing due just reschedules.
+    private func schedule(_ id: String, _ deadline: Date?) {
+        guard options.clock == .system, let deadline, let game = games[id] else { return }
+        if let scheduled = game.scheduled, scheduled <= deadline { return }
         deadlines.push(deadline, id)
+        games[id]?.scheduled = deadline
     }
 
-    private func checkpointIfPushed(_ id: String, force: Bool = false) async {
-        guard var game = games[id] else { return }
-        let pushes = await game.engine.statistics.pushes
-        guard let store, force || pushes != game.pushes else { return }
-        game.pushes = pushes
-        games[id] = game
+    /// Writes the game's checkpoint when the engine has sent a push since the last one (`pushes`
+    /// is its count now), or always with `force`.
+    private func checkpointIfPushed(_ id: String, pushes: Int, force: Bool = false) async {
+        guard let store, let game = games[id], force || pushes != game.pushes else { return }
+        games[id]?.pushes = pushes
         var snapshot = await game.engine.snapshot()
-        snapshot.highestSeq = game.highestSeq
+        snapshot.highestSeq = games[id]?.highestSeq ?? game.highestSeq
         if let data = try? JSONEncoder().encode(snapshot), (try? store.write(data, for: id)) != nil {
             counters.checkpoints += 1
         }

@@ -11,14 +11,17 @@ public enum StreamLine: Sendable {
     case event(game: String, GameEvent)
 
     /// Parses one line (without its newline). `number` is its 1-based line number, for messages.
+    ///
+    /// One JSON parse per line: the keys that tell a header from an event are read first, then
+    /// the header or the event from the same parsed document.
     public static func parse(_ line: Data, number: Int, source: String? = nil) throws(ScoreFeedError) -> StreamLine {
         let location = ScoreFeedError.Location(file: source, line: number)
         guard line.first == UInt8(ascii: "{") else {
             throw ScoreFeedError(.malformedJSON, "not a JSON object (\(preview(line)))", at: location)
         }
-        let envelope: Envelope
+        let parsed: Parsed
         do {
-            envelope = try JSONDecoder().decode(Envelope.self, from: line)
+            parsed = try decoder.decode(Parsed.self, from: line)
         } catch let error as DecodingError {
             var failure = DecodingErrorText.error(error, data: line, file: source)
             failure.location.line = number
@@ -26,37 +29,39 @@ public enum StreamLine: Sendable {
         } catch {
             throw ScoreFeedError(.malformedJSON, "\(error)", at: location)
         }
-        if envelope.home != nil || envelope.away != nil {
+        switch parsed.body {
+        case .header(.success(let attributes)):
+            return .header(attributes)
+        case .header(.failure(let error as DecodingError)):
+            var failure = DecodingErrorText.eventError(error)
+            failure.location = location
+            failure.message = "game header: " + failure.message
+            throw failure
+        case .header(.failure(let error)):
+            throw ScoreFeedError(.invalidValue, "game header: \(error)", at: location)
+        case .neither:
+            throw ScoreFeedError(.missingField, "neither a game header (home, away) nor an event (game)", at: location)
+        case .event(let game, let decoded):
             do {
-                return .header(try JSONDecoder().decode(GameAttributes.self, from: line))
+                let raw = try decoded.get()
+                var event = try raw.event(index: number - 1)
+                event.description = event.description.map { String($0.prefix(500)) }
+                return .event(game: game, event)
+            } catch var error as ScoreFeedError {
+                error.location = ScoreFeedError.Location(file: source, line: number, sequence: error.location.sequence)
+                throw error
             } catch let error as DecodingError {
                 var failure = DecodingErrorText.eventError(error)
                 failure.location = location
-                failure.message = "game header: " + failure.message
                 throw failure
             } catch {
-                throw ScoreFeedError(.invalidValue, "game header: \(error)", at: location)
+                throw ScoreFeedError(.invalidValue, "\(error)", at: location)
             }
         }
-        guard let game = envelope.game else {
-            throw ScoreFeedError(.missingField, "neither a game header (home, away) nor an event (game)", at: location)
-        }
-        do {
-            let raw = try JSONDecoder().decode(RawEvent.self, from: line)
-            var event = try raw.event(index: number - 1)
-            event.description = event.description.map { String($0.prefix(500)) }
-            return .event(game: game, event)
-        } catch var error as ScoreFeedError {
-            error.location = ScoreFeedError.Location(file: source, line: number, sequence: error.location.sequence)
-            throw error
-        } catch let error as DecodingError {
-            var failure = DecodingErrorText.eventError(error)
-            failure.location = location
-            throw failure
-        } catch {
-            throw ScoreFeedError(.invalidValue, "\(error)", at: location)
-        }
     }
+
+    /// Shared by every line (a `JSONDecoder` with default options is safe to share).
+    private static let decoder = JSONDecoder()
 
     /// The first bytes of a bad line, printable.
     static func preview(_ line: Data) -> String {
@@ -65,10 +70,34 @@ public enum StreamLine: Sendable {
         return "starts \"\(printable)\(line.count > 40 ? "…" : "")\""
     }
 
-    /// The keys that tell a header from an event.
-    private struct Envelope: Decodable {
-        var game: String?
-        var home: Team?
-        var away: Team?
+    /// One parsed line: the keys that tell a header from an event (`game`, `home`, `away`, read
+    /// first and in that order, so a bad one is reported as before), then the header or the
+    /// event read from the same document, or why it could not be.
+    private struct Parsed: Decodable {
+        enum Body {
+            case header(Result<GameAttributes, any Error>)
+            case event(game: String, Result<RawEvent, any Error>)
+            case neither
+        }
+
+        var body: Body
+
+        enum Key: String, CodingKey {
+            case game, home, away
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            let game = try container.decodeIfPresent(String.self, forKey: .game)
+            let home = try container.decodeIfPresent(Team.self, forKey: .home)
+            let away = try container.decodeIfPresent(Team.self, forKey: .away)
+            if home != nil || away != nil {
+                body = .header(Result { try GameAttributes(from: decoder) })
+            } else if let game {
+                body = .event(game: game, Result { try RawEvent(from: decoder) })
+            } else {
+                body = .neither
+            }
+        }
     }
 }

@@ -1,0 +1,157 @@
+import Foundation
+
+/// An append-only JSON writer over a byte array, for the hot path of rendering a push (one
+/// payload per push, sometimes several while the size guard trims). It spells strings and
+/// numbers exactly as Foundation's `JSONEncoder` with `.withoutEscapingSlashes` does, so a
+/// hand-written payload is byte for byte what the encoder would give with `.sortedKeys`:
+///
+/// - strings: `"` and `\` escaped, `\b \t \n \f \r` short, other controls as `\u00xx`
+///   (lower-case hex), everything else (slashes, DEL, non-ASCII) as raw UTF-8;
+/// - integers in decimal; doubles as Swift's shortest round-trip `description` without a
+///   trailing `.0` (`720`, `12.5`, `1e+16`); a non-finite double is an error, as in the encoder.
+///
+/// Callers write keys in sorted (UTF-8 byte) order themselves.
+struct JSONBytes: ~Copyable {
+    /// The bytes so far, in a buffer from `malloc` that grows by doubling; handed to `Data`
+    /// without a copy at the end.
+    private var start: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int = 256) {
+        self.capacity = max(capacity, 16)
+        guard let memory = malloc(self.capacity) else { fatalError("out of memory") }
+        start = memory.assumingMemoryBound(to: UInt8.self)
+    }
+
+    deinit {
+        free(start)
+    }
+
+    /// A double that JSON cannot spell (NaN or an infinity).
+    struct NonFinite: Error, CustomStringConvertible {
+        var value: Double
+        var description: String { "\(value) is not a finite number" }
+    }
+
+    /// The bytes written, as `Data` that takes over the buffer.
+    consuming func data() -> Data {
+        let data = Data(bytesNoCopy: start, count: count, deallocator: .free)
+        discard self
+        return data
+    }
+
+    /// The bytes written, as text.
+    consuming func string() -> String {
+        String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+    }
+
+    private mutating func reserve(_ more: Int) {
+        guard count + more > capacity else { return }
+        while count + more > capacity { capacity *= 2 }
+        guard let memory = realloc(start, capacity) else { fatalError("out of memory") }
+        start = memory.assumingMemoryBound(to: UInt8.self)
+    }
+
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        (start + count).update(from: base, count: bytes.count)
+        count += bytes.count
+    }
+
+    mutating func byte(_ byte: UInt8) {
+        reserve(1)
+        start[count] = byte
+        count += 1
+    }
+
+    /// Appends JSON text as is (punctuation, keys written by hand).
+    mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { append($0) }
+    }
+
+    /// Appends `"key":` (the key must need no escaping).
+    mutating func key(_ key: StaticString) {
+        byte(UInt8(ascii: "\""))
+        raw(key)
+        byte(UInt8(ascii: "\""))
+        byte(UInt8(ascii: ":"))
+    }
+
+    mutating func bool(_ value: Bool) {
+        if value { raw("true") } else { raw("false") }
+    }
+
+    mutating func int(_ value: Int) {
+        if value < 0 {
+            byte(UInt8(ascii: "-"))
+            // The magnitude of Int.min does not fit an Int; UInt's does.
+            unsigned(UInt(bitPattern: 0) &- UInt(bitPattern: value))
+        } else {
+            unsigned(UInt(value))
+        }
+    }
+
+    private mutating func unsigned(_ value: UInt) {
+        var digits = 1, rest = value
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        reserve(digits)
+        var at = count + digits
+        rest = value
+        repeat {
+            at -= 1
+            start[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        } while rest > 0
+        count += digits
+    }
+
+    /// Appends a double as `JSONEncoder` spells it.
+    mutating func double(_ value: Double) throws(NonFinite) {
+        guard value.isFinite else { throw NonFinite(value: value) }
+        // Whole numbers below 10^15 print without a fraction or an exponent: as an integer.
+        if value == value.rounded(.towardZero), abs(value) < 1e15, !(value == 0 && value.sign == .minus) {
+            int(Int(value))
+            return
+        }
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        text.withUTF8 { append($0) }
+    }
+
+    /// Appends a JSON string.
+    mutating func string(_ value: String) {
+        byte(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { utf8 in
+            var start = 0
+            for index in utf8.indices {
+                let c = utf8[index]
+                guard c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") else { continue }
+                if start < index { append(UnsafeBufferPointer(rebasing: utf8[start..<index])) }
+                start = index + 1
+                byte(UInt8(ascii: "\\"))
+                switch c {
+                case UInt8(ascii: "\""): byte(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): byte(UInt8(ascii: "\\"))
+                case 0x08: byte(UInt8(ascii: "b"))
+                case 0x09: byte(UInt8(ascii: "t"))
+                case 0x0A: byte(UInt8(ascii: "n"))
+                case 0x0C: byte(UInt8(ascii: "f"))
+                case 0x0D: byte(UInt8(ascii: "r"))
+                default:
+                    let hex: StaticString = "0123456789abcdef"
+                    raw("u00")
+                    byte(hex.utf8Start[Int(c >> 4)])
+                    byte(hex.utf8Start[Int(c & 0xF)])
+                }
+            }
+            if start < utf8.count { append(UnsafeBufferPointer(rebasing: utf8[start...])) }
+        }
+        byte(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+@testable import ScoreFeed
+import ScoreFeedModel
+
+/// `StreamLine.parse` reads each `serve` line with one JSON parse instead of two or three; it
+/// must give the same results and the same messages as before. And with the system clock,
+/// `GameService` schedules each game's wake-ups once instead of after every line: held pushes
+/// must still go out.
+@Suite("serve: parsing lines and firing held pushes")
+struct StreamLineTests {
+    /// The first implementation of ``StreamLine/parse(_:number:source:)``, kept as the reference.
+    static func referenceParse(_ line: Data, number: Int, source: String?) throws(ScoreFeedError) -> StreamLine {
+        struct Envelope: Decodable {
+            var game: String?
+            var home: Team?
+            var away: Team?
+        }
+        let location = ScoreFeedError.Location(file: source, line: number)
+        guard line.first == UInt8(ascii: "{") else {
+            throw ScoreFeedError(.malformedJSON, "not a JSON object (\(StreamLine.preview(line)))", at: location)
+        }
+        let envelope: Envelope
+        do {
+            envelope = try JSONDecoder().decode(Envelope.self, from: line)
+        } catch let error as DecodingError {
+            var failure = DecodingErrorText.error(error, data: line, file: source)
+            failure.location.line = number
+            throw failure
+        } catch {
+            throw ScoreFeedError(.malformedJSON, "\(error)", at: location)
+        }
+        if envelope.home != nil || envelope.away != nil {
+            do {
+                return .header(try JSONDecoder().decode(GameAttributes.self, from: line))
+            } catch let error as DecodingError {
+                var failure = DecodingErrorText.eventError(error)
+                failure.location = location
+                failure.message = "game header: " + failure.message
+                throw failure
+            } catch {
+                throw ScoreFeedError(.invalidValue, "game header: \(error)", at: location)
+            }
+        }
+        guard let game = envelope.game else {
+            throw ScoreFeedError(.missingField, "neither a game header (home, away) nor an event (game)", at: location)
+        }
+        do {
+            let raw = try JSONDecoder().decode(RawEvent.self, from: line)
+            var event = try raw.event(index: number - 1)
+            event.description = event.description.map { String($0.prefix(500)) }
+            return .event(game: game, event)
+        } catch var error as ScoreFeedError {
+            error.location = ScoreFeedError.Location(file: source, line: number, sequence: error.location.sequence)
+            throw error
+        } catch let error as DecodingError {
+            var failure = DecodingErrorText.eventError(error)
+            failure.location = location
+            throw failure
+        } catch {
+            throw ScoreFeedError(.invalidValue, "\(error)", at: location)
+        }
+    }
+
+    static func outcome(_ parse: () throws(ScoreFeedError) -> StreamLine) -> String {
+        do {
+            switch try parse() {
+            case .header(let attributes): return "header \(attributes)"
+            case .event(let game, let event): return "event \(game) \(event)"
+            }
+        } catch {
+            return "error \(error.code) \(error.message) \(error.location)"
+        }
+    }
+
+    static let team = ##"{"id":"1610612742","tricode":"DAL","name":"Mavericks","city":"Dallas","primaryColor":"#00538C"}"##
+
+    static let lines: [String] = [
+        #"{"gameId":"G1","league":"NBA","home":\#(team),"away":\#(team)}"#,
+        #"{"gameId":"G1","home":\#(team),"away":\#(team)}"#,
+        #"{"gameId":"G1","league":"NBA","home":\#(team)}"#,
+        #"{"gameId":"G1","league":"NBA","home":{"id":1},"away":\#(team)}"#,
+        #"{"gameId":"G1","league":"NBA","home":\#(team),"away":null}"#,
+        #"{"game":"G1","seq":1,"time":1739240000,"period":1,"clock":"12:00","type":"periodStart"}"#,
+        #"{"game":"G1","seq":2,"time":1739240003.5,"period":1,"clock":"11:57","type":"jumpBall","team":"away","description":"Jump ball"}"#,
+        #"{"game":"G1","seq":3,"time":1739240010,"period":1,"clock":"11:50","type":"fieldGoal","team":"home","points":3,"made":true,"player":"L. Dončić"}"#,
+        #"{"game":"G1","seq":3,"time":1739240010,"period":1,"clock":"11:50","type":"fieldGoal","team":"home","made":true}"#,
+        #"{"game":"G1","seq":"x","time":1,"period":1,"clock":"12:00","type":"block"}"#,
+        #"{"game":"G1","seq":4,"time":1,"period":1,"clock":"soon","type":"block"}"#,
+        #"{"game":"G1","seq":4,"time":1,"period":1,"clock":"1:00","type":"dunk"}"#,
+        #"{"game":"G1","seq":4,"time":1,"period":1,"clock":"1:00","type":"foul","team":"both","kind":"personal"}"#,
+        #"{"game":"G1","time":1,"period":1,"clock":"1:00","type":"block"}"#,
+        #"{"game":5,"seq":1}"#,
+        #"{"game":null,"seq":1}"#,
+        #"{"seq":5}"#,
+        #"{}"#,
+        #"{not json"#,
+        #"{"game":"G1","seq":1,"time":1,"period":1,"clock":"1:00","type":"block"} trailing"#,
+        "[1,2,3]",
+        "\u{1}\u{2}binary\u{FF}",
+        "",
+        #"{"game":"G1","seq":9,"time":1739240000,"period":1,"clock":"12:00","type":"other","description":"\#(String(repeating: "é", count: 700))"}"#,
+    ]
+
+    @Test func sameResultsAndMessagesAsTwoParses() {
+        for (index, line) in Self.lines.enumerated() {
+            let data = Data(line.utf8)
+            for source in [nil, "stdin"] as [String?] {
+                let new = Self.outcome { () throws(ScoreFeedError) in try StreamLine.parse(data, number: index + 1, source: source) }
+                let old = Self.outcome { () throws(ScoreFeedError) in try Self.referenceParse(data, number: index + 1, source: source) }
+                #expect(new == old, "line \(index + 1): \(line)")
+            }
+        }
+    }
+
+    /// Real time passes here (holds of a fraction of a second); nothing is asserted about how
+    /// long anything takes, only that every held push goes out.
+    @Test func heldPushesGoOutOnTheSystemClock() async throws {
+        let sink = RecordingSink()
+        let configuration = Coalescer.Configuration(minInterval: 0, settle: 0.2)
+        let service = try GameService(options: .init(clock: .system, coalescer: configuration), sink: sink)
+        let encoder = JSONEncoder()
+        var number = 0
+        func send(_ line: String) async throws {
+            number += 1
+            if let error = await service.handle(.line(Data(line.utf8), number: number)) { throw error }
+        }
+        let games = ["S1", "S2", "S3"]
+        for game in games {
+            var attributes = Make.attributes
+            attributes.gameId = game
+            number += 1
+            _ = await service.handle(.line(try encoder.encode(attributes), number: number))
+        }
+        for game in games {
+            try await send(#"{"game":"\#(game)","seq":1,"time":1739240000,"period":1,"clock":"12:00","type":"periodStart"}"#)
+            try await send(#"{"game":"\#(game)","seq":2,"time":1739240003,"period":1,"clock":"11:57","type":"jumpBall","team":"away"}"#)
+        }
+        // Made baskets are held for an and-one; a second basket before the first one's hold ends
+        // moves the deadline later.
+        for game in games {
+            try await send(#"{"game":"\#(game)","seq":3,"time":1739240010,"period":1,"clock":"11:50","type":"fieldGoal","team":"home","points":2,"made":true}"#)
+        }
+        try await send(#"{"game":"S2","seq":4,"time":1739240020,"period":1,"clock":"11:40","type":"fieldGoal","team":"away","points":3,"made":true}"#)
+        let giveUp = Date().addingTimeInterval(30)
+        while Date() < giveUp {
+            let scored = await sink.records.filter { $0.state.homeScore == 2 }.map(\.game)
+            let s2 = await sink.records.contains { $0.game == "S2" && $0.state.awayScore == 3 }
+            if Set(scored) == Set(games) && s2 { break }
+            await service.fireDue(now: Date())
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let records = await sink.records
+        for game in games {
+            #expect(records.contains { $0.game == game && $0.state.homeScore == 2 }, "\(game)'s basket went out")
+        }
+        #expect(records.contains { $0.game == "S2" && $0.state.awayScore == 3 }, "S2's second basket went out")
+    }
+}
