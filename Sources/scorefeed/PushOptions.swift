@@ -21,6 +21,8 @@ struct PushOptions {
           --webhook-timeout <s>   Seconds one webhook request may take (default 10).
           --webhook-give-up <s>   Seconds to keep retrying undelivered records (the end among
                                   them) after the replay, then fail (default 600).
+          --stale-after <s>       stale-date = send time + this (default 300).
+          --dismiss-after <s>     dismissal-date on end = send time + this, at most 4 h (900).
         """
 
     var mode: PushRenderer.Mode = .token
@@ -29,6 +31,8 @@ struct PushOptions {
     var webhookToken: String?
     var webhookTimeout: TimeInterval = 10
     var webhookGiveUp: TimeInterval = 600
+    var staleAfter: TimeInterval?
+    var dismissAfter: TimeInterval?
 
     /// Takes the options out of `arguments`; the token is read from `environment`.
     static func parse(
@@ -55,6 +59,8 @@ struct PushOptions {
             throw ScoreFeedError(.usage, "--mode must be token or broadcast, not \"\(modeName)\"")
         }
 
+        options.staleAfter = try arguments.number("--stale-after", in: 0...28_800)
+        options.dismissAfter = try arguments.number("--dismiss-after", in: 0...14_400)
         let url = try arguments.option("--webhook")
         let tokenVariable = try arguments.option("--webhook-token-env")
         let timeout: Double? = try arguments.number("--webhook-timeout", in: 0.1...600)
@@ -86,6 +92,8 @@ struct PushOptions {
         configuration.mode = mode
         configuration.start = start
         configuration.payloadLimit = mode.payloadLimit
+        if let staleAfter { configuration.staleAfter = staleAfter }
+        if let dismissAfter { configuration.dismissAfter = min(dismissAfter, 4 * 3600) }
     }
 
     /// The webhook, retrying on its own and wrapped so the replay goes on while it is down.

@@ -31,8 +31,6 @@ enum ReplayCommand {
                                   about 2.5 minutes), with a progress bar and a live scoreboard.
           --no-color              Plain lines, no in-place status (also when NO_COLOR is set
                                   or stdout is not a terminal).
-          --stale-after <s>       stale-date = send time + this (default 300).
-          --dismiss-after <s>     dismissal-date on end = send time + this, at most 4 h (900).
           --policy <policy>       coalesce (default): budget-aware; every-change: priority 10 on
                                   every visible change, the sample-app baseline.
           --bundle-id <id>        The app's bundle id, for apns-topic or the broadcast path
@@ -62,8 +60,6 @@ enum ReplayCommand {
         let bundleId = try arguments.option("--bundle-id") ?? "com.example.app"
         let push = try PushOptions.parse(&arguments)
         let configuration = try CoalescerOptions.parse(&arguments)
-        let staleAfter: Double? = try arguments.number("--stale-after", in: 0...28_800)
-        let dismissAfter: Double? = try arguments.number("--dismiss-after", in: 0...14_400)
 
         let speed: Double? = try arguments.number("--speed", in: 0.001...1_000_000)
         let noColor = arguments.flag("--no-color")
@@ -100,8 +96,6 @@ enum ReplayCommand {
         sinks.append(recording)
 
         var rendering = PushRenderer.Configuration(bundleId: bundleId)
-        if let staleAfter { rendering.staleAfter = staleAfter }
-        if let dismissAfter { rendering.dismissAfter = dismissAfter }
         push.apply(to: &rendering)
         var replay = Replay(policy: policy, renderer: rendering, strict: strict)
         if let speed {

@@ -17,16 +17,7 @@ enum EasternTime {
         /// such as `20191022/NOPTOR`.
         static func parse(_ text: String) -> Day? {
             let digits = Array(text.utf8.prefix(10))
-            func number(_ range: Range<Int>) -> Int? {
-                guard range.upperBound <= digits.count else { return nil }
-                var value = 0
-                for i in range {
-                    let digit = Int(digits[i]) - 48
-                    guard (0...9).contains(digit) else { return nil }
-                    value = value * 10 + digit
-                }
-                return value
-            }
+            func number(_ range: Range<Int>) -> Int? { ASCIIDigits.number(digits, range) }
             let day: Day?
             if digits.count >= 10, digits[4] == UInt8(ascii: "-"), digits[7] == UInt8(ascii: "-") {
                 day = number(0..<4).flatMap { y in number(5..<7).flatMap { m in number(8..<10).map { Day(year: y, month: m, day: $0) } } }

@@ -13,15 +13,7 @@ public enum ISOTime {
             utf8[10] == UInt8(ascii: "T") || utf8[10] == UInt8(ascii: " "),
             utf8[13] == UInt8(ascii: ":"), utf8[16] == UInt8(ascii: ":")
         else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for i in range {
-                let digit = Int(utf8[i]) - 48
-                guard (0...9).contains(digit) else { return nil }
-                value = value * 10 + digit
-            }
-            return value
-        }
+        func number(_ range: Range<Int>) -> Int? { ASCIIDigits.number(utf8, range) }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
             let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
             (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
