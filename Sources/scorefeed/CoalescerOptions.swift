@@ -9,12 +9,15 @@ enum CoalescerOptions {
                                   NSSupportsLiveActivitiesFrequentUpdates (budget 60).
           --p5-delay <s>          Seconds a priority-5 push is assumed late, for the policy and
                                   the freshness report (default 120).
-          --reserve <n>           Priority-10 pushes kept for the last 2:00 and the final (2).
-          --headroom <n>          Priority-10 pushes that score-change pushes leave for
-                                  timeouts and period ends (3).
-          --paced <n>             Priority-10 pushes per hour paced over score changes
-                                  (default: budget - reserve - 6).
-          --burst <n>             Paced pushes that may be saved up (budget / 6, at least 2).
+          --reserve <n>           Priority-10 pushes that moments other than pauses leave
+                                  for timeouts and period ends before the 4th (3 under a
+                                  budget of 25, 2 under 50, then 1).
+          --threshold <s>         Seconds of correct screen a priority 10 must likely buy
+                                  when no pause begins (60 under a budget of 25, 40 under
+                                  50, then 0).
+          --paced <n>             Priority-10 pushes per hour paced over such moments
+                                  (default: the budget).
+          --burst <n>             Paced pushes that may be saved up (budget / 4, at least 4).
           --run <n>               Unanswered points that make a timeout likely (8).
           --min-interval <s>      Least time between two pushes (1).
           --alerts <list>         Alerts to send: final,overtime,lead-change (default all) or none.
@@ -26,7 +29,7 @@ enum CoalescerOptions {
         if let budget: Int = try arguments.number("--budget", in: 0...10_000) { configuration = configuration.withBudget(budget) }
         if let delay: Double = try arguments.number("--p5-delay", in: 0...86_400) { configuration.priority5Delay = delay }
         if let reserve: Int = try arguments.number("--reserve", in: 0...1000) { configuration.reserve = reserve }
-        if let headroom: Int = try arguments.number("--headroom", in: 0...1000) { configuration.pauseHeadroom = headroom }
+        if let threshold: Double = try arguments.number("--threshold", in: 0...3600) { configuration.threshold = threshold }
         if let rate: Double = try arguments.number("--paced", in: 0...10_000) { configuration.pacedPerHour = rate }
         if let burst: Double = try arguments.number("--burst", in: 1...1000) { configuration.pacedBurst = burst }
         if let run: Int = try arguments.number("--run", in: 1...100) { configuration.runLength = run }

@@ -177,35 +177,87 @@ struct CoalescerTests {
     @Test func aTinyBudgetIsNeverExceededAndTheEndKeepsItsPush() {
         var configuration = Coalescer.Configuration.standard.withBudget(3)
         configuration.minInterval = 1
+        // A basket and a timeout every 4:30 over a game's 2h15, eight of them a period.
         var events: [GameEvent] = []
         var seq = 0
         for i in 0..<30 {
-            let t = Double(i) * 60
+            let t = Double(i) * 270, period = 1 + i / 8, clock = 700 - Double(i % 8) * 85
             seq += 1
-            events.append(Self.at(t, seq, .fieldGoal(points: 2, made: true), team: i % 2 == 0 ? .home : .away, clock: 700 - Double(i) * 20))
+            events.append(Self.at(t, seq, .fieldGoal(points: 2, made: true), team: i % 2 == 0 ? .home : .away, period: period, clock: clock))
             seq += 1
-            events.append(Self.at(t + 10, seq, .timeout(.full), team: .away, clock: 700 - Double(i) * 20))
+            events.append(Self.at(t + 10, seq, .timeout(.full), team: .away, period: period, clock: clock))
         }
-        events.append(Self.at(1850, seq + 1, .gameEnd, period: 4, clock: 0))
+        events.append(Self.at(8200, seq + 1, .gameEnd, period: 4, clock: 0))
         let marbles = Self.run(events, configuration: configuration)
         let tens = marbles.filter { $0.priority == 10 }.map(\.at)
         for t in tens {
             #expect(tens.filter { $0 > t - 3600 && $0 <= t }.count <= 3, "rolling hour at \(t)")
         }
+        #expect(tens.count > 3, "the budget is spent again as the hour rolls: \(tens)")
         #expect(marbles.last?.event == .end)
-        #expect(marbles.last?.priority == 10, "the reserve kept a priority 10 for the final")
+        #expect(marbles.last?.priority == 10, "a priority 10 was kept for the final")
         #expect(marbles.filter { $0.priority == 5 }.allSatisfy { $0.alert == nil })
     }
 
-    @Test func pacedPushesSpendTheBucketThenWait() {
-        // Budget 15: 7 paced pushes an hour (one per 514 s), 2 saved up at the start.
+    @Test func aPlainScoreIsPriorityFiveButOneJustBeforeAMandatoryTimeoutIsTen() {
+        let plain = Self.run([Self.at(0, 1, .fieldGoal(points: 2, made: true), team: .home, clock: 600)], until: 60)
+        #expect(plain.map(\.priority) == [5], "an ordinary basket promises too little: \(plain)")
+        let near = Self.run([Self.at(0, 1, .fieldGoal(points: 2, made: true), team: .home, clock: 440)], until: 60)
+        #expect(near.map(\.priority) == [10], "no timeout yet and 7:00 is 20 s of game clock away: \(near)")
+        let met = Self.run([
+            Self.at(0, 1, .timeout(.full), team: .away, clock: 500),
+            Self.at(200, 2, .fieldGoal(points: 2, made: true), team: .home, clock: 440),
+        ], until: 260)
+        #expect(met.map(\.priority) == [5, 5], "the timeout's own update, then the basket: the stretch had its timeout: \(met)")
+    }
+
+    @Test func aDeadBallWhenAMandatoryTimeoutIsDueIsAPause() {
+        let marbles = Self.run([
+            Self.at(0, 1, .fieldGoal(points: 2, made: true), team: .home, clock: 430),
+            Self.at(20, 2, .turnover(kind: "out-of-bounds"), team: .away, clock: 410),
+        ], configuration: Self.pausesOnly, until: 200)
+        #expect(marbles.map(\.priority) == [5, 10], "\(marbles)")
+        #expect(marbles.last?.at == 20)
+    }
+
+    @Test func stoppagesSpendThePacingThenWait() {
+        // Budget 15: 15 paced pushes an hour (one per 240 s), 4 saved up at the start. Each
+        // basket goes out at priority 5; players checking in 5 s later find the screen wrong.
         var events: [GameEvent] = []
+        var seq = 0
         for (i, t) in [0.0, 40, 80, 120, 160, 700].enumerated() {
-            events.append(Self.at(t, i + 1, .fieldGoal(points: 2, made: true), team: i % 2 == 0 ? .home : .away, clock: 700 - Double(i) * 30))
+            let clock = 690 - Double(i) * 10
+            seq += 1
+            events.append(Self.at(t, seq, .fieldGoal(points: 2, made: true), team: i % 2 == 0 ? .home : .away, clock: clock))
+            seq += 1
+            events.append(Self.at(t + 5, seq, .substitution(out: "A"), team: .home, clock: clock))
         }
         let marbles = Self.run(events, until: 900)
-        #expect(marbles.count == 6)
-        #expect(marbles.map(\.priority) == [10, 10, 5, 5, 5, 10], "\(marbles)")
+        #expect(marbles.map(\.priority) == [5, 10, 5, 10, 5, 10, 5, 10, 5, 5, 10], "\(marbles)")
+        #expect(marbles.filter { $0.priority == 10 }.map(\.at) == [5, 45, 85, 125, 705])
+    }
+
+    @Test func spareBudgetLateInTheGameGoesToPlainScores() {
+        var state = Make.live
+        state.period = 4
+        let marbles = Self.run([
+            Self.at(0, 1, .fieldGoal(points: 2, made: true), team: .home, period: 4, clock: 250),
+        ], from: state, until: 60)
+        #expect(marbles.map(\.priority) == [10], "15 left and about 8 minutes to play: \(marbles)")
+    }
+
+    @Test func fromTheThirdPeriodAPauseLeavesOneForTheFinal() {
+        var configuration = Coalescer.Configuration.standard.withBudget(2)
+        configuration.minInterval = 1
+        let marbles = Self.run([
+            Self.at(0, 1, .fieldGoal(points: 2, made: true), team: .home, period: 3, clock: 500),
+            Self.at(5, 2, .timeout(.full), team: .away, period: 3, clock: 500),
+            Self.at(200, 3, .fieldGoal(points: 2, made: true), team: .away, period: 3, clock: 400),
+            Self.at(205, 4, .timeout(.full), team: .home, period: 3, clock: 400),
+            Self.at(600, 5, .gameEnd, period: 4, clock: 0),
+        ], configuration: configuration)
+        #expect(marbles.map(\.priority) == [5, 10, 5, 5, 10], "the second timeout goes out at priority 5: \(marbles)")
+        #expect(marbles.last?.event == .end)
     }
 
     @Test func aLargeBudgetSendsEachPartOfAPlayAtOnce() {

@@ -6,13 +6,17 @@ extension Coalescer {
     public struct Configuration: Hashable, Sendable, Codable {
         /// Priority-10 pushes allowed per rolling hour.
         public var budget: Int
-        /// Priority-10 pushes kept back outside the last 2:00, for crunch time and the final.
+        /// Priority-10 pushes that moments other than pauses leave unspent before the 4th
+        /// period, so a timeout or period end finds one.
         public var reserve: Int
-        /// Priority-10 pushes that pushes at score changes leave for long pauses (timeouts,
-        /// period ends), on top of the reserve.
-        public var pauseHeadroom: Int
-        /// Priority-10 pushes per hour spent at score changes rather than at pauses: the rate of
-        /// the pacing bucket, so the budget is spread over the hour instead of burnt early.
+        /// Seconds of correct screen a priority 10 must likely buy at a moment that is not a
+        /// pause: the price of one push from the budget.
+        public var threshold: TimeInterval
+        /// The lower price in the 4th and overtime, when the budget holds more than the rest of
+        /// the game needs.
+        public var spareThreshold: TimeInterval
+        /// Priority-10 pushes per hour spent at moments other than pauses: the rate of the pacing
+        /// bucket, so the budget is spread over the hour instead of burnt early.
         public var pacedPerHour: Double
         /// How many paced pushes may be saved up (the bucket starts full).
         public var pacedBurst: Double
@@ -30,34 +34,38 @@ extension Coalescer {
         public var freeThrowHold: TimeInterval
         /// A score with this little left on the game clock likely ends the period: a long pause.
         public var periodEndWindow: TimeInterval
+        /// A score this close (game clock) above an unmet mandatory-timeout mark likely precedes it.
+        public var mandatoryWindow: TimeInterval
         /// Unanswered points after which the other team likely calls a timeout.
         public var runLength: Int
         /// A priority 10 must bring the score forward by at least this many seconds.
         public var minimumGain: TimeInterval
         public var alerts: AlertRules
 
-        /// Knobs left nil follow from the budget: while priority 10 is scarce (under 50 an hour)
-        /// plays are merged, a reserve of 2 and a headroom of 3 are kept and the rest less six
-        /// pauses an hour is paced; when it is plentiful, every score change may have one.
+        /// Knobs left nil follow from the budget. While priority 10 is scarce (under 25 an hour)
+        /// plays are merged, 3 are kept for pauses and a moment must promise 60 s; up to 50 an
+        /// hour, 2 and 40 s; when it is plentiful, every score change may have one at once.
         public init(
-            budget: Int = 15, reserve: Int? = nil, pauseHeadroom: Int? = nil, pacedPerHour: Double? = nil,
-            pacedBurst: Double? = nil, minInterval: TimeInterval = 1, priority5Delay: TimeInterval = 120,
-            settle: TimeInterval = 3, freeThrowHold: TimeInterval = 45, periodEndWindow: TimeInterval = 24,
-            runLength: Int = 8, minimumGain: TimeInterval = 20, alerts: AlertRules = AlertRules(),
-            mergePlays: Bool? = nil
+            budget: Int = 15, reserve: Int? = nil, threshold: TimeInterval? = nil, spareThreshold: TimeInterval? = nil,
+            pacedPerHour: Double? = nil, pacedBurst: Double? = nil, minInterval: TimeInterval = 1,
+            priority5Delay: TimeInterval = 120, settle: TimeInterval = 3, freeThrowHold: TimeInterval = 45,
+            periodEndWindow: TimeInterval = 24, mandatoryWindow: TimeInterval = 60, runLength: Int = 8,
+            minimumGain: TimeInterval = 20, alerts: AlertRules = AlertRules(), mergePlays: Bool? = nil
         ) {
-            let scarce = budget < 50
+            let scarce = budget < 25, plentiful = budget >= 50
             self.budget = budget
-            self.reserve = reserve ?? (scarce ? 2 : 1)
-            self.pauseHeadroom = pauseHeadroom ?? (scarce ? 3 : 0)
-            self.pacedPerHour = pacedPerHour ?? (scarce ? Double(max(1, budget - self.reserve - 6)) : Double(budget))
-            self.pacedBurst = pacedBurst ?? (scarce ? max(2, Double(budget) / 6) : Double(budget) / 2)
-            self.mergePlays = mergePlays ?? scarce
+            self.reserve = reserve ?? (scarce ? 3 : plentiful ? 1 : 2)
+            self.threshold = threshold ?? (scarce ? 60 : plentiful ? 0 : 40)
+            self.spareThreshold = spareThreshold ?? (plentiful ? 0 : 40)
+            self.pacedPerHour = pacedPerHour ?? Double(budget)
+            self.pacedBurst = pacedBurst ?? (plentiful ? Double(budget) / 2 : max(4, Double(budget) / 4))
+            self.mergePlays = mergePlays ?? !plentiful
             self.minInterval = minInterval
             self.priority5Delay = priority5Delay
             self.settle = settle
             self.freeThrowHold = freeThrowHold
             self.periodEndWindow = periodEndWindow
+            self.mandatoryWindow = mandatoryWindow
             self.runLength = runLength
             self.minimumGain = minimumGain
             self.alerts = alerts
@@ -72,8 +80,8 @@ extension Coalescer {
         public func withBudget(_ budget: Int) -> Configuration {
             Configuration(
                 budget: budget, minInterval: minInterval, priority5Delay: priority5Delay, settle: settle,
-                freeThrowHold: freeThrowHold, periodEndWindow: periodEndWindow, runLength: runLength,
-                minimumGain: minimumGain, alerts: alerts)
+                freeThrowHold: freeThrowHold, periodEndWindow: periodEndWindow, mandatoryWindow: mandatoryWindow,
+                runLength: runLength, minimumGain: minimumGain, alerts: alerts)
         }
     }
 }

@@ -6,13 +6,16 @@ import ScoreFeedModel
 ///
 /// - Every score change is pushed once its play is over (an and-one or a free-throw trip
 ///   becomes one push), at priority 5 unless it earns priority 10.
-/// - Priority 10 (instant, budgeted) goes where it buys the most correct-screen time. Most of a
-///   game's time lies in a few long pauses (timeouts, period breaks, reviews) that begin within
-///   seconds of a score, so the screen's score is made right when a pause begins, and at score
-///   changes that likely start one (a score in the period's last seconds, in the last 2:00, at
-///   the end of a run). A paced share of the budget goes to other score changes, spread over
-///   the hour instead of burnt early.
-/// - A reserve is kept for the last 2:00 and the final, which is sent the moment the game ends.
+/// - Priority 10 (instant, budgeted) goes where it buys the most correct-screen time: each
+///   moment while the screen's score is wrong is valued by how long the current score will
+///   likely stay (an ``Opportunity``: a timeout or period end, a dead ball when a mandatory
+///   timeout is due, a score in the period's last seconds, near a mandatory timeout, in the last
+///   2:00, ending a run, a stoppage with players checking in…). A pause takes priority 10
+///   whenever the budget has one; anything else must promise at least `threshold` seconds, leave
+///   a reserve for pauses, and fit the pacing that spreads the budget over the hour.
+/// - In the 4th and overtime the reserve follows the time left and spare budget that the game's
+///   end would waste goes to smaller gains; from the 3rd period one priority 10 is kept for the
+///   final, which is sent the moment the game ends.
 public struct Coalescer: PushPolicy, Codable {
     public let configuration: Configuration
     public private(set) var budget: PushBudget
@@ -27,12 +30,10 @@ public struct Coalescer: PushPolicy, Codable {
     private var alert: AlertKind?
     /// A play still in progress (and-one window, free throws to come): hold until then.
     private var holdUntil: Date?
-    /// A long pause just began (timeout, end of period, review).
-    private var pauseBegan = false
-    /// Play stopped for a moment (a foul, a turnover, a violation).
-    private var deadBall = false
-    /// NBA mandatory timeouts: each quarter's stretches 12:00–7:00 and 7:00–3:00 must see a
-    /// timeout; if one passes without, the next dead ball brings a long TV timeout.
+    /// What the last events promise a priority 10, and what the last score does.
+    private var moment = Opportunity.play
+    private var scoreMoment = Opportunity.score
+    /// NBA mandatory timeouts, to see a TV timeout coming.
     private var mandatory = MandatoryTimeouts()
     /// Points scored in a row by `runTeam`.
     private var runTeam: TeamSide?
@@ -74,44 +75,19 @@ public struct Coalescer: PushPolicy, Codable {
         state = change.state
         lastPeriod = change.event.period
         lastClock = change.event.clock
+        mandatory.observe(change.event)
         let significance = Significance.of(change, before: before)
         if significance >= .score || (significance == .minor && change.diff.isVisible) {
             dirty = true
             self.significance = max(self.significance, significance)
         }
         if significance == .critical { alert = alert ?? criticalAlert(change) }
-        if change.diff.changesScore { trackRun(before: before) }
-
-        switch change.event.kind {
-        case .gameEnd:
-            return end(now)
-        case .fieldGoal(_, true):
-            holdUntil = now.addingTimeInterval(configuration.settle)
-            pauseBegan = false
-        case .freeThrow(let attempt, let of, _, _):
-            holdUntil = attempt < of ? now.addingTimeInterval(configuration.freeThrowHold) : nil
-        case .foul(let kind):
-            // A foul during an and-one window means free throws follow: keep holding.
-            if holdUntil != nil && kind != .offensive {
-                holdUntil = now.addingTimeInterval(configuration.freeThrowHold)
-            }
-        case .timeout, .periodEnd, .replay:
-            pauseBegan = true
-            holdUntil = nil
-        case .substitution, .correction, .other:
-            break
-        case .turnover, .violation:
-            holdUntil = nil
-            pauseBegan = false
-            deadBall = true
-        case .periodStart, .jumpBall, .fieldGoal, .rebound, .steal, .block:
-            holdUntil = nil
-            pauseBegan = false
-            deadBall = false
+        if change.diff.changesScore {
+            trackRun(before: before)
+            scoreMoment = readScore()
         }
-        if case .foul = change.event.kind, holdUntil == nil { deadBall = true }
-        if case .other = change.event.kind { deadBall = true }
-        if mandatory.observe(change.event) && deadBall { pauseBegan = true }
+        if case .gameEnd = change.event.kind { return end(now) }
+        readMoment(change.event.kind, now: now)
         return decide(now)
     }
 
@@ -133,37 +109,37 @@ public struct Coalescer: PushPolicy, Codable {
 
     private mutating func decide(_ now: Date) -> PushDecision {
         refillPacing(now)
+        let atScore = dirty && significance >= .score
         // Hold a play in progress to merge it into one push, unless the budget is large enough
         // that the score should go out now and the rest of the play in a second push.
-        if let holdUntil, now < holdUntil, configuration.mergePlays || !(dirty && significance >= .score && priority10IsPlentiful(now)) {
+        if let holdUntil, now < holdUntil, configuration.mergePlays || !(atScore && priority10IsPlentiful(now)) {
             return .hold
         }
         holdUntil = nil
         if let intervalWait, now < intervalWait { return .hold }
 
         let wrong = screenIsWrong(now)
-        let worthIt = wrong && gainOfPriority10(now) >= configuration.minimumGain
-        let crunch = Significance.isCrunchTime(period: lastPeriod, clock: lastClock)
-        let reserve = crunch ? 1 : configuration.reserve
-        let atScore = dirty && significance >= .score
+        let available = budget.available(at: now)
+        let opportunity = atScore ? (moment.isPause ? Opportunity.max(moment, scoreMoment) : scoreMoment) : moment
+        let value = min(opportunity.value, gainOfPriority10(now))
+        let keep = tokensToKeep
+        let spare = lastPeriod >= 4 && available > keep + 1
+        let threshold = max(configuration.minimumGain, spare ? min(configuration.threshold, configuration.spareThreshold) : configuration.threshold)
         var why: String?
-        if significance == .critical && (wrong || alert != nil) && budget.available(at: now, keeping: 1) > 0 {
+        var usesPacing = false
+        if significance == .critical && (wrong || alert != nil) && available > 1 {
             why = "critical"
-        } else if worthIt && (pauseBegan || (atScore && periodEndsSoon)) && budget.available(at: now, keeping: reserve) > 0 {
-            why = pauseBegan ? (deadBall ? "mandatory timeout due" : "pause begins") : "period ends soon"
-        } else if worthIt && atScore && budget.available(at: now, keeping: reserve + configuration.pauseHeadroom) > 0 {
-            if (crunch || runPoints >= configuration.runLength) && paced >= 1 {
-                why = crunch ? "crunch time" : "\(runPoints)-0 run"
-            } else if paced >= 1 {
-                why = "paced"
-            }
+        } else if wrong && opportunity.isPause && value >= configuration.minimumGain && available > finalReserve {
+            why = opportunity.reason
+        } else if wrong && value >= threshold && available > keep && (paced >= 1 || spare) {
+            why = spare && paced < 1 ? "\(opportunity.reason); spare budget" : opportunity.reason
+            usesPacing = paced >= 1
         }
-        deadBall = false
 
         let wanted: Push
         if let why {
             wanted = Push(event: .update, priority: 10, alert: alert, reason: "priority 10: \(why)")
-        } else if dirty && (significance >= .score || pauseBegan) {
+        } else if dirty && (significance >= .score || moment.isPause) {
             wanted = Push(event: .update, priority: 5, reason: "priority 5")
         } else {
             return .hold
@@ -172,8 +148,20 @@ public struct Coalescer: PushPolicy, Codable {
             intervalWait = lastPushAt.addingTimeInterval(configuration.minInterval)
             return .hold
         }
-        if let why, why.hasPrefix("paced") || why.hasSuffix("run") || why == "crunch time" { paced -= 1 }
+        if usesPacing { paced -= 1 }
         return push(wanted, now)
+    }
+
+    /// From the 3rd period on a priority 10 spent now may not be back before the game ends, so
+    /// even a pause leaves one for the final.
+    private var finalReserve: Int { lastPeriod >= 3 ? 1 : 0 }
+
+    /// Priority-10 pushes left unspent for what may come: the reserve for pauses, and in the 4th
+    /// and overtime one for the final plus one for every ten minutes the game likely has left (a
+    /// minute of game clock takes about two).
+    private var tokensToKeep: Int {
+        guard lastPeriod >= 4 else { return configuration.reserve }
+        return 1 + Int(lastClock * 2 / 600)
     }
 
     private mutating func end(_ now: Date) -> PushDecision {
@@ -193,13 +181,67 @@ public struct Coalescer: PushPolicy, Codable {
         dirty = false
         significance = .none
         alert = nil
-        pauseBegan = false
         holdUntil = nil
         intervalWait = nil
         return .push(push)
     }
 
     // MARK: - Reading the game
+
+    /// Updates the play-in-progress hold and what the moment promises, from the event's kind.
+    private mutating func readMoment(_ kind: GameEvent.Kind, now: Date) {
+        switch kind {
+        case .fieldGoal(_, true):
+            holdUntil = now.addingTimeInterval(configuration.settle)
+            moment = .play
+        case .freeThrow(let attempt, let of, _, _):
+            holdUntil = attempt < of ? now.addingTimeInterval(configuration.freeThrowHold) : nil
+            moment = .play
+        case .foul(let kind):
+            // A foul during an and-one window means free throws follow: keep holding.
+            if holdUntil != nil && kind != .offensive {
+                holdUntil = now.addingTimeInterval(configuration.freeThrowHold)
+            }
+            switch kind {
+            case .offensive, .looseBall: moment = .stoppage
+            case .personal: moment = .commonFoul
+            default: moment = .play
+            }
+            if mandatory.isDue(clock: lastClock) { moment = .mandatoryTimeout }
+        case .timeout, .periodEnd, .replay:
+            holdUntil = nil
+            moment = .pause
+        case .substitution:
+            if !moment.isPause { moment = mandatory.isDue(clock: lastClock) ? .mandatoryTimeout : .substitution }
+        case .other:
+            if !moment.isPause { moment = mandatory.isDue(clock: lastClock) ? .mandatoryTimeout : .play }
+        case .correction:
+            break
+        case .turnover(let kind):
+            holdUntil = nil
+            moment = mandatory.isDue(clock: lastClock) ? .mandatoryTimeout : kind == "offensive foul" ? .stoppage : .play
+        case .violation:
+            holdUntil = nil
+            moment = mandatory.isDue(clock: lastClock) ? .mandatoryTimeout : .play
+        case .periodStart, .jumpBall, .fieldGoal, .rebound, .steal, .block, .gameEnd:
+            holdUntil = nil
+            moment = .play
+        }
+    }
+
+    /// What the score just made promises, from the game's situation.
+    private func readScore() -> Opportunity {
+        if lastPeriod > 0 && lastClock <= configuration.periodEndWindow { return .periodEndsSoon }
+        if mandatory.isDue(clock: lastClock) { return .scoreBeforeMandatoryTimeout }
+        if mandatory.isNear(clock: lastClock, window: configuration.mandatoryWindow) { return .scoreNearMandatoryTimeout }
+        if Significance.isCrunchTime(period: lastPeriod, clock: lastClock) { return .crunchTime }
+        if runPoints >= configuration.runLength {
+            var run = Opportunity.run
+            run.reason = "\(runPoints)-0 run"
+            return run
+        }
+        return .score
+    }
 
     private mutating func trackRun(before: GameState) {
         let home = state.homeScore - before.homeScore, away = state.awayScore - before.awayScore
@@ -213,14 +255,9 @@ public struct Coalescer: PushPolicy, Codable {
         }
     }
 
-    /// The last score came with so little on the clock that the period is about to end.
-    private var periodEndsSoon: Bool {
-        lastPeriod > 0 && lastClock <= configuration.periodEndWindow
-    }
-
-    /// Whether the paced share and the rolling hour both have room for a push now.
+    /// Whether the pacing and the rolling hour both have room for a push now.
     private func priority10IsPlentiful(_ now: Date) -> Bool {
-        paced >= 1 && budget.available(at: now, keeping: configuration.reserve + configuration.pauseHeadroom) > 0
+        paced >= 1 && budget.available(at: now) > configuration.reserve
     }
 
     private mutating func refillPacing(_ now: Date) {
@@ -244,13 +281,16 @@ public struct Coalescer: PushPolicy, Codable {
         return state.homeScore != 0 || state.awayScore != 0
     }
 
-    /// Seconds a priority 10 now would put the current score on screen ahead of the priority-5
-    /// push already on its way (or ahead of never, when none is).
+    /// Seconds a priority 10 now would put the current score on screen ahead of the earliest
+    /// priority-5 push already carrying it (or ahead of never, when none does).
     private func gainOfPriority10(_ now: Date) -> TimeInterval {
-        guard let last = recent.last, last.homeScore == state.homeScore, last.awayScore == state.awayScore,
-            last.priority == 5
-        else { return configuration.priority5Delay }
-        return last.at.addingTimeInterval(configuration.priority5Delay).timeIntervalSince(now)
+        var carrier: SentPush?
+        for push in recent.reversed() {
+            guard push.homeScore == state.homeScore, push.awayScore == state.awayScore, push.priority == 5 else { break }
+            carrier = push
+        }
+        guard let carrier else { return configuration.priority5Delay }
+        return carrier.at.addingTimeInterval(configuration.priority5Delay).timeIntervalSince(now)
     }
 
     private func criticalAlert(_ change: StateChange) -> AlertKind? {
@@ -260,30 +300,5 @@ public struct Coalescer: PushPolicy, Codable {
         }
         if change.diff.changesScore { return rules.lateLeadChange ? .leadChange : nil }
         return nil
-    }
-}
-
-/// Tracks the NBA's mandatory timeouts: a regulation period's stretches down to 7:00 and to
-/// 3:00 each need a timeout; when one ends without, the next dead ball brings a TV timeout.
-struct MandatoryTimeouts: Hashable, Sendable, Codable {
-    private var period = 0
-    /// Whether a timeout was taken in the stretch down to 7:00, and down to 3:00.
-    private var first = false
-    private var second = false
-
-    /// Records `event`; returns whether a mandatory timeout is due at the next dead ball.
-    mutating func observe(_ event: GameEvent) -> Bool {
-        if event.period != period {
-            period = event.period
-            first = false
-            second = false
-        }
-        guard event.period <= 4 else { return false }
-        if case .timeout = event.kind {
-            first = true
-            if event.clock < 420 { second = true }
-            return false
-        }
-        return (event.clock < 420 && !first) || (event.clock < 180 && !second)
     }
 }
