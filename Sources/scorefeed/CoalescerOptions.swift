@@ -12,6 +12,8 @@ enum CoalescerOptions {
           --reserve <n>           Priority-10 pushes that moments other than pauses leave
                                   for timeouts and period ends before the 4th (3 under a
                                   budget of 25, 2 under 50, then 1).
+          --crunch-reserve <n>    Priority-10 pushes kept for the last 2:00, besides the
+                                  final's (1).
           --threshold <s>         Seconds of correct screen a priority 10 must likely buy
                                   when no pause begins (60 under a budget of 25, 40 under
                                   50, then 0).
@@ -29,6 +31,7 @@ enum CoalescerOptions {
         if let budget: Int = try arguments.number("--budget", in: 0...10_000) { configuration = configuration.withBudget(budget) }
         if let delay: Double = try arguments.number("--p5-delay", in: 0...86_400) { configuration.priority5Delay = delay }
         if let reserve: Int = try arguments.number("--reserve", in: 0...1000) { configuration.reserve = reserve }
+        if let crunch: Int = try arguments.number("--crunch-reserve", in: 0...1000) { configuration.crunchReserve = crunch }
         if let threshold: Double = try arguments.number("--threshold", in: 0...3600) { configuration.threshold = threshold }
         if let rate: Double = try arguments.number("--paced", in: 0...10_000) { configuration.pacedPerHour = rate }
         if let burst: Double = try arguments.number("--burst", in: 1...1000) { configuration.pacedBurst = burst }

@@ -9,6 +9,8 @@ extension Coalescer {
         /// Priority-10 pushes that moments other than pauses leave unspent before the 4th
         /// period, so a timeout or period end finds one.
         public var reserve: Int
+        /// Priority-10 pushes kept for the last 2:00 of the 4th or overtime, besides the final's.
+        public var crunchReserve: Int
         /// Seconds of correct screen a priority 10 must likely buy at a moment that is not a
         /// pause: the price of one push from the budget.
         public var threshold: TimeInterval
@@ -46,7 +48,7 @@ extension Coalescer {
         /// plays are merged, 3 are kept for pauses and a moment must promise 60 s; up to 50 an
         /// hour, 2 and 40 s; when it is plentiful, every score change may have one at once.
         public init(
-            budget: Int = 15, reserve: Int? = nil, threshold: TimeInterval? = nil, spareThreshold: TimeInterval? = nil,
+            budget: Int = 15, reserve: Int? = nil, crunchReserve: Int = 1, threshold: TimeInterval? = nil, spareThreshold: TimeInterval? = nil,
             pacedPerHour: Double? = nil, pacedBurst: Double? = nil, minInterval: TimeInterval = 1,
             priority5Delay: TimeInterval = 120, settle: TimeInterval = 3, freeThrowHold: TimeInterval = 45,
             periodEndWindow: TimeInterval = 24, mandatoryWindow: TimeInterval = 60, runLength: Int = 8,
@@ -55,6 +57,7 @@ extension Coalescer {
             let scarce = budget < 25, plentiful = budget >= 50
             self.budget = budget
             self.reserve = reserve ?? (scarce ? 3 : plentiful ? 1 : 2)
+            self.crunchReserve = crunchReserve
             self.threshold = threshold ?? (scarce ? 60 : plentiful ? 0 : 40)
             self.spareThreshold = spareThreshold ?? (plentiful ? 0 : 40)
             self.pacedPerHour = pacedPerHour ?? Double(budget)
@@ -79,7 +82,7 @@ extension Coalescer {
         /// This configuration with another budget; the knobs that follow from the budget follow it.
         public func withBudget(_ budget: Int) -> Configuration {
             Configuration(
-                budget: budget, minInterval: minInterval, priority5Delay: priority5Delay, settle: settle,
+                budget: budget, crunchReserve: crunchReserve, minInterval: minInterval, priority5Delay: priority5Delay, settle: settle,
                 freeThrowHold: freeThrowHold, periodEndWindow: periodEndWindow, mandatoryWindow: mandatoryWindow,
                 runLength: runLength, minimumGain: minimumGain, alerts: alerts)
         }

@@ -135,6 +135,7 @@ public struct Coalescer: PushPolicy, Codable {
             why = spare && paced < 1 ? "\(opportunity.reason); spare budget" : opportunity.reason
             usesPacing = paced >= 1
         }
+        if let reason = why, !atScore, reason != "critical" { why = "\(reason); the score is not on screen yet" }
 
         let wanted: Push
         if let why {
@@ -153,16 +154,22 @@ public struct Coalescer: PushPolicy, Codable {
     }
 
     /// From the 3rd period on a priority 10 spent now may not be back before the game ends, so
-    /// even a pause leaves one for the final.
-    private var finalReserve: Int { lastPeriod >= 3 ? 1 : 0 }
+    /// even a pause leaves one for the final, and before the last 2:00 of the 4th or overtime
+    /// the crunch reserve too.
+    private var finalReserve: Int {
+        guard lastPeriod >= 3 else { return 0 }
+        return 1 + (lastPeriod >= 4 && !isCrunchTime ? configuration.crunchReserve : 0)
+    }
 
     /// Priority-10 pushes left unspent for what may come: the reserve for pauses, and in the 4th
-    /// and overtime one for the final plus one for every ten minutes the game likely has left (a
-    /// minute of game clock takes about two).
+    /// and overtime one for the final, the crunch reserve until the last 2:00, and one for every
+    /// ten minutes the game likely has left (a minute of game clock takes about two).
     private var tokensToKeep: Int {
         guard lastPeriod >= 4 else { return configuration.reserve }
-        return 1 + Int(lastClock * 2 / 600)
+        return 1 + (isCrunchTime ? 0 : configuration.crunchReserve) + Int(lastClock * 2 / 600)
     }
+
+    private var isCrunchTime: Bool { Significance.isCrunchTime(period: lastPeriod, clock: lastClock) }
 
     private mutating func end(_ now: Date) -> PushDecision {
         let priority = budget.available(at: now) > 0 ? 10 : 5
@@ -234,7 +241,7 @@ public struct Coalescer: PushPolicy, Codable {
         if lastPeriod > 0 && lastClock <= configuration.periodEndWindow { return .periodEndsSoon }
         if mandatory.isDue(clock: lastClock) { return .scoreBeforeMandatoryTimeout }
         if mandatory.isNear(clock: lastClock, window: configuration.mandatoryWindow) { return .scoreNearMandatoryTimeout }
-        if Significance.isCrunchTime(period: lastPeriod, clock: lastClock) { return .crunchTime }
+        if isCrunchTime { return .crunchTime }
         if runPoints >= configuration.runLength {
             var run = Opportunity.run
             run.reason = "\(runPoints)-0 run"
