@@ -69,8 +69,9 @@ enum ServeCommand {
                 clock: clock, coalescer: configuration, renderer: rendering, reorderWindow: window,
                 stateDirectory: stateDir.map { URL(fileURLWithPath: $0) }),
             sink: sinks.count == 1 ? sinks[0] : FanOutSink(sinks))
-        let resumed = try await service.restore()
-        if resumed > 0 { Console.error("resumed \(resumed) games from \(stateDir ?? "")") }
+        let restoration = try await service.restore()
+        for problem in restoration.problems { Console.error("\(problem)") }
+        if restoration.resumedGames > 0 { Console.error("resumed \(restoration.resumedGames) games from \(stateDir ?? "")") }
 
         let reader = LineReader(source: follow.map { .follow($0) } ?? .standardInput, maxLineBytes: maxLine)
         let source = follow ?? "stdin"

@@ -194,13 +194,52 @@ struct ServeTests {
         #expect(summary == ["1:abc", "2:def", "3:oversized", "4:ok"])
     }
 
+    @Test func aCheckpointFromAnotherVersionResumesWithTheBudgetCountedAsSpent() async throws {
+        let dir = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let lines = RecordedStream.lines(seeds: [41])
+        let cut = lines.count / 2
+        let first = RecordingSink()
+        let before = try GameService(options: .init(clock: .feed, stateDirectory: dir), sink: first)
+        for (i, line) in lines.prefix(cut).enumerated() { _ = await before.handle(.line(Data(line.utf8), number: i + 1)) }
+        await before.drain()
+        let lastBefore = try #require(await first.records.last)
+
+        // The policy part no longer fits (another version wrote it); another file is not JSON.
+        let store = try CheckpointStore(directory: dir)
+        let file = try #require(try store.readAll().first?.file)
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        object["coalescer"] = ["budgetFromTheFuture": 1]
+        try JSONSerialization.data(withJSONObject: object).write(to: file)
+        try Data("{ torn".utf8).write(to: dir.appendingPathComponent("game-broken.json"))
+
+        let second = RecordingSink()
+        let after = try GameService(options: .init(clock: .feed, stateDirectory: dir), sink: second)
+        let restoration = try await after.restore()
+        #expect(restoration.resumedGames == 1)
+        #expect(restoration.problems.count == 2, "\(restoration.problems)")
+        #expect(restoration.problems.contains { $0.message.contains("another version") && $0.location.file == file.path })
+        #expect(restoration.problems.contains { $0.code == .malformedJSON && $0.location.file?.hasSuffix("game-broken.json") == true })
+
+        for (i, line) in lines.enumerated().dropFirst(cut) { _ = await after.handle(.line(Data(line.utf8), number: i + 1)) }
+        await after.drain()
+        let resumed = await second.records
+        let firstAfter = try #require(resumed.first)
+        #expect(firstAfter.seq == lastBefore.seq + 1, "numbering continues from the checkpoint")
+        #expect(resumed.last?.event == .end)
+        let hour = lastBefore.sentAt.addingTimeInterval(3600)
+        let early = resumed.filter { $0.sentAt < hour }
+        #expect(!early.isEmpty)
+        #expect(early.allSatisfy { $0.priority == 5 }, "no priority 10 the device might drop within the hour")
+    }
+
     @Test func checkpointsAreWrittenAtomically() throws {
         let dir = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = try CheckpointStore(directory: dir)
         try store.write(Data("one".utf8), for: "G/1 x")
         try store.write(Data("two".utf8), for: "G/1 x")
-        #expect(try store.readAll() == [Data("two".utf8)])
+        #expect(try store.readAll().map(\.data) == [Data("two".utf8)])
         #expect(store.url(for: "G/1 x").lastPathComponent == "game-G%2F1%20x.json")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".tmp") }
         #expect(leftovers.isEmpty)

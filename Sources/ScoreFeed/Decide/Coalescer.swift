@@ -61,6 +61,13 @@ public struct Coalescer: PushPolicy, Codable {
         paced = configuration.pacedBurst
     }
 
+    /// Counts the whole hour's priority-10 budget as spent at `now`: for a coalescer that takes
+    /// over a game whose pushes it does not know (an unreadable checkpoint), since a priority 10
+    /// past the budget is silently dropped while a priority 5 is only late.
+    public mutating func assumeBudgetSpent(at now: Date) {
+        while budget.available(at: now) > 0 { budget.spend(at: now) }
+    }
+
     public var deadline: Date? {
         guard !ended else { return nil }
         // Asked after every event: the earlier of the two timers, without building an array.

@@ -68,6 +68,14 @@ public actor MatchEngine {
         public var clock: Date
         /// The highest sequence number the caller had routed to this game.
         public var highestSeq = Int.min
+        /// The policy's state was in the checkpoint but unreadable (written by another version
+        /// of ScoreFeed): the game resumes with a fresh policy.
+        public internal(set) var policyWasReset = false
+
+        enum CodingKeys: String, CodingKey {
+            case attributes, validator, board, coalescer, seq, lastTimestamp, startPending, lastPushed, unsentEvents
+            case newestSourceTime, ended, statistics, clock, highestSeq
+        }
     }
 
     /// The engine's state, for a checkpoint.
@@ -79,15 +87,23 @@ public actor MatchEngine {
             statistics: statistics, clock: clock.now)
     }
 
-    /// An engine that continues from `snapshot` (its policy too, when it was a ``Coalescer``).
+    /// An engine that continues from `snapshot` (its policy too, when it was a ``Coalescer``;
+    /// otherwise a coalescer with `policy`, which, when the snapshot's policy state was lost,
+    /// treats the hour's priority-10 budget as spent rather than risk pushes the device drops).
     public init(
         restoring snapshot: Snapshot, clock: any EngineClock, sink: any PushSink,
-        renderer: PushRenderer.Configuration = .init()
+        renderer: PushRenderer.Configuration = .init(), policy configuration: Coalescer.Configuration = .standard
     ) {
         attributes = snapshot.attributes
         self.clock = clock
         self.sink = sink
-        policy = snapshot.coalescer ?? Coalescer()
+        if let coalescer = snapshot.coalescer {
+            policy = coalescer
+        } else {
+            var fresh = Coalescer(configuration: configuration)
+            if snapshot.policyWasReset { fresh.assumeBudgetSpent(at: snapshot.clock) }
+            policy = fresh
+        }
         var restored = PushRenderer(attributes: snapshot.attributes, configuration: renderer)
         restored.resume(seq: snapshot.seq, lastTimestamp: snapshot.lastTimestamp, startPending: snapshot.startPending)
         self.renderer = restored

@@ -55,16 +55,23 @@ public struct CheckpointStore: Sendable {
         }
     }
 
-    /// Every checkpoint in the directory: game id → bytes.
-    public func readAll() throws(ScoreFeedError) -> [Data] {
+    /// One checkpoint file and its bytes (nil when the file could not be read).
+    public struct Entry: Sendable {
+        public var file: URL
+        public var data: Data?
+    }
+
+    /// Every checkpoint in the directory, by file name.
+    public func readAll() throws(ScoreFeedError) -> [Entry] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         } catch {
             throw ScoreFeedError(.io, "cannot list the state directory: \(error.localizedDescription)", at: .init(file: directory.path))
         }
-        return names.filter { $0.hasPrefix("game-") && $0.hasSuffix(".json") }.sorted().compactMap {
-            try? Data(contentsOf: directory.appendingPathComponent($0))
+        return names.filter { $0.hasPrefix("game-") && $0.hasSuffix(".json") }.sorted().map { name in
+            let file = directory.appendingPathComponent(name)
+            return Entry(file: file, data: try? Data(contentsOf: file))
         }
     }
 }

@@ -89,13 +89,44 @@ public actor GameService {
     /// Number of games known.
     public var gameCount: Int { games.count }
 
-    /// Loads every checkpoint in the state directory; returns how many games resumed.
+    /// What ``restore()`` found in the state directory.
+    public struct Restoration: Sendable {
+        /// Games that continue where they stopped.
+        public var resumedGames = 0
+        /// Checkpoints that could not be read (those games start afresh when their events come),
+        /// and games whose policy state was from another version (resumed with a fresh policy
+        /// that treats the hour's priority-10 budget as spent).
+        public var problems: [ScoreFeedError] = []
+    }
+
+    /// Loads every checkpoint in the state directory.
     @discardableResult
-    public func restore() async throws -> Int {
-        guard let store else { return 0 }
+    public func restore() async throws -> Restoration {
+        var restoration = Restoration()
+        guard let store else { return restoration }
         let decoder = JSONDecoder()
-        for data in try store.readAll() {
-            guard let snapshot = try? decoder.decode(MatchEngine.Snapshot.self, from: data) else { continue }
+        for entry in try store.readAll() {
+            let place = ScoreFeedError.Location(file: entry.file.path)
+            guard let data = entry.data else {
+                restoration.problems.append(ScoreFeedError(.io, "cannot read the checkpoint; its game starts afresh", at: place))
+                continue
+            }
+            let snapshot: MatchEngine.Snapshot
+            do {
+                snapshot = try decoder.decode(MatchEngine.Snapshot.self, from: data)
+            } catch {
+                var problem = (error as? DecodingError).map { DecodingErrorText.error($0, data: data, file: entry.file.path) }
+                    ?? ScoreFeedError(.invalidValue, "\(error)", at: place)
+                problem.message = "cannot use the checkpoint, its game starts afresh: \(problem.message)"
+                restoration.problems.append(problem)
+                continue
+            }
+            if snapshot.policyWasReset {
+                restoration.problems.append(ScoreFeedError(
+                    .invalidValue,
+                    "the push policy's state in the checkpoint is from another version; game \(snapshot.attributes.gameId) resumes with a fresh policy and its priority-10 budget counted as spent for the next hour",
+                    at: place))
+            }
             let id = snapshot.attributes.gameId
             var game = makeGame(attributes: snapshot.attributes, snapshot: snapshot)
             game.highestSeq = snapshot.highestSeq
@@ -103,9 +134,10 @@ public actor GameService {
             game.pushes = snapshot.statistics.pushes
             games[id] = game
             counters.resumedGames += 1
+            restoration.resumedGames += 1
             schedule(id, await game.engine.deadline)
         }
-        return counters.resumedGames
+        return restoration
     }
 
     /// Handles one item of the input; returns a message for people when the line was bad.
@@ -240,7 +272,7 @@ public actor GameService {
         let clock: any EngineClock = manual ?? systemClock
         let engine: MatchEngine
         if let snapshot {
-            engine = MatchEngine(restoring: snapshot, clock: clock, sink: sink, renderer: options.renderer)
+            engine = MatchEngine(restoring: snapshot, clock: clock, sink: sink, renderer: options.renderer, policy: options.coalescer)
         } else {
             engine = MatchEngine(
                 attributes: attributes, clock: clock, sink: sink, policy: Coalescer(configuration: options.coalescer),
