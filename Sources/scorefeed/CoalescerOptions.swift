@@ -19,7 +19,8 @@ enum CoalescerOptions {
                                   50, then 0).
           --paced <n>             Priority-10 pushes per hour paced over such moments
                                   (default: the budget).
-          --burst <n>             Paced pushes that may be saved up (budget / 4, at least 4).
+          --burst <n>             Paced pushes that may be saved up (budget / 4, at least 4;
+                                  budget / 2 from a budget of 50).
           --run <n>               Unanswered points that make a timeout likely (8).
           --min-interval <s>      Least time between two pushes (1).
           --alerts <list>         Alerts to send: final,overtime,lead-change (default all) or none.

@@ -135,7 +135,13 @@ struct CoalescerTests {
         #expect(marbles.first?.priority == 10)
     }
 
-    @Test func theEndIsImmediateWithTheFinalAlertEvenRightAfterAPush() {
+    @Test func theEndGoesOutAtOnceOrAfterTheMinimumInterval() {
+        let alone = Self.run([
+            Self.at(0, 1, .fieldGoal(points: 2, made: true), team: .home, period: 4, clock: 30),
+            Self.at(200, 2, .gameEnd, period: 4, clock: 0),
+        ])
+        #expect(alone.last?.event == .end)
+        #expect(alone.last?.at == 200, "nothing pushed in the last second: the end goes at once")
         let marbles = Self.run([
             Self.at(0, 1, .fieldGoal(points: 2, made: true), team: .home, period: 4, clock: 1),
             Self.at(3, 2, .periodEnd, period: 4, clock: 0),
@@ -143,10 +149,56 @@ struct CoalescerTests {
         ])
         let end = marbles.last
         #expect(end?.event == .end)
-        #expect(abs((end?.at ?? 0) - 3.2) < 0.001)
+        #expect(end?.at == 4, "one second after the basket's push at 3, the period end riding along: \(marbles)")
+        #expect(marbles.filter { $0.event == .update }.map(\.at) == [3])
         #expect(end?.priority == 10)
         #expect(end?.alert == .final)
         #expect(end?.score == "0-2")
+    }
+
+    @Test func aReserveOfZeroStillKeepsThePushOfTheFinal() {
+        var configuration = Coalescer.Configuration.standard.withBudget(2)
+        configuration.reserve = 0
+        configuration.threshold = 0
+        let marbles = Self.run([
+            Self.at(0, 1, .fieldGoal(points: 2, made: true), team: .home, period: 3, clock: 600),
+            Self.at(100, 2, .fieldGoal(points: 2, made: true), team: .away, period: 3, clock: 560),
+            Self.at(200, 3, .gameEnd, period: 4, clock: 0),
+        ], configuration: configuration)
+        #expect(marbles.map(\.priority) == [10, 5, 10], "\(marbles)")
+        #expect(marbles.last?.event == .end)
+    }
+
+    @Test func aSecondMandatoryTimeoutIsDueAfterALateFirst() {
+        // The period's only timeout came at 6:40; at 2:59 a second is due, at the next dead ball.
+        let marbles = Self.run([
+            Self.at(0, 1, .timeout(.full), team: .away, clock: 400),
+            Self.at(600, 2, .fieldGoal(points: 2, made: true), team: .home, clock: 175),
+            Self.at(620, 3, .foul(.personal), team: .away, clock: 170),
+        ], configuration: Self.pausesOnly, until: 800)
+        #expect(marbles.map(\.priority) == [5, 5, 10], "\(marbles)")
+        #expect(marbles.last?.at == 620)
+    }
+
+    @Test func aResumedCoalescerKnowsTheScoreItTakesOver() throws {
+        var state = Make.live
+        state.period = 4
+        state.clock = .stopped(seconds: 60)
+        state.homeScore = 90
+        state.awayScore = 88
+        var coalescer = Coalescer()
+        coalescer.resume(state: state, shown: state, at: Make.start)
+        var board = Scoreboard(state: state)
+        let basket = Self.at(5000, 1, .fieldGoal(points: 3, made: true), team: .home, period: 4, clock: 50)
+        let diff = board.apply(basket)
+        _ = coalescer.observe(StateChange(event: basket, diff: diff, state: board.state), now: basket.time)
+        let decision = coalescer.tick(now: basket.time.addingTimeInterval(3))
+        guard case .push(let push) = decision else {
+            Issue.record("the basket goes out after the settle window: \(decision)")
+            return
+        }
+        #expect(push.alert == nil, "93-88 is no lead change")
+        #expect(!push.reason.contains("run"), "not a 93-0 run: \(push.reason)")
     }
 
     @Test func alertRulesCanBeTurnedOff() {

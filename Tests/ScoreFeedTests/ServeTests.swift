@@ -194,43 +194,69 @@ struct ServeTests {
         #expect(summary == ["1:abc", "2:def", "3:oversized", "4:ok"])
     }
 
-    @Test func aCheckpointFromAnotherVersionResumesWithTheBudgetCountedAsSpent() async throws {
-        let dir = Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+    /// Serves the first half of a game with checkpoints, lets `damage` change the checkpoint
+    /// file, then restarts on the same directory and serves the rest.
+    static func restart(
+        resendHeader: Bool = false, damage: (URL) throws -> Void
+    ) async throws -> (before: [PushRecord], restoration: GameService.Restoration, after: [PushRecord], dir: URL) {
+        let dir = temporaryDirectory()
         let lines = RecordedStream.lines(seeds: [41])
         let cut = lines.count / 2
         let first = RecordingSink()
         let before = try GameService(options: .init(clock: .feed, stateDirectory: dir), sink: first)
         for (i, line) in lines.prefix(cut).enumerated() { _ = await before.handle(.line(Data(line.utf8), number: i + 1)) }
         await before.drain()
-        let lastBefore = try #require(await first.records.last)
-
-        // The policy part no longer fits (another version wrote it); another file is not JSON.
-        let store = try CheckpointStore(directory: dir)
-        let file = try #require(try store.readAll().first?.file)
-        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
-        object["coalescer"] = ["budgetFromTheFuture": 1]
-        try JSONSerialization.data(withJSONObject: object).write(to: file)
-        try Data("{ torn".utf8).write(to: dir.appendingPathComponent("game-broken.json"))
-
+        let file = try #require(try CheckpointStore(directory: dir).readAll().first?.file)
+        try damage(file)
         let second = RecordingSink()
         let after = try GameService(options: .init(clock: .feed, stateDirectory: dir), sink: second)
         let restoration = try await after.restore()
-        #expect(restoration.resumedGames == 1)
-        #expect(restoration.problems.count == 2, "\(restoration.problems)")
-        #expect(restoration.problems.contains { $0.message.contains("another version") && $0.location.file == file.path })
-        #expect(restoration.problems.contains { $0.code == .malformedJSON && $0.location.file?.hasSuffix("game-broken.json") == true })
-
+        if resendHeader { _ = await after.handle(.line(Data(lines[0].utf8), number: 0)) }
         for (i, line) in lines.enumerated().dropFirst(cut) { _ = await after.handle(.line(Data(line.utf8), number: i + 1)) }
         await after.drain()
-        let resumed = await second.records
-        let firstAfter = try #require(resumed.first)
-        #expect(firstAfter.seq == lastBefore.seq + 1, "numbering continues from the checkpoint")
-        #expect(resumed.last?.event == .end)
+        return (await first.records, restoration, await second.records, dir)
+    }
+
+    @Test func aCheckpointFromAnotherVersionResumesWithTheBudgetCountedAsSpent() async throws {
+        let run = try await Self.restart { file in
+            // The policy part no longer fits (another version wrote it); another file is not JSON.
+            var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+            object["coalescer"] = ["budgetFromTheFuture": 1]
+            try JSONSerialization.data(withJSONObject: object).write(to: file)
+            try Data("{ torn".utf8).write(to: file.deletingLastPathComponent().appendingPathComponent("game-broken.json"))
+        }
+        defer { try? FileManager.default.removeItem(at: run.dir) }
+        #expect(run.restoration.resumedGames == 1)
+        #expect(run.restoration.problems.count == 2, "\(run.restoration.problems)")
+        #expect(run.restoration.problems.contains { $0.message.contains("another version") })
+        #expect(run.restoration.problems.contains { $0.code == .malformedJSON && $0.location.file?.hasSuffix("game-broken.json") == true })
+        #expect(FileManager.default.fileExists(atPath: run.dir.appendingPathComponent("game-broken.json.unreadable").path))
+
+        let lastBefore = try #require(run.before.last)
+        #expect(run.after.first?.seq == lastBefore.seq + 1, "numbering continues from the checkpoint")
+        #expect(run.after.last?.event == .end)
         let hour = lastBefore.sentAt.addingTimeInterval(3600)
-        let early = resumed.filter { $0.sentAt < hour }
+        let early = run.after.filter { $0.sentAt < hour }
         #expect(!early.isEmpty)
         #expect(early.allSatisfy { $0.priority == 5 }, "no priority 10 the device might drop within the hour")
+        #expect(run.after.contains { $0.priority == 10 }, "after the hour the budget is used again")
+    }
+
+    @Test func aTornCheckpointStartsItsGameAfreshWithTheBudgetCountedAsSpent() async throws {
+        // The producer sends the game's header again when it learns the game was lost.
+        let run = try await Self.restart(resendHeader: true) { file in try Data("{\"attributes\": ".utf8).write(to: file) }
+        defer { try? FileManager.default.removeItem(at: run.dir) }
+        #expect(run.restoration.resumedGames == 0)
+        let problem = try #require(run.restoration.problems.first)
+        #expect(problem.code == .malformedJSON)
+        #expect(problem.message.contains("budget counted as spent"))
+        let kept = try FileManager.default.contentsOfDirectory(atPath: run.dir.path).filter { $0.hasSuffix(".json.unreadable") }
+        #expect(kept.count == 1, "the torn file is kept aside, not overwritten")
+        let lastBefore = try #require(run.before.last)
+        let early = run.after.filter { $0.sentAt < lastBefore.sentAt.addingTimeInterval(3600) }
+        #expect(!early.isEmpty)
+        #expect(early.allSatisfy { $0.priority == 5 }, "the earlier pushes are unknown: no priority 10 within the hour")
+        #expect(run.after.last?.event == .end)
     }
 
     @Test func checkpointsAreWrittenAtomically() throws {

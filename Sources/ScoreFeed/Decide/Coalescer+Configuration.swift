@@ -30,7 +30,8 @@ extension Coalescer {
         /// priority 10 is scarce; with a budget near a game's ~55 score changes an hour, sending
         /// each part at once is better.
         public var mergePlays: Bool
-        /// How long a made basket is held for an and-one foul.
+        /// How long a made basket is held for an and-one foul, and a decisive end of the 4th or
+        /// of an overtime for the game's end.
         public var settle: TimeInterval
         /// Longest hold while free throws are still to come.
         public var freeThrowHold: TimeInterval
@@ -44,9 +45,9 @@ extension Coalescer {
         public var minimumGain: TimeInterval
         public var alerts: AlertRules
 
-        /// Knobs left nil follow from the budget. While priority 10 is scarce (under 25 an hour)
-        /// plays are merged, 3 are kept for pauses and a moment must promise 60 s; up to 50 an
-        /// hour, 2 and 40 s; when it is plentiful, every score change may have one at once.
+        /// Knobs left nil follow from the budget. Under 25 an hour, 3 are kept for pauses and a
+        /// moment must promise 60 s; under 50, 2 and 40 s; in both, plays are merged. When it is
+        /// plentiful (50 and more), every score change may have one at once.
         public init(
             budget: Int = 15, reserve: Int? = nil, crunchReserve: Int = 1, threshold: TimeInterval? = nil, spareThreshold: TimeInterval? = nil,
             pacedPerHour: Double? = nil, pacedBurst: Double? = nil, minInterval: TimeInterval = 1,

@@ -13,9 +13,10 @@ import ScoreFeedModel
 ///   2:00, ending a run, a stoppage with players checking in…). A pause takes priority 10
 ///   whenever the budget has one; anything else must promise at least `threshold` seconds, leave
 ///   a reserve for pauses, and fit the pacing that spreads the budget over the hour.
-/// - In the 4th and overtime the reserve follows the time left and spare budget that the game's
-///   end would waste goes to smaller gains; from the 3rd period one priority 10 is kept for the
-///   final, which is sent the moment the game ends.
+/// - From the 3rd period one priority 10 is kept for the final; in the 4th and overtime one more
+///   until the last 2:00, the reserve follows the time left, and spare budget that the game's end
+///   would waste goes to smaller gains. The `end` is sent the moment the game ends (after the
+///   minimum interval, when a push just went).
 public struct Coalescer: PushPolicy, Codable {
     public let configuration: Configuration
     public private(set) var budget: PushBudget
@@ -47,6 +48,10 @@ public struct Coalescer: PushPolicy, Codable {
     /// Recent pushes, newest last: enough to know what the device shows.
     private var recent: [SentPush] = []
     private var ended = false
+    /// The game ended; the `end` waits only for the minimum interval.
+    private var endPending = false
+    /// Count the budget as spent when the first event comes (see ``assumeBudgetSpent(at:)``).
+    private var budgetSpentAtFirstEvent = false
 
     struct SentPush: Hashable, Sendable, Codable {
         var at: Date
@@ -61,10 +66,15 @@ public struct Coalescer: PushPolicy, Codable {
         paced = configuration.pacedBurst
     }
 
-    /// Counts the whole hour's priority-10 budget as spent at `now`: for a coalescer that takes
-    /// over a game whose pushes it does not know (an unreadable checkpoint), since a priority 10
-    /// past the budget is silently dropped while a priority 5 is only late.
-    public mutating func assumeBudgetSpent(at now: Date) {
+    /// Counts the whole hour's priority-10 budget as spent at `now` (nil: at the first event it
+    /// sees): for a coalescer that takes over a game whose pushes it does not know (a lost
+    /// checkpoint), since a priority 10 past the budget is silently dropped while a priority 5 is
+    /// only late.
+    public mutating func assumeBudgetSpent(at now: Date?) {
+        guard let now else {
+            budgetSpentAtFirstEvent = true
+            return
+        }
         while budget.available(at: now) > 0 { budget.spend(at: now) }
     }
 
@@ -78,6 +88,10 @@ public struct Coalescer: PushPolicy, Codable {
 
     public mutating func observe(_ change: StateChange, now: Date) -> PushDecision {
         guard !ended else { return .hold }
+        if budgetSpentAtFirstEvent {
+            budgetSpentAtFirstEvent = false
+            assumeBudgetSpent(at: now)
+        }
         let before = state
         state = change.state
         lastPeriod = change.event.period
@@ -93,7 +107,11 @@ public struct Coalescer: PushPolicy, Codable {
             trackRun(before: before)
             scoreMoment = readScore()
         }
-        if case .gameEnd = change.event.kind { return end(now) }
+        if case .gameEnd = change.event.kind { endPending = true }
+        if endPending {
+            holdUntil = nil
+            return sendEndIfAllowed(now)
+        }
         readMoment(change.event.kind, now: now)
         return decide(now)
     }
@@ -102,11 +120,27 @@ public struct Coalescer: PushPolicy, Codable {
         guard !ended else { return .hold }
         if let holdUntil, now >= holdUntil { self.holdUntil = nil }
         if let intervalWait, now >= intervalWait { self.intervalWait = nil }
+        if endPending { return sendEndIfAllowed(now) }
         return decide(now)
     }
 
+    /// Continues a game whose earlier pushes this coalescer did not make (its own state was
+    /// lost): `state` is the scoreboard now, `shown` the last state pushed, at `now`. The last push
+    /// is taken as a priority 5 sent at `now`, so the screen counts as wrong until it would arrive.
+    public mutating func resume(state: GameState, shown: GameState, at now: Date) {
+        self.state = state
+        lastPeriod = state.period
+        lastClock = state.clock.secondsRemaining(at: now)
+        recent = [SentPush(at: now, priority: 5, homeScore: shown.homeScore, awayScore: shown.awayScore)]
+        lastPushAt = now
+        dirty = state != shown
+        significance = state.homeScore != shown.homeScore || state.awayScore != shown.awayScore ? .score : dirty ? .minor : .none
+    }
+
     public mutating func finish(now: Date) -> PushDecision {
-        guard !ended, dirty || screenIsWrong(now) else { return .hold }
+        guard !ended else { return .hold }
+        if endPending { return end(now) }
+        guard dirty || screenIsWrong(now) else { return .hold }
         holdUntil = nil
         let priority = budget.available(at: now) > 0 ? 10 : 5
         return push(Push(event: .update, priority: priority, reason: "feed ended; last state"), now)
@@ -172,11 +206,21 @@ public struct Coalescer: PushPolicy, Codable {
     /// and overtime one for the final, the crunch reserve until the last 2:00, and one for every
     /// ten minutes the game likely has left (a minute of game clock takes about two).
     private var tokensToKeep: Int {
-        guard lastPeriod >= 4 else { return configuration.reserve }
+        guard lastPeriod >= 4 else { return max(configuration.reserve, finalReserve) }
         return 1 + (isCrunchTime ? 0 : configuration.crunchReserve) + Int(lastClock * 2 / 600)
     }
 
     private var isCrunchTime: Bool { Significance.isCrunchTime(period: lastPeriod, clock: lastClock) }
+
+    /// The end goes out the moment the game ends, or as soon as the minimum interval since the
+    /// last push allows (a second at most by default).
+    private mutating func sendEndIfAllowed(_ now: Date) -> PushDecision {
+        if let lastPushAt, now < lastPushAt.addingTimeInterval(configuration.minInterval) {
+            intervalWait = lastPushAt.addingTimeInterval(configuration.minInterval)
+            return .hold
+        }
+        return end(now)
+    }
 
     private mutating func end(_ now: Date) -> PushDecision {
         let priority = budget.available(at: now) > 0 ? 10 : 5
@@ -222,6 +266,10 @@ public struct Coalescer: PushPolicy, Codable {
             default: moment = .play
             }
             if mandatory.isDue(clock: lastClock) { moment = .mandatoryTimeout }
+        case .periodEnd where lastPeriod >= 4 && state.homeScore != state.awayScore:
+            // The game is over: wait a moment for its end, so the final goes out as one push.
+            holdUntil = now.addingTimeInterval(configuration.settle)
+            moment = .pause
         case .timeout, .periodEnd, .replay:
             holdUntil = nil
             moment = .pause
@@ -232,8 +280,10 @@ public struct Coalescer: PushPolicy, Codable {
         case .correction:
             break
         case .turnover(let kind):
+            // A bad pass or a lost ball is usually stolen: play goes on. Other turnovers stop it.
             holdUntil = nil
-            moment = mandatory.isDue(clock: lastClock) ? .mandatoryTimeout : kind == "offensive foul" ? .stoppage : .play
+            let live = kind == "bad pass" || kind == "lost ball"
+            moment = !live && mandatory.isDue(clock: lastClock) ? .mandatoryTimeout : kind == "offensive foul" ? .stoppage : .play
         case .violation:
             holdUntil = nil
             moment = mandatory.isDue(clock: lastClock) ? .mandatoryTimeout : .play

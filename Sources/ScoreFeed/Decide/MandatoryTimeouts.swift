@@ -1,35 +1,30 @@
 import Foundation
 
-/// Tracks the NBA's mandatory timeouts: a regulation period's stretches down to 7:00 and down
-/// to 3:00 each need a timeout; when one ends without, the first dead ball brings a long TV
-/// timeout.
+/// Tracks the NBA's mandatory timeouts (Rule 5, Section VII): a regulation period needs one
+/// timeout before 6:59 and a second before 2:59; when a mark passes without, the official scorer
+/// takes a long TV timeout at the first dead ball.
 struct MandatoryTimeouts: Hashable, Sendable, Codable {
     private var period = 0
-    /// Whether a timeout was taken in the stretch down to 7:00, and down to 3:00.
-    private var first = false
-    private var second = false
+    /// Timeouts taken in the period so far.
+    private var taken = 0
 
-    /// Records `event` (a new period starts both stretches afresh; a timeout fills its stretch).
+    /// Records `event` (a new period starts the count afresh).
     mutating func observe(_ event: GameEvent) {
         if event.period != period {
             period = event.period
-            first = false
-            second = false
+            taken = 0
         }
-        if case .timeout = event.kind {
-            first = true
-            if event.clock < 420 { second = true }
-        }
+        if case .timeout = event.kind { taken += 1 }
     }
 
-    /// A stretch ended without a timeout: the next dead ball brings one.
+    /// A mark passed without its timeout: the next dead ball brings one.
     func isDue(clock: Double) -> Bool {
-        period <= 4 && ((clock < 420 && !first) || (clock < 180 && !second))
+        period <= 4 && ((clock < 420 && taken == 0) || (clock < 180 && taken < 2))
     }
 
-    /// A stretch without a timeout ends within `window` seconds of game clock: the wait for the
+    /// A mark without its timeout is within `window` seconds of game clock: the wait for the
     /// next score likely holds the TV timeout.
     func isNear(clock: Double, window: Double) -> Bool {
-        period <= 4 && ((!first && clock >= 420 && clock <= 420 + window) || (!second && clock >= 180 && clock <= 180 + window))
+        period <= 4 && ((taken == 0 && clock >= 420 && clock <= 420 + window) || (taken < 2 && clock >= 180 && clock <= 180 + window))
     }
 }

@@ -101,6 +101,7 @@ public actor MatchEngine {
             policy = coalescer
         } else {
             var fresh = Coalescer(configuration: configuration)
+            fresh.resume(state: snapshot.board.state, shown: snapshot.lastPushed, at: snapshot.clock)
             if snapshot.policyWasReset { fresh.assumeBudgetSpent(at: snapshot.clock) }
             policy = fresh
         }

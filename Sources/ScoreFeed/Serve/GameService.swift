@@ -78,6 +78,8 @@ public actor GameService {
     private let systemClock = SystemClock()
     private var games: [String: Game] = [:]
     private var deadlines = DeadlineHeap()
+    /// Checkpoint files that could not be used: their games' budgets are unknown.
+    private var lostCheckpoints: Set<String> = []
     public private(set) var counters = Counters()
 
     public init(options: Options, sink: any PushSink) throws(ScoreFeedError) {
@@ -107,18 +109,24 @@ public actor GameService {
         let decoder = JSONDecoder()
         for entry in try store.readAll() {
             let place = ScoreFeedError.Location(file: entry.file.path)
-            guard let data = entry.data else {
-                restoration.problems.append(ScoreFeedError(.io, "cannot read the checkpoint; its game starts afresh", at: place))
-                continue
-            }
             let snapshot: MatchEngine.Snapshot
             do {
-                snapshot = try decoder.decode(MatchEngine.Snapshot.self, from: data)
+                guard let data = entry.data else { throw ScoreFeedError(.io, "cannot read the file", at: place) }
+                do {
+                    snapshot = try decoder.decode(MatchEngine.Snapshot.self, from: data)
+                } catch let error as DecodingError {
+                    throw DecodingErrorText.error(error, data: data, file: entry.file.path)
+                }
             } catch {
-                var problem = (error as? DecodingError).map { DecodingErrorText.error($0, data: data, file: entry.file.path) }
-                    ?? ScoreFeedError(.invalidValue, "\(error)", at: place)
-                problem.message = "cannot use the checkpoint, its game starts afresh: \(problem.message)"
+                var problem = error as? ScoreFeedError ?? ScoreFeedError(.invalidValue, "\(error)", at: place)
+                let aside = entry.file.appendingPathExtension("unreadable")
+                try? FileManager.default.removeItem(at: aside)
+                let kept = (try? FileManager.default.moveItem(at: entry.file, to: aside)) != nil
+                problem.message = "cannot use the checkpoint (\(problem.message)); its game starts afresh when its events come, "
+                    + "with seq from 1 and its priority-10 budget counted as spent for an hour"
+                    + (kept ? "; the file is kept as \(aside.lastPathComponent)" : "")
                 restoration.problems.append(problem)
+                lostCheckpoints.insert(entry.file.standardizedFileURL.path)
                 continue
             }
             if snapshot.policyWasReset {
@@ -274,9 +282,11 @@ public actor GameService {
         if let snapshot {
             engine = MatchEngine(restoring: snapshot, clock: clock, sink: sink, renderer: options.renderer, policy: options.coalescer)
         } else {
-            engine = MatchEngine(
-                attributes: attributes, clock: clock, sink: sink, policy: Coalescer(configuration: options.coalescer),
-                renderer: options.renderer)
+            var policy = Coalescer(configuration: options.coalescer)
+            if let store, lostCheckpoints.remove(store.url(for: attributes.gameId).standardizedFileURL.path) != nil {
+                policy.assumeBudgetSpent(at: nil)
+            }
+            engine = MatchEngine(attributes: attributes, clock: clock, sink: sink, policy: policy, renderer: options.renderer)
         }
         return Game(engine: engine, clock: clock, manual: manual)
     }
