@@ -207,7 +207,8 @@ public struct Coalescer: PushPolicy, Codable {
     /// ten minutes the game likely has left (a minute of game clock takes about two).
     private var tokensToKeep: Int {
         guard lastPeriod >= 4 else { return max(configuration.reserve, finalReserve) }
-        return 1 + (isCrunchTime ? 0 : configuration.crunchReserve) + Int(lastClock * 2 / 600)
+        let clock = lastClock.isFinite ? min(max(lastClock, 0), 720) : 720
+        return 1 + (isCrunchTime ? 0 : configuration.crunchReserve) + Int(clock * 2 / 600)
     }
 
     private var isCrunchTime: Bool { Significance.isCrunchTime(period: lastPeriod, clock: lastClock) }
