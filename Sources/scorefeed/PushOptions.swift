@@ -91,9 +91,8 @@ struct PushOptions {
     func apply(to configuration: inout PushRenderer.Configuration) {
         configuration.mode = mode
         configuration.start = start
-        configuration.payloadLimit = mode.payloadLimit
         if let staleAfter { configuration.staleAfter = staleAfter }
-        if let dismissAfter { configuration.dismissAfter = min(dismissAfter, 4 * 3600) }
+        if let dismissAfter { configuration.dismissAfter = dismissAfter }
     }
 
     /// The webhook, retrying on its own and wrapped so the replay goes on while it is down.

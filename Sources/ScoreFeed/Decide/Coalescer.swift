@@ -186,10 +186,7 @@ public struct Coalescer: PushPolicy, Codable {
         } else {
             return .hold
         }
-        if let lastPushAt, now < lastPushAt.addingTimeInterval(configuration.minInterval) {
-            intervalWait = lastPushAt.addingTimeInterval(configuration.minInterval)
-            return .hold
-        }
+        if mustWaitForInterval(now) { return .hold }
         if usesPacing { paced -= 1 }
         return push(wanted, now)
     }
@@ -216,11 +213,17 @@ public struct Coalescer: PushPolicy, Codable {
     /// The end goes out the moment the game ends, or as soon as the minimum interval since the
     /// last push allows (a second at most by default).
     private mutating func sendEndIfAllowed(_ now: Date) -> PushDecision {
-        if let lastPushAt, now < lastPushAt.addingTimeInterval(configuration.minInterval) {
-            intervalWait = lastPushAt.addingTimeInterval(configuration.minInterval)
-            return .hold
-        }
-        return end(now)
+        mustWaitForInterval(now) ? .hold : end(now)
+    }
+
+    /// Whether the minimum interval since the last push has not passed yet; if so, sets the
+    /// timer that brings the wanted push back when it has.
+    private mutating func mustWaitForInterval(_ now: Date) -> Bool {
+        guard let lastPushAt else { return false }
+        let allowed = lastPushAt.addingTimeInterval(configuration.minInterval)
+        guard now < allowed else { return false }
+        intervalWait = allowed
+        return true
     }
 
     private mutating func end(_ now: Date) -> PushDecision {

@@ -155,6 +155,22 @@ public actor MatchEngine {
         try await perform(policy.tick(now: clock.now))
     }
 
+    /// Fires the policy's deadlines up to `limit`, oldest first. On feed time, `manual` moves to
+    /// each deadline before it fires, after `pace` (a live view replaying at a chosen speed) has
+    /// waited for it. A bound on the count keeps a policy that asks again and again for the same
+    /// moment from spinning forever.
+    public func fireDeadlines(
+        through limit: Date, moving manual: ManualClock? = nil, pace: (@Sendable (Date) async -> Void)? = nil
+    ) async throws {
+        var fired = 0
+        while let deadline, deadline <= limit, fired < 100_000 {
+            if let pace { await pace(deadline) }
+            manual?.advance(to: deadline)
+            try await tick()
+            fired += 1
+        }
+    }
+
     /// The feed is over: sends whatever the policy still holds.
     public func finish() async throws {
         try await perform(policy.finish(now: clock.now))

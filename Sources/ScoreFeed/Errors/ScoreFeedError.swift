@@ -80,11 +80,4 @@ public struct ScoreFeedError: Error, Hashable, Sendable, CustomStringConvertible
         let place = location.description
         return (place.isEmpty ? "" : place + ": ") + "\(code): \(message)"
     }
-
-    /// The same error with the file name filled in.
-    public func inFile(_ file: String) -> ScoreFeedError {
-        var copy = self
-        if copy.location.file == nil { copy.location.file = file }
-        return copy
-    }
 }

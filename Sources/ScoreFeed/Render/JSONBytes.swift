@@ -71,12 +71,14 @@ struct JSONBytes: ~Copyable {
         text.withUTF8Buffer { append($0) }
     }
 
-    /// Appends `"key":` (the key must need no escaping).
-    mutating func key(_ key: StaticString) {
-        byte(UInt8(ascii: "\""))
-        raw(key)
-        byte(UInt8(ascii: "\""))
-        byte(UInt8(ascii: ":"))
+    /// Appends JSON text made elsewhere (a number spelled, a payload already encoded) as is.
+    mutating func raw(_ text: String) {
+        var text = text
+        text.withUTF8 { append($0) }
+    }
+
+    mutating func raw(_ bytes: Data) {
+        bytes.withUnsafeBytes { append($0.bindMemory(to: UInt8.self)) }
     }
 
     mutating func bool(_ value: Bool) {

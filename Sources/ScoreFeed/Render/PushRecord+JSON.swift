@@ -6,79 +6,73 @@ extension PushRecord {
     /// spliced in byte for byte, and `"trimmed":[…]` at the end when the size guard shortened
     /// text. The same record always gives the same bytes, so a retried request has the same body.
     public func jsonLine() -> Data {
-        var out = Data()
-        out.reserveCapacity(payload.count + 600)
-        func raw(_ s: String) { out.append(contentsOf: s.utf8) }
-        raw("{\"activity\":"); raw(JSONText.string(activity))
-        raw(",\"game\":"); raw(JSONText.string(game))
-        raw(",\"seq\":\(seq)")
-        raw(",\"event\":\"\(event.rawValue)\"")
-        raw(",\"priority\":\(priority)")
-        raw(",\"sentAt\":"); raw(JSONText.number(sentAt.timeIntervalSince1970))
-        raw(",\"sourceTime\":"); raw(sourceTime.map { JSONText.number($0.timeIntervalSince1970) } ?? "null")
-        raw(",\"coalesced\":\(coalesced)")
-        raw(",\"reason\":"); raw(JSONText.string(reason))
-        raw(",\"request\":{\"method\":"); raw(JSONText.string(request.method))
-        raw(",\"path\":"); raw(JSONText.string(request.path))
-        raw(",\"headers\":{")
+        var out = JSONBytes(capacity: payload.count + 600)
+        out.raw("{\"activity\":"); out.string(activity)
+        out.raw(",\"game\":"); out.string(game)
+        out.raw(",\"seq\":"); out.int(seq)
+        out.raw(",\"event\":"); out.string(event.rawValue)
+        out.raw(",\"priority\":"); out.int(priority)
+        out.raw(",\"sentAt\":"); out.raw(JSONText.number(sentAt.timeIntervalSince1970))
+        out.raw(",\"sourceTime\":"); out.raw(sourceTime.map { JSONText.number($0.timeIntervalSince1970) } ?? "null")
+        out.raw(",\"coalesced\":"); out.int(coalesced)
+        out.raw(",\"reason\":"); out.string(reason)
+        out.raw(",\"request\":{\"method\":"); out.string(request.method)
+        out.raw(",\"path\":"); out.string(request.path)
+        out.raw(",\"headers\":{")
         for (i, key) in request.headers.keys.sorted().enumerated() {
-            raw((i == 0 ? "" : ",") + JSONText.string(key) + ":" + JSONText.string(request.headers[key]!))
+            if i > 0 { out.byte(UInt8(ascii: ",")) }
+            out.string(key)
+            out.byte(UInt8(ascii: ":"))
+            out.string(request.headers[key]!)
         }
-        raw("}},\"payload\":")
-        out.append(payload)
-        raw(",\"diff\":{")
+        out.raw("}},\"payload\":")
+        out.raw(payload)
+        out.raw(",\"diff\":{")
         for (i, change) in diff.changes.enumerated() {
-            raw((i == 0 ? "" : ",") + "\"\(change.field.rawValue)\":[")
-            raw(JSONText.value(change.old)); raw(","); raw(JSONText.value(change.new)); raw("]")
+            if i > 0 { out.byte(UInt8(ascii: ",")) }
+            out.string(change.field.rawValue)
+            out.raw(":[")
+            out.diffValue(change.old)
+            out.byte(UInt8(ascii: ","))
+            out.diffValue(change.new)
+            out.byte(UInt8(ascii: "]"))
         }
-        raw("}")
+        out.byte(UInt8(ascii: "}"))
         if !trimmed.isEmpty {
-            raw(",\"trimmed\":[" + trimmed.map(JSONText.string).joined(separator: ",") + "]")
+            out.raw(",\"trimmed\":[")
+            for (i, text) in trimmed.enumerated() {
+                if i > 0 { out.byte(UInt8(ascii: ",")) }
+                out.string(text)
+            }
+            out.byte(UInt8(ascii: "]"))
         }
-        raw("}")
-        return out
+        out.byte(UInt8(ascii: "}"))
+        return out.data()
     }
 }
 
-/// Minimal JSON spelling for the record's hand-assembled parts.
+/// Numbers for the record and for messages: integers without a fraction, others with up to
+/// millisecond precision.
 enum JSONText {
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-
-    /// Integers without a fraction, others with up to millisecond precision.
     static func number(_ x: Double) -> String {
         guard x.isFinite else { return "null" }
         if x == x.rounded(), abs(x) < 1e15 { return String(Int64(x)) }
         let ms = (x * 1000).rounded() / 1000
         return "\(ms)"
     }
+}
 
-    static func value(_ value: Diff.Value) -> String {
+extension JSONBytes {
+    /// Appends one side of a diff entry.
+    mutating func diffValue(_ value: Diff.Value) {
         switch value {
-        case .int(let i): return String(i)
-        case .bool(let b): return b ? "true" : "false"
-        case .text(let s): return string(s)
-        case .null: return "null"
+        case .int(let i): int(i)
+        case .bool(let b): bool(b)
+        case .text(let s): string(s)
+        case .null: raw("null")
         case .clock(let clock):
             // As `JSONEncoder` with `.sortedKeys` spells it: `{"running":{"endsAt":…}}`.
-            var out = JSONBytes(capacity: 40)
-            do { try out.write(clock) } catch { return "null" }
-            return out.string()
+            do { try write(clock) } catch { raw("null") }
         }
     }
 }

@@ -53,15 +53,19 @@ public struct PushRefusal: Hashable, Sendable {
 
     /// The refusal as one line of JSON (no newline), in the error shape described above.
     public func jsonLine() -> Data {
-        var text = "{\"error\":{\"code\":" + JSONText.string(error.code.rawValue)
-        text += ",\"message\":" + JSONText.string(error.message)
-        text += ",\"bytes\":\(bytes),\"limit\":\(limit)}"
-        text += ",\"activity\":" + JSONText.string(activity)
-        text += ",\"game\":" + JSONText.string(game)
-        text += ",\"seq\":null,\"event\":\"\(event.rawValue)\",\"priority\":\(priority)"
-        text += ",\"sentAt\":" + JSONText.number(sentAt.timeIntervalSince1970)
-        text += ",\"sourceTime\":" + (sourceTime.map { JSONText.number($0.timeIntervalSince1970) } ?? "null")
-        text += ",\"reason\":" + JSONText.string(reason) + "}"
-        return Data(text.utf8)
+        var out = JSONBytes(capacity: 400)
+        out.raw("{\"error\":{\"code\":"); out.string(error.code.rawValue)
+        out.raw(",\"message\":"); out.string(error.message)
+        out.raw(",\"bytes\":"); out.int(bytes)
+        out.raw(",\"limit\":"); out.int(limit)
+        out.raw("},\"activity\":"); out.string(activity)
+        out.raw(",\"game\":"); out.string(game)
+        out.raw(",\"seq\":null,\"event\":"); out.string(event.rawValue)
+        out.raw(",\"priority\":"); out.int(priority)
+        out.raw(",\"sentAt\":"); out.raw(JSONText.number(sentAt.timeIntervalSince1970))
+        out.raw(",\"sourceTime\":"); out.raw(sourceTime.map { JSONText.number($0.timeIntervalSince1970) } ?? "null")
+        out.raw(",\"reason\":"); out.string(reason)
+        out.byte(UInt8(ascii: "}"))
+        return out.data()
     }
 }

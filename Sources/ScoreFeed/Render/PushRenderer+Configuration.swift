@@ -19,11 +19,15 @@ extension PushRenderer {
         /// Token mode: `apns-expiration` = send time + this for `start` and `update`; APNs drops an
         /// undelivered push after it. (`end` lives 4 hours; broadcast pushes always carry 0.)
         public var expiration: TimeInterval
-        /// `dismissal-date` on `end` = send time + this, at most 4 hours.
+        /// `dismissal-date` on `end` = send time + this, at most 4 hours (the renderer caps it).
         public var dismissAfter: TimeInterval
         /// The most payload bytes a push may have: 4096 per device push, 5120 per broadcast push
-        /// (the default for the mode). Longer text is trimmed, then the push is refused.
-        public var payloadLimit: Int
+        /// (the mode's own unless set). Longer text is trimmed, then the push is refused.
+        public var payloadLimit: Int {
+            get { payloadLimitOverride ?? mode.payloadLimit }
+            set { payloadLimitOverride = newValue }
+        }
+        private var payloadLimitOverride: Int?
 
         public init(
             bundleId: String = "com.example.app", activity: String? = nil, mode: Mode = .token, start: Bool = false,
@@ -36,8 +40,8 @@ extension PushRenderer {
             self.start = start
             self.staleAfter = staleAfter
             self.expiration = expiration
-            self.dismissAfter = min(dismissAfter, Self.maximumDismissal)
-            self.payloadLimit = payloadLimit ?? mode.payloadLimit
+            self.dismissAfter = dismissAfter
+            payloadLimitOverride = payloadLimit
         }
 
         /// Apple removes an ended activity at most 4 hours after its `end`.

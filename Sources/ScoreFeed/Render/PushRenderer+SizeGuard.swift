@@ -13,7 +13,6 @@ extension PushRenderer {
     /// refused.
     struct SizeGuard {
         let limit: Int
-        let encode: (APNsPayload.APS) throws(ScoreFeedError) -> Data
 
         enum Outcome {
             /// The payload, the (possibly trimmed) `aps` it encodes, and the trimmed fields.
@@ -49,7 +48,7 @@ extension PushRenderer {
 
         func fit(_ original: APNsPayload.APS) throws(ScoreFeedError) -> Outcome {
             var aps = original
-            var payload = try encode(aps)
+            var payload = try PushRenderer.encode(aps)
             var trimmed: [String] = []
             for field in Self.fields where payload.count > limit {
                 guard let text = field.get(aps), text.count > field.keep else { continue }
@@ -61,7 +60,7 @@ extension PushRenderer {
                 trimmed.append(field.name)
                 // The shortest this field may get; if even that is too big, go on to the next field.
                 field.set(&aps, candidate(field.keep))
-                payload = try encode(aps)
+                payload = try PushRenderer.encode(aps)
                 guard payload.count <= limit else { continue }
                 // Binary search the longest prefix that fits (each character is at least one byte,
                 // so no more than `limit` characters can).
@@ -71,7 +70,7 @@ extension PushRenderer {
                     let middle = (low + high + 1) / 2
                     var attempt = aps
                     field.set(&attempt, candidate(middle))
-                    let encoded = try encode(attempt)
+                    let encoded = try PushRenderer.encode(attempt)
                     if encoded.count <= limit {
                         low = middle
                         aps = attempt

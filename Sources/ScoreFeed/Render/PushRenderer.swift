@@ -113,7 +113,7 @@ public struct PushRenderer: Sendable {
             aps.alert = alertText(alert, state: state, now: sentAt)
         }
 
-        let guardrail = SizeGuard(limit: configuration.payloadLimit, encode: Self.encode)
+        let guardrail = SizeGuard(limit: configuration.payloadLimit)
         func refusal(bytes: Int, _ error: ScoreFeedError) -> Output {
             .refused(PushRefusal(
                 activity: activity, game: attributes.gameId, event: push.event, priority: priority, sentAt: sentAt,

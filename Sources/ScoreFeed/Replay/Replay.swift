@@ -60,7 +60,7 @@ public struct Replay: Sendable {
                 pendingRejections.removeFirst()
                 try reject(next)
             }
-            try await fireDeadlines(engine, clock: clock, before: event.time)
+            try await engine.fireDeadlines(through: event.time, moving: clock, pace: pace)
             if let pace { await pace(event.time) }
             clock.advance(to: event.time)
             switch try await engine.receive(event, index: position) {
@@ -76,7 +76,7 @@ public struct Replay: Sendable {
             }
         }
         for error in pendingRejections { try reject(error) }
-        try await fireDeadlines(engine, clock: clock, before: .distantFuture)
+        try await engine.fireDeadlines(through: .distantFuture, moving: clock, pace: pace)
         try await engine.finish()
 
         let statistics = engine.statistics
@@ -88,16 +88,6 @@ public struct Replay: Sendable {
         summary.ended = engine.hasEnded
         summary.expectedFinal = document.finalScore
         return summary
-    }
-
-    private func fireDeadlines(_ engine: isolated MatchEngine, clock: ManualClock, before limit: Date) async throws {
-        var guardCount = 0
-        while let deadline = engine.deadline, deadline <= limit, guardCount < 100_000 {
-            if let pace { await pace(deadline) }
-            clock.advance(to: deadline)
-            try await engine.tick()
-            guardCount += 1
-        }
     }
 }
 

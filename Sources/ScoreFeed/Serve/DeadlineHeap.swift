@@ -5,8 +5,6 @@ import Foundation
 struct DeadlineHeap: Sendable {
     private var items: [(deadline: Date, game: String)] = []
 
-    var isEmpty: Bool { items.isEmpty }
-    var count: Int { items.count }
     var next: Date? { items.first?.deadline }
 
     mutating func push(_ deadline: Date, _ game: String) {

@@ -78,6 +78,7 @@ public actor GameService {
     private let systemClock = SystemClock()
     private var games: [String: Game] = [:]
     private var deadlines = DeadlineHeap()
+    private let checkpointEncoder = JSONEncoder()
     /// Checkpoint files that could not be used: their games' budgets are unknown.
     private var lostCheckpoints: Set<String> = []
     public private(set) var counters = Counters()
@@ -87,9 +88,6 @@ public actor GameService {
         self.sink = sink
         store = try options.stateDirectory.map { url throws(ScoreFeedError) in try CheckpointStore(directory: url) }
     }
-
-    /// Number of games known.
-    public var gameCount: Int { games.count }
 
     /// What ``restore()`` found in the state directory.
     public struct Restoration: Sendable {
@@ -225,12 +223,7 @@ public actor GameService {
         _ event: GameEvent, index: Int, on engine: isolated MatchEngine, manual: ManualClock?
     ) async throws -> Step {
         if let manual {
-            var guardCount = 0
-            while let deadline = engine.deadline, deadline <= event.time, guardCount < 10_000 {
-                manual.advance(to: deadline)
-                try await engine.tick()
-                guardCount += 1
-            }
+            try await engine.fireDeadlines(through: event.time, moving: manual)
             manual.advance(to: event.time)
         }
         let verdict = try await engine.receive(event, index: index)
@@ -263,12 +256,7 @@ public actor GameService {
     public func drain() async {
         for id in games.keys.sorted() {
             guard let game = games[id] else { continue }
-            let now = game.clock.now
-            var guardCount = 0
-            while let deadline = await game.engine.deadline, deadline <= now, guardCount < 10_000 {
-                try? await game.engine.tick()
-                guardCount += 1
-            }
+            try? await game.engine.fireDeadlines(through: game.clock.now)
             await checkpointIfPushed(id, pushes: await game.engine.statistics.pushes, force: true)
         }
     }
@@ -308,7 +296,7 @@ public actor GameService {
         games[id]?.pushes = pushes
         var snapshot = await game.engine.snapshot()
         snapshot.highestSeq = games[id]?.highestSeq ?? game.highestSeq
-        if let data = try? JSONEncoder().encode(snapshot), (try? store.write(data, for: id)) != nil {
+        if let data = try? checkpointEncoder.encode(snapshot), (try? store.write(data, for: id)) != nil {
             counters.checkpoints += 1
         }
     }

@@ -115,9 +115,7 @@ public struct LineReader: Sendable {
                 overflowed = 0
             }
             if overflowed > 0 { return .oversized(number: number, length: overflowed) }
-            var line = current
-            if line.last == 0x0D { line.removeLast() }
-            return .line(Data(line), number: number)
+            return .line(Data(current[..<(current.last == 0x0D ? current.count - 1 : current.count)]), number: number)
         }
     }
 }

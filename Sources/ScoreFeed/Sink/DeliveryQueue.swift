@@ -16,8 +16,10 @@ public struct DeliveryQueue: Sendable {
     public private(set) var waiting: [PushRecord] = []
     /// Updates skipped per activity because a newer state superseded them.
     public private(set) var skipped: [String: Int] = [:]
-    /// Records the receiver refused for good (`sink-rejected`), dropped.
-    public private(set) var rejected: [PushRecord] = []
+    /// How many records the receiver refused for good (`sink-rejected`), dropped.
+    public private(set) var rejectedCount = 0
+    /// Activities whose `end` the receiver refused for good.
+    public private(set) var refusedEnds: [String] = []
     /// Failures since the last delivery.
     public private(set) var consecutiveFailures = 0
     /// No attempt before this time (nil: now).
@@ -70,7 +72,8 @@ public struct DeliveryQueue: Sendable {
     public mutating func rejectedInFlight() {
         guard let record = inFlight else { return }
         waiting.removeFirst()
-        rejected.append(record)
+        rejectedCount += 1
+        if record.event == .end { refusedEnds.append(record.activity) }
         inFlight = nil
     }
 

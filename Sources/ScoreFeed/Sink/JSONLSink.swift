@@ -43,15 +43,17 @@ public actor JSONLSink: PushSink {
     }
 
     public func send(_ record: PushRecord) async throws {
-        try write(record.jsonLine(), what: "a push record")
+        var line = record.jsonLine()
+        try write(&line, what: "a push record")
     }
 
     public func refused(_ refusal: PushRefusal) async throws {
-        try write(refusal.jsonLine(), what: "an error record")
+        var line = refusal.jsonLine()
+        try write(&line, what: "an error record")
     }
 
-    private func write(_ json: Data, what: String) throws(ScoreFeedError) {
-        var line = json
+    /// Writes `line` and a newline (appended in place: the caller's buffer is not copied).
+    private func write(_ line: inout Data, what: String) throws(ScoreFeedError) {
         line.append(0x0A)
         do {
             // One write call per line: with O_APPEND, lines from several writers stay whole.

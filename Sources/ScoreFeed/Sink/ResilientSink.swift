@@ -80,7 +80,7 @@ public actor ResilientSink: PushSink {
 
     public var statistics: Statistics {
         Statistics(
-            delivered: delivered, skipped: queue.skippedCount, rejected: queue.rejected.count, failures: failures,
+            delivered: delivered, skipped: queue.skippedCount, rejected: queue.rejectedCount, failures: failures,
             waiting: queue.waiting.count)
     }
 
@@ -109,7 +109,7 @@ public actor ResilientSink: PushSink {
             guard !queue.isEmpty, let next = queue.nextAttempt, next <= giveUp else { break }
             try await clock.sleep(until: next)
         }
-        let refusedEnds = queue.rejected.filter { $0.event == .end }
+        let refusedEnds = queue.refusedEnds
         guard queue.isEmpty, refusedEnds.isEmpty else {
             var parts: [String] = []
             if !queue.isEmpty {
@@ -119,7 +119,7 @@ public actor ResilientSink: PushSink {
                         + (ends.isEmpty ? "" : ", including the end of \(ends.joined(separator: ", "))"))
             }
             if !refusedEnds.isEmpty {
-                parts.append("the receiver refused the end of \(refusedEnds.map(\.activity).joined(separator: ", "))")
+                parts.append("the receiver refused the end of \(refusedEnds.joined(separator: ", "))")
             }
             throw ScoreFeedError(.sinkUnavailable, parts.joined(separator: "; "))
         }
