@@ -14,10 +14,11 @@ shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(feed fixture livedata statsv2 v3 streamline fold)
 out="$root/.build/fuzz"
-mkdir -p "$out/obj"
+lib="$out/lib"
 
-# One module with the model and the engine sources (the engine's `import ScoreFeedModel`
-# becomes a no-op alias), compiled once with the sanitizers.
+# One library module with the model and the engine sources (the engine's `import ScoreFeedModel`
+# is dropped: both are one module here), compiled once with the sanitizers; every target's
+# entry file imports it.
 model_sources=$(find "$root/Sources/ScoreFeedModel" -name '*.swift' | sort)
 engine_sources=$(find "$root/Sources/ScoreFeed" -name '*.swift' | sort)
 rm -rf "$out/src" && mkdir -p "$out/src"
@@ -25,7 +26,15 @@ for f in $engine_sources; do
   sed 's/^import ScoreFeedModel$//' "$f" > "$out/src/$(echo "${f#$root/Sources/}" | tr '/' '_')"
 done
 
-flags=(-sanitize=fuzzer,address -parse-as-library -O -g -module-name ScoreFeedFuzz)
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g)
+if [ ! -f "$lib/libScoreFeedFuzz.a" ] || [ -n "$(find "$root/Sources" -newer "$lib/libScoreFeedFuzz.a" -name '*.swift' | head -1)" ]; then
+  echo "building the library…" >&2
+  rm -rf "$lib" && mkdir -p "$lib"
+  swiftc "${flags[@]}" -enable-testing -module-name ScoreFeedFuzz -emit-library -static \
+    -emit-module -emit-module-path "$lib/ScoreFeedFuzz.swiftmodule" \
+    $model_sources "$out"/src/*.swift -o "$lib/libScoreFeedFuzz.a" 2>&1 | grep -v "ld.gold: warning" || true
+  [ -f "$lib/libScoreFeedFuzz.a" ] || { echo "building the library failed" >&2; exit 1; }
+fi
 for target in "${targets[@]}"; do
   case "$target" in
     feed) entry=FuzzFeed.swift ;;
@@ -38,9 +47,10 @@ for target in "${targets[@]}"; do
     *) echo "unknown target $target" >&2; exit 64 ;;
   esac
   binary="$out/fuzz-$target"
-  if [ ! -x "$binary" ] || [ -n "$(find "$root/Sources" "$root/Tests/Fuzz" -newer "$binary" -name '*.swift' | head -1)" ]; then
+  if [ ! -x "$binary" ] || [ "$lib/libScoreFeedFuzz.a" -nt "$binary" ] || [ "$root/Tests/Fuzz/$entry" -nt "$binary" ]; then
     echo "building $target…" >&2
-    swiftc "${flags[@]}" $model_sources "$out"/src/*.swift "$root/Tests/Fuzz/$entry" -o "$binary" 2>&1 | grep -v "ld.gold: warning" || true
+    { echo "@testable import ScoreFeedFuzz"; cat "$root/Tests/Fuzz/$entry"; } > "$out/entry-$target.swift"
+    swiftc "${flags[@]}" -I "$lib" -L "$lib" -lScoreFeedFuzz "$out/entry-$target.swift" -o "$binary" 2>&1 | grep -v "ld.gold: warning" || true
     [ -x "$binary" ] || { echo "building $target failed" >&2; exit 1; }
   fi
   corpus="$out/$target/corpus"

@@ -40,9 +40,7 @@ struct CoalescerTests {
         }
         for event in events {
             fire(until: event.time)
-            let before = board.state
             let diff = board.apply(event)
-            _ = before
             record(coalescer.observe(StateChange(event: event, diff: diff, state: board.state), now: event.time), event.time)
         }
         fire(until: end.map { Make.start.addingTimeInterval($0) } ?? .distantFuture)

@@ -201,9 +201,7 @@ struct GameGeneratorTests {
         var state: GameState { states.last?.state ?? GameState() }
 
         init(_ name: String) throws {
-            let url = URL(fileURLWithPath: #filePath)
-                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("Fixtures/edge/\(name).json")
+            let url = Make.fixtures.appendingPathComponent("edge/\(name).json")
             document = try FixtureFormat.decode(try Data(contentsOf: url), file: url.lastPathComponent)
             var validator = EventValidator()
             var board = Scoreboard()

@@ -156,9 +156,7 @@ struct NBAFormatRealGameTests {
 
 /// Where the real games are, which files they are, and what they say, read without ScoreFeed.
 enum NBAFiles {
-    static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/nba-pbp")
+    static let folder = Make.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/nba-pbp")
 
     static let available = FileManager.default.fileExists(atPath: folder.path)
 

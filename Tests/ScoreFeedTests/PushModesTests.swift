@@ -22,11 +22,6 @@ struct PushModesTests {
         ).compactMap { if case .push(let record) = $0 { record } else { nil } }
     }
 
-    func aps(_ record: PushRecord) throws -> [String: Any] {
-        let object = try JSONSerialization.jsonObject(with: record.payload) as? [String: Any]
-        return try #require(object?["aps"] as? [String: Any])
-    }
-
     static let sent = Int(Make.start.timeIntervalSince1970)
 
     /// Path, headers and expiration of every event in each mode, as DESIGN.md states them.
@@ -83,7 +78,7 @@ struct PushModesTests {
         #expect(start.priority == 10, "a start carries an alert, so it is priority 10")
         #expect(start.request.headers["apns-priority"] == "10")
         #expect(start.request.headers["apns-expiration"] == "\(Self.sent + 3600)")
-        let aps = try aps(start)
+        let aps = try Make.aps(start)
         #expect(aps["event"] as? String == "start")
         #expect(aps["attributes-type"] as? String == "GameAttributes")
         let attributes = try JSONSerialization.data(withJSONObject: try #require(aps["attributes"]))

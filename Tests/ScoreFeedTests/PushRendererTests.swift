@@ -15,11 +15,6 @@ struct PushRendererTests {
             sourceTime: Make.start)
     }
 
-    func aps(_ record: PushRecord) throws -> [String: Any] {
-        let object = try JSONSerialization.jsonObject(with: record.payload) as? [String: Any]
-        return try #require(object?["aps"] as? [String: Any])
-    }
-
     @Test func headersInTokenMode() throws {
         var renderer = PushRenderer(attributes: Make.attributes, configuration: .init(bundleId: "com.acme.scores"))
         let record = try render(&renderer, update)
@@ -39,7 +34,7 @@ struct PushRendererTests {
         var state = Make.live
         state.clock = .running(endsAt: Date(timeIntervalSinceReferenceDate: 760_000_123.25))
         let record = try render(&renderer, update, state: state)
-        let aps = try aps(record)
+        let aps = try Make.aps(record)
         #expect(aps["timestamp"] as? Int == Int(Make.start.timeIntervalSince1970))
         #expect(aps["event"] as? String == "update")
         #expect(aps["stale-date"] as? Int == Int(Make.start.timeIntervalSince1970) + 300)
@@ -68,7 +63,7 @@ struct PushRendererTests {
         state.homeScore = 101
         state.awayScore = 100
         let record = try render(&renderer, Push(event: .end, priority: 10, alert: .final, reason: "final"), state: state)
-        let aps = try aps(record)
+        let aps = try Make.aps(record)
         #expect(aps["event"] as? String == "end")
         #expect(aps["dismissal-date"] as? Int == Int(Make.start.timeIntervalSince1970) + 4 * 3600, "capped at 4 h")
         #expect(aps["stale-date"] == nil)
@@ -81,7 +76,7 @@ struct PushRendererTests {
         let push = Push(event: .update, priority: 5, alert: .leadChange, reason: "x")
         #expect(push.alert == nil)
         var renderer = PushRenderer(attributes: Make.attributes)
-        #expect(try aps(try render(&renderer, push))["alert"] == nil)
+        #expect(try Make.aps(try render(&renderer, push))["alert"] == nil)
     }
 
     @Test func oversizedTextIsTrimmedThenRefused() throws {

@@ -17,11 +17,10 @@ struct ReplayTests {
     @Test func shipsFourFullGames() throws {
         let full = Self.files.filter { !$0.hasPrefix("edge/") }
         #expect(full.count >= 4)
-        for file in full {
-            let document = try FeedReader.read(path: Make.fixtures.appendingPathComponent(file).path)
+        let finals = try full.map { try FeedReader.read(path: Make.fixtures.appendingPathComponent($0).path) }
+        for (file, document) in zip(full, finals) {
             #expect(document.events.count >= 400, "\(file) is a full game")
         }
-        let finals = try full.map { try FeedReader.read(path: Make.fixtures.appendingPathComponent($0).path) }
         #expect(finals.contains { $0.events.contains { $0.period >= 5 } }, "an overtime game")
         #expect(finals.contains { $0.finalScore.map { abs($0.home - $0.away) == 1 } ?? false }, "a one-point game")
         #expect(finals.contains { $0.events.contains { if case .correction = $0.kind { true } else { false } } }, "a score correction")

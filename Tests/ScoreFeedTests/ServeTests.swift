@@ -126,7 +126,8 @@ struct ServeTests {
     @Test func badInputIsReportedWithItsLineAndOtherGamesGoOn() async throws {
         let sink = RecordingSink()
         let service = try GameService(options: .init(clock: .feed), sink: sink)
-        var lines = RecordedStream.lines(seeds: [21, 22])
+        let stream = RecordedStream.lines(seeds: [21, 22])
+        var lines = stream
         let good = lines.count
         // Garbage of every kind, each between good lines.
         let bad: [(String, ScoreFeedError.Code)] = [
@@ -154,7 +155,7 @@ struct ServeTests {
         // Both games still produced exactly what a clean run does.
         let cleanSink = RecordingSink()
         let clean = try GameService(options: .init(clock: .feed), sink: cleanSink)
-        for (i, line) in RecordedStream.lines(seeds: [21, 22]).enumerated() {
+        for (i, line) in stream.enumerated() {
             _ = await clean.handle(.line(Data(line.utf8), number: i + 1))
         }
         #expect(await sink.records.map { $0.jsonLine() } == cleanSink.records.map { $0.jsonLine() })

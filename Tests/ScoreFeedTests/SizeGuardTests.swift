@@ -44,11 +44,6 @@ struct SizeGuardTests {
         return record
     }
 
-    func aps(_ record: PushRecord) throws -> [String: Any] {
-        let object = try JSONSerialization.jsonObject(with: record.payload) as? [String: Any]
-        return try #require(object?["aps"] as? [String: Any])
-    }
-
     /// `shown` is `original` cut after some whole characters, with an ellipsis.
     func isCharacterPrefix(_ shown: String, of original: String) -> Bool {
         guard shown.hasSuffix("…") else { return false }
@@ -74,7 +69,7 @@ struct SizeGuardTests {
             #expect(Array(text).first.map { String($0).utf8.count } ?? 0 > 1000, "only a giant character is dropped whole")
         }
         // The device still decodes it, and the record's diff says what was shown.
-        let contentState = try JSONSerialization.data(withJSONObject: try #require(try aps(record)["content-state"]))
+        let contentState = try JSONSerialization.data(withJSONObject: try #require(try Make.aps(record)["content-state"]))
         #expect(try JSONDecoder().decode(GameState.self, from: contentState) == record.state)
         #expect(record.diff[.lastPlay]?.new == (record.state.lastPlay.map { .text($0) } ?? .null))
     }
@@ -96,7 +91,7 @@ struct SizeGuardTests {
         #expect(record.trimmed.first == "lastPlay", "the least important text goes first")
         #expect(record.trimmed.contains("alert.body"))
         #expect(!record.trimmed.contains("alert.title"), "the title is short enough once the rest is trimmed")
-        let alert = try #require(try aps(record)["alert"] as? [String: Any])
+        let alert = try #require(try Make.aps(record)["alert"] as? [String: Any])
         #expect(alert["title"] as? String == "Final: SAC 99 – DAL 101")
         let body = try #require(alert["body"] as? String)
         #expect(body.isEmpty || isCharacterPrefix(body, of: "\(text) \(text) win."))
@@ -119,7 +114,7 @@ struct SizeGuardTests {
         #expect(start.trimmed.first == "lastPlay")
         #expect(start.trimmed.contains { $0.hasPrefix("attributes.") })
         let sent = try JSONDecoder().decode(
-            GameAttributes.self, from: JSONSerialization.data(withJSONObject: try #require(try aps(start)["attributes"])))
+            GameAttributes.self, from: JSONSerialization.data(withJSONObject: try #require(try Make.aps(start)["attributes"])))
         #expect(sent.gameId == attributes.gameId)
         #expect(sent.home.id == attributes.home.id && sent.home.tricode == "DAL" && sent.away.tricode == "SAC")
         #expect(sent.home.primaryColor == attributes.home.primaryColor)

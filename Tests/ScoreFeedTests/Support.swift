@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import ScoreFeed
 import ScoreFeedModel
 
@@ -33,10 +34,12 @@ enum Make {
         return board.state
     }
 
-    /// The package's `Fixtures/` folder.
-    static let fixtures = URL(fileURLWithPath: #filePath)
+    /// The package's root folder.
+    static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
+
+    /// The package's `Fixtures/` folder.
+    static let fixtures = packageRoot.appendingPathComponent("Fixtures")
 
     /// Every `.json` file under `Fixtures/`, relative paths.
     static func fixtureFiles() -> [String] {
@@ -50,22 +53,9 @@ enum Make {
 }
 
 extension Make {
-    /// The package's root folder.
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-}
-
-/// The real NBA games beside the project (`../shared/nba-pbp`), when that folder is there.
-enum RealGames {
-    static let folder = Make.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/nba-pbp")
-
-    static var isPresent: Bool { FileManager.default.fileExists(atPath: folder.path) }
-
-    /// The game files (play-by-play in any of the three formats), not the boxscores and summaries.
-    static let files: [String] = {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { name in
-            name.hasSuffix(".json") && !name.hasPrefix("boxscore_") && !name.hasPrefix("stats_summary_")
-        }.sorted().map { folder.appendingPathComponent($0).path }
-    }()
+    /// A record's `aps` dictionary, as a device reads the payload.
+    static func aps(_ record: PushRecord) throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: record.payload) as? [String: Any]
+        return try #require(object?["aps"] as? [String: Any])
+    }
 }

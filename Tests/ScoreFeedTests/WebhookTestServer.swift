@@ -21,9 +21,7 @@ final class WebhookTestServer: Sendable {
         return nil
     }()
 
-    static let script = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Support").appendingPathComponent("webhook_server.py")
+    static let script = Make.packageRoot.appendingPathComponent("Tests/Support/webhook_server.py")
 
     /// One request as the server logged it.
     struct Request: Decodable, Sendable {
