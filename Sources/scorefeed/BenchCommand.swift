@@ -38,10 +38,6 @@ enum BenchCommand {
 
     static func run(_ argv: [String]) async throws -> Int32 {
         var arguments = Arguments(argv)
-        if arguments.flag("-h", "--help") {
-            print(help, terminator: "")
-            return 0
-        }
         let season: Int = try arguments.number("--season", in: 0...100_000) ?? 1230
         let live: Int = try arguments.number("--live", in: 0...1_000_000) ?? 10_000
         let perGame: Int = try arguments.number("--events", in: 1...1000) ?? 10
@@ -78,8 +74,7 @@ enum BenchCommand {
         for seed in 1...games {
             let game = GameGenerator(seed: UInt64(seed)).generate()
             events += game.events.count
-            files.append(FixtureFormat.encode(
-                attributes: game.attributes, events: game.events, finalScore: game.finalScore, scheduledStart: game.scheduledStart))
+            files.append(game.fixtureData())
         }
         let bytes = files.reduce(0) { $0 + $1.count }
         print("    \(events) events, \(bytes / 1_000_000) MB of fixture JSON")

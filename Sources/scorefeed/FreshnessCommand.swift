@@ -25,17 +25,21 @@ enum FreshnessCommand {
 
         """
 
+    /// A game to measure, and its true score over time (the same at every budget).
     struct Game {
         var name: String
         var document: FeedDocument
+        var timeline: ScoreTimeline
+
+        init(name: String, document: FeedDocument) {
+            self.name = name
+            self.document = document
+            timeline = ScoreTimeline(events: document.events)
+        }
     }
 
     static func run(_ argv: [String]) async throws -> Int32 {
         var arguments = Arguments(argv)
-        if arguments.flag("-h", "--help") {
-            print(help, terminator: "")
-            return 0
-        }
         let generated: Int = try arguments.number("--generated", in: 0...100_000) ?? 0
         let budgetText = try arguments.option("--budgets") ?? "15,60"
         let budgets = budgetText.split(separator: ",").compactMap { Int($0) }
@@ -52,21 +56,17 @@ enum FreshnessCommand {
         }
         for seed in 0..<generated {
             let game = GameGenerator(seed: UInt64(seed + 1)).generate()
-            games.append(Game(
-                name: "generated seed \(seed + 1)",
-                document: FeedDocument(attributes: game.attributes, events: game.events, finalScore: game.finalScore)))
+            games.append(Game(name: "generated seed \(seed + 1)", document: game.document))
         }
         for budget in budgets {
-            var configuration = base.withBudget(budget)
-            configuration.priority5Delay = base.priority5Delay
+            let configuration = base.withBudget(budget)
             var reports: [(String, FreshnessReport)] = []
             for game in games {
                 let sink = RecordingSink()
                 _ = try await Replay(policy: Coalescer(configuration: configuration)).run(game.document, sink: sink)
                 let report = FreshnessReport(
-                    game: game.document.attributes.gameId, records: await sink.records,
-                    timeline: ScoreTimeline(events: game.document.events),
-                    model: DeviceModel(budget: budget, priority5Delay: configuration.priority5Delay))
+                    game: game.document.attributes.gameId, records: await sink.records, timeline: game.timeline,
+                    model: DeviceModel(configuration))
                 reports.append((game.name, report))
             }
             print(table(reports, budget: budget, delay: configuration.priority5Delay, perGame: games.count <= 40))
@@ -77,14 +77,10 @@ enum FreshnessCommand {
     static func table(_ reports: [(String, FreshnessReport)], budget: Int, delay: Double, perGame: Bool) -> String {
         func f(_ x: Double) -> String { String(format: "%.3f", x) }
         func ratio(_ a: Double, _ b: Double) -> String { b > 0 ? String(format: "%.2f", a / b) : "n/a" }
-        func pad(_ s: String, _ n: Int, left: Bool = false) -> String {
-            let fill = String(repeating: " ", count: max(0, n - s.count))
-            return left ? s + fill : fill + s
-        }
         let columns = ["engine", "every", "fixed", "p10→p5", "rolling", "bound", "eng/best", "eng/bound", "p10", "peak", "overrun", "final"]
         var lines = [
             "Budget \(budget) priority-10 pushes per rolling hour; priority 5 shown \(Int(delay)) s late. Wrong share (lower is better):",
-            pad("game", 28, left: true) + columns.map { pad($0, 10) }.joined(),
+            FreshnessReport.pad("game", 28, left: true) + columns.map { FreshnessReport.pad($0, 10) }.joined(),
         ]
         var engine: [Double] = [], best: [Double] = [], bound: [Double] = [], rolling: [Double] = [], overruns = 0
         for (name, report) in reports {
@@ -103,7 +99,7 @@ enum FreshnessCommand {
                     "\(report.engine.priority10)", "\(report.engine.peakHourlyPriority10)",
                     "\(report.engine.budgetOverruns)", report.engine.finalLag.map { "\(Int($0)) s" } ?? "never",
                 ]
-                lines.append(pad(String(name.prefix(27)), 28, left: true) + cells.map { pad($0, 10) }.joined())
+                lines.append(FreshnessReport.pad(String(name.prefix(27)), 28, left: true) + cells.map { FreshnessReport.pad($0, 10) }.joined())
             }
         }
         func median(_ xs: [Double]) -> Double {

@@ -25,10 +25,6 @@ enum GenerateCommand {
 
     static func run(_ argv: [String]) async throws -> Int32 {
         var arguments = Arguments(argv)
-        if arguments.flag("-h", "--help") {
-            print(help, terminator: "")
-            return 0
-        }
         var requirements: Set<GameGenerator.Requirement> = []
         if arguments.flag("--overtime") { requirements.insert(.overtime) }
         if arguments.flag("--one-point") { requirements.insert(.onePointMargin) }
@@ -36,23 +32,14 @@ enum GenerateCommand {
         let seed: UInt64 = try arguments.number("--seed", in: 0...UInt64.max) ?? 1
         let out = try arguments.option("-o", "--out")
         _ = try arguments.positionals(max: 0)
-        if let out, out.isEmpty { throw ScoreFeedError(.usage, "--out needs a file name") }
+        try FixtureOutput.check(out)
 
         let game = GameGenerator(seed: seed, options: .init(requirements: requirements)).generate()
-        let data = game.fixtureData()
-        guard let out, out != "-" else {
-            FileHandle.standardOutput.write(data)
-            return 0
-        }
-        do {
-            try data.write(to: URL(fileURLWithPath: out), options: .atomic)
-        } catch {
-            throw ScoreFeedError(.io, "cannot write \(out): \(error.localizedDescription)", at: .init(file: out))
-        }
+        guard let file = try FixtureOutput.write(game.fixtureData(), to: out) else { return 0 }
         let a = game.attributes
         let overtimes = game.periods - 4
         Console.error("""
-            Wrote \(out): \(a.gameId) \(a.away.tricode) \(game.finalScore.away) @ \(a.home.tricode) \
+            Wrote \(file): \(a.gameId) \(a.away.tricode) \(game.finalScore.away) @ \(a.home.tricode) \
             \(game.finalScore.home)\(overtimes > 0 ? " (\(overtimes == 1 ? "" : "\(overtimes)")OT)" : ""), \
             \(game.events.count) events
             """)

@@ -30,14 +30,10 @@ enum ImportCommand {
 
     static func run(_ argv: [String]) async throws -> Int32 {
         var arguments = Arguments(argv)
-        if arguments.flag("-h", "--help") {
-            print(help, terminator: "")
-            return 0
-        }
         let out = try arguments.option("-o", "--out")
         let files = try arguments.positionals(max: 1)
         guard let path = files.first else { throw ScoreFeedError(.usage, "import needs a game file") }
-        if let out, out.isEmpty { throw ScoreFeedError(.usage, "--out needs a file name") }
+        try FixtureOutput.check(out)
 
         let started = ContinuousClock.now
         let document = try FeedReader.read(path: path)
@@ -45,15 +41,7 @@ enum ImportCommand {
         let data = FixtureFormat.encode(
             attributes: document.attributes, events: document.events, finalScore: document.finalScore,
             scheduledStart: document.scheduledStart)
-        if let out, out != "-" {
-            do {
-                try data.write(to: URL(fileURLWithPath: out), options: .atomic)
-            } catch {
-                throw ScoreFeedError(.io, "cannot write \(out): \(error.localizedDescription)", at: .init(file: out))
-            }
-        } else {
-            FileHandle.standardOutput.write(data)
-        }
+        try FixtureOutput.write(data, to: out)
         Console.error(summary(document, file: path, out: out, readTime: readTime))
         return 0
     }

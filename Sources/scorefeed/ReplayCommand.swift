@@ -49,10 +49,6 @@ enum ReplayCommand {
 
     static func run(_ argv: [String]) async throws -> Int32 {
         var arguments = Arguments(argv)
-        if arguments.flag("-h", "--help") {
-            print(help, terminator: "")
-            return 0
-        }
         let jsonl = arguments.flag("--jsonl")
         let strict = arguments.flag("--strict")
         let quiet = arguments.flag("-q", "--quiet")
@@ -120,7 +116,7 @@ enum ReplayCommand {
         let report = FreshnessReport(
             game: document.attributes.gameId, records: await recording.records.filter { $0.event != .start },
             timeline: ScoreTimeline(events: document.events),
-            model: DeviceModel(budget: configuration.budget, priority5Delay: configuration.priority5Delay))
+            model: DeviceModel(configuration))
         if !quiet {
             Console.error(summaryText(summary, file: path))
             Console.error(sourceText(document))

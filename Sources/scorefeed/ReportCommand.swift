@@ -26,10 +26,6 @@ enum ReportCommand {
 
     static func run(_ argv: [String]) async throws -> Int32 {
         var arguments = Arguments(argv)
-        if arguments.flag("-h", "--help") {
-            print(help, terminator: "")
-            return 0
-        }
         guard let out = try arguments.option("-o", "--out") else {
             throw ScoreFeedError(.usage, "name the page to write with -o <report.html>")
         }
@@ -39,9 +35,7 @@ enum ReportCommand {
         let document = try FeedReader.read(path: path)
         let sink = RecordingSink()
         _ = try await Replay(policy: Coalescer(configuration: configuration)).run(document, sink: sink)
-        let data = ReportData(
-            document: document, records: await sink.records,
-            model: DeviceModel(budget: configuration.budget, priority5Delay: configuration.priority5Delay))
+        let data = ReportData(document: document, records: await sink.records, model: DeviceModel(configuration))
         let html = HTMLReport.render(data)
         do {
             try Data(html.utf8).write(to: URL(fileURLWithPath: out), options: .atomic)

@@ -54,10 +54,15 @@ enum ScoreFeedCommand {
     }
 
     /// Runs a subcommand, turning usage errors into exit 64 with the help text and other errors
-    /// into exit 1 with a message.
+    /// into exit 1 with a message; with `-h` or `--help` anywhere among its arguments, prints its
+    /// help instead.
     static func run(
         _ subcommand: (name: String, help: String, run: @Sendable ([String]) async throws -> Int32), _ arguments: [String]
     ) async -> Int32 {
+        if arguments.contains("-h") || arguments.contains("--help") {
+            print(subcommand.help, terminator: "")
+            return 0
+        }
         do {
             return try await subcommand.run(arguments)
         } catch let error as ScoreFeedError where error.code == .usage {

@@ -41,10 +41,6 @@ enum ServeCommand {
 
     static func run(_ argv: [String]) async throws -> Int32 {
         var arguments = Arguments(argv)
-        if arguments.flag("-h", "--help") {
-            print(help, terminator: "")
-            return 0
-        }
         let stateDir = try arguments.option("--state-dir")
         let follow = try arguments.option("--follow")
         let clockName = try arguments.option("--clock") ?? "system"

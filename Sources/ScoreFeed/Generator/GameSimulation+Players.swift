@@ -56,6 +56,12 @@ extension GameSimulation {
 
     // MARK: - Substitutions
 
+    /// A 20-point margin with 8:00 or less left in the 4th or later: starters come out, the end
+    /// of the bench goes in.
+    var garbageTime: Bool {
+        period >= 4 && abs(score[0] - score[1]) >= 20 && clock <= 4800
+    }
+
     /// The starters take the floor (start of the game, the 3rd quarter, overtimes), or the best
     /// players left when some fouled out. Not reported in the feed, as in NBA play-by-play.
     mutating func startersIn() {
@@ -73,7 +79,6 @@ extension GameSimulation {
     /// comes out with probability `chance`, and now and then a coach changes a lineup early.
     mutating func considerSubstitutions(_ side: TeamSide, chance: Double) {
         let i = Self.index(side)
-        let garbageTime = period >= 4 && abs(score[0] - score[1]) >= 20 && clock <= 4800
         var done = 0
         for slot in lineup[i] where done < 3 {
             let limit = garbageTime && slot < 5 ? 0 : stintLimit[i][slot]
@@ -88,8 +93,6 @@ extension GameSimulation {
     /// One substitution for `side`; `out` forces who leaves (a player who fouled out).
     mutating func substitute(_ side: TeamSide, out forced: Int?) {
         let i = Self.index(side)
-        let margin = abs(score[0] - score[1])
-        let garbageTime = period >= 4 && margin >= 20 && clock <= 4800
         let five = lineup[i]
         let out: Int
         if let forced {

@@ -26,6 +26,11 @@ public struct GeneratedGame: Hashable, Sendable {
             attributes: attributes, events: events, finalScore: finalScore, scheduledStart: scheduledStart)
     }
 
+    /// The game as a ``FeedDocument``, to replay or measure without writing it out.
+    public var document: FeedDocument {
+        FeedDocument(attributes: attributes, events: events, finalScore: finalScore, scheduledStart: scheduledStart)
+    }
+
     /// The score after regulation (the last event of period 4), used to check overtime games.
     public var scoreAfterRegulation: FinalScore {
         var board = Scoreboard()

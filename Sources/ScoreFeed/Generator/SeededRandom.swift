@@ -73,11 +73,6 @@ public struct SeededRandom: RandomNumberGenerator, Sendable, Hashable {
         unit() < p
     }
 
-    /// A uniform element of a non-empty collection.
-    public mutating func pick<C: RandomAccessCollection>(_ elements: C) -> C.Element {
-        elements[elements.index(elements.startIndex, offsetBy: below(elements.count))]
-    }
-
     /// An index into `weights`, chosen with probability proportional to its weight.
     public mutating func weighted(_ weights: [Double]) -> Int {
         var total = 0.0

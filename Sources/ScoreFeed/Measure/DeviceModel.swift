@@ -10,11 +10,20 @@ import ScoreFeedModel
 public struct DeviceModel: Hashable, Sendable {
     public var budget: Int
     public var priority5Delay: TimeInterval
-    public var window: TimeInterval = 3600
+    public var window: TimeInterval = DeviceModel.hour
+
+    /// The rolling hour of the priority-10 budget, seconds: the default `window`.
+    public static let hour: TimeInterval = 3600
 
     public init(budget: Int, priority5Delay: TimeInterval = 120) {
         self.budget = budget
         self.priority5Delay = priority5Delay
+    }
+
+    /// The device the coalescer configured by `configuration` plans for: its budget and its
+    /// priority-5 delay.
+    public init(_ configuration: Coalescer.Configuration) {
+        self.init(budget: configuration.budget, priority5Delay: configuration.priority5Delay)
     }
 
     /// What a push put on the screen, the part the model needs.

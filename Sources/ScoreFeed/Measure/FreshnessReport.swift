@@ -39,26 +39,30 @@ public struct FreshnessReport: Hashable, Sendable, Codable {
     /// A table for people.
     public var text: String {
         func seconds(_ x: Double?) -> String { x.map { String(format: "%.0f s", $0) } ?? "never" }
-        func pad(_ s: String, _ n: Int, left: Bool = false) -> String {
-            let fill = String(repeating: " ", count: max(0, n - s.count))
-            return left ? s + fill : fill + s
-        }
         var lines = [
             "Freshness of \(game): \(scoreChanges) score changes over \(String(format: "%.2f", gameHours)) h",
             "device model: priority 10 shown at once while under \(budget) per rolling hour (dropped past it); "
                 + "priority 5 shown \(Int(priority5Delay)) s late; an update older than the newest shown is ignored",
-            pad("policy", 20, left: true) + pad("pushes", 7) + pad("p10", 5) + pad("p5", 5) + pad("peak/h", 8)
-                + pad("overrun", 8) + pad("wrong", 8) + pad("lag p95", 9) + pad("lag max", 9) + pad("final", 8),
+            Self.pad("policy", 20, left: true) + Self.pad("pushes", 7) + Self.pad("p10", 5) + Self.pad("p5", 5)
+                + Self.pad("peak/h", 8) + Self.pad("overrun", 8) + Self.pad("wrong", 8) + Self.pad("lag p95", 9)
+                + Self.pad("lag max", 9) + Self.pad("final", 8),
         ]
         for row in rows {
             let isBound = row.policy == "clairvoyant bound"
             lines.append(
-                pad(row.policy, 20, left: true) + pad(isBound ? "" : "\(row.pushes)", 7) + pad("\(row.priority10)", 5)
-                    + pad(isBound ? "" : "\(row.priority5)", 5) + pad(isBound ? "" : "\(row.peakHourlyPriority10)", 8)
-                    + pad(isBound ? "" : "\(row.budgetOverruns)", 8) + pad(String(format: "%.3f", row.wrongShare), 8)
-                    + pad(isBound ? "" : seconds(row.lagP95), 9) + pad(isBound ? "" : seconds(row.lagMax), 9)
-                    + pad(isBound ? "" : seconds(row.finalLag), 8))
+                Self.pad(row.policy, 20, left: true) + Self.pad(isBound ? "" : "\(row.pushes)", 7)
+                    + Self.pad("\(row.priority10)", 5) + Self.pad(isBound ? "" : "\(row.priority5)", 5)
+                    + Self.pad(isBound ? "" : "\(row.peakHourlyPriority10)", 8) + Self.pad(isBound ? "" : "\(row.budgetOverruns)", 8)
+                    + Self.pad(String(format: "%.3f", row.wrongShare), 8) + Self.pad(isBound ? "" : seconds(row.lagP95), 9)
+                    + Self.pad(isBound ? "" : seconds(row.lagMax), 9) + Self.pad(isBound ? "" : seconds(row.finalLag), 8))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `text` right-aligned in a column `width` characters wide (left-aligned with `left`); text
+    /// as wide or wider is left whole. For the tables of `text` and of `scorefeed freshness`.
+    public static func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
+        let fill = String(repeating: " ", count: max(0, width - text.count))
+        return left ? text + fill : fill + text
     }
 }

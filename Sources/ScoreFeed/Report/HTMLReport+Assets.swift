@@ -58,7 +58,7 @@ extension HTMLReport {
           var A = data.attributes;
           var scrub = document.getElementById("scrubber");
           var cursor = document.getElementById("cursor");
-          var left = 44, right = 986;
+          var left = \(Int(WormChart.left)), right = \(Int(WormChart.right));
           var t = data.start;
 
           function last(list, time) {

@@ -52,6 +52,8 @@ public struct ReportData: Codable, Sendable {
         public var state: GameState
     }
 
+    /// The report of `document` replayed into `records` (in send order, as ``Replay`` gives
+    /// them), under `model`.
     public init(document: FeedDocument, records: [PushRecord], model: DeviceModel) {
         attributes = document.attributes
         budget = model.budget
@@ -84,17 +86,21 @@ public struct ReportData: Codable, Sendable {
         self.truth = truth
         periodStarts = periods
 
+        // Send times of the priority-10 pushes so far; those before `firstInWindow` have left the
+        // rolling hour. Send times never go back (replay's clock does not), so it only moves on.
         var tens: [Double] = []
+        var firstInWindow = 0
         pushes = records.map { record in
             let time = record.sentAt.timeIntervalSince1970
             if record.priority == 10 { tens.append(time) }
+            while tens.count > firstInWindow && tens[firstInWindow] <= time - model.window { firstInWindow += 1 }
             let alert = (try? JSONSerialization.jsonObject(with: record.payload) as? [String: Any])
                 .flatMap { ($0["aps"] as? [String: Any])?["alert"] as? [String: Any] }
                 .flatMap { $0["title"] as? String }
             return PushPoint(
                 seq: record.seq, time: time, priority: record.priority, event: record.event.rawValue, alert: alert,
                 home: record.state.homeScore, away: record.state.awayScore, reason: record.reason,
-                rollingPriority10: tens.filter { $0 > time - model.window }.count)
+                rollingPriority10: tens.count - firstInWindow)
         }
         let byTimestamp = Dictionary(records.map { ($0.timestamp, $0) }, uniquingKeysWith: { a, _ in a })
         screen = model.screen(records.map(DeviceModel.Sent.init)).compactMap { shown in

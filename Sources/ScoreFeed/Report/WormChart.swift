@@ -77,7 +77,7 @@ enum WormChart {
         var changes: [(Double, Int)] = []
         for push in data.pushes where push.priority == 10 {
             changes.append((push.time, 1))
-            changes.append((push.time + 3600, -1))
+            changes.append((push.time + DeviceModel.hour, -1))
         }
         changes.sort { $0.0 < $1.0 }
         var path = "M\(f(x(data.start, data))),\(f(y(0)))"
