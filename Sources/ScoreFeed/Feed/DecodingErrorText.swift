@@ -2,6 +2,17 @@ import Foundation
 
 /// Turns Foundation's `DecodingError` into a ``ScoreFeedError`` a person can act on.
 enum DecodingErrorText {
+    /// Decodes `data` as `T`, turning failures into a ``ScoreFeedError`` for `file`.
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data, file: String?) throws(ScoreFeedError) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch let error as DecodingError {
+            throw self.error(error, data: data, file: file)
+        } catch {
+            throw ScoreFeedError(.malformedJSON, "\(error)", at: .init(file: file))
+        }
+    }
+
     /// A whole-file error; for malformed JSON it adds the line and column of the offset.
     static func error(_ error: DecodingError, data: Data, file: String?) -> ScoreFeedError {
         if data.isEmpty {

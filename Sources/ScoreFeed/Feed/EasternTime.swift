@@ -99,11 +99,10 @@ enum EasternTime {
             // Hours: one or two digits before the colon.
             var start = colon
             while start > 0, start > colon - 2, isDigit(bytes[start - 1]) { start -= 1 }
-            guard start < colon, start == 0 || !isDigit(bytes[start - 1]) else { continue }
-            guard colon + 2 < bytes.count, isDigit(bytes[colon + 1]), isDigit(bytes[colon + 2]) else { continue }
-            var hour = 0
-            for b in bytes[start..<colon] { hour = hour * 10 + Int(b) - 48 }
-            let minute = (Int(bytes[colon + 1]) - 48) * 10 + Int(bytes[colon + 2]) - 48
+            guard start < colon, start == 0 || !isDigit(bytes[start - 1]),
+                let hour = ASCIIDigits.number(bytes, start..<colon),
+                let minute = ASCIIDigits.number(bytes, colon + 1..<colon + 3)
+            else { continue }
             var j = colon + 3
             while j < bytes.count, bytes[j] == UInt8(ascii: " ") { j += 1 }
             guard j + 1 < bytes.count, bytes[j + 1] == UInt8(ascii: "M") || bytes[j + 1] == UInt8(ascii: "m") else { continue }

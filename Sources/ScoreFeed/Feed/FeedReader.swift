@@ -24,12 +24,6 @@ public enum FeedReader {
         }
     }
 
-    /// `0022400762` from `playbyplay_0022400762.json`.
-    static func gameIdInName(_ name: String) -> String? {
-        let digits = name.split(whereSeparator: { !$0.isNumber }).map(String.init)
-        return digits.first { $0.count == 10 }
-    }
-
     /// Decodes bytes in any known format. `boxscore` is the companion file's bytes (a liveData
     /// boxscore or a stats summary) when the caller has them; otherwise `companion` is asked for
     /// a companion by file name (`boxscore_<gameId>.json`, `stats_summary_<gameId>.json`).
@@ -39,10 +33,20 @@ public enum FeedReader {
         try decodeAny(data, file: file, boxscore: boxscore, companion: companion).document
     }
 
-    /// A decoded file: the document, and for NBA feeds the mapped actions before the score check.
-    struct Decoded {
-        var document: FeedDocument
-        var feed: NBAFeed?
+    /// A decoded file: a fixture's document, or an NBA feed's mapped actions before the score
+    /// check (the live differ needs only those, so the check is not run until ``document`` asks).
+    enum Decoded {
+        case fixture(FeedDocument)
+        case nba(NBAFeed)
+
+        /// The document: the fixture's, or the NBA feed's after the score check (``NBAFeed/document()``,
+        /// run on every call).
+        var document: FeedDocument {
+            switch self {
+            case .fixture(let document): document
+            case .nba(let feed): feed.document()
+            }
+        }
     }
 
     static func decodeAny(
@@ -55,7 +59,7 @@ public enum FeedReader {
         let feed: NBAFeed
         switch FeedShape.of(data) {
         case .fixture, .unknown:
-            return Decoded(document: try FixtureFormat.decode(data, file: file))
+            return .fixture(try FixtureFormat.decode(data, file: file))
         case .liveData:
             let box = boxscore ?? peekGameId(data).flatMap { companion("boxscore_\($0).json") }
             feed = try LiveDataFormat.feed(data, file: file, boxscore: box, homeTeamId: homeTeamId)
@@ -67,19 +71,19 @@ public enum FeedReader {
         case .playByPlayV3:
             feed = try PlayByPlayV3Format.feed(data, file: file)
         }
-        return Decoded(document: feed.document(), feed: feed)
+        return .nba(feed)
     }
 
     /// The `"gameId"` value in the first part of a liveData file, without parsing the whole.
     static func peekGameId(_ data: Data) -> String? {
-        stringValue(of: "\"gameId\"", in: data)
+        stringValue(of: "\"gameId\"", in: head(data))
     }
 
     /// A stats.nba.com file's game id: `"GameID"` in its parameters, else the first ten-digit
     /// string that starts `00` (the `GAME_ID` column).
     static func peekStatsGameId(_ data: Data) -> String? {
-        if let id = stringValue(of: "\"GameID\"", in: data) { return id }
-        let head = String(decoding: data.prefix(65_536), as: UTF8.self)
+        let head = Self.head(data)
+        if let id = stringValue(of: "\"GameID\"", in: head) { return id }
         var rest = head[...]
         while let quote = rest.range(of: "\"00") {
             let candidate = head[quote.lowerBound...].dropFirst().prefix(11)
@@ -91,10 +95,14 @@ public enum FeedReader {
         return nil
     }
 
-    /// The string after `key` and a colon, within the first 64 KiB, when it is a plain string
-    /// of letters and digits (a game id).
-    private static func stringValue(of key: String, in data: Data) -> String? {
-        let head = String(decoding: data.prefix(65_536), as: UTF8.self)
+    /// The first 64 KiB of a file as text: where the peeks look.
+    private static func head(_ data: Data) -> String {
+        String(decoding: data.prefix(65_536), as: UTF8.self)
+    }
+
+    /// The string after `key` and a colon in `head`, when it is a plain string of letters and
+    /// digits (a game id).
+    private static func stringValue(of key: String, in head: String) -> String? {
         guard let range = head.range(of: key) else { return nil }
         let after = head[range.upperBound...].drop { $0 == " " || $0 == ":" || $0 == "\n" || $0 == "\r" || $0 == "\t" }
         guard after.first == "\"" else { return nil }

@@ -6,8 +6,8 @@ import ScoreFeedModel
 /// Decoding is lenient per event: an event with a wrong field becomes a rejection with its index
 /// and sequence number, and the rest of the game still decodes.
 public enum FixtureFormat {
-    /// The value of the top-level `format` field.
-    public static let formatName = "scorefeed-fixture/1"
+    /// The value of the top-level `format` field (``FeedFormat/fixture``'s raw value).
+    public static let formatName = FeedFormat.fixture.rawValue
 
     /// Decodes a fixture file's bytes. Well-formed files take a fast path (one plain decode);
     /// only a file with a bad event is decoded again leniently, event by event.
@@ -18,14 +18,7 @@ public enum FixtureFormat {
                 events: plain.events.map { EventSlot(result: .success($0)) })
             return try document(root, file: file)
         }
-        let root: RawFixture
-        do {
-            root = try JSONDecoder().decode(RawFixture.self, from: data)
-        } catch let error as DecodingError {
-            throw DecodingErrorText.error(error, data: data, file: file)
-        } catch {
-            throw ScoreFeedError(.malformedJSON, "\(error)", at: .init(file: file))
-        }
+        let root = try DecodingErrorText.decode(RawFixture.self, from: data, file: file)
         return try document(root, file: file)
     }
 

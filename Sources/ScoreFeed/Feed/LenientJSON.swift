@@ -26,13 +26,6 @@ extension KeyedDecodingContainer {
         if let text = try? decodeIfPresent(String.self, forKey: key) { return LenientNumber.double(text) }
         return nil
     }
-
-    /// An array of strings, keeping only the elements that are strings.
-    func lenientStrings(_ key: Key) -> [String]? {
-        if let strings = try? decodeIfPresent([String].self, forKey: key) { return strings }
-        if let values = try? decodeIfPresent([JSONScalar].self, forKey: key) { return values.compactMap(\.string) }
-        return nil
-    }
 }
 
 /// Conversions that never trap: out-of-range, fractional or non-finite numbers give `nil`.

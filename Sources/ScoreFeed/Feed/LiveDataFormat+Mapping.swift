@@ -27,12 +27,7 @@ extension LiveDataFormat {
 
         mutating func row(_ action: NBAAction, index: Int) throws(ScoreFeedError) -> NBAFeed.Row {
             let location = ScoreFeedError.Location(file: file, eventIndex: index, sequence: action.actionNumber)
-            guard let seq = action.actionNumber else {
-                throw ScoreFeedError(.missingField, "no \"actionNumber\"", at: location)
-            }
-            guard (0..<NBAFeed.syntheticSeqBase).contains(seq) else {
-                throw ScoreFeedError(.invalidValue, "\"actionNumber\" \(seq) is not between 0 and 999999999", at: location)
-            }
+            let seq = try NBAFeed.checkedSeq(action.actionNumber, name: "\"actionNumber\"", location: location)
             guard let period = action.period else { throw ScoreFeedError(.missingField, "no \"period\"", at: location) }
             guard let type = action.actionType, !type.isEmpty else {
                 throw ScoreFeedError(.missingField, "no \"actionType\"", at: location)
@@ -91,9 +86,7 @@ extension LiveDataFormat {
             case "violation":
                 return .violation(kind: sub.isEmpty ? nil : sub)
             case "timeout":
-                if sub.contains("challenge") { return .timeout(.challenge) }
-                if ["mandatory", "official", "tv", "media"].contains(sub) || team == nil { return .timeout(.official) }
-                return .timeout(.full)
+                return .timeout(NBAFeed.timeoutKind(sub: sub, team: team))
             case "substitution":
                 return .substitution(out: sub == "out" ? action.player : nil)
             case "instantreplay":
@@ -102,10 +95,10 @@ extension LiveDataFormat {
                     .joined(separator: ": ")
                 return .replay(ruling: ruling.isEmpty ? nil : ruling, challenge: sub == "challenge")
             case "stoppage", "ejection":
-                return .other(type: sub.isEmpty ? type : "\(type) \(sub)")
+                return NBAFeed.other(type: type, sub: sub)
             default:
-                unknown.note("\"\(action.actionType ?? type)\"\(sub.isEmpty ? "" : "/\(action.subType ?? sub)")", at: location)
-                return .other(type: sub.isEmpty ? type : "\(type) \(sub)")
+                unknown.note(action, type: type, sub: sub, at: location)
+                return NBAFeed.other(type: type, sub: sub)
             }
         }
 

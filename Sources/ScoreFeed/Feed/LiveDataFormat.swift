@@ -17,7 +17,7 @@ public enum LiveDataFormat {
     /// The file mapped, before the score check. `homeTeamId` (a live poller that already knows
     /// the home team) wins over the boxscore and over inference.
     static func feed(_ data: Data, file: String?, boxscore: Data?, homeTeamId: Int? = nil) throws(ScoreFeedError) -> NBAFeed {
-        let root = try NBAFeed.decodeJSON(Root.self, from: data, file: file)
+        let root = try DecodingErrorText.decode(Root.self, from: data, file: file)
         guard let game = root.game else {
             throw ScoreFeedError(.missingField, "no \"game\" in the top level", at: .init(file: file))
         }
@@ -28,18 +28,9 @@ public enum LiveDataFormat {
             throw ScoreFeedError(.missingField, "no \"actions\" in \"game\"", at: .init(file: file))
         }
         let box = boxscore.flatMap { try? JSONDecoder().decode(Root.self, from: $0) }?.game
-        var rejected: [ScoreFeedError] = []
-        var actions: [(index: Int, action: NBAAction)] = []
-        actions.reserveCapacity(slots.count)
-        for (index, slot) in slots.enumerated() {
-            if let action = slot.action {
-                actions.append((index, action))
-            } else {
-                rejected.append(ScoreFeedError(.invalidValue, "the action is not a JSON object", at: .init(file: file, eventIndex: index)))
-            }
-        }
+        var (actions, rejected) = NBAFeed.split(slots, file: file)
         // Feed order: orderNumber (actionNumber where it is missing), then position in the file.
-        func key(_ entry: (index: Int, action: NBAAction)) -> Double {
+        func key(_ entry: NBAFeed.IndexedAction) -> Double {
             entry.action.orderNumber ?? entry.action.actionNumber.map(Double.init) ?? .infinity
         }
         actions.sort { key($0) != key($1) ? key($0) < key($1) : $0.index < $1.index }
@@ -50,24 +41,16 @@ public enum LiveDataFormat {
         let homeId = homeTeamId ?? box?.homeTeam?.teamId ?? inferred.home
         let awayId = (homeTeamId == nil ? box?.awayTeam?.teamId : nil) ?? inferred.away.flatMap { $0 == homeId ? nil : $0 }
             ?? (homeId == nil ? nil : actions.lazy.compactMap(\.action.teamId).first { $0 != 0 && $0 != homeId })
-        func tricode(_ id: Int?) -> String? {
-            actions.first { $0.action.teamId == id && id != nil }?.action.teamTricode
-        }
         let home = NBAFeed.team(
-            id: box?.homeTeam?.teamId ?? homeId, tricode: box?.homeTeam?.teamTricode ?? tricode(homeId),
-            name: box?.homeTeam?.teamName, city: box?.homeTeam?.teamCity, home: true)
+            stated: box?.homeTeam, id: box?.homeTeam?.teamId ?? homeId, tricodeOf: homeId, in: actions, home: true)
         let away = NBAFeed.team(
-            id: box?.awayTeam?.teamId ?? awayId, tricode: box?.awayTeam?.teamTricode ?? tricode(awayId),
-            name: box?.awayTeam?.teamName, city: box?.awayTeam?.teamCity, home: false)
+            stated: box?.awayTeam, id: box?.awayTeam?.teamId ?? awayId, tricodeOf: awayId, in: actions, home: false)
         let gameId = game.gameId ?? box?.gameId ?? "unknown"
 
         var feed = NBAFeed(format: .liveData, file: file, attributes: GameAttributes(gameId: gameId, home: home, away: away))
         feed.homeTeamId = homeId
         feed.actionCount = slots.count
-        feed.scheduledStart = box?.gameTimeUTC.flatMap(ISOTime.seconds).map { Date(timeIntervalSince1970: $0) }
-        if let homeScore = box?.homeTeam?.score, let awayScore = box?.awayTeam?.score {
-            feed.statedFinal = NBAFeed.score(home: homeScore, away: awayScore)
-        }
+        feed.adopt(gameTimeUTC: box?.gameTimeUTC, home: box?.homeTeam, away: box?.awayTeam)
 
         var mapper = Mapper(homeId: homeId, awayId: awayId, file: file)
         var rows: [NBAFeed.Row] = []
@@ -79,7 +62,7 @@ public enum LiveDataFormat {
                 rejected.append(error)
             }
         }
-        feed.rejected = rejected.sorted { ($0.location.eventIndex ?? 0) < ($1.location.eventIndex ?? 0) }
+        feed.setRejected(rejected)
         feed.warnings = mapper.unknown.warnings
         let start = feed.scheduledStart?.timeIntervalSince1970 ?? NBAFeed.unknownDate
         feed.setActions(rows, start: start)

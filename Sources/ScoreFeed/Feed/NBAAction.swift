@@ -16,7 +16,6 @@ struct NBAAction: Decodable, Sendable {
     var actionType: String?
     var subType: String?
     var descriptor: String?
-    var qualifiers: [String]?
     var playerName: String?
     var playerNameI: String?
     var shotResult: String?
@@ -29,7 +28,7 @@ struct NBAAction: Decodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case actionNumber, actionId, orderNumber, clock, timeActual, period, teamId, teamTricode, personId
-        case actionType, subType, descriptor, qualifiers, playerName, playerNameI, shotResult, shotValue
+        case actionType, subType, descriptor, playerName, playerNameI, shotResult, shotValue
         case scoreHome, scoreAway, location, description, value
     }
 
@@ -47,7 +46,6 @@ struct NBAAction: Decodable, Sendable {
         actionType = c.lenientString(.actionType)
         subType = c.lenientString(.subType)
         descriptor = c.lenientString(.descriptor)
-        qualifiers = c.lenientStrings(.qualifiers)
         playerName = c.lenientString(.playerName)
         playerNameI = c.lenientString(.playerNameI)
         shotResult = c.lenientString(.shotResult)

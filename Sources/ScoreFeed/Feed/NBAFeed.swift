@@ -46,17 +46,6 @@ struct NBAFeed: Sendable {
     /// Where a feed with no date at all is placed: 2000-01-01T00:00:00Z.
     static let unknownDate: Double = 946_684_800
 
-    /// Decodes `data` as `T`, turning failures into a ``ScoreFeedError`` for `file`.
-    static func decodeJSON<T: Decodable>(_ type: T.Type, from data: Data, file: String?) throws(ScoreFeedError) -> T {
-        do {
-            return try JSONDecoder().decode(T.self, from: data)
-        } catch let error as DecodingError {
-            throw DecodingErrorText.error(error, data: data, file: file)
-        } catch {
-            throw ScoreFeedError(.malformedJSON, "\(error)", at: .init(file: file))
-        }
-    }
-
     /// Settles clocks, sequence numbers and times (``WallClockEstimate``) and stores the rows as
     /// actions. `start` is used only when no row has a known time.
     mutating func setActions(_ rows: [Row], start: Double) {
@@ -164,6 +153,12 @@ struct NBAFeed: Sendable {
                 seen[type] = (1, location)
                 order.append(type)
             }
+        }
+
+        /// Notes an NBA action of a type that is not modelled, named as the feed spells it
+        /// (`"type"/"subType"`); `type` and `sub` are the lowercased forms, used when it spells none.
+        mutating func note(_ action: NBAAction, type: String, sub: String, at location: ScoreFeedError.Location) {
+            note("\"\(action.actionType ?? type)\"\(sub.isEmpty ? "" : "/\(action.subType ?? sub)")", at: location)
         }
 
         var warnings: [ScoreFeedError] {

@@ -34,15 +34,7 @@ extension PlayByPlayV3Format {
         }
 
         mutating func feed() -> NBAFeed {
-            var rejected: [ScoreFeedError] = []
-            var actions: [(index: Int, action: NBAAction)] = []
-            for (index, slot) in slots.enumerated() {
-                if let action = slot.action {
-                    actions.append((index, action))
-                } else {
-                    rejected.append(ScoreFeedError(.invalidValue, "the action is not a JSON object", at: .init(file: file, eventIndex: index)))
-                }
-            }
+            var (actions, rejected) = NBAFeed.split(slots, file: file)
             if actions.allSatisfy({ $0.action.actionId != nil }) {
                 actions.sort { $0.action.actionId! != $1.action.actionId! ? $0.action.actionId! < $1.action.actionId! : $0.index < $1.index }
             }
@@ -55,24 +47,14 @@ extension PlayByPlayV3Format {
                 if let known = sides[name], known != side { sides[name] = .some(nil) } else { sides[name] = side }
                 if let initial = action.player { initials[name] = initial }
             }
-            func tricode(_ id: Int?) -> String? {
-                actions.first { id != nil && $0.action.teamId == id }?.action.teamTricode
-            }
-            let home = NBAFeed.team(
-                id: homeId, tricode: game?.homeTeam?.teamTricode ?? tricode(homeId), name: game?.homeTeam?.teamName,
-                city: game?.homeTeam?.teamCity, home: true)
-            let away = NBAFeed.team(
-                id: awayId, tricode: game?.awayTeam?.teamTricode ?? tricode(awayId), name: game?.awayTeam?.teamName,
-                city: game?.awayTeam?.teamCity, home: false)
+            let home = NBAFeed.team(stated: game?.homeTeam, id: homeId, tricodeOf: homeId, in: actions, home: true)
+            let away = NBAFeed.team(stated: game?.awayTeam, id: awayId, tricodeOf: awayId, in: actions, home: false)
             var feed = NBAFeed(
                 format: .playByPlayV3, file: file,
                 attributes: GameAttributes(gameId: game?.gameId ?? gameId ?? "unknown", home: home, away: away))
             feed.actionCount = slots.count
             feed.homeTeamId = homeId
-            feed.scheduledStart = game?.gameTimeUTC.flatMap(ISOTime.seconds).map { Date(timeIntervalSince1970: $0) }
-            if let homeScore = game?.homeTeam?.score, let awayScore = game?.awayTeam?.score {
-                feed.statedFinal = NBAFeed.score(home: homeScore, away: awayScore)
-            }
+            feed.adopt(gameTimeUTC: game?.gameTimeUTC, home: game?.homeTeam, away: game?.awayTeam)
             let day = game?.gameCode.flatMap(EasternTime.Day.parse) ?? game?.gameEt.flatMap(EasternTime.Day.parse)
                 ?? feed.scheduledStart.flatMap { Self.easternDay(utc: $0.timeIntervalSince1970) }
             var clock = day.map { EasternTime.MinuteClock(day: $0) }
@@ -98,7 +80,7 @@ extension PlayByPlayV3Format {
             if let end = NBAFeed.gameEndRow(after: rows, final: game?.isFinal, position: slots.count) {
                 rows.append(end)
             }
-            feed.rejected = rejected.sorted { ($0.location.eventIndex ?? 0) < ($1.location.eventIndex ?? 0) }
+            feed.setRejected(rejected)
             feed.warnings += unknown.warnings
             let start = feed.scheduledStart?.timeIntervalSince1970
                 ?? day.map { EasternTime.unixSeconds(day: $0, minuteOfDay: 19 * 60) } ?? NBAFeed.unknownDate
@@ -136,10 +118,8 @@ extension PlayByPlayV3Format {
         private mutating func row(_ action: NBAAction, index: Int) throws(ScoreFeedError) -> NBAFeed.Row {
             let seqValue = action.actionId ?? action.actionNumber
             let location = ScoreFeedError.Location(file: file, eventIndex: index, sequence: seqValue)
-            guard let seq = seqValue else { throw ScoreFeedError(.missingField, "no \"actionId\" or \"actionNumber\"", at: location) }
-            guard (0..<NBAFeed.syntheticSeqBase).contains(seq) else {
-                throw ScoreFeedError(.invalidValue, "action id \(seq) is not between 0 and 999999999", at: location)
-            }
+            let seq = try NBAFeed.checkedSeq(
+                seqValue, name: "action id", missing: "\"actionId\" or \"actionNumber\"", location: location)
             guard let period = action.period else { throw ScoreFeedError(.missingField, "no \"period\"", at: location) }
             let type = (action.actionType ?? "").lowercased()
             let sub = (action.subType ?? "").lowercased()
@@ -179,13 +159,7 @@ extension PlayByPlayV3Format {
                 kind = .violation(kind: sub.isEmpty ? nil : sub)
             case "timeout":
                 player = nil
-                if sub.contains("challenge") {
-                    kind = .timeout(.challenge)
-                } else if ["official", "mandatory", "tv", "media"].contains(sub) || team == nil {
-                    kind = .timeout(.official)
-                } else {
-                    kind = .timeout(.full)
-                }
+                kind = .timeout(NBAFeed.timeoutKind(sub: sub, team: team))
                 if let team { lastTimeout = (period, clock, team) }
             case "substitution":
                 kind = .substitution(out: action.player)
@@ -200,7 +174,7 @@ extension PlayByPlayV3Format {
                 player = nil
                 kind = .replay(ruling: action.subType.flatMap { $0.isEmpty ? nil : $0 }, challenge: challenge)
             case "ejection", "stoppage":
-                kind = .other(type: sub.isEmpty ? type : "\(type) \(sub)")
+                kind = NBAFeed.other(type: type, sub: sub)
             case "":
                 let text = description.uppercased()
                 if text.contains("STEAL") {
@@ -212,8 +186,8 @@ extension PlayByPlayV3Format {
                     kind = .other(type: "unspecified")
                 }
             default:
-                unknown.note("\"\(action.actionType ?? type)\"\(sub.isEmpty ? "" : "/\(action.subType ?? sub)")", at: location)
-                kind = .other(type: sub.isEmpty ? type : "\(type) \(sub)")
+                unknown.note(action, type: type, sub: sub, at: location)
+                kind = NBAFeed.other(type: type, sub: sub)
             }
             rebound.note(kind, team: team)
             return NBAFeed.Row(

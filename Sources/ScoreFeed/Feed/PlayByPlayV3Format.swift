@@ -18,7 +18,7 @@ public enum PlayByPlayV3Format {
     }
 
     static func feed(_ data: Data, file: String?) throws(ScoreFeedError) -> NBAFeed {
-        let root = try NBAFeed.decodeJSON(Root.self, from: data, file: file)
+        let root = try DecodingErrorText.decode(Root.self, from: data, file: file)
         let page = root.props?.pageProps
         guard let list = page?.playByPlay ?? root.game, let slots = list.actions else {
             if page?.game != nil {

@@ -45,10 +45,13 @@ public struct SnapshotDiffer: Sendable {
     /// Decodes one poll's body (NBA liveData, or any NBA format ``FeedReader`` reads) and
     /// returns what changed since the previous one.
     public mutating func next(_ data: Data, file: String? = nil) throws(ScoreFeedError) -> SnapshotDiff {
-        let decoded = try FeedReader.decodeAny(data, file: file, homeTeamId: homeTeamId)
-        guard let feed = decoded.feed else {
+        let feed: NBAFeed
+        switch try FeedReader.decodeAny(data, file: file, homeTeamId: homeTeamId) {
+        case .nba(let decoded):
+            feed = decoded
+        case .fixture(let document):
             throw ScoreFeedError(
-                .unknownFormat, "a live snapshot must be NBA play-by-play, not a \(decoded.document.format.displayName) file",
+                .unknownFormat, "a live snapshot must be NBA play-by-play, not a \(document.format.displayName) file",
                 at: .init(file: file))
         }
         // The teams are settled once the home team is known (from the caller, a boxscore, or a basket).

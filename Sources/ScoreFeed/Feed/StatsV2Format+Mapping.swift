@@ -126,10 +126,7 @@ extension StatsV2Format {
         private mutating func row(_ values: [JSONScalar], index: Int) throws(ScoreFeedError) -> NBAFeed.Row {
             let seqValue = table.value(values, "EVENTNUM").int
             let location = ScoreFeedError.Location(file: file, eventIndex: index, sequence: seqValue)
-            guard let seq = seqValue else { throw ScoreFeedError(.missingField, "no EVENTNUM", at: location) }
-            guard (0..<NBAFeed.syntheticSeqBase).contains(seq) else {
-                throw ScoreFeedError(.invalidValue, "EVENTNUM \(seq) is not between 0 and 999999999", at: location)
-            }
+            let seq = try NBAFeed.checkedSeq(seqValue, name: "EVENTNUM", location: location)
             guard let type = table.value(values, "EVENTMSGTYPE").int else {
                 throw ScoreFeedError(.missingField, "no EVENTMSGTYPE", at: location)
             }

@@ -19,7 +19,7 @@ public enum StatsV2Format {
     }
 
     static func feed(_ data: Data, file: String?, summary: Data?) throws(ScoreFeedError) -> NBAFeed {
-        let root = try NBAFeed.decodeJSON(Root.self, from: data, file: file)
+        let root = try DecodingErrorText.decode(Root.self, from: data, file: file)
         let sets = root.sets
         guard let table = sets.first(where: { $0.name == "PlayByPlay" }) ?? sets.first(where: { $0.column("EVENTMSGTYPE") != nil }) else {
             let names = sets.compactMap(\.name)
