@@ -26,10 +26,12 @@ enum CoalescerOptions {
           --alerts <list>         Alerts to send: final,overtime,lead-change (default all) or none.
         """
 
-    /// Takes the coalescer's options out of `arguments`.
-    static func parse(_ arguments: inout Arguments) throws(ScoreFeedError) -> Coalescer.Configuration {
+    /// Takes the coalescer's options out of `arguments`; `budget`, when given, replaces `--budget`
+    /// (the knobs that follow the budget follow it, and explicit knobs still win).
+    static func parse(_ arguments: inout Arguments, budget: Int? = nil) throws(ScoreFeedError) -> Coalescer.Configuration {
         var configuration: Coalescer.Configuration = arguments.flag("--frequent") ? .frequentUpdates : .standard
-        if let budget: Int = try arguments.number("--budget", in: 0...10_000) { configuration = configuration.withBudget(budget) }
+        let asked: Int? = try arguments.number("--budget", in: 0...10_000)
+        if let budget = budget ?? asked { configuration = configuration.withBudget(budget) }
         if let delay: Double = try arguments.number("--p5-delay", in: 0...86_400) { configuration.priority5Delay = delay }
         if let reserve: Int = try arguments.number("--reserve", in: 0...1000) { configuration.reserve = reserve }
         if let crunch: Int = try arguments.number("--crunch-reserve", in: 0...1000) { configuration.crunchReserve = crunch }

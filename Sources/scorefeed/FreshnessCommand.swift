@@ -15,7 +15,8 @@ enum FreshnessCommand {
 
         OPTIONS:
           --generated <n>         Also measure n generated games (seeds 1…n).
-          --budgets <list>        Budgets to measure, comma separated (default 15,60).
+          --budgets <list>        Budgets to measure, comma separated (default 15,60); they
+                                  replace --budget, the other coalescer options apply to each.
         \(CoalescerOptions.help)
           -h, --help              Show help information.
 
@@ -46,7 +47,10 @@ enum FreshnessCommand {
         guard !budgets.isEmpty, budgets.count == budgetText.split(separator: ",").count, budgets.allSatisfy({ $0 >= 0 }) else {
             throw ScoreFeedError(.usage, "--budgets takes budgets like 15,60; not \"\(budgetText)\"")
         }
-        let base = try CoalescerOptions.parse(&arguments)
+        // The coalescer's options are read again for each budget, so explicit knobs (--reserve,
+        // --threshold, …) apply at every one; this first read checks them and takes them out.
+        let coalescerOptions = arguments
+        _ = try CoalescerOptions.parse(&arguments)
         let files = try arguments.positionals(max: .max)
         guard !files.isEmpty || generated > 0 else {
             throw ScoreFeedError(.usage, "name game files or --generated <n>")
@@ -59,7 +63,8 @@ enum FreshnessCommand {
             games.append(Game(name: "generated seed \(seed + 1)", document: game.document))
         }
         for budget in budgets {
-            let configuration = base.withBudget(budget)
+            var options = coalescerOptions
+            let configuration = try CoalescerOptions.parse(&options, budget: budget)
             var reports: [(String, FreshnessReport)] = []
             for game in games {
                 let sink = RecordingSink()

@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+
+/// `scorefeed freshness`: the coalescer's options apply at every budget it measures.
+@Suite("freshness command")
+struct FreshnessCommandTests {
+    static func run(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = ServeTests.executable
+        process.arguments = ["freshness", "--generated", "3", "--budgets", "15,30"] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test(.enabled(if: ServeTests.executable != nil, "the scorefeed executable was not built beside the tests"))
+    func explicitKnobsApplyAtEveryBudget() throws {
+        let defaults = try Self.run([])
+        let tuned = try Self.run(["--threshold", "0", "--reserve", "1"])
+        let engineLines = { (text: String) in text.split(separator: "\n").filter { $0.hasPrefix("median") } }
+        #expect(engineLines(defaults).count == 2)
+        for (plain, knobbed) in zip(engineLines(defaults), engineLines(tuned)) {
+            #expect(plain != knobbed, "the knobs change the engine's figures at each budget: \(plain) / \(knobbed)")
+        }
+    }
+}
