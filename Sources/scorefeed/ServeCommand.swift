@@ -10,11 +10,11 @@ import Darwin
 enum ServeCommand {
     static let help = """
         OVERVIEW: Run games live: read JSON lines (game headers and events) from standard input
-        or a file being appended to, run one engine per game on the real clock, and write pushes
-        to the sink. Checkpoints each game after each push so a restart resumes without sending
-        anything twice.
+        or a file being appended to, run one engine per game, and write pushes to the sink.
+        With --state-dir each game is checkpointed after every event it applies, so a restart
+        resumes without losing or changing a push.
 
-        USAGE: scorefeed serve [--state-dir <dir>] [--follow <file>] [options]
+        USAGE: scorefeed serve [--state-dir <dir>] [--follow <file>] [--clock <mode>] [options]
 
         OPTIONS:
           --state-dir <dir>       Keep per-game checkpoints here and resume from them.
@@ -22,20 +22,27 @@ enum ServeCommand {
                                   until it ends).
           --clock <mode>          system (default): held pushes go out on the real clock;
                                   feed: each game's own feed time, as replay does.
-          --reorder-window <n>    How far behind its game's newest seq an event may arrive and
-                                  still be applied (32).
           --max-line-bytes <n>    Longer lines are skipped with a message (65536).
+          --drain-timeout <s>     When the input ends, wait at most this long for held pushes
+                                  to come due on the system clock (600).
           --out <path>            Append push records to this file instead of stdout.
           --bundle-id <id>        The app's bundle id for apns-topic (default com.example.app).
         \(PushOptions.help)
         \(CoalescerOptions.help)
           -h, --help              Show help information.
 
-        INPUT (one JSON object per line):
+        INPUT (one JSON object per line; `scorefeed stream <files>` writes it):
           {"gameId":"G1","league":"NBA","home":{…team…},"away":{…team…}}        a game header
           {"game":"G1","seq":1,"time":1739240000,"period":1,"clock":"12:00","type":"periodStart"}
 
-        SIGINT and SIGTERM send what is due, write the checkpoints and exit 0.
+        An event's seq is its identity in its game, not its order: the order is the stream's.
+        An event seen before is ignored at any distance; the same seq with other content is
+        the feed editing it. An event's "score" ({"home":H,"away":A}), when given, is the
+        feed's running score after it, and the lock screen follows it.
+
+        When the input ends, or on SIGINT/SIGTERM, serve sends every held push as it comes due
+        (feed clock: at once), sends the end of every game that ended, writes the checkpoints,
+        prints one summary line per game on stderr and exits 0.
 
         """
 
@@ -47,7 +54,8 @@ enum ServeCommand {
         guard let clock = GameService.ClockMode(rawValue: clockName) else {
             throw ScoreFeedError(.usage, "--clock takes system or feed, not \"\(clockName)\"")
         }
-        let window: Int = try arguments.number("--reorder-window", in: 0...1_000_000) ?? 32
+        let window: Int? = try arguments.number("--reorder-window", in: 0...1_000_000)
+        let drainTimeout: Int = try arguments.number("--drain-timeout", in: 0...86_400) ?? 600
         let maxLine: Int = try arguments.number("--max-line-bytes", in: 64...1 << 30) ?? 65_536
         let out = try arguments.option("--out")
         let bundleId = try arguments.option("--bundle-id") ?? "com.example.app"
@@ -62,9 +70,12 @@ enum ServeCommand {
         push.apply(to: &rendering)
         let service = try GameService(
             options: .init(
-                clock: clock, coalescer: configuration, renderer: rendering, reorderWindow: window,
+                clock: clock, coalescer: configuration, renderer: rendering,
                 stateDirectory: stateDir.map { URL(fileURLWithPath: $0) }),
             sink: sinks.count == 1 ? sinks[0] : FanOutSink(sinks))
+        if window != nil {
+            Console.error("serve: --reorder-window is ignored: an event's seq is its identity, not its order, and a feed in its own order is never rejected")
+        }
         let restoration = try await service.restore()
         for problem in restoration.problems { Console.error("\(problem)") }
         if restoration.resumedGames > 0 { Console.error("resumed \(restoration.resumedGames) games from \(stateDir ?? "")") }
@@ -72,11 +83,12 @@ enum ServeCommand {
         let reader = LineReader(source: follow.map { .follow($0) } ?? .standardInput, maxLineBytes: maxLine)
         let source = follow ?? "stdin"
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM])
-        await withTaskGroup(of: Void.self) { group in
+        let stoppedBySignal = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 for await item in reader.lines() {
                     if let message = await service.handle(item, source: source) { Console.error("\(message)") }
                 }
+                return false
             }
             if clock == .system {
                 group.addTask {
@@ -87,21 +99,39 @@ enum ServeCommand {
                         if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }
                         await service.fireDue(now: Date())
                     }
+                    return false
                 }
             }
-            group.addTask { await signals.next() }
+            group.addTask {
+                await signals.next()
+                return true
+            }
             // The first child to finish (input ended or a signal came) stops the others.
-            await group.next()
+            let bySignal = await group.next() ?? false
             group.cancelAll()
+            return bySignal
         }
-        await service.drain()
+        // A signal asks to stop soon: what is not sent by then stays in the checkpoints.
+        await service.drain(waitingAtMost: TimeInterval(stoppedBySignal ? min(5, drainTimeout) : drainTimeout))
         if let webhook { try await PushOptions.finish(webhook, quiet: false) }
+        for game in await service.summaries() { Console.error(summary(game)) }
         let c = await service.counters
         Console.error(
             "serve: \(c.lines) lines, \(c.headers) headers, \(c.events) events, \(c.badLines) bad lines, "
-                + "\(c.unknownGame) for unknown games, \(c.outOfOrder) out of order, \(c.rejected) rejected, "
-                + "\(c.duplicates) duplicates, \(c.alreadyApplied) already applied, \(c.checkpoints) checkpoints")
+                + "\(c.unknownGame) for unknown games, \(c.resumedGames) games resumed")
         return 0
+    }
+
+    /// One line per game: events, pushes, the final (or the score so far), corrections.
+    static func summary(_ game: GameService.GameSummary) -> String {
+        let a = game.attributes, s = game.statistics, state = game.state
+        let score = "\(a.away.tricode) \(state.awayScore) – \(state.homeScore) \(a.home.tricode)"
+        var line = "game \(a.gameId): \(s.accepted) events applied (\(s.duplicates) duplicates ignored, \(s.edits) edits, "
+            + "\(s.rejected) rejected), \(s.pushes) pushes (priority 10: \(s.priority10)), "
+            + (game.ended ? "ended, final \(score)" : "not ended, \(score) so far (resumes from its checkpoint)")
+            + ", \(s.corrections) corrections to the feed's score"
+        if game.unsent > 0 { line += "; \(game.unsent) pushes not delivered (the sink failed)" }
+        return line
     }
 }
 

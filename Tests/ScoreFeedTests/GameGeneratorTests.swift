@@ -152,6 +152,7 @@ struct GameGeneratorTests {
         let problems = run.verdicts.compactMap { verdict -> ScoreFeedError.Code? in
             switch verdict {
             case .accept: nil
+            case .edit: ScoreFeedError.Code(rawValue: "edit")
             case .duplicate(let error), .reject(let error): error.code
             }
         }

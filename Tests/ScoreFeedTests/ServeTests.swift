@@ -162,23 +162,22 @@ struct ServeTests {
         #expect(lines.count == good + bad.count)
     }
 
-    @Test func duplicatesAndOutOfOrderEvents() async throws {
+    @Test func duplicatesAtAnyDistanceAreIgnoredAndLowerSeqsLaterAreApplied() async throws {
         let sink = RecordingSink()
-        let service = try GameService(options: .init(clock: .feed, reorderWindow: 3), sink: sink)
+        let service = try GameService(options: .init(clock: .feed), sink: sink)
         let lines = RecordedStream.lines(seeds: [31])
         for (i, line) in lines.prefix(40).enumerated() { _ = await service.handle(.line(Data(line.utf8), number: i + 1)) }
-        // The same line again: ignored as a duplicate.
-        let duplicate = await service.handle(.line(Data(lines[39].utf8), number: 41))
-        #expect(duplicate?.code == .duplicateSequence)
-        #expect(duplicate?.location.line == 41)
-        // An event far older than the newest of its game: rejected as out of order.
-        var old = try #require(try JSONSerialization.jsonObject(with: Data(lines[5].utf8)) as? [String: Any])
-        old["seq"] = -100
-        let late = await service.handle(.line(try JSONSerialization.data(withJSONObject: old), number: 42))
-        #expect(late?.message.contains("reorder window") == true)
-        let counters = await service.counters
-        #expect(counters.duplicates == 1)
-        #expect(counters.outOfOrder == 1)
+        // The same lines again, one near and one far back: ignored, counted, no message.
+        #expect(await service.handle(.line(Data(lines[39].utf8), number: 41)) == nil)
+        #expect(await service.handle(.line(Data(lines[2].utf8), number: 42)) == nil)
+        // An event numbered far below the newest (the NBA inserts actions with any number): applied.
+        var inserted = try #require(try JSONSerialization.jsonObject(with: Data(lines[39].utf8)) as? [String: Any])
+        inserted["seq"] = -100
+        inserted["type"] = "substitution"
+        #expect(await service.handle(.line(try JSONSerialization.data(withJSONObject: inserted), number: 43)) == nil)
+        let game = try #require(await service.summaries().first)
+        #expect(game.statistics.duplicates == 2)
+        #expect(game.statistics.accepted == 39 + 1)
     }
 
     @Test func splitterHandlesPartialLongAndCRLFLines() {

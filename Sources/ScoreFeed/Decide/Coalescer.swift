@@ -18,7 +18,7 @@ import ScoreFeedModel
 ///   would waste goes to smaller gains. The `end` is sent the moment the game ends (after the
 ///   minimum interval, when a push just went).
 public struct Coalescer: PushPolicy, Codable {
-    public let configuration: Configuration
+    public private(set) var configuration: Configuration
     public private(set) var budget: PushBudget
 
     private var state = GameState()
@@ -76,6 +76,14 @@ public struct Coalescer: PushPolicy, Codable {
             return
         }
         while budget.available(at: now) > 0 { budget.spend(at: now) }
+    }
+
+    /// Applies the options a restarted service was given to a resumed game: the knobs and the
+    /// budget's limit change; the priority-10 pushes already spent in the rolling hour stay spent.
+    public mutating func reconfigure(_ configuration: Configuration) {
+        self.configuration = configuration
+        budget.limit = max(0, configuration.budget)
+        paced = min(paced, configuration.pacedBurst)
     }
 
     public var deadline: Date? {

@@ -1,35 +1,26 @@
 import Foundation
 import ScoreFeedModel
 
-/// One game's engine: validates each event, folds it, asks the policy what to do at the
-/// injected clock's time, renders and awaits the sink. One actor per game; the pure steps do
-/// the thinking, this type only owns their state and does the I/O.
+/// One game's engine: the actor that drives a ``GameSession`` (the pure value that validates,
+/// folds, decides and renders) on an injected clock, checkpoints it, and empties its outbox into
+/// the sink. One actor per game.
+///
+/// Every call commits the session (and writes its checkpoint, with a store) before it awaits the
+/// sink, so another call running during the await sees the state it left, and a crash loses
+/// nothing the checkpoint does not also hold: pushes rendered but not yet sent are in the
+/// checkpoint's outbox and go out, byte for byte, after a restart. One call at a time empties
+/// the outbox, so records reach the sink in `seq` order.
 public actor MatchEngine {
-    public let attributes: GameAttributes
+    public nonisolated let attributes: GameAttributes
     private let clock: any EngineClock
     private let sink: any PushSink
-    private var validator = EventValidator()
-    private var board: Scoreboard
-    private var policy: any PushPolicy
-    private var renderer: PushRenderer
-    /// The state in the last push sent (the device's view if delivered).
-    private var lastPushed: GameState
-    private var unsentEvents = 0
-    private var newestSourceTime: Date?
-    private var ended = false
-    public private(set) var statistics = Statistics()
-
-    /// Counts of what the engine has seen and done.
-    public struct Statistics: Hashable, Sendable, Codable {
-        public var accepted = 0
-        public var duplicates = 0
-        public var rejected = 0
-        public var pushes = 0
-        public var priority10 = 0
-        public var priority5 = 0
-        /// Pushes the renderer refused (over the APNs size limit even trimmed); never sent.
-        public var refused = 0
-    }
+    private let store: CheckpointStore?
+    private var session: GameSession
+    /// A call is handing the outbox to the sink; others leave their pushes to it.
+    private var delivering = false
+    /// Checkpoints written, and the last one that could not be.
+    public private(set) var checkpointsWritten = 0
+    public private(set) var checkpointFailure: ScoreFeedError?
 
     public init(
         attributes: GameAttributes,
@@ -37,122 +28,75 @@ public actor MatchEngine {
         sink: any PushSink,
         policy: any PushPolicy = Coalescer(),
         renderer: PushRenderer.Configuration = .init(),
-        initialState: GameState = GameState()
+        initialState: GameState = GameState(),
+        checkpoints: CheckpointStore? = nil
     ) {
-        self.attributes = attributes
+        self.init(
+            session: GameSession(
+                attributes: attributes, policy: policy, renderer: renderer, initialState: initialState, now: clock.now),
+            clock: clock, sink: sink, checkpoints: checkpoints)
+    }
+
+    /// An engine that drives `session` (a new game's, or one restored from its checkpoint).
+    public init(session: GameSession, clock: any EngineClock, sink: any PushSink, checkpoints: CheckpointStore? = nil) {
+        attributes = session.attributes
         self.clock = clock
         self.sink = sink
-        self.policy = policy
-        self.renderer = PushRenderer(attributes: attributes, configuration: renderer)
-        self.board = Scoreboard(state: initialState)
-        self.lastPushed = initialState
+        self.session = session
+        store = checkpoints
     }
 
-    /// Everything a restarted engine needs to continue exactly where this one stopped: the
-    /// validator (applied sequence numbers), the scoreboard, the policy, `seq` and the last
-    /// timestamp. Written by `serve` after each push.
-    public struct Snapshot: Codable, Sendable {
-        public var attributes: GameAttributes
-        var validator: EventValidator
-        var board: Scoreboard
-        var coalescer: Coalescer?
-        var seq: Int
-        var lastTimestamp: Int
-        var startPending: Bool
-        var lastPushed: GameState
-        var unsentEvents: Int
-        var newestSourceTime: Date?
-        var ended: Bool
-        public var statistics: Statistics
-        /// The engine clock when taken (feed time, for engines on a manual clock).
-        public var clock: Date
-        /// The highest sequence number the caller had routed to this game.
-        public var highestSeq = Int.min
-        /// The policy's state was in the checkpoint but unreadable (written by another version
-        /// of ScoreFeed): the game resumes with a fresh policy.
-        public internal(set) var policyWasReset = false
-
-        enum CodingKeys: String, CodingKey {
-            case attributes, validator, board, coalescer, seq, lastTimestamp, startPending, lastPushed, unsentEvents
-            case newestSourceTime, ended, statistics, clock, highestSeq
-        }
-    }
-
-    /// The engine's state, for a checkpoint.
-    public func snapshot() -> Snapshot {
-        Snapshot(
-            attributes: attributes, validator: validator, board: board, coalescer: policy as? Coalescer,
-            seq: renderer.seq, lastTimestamp: renderer.lastTimestamp, startPending: renderer.startPending,
-            lastPushed: lastPushed, unsentEvents: unsentEvents, newestSourceTime: newestSourceTime, ended: ended,
-            statistics: statistics, clock: clock.now)
-    }
-
-    /// An engine that continues from `snapshot` (its policy too, when it was a ``Coalescer``;
-    /// otherwise a coalescer with `policy`, which, when the snapshot's policy state was lost,
-    /// treats the hour's priority-10 budget as spent rather than risk pushes the device drops).
-    public init(
-        restoring snapshot: Snapshot, clock: any EngineClock, sink: any PushSink,
-        renderer: PushRenderer.Configuration = .init(), policy configuration: Coalescer.Configuration = .standard
-    ) {
-        attributes = snapshot.attributes
-        self.clock = clock
-        self.sink = sink
-        if let coalescer = snapshot.coalescer {
-            policy = coalescer
-        } else {
-            var fresh = Coalescer(configuration: configuration)
-            fresh.resume(state: snapshot.board.state, shown: snapshot.lastPushed, at: snapshot.clock)
-            if snapshot.policyWasReset { fresh.assumeBudgetSpent(at: snapshot.clock) }
-            policy = fresh
-        }
-        var restored = PushRenderer(attributes: snapshot.attributes, configuration: renderer)
-        restored.resume(seq: snapshot.seq, lastTimestamp: snapshot.lastTimestamp, startPending: snapshot.startPending)
-        self.renderer = restored
-        validator = snapshot.validator
-        board = snapshot.board
-        lastPushed = snapshot.lastPushed
-        unsentEvents = snapshot.unsentEvents
-        newestSourceTime = snapshot.newestSourceTime
-        ended = snapshot.ended
-        statistics = snapshot.statistics
-    }
+    /// The game's whole state.
+    public var current: GameSession { session }
 
     /// The state after every event accepted so far.
-    public var state: GameState { board.state }
+    public var state: GameState { session.state }
 
-    /// Whether the `end` push has been sent.
-    public var hasEnded: Bool { ended }
+    /// Whether the `end` push has been rendered.
+    public var hasEnded: Bool { session.hasEnded }
 
     /// When the policy next wants ``tick()`` called.
-    public var deadline: Date? { policy.deadline }
+    public var deadline: Date? { session.deadline }
 
-    /// Validates and folds one event (found at `index` in its feed), then acts on the policy's
-    /// decision. Returns the validator's verdict so the caller can report rejections.
+    public var statistics: GameSession.Statistics { session.statistics }
+
+    /// Validates and folds one event (found at `index` in its feed) at the clock's time, then
+    /// sends what the policy decided. Returns the validator's verdict so the caller can report
+    /// rejections.
     @discardableResult
     public func receive(_ event: GameEvent, index: Int) async throws -> EventValidator.Verdict {
-        let verdict = validator.check(event, index: index)
+        let pushes = session.statistics.pushes
+        let verdict = session.receive(event, index: index, now: clock.now)
         switch verdict {
-        case .duplicate:
-            statistics.duplicates += 1
-            return verdict
-        case .reject:
-            statistics.rejected += 1
-            return verdict
-        case .accept:
-            break
+        case .accept, .edit: commit()
+        case .duplicate, .reject: if session.statistics.pushes != pushes { commit() }
         }
-        statistics.accepted += 1
-        let diff = board.apply(event)
-        unsentEvents += 1
-        if newestSourceTime.map({ event.time > $0 }) ?? true { newestSourceTime = event.time }
-        let decision = policy.observe(StateChange(event: event, diff: diff, state: board.state), now: clock.now)
-        try await perform(decision)
+        try await deliver()
         return verdict
+    }
+
+    /// Receives `event` on feed time: a duplicate changes nothing, not even the clock; otherwise
+    /// the deadlines due before the event's time fire first (after `pace` waited for each), then
+    /// `manual` moves to the event's time and the event is received. Replay and `serve --clock
+    /// feed` both come here, so both send the same pushes for the same feed.
+    @discardableResult
+    public func receive(
+        _ event: GameEvent, index: Int, moving manual: ManualClock, pace: (@Sendable (Date) async -> Void)? = nil
+    ) async throws -> EventValidator.Verdict {
+        if case .duplicate = session.verdict(event, index: index) {
+            return session.receive(event, index: index, now: session.now)
+        }
+        try await fireDeadlines(through: event.time, moving: manual, pace: pace)
+        if let pace { await pace(event.time) }
+        manual.advance(to: event.time)
+        return try await receive(event, index: index)
     }
 
     /// Lets the policy act on time passing (a held push coming due).
     public func tick() async throws {
-        try await perform(policy.tick(now: clock.now))
+        session.tick(now: clock.now)
+        if !session.outbox.isEmpty { commit() }
+        try await deliver()
     }
 
     /// Fires the policy's deadlines up to `limit`, oldest first. On feed time, `manual` moves to
@@ -163,7 +107,7 @@ public actor MatchEngine {
         through limit: Date, moving manual: ManualClock? = nil, pace: (@Sendable (Date) async -> Void)? = nil
     ) async throws {
         var fired = 0
-        while let deadline, deadline <= limit, fired < 100_000 {
+        while let deadline = session.deadline, deadline <= limit, fired < 100_000 {
             if let pace { await pace(deadline) }
             manual?.advance(to: deadline)
             try await tick()
@@ -173,33 +117,47 @@ public actor MatchEngine {
 
     /// The feed is over: sends whatever the policy still holds.
     public func finish() async throws {
-        try await perform(policy.finish(now: clock.now))
+        session.finish(now: clock.now)
+        if !session.outbox.isEmpty { commit() }
+        try await deliver()
     }
 
-    private func perform(_ decision: PushDecision) async throws {
-        guard case .push(var push) = decision, !ended else { return }
-        let state = board.state
-        let diff = Diff(from: lastPushed, to: state)
-        // The record says what changed and why the policy sent it now.
-        if !diff.isEmpty && push.event != .end { push.reason = "\(diff.reason) (\(push.reason))" }
-        // The renderer may put a push-to-start first, or refuse a push that does not fit even
-        // trimmed: the refusal goes to the sink as an error, not a request, and the game goes on.
-        let outputs = renderer.outputs(
-            for: push, state: state, diff: diff, coalesced: unsentEvents, sentAt: clock.now, sourceTime: newestSourceTime)
-        for output in outputs {
+    /// Sends what is still in the outbox (after a restart, or a sink that failed).
+    public func flush() async throws {
+        try await deliver()
+    }
+
+    // MARK: - Internals
+
+    /// Hands the outbox to the sink, oldest first, each output removed once the sink has it, then
+    /// writes the checkpoint with the outbox emptied (a restart then sends again at most the push
+    /// that was in flight). A failing sink leaves the rest in the outbox for the next call.
+    private func deliver() async throws {
+        guard !delivering, !session.outbox.isEmpty else { return }
+        delivering = true
+        defer {
+            delivering = false
+            commit()
+        }
+        while let output = session.outbox.first {
             switch output {
-            case .push(let record):
-                try await sink.send(record)
-                statistics.pushes += 1
-                if record.priority == 10 { statistics.priority10 += 1 } else { statistics.priority5 += 1 }
-                guard record.event != .start else { continue }
-                lastPushed = state
-                unsentEvents = 0
-                if record.event == .end { ended = true }
-            case .refused(let refusal):
-                statistics.refused += 1
-                try await sink.refused(refusal)
+            case .push(let record): try await sink.send(record)
+            case .refused(let refusal): try await sink.refused(refusal)
             }
+            session.delivered()
+        }
+    }
+
+    /// Writes the checkpoint, when the engine has a store.
+    private func commit() {
+        guard let store else { return }
+        do {
+            try store.write(try session.checkpoint.encoded(), for: attributes.gameId)
+            checkpointsWritten += 1
+        } catch let error as ScoreFeedError {
+            checkpointFailure = error
+        } catch {
+            checkpointFailure = ScoreFeedError(.io, "cannot encode the checkpoint of game \(attributes.gameId): \(error)")
         }
     }
 }

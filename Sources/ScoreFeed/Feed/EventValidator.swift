@@ -1,18 +1,60 @@
 import Foundation
+import ScoreFeedModel
 
-/// Checks each event against the game so far before it is folded. Pure value type.
+/// Checks each event against the game so far before it is folded, and is the one record of
+/// what a game has applied: every accepted event's identity (`seq`) with a digest of its content.
+/// Pure value type.
 ///
-/// Rejected events are reported and skipped; the fold never sees an impossible event.
+/// Identity is not order: an event whose `seq` was applied before is a duplicate at any distance
+/// when its content is the same, and an edit of that event when its content differs. Rejected
+/// events are reported and skipped; the fold never sees an impossible event.
 public struct EventValidator: Sendable, Codable {
     /// What to do with one event.
     public enum Verdict: Hashable, Sendable {
         case accept
-        /// Already applied (same sequence number); ignored and counted, not an error.
+        /// Already applied with the same content; ignored and counted, not an error.
         case duplicate(ScoreFeedError)
+        /// Applied before with other content: the feed edited it. `previous` is what was applied.
+        case edit(previous: AppliedEvent)
         case reject(ScoreFeedError)
     }
 
-    private var seen: Set<Int> = []
+    /// What the validator keeps of an applied event: enough to tell a repeat from an edit and to
+    /// take back the points of an edited score.
+    public struct AppliedEvent: Hashable, Sendable, Codable {
+        /// ``GameEvent/digest`` of the content applied last.
+        public var digest: UInt64
+        public var team: TeamSide?
+        public var points: Int
+
+        public init(_ event: GameEvent) {
+            digest = event.digest
+            team = event.team
+            points = event.kind.points
+        }
+
+        /// Compact in a checkpoint: `["<digest in hex>", points, "home"|"away"|null]`.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            try container.encode(String(digest, radix: 16))
+            try container.encode(points)
+            try container.encode(team)
+        }
+
+        public init(from decoder: any Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            let hex = try container.decode(String.self)
+            guard let digest = UInt64(hex, radix: 16) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "digest \"\(hex)\" is not hexadecimal")
+            }
+            self.digest = digest
+            points = try container.decode(Int.self)
+            team = try container.decodeIfPresent(TeamSide.self)
+        }
+    }
+
+    /// Applied events by `seq`.
+    public private(set) var applied: [Int: AppliedEvent] = [:]
     private var period = 0
     private var ended = false
 
@@ -23,13 +65,21 @@ public struct EventValidator: Sendable, Codable {
         period <= 4 ? 720 : 300
     }
 
-    /// Checks `event` (found at `index` in the feed) and records it when accepted.
+    /// Whether the game's `gameEnd` has been applied.
+    public var hasEnded: Bool { ended }
+
+    /// Checks `event` (found at `index` in the feed) and records it when accepted or edited.
     public mutating func check(_ event: GameEvent, index: Int) -> Verdict {
         let verdict = self.verdict(event, index: index)
-        if verdict == .accept {
-            seen.insert(event.seq)
+        switch verdict {
+        case .accept:
+            applied[event.seq] = AppliedEvent(event)
             period = event.period
             if case .gameEnd = event.kind { ended = true }
+        case .edit:
+            applied[event.seq] = AppliedEvent(event)
+        case .duplicate, .reject:
+            break
         }
         return verdict
     }
@@ -40,17 +90,19 @@ public struct EventValidator: Sendable, Codable {
         func reject(_ code: ScoreFeedError.Code, _ message: String) -> Verdict {
             .reject(ScoreFeedError(code, message, at: location))
         }
-        if seen.contains(event.seq) {
+        let previous = applied[event.seq]
+        if let previous, previous.digest == event.digest {
             return .duplicate(ScoreFeedError(
                 .duplicateSequence, "sequence \(event.seq) was already applied; ignored", at: location))
         }
         if ended {
-            return reject(.afterGameEnd, "\(event.kind.typeName) after the game ended")
+            return reject(.afterGameEnd, "\(previous == nil ? "" : "an edit of ")\(event.kind.typeName) after the game ended")
         }
         guard (1...99).contains(event.period) else {
             return reject(.invalidValue, "period \(event.period) is not between 1 and 99")
         }
-        if event.period < period {
+        // An edit may name an earlier period: it changes an event of that period.
+        if previous == nil, event.period < period {
             return reject(.periodBackwards, "period \(event.period) after period \(period)")
         }
         let length = Self.length(ofPeriod: event.period)
@@ -78,9 +130,12 @@ public struct EventValidator: Sendable, Codable {
             if points == 0 || abs(points) > 100 {
                 return reject(.pointsOutOfRange, "correction of \(points) points; expected ±1–100")
             }
+        case .gameEnd where previous != nil:
+            return reject(.invalidValue, "an edit cannot turn an event into the game's end")
         default:
             break
         }
+        if let previous { return .edit(previous: previous) }
         return .accept
     }
 }

@@ -3,7 +3,9 @@ import ScoreFeedModel
 
 /// One thing that happened in a game, as the feed reported it, decoded and typed.
 public struct GameEvent: Hashable, Sendable {
-    /// The feed's sequence number; unique per game, rising in feed order.
+    /// The feed's sequence number: the event's identity within its game, not its order (the
+    /// NBA numbers actions it inserts later above the ones around them). The order of events is
+    /// the feed's.
     public var seq: Int
     /// When the feed recorded the event (wall clock); replay's virtual time follows it.
     public var time: Date
@@ -17,10 +19,13 @@ public struct GameEvent: Hashable, Sendable {
     public var player: String?
     /// Free text from the feed, kept for display.
     public var description: String?
+    /// The feed's running score after this event, when the feed states one: the engine follows
+    /// it, so one lost or misread event cannot leave the lock screen wrong past the next score.
+    public var feedScore: FinalScore?
 
     public init(
         seq: Int, time: Date, period: Int, clock: Double, kind: Kind,
-        team: TeamSide? = nil, player: String? = nil, description: String? = nil
+        team: TeamSide? = nil, player: String? = nil, description: String? = nil, feedScore: FinalScore? = nil
     ) {
         self.seq = seq
         self.time = time
@@ -30,6 +35,7 @@ public struct GameEvent: Hashable, Sendable {
         self.team = team
         self.player = player
         self.description = description
+        self.feedScore = feedScore
     }
 
     /// What happened, with the fields that only some events have.

@@ -70,6 +70,7 @@ extension NBAFeed {
                 return
             }
             feedScore = feed
+            event.feedScore = feed
             let before = board.state
             let scores = event.kind.points != 0 && event.team != nil && validator.verdict(event, index: action.position) == .accept
             var predicted = FinalScore(home: before.homeScore, away: before.awayScore)

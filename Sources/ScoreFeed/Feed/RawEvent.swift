@@ -20,10 +20,11 @@ struct RawEvent: Codable {
     var out: String?
     var ruling: String?
     var challenge: Bool?
+    var score: FinalScore?
 
     enum CodingKeys: String, CodingKey {
         case seq, time, period, clock, type, team, player, description, points, made, attempt, of
-        case offensive, kind, out, ruling, challenge
+        case offensive, kind, out, ruling, challenge, score
     }
 
     /// The typed event, or the first thing wrong with it. Range rules that need game context
@@ -44,6 +45,9 @@ struct RawEvent: Codable {
             throw fail(.invalidValue, "\"clock\" \"\(clockText)\" is not M:SS, M:SS.f or PTnMn.nS")
         }
         guard let type else { throw fail(.missingField, "no \"type\"") }
+        if let score, score.home < 0 || score.away < 0 || score.home > 999 || score.away > 999 {
+            throw fail(.invalidValue, "\"score\" \(score.away)-\(score.home) (away-home) is not between 0 and 999")
+        }
         var side: TeamSide?
         if let team {
             guard let parsed = TeamSide(rawValue: team) else {
@@ -95,7 +99,7 @@ struct RawEvent: Codable {
         }
         return GameEvent(
             seq: seq, time: Date(timeIntervalSince1970: time), period: period, clock: clock,
-            kind: kind, team: side, player: player, description: description)
+            kind: kind, team: side, player: player, description: description, feedScore: score)
     }
 
     /// The fixture spelling of a typed event.
@@ -108,6 +112,7 @@ struct RawEvent: Codable {
         team = event.team?.rawValue
         player = event.player
         description = event.description
+        score = event.feedScore
         switch event.kind {
         case .fieldGoal(let points, let made):
             self.points = points

@@ -2,7 +2,7 @@ import Foundation
 import ScoreFeedModel
 
 /// Exactly the fields of ``GameState`` that changed, each old → new, in declaration order.
-public struct Diff: Hashable, Sendable {
+public struct Diff: Hashable, Sendable, Codable {
     public var changes: [Change]
 
     public init(_ changes: [Change] = []) {
@@ -10,7 +10,7 @@ public struct Diff: Hashable, Sendable {
     }
 
     /// One changed field.
-    public struct Change: Hashable, Sendable {
+    public struct Change: Hashable, Sendable, Codable {
         public var field: Field
         public var old: Value
         public var new: Value
@@ -23,14 +23,14 @@ public struct Diff: Hashable, Sendable {
     }
 
     /// The fields of ``GameState``; raw values are the content-state JSON keys.
-    public enum Field: String, Hashable, Sendable, CaseIterable {
+    public enum Field: String, Hashable, Sendable, CaseIterable, Codable {
         case homeScore, awayScore, period, phase, clock, possession
         case homeFouls, awayFouls, homeInBonus, awayInBonus, homeTimeouts, awayTimeouts
         case lastPlay, lastScorer
     }
 
     /// A field's value as it appears in the content-state JSON.
-    public enum Value: Hashable, Sendable {
+    public enum Value: Hashable, Sendable, Codable {
         case int(Int)
         case bool(Bool)
         case text(String)

@@ -30,6 +30,16 @@ public struct Scoreboard: Hashable, Sendable, Codable {
         return (board.state, diff)
     }
 
+    /// Brings the score to the feed's running score, keeping the last play: the feed is
+    /// authoritative. Returns whether the score had to change.
+    @discardableResult
+    public mutating func follow(_ feed: FinalScore) -> Bool {
+        guard feed.home != state.homeScore || feed.away != state.awayScore else { return false }
+        state.homeScore = max(0, feed.home)
+        state.awayScore = max(0, feed.away)
+        return true
+    }
+
     /// Folds one validated event into the state and returns what changed.
     @discardableResult
     public mutating func apply(_ event: GameEvent) -> Diff {

@@ -3,7 +3,7 @@ import ScoreFeedModel
 
 /// One finished request for the push sender: the APNs path, headers and payload bytes, plus
 /// what the engine knew when it made it. Its JSON line is DESIGN.md contract 4.
-public struct PushRecord: Hashable, Sendable {
+public struct PushRecord: Hashable, Sendable, Codable {
     /// The Live Activity this push updates (the game id unless configured otherwise).
     public var activity: String
     public var game: String
@@ -33,7 +33,7 @@ public struct PushRecord: Hashable, Sendable {
     public var trimmed: [String] = []
 
     /// Method, path and headers of the HTTP/2 request to APNs.
-    public struct Request: Hashable, Sendable {
+    public struct Request: Hashable, Sendable, Codable {
         public var method: String
         public var path: String
         public var headers: [String: String]

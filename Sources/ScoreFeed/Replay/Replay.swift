@@ -60,11 +60,8 @@ public struct Replay: Sendable {
                 pendingRejections.removeFirst()
                 try reject(next)
             }
-            try await engine.fireDeadlines(through: event.time, moving: clock, pace: pace)
-            if let pace { await pace(event.time) }
-            clock.advance(to: event.time)
-            switch try await engine.receive(event, index: position) {
-            case .accept:
+            switch try await engine.receive(event, index: position, moving: clock, pace: pace) {
+            case .accept, .edit:
                 if let progress { await progress(event, engine.state) }
             case .duplicate(var error):
                 error.location.file = document.file

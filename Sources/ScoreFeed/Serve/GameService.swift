@@ -2,8 +2,13 @@ import Foundation
 import ScoreFeedModel
 
 /// Runs many games at once from one stream of lines: routes each event to its game's
-/// ``MatchEngine``, fires held pushes on time, and checkpoints each game after each push so a
-/// restart resumes where it stopped without sending anything twice.
+/// ``MatchEngine``, fires held pushes on time, and lets each engine checkpoint its game so a
+/// restart resumes where it stopped.
+///
+/// What a game has applied lives in its ``GameSession`` alone (inside the engine, and in its
+/// checkpoint): this type keeps only the routing table, the wake-up heap and line counts.
+/// Identity is not order: an event already applied is ignored at any distance, and a feed in
+/// its own order is never rejected for it.
 public actor GameService {
     /// Where the engines' time comes from.
     public enum ClockMode: String, Sendable {
@@ -17,48 +22,33 @@ public actor GameService {
         public var clock: ClockMode
         public var coalescer: Coalescer.Configuration
         public var renderer: PushRenderer.Configuration
-        /// How far behind the newest sequence number of its game an event may arrive and still
-        /// be applied; older ones are rejected.
-        public var reorderWindow: Int
         /// Checkpoints go here; nil runs without them.
         public var stateDirectory: URL?
 
         public init(
             clock: ClockMode = .system, coalescer: Coalescer.Configuration = .standard,
-            renderer: PushRenderer.Configuration = .init(), reorderWindow: Int = 32, stateDirectory: URL? = nil
+            renderer: PushRenderer.Configuration = .init(), stateDirectory: URL? = nil
         ) {
             self.clock = clock
             self.coalescer = coalescer
             self.renderer = renderer
-            self.reorderWindow = reorderWindow
             self.stateDirectory = stateDirectory
         }
     }
 
-    /// What the service has seen and done.
+    /// What the service has read.
     public struct Counters: Hashable, Sendable {
         public var lines = 0
         public var headers = 0
         public var events = 0
         public var badLines = 0
         public var unknownGame = 0
-        public var outOfOrder = 0
-        public var rejected = 0
-        public var duplicates = 0
-        /// Events skipped after a restart because the checkpoint had applied them already.
-        public var alreadyApplied = 0
-        public var checkpoints = 0
         public var resumedGames = 0
     }
 
     struct Game {
         var engine: MatchEngine
-        var clock: any EngineClock
         var manual: ManualClock?
-        var highestSeq = Int.min
-        var pushes = 0
-        /// Sequence numbers up to here were applied before a restart.
-        var resumedThrough = Int.min
         /// The earliest deadline of this game waiting in the heap (system clock): a later one
         /// need not be added, as that entry's wake-up re-reads the engine and schedules again.
         var scheduled: Date?
@@ -69,7 +59,7 @@ public actor GameService {
     struct Step: Sendable {
         var verdict: EventValidator.Verdict = .accept
         var deadline: Date?
-        var pushes = 0
+        var checkpointFailure: ScoreFeedError?
     }
 
     private let options: Options
@@ -77,10 +67,13 @@ public actor GameService {
     private let store: CheckpointStore?
     private let systemClock = SystemClock()
     private var games: [String: Game] = [:]
+    /// Game ids in the order their headers (or checkpoints) came, for summaries.
+    private var order: [String] = []
     private var deadlines = DeadlineHeap()
-    private let checkpointEncoder = JSONEncoder()
     /// Checkpoint files that could not be used: their games' budgets are unknown.
     private var lostCheckpoints: Set<String> = []
+    /// Checkpoint write failures already reported, by game.
+    private var reportedFailures: Set<String> = []
     public private(set) var counters = Counters()
 
     public init(options: Options, sink: any PushSink) throws(ScoreFeedError) {
@@ -99,22 +92,17 @@ public actor GameService {
         public var problems: [ScoreFeedError] = []
     }
 
-    /// Loads every checkpoint in the state directory.
+    /// Loads every checkpoint in the state directory and sends what their outboxes still hold.
     @discardableResult
     public func restore() async throws -> Restoration {
         var restoration = Restoration()
         guard let store else { return restoration }
-        let decoder = JSONDecoder()
         for entry in try store.readAll() {
             let place = ScoreFeedError.Location(file: entry.file.path)
-            let snapshot: MatchEngine.Snapshot
+            let checkpoint: GameCheckpoint
             do {
                 guard let data = entry.data else { throw ScoreFeedError(.io, "cannot read the file", at: place) }
-                do {
-                    snapshot = try decoder.decode(MatchEngine.Snapshot.self, from: data)
-                } catch let error as DecodingError {
-                    throw DecodingErrorText.error(error, data: data, file: entry.file.path)
-                }
+                checkpoint = try GameCheckpoint.decode(data, file: entry.file.path)
             } catch {
                 var problem = error as? ScoreFeedError ?? ScoreFeedError(.invalidValue, "\(error)", at: place)
                 let aside = entry.file.appendingPathExtension("unreadable")
@@ -127,21 +115,25 @@ public actor GameService {
                 lostCheckpoints.insert(entry.file.standardizedFileURL.path)
                 continue
             }
-            if snapshot.policyWasReset {
+            let id = checkpoint.attributes.gameId
+            if checkpoint.policyWasReset {
                 restoration.problems.append(ScoreFeedError(
                     .invalidValue,
-                    "the push policy's state in the checkpoint is from another version; game \(snapshot.attributes.gameId) resumes with a fresh policy and its priority-10 budget counted as spent for the next hour",
+                    "the push policy's state in the checkpoint is from another version; game \(id) resumes with a fresh policy and its priority-10 budget counted as spent for the next hour",
                     at: place))
             }
-            let id = snapshot.attributes.gameId
-            var game = makeGame(attributes: snapshot.attributes, snapshot: snapshot)
-            game.highestSeq = snapshot.highestSeq
-            game.resumedThrough = snapshot.highestSeq
-            game.pushes = snapshot.statistics.pushes
-            games[id] = game
+            let session = GameSession(restoring: checkpoint, renderer: options.renderer, policy: options.coalescer)
+            let manual = options.clock == .feed ? ManualClock(checkpoint.now) : nil
+            let engine = MatchEngine(session: session, clock: manual ?? systemClock, sink: sink, checkpoints: store)
+            add(id, Game(engine: engine, manual: manual))
             counters.resumedGames += 1
             restoration.resumedGames += 1
-            schedule(id, await game.engine.deadline)
+            do {
+                try await engine.flush()
+            } catch {
+                restoration.problems.append(ScoreFeedError(.io, "game \(id): the sink failed: \(error)", at: place))
+            }
+            schedule(id, await engine.deadline)
         }
         return restoration
     }
@@ -159,9 +151,7 @@ public actor GameService {
                 switch try StreamLine.parse(data, number: number, source: source) {
                 case .header(let attributes):
                     counters.headers += 1
-                    if games[attributes.gameId] == nil {
-                        games[attributes.gameId] = makeGame(attributes: attributes, snapshot: nil)
-                    }
+                    if games[attributes.gameId] == nil { add(attributes.gameId, makeGame(attributes: attributes)) }
                     return nil
                 case .event(let id, let event):
                     return await apply(event, to: id, line: number, source: source)
@@ -179,62 +169,45 @@ public actor GameService {
             counters.unknownGame += 1
             return ScoreFeedError(.invalidValue, "event for game \"\(id)\", which has no header yet; skipped", at: location)
         }
-        if event.seq <= game.resumedThrough {
-            counters.alreadyApplied += 1
-            return nil
-        }
-        if event.seq < game.highestSeq, game.highestSeq - event.seq > options.reorderWindow {
-            counters.outOfOrder += 1
-            return ScoreFeedError(
-                .invalidValue,
-                "seq \(event.seq) arrived after seq \(game.highestSeq), beyond the reorder window of \(options.reorderWindow); rejected",
-                at: location)
-        }
-        // Written before the engine is awaited: other calls may run meanwhile and must see it.
-        games[id]?.highestSeq = max(game.highestSeq, event.seq)
         counters.events += 1
         var failure: ScoreFeedError?
         do {
             let step = try await Self.receive(event, index: line - 1, on: game.engine, manual: game.manual)
             switch step.verdict {
-            case .accept: break
-            case .duplicate(var error):
-                counters.duplicates += 1
-                error.location = location
-                failure = error
+            case .accept, .edit, .duplicate: break
             case .reject(var error):
-                counters.rejected += 1
                 error.location = location
+                error.message = "game \(id): " + error.message
                 failure = error
             }
-            await checkpointIfPushed(id, pushes: step.pushes)
+            failure = failure ?? checkpointProblem(id, step.checkpointFailure)
             schedule(id, step.deadline)
         } catch {
             failure = ScoreFeedError(.io, "game \(id): the sink failed: \(error)", at: location)
-            await checkpointIfPushed(id, pushes: await game.engine.statistics.pushes)
             schedule(id, await game.engine.deadline)
         }
         return failure
     }
 
-    /// Hands `event` to `engine` on the engine's own executor: on a manual (feed) clock, first
-    /// fires the deadlines due before the event's time; then returns what the service needs.
+    /// Hands `event` to `engine` on the engine's own executor (on a feed clock, through the
+    /// feed-time path that replay takes too), then returns what the service needs.
     private static func receive(
         _ event: GameEvent, index: Int, on engine: isolated MatchEngine, manual: ManualClock?
     ) async throws -> Step {
+        let verdict: EventValidator.Verdict
         if let manual {
-            try await engine.fireDeadlines(through: event.time, moving: manual)
-            manual.advance(to: event.time)
+            verdict = try await engine.receive(event, index: index, moving: manual)
+        } else {
+            verdict = try await engine.receive(event, index: index)
         }
-        let verdict = try await engine.receive(event, index: index)
-        return Step(verdict: verdict, deadline: engine.deadline, pushes: engine.statistics.pushes)
+        return Step(verdict: verdict, deadline: engine.deadline, checkpointFailure: engine.checkpointFailure)
     }
 
     /// Lets `engine` send what is due at `now` (a failing sink is ignored, as the push stays
-    /// held) and returns its next deadline and push count, in one hop.
+    /// in the outbox) and returns its next deadline, in one hop.
     private static func tick(_ engine: isolated MatchEngine, now: Date) async -> Step {
         if let deadline = engine.deadline, deadline <= now { try? await engine.tick() }
-        return Step(deadline: engine.deadline, pushes: engine.statistics.pushes)
+        return Step(deadline: engine.deadline, checkpointFailure: engine.checkpointFailure)
     }
 
     /// Fires every held push that is due now (system clock) across games.
@@ -243,7 +216,6 @@ public actor GameService {
             guard let game = games[id] else { continue }
             if game.scheduled == due { games[id]?.scheduled = nil }
             let step = await Self.tick(game.engine, now: now)
-            await checkpointIfPushed(id, pushes: step.pushes)
             schedule(id, step.deadline)
         }
     }
@@ -251,32 +223,77 @@ public actor GameService {
     /// The earliest moment a held push is due, across games.
     public var nextDeadline: Date? { deadlines.next }
 
-    /// At the end of the input or on shutdown: sends what is due and writes every checkpoint.
-    /// Pushes held for later stay held in the checkpoint and go out after a restart.
-    public func drain() async {
-        for id in games.keys.sorted() {
-            guard let game = games[id] else { continue }
-            try? await game.engine.fireDeadlines(through: game.clock.now)
-            await checkpointIfPushed(id, pushes: await game.engine.statistics.pushes, force: true)
+    /// At the end of the input: on the feed clock, fires every game's held pushes at once, each at
+    /// its own moment of feed time; on the system clock, waits for each to come due (at most
+    /// `limit` seconds in all). Then sends whatever a failed sink left and writes every checkpoint.
+    /// A game that has not ended keeps its checkpoint and resumes on the next run.
+    public func drain(waitingAtMost limit: TimeInterval = 600) async {
+        if options.clock == .feed {
+            for id in order {
+                guard let game = games[id] else { continue }
+                try? await game.engine.fireDeadlines(through: .distantFuture, moving: game.manual)
+            }
+        } else {
+            let giveUp = Date().addingTimeInterval(limit)
+            while let next = deadlines.next, next <= giveUp {
+                let wait = next.timeIntervalSinceNow
+                if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }
+                await fireDue(now: Date())
+            }
         }
+        for id in order {
+            guard let game = games[id] else { continue }
+            try? await game.engine.flush()
+        }
+    }
+
+    /// One game's figures, for the summary `serve` prints when it stops.
+    public struct GameSummary: Sendable {
+        public var attributes: GameAttributes
+        public var statistics: GameSession.Statistics
+        public var state: GameState
+        public var ended: Bool
+        /// Pushes still waiting for the sink (it failed).
+        public var unsent: Int
+    }
+
+    /// Every game's figures, in the order the games came.
+    public func summaries() async -> [GameSummary] {
+        var result: [GameSummary] = []
+        for id in order {
+            guard let engine = games[id]?.engine else { continue }
+            let session = await engine.current
+            result.append(GameSummary(
+                attributes: session.attributes, statistics: session.statistics, state: session.state,
+                ended: session.hasEnded, unsent: session.outbox.count))
+        }
+        return result
     }
 
     // MARK: - Internals
 
-    private func makeGame(attributes: GameAttributes, snapshot: MatchEngine.Snapshot?) -> Game {
-        let manual = options.clock == .feed ? ManualClock(snapshot?.clock ?? Date(timeIntervalSince1970: 0)) : nil
-        let clock: any EngineClock = manual ?? systemClock
-        let engine: MatchEngine
-        if let snapshot {
-            engine = MatchEngine(restoring: snapshot, clock: clock, sink: sink, renderer: options.renderer, policy: options.coalescer)
-        } else {
-            var policy = Coalescer(configuration: options.coalescer)
-            if let store, lostCheckpoints.remove(store.url(for: attributes.gameId).standardizedFileURL.path) != nil {
-                policy.assumeBudgetSpent(at: nil)
-            }
-            engine = MatchEngine(attributes: attributes, clock: clock, sink: sink, policy: policy, renderer: options.renderer)
+    private func add(_ id: String, _ game: Game) {
+        if games[id] == nil { order.append(id) }
+        games[id] = game
+    }
+
+    private func makeGame(attributes: GameAttributes) -> Game {
+        let manual = options.clock == .feed ? ManualClock(Date(timeIntervalSince1970: 0)) : nil
+        var policy = Coalescer(configuration: options.coalescer)
+        if let store, lostCheckpoints.remove(store.url(for: attributes.gameId).standardizedFileURL.path) != nil {
+            policy.assumeBudgetSpent(at: nil)
         }
-        return Game(engine: engine, clock: clock, manual: manual)
+        let engine = MatchEngine(
+            attributes: attributes, clock: manual ?? systemClock, sink: sink, policy: policy, renderer: options.renderer,
+            checkpoints: store)
+        return Game(engine: engine, manual: manual)
+    }
+
+    /// A checkpoint failure of game `id`, reported once per game.
+    private func checkpointProblem(_ id: String, _ failure: ScoreFeedError?) -> ScoreFeedError? {
+        guard var failure, reportedFailures.insert(id).inserted else { return nil }
+        failure.message = "game \(id): cannot write its checkpoint (\(failure.message)); a restart would lose what it applied since"
+        return failure
     }
 
     /// Makes sure the game is woken at `deadline` (system clock): adds a heap entry unless one at
@@ -287,17 +304,5 @@ public actor GameService {
         if let scheduled = game.scheduled, scheduled <= deadline { return }
         deadlines.push(deadline, id)
         games[id]?.scheduled = deadline
-    }
-
-    /// Writes the game's checkpoint when the engine has sent a push since the last one (`pushes`
-    /// is its count now), or always with `force`.
-    private func checkpointIfPushed(_ id: String, pushes: Int, force: Bool = false) async {
-        guard let store, let game = games[id], force || pushes != game.pushes else { return }
-        games[id]?.pushes = pushes
-        var snapshot = await game.engine.snapshot()
-        snapshot.highestSeq = games[id]?.highestSeq ?? game.highestSeq
-        if let data = try? checkpointEncoder.encode(snapshot), (try? store.write(data, for: id)) != nil {
-            counters.checkpoints += 1
-        }
     }
 }

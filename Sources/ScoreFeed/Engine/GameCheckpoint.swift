@@ -1,0 +1,113 @@
+import Foundation
+import ScoreFeedModel
+
+/// A ``GameSession`` as written to disk by `serve`: one versioned value holding everything the
+/// game has applied, spent and sent, including the pushes rendered but not yet confirmed by the
+/// sink (sent again, byte for byte, after a restart).
+///
+/// Format 2 is this type. A checkpoint of another format is refused with a clear error, never
+/// read as a game with a fresh budget. The options given at restart apply to the resumed game
+/// (the coalescer's knobs and budget limit, the renderer's configuration); what the hour has
+/// spent stays spent.
+public struct GameCheckpoint: Codable, Sendable {
+    /// The format this version of ScoreFeed writes and reads.
+    public static let currentFormat = 2
+
+    public var format: Int
+    public var attributes: GameAttributes
+    var validator: EventValidator
+    var board: Scoreboard
+    /// Nil when the game's policy is not a ``Coalescer`` (or its state was unreadable).
+    var coalescer: Coalescer?
+    var seq: Int
+    var lastTimestamp: Int
+    var startPending: Bool
+    var lastPushed: GameState
+    var unsentEvents: Int
+    var newestSourceTime: Date?
+    var ended: Bool
+    public var statistics: GameSession.Statistics
+    /// The game's clock when written (feed time, for games on a feed clock).
+    public var now: Date
+    /// Pushes rendered but not yet known to be with the sink, oldest first.
+    public var outbox: [PushRecord]
+    /// The policy's state was present but unreadable (written by another version of ScoreFeed):
+    /// the game resumes with a fresh policy that counts the hour's budget as spent.
+    public internal(set) var policyWasReset = false
+
+    enum CodingKeys: String, CodingKey {
+        case format, attributes, validator, board, coalescer, seq, lastTimestamp, startPending, lastPushed
+        case unsentEvents, newestSourceTime, ended, statistics, now, outbox
+    }
+
+    /// The sequence numbers the game has applied.
+    public var applied: Set<Int> { Set(validator.applied.keys) }
+
+    /// Whether the game's `end` has been rendered.
+    public var hasEnded: Bool { ended }
+
+    /// Reads a checkpoint file's bytes; `file` names it in errors.
+    public static func decode(_ data: Data, file: String) throws(ScoreFeedError) -> GameCheckpoint {
+        let place = ScoreFeedError.Location(file: file)
+        struct Header: Decodable { var format: Int? }
+        let header: Header
+        do {
+            header = try JSONDecoder().decode(Header.self, from: data)
+        } catch {
+            throw ScoreFeedError(.malformedJSON, "not a checkpoint: the file is not a JSON object (torn or overwritten)", at: place)
+        }
+        guard let format = header.format else {
+            throw ScoreFeedError(
+                .unknownFormat,
+                "checkpoint format 1, written by an earlier ScoreFeed; this version reads format \(currentFormat) only",
+                at: place)
+        }
+        guard format == currentFormat else {
+            throw ScoreFeedError(
+                .unknownFormat,
+                "checkpoint format \(format), written by \(format > currentFormat ? "a newer" : "an earlier") ScoreFeed; "
+                    + "this version reads format \(currentFormat) only",
+                at: place)
+        }
+        do {
+            return try JSONDecoder().decode(GameCheckpoint.self, from: data)
+        } catch let error as DecodingError {
+            throw DecodingErrorText.error(error, data: data, file: file)
+        } catch {
+            throw ScoreFeedError(.invalidValue, "\(error)", at: place)
+        }
+    }
+
+    /// The checkpoint's bytes.
+    public func encoded() throws -> Data {
+        try JSONEncoder().encode(self)
+    }
+}
+
+extension GameCheckpoint {
+    /// Reads the policy's state leniently: a coalescer written by another version still resumes
+    /// the game (scoreboard, applied events, `seq`, timestamps) with ``policyWasReset`` set.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(Int.self, forKey: .format)
+        attributes = try container.decode(GameAttributes.self, forKey: .attributes)
+        validator = try container.decode(EventValidator.self, forKey: .validator)
+        board = try container.decode(Scoreboard.self, forKey: .board)
+        if container.contains(.coalescer), (try? container.decodeNil(forKey: .coalescer)) != true {
+            coalescer = try? container.decode(Coalescer.self, forKey: .coalescer)
+            policyWasReset = coalescer == nil
+        } else {
+            coalescer = nil
+        }
+        seq = try container.decode(Int.self, forKey: .seq)
+        lastTimestamp = try container.decode(Int.self, forKey: .lastTimestamp)
+        startPending = try container.decode(Bool.self, forKey: .startPending)
+        lastPushed = try container.decode(GameState.self, forKey: .lastPushed)
+        unsentEvents = try container.decode(Int.self, forKey: .unsentEvents)
+        newestSourceTime = try container.decodeIfPresent(Date.self, forKey: .newestSourceTime)
+        ended = try container.decode(Bool.self, forKey: .ended)
+        statistics = try container.decode(GameSession.Statistics.self, forKey: .statistics)
+        now = try container.decode(Date.self, forKey: .now)
+        outbox = try container.decode([PushRecord].self, forKey: .outbox)
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import ScoreFeedModel
+
+/// Everything one game has applied, spent and sent, in one value: the applied events (the
+/// validator), the scoreboard, the push policy, the renderer's numbering, and the rendered pushes
+/// not yet handed to the sink (the outbox). Pure: each call is handed `now` and says what to do by
+/// filling the outbox; ``MatchEngine`` and `serve` only drive it, checkpoint it and empty the
+/// outbox into the sink.
+///
+/// - Identity is not order: an event seen before is a duplicate at any distance; the same `seq`
+///   with other content is an edit, applied as the change of its points.
+/// - The feed's running score wins: after an event that states one, the scoreboard follows it
+///   and the difference is counted in ``Statistics/corrections``.
+public struct GameSession: Sendable {
+    public let attributes: GameAttributes
+    /// The applied events: the one record of what this game has seen.
+    public internal(set) var validator = EventValidator()
+    public internal(set) var board: Scoreboard
+    public internal(set) var policy: any PushPolicy
+    public internal(set) var renderer: PushRenderer
+    /// The state in the last push rendered (the device's view once delivered).
+    public internal(set) var lastPushed: GameState
+    /// Accepted events since the last push.
+    public internal(set) var unsentEvents = 0
+    /// Feed time of the newest event folded so far.
+    public internal(set) var newestSourceTime: Date?
+    /// Whether the `end` push has been rendered.
+    public internal(set) var hasEnded = false
+    public internal(set) var statistics = Statistics()
+    /// Rendered pushes (and refusals) waiting for the sink, oldest first.
+    public internal(set) var outbox: [PushRenderer.Output] = []
+    /// The latest time the session was handed: the game's clock when it is checkpointed.
+    public internal(set) var now: Date
+
+    /// Counts of what the game has seen and done.
+    public struct Statistics: Hashable, Sendable, Codable {
+        public var accepted = 0
+        public var duplicates = 0
+        /// Events applied again with other content (the feed editing them).
+        public var edits = 0
+        public var rejected = 0
+        /// Times the fold's score differed from the feed's running score and followed it.
+        public var corrections = 0
+        public var pushes = 0
+        public var priority10 = 0
+        public var priority5 = 0
+        /// Pushes the renderer refused (over the APNs size limit even trimmed); never sent.
+        public var refused = 0
+
+        public init() {}
+
+        enum CodingKeys: String, CodingKey {
+            case accepted, duplicates, edits, rejected, corrections, pushes, priority10, priority5, refused
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            func count(_ key: CodingKeys) throws -> Int { try c.decodeIfPresent(Int.self, forKey: key) ?? 0 }
+            accepted = try count(.accepted)
+            duplicates = try count(.duplicates)
+            edits = try count(.edits)
+            rejected = try count(.rejected)
+            corrections = try count(.corrections)
+            pushes = try count(.pushes)
+            priority10 = try count(.priority10)
+            priority5 = try count(.priority5)
+            refused = try count(.refused)
+        }
+    }
+
+    public init(
+        attributes: GameAttributes, policy: any PushPolicy = Coalescer(),
+        renderer: PushRenderer.Configuration = .init(), initialState: GameState = GameState(),
+        now: Date = Date(timeIntervalSince1970: 0)
+    ) {
+        self.attributes = attributes
+        self.policy = policy
+        self.renderer = PushRenderer(attributes: attributes, configuration: renderer)
+        board = Scoreboard(state: initialState)
+        lastPushed = initialState
+        self.now = now
+    }
+
+    /// The state after every event applied so far.
+    public var state: GameState { board.state }
+
+    /// When the policy next wants ``tick(now:)`` called.
+    public var deadline: Date? { policy.deadline }
+
+    /// What ``receive(_:index:now:)`` would say of `event`, changing nothing.
+    public func verdict(_ event: GameEvent, index: Int) -> EventValidator.Verdict {
+        validator.verdict(event, index: index)
+    }
+
+    /// Validates `event` (found at `index` in its feed), folds it, follows the feed's score and
+    /// lets the policy decide at `now`; pushes to send land in ``outbox``.
+    @discardableResult
+    public mutating func receive(_ event: GameEvent, index: Int, now: Date) -> EventValidator.Verdict {
+        let verdict = validator.check(event, index: index)
+        switch verdict {
+        case .duplicate:
+            statistics.duplicates += 1
+        case .reject:
+            advance(to: now)
+            statistics.rejected += 1
+        case .accept:
+            advance(to: now)
+            statistics.accepted += 1
+            let before = board.state
+            board.apply(event)
+            // The feed's running score is the truth; the fold only predicts it.
+            if let feed = event.feedScore, board.follow(feed) { statistics.corrections += 1 }
+            observe(event, changing: before)
+        case .edit(let previous):
+            advance(to: now)
+            statistics.edits += 1
+            let before = board.state
+            for correction in Self.corrections(editing: previous, to: event) { board.apply(correction) }
+            // The edited event's own score is the one at its old place in the feed, not now's.
+            var edited = event
+            edited.kind = .correction(points: event.kind.points - previous.points)
+            if Diff(from: before, to: board.state).isEmpty { edited.kind = .other(type: "edit") }
+            observe(edited, changing: before)
+        }
+        return verdict
+    }
+
+    /// Lets the policy act on time passing (a held push coming due).
+    public mutating func tick(now: Date) {
+        advance(to: now)
+        perform(policy.tick(now: self.now))
+    }
+
+    /// The feed is over: sends whatever the policy still holds.
+    public mutating func finish(now: Date) {
+        advance(to: now)
+        perform(policy.finish(now: self.now))
+    }
+
+    /// Removes the oldest output from the outbox once the sink has it.
+    public mutating func delivered() {
+        if !outbox.isEmpty { outbox.removeFirst() }
+    }
+
+    // MARK: - Internals
+
+    private mutating func advance(to time: Date) {
+        if time > now { now = time }
+    }
+
+    /// Hands the change from `before` to the current state to the policy and renders its decision.
+    private mutating func observe(_ event: GameEvent, changing before: GameState) {
+        unsentEvents += 1
+        if newestSourceTime.map({ event.time > $0 }) ?? true { newestSourceTime = event.time }
+        let diff = Diff(from: before, to: board.state)
+        perform(policy.observe(StateChange(event: event, diff: diff, state: board.state), now: now))
+    }
+
+    /// The corrections that take the points of `previous` back and give those of `event`.
+    private static func corrections(editing previous: EventValidator.AppliedEvent, to event: GameEvent) -> [GameEvent] {
+        var deltas: [TeamSide: Int] = [:]
+        if let team = previous.team { deltas[team, default: 0] -= previous.points }
+        if let team = event.team { deltas[team, default: 0] += event.kind.points }
+        return [TeamSide.home, .away].compactMap { team in
+            guard let points = deltas[team], points != 0 else { return nil }
+            var correction = event
+            correction.kind = .correction(points: points)
+            correction.team = team
+            correction.description = "seq \(event.seq) edited by the feed"
+            return correction
+        }
+    }
+
+    private mutating func perform(_ decision: PushDecision) {
+        guard case .push(var push) = decision, !hasEnded else { return }
+        let state = board.state
+        let diff = Diff(from: lastPushed, to: state)
+        // The record says what changed and why the policy sent it now.
+        if !diff.isEmpty && push.event != .end { push.reason = "\(diff.reason) (\(push.reason))" }
+        // The renderer may put a push-to-start first, or refuse a push that does not fit even
+        // trimmed: the refusal goes to the sink as an error, not a request, and the game goes on.
+        let outputs = renderer.outputs(
+            for: push, state: state, diff: diff, coalesced: unsentEvents, sentAt: now, sourceTime: newestSourceTime)
+        for output in outputs {
+            switch output {
+            case .push(let record):
+                statistics.pushes += 1
+                if record.priority == 10 { statistics.priority10 += 1 } else { statistics.priority5 += 1 }
+                guard record.event != .start else { continue }
+                lastPushed = state
+                unsentEvents = 0
+                if record.event == .end { hasEnded = true }
+            case .refused:
+                statistics.refused += 1
+            }
+        }
+        outbox += outputs
+    }
+}

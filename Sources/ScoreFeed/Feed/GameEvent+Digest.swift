@@ -1,0 +1,64 @@
+import Foundation
+
+extension GameEvent {
+    /// A digest of everything the event says (FNV-1a, 64 bits), the same in every process and
+    /// version: an event that comes again with the same `seq` is a repeat when its digest is the
+    /// same, and the feed editing it when not.
+    public var digest: UInt64 {
+        var hash = Digest()
+        hash.add(seq)
+        hash.add(time.timeIntervalSince1970.bitPattern)
+        hash.add(period)
+        hash.add(clock.bitPattern)
+        hash.add(kind.typeName)
+        switch kind {
+        case .fieldGoal(let points, let made):
+            hash.add(points)
+            hash.add(made ? 1 : 0)
+        case .freeThrow(let attempt, let of, let made, let points):
+            hash.add(attempt)
+            hash.add(of)
+            hash.add(made ? 1 : 0)
+            hash.add(points)
+        case .rebound(let offensive): hash.add(offensive ? 1 : 0)
+        case .turnover(let text), .violation(let text), .substitution(let text): hash.add(text)
+        case .foul(let foul): hash.add(foul.rawValue)
+        case .timeout(let timeout): hash.add(timeout.rawValue)
+        case .replay(let ruling, let challenge):
+            hash.add(ruling)
+            hash.add(challenge ? 1 : 0)
+        case .correction(let points): hash.add(points)
+        case .other(let type): hash.add(type)
+        case .periodStart, .periodEnd, .jumpBall, .steal, .block, .gameEnd: break
+        }
+        hash.add(team?.rawValue)
+        hash.add(player)
+        hash.add(description)
+        hash.add(feedScore?.home ?? -1)
+        hash.add(feedScore?.away ?? -1)
+        return hash.value
+    }
+}
+
+/// FNV-1a over the fields, each followed by a separator so that adjacent fields cannot run into
+/// each other.
+private struct Digest {
+    var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func add(byte: UInt8) {
+        value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    }
+
+    mutating func add(_ number: UInt64) {
+        for shift in stride(from: 0, to: 64, by: 8) { add(byte: UInt8(truncatingIfNeeded: number >> UInt64(shift))) }
+        add(byte: 0x1F)
+    }
+
+    mutating func add(_ number: Int) { add(UInt64(bitPattern: Int64(number))) }
+
+    mutating func add(_ text: String?) {
+        guard let text else { return add(byte: 0x1E) }
+        for byte in text.utf8 { add(byte: byte) }
+        add(byte: 0x1F)
+    }
+}
