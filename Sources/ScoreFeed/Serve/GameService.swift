@@ -234,11 +234,21 @@ public actor GameService {
                 try? await game.engine.fireDeadlines(through: .distantFuture, moving: game.manual)
             }
         } else {
+            // The engines' own deadlines, not the wake-up heap, whose entries may be stale.
             let giveUp = Date().addingTimeInterval(limit)
-            while let next = deadlines.next, next <= giveUp {
+            while true {
+                var next: Date?
+                for id in order {
+                    if let deadline = await games[id]?.engine.deadline { next = min(next ?? deadline, deadline) }
+                }
+                guard let next, next <= giveUp else { break }
                 let wait = next.timeIntervalSinceNow
                 if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }
-                await fireDue(now: Date())
+                let now = Date()
+                for id in order {
+                    guard let engine = games[id]?.engine else { continue }
+                    _ = await Self.tick(engine, now: now)
+                }
             }
         }
         for id in order {

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+@testable import ScoreFeed
+import ScoreFeedModel
+
+/// `serve` on the NBA's own games, fed in the feed's own order (action numbers out of order,
+/// inserts, gaps), as `scorefeed stream` writes them: the same pushes as `replay`, whatever the
+/// producer repeats, and every game ends with its `end` and exact final.
+@Suite("serve on the real games in ../shared/nba-pbp", .enabled(if: NBAFiles.available, NBAFiles.absentReason))
+struct RealFeedServeTests {
+    /// A real game as `import` writes it and `replay` reads it back.
+    static func imported(_ file: String) throws -> FeedDocument {
+        let original = try FeedReader.read(path: NBAFiles.path(file))
+        let fixture = FixtureFormat.encode(
+            attributes: original.attributes, events: original.events, finalScore: original.finalScore,
+            scheduledStart: original.scheduledStart)
+        return try FixtureFormat.decode(fixture, file: file)
+    }
+
+    /// What `scorefeed stream` writes for `documents`: the headers, then the events merged by time.
+    static func stream(_ documents: [FeedDocument]) -> [Data] {
+        var lines = documents.map { StreamLine.headerLine($0.attributes) }
+        var merge = FeedMerge(documents.map(\.events))
+        while let (game, event) = merge.next() {
+            lines.append(StreamLine.eventLine(event, game: documents[game].attributes.gameId))
+        }
+        return lines
+    }
+
+    static func replay(_ document: FeedDocument) async throws -> [PushRecord] {
+        let sink = RecordingSink()
+        _ = try await Replay().run(document, sink: sink)
+        return await sink.records
+    }
+
+    /// Hands `lines` to `service`, numbering them from `first`; returns the messages.
+    @discardableResult
+    static func feed(_ lines: some Sequence<Data>, to service: GameService, first: Int = 1) async -> [ScoreFeedError] {
+        var messages: [ScoreFeedError] = []
+        for (i, line) in lines.enumerated() {
+            if let message = await service.handle(.line(line, number: first + i)) { messages.append(message) }
+        }
+        return messages
+    }
+
+    static func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-real-\(UUID().uuidString)")
+    }
+
+    @Test(arguments: NBAFiles.games)
+    func streamIntoServeOnFeedTimeSendsWhatReplaySends(_ file: String) async throws {
+        let document = try Self.imported(file)
+        let expected = try await Self.replay(document)
+        let sink = RecordingSink()
+        let service = try GameService(options: .init(clock: .feed), sink: sink)
+        let lines = Self.stream([document])
+        let messages = await Self.feed(lines, to: service)
+        await service.drain()
+        let records = await sink.records
+        #expect(messages.isEmpty, "\(messages.prefix(3))")
+        #expect(records.count == expected.count)
+        #expect(records.map { $0.jsonLine() } == expected.map { $0.jsonLine() }, "event and payload bytes as replay's")
+        let last = try #require(records.last)
+        #expect(last.event == .end)
+        let final = try #require(document.finalScore)
+        #expect(last.state.homeScore == final.home && last.state.awayScore == final.away)
+
+        // An at-least-once producer sends it all again: nothing new goes out.
+        await Self.feed(lines, to: service, first: lines.count + 1)
+        await service.drain()
+        #expect(await sink.records.count == records.count)
+        let summary = try #require(await service.summaries().first)
+        #expect(summary.statistics.duplicates == document.events.count - summary.statistics.rejected)
+        #expect(summary.statistics.edits == 0)
+    }
+
+    @Test func allGamesAtOnceOnTheSystemClockEndWithTheirExactFinals() async throws {
+        let documents = try NBAFiles.games.map(Self.imported)
+        let sink = RecordingSink()
+        let service = try GameService(options: .init(clock: .system), sink: sink)
+        await Self.feed(Self.stream(documents), to: service)
+        // The input ended: held pushes go out as they come due on the real clock (seconds).
+        await service.drain(waitingAtMost: 120)
+        let records = await sink.records
+        for document in documents {
+            let id = document.attributes.gameId
+            let last = try #require(records.last { $0.game == id }, "\(id) sent nothing")
+            let final = try #require(document.finalScore)
+            #expect(last.event == .end, "\(id) ends with its end")
+            #expect(FinalScore(home: last.state.homeScore, away: last.state.awayScore) == final, "\(id)'s exact final")
+        }
+        let summaries = await service.summaries()
+        #expect(summaries.count == documents.count)
+        #expect(summaries.allSatisfy { $0.ended && $0.unsent == 0 })
+    }
+
+    /// The 3PT of 0022400723 action 112, which the feed lists after actions 119 and 120: a restart
+    /// right after 119 or 120 must still apply it when the producer sends it all again.
+    @Test(arguments: [0, 1, 2, 3])
+    func aRestartAfterLaterNumberedActionsStillAppliesTheEarlierNumberedOne(_ offset: Int) async throws {
+        let file = "playbyplay_0022400723.json"
+        guard NBAFiles.games.contains(file) else { return }
+        let document = try Self.imported(file)
+        let lines = Self.stream([document])
+        let position = try #require(document.events.firstIndex { $0.seq == 112 })
+        #expect(document.events[..<position].contains { $0.seq == 120 }, "the feed lists 120 before 112")
+        let cut = position + offset  // events before the cut were applied before the crash (1 header line first)
+        let clean = try await Self.replay(document)
+
+        let dir = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = RecordingSink()
+        let before = try GameService(options: .init(clock: .feed, stateDirectory: dir), sink: first)
+        await Self.feed(lines.prefix(1 + cut), to: before)
+        // The process dies here: no drain. A new one starts on the same state directory.
+        let second = RecordingSink()
+        let after = try GameService(options: .init(clock: .feed, stateDirectory: dir), sink: second)
+        let restoration = try await after.restore()
+        #expect(restoration.resumedGames == 1 && restoration.problems.isEmpty)
+        await Self.feed(lines, to: after)
+        await after.drain()
+
+        let sent = await first.records + second.records
+        #expect(Set(sent.map { $0.jsonLine() }) == Set(clean.map { $0.jsonLine() }))
+        let final = try #require(document.finalScore)
+        #expect(sent.last?.event == .end)
+        #expect(sent.last.map { FinalScore(home: $0.state.homeScore, away: $0.state.awayScore) } == final)
+    }
+}
