@@ -114,7 +114,7 @@ enum ServeCommand {
         // A signal asks to stop soon: what is not sent by then stays in the checkpoints.
         await service.drain(waitingAtMost: TimeInterval(stoppedBySignal ? min(5, drainTimeout) : drainTimeout))
         if let webhook { try await PushOptions.finish(webhook, quiet: false) }
-        for game in await service.summaries() { Console.error(summary(game)) }
+        for game in await service.summaries() { Console.error(summary(game, resumable: stateDir != nil)) }
         let c = await service.counters
         Console.error(
             "serve: \(c.lines) lines, \(c.headers) headers, \(c.events) events, \(c.badLines) bad lines, "
@@ -123,12 +123,12 @@ enum ServeCommand {
     }
 
     /// One line per game: events, pushes, the final (or the score so far), corrections.
-    static func summary(_ game: GameService.GameSummary) -> String {
+    static func summary(_ game: GameService.GameSummary, resumable: Bool) -> String {
         let a = game.attributes, s = game.statistics, state = game.state
         let score = "\(a.away.tricode) \(state.awayScore) – \(state.homeScore) \(a.home.tricode)"
         var line = "game \(a.gameId): \(s.accepted) events applied (\(s.duplicates) duplicates ignored, \(s.edits) edits, "
             + "\(s.rejected) rejected), \(s.pushes) pushes (priority 10: \(s.priority10)), "
-            + (game.ended ? "ended, final \(score)" : "not ended, \(score) so far (resumes from its checkpoint)")
+            + (game.ended ? "ended, final \(score)" : "not ended, \(score) so far" + (resumable ? " (resumes from its checkpoint)" : ""))
             + ", \(s.corrections) corrections to the feed's score"
         if game.unsent > 0 { line += "; \(game.unsent) pushes not delivered (the sink failed)" }
         return line

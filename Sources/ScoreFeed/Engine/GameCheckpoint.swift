@@ -5,8 +5,8 @@ import ScoreFeedModel
 /// game has applied, spent and sent, including the pushes rendered but not yet confirmed by the
 /// sink (sent again, byte for byte, after a restart).
 ///
-/// Format 2 is this type. A checkpoint of another format is refused with a clear error, never
-/// read as a game with a fresh budget. The options given at restart apply to the resumed game
+/// Format 2 is this type; format 1 (before checkpoints had a number) still loads. A checkpoint of
+/// any other format is refused with a clear error, never read as a game with a fresh budget. The options given at restart apply to the resumed game
 /// (the coalescer's knobs and budget limit, the renderer's configuration); what the hour has
 /// spent stays spent.
 public struct GameCheckpoint: Codable, Sendable {
@@ -56,17 +56,12 @@ public struct GameCheckpoint: Codable, Sendable {
         } catch {
             throw ScoreFeedError(.malformedJSON, "not a checkpoint: the file is not a JSON object (torn or overwritten)", at: place)
         }
-        guard let format = header.format else {
-            throw ScoreFeedError(
-                .unknownFormat,
-                "checkpoint format 1, written by an earlier ScoreFeed; this version reads format \(currentFormat) only",
-                at: place)
-        }
+        guard let format = header.format else { return try decodeFormat1(data, file: file) }
         guard format == currentFormat else {
             throw ScoreFeedError(
                 .unknownFormat,
                 "checkpoint format \(format), written by \(format > currentFormat ? "a newer" : "an earlier") ScoreFeed; "
-                    + "this version reads format \(currentFormat) only",
+                    + "this version reads formats 1 and \(currentFormat)",
                 at: place)
         }
         do {
@@ -78,10 +73,17 @@ public struct GameCheckpoint: Codable, Sendable {
         }
     }
 
-    /// The checkpoint's bytes.
+    /// The checkpoint's bytes (sorted keys: the same game state always writes the same bytes).
     public func encoded() throws -> Data {
-        try JSONEncoder().encode(self)
+        try Self.encoder.encode(self)
     }
+
+    /// Shared: a `JSONEncoder` whose options are not changed after this is safe to share.
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
 }
 
 extension GameCheckpoint {

@@ -22,8 +22,9 @@ public struct EventValidator: Sendable, Codable {
     /// What the validator keeps of an applied event: enough to tell a repeat from an edit and to
     /// take back the points of an edited score.
     public struct AppliedEvent: Hashable, Sendable, Codable {
-        /// ``GameEvent/digest`` of the content applied last.
-        public var digest: UInt64
+        /// ``GameEvent/digest`` of the content applied last; nil when unknown (a game resumed from
+        /// a format-1 checkpoint, which kept only the numbers): any content is then a repeat.
+        public var digest: UInt64?
         public var team: TeamSide?
         public var points: Int
 
@@ -33,21 +34,36 @@ public struct EventValidator: Sendable, Codable {
             points = event.kind.points
         }
 
-        /// Compact in a checkpoint: `["<digest in hex>", points, "home"|"away"|null]`.
+        /// An event known only by its number.
+        init(unknown: ()) {
+            digest = nil
+            team = nil
+            points = 0
+        }
+
+        /// Whether `event` says again what was applied.
+        func isRepeat(of event: GameEvent) -> Bool {
+            digest.map { $0 == event.digest } ?? true
+        }
+
+        /// Compact in a checkpoint: `["<digest in hex>"|null, points, "home"|"away"|null]`.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.unkeyedContainer()
-            try container.encode(String(digest, radix: 16))
+            try container.encode(digest.map { String($0, radix: 16) })
             try container.encode(points)
             try container.encode(team)
         }
 
         public init(from decoder: any Decoder) throws {
             var container = try decoder.unkeyedContainer()
-            let hex = try container.decode(String.self)
-            guard let digest = UInt64(hex, radix: 16) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "digest \"\(hex)\" is not hexadecimal")
+            if let hex = try container.decodeIfPresent(String.self) {
+                guard let digest = UInt64(hex, radix: 16) else {
+                    throw DecodingError.dataCorruptedError(in: container, debugDescription: "digest \"\(hex)\" is not hexadecimal")
+                }
+                self.digest = digest
+            } else {
+                digest = nil
             }
-            self.digest = digest
             points = try container.decode(Int.self)
             team = try container.decodeIfPresent(TeamSide.self)
         }
@@ -59,6 +75,13 @@ public struct EventValidator: Sendable, Codable {
     private var ended = false
 
     public init() {}
+
+    /// A validator that knows only which numbers were applied (a format-1 checkpoint's).
+    init(applied numbers: Set<Int>, period: Int, ended: Bool) {
+        for seq in numbers { applied[seq] = AppliedEvent(unknown: ()) }
+        self.period = period
+        self.ended = ended
+    }
 
     /// Length of `period` in seconds: 12:00 quarters, 5:00 overtimes.
     public static func length(ofPeriod period: Int) -> Double {
@@ -91,7 +114,7 @@ public struct EventValidator: Sendable, Codable {
             .reject(ScoreFeedError(code, message, at: location))
         }
         let previous = applied[event.seq]
-        if let previous, previous.digest == event.digest {
+        if let previous, previous.isRepeat(of: event) {
             return .duplicate(ScoreFeedError(
                 .duplicateSequence, "sequence \(event.seq) was already applied; ignored", at: location))
         }

@@ -49,15 +49,24 @@ public enum StreamLine: Sendable {
                 return .event(game: game, event)
             } catch var error as ScoreFeedError {
                 error.location = ScoreFeedError.Location(file: source, line: number, sequence: error.location.sequence)
+                error.message = "game \(game): " + error.message
                 throw error
             } catch let error as DecodingError {
                 var failure = DecodingErrorText.eventError(error)
                 failure.location = location
+                failure.location.sequence = Self.sequence(in: line)
+                failure.message = "game \(game): " + failure.message
                 throw failure
             } catch {
-                throw ScoreFeedError(.invalidValue, "\(error)", at: location)
+                throw ScoreFeedError(.invalidValue, "game \(game): \(error)", at: location)
             }
         }
+    }
+
+    /// The line's `seq` when it is a number, for messages about a line that did not decode.
+    private static func sequence(in line: Data) -> Int? {
+        struct Sequence: Decodable { var seq: Int? }
+        return (try? decoder.decode(Sequence.self, from: line))?.seq
     }
 
     /// Shared by every line (a `JSONDecoder` with default options is safe to share).

@@ -1,0 +1,116 @@
+import Foundation
+import ScoreFeed
+import ScoreFeedModel
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `scorefeed stream`: recorded games turned into the JSON lines `scorefeed serve` reads, merged
+/// by feed time as they would arrive live, at once or paced on the real clock.
+enum StreamCommand {
+    static let help = """
+        OVERVIEW: Write recorded games as the stream of JSON lines 'scorefeed serve' reads: every
+        game's header first, then the events of all games merged by feed time, each game's events
+        in its own order. Pipe it into serve to run a night of games live.
+
+        USAGE: scorefeed stream <file> ... [--speed <x>] [--out <file>]
+
+        ARGUMENTS:
+          <file>                  Game files in any format replay reads (fixture, NBA liveData,
+                                  stats playbyplayv2, v3 actions), told by content. Two files of
+                                  the same game are refused. Of events with the same time, the
+                                  game named first goes first.
+
+        OPTIONS:
+          --speed <x>             Pace the events on the real clock, x times faster than the
+                                  feed (60: a 2.5-hour game in 2.5 minutes). Default: write
+                                  everything at once.
+          --out <file>            Write the lines to <file> (created or truncated) instead of
+                                  standard output.
+          -h, --help              Show help information.
+
+        A summary goes to standard error. When the reader closes the stream, stream stops and
+        exits 0.
+
+        EXAMPLES:
+          scorefeed stream Fixtures/overtime.json Fixtures/one-point.json | scorefeed serve --clock feed
+          scorefeed stream ../shared/nba-pbp/playbyplay_*.json --speed 60 | scorefeed serve
+
+        """
+
+    static func run(_ argv: [String]) async throws -> Int32 {
+        var arguments = Arguments(argv)
+        let speed: Double? = try arguments.number("--speed", in: 0.001...1_000_000)
+        let out = try arguments.option("--out")
+        let files = try arguments.positionals(max: .max)
+        guard !files.isEmpty else { throw ScoreFeedError(.usage, "stream needs at least one game file") }
+        if let out, out.isEmpty { throw ScoreFeedError(.usage, "--out needs a file name") }
+        try OutputGuard.refuse(out, inputs: files, writing: "the stream")
+
+        let documents = try read(files)
+        let writer = try out.flatMap { $0 == "-" ? nil : $0 }.map { path throws(ScoreFeedError) in try LineWriter(path: path) }
+            ?? LineWriter()
+        signal(SIGPIPE, SIG_IGN)
+        let written = try await write(documents, to: writer, speed: speed)
+        if let written {
+            Console.error("stream: \(documents.count) game\(documents.count == 1 ? "" : "s"), \(written) events")
+        }
+        return 0
+    }
+
+    /// Reads every file; a file that cannot be read is an error naming it, and two files of one
+    /// game are a usage error naming both.
+    static func read(_ files: [String]) throws(ScoreFeedError) -> [FeedDocument] {
+        var documents: [FeedDocument] = []
+        var fileOfGame: [String: String] = [:]
+        for file in files {
+            let document: FeedDocument
+            do {
+                document = try FeedReader.read(path: file)
+            } catch var error {
+                if error.location.file == nil { error.location.file = file }
+                throw error
+            }
+            let game = document.attributes.gameId
+            if let earlier = fileOfGame[game] {
+                throw ScoreFeedError(.usage, "\(earlier) and \(file) are both game \(game); stream each game once")
+            }
+            fileOfGame[game] = file
+            if !document.rejected.isEmpty {
+                Console.error("stream: \(file): \(document.rejected.count) events rejected and left out; first: \(document.rejected[0])")
+            }
+            documents.append(document)
+        }
+        return documents
+    }
+
+    /// Writes the headers, then the merged events, paced when `speed` is given. Returns how many
+    /// events were written, or nil when the reader went away first.
+    static func write(_ documents: [FeedDocument], to writer: LineWriter, speed: Double?) async throws -> Int? {
+        for document in documents {
+            try writer.append(StreamLine.headerLine(document.attributes))
+        }
+        guard try writer.flush() else { return nil }
+        var merge = FeedMerge(documents.map(\.events))
+        var pacer: Pacer?
+        var count = 0
+        while let (game, event) = merge.next() {
+            let line = StreamLine.eventLine(event, game: documents[game].attributes.gameId)
+            if let speed {
+                let current = pacer ?? Pacer(speed: speed, virtualStart: event.time)
+                pacer = current
+                await current.wait(until: event.time)
+                guard try writer.append(line), try writer.flush() else { return nil }
+            } else {
+                guard try writer.append(line) else { return nil }
+            }
+            count += 1
+        }
+        guard try writer.flush() else { return nil }
+        return count
+    }
+}

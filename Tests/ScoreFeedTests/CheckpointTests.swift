@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+@testable import ScoreFeed
+import ScoreFeedModel
+
+/// The checkpoint formats on disk: files written by earlier versions still load and continue the
+/// game exactly; a format this version does not know is a clear error; options given at restart
+/// apply to the resumed game.
+@Suite("Checkpoint formats (golden files)")
+struct CheckpointTests {
+    static let golden = Make.packageRoot.appendingPathComponent("Tests/ScoreFeedTests/Golden")
+
+    /// `Fixtures/one-point.json` as `serve` reads it: the header, then its events.
+    static let lines: [Data] = {
+        let document = try! FeedReader.read(path: Make.fixtures.appendingPathComponent("one-point.json").path)
+        return [StreamLine.headerLine(document.attributes)]
+            + document.events.map { StreamLine.eventLine($0, game: document.attributes.gameId) }
+    }()
+
+    /// Runs `lines` through a service on feed time whose state directory starts with `checkpoint`.
+    static func resume(
+        _ checkpoint: String, lines: some Sequence<Data>, options: GameService.Options = .init(clock: .feed)
+    ) async throws -> (GameService.Restoration, [PushRecord], GameService) {
+        let dir = RealFeedServeTests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: golden.appendingPathComponent(checkpoint), to: dir.appendingPathComponent("game-SF00000007.json"))
+        var options = options
+        options.stateDirectory = dir
+        let sink = RecordingSink()
+        let service = try GameService(options: options, sink: sink)
+        let restoration = try await service.restore()
+        await RealFeedServeTests.feed(lines, to: service)
+        await service.drain()
+        try? FileManager.default.removeItem(at: dir)
+        return (restoration, await sink.records, service)
+    }
+
+    static func clean() async throws -> [PushRecord] {
+        let sink = RecordingSink()
+        let service = try GameService(options: .init(clock: .feed), sink: sink)
+        await RealFeedServeTests.feed(lines, to: service)
+        await service.drain()
+        return await sink.records
+    }
+
+    /// Written by ScoreFeed before checkpoints had a format number, after the first 250 events of
+    /// one-point.json: the game resumes with the same numbering and sends exactly what an
+    /// uninterrupted run sends after its 54th push, while the whole stream is sent again.
+    @Test func aFormat1CheckpointResumesTheGameExactly() async throws {
+        let (restoration, records, service) = try await Self.resume("checkpoint-format1.json", lines: Self.lines)
+        #expect(restoration.resumedGames == 1)
+        #expect(restoration.problems.isEmpty, "\(restoration.problems)")
+        let clean = try await Self.clean()
+        #expect(records.map { $0.jsonLine() } == clean.dropFirst(54).map { $0.jsonLine() })
+        let summary = try #require(await service.summaries().first)
+        #expect(summary.statistics.duplicates == 250, "the applied events are known by number")
+    }
+
+    @Test func aFormat2CheckpointResumesWithItsAppliedEventsAndNumbering() async throws {
+        let data = try Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format2.json"))
+        let checkpoint = try GameCheckpoint.decode(data, file: "checkpoint-format2.json")
+        #expect(checkpoint.format == 2)
+        #expect(checkpoint.applied.count == 250)
+        #expect(checkpoint.statistics.pushes == 55)
+        let (restoration, records, service) = try await Self.resume("checkpoint-format2.json", lines: Self.lines)
+        #expect(restoration.resumedGames == 1 && restoration.problems.isEmpty)
+        #expect(records.first?.seq == 56, "numbering continues")
+        #expect(records.last?.event == .end)
+        #expect(records.last.map { [$0.state.awayScore, $0.state.homeScore] } == [96, 97])
+        let summary = try #require(await service.summaries().first)
+        #expect(summary.statistics.duplicates == 250)
+    }
+
+    @Test(arguments: [3, 0, 99])
+    func anUnknownFormatIsAClearError(_ format: Int) throws {
+        var object = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format2.json"))) as? [String: Any])
+        object["format"] = format
+        let data = try JSONSerialization.data(withJSONObject: object)
+        #expect {
+            _ = try GameCheckpoint.decode(data, file: "game-X.json")
+        } throws: { error in
+            guard let error = error as? ScoreFeedError else { return false }
+            return error.code == .unknownFormat && error.message.contains("format \(format)")
+                && error.location.file == "game-X.json"
+        }
+    }
+
+    @Test func optionsGivenAtRestartApplyAndWhatWasSpentStaysSpent() throws {
+        let data = try Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format2.json"))
+        let checkpoint = try GameCheckpoint.decode(data, file: "checkpoint-format2.json")
+        let spent = try #require(checkpoint.coalescer).budget.spent
+        #expect(!spent.isEmpty)
+        var configuration = Coalescer.Configuration.standard
+        configuration.budget = 40
+        let session = GameSession(restoring: checkpoint, policy: configuration)
+        let coalescer = try #require(session.policy as? Coalescer)
+        #expect(coalescer.configuration.budget == 40)
+        #expect(coalescer.budget.limit == 40)
+        #expect(coalescer.budget.spent == spent, "the hour's spent budget is not reset")
+    }
+
+    @Test func theSameStateWritesTheSameBytes() throws {
+        let data = try Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format2.json"))
+        let checkpoint = try GameCheckpoint.decode(data, file: "checkpoint-format2.json")
+        let again = try GameCheckpoint.decode(try checkpoint.encoded(), file: "again")
+        #expect(try again.encoded() == checkpoint.encoded())
+        #expect(again.applied == checkpoint.applied)
+    }
+}
