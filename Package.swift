@@ -18,7 +18,7 @@ let package = Package(
         .testTarget(
             name: "ScoreFeedTests",
             dependencies: ["ScoreFeed", "ScoreFeedModel"],
-            resources: []
+            exclude: ["Golden"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -2,19 +2,35 @@ import Foundation
 import ScoreFeed
 
 /// Hand-rolled argument scanning (no packages): flags, options with a value, positionals.
+///
+/// Everything after a lone `--` is a positional. An option's value is the argument right after
+/// it on the command line, and never an option: in `--out --quiet x.json`, `--out` has no value
+/// (a usage error) whichever of the two is taken out first. A value that starts with `-` is
+/// written `--out=-x`; `-` alone (standard input or output) and negative numbers are values.
 struct Arguments {
-    private var remaining: [String]
+    /// The arguments not taken yet, with their place on the command line.
+    private var remaining: [(position: Int, text: String)]
 
     init(_ arguments: [String]) {
-        remaining = arguments
+        remaining = arguments.enumerated().map { (position: $0.offset, text: $0.element) }
+    }
+
+    /// How many of `remaining` are options and values: everything before a lone `--`.
+    private var optionCount: Int {
+        remaining.firstIndex { $0.text == "--" } ?? remaining.count
     }
 
     /// Removes `--name` (or any alias) and says whether it was there.
     mutating func flag(_ names: String...) -> Bool {
         var found = false
-        remaining.removeAll { arg in
-            if names.contains(arg) { found = true; return true }
-            return false
+        var i = 0
+        while i < optionCount {
+            if names.contains(remaining[i].text) {
+                found = true
+                remaining.remove(at: i)
+            } else {
+                i += 1
+            }
         }
         return found
     }
@@ -23,22 +39,34 @@ struct Arguments {
     mutating func option(_ names: String...) throws(ScoreFeedError) -> String? {
         var value: String?
         var i = 0
-        while i < remaining.count {
+        while i < optionCount {
             let arg = remaining[i]
-            if let name = names.first(where: { arg.hasPrefix($0 + "=") }) {
-                value = String(arg.dropFirst(name.count + 1))
+            if let name = names.first(where: { arg.text.hasPrefix($0 + "=") }) {
+                value = String(arg.text.dropFirst(name.count + 1))
                 remaining.remove(at: i)
-            } else if names.contains(arg) {
-                guard i + 1 < remaining.count else {
-                    throw ScoreFeedError(.usage, "\(arg) needs a value")
+            } else if names.contains(arg.text) {
+                // The value must be the very next argument: not one behind a flag taken out
+                // already, not an option, not the `--` that ends the options.
+                guard i + 1 < optionCount, remaining[i + 1].position == arg.position + 1,
+                      !Self.looksLikeOption(remaining[i + 1].text)
+                else {
+                    throw ScoreFeedError(.usage, "\(arg.text) needs a value")
                 }
-                value = remaining[i + 1]
+                value = remaining[i + 1].text
                 remaining.removeSubrange(i...(i + 1))
             } else {
                 i += 1
             }
         }
         return value
+    }
+
+    /// Whether `text` is an option rather than a value: `--anything`, or `-` and a letter (`-q`).
+    /// `-` alone and negative numbers (`-5`, `-0.5`, `-.5`) are values.
+    static func looksLikeOption(_ text: String) -> Bool {
+        if text.hasPrefix("--") { return true }
+        guard text.hasPrefix("-"), let second = text.dropFirst().first else { return false }
+        return !(second.isNumber || second == ".")
     }
 
     /// An option parsed as a number within `range`.
@@ -54,11 +82,12 @@ struct Arguments {
 
     /// What is left once options are taken: positionals. Fails on leftover `--options`.
     mutating func positionals(max: Int) throws(ScoreFeedError) -> [String] {
-        var rest = remaining
-        if let dashdash = rest.firstIndex(of: "--") { rest.remove(at: dashdash) }
-        if let unknown = remaining.prefix(while: { $0 != "--" }).first(where: { $0.hasPrefix("-") && $0 != "-" }) {
+        let options = remaining.prefix(optionCount).map(\.text)
+        if let unknown = options.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
             throw ScoreFeedError(.usage, "unknown option \(unknown)")
         }
+        var rest = remaining.map(\.text)
+        if optionCount < rest.count { rest.remove(at: optionCount) }
         guard rest.count <= max else {
             throw ScoreFeedError(.usage, "unexpected argument \(rest[max])")
         }

@@ -34,6 +34,7 @@ enum ImportCommand {
         let files = try arguments.positionals(max: 1)
         guard let path = files.first else { throw ScoreFeedError(.usage, "import needs a game file") }
         try FixtureOutput.check(out)
+        try OutputGuard.refuse(out, inputs: [path], writing: "the fixture")
 
         let started = ContinuousClock.now
         let document = try FeedReader.read(path: path)

@@ -10,10 +10,16 @@ enum ReplayCommand {
         OVERVIEW: Replay a recorded game instantly (virtual time) and show each push that would
         be sent: game time, score, priority, event and why; then a summary.
 
-        USAGE: scorefeed replay [<file>] [--jsonl] [--out <path>] [--strict] [--budget <n>]
-                                [--frequent] [--p5-delay <s>] [--report-json <path>]
-                                [--policy <policy>] [--bundle-id <id>] [--mode <mode>]
-                                [--channel-id <id>] [--start] [--webhook <url>] [--quiet]
+        USAGE: scorefeed replay [<file>] [--jsonl] [--out <path>] [--strict]
+                                [--budget <n>] [--frequent] [--p5-delay <s>] [--reserve <n>]
+                                [--crunch-reserve <n>] [--threshold <s>] [--paced <n>]
+                                [--burst <n>] [--run <n>] [--min-interval <s>]
+                                [--alerts <list>] [--report-json <path>] [--speed <x>]
+                                [--no-color] [--policy <policy>] [--bundle-id <id>]
+                                [--mode <mode>] [--channel-id <id>] [--start]
+                                [--webhook <url>] [--webhook-token-env <name>]
+                                [--webhook-timeout <s>] [--webhook-give-up <s>]
+                                [--stale-after <s>] [--dismiss-after <s>] [--quiet]
 
         ARGUMENTS:
           <file>                  A game file: the fixture format, NBA liveData, stats
@@ -69,6 +75,8 @@ enum ReplayCommand {
         }
         let files = try arguments.positionals(max: 1)
         let path = try files.first ?? defaultGamePath()
+        try OutputGuard.refuse(out, inputs: [path], writing: "push records")
+        try OutputGuard.refuse(reportPath, inputs: [path], writing: "the freshness report")
 
         let document = try FeedReader.read(path: path)
         var console: LiveConsole?

@@ -32,6 +32,7 @@ enum ReportCommand {
         let configuration = try CoalescerOptions.parse(&arguments)
         let files = try arguments.positionals(max: 1)
         guard let path = files.first else { throw ScoreFeedError(.usage, "name a game file") }
+        try OutputGuard.refuse(out, inputs: [path], writing: "the report")
         let document = try FeedReader.read(path: path)
         let sink = RecordingSink()
         _ = try await Replay(policy: Coalescer(configuration: configuration)).run(document, sink: sink)

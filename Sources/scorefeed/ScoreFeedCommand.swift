@@ -18,6 +18,7 @@ enum ScoreFeedCommand {
           serve                   Run many games live from a stream of JSON lines.
           bench                   Benchmark a season end to end and many live games.
           import                  Convert NBA play-by-play (or any game file) to the fixture format.
+          stream                  Write recorded games as the JSON lines serve reads, merged by time.
 
           See 'scorefeed help <subcommand>' for detailed help.
 
@@ -35,6 +36,7 @@ enum ScoreFeedCommand {
         ("serve", ServeCommand.help, ServeCommand.run),
         ("bench", BenchCommand.help, BenchCommand.run),
         ("import", ImportCommand.help, ImportCommand.run),
+        ("stream", StreamCommand.help, StreamCommand.run),
     ]
 
     static func main() async {

@@ -62,6 +62,7 @@ enum ServeCommand {
         let push = try PushOptions.parse(&arguments)
         let configuration = try CoalescerOptions.parse(&arguments)
         _ = try arguments.positionals(max: 0)
+        try OutputGuard.refuse(out, inputs: [follow].compactMap { $0 }, writing: "push records")
 
         var sinks: [any PushSink] = [try out.map { path throws(ScoreFeedError) in try JSONLSink(path: path) } ?? JSONLSink.standardOutput()]
         let webhook = push.webhookSink(quiet: false)

@@ -27,8 +27,10 @@ enum StreamCommand {
 
         OPTIONS:
           --speed <x>             Pace the events on the real clock, x times faster than the
-                                  feed (60: a 2.5-hour game in 2.5 minutes). Default: write
-                                  everything at once.
+                                  feed (60: a 2.5-hour game in 2.5 minutes), every game
+                                  tipping off at once, as on a busy night (recorded games are
+                                  often days apart); lines keep their recorded times. Default:
+                                  write everything at once, merged by feed time.
           --out <file>            Write the lines to <file> (created or truncated) instead of
                                   standard output.
           -h, --help              Show help information.
@@ -88,22 +90,38 @@ enum StreamCommand {
         return documents
     }
 
-    /// Writes the headers, then the merged events, paced when `speed` is given. Returns how many
-    /// events were written, or nil when the reader went away first.
+    /// Writes the headers, then the merged events, paced when `speed` is given. Paced, every game
+    /// tips off at the first one's moment (as on a busy night: recorded games are often days
+    /// apart), and the games are merged on that shared clock; the lines keep their recorded times.
+    /// Returns how many events were written, or nil when the reader went away first.
     static func write(_ documents: [FeedDocument], to writer: LineWriter, speed: Double?) async throws -> Int? {
         for document in documents {
             try writer.append(StreamLine.headerLine(document.attributes))
         }
         guard try writer.flush() else { return nil }
-        var merge = FeedMerge(documents.map(\.events))
+        let firsts = documents.compactMap { $0.events.first?.time }
+        let start = firsts.min() ?? Date(timeIntervalSince1970: 0)
+        let shifted = documents.map { document -> [GameEvent] in
+            guard speed != nil, let first = document.events.first?.time else { return document.events }
+            let offset = start.timeIntervalSince(first)
+            return document.events.map { event in
+                var moved = event
+                moved.time = event.time.addingTimeInterval(offset)
+                return moved
+            }
+        }
+        var merge = FeedMerge(shifted)
+        var written = Array(repeating: 0, count: documents.count)
         var pacer: Pacer?
         var count = 0
-        while let (game, event) = merge.next() {
+        while let (game, paced) = merge.next() {
+            let event = documents[game].events[written[game]]
+            written[game] += 1
             let line = StreamLine.eventLine(event, game: documents[game].attributes.gameId)
             if let speed {
-                let current = pacer ?? Pacer(speed: speed, virtualStart: event.time)
+                let current = pacer ?? Pacer(speed: speed, virtualStart: paced.time)
                 pacer = current
-                await current.wait(until: event.time)
+                await current.wait(until: paced.time)
                 guard try writer.append(line), try writer.flush() else { return nil }
             } else {
                 guard try writer.append(line) else { return nil }

@@ -9,7 +9,8 @@ import ScoreFeedModel
 /// must still go out.
 @Suite("serve: parsing lines and firing held pushes")
 struct StreamLineTests {
-    /// The first implementation of ``StreamLine/parse(_:number:source:)``, kept as the reference.
+    /// The first implementation of ``StreamLine/parse(_:number:source:)``, kept as the reference,
+    /// with what was added since: an event's error names its game, and its `seq` when it is a number.
     static func referenceParse(_ line: Data, number: Int, source: String?) throws(ScoreFeedError) -> StreamLine {
         struct Envelope: Decodable {
             var game: String?
@@ -52,13 +53,16 @@ struct StreamLineTests {
             return .event(game: game, event)
         } catch var error as ScoreFeedError {
             error.location = ScoreFeedError.Location(file: source, line: number, sequence: error.location.sequence)
+            error.message = "game \(game): " + error.message
             throw error
         } catch let error as DecodingError {
             var failure = DecodingErrorText.eventError(error)
             failure.location = location
+            failure.location.sequence = (try? JSONSerialization.jsonObject(with: line) as? [String: Any])?["seq"] as? Int
+            failure.message = "game \(game): " + failure.message
             throw failure
         } catch {
-            throw ScoreFeedError(.invalidValue, "\(error)", at: location)
+            throw ScoreFeedError(.invalidValue, "game \(game): \(error)", at: location)
         }
     }
 
@@ -111,6 +115,71 @@ struct StreamLineTests {
                 #expect(new == old, "line \(index + 1): \(line)")
             }
         }
+    }
+
+    /// The event line `scorefeed stream` writes parses back to the same event and game.
+    static func roundTrip(_ event: GameEvent, game: String) throws -> GameEvent? {
+        let line = StreamLine.eventLine(event, game: game)
+        #expect(line.last != UInt8(ascii: "\n"), "one line, no newline")
+        #expect(!line.contains(UInt8(ascii: "\n")))
+        guard case .event(let parsedGame, let parsed) = try StreamLine.parse(line, number: 1) else {
+            Issue.record("an event line parsed as a header: \(String(decoding: line, as: UTF8.self))")
+            return nil
+        }
+        #expect(parsedGame == game)
+        return parsed
+    }
+
+    @Test func everyEventOfAFixtureRoundTrips() throws {
+        let document = try FeedReader.read(path: Make.fixtures.appendingPathComponent("overtime.json").path)
+        #expect(document.events.count > 400)
+        for event in document.events {
+            let parsed = try Self.roundTrip(event, game: document.attributes.gameId)
+            #expect(parsed == event, "seq \(event.seq)")
+        }
+    }
+
+    /// Every kind, with every optional field set, fractional times and clocks and the feed's score.
+    @Test func everyKindWithEveryFieldRoundTrips() throws {
+        let kinds: [GameEvent.Kind] = [
+            .periodStart, .periodEnd, .jumpBall, .fieldGoal(points: 3, made: true), .fieldGoal(points: 2, made: false),
+            .freeThrow(attempt: 1, of: 2, made: true, points: 1), .freeThrow(attempt: 1, of: 1, made: false, points: 2),
+            .rebound(offensive: true), .rebound(offensive: false), .turnover(kind: "bad pass"), .turnover(kind: nil),
+            .steal, .block, .foul(.personal), .foul(.technical), .violation(kind: "kicked ball"), .violation(kind: nil),
+            .timeout(.full), .timeout(.official), .substitution(out: "A. Out"), .substitution(out: nil),
+            .replay(ruling: "overturned", challenge: true), .replay(ruling: nil, challenge: false),
+            .correction(points: -2), .gameEnd, .other(type: "ejection"),
+        ]
+        for (index, kind) in kinds.enumerated() {
+            var event = Make.event(index + 1, kind, team: index % 2 == 0 ? .home : .away, clock: 83.4, player: "L. Dončić / \"Luka\"")
+            // Unix seconds, as every reader makes times: the line spells them so, and they come
+            // back exact (arithmetic on a `Date` may not: it is kept in seconds since 2001).
+            event.time = Date(timeIntervalSince1970: 1_739_240_000.123 + Double(index) * 7.25)
+            event.description = "Play #\(index) é ✓"
+            event.feedScore = FinalScore(home: index, away: 2 * index)
+            #expect(try Self.roundTrip(event, game: "0022400762") == event, "\(kind)")
+            var bare = Make.event(index + 1, kind)
+            bare.time = Make.start
+            #expect(try Self.roundTrip(bare, game: "G") == bare, "\(kind) without optional fields")
+        }
+    }
+
+    @Test func headerRoundTripsWithSortedKeys() throws {
+        let line = StreamLine.headerLine(Make.attributes)
+        let text = String(decoding: line, as: UTF8.self)
+        #expect(!text.contains("\n"))
+        #expect(text.hasPrefix(#"{"away":{"city":"Sacramento","id":"#), "sorted keys: \(text)")
+        guard case .header(let attributes) = try StreamLine.parse(line, number: 1) else {
+            Issue.record("a header line parsed as an event: \(text)")
+            return
+        }
+        #expect(attributes == Make.attributes)
+    }
+
+    @Test func eventLineHasSortedKeysAndTheGame() throws {
+        let event = Make.event(7, .fieldGoal(points: 2, made: true), team: .home)
+        let text = String(decoding: StreamLine.eventLine(event, game: "G1"), as: UTF8.self)
+        #expect(text == #"{"clock":"10:00","game":"G1","made":true,"period":1,"points":2,"seq":7,"team":"home","time":1739240070,"type":"fieldGoal"}"#)
     }
 
     /// Real time passes here (holds of a fraction of a second); nothing is asserted about how

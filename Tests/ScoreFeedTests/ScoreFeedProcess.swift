@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// One run of the built `scorefeed` executable (``ServeTests/executable``): its exit status, what
+/// it wrote on standard output, and its standard error as text.
+struct ScoreFeedProcess {
+    var status: Int32
+    var standardOutput: Data
+    var standardError: String
+
+    var output: String { String(decoding: standardOutput, as: UTF8.self) }
+
+    /// The output's lines, without their newlines.
+    var lines: [Data] {
+        standardOutput.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast().map { Data($0) }
+    }
+
+    static var available: Bool { ServeTests.executable != nil }
+
+    static let absentReason: Comment = "the scorefeed executable was not built beside the tests"
+
+    /// Runs `scorefeed arguments…` in the package's folder to its end (the suites that call it are
+    /// enabled only when ``available``). Standard error goes to a
+    /// temporary file, so a full pipe can never stall the run. With `closeOutput`, the reading
+    /// end of standard output is closed at once: every write of the command finds no reader.
+    static func run(_ arguments: [String], closeOutput: Bool = false) throws -> ScoreFeedProcess {
+        let process = Process()
+        process.executableURL = ServeTests.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = Make.packageRoot
+        process.standardInput = FileHandle.nullDevice
+        let output = Pipe()
+        process.standardOutput = output
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-stderr-\(UUID().uuidString)")
+        try Data().write(to: errorFile)
+        defer { try? FileManager.default.removeItem(at: errorFile) }
+        let errorHandle = try FileHandle(forWritingTo: errorFile)
+        process.standardError = errorHandle
+        try process.run()
+        try errorHandle.close()
+        var data = Data()
+        if closeOutput {
+            try output.fileHandleForReading.close()
+        } else {
+            data = output.fileHandleForReading.readDataToEndOfFile()
+        }
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit, "scorefeed \(arguments.joined(separator: " ")) ended by a signal")
+        let standardError = String(decoding: try Data(contentsOf: errorFile), as: UTF8.self)
+        return ScoreFeedProcess(status: process.terminationStatus, standardOutput: data, standardError: standardError)
+    }
+
+    /// A new, empty temporary folder.
+    static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+}
