@@ -101,6 +101,18 @@ struct CheckpointTests {
         #expect(coalescer.budget.spent == spent, "the hour's spent budget is not reset")
     }
 
+    @Test(arguments: [false, true])
+    func aCheckpointWithoutItsPolicyCountsTheBudgetAsSpent(_ null: Bool) throws {
+        var object = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format2.json"))) as? [String: Any])
+        if null { object["coalescer"] = NSNull() } else { object.removeValue(forKey: "coalescer") }
+        let checkpoint = try GameCheckpoint.decode(try JSONSerialization.data(withJSONObject: object), file: "x")
+        #expect(checkpoint.policyWasReset)
+        let session = GameSession(restoring: checkpoint)
+        let coalescer = try #require(session.policy as? Coalescer)
+        #expect(coalescer.budget.available(at: checkpoint.now) == 0)
+    }
+
     @Test func theSameStateWritesTheSameBytes() throws {
         let data = try Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format2.json"))
         let checkpoint = try GameCheckpoint.decode(data, file: "checkpoint-format2.json")

@@ -47,6 +47,26 @@ struct GameSessionTests {
         Timeline(name: "an edit from 2 to 3 points adds one", events: [tipOff, two, three], score: [3, 0], edits: 1),
         Timeline(name: "an edit from 3 to 2 points takes one back", events: [tipOff, three, two], score: [2, 0], edits: 1),
         Timeline(
+            name: "an old version sent again after an edit is a repeat, not an edit back",
+            events: [tipOff, two, three, two, three], score: [3, 0], duplicates: 2, edits: 1),
+        Timeline(
+            name: "where the feed states its score, an edit waits for the next stated score",
+            events: [tipOff, {
+                var basket = two
+                basket.feedScore = FinalScore(home: 0, away: 2)
+                return basket
+            }(), {
+                // The feed scored it 3 and says so on the next event before the edit comes.
+                var next = Make.event(8, .foul(.personal), team: .home, at: 120)
+                next.feedScore = FinalScore(home: 0, away: 3)
+                return next
+            }(), {
+                var edited = three
+                edited.feedScore = FinalScore(home: 0, away: 3)
+                return edited
+            }()],
+            score: [3, 0], edits: 1, corrections: 1),
+        Timeline(
             name: "a make edited to a miss takes its points away",
             events: [tipOff, three, Make.event(7, .fieldGoal(points: 3, made: false), team: .away, clock: 500, at: 100)],
             score: [0, 0], edits: 1),
@@ -112,10 +132,26 @@ struct GameSessionTests {
         #expect(session.checkpoint.applied == before.applied)
     }
 
-    @Test func anEditIsPushedAsTheChangeOfScore() {
-        let (session, _) = Self.run([Self.tipOff, Self.two, Self.three])
+    @Test func aRejectedEventMovesNothingNotEvenTheClock() {
+        var (session, _) = Self.run([Self.tipOff, Self.two])
+        let before = session.checkpoint
+        // A field goal without a team, stamped far in the future.
+        let garbage = Make.event(99, .fieldGoal(points: 2, made: true), at: 1_000_000)
+        guard case .reject = session.receive(garbage, index: 3, now: garbage.time) else {
+            Issue.record("expected a rejection")
+            return
+        }
+        #expect(session.now == before.now)
+        #expect(session.statistics.rejected == 1)
+        #expect(session.checkpoint.applied == before.applied)
+    }
+
+    @Test func anEditIsPushedAsTheChangeOfScoreAtTheGamesCurrentMoment() {
+        let later = Make.event(30, .periodStart, period: 2, clock: 720, at: 900)
+        let (session, _) = Self.run([Self.tipOff, Self.two, later, Self.three])
         let records = session.outbox.compactMap { if case .push(let record) = $0 { record } else { nil } }
         #expect(records.last?.state.awayScore == 3)
+        #expect(records.last?.state.period == 2, "an edit of a 1st-period basket does not take the game back to it")
         #expect(records.last?.diff.changes.contains { $0.field == .awayScore } == true)
     }
 

@@ -257,6 +257,36 @@ struct ServeTests {
         #expect(!early.isEmpty)
         #expect(early.allSatisfy { $0.priority == 5 }, "the earlier pushes are unknown: no priority 10 within the hour")
         #expect(run.after.last?.event == .end)
+        // Its numbering is lost with the file: it jumps past any apns-id the lost run used.
+        #expect(run.after.first.map { $0.seq > GameService.LostNumbering.jump } == true)
+    }
+
+    @Test func aCheckpointOfAnUnknownFormatKeepsItsNumberingAndTheBudgetIsSpentAcrossRestarts() async throws {
+        let dir = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let lines = RecordedStream.lines(seeds: [42])
+        let cut = lines.count / 2
+        let first = RecordingSink()
+        let before = try GameService(options: .init(clock: .feed, stateDirectory: dir), sink: first)
+        for (i, line) in lines.prefix(cut).enumerated() { _ = await before.handle(.line(Data(line.utf8), number: i + 1)) }
+        let file = try #require(try CheckpointStore(directory: dir).readAll().first?.file)
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        object["format"] = 3
+        try JSONSerialization.data(withJSONObject: object).write(to: file)
+        // A first restart puts it aside; a second one, before the game's first event, still knows.
+        _ = try await GameService(options: .init(clock: .feed, stateDirectory: dir), sink: RecordingSink()).restore()
+        let second = RecordingSink()
+        let after = try GameService(options: .init(clock: .feed, stateDirectory: dir), sink: second)
+        _ = try await after.restore()
+        _ = await after.handle(.line(Data(lines[0].utf8), number: 1))
+        for (i, line) in lines.enumerated().dropFirst(cut) { _ = await after.handle(.line(Data(line.utf8), number: i + 1)) }
+        await after.drain()
+        let lastBefore = try #require(await first.records.last)
+        let records = await second.records
+        #expect(records.first?.seq == lastBefore.seq + 1, "numbering goes on from the seq the file still shows")
+        let early = records.filter { $0.sentAt < lastBefore.sentAt.addingTimeInterval(3600) }
+        #expect(!early.isEmpty)
+        #expect(early.allSatisfy { $0.priority == 5 }, "the budget counts as spent after both restarts")
     }
 
     @Test func checkpointsAreWrittenAtomically() throws {

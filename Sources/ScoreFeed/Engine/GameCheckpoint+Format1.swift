@@ -27,18 +27,16 @@ extension GameCheckpoint {
         var clock: Date
     }
 
-    /// Reads a format-1 checkpoint; its policy state is read as leniently as format 2's.
+    /// Reads a format-1 checkpoint; its policy state is read as leniently as format 2's (absent or
+    /// unreadable: the budget counts as spent).
     static func decodeFormat1(_ data: Data, file: String) throws(ScoreFeedError) -> GameCheckpoint {
         struct Policy: Decodable {
             var coalescer: Coalescer?
-            var present: Bool
 
             enum Key: String, CodingKey { case coalescer }
 
             init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: Key.self)
-                present = container.contains(.coalescer) && (try? container.decodeNil(forKey: .coalescer)) != true
-                coalescer = present ? try? container.decode(Coalescer.self, forKey: .coalescer) : nil
+                coalescer = try? decoder.container(keyedBy: Key.self).decode(Coalescer.self, forKey: .coalescer)
             }
         }
         let old: Format1
@@ -58,9 +56,9 @@ extension GameCheckpoint {
             validator: EventValidator(applied: old.validator.seen, period: old.validator.period, ended: old.validator.ended),
             board: old.board, coalescer: policy.coalescer, seq: old.seq, lastTimestamp: old.lastTimestamp,
             startPending: old.startPending, lastPushed: old.lastPushed, unsentEvents: old.unsentEvents,
-            newestSourceTime: old.newestSourceTime, ended: old.ended, statistics: old.statistics, now: old.clock,
-            outbox: [])
-        checkpoint.policyWasReset = policy.present && policy.coalescer == nil
+            newestSourceTime: old.newestSourceTime, ended: old.ended, followsFeedScore: false, statistics: old.statistics,
+            now: old.clock, outbox: [])
+        checkpoint.policyWasReset = policy.coalescer == nil
         return checkpoint
     }
 }

@@ -26,6 +26,7 @@ public struct GameCheckpoint: Codable, Sendable {
     var unsentEvents: Int
     var newestSourceTime: Date?
     var ended: Bool
+    var followsFeedScore: Bool
     public var statistics: GameSession.Statistics
     /// The game's clock when written (feed time, for games on a feed clock).
     public var now: Date
@@ -37,7 +38,7 @@ public struct GameCheckpoint: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case format, attributes, validator, board, coalescer, seq, lastTimestamp, startPending, lastPushed
-        case unsentEvents, newestSourceTime, ended, statistics, now, outbox
+        case unsentEvents, newestSourceTime, ended, followsFeedScore, statistics, now, outbox
     }
 
     /// The sequence numbers the game has applied.
@@ -95,12 +96,10 @@ extension GameCheckpoint {
         attributes = try container.decode(GameAttributes.self, forKey: .attributes)
         validator = try container.decode(EventValidator.self, forKey: .validator)
         board = try container.decode(Scoreboard.self, forKey: .board)
-        if container.contains(.coalescer), (try? container.decodeNil(forKey: .coalescer)) != true {
-            coalescer = try? container.decode(Coalescer.self, forKey: .coalescer)
-            policyWasReset = coalescer == nil
-        } else {
-            coalescer = nil
-        }
+        // `serve` always runs a coalescer: one absent, null or unreadable is a policy whose spending
+        // is unknown, so the budget counts as spent.
+        coalescer = try? container.decode(Coalescer.self, forKey: .coalescer)
+        policyWasReset = coalescer == nil
         seq = try container.decode(Int.self, forKey: .seq)
         lastTimestamp = try container.decode(Int.self, forKey: .lastTimestamp)
         startPending = try container.decode(Bool.self, forKey: .startPending)
@@ -108,6 +107,7 @@ extension GameCheckpoint {
         unsentEvents = try container.decode(Int.self, forKey: .unsentEvents)
         newestSourceTime = try container.decodeIfPresent(Date.self, forKey: .newestSourceTime)
         ended = try container.decode(Bool.self, forKey: .ended)
+        followsFeedScore = try container.decodeIfPresent(Bool.self, forKey: .followsFeedScore) ?? false
         statistics = try container.decode(GameSession.Statistics.self, forKey: .statistics)
         now = try container.decode(Date.self, forKey: .now)
         outbox = try container.decode([PushRecord].self, forKey: .outbox)

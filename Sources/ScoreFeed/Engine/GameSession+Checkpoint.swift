@@ -9,13 +9,14 @@ extension GameSession {
             format: GameCheckpoint.currentFormat, attributes: attributes, validator: validator, board: board,
             coalescer: policy as? Coalescer, seq: renderer.seq, lastTimestamp: renderer.lastTimestamp,
             startPending: renderer.startPending, lastPushed: lastPushed, unsentEvents: unsentEvents,
-            newestSourceTime: newestSourceTime, ended: hasEnded, statistics: statistics, now: now,
+            newestSourceTime: newestSourceTime, ended: hasEnded, followsFeedScore: followsFeedScore,
+            statistics: statistics, now: now,
             outbox: outbox.compactMap { if case .push(let record) = $0 { record } else { nil } })
     }
 
     /// Continues the game of `checkpoint` under today's options: its coalescer takes
     /// `configuration` (a checkpoint without a readable one gets a fresh coalescer that knows the
-    /// score it takes over and, when the old state was unreadable, counts the budget as spent).
+    /// score it takes over and counts the hour's budget as spent).
     public init(
         restoring checkpoint: GameCheckpoint, renderer: PushRenderer.Configuration = .init(),
         policy configuration: Coalescer.Configuration = .standard
@@ -27,7 +28,7 @@ extension GameSession {
         } else {
             var fresh = Coalescer(configuration: configuration)
             fresh.resume(state: checkpoint.board.state, shown: checkpoint.lastPushed, at: checkpoint.now)
-            if checkpoint.policyWasReset { fresh.assumeBudgetSpent(at: checkpoint.now) }
+            fresh.assumeBudgetSpent(at: checkpoint.now)
             policy = fresh
         }
         var restored = PushRenderer(attributes: checkpoint.attributes, configuration: renderer)
@@ -39,6 +40,7 @@ extension GameSession {
         unsentEvents = checkpoint.unsentEvents
         newestSourceTime = checkpoint.newestSourceTime
         hasEnded = checkpoint.ended
+        followsFeedScore = checkpoint.followsFeedScore
         statistics = checkpoint.statistics
         now = checkpoint.now
         outbox = checkpoint.outbox.map { .push($0) }

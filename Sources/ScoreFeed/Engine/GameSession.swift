@@ -31,6 +31,9 @@ public struct GameSession: Sendable {
     public internal(set) var outbox: [PushRenderer.Output] = []
     /// The latest time the session was handed: the game's clock when it is checkpointed.
     public internal(set) var now: Date
+    /// The feed states its running score on events: the scoreboard follows it, and edits wait
+    /// for the next stated score instead of moving the score themselves.
+    public internal(set) var followsFeedScore = false
 
     /// Counts of what the game has seen and done.
     public struct Statistics: Hashable, Sendable, Codable {
@@ -101,7 +104,7 @@ public struct GameSession: Sendable {
         case .duplicate:
             statistics.duplicates += 1
         case .reject:
-            advance(to: now)
+            // A line the game cannot use moves nothing, not even its clock.
             statistics.rejected += 1
         case .accept:
             advance(to: now)
@@ -109,18 +112,28 @@ public struct GameSession: Sendable {
             let before = board.state
             board.apply(event)
             // The feed's running score is the truth; the fold only predicts it.
-            if let feed = event.feedScore, board.follow(feed) { statistics.corrections += 1 }
+            if let feed = event.feedScore {
+                followsFeedScore = true
+                if board.follow(feed) { statistics.corrections += 1 }
+            }
             observe(event, changing: before)
         case .edit(let previous):
             advance(to: now)
             statistics.edits += 1
+            // Where the feed states its running score, the next stated score carries the edit;
+            // moving the score here as well could count it twice.
+            guard !followsFeedScore else { break }
             let before = board.state
-            for correction in Self.corrections(editing: previous, to: event) { board.apply(correction) }
-            // The edited event's own score is the one at its old place in the feed, not now's.
-            var edited = event
-            edited.kind = .correction(points: event.kind.points - previous.points)
-            if Diff(from: before, to: board.state).isEmpty { edited.kind = .other(type: "edit") }
-            observe(edited, changing: before)
+            // The change happens now: at the game's period and clock, not the edited event's.
+            var change = event
+            change.period = max(1, board.state.period)
+            change.clock = board.state.clock.secondsRemaining(at: self.now)
+            change.feedScore = nil
+            for correction in Self.corrections(editing: previous, to: change) { board.apply(correction) }
+            guard !Diff(from: before, to: board.state).isEmpty else { break }
+            change.kind = .correction(points: event.kind.points - previous.points)
+            change.team = event.team ?? previous.team
+            observe(change, changing: before)
         }
         return verdict
     }
@@ -135,6 +148,12 @@ public struct GameSession: Sendable {
     public mutating func finish(now: Date) {
         advance(to: now)
         perform(policy.finish(now: self.now))
+    }
+
+    /// Numbers the pushes of a game whose earlier numbering is lost from after `seq` and
+    /// `lastTimestamp`, so no apns-id of the lost run is used again for another body.
+    public mutating func continueNumbering(after seq: Int, lastTimestamp: Int) {
+        renderer.resume(seq: seq, lastTimestamp: lastTimestamp, startPending: renderer.startPending)
     }
 
     /// Removes the oldest output from the outbox once the sink has it.

@@ -18,7 +18,7 @@ public actor MatchEngine {
     private var session: GameSession
     /// A call is handing the outbox to the sink; others leave their pushes to it.
     private var delivering = false
-    /// Checkpoints written, and the last one that could not be.
+    /// Checkpoints written, and the failure of the last write if it failed.
     public private(set) var checkpointsWritten = 0
     public private(set) var checkpointFailure: ScoreFeedError?
 
@@ -65,31 +65,33 @@ public actor MatchEngine {
     /// rejections.
     @discardableResult
     public func receive(_ event: GameEvent, index: Int) async throws -> EventValidator.Verdict {
-        let pushes = session.statistics.pushes
         let verdict = session.receive(event, index: index, now: clock.now)
         switch verdict {
         case .accept, .edit: commit()
-        case .duplicate, .reject: if session.statistics.pushes != pushes { commit() }
+        case .duplicate, .reject: break
         }
         try await deliver()
         return verdict
     }
 
-    /// Receives `event` on feed time: a duplicate changes nothing, not even the clock; otherwise
-    /// the deadlines due before the event's time fire first (after `pace` waited for each), then
-    /// `manual` moves to the event's time and the event is received. Replay and `serve --clock
-    /// feed` both come here, so both send the same pushes for the same feed.
+    /// Receives `event` on feed time: a duplicate or a rejected event changes nothing, not even
+    /// the clock; otherwise the deadlines due before the event's time fire first (after `pace`
+    /// waited for each), then `manual` moves to the event's time and the event is received.
+    /// Replay and `serve --clock feed` both come here, so both send the same pushes for the same
+    /// feed.
     @discardableResult
     public func receive(
         _ event: GameEvent, index: Int, moving manual: ManualClock, pace: (@Sendable (Date) async -> Void)? = nil
     ) async throws -> EventValidator.Verdict {
-        if case .duplicate = session.verdict(event, index: index) {
+        switch session.verdict(event, index: index) {
+        case .duplicate, .reject:
             return session.receive(event, index: index, now: session.now)
+        case .accept, .edit:
+            try await fireDeadlines(through: event.time, moving: manual, pace: pace)
+            if let pace { await pace(event.time) }
+            manual.advance(to: event.time)
+            return try await receive(event, index: index)
         }
-        try await fireDeadlines(through: event.time, moving: manual, pace: pace)
-        if let pace { await pace(event.time) }
-        manual.advance(to: event.time)
-        return try await receive(event, index: index)
     }
 
     /// Lets the policy act on time passing (a held push coming due).
@@ -122,38 +124,42 @@ public actor MatchEngine {
         try await deliver()
     }
 
-    /// Sends what is still in the outbox (after a restart, or a sink that failed).
+    /// Sends what is still in the outbox (after a restart, a sink that failed, or a checkpoint
+    /// that could not be written: it is tried again first).
     public func flush() async throws {
+        if checkpointFailure != nil { commit() }
         try await deliver()
     }
 
     // MARK: - Internals
 
-    /// Hands the outbox to the sink, oldest first, each output removed once the sink has it, then
-    /// writes the checkpoint with the outbox emptied (a restart then sends again at most the push
-    /// that was in flight). A failing sink leaves the rest in the outbox for the next call.
+    /// Hands the outbox to the sink, oldest first, each output removed once the sink has it and
+    /// the checkpoint written again (a restart sends again at most the push that was in flight).
+    /// Nothing goes out while the game's checkpoint cannot be written: a push the checkpoint does
+    /// not hold could be rendered again with other bytes after a restart. A failing sink leaves
+    /// the rest in the outbox for the next call.
     private func deliver() async throws {
-        guard !delivering, !session.outbox.isEmpty else { return }
+        guard !delivering, checkpointFailure == nil else { return }
         delivering = true
-        defer {
-            delivering = false
-            commit()
-        }
+        defer { delivering = false }
         while let output = session.outbox.first {
             switch output {
             case .push(let record): try await sink.send(record)
             case .refused(let refusal): try await sink.refused(refusal)
             }
             session.delivered()
+            commit()
         }
     }
 
-    /// Writes the checkpoint, when the engine has a store.
+    /// Writes the checkpoint, when the engine has a store; a failure is kept (and stops delivery)
+    /// until a later write succeeds.
     private func commit() {
         guard let store else { return }
         do {
             try store.write(try session.checkpoint.encoded(), for: attributes.gameId)
             checkpointsWritten += 1
+            checkpointFailure = nil
         } catch let error as ScoreFeedError {
             checkpointFailure = error
         } catch {

@@ -25,6 +25,9 @@ public struct EventValidator: Sendable, Codable {
         /// ``GameEvent/digest`` of the content applied last; nil when unknown (a game resumed from
         /// a format-1 checkpoint, which kept only the numbers): any content is then a repeat.
         public var digest: UInt64?
+        /// Digests of earlier versions of the event: a producer that sends an old version again
+        /// (after a restart, or a second producer a poll behind) repeats it, it does not edit back.
+        public var earlier: [UInt64] = []
         public var team: TeamSide?
         public var points: Int
 
@@ -41,31 +44,42 @@ public struct EventValidator: Sendable, Codable {
             points = 0
         }
 
-        /// Whether `event` says again what was applied.
-        func isRepeat(of event: GameEvent) -> Bool {
-            digest.map { $0 == event.digest } ?? true
+        /// This event edited to `event`.
+        func edited(to event: GameEvent) -> AppliedEvent {
+            var next = AppliedEvent(event)
+            next.earlier = earlier + (digest.map { [$0] } ?? [])
+            return next
         }
 
-        /// Compact in a checkpoint: `["<digest in hex>"|null, points, "home"|"away"|null]`.
+        /// Whether `event` says again what was applied now or before.
+        func isRepeat(of event: GameEvent) -> Bool {
+            guard let digest else { return true }
+            let seen = event.digest
+            return seen == digest || earlier.contains(seen)
+        }
+
+        /// Compact in a checkpoint: `["<digest in hex>"|null, points, "home"|"away"|null]`, then the
+        /// earlier versions' digests when there are any.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.unkeyedContainer()
             try container.encode(digest.map { String($0, radix: 16) })
             try container.encode(points)
             try container.encode(team)
+            if !earlier.isEmpty { try container.encode(earlier.map { String($0, radix: 16) }) }
         }
 
         public init(from decoder: any Decoder) throws {
             var container = try decoder.unkeyedContainer()
-            if let hex = try container.decodeIfPresent(String.self) {
-                guard let digest = UInt64(hex, radix: 16) else {
+            func number(_ hex: String) throws -> UInt64 {
+                guard let value = UInt64(hex, radix: 16) else {
                     throw DecodingError.dataCorruptedError(in: container, debugDescription: "digest \"\(hex)\" is not hexadecimal")
                 }
-                self.digest = digest
-            } else {
-                digest = nil
+                return value
             }
+            digest = try container.decodeIfPresent(String.self).map(number)
             points = try container.decode(Int.self)
             team = try container.decodeIfPresent(TeamSide.self)
+            earlier = container.isAtEnd ? [] : try container.decode([String].self).map(number)
         }
     }
 
@@ -99,8 +113,8 @@ public struct EventValidator: Sendable, Codable {
             applied[event.seq] = AppliedEvent(event)
             period = event.period
             if case .gameEnd = event.kind { ended = true }
-        case .edit:
-            applied[event.seq] = AppliedEvent(event)
+        case .edit(let previous):
+            applied[event.seq] = previous.edited(to: event)
         case .duplicate, .reject:
             break
         }

@@ -61,17 +61,37 @@ public struct CheckpointStore: Sendable {
         public var data: Data?
     }
 
+    /// A checkpoint put aside as unreadable (`game-….json.unreadable`), with the checkpoint file it
+    /// was.
+    public struct PutAside: Sendable {
+        public var checkpoint: URL
+        public var data: Data?
+    }
+
+    /// Every checkpoint put aside as unreadable, by file name.
+    public func putAside() throws(ScoreFeedError) -> [PutAside] {
+        try names().filter { $0.hasPrefix("game-") && $0.hasSuffix(".json.unreadable") }.map { name in
+            let file = directory.appendingPathComponent(name)
+            return PutAside(checkpoint: file.deletingPathExtension(), data: try? Data(contentsOf: file))
+        }
+    }
+
     /// Every checkpoint in the directory, by file name.
     public func readAll() throws(ScoreFeedError) -> [Entry] {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        } catch {
-            throw ScoreFeedError(.io, "cannot list the state directory: \(error.localizedDescription)", at: .init(file: directory.path))
-        }
-        return names.filter { $0.hasPrefix("game-") && $0.hasSuffix(".json") }.sorted().map { name in
+        try names().filter { $0.hasPrefix("game-") && $0.hasSuffix(".json") }.map { name in
             let file = directory.appendingPathComponent(name)
             return Entry(file: file, data: try? Data(contentsOf: file))
+        }
+    }
+}
+
+extension CheckpointStore {
+    /// The directory's file names, sorted.
+    fileprivate func names() throws(ScoreFeedError) -> [String] {
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        } catch {
+            throw ScoreFeedError(.io, "cannot list the state directory: \(error.localizedDescription)", at: .init(file: directory.path))
         }
     }
 }

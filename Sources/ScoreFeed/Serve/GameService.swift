@@ -70,8 +70,9 @@ public actor GameService {
     /// Game ids in the order their headers (or checkpoints) came, for summaries.
     private var order: [String] = []
     private var deadlines = DeadlineHeap()
-    /// Checkpoint files that could not be used: their games' budgets are unknown.
-    private var lostCheckpoints: Set<String> = []
+    /// Games whose checkpoint could not be used, by the checkpoint's path: their budgets are
+    /// unknown, and the numbering they had reached when it could be read.
+    private var lostCheckpoints: [String: LostNumbering] = [:]
     /// Checkpoint write failures already reported, by game.
     private var reportedFailures: Set<String> = []
     public private(set) var counters = Counters()
@@ -97,6 +98,10 @@ public actor GameService {
     public func restore() async throws -> Restoration {
         var restoration = Restoration()
         guard let store else { return restoration }
+        // A checkpoint put aside on an earlier start whose game has not written a new one since.
+        for aside in try store.putAside() where !FileManager.default.fileExists(atPath: aside.checkpoint.path) {
+            lostCheckpoints[aside.checkpoint.standardizedFileURL.path] = LostNumbering(aside.data)
+        }
         for entry in try store.readAll() {
             let place = ScoreFeedError.Location(file: entry.file.path)
             let checkpoint: GameCheckpoint
@@ -108,11 +113,12 @@ public actor GameService {
                 let aside = entry.file.appendingPathExtension("unreadable")
                 try? FileManager.default.removeItem(at: aside)
                 let kept = (try? FileManager.default.moveItem(at: entry.file, to: aside)) != nil
+                let numbering = LostNumbering(entry.data)
                 problem.message = "cannot use the checkpoint (\(problem.message)); its game starts afresh when its events come, "
-                    + "with seq from 1 and its priority-10 budget counted as spent for an hour"
+                    + "with its priority-10 budget counted as spent for an hour and \(numbering.explained)"
                     + (kept ? "; the file is kept as \(aside.lastPathComponent)" : "")
                 restoration.problems.append(problem)
-                lostCheckpoints.insert(entry.file.standardizedFileURL.path)
+                lostCheckpoints[entry.file.standardizedFileURL.path] = numbering
                 continue
             }
             let id = checkpoint.attributes.gameId
@@ -282,6 +288,39 @@ public actor GameService {
 
     // MARK: - Internals
 
+    /// Where a game whose checkpoint was lost goes on numbering its pushes: after the `seq` and
+    /// timestamp the file still shows, or, when it shows none, a million on (a game makes a few
+    /// hundred pushes), so no apns-id of the lost run is used again for another body.
+    struct LostNumbering {
+        var seq: Int
+        var lastTimestamp: Int
+        var salvaged: Bool
+
+        static let jump = 1_000_000
+
+        init(_ data: Data?) {
+            struct Numbering: Decodable {
+                var seq: Int?
+                var lastTimestamp: Int?
+            }
+            let read = data.flatMap { try? JSONDecoder().decode(Numbering.self, from: $0) }
+            if let seq = read?.seq, seq >= 0 {
+                self.seq = seq
+                lastTimestamp = read?.lastTimestamp ?? 0
+                salvaged = true
+            } else {
+                seq = Self.jump
+                lastTimestamp = 0
+                salvaged = false
+            }
+        }
+
+        var explained: String {
+            salvaged ? "its pushes numbered on from seq \(seq + 1), as the file still shows"
+                : "its pushes numbered from seq \(seq + 1), past any the lost file could have used"
+        }
+    }
+
     private func add(_ id: String, _ game: Game) {
         if games[id] == nil { order.append(id) }
         games[id] = game
@@ -289,13 +328,13 @@ public actor GameService {
 
     private func makeGame(attributes: GameAttributes) -> Game {
         let manual = options.clock == .feed ? ManualClock(Date(timeIntervalSince1970: 0)) : nil
+        let clock: any EngineClock = manual ?? systemClock
         var policy = Coalescer(configuration: options.coalescer)
-        if let store, lostCheckpoints.remove(store.url(for: attributes.gameId).standardizedFileURL.path) != nil {
-            policy.assumeBudgetSpent(at: nil)
-        }
-        let engine = MatchEngine(
-            attributes: attributes, clock: manual ?? systemClock, sink: sink, policy: policy, renderer: options.renderer,
-            checkpoints: store)
+        let lost = store.flatMap { lostCheckpoints.removeValue(forKey: $0.url(for: attributes.gameId).standardizedFileURL.path) }
+        if lost != nil { policy.assumeBudgetSpent(at: nil) }
+        var session = GameSession(attributes: attributes, policy: policy, renderer: options.renderer, now: clock.now)
+        if let lost { session.continueNumbering(after: lost.seq, lastTimestamp: lost.lastTimestamp) }
+        let engine = MatchEngine(session: session, clock: clock, sink: sink, checkpoints: store)
         return Game(engine: engine, manual: manual)
     }
 
