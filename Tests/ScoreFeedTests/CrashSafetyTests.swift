@@ -136,6 +136,8 @@ struct CrashSafetyTests {
 
         let written = try Self.records(out)
         #expect(Set(written) == Set(clean), "the union of what was written is the clean run's records")
+        // A figure for the long series, not an assertion: how many records were written twice.
+        print("kill series: \(producer) seed \(seed): \(Self.kills) kills, \(written.count) records written for \(clean.count) clean, \(written.count - Set(written).count) repeated")
         var bodies: [String: String] = [:]
         var last: [String: [String: Any]] = [:]
         for line in written {

@@ -9,14 +9,14 @@ import ScoreFeedModel
 /// number and, for each new snapshot, yields:
 ///
 /// - **added**: actions it has not seen, in feed order; they go to the engine;
-/// - **changed**: actions whose content (not just their time) changed; the engine cannot apply
-///   an event twice (same sequence number), so a change that moves the score becomes a correction;
+/// - **changed**: actions whose content (not just their time) changed; a change that moves the
+///   score is sent as a correction of its own (the engine would also take the edited event under
+///   its old number, but the differ keeps the points it has sent in step with the feed's score);
 /// - **deleted**: actions gone from the feed; a deleted scoring action is a score correction.
 ///
 /// The feed's own score stays authoritative: if, after all that, the points given to the engine
 /// differ from the snapshot's running score, one more correction closes the gap. Added actions
-/// the engine would refuse (an earlier period than one already sent, a sequence number already
-/// used) are not sent; their points arrive as a correction instead. After the game's end the
+/// the engine would refuse (an earlier period than one already sent) are not sent; their points arrive as a correction instead. After the game's end the
 /// engine accepts nothing more, so later edits are listed but not sent.
 ///
 /// Pure value type: hand it each poll's body (``next(_:file:)``) or mapped actions
