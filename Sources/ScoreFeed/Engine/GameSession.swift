@@ -99,7 +99,14 @@ public struct GameSession: Sendable {
     /// lets the policy decide at `now`; pushes to send land in ``outbox``.
     @discardableResult
     public mutating func receive(_ event: GameEvent, index: Int, now: Date) -> EventValidator.Verdict {
-        let verdict = validator.check(event, index: index)
+        receive(event, judged: validator.verdict(event, index: index), now: now)
+    }
+
+    /// Receives `event` as ``verdict(_:index:)`` judged it, when only time has passed since (the
+    /// feed-time path judges first, to move the clock only for an event the game takes).
+    @discardableResult
+    mutating func receive(_ event: GameEvent, judged verdict: EventValidator.Verdict, now: Date) -> EventValidator.Verdict {
+        validator.record(event, as: verdict)
         switch verdict {
         case .duplicate:
             statistics.duplicates += 1

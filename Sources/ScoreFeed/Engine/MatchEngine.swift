@@ -65,13 +65,7 @@ public actor MatchEngine {
     /// rejections.
     @discardableResult
     public func receive(_ event: GameEvent, index: Int) async throws -> EventValidator.Verdict {
-        let verdict = session.receive(event, index: index, now: clock.now)
-        switch verdict {
-        case .accept, .edit: commit()
-        case .duplicate, .reject: break
-        }
-        try await deliver()
-        return verdict
+        try await take(event, judged: session.verdict(event, index: index))
     }
 
     /// Receives `event` on feed time: a duplicate or a rejected event changes nothing, not even
@@ -83,15 +77,28 @@ public actor MatchEngine {
     public func receive(
         _ event: GameEvent, index: Int, moving manual: ManualClock, pace: (@Sendable (Date) async -> Void)? = nil
     ) async throws -> EventValidator.Verdict {
-        switch session.verdict(event, index: index) {
+        let verdict = session.verdict(event, index: index)
+        switch verdict {
         case .duplicate, .reject:
-            return session.receive(event, index: index, now: session.now)
+            return session.receive(event, judged: verdict, now: session.now)
         case .accept, .edit:
+            // Deadlines only move time: the verdict still holds after them.
             try await fireDeadlines(through: event.time, moving: manual, pace: pace)
             if let pace { await pace(event.time) }
             manual.advance(to: event.time)
-            return try await receive(event, index: index)
+            return try await take(event, judged: verdict)
         }
+    }
+
+    /// Folds `event` as judged at the clock's time, commits, and sends what the policy decided.
+    private func take(_ event: GameEvent, judged verdict: EventValidator.Verdict) async throws -> EventValidator.Verdict {
+        session.receive(event, judged: verdict, now: clock.now)
+        switch verdict {
+        case .accept, .edit: commit()
+        case .duplicate, .reject: break
+        }
+        try await deliver()
+        return verdict
     }
 
     /// Lets the policy act on time passing (a held push coming due).

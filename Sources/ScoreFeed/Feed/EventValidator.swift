@@ -8,7 +8,7 @@ import ScoreFeedModel
 /// Identity is not order: an event whose `seq` was applied before is a duplicate at any distance
 /// when its content is the same, and an edit of that event when its content differs. Rejected
 /// events are reported and skipped; the fold never sees an impossible event.
-public struct EventValidator: Sendable, Codable {
+public struct EventValidator: Sendable {
     /// What to do with one event.
     public enum Verdict: Hashable, Sendable {
         case accept
@@ -21,7 +21,7 @@ public struct EventValidator: Sendable, Codable {
 
     /// What the validator keeps of an applied event: enough to tell a repeat from an edit and to
     /// take back the points of an edited score.
-    public struct AppliedEvent: Hashable, Sendable, Codable {
+    public struct AppliedEvent: Hashable, Sendable {
         /// ``GameEvent/digest`` of the content applied last; nil when unknown (a game resumed from
         /// a format-1 checkpoint, which kept only the numbers): any content is then a repeat.
         public var digest: UInt64?
@@ -57,36 +57,12 @@ public struct EventValidator: Sendable, Codable {
             let seen = event.digest
             return seen == digest || earlier.contains(seen)
         }
-
-        /// Compact in a checkpoint: `["<digest in hex>"|null, points, "home"|"away"|null]`, then the
-        /// earlier versions' digests when there are any.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.unkeyedContainer()
-            try container.encode(digest.map { String($0, radix: 16) })
-            try container.encode(points)
-            try container.encode(team)
-            if !earlier.isEmpty { try container.encode(earlier.map { String($0, radix: 16) }) }
-        }
-
-        public init(from decoder: any Decoder) throws {
-            var container = try decoder.unkeyedContainer()
-            func number(_ hex: String) throws -> UInt64 {
-                guard let value = UInt64(hex, radix: 16) else {
-                    throw DecodingError.dataCorruptedError(in: container, debugDescription: "digest \"\(hex)\" is not hexadecimal")
-                }
-                return value
-            }
-            digest = try container.decodeIfPresent(String.self).map(number)
-            points = try container.decode(Int.self)
-            team = try container.decodeIfPresent(TeamSide.self)
-            earlier = container.isAtEnd ? [] : try container.decode([String].self).map(number)
-        }
     }
 
     /// Applied events by `seq`.
-    public private(set) var applied: [Int: AppliedEvent] = [:]
-    private var period = 0
-    private var ended = false
+    public internal(set) var applied: [Int: AppliedEvent] = [:]
+    var period = 0
+    var ended = false
 
     public init() {}
 
@@ -108,6 +84,12 @@ public struct EventValidator: Sendable, Codable {
     /// Checks `event` (found at `index` in the feed) and records it when accepted or edited.
     public mutating func check(_ event: GameEvent, index: Int) -> Verdict {
         let verdict = self.verdict(event, index: index)
+        record(event, as: verdict)
+        return verdict
+    }
+
+    /// Records `event` as ``verdict(_:index:)`` judged it (nothing changed in between).
+    public mutating func record(_ event: GameEvent, as verdict: Verdict) {
         switch verdict {
         case .accept:
             applied[event.seq] = AppliedEvent(event)
@@ -118,7 +100,6 @@ public struct EventValidator: Sendable, Codable {
         case .duplicate, .reject:
             break
         }
-        return verdict
     }
 
     /// What ``check(_:index:)`` would say about `event`, without recording anything.
