@@ -145,6 +145,24 @@ public struct GameSession: Sendable {
         return verdict
     }
 
+    /// The feed says its running score is `score` now (a live poll's snapshot, or its boxscore):
+    /// the scoreboard follows, and a change is a correction the policy sees at the game's current
+    /// moment. The same score again changes nothing, so a poller may say it after every poll.
+    public mutating func follow(_ score: FinalScore, now: Date) {
+        guard !validator.hasEnded else { return }
+        followsFeedScore = true
+        let before = board.state
+        guard board.follow(score) else { return }
+        advance(to: now)
+        statistics.corrections += 1
+        let home = score.home - before.homeScore, away = score.away - before.awayScore
+        let change = GameEvent(
+            seq: 0, time: newestSourceTime ?? self.now, period: max(1, before.period),
+            clock: before.clock.secondsRemaining(at: self.now), kind: .correction(points: abs(home) >= abs(away) ? home : away),
+            team: abs(home) >= abs(away) ? .home : .away, description: "the feed's score")
+        observe(change, changing: before)
+    }
+
     /// Lets the policy act on time passing (a held push coming due).
     public mutating func tick(now: Date) {
         advance(to: now)

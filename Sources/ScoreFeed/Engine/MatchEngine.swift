@@ -101,6 +101,19 @@ public actor MatchEngine {
         return verdict
     }
 
+    /// The feed's running score now (see ``GameSession/follow(_:now:)``). On feed time, `manual`
+    /// first moves to `time` (the newest event's), firing the deadlines before it.
+    public func follow(_ score: FinalScore, at time: Date? = nil, moving manual: ManualClock? = nil) async throws {
+        if let manual, let time {
+            try await fireDeadlines(through: time, moving: manual)
+            manual.advance(to: time)
+        }
+        let corrections = session.statistics.corrections
+        session.follow(score, now: clock.now)
+        if session.statistics.corrections != corrections { commit() }
+        try await deliver()
+    }
+
     /// Lets the policy act on time passing (a held push coming due).
     public func tick() async throws {
         session.tick(now: clock.now)

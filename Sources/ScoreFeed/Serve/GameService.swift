@@ -169,6 +169,37 @@ public actor GameService {
         }
     }
 
+    /// Starts following a game (a poller that knows its teams); a game already known is kept.
+    public func start(_ attributes: GameAttributes) {
+        if games[attributes.gameId] == nil { add(attributes.gameId, makeGame(attributes: attributes)) }
+    }
+
+    /// Whether the game is known (from a header, a checkpoint or ``start(_:)``).
+    public func knows(_ game: String) -> Bool { games[game] != nil }
+
+    /// Whether the game's `end` has been rendered.
+    public func hasEnded(_ game: String) async -> Bool {
+        await games[game]?.engine.hasEnded ?? false
+    }
+
+    /// Hands one event of `game` to its engine, as a line would (`line` numbers it in messages).
+    public func receive(_ event: GameEvent, game: String, line: Int, source: String? = nil) async -> ScoreFeedError? {
+        counters.lines += 1
+        return await apply(event, to: game, line: line, source: source)
+    }
+
+    /// The feed says `game`'s running score is `score` as of feed time `time` (its newest event's).
+    public func follow(_ score: FinalScore, game id: String, at time: Date) async -> ScoreFeedError? {
+        guard let game = games[id] else { return nil }
+        do {
+            try await game.engine.follow(score, at: time, moving: game.manual)
+        } catch {
+            return ScoreFeedError(.io, "game \(id): the sink failed: \(error)")
+        }
+        schedule(id, await game.engine.deadline)
+        return nil
+    }
+
     private func apply(_ event: GameEvent, to id: String, line: Int, source: String?) async -> ScoreFeedError? {
         let location = ScoreFeedError.Location(file: source, line: line, sequence: event.seq)
         guard let game = games[id] else {

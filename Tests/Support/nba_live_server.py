@@ -1,0 +1,686 @@
+#!/usr/bin/env python3
+"""Replays real NBA games as if they were live on the NBA liveData CDN, at accelerated time.
+
+Usage:
+  python3 nba_live_server.py [--folder DIR] [--games id,id,...] [--speed 400] [--port 0]
+                             [--fail-rate 0.15] [--seed 1] [--slow-seconds 3]
+                             [--start-offset SECONDS] [--verbose]
+
+Serves the games of --folder (default: ../shared/nba-pbp beside the package root), i.e. every
+playbyplay_<gameId>.json there, or only the --games listed (boxscore_<gameId>.json is used when
+present). Binds 127.0.0.1 (port 0 picks a free one), prints "PORT <n>" on stdout once listening,
+then serves until SIGTERM/SIGINT.
+
+Virtual time: when the server starts, each game's clock stands at its first action's
+timeActual minus --start-offset (default 60 s: the first polls see a pregame game) and runs
+--speed times faster than real time. The actions visible at virtual time T are the file's actions
+whose timeActual <= T (an action without one takes the previous action's time), in the file's own
+order and with the file's own fields, so late inserts (an action appearing before ones already
+seen), actionNumber inversions and gaps show up as they are in the file. Once every action is
+visible the game is over, and both documents are the files' own bytes.
+
+  GET /static/json/liveData/playbyplay/playbyplay_<gameId>.json
+      {"meta": <file's meta>, "game": {"gameId", "actions": [visible actions]}}
+  GET /static/json/liveData/boxscore/boxscore_<gameId>.json
+      the boxscore file with gameStatus 1 (pregame) / 2 (live: status text, period, clock, scores,
+      period scores from the last visible action) / 3 (the file itself); synthesized (gameId,
+      gameStatus, gameStatusText, period, gameClock, homeTeam/awayTeam) when the game has no file:
+      the home team is the one whose made shots move scoreHome.
+  GET /static/json/liveData/scoreboard/todaysScoreboard_00.json
+      {"scoreboard": {"gameDate", "games": [{"gameId", "gameStatus", ... "homeTeam", "awayTeam"}]}}
+  GET /control/stats
+      request counts, 304s, faults by kind, and each game's virtual time and visible actions.
+Anything else is a 404 with a small JSON body.
+
+Every 200 has ETag (quoted hash of the body), Last-Modified (virtual time of the newest visible
+action) and Cache-Control: max-age=1; a matching If-None-Match gets 304 with no body
+(If-Modified-Since is ignored: HTTP dates have 1 s resolution, and at 400x many states share one).
+
+Faults (--fail-rate, share of playbyplay/boxscore requests, seeded by --seed so a run is repeatable
+given the same request order; kinds taken in turn from a seeded shuffle so they are spread evenly):
+  503        503 with "Retry-After: 1"
+  429        429 with "Retry-After: 1"
+  cut        Content-Length of the whole body, only its first half sent, connection closed
+  empty      200 with an empty body
+  malformed  200 with '{"game": ' followed by garbage
+  slow       wait --slow-seconds, then answer correctly
+
+Logs to stderr only with --verbose. Python 3.7+ standard library only.
+"""
+import argparse
+import bisect
+import calendar
+import copy
+import email.utils
+import hashlib
+import json
+import os
+import random
+import re
+import signal
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+PBP_PATH = re.compile(r"^/static/json/liveData/playbyplay/playbyplay_([0-9A-Za-z]+)\.json$")
+BOX_PATH = re.compile(r"^/static/json/liveData/boxscore/boxscore_([0-9A-Za-z]+)\.json$")
+SCOREBOARD_PATH = "/static/json/liveData/scoreboard/todaysScoreboard_00.json"
+FAULT_KINDS = ["503", "429", "cut", "empty", "malformed", "slow"]
+
+# Fallback names for games without a boxscore file (teamId: tricode, city, name); a boxscore file
+# in the folder that has the team wins.
+NBA_TEAMS = {
+    1610612737: ("ATL", "Atlanta", "Hawks"), 1610612738: ("BOS", "Boston", "Celtics"),
+    1610612739: ("CLE", "Cleveland", "Cavaliers"), 1610612740: ("NOP", "New Orleans", "Pelicans"),
+    1610612741: ("CHI", "Chicago", "Bulls"), 1610612742: ("DAL", "Dallas", "Mavericks"),
+    1610612743: ("DEN", "Denver", "Nuggets"), 1610612744: ("GSW", "Golden State", "Warriors"),
+    1610612745: ("HOU", "Houston", "Rockets"), 1610612746: ("LAC", "LA", "Clippers"),
+    1610612747: ("LAL", "Los Angeles", "Lakers"), 1610612748: ("MIA", "Miami", "Heat"),
+    1610612749: ("MIL", "Milwaukee", "Bucks"), 1610612750: ("MIN", "Minnesota", "Timberwolves"),
+    1610612751: ("BKN", "Brooklyn", "Nets"), 1610612752: ("NYK", "New York", "Knicks"),
+    1610612753: ("ORL", "Orlando", "Magic"), 1610612754: ("IND", "Indiana", "Pacers"),
+    1610612755: ("PHI", "Philadelphia", "76ers"), 1610612756: ("PHX", "Phoenix", "Suns"),
+    1610612757: ("POR", "Portland", "Trail Blazers"), 1610612758: ("SAC", "Sacramento", "Kings"),
+    1610612759: ("SAS", "San Antonio", "Spurs"), 1610612760: ("OKC", "Oklahoma City", "Thunder"),
+    1610612761: ("TOR", "Toronto", "Raptors"), 1610612762: ("UTA", "Utah", "Jazz"),
+    1610612763: ("MEM", "Memphis", "Grizzlies"), 1610612764: ("WAS", "Washington", "Wizards"),
+    1610612765: ("DET", "Detroit", "Pistons"), 1610612766: ("CHA", "Charlotte", "Hornets"),
+}
+
+TIME_PATTERN = re.compile(
+    r"^(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(?:\.(\d+))?\s*(Z|[+-]\d\d:?\d\d)?$")
+CLOCK_PATTERN = re.compile(r"^PT(\d+)M(\d+(?:\.\d+)?)S$")
+
+
+def parse_time(text):
+    """ISO 8601 ("2025-02-10T01:10:36.6Z") to epoch seconds, or None."""
+    if not isinstance(text, str):
+        return None
+    match = TIME_PATTERN.match(text.strip())
+    if not match:
+        return None
+    year, month, day, hour, minute, second = (int(g) for g in match.groups()[:6])
+    try:
+        seconds = calendar.timegm((year, month, day, hour, minute, second, 0, 0, 0))
+    except (ValueError, OverflowError):
+        return None
+    if match.group(7):
+        seconds += float("0." + match.group(7))
+    zone = match.group(8)
+    if zone and zone != "Z":
+        sign = 1 if zone[0] == "+" else -1
+        digits = zone[1:].replace(":", "")
+        seconds -= sign * (int(digits[:2]) * 3600 + int(digits[2:]) * 60)
+    return seconds
+
+
+def iso(seconds):
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
+
+
+def http_date(seconds):
+    return email.utils.formatdate(seconds, usegmt=True)
+
+
+def to_int(value, default=0):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        try:
+            return int(float(value))
+        except (TypeError, ValueError):
+            return default
+
+
+def encode(document):
+    # json.dumps' defaults reproduce the liveData files byte for byte.
+    return json.dumps(document).encode("utf-8")
+
+
+class Game:
+    """One replayed game: its files, its actions' times, and what is visible when."""
+
+    def __init__(self, game_id, pbp_path, box_path):
+        self.game_id = game_id
+        with open(pbp_path, "rb") as handle:
+            self.pbp_bytes = handle.read()
+        self.pbp = json.loads(self.pbp_bytes.decode("utf-8"))
+        if not isinstance(self.pbp, dict) or not isinstance(self.pbp.get("game"), dict):
+            raise ValueError("%s: no game object" % pbp_path)
+        actions = self.pbp["game"].get("actions")
+        self.actions = actions if isinstance(actions, list) else []
+        self.box_bytes = None
+        self.box = None
+        if box_path:
+            with open(box_path, "rb") as handle:
+                self.box_bytes = handle.read()
+            self.box = json.loads(self.box_bytes.decode("utf-8"))
+            if not isinstance(self.box, dict) or not isinstance(self.box.get("game"), dict):
+                raise ValueError("%s: no game object" % box_path)
+        self.times = self._action_times()
+        self.thresholds = sorted(set(self.times))
+        self.first_time = self.times[0] if self.times else time.time()
+        self.end_time = self.thresholds[-1] if self.thresholds else self.first_time
+        box_game = self.box["game"] if self.box else {}
+        self.regulation = to_int(box_game.get("regulationPeriods"), 4) or 4
+        self.home, self.away = self._teams(box_game)
+
+    def _action_times(self):
+        """Each action's time: its timeActual, else the previous action's (else the next one's)."""
+        parsed = [parse_time(a.get("timeActual")) if isinstance(a, dict) else None for a in self.actions]
+        known = [t for t in parsed if t is not None]
+        if not known:
+            return [time.time()] * len(parsed)
+        previous = known[0]
+        times = []
+        for value in parsed:
+            if value is not None:
+                previous = value
+            times.append(previous)
+        return times
+
+    def _teams(self, box_game):
+        """(home, away) as {"teamId", "teamTricode", "teamName", "teamCity"} dicts.
+
+        With a boxscore file, its teams. Without one: no action carries a home/away marker
+        ("location" is absent from these feeds), so the home team is the one whose scoring
+        actions move scoreHome (and the away team the one moving scoreAway)."""
+        if box_game.get("homeTeam") and box_game.get("awayTeam"):
+            return tuple({key: box_game[side].get(key) for key in ("teamId", "teamTricode", "teamName", "teamCity")}
+                         for side in ("homeTeam", "awayTeam"))
+        seen = []  # (teamId, tricode) in order of appearance
+        votes = {}
+        last_home = last_away = 0
+        for action in self.actions:
+            if not isinstance(action, dict):
+                continue
+            team = action.get("teamId")
+            if team and team not in [t for t, _ in seen]:
+                seen.append((team, action.get("teamTricode")))
+            location = action.get("location")
+            home = to_int(action.get("scoreHome"), last_home)
+            away = to_int(action.get("scoreAway"), last_away)
+            if team:
+                if location in ("h", "v"):
+                    votes[(team, location == "h")] = votes.get((team, location == "h"), 0) + 1
+                if home != last_home:
+                    votes[(team, True)] = votes.get((team, True), 0) + 1
+                if away != last_away:
+                    votes[(team, False)] = votes.get((team, False), 0) + 1
+            last_home, last_away = home, away
+        home_score = {t: votes.get((t, True), 0) - votes.get((t, False), 0) for t, _ in seen}
+        ordered = sorted(seen, key=lambda entry: -home_score[entry[0]])
+        while len(ordered) < 2:
+            ordered.append((None, None))
+        home, away = ordered[0], ordered[1]
+        if home_score.get(home[0], 0) <= 0 or home_score.get(away[0], 0) >= 0:
+            sys.stderr.write("nba_live_server: %s: cannot tell home from away; guessed %s at home\n"
+                             % (self.game_id, home[1]))
+        return tuple(self._describe(team, tricode) for team, tricode in (home, away))
+
+    @staticmethod
+    def _describe(team, tricode):
+        known = NBA_TEAMS.get(team, (tricode, "", ""))
+        return {"teamId": team, "teamTricode": tricode or known[0], "teamName": known[2], "teamCity": known[1]}
+
+    # -- state at a virtual time ------------------------------------------------------------
+
+    def state_at(self, virtual):
+        """The number of distinct action times reached: it determines everything served."""
+        return bisect.bisect_right(self.thresholds, virtual)
+
+    def visible(self, state):
+        if state <= 0:
+            return []
+        if state >= len(self.thresholds):
+            return list(self.actions)
+        limit = self.thresholds[state - 1]
+        return [a for a, t in zip(self.actions, self.times) if t <= limit]
+
+    def over(self, state):
+        return state >= len(self.thresholds)
+
+    def last_modified(self, state, virtual_start):
+        return self.thresholds[state - 1] if state > 0 else virtual_start
+
+    def summary(self, state):
+        """status, status text, period, clock, home score, away score, per-period scores."""
+        if state <= 0:
+            return 1, "pregame", 0, "", 0, 0, {}
+        actions = [a for a in self.visible(state) if isinstance(a, dict)]
+        last = actions[-1] if actions else {}
+        home = to_int(last.get("scoreHome"))
+        away = to_int(last.get("scoreAway"))
+        period = to_int(last.get("period"), 1)
+        clock = last.get("clock") if isinstance(last.get("clock"), str) else ""
+        # Period scores: each period's last visible score minus the previous period's.
+        ends = {}
+        for action in actions:
+            ends[to_int(action.get("period"), 0)] = (to_int(action.get("scoreHome")), to_int(action.get("scoreAway")))
+        periods = {}
+        before = (0, 0)
+        for number in sorted(ends):
+            periods[number] = (ends[number][0] - before[0], ends[number][1] - before[1])
+            before = ends[number]
+        if self.over(state):
+            return 3, "Final", period, clock, home, away, periods
+        return 2, self.status_text(last, period, clock), period, clock, home, away, periods
+
+    def status_text(self, last, period, clock):
+        label = "Q%d" % period if period <= self.regulation else (
+            "OT" if period == self.regulation + 1 else "OT%d" % (period - self.regulation))
+        if last.get("actionType") == "period" and last.get("subType") == "end":
+            return "Half" if period == 2 and self.regulation == 4 else "End " + label
+        match = CLOCK_PATTERN.match(clock or "")
+        if not match:
+            return label
+        minutes, seconds = int(match.group(1)), float(match.group(2))
+        if minutes == 0 and seconds < 60 and seconds != int(seconds):
+            return "%s 0:%04.1f" % (label, seconds)
+        return "%s %d:%02d" % (label, minutes, int(seconds))
+
+    # -- documents ----------------------------------------------------------------------------
+
+    def playbyplay_body(self, state):
+        if self.over(state):
+            return self.pbp_bytes
+        game = dict(self.pbp["game"])
+        game["actions"] = self.visible(state)
+        document = dict(self.pbp)
+        document["game"] = game
+        return encode(document)
+
+    def boxscore_body(self, state):
+        if self.over(state) and self.box_bytes is not None:
+            return self.box_bytes
+        status, text, period, clock, home, away, periods = self.summary(state)
+        if self.box is None:
+            return encode(self._synthesized_box(state, status, text, period, clock, home, away, periods))
+        document = copy.deepcopy(self.box)
+        game = document["game"]
+        game["gameStatus"] = status
+        game["gameStatusText"] = text
+        game["period"] = period
+        game["gameClock"] = clock
+        for side, score, index in (("homeTeam", home, 0), ("awayTeam", away, 1)):
+            team = game.get(side)
+            if not isinstance(team, dict):
+                continue
+            team["score"] = score
+            if isinstance(team.get("periods"), list):
+                team["periods"] = self._periods(team["periods"], periods, index, period)
+        return encode(document)
+
+    def _periods(self, template, periods, index, current):
+        types = {to_int(p.get("period")): p.get("periodType") for p in template if isinstance(p, dict)}
+        count = max(self.regulation, current)
+        return [{"period": n,
+                 "periodType": types.get(n) or ("REGULAR" if n <= self.regulation else "OVERTIME"),
+                 "score": periods.get(n, (0, 0))[index]}
+                for n in range(1, count + 1)]
+
+    def _synthesized_box(self, state, status, text, period, clock, home, away, periods):
+        game = {"gameId": self.game_id, "gameTimeUTC": iso(self.first_time), "gameStatus": status,
+                "gameStatusText": text, "regulationPeriods": self.regulation, "period": period,
+                "gameClock": clock}
+        for side, team, score, index in (("homeTeam", self.home, home, 0), ("awayTeam", self.away, away, 1)):
+            entry = dict(team)
+            entry["score"] = score
+            entry["periods"] = self._periods([], periods, index, period)
+            game[side] = entry
+        meta = {"version": 1, "code": 200,
+                "request": "http://nba.cloud/games/%s/boxscore?Format=json" % self.game_id}
+        return {"meta": meta, "game": game}
+
+    def scoreboard_entry(self, state):
+        status, text, period, clock, home, away, _ = self.summary(state)
+        box_game = self.box["game"] if self.box else {}
+        entry = {"gameId": self.game_id}
+        if box_game.get("gameCode"):
+            entry["gameCode"] = box_game["gameCode"]
+        entry.update({"gameStatus": status, "gameStatusText": text, "period": period, "gameClock": clock,
+                      "gameTimeUTC": iso(self.first_time), "regulationPeriods": self.regulation})
+        for side, team, score in (("homeTeam", self.home, home), ("awayTeam", self.away, away)):
+            value = dict(team)
+            value["score"] = score
+            entry[side] = value
+        return entry
+
+    def game_date(self):
+        box_game = self.box["game"] if self.box else {}
+        et = box_game.get("gameEt")
+        if isinstance(et, str) and len(et) >= 10:
+            return et[:10]
+        return time.strftime("%Y-%m-%d", time.gmtime(self.first_time - 5 * 3600))  # about US Eastern
+
+
+class Replay:
+    """The games, the shared virtual clock, the fault plan and the counters."""
+
+    def __init__(self, games, speed, start_offset, fail_rate, seed, slow_seconds):
+        self.games = games
+        self.order = list(games)
+        self.speed = speed
+        self.start_offset = start_offset
+        self.started = time.time()
+        self.fail_rate = fail_rate
+        self.slow_seconds = slow_seconds
+        self.random = random.Random(seed)
+        self.fault_cycle = []
+        self.lock = threading.Lock()
+        self.cache = {}  # (kind, key) -> (state, body, etag, last_modified)
+        self.stats = {"requests": 0, "byEndpoint": {"playbyplay": 0, "boxscore": 0, "scoreboard": 0, "control": 0,
+                                                    "notFound": 0},
+                      "ok": 0, "notModified": 0, "faults": {kind: 0 for kind in FAULT_KINDS}, "faultsTotal": 0,
+                      "errors": 0}
+
+    def virtual_start(self, game):
+        return game.first_time - self.start_offset
+
+    def virtual_now(self, game):
+        return self.virtual_start(game) + (time.time() - self.started) * self.speed
+
+    def state(self, game):
+        return game.state_at(self.virtual_now(game))
+
+    def count(self, endpoint):
+        with self.lock:
+            self.stats["requests"] += 1
+            self.stats["byEndpoint"][endpoint] = self.stats["byEndpoint"].get(endpoint, 0) + 1
+
+    def note(self, key, kind=None):
+        with self.lock:
+            if kind is None:
+                self.stats[key] += 1
+            else:
+                self.stats[key][kind] += 1
+                self.stats["faultsTotal"] += 1
+
+    def next_fault(self):
+        """The fault for this game request, or None; seeded, taken in request order."""
+        if self.fail_rate <= 0:
+            return None
+        with self.lock:
+            if self.random.random() >= self.fail_rate:
+                return None
+            if not self.fault_cycle:
+                self.fault_cycle = list(FAULT_KINDS)
+                self.random.shuffle(self.fault_cycle)
+            kind = self.fault_cycle.pop(0)
+            self.stats["faults"][kind] += 1
+            self.stats["faultsTotal"] += 1
+            return kind
+
+    def document(self, kind, game_id=None):
+        """(body, etag, last_modified epoch) for a game document or the scoreboard, or None."""
+        if kind == "scoreboard":
+            states = tuple(self.state(self.games[g]) for g in self.order)
+            key = ("scoreboard", None)
+        else:
+            game = self.games.get(game_id)
+            if game is None:
+                return None
+            states = self.state(game)
+            key = (kind, game_id)
+        with self.lock:
+            cached = self.cache.get(key)
+        if cached and cached[0] == states:
+            return cached[1:]
+        if kind == "scoreboard":
+            body, modified = self._scoreboard(states)
+        else:
+            body = game.playbyplay_body(states) if kind == "playbyplay" else game.boxscore_body(states)
+            modified = game.last_modified(states, self.virtual_start(game))
+        etag = '"%s"' % hashlib.sha256(body).hexdigest()[:32]
+        with self.lock:
+            self.cache[key] = (states, body, etag, modified)
+        return body, etag, modified
+
+    def _scoreboard(self, states):
+        games = [self.games[g].scoreboard_entry(s) for g, s in zip(self.order, states)]
+        modified = max(self.games[g].last_modified(s, self.virtual_start(self.games[g]))
+                       for g, s in zip(self.order, states)) if self.order else time.time()
+        date = self.games[self.order[0]].game_date() if self.order else time.strftime("%Y-%m-%d")
+        document = {"meta": {"version": 1, "request": "https://nba-prod-us-east-1-mediaops-stats.s3.amazonaws.com"
+                             "/NBA/liveData/scoreboard/todaysScoreboard_00.json", "time": iso(modified), "code": 200},
+                    "scoreboard": {"gameDate": date, "leagueId": "00", "leagueName": "National Basketball Association",
+                                   "games": games}}
+        return encode(document), modified
+
+    def snapshot(self):
+        with self.lock:
+            stats = json.loads(json.dumps(self.stats))
+        stats["speed"] = self.speed
+        stats["realSecondsElapsed"] = round(time.time() - self.started, 3)
+        games = {}
+        for game_id in self.order:
+            game = self.games[game_id]
+            virtual = self.virtual_now(game)
+            state = game.state_at(virtual)
+            games[game_id] = {"virtualTime": iso(virtual), "visibleActions": len(game.visible(state)),
+                              "totalActions": len(game.actions), "gameStatus": game.summary(state)[0],
+                              "firstActionTime": iso(game.first_time), "lastActionTime": iso(game.end_time),
+                              "realSecondsToEnd": max(0.0, round((game.end_time - virtual) / self.speed, 3)),
+                              "hasBoxscoreFile": game.box is not None}
+        stats["games"] = games
+        return stats
+
+
+def load_games(folder, wanted):
+    if not os.path.isdir(folder):
+        raise SystemExit("nba_live_server: no folder %s" % folder)
+    names = os.listdir(folder)
+    found = sorted(m.group(1) for m in (re.match(r"^playbyplay_([0-9A-Za-z]+)\.json$", n) for n in names) if m)
+    ids = wanted or found
+    games = {}
+    for game_id in ids:
+        pbp = os.path.join(folder, "playbyplay_%s.json" % game_id)
+        if not os.path.isfile(pbp):
+            raise SystemExit("nba_live_server: no %s" % pbp)
+        box = os.path.join(folder, "boxscore_%s.json" % game_id)
+        try:
+            games[game_id] = Game(game_id, pbp, box if os.path.isfile(box) else None)
+        except (OSError, ValueError) as error:
+            raise SystemExit("nba_live_server: cannot read game %s: %s" % (game_id, error))
+    if not games:
+        raise SystemExit("nba_live_server: no playbyplay_<gameId>.json in %s" % folder)
+    return games
+
+
+def watch_parent(parent):
+    """Exit when the test process that started us is gone, so no server outlives a killed run."""
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
+def main():
+    # A child inherits its parent's signal mask and ignored signals: make SIGTERM/SIGINT work again.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    threading.Thread(target=watch_parent, args=(os.getppid(),), daemon=True).start()
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--folder", default=os.path.join(root, "..", "shared", "nba-pbp"))
+    parser.add_argument("--games", default="", help="comma-separated game ids (default: every playbyplay file)")
+    parser.add_argument("--speed", type=float, default=400.0)
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--fail-rate", type=float, default=0.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--slow-seconds", type=float, default=3.0)
+    parser.add_argument("--start-offset", type=float, default=60.0)
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args()
+    if args.speed <= 0:
+        parser.error("--speed must be positive")
+    wanted = [g.strip() for g in args.games.split(",") if g.strip()]
+    games = load_games(os.path.normpath(args.folder), wanted)
+    replay = Replay(games, args.speed, args.start_offset, min(max(args.fail_rate, 0.0), 1.0), args.seed,
+                    max(args.slow_seconds, 0.0))
+    verbose = args.verbose
+
+    def log(text):
+        if verbose:
+            sys.stderr.write(text + "\n")
+            sys.stderr.flush()
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.0"
+        server_version = "nba_live_server"
+        send_body = True
+
+        def do_GET(self):
+            self.handle_get(send_body=True)
+
+        def do_HEAD(self):
+            self.handle_get(send_body=False)
+
+        def handle_get(self, send_body):
+            self.send_body = send_body
+            try:
+                self.route(self.path.split("?", 1)[0].split("#", 1)[0])
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client left
+            except Exception as error:  # never let a request take the server down
+                replay.note("errors")
+                log("error on %s: %r" % (self.path, error))
+                try:
+                    self.reply(500, b'{"error":"internal"}', {})
+                except Exception:
+                    pass
+                self.close_connection = True
+
+        def route(self, path):
+            if path == "/control/stats":
+                replay.count("control")
+                self.reply(200, encode(replay.snapshot()), {"Cache-Control": "no-store"})
+                return
+            if path == SCOREBOARD_PATH:
+                replay.count("scoreboard")
+                self.serve_document("scoreboard", None)
+                return
+            for kind, pattern in (("playbyplay", PBP_PATH), ("boxscore", BOX_PATH)):
+                match = pattern.match(path)
+                if match and match.group(1) in games:
+                    replay.count(kind)
+                    fault = replay.next_fault()
+                    if fault:
+                        log("fault %s on %s" % (fault, path))
+                    if fault == "slow":
+                        time.sleep(replay.slow_seconds)
+                        fault = None
+                    self.serve_document(kind, match.group(1), fault)
+                    return
+            replay.count("notFound")
+            self.reply(404, encode({"error": "not found", "path": path}), {})
+
+        def serve_document(self, kind, game_id, fault=None):
+            if fault in ("503", "429"):
+                reason = b"Service Unavailable" if fault == "503" else b"Too Many Requests"
+                self.reply(int(fault), b'{"error":"' + reason + b'"}', {"Retry-After": "1"})
+                return
+            body, etag, modified = replay.document(kind, game_id)
+            if fault == "empty":
+                body = b""
+            elif fault == "malformed":
+                body = b'{"game": <html><head><title>502 Bad Gateway</title></head>\x00\xff'
+            if fault in ("empty", "malformed"):
+                etag = '"%s"' % hashlib.sha256(body).hexdigest()[:32]
+            headers = {"ETag": etag, "Last-Modified": http_date(modified), "Cache-Control": "max-age=1"}
+            if fault is None and self.matches(etag):
+                replay.note("notModified")
+                self.send_response(304)
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                return
+            if fault == "cut":
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                if self.send_body:
+                    self.wfile.write(body[: len(body) // 2])
+                    self.wfile.flush()
+                self.close_connection = True
+                return
+            if fault is None:
+                replay.note("ok")
+            self.reply(200, body, headers)
+
+        def matches(self, etag):
+            header = self.headers.get("If-None-Match")
+            if not header:
+                return False
+            for candidate in header.split(","):
+                candidate = candidate.strip()
+                if candidate.startswith("W/"):
+                    candidate = candidate[2:]
+                if candidate == "*" or candidate == etag:
+                    return True
+            return False
+
+        def reply(self, status, body, headers):
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            if self.send_body:
+                self.wfile.write(body)
+
+        def send_error(self, code, message=None, explain=None):
+            # The base class answers malformed requests with HTML; keep every answer JSON.
+            try:
+                self.close_connection = True
+                body = encode({"error": code, "message": message or ""})
+                self.send_response(code, message)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                if self.command != "HEAD" and code >= 200 and code not in (204, 304):
+                    self.wfile.write(body)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
+        def version_string(self):
+            return self.server_version
+
+        def log_message(self, format, *args):
+            log("%s %s" % (self.address_string(), format % args))
+
+    class Server(ThreadingHTTPServer):
+        daemon_threads = True
+        allow_reuse_address = True
+
+        def handle_error(self, request, client_address):
+            if verbose:
+                super().handle_error(request, client_address)
+
+    try:
+        server = Server(("127.0.0.1", args.port), Handler)
+    except OSError as error:
+        raise SystemExit("nba_live_server: cannot listen on port %d: %s" % (args.port, error))
+    replay.started = time.time()
+    print("PORT %d" % server.server_address[1], flush=True)
+    log("serving %s at %gx" % (", ".join(replay.order), args.speed))
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+if __name__ == "__main__":
+    main()
