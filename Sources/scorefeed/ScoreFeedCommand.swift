@@ -16,6 +16,7 @@ enum ScoreFeedCommand {
           freshness               Measure the engine against the baselines and the bound.
           report                  Write a self-contained HTML report of a replayed game.
           serve                   Run many games live from a stream of JSON lines.
+          poll                    Follow live NBA games from the liveData endpoints.
           bench                   Benchmark a season end to end and many live games.
           import                  Convert NBA play-by-play (or any game file) to the fixture format.
           stream                  Write recorded games as the JSON lines serve reads, merged by time.
@@ -34,6 +35,7 @@ enum ScoreFeedCommand {
         ("freshness", FreshnessCommand.help, FreshnessCommand.run),
         ("report", ReportCommand.help, ReportCommand.run),
         ("serve", ServeCommand.help, ServeCommand.run),
+        ("poll", PollCommand.help, PollCommand.run),
         ("bench", BenchCommand.help, BenchCommand.run),
         ("import", ImportCommand.help, ImportCommand.run),
         ("stream", StreamCommand.help, StreamCommand.run),

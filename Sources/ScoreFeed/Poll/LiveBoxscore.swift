@@ -1,0 +1,76 @@
+import Foundation
+
+/// What a poller needs from the NBA's liveData boxscore: whether the game is on, over or not
+/// started, and the score it states (the final, once over).
+public struct LiveBoxscore: Hashable, Sendable {
+    public enum Status: Int, Sendable {
+        case scheduled = 1
+        case live = 2
+        case final = 3
+    }
+
+    public var gameId: String?
+    public var status: Status
+    public var statusText: String?
+    public var homeTeamId: Int?
+    public var score: FinalScore?
+    /// Scheduled tip-off.
+    public var tipOff: Date?
+
+    /// Reads a boxscore's bytes; `url` names it in errors.
+    public static func decode(_ data: Data, url: String) throws(ScoreFeedError) -> LiveBoxscore {
+        let root: Root
+        do {
+            root = try JSONDecoder().decode(Root.self, from: data)
+        } catch {
+            throw ScoreFeedError(.malformedJSON, "the boxscore is not JSON (\(data.count) bytes; cut or garbled)", at: .init(file: url))
+        }
+        guard let game = root.game else {
+            throw ScoreFeedError(.missingField, "the boxscore has no \"game\"", at: .init(file: url))
+        }
+        let status = game.gameStatus.flatMap(Status.init(rawValue:)) ?? .scheduled
+        var score: FinalScore?
+        if let home = game.homeTeam?.score, let away = game.awayTeam?.score { score = FinalScore(home: home, away: away) }
+        return LiveBoxscore(
+            gameId: game.gameId, status: status, statusText: game.gameStatusText, homeTeamId: game.homeTeam?.teamId,
+            score: score, tipOff: game.gameTimeUTC.flatMap(ISOTime.seconds).map(Date.init(timeIntervalSince1970:)))
+    }
+
+    private struct Root: Decodable {
+        var game: Game?
+
+        struct Game: Decodable {
+            var gameId: String?
+            var gameStatus: Int?
+            var gameStatusText: String?
+            var gameTimeUTC: String?
+            var homeTeam: Team?
+            var awayTeam: Team?
+
+            enum CodingKeys: String, CodingKey { case gameId, gameStatus, gameStatusText, gameTimeUTC, homeTeam, awayTeam }
+
+            init(from decoder: any Decoder) throws {
+                let c = try decoder.container(keyedBy: CodingKeys.self)
+                gameId = c.lenientString(.gameId)
+                gameStatus = c.lenientInt(.gameStatus)
+                gameStatusText = c.lenientString(.gameStatusText)
+                gameTimeUTC = c.lenientString(.gameTimeUTC)
+                homeTeam = try? c.decodeIfPresent(Team.self, forKey: .homeTeam)
+                awayTeam = try? c.decodeIfPresent(Team.self, forKey: .awayTeam)
+            }
+        }
+
+        struct Team: Decodable {
+            var teamId: Int?
+            var score: Int?
+
+            enum CodingKeys: String, CodingKey { case teamId, score }
+
+            init(from decoder: any Decoder) throws {
+                let c = try decoder.container(keyedBy: CodingKeys.self)
+                teamId = c.lenientInt(.teamId)
+                score = c.lenientInt(.score)
+            }
+        }
+    }
+}

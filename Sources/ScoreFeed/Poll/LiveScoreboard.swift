@@ -1,0 +1,41 @@
+import Foundation
+
+/// The NBA's `todaysScoreboard_00.json`: which games are on today, when they tip off, and
+/// whether they are over.
+public struct LiveScoreboard: Hashable, Sendable {
+    public struct Game: Hashable, Sendable {
+        public var gameId: String
+        public var status: LiveBoxscore.Status
+        public var tipOff: Date?
+    }
+
+    public var games: [Game]
+
+    /// Reads the scoreboard's bytes; `url` names it in errors.
+    public static func decode(_ data: Data, url: String) throws(ScoreFeedError) -> LiveScoreboard {
+        struct Root: Decodable {
+            var scoreboard: Board?
+            struct Board: Decodable { var games: [Entry]? }
+            struct Entry: Decodable {
+                var gameId: String?
+                var gameStatus: Int?
+                var gameTimeUTC: String?
+            }
+        }
+        let root: Root
+        do {
+            root = try JSONDecoder().decode(Root.self, from: data)
+        } catch {
+            throw ScoreFeedError(.malformedJSON, "the scoreboard is not JSON (\(data.count) bytes; cut or garbled)", at: .init(file: url))
+        }
+        guard let entries = root.scoreboard?.games else {
+            throw ScoreFeedError(.missingField, "the scoreboard has no \"scoreboard.games\"", at: .init(file: url))
+        }
+        return LiveScoreboard(games: entries.compactMap { entry in
+            guard let id = entry.gameId, !id.isEmpty else { return nil }
+            return Game(
+                gameId: id, status: entry.gameStatus.flatMap(LiveBoxscore.Status.init(rawValue:)) ?? .scheduled,
+                tipOff: entry.gameTimeUTC.flatMap(ISOTime.seconds).map(Date.init(timeIntervalSince1970:)))
+        })
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import ScoreFeedModel
+
+/// One poll of a live game turned into what its engine takes: every action of the snapshot as
+/// an event, in the feed's order (the engine's identity rules ignore what it has applied and
+/// apply what is new or edited, so no state is kept here), the feed's score now, and the
+/// game's end once the feed says the game is over.
+///
+/// Events go without the feed's score: an action inserted late states the score of its own
+/// moment, not of now. The snapshot's current score goes separately (``score``), after the
+/// events; deleted actions are corrected by it too. Pure value, built from the bytes of a poll.
+public struct LiveSnapshot: Sendable {
+    public var attributes: GameAttributes
+    /// The snapshot's actions in feed order, without the game's end.
+    public var events: [GameEvent]
+    /// The feed's running score now: the boxscore's final once the game is over, else the score
+    /// the newest action states.
+    public var score: FinalScore?
+    /// Feed time of the newest action.
+    public var newest: Date?
+    /// The game's end, once the feed says the game is over (the play-by-play's own end action,
+    /// or one made after the last action).
+    public var end: GameEvent?
+    /// Actions that could not be read.
+    public var rejected: [ScoreFeedError]
+
+    /// Synthetic `seq` of an end the play-by-play does not list.
+    public static let endSeq = NBAFeed.syntheticSeqBase - 1
+
+    /// Reads one poll: the play-by-play's bytes and, when fetched, the boxscore's. A body that is
+    /// empty, cut or not liveData play-by-play is an error naming `url`, never half a game.
+    public static func decode(
+        playByPlay data: Data, url: String, boxscore: Data?, box: LiveBoxscore?, homeTeamId: Int?
+    ) throws(ScoreFeedError) -> LiveSnapshot {
+        guard !data.isEmpty else { throw ScoreFeedError(.malformedJSON, "the answer is empty", at: .init(file: url)) }
+        guard case .liveData = FeedShape.of(data) else {
+            throw ScoreFeedError(
+                .unknownFormat, "the answer (\(data.count) bytes) is not liveData play-by-play (cut, garbled or an error page)",
+                at: .init(file: url))
+        }
+        let feed = try LiveDataFormat.feed(data, file: url, boxscore: boxscore, homeTeamId: homeTeamId ?? box?.homeTeamId)
+        var events: [GameEvent] = []
+        var ownEnd: GameEvent?
+        var stated: FinalScore?
+        var newest: Date?
+        events.reserveCapacity(feed.actions.count)
+        for action in feed.actions {
+            var event = action.event
+            event.feedScore = nil
+            if let score = action.feedScore { stated = score }
+            if newest.map({ event.time > $0 }) ?? true { newest = event.time }
+            if case .gameEnd = event.kind {
+                ownEnd = ownEnd ?? event
+            } else {
+                events.append(event)
+            }
+        }
+        var snapshot = LiveSnapshot(
+            attributes: feed.attributes, events: events, score: stated, newest: newest, end: nil, rejected: feed.rejected)
+        let over = box.map { $0.status == .final } ?? (ownEnd != nil)
+        if over {
+            if let final = box?.score { snapshot.score = final }
+            var end = ownEnd ?? GameEvent(
+                seq: endSeq, time: newest ?? Date(timeIntervalSince1970: 0), period: 4, clock: 0, kind: .gameEnd,
+                description: "the feed says the game is over")
+            end.period = max(end.period, events.map(\.period).max() ?? 1)
+            end.clock = 0
+            if let newest, end.time < newest { end.time = newest }
+            snapshot.end = end
+        }
+        return snapshot
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// When to poll an endpoint next: every `interval` while it answers, backing off with jitter
+/// while it fails, and never before a `Retry-After` it gave. Pure: handed the time and the
+/// random number.
+public struct PollSchedule: Hashable, Sendable {
+    /// What the last request gave.
+    public enum Outcome: Hashable, Sendable {
+        /// A new body.
+        case fresh
+        /// `304 Not Modified`, or a body that says nothing new.
+        case unchanged
+        /// No usable answer; the server may have said how long to wait.
+        case failed(retryAfter: TimeInterval?)
+    }
+
+    public var interval: TimeInterval
+    public var backoff: Backoff
+    /// Failures in a row.
+    public private(set) var failures = 0
+
+    public init(interval: TimeInterval, backoff: Backoff = Backoff(initial: 1, multiplier: 2, maximum: 60, jitter: 0.5)) {
+        self.interval = max(0.05, interval)
+        self.backoff = backoff
+    }
+
+    /// The moment of the next request after `outcome` at `now`; `random` in 0..<1 sets the jitter.
+    public mutating func next(after outcome: Outcome, now: Date, random: Double) -> Date {
+        switch outcome {
+        case .fresh, .unchanged:
+            failures = 0
+            return now.addingTimeInterval(interval)
+        case .failed(let retryAfter):
+            failures += 1
+            // Never sooner than the regular interval, nor than the server asked.
+            let wait = max(interval, backoff.delay(afterFailure: failures, random: random), retryAfter ?? 0)
+            return now.addingTimeInterval(wait)
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import ScoreFeed
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `scorefeed poll`: follow live NBA games from the liveData endpoints into the push sender.
+enum PollCommand {
+    static let playByPlayTemplate = "https://cdn.nba.com/static/json/liveData/playbyplay/playbyplay_{gameId}.json"
+    static let boxscoreTemplate = "https://cdn.nba.com/static/json/liveData/boxscore/boxscore_{gameId}.json"
+    static let scoreboardURL = "https://cdn.nba.com/static/json/liveData/scoreboard/todaysScoreboard_00.json"
+
+    static let help = """
+        OVERVIEW: Follow live NBA games: poll each game's liveData play-by-play and boxscore
+        (conditional GETs, backoff on failure), hand every snapshot to the game's engine (new,
+        edited and deleted actions by the identity rules; the feed's score corrects the screen)
+        and write pushes to the sink, as serve does. Ends each game with its final once the
+        feed says it is over, and exits 0 when every game it follows has ended.
+
+        USAGE: scorefeed poll (--games <id,id,…> | --today) [--interval <s>] [options]
+
+        OPTIONS:
+          --games <ids>           The games to follow, by NBA game id (0022400762,…).
+          --today                 Follow every game on today's scoreboard, each from shortly
+                                  before its tip-off (games already over are skipped unless
+                                  the state directory has them).
+          --scoreboard-url <url>  Today's scoreboard (default \\(scoreboardURL)).
+          --url-template <url>    Play-by-play URL with {gameId} (default the NBA's liveData).
+          --boxscore-template <url>
+                                  Boxscore URL with {gameId} (default the NBA's liveData);
+                                  "none": the play-by-play's end action says the game is over.
+          --interval <s>          Seconds between two polls of a game (3).
+          --timeout <s>           Seconds before a request is given up (10).
+        \\(LiveRun.help)
+        \\(PushOptions.help)
+        \\(CoalescerOptions.help)
+          -h, --help              Show help information.
+
+        Failures (timeouts, 429 and 503 with their Retry-After, 5xx, cut, empty or garbled
+        bodies) are one line on stderr each, naming the game, the URL and what was wrong; the
+        game backs off with jitter and tries again. Nothing of a bad answer is folded.
+        With --state-dir a killed poll resumes where it stopped: what each game has applied is
+        in its checkpoint, and the first poll after a restart repeats it harmlessly.
+
+        EXAMPLES:
+          scorefeed poll --today --state-dir /var/lib/scorefeed --webhook https://push.example/live
+          scorefeed poll --games 0022400762 --url-template http://127.0.0.1:8080/static/json/liveData/playbyplay/playbyplay_{gameId}.json --clock feed
+
+        """
+
+    static func run(_ argv: [String]) async throws -> Int32 {
+        var arguments = Arguments(argv)
+        let gameList = try arguments.option("--games")
+        let today = arguments.flag("--today")
+        let scoreboard = try arguments.option("--scoreboard-url") ?? scoreboardURL
+        let pbpTemplate = try arguments.option("--url-template") ?? playByPlayTemplate
+        let boxTemplate = try arguments.option("--boxscore-template") ?? boxscoreTemplate
+        let interval: Double = try arguments.number("--interval", in: 0.05...3600) ?? 3
+        let timeout: Double = try arguments.number("--timeout", in: 0.1...600) ?? 10
+        let live = try LiveRun("poll", arguments: &arguments)
+        _ = try arguments.positionals(max: 0)
+        guard today || gameList != nil else { throw ScoreFeedError(.usage, "poll needs --games <id,…> or --today") }
+        guard pbpTemplate.contains("{gameId}") else { throw ScoreFeedError(.usage, "--url-template must contain {gameId}") }
+        guard boxTemplate == "none" || boxTemplate.contains("{gameId}") else {
+            throw ScoreFeedError(.usage, "--boxscore-template must contain {gameId}, or be none")
+        }
+        try await live.restore()
+        let fetcher = LiveFetcher(timeout: timeout)
+
+        var games = (gameList ?? "").split(separator: ",").map { (id: String($0).trimmingCharacters(in: .whitespaces), tipOff: Date?.none) }
+            .filter { !$0.id.isEmpty }
+        if today {
+            guard let url = URL(string: scoreboard) else { throw ScoreFeedError(.usage, "--scoreboard-url is not a URL") }
+            games += try await todaysGames(url, fetcher: fetcher, interval: interval, service: live.service)
+        }
+        var seen = Set<String>()
+        let pollers = try games.filter { seen.insert($0.id).inserted }.map { game throws(ScoreFeedError) -> LivePoller in
+            guard let pbp = URL(string: pbpTemplate.replacingOccurrences(of: "{gameId}", with: game.id)) else {
+                throw ScoreFeedError(.usage, "--url-template does not make a URL for game \(game.id)")
+            }
+            let box = boxTemplate == "none" ? nil : URL(string: boxTemplate.replacingOccurrences(of: "{gameId}", with: game.id))
+            // Start ten minutes before tip-off: pregame polls cost little, a late start costs pushes.
+            return LivePoller(
+                gameId: game.id, playByPlay: pbp, boxscore: box, interval: interval,
+                notBefore: game.tipOff.map { $0.addingTimeInterval(-600) })
+        }
+        Console.error("poll: following \(pollers.count) game\(pollers.count == 1 ? "" : "s") every \(interval) s")
+        let service = live.service
+        try await live.run {
+            await withTaskGroup(of: Void.self) { group in
+                for poller in pollers {
+                    group.addTask {
+                        await poller.run(service: service, fetcher: fetcher) { report in
+                            switch report {
+                            case .problem(let error): Console.error("\(error)")
+                            case .started(let a): Console.error("poll: game \(a.gameId): \(a.away.tricode) at \(a.home.tricode), following")
+                            case .ended(let id): Console.error("poll: game \(id): the feed says it is over")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return 0
+    }
+
+    /// Today's games from the scoreboard, retried until it answers (or the task is cancelled).
+    static func todaysGames(
+        _ url: URL, fetcher: LiveFetcher, interval: Double, service: GameService
+    ) async throws -> [(id: String, tipOff: Date?)] {
+        var schedule = PollSchedule(interval: interval)
+        while !Task.isCancelled {
+            var validators = LiveFetcher.Validators()
+            let problem: ScoreFeedError
+            switch await fetcher.get(url, validators: &validators) {
+            case .body(let data):
+                do {
+                    let board = try LiveScoreboard.decode(data, url: url.absoluteString)
+                    var games: [(id: String, tipOff: Date?)] = []
+                    for game in board.games {
+                        let known = await service.knows(game.gameId)
+                        if game.status != .final || known { games.append((game.gameId, game.tipOff)) }
+                    }
+                    return games
+                } catch {
+                    problem = error
+                }
+            case .notModified:
+                problem = ScoreFeedError(.io, "304 without a cached scoreboard", at: .init(file: url.absoluteString))
+            case .failed(let error, _):
+                problem = error
+            }
+            Console.error("poll: today's scoreboard: \(problem)")
+            let next = schedule.next(after: .failed(retryAfter: nil), now: Date(), random: Double.random(in: 0..<1))
+            try await Task.sleep(for: .seconds(max(0, next.timeIntervalSinceNow)))
+        }
+        return []
+    }
+}
