@@ -112,7 +112,7 @@ final class WebhookTestServer: Sendable {
         return (process, chosen)
     }
 
-    private static func firstLine(of handle: FileHandle, within seconds: Double) -> String? {
+    static func firstLine(of handle: FileHandle, within seconds: Double) -> String? {
         let line = Mutex<String?>(nil)
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
