@@ -120,11 +120,17 @@ struct PollLiveTests {
         return await sink.records
     }
 
-    /// Runs `poll --clock feed` on the server; kills it with SIGKILL after `killAfter` records.
-    static func poll(_ server: LiveNBATestServer, state: URL?, killAfter: Int? = nil) throws -> (lines: [String], status: Int32, killed: Bool, stderr: String) {
+    /// Runs `poll --clock feed` on the server (its games, or `--today` from its scoreboard);
+    /// kills it with SIGKILL after `killAfter` records.
+    static func poll(
+        _ server: LiveNBATestServer, state: URL?, killAfter: Int? = nil, today: Bool = false
+    ) throws -> (lines: [String], status: Int32, killed: Bool, stderr: String) {
         let process = Process()
         process.executableURL = ServeTests.executable
-        process.arguments = ["poll", "--games", games.joined(separator: ","), "--interval", interval, "--clock", "feed", "--timeout", "5"]
+        let which = today
+            ? ["--today", "--scoreboard-url", "http://127.0.0.1:\(server.port)/static/json/liveData/scoreboard/todaysScoreboard_00.json"]
+            : ["--games", games.joined(separator: ",")]
+        process.arguments = ["poll"] + which + ["--interval", interval, "--clock", "feed", "--timeout", "5"]
             + server.pollArguments + (state.map { ["--state-dir", $0.path] } ?? [])
         let out = Pipe()
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("poll-stderr-\(UUID().uuidString)")
@@ -159,7 +165,7 @@ struct PollLiveTests {
 
     /// Every game ends with its end and replay's final; at least 90 % of replay's pushes; `seq`
     /// rising per game; one body per apns-id.
-    static func check(_ lines: [String], allowRepeats: Bool = false) async throws {
+    static func check(_ lines: [String], allowRepeats: Bool = false, label: String = "") async throws {
         var bodies: [String: String] = [:]
         var lastSeq: [String: Int] = [:]
         var byGame: [String: [[String: Any]]] = [:]
@@ -185,6 +191,9 @@ struct PollLiveTests {
             let state = ((try JSONSerialization.jsonObject(with: payload) as? [String: Any])?["aps"] as? [String: Any])?["content-state"] as? [String: Any]
             let final = try #require(expected.last?.state)
             #expect(state?["homeScore"] as? Int == final.homeScore && state?["awayScore"] as? Int == final.awayScore, "\(game)'s final")
+            // A figure for Tests/LiveChecks/poll.sh, not an assertion.
+            let same = Set(lines.filter { $0.contains("\"game\":\"\(game)\"") }) == Set(expected.map { String(decoding: $0.jsonLine(), as: UTF8.self) })
+            print("poll figures: \(label) game \(game): \(mine.count) pushes, replay \(expected.count), records identical to replay's: \(same ? "yes" : "no"), last \(last["event"] as? String ?? "-")")
         }
     }
 
@@ -193,8 +202,16 @@ struct PollLiveTests {
         let server = try LiveNBATestServer(games: Self.games, speed: Self.speed, failRate: failRate, seed: 7, slowSeconds: 3)
         let run = try Self.poll(server, state: nil)
         #expect(run.status == 0, "poll exits 0 when every game has ended: \(run.stderr.suffix(400))")
-        try await Self.check(run.lines)
+        try await Self.check(run.lines, label: "fail rate \(failRate):")
         if failRate > 0 { #expect(run.stderr.contains("http://127.0.0.1:\(server.port)"), "failures are named with their URL") }
+    }
+
+    @Test func todayFollowsEveryGameOnTheScoreboard() async throws {
+        let server = try LiveNBATestServer(games: Self.games, speed: Self.speed)
+        let run = try Self.poll(server, state: nil, today: true)
+        #expect(run.status == 0, "\(run.stderr.suffix(400))")
+        #expect(run.stderr.contains("following 3 games"))
+        try await Self.check(run.lines)
     }
 
     @Test func killNineAndRestartLosesAndChangesNothing() async throws {
@@ -213,6 +230,6 @@ struct PollLiveTests {
         lines += last.lines
         #expect(last.status == 0)
         #expect(kills >= 2, "the poller was killed mid-game")
-        try await Self.check(lines, allowRepeats: true)
+        try await Self.check(lines, allowRepeats: true, label: "\(kills) kills:")
     }
 }

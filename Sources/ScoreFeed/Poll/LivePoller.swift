@@ -67,7 +67,7 @@ public struct LivePoller: Sendable {
             case .body(let data):
                 do {
                     let snapshot = try LiveSnapshot.decode(
-                        playByPlay: data, url: playByPlay.absoluteString, boxscore: boxBytes, box: box, homeTeamId: box?.homeTeamId)
+                        playByPlay: data, url: playByPlay.absoluteString, boxscore: boxBytes, box: box, homeTeamId: nil)
                     if await hand(snapshot, to: service, handed: &handed, polls: polls, report: report) { return }
                     if case .failed = outcome {} else { outcome = .fresh }
                 } catch {
@@ -99,6 +99,8 @@ public struct LivePoller: Sendable {
         report: @Sendable (Report) -> Void
     ) async -> Bool {
         if await !service.knows(gameId) {
+            // Not before its teams are known; the next whole snapshot brings everything.
+            guard snapshot.teamsKnown else { return false }
             // The game's id is the poller's; the teams are the feed's.
             var attributes = snapshot.attributes
             attributes.gameId = gameId

@@ -23,6 +23,9 @@ public struct LiveSnapshot: Sendable {
     public var end: GameEvent?
     /// Actions that could not be read.
     public var rejected: [ScoreFeedError]
+    /// Whether home and away are known (from the boxscore, or from baskets already scored): a
+    /// game is not started on guessed teams, since its activity would show them all game.
+    public var teamsKnown: Bool
 
     /// Synthetic `seq` of an end the play-by-play does not list.
     public static let endSeq = NBAFeed.syntheticSeqBase - 1
@@ -38,7 +41,7 @@ public struct LiveSnapshot: Sendable {
                 .unknownFormat, "the answer (\(data.count) bytes) is not liveData play-by-play (cut, garbled or an error page)",
                 at: .init(file: url))
         }
-        let feed = try LiveDataFormat.feed(data, file: url, boxscore: boxscore, homeTeamId: homeTeamId ?? box?.homeTeamId)
+        let feed = try LiveDataFormat.feed(data, file: url, boxscore: boxscore, homeTeamId: homeTeamId)
         var events: [GameEvent] = []
         var ownEnd: GameEvent?
         var stated: FinalScore?
@@ -56,7 +59,8 @@ public struct LiveSnapshot: Sendable {
             }
         }
         var snapshot = LiveSnapshot(
-            attributes: feed.attributes, events: events, score: stated, newest: newest, end: nil, rejected: feed.rejected)
+            attributes: feed.attributes, events: events, score: stated, newest: newest, end: nil, rejected: feed.rejected,
+            teamsKnown: feed.homeTeamId != nil && feed.attributes.home.id != feed.attributes.away.id)
         let over = box.map { $0.status == .final } ?? (ownEnd != nil)
         if over {
             if let final = box?.score { snapshot.score = final }
