@@ -29,32 +29,52 @@ struct LiveRun {
           --bundle-id <id>        The app's bundle id for apns-topic (default com.example.app).
         """
 
-    /// Reads the shared options from `arguments`; `inputs` are files `--out` must not overwrite.
-    init(_ command: String, arguments: inout Arguments, inputs: [String] = []) throws {
-        self.command = command
-        stateDir = try arguments.option("--state-dir")
-        let clockName = try arguments.option("--clock") ?? "system"
-        guard let clock = GameService.ClockMode(rawValue: clockName) else {
-            throw ScoreFeedError(.usage, "--clock takes system or feed, not \"\(clockName)\"")
-        }
-        self.clock = clock
-        drainTimeout = TimeInterval(try arguments.number("--drain-timeout", in: 0...86_400) ?? 600)
-        let out = try arguments.option("--out")
-        let bundleId = try arguments.option("--bundle-id") ?? "com.example.app"
-        let push = try PushOptions.parse(&arguments)
-        let configuration = try CoalescerOptions.parse(&arguments)
-        try OutputGuard.refuse(out, inputs: inputs, writing: "push records")
+    /// The shared options, read before anything is opened or created, so that a usage error
+    /// leaves no file behind.
+    struct Options {
+        var stateDir: String?
+        var clock: GameService.ClockMode
+        var drainTimeout: TimeInterval
+        var out: String?
+        var bundleId: String
+        var push: PushOptions
+        var coalescer: Coalescer.Configuration
 
-        var sinks: [any PushSink] = [try out.map { path throws(ScoreFeedError) in try JSONLSink(path: path) } ?? JSONLSink.standardOutput()]
-        let webhook = push.webhookSink(quiet: false)
+        /// Reads them from `arguments`; `inputs` are files `--out` must not overwrite.
+        init(_ arguments: inout Arguments, inputs: [String] = []) throws {
+            stateDir = try arguments.option("--state-dir")
+            let clockName = try arguments.option("--clock") ?? "system"
+            guard let clock = GameService.ClockMode(rawValue: clockName) else {
+                throw ScoreFeedError(.usage, "--clock takes system or feed, not \"\(clockName)\"")
+            }
+            self.clock = clock
+            drainTimeout = TimeInterval(try arguments.number("--drain-timeout", in: 0...86_400) ?? 600)
+            out = try arguments.option("--out")
+            bundleId = try arguments.option("--bundle-id") ?? "com.example.app"
+            push = try PushOptions.parse(&arguments)
+            coalescer = try CoalescerOptions.parse(&arguments)
+            try OutputGuard.refuse(out, inputs: inputs, writing: "push records")
+        }
+    }
+
+    /// Opens the sinks and the state directory and makes the service.
+    init(_ command: String, options: Options) throws {
+        self.command = command
+        stateDir = options.stateDir
+        clock = options.clock
+        drainTimeout = options.drainTimeout
+        var sinks: [any PushSink] = [
+            try options.out.map { path throws(ScoreFeedError) in try JSONLSink(path: path) } ?? JSONLSink.standardOutput()
+        ]
+        let webhook = options.push.webhookSink(quiet: false)
         if let webhook { sinks.append(webhook.sink) }
         self.webhook = webhook
-        var rendering = PushRenderer.Configuration(bundleId: bundleId)
-        push.apply(to: &rendering)
+        var rendering = PushRenderer.Configuration(bundleId: options.bundleId)
+        options.push.apply(to: &rendering)
         service = try GameService(
             options: .init(
-                clock: clock, coalescer: configuration, renderer: rendering,
-                stateDirectory: stateDir.map { URL(fileURLWithPath: $0) }),
+                clock: options.clock, coalescer: options.coalescer, renderer: rendering,
+                stateDirectory: options.stateDir.map { URL(fileURLWithPath: $0) }),
             sink: sinks.count == 1 ? sinks[0] : FanOutSink(sinks))
     }
 

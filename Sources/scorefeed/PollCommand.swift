@@ -57,13 +57,14 @@ enum PollCommand {
         let boxTemplate = try arguments.option("--boxscore-template") ?? boxscoreTemplate
         let interval: Double = try arguments.number("--interval", in: 0.05...3600) ?? 3
         let timeout: Double = try arguments.number("--timeout", in: 0.1...600) ?? 10
-        let live = try LiveRun("poll", arguments: &arguments)
+        let options = try LiveRun.Options(&arguments)
         _ = try arguments.positionals(max: 0)
         guard today || gameList != nil else { throw ScoreFeedError(.usage, "poll needs --games <id,…> or --today") }
         guard pbpTemplate.contains("{gameId}") else { throw ScoreFeedError(.usage, "--url-template must contain {gameId}") }
         guard boxTemplate == "none" || boxTemplate.contains("{gameId}") else {
             throw ScoreFeedError(.usage, "--boxscore-template must contain {gameId}, or be none")
         }
+        let live = try LiveRun("poll", options: options)
         try await live.restore()
         let fetcher = LiveFetcher(timeout: timeout)
 
@@ -112,6 +113,7 @@ enum PollCommand {
         while !Task.isCancelled {
             var validators = LiveFetcher.Validators()
             let problem: ScoreFeedError
+            var retryAfter: TimeInterval?
             switch await fetcher.get(url, validators: &validators) {
             case .body(let data):
                 do {
@@ -127,11 +129,12 @@ enum PollCommand {
                 }
             case .notModified:
                 problem = ScoreFeedError(.io, "304 without a cached scoreboard", at: .init(file: url.absoluteString))
-            case .failed(let error, _):
+            case .failed(let error, let after):
                 problem = error
+                retryAfter = after
             }
             Console.error("poll: today's scoreboard: \(problem)")
-            let next = schedule.next(after: .failed(retryAfter: nil), now: Date(), random: Double.random(in: 0..<1))
+            let next = schedule.next(after: .failed(retryAfter: retryAfter), now: Date(), random: Double.random(in: 0..<1))
             try await Task.sleep(for: .seconds(max(0, next.timeIntervalSinceNow)))
         }
         return []

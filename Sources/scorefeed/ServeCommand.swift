@@ -45,8 +45,9 @@ enum ServeCommand {
         let follow = try arguments.option("--follow")
         let window: Int? = try arguments.number("--reorder-window", in: 0...1_000_000)
         let maxLine: Int = try arguments.number("--max-line-bytes", in: 64...1 << 30) ?? 65_536
-        let live = try LiveRun("serve", arguments: &arguments, inputs: [follow].compactMap { $0 })
+        let options = try LiveRun.Options(&arguments, inputs: [follow].compactMap { $0 })
         _ = try arguments.positionals(max: 0)
+        let live = try LiveRun("serve", options: options)
         if window != nil {
             Console.error("serve: --reorder-window is ignored: an event's seq is its identity, not its order, and a feed in its own order is never rejected")
         }

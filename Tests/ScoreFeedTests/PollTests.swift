@@ -101,9 +101,81 @@ struct PollCoreTests {
     }
 }
 
+/// A live source that answers from a script, one answer per request of each URL (the last one
+/// repeats), for the poller's paths that a real server rarely takes.
+actor ScriptedSource: LiveSource {
+    private var script: [URL: [LiveFetcher.Answer]]
+    private(set) var requests: [URL: Int] = [:]
+
+    init(_ script: [URL: [LiveFetcher.Answer]]) {
+        self.script = script
+    }
+
+    func get(_ url: URL, validators: inout LiveFetcher.Validators) async -> LiveFetcher.Answer {
+        requests[url, default: 0] += 1
+        guard var answers = script[url], let first = answers.first else {
+            return .failed(ScoreFeedError(.io, "HTTP 404 (refused)", at: .init(file: url.absoluteString)), retryAfter: nil)
+        }
+        if answers.count > 1 { answers.removeFirst() }
+        script[url] = answers
+        return first
+    }
+}
+
+@Suite(
+    "poll: ending a game whatever the endpoints do", .timeLimit(.minutes(2)),
+    .enabled(if: NBAFiles.available, NBAFiles.absentReason))
+struct PollEndingTests {
+    static let pbp = URL(string: "http://cdn.test/playbyplay_0022400762.json")!
+    static let box = URL(string: "http://cdn.test/boxscore_0022400762.json")!
+    static let down = LiveFetcher.Answer.failed(ScoreFeedError(.io, "HTTP 503 (the server failed)"), retryAfter: nil)
+
+    /// The whole game's play-by-play (with its end action), and its boxscore as live or final.
+    static func documents() throws -> (pbp: Data, live: Data, final: Data) {
+        let pbp = try Data(contentsOf: URL(fileURLWithPath: NBAFiles.path("playbyplay_0022400762.json")))
+        let final = try Data(contentsOf: URL(fileURLWithPath: NBAFiles.path("boxscore_0022400762.json")))
+        var root = try #require(try JSONSerialization.jsonObject(with: final) as? [String: Any])
+        var game = try #require(root["game"] as? [String: Any])
+        game["gameStatus"] = 2
+        root["game"] = game
+        return (pbp, try JSONSerialization.data(withJSONObject: root), final)
+    }
+
+    static func run(_ source: ScriptedSource) async throws -> [PushRecord] {
+        let sink = RecordingSink()
+        let service = try GameService(options: .init(clock: .feed), sink: sink)
+        let poller = LivePoller(gameId: "0022400762", playByPlay: pbp, boxscore: box, interval: 0.05)
+        await poller.run(service: service, fetcher: source) { _ in }
+        await service.drain()
+        return await sink.records
+    }
+
+    static func checkEnded(_ records: [PushRecord]) {
+        #expect(records.last?.event == .end)
+        #expect(records.last.map { [$0.state.awayScore, $0.state.homeScore] } == [129, 128])
+    }
+
+    @Test func theBoxscoreTurnsFinalWhileThePlayByPlayFailsThenStandsStill() async throws {
+        let (pbp, live, final) = try Self.documents()
+        // Poll 1: both live. Poll 2: the boxscore is final, the play-by-play fails. Then 304s.
+        let source = ScriptedSource([
+            Self.box: [.body(live), .body(final), .notModified],
+            Self.pbp: [.body(pbp), Self.down, .notModified],
+        ])
+        Self.checkEnded(try await Self.run(source))
+    }
+
+    @Test func aBoxscoreThatWentAwayLeavesTheEndToThePlayByPlay() async throws {
+        let (pbp, live, _) = try Self.documents()
+        let source = ScriptedSource([Self.box: [.body(live), Self.down], Self.pbp: [.body(pbp), .notModified]])
+        Self.checkEnded(try await Self.run(source))
+        #expect(await source.requests[Self.box] ?? 0 >= LivePoller.boxscoreGiveUp + 1)
+    }
+}
+
 /// `scorefeed poll` (the built binary) against the live test server serving real games.
 @Suite(
-    "poll: real games from a live server", .serialized,
+    "poll: real games from a live server", .serialized, .timeLimit(.minutes(10)),
     .enabled(if: NBAFiles.available, NBAFiles.absentReason),
     .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
     .enabled(if: WebhookTestServer.python != nil, "python3 is not on the PATH"))
@@ -142,24 +214,7 @@ struct PollLiveTests {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         try errorHandle.close()
-        var lines: [String] = []
-        var buffer = Data()
-        var killed = false
-        let handle = out.fileHandleForReading
-        while true {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            buffer.append(chunk)
-            while let newline = buffer.firstIndex(of: 0x0A) {
-                lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
-                buffer.removeSubrange(buffer.startIndex...newline)
-                if let killAfter, !killed, lines.count >= killAfter {
-                    kill(process.processIdentifier, SIGKILL)
-                    killed = true
-                }
-            }
-        }
-        process.waitUntilExit()
+        let (lines, killed) = ServeTests.readLines(of: process, from: out.fileHandleForReading, killAfter: killAfter)
         return (lines, process.terminationStatus, killed, String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
     }
 

@@ -54,10 +54,17 @@ struct ServeTests {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        let (lines, killed) = readLines(of: process, from: out.fileHandleForReading, killAfter: killAfter)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (lines, killed && process.terminationReason == .uncaughtSignal, stderr)
+    }
+
+    /// Reads `process`'s output lines from `handle` to its end, sending SIGKILL once `killAfter`
+    /// lines have come; waits for the process. Returns the lines and whether it sent the kill.
+    static func readLines(of process: Process, from handle: FileHandle, killAfter: Int?) -> (lines: [String], killed: Bool) {
         var lines: [String] = []
         var buffer = Data()
         var killed = false
-        let handle = out.fileHandleForReading
         while true {
             let chunk = handle.availableData
             if chunk.isEmpty { break }
@@ -72,8 +79,7 @@ struct ServeTests {
             }
         }
         process.waitUntilExit()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return (lines, killed && process.terminationReason == .uncaughtSignal, stderr)
+        return (lines, killed)
     }
 
     static func temporaryDirectory() -> URL {

@@ -3,10 +3,16 @@ import Foundation
 import FoundationNetworking
 #endif
 
+/// Where a poller gets the live documents: ``LiveFetcher`` over HTTP, or a test's script.
+public protocol LiveSource: Sendable {
+    /// GETs `url`, conditional on `validators`, which a good answer updates.
+    func get(_ url: URL, validators: inout LiveFetcher.Validators) async -> LiveFetcher.Answer
+}
+
 /// Conditional GETs of the NBA's live documents: `If-None-Match` and `If-Modified-Since` from the
 /// last answer, a timeout per request, and every way an answer can be unusable (status, a body
 /// shorter than its `Content-Length`, an empty body) as one error naming the URL.
-public final class LiveFetcher: Sendable {
+public final class LiveFetcher: LiveSource {
     /// What one request gave.
     public enum Answer: Sendable {
         case body(Data)
@@ -57,7 +63,11 @@ public final class LiveFetcher: Sendable {
         case 304:
             return .notModified
         case 200:
-            if let length = http.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init), length != data.count {
+            // A compressed answer's Content-Length counts the compressed bytes (URLSession hands
+            // them over unpacked); a cut one then fails to decode instead.
+            if http.value(forHTTPHeaderField: "Content-Encoding") == nil,
+                let length = http.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init), length != data.count
+            {
                 return .failed(
                     ScoreFeedError(.malformedJSON, "the body was cut: \(data.count) of \(length) bytes", at: place), retryAfter: nil)
             }

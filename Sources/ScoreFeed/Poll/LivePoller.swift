@@ -30,73 +30,107 @@ public struct LivePoller: Sendable {
         case ended(String)
     }
 
-    /// Polls until the game has ended (or the task is cancelled).
-    public func run(service: GameService, fetcher: LiveFetcher, report: @Sendable (Report) -> Void) async {
-        var schedule = self.schedule
+    /// Consecutive boxscore failures after which the play-by-play's own end action says the game
+    /// is over (a boxscore that went away must not keep a game from ending).
+    static let boxscoreGiveUp = 3
+
+    /// Polls until the game has ended (or the task is cancelled). The play-by-play and the
+    /// boxscore each keep their own schedule, so one failing does not slow the other.
+    public func run(service: GameService, fetcher: some LiveSource, report: @Sendable (Report) -> Void) async {
+        if await service.hasEnded(gameId) {
+            report(.ended(gameId))
+            return
+        }
+        var pbpSchedule = schedule, boxSchedule = schedule
         var pbpValidators = LiveFetcher.Validators(), boxValidators = LiveFetcher.Validators()
         var boxBytes: Data?
         var box: LiveBoxscore?
+        var boxFailures = 0
+        /// The last good play-by-play: a boxscore that turns final while the play-by-play stands
+        /// still (304) or fails is read against it.
+        var lastPlayByPlay: Data?
         /// What the last snapshot handed over (seq → digest): only an optimisation, so repeats do
         /// not each make a trip to the engine; after a restart it is empty and the engine sorts it.
         var handed: [Int: UInt64] = [:]
-        var polls = 0
         var generator = SystemRandomNumberGenerator()
+        var boxDue = Date.distantPast, pbpDue = Date.distantPast
         if let notBefore { await Self.sleep(until: notBefore) }
         while !Task.isCancelled {
-            polls += 1
-            var outcome = PollSchedule.Outcome.unchanged
             var boxChanged = false
-            if let boxscore {
+            if let boxscore, Date() >= boxDue {
+                var outcome = PollSchedule.Outcome.unchanged
                 switch await fetcher.get(boxscore, validators: &boxValidators) {
                 case .body(let data):
                     do {
                         box = try LiveBoxscore.decode(data, url: boxscore.absoluteString)
                         boxBytes = data
                         boxChanged = true
+                        boxFailures = 0
+                        outcome = .fresh
                     } catch {
+                        // Not kept: the next request fetches it whole again.
+                        boxValidators = LiveFetcher.Validators()
+                        boxFailures += 1
                         report(.problem(Self.named(error, gameId)))
                         outcome = .failed(retryAfter: nil)
                     }
-                case .notModified: break
+                case .notModified:
+                    boxFailures = 0
                 case .failed(let error, let retryAfter):
-                    report(.problem(Self.named(error, gameId)))
+                    boxFailures += 1
+                    if await service.knows(gameId) || !error.isNotYetPublished { report(.problem(Self.named(error, gameId))) }
                     outcome = .failed(retryAfter: retryAfter)
                 }
+                boxDue = boxSchedule.next(after: outcome, now: Date(), random: Double.random(in: 0..<1, using: &generator))
             }
-            switch await fetcher.get(playByPlay, validators: &pbpValidators) {
-            case .body(let data):
-                do {
-                    let snapshot = try LiveSnapshot.decode(
-                        playByPlay: data, url: playByPlay.absoluteString, boxscore: boxBytes, box: box, homeTeamId: nil)
-                    if await hand(snapshot, to: service, handed: &handed, polls: polls, report: report) { return }
-                    if case .failed = outcome {} else { outcome = .fresh }
-                } catch {
-                    // Half a document is never folded: the validators are dropped so the next
-                    // request fetches the whole document again.
-                    pbpValidators = LiveFetcher.Validators()
-                    report(.problem(Self.named(error, gameId)))
-                    outcome = .failed(retryAfter: nil)
+            // A boxscore that keeps failing no longer decides; the play-by-play's end action does,
+            // so the play-by-play already here is read again when that happens.
+            let deciding = boxscore == nil || boxFailures >= Self.boxscoreGiveUp ? nil : box
+            if boxscore != nil, boxFailures == Self.boxscoreGiveUp { boxChanged = true }
+            var snapshotBytes: Data?
+            if Date() >= pbpDue {
+                var outcome = PollSchedule.Outcome.unchanged
+                switch await fetcher.get(playByPlay, validators: &pbpValidators) {
+                case .body(let data):
+                    snapshotBytes = data
+                    outcome = .fresh
+                case .notModified:
+                    break
+                case .failed(let error, let retryAfter):
+                    if await service.knows(gameId) || !error.isNotYetPublished { report(.problem(Self.named(error, gameId))) }
+                    outcome = .failed(retryAfter: retryAfter)
                 }
-            case .notModified:
-                // The boxscore may say the game is over while the play-by-play stands still.
-                if boxChanged, box?.status == .final {
-                    pbpValidators = LiveFetcher.Validators()
-                    continue
+                if snapshotBytes == nil, boxChanged { snapshotBytes = lastPlayByPlay }
+                if let data = snapshotBytes {
+                    do {
+                        let snapshot = try LiveSnapshot.decode(
+                            playByPlay: data, url: playByPlay.absoluteString, boxscore: boxBytes, box: deciding, homeTeamId: nil)
+                        lastPlayByPlay = data
+                        if await hand(snapshot, to: service, handed: &handed, report: report) { return }
+                    } catch {
+                        // Half a document is never folded: the validators are dropped so the next
+                        // request fetches the whole document again.
+                        pbpValidators = LiveFetcher.Validators()
+                        report(.problem(Self.named(error, gameId)))
+                        outcome = .failed(retryAfter: nil)
+                    }
                 }
-            case .failed(let error, let retryAfter):
-                report(.problem(Self.named(error, gameId)))
-                outcome = .failed(retryAfter: max(retryAfter ?? 0, outcome.retryAfter ?? 0))
+                pbpDue = pbpSchedule.next(after: outcome, now: Date(), random: Double.random(in: 0..<1, using: &generator))
+            } else if boxChanged, let data = lastPlayByPlay,
+                let snapshot = try? LiveSnapshot.decode(
+                    playByPlay: data, url: playByPlay.absoluteString, boxscore: boxBytes, box: deciding, homeTeamId: nil)
+            {
+                // The boxscore changed (it may say final) between two play-by-play polls.
+                if await hand(snapshot, to: service, handed: &handed, report: report) { return }
             }
-            let next = schedule.next(after: outcome, now: Date(), random: Double.random(in: 0..<1, using: &generator))
-            await Self.sleep(until: next)
+            await Self.sleep(until: boxscore == nil ? pbpDue : min(pbpDue, boxDue))
         }
     }
 
     /// Hands `snapshot` to the game's engine: the actions it has not handed in this form, then
     /// the feed's score, then the end. Returns whether the game has ended.
     private func hand(
-        _ snapshot: LiveSnapshot, to service: GameService, handed: inout [Int: UInt64], polls: Int,
-        report: @Sendable (Report) -> Void
+        _ snapshot: LiveSnapshot, to service: GameService, handed: inout [Int: UInt64], report: @Sendable (Report) -> Void
     ) async -> Bool {
         if await !service.knows(gameId) {
             // Not before its teams are known; the next whole snapshot brings everything.
@@ -112,7 +146,11 @@ public struct LivePoller: Sendable {
             let digest = event.digest
             guard handed[event.seq] != digest else { continue }
             handed[event.seq] = digest
-            if let problem = await service.receive(event, game: gameId, line: index + 1, source: playByPlay.absoluteString) {
+            // An action inserted into a period already over is refused (the scoreboard cannot go
+            // back); the feed's score below still counts its points. Not worth an error line.
+            if let problem = await service.receive(event, game: gameId, line: index + 1, source: playByPlay.absoluteString),
+                problem.code != .periodBackwards
+            {
                 report(.problem(problem))
             }
         }
@@ -124,7 +162,7 @@ public struct LivePoller: Sendable {
                 report(.problem(problem))
             }
         }
-        if await service.hasEnded(gameId) || snapshot.end != nil {
+        if await service.hasEnded(gameId) {
             report(.ended(gameId))
             return true
         }
@@ -143,8 +181,9 @@ public struct LivePoller: Sendable {
     }
 }
 
-extension PollSchedule.Outcome {
-    var retryAfter: TimeInterval? {
-        if case .failed(let after) = self { after } else { nil }
+extension ScoreFeedError {
+    /// A 403 or 404: before tip-off the NBA's endpoints do not have the game yet.
+    var isNotYetPublished: Bool {
+        message.contains("HTTP 403") || message.contains("HTTP 404")
     }
 }

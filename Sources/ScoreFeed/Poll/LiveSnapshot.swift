@@ -60,7 +60,8 @@ public struct LiveSnapshot: Sendable {
         }
         var snapshot = LiveSnapshot(
             attributes: feed.attributes, events: events, score: stated, newest: newest, end: nil, rejected: feed.rejected,
-            teamsKnown: feed.homeTeamId != nil && feed.attributes.home.id != feed.attributes.away.id)
+            teamsKnown: !feed.attributes.home.id.isEmpty && !feed.attributes.away.id.isEmpty
+                && feed.attributes.home.id != feed.attributes.away.id)
         let over = box.map { $0.status == .final } ?? (ownEnd != nil)
         if over {
             if let final = box?.score { snapshot.score = final }

@@ -16,6 +16,9 @@ public struct PollSchedule: Hashable, Sendable {
 
     public var interval: TimeInterval
     public var backoff: Backoff
+    /// The longest `Retry-After` honoured.
+    public static let longestRetryAfter: TimeInterval = 600
+
     /// Failures in a row.
     public private(set) var failures = 0
 
@@ -32,8 +35,9 @@ public struct PollSchedule: Hashable, Sendable {
             return now.addingTimeInterval(interval)
         case .failed(let retryAfter):
             failures += 1
-            // Never sooner than the regular interval, nor than the server asked.
-            let wait = max(interval, backoff.delay(afterFailure: failures, random: random), retryAfter ?? 0)
+            // Never sooner than the regular interval, nor than the server asked (up to ten
+            // minutes: a live game is not parked for longer on one header).
+            let wait = max(interval, backoff.delay(afterFailure: failures, random: random), min(retryAfter ?? 0, Self.longestRetryAfter))
             return now.addingTimeInterval(wait)
         }
     }
