@@ -75,10 +75,19 @@ struct GameSessionTests {
             events: [tipOff, two, Make.event(7, .fieldGoal(points: 2, made: true), team: .home, clock: 500, at: 100)],
             score: [0, 2], edits: 1),
         Timeline(
-            name: "an edit that changes only the text changes no score",
+            name: "the same event reworded is a repeat, not an edit",
             events: [tipOff, two, {
                 var edited = two
                 edited.description = "J. Doe 26' jump shot"
+                edited.time = edited.time.addingTimeInterval(4)
+                return edited
+            }()],
+            score: [2, 0], duplicates: 1),
+        Timeline(
+            name: "an edit that changes the shooter only changes no score",
+            events: [tipOff, two, {
+                var edited = two
+                edited.player = "J. Doe"
                 return edited
             }()],
             score: [2, 0], edits: 1),
@@ -174,7 +183,7 @@ struct GameSessionTests {
         #expect(error.code == .afterGameEnd)
     }
 
-    @Test func digestsAreStableAndSeeEveryField() {
+    @Test func digestsAreStableAndSeeWhatTheEventSaysAboutTheGame() {
         // The same in every process: a checkpoint written by one run is read by the next.
         #expect(Self.two.digest == Self.two.digest)
         #expect(Self.two.digest != Self.three.digest)
@@ -184,8 +193,12 @@ struct GameSessionTests {
         var scored = Self.two
         scored.feedScore = FinalScore(home: 0, away: 2)
         #expect(scored.digest != Self.two.digest)
+        var reworded = Self.two
+        reworded.description = "another wording"
+        reworded.time = reworded.time.addingTimeInterval(1)
+        #expect(reworded.digest == Self.two.digest, "text and feed time are not what the event says about the game")
         // Golden: checkpoints store digests, so changing how they are computed makes every repeat
         // after an upgrade look like an edit.
-        #expect(String(Make.event(1, .periodStart, period: 1, clock: 720).digest, radix: 16) == "c722e20d4ae79fd3")
+        #expect(String(Make.event(1, .periodStart, period: 1, clock: 720).digest, radix: 16) == "4e82bcf14f2bbea5")
     }
 }

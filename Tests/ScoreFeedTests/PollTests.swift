@@ -165,6 +165,18 @@ struct PollEndingTests {
         Self.checkEnded(try await Self.run(source))
     }
 
+    @Test func aFinalBoxscoreEndsTheGameOnItsScoreWhenThePlayByPlayCannotBeHad() async throws {
+        let (pbp, live, final) = try Self.documents()
+        var root = try #require(try JSONSerialization.jsonObject(with: pbp) as? [String: Any])
+        var game = try #require(root["game"] as? [String: Any])
+        game["actions"] = Array(try #require(game["actions"] as? [[String: Any]]).prefix(300))
+        root["game"] = game
+        let partial = try JSONSerialization.data(withJSONObject: root)
+        let source = ScriptedSource([Self.box: [.body(live), .body(final), .notModified], Self.pbp: [.body(partial), Self.down]])
+        Self.checkEnded(try await Self.run(source))
+        #expect(await source.requests[Self.pbp] ?? 0 >= 1 + LivePoller.boxscoreGiveUp, "a few tries for the last actions first")
+    }
+
     @Test func aBoxscoreThatWentAwayLeavesTheEndToThePlayByPlay() async throws {
         let (pbp, live, _) = try Self.documents()
         let source = ScriptedSource([Self.box: [.body(live), Self.down], Self.pbp: [.body(pbp), .notModified]])

@@ -97,7 +97,7 @@ public actor MatchEngine {
         case .accept, .edit: commit()
         case .duplicate, .reject: break
         }
-        try await deliver()
+        if !session.outbox.isEmpty { try await deliver() }
         return verdict
     }
 

@@ -1,13 +1,15 @@
 import Foundation
 
 extension GameEvent {
-    /// A digest of everything the event says (FNV-1a, 64 bits), the same in every process and
-    /// version: an event that comes again with the same `seq` is a repeat when its digest is the
-    /// same, and the feed editing it when not.
+    /// A digest of what the event says about the game (FNV-1a, 64 bits), the same in every
+    /// process and version: an event that comes again with the same `seq` is a repeat when its
+    /// digest is the same, and the feed editing it when not. The free-text description and the
+    /// feed's timestamp are left out: a feed that rewords an action or re-times it (the NBA
+    /// places an action without a time between its neighbours, which can move as actions are
+    /// inserted) has not changed the game.
     public var digest: UInt64 {
         var hash = Digest()
         hash.add(seq)
-        hash.add(time.timeIntervalSince1970.bitPattern)
         hash.add(period)
         hash.add(clock.bitPattern)
         hash.add(kind.typeName)
@@ -33,7 +35,6 @@ extension GameEvent {
         }
         hash.add(team?.rawValue)
         hash.add(player)
-        hash.add(description)
         hash.add(feedScore?.home ?? -1)
         hash.add(feedScore?.away ?? -1)
         return hash.value
@@ -49,8 +50,9 @@ private struct Digest {
         value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
     }
 
+    /// A whole word at a time (FNV-1a over 64-bit words): a quarter of the work of byte by byte.
     mutating func add(_ number: UInt64) {
-        for shift in stride(from: 0, to: 64, by: 8) { add(byte: UInt8(truncatingIfNeeded: number >> UInt64(shift))) }
+        value = (value ^ number) &* 0x0000_0100_0000_01b3
         add(byte: 0x1F)
     }
 
@@ -58,7 +60,16 @@ private struct Digest {
 
     mutating func add(_ text: String?) {
         guard let text else { return add(byte: 0x1E) }
-        for byte in text.utf8 { add(byte: byte) }
-        add(byte: 0x1F)
+        var word: UInt64 = 0, filled: UInt64 = 0
+        for byte in text.utf8 {
+            word |= UInt64(byte) << (filled * 8)
+            filled += 1
+            if filled == 8 {
+                add(word)
+                word = 0
+                filled = 0
+            }
+        }
+        add(word | (filled << 56))
     }
 }

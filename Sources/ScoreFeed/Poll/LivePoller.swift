@@ -55,8 +55,12 @@ public struct LivePoller: Sendable {
         var generator = SystemRandomNumberGenerator()
         var boxDue = Date.distantPast, pbpDue = Date.distantPast
         if let notBefore { await Self.sleep(until: notBefore) }
+        /// The boxscore changed since the last play-by-play request.
+        var pendingChange = false
+        /// Play-by-play requests that failed since the boxscore said final.
+        var staleAfterFinal = 0
         while !Task.isCancelled {
-            var boxChanged = false
+            var boxChanged = pendingChange
             if let boxscore, Date() >= boxDue {
                 var outcome = PollSchedule.Outcome.unchanged
                 switch await fetcher.get(boxscore, validators: &boxValidators) {
@@ -88,19 +92,28 @@ public struct LivePoller: Sendable {
             let deciding = boxscore == nil || boxFailures >= Self.boxscoreGiveUp ? nil : box
             if boxscore != nil, boxFailures == Self.boxscoreGiveUp { boxChanged = true }
             var snapshotBytes: Data?
-            if Date() >= pbpDue {
+            let pbpIsDue = Date() >= pbpDue
+            if pbpIsDue {
                 var outcome = PollSchedule.Outcome.unchanged
                 switch await fetcher.get(playByPlay, validators: &pbpValidators) {
                 case .body(let data):
                     snapshotBytes = data
                     outcome = .fresh
+                    staleAfterFinal = 0
                 case .notModified:
-                    break
+                    // Unchanged since the last one: what is here is the whole game so far, so a
+                    // boxscore that has just said final (or gone away) is read against it.
+                    if boxChanged || deciding?.status == .final { snapshotBytes = lastPlayByPlay }
                 case .failed(let error, let retryAfter):
                     if await service.knows(gameId) || !error.isNotYetPublished { report(.problem(Self.named(error, gameId))) }
                     outcome = .failed(retryAfter: retryAfter)
+                    // The boxscore says final but the play-by-play cannot be had: a few tries for
+                    // the last actions, then the game ends on the boxscore's final anyway.
+                    if deciding?.status == .final {
+                        staleAfterFinal += 1
+                        if staleAfterFinal >= Self.boxscoreGiveUp { snapshotBytes = lastPlayByPlay }
+                    }
                 }
-                if snapshotBytes == nil, boxChanged { snapshotBytes = lastPlayByPlay }
                 if let data = snapshotBytes {
                     do {
                         let snapshot = try LiveSnapshot.decode(
@@ -116,13 +129,9 @@ public struct LivePoller: Sendable {
                     }
                 }
                 pbpDue = pbpSchedule.next(after: outcome, now: Date(), random: Double.random(in: 0..<1, using: &generator))
-            } else if boxChanged, let data = lastPlayByPlay,
-                let snapshot = try? LiveSnapshot.decode(
-                    playByPlay: data, url: playByPlay.absoluteString, boxscore: boxBytes, box: deciding, homeTeamId: nil)
-            {
-                // The boxscore changed (it may say final) between two play-by-play polls.
-                if await hand(snapshot, to: service, handed: &handed, report: report) { return }
             }
+            // A boxscore change between two play-by-play requests waits for the next one.
+            pendingChange = boxChanged && !pbpIsDue
             await Self.sleep(until: boxscore == nil ? pbpDue : min(pbpDue, boxDue))
         }
     }
