@@ -109,16 +109,23 @@ public enum LiveDataFormat {
             var gameId: String?
             var actions: [NBAActionSlot]?
             var gameTimeUTC: String?
+            /// A boxscore's: 1 scheduled, 2 live, 3 final.
+            var gameStatus: Int?
+            var gameStatusText: String?
             var homeTeam: Team?
             var awayTeam: Team?
 
-            enum CodingKeys: String, CodingKey { case gameId, actions, gameTimeUTC, homeTeam, awayTeam }
+            enum CodingKeys: String, CodingKey {
+                case gameId, actions, gameTimeUTC, gameStatus, gameStatusText, homeTeam, awayTeam
+            }
 
             init(from decoder: any Decoder) throws {
                 let c = try decoder.container(keyedBy: CodingKeys.self)
                 gameId = c.lenientString(.gameId)
                 actions = try c.decodeIfPresent([NBAActionSlot].self, forKey: .actions)
                 gameTimeUTC = c.lenientString(.gameTimeUTC)
+                gameStatus = c.lenientInt(.gameStatus)
+                gameStatusText = c.lenientString(.gameStatusText)
                 homeTeam = try? c.decodeIfPresent(Team.self, forKey: .homeTeam)
                 awayTeam = try? c.decodeIfPresent(Team.self, forKey: .awayTeam)
             }

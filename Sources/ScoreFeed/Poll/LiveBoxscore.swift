@@ -17,11 +17,12 @@ public struct LiveBoxscore: Hashable, Sendable {
     /// Scheduled tip-off.
     public var tipOff: Date?
 
-    /// Reads a boxscore's bytes; `url` names it in errors.
+    /// Reads a boxscore's bytes (with the liveData reader's own wire types); `url` names it in
+    /// errors.
     public static func decode(_ data: Data, url: String) throws(ScoreFeedError) -> LiveBoxscore {
-        let root: Root
+        let root: LiveDataFormat.Root
         do {
-            root = try JSONDecoder().decode(Root.self, from: data)
+            root = try JSONDecoder().decode(LiveDataFormat.Root.self, from: data)
         } catch {
             throw ScoreFeedError(.malformedJSON, "the boxscore is not JSON (\(data.count) bytes; cut or garbled)", at: .init(file: url))
         }
@@ -34,43 +35,5 @@ public struct LiveBoxscore: Hashable, Sendable {
         return LiveBoxscore(
             gameId: game.gameId, status: status, statusText: game.gameStatusText, homeTeamId: game.homeTeam?.teamId,
             score: score, tipOff: game.gameTimeUTC.flatMap(ISOTime.seconds).map(Date.init(timeIntervalSince1970:)))
-    }
-
-    private struct Root: Decodable {
-        var game: Game?
-
-        struct Game: Decodable {
-            var gameId: String?
-            var gameStatus: Int?
-            var gameStatusText: String?
-            var gameTimeUTC: String?
-            var homeTeam: Team?
-            var awayTeam: Team?
-
-            enum CodingKeys: String, CodingKey { case gameId, gameStatus, gameStatusText, gameTimeUTC, homeTeam, awayTeam }
-
-            init(from decoder: any Decoder) throws {
-                let c = try decoder.container(keyedBy: CodingKeys.self)
-                gameId = c.lenientString(.gameId)
-                gameStatus = c.lenientInt(.gameStatus)
-                gameStatusText = c.lenientString(.gameStatusText)
-                gameTimeUTC = c.lenientString(.gameTimeUTC)
-                homeTeam = try? c.decodeIfPresent(Team.self, forKey: .homeTeam)
-                awayTeam = try? c.decodeIfPresent(Team.self, forKey: .awayTeam)
-            }
-        }
-
-        struct Team: Decodable {
-            var teamId: Int?
-            var score: Int?
-
-            enum CodingKeys: String, CodingKey { case teamId, score }
-
-            init(from decoder: any Decoder) throws {
-                let c = try decoder.container(keyedBy: CodingKeys.self)
-                teamId = c.lenientInt(.teamId)
-                score = c.lenientInt(.score)
-            }
-        }
     }
 }
