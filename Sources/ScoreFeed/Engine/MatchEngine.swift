@@ -18,8 +18,7 @@ public actor MatchEngine {
     private var session: GameSession
     /// A call is handing the outbox to the sink; others leave their pushes to it.
     private var delivering = false
-    /// Checkpoints written, and the failure of the last write if it failed.
-    public private(set) var checkpointsWritten = 0
+    /// The failure of the last checkpoint write, if it failed.
     public private(set) var checkpointFailure: ScoreFeedError?
 
     public init(
@@ -178,7 +177,6 @@ public actor MatchEngine {
         guard let store else { return }
         do {
             try store.write(try session.checkpoint.encoded(), for: attributes.gameId)
-            checkpointsWritten += 1
             checkpointFailure = nil
         } catch let error as ScoreFeedError {
             checkpointFailure = error
