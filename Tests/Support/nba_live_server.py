@@ -63,6 +63,8 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from server_support import run_as_child
+
 PBP_PATH = re.compile(r"^/static/json/liveData/playbyplay/playbyplay_([0-9A-Za-z]+)\.json$")
 BOX_PATH = re.compile(r"^/static/json/liveData/boxscore/boxscore_([0-9A-Za-z]+)\.json$")
 SCOREBOARD_PATH = "/static/json/liveData/scoreboard/todaysScoreboard_00.json"
@@ -488,24 +490,14 @@ def load_games(folder, wanted):
     return games
 
 
-def watch_parent(parent):
-    """Exit when the test process that started us is gone, so no server outlives a killed run."""
-    while True:
-        time.sleep(0.5)
-        if os.getppid() != parent:
-            os._exit(0)
-
-
 def main():
-    # A child inherits its parent's signal mask and ignored signals: make SIGTERM/SIGINT work again.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
+    run_as_child()
 
     def stop(signum, frame):
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    threading.Thread(target=watch_parent, args=(os.getppid(),), daemon=True).start()
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--folder", default=os.path.join(root, "..", "shared", "nba-pbp"))
@@ -602,16 +594,7 @@ def main():
                 self.end_headers()
                 return
             if fault == "cut":
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                for name, value in headers.items():
-                    self.send_header(name, value)
-                self.end_headers()
-                if self.send_body:
-                    self.wfile.write(body[: len(body) // 2])
-                    self.wfile.flush()
-                self.close_connection = True
+                self.reply(200, body, headers, cut=True)
                 return
             if fault is None:
                 replay.note("ok")
@@ -629,7 +612,9 @@ def main():
                     return True
             return False
 
-        def reply(self, status, body, headers):
+        def reply(self, status, body, headers, cut=False):
+            """Answers with `body`; `cut` sends its first half only, under the whole length, and
+            closes the connection."""
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body)))
@@ -637,7 +622,11 @@ def main():
                 self.send_header(name, value)
             self.end_headers()
             if self.send_body:
-                self.wfile.write(body)
+                self.wfile.write(body[: len(body) // 2] if cut else body)
+                if cut:
+                    self.wfile.flush()
+            if cut:
+                self.close_connection = True
 
         def send_error(self, code, message=None, explain=None):
             # The base class answers malformed requests with HTML; keep every answer JSON.

@@ -20,27 +20,18 @@ Stop it with SIGTERM. Python 3.7+ standard library only.
 import argparse
 import email.utils
 import json
-import os
 import signal
 import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-
-def watch_parent(parent):
-    """Exit when the test process that started us is gone, so no server outlives a killed run."""
-    while True:
-        time.sleep(0.5)
-        if os.getppid() != parent:
-            os._exit(0)
+from server_support import run_as_child
 
 
 def main():
-    # A child inherits its parent's signal mask and ignored signals: make SIGTERM work again.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
+    run_as_child()
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    threading.Thread(target=watch_parent, args=(os.getppid(),), daemon=True).start()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--log", required=True)

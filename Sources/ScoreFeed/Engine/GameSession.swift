@@ -131,16 +131,16 @@ public struct GameSession: Sendable {
             // moving the score here as well could count it twice.
             guard !followsFeedScore else { break }
             let before = board.state
-            // The change happens now: at the game's period and clock, not the edited event's.
-            var change = event
-            change.period = max(1, board.state.period)
-            change.clock = board.state.clock.secondsRemaining(at: self.now)
-            change.feedScore = nil
-            for correction in Self.corrections(editing: previous, to: change) { board.apply(correction) }
-            guard !Diff(from: before, to: board.state).isEmpty else { break }
-            change.kind = .correction(points: event.kind.points - previous.points)
-            change.team = event.team ?? previous.team
-            observe(change, changing: before)
+            let moved = PointsMoved.between((previous.team, previous.points), (event.team, event.kind.points))
+            for (team, points) in moved {
+                board.apply(correctionNow(points, team: team, seq: event.seq, time: event.time, why: "seq \(event.seq) edited by the feed"))
+            }
+            guard !moved.isEmpty else { break }
+            observe(
+                correctionNow(
+                    event.kind.points - previous.points, team: event.team ?? previous.team ?? .home, seq: event.seq,
+                    time: event.time, why: event.description ?? "seq \(event.seq) edited by the feed"),
+                changing: before)
         }
         return verdict
     }
@@ -156,11 +156,11 @@ public struct GameSession: Sendable {
         advance(to: now)
         statistics.corrections += 1
         let home = score.home - before.homeScore, away = score.away - before.awayScore
-        let change = GameEvent(
-            seq: 0, time: newestSourceTime ?? self.now, period: max(1, before.period),
-            clock: before.clock.secondsRemaining(at: self.now), kind: .correction(points: abs(home) >= abs(away) ? home : away),
-            team: abs(home) >= abs(away) ? .home : .away, description: "the feed's score")
-        observe(change, changing: before)
+        observe(
+            correctionNow(
+                abs(home) >= abs(away) ? home : away, team: abs(home) >= abs(away) ? .home : .away, seq: 0,
+                time: newestSourceTime ?? self.now, why: "the feed's score"),
+            changing: before)
     }
 
     /// Lets the policy act on time passing (a held push coming due).
@@ -200,19 +200,12 @@ public struct GameSession: Sendable {
         perform(policy.observe(StateChange(event: event, diff: diff, state: board.state), now: now))
     }
 
-    /// The corrections that take the points of `previous` back and give those of `event`.
-    private static func corrections(editing previous: EventValidator.AppliedEvent, to event: GameEvent) -> [GameEvent] {
-        var deltas: [TeamSide: Int] = [:]
-        if let team = previous.team { deltas[team, default: 0] -= previous.points }
-        if let team = event.team { deltas[team, default: 0] += event.kind.points }
-        return [TeamSide.home, .away].compactMap { team in
-            guard let points = deltas[team], points != 0 else { return nil }
-            var correction = event
-            correction.kind = .correction(points: points)
-            correction.team = team
-            correction.description = "seq \(event.seq) edited by the feed"
-            return correction
-        }
+    /// A correction of `points` for `team` that happens now: at the game's current period and
+    /// clock, whatever the moment of the event that caused it.
+    private func correctionNow(_ points: Int, team: TeamSide, seq: Int, time: Date, why: String) -> GameEvent {
+        GameEvent(
+            seq: seq, time: time, period: max(1, board.state.period), clock: board.state.clock.secondsRemaining(at: now),
+            kind: .correction(points: points), team: team, description: why)
     }
 
     private mutating func perform(_ decision: PushDecision) {

@@ -127,15 +127,10 @@ public struct SnapshotDiffer: Sendable {
 
     /// Corrections for an action going from `old` to `new` (either may be nil).
     private mutating func corrections(from old: GameEvent?, to new: GameEvent?, why: String) -> [GameEvent] {
-        var delta: [TeamSide: Int] = [:]
-        if let old, let team = old.team { delta[team, default: 0] -= old.kind.points }
-        if let new, let team = new.team { delta[team, default: 0] += new.kind.points }
-        var result: [GameEvent] = []
-        for team in [TeamSide.home, .away] {
-            guard let points = delta[team], points != 0, let subject = old ?? new else { continue }
-            result.append(correction(points, team: team, description: "\(why): seq \(subject.seq) \(subject.description ?? "")"))
+        guard let subject = old ?? new else { return [] }
+        return PointsMoved.between(old.map { ($0.team, $0.kind.points) }, new.map { ($0.team, $0.kind.points) }).map {
+            correction($0.points, team: $0.team, description: "\(why): seq \(subject.seq) \(subject.description ?? "")")
         }
-        return result
     }
 
     private mutating func correction(_ points: Int, team: TeamSide, description: String) -> GameEvent {

@@ -85,12 +85,12 @@ public struct LivePoller: Sendable {
                     if await service.knows(gameId) || !error.isNotYetPublished { report(.problem(Self.named(error, gameId))) }
                     outcome = .failed(retryAfter: retryAfter)
                 }
+                // A boxscore that keeps failing no longer decides; the play-by-play's end action
+                // does, so the play-by-play already here is read again once, when that happens.
+                if case .failed = outcome, boxFailures == Self.boxscoreGiveUp { boxChanged = true }
                 boxDue = boxSchedule.next(after: outcome, now: Date(), random: Double.random(in: 0..<1, using: &generator))
             }
-            // A boxscore that keeps failing no longer decides; the play-by-play's end action does,
-            // so the play-by-play already here is read again when that happens.
             let deciding = boxscore == nil || boxFailures >= Self.boxscoreGiveUp ? nil : box
-            if boxscore != nil, boxFailures == Self.boxscoreGiveUp { boxChanged = true }
             var snapshotBytes: Data?
             let pbpIsDue = Date() >= pbpDue
             if pbpIsDue {

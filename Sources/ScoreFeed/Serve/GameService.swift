@@ -157,7 +157,7 @@ public actor GameService {
                 switch try StreamLine.parse(data, number: number, source: source) {
                 case .header(let attributes):
                     counters.headers += 1
-                    if games[attributes.gameId] == nil { add(attributes.gameId, makeGame(attributes: attributes)) }
+                    start(attributes)
                     return nil
                 case .event(let id, let event):
                     return await apply(event, to: id, line: number, source: source)
