@@ -9,6 +9,7 @@ enum FreshnessCommand {
         baselines and the clairvoyant bound, per game and as medians, at one or more budgets.
 
         USAGE: scorefeed freshness [<file> ...] [--generated <n>] [--budgets <list>] [options]
+               scorefeed freshness --grid [--told] [--grid-budgets <list>] [--grid-delays <list>] <file> ...
 
         ARGUMENTS:
           <file>                  Game files, in any format replay reads.
@@ -17,12 +18,14 @@ enum FreshnessCommand {
           --generated <n>         Also measure n generated games (seeds 1…n).
           --budgets <list>        Budgets to measure, comma separated (default 15,60); they
                                   replace --budget, the other coalescer options apply to each.
+        \(gridHelp)
         \(CoalescerOptions.help)
           -h, --help              Show help information.
 
         EXAMPLES:
           scorefeed freshness ../shared/nba-pbp/playbyplay_*.json
           scorefeed freshness --generated 100 --budgets 15
+          scorefeed freshness --grid --told ../shared/nba-pbp/playbyplay_*.json
 
         """
 
@@ -41,6 +44,7 @@ enum FreshnessCommand {
 
     static func run(_ argv: [String]) async throws -> Int32 {
         var arguments = Arguments(argv)
+        if arguments.flag("--grid") { return try await runGrid(&arguments) }
         let generated: Int = try arguments.number("--generated", in: 0...100_000) ?? 0
         let budgetText = try arguments.option("--budgets") ?? "15,60"
         let budgets = budgetText.split(separator: ",").compactMap { Int($0) }

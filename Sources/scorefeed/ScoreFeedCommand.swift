@@ -14,6 +14,7 @@ enum ScoreFeedCommand {
           replay                  Replay a recorded game and show (or emit) its pushes.
           generate                Write a realistic generated game in the fixture format.
           freshness               Measure the engine against the baselines and the bound.
+          values                  Fit the table that prices priority 10 by kind of moment.
           report                  Write a self-contained HTML report of a replayed game.
           serve                   Run many games live from a stream of JSON lines.
           poll                    Follow live NBA games from the liveData endpoints.
@@ -33,6 +34,7 @@ enum ScoreFeedCommand {
         ("replay", ReplayCommand.help, ReplayCommand.run),
         ("generate", GenerateCommand.help, GenerateCommand.run),
         ("freshness", FreshnessCommand.help, FreshnessCommand.run),
+        ("values", ValuesCommand.help, ValuesCommand.run),
         ("report", ReportCommand.help, ReportCommand.run),
         ("serve", ServeCommand.help, ServeCommand.run),
         ("poll", PollCommand.help, PollCommand.run),

@@ -60,6 +60,10 @@ public struct Coalescer: PushPolicy, Codable {
         var awayScore: Int
     }
 
+    public init(configuration: Configuration = .standard, values: PushValues) {
+        self.init(configuration: configuration)
+    }
+
     public init(configuration: Configuration = .standard) {
         self.configuration = configuration
         budget = PushBudget(limit: configuration.budget)

@@ -98,3 +98,58 @@ public enum Baselines {
         }
     }
 }
+
+extension Baselines {
+    /// Priority 5 on every score change, and the final: free, and late by the priority-5 delay.
+    public static func priority5EveryChange(_ timeline: ScoreTimeline) -> [DeviceModel.Sent] {
+        var schedule = Schedule()
+        for change in timeline.changes { schedule.add(change.time, priority: 5, score: change.score) }
+        schedule.end(timeline, priority: 5)
+        return schedule.pushes
+    }
+
+    /// The feed-information bound: the best a policy could do knowing at each moment only what
+    /// the feed had said by then, with hindsight over when to spend. Every change goes at
+    /// priority 5 at once (wrong for min(delay, gap) after it); each moment of a gap is valued
+    /// by `values` (what a priority 10 then likely buys, from the moment's kind and the time left
+    /// before the priority-5 push arrives), and the K = budget × game hours best offers get
+    /// priority 10, scored by what they truly bought. A gap offers either its best moment (a
+    /// timeout logged after the score) or its first (the score itself, which buys the most when
+    /// spent): the better of the two allocations is the bound. The rolling hour is not
+    /// enforced, which only favours the bound.
+    public static func feedInformationBound(
+        _ game: GameMoments, values: PushValues, budget: Int, priority5Delay delay: TimeInterval
+    ) -> (wrongShare: Double, priority10: Int) {
+        let duration = game.timeline.duration
+        guard duration > 0 else { return (0, 0) }
+        var lost = 0.0
+        var best: [(expected: Double, bought: Double)] = []
+        var first: [(expected: Double, bought: Double)] = []
+        let moments = game.moments
+        var i = moments.firstIndex { $0.changesScore } ?? moments.count
+        while i < moments.count {
+            let arrival = moments[i].time.addingTimeInterval(delay)
+            lost += min(delay, moments[i].wait)
+            var offer: (expected: Double, bought: Double) = (0, 0)
+            var j = i
+            repeat {
+                let moment = moments[j]
+                let left = arrival.timeIntervalSince(moment.time)
+                if left > 0 {
+                    let expected = values.value(moment.kind, within: left)
+                    if j == i { first.append((expected, min(left, moment.wait))) }
+                    if expected > offer.expected { offer = (expected, min(left, moment.wait)) }
+                }
+                j += 1
+            } while j < moments.count && !moments[j].changesScore
+            if first.count < best.count + 1 { first.append((0, 0)) }
+            best.append(offer)
+            i = j
+        }
+        let k = min(best.count, max(0, Int((Double(budget) * duration / 3600).rounded(.down))))
+        func bought(_ offers: [(expected: Double, bought: Double)]) -> Double {
+            offers.sorted { $0.expected > $1.expected }.prefix(k).reduce(0) { $0 + $1.bought }
+        }
+        return (max(0, lost - max(bought(best), bought(first))) / duration, k)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// How long the score on the lock screen likely stays the current one after each kind of
+/// moment (``Situation/Kind``): for every kind, the chance that the next score is still to come
+/// x seconds later, learned from real games (`scorefeed values`). From it follows what a
+/// priority-10 push is worth at that moment when the priority-5 push carrying the same score
+/// would arrive R seconds later: E[min(R, wait)], so the value follows the priority-5 delay.
+public struct PushValues: Hashable, Sendable {
+    /// Seconds between two points of a survival curve, and the last point.
+    public static let step: Double = 5
+    public static let horizon: Double = 600
+    static var points: Int { Int(horizon / step) + 1 }
+
+    /// For each kind, P(wait for the next score > k × `step`) for k = 0 … horizon / step.
+    public private(set) var survival: [Situation.Kind: [Double]]
+    /// Moments of each kind in the games the table was fit on.
+    public private(set) var moments: [Situation.Kind: Int]
+    /// Score changes per hour of game in those games (first to last event).
+    public private(set) var scoresPerHour: Double
+    /// ∫ survival from 0 to k × step, per kind: what a value is read from.
+    private var integrals: [Situation.Kind: [Double]] = [:]
+
+    public init(survival: [Situation.Kind: [Double]], moments: [Situation.Kind: Int], scoresPerHour: Double) {
+        self.survival = survival
+        self.moments = moments
+        self.scoresPerHour = scoresPerHour
+        let fallback = survival[.play] ?? Array(repeating: 1, count: Self.points)
+        for kind in Situation.Kind.allCases {
+            var curve = survival[kind] ?? fallback
+            if curve.count < Self.points { curve += Array(repeating: curve.last ?? 0, count: Self.points - curve.count) }
+            self.survival[kind] = curve
+            var sums = [0.0]
+            sums.reserveCapacity(curve.count)
+            for k in 1..<curve.count { sums.append(sums[k - 1] + (curve[k - 1] + curve[k]) / 2 * Self.step) }
+            integrals[kind] = sums
+        }
+    }
+
+    /// Seconds of correct screen a priority 10 likely buys at a moment of `kind` when the score
+    /// would otherwise reach the screen `within` seconds later: E[min(within, wait)].
+    public func value(_ kind: Situation.Kind, within: TimeInterval) -> TimeInterval {
+        guard within > 0, let sums = integrals[kind], let curve = survival[kind] else { return 0 }
+        let position = within / Self.step
+        let k = Int(position)
+        guard k + 1 < sums.count else {
+            return sums[sums.count - 1] + curve[curve.count - 1] * (within - Self.horizon)
+        }
+        let fraction = (position - Double(k)) * Self.step
+        let slope = (curve[k + 1] - curve[k]) / Self.step
+        return sums[k] + curve[k] * fraction + slope * fraction * fraction / 2
+    }
+
+    /// The chance the next score is still to come `after` seconds from a moment of `kind`.
+    public func survival(_ kind: Situation.Kind, after: TimeInterval) -> Double {
+        guard let curve = survival[kind] else { return 0 }
+        let position = min(max(0, after), Self.horizon) / Self.step
+        let k = min(Int(position), curve.count - 1)
+        guard k + 1 < curve.count else { return curve[k] }
+        return curve[k] + (curve[k + 1] - curve[k]) * (position - Double(k))
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import ScoreFeedModel
+
+/// A game read as the policy reads it: every accepted event's moment (``Situation``) with its
+/// feed time, and how long after it the next score came. What the value table is fit on and
+/// what the feed-information bound spends on.
+public struct GameMoments: Hashable, Sendable {
+    /// One accepted event.
+    public struct Moment: Hashable, Sendable {
+        public var time: Date
+        public var kind: Situation.Kind
+        /// Whether the event changed the score.
+        public var changesScore: Bool
+        /// Seconds until the next score change after this event (until the window's end when
+        /// none comes).
+        public var wait: TimeInterval
+    }
+
+    public var moments: [Moment]
+    public var timeline: ScoreTimeline
+
+    /// Folds `events` as ``ScoreTimeline`` does and reads each accepted one.
+    public init(events: [GameEvent]) {
+        timeline = ScoreTimeline(events: events)
+        var validator = EventValidator()
+        var board = Scoreboard()
+        var situation = Situation()
+        var read: [Moment] = []
+        var last: Date?
+        for (index, event) in events.enumerated() where validator.check(event, index: index) == .accept {
+            let before = board.state
+            board.apply(event)
+            let time = max(event.time, last ?? event.time)
+            last = time
+            let kind = situation.observe(event, before: before, after: board.state)
+            let changes = board.state.homeScore != before.homeScore || board.state.awayScore != before.awayScore
+            read.append(Moment(time: time, kind: kind, changesScore: changes, wait: 0))
+        }
+        var next = timeline.end
+        for i in read.indices.reversed() {
+            read[i].wait = max(0, next.timeIntervalSince(read[i].time))
+            if read[i].changesScore { next = read[i].time }
+        }
+        moments = read
+    }
+}
