@@ -8,27 +8,26 @@ enum CoalescerOptions {
           --frequent              The profile for apps with
                                   NSSupportsLiveActivitiesFrequentUpdates (budget 60).
           --p5-delay <s>          Seconds a priority-5 push is assumed late, for the policy and
-                                  the freshness report (default 120).
+                                  the freshness report (default 60).
           --reserve <n>           Priority-10 pushes that moments other than pauses leave
-                                  for timeouts and period ends before the 4th (3 under a
-                                  budget of 25, 2 under 50, then 1).
-          --crunch-reserve <n>    Priority-10 pushes kept for the last 2:00, besides the
-                                  final's (1).
+                                  for timeouts and period ends before the 4th (0).
+          --crunch-reserve <n>    Priority-10 pushes kept for the last 2:00 (0).
           --threshold <s>         Seconds of correct screen a priority 10 must likely buy
-                                  when no pause begins (60 under a budget of 25, 40 under
-                                  50, then 0).
-          --paced <n>             Priority-10 pushes per hour paced over such moments
-                                  (default: the budget).
-          --burst <n>             Paced pushes that may be saved up (budget / 4, at least 4;
-                                  budget / 2 from a budget of 50).
+                                  (default: priced from the game left and the budget left).
+          --paced <n>             The pace spending is measured against, per hour (the
+                                  budget).
+          --burst <n>             How far spending may fall behind the pace before the
+                                  budget is to spare (budget / 4, at least 4; budget / 2
+                                  from a budget of 50).
+          --no-copies             No priority-5 copy behind a priority 10.
           --run <n>               Unanswered points that make a timeout likely (8).
-          --min-interval <s>      Least time between two pushes (1).
+          --min-interval <s>      Least time between two pushes (0; 1 with --mode broadcast).
           --alerts <list>         Alerts to send: final,overtime,lead-change (default all) or none.
         """
 
     /// Takes the coalescer's options out of `arguments`; `budget`, when given, replaces `--budget`
     /// (the knobs that follow the budget follow it, and explicit knobs still win).
-    static func parse(_ arguments: inout Arguments, budget: Int? = nil) throws(ScoreFeedError) -> Coalescer.Configuration {
+    static func parse(_ arguments: inout Arguments, budget: Int? = nil, broadcast: Bool = false) throws(ScoreFeedError) -> Coalescer.Configuration {
         var configuration: Coalescer.Configuration = arguments.flag("--frequent") ? .frequentUpdates : .standard
         let asked: Int? = try arguments.number("--budget", in: 0...10_000)
         if let budget = budget ?? asked { configuration = configuration.withBudget(budget) }
@@ -39,7 +38,8 @@ enum CoalescerOptions {
         if let rate: Double = try arguments.number("--paced", in: 0...10_000) { configuration.pacedPerHour = rate }
         if let burst: Double = try arguments.number("--burst", in: 1...1000) { configuration.pacedBurst = burst }
         if let run: Int = try arguments.number("--run", in: 1...100) { configuration.runLength = run }
-        if let interval: Double = try arguments.number("--min-interval", in: 0...3600) { configuration.minInterval = interval }
+        configuration.minInterval = try arguments.number("--min-interval", in: 0...3600) ?? (broadcast ? 1 : 0)
+        if arguments.flag("--no-copies") { configuration.copies = false }
         if let alerts = try arguments.option("--alerts") { configuration.alerts = try alertRules(alerts) }
         return configuration
     }

@@ -52,11 +52,11 @@ extension FreshnessCommand {
         }
         let grid = FreshnessGrid(budgets: budgets, delays: delays, told: told, defaults: defaults)
         let cells = try await grid.measure(games)
-        print(gridText(cells, grid: grid, games: games.count, inSample: inSample), terminator: "")
+        print(gridText(cells, grid: grid, names: games.map(\.name), inSample: inSample), terminator: "")
         return 0
     }
 
-    static func gridText(_ cells: [FreshnessGrid.Cell], grid: FreshnessGrid, games: Int, inSample: Bool) -> String {
+    static func gridText(_ cells: [FreshnessGrid.Cell], grid: FreshnessGrid, names: [String], inSample: Bool) -> String {
         let worst = cells.max { $0.ratio < $1.ratio }
         func cell(_ budget: Int, _ delay: Double) -> FreshnessGrid.Cell? {
             cells.first { $0.budget == budget && $0.delay == delay }
@@ -67,7 +67,7 @@ extension FreshnessCommand {
             ? "told each cell's budget and delay (the baselines too)"
             : "on its defaults (budget \(grid.defaults.budget), P5 delay \(Int(grid.defaults.priority5Delay)) s assumed; the baselines assume budget \(grid.defaults.budget))"
         var lines = [
-            "Engine \(who); \(games) games; value table \(inSample ? "shipped (in sample)" : "fit on the other games (out of sample)").",
+            "Engine \(who); \(names.count) games; value table \(inSample ? "shipped (in sample)" : "fit on the other games (out of sample)").",
             "",
             "Engine ÷ best simple baseline (median over the games; * the worst cell):",
             header,
@@ -90,6 +90,12 @@ extension FreshnessCommand {
                 row += FreshnessReport.pad(String(format: "%.3f/%.3f/%.3f", c.engine, c.best, c.bound) + flag, 22)
             }
             lines.append(row)
+        }
+        if let worst {
+            lines += ["", "The worst cell (\(worst.budget)/h, \(Int(worst.delay)) s) game by game: engine / best baseline (which) / bound"]
+            for (name, result) in zip(names, worst.results) {
+                lines.append("  " + FreshnessReport.pad(name, 30, left: true) + String(format: "%.4f / %.4f (%@) / %.4f", result.engine, result.best, result.bestPolicy, result.bound))
+            }
         }
         let overruns = cells.reduce(0) { $0 + $1.overruns }
         let lateFinals = cells.filter { $0.worstFinalLag > $0.delay }

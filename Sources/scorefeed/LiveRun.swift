@@ -52,7 +52,7 @@ struct LiveRun {
             out = try arguments.option("--out")
             bundleId = try arguments.option("--bundle-id") ?? "com.example.app"
             push = try PushOptions.parse(&arguments)
-            coalescer = try CoalescerOptions.parse(&arguments)
+            coalescer = try CoalescerOptions.parse(&arguments, broadcast: push.isBroadcast)
             try OutputGuard.refuse(out, inputs: inputs, writing: "push records")
         }
     }

@@ -34,6 +34,12 @@ struct PushOptions {
     var staleAfter: TimeInterval?
     var dismissAfter: TimeInterval?
 
+    /// Whether pushes go to a broadcast channel (about one update a second at most).
+    var isBroadcast: Bool {
+        if case .broadcast = mode { return true }
+        return false
+    }
+
     /// Takes the options out of `arguments`; the token is read from `environment`.
     static func parse(
         _ arguments: inout Arguments, environment: [String: String] = ProcessInfo.processInfo.environment

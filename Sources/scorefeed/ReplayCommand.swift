@@ -61,7 +61,7 @@ enum ReplayCommand {
         let out = try arguments.option("--out")
         let bundleId = try arguments.option("--bundle-id") ?? "com.example.app"
         let push = try PushOptions.parse(&arguments)
-        let configuration = try CoalescerOptions.parse(&arguments)
+        let configuration = try CoalescerOptions.parse(&arguments, broadcast: push.isBroadcast)
 
         let speed: Double? = try arguments.number("--speed", in: 0.001...1_000_000)
         let noColor = arguments.flag("--no-color")

@@ -4,54 +4,49 @@ import ScoreFeedModel
 /// The budget-aware push policy: a pure state machine handed `now` that decides when the lock
 /// screen is worth a push and at which priority.
 ///
-/// - Every score change is pushed once its play is over (an and-one or a free-throw trip
-///   becomes one push), at priority 5 unless it earns priority 10.
-/// - Priority 10 (instant, budgeted) goes where it buys the most correct-screen time: each
-///   moment while the screen's score is wrong is valued by how long the current score will
-///   likely stay (an ``Opportunity``: a timeout or period end, a dead ball when a mandatory
-///   timeout is due, a score in the period's last seconds, near a mandatory timeout, in the last
-///   2:00, ending a run, a stoppage with players checking in…). A pause takes priority 10
-///   whenever the budget has one; anything else must promise at least `threshold` seconds, leave
-///   a reserve for pauses, and fit the pacing that spreads the budget over the hour.
-/// - From the 3rd period one priority 10 is kept for the final; in the 4th and overtime one more
-///   until the last 2:00, the reserve follows the time left, and spare budget that the game's end
-///   would waste goes to smaller gains. The `end` is sent the moment the game ends (after the
-///   minimum interval, when a push just went).
-public struct Coalescer: PushPolicy, Codable {
+/// - Every score change goes out at once, at priority 5 (free, late by the priority-5 delay)
+///   unless it earns priority 10 (instant, from Apple's hourly budget).
+/// - A priority 10 is worth the seconds of correct screen it likely buys: E[min(time until the
+///   priority-5 push would arrive, wait for the next score)], read from ``PushValues`` by the
+///   kind of moment (``Situation``). The value follows the priority-5 delay: when priority 5 is
+///   nearly on time, priority 10 buys little anywhere.
+/// - Its price follows what is left: the value at which the score changes likely still to come
+///   in this game would use up the priority-10 pushes it can still spend (what the hour has left,
+///   what comes back before the end, the hours after). Budget to spare is spent. A pacing bucket
+///   spreads the budget over the hour; a pause (a timeout logged after a score) may upgrade a
+///   score still on its way at priority 5.
+/// - Every priority 10 that no priority-5 push backs is followed by a priority-5 copy, so a
+///   budget smaller than assumed costs the copy's delay, never the score: the final included.
+public struct Coalescer: PushPolicy {
     public private(set) var configuration: Configuration
-    public private(set) var budget: PushBudget
+    public internal(set) var budget: PushBudget
+    /// What a priority 10 buys by kind of moment (not checkpointed: the table the version ships).
+    public private(set) var values: PushValues
 
-    private var state = GameState()
-    /// Period and game clock of the last event.
-    private var lastPeriod = 0
-    private var lastClock = 720.0
+    var state = GameState()
+    var situation: Situation
     /// Visible changes not yet pushed, the most significant of them, and an alert they earned.
-    private var dirty = false
-    private var significance = Significance.none
-    private var alert: AlertKind?
-    /// A play still in progress (and-one window, free throws to come): hold until then.
-    private var holdUntil: Date?
-    /// What the last events promise a priority 10, and what the last score does.
-    private var moment = Opportunity.play
-    private var scoreMoment = Opportunity.score
-    /// NBA mandatory timeouts, to see a TV timeout coming.
-    private var mandatory = MandatoryTimeouts()
-    /// Points scored in a row by `runTeam`.
-    private var runTeam: TeamSide?
-    private var runPoints = 0
+    var dirty = false
+    var significance = Significance.none
+    var alert: AlertKind?
+    /// The decisive end of the 4th or of an overtime waits this long for the game's end, so the
+    /// final goes out as one push.
+    var holdUntil: Date?
     /// The pacing bucket: paced pushes available, and when it was last refilled.
-    private var paced: Double
-    private var pacedAt: Date?
-    private var lastPushAt: Date?
+    var paced: Double
+    var pacedAt: Date?
+    var lastPushAt: Date?
     /// A wanted push waits for the minimum interval until then.
-    private var intervalWait: Date?
+    var intervalWait: Date?
     /// Recent pushes, newest last: enough to know what the device shows.
-    private var recent: [SentPush] = []
-    private var ended = false
+    var recent: [SentPush] = []
+    var ended = false
     /// The game ended; the `end` waits only for the minimum interval.
-    private var endPending = false
+    var endPending = false
     /// Count the budget as spent when the first event comes (see ``assumeBudgetSpent(at:)``).
-    private var budgetSpentAtFirstEvent = false
+    var budgetSpentAtFirstEvent = false
+    /// The kinds of moment by what a priority 10 buys at them, best first, with their rate per hour.
+    private var offers = Offers(scores: [], upgrades: [], scoresPerHour: 0)
 
     struct SentPush: Hashable, Sendable, Codable {
         var at: Date
@@ -60,14 +55,15 @@ public struct Coalescer: PushPolicy, Codable {
         var awayScore: Int
     }
 
-    public init(configuration: Configuration = .standard, values: PushValues) {
-        self.init(configuration: configuration)
-    }
-
-    public init(configuration: Configuration = .standard) {
+    public init(configuration: Configuration = .standard, values: PushValues = .fitted) {
         self.configuration = configuration
+        self.values = values
         budget = PushBudget(limit: configuration.budget)
         paced = configuration.pacedBurst
+        situation = Situation(
+            periodEndWindow: configuration.periodEndWindow, mandatoryWindow: configuration.mandatoryWindow,
+            runLength: configuration.runLength)
+        offers = Self.offers(values, delay: configuration.priority5Delay)
     }
 
     /// Counts the whole hour's priority-10 budget as spent at `now` (nil: at the first event it
@@ -88,11 +84,11 @@ public struct Coalescer: PushPolicy, Codable {
         self.configuration = configuration
         budget.limit = max(0, configuration.budget)
         paced = min(paced, configuration.pacedBurst)
+        offers = Self.offers(values, delay: configuration.priority5Delay)
     }
 
     public var deadline: Date? {
         guard !ended else { return nil }
-        // Asked after every event: the earlier of the two timers, without building an array.
         guard let holdUntil else { return intervalWait }
         guard let intervalWait else { return holdUntil }
         return min(holdUntil, intervalWait)
@@ -106,25 +102,25 @@ public struct Coalescer: PushPolicy, Codable {
         }
         let before = state
         state = change.state
-        lastPeriod = change.event.period
-        lastClock = change.event.clock
-        mandatory.observe(change.event)
+        let kind = situation.observe(change.event, before: before, after: change.state)
         let significance = Significance.of(change, before: before)
         if significance >= .score || (significance == .minor && change.diff.isVisible) {
             dirty = true
             self.significance = max(self.significance, significance)
         }
         if significance == .critical { alert = alert ?? criticalAlert(change) }
-        if change.diff.changesScore {
-            trackRun(before: before)
-            scoreMoment = readScore()
+        switch change.event.kind {
+        case .gameEnd:
+            endPending = true
+        case .periodEnd where situation.period >= 4 && state.homeScore != state.awayScore:
+            holdUntil = now.addingTimeInterval(configuration.settle)
+        default:
+            if kind != .pause { holdUntil = nil }
         }
-        if case .gameEnd = change.event.kind { endPending = true }
         if endPending {
             holdUntil = nil
             return sendEndIfAllowed(now)
         }
-        readMoment(change.event.kind, now: now)
         return decide(now)
     }
 
@@ -141,8 +137,6 @@ public struct Coalescer: PushPolicy, Codable {
     /// is taken as a priority 5 sent at `now`, so the screen counts as wrong until it would arrive.
     public mutating func resume(state: GameState, shown: GameState, at now: Date) {
         self.state = state
-        lastPeriod = state.period
-        lastClock = state.clock.secondsRemaining(at: now)
         recent = [SentPush(at: now, priority: 5, homeScore: shown.homeScore, awayScore: shown.awayScore)]
         lastPushAt = now
         dirty = state != shown
@@ -162,38 +156,36 @@ public struct Coalescer: PushPolicy, Codable {
 
     private mutating func decide(_ now: Date) -> PushDecision {
         refillPacing(now)
-        let atScore = dirty && significance >= .score
-        // Hold a play in progress to merge it into one push, unless the budget is large enough
-        // that the score should go out now and the rest of the play in a second push.
-        if let holdUntil, now < holdUntil, configuration.mergePlays || !(atScore && priority10IsPlentiful(now)) {
-            return .hold
-        }
+        if let holdUntil, now < holdUntil { return .hold }
         holdUntil = nil
         if let intervalWait, now < intervalWait { return .hold }
 
-        let wrong = screenIsWrong(now)
+        let atScore = dirty && significance >= .score
+        let kind = situation.kind
+        let value = screenIsWrong(now) ? values.value(kind, within: secondsUntilShown(now)) : 0
         let available = budget.available(at: now)
-        let opportunity = atScore ? (moment.isPause ? Opportunity.max(moment, scoreMoment) : scoreMoment) : moment
-        let value = min(opportunity.value, gainOfPriority10(now))
-        let keep = tokensToKeep
-        let spare = lastPeriod >= 4 && available > keep + 1
-        let threshold = max(configuration.minimumGain, spare ? min(configuration.threshold, configuration.spareThreshold) : configuration.threshold)
+        let price = self.price(now, available: available)
         var why: String?
         var usesPacing = false
-        if significance == .critical && (wrong || alert != nil) && available > 1 {
+        if significance == .critical && (value > 0 || alert != nil) && available > 1 {
             why = "critical"
-        } else if wrong && opportunity.isPause && value >= configuration.minimumGain && available > finalReserve {
-            why = opportunity.reason
-        } else if wrong && value >= threshold && available > keep && (paced >= 1 || spare) {
-            why = spare && paced < 1 ? "\(opportunity.reason); spare budget" : opportunity.reason
-            usesPacing = paced >= 1
+        } else if value >= minimumGain {
+            if kind.isPause && available > finalReserve && value >= price {
+                why = kind.reason
+            } else if value >= price && available > tokensToKeep {
+                why = kind.reason
+                usesPacing = true
+            } else if value >= price * configuration.spareShare && available > tokensToKeep && paced >= max(1, configuration.pacedBurst) {
+                why = "\(kind.reason); budget to spare"
+                usesPacing = true
+            }
         }
         if let reason = why, !atScore, reason != "critical" { why = "\(reason); the score is not on screen yet" }
 
         let wanted: Push
         if let why {
             wanted = Push(event: .update, priority: 10, alert: alert, reason: "priority 10: \(why)")
-        } else if dirty && (significance >= .score || moment.isPause) {
+        } else if dirty && (significance >= .score || kind.isPause) {
             wanted = Push(event: .update, priority: 5, reason: "priority 5")
         } else {
             return .hold
@@ -203,27 +195,108 @@ public struct Coalescer: PushPolicy, Codable {
         return push(wanted, now)
     }
 
-    /// From the 3rd period on a priority 10 spent now may not be back before the game ends, so
-    /// even a pause leaves one for the final, and before the last 2:00 of the 4th or overtime
-    /// the crunch reserve too.
-    private var finalReserve: Int {
-        guard lastPeriod >= 3 else { return 0 }
-        return 1 + (lastPeriod >= 4 && !isCrunchTime ? configuration.crunchReserve : 0)
+
+    /// The least a priority 10 must buy: a third of the priority-5 delay, at most `minimumGain`.
+    private var minimumGain: TimeInterval {
+        min(configuration.minimumGain, configuration.priority5Delay / 3)
     }
 
-    /// Priority-10 pushes left unspent for what may come: the reserve for pauses, and in the 4th
-    /// and overtime one for the final, the crunch reserve until the last 2:00, and one for every
-    /// ten minutes the game likely has left (a minute of game clock takes about two).
+    /// The value a priority 10 must promise now. Set by `--threshold`, or the value at which the
+    /// moments this game likely still has would use up the priority-10 pushes it can still
+    /// spend: each one the hour has left, or that comes back before the end, is good for one
+    /// push and one more for every full hour after.
+    private func price(_ now: Date, available: Int) -> Double {
+        if let threshold = configuration.threshold { return threshold }
+        let left = max(300, remainingSeconds)
+        let end = now.addingTimeInterval(left)
+        func uses(from ready: Date) -> Double {
+            let span = end.timeIntervalSince(ready)
+            return span < 0 ? 0 : 1 + (span / budget.window).rounded(.down)
+        }
+        var supply = Double(max(0, available - tokensToKeep)) * uses(from: now)
+        for spent in budget.spent where spent > now.addingTimeInterval(-budget.window) {
+            supply += uses(from: spent.addingTimeInterval(budget.window))
+        }
+        let affordable = supply / (left / 3600)
+        return Self.price(offers, affording: affordable)
+    }
+
+    /// The lowest value among the kinds' at which the moments wanting priority 10 per hour fit
+    /// in `affordable`: score changes worth it, and the upgrades (a pause, a dead ball) of the
+    /// score changes that were not, at most one per score change. The marginal kind is bought
+    /// whole: the price sits halfway to the next value down.
+    static func price(_ offers: Offers, affording affordable: Double) -> Double {
+        let candidates = (offers.scores.map(\.value) + offers.upgrades.map(\.value)).sorted(by: >)
+        func demand(_ price: Double) -> Double {
+            let funded = offers.scores.filter { $0.value >= price }.reduce(0) { $0 + $1.perHour }
+            let unfunded = max(0, offers.scoresPerHour - funded)
+            let share = offers.scoresPerHour > 0 ? unfunded / offers.scoresPerHour : 0
+            let upgrades = offers.upgrades.filter { $0.value >= price }.reduce(0) { $0 + $1.perHour * share }
+            return funded + min(upgrades, unfunded)
+        }
+        var above = 0.0
+        for (index, price) in candidates.enumerated() {
+            let wanted = demand(price)
+            if wanted >= affordable {
+                // The marginal kind's moments spread below its value (a pause logged late buys
+                // less): the share of them the supply affords sets how far into the spread to go.
+                let next = index + 1 < candidates.count ? candidates[index + 1] : 0
+                let share = wanted > above ? min(1, max(0, (affordable - above) / (wanted - above))) : 1
+                return price - share * (price - next)
+            }
+            above = wanted
+        }
+        return 0
+    }
+
+    /// Wall-clock seconds the game likely has left, from the period and the game clock.
+    private var remainingSeconds: Double {
+        let period = situation.period, clock = min(max(situation.clock, 0), 720)
+        let gameSeconds = period <= 4 ? Double(4 - max(period, 1)) * 720 + clock : clock
+        return gameSeconds * values.secondsPerGameSecond
+    }
+
+    /// What a priority 10 buys at each kind of moment under one priority-5 delay, and how often
+    /// the kind comes: score changes by kind, and the pauses and dead balls that may upgrade a
+    /// score still on its way at priority 5 (valued a few seconds into the delay).
+    struct Offers: Hashable, Sendable {
+        var scores: [(value: Double, perHour: Double)]
+        var upgrades: [(value: Double, perHour: Double)]
+        var scoresPerHour: Double
+
+        static func == (a: Offers, b: Offers) -> Bool {
+            a.scores.map(\.value) == b.scores.map(\.value) && a.upgrades.map(\.value) == b.upgrades.map(\.value)
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(scores.map(\.value)) }
+    }
+
+    static func offers(_ values: PushValues, delay: TimeInterval) -> Offers {
+        let into = max(0, delay - min(15, delay / 2))
+        var scores: [(value: Double, perHour: Double)] = []
+        var upgrades: [(value: Double, perHour: Double)] = []
+        for kind in Situation.Kind.allCases {
+            if values.rate(kind) > 0 { scores.append((values.value(kind, within: delay), values.rate(kind))) }
+            let upgrading = values.momentRate(kind) - values.rate(kind)
+            if kind != .play && upgrading > 0 { upgrades.append((values.value(kind, within: into), upgrading)) }
+        }
+        return Offers(scores: scores, upgrades: upgrades, scoresPerHour: values.scoresPerHour)
+    }
+
+    /// Priority-10 pushes moments other than pauses leave unspent: `reserve` before the 4th, the
+    /// crunch reserve in the 4th and overtime until the last 2:00 (both 0 by default: the price
+    /// already saves the budget for what is worth more).
     private var tokensToKeep: Int {
-        guard lastPeriod >= 4 else { return max(configuration.reserve, finalReserve) }
-        let clock = lastClock.isFinite ? min(max(lastClock, 0), 720) : 720
-        return 1 + (isCrunchTime ? 0 : configuration.crunchReserve) + Int(clock * 2 / 600)
+        situation.period >= 4 ? finalReserve : configuration.reserve
     }
 
-    private var isCrunchTime: Bool { Significance.isCrunchTime(period: lastPeriod, clock: lastClock) }
+    /// What even a pause leaves for the last 2:00 of the 4th or of an overtime.
+    private var finalReserve: Int {
+        situation.period >= 4 && !situation.isCrunchTime ? configuration.crunchReserve : 0
+    }
 
     /// The end goes out the moment the game ends, or as soon as the minimum interval since the
-    /// last push allows (a second at most by default).
+    /// last push allows.
     private mutating func sendEndIfAllowed(_ now: Date) -> PushDecision {
         mustWaitForInterval(now) ? .hold : end(now)
     }
@@ -247,8 +320,16 @@ public struct Coalescer: PushPolicy, Codable {
     }
 
     private mutating func push(_ push: Push, _ now: Date) -> PushDecision {
+        var push = push
+        // A priority 10 no priority-5 push backs gets a priority-5 copy right behind it: if the
+        // budget is smaller than assumed and the device drops the first, the copy still comes.
+        let backed = push.event != .end && priority5Arrival(now) < .distantFuture
+        if push.priority == 10 && configuration.copies && !backed { push.priority5Copy = true }
         if push.priority == 10 { budget.spend(at: now) }
         recent.append(SentPush(at: now, priority: push.priority, homeScore: state.homeScore, awayScore: state.awayScore))
+        if push.priority5Copy {
+            recent.append(SentPush(at: now, priority: 5, homeScore: state.homeScore, awayScore: state.awayScore))
+        }
         let horizon = now.addingTimeInterval(-configuration.priority5Delay - 1)
         if let keepFrom = recent.lastIndex(where: { $0.at <= horizon }) { recent.removeFirst(keepFrom) }
         lastPushAt = now
@@ -258,86 +339,6 @@ public struct Coalescer: PushPolicy, Codable {
         holdUntil = nil
         intervalWait = nil
         return .push(push)
-    }
-
-    // MARK: - Reading the game
-
-    /// Updates the play-in-progress hold and what the moment promises, from the event's kind.
-    private mutating func readMoment(_ kind: GameEvent.Kind, now: Date) {
-        switch kind {
-        case .fieldGoal(_, true):
-            holdUntil = now.addingTimeInterval(configuration.settle)
-            moment = .play
-        case .freeThrow(let attempt, let of, _, _):
-            holdUntil = attempt < of ? now.addingTimeInterval(configuration.freeThrowHold) : nil
-            moment = .play
-        case .foul(let kind):
-            // A foul during an and-one window means free throws follow: keep holding.
-            if holdUntil != nil && kind != .offensive {
-                holdUntil = now.addingTimeInterval(configuration.freeThrowHold)
-            }
-            switch kind {
-            case .offensive, .looseBall: moment = .stoppage
-            case .personal: moment = .commonFoul
-            default: moment = .play
-            }
-            if mandatory.isDue(clock: lastClock) { moment = .mandatoryTimeout }
-        case .periodEnd where lastPeriod >= 4 && state.homeScore != state.awayScore:
-            // The game is over: wait a moment for its end, so the final goes out as one push.
-            holdUntil = now.addingTimeInterval(configuration.settle)
-            moment = .pause
-        case .timeout, .periodEnd, .replay:
-            holdUntil = nil
-            moment = .pause
-        case .substitution:
-            if !moment.isPause { moment = mandatory.isDue(clock: lastClock) ? .mandatoryTimeout : .substitution }
-        case .other:
-            if !moment.isPause { moment = mandatory.isDue(clock: lastClock) ? .mandatoryTimeout : .play }
-        case .correction:
-            break
-        case .turnover(let kind):
-            // A bad pass or a lost ball is usually stolen: play goes on. Other turnovers stop it.
-            holdUntil = nil
-            let live = kind == "bad pass" || kind == "lost ball"
-            moment = !live && mandatory.isDue(clock: lastClock) ? .mandatoryTimeout : kind == "offensive foul" ? .stoppage : .play
-        case .violation:
-            holdUntil = nil
-            moment = mandatory.isDue(clock: lastClock) ? .mandatoryTimeout : .play
-        case .periodStart, .jumpBall, .fieldGoal, .rebound, .steal, .block, .gameEnd:
-            holdUntil = nil
-            moment = .play
-        }
-    }
-
-    /// What the score just made promises, from the game's situation.
-    private func readScore() -> Opportunity {
-        if lastPeriod > 0 && lastClock <= configuration.periodEndWindow { return .periodEndsSoon }
-        if mandatory.isDue(clock: lastClock) { return .scoreBeforeMandatoryTimeout }
-        if mandatory.isNear(clock: lastClock, window: configuration.mandatoryWindow) { return .scoreNearMandatoryTimeout }
-        if isCrunchTime { return .crunchTime }
-        if runPoints >= configuration.runLength {
-            var run = Opportunity.run
-            run.reason = "\(runPoints)-0 run"
-            return run
-        }
-        return .score
-    }
-
-    private mutating func trackRun(before: GameState) {
-        let home = state.homeScore - before.homeScore, away = state.awayScore - before.awayScore
-        let side: TeamSide = home > 0 ? .home : .away
-        let points = max(0, side == .home ? home : away)
-        if side == runTeam {
-            runPoints += points
-        } else {
-            runTeam = side
-            runPoints = points
-        }
-    }
-
-    /// Whether the pacing and the rolling hour both have room for a push now.
-    private func priority10IsPlentiful(_ now: Date) -> Bool {
-        paced >= 1 && budget.available(at: now) > configuration.reserve
     }
 
     private mutating func refillPacing(_ now: Date) {
@@ -361,16 +362,23 @@ public struct Coalescer: PushPolicy, Codable {
         return state.homeScore != 0 || state.awayScore != 0
     }
 
-    /// Seconds a priority 10 now would put the current score on screen ahead of the earliest
-    /// priority-5 push already carrying it (or ahead of never, when none does).
-    private func gainOfPriority10(_ now: Date) -> TimeInterval {
+    /// When the current score reaches the screen without another push: the arrival of the
+    /// earliest priority-5 push already carrying it, or never (`distantFuture`) when none does
+    /// (a push now at priority 5 would take the whole delay).
+    private func priority5Arrival(_ now: Date) -> Date {
         var carrier: SentPush?
         for push in recent.reversed() {
-            guard push.homeScore == state.homeScore, push.awayScore == state.awayScore, push.priority == 5 else { break }
-            carrier = push
+            guard push.homeScore == state.homeScore, push.awayScore == state.awayScore else { break }
+            if push.priority == 5 { carrier = push }
         }
-        guard let carrier else { return configuration.priority5Delay }
-        return carrier.at.addingTimeInterval(configuration.priority5Delay).timeIntervalSince(now)
+        return carrier.map { $0.at.addingTimeInterval(configuration.priority5Delay) } ?? .distantFuture
+    }
+
+    /// Seconds until the current score reaches the screen without a priority 10: what is left
+    /// of the priority-5 push carrying it, or the whole delay of one sent now.
+    private func secondsUntilShown(_ now: Date) -> TimeInterval {
+        let arrival = priority5Arrival(now)
+        return arrival == .distantFuture ? configuration.priority5Delay : max(0, arrival.timeIntervalSince(now))
     }
 
     private func criticalAlert(_ change: StateChange) -> AlertKind? {

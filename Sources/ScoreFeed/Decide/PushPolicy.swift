@@ -51,6 +51,9 @@ public struct Push: Hashable, Sendable {
     public var alert: AlertKind?
     /// Why it is sent, for people reading a replay.
     public var reason: String
+    /// Send a priority-5 copy right behind this priority 10: if the device drops the first (a
+    /// budget smaller than assumed), the copy still brings the state, late by the priority-5 delay.
+    public var priority5Copy = false
 
     public init(event: Event, priority: Int, alert: AlertKind? = nil, reason: String) {
         self.event = event

@@ -184,5 +184,6 @@ extension PushValues {
             ],
         ],
         moments: [.pause: 455, .mandatoryTimeout: 14, .periodEndsSoon: 37, .scoreBeforeMandatoryTimeout: 12, .scoreNearMandatoryTimeout: 53, .crunchTime: 38, .run: 53, .stoppage: 71, .substitution: 335, .commonFoul: 107, .freeThrowsToCome: 509, .score: 680, .play: 2211],
-        scoresPerHour: 51.73)
+        scoreMoments: [.pause: 0, .mandatoryTimeout: 0, .periodEndsSoon: 37, .scoreBeforeMandatoryTimeout: 12, .scoreNearMandatoryTimeout: 53, .crunchTime: 38, .run: 53, .stoppage: 0, .substitution: 0, .commonFoul: 0, .freeThrowsToCome: 126, .score: 680, .play: 0],
+        hours: 19.3104, secondsPerGameSecond: 2.9038)
 }

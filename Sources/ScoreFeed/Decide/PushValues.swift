@@ -15,15 +15,24 @@ public struct PushValues: Hashable, Sendable {
     public private(set) var survival: [Situation.Kind: [Double]]
     /// Moments of each kind in the games the table was fit on.
     public private(set) var moments: [Situation.Kind: Int]
-    /// Score changes per hour of game in those games (first to last event).
-    public private(set) var scoresPerHour: Double
+    /// Of them, the score changes of each kind.
+    public private(set) var scoreMoments: [Situation.Kind: Int]
+    /// Hours of game (first to last event) the table was fit on.
+    public private(set) var hours: Double
+    /// Wall-clock seconds per second of game clock, breaks included (about 2.9 in the NBA).
+    public private(set) var secondsPerGameSecond: Double
     /// ∫ survival from 0 to k × step, per kind: what a value is read from.
     private var integrals: [Situation.Kind: [Double]] = [:]
 
-    public init(survival: [Situation.Kind: [Double]], moments: [Situation.Kind: Int], scoresPerHour: Double) {
+    public init(
+        survival: [Situation.Kind: [Double]], moments: [Situation.Kind: Int], scoreMoments: [Situation.Kind: Int],
+        hours: Double, secondsPerGameSecond: Double
+    ) {
         self.survival = survival
         self.moments = moments
-        self.scoresPerHour = scoresPerHour
+        self.scoreMoments = scoreMoments
+        self.hours = hours
+        self.secondsPerGameSecond = secondsPerGameSecond
         let fallback = survival[.play] ?? Array(repeating: 1, count: Self.points)
         for kind in Situation.Kind.allCases {
             var curve = survival[kind] ?? fallback
@@ -48,6 +57,19 @@ public struct PushValues: Hashable, Sendable {
         let fraction = (position - Double(k)) * Self.step
         let slope = (curve[k + 1] - curve[k]) / Self.step
         return sums[k] + curve[k] * fraction + slope * fraction * fraction / 2
+    }
+
+    /// Score changes per hour of game.
+    public var scoresPerHour: Double { hours > 0 ? Double(scoreMoments.values.reduce(0, +)) / hours : 0 }
+
+    /// Score changes of `kind` per hour of game.
+    public func rate(_ kind: Situation.Kind) -> Double {
+        hours > 0 ? Double(scoreMoments[kind] ?? 0) / hours : 0
+    }
+
+    /// Moments of `kind` per hour of game.
+    public func momentRate(_ kind: Situation.Kind) -> Double {
+        hours > 0 ? Double(moments[kind] ?? 0) / hours : 0
     }
 
     /// The chance the next score is still to come `after` seconds from a moment of `kind`.

@@ -216,8 +216,15 @@ public struct GameSession: Sendable {
         if !diff.isEmpty && push.event != .end { push.reason = "\(diff.reason) (\(push.reason))" }
         // The renderer may put a push-to-start first, or refuse a push that does not fit even
         // trimmed: the refusal goes to the sink as an error, not a request, and the game goes on.
-        let outputs = renderer.outputs(
+        var outputs = renderer.outputs(
             for: push, state: state, diff: diff, coalesced: unsentEvents, sentAt: now, sourceTime: newestSourceTime)
+        if push.priority5Copy && push.priority == 10 {
+            // Right behind it, with the next timestamp: ignored by a device that showed the first.
+            var copy = Push(event: push.event, priority: 5, reason: "priority-5 copy of the push before, in case the budget dropped it")
+            copy.priority5Copy = false
+            outputs += renderer.outputs(
+                for: copy, state: state, diff: diff, coalesced: 0, sentAt: now, sourceTime: newestSourceTime)
+        }
         for output in outputs {
             switch output {
             case .push(let record):

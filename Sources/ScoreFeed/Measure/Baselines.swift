@@ -115,41 +115,69 @@ extension Baselines {
     /// before the priority-5 push arrives), and the K = budget × game hours best offers get
     /// priority 10, scored by what they truly bought. A gap offers either its best moment (a
     /// timeout logged after the score) or its first (the score itself, which buys the most when
-    /// spent): the better of the two allocations is the bound. The rolling hour is not
-    /// enforced, which only favours the bound.
+    /// spent): the better of the two allocations is the bound. Offers are taken best first while
+    /// no rolling hour holds more than `budget` of them.
     public static func feedInformationBound(
         _ game: GameMoments, values: PushValues, budget: Int, priority5Delay delay: TimeInterval
     ) -> (wrongShare: Double, priority10: Int) {
         let duration = game.timeline.duration
         guard duration > 0 else { return (0, 0) }
         var lost = 0.0
-        var best: [(expected: Double, bought: Double)] = []
-        var first: [(expected: Double, bought: Double)] = []
+        var best: [Offer] = []
+        var first: [Offer] = []
         let moments = game.moments
         var i = moments.firstIndex { $0.changesScore } ?? moments.count
         while i < moments.count {
             let arrival = moments[i].time.addingTimeInterval(delay)
             lost += min(delay, moments[i].wait)
-            var offer: (expected: Double, bought: Double) = (0, 0)
+            var offer = Offer(expected: 0, bought: 0, time: moments[i].time)
+            first.append(offer)
             var j = i
             repeat {
                 let moment = moments[j]
                 let left = arrival.timeIntervalSince(moment.time)
                 if left > 0 {
-                    let expected = values.value(moment.kind, within: left)
-                    if j == i { first.append((expected, min(left, moment.wait))) }
-                    if expected > offer.expected { offer = (expected, min(left, moment.wait)) }
+                    let candidate = Offer(expected: values.value(moment.kind, within: left), bought: min(left, moment.wait), time: moment.time)
+                    if j == i { first[first.count - 1] = candidate }
+                    if candidate.expected > offer.expected { offer = candidate }
                 }
                 j += 1
             } while j < moments.count && !moments[j].changesScore
-            if first.count < best.count + 1 { first.append((0, 0)) }
             best.append(offer)
             i = j
         }
-        let k = min(best.count, max(0, Int((Double(budget) * duration / 3600).rounded(.down))))
-        func bought(_ offers: [(expected: Double, bought: Double)]) -> Double {
-            offers.sorted { $0.expected > $1.expected }.prefix(k).reduce(0) { $0 + $1.bought }
+        let a = spend(best, budget: budget), b = spend(first, budget: budget)
+        let chosen = a.bought >= b.bought ? a : b
+        return (max(0, lost - chosen.bought) / duration, chosen.count)
+    }
+
+    /// What a gap offers a priority 10: its expected and its true gain, and when.
+    struct Offer {
+        var expected: Double
+        var bought: Double
+        var time: Date
+    }
+
+    /// Takes `offers` best expected first while every rolling hour holds at most `budget`.
+    static func spend(_ offers: [Offer], budget: Int) -> (bought: Double, count: Int) {
+        var taken: [Date] = []
+        var bought = 0.0
+        for offer in offers.sorted(by: { $0.expected > $1.expected }) where offer.expected > 0 && budget > 0 {
+            let t = offer.time
+            let near = taken.filter { abs($0.timeIntervalSince(t)) < DeviceModel.hour }.sorted() 
+            var fits = true
+            // Every hour-long window holding t must keep room: check the windows that start at
+            // t or at a taken time up to an hour before it.
+            for start in [t] + near.filter({ $0 <= t }) {
+                let count = near.filter { $0 >= start && $0.timeIntervalSince(start) < DeviceModel.hour }.count
+                    + (t.timeIntervalSince(start) < DeviceModel.hour ? 1 : 0)
+                if count > budget { fits = false; break }
+            }
+            if fits {
+                taken.append(t)
+                bought += offer.bought
+            }
         }
-        return (max(0, lost - max(bought(best), bought(first))) / duration, k)
+        return (bought, taken.count)
     }
 }

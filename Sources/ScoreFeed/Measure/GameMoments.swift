@@ -18,6 +18,8 @@ public struct GameMoments: Hashable, Sendable {
 
     public var moments: [Moment]
     public var timeline: ScoreTimeline
+    /// Seconds of game clock played: 48 minutes and 5 per overtime.
+    public var gameSeconds: Double
 
     /// Folds `events` as ``ScoreTimeline`` does and reads each accepted one.
     public init(events: [GameEvent]) {
@@ -27,11 +29,13 @@ public struct GameMoments: Hashable, Sendable {
         var situation = Situation()
         var read: [Moment] = []
         var last: Date?
+        var periods = 4
         for (index, event) in events.enumerated() where validator.check(event, index: index) == .accept {
             let before = board.state
             board.apply(event)
             let time = max(event.time, last ?? event.time)
             last = time
+            periods = max(periods, event.period)
             let kind = situation.observe(event, before: before, after: board.state)
             let changes = board.state.homeScore != before.homeScore || board.state.awayScore != before.awayScore
             read.append(Moment(time: time, kind: kind, changesScore: changes, wait: 0))
@@ -42,5 +46,6 @@ public struct GameMoments: Hashable, Sendable {
             if read[i].changesScore { next = read[i].time }
         }
         moments = read
+        gameSeconds = 2880 + Double(periods - 4) * 300
     }
 }

@@ -7,14 +7,15 @@ extension PushValues {
     public static func fit(_ games: [GameMoments], prior: Double = 10) -> PushValues {
         var waits: [Situation.Kind: [Double]] = [:]
         var all: [Double] = []
-        var scores = 0
-        var seconds = 0.0
+        var scoreMoments: [Situation.Kind: Int] = [:]
+        var seconds = 0.0, gameSeconds = 0.0
         for game in games {
             seconds += game.timeline.duration
-            scores += game.timeline.changes.count
+            gameSeconds += game.gameSeconds
             for moment in game.moments {
                 waits[moment.kind, default: []].append(moment.wait)
                 all.append(moment.wait)
+                if moment.changesScore { scoreMoments[moment.kind, default: 0] += 1 }
             }
         }
         func curve(_ sample: [Double]) -> [Double] {
@@ -39,7 +40,9 @@ extension PushValues {
             survival[kind] = zip(own, pooled).map { (n * $0 + prior * $1) / (n + prior) }
             moments[kind] = sample.count
         }
-        return PushValues(survival: survival, moments: moments, scoresPerHour: seconds > 0 ? Double(scores) / seconds * 3600 : 0)
+        return PushValues(
+            survival: survival, moments: moments, scoreMoments: scoreMoments, hours: seconds / 3600,
+            secondsPerGameSecond: gameSeconds > 0 ? seconds / gameSeconds : 2.9)
     }
 
     /// The table as Swift source, for `PushValues+Fitted.swift`: `names` says what it was fit on.
@@ -67,9 +70,12 @@ extension PushValues {
             lines.append("            ],")
         }
         lines.append("        ],")
-        let counts = Situation.Kind.allCases.map { ".\($0.rawValue): \(moments[$0] ?? 0)" }.joined(separator: ", ")
-        lines.append("        moments: [\(counts)],")
-        lines.append("        scoresPerHour: \(String(format: "%.2f", scoresPerHour)))")
+        func counts(_ table: [Situation.Kind: Int]) -> String {
+            Situation.Kind.allCases.map { ".\($0.rawValue): \(table[$0] ?? 0)" }.joined(separator: ", ")
+        }
+        lines.append("        moments: [\(counts(moments))],")
+        lines.append("        scoreMoments: [\(counts(scoreMoments))],")
+        lines.append("        hours: \(String(format: "%.4f", hours)), secondsPerGameSecond: \(String(format: "%.4f", secondsPerGameSecond)))")
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -77,16 +83,17 @@ extension PushValues {
     /// A table for people: per kind, how many moments, and the value at a few priority-5 delays.
     public func text(delays: [TimeInterval] = [15, 30, 60, 120, 300]) -> String {
         var lines = [
-            "moment".padding(toLength: 30, withPad: " ", startingAt: 0) + "     n"
+            "moment".padding(toLength: 30, withPad: " ", startingAt: 0) + "     n scores"
                 + delays.map { FreshnessReport.pad("\(Int($0)) s", 8) }.joined() + "   P(wait > 60 s)",
         ]
         for kind in Situation.Kind.allCases {
             lines.append(
                 kind.rawValue.padding(toLength: 30, withPad: " ", startingAt: 0) + FreshnessReport.pad("\(moments[kind] ?? 0)", 6)
+                    + FreshnessReport.pad("\(scoreMoments[kind] ?? 0)", 7)
                     + delays.map { FreshnessReport.pad(String(format: "%.1f", value(kind, within: $0)), 8) }.joined()
                     + FreshnessReport.pad(String(format: "%.2f", survival(kind, after: 60)), 18))
         }
-        lines.append(String(format: "score changes per hour of game: %.1f", scoresPerHour))
+        lines.append(String(format: "score changes per hour of game: %.1f; %.2f wall seconds per second of game clock", scoresPerHour, secondsPerGameSecond))
         return lines.joined(separator: "\n") + "\n"
     }
 }
