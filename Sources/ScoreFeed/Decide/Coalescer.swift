@@ -207,6 +207,8 @@ public struct Coalescer: PushPolicy {
     /// push and one more for every full hour after.
     private func price(_ now: Date, available: Int) -> Double {
         if let threshold = configuration.threshold { return threshold }
+        // When no moment is worth much more than another, waiting buys nothing: spend at once.
+        if offers.isFlat(within: 0.8) { return 0 }
         let left = max(300, remainingSeconds)
         let end = now.addingTimeInterval(left)
         func uses(from ready: Date) -> Double {
@@ -269,6 +271,12 @@ public struct Coalescer: PushPolicy {
         }
 
         func hash(into hasher: inout Hasher) { hasher.combine(scores.map(\.value)) }
+
+        /// Whether every score change is worth at least `share` of the best moment.
+        func isFlat(within share: Double) -> Bool {
+            let best = (scores + upgrades).map(\.value).max() ?? 0
+            return (scores.map(\.value).min() ?? 0) >= share * best
+        }
     }
 
     static func offers(_ values: PushValues, delay: TimeInterval) -> Offers {
