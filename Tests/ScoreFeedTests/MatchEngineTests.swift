@@ -39,7 +39,7 @@ struct MatchEngineTests {
         try await engine.finish()
         let records = await sink.records
         #expect(records.last?.event == .end)
-        #expect(records.filter { $0.event == .end }.count == 1)
+        Make.expectOneFinal(records)
         #expect(await engine.hasEnded)
         #expect(await engine.statistics.rejected == 1)
     }

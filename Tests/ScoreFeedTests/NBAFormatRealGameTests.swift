@@ -283,14 +283,15 @@ enum NBAFiles {
 
     /// DESIGN.md contract 4, on every record: one JSON object per line with the required keys,
     /// seq rising by one, strictly rising `aps.timestamp`, a payload of at most 4096 bytes whose
-    /// content-state decodes into `GameState`, and exactly one `end`, last.
+    /// content-state decodes into `GameState`, and the final last: one `end`, or a priority-10
+    /// `end` and its priority-5 copy.
     static func expectContract(_ records: [PushRecord], file: String) throws {
         try #require(!records.isEmpty)
         #expect(records.map(\.seq) == Array(1...records.count))
         for (a, b) in zip(records, records.dropFirst()) {
             #expect(a.timestamp < b.timestamp, "\(file): aps.timestamp strictly increases (seq \(b.seq))")
         }
-        #expect(records.filter { $0.event == .end }.count == 1)
+        Make.expectOneFinal(records)
         for record in records {
             let line = record.jsonLine()
             #expect(!line.contains(0x0A))

@@ -47,7 +47,7 @@ struct ReplayTests {
         }
         let last = try #require(records.last)
         #expect(last.event == .end, "the last record ends the activity")
-        #expect(records.filter { $0.event == .end }.count == 1)
+        Make.expectOneFinal(records)
         #expect(summary.ended)
         if let final = summary.expectedFinal {
             #expect(last.state.homeScore == final.home)

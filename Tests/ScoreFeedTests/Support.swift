@@ -7,6 +7,34 @@ import ScoreFeedModel
 enum Make {
     static let start = Date(timeIntervalSince1970: 1_739_240_000)
 
+    /// A value table whose waits for the next score are exponential with the given means (a
+    /// kind left out waits 40 s): what a priority 10 buys is then mean × (1 − e^(−R/mean)). The
+    /// rates are a game's: 50 score changes an hour, 20 pauses.
+    static func values(means: [Situation.Kind: Double]) -> PushValues {
+        var survival: [Situation.Kind: [Double]] = [:]
+        for kind in Situation.Kind.allCases {
+            let mean = means[kind] ?? 40
+            survival[kind] = (0...Int(PushValues.horizon / PushValues.step)).map { exp(-Double($0) * PushValues.step / mean) }
+        }
+        return PushValues(
+            survival: survival, moments: [.pause: 200, .substitution: 150, .commonFoul: 60, .play: 1000, .score: 400, .freeThrowsToCome: 80, .periodEndsSoon: 20],
+            scoreMoments: [.score: 400, .freeThrowsToCome: 80, .periodEndsSoon: 20], hours: 10, secondsPerGameSecond: 2.9)
+    }
+
+    /// The game ends once, last: a single `end`, or a priority-10 `end` and right behind it its
+    /// priority-5 copy (same state, next timestamp), for a device whose budget dropped the first.
+    static func expectOneFinal(_ records: [PushRecord], sourceLocation: SourceLocation = #_sourceLocation) {
+        let ends = records.enumerated().filter { $0.element.event == .end }
+        #expect(ends.last?.offset == records.count - 1, "the last record ends the activity", sourceLocation: sourceLocation)
+        #expect(ends.count == 1 || ends.count == 2, sourceLocation: sourceLocation)
+        if ends.count == 2 {
+            let (first, copy) = (ends[0].element, ends[1].element)
+            #expect(ends[0].offset == records.count - 2, sourceLocation: sourceLocation)
+            #expect(first.priority == 10 && copy.priority == 5, sourceLocation: sourceLocation)
+            #expect(first.state == copy.state && copy.timestamp == first.timestamp + 1, sourceLocation: sourceLocation)
+        }
+    }
+
     static let attributes = GameAttributes(
         gameId: "TEST1",
         home: Team(id: "1610612742", tricode: "DAL", name: "Mavericks", city: "Dallas", primaryColor: "#00538C"),

@@ -13,6 +13,9 @@ extension Coalescer {
         public var reserve: Int
         /// Priority-10 pushes kept for the last 2:00 of the 4th or overtime.
         public var crunchReserve: Int
+        /// Priority-10 pushes kept for the final from the 4th period on (its priority-5 copy
+        /// brings it anyway; this brings it at once).
+        public var finalReserve: Int
         /// Seconds of correct screen a priority 10 must likely buy; nil: priced from what the
         /// game has left and the budget it can still spend.
         public var threshold: TimeInterval?
@@ -44,7 +47,7 @@ extension Coalescer {
         /// Knobs left nil follow from the budget: the pace is the budget, and spending may fall
         /// behind it by a quarter of the budget (at least 4), by half of it from 50.
         public init(
-            budget: Int = 15, reserve: Int = 0, crunchReserve: Int = 0, threshold: TimeInterval? = nil,
+            budget: Int = 15, reserve: Int = 0, crunchReserve: Int = 0, finalReserve: Int = 0, threshold: TimeInterval? = nil,
             pacedPerHour: Double? = nil, pacedBurst: Double? = nil, spareShare: Double = 0.7, minInterval: TimeInterval = 0,
             priority5Delay: TimeInterval = 60, settle: TimeInterval = 3,
             periodEndWindow: TimeInterval = 24, mandatoryWindow: TimeInterval = 60, runLength: Int = 8,
@@ -54,6 +57,7 @@ extension Coalescer {
             self.budget = budget
             self.reserve = reserve
             self.crunchReserve = crunchReserve
+            self.finalReserve = finalReserve
             self.threshold = threshold
             self.pacedPerHour = pacedPerHour ?? Double(budget)
             self.pacedBurst = pacedBurst ?? (plentiful ? Double(budget) / 2 : max(4, Double(budget) / 4))
@@ -78,7 +82,7 @@ extension Coalescer {
         /// This configuration with another budget; the knobs that follow the budget follow it.
         public func withBudget(_ budget: Int) -> Configuration {
             Configuration(
-                budget: budget, reserve: reserve, crunchReserve: crunchReserve, threshold: threshold, spareShare: spareShare,
+                budget: budget, reserve: reserve, crunchReserve: crunchReserve, finalReserve: finalReserve, threshold: threshold, spareShare: spareShare,
                 minInterval: minInterval,
                 priority5Delay: priority5Delay, settle: settle, periodEndWindow: periodEndWindow,
                 mandatoryWindow: mandatoryWindow, runLength: runLength, minimumGain: minimumGain, copies: copies,
@@ -95,6 +99,7 @@ extension Coalescer {
             self.init(
                 budget: budget, reserve: current ? try c.decodeIfPresent(Int.self, forKey: .reserve) ?? 0 : 0,
                 crunchReserve: current ? try c.decodeIfPresent(Int.self, forKey: .crunchReserve) ?? 0 : 0,
+                finalReserve: try c.decodeIfPresent(Int.self, forKey: .finalReserve) ?? 0,
                 threshold: current ? try c.decodeIfPresent(Double.self, forKey: .threshold) : nil,
                 pacedPerHour: try c.decodeIfPresent(Double.self, forKey: .pacedPerHour),
                 pacedBurst: try c.decodeIfPresent(Double.self, forKey: .pacedBurst),

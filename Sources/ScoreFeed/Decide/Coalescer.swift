@@ -298,9 +298,11 @@ public struct Coalescer: PushPolicy {
         situation.period >= 4 ? finalReserve : configuration.reserve
     }
 
-    /// What even a pause leaves for the last 2:00 of the 4th or of an overtime.
+    /// What even a pause leaves, from the 4th period on: the final reserve, and the crunch
+    /// reserve until the last 2:00.
     private var finalReserve: Int {
-        situation.period >= 4 && !situation.isCrunchTime ? configuration.crunchReserve : 0
+        guard situation.period >= 4 else { return 0 }
+        return configuration.finalReserve + (situation.isCrunchTime ? 0 : configuration.crunchReserve)
     }
 
     /// The end goes out the moment the game ends, or as soon as the minimum interval since the
