@@ -12,6 +12,8 @@ enum CoalescerOptions {
           --reserve <n>           Priority-10 pushes that moments other than pauses leave
                                   for timeouts and period ends before the 4th (0).
           --crunch-reserve <n>    Priority-10 pushes kept for the last 2:00 (0).
+          --final-reserve <n>     Priority-10 pushes kept for the final from the 4th period
+                                  (0: its priority-5 copy brings it within the delay).
           --threshold <s>         Seconds of correct screen a priority 10 must likely buy
                                   (default: priced from the game left and the budget left).
           --paced <n>             The pace spending is measured against, per hour (the
@@ -19,6 +21,8 @@ enum CoalescerOptions {
           --burst <n>             How far spending may fall behind the pace before the
                                   budget is to spare (budget / 4, at least 4; budget / 2
                                   from a budget of 50).
+          --spare-share <x>       With budget to spare, the share of the price a moment must
+                                  be worth (0.7).
           --no-copies             No priority-5 copy behind a priority 10.
           --run <n>               Unanswered points that make a timeout likely (8).
           --min-interval <s>      Least time between two pushes (0; 1 with --mode broadcast).
@@ -34,6 +38,8 @@ enum CoalescerOptions {
         if let delay: Double = try arguments.number("--p5-delay", in: 0...86_400) { configuration.priority5Delay = delay }
         if let reserve: Int = try arguments.number("--reserve", in: 0...1000) { configuration.reserve = reserve }
         if let crunch: Int = try arguments.number("--crunch-reserve", in: 0...1000) { configuration.crunchReserve = crunch }
+        if let final: Int = try arguments.number("--final-reserve", in: 0...1000) { configuration.finalReserve = final }
+        if let share: Double = try arguments.number("--spare-share", in: 0...1) { configuration.spareShare = share }
         if let threshold: Double = try arguments.number("--threshold", in: 0...3600) { configuration.threshold = threshold }
         if let rate: Double = try arguments.number("--paced", in: 0...10_000) { configuration.pacedPerHour = rate }
         if let burst: Double = try arguments.number("--burst", in: 1...1000) { configuration.pacedBurst = burst }

@@ -12,8 +12,9 @@ enum ReplayCommand {
 
         USAGE: scorefeed replay [<file>] [--jsonl] [--out <path>] [--strict]
                                 [--budget <n>] [--frequent] [--p5-delay <s>] [--reserve <n>]
-                                [--crunch-reserve <n>] [--threshold <s>] [--paced <n>]
-                                [--burst <n>] [--run <n>] [--min-interval <s>]
+                                [--crunch-reserve <n>] [--final-reserve <n>] [--no-copies]
+                                [--threshold <s>] [--paced <n>] [--burst <n>] [--spare-share <x>]
+                                [--run <n>] [--min-interval <s>]
                                 [--alerts <list>] [--report-json <path>] [--speed <x>]
                                 [--no-color] [--policy <policy>] [--bundle-id <id>]
                                 [--mode <mode>] [--channel-id <id>] [--start]

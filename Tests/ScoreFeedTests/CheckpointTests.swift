@@ -45,14 +45,27 @@ struct CheckpointTests {
     }
 
     /// Written by ScoreFeed before checkpoints had a format number, after the first 250 events of
-    /// one-point.json: the game resumes with the same numbering and sends exactly what an
-    /// uninterrupted run sends after its 54th push, while the whole stream is sent again.
-    @Test func aFormat1CheckpointResumesTheGameExactly() async throws {
+    /// one-point.json, by a version with another push policy: the game resumes with the same
+    /// numbering and the events it had applied, the hour's priority-10 pushes stay spent (the old
+    /// policy's budget is read), and it ends with the exact final while the whole stream is sent
+    /// again.
+    @Test func aFormat1CheckpointResumesTheGame() async throws {
+        let data = try Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format1.json"))
+        let checkpoint = try GameCheckpoint.decode(data, file: "checkpoint-format1.json")
+        let spent = try #require(checkpoint.coalescer).budget.spent
+        #expect(!spent.isEmpty, "the old policy's spent budget is read")
         let (restoration, records, service) = try await Self.resume("checkpoint-format1.json", lines: Self.lines)
         #expect(restoration.resumedGames == 1)
         #expect(restoration.problems.isEmpty, "\(restoration.problems)")
+        #expect(records.first?.seq == 55, "numbering continues after the 54 pushes it had sent")
+        #expect(records.map(\.seq) == Array(55..<(55 + records.count)))
+        Make.expectOneFinal(records)
         let clean = try await Self.clean()
-        #expect(records.map { $0.jsonLine() } == clean.dropFirst(54).map { $0.jsonLine() })
+        #expect(records.last?.state == clean.last?.state, "the same final")
+        let tens = spent + records.filter { $0.priority == 10 }.map(\.sentAt)
+        for t in tens {
+            #expect(tens.filter { $0 > t.addingTimeInterval(-3600) && $0 <= t }.count <= 15, "rolling hour at \(t)")
+        }
         let summary = try #require(await service.summaries().first)
         #expect(summary.statistics.duplicates == 250, "the applied events are known by number")
     }
