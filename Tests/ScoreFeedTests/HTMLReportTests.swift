@@ -27,6 +27,24 @@ struct HTMLReportTests {
         }
         #expect(data.pushes.last?.event == "end")
         #expect(data.screen.last.map { ($0.state.homeScore, $0.state.awayScore) } ?? (-1, -1) == (data.truth.last?.home ?? 0, data.truth.last?.away ?? 0))
+        // The shaded spans are the wrong share, one rect each.
+        let shaded = data.wrongSpans.reduce(0) { $0 + $1[1] - $1[0] }
+        #expect(abs(shaded / (data.end - data.start) - data.freshness.engine.wrongShare) < 0.01, "\(path)")
+        #expect(html.components(separatedBy: "<rect class=\"wrong\"").count - 1 == data.wrongSpans.count)
+    }
+
+    @Test func theWormShadesWhereTheScreenWasWrong() {
+        // A basket at 100 s sent at priority 5 (shown at 220 s), one at 400 s at priority 10.
+        let timeline = ScoreTimeline(
+            changes: [.init(time: Make.start.addingTimeInterval(100), score: FinalScore(home: 2, away: 0)),
+                      .init(time: Make.start.addingTimeInterval(400), score: FinalScore(home: 2, away: 3))],
+            start: Make.start, end: Make.start.addingTimeInterval(1000), gameEnd: nil)
+        let sent = [
+            DeviceModel.Sent(sentAt: Make.start.addingTimeInterval(100), priority: 5, timestamp: 1, score: FinalScore(home: 2, away: 0), sourceTime: Make.start.addingTimeInterval(100), isEnd: false),
+            DeviceModel.Sent(sentAt: Make.start.addingTimeInterval(400), priority: 10, timestamp: 2, score: FinalScore(home: 2, away: 3), sourceTime: Make.start.addingTimeInterval(400), isEnd: false),
+        ]
+        let spans = Freshness.wrongSpans(screen: DeviceModel(budget: 15, priority5Delay: 120).screen(sent), timeline: timeline)
+        #expect(spans.map { [$0.start.timeIntervalSince(Make.start), $0.end.timeIntervalSince(Make.start)] } == [[100, 220]])
     }
 
     @Test func escapesWhatTheFeedWrites() {

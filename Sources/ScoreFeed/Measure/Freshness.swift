@@ -97,8 +97,15 @@ public struct Freshness: Hashable, Sendable, Codable {
 
     /// Integrates "shown score ≠ true score" over the game window.
     static func wrongShare(screen: [DeviceModel.Shown], timeline: ScoreTimeline) -> Double {
+        let duration = timeline.duration
+        guard duration > 0 else { return 0 }
+        return wrongSpans(screen: screen, timeline: timeline).reduce(0) { $0 + $1.end.timeIntervalSince($1.start) } / duration
+    }
+
+    /// The spans of the game window in which the shown score differed from the true score.
+    public static func wrongSpans(screen: [DeviceModel.Shown], timeline: ScoreTimeline) -> [DateInterval] {
         let start = timeline.start.timeIntervalSince1970, end = timeline.end.timeIntervalSince1970
-        guard end > start else { return 0 }
+        guard end > start else { return [] }
         // Merge the two step functions' breakpoints.
         var points: [(time: Double, isTrue: Bool, score: FinalScore)] = []
         points.reserveCapacity(screen.count + timeline.changes.count)
@@ -106,14 +113,23 @@ public struct Freshness: Hashable, Sendable, Codable {
         for shown in screen { points.append((shown.time.timeIntervalSince1970, false, shown.push.score)) }
         points.sort { $0.time < $1.time }
         var truth = FinalScore(home: 0, away: 0), display = FinalScore(home: 0, away: 0)
-        var wrong = 0.0, previous = start
+        var spans: [DateInterval] = []
+        var previous = start
+        func close(_ t: Double) {
+            guard truth != display, t > previous else { return }
+            if let last = spans.last, last.end.timeIntervalSince1970 == previous {
+                spans[spans.count - 1] = DateInterval(start: last.start, end: Date(timeIntervalSince1970: t))
+            } else {
+                spans.append(DateInterval(start: Date(timeIntervalSince1970: previous), end: Date(timeIntervalSince1970: t)))
+            }
+        }
         for point in points {
             let t = min(max(point.time, start), end)
-            if truth != display { wrong += t - previous }
+            close(t)
             previous = t
             if point.isTrue { truth = point.score } else { display = point.score }
         }
-        if truth != display { wrong += end - previous }
-        return wrong / (end - start)
+        close(end)
+        return spans
     }
 }

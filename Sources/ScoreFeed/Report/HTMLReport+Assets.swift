@@ -12,6 +12,7 @@ extension HTMLReport {
             .axis { stroke: #8e8e93; stroke-width: 1; } .period { stroke: #c7c7cc; stroke-dasharray: 3 3; }
             .tick { font-size: 11px; fill: #8e8e93; } .team { font-size: 12px; font-weight: 600; }
             .worm { fill: none; stroke: #1c1c1e; stroke-width: 1.6; }
+            .wrong { fill: #ff3b30; opacity: 0.16; } .k.wrong { background: #ff3b30; opacity: 0.35; }
             .marker.p10 { fill: #ff9f0a; stroke: #fff; stroke-width: 1; } .marker.p5 { fill: none; stroke: #5e5ce6; stroke-width: 1.2; }
             .marker.alert { fill: #ff375f; } .marker.end { fill: #30d158; stroke: #1c1c1e; stroke-width: .6; }
             .cursor { stroke: #0a84ff; stroke-width: 1.5; }

@@ -29,7 +29,7 @@ public enum HTMLReport {
             <section>
               <h2>Lead over time, and every push</h2>
               \(WormChart.svg(data))
-              <p class="legend"><span class="k p10"></span> priority 10 <span class="k p5"></span> priority 5 <span class="k alert"></span> with an alert <span class="k end"></span> end · line: \(escape(a.home.tricode)) lead above, \(escape(a.away.tricode)) lead below</p>
+              <p class="legend"><span class="k p10"></span> priority 10 <span class="k p5"></span> priority 5 <span class="k alert"></span> with an alert <span class="k end"></span> end <span class="k wrong"></span> lock screen wrong · line: \(escape(a.home.tricode)) lead above, \(escape(a.away.tricode)) lead below</p>
               <h2>Priority-10 budget used in the rolling hour</h2>
               \(WormChart.budgetSVG(data))
             </section>

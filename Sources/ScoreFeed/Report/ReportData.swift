@@ -16,6 +16,8 @@ public struct ReportData: Codable, Sendable {
     public var pushes: [PushPoint]
     /// What the device showed, from each moment on.
     public var screen: [ScreenPoint]
+    /// Where the modelled lock screen showed a wrong score: (start, end) in Unix seconds.
+    public var wrongSpans: [[Double]]
     public var freshness: FreshnessReport
     public var budget: Int
     public var priority5Delay: Double
@@ -103,7 +105,11 @@ public struct ReportData: Codable, Sendable {
                 rollingPriority10: tens.count - firstInWindow)
         }
         let byTimestamp = Dictionary(records.map { ($0.timestamp, $0) }, uniquingKeysWith: { a, _ in a })
-        screen = model.screen(records.map(DeviceModel.Sent.init)).compactMap { shown in
+        let shown = model.screen(records.map(DeviceModel.Sent.init))
+        wrongSpans = Freshness.wrongSpans(screen: shown, timeline: timeline).map {
+            [$0.start.timeIntervalSince1970, $0.end.timeIntervalSince1970]
+        }
+        screen = shown.compactMap { shown in
             byTimestamp[shown.push.timestamp].map {
                 ScreenPoint(time: shown.time.timeIntervalSince1970, seq: $0.seq, state: $0.state)
             }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The report's two SVG charts: the score worm with push markers and period lines, and the
-/// rolling-hour priority-10 budget use.
+/// The report's two SVG charts: the score worm with push markers, period lines and shaded spans
+/// where the modelled lock screen showed a wrong score, and the rolling-hour priority-10 budget use.
 enum WormChart {
     static let width = 1000.0
     static let left = 44.0
@@ -44,6 +44,12 @@ enum WormChart {
             <text x="\(left + 4)" y="\(Int(height) - 6)" class="team" fill="\(away)">\(HTMLReport.escape(data.attributes.away.tricode)) leads</text>
 
             """
+        // Where the modelled lock screen showed a wrong score: where the policy lost.
+        for span in data.wrongSpans where span.count == 2 {
+            let x0 = x(span[0], data), x1 = x(span[1], data)
+            out += "<rect class=\"wrong\" x=\"\(f(x0))\" y=\"0\" width=\"\(f(max(0.6, x1 - x0)))\" height=\"\(Int(height))\">"
+                + "<title>wrong score on the lock screen for \(Int((span[1] - span[0]).rounded())) s</title></rect>\n"
+        }
         for mark in data.periodStarts {
             let px = x(mark.time, data)
             out += "<line x1=\"\(f(px))\" x2=\"\(f(px))\" y1=\"0\" y2=\"\(Int(height))\" class=\"period\"/>"
