@@ -28,4 +28,23 @@ struct FreshnessCommandTests {
             #expect(plain != knobbed, "the knobs change the engine's figures at each budget: \(plain) / \(knobbed)")
         }
     }
+
+    @Test(.enabled(if: ServeTests.executable != nil, "the scorefeed executable was not built beside the tests"))
+    func theGridPrintsBothTablesAndMarksTheWorstCell() throws {
+        let process = Process()
+        process.executableURL = ServeTests.executable
+        let fixtures = Make.fixtureFiles().filter { !$0.contains("/") }.prefix(3).map { Make.fixtures.appendingPathComponent($0).path }
+        process.arguments = ["freshness", "--grid", "--told", "--grid-budgets", "8,60", "--grid-delays", "15,120"] + fixtures
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.contains("Engine ÷ best simple baseline"))
+        #expect(text.contains("feed-information bound"))
+        #expect(text.split(separator: "\n").filter { $0.hasPrefix("8/h") || $0.hasPrefix("60/h") }.count == 4, "\(text)")
+        #expect(text.components(separatedBy: "*").count == 3, "the legend and one worst cell: \(text)")
+        #expect(text.contains("priority-10 pushes past the budget: 0"), "\(text)")
+    }
 }
