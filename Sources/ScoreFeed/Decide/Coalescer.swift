@@ -164,12 +164,12 @@ public struct Coalescer: PushPolicy {
         let kind = situation.kind
         let value = screenIsWrong(now) ? values.value(kind, within: secondsUntilShown(now)) : 0
         let available = budget.available(at: now)
-        let price = self.price(now, available: available)
         var why: String?
         var usesPacing = false
         if significance == .critical && (value > 0 || alert != nil) && available > 1 {
             why = "critical"
-        } else if value >= minimumGain {
+        } else if value >= minimumGain && available > 0 {
+            let price = self.price(now, available: available)
             if kind.isPause && available > finalReserve && value >= price {
                 why = kind.reason
             } else if value >= price && available > tokensToKeep {
@@ -208,7 +208,7 @@ public struct Coalescer: PushPolicy {
     private func price(_ now: Date, available: Int) -> Double {
         if let threshold = configuration.threshold { return threshold }
         // When no moment is worth much more than another, waiting buys nothing: spend at once.
-        if offers.isFlat(within: 0.8) { return 0 }
+        if offers.isFlat { return 0 }
         let left = max(300, remainingSeconds)
         let end = now.addingTimeInterval(left)
         func uses(from ready: Date) -> Double {
@@ -228,25 +228,11 @@ public struct Coalescer: PushPolicy {
     /// score changes that were not, at most one per score change. The marginal kind is bought
     /// whole: the price sits halfway to the next value down.
     static func price(_ offers: Offers, affording affordable: Double) -> Double {
-        let candidates = (offers.scores.map(\.value) + offers.upgrades.map(\.value)).sorted(by: >)
-        func demand(_ price: Double) -> Double {
-            let funded = offers.scores.filter { $0.value >= price }.reduce(0) { $0 + $1.perHour }
-            let unfunded = max(0, offers.scoresPerHour - funded)
-            let share = offers.scoresPerHour > 0 ? unfunded / offers.scoresPerHour : 0
-            let upgrades = offers.upgrades.filter { $0.value >= price }.reduce(0) { $0 + $1.perHour * share }
-            return funded + min(upgrades, unfunded)
-        }
-        var above = 0.0
-        for (index, price) in candidates.enumerated() {
-            let wanted = demand(price)
-            if wanted >= affordable {
-                // The marginal kind's moments spread below its value (a pause logged late buys
-                // less): the share of them the supply affords sets how far into the spread to go.
-                let next = index + 1 < candidates.count ? candidates[index + 1] : 0
-                let share = wanted > above ? min(1, max(0, (affordable - above) / (wanted - above))) : 1
-                return price - share * (price - next)
-            }
-            above = wanted
+        for step in offers.steps where step.demand >= affordable {
+            // The marginal kind's moments spread below its value (a pause logged late buys
+            // less): the share of them the supply affords sets how far into the spread to go.
+            let share = step.demand > step.above ? min(1, max(0, (affordable - step.above) / (step.demand - step.above))) : 1
+            return step.price - share * (step.price - step.next)
         }
         return 0
     }
@@ -265,18 +251,38 @@ public struct Coalescer: PushPolicy {
         var scores: [(value: Double, perHour: Double)]
         var upgrades: [(value: Double, perHour: Double)]
         var scoresPerHour: Double
+        /// Each kind's value as a price, best first, with the moments per hour wanting priority
+        /// 10 at it (score changes worth it, and upgrades of those that are not, at most one per
+        /// score change), the demand at the price before, and the next price down.
+        private(set) var steps: [(price: Double, demand: Double, above: Double, next: Double)] = []
+        /// Whether every score change is worth at least 80 % of the best moment: waiting buys
+        /// nothing then.
+        private(set) var isFlat = false
+
+        init(scores: [(value: Double, perHour: Double)], upgrades: [(value: Double, perHour: Double)], scoresPerHour: Double) {
+            self.scores = scores
+            self.upgrades = upgrades
+            self.scoresPerHour = scoresPerHour
+            let candidates = (scores.map(\.value) + upgrades.map(\.value)).sorted(by: >)
+            var above = 0.0
+            for (index, price) in candidates.enumerated() {
+                let funded = scores.filter { $0.value >= price }.reduce(0) { $0 + $1.perHour }
+                let unfunded = max(0, scoresPerHour - funded)
+                let share = scoresPerHour > 0 ? unfunded / scoresPerHour : 0
+                let upgrading = upgrades.filter { $0.value >= price }.reduce(0) { $0 + $1.perHour * share }
+                let demand = funded + min(upgrading, unfunded)
+                steps.append((price, demand, above, index + 1 < candidates.count ? candidates[index + 1] : 0))
+                above = demand
+            }
+            let best = candidates.first ?? 0
+            isFlat = (scores.map(\.value).min() ?? 0) >= 0.8 * best
+        }
 
         static func == (a: Offers, b: Offers) -> Bool {
             a.scores.map(\.value) == b.scores.map(\.value) && a.upgrades.map(\.value) == b.upgrades.map(\.value)
         }
 
         func hash(into hasher: inout Hasher) { hasher.combine(scores.map(\.value)) }
-
-        /// Whether every score change is worth at least `share` of the best moment.
-        func isFlat(within share: Double) -> Bool {
-            let best = (scores + upgrades).map(\.value).max() ?? 0
-            return (scores.map(\.value).min() ?? 0) >= share * best
-        }
     }
 
     static func offers(_ values: PushValues, delay: TimeInterval) -> Offers {

@@ -21,8 +21,10 @@ public struct PushValues: Hashable, Sendable {
     public private(set) var hours: Double
     /// Wall-clock seconds per second of game clock, breaks included (about 2.9 in the NBA).
     public private(set) var secondsPerGameSecond: Double
-    /// ∫ survival from 0 to k × step, per kind: what a value is read from.
-    private var integrals: [Situation.Kind: [Double]] = [:]
+    /// Per kind (in `Situation.Kind.allCases` order), the curve and ∫ survival from 0 to
+    /// k × step: what a value is read from, without hashing on the hot path.
+    private var curves: [[Double]] = []
+    private var integrals: [[Double]] = []
 
     public init(
         survival: [Situation.Kind: [Double]], moments: [Situation.Kind: Int], scoreMoments: [Situation.Kind: Int],
@@ -41,14 +43,17 @@ public struct PushValues: Hashable, Sendable {
             var sums = [0.0]
             sums.reserveCapacity(curve.count)
             for k in 1..<curve.count { sums.append(sums[k - 1] + (curve[k - 1] + curve[k]) / 2 * Self.step) }
-            integrals[kind] = sums
+            curves.append(curve)
+            integrals.append(sums)
         }
     }
 
     /// Seconds of correct screen a priority 10 likely buys at a moment of `kind` when the score
     /// would otherwise reach the screen `within` seconds later: E[min(within, wait)].
     public func value(_ kind: Situation.Kind, within: TimeInterval) -> TimeInterval {
-        guard within > 0, let sums = integrals[kind], let curve = survival[kind] else { return 0 }
+        guard within > 0 else { return 0 }
+        let ordinal = kind.ordinal
+        let sums = integrals[ordinal], curve = curves[ordinal]
         let position = within / Self.step
         let k = Int(position)
         guard k + 1 < sums.count else {

@@ -35,6 +35,9 @@ public struct Situation: Hashable, Sendable, Codable {
         /// Play goes on (a shot, a rebound, a steal).
         case play
 
+        /// The kind's place in `allCases`.
+        var ordinal: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+
         /// Whether play has stopped for a break the feed announced.
         public var isPause: Bool { self == .pause || self == .mandatoryTimeout }
 
