@@ -19,11 +19,11 @@ extension FreshnessCommand {
           --fit-also <list>       Comma-separated game files added to every fit.
         """
 
-    static func list<T: LosslessStringConvertible & Comparable>(_ text: String, _ name: String, minimum: T) throws(ScoreFeedError) -> [T] {
+    static func list<T: LosslessStringConvertible & Comparable>(_ text: String, _ name: String, in range: ClosedRange<T>) throws(ScoreFeedError) -> [T] {
         let parts = text.split(separator: ",")
         let values = parts.compactMap { T(String($0)) }
-        guard !values.isEmpty, values.count == parts.count, values.allSatisfy({ $0 >= minimum }) else {
-            throw ScoreFeedError(.usage, "\(name) takes a comma-separated list like 8,15,30; not \"\(text)\"")
+        guard !values.isEmpty, values.count == parts.count, values.allSatisfy({ range.contains($0) }) else {
+            throw ScoreFeedError(.usage, "\(name) takes a comma-separated list like 8,15,30 of \(range.lowerBound)…\(range.upperBound); not \"\(text)\"")
         }
         return values
     }
@@ -32,8 +32,8 @@ extension FreshnessCommand {
     static func runGrid(_ arguments: inout Arguments) async throws -> Int32 {
         let told = arguments.flag("--told")
         let inSample = arguments.flag("--in-sample")
-        let budgets: [Int] = try list(try arguments.option("--grid-budgets") ?? (told ? "8,10,15,20,30,60" : "8,10,15,20,30"), "--grid-budgets", minimum: 0)
-        let delays: [Double] = try list(try arguments.option("--grid-delays") ?? "15,30,60,120,300", "--grid-delays", minimum: 0)
+        let budgets: [Int] = try list(try arguments.option("--grid-budgets") ?? (told ? "8,10,15,20,30,60" : "8,10,15,20,30"), "--grid-budgets", in: 0...10_000)
+        let delays: [Double] = try list(try arguments.option("--grid-delays") ?? "15,30,60,120,300", "--grid-delays", in: 0...86_400)
         let also = try arguments.option("--fit-also").map { $0.split(separator: ",").map(String.init) } ?? []
         let defaults = try CoalescerOptions.parse(&arguments)
         let files = try arguments.positionals(max: .max)

@@ -97,6 +97,34 @@ struct CoalescerTests {
         #expect(marbles.map(\.priority) == [priority], "\(marbles)")
     }
 
+    @Test func withPriority5OnTimeNothingIsWorthPriority10() {
+        // A delay of 0: priority 5 is instant, a priority 10 buys nothing, so none is spent.
+        let marbles = Self.run([
+            Self.at(0, 1, .fieldGoal(points: 2, made: true), team: .home),
+            Self.at(10, 2, .timeout(.full), team: .away),
+            Self.at(40, 3, .rebound(offensive: false), team: .away),
+        ], configuration: Coalescer.Configuration(priority5Delay: 0), until: 200)
+        #expect(marbles.allSatisfy { $0.priority == 5 }, "\(marbles)")
+    }
+
+    @Test func aRestartsRunLengthAppliesToTheResumedGame() throws {
+        // Told 120 s and a price of 45: a run buys 52 s, a plain score 38 s.
+        var coalescer = Coalescer(configuration: Self.priced(45), values: Self.values)
+        coalescer = try JSONDecoder().decode(Coalescer.self, from: try JSONEncoder().encode(coalescer))
+        var configuration = Self.priced(45)
+        configuration.runLength = 2
+        coalescer.reconfigure(configuration)
+        var board = Scoreboard(state: Make.live)
+        let basket = Self.at(0, 1, .fieldGoal(points: 3, made: true), team: .home)
+        let diff = board.apply(basket)
+        let decision = coalescer.observe(StateChange(event: basket, diff: diff, state: board.state), now: basket.time)
+        guard case .push(let push) = decision else {
+            Issue.record("the basket goes out at once: \(decision)")
+            return
+        }
+        #expect(push.priority == 10 && push.reason.contains("run"), "a 3-0 run is a run with --run 2 given at restart: \(push.reason)")
+    }
+
     @Test func aTimeoutAfterAScoreBuysPriorityTen() {
         // The basket buys 38 s < 80; the timeout 10 s later buys 200 × (1 − e^(−110/200)) ≈ 85.
         let marbles = Self.run([

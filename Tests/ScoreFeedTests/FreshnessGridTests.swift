@@ -26,6 +26,21 @@ struct FreshnessGridTests {
         #expect(abs(value - 40 * (1 - exp(-delay / 40))) < 0.6, "\(value)")
     }
 
+    @Test(arguments: [1e6, 1e30, Double.infinity, -5, 0])
+    func anyDelayGivesAFiniteValue(delay: Double) {
+        let value = PushValues.fitted.value(.pause, within: delay)
+        #expect(value >= 0 && !value.isNaN, "\(value)")
+        #expect(delay <= 0 ? value == 0 : value > 0)
+    }
+
+    @Test func aFitWithoutAPriorHasNoEmptyCurves() {
+        let values = PushValues.fit([Self.generated[0].moments], prior: 0)
+        for kind in Situation.Kind.allCases {
+            #expect((values.survival[kind] ?? []).allSatisfy { !$0.isNaN }, "\(kind)")
+        }
+        #expect(!values.swiftSource(fitOn: ["x"]).contains("nan"))
+    }
+
     @Test func theShippedTableRanksPausesAboveScoresAboveFreeThrowsToCome() {
         let values = PushValues.fitted
         for delay in [60.0, 120, 300] {

@@ -84,6 +84,9 @@ public struct Coalescer: PushPolicy {
         self.configuration = configuration
         budget.limit = max(0, configuration.budget)
         paced = min(paced, configuration.pacedBurst)
+        situation.periodEndWindow = configuration.periodEndWindow
+        situation.mandatoryWindow = configuration.mandatoryWindow
+        situation.runLength = configuration.runLength
         offers = Self.offers(values, delay: configuration.priority5Delay)
     }
 
@@ -168,7 +171,7 @@ public struct Coalescer: PushPolicy {
         var usesPacing = false
         if significance == .critical && (value > 0 || alert != nil) && available > 1 {
             why = "critical"
-        } else if value >= minimumGain && available > 0 {
+        } else if value > 0 && value >= minimumGain && available > 0 {
             let price = self.price(now, available: available)
             if kind.isPause && available > finalReserve && value >= price {
                 why = kind.reason
@@ -338,7 +341,8 @@ public struct Coalescer: PushPolicy {
     private mutating func push(_ push: Push, _ now: Date) -> PushDecision {
         var push = push
         // A priority 10 no priority-5 push backs gets a priority-5 copy right behind it: if the
-        // budget is smaller than assumed and the device drops the first, the copy still comes.
+        // budget is smaller than assumed and the device drops the first, the copy still comes
+        // (a device that showed the first gets the same state again).
         let backed = push.event != .end && priority5Arrival(now) < .distantFuture
         if push.priority == 10 && configuration.copies && !backed { push.priority5Copy = true }
         if push.priority == 10 { budget.spend(at: now) }

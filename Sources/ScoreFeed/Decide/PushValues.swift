@@ -39,6 +39,7 @@ public struct PushValues: Hashable, Sendable {
         for kind in Situation.Kind.allCases {
             var curve = survival[kind] ?? fallback
             if curve.count < Self.points { curve += Array(repeating: curve.last ?? 0, count: Self.points - curve.count) }
+            if curve.count > Self.points { curve.removeLast(curve.count - Self.points) }
             self.survival[kind] = curve
             var sums = [0.0]
             sums.reserveCapacity(curve.count)
@@ -54,6 +55,10 @@ public struct PushValues: Hashable, Sendable {
         guard within > 0 else { return 0 }
         let ordinal = kind.ordinal
         let sums = integrals[ordinal], curve = curves[ordinal]
+        guard within < Self.horizon else {
+            // Past the last point the curve stays at its last value.
+            return sums[sums.count - 1] + curve[curve.count - 1] * (within - Self.horizon)
+        }
         let position = within / Self.step
         let k = Int(position)
         guard k + 1 < sums.count else {

@@ -219,7 +219,8 @@ public struct GameSession: Sendable {
         var outputs = renderer.outputs(
             for: push, state: state, diff: diff, coalesced: unsentEvents, sentAt: now, sourceTime: newestSourceTime)
         if push.priority5Copy && push.priority == 10 {
-            // Right behind it, with the next timestamp: ignored by a device that showed the first.
+            // Right behind it, with the next timestamp and the same state: a device that showed
+            // the first shows nothing new; one whose budget dropped it shows this a delay later.
             var copy = Push(event: push.event, priority: 5, reason: "priority-5 copy of the push before, in case the budget dropped it")
             copy.priority5Copy = false
             outputs += renderer.outputs(

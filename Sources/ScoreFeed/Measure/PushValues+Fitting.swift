@@ -37,7 +37,7 @@ extension PushValues {
         for kind in Situation.Kind.allCases {
             let sample = waits[kind] ?? []
             let own = curve(sample), n = Double(sample.count)
-            survival[kind] = zip(own, pooled).map { (n * $0 + prior * $1) / (n + prior) }
+            survival[kind] = n + prior > 0 ? zip(own, pooled).map { (n * $0 + prior * $1) / (n + prior) } : pooled
             moments[kind] = sample.count
         }
         return PushValues(
