@@ -12,9 +12,9 @@ import ScoreFeedModel
 ///   nearly on time, priority 10 buys little anywhere.
 /// - Its price follows what is left: the value at which the score changes likely still to come
 ///   in this game would use up the priority-10 pushes it can still spend (what the hour has left,
-///   what comes back before the end, the hours after). Budget to spare is spent. A pacing bucket
-///   spreads the budget over the hour; a pause (a timeout logged after a score) may upgrade a
-///   score still on its way at priority 5.
+///   what comes back before the end, the hours after). Budget to spare (spending a burst behind
+///   the budget's pace) goes to lesser moments. A pause (a timeout logged after a score) may
+///   upgrade a score still on its way at priority 5.
 /// - Every priority 10 that no priority-5 push backs is followed by a priority-5 copy, so a
 ///   budget smaller than assumed costs the copy's delay, never the score: the final included.
 public struct Coalescer: PushPolicy {
@@ -32,7 +32,8 @@ public struct Coalescer: PushPolicy {
     /// The decisive end of the 4th or of an overtime waits this long for the game's end, so the
     /// final goes out as one push.
     var holdUntil: Date?
-    /// The pacing bucket: paced pushes available, and when it was last refilled.
+    /// The pace bucket: how far spending is behind the budget's pace, and when it was last
+    /// refilled; full means budget to spare.
     var paced: Double
     var pacedAt: Date?
     var lastPushAt: Date?
@@ -45,7 +46,7 @@ public struct Coalescer: PushPolicy {
     var endPending = false
     /// Count the budget as spent when the first event comes (see ``assumeBudgetSpent(at:)``).
     var budgetSpentAtFirstEvent = false
-    /// The kinds of moment by what a priority 10 buys at them, best first, with their rate per hour.
+    /// What a priority 10 buys at each kind of moment under the assumed delay, and the price's steps.
     private var offers = Offers(scores: [], upgrades: [], scoresPerHour: 0)
 
     struct SentPush: Hashable, Sendable, Codable {
@@ -250,7 +251,7 @@ public struct Coalescer: PushPolicy {
     /// What a priority 10 buys at each kind of moment under one priority-5 delay, and how often
     /// the kind comes: score changes by kind, and the pauses and dead balls that may upgrade a
     /// score still on its way at priority 5 (valued a few seconds into the delay).
-    struct Offers: Hashable, Sendable {
+    struct Offers: Sendable {
         var scores: [(value: Double, perHour: Double)]
         var upgrades: [(value: Double, perHour: Double)]
         var scoresPerHour: Double
@@ -280,12 +281,6 @@ public struct Coalescer: PushPolicy {
             let best = candidates.first ?? 0
             isFlat = (scores.map(\.value).min() ?? 0) >= 0.8 * best
         }
-
-        static func == (a: Offers, b: Offers) -> Bool {
-            a.scores.map(\.value) == b.scores.map(\.value) && a.upgrades.map(\.value) == b.upgrades.map(\.value)
-        }
-
-        func hash(into hasher: inout Hasher) { hasher.combine(scores.map(\.value)) }
     }
 
     static func offers(_ values: PushValues, delay: TimeInterval) -> Offers {
