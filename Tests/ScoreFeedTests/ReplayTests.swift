@@ -98,4 +98,19 @@ struct ReplayTests {
         #expect(records.last?.state.possession == .away, "the held change is flushed at the end of the feed")
         #expect(records.last?.event == .update)
     }
+
+    /// The push-to-start goes at priority 10 (Apple wants an alert on it): the budget counts it.
+    @Test func thePushToStartCountsAgainstTheBudget() async throws {
+        let document = try FeedReader.read(path: Make.fixtures.appendingPathComponent("one-point.json").path)
+        var configuration = Coalescer.Configuration.standard.withBudget(3)
+        configuration.threshold = 0
+        let sink = RecordingSink()
+        _ = try await Replay(policy: Coalescer(configuration: configuration), renderer: .init(start: true)).run(document, sink: sink)
+        let records = await sink.records
+        #expect(records.first?.event == .start && records.first?.priority == 10)
+        let tens = records.filter { $0.priority == 10 }.map(\.sentAt)
+        for t in tens {
+            #expect(tens.filter { $0 > t.addingTimeInterval(-3600) && $0 <= t }.count <= 3, "rolling hour at \(t)")
+        }
+    }
 }

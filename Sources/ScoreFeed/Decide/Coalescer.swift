@@ -91,6 +91,10 @@ public struct Coalescer: PushPolicy {
         offers = Self.offers(values, delay: configuration.priority5Delay)
     }
 
+    public mutating func countPriority10(at now: Date) {
+        budget.spend(at: now)
+    }
+
     public var deadline: Date? {
         guard !ended else { return nil }
         guard let holdUntil else { return intervalWait }

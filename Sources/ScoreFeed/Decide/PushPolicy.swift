@@ -15,6 +15,13 @@ public protocol PushPolicy: Sendable {
     mutating func tick(now: Date) -> PushDecision
     /// Called when the feed ends without more events: push whatever is still held.
     mutating func finish(now: Date) -> PushDecision
+    /// Called when a priority 10 the policy did not ask for went out (the renderer's
+    /// push-to-start, which Apple wants at priority 10): a budget-aware policy counts it.
+    mutating func countPriority10(at now: Date)
+}
+
+extension PushPolicy {
+    public mutating func countPriority10(at now: Date) {}
 }
 
 /// One folded event: the event, what it changed, and the state after it.

@@ -231,7 +231,10 @@ public struct GameSession: Sendable {
             case .push(let record):
                 statistics.pushes += 1
                 if record.priority == 10 { statistics.priority10 += 1 } else { statistics.priority5 += 1 }
-                guard record.event != .start else { continue }
+                guard record.event != .start else {
+                    if record.priority == 10 { policy.countPriority10(at: now) }
+                    continue
+                }
                 lastPushed = state
                 unsentEvents = 0
                 if record.event == .end { hasEnded = true }
