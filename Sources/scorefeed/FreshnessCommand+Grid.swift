@@ -38,18 +38,11 @@ extension FreshnessCommand {
         let defaults = try CoalescerOptions.parse(&arguments)
         let files = try arguments.positionals(max: .max)
         guard !files.isEmpty else { throw ScoreFeedError(.usage, "name game files to measure the grid on") }
-        let documents = try files.map { path throws(ScoreFeedError) in try FeedReader.read(path: path) }
-        let moments = documents.map { GameMoments(events: $0.events) }
-        let extra = try also.map { path throws(ScoreFeedError) in GameMoments(events: try FeedReader.read(path: path).events) }
-        let inSampleValues = PushValues.fit(moments)
-        var games: [FreshnessGrid.Game] = []
-        for (i, document) in documents.enumerated() {
-            let others = moments.enumerated().filter { $0.offset != i }.map(\.element) + extra
-            let engineValues = inSample || others.isEmpty ? PushValues.fitted : PushValues.fit(others)
-            games.append(FreshnessGrid.Game(
-                name: URL(fileURLWithPath: files[i]).lastPathComponent, document: document, moments: moments[i],
-                engineValues: engineValues, boundValues: inSampleValues))
+        let documents = try files.map { path throws(ScoreFeedError) in
+            (name: URL(fileURLWithPath: path).lastPathComponent, document: try FeedReader.read(path: path))
         }
+        let extra = try also.map { path throws(ScoreFeedError) in GameMoments(events: try FeedReader.read(path: path).events) }
+        let games = FreshnessGrid.Game.leaveOneOut(documents, fitAlso: extra, inSample: inSample)
         let grid = FreshnessGrid(budgets: budgets, delays: delays, told: told, defaults: defaults)
         let cells = try await grid.measure(games)
         print(gridText(cells, grid: grid, names: games.map(\.name), inSample: inSample), terminator: "")

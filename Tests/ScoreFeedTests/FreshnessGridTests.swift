@@ -110,15 +110,9 @@ struct FreshnessGridTests {
     @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason), arguments: [false, true])
     func realGamesKeepThePromises(told: Bool) async throws {
         let files = NBAFiles.games.filter { $0.hasPrefix("playbyplay_") }
-        let documents = try files.map { try FeedReader.read(path: NBAFiles.path($0)) }
-        let moments = documents.map { GameMoments(events: $0.events) }
+        let documents = try files.map { (name: $0, document: try FeedReader.read(path: NBAFiles.path($0))) }
         let others = try NBAFiles.games.filter { !$0.hasPrefix("playbyplay_") }.map { GameMoments(events: try FeedReader.read(path: NBAFiles.path($0)).events) }
-        let games = documents.indices.map { i in
-            FreshnessGrid.Game(
-                name: files[i], document: documents[i], moments: moments[i],
-                engineValues: PushValues.fit(moments.enumerated().filter { $0.offset != i }.map(\.element) + others),
-                boundValues: PushValues.fit(moments))
-        }
+        let games = FreshnessGrid.Game.leaveOneOut(documents, fitAlso: others)
         let grid = FreshnessGrid(budgets: told ? [8, 10, 15, 20, 30, 60] : [8, 10, 15, 20, 30], delays: [15, 30, 60, 120, 300], told: told)
         let cells = try await grid.measure(games)
         Self.expectPromises(cells, told: told)

@@ -203,7 +203,6 @@ public struct Coalescer: PushPolicy {
         return push(wanted, now)
     }
 
-
     /// The least a priority 10 must buy: a third of the priority-5 delay, at most `minimumGain`.
     private var minimumGain: TimeInterval {
         min(configuration.minimumGain, configuration.priority5Delay / 3)
@@ -231,10 +230,9 @@ public struct Coalescer: PushPolicy {
         return Self.price(offers, affording: affordable)
     }
 
-    /// The lowest value among the kinds' at which the moments wanting priority 10 per hour fit
-    /// in `affordable`: score changes worth it, and the upgrades (a pause, a dead ball) of the
-    /// score changes that were not, at most one per score change. The marginal kind is bought
-    /// whole: the price sits halfway to the next value down.
+    /// The value at which the moments wanting priority 10 per hour fit in `affordable`: score
+    /// changes worth it, and the upgrades (a pause, a dead ball) of the score changes that were
+    /// not, at most one per score change.
     static func price(_ offers: Offers, affording affordable: Double) -> Double {
         for step in offers.steps where step.demand >= affordable {
             // The marginal kind's moments spread below its value (a pause logged late buys
@@ -256,9 +254,6 @@ public struct Coalescer: PushPolicy {
     /// the kind comes: score changes by kind, and the pauses and dead balls that may upgrade a
     /// score still on its way at priority 5 (valued a few seconds into the delay).
     struct Offers: Sendable {
-        var scores: [(value: Double, perHour: Double)]
-        var upgrades: [(value: Double, perHour: Double)]
-        var scoresPerHour: Double
         /// Each kind's value as a price, best first, with the moments per hour wanting priority
         /// 10 at it (score changes worth it, and upgrades of those that are not, at most one per
         /// score change), the demand at the price before, and the next price down.
@@ -268,9 +263,6 @@ public struct Coalescer: PushPolicy {
         private(set) var isFlat = false
 
         init(scores: [(value: Double, perHour: Double)], upgrades: [(value: Double, perHour: Double)], scoresPerHour: Double) {
-            self.scores = scores
-            self.upgrades = upgrades
-            self.scoresPerHour = scoresPerHour
             let candidates = (scores.map(\.value) + upgrades.map(\.value)).sorted(by: >)
             var above = 0.0
             for (index, price) in candidates.enumerated() {
@@ -282,8 +274,7 @@ public struct Coalescer: PushPolicy {
                 steps.append((price, demand, above, index + 1 < candidates.count ? candidates[index + 1] : 0))
                 above = demand
             }
-            let best = candidates.first ?? 0
-            isFlat = (scores.map(\.value).min() ?? 0) >= 0.8 * best
+            isFlat = (scores.map(\.value).min() ?? 0) >= 0.8 * (candidates.first ?? 0)
         }
     }
 

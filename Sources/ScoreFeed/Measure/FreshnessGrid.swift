@@ -22,6 +22,22 @@ public struct FreshnessGrid: Sendable {
             self.engineValues = engineValues
             self.boundValues = boundValues
         }
+
+        /// The games to measure, named: each measured with a table fit on the others and on
+        /// `fitAlso` (out of sample), or with the shipped table (`inSample`); the bound's table is
+        /// fit on all of them.
+        public static func leaveOneOut(
+            _ documents: [(name: String, document: FeedDocument)], fitAlso: [GameMoments] = [], inSample: Bool = false
+        ) -> [Game] {
+            let moments = documents.map { GameMoments(events: $0.document.events) }
+            let boundValues = PushValues.fit(moments)
+            return documents.indices.map { i in
+                let others = moments.indices.filter { $0 != i }.map { moments[$0] } + fitAlso
+                return Game(
+                    name: documents[i].name, document: documents[i].document, moments: moments[i],
+                    engineValues: inSample || others.isEmpty ? .fitted : PushValues.fit(others), boundValues: boundValues)
+            }
+        }
     }
 
     /// One game in one cell.

@@ -105,11 +105,11 @@ public struct ReportData: Codable, Sendable {
                 rollingPriority10: tens.count - firstInWindow)
         }
         let byTimestamp = Dictionary(records.map { ($0.timestamp, $0) }, uniquingKeysWith: { a, _ in a })
-        let shown = model.screen(records.map(DeviceModel.Sent.init))
-        wrongSpans = Freshness.wrongSpans(screen: shown, timeline: timeline).map {
+        let deviceScreen = model.screen(records.map(DeviceModel.Sent.init))
+        wrongSpans = Freshness.wrongSpans(screen: deviceScreen, timeline: timeline).map {
             [$0.start.timeIntervalSince1970, $0.end.timeIntervalSince1970]
         }
-        screen = shown.compactMap { shown in
+        screen = deviceScreen.compactMap { shown in
             byTimestamp[shown.push.timestamp].map {
                 ScreenPoint(time: shown.time.timeIntervalSince1970, seq: $0.seq, state: $0.state)
             }
