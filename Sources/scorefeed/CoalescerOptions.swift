@@ -7,8 +7,14 @@ enum CoalescerOptions {
                                   the reported default; 60 with --frequent).
           --frequent              The profile for apps with
                                   NSSupportsLiveActivitiesFrequentUpdates (budget 60).
-          --p5-delay <s>          Seconds a priority-5 push is assumed late, for the policy and
-                                  the freshness report (default 60).
+          --p5-delay <s>          Seconds a priority-5 push is late, for the policy and the
+                                  freshness report. Given, the policy plans for exactly this
+                                  delay; without it, it assumes 60 and hedges down to
+                                  --p5-shortest.
+          --p5-shortest <s>       The earliest a priority-5 push may arrive, which the policy
+                                  hedges for (15; equal to --p5-delay when that is given).
+          --keep-uses-share <x>   While hedging, the share of the priority-10 pushes that would
+                                  lose a use of the hour the moments before then may take (0.3).
           --reserve <n>           Priority-10 pushes that moments other than pauses leave
                                   for timeouts and period ends before the 4th (0).
           --crunch-reserve <n>    Priority-10 pushes kept for the last 2:00 (0).
@@ -35,7 +41,9 @@ enum CoalescerOptions {
         var configuration: Coalescer.Configuration = arguments.flag("--frequent") ? .frequentUpdates : .standard
         let asked: Int? = try arguments.number("--budget", in: 0...10_000)
         if let budget = budget ?? asked { configuration = configuration.withBudget(budget) }
-        if let delay: Double = try arguments.number("--p5-delay", in: 0...86_400) { configuration.priority5Delay = delay }
+        if let delay: Double = try arguments.number("--p5-delay", in: 0...86_400) { configuration = configuration.knowingDelay(delay) }
+        if let shortest: Double = try arguments.number("--p5-shortest", in: 0...86_400) { configuration.shortestPriority5Delay = shortest }
+        if let share: Double = try arguments.number("--keep-uses-share", in: 0...10) { configuration.keepUsesShare = share }
         if let reserve: Int = try arguments.number("--reserve", in: 0...1000) { configuration.reserve = reserve }
         if let crunch: Int = try arguments.number("--crunch-reserve", in: 0...1000) { configuration.crunchReserve = crunch }
         if let final: Int = try arguments.number("--final-reserve", in: 0...1000) { configuration.finalReserve = final }

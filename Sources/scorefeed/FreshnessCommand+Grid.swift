@@ -58,7 +58,7 @@ extension FreshnessCommand {
             + grid.delays.map { FreshnessReport.pad("\(Int($0)) s", 22) }.joined()
         let who = grid.told
             ? "told each cell's budget and delay (the baselines too)"
-            : "on its defaults (budget \(grid.defaults.budget), P5 delay \(Int(grid.defaults.priority5Delay)) s assumed; the baselines assume budget \(grid.defaults.budget))"
+            : "on its defaults (budget \(grid.defaults.budget), P5 delay \(Int(grid.defaults.priority5Delay)) s assumed\(grid.defaults.hedgesDelay ? ", hedged down to \(Int(grid.defaults.shortestPriority5Delay)) s" : ""); the baselines assume budget \(grid.defaults.budget))"
         var lines = [
             "Engine \(who); \(names.count) games; value table \(inSample ? "shipped (in sample)" : "fit on the other games (out of sample)").",
             "",
@@ -70,7 +70,7 @@ extension FreshnessCommand {
             for delay in grid.delays {
                 guard let c = cell(budget, delay) else { continue }
                 let mark = c.budget == worst?.budget && c.delay == worst?.delay ? "*" : " "
-                row += FreshnessReport.pad(String(format: "%.2f", c.ratio) + mark, 22)
+                row += FreshnessReport.pad(String(format: "%.3f", c.ratio) + mark, 22)
             }
             lines.append(row)
         }
@@ -92,7 +92,7 @@ extension FreshnessCommand {
         }
         let overruns = cells.reduce(0) { $0 + $1.overruns }
         let lateFinals = cells.filter { $0.worstFinalLag > $0.delay }
-        let worstRatio = worst.map { String(format: "%.2f at %d/h, %d s", $0.ratio, $0.budget, Int($0.delay)) } ?? "n/a"
+        let worstRatio = worst.map { String(format: "%.3f at %d/h, %d s", $0.ratio, $0.budget, Int($0.delay)) } ?? "n/a"
         lines += [
             "",
             "Worst cell: engine ÷ best baseline \(worstRatio); cells above 1.00: \(cells.filter { $0.ratio > 1.0 + 1e-9 }.count) of \(cells.count).",

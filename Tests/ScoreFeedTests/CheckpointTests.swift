@@ -85,6 +85,17 @@ struct CheckpointTests {
         #expect(summary.statistics.duplicates == 250)
     }
 
+    @Test func aCheckpointFromBeforeTheDelayHedgeHedgesLikeTheDefaults() throws {
+        let data = try Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format2.json"))
+        let configuration = try #require(try GameCheckpoint.decode(data, file: "checkpoint-format2.json").coalescer).configuration
+        #expect(configuration.priority5Delay == 120)
+        #expect(configuration.shortestPriority5Delay == Coalescer.Configuration.standard.shortestPriority5Delay)
+        #expect(configuration.keepUsesShare == Coalescer.Configuration.standard.keepUsesShare)
+        #expect(configuration.hedgesDelay)
+        let again = try JSONDecoder().decode(Coalescer.Configuration.self, from: try JSONEncoder().encode(configuration.knowingDelay(45)))
+        #expect(again.priority5Delay == 45 && again.shortestPriority5Delay == 45 && !again.hedgesDelay, "a known delay stays known")
+    }
+
     @Test(arguments: [3, 0, 99])
     func anUnknownFormatIsAClearError(_ format: Int) throws {
         var object = try #require(try JSONSerialization.jsonObject(

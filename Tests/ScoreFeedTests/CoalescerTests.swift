@@ -64,7 +64,7 @@ struct CoalescerTests {
     /// Told a priority-5 delay of 120 s and a fixed price, to see one rule at a time (budget to
     /// spare pays the full price too).
     static func priced(_ threshold: TimeInterval, delay: TimeInterval = 120) -> Coalescer.Configuration {
-        Coalescer.Configuration(threshold: threshold, spareShare: 1, priority5Delay: delay)
+        Coalescer.Configuration(threshold: threshold, spareShare: 1).knowingDelay(delay)
     }
 
     @Test func everyScoreGoesOutAtOnce() {
@@ -134,6 +134,43 @@ struct CoalescerTests {
         #expect(marbles.map(\.priority) == [5, 10], "\(marbles)")
         #expect(marbles.last?.at == 10)
         #expect(marbles.last?.copy == false, "the priority 5 already on its way backs it")
+    }
+
+    @Test(arguments: [(3.0, 10), (10.0, 5)])
+    func anUpgradeWhileTheDelayIsHedgedKeepsWhatItBuysBeforeTheShortestDelay(after seconds: Double, priority: Int) {
+        // Assumed 120 s, hedged down to 15 s, price 60: a timeout 3 s after the basket buys about
+        // 88 s at 120 s, 12/15 of it under the hedge (70); 10 s after, 5/15 of 85 (28).
+        var configuration = Self.priced(60)
+        configuration.shortestPriority5Delay = 15
+        #expect(configuration.hedgesDelay)
+        let marbles = Self.run([
+            Self.at(0, 1, .fieldGoal(points: 2, made: true), team: .home),
+            Self.at(seconds, 2, .timeout(.full), team: .away),
+        ], configuration: configuration, until: 200)
+        #expect(marbles.map(\.priority) == [5, priority], "\(marbles)")
+        let known = Self.run([
+            Self.at(0, 1, .fieldGoal(points: 2, made: true), team: .home),
+            Self.at(seconds, 2, .timeout(.full), team: .away),
+        ], configuration: Self.priced(60), until: 200)
+        #expect(known.map(\.priority) == [5, 10], "told the delay, the upgrade buys its full value: \(known)")
+    }
+
+    @Test(arguments: [(400.0, 10), (600.0, 5)])
+    func pushesThatWouldLoseAUseOfTheHourGoToLesserMomentsWhileHedging(clock: Double, priority: Int) {
+        // A basket at 6:40 of the 1st (the stretch had its timeout) leaves about 2 h 4 min at
+        // 2.9 s a game second: held 4 minutes more, the hour's 15 come back too late for a third
+        // use, so a plain basket takes one. At 10:00 that is 13 minutes away: it waits.
+        let events = [
+            Self.at(0, 1, .timeout(.full), team: .away, clock: 700),
+            Self.at(200, 2, .fieldGoal(points: 2, made: true), team: .home, clock: clock),
+        ]
+        let known = Self.priced(0).pricedFromTheGame
+        var hedging = known
+        hedging.shortestPriority5Delay = 15
+        let hedged = Self.run(events, configuration: hedging, until: 260)
+        #expect(hedged.map(\.priority) == [5, priority], "\(hedged)")
+        let told = Self.run(events, configuration: known, until: 260)
+        #expect(told.map(\.priority) == [5, 5], "told the delay, no hedge: the price holds \(told)")
     }
 
     @Test func aTimeoutWithTheScoreAlreadyShownCostsNothing() {

@@ -113,6 +113,17 @@ struct CommandLineTests {
         #expect(try Data(contentsOf: out) == run.standardOutput, "--out gets the same records as stdout")
     }
 
+    @Test func theDefaultsHedgeAnAssumedDelayOf60DownTo15() throws {
+        let game = "Fixtures/overtime.json"
+        let defaults = try ScoreFeedProcess.run(["replay", game, "--jsonl", "--quiet"])
+        let spelled = try ScoreFeedProcess.run(["replay", game, "--jsonl", "--quiet", "--p5-delay", "60", "--p5-shortest", "15", "--keep-uses-share", "0.3"])
+        #expect(defaults.status == 0 && spelled.status == 0, "\(spelled.standardError)")
+        #expect(!defaults.standardOutput.isEmpty)
+        #expect(spelled.standardOutput == defaults.standardOutput, "--p5-delay makes the delay known; --p5-shortest brings the hedge back")
+        let wrong = try ScoreFeedProcess.run(["replay", game, "--keep-uses-share", "-1"])
+        #expect(wrong.status == 64, "\(wrong.standardError)")
+    }
+
     @Test func replayUsageListsEveryOption() throws {
         let run = try ScoreFeedProcess.run(["help", "replay"])
         #expect(run.status == 0)

@@ -30,6 +30,16 @@ extension Coalescer {
         public var minInterval: TimeInterval
         /// How late a priority-5 push is assumed to arrive; sets what a priority 10 buys.
         public var priority5Delay: TimeInterval
+        /// The earliest a priority-5 push may arrive, which the policy hedges for while it is
+        /// below `priority5Delay` (15 s by default: Apple does not say). When priority 5 is that
+        /// quick every priority 10 buys the same few seconds, so their count is what matters and
+        /// a priority 10 behind a score already on its way at priority 5 may buy nothing. Equal
+        /// to `priority5Delay` when the delay is known: no hedge.
+        public var shortestPriority5Delay: TimeInterval
+        /// While hedging: of the priority-10 pushes that would lose a use of the rolling hour
+        /// before the game ends if held any longer, the share the price lets the moments before
+        /// then take (a priority 10 spent late in its hour comes back too late to be spent again).
+        public var keepUsesShare: Double
         /// How long a decisive end of the 4th or of an overtime is held for the game's end.
         public var settle: TimeInterval
         /// A score with this little left on the game clock likely ends the period: a long pause.
@@ -49,7 +59,8 @@ extension Coalescer {
         public init(
             budget: Int = 15, reserve: Int = 0, crunchReserve: Int = 0, finalReserve: Int = 0, threshold: TimeInterval? = nil,
             pacedPerHour: Double? = nil, pacedBurst: Double? = nil, spareShare: Double = 0.7, minInterval: TimeInterval = 0,
-            priority5Delay: TimeInterval = 60, settle: TimeInterval = 3,
+            priority5Delay: TimeInterval = 60, shortestPriority5Delay: TimeInterval = 15, keepUsesShare: Double = 0.3,
+            settle: TimeInterval = 3,
             periodEndWindow: TimeInterval = 24, mandatoryWindow: TimeInterval = 60, runLength: Int = 8,
             minimumGain: TimeInterval = 20, copies: Bool = true, alerts: AlertRules = AlertRules()
         ) {
@@ -64,6 +75,8 @@ extension Coalescer {
             self.spareShare = spareShare
             self.minInterval = minInterval
             self.priority5Delay = priority5Delay
+            self.shortestPriority5Delay = shortestPriority5Delay
+            self.keepUsesShare = keepUsesShare
             self.settle = settle
             self.periodEndWindow = periodEndWindow
             self.mandatoryWindow = mandatoryWindow
@@ -74,7 +87,7 @@ extension Coalescer {
         }
 
         /// The reported default budget (about 15 priority-10 pushes an hour) and a priority-5
-        /// delay of 60 s (seen: 30–60 s).
+        /// delay of 60 s (seen: 30–60 s), hedged down to 15 s.
         public static let standard = Configuration()
         /// For apps with `NSSupportsLiveActivitiesFrequentUpdates`: a larger budget.
         public static let frequentUpdates = Configuration(budget: 60)
@@ -84,9 +97,20 @@ extension Coalescer {
             Configuration(
                 budget: budget, reserve: reserve, crunchReserve: crunchReserve, finalReserve: finalReserve, threshold: threshold, spareShare: spareShare,
                 minInterval: minInterval,
-                priority5Delay: priority5Delay, settle: settle, periodEndWindow: periodEndWindow,
+                priority5Delay: priority5Delay, shortestPriority5Delay: shortestPriority5Delay, keepUsesShare: keepUsesShare, settle: settle, periodEndWindow: periodEndWindow,
                 mandatoryWindow: mandatoryWindow, runLength: runLength, minimumGain: minimumGain, copies: copies,
                 alerts: alerts)
+        }
+
+        /// Whether the priority-5 delay may be shorter than assumed, which the policy hedges for.
+        public var hedgesDelay: Bool { shortestPriority5Delay < priority5Delay }
+
+        /// This configuration for a known priority-5 delay: assumed, and no hedge.
+        public func knowingDelay(_ delay: TimeInterval) -> Configuration {
+            var configuration = self
+            configuration.priority5Delay = delay
+            configuration.shortestPriority5Delay = delay
+            return configuration
         }
 
         /// Reads a configuration checkpointed by any version: a knob it does not have takes
@@ -106,6 +130,8 @@ extension Coalescer {
                 spareShare: try c.decodeIfPresent(Double.self, forKey: .spareShare) ?? 0.7,
                 minInterval: try c.decodeIfPresent(Double.self, forKey: .minInterval) ?? 0,
                 priority5Delay: try c.decodeIfPresent(Double.self, forKey: .priority5Delay) ?? 60,
+                shortestPriority5Delay: try c.decodeIfPresent(Double.self, forKey: .shortestPriority5Delay) ?? 15,
+                keepUsesShare: try c.decodeIfPresent(Double.self, forKey: .keepUsesShare) ?? 0.3,
                 settle: try c.decodeIfPresent(Double.self, forKey: .settle) ?? 3,
                 periodEndWindow: try c.decodeIfPresent(Double.self, forKey: .periodEndWindow) ?? 24,
                 mandatoryWindow: try c.decodeIfPresent(Double.self, forKey: .mandatoryWindow) ?? 60,

@@ -64,7 +64,7 @@ public struct Coalescer: PushPolicy {
         situation = Situation(
             periodEndWindow: configuration.periodEndWindow, mandatoryWindow: configuration.mandatoryWindow,
             runLength: configuration.runLength)
-        offers = Self.offers(values, delay: configuration.priority5Delay)
+        offers = Self.offers(values, configuration)
     }
 
     /// Counts the whole hour's priority-10 budget as spent at `now` (nil: at the first event it
@@ -88,7 +88,7 @@ public struct Coalescer: PushPolicy {
         situation.periodEndWindow = configuration.periodEndWindow
         situation.mandatoryWindow = configuration.mandatoryWindow
         situation.runLength = configuration.runLength
-        offers = Self.offers(values, delay: configuration.priority5Delay)
+        offers = Self.offers(values, configuration)
     }
 
     public mutating func countPriority10(at now: Date) {
@@ -170,7 +170,7 @@ public struct Coalescer: PushPolicy {
 
         let atScore = dirty && significance >= .score
         let kind = situation.kind
-        let value = screenIsWrong(now) ? values.value(kind, within: secondsUntilShown(now)) : 0
+        let value = screenIsWrong(now) ? valueOfPriority10(kind, now) : 0
         let available = budget.available(at: now)
         var why: String?
         var usesPacing = false
@@ -203,6 +203,23 @@ public struct Coalescer: PushPolicy {
         return push(wanted, now)
     }
 
+    /// What a priority 10 likely buys now: the value of the moment within what is left of the
+    /// priority-5 delay. While the delay is hedged, an upgrade (the score already on its way at
+    /// priority 5) keeps only the share it would still buy were priority 5 as quick as it may be.
+    private func valueOfPriority10(_ kind: Situation.Kind, _ now: Date) -> Double {
+        let left = secondsUntilShown(now)
+        let value = values.value(kind, within: left)
+        return value * Self.hedgedShare(configuration, elapsed: configuration.priority5Delay - left)
+    }
+
+    /// The share of its value an upgrade sent `elapsed` seconds after the priority 5 it overtakes
+    /// keeps under the hedge: the part of the shortest delay still ahead.
+    static func hedgedShare(_ configuration: Configuration, elapsed: TimeInterval) -> Double {
+        guard configuration.hedgesDelay, elapsed > 0 else { return 1 }
+        let shortest = configuration.shortestPriority5Delay
+        return shortest > 0 ? max(0, shortest - elapsed) / shortest : 0
+    }
+
     /// The least a priority 10 must buy: a third of the priority-5 delay, at most `minimumGain`.
     private var minimumGain: TimeInterval {
         min(configuration.minimumGain, configuration.priority5Delay / 3)
@@ -227,7 +244,14 @@ public struct Coalescer: PushPolicy {
             supply += uses(from: spent.addingTimeInterval(budget.window))
         }
         let affordable = supply / (left / 3600)
-        return Self.price(offers, affording: affordable)
+        let price = Self.price(offers, affording: affordable)
+        guard configuration.hedgesDelay, left > budget.window else { return price }
+        // Held past the deadline, the pushes the hour has left lose a use before the end: when
+        // priority 5 is quick their count is all that matters, so the moments before it may take
+        // a share of them.
+        let spendable = Double(max(0, available - tokensToKeep))
+        let untilDeadline = max(60, left.truncatingRemainder(dividingBy: budget.window))
+        return min(price, Self.price(offers, affording: configuration.keepUsesShare * spendable / (untilDeadline / 3600)))
     }
 
     /// The value at which the moments wanting priority 10 per hour fit in `affordable`: score
@@ -278,7 +302,9 @@ public struct Coalescer: PushPolicy {
         }
     }
 
-    static func offers(_ values: PushValues, delay: TimeInterval) -> Offers {
+    /// The price is set at the assumed delay: a hedge changes which moments take it, not it.
+    static func offers(_ values: PushValues, _ configuration: Configuration) -> Offers {
+        let delay = configuration.priority5Delay
         let into = max(0, delay - min(15, delay / 2))
         var scores: [(value: Double, perHour: Double)] = []
         var upgrades: [(value: Double, perHour: Double)] = []

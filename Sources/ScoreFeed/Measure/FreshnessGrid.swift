@@ -111,8 +111,7 @@ public struct FreshnessGrid: Sendable {
 
     /// One game on a device with `budget` and `delay`.
     public func measure(_ game: Game, budget: Int, delay: TimeInterval) async throws -> Result {
-        var configuration = told ? defaults.withBudget(budget) : defaults
-        if told { configuration.priority5Delay = delay }
+        let configuration = told ? defaults.withBudget(budget).knowingDelay(delay) : defaults
         let sink = RecordingSink()
         _ = try await Replay(policy: Coalescer(configuration: configuration, values: game.engineValues)).run(game.document, sink: sink)
         let device = DeviceModel(budget: budget, priority5Delay: delay)
