@@ -3,8 +3,13 @@ import ScoreFeed
 /// The coalescer's command-line knobs, shared by `replay` and `freshness`.
 enum CoalescerOptions {
     static let help = """
-          --budget <n>            Priority-10 pushes allowed per rolling hour (default 15,
-                                  the reported default; 60 with --frequent).
+          --budget <n>            Priority-10 pushes allowed per rolling hour. Given, the
+                                  policy plans for exactly this budget; without it, it assumes
+                                  15 (60 with --frequent) and hedges up to --largest-budget.
+          --largest-budget <n>    The largest budget the policy hedges for: with its hour
+                                  spent, moments worth the price still go at priority 10 with
+                                  a priority-5 copy, up to this many an hour (twice the
+                                  budget; equal to --budget when that is given).
           --frequent              The profile for apps with
                                   NSSupportsLiveActivitiesFrequentUpdates (budget 60).
           --p5-delay <s>          Seconds a priority-5 push is late, for the policy and the
@@ -41,6 +46,9 @@ enum CoalescerOptions {
         var configuration: Coalescer.Configuration = arguments.flag("--frequent") ? .frequentUpdates : .standard
         let asked: Int? = try arguments.number("--budget", in: 0...10_000)
         if let budget = budget ?? asked { configuration = configuration.withBudget(budget) }
+        if let largest: Int = try arguments.number("--largest-budget", in: 0...10_000) {
+            configuration.largestBudget = max(configuration.budget, largest)
+        }
         if let delay: Double = try arguments.number("--p5-delay", in: 0...86_400) { configuration = configuration.knowingDelay(delay) }
         if let shortest: Double = try arguments.number("--p5-shortest", in: 0...86_400) { configuration.shortestPriority5Delay = shortest }
         if let share: Double = try arguments.number("--keep-uses-share", in: 0...10) { configuration.keepUsesShare = share }

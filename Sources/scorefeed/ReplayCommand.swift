@@ -11,7 +11,8 @@ enum ReplayCommand {
         be sent: game time, score, priority, event and why; then a summary.
 
         USAGE: scorefeed replay [<file>] [--jsonl] [--out <path>] [--strict]
-                                [--budget <n>] [--frequent] [--p5-delay <s>] [--p5-shortest <s>]
+                                [--budget <n>] [--largest-budget <n>] [--frequent]
+                                [--p5-delay <s>] [--p5-shortest <s>]
                                 [--keep-uses-share <x>] [--reserve <n>]
                                 [--crunch-reserve <n>] [--final-reserve <n>] [--no-copies]
                                 [--threshold <s>] [--paced <n>] [--burst <n>] [--spare-share <x>]

@@ -62,9 +62,18 @@ struct CheckpointTests {
         Make.expectOneFinal(records)
         let clean = try await Self.clean()
         #expect(records.last?.state == clean.last?.state, "the same final")
-        let tens = spent + records.filter { $0.priority == 10 }.map(\.sentAt)
+        // Within the assumed budget, 15 an hour; beyond it (each with its copy), 15 more.
+        let beyond = records.filter { $0.priority == 10 && $0.reason.contains("beyond the assumed budget") }
+        let tens = spent + records.filter { $0.priority == 10 && !beyond.contains($0) }.map(\.sentAt)
         for t in tens {
             #expect(tens.filter { $0 > t.addingTimeInterval(-3600) && $0 <= t }.count <= 15, "rolling hour at \(t)")
+        }
+        let extra = beyond.map(\.sentAt)
+        for t in extra {
+            #expect(extra.filter { $0 > t.addingTimeInterval(-3600) && $0 <= t }.count <= 15, "rolling hour at \(t)")
+        }
+        for push in beyond {
+            #expect(records.contains { $0.priority == 5 && $0.state == push.state && $0.sentAt == push.sentAt }, "its copy at \(push.sentAt)")
         }
         let summary = try #require(await service.summaries().first)
         #expect(summary.statistics.duplicates == 250, "the applied events are known by number")
@@ -92,6 +101,7 @@ struct CheckpointTests {
         #expect(configuration.shortestPriority5Delay == Coalescer.Configuration.standard.shortestPriority5Delay)
         #expect(configuration.keepUsesShare == Coalescer.Configuration.standard.keepUsesShare)
         #expect(configuration.hedgesDelay)
+        #expect(configuration.largestBudget == 2 * configuration.budget, "an unknown budget is hedged up to twice the assumed one")
         let again = try JSONDecoder().decode(Coalescer.Configuration.self, from: try JSONEncoder().encode(configuration.knowingDelay(45)))
         #expect(again.priority5Delay == 45 && again.shortestPriority5Delay == 45 && !again.hedgesDelay, "a known delay stays known")
     }

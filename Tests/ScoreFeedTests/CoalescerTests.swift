@@ -325,6 +325,29 @@ struct CoalescerTests {
         #expect(marbles.isEmpty, "fouls and possession alone are not worth a push: \(marbles)")
     }
 
+    @Test(arguments: [nil, 2, 3] as [Int?])
+    func withItsHourSpentAMomentWorthThePriceGoesBeyondTheAssumedBudgetWithACopy(largest: Int?) {
+        // Assumed budget 1, price 60: three timeouts after baskets, each worth about 88 s.
+        let configuration = Coalescer.Configuration(budget: 1, largestBudget: largest, threshold: 60, spareShare: 1).knowingDelay(120)
+        let coalescer = Coalescer(configuration: configuration, values: Self.values)
+        #expect(coalescer.beyond.limit == (largest ?? 2) - 1)
+        var events: [GameEvent] = []
+        for i in 0..<3 {
+            events.append(Self.at(Double(i) * 300, 2 * i + 1, .fieldGoal(points: 2, made: true), team: .home))
+            events.append(Self.at(Double(i) * 300 + 3, 2 * i + 2, .timeout(.full), team: .away))
+        }
+        let marbles = Self.run(events, configuration: configuration, until: 1000)
+        let tens = marbles.filter { $0.priority == 10 }
+        let beyond = (largest ?? 2) - 1
+        #expect(tens.count == 1 + beyond, "one within the budget, the rest beyond it: \(marbles)")
+        for push in tens {
+            let carried = push.copy || marbles.contains { $0.priority == 5 && $0.score == push.score && $0.at <= push.at }
+            #expect(carried, "a priority 5 carries each, should the device drop it: \(marbles)")
+        }
+        let known = Self.run(events, configuration: configuration.withBudget(1), until: 1000)
+        #expect(known.filter { $0.priority == 10 }.count == 1, "a known budget is never exceeded: \(known)")
+    }
+
     @Test func aTinyBudgetIsNeverExceeded() {
         var configuration = Coalescer.Configuration.standard.withBudget(3)
         configuration.minInterval = 1

@@ -113,13 +113,16 @@ struct CommandLineTests {
         #expect(try Data(contentsOf: out) == run.standardOutput, "--out gets the same records as stdout")
     }
 
-    @Test func theDefaultsHedgeAnAssumedDelayOf60DownTo15() throws {
+    @Test func theDefaultsHedgeTheAssumedDelayAndBudget() throws {
         let game = "Fixtures/overtime.json"
         let defaults = try ScoreFeedProcess.run(["replay", game, "--jsonl", "--quiet"])
-        let spelled = try ScoreFeedProcess.run(["replay", game, "--jsonl", "--quiet", "--p5-delay", "60", "--p5-shortest", "15", "--keep-uses-share", "0.3"])
+        let spelled = try ScoreFeedProcess.run([
+            "replay", game, "--jsonl", "--quiet", "--p5-delay", "60", "--p5-shortest", "15", "--keep-uses-share", "0.3",
+            "--budget", "15", "--largest-budget", "30",
+        ])
         #expect(defaults.status == 0 && spelled.status == 0, "\(spelled.standardError)")
         #expect(!defaults.standardOutput.isEmpty)
-        #expect(spelled.standardOutput == defaults.standardOutput, "--p5-delay makes the delay known; --p5-shortest brings the hedge back")
+        #expect(spelled.standardOutput == defaults.standardOutput, "--p5-delay and --budget make them known; --p5-shortest and --largest-budget bring the hedges back")
         let wrong = try ScoreFeedProcess.run(["replay", game, "--keep-uses-share", "-1"])
         #expect(wrong.status == 64, "\(wrong.standardError)")
     }

@@ -6,7 +6,7 @@ import ScoreFeedModel
 /// version resumes with what it has (the budget spent above all); what it lacks starts afresh.
 extension Coalescer: Codable {
     enum CodingKeys: String, CodingKey {
-        case configuration, budget, state, situation, dirty, significance, alert, holdUntil, paced, pacedAt
+        case configuration, budget, beyond, state, situation, dirty, significance, alert, holdUntil, paced, pacedAt
         case lastPushAt, intervalWait, recent, ended, endPending, budgetSpentAtFirstEvent
     }
 
@@ -15,6 +15,8 @@ extension Coalescer: Codable {
         self.init(configuration: try c.decode(Configuration.self, forKey: .configuration))
         budget = try c.decode(PushBudget.self, forKey: .budget)
         budget.limit = max(0, configuration.budget)
+        beyond = try c.decodeIfPresent(PushBudget.self, forKey: .beyond) ?? beyond
+        beyond.limit = configuration.beyondBudget
         state = try c.decode(GameState.self, forKey: .state)
         situation = try c.decodeIfPresent(Situation.self, forKey: .situation) ?? situation
         dirty = try c.decodeIfPresent(Bool.self, forKey: .dirty) ?? false
@@ -35,6 +37,7 @@ extension Coalescer: Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(configuration, forKey: .configuration)
         try c.encode(budget, forKey: .budget)
+        try c.encode(beyond, forKey: .beyond)
         try c.encode(state, forKey: .state)
         try c.encode(situation, forKey: .situation)
         try c.encode(dirty, forKey: .dirty)

@@ -8,6 +8,12 @@ extension Coalescer {
     public struct Configuration: Hashable, Sendable, Codable {
         /// Priority-10 pushes allowed per rolling hour.
         public var budget: Int
+        /// The largest budget the policy hedges for (twice `budget` by default: Apple does not
+        /// say; equal to it when the budget is known). With its own hour spent, a moment worth
+        /// the price still goes at priority 10, with a priority-5 copy, up to this many an hour:
+        /// a larger true budget shows it at once, a device at its limit drops it and the copy
+        /// brings it one delay later.
+        public var largestBudget: Int
         /// Priority-10 pushes that moments other than pauses leave unspent before the 4th
         /// period, so a timeout or period end finds one.
         public var reserve: Int
@@ -57,7 +63,7 @@ extension Coalescer {
         /// Knobs left nil follow from the budget: the pace is the budget, and spending may fall
         /// behind it by a quarter of the budget (at least 4), by half of it from 50.
         public init(
-            budget: Int = 15, reserve: Int = 0, crunchReserve: Int = 0, finalReserve: Int = 0, threshold: TimeInterval? = nil,
+            budget: Int = 15, largestBudget: Int? = nil, reserve: Int = 0, crunchReserve: Int = 0, finalReserve: Int = 0, threshold: TimeInterval? = nil,
             pacedPerHour: Double? = nil, pacedBurst: Double? = nil, spareShare: Double = 0.7, minInterval: TimeInterval = 0,
             priority5Delay: TimeInterval = 60, shortestPriority5Delay: TimeInterval = 15, keepUsesShare: Double = 0.3,
             settle: TimeInterval = 3,
@@ -66,6 +72,7 @@ extension Coalescer {
         ) {
             let plentiful = budget >= 50
             self.budget = budget
+            self.largestBudget = max(budget, largestBudget ?? 2 * budget)
             self.reserve = reserve
             self.crunchReserve = crunchReserve
             self.finalReserve = finalReserve
@@ -92,15 +99,19 @@ extension Coalescer {
         /// For apps with `NSSupportsLiveActivitiesFrequentUpdates`: a larger budget.
         public static let frequentUpdates = Configuration(budget: 60)
 
-        /// This configuration with another budget; the knobs that follow the budget follow it.
+        /// This configuration with another budget, known: no priority 10 beyond it; the knobs
+        /// that follow the budget follow it.
         public func withBudget(_ budget: Int) -> Configuration {
             Configuration(
-                budget: budget, reserve: reserve, crunchReserve: crunchReserve, finalReserve: finalReserve, threshold: threshold, spareShare: spareShare,
+                budget: budget, largestBudget: budget, reserve: reserve, crunchReserve: crunchReserve, finalReserve: finalReserve, threshold: threshold, spareShare: spareShare,
                 minInterval: minInterval,
                 priority5Delay: priority5Delay, shortestPriority5Delay: shortestPriority5Delay, keepUsesShare: keepUsesShare, settle: settle, periodEndWindow: periodEndWindow,
                 mandatoryWindow: mandatoryWindow, runLength: runLength, minimumGain: minimumGain, copies: copies,
                 alerts: alerts)
         }
+
+        /// Priority-10 pushes an hour may go beyond the budget, each with its priority-5 copy.
+        public var beyondBudget: Int { copies ? max(0, largestBudget - budget) : 0 }
 
         /// Whether the priority-5 delay may be shorter than assumed, which the policy hedges for.
         public var hedgesDelay: Bool { shortestPriority5Delay < priority5Delay }
@@ -121,7 +132,8 @@ extension Coalescer {
             // A version before copies had budget-derived reserves and thresholds, not choices.
             let current = c.contains(.copies)
             self.init(
-                budget: budget, reserve: current ? try c.decodeIfPresent(Int.self, forKey: .reserve) ?? 0 : 0,
+                budget: budget, largestBudget: try c.decodeIfPresent(Int.self, forKey: .largestBudget),
+                reserve: current ? try c.decodeIfPresent(Int.self, forKey: .reserve) ?? 0 : 0,
                 crunchReserve: current ? try c.decodeIfPresent(Int.self, forKey: .crunchReserve) ?? 0 : 0,
                 finalReserve: try c.decodeIfPresent(Int.self, forKey: .finalReserve) ?? 0,
                 threshold: current ? try c.decodeIfPresent(Double.self, forKey: .threshold) : nil,

@@ -20,6 +20,9 @@ import ScoreFeedModel
 public struct Coalescer: PushPolicy {
     public private(set) var configuration: Configuration
     public internal(set) var budget: PushBudget
+    /// The priority-10 pushes sent beyond the budget (its hour spent), each with its priority-5
+    /// copy, while the true budget may be larger (`Configuration.largestBudget`).
+    public internal(set) var beyond: PushBudget
     /// What a priority 10 buys by kind of moment (not checkpointed: the table the version ships).
     public private(set) var values: PushValues
 
@@ -60,6 +63,7 @@ public struct Coalescer: PushPolicy {
         self.configuration = configuration
         self.values = values
         budget = PushBudget(limit: configuration.budget)
+        beyond = PushBudget(limit: configuration.beyondBudget)
         paced = configuration.pacedBurst
         situation = Situation(
             periodEndWindow: configuration.periodEndWindow, mandatoryWindow: configuration.mandatoryWindow,
@@ -77,6 +81,7 @@ public struct Coalescer: PushPolicy {
             return
         }
         while budget.available(at: now) > 0 { budget.spend(at: now) }
+        while beyond.available(at: now) > 0 { beyond.spend(at: now) }
     }
 
     /// Applies the options a restarted service was given to a resumed game: the knobs and the
@@ -84,6 +89,7 @@ public struct Coalescer: PushPolicy {
     public mutating func reconfigure(_ configuration: Configuration) {
         self.configuration = configuration
         budget.limit = max(0, configuration.budget)
+        beyond.limit = configuration.beyondBudget
         paced = min(paced, configuration.pacedBurst)
         situation.periodEndWindow = configuration.periodEndWindow
         situation.mandatoryWindow = configuration.mandatoryWindow
@@ -156,8 +162,8 @@ public struct Coalescer: PushPolicy {
         if endPending { return end(now) }
         guard dirty || screenIsWrong(now) else { return .hold }
         holdUntil = nil
-        let priority = budget.available(at: now) > 0 ? 10 : 5
-        return push(Push(event: .update, priority: priority, reason: "feed ended; last state"), now)
+        let (priority, beyondBudget) = lastPriority(now)
+        return push(Push(event: .update, priority: priority, reason: "feed ended; last state"), now, beyondBudget: beyondBudget)
     }
 
     // MARK: - Deciding
@@ -174,6 +180,7 @@ public struct Coalescer: PushPolicy {
         let available = budget.available(at: now)
         var why: String?
         var usesPacing = false
+        var beyondBudget = false
         if significance == .critical && (value > 0 || alert != nil) && available > 1 {
             why = "critical"
         } else if value > 0 && value >= minimumGain && available > 0 {
@@ -188,6 +195,12 @@ public struct Coalescer: PushPolicy {
                 usesPacing = true
             }
         }
+        if why == nil, available == 0, value > 0, value >= minimumGain, beyond.available(at: now) > 0,
+           value >= self.price(now, available: 1) {
+            // The hour the budget assumes is spent; the true one may not be.
+            why = "\(kind.reason); beyond the assumed budget"
+            beyondBudget = true
+        }
         if let reason = why, !atScore, reason != "critical" { why = "\(reason); the score is not on screen yet" }
 
         let wanted: Push
@@ -200,7 +213,7 @@ public struct Coalescer: PushPolicy {
         }
         if mustWaitForInterval(now) { return .hold }
         if usesPacing { paced -= 1 }
-        return push(wanted, now)
+        return push(wanted, now, beyondBudget: beyondBudget)
     }
 
     /// What a priority 10 likely buys now: the value of the moment within what is left of the
@@ -346,22 +359,30 @@ public struct Coalescer: PushPolicy {
         return true
     }
 
+    /// The last push goes at priority 10 while the budget, or what may lie beyond it, allows.
+    private func lastPriority(_ now: Date) -> (priority: Int, beyondBudget: Bool) {
+        if budget.available(at: now) > 0 { return (10, false) }
+        return beyond.available(at: now) > 0 ? (10, true) : (5, false)
+    }
+
     private mutating func end(_ now: Date) -> PushDecision {
-        let priority = budget.available(at: now) > 0 ? 10 : 5
-        let push = Push(event: .end, priority: priority, alert: configuration.alerts.final ? .final : nil, reason: "final")
-        let decision = self.push(push, now)
+        let (priority, beyondBudget) = lastPriority(now)
+        let push = Push(event: .end, priority: priority, alert: configuration.alerts.final ? .final : nil, reason: beyondBudget ? "final; beyond the assumed budget" : "final")
+        let decision = self.push(push, now, beyondBudget: beyondBudget)
         ended = true
         return decision
     }
 
-    private mutating func push(_ push: Push, _ now: Date) -> PushDecision {
+    private mutating func push(_ push: Push, _ now: Date, beyondBudget: Bool = false) -> PushDecision {
         var push = push
         // A priority 10 no priority-5 push backs gets a priority-5 copy right behind it: if the
         // budget is smaller than assumed and the device drops the first, the copy still comes
         // (a device that showed the first gets the same state again).
         let backed = push.event != .end && priority5Arrival(now) < .distantFuture
         if push.priority == 10 && configuration.copies && !backed { push.priority5Copy = true }
-        if push.priority == 10 { budget.spend(at: now) }
+        if push.priority == 10 {
+            if beyondBudget { beyond.spend(at: now) } else { budget.spend(at: now) }
+        }
         recent.append(SentPush(at: now, priority: push.priority, homeScore: state.homeScore, awayScore: state.awayScore))
         if push.priority5Copy {
             recent.append(SentPush(at: now, priority: 5, homeScore: state.homeScore, awayScore: state.awayScore))
