@@ -198,7 +198,7 @@ public struct Coalescer: PushPolicy {
         if why == nil, available == 0, value > 0, value >= minimumGain, beyond.available(at: now) > 0,
            value >= self.price(now, available: 1) {
             // The hour the budget assumes is spent; the true one may not be.
-            why = "\(kind.reason); beyond the assumed budget"
+            why = "\(kind.reason); \(Push.beyondBudget)"
             beyondBudget = true
         }
         if let reason = why, !atScore, reason != "critical" { why = "\(reason); the score is not on screen yet" }
@@ -367,7 +367,7 @@ public struct Coalescer: PushPolicy {
 
     private mutating func end(_ now: Date) -> PushDecision {
         let (priority, beyondBudget) = lastPriority(now)
-        let push = Push(event: .end, priority: priority, alert: configuration.alerts.final ? .final : nil, reason: beyondBudget ? "final; beyond the assumed budget" : "final")
+        let push = Push(event: .end, priority: priority, alert: configuration.alerts.final ? .final : nil, reason: beyondBudget ? "final; \(Push.beyondBudget)" : "final")
         let decision = self.push(push, now, beyondBudget: beyondBudget)
         ended = true
         return decision

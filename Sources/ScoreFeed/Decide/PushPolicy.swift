@@ -62,6 +62,10 @@ public struct Push: Hashable, Sendable {
     /// budget smaller than assumed), the copy still brings the state, late by the priority-5 delay.
     public var priority5Copy = false
 
+    /// Ends the reason of a priority 10 sent beyond the budget the policy assumes (while the true
+    /// one may be larger): a device at the assumed budget drops it and shows its priority 5.
+    public static let beyondBudget = "beyond the assumed budget"
+
     public init(event: Event, priority: Int, alert: AlertKind? = nil, reason: String) {
         self.event = event
         self.priority = priority

@@ -12,6 +12,9 @@ public struct FreshnessReport: Hashable, Sendable, Codable {
     /// `engine`, the three baselines, `bound` (wrong share only), a stronger baseline that
     /// spends priority 10 whenever the rolling hour has room, and priority 5 on every change.
     public var rows: [Freshness]
+    /// The engine's priority-10 pushes sent beyond the budget it assumed, on purpose (each carried
+    /// by a priority 5): a device at that budget drops them, one with a larger budget shows them.
+    public var engineBeyondBudget: Int
 
     public init(game: String, records: [PushRecord], timeline: ScoreTimeline, model: DeviceModel) {
         self.game = game
@@ -19,6 +22,7 @@ public struct FreshnessReport: Hashable, Sendable, Codable {
         priority5Delay = model.priority5Delay
         gameHours = timeline.duration / 3600
         scoreChanges = timeline.changes.count
+        engineBeyondBudget = records.filter { $0.priority == 10 && $0.reason.contains(Push.beyondBudget) }.count
         let bound = Baselines.clairvoyantBound(timeline, budget: model.budget, priority5Delay: model.priority5Delay)
         rows = [
             Freshness(policy: "engine", pushes: records.map(DeviceModel.Sent.init), timeline: timeline, model: model),
@@ -56,6 +60,9 @@ public struct FreshnessReport: Hashable, Sendable, Codable {
                     + Self.pad(isBound ? "" : "\(row.peakHourlyPriority10)", 8) + Self.pad(isBound ? "" : "\(row.budgetOverruns)", 8)
                     + Self.pad(String(format: "%.3f", row.wrongShare), 8) + Self.pad(isBound ? "" : seconds(row.lagP95), 9)
                     + Self.pad(isBound ? "" : seconds(row.lagMax), 9) + Self.pad(isBound ? "" : seconds(row.finalLag), 8))
+        }
+        if engineBeyondBudget > 0 {
+            lines.append("engine: \(engineBeyondBudget) of its priority-10 pushes went beyond its assumed budget on purpose, each carried by a priority 5; this device drops them, one with a larger budget shows them at once")
         }
         return lines.joined(separator: "\n")
     }

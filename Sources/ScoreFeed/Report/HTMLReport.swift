@@ -108,7 +108,7 @@ public enum HTMLReport {
             <tbody>
             \(rows)</tbody>
             </table>
-            <p class="note">Wrong share: the part of the game (first to last event, \(String(format: "%.2f", data.freshness.gameHours)) h, \(data.freshness.scoreChanges) score changes) the shown score differed from the true score. Device model: a priority-10 push is shown at once while fewer than \(data.budget) were shown in the past hour, and dropped past it; a priority-5 push is shown \(Int(data.priority5Delay)) s late; an update older than the newest shown is ignored. The clairvoyant bound is priority 5 on every change plus priority 10 on the budget × hours gaps that gain the most.</p>
+            <p class="note">Wrong share: the part of the game (first to last event, \(String(format: "%.2f", data.freshness.gameHours)) h, \(data.freshness.scoreChanges) score changes) the shown score differed from the true score. Device model: a priority-10 push is shown at once while fewer than \(data.budget) were shown in the past hour, and dropped past it; a priority-5 push is shown \(Int(data.priority5Delay)) s late; an update older than the newest shown is ignored. The clairvoyant bound is priority 5 on every change plus priority 10 on the budget × hours gaps that gain the most.\(data.freshness.engineBeyondBudget > 0 ? " The engine sent \(data.freshness.engineBeyondBudget) priority-10 pushes beyond its assumed budget on purpose, each carried by a priority 5: this device drops them (the overruns), one with a larger budget shows them at once." : "")</p>
             """
     }
 }
