@@ -28,6 +28,15 @@ for i in $(seq 1 30); do "$bin" generate --seed "$i" -o "$gen/generated-$i.json"
 "$bin" freshness --grid --told --fit-also "$LIVE" "${EST[@]}" > "$out/grid-told$suffix-estimated-clocks.txt"
 "$bin" freshness --grid --fit-also "$LIVE" "${EST[@]}" > "$out/grid-defaults$suffix-estimated-clocks.txt"
 "$bin" freshness --grid --in-sample "$gen"/generated-*.json > "$out/grid-defaults$suffix-generated.txt"
+if [ -z "$suffix" ] || [ "$suffix" = "-after" ]; then
+  # How the defaults' worst cell moves with the share of the hour's pushes kept for their uses.
+  for share in 0 0.2 0.3 0.4 0.5 1; do
+    worst() { "$bin" freshness --grid --keep-uses-share "$share" "$@" | grep '^Worst' | sed 's/Worst cell: engine ÷ best baseline //'; }
+    printf 'share %-4s liveData: %s | generated: %s | estimated clocks: %s\n' "$share" \
+      "$(worst --fit-also "$ALSO" "$S"/playbyplay_*.json)" "$(worst --in-sample "$gen"/generated-*.json)" \
+      "$(worst --fit-also "$LIVE" "${EST[@]}")"
+  done > "$out/keep-uses-share.txt"
+fi
 for f in "$out"/grid-*"$suffix"*.txt; do
   printf '%-52s %s\n' "$(basename "$f")" "$(grep '^Worst cell' "$f")"
 done
