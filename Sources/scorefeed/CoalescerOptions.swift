@@ -18,8 +18,9 @@ enum CoalescerOptions {
                                   --p5-shortest.
           --p5-shortest <s>       The earliest a priority-5 push may arrive, which the policy
                                   hedges for (15; equal to --p5-delay when that is given).
-          --keep-uses-share <x>   While hedging, the share of the priority-10 pushes that would
-                                  lose a use of the hour the moments before then may take (0.3).
+          --keep-uses-share <x>   While hedging, the share (0…1) of the priority-10 pushes that
+                                  would lose a use of the hour the moments before then may take
+                                  (0.3; 0: none).
           --reserve <n>           Priority-10 pushes that moments other than pauses leave
                                   for timeouts and period ends before the 4th (0).
           --crunch-reserve <n>    Priority-10 pushes kept for the last 2:00 (0).
@@ -46,12 +47,11 @@ enum CoalescerOptions {
         var configuration: Coalescer.Configuration = arguments.flag("--frequent") ? .frequentUpdates : .standard
         let asked: Int? = try arguments.number("--budget", in: 0...10_000)
         if let budget = budget ?? asked { configuration = configuration.withBudget(budget) }
-        if let largest: Int = try arguments.number("--largest-budget", in: 0...10_000) {
-            configuration.largestBudget = max(configuration.budget, largest)
-        }
+        let largest: Int? = try arguments.number("--largest-budget", in: 0...10_000)
+        if let largest { configuration.largestBudget = max(configuration.budget, largest) }
         if let delay: Double = try arguments.number("--p5-delay", in: 0...86_400) { configuration = configuration.knowingDelay(delay) }
         if let shortest: Double = try arguments.number("--p5-shortest", in: 0...86_400) { configuration.shortestPriority5Delay = shortest }
-        if let share: Double = try arguments.number("--keep-uses-share", in: 0...10) { configuration.keepUsesShare = share }
+        if let share: Double = try arguments.number("--keep-uses-share", in: 0...1) { configuration.keepUsesShare = share }
         if let reserve: Int = try arguments.number("--reserve", in: 0...1000) { configuration.reserve = reserve }
         if let crunch: Int = try arguments.number("--crunch-reserve", in: 0...1000) { configuration.crunchReserve = crunch }
         if let final: Int = try arguments.number("--final-reserve", in: 0...1000) { configuration.finalReserve = final }
@@ -61,7 +61,12 @@ enum CoalescerOptions {
         if let burst: Double = try arguments.number("--burst", in: 1...1000) { configuration.pacedBurst = burst }
         if let run: Int = try arguments.number("--run", in: 1...100) { configuration.runLength = run }
         configuration.minInterval = try arguments.number("--min-interval", in: 0...3600) ?? (broadcast ? 1 : 0)
-        if arguments.flag("--no-copies") { configuration.copies = false }
+        if arguments.flag("--no-copies") {
+            guard largest == nil else {
+                throw ScoreFeedError(.usage, "--largest-budget needs the priority-5 copies: a push beyond the budget without one may never show; drop --no-copies")
+            }
+            configuration.copies = false
+        }
         if let alerts = try arguments.option("--alerts") { configuration.alerts = try alertRules(alerts) }
         return configuration
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ScoreFeed
 
 /// The command line of `scorefeed`: an option's value is never the next option, `-` and negative
 /// numbers stay values, no command writes its output over its own input, and `replay`'s usage
@@ -123,8 +124,15 @@ struct CommandLineTests {
         #expect(defaults.status == 0 && spelled.status == 0, "\(spelled.standardError)")
         #expect(!defaults.standardOutput.isEmpty)
         #expect(spelled.standardOutput == defaults.standardOutput, "--p5-delay and --budget make them known; --p5-shortest and --largest-budget bring the hedges back")
-        let wrong = try ScoreFeedProcess.run(["replay", game, "--keep-uses-share", "-1"])
-        #expect(wrong.status == 64, "\(wrong.standardError)")
+        let told = try ScoreFeedProcess.run(["replay", game, "--jsonl", "--quiet", "--p5-delay", "60"])
+        #expect(told.status == 0 && told.standardOutput != defaults.standardOutput, "--p5-delay alone turns the delay hedge off")
+        let known = try ScoreFeedProcess.run(["replay", game, "--jsonl", "--quiet", "--budget", "15"])
+        #expect(String(decoding: defaults.standardOutput, as: UTF8.self).contains(Push.beyondBudget), "the default goes beyond 15 at times")
+        #expect(known.status == 0 && !String(decoding: known.standardOutput, as: UTF8.self).contains(Push.beyondBudget), "--budget alone makes it known")
+        for arguments in [["--keep-uses-share", "1.5"], ["--largest-budget", "30", "--no-copies"]] {
+            let wrong = try ScoreFeedProcess.run(["replay", game] + arguments)
+            #expect(wrong.status == 64, "\(arguments): \(wrong.standardError)")
+        }
     }
 
     @Test func replayUsageListsEveryOption() throws {

@@ -80,8 +80,8 @@ public struct Coalescer: PushPolicy {
             budgetSpentAtFirstEvent = true
             return
         }
-        while budget.available(at: now) > 0 { budget.spend(at: now) }
-        while beyond.available(at: now) > 0 { beyond.spend(at: now) }
+        while availableWithinBudget(now) > 0 { budget.spend(at: now) }
+        while availableBeyondBudget(now) > 0 { beyond.spend(at: now) }
     }
 
     /// Applies the options a restarted service was given to a resumed game: the knobs and the
@@ -98,7 +98,19 @@ public struct Coalescer: PushPolicy {
     }
 
     public mutating func countPriority10(at now: Date) {
-        budget.spend(at: now)
+        if availableWithinBudget(now) == 0 && availableBeyondBudget(now) > 0 { beyond.spend(at: now) } else { budget.spend(at: now) }
+    }
+
+    /// Priority-10 pushes the assumed budget has left now. The pushes sent beyond it count too
+    /// once they pass the largest budget (a restart may have lowered it: with a known budget, all).
+    public func availableWithinBudget(_ now: Date) -> Int {
+        max(0, min(budget.available(at: now), configuration.largestBudget - budget.used(at: now) - beyond.used(at: now)))
+    }
+
+    /// Priority-10 pushes that may still go beyond the budget now: never past the largest budget
+    /// in the hour, whatever was spent under another configuration.
+    public func availableBeyondBudget(_ now: Date) -> Int {
+        max(0, min(beyond.available(at: now), configuration.largestBudget - budget.used(at: now) - beyond.used(at: now)))
     }
 
     public var deadline: Date? {
@@ -163,7 +175,8 @@ public struct Coalescer: PushPolicy {
         guard dirty || screenIsWrong(now) else { return .hold }
         holdUntil = nil
         let (priority, beyondBudget) = lastPriority(now)
-        return push(Push(event: .update, priority: priority, reason: "feed ended; last state"), now, beyondBudget: beyondBudget)
+        let reason = "feed ended; last state" + (beyondBudget ? "; \(Push.beyondBudget)" : "")
+        return push(Push(event: .update, priority: priority, reason: reason), now, beyondBudget: beyondBudget)
     }
 
     // MARK: - Deciding
@@ -177,7 +190,7 @@ public struct Coalescer: PushPolicy {
         let atScore = dirty && significance >= .score
         let kind = situation.kind
         let value = screenIsWrong(now) ? valueOfPriority10(kind, now) : 0
-        let available = budget.available(at: now)
+        let available = availableWithinBudget(now)
         var why: String?
         var usesPacing = false
         var beyondBudget = false
@@ -195,7 +208,7 @@ public struct Coalescer: PushPolicy {
                 usesPacing = true
             }
         }
-        if why == nil, available == 0, value > 0, value >= minimumGain, beyond.available(at: now) > 0,
+        if why == nil, available == 0, value > 0, value >= minimumGain, availableBeyondBudget(now) > 0,
            value >= self.price(now, available: 1) {
             // The hour the budget assumes is spent; the true one may not be.
             why = "\(kind.reason); \(Push.beyondBudget)"
@@ -361,8 +374,8 @@ public struct Coalescer: PushPolicy {
 
     /// The last push goes at priority 10 while the budget, or what may lie beyond it, allows.
     private func lastPriority(_ now: Date) -> (priority: Int, beyondBudget: Bool) {
-        if budget.available(at: now) > 0 { return (10, false) }
-        return beyond.available(at: now) > 0 ? (10, true) : (5, false)
+        if availableWithinBudget(now) > 0 { return (10, false) }
+        return availableBeyondBudget(now) > 0 ? (10, true) : (5, false)
     }
 
     private mutating func end(_ now: Date) -> PushDecision {
@@ -378,7 +391,9 @@ public struct Coalescer: PushPolicy {
         // A priority 10 no priority-5 push backs gets a priority-5 copy right behind it: if the
         // budget is smaller than assumed and the device drops the first, the copy still comes
         // (a device that showed the first gets the same state again).
-        let backed = push.event != .end && priority5Arrival(now) < .distantFuture
+        // Beyond the budget the device likely drops it: a copy even when a priority 5 carries the
+        // score, since this push may carry more (a timeout, the possession).
+        let backed = push.event != .end && !beyondBudget && priority5Arrival(now) < .distantFuture
         if push.priority == 10 && configuration.copies && !backed { push.priority5Copy = true }
         if push.priority == 10 {
             if beyondBudget { beyond.spend(at: now) } else { budget.spend(at: now) }
