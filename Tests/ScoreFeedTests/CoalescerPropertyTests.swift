@@ -53,6 +53,37 @@ struct CoalescerPropertyTests {
             #expect(seen.unshownChanges == 0, "true budget \(trueBudget)")
         }
     }
+
+    @Test(arguments: 1...12)
+    func theHedgedDefaultsGoBeyondTheBudgetOnlyWithACopyAndWithinTheLargest(seed: UInt64) async throws {
+        let game = GameGenerator(seed: seed).generate()
+        let document = FeedDocument(attributes: game.attributes, events: game.events, finalScore: game.finalScore)
+        let sink = RecordingSink()
+        let configuration = Coalescer.Configuration.standard
+        _ = try await Replay(policy: Coalescer(configuration: configuration)).run(document, sink: sink)
+        let records = await sink.records
+        let tens = records.filter { $0.priority == 10 }
+        let beyond = tens.filter { $0.reason.contains(Push.beyondBudget) }
+        #expect(!beyond.isEmpty, "a generated game fills some hour of its assumed budget")
+        func inAnyHour(_ times: [Date]) -> Int {
+            times.map { t in times.filter { $0 > t.addingTimeInterval(-3600) && $0 <= t }.count }.max() ?? 0
+        }
+        #expect(inAnyHour(tens.filter { !beyond.contains($0) }.map(\.sentAt)) <= configuration.budget)
+        #expect(inAnyHour(tens.map(\.sentAt)) <= configuration.largestBudget)
+        for push in beyond {
+            #expect(records.contains { $0.priority == 5 && $0.sentAt == push.sentAt && $0.state == push.state }, "its copy at \(push.sentAt)")
+        }
+        // Whatever the true budget and delay, every score is shown and the final within one delay.
+        let timeline = ScoreTimeline(events: game.events)
+        for trueBudget in [30, 15, 8, 0] {
+            for delay in [15.0, 300] {
+                let device = DeviceModel(budget: trueBudget, priority5Delay: delay)
+                let seen = Freshness(policy: "engine", pushes: records.map(DeviceModel.Sent.init), timeline: timeline, model: device)
+                #expect((seen.finalLag ?? .infinity) <= delay, "true budget \(trueBudget), delay \(delay)")
+                #expect(seen.unshownChanges == 0, "true budget \(trueBudget), delay \(delay)")
+            }
+        }
+    }
 }
 
 @Suite("Freshness measurement")
