@@ -17,6 +17,11 @@ import ScoreFeedModel
 ///   upgrade a score still on its way at priority 5.
 /// - Every priority 10 that no priority-5 push backs is followed by a priority-5 copy, so a
 ///   budget smaller than assumed costs the copy's delay, never the score: the final included.
+/// - What Apple does not disclose is hedged until it is known (``Configuration/knowingDelay(_:)``,
+///   ``Configuration/withBudget(_:)``): an upgrade counts only what it buys before the shortest
+///   plausible priority-5 delay; the pushes the hour holds go to lesser moments before they would
+///   come back too late for another use; and with the assumed hour spent, a moment worth the
+///   price goes at priority 10 beyond it, with its copy, up to the largest plausible budget.
 public struct Coalescer: PushPolicy {
     public private(set) var configuration: Configuration
     public internal(set) var budget: PushBudget
