@@ -109,13 +109,18 @@ public struct Coalescer: PushPolicy {
     /// Priority-10 pushes the assumed budget has left now. The pushes sent beyond it count too
     /// once they pass the largest budget (a restart may have lowered it: with a known budget, all).
     public func availableWithinBudget(_ now: Date) -> Int {
-        max(0, min(budget.available(at: now), configuration.largestBudget - budget.used(at: now) - beyond.used(at: now)))
+        max(0, min(budget.available(at: now), roomInLargestBudget(now)))
     }
 
     /// Priority-10 pushes that may still go beyond the budget now: never past the largest budget
     /// in the hour, whatever was spent under another configuration.
     public func availableBeyondBudget(_ now: Date) -> Int {
-        max(0, min(beyond.available(at: now), configuration.largestBudget - budget.used(at: now) - beyond.used(at: now)))
+        max(0, min(beyond.available(at: now), roomInLargestBudget(now)))
+    }
+
+    /// What the largest budget has left in the hour, both kinds of priority 10 counted.
+    private func roomInLargestBudget(_ now: Date) -> Int {
+        configuration.largestBudget - budget.used(at: now) - beyond.used(at: now)
     }
 
     public var deadline: Date? {
@@ -199,9 +204,10 @@ public struct Coalescer: PushPolicy {
         var why: String?
         var usesPacing = false
         var beyondBudget = false
+        let worthPriority10 = value > 0 && value >= minimumGain
         if significance == .critical && (value > 0 || alert != nil) && available > 1 {
             why = "critical"
-        } else if value > 0 && value >= minimumGain && available > 0 {
+        } else if worthPriority10 && available > 0 {
             let price = self.price(now, available: available)
             if kind.isPause && available > finalReserve && value >= price {
                 why = kind.reason
@@ -213,7 +219,7 @@ public struct Coalescer: PushPolicy {
                 usesPacing = true
             }
         }
-        if why == nil, available == 0, value > 0, value >= minimumGain, availableBeyondBudget(now) > 0,
+        if why == nil, available == 0, worthPriority10, availableBeyondBudget(now) > 0,
            value >= self.price(now, available: 1) {
             // The hour the budget assumes is spent; the true one may not be.
             why = "\(kind.reason); \(Push.beyondBudget)"
