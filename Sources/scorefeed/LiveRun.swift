@@ -27,6 +27,30 @@ struct LiveRun {
                                   to come due on the system clock (600).
           --out <path>            Append push records to this file instead of stdout.
           --bundle-id <id>        The app's bundle id for apns-topic (default com.example.app).
+
+        BROADCAST CHANNELS (--mode broadcast: each game on its own channel, never another's):
+          A game header's "channel": "<base64 id>" is a channel your backend made: its pushes
+          go there, and ScoreFeed never creates or deletes it. A game with no channel holds its
+          pushes (the newest state only) and says so once.
+          --channels <how>        header (default): channels come from the headers only;
+                                  manage: ScoreFeed creates a channel for each game with none
+                                  when the game is first known, and deletes it after the game.
+                                  Needs --webhook: the sender passes APNs' answer back, and the
+                                  2xx answer to a create carries the apns-channel-id header.
+          --message-storage <0|1> The channels' message-storage policy (0, Apple's advice for
+                                  sports: nothing stored, broadcasts carry apns-expiration 0;
+                                  1: the latest message is kept for devices that were offline).
+          --channel-linger <s>    Seconds a created channel stays after the game's end was
+                                  delivered, then it is deleted (120; 0: at once).
+          --max-channels <n>      The most channels ScoreFeed keeps at once (10000, APNs' cap
+                                  per app and environment); a game past it gets none and holds.
+          --delete-unknown-channels
+                                  Every channel of this app is ScoreFeed's: at start and exit,
+                                  delete the channels APNs lists that no game in the state dir
+                                  owns (a create whose answer a crash lost). Otherwise they are
+                                  only reported.
+          The state dir keeps channels.json (game → channel id, state, created) for your
+          backend to serve to the app; `scorefeed channels --state-dir <dir>` prints it.
         """
 
     /// The shared options, read before anything is opened or created, so that a usage error
@@ -39,6 +63,7 @@ struct LiveRun {
         var bundleId: String
         var push: PushOptions
         var coalescer: Coalescer.Configuration
+        var channels = ChannelManagement()
 
         /// Reads them from `arguments`; `inputs` are files `--out` must not overwrite.
         init(_ arguments: inout Arguments, inputs: [String] = []) throws {
@@ -51,9 +76,42 @@ struct LiveRun {
             drainTimeout = TimeInterval(try arguments.number("--drain-timeout", in: 0...86_400) ?? 600)
             out = try arguments.option("--out")
             bundleId = try arguments.option("--bundle-id") ?? "com.example.app"
-            push = try PushOptions.parse(&arguments)
+            push = try PushOptions.parse(&arguments, live: true)
             coalescer = try CoalescerOptions.parse(&arguments, broadcast: push.isBroadcast)
             try OutputGuard.refuse(out, inputs: inputs, writing: "push records")
+            try parseChannels(&arguments)
+        }
+
+        /// The broadcast-channel options, checked against the mode and the sinks.
+        private mutating func parseChannels(_ arguments: inout Arguments) throws(ScoreFeedError) {
+            let how = try arguments.option("--channels")
+            let storage: Int? = try arguments.number("--message-storage", in: 0...1)
+            let linger: Double? = try arguments.number("--channel-linger", in: 0...28_800)
+            let cap: Int? = try arguments.number("--max-channels", in: 1...1_000_000)
+            let deleteUnknown = arguments.flag("--delete-unknown-channels")
+            let given = [how.map { _ in "--channels" }, storage.map { _ in "--message-storage" }, linger.map { _ in "--channel-linger" },
+                         cap.map { _ in "--max-channels" }, deleteUnknown ? "--delete-unknown-channels" : nil].compactMap { $0 }
+            guard push.isBroadcast else {
+                if !given.isEmpty { throw ScoreFeedError(.usage, "\(given.joined(separator: ", ")) \(given.count == 1 ? "is" : "are") for --mode broadcast") }
+                return
+            }
+            switch how ?? "header" {
+            case "header": channels.manage = false
+            case "manage": channels.manage = true
+            case let other: throw ScoreFeedError(.usage, "--channels takes header or manage, not \"\(other)\"")
+            }
+            if !channels.manage, let managing = given.first(where: { $0 != "--channels" && $0 != "--message-storage" }) {
+                throw ScoreFeedError(.usage, "\(managing) is for --channels manage")
+            }
+            if channels.manage && push.webhook == nil {
+                throw ScoreFeedError(
+                    .usage,
+                    "--channels manage needs a sink that answers: --webhook <url>, whose 2xx answer to a create carries the apns-channel-id header (stdout and --out record requests but cannot hand a channel id back)")
+            }
+            if let storage { channels.storage = storage }
+            if let linger { channels.linger = linger }
+            if let cap { channels.maxChannels = cap }
+            channels.deleteUnknown = deleteUnknown
         }
     }
 
@@ -71,11 +129,13 @@ struct LiveRun {
         self.webhook = webhook
         var rendering = PushRenderer.Configuration(bundleId: options.bundleId)
         options.push.apply(to: &rendering)
+        rendering.messageStorage = options.channels.storage
         service = try GameService(
             options: .init(
                 clock: options.clock, coalescer: options.coalescer, renderer: rendering,
-                stateDirectory: options.stateDir.map { URL(fileURLWithPath: $0) }),
-            sink: sinks.count == 1 ? sinks[0] : FanOutSink(sinks))
+                stateDirectory: options.stateDir.map { URL(fileURLWithPath: $0) }, channels: options.channels),
+            sink: sinks.count == 1 ? sinks[0] : FanOutSink(sinks),
+            report: { Console.error("\(command): \($0)") })
     }
 
     /// Loads the checkpoints and says what it found.
@@ -131,7 +191,15 @@ struct LiveRun {
             + "\(s.rejected) rejected), \(s.pushes) pushes (priority 10: \(s.priority10)), "
             + (game.ended ? "ended, final \(score)" : "not ended, \(score) so far" + (resumable ? " (resumes from its checkpoint)" : ""))
             + ", \(s.corrections) corrections to the feed's score"
-        if game.unsent > 0 { line += "; \(game.unsent) pushes not delivered (the sink failed)" }
+        switch game.channel.phase {
+        case .none: break
+        case .refused(let reason, _): line += "; no channel (\(reason))"
+        default: line += "; channel \(game.channel.id ?? "not yet known") \(game.channel.state)"
+        }
+        if game.unsent > 0 {
+            line += game.holding
+                ? "; \(game.unsent) pushes held for want of a channel" : "; \(game.unsent) pushes not delivered (the sink failed)"
+        }
         return line
     }
 }

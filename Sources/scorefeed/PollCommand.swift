@@ -24,16 +24,16 @@ enum PollCommand {
           --today                 Follow every game on today's scoreboard, each from shortly
                                   before its tip-off (games already over are skipped unless
                                   the state directory has them).
-          --scoreboard-url <url>  Today's scoreboard (default \\(scoreboardURL)).
+          --scoreboard-url <url>  Today's scoreboard (default \(scoreboardURL)).
           --url-template <url>    Play-by-play URL with {gameId} (default the NBA's liveData).
           --boxscore-template <url>
                                   Boxscore URL with {gameId} (default the NBA's liveData);
                                   "none": the play-by-play's end action says the game is over.
           --interval <s>          Seconds between two polls of a game (3).
           --timeout <s>           Seconds before a request is given up (10).
-        \\(LiveRun.help)
-        \\(PushOptions.help)
-        \\(CoalescerOptions.help)
+        \(LiveRun.help)
+        \(PushOptions.help)
+        \(CoalescerOptions.help)
           -h, --help              Show help information.
 
         Failures (timeouts, 429 and 503 with their Retry-After, 5xx, cut, empty or garbled

@@ -9,7 +9,9 @@ struct PushOptions {
                                   with apns-topic; broadcast: one request per game to a channel
                                   (iOS 18+), POST /4/broadcasts/apps/<bundle-id> with
                                   apns-channel-id and apns-expiration 0.
-          --channel-id <id>       The broadcast channel id (base64); required with broadcast.
+          --channel-id <id>       replay: the broadcast channel id (base64); required with
+                                  broadcast. serve and poll give each game its own channel
+                                  (see BROADCAST CHANNELS).
           --start                 Token mode: send a push-to-start (event start, with attributes
                                   and an alert) before the first update.
           --webhook <url>         Also POST each push record as JSON to <url>. Failed requests
@@ -40,9 +42,11 @@ struct PushOptions {
         return false
     }
 
-    /// Takes the options out of `arguments`; the token is read from `environment`.
+    /// Takes the options out of `arguments`; the token is read from `environment`. `live`: serve
+    /// and poll, where each game has its own channel and `--channel-id` is refused.
     static func parse(
-        _ arguments: inout Arguments, environment: [String: String] = ProcessInfo.processInfo.environment
+        _ arguments: inout Arguments, live: Bool = false,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ScoreFeedError) -> PushOptions {
         var options = PushOptions()
         let modeName = try arguments.option("--mode") ?? "token"
@@ -52,6 +56,17 @@ struct PushOptions {
         case "token":
             if channel != nil { throw ScoreFeedError(.usage, "--channel-id is for --mode broadcast") }
             options.mode = .token
+        case "broadcast" where live:
+            if channel != nil {
+                throw ScoreFeedError(
+                    .usage,
+                    "--channel-id is for replaying one game: serve and poll send each game on its own channel. Put \"channel\": \"<id>\" in each game header (serve), or let ScoreFeed create and delete them with --channels manage --webhook <url>")
+            }
+            if options.start {
+                throw ScoreFeedError(
+                    .usage, "--start cannot be used with --mode broadcast: broadcast pushes cannot start a Live Activity (push-to-start needs token mode)")
+            }
+            options.mode = .broadcastPerGame
         case "broadcast":
             guard let channel, !channel.isEmpty else {
                 throw ScoreFeedError(.usage, "--mode broadcast needs --channel-id <id>")

@@ -21,6 +21,7 @@ enum ScoreFeedCommand {
           bench                   Benchmark a season end to end and many live games.
           import                  Convert NBA play-by-play (or any game file) to the fixture format.
           stream                  Write recorded games as the JSON lines serve reads, merged by time.
+          channels                Show each game's broadcast channel from a state directory.
 
           See 'scorefeed help <subcommand>' for detailed help.
 
@@ -41,6 +42,7 @@ enum ScoreFeedCommand {
         ("bench", BenchCommand.help, BenchCommand.run),
         ("import", ImportCommand.help, ImportCommand.run),
         ("stream", StreamCommand.help, StreamCommand.run),
+        ("channels", ChannelsCommand.help, ChannelsCommand.run),
     ]
 
     static func main() async {

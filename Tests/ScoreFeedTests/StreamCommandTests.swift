@@ -15,7 +15,7 @@ struct StreamCommandTests {
         init(_ lines: [Data]) throws {
             for (index, line) in lines.enumerated() {
                 switch try StreamLine.parse(line, number: index + 1, source: "stream output") {
-                case .header(let attributes):
+                case .header(let attributes, _):
                     #expect(events.isEmpty, "line \(index + 1): a header after the first event")
                     headers.append(attributes)
                 case .event(let game, let event):

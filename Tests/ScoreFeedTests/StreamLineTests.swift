@@ -69,7 +69,7 @@ struct StreamLineTests {
     static func outcome(_ parse: () throws(ScoreFeedError) -> StreamLine) -> String {
         do {
             switch try parse() {
-            case .header(let attributes): return "header \(attributes)"
+            case .header(let attributes, _): return "header \(attributes)"
             case .event(let game, let event): return "event \(game) \(event)"
             }
         } catch {
@@ -169,7 +169,7 @@ struct StreamLineTests {
         let text = String(decoding: line, as: UTF8.self)
         #expect(!text.contains("\n"))
         #expect(text.hasPrefix(#"{"away":{"city":"Sacramento","id":"#), "sorted keys: \(text)")
-        guard case .header(let attributes) = try StreamLine.parse(line, number: 1) else {
+        guard case .header(let attributes, _) = try StreamLine.parse(line, number: 1) else {
             Issue.record("a header line parsed as an event: \(text)")
             return
         }

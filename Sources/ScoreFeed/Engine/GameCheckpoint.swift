@@ -5,13 +5,14 @@ import ScoreFeedModel
 /// game has applied, spent and sent, including the pushes rendered but not yet confirmed by the
 /// sink (sent again, byte for byte, after a restart).
 ///
-/// Format 2 is this type; format 1 (before checkpoints had a number) still loads. A checkpoint of
+/// Format 3 is this type (format 2 plus the game's broadcast channel); format 2 loads as a game
+/// with no channel yet, and format 1 (before checkpoints had a number) still loads. A checkpoint of
 /// any other format is refused with a clear error, never read as a game with a fresh budget. The options given at restart apply to the resumed game
 /// (the coalescer's knobs and budget limit, the renderer's configuration); what the hour has
 /// spent stays spent.
 public struct GameCheckpoint: Codable, Sendable {
     /// The format this version of ScoreFeed writes and reads.
-    public static let currentFormat = 2
+    public static let currentFormat = 3
 
     public var format: Int
     public var attributes: GameAttributes
@@ -32,13 +33,15 @@ public struct GameCheckpoint: Codable, Sendable {
     public var now: Date
     /// Pushes rendered but not yet known to be with the sink, oldest first.
     public var outbox: [PushRecord]
+    /// The game's broadcast channel (format 3; none before).
+    public var channel = BroadcastChannel()
     /// The policy's state was present but unreadable (written by another version of ScoreFeed):
     /// the game resumes with a fresh policy that counts the hour's budget as spent.
     public internal(set) var policyWasReset = false
 
     enum CodingKeys: String, CodingKey {
         case format, attributes, validator, board, coalescer, seq, lastTimestamp, startPending, lastPushed
-        case unsentEvents, newestSourceTime, ended, followsFeedScore, statistics, now, outbox
+        case unsentEvents, newestSourceTime, ended, followsFeedScore, statistics, now, outbox, channel
     }
 
     /// The sequence numbers the game has applied.
@@ -58,11 +61,11 @@ public struct GameCheckpoint: Codable, Sendable {
             throw ScoreFeedError(.malformedJSON, "not a checkpoint: the file is not a JSON object (torn or overwritten)", at: place)
         }
         guard let format = header.format else { return try decodeFormat1(data, file: file) }
-        guard format == currentFormat else {
+        guard format == currentFormat || format == 2 else {
             throw ScoreFeedError(
                 .unknownFormat,
                 "checkpoint format \(format), written by \(format > currentFormat ? "a newer" : "an earlier") ScoreFeed; "
-                    + "this version reads formats 1 and \(currentFormat)",
+                    + "this version reads formats 1 to \(currentFormat)",
                 at: place)
         }
         do {
@@ -111,5 +114,6 @@ extension GameCheckpoint {
         statistics = try container.decode(GameSession.Statistics.self, forKey: .statistics)
         now = try container.decode(Date.self, forKey: .now)
         outbox = try container.decode([PushRecord].self, forKey: .outbox)
+        channel = try container.decodeIfPresent(BroadcastChannel.self, forKey: .channel) ?? BroadcastChannel()
     }
 }

@@ -11,7 +11,7 @@ extension GameSession {
             startPending: renderer.startPending, lastPushed: lastPushed, unsentEvents: unsentEvents,
             newestSourceTime: newestSourceTime, ended: hasEnded, followsFeedScore: followsFeedScore,
             statistics: statistics, now: now,
-            outbox: outbox.compactMap { if case .push(let record) = $0 { record } else { nil } })
+            outbox: outbox.compactMap { if case .push(let record) = $0 { record } else { nil } }, channel: channel)
     }
 
     /// Continues the game of `checkpoint` under today's options: its coalescer takes
@@ -44,5 +44,6 @@ extension GameSession {
         statistics = checkpoint.statistics
         now = checkpoint.now
         outbox = checkpoint.outbox.map { .push($0) }
+        channel = checkpoint.channel
     }
 }

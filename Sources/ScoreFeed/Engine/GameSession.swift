@@ -34,6 +34,12 @@ public struct GameSession: Sendable {
     /// The feed states its running score on events: the scoreboard follows it, and edits wait
     /// for the next stated score instead of moving the score themselves.
     public internal(set) var followsFeedScore = false
+    /// The game's broadcast channel, in broadcast mode with a channel per game (see
+    /// ``needsChannel``): its pushes leave only while it is open, stamped with its id.
+    public internal(set) var channel = BroadcastChannel()
+    /// Seconds a channel ScoreFeed made stays after the `end` was delivered (today's option: not
+    /// checkpointed).
+    public var channelLinger: TimeInterval = ChannelManagement.defaultLinger
 
     /// Counts of what the game has seen and done.
     public struct Statistics: Hashable, Sendable, Codable {
@@ -49,11 +55,14 @@ public struct GameSession: Sendable {
         public var priority5 = 0
         /// Pushes the renderer refused (over the APNs size limit even trimmed); never sent.
         public var refused = 0
+        /// Updates dropped while the game had no channel to send on, because a newer state
+        /// waited behind them.
+        public var superseded = 0
 
         public init() {}
 
         enum CodingKeys: String, CodingKey {
-            case accepted, duplicates, edits, rejected, corrections, pushes, priority10, priority5, refused
+            case accepted, duplicates, edits, rejected, corrections, pushes, priority10, priority5, refused, superseded
         }
 
         public init(from decoder: any Decoder) throws {
@@ -68,6 +77,7 @@ public struct GameSession: Sendable {
             priority10 = try count(.priority10)
             priority5 = try count(.priority5)
             refused = try count(.refused)
+            superseded = try count(.superseded)
         }
     }
 
@@ -87,8 +97,11 @@ public struct GameSession: Sendable {
     /// The state after every event applied so far.
     public var state: GameState { board.state }
 
-    /// When the policy next wants ``tick(now:)`` called.
-    public var deadline: Date? { policy.deadline }
+    /// When the policy (or the channel's linger) next wants ``tick(now:)`` called.
+    public var deadline: Date? {
+        guard let linger = channel.deadline else { return policy.deadline }
+        return min(policy.deadline ?? linger, linger)
+    }
 
     /// What ``receive(_:index:now:)`` would say of `event`, changing nothing.
     public func verdict(_ event: GameEvent, index: Int) -> EventValidator.Verdict {
@@ -163,10 +176,11 @@ public struct GameSession: Sendable {
             changing: before)
     }
 
-    /// Lets the policy act on time passing (a held push coming due).
+    /// Lets the policy act on time passing (a held push coming due), and ends a channel's linger.
     public mutating func tick(now: Date) {
         advance(to: now)
         perform(policy.tick(now: self.now))
+        channel.advance(now: self.now)
     }
 
     /// The feed is over: sends whatever the policy still holds.
@@ -181,9 +195,17 @@ public struct GameSession: Sendable {
         renderer.resume(seq: seq, lastTimestamp: lastTimestamp, startPending: renderer.startPending)
     }
 
-    /// Removes the oldest output from the outbox once the sink has it.
-    public mutating func delivered() {
-        if !outbox.isEmpty { outbox.removeFirst() }
+    /// Removes the oldest output from the outbox once the sink has it (at `now`, the engine's
+    /// clock: a delivered `end` starts the channel's linger).
+    public mutating func delivered(now: Date? = nil) {
+        guard !outbox.isEmpty else { return }
+        let output = outbox.removeFirst()
+        if case .push(let record) = output, record.event == .end {
+            let now = now ?? self.now
+            advance(to: now)
+            channel.endDelivered(now: self.now, linger: channelLinger)
+            channel.advance(now: self.now)
+        }
     }
 
     // MARK: - Internals
@@ -243,5 +265,22 @@ public struct GameSession: Sendable {
             }
         }
         outbox += outputs
+        if isHolding { supersedeHeldUpdates() }
+    }
+
+    /// While the game has no channel, only the newest state waits: updates followed by a newer
+    /// push are dropped (an `end` never is). Receivers see the gap in `seq`.
+    private mutating func supersedeHeldUpdates() {
+        guard let newest = outbox.lastIndex(where: { if case .push = $0 { true } else { false } }) else { return }
+        var kept: [PushRenderer.Output] = []
+        kept.reserveCapacity(outbox.count)
+        for (index, output) in outbox.enumerated() {
+            if index < newest, case .push(let record) = output, record.event == .update {
+                statistics.superseded += 1
+            } else {
+                kept.append(output)
+            }
+        }
+        outbox = kept
     }
 }

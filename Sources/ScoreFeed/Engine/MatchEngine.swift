@@ -20,6 +20,10 @@ public actor MatchEngine {
     private var delivering = false
     /// The failure of the last checkpoint write, if it failed.
     public private(set) var checkpointFailure: ScoreFeedError?
+    /// What APNs' answers did to the game's channel since ``takeChannelNews()`` was last called.
+    public private(set) var channelNews: [BroadcastChannel.Outcome] = []
+    /// Wall-clock time, for when a channel was created (the engine's clock may be feed time).
+    private let wallClock: any EngineClock
 
     public init(
         attributes: GameAttributes,
@@ -37,9 +41,13 @@ public actor MatchEngine {
     }
 
     /// An engine that drives `session` (a new game's, or one restored from its checkpoint).
-    public init(session: GameSession, clock: any EngineClock, sink: any PushSink, checkpoints: CheckpointStore? = nil) {
+    public init(
+        session: GameSession, clock: any EngineClock, sink: any PushSink, checkpoints: CheckpointStore? = nil,
+        wallClock: any EngineClock = SystemClock()
+    ) {
         attributes = session.attributes
         self.clock = clock
+        self.wallClock = wallClock
         self.sink = sink
         self.session = session
         store = checkpoints
@@ -113,11 +121,46 @@ public actor MatchEngine {
         try await deliver()
     }
 
-    /// Lets the policy act on time passing (a held push coming due).
+    /// Lets the policy act on time passing (a held push coming due, a channel's linger over).
     public func tick() async throws {
+        let channel = session.channel
         session.tick(now: clock.now)
-        if !session.outbox.isEmpty { commit() }
+        if !session.outbox.isEmpty || session.channel != channel { commit() }
         try await deliver()
+    }
+
+    /// The game's broadcast channel.
+    public var channel: BroadcastChannel { session.channel }
+
+    /// Whether pushes wait because the game has no channel to send on.
+    public var isHolding: Bool { session.isHolding }
+
+    /// How a game gets its channel, as the service decides it.
+    public enum ChannelSetup: Hashable, Sendable {
+        /// Your backend's channel (the header's `"channel"`).
+        case use(String, storage: Int)
+        /// ScoreFeed creates one.
+        case create(storage: Int)
+        /// None can be had; the pushes wait.
+        case refuse(String)
+    }
+
+    /// Gives a game with no channel yet its channel (a create is sent at once), commits, and
+    /// sends what can go.
+    public func setUpChannel(_ setup: ChannelSetup) async throws {
+        switch setup {
+        case .use(let id, let storage): session.useChannel(id, storage: storage)
+        case .create(let storage): session.createChannel(storage: storage)
+        case .refuse(let reason): session.refuseChannel(reason)
+        }
+        commit()
+        try await deliver()
+    }
+
+    /// Returns and forgets ``channelNews``.
+    public func takeChannelNews() -> [BroadcastChannel.Outcome] {
+        defer { channelNews = [] }
+        return channelNews
     }
 
     /// Fires the policy's deadlines up to `limit`, oldest first. On feed time, `manual` moves to
@@ -154,6 +197,8 @@ public actor MatchEngine {
 
     /// Hands the outbox to the sink, oldest first, each output removed once the sink has it and
     /// the checkpoint written again (a restart sends again at most the push that was in flight).
+    /// The channel's create goes first and its delete last (``GameSession/nextDelivery``); the
+    /// phase that needs them is committed before they are awaited, so a restart sends them again.
     /// Nothing goes out while the game's checkpoint cannot be written: a push the checkpoint does
     /// not hold could be rendered again with other bytes after a restart. A failing sink leaves
     /// the rest in the outbox for the next call.
@@ -161,13 +206,28 @@ public actor MatchEngine {
         guard !delivering, checkpointFailure == nil else { return }
         delivering = true
         defer { delivering = false }
-        while let output = session.outbox.first {
-            switch output {
-            case .push(let record): try await sink.send(record)
-            case .refused(let refusal): try await sink.refused(refusal)
+        while let next = session.nextDelivery {
+            switch next {
+            case .channel(let request):
+                guard let answer = try await sink.manage(request) else {
+                    throw ScoreFeedError(
+                        .channel, "game \(attributes.gameId): no sink answers channel requests (the \(request.action.rawValue) needs --webhook)")
+                }
+                let outcome = session.channelAnswered(answer, now: wallClock.now)
+                commit()
+                channelNews.append(outcome)
+                if case .unusable(let why) = outcome {
+                    throw ScoreFeedError(.channel, "game \(attributes.gameId): \(why); the create is sent again later")
+                }
+            case .output(.push(let record)):
+                try await sink.send(record)
+                session.delivered(now: clock.now)
+                commit()
+            case .output(.refused(let refusal)):
+                try await sink.refused(refusal)
+                session.delivered(now: clock.now)
+                commit()
             }
-            session.delivered()
-            commit()
         }
     }
 

@@ -28,6 +28,9 @@ extension PushRenderer {
             set { payloadLimitOverride = newValue }
         }
         private var payloadLimitOverride: Int?
+        /// Broadcast mode: the channels' message-storage policy. 0 (stores nothing, Apple's
+        /// advice for sports) gives `apns-expiration: 0`; 1 gives the token-mode expiration.
+        public var messageStorage = 0
 
         public init(
             bundleId: String = "com.example.app", activity: String? = nil, mode: Mode = .token, start: Bool = false,
@@ -55,7 +58,7 @@ extension PushRenderer {
         public func validate() throws(ScoreFeedError) {
             if bundleId.isEmpty { throw ScoreFeedError(.invalidValue, "the bundle id is empty") }
             if case .broadcast(let channelId) = mode {
-                if channelId.isEmpty { throw ScoreFeedError(.invalidValue, "broadcast mode needs a channel id") }
+                if let channelId, channelId.isEmpty { throw ScoreFeedError(.invalidValue, "broadcast mode needs a channel id") }
                 if start {
                     throw ScoreFeedError(
                         .invalidValue,
@@ -72,7 +75,12 @@ extension PushRenderer {
         case token
         /// One request per activity for every subscriber of a channel (iOS 18+):
         /// `POST /4/broadcasts/apps/<bundleId>` with `apns-channel-id` and `apns-expiration: 0`.
-        case broadcast(channelId: String)
+        /// A nil channel id: each game's own channel, stamped on its pushes by its session when
+        /// they leave (``BroadcastChannel``).
+        case broadcast(channelId: String?)
+
+        /// Broadcast mode with each game on its own channel.
+        public static var broadcastPerGame: Mode { .broadcast(channelId: nil) }
 
         /// APNs' payload limit: 4096 bytes per device push, 5120 per broadcast push.
         public var payloadLimit: Int {

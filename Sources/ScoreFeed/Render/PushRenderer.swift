@@ -143,16 +143,18 @@ public struct PushRenderer: Sendable {
         headers["apns-priority"] = priority == 10 ? "10" : priority == 5 ? "5" : String(priority)
         headers["apns-id"] = id
         let path: String
+        let lifetime = push.event == .end ? 4 * 3600 : Int(configuration.expiration)
         switch configuration.mode {
         case .token:
             path = "/3/device/{token}"
             headers["apns-topic"] = topic
-            let lifetime = push.event == .end ? 4 * 3600 : Int(configuration.expiration)
             headers["apns-expiration"] = String(sent + lifetime)
         case .broadcast(let channelId):
             path = "/4/broadcasts/apps/\(configuration.bundleId)"
-            headers["apns-channel-id"] = channelId
-            headers["apns-expiration"] = "0"
+            if let channelId { headers["apns-channel-id"] = channelId }
+            // A channel that stores nothing delivers now or never; one that keeps the latest
+            // message keeps it as long as a token-mode push would live.
+            headers["apns-expiration"] = configuration.messageStorage == 0 ? "0" : String(sent + lifetime)
             // Apple's broadcast and channel APIs name the request's UUID `apns-request-id`.
             headers["apns-request-id"] = id
         }

@@ -30,7 +30,15 @@ public struct CheckpointStore: Sendable {
 
     /// Writes `data` as the checkpoint of `game`, durably.
     public func write(_ data: Data, for game: String) throws(ScoreFeedError) {
-        let target = url(for: game)
+        try write(data, to: url(for: game))
+    }
+
+    /// Writes `data` as the directory's file `name` (`channels.json`), durably and atomically.
+    public func write(_ data: Data, named name: String) throws(ScoreFeedError) {
+        try write(data, to: directory.appendingPathComponent(name))
+    }
+
+    private func write(_ data: Data, to target: URL) throws(ScoreFeedError) {
         let temporary = target.appendingPathExtension("tmp")
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw ScoreFeedError(.io, "cannot open \(temporary.path): errno \(errno)", at: .init(file: temporary.path)) }
@@ -46,7 +54,7 @@ public struct CheckpointStore: Sendable {
         let synced = ok && fsync(fd) == 0
         close(fd)
         guard synced, rename(temporary.path, target.path) == 0 else {
-            throw ScoreFeedError(.io, "cannot write the checkpoint \(target.path): errno \(errno)", at: .init(file: target.path))
+            throw ScoreFeedError(.io, "cannot write \(target.path): errno \(errno)", at: .init(file: target.path))
         }
         let dir = open(directory.path, O_RDONLY)
         if dir >= 0 {

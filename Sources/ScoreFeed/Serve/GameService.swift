@@ -24,16 +24,24 @@ public actor GameService {
         public var renderer: PushRenderer.Configuration
         /// Checkpoints go here; nil runs without them.
         public var stateDirectory: URL?
+        /// Broadcast mode with a channel per game (``PushRenderer/Mode/broadcastPerGame``): where
+        /// each game's channel comes from and how long it lives.
+        public var channels: ChannelManagement
 
         public init(
             clock: ClockMode = .system, coalescer: Coalescer.Configuration = .standard,
-            renderer: PushRenderer.Configuration = .init(), stateDirectory: URL? = nil
+            renderer: PushRenderer.Configuration = .init(), stateDirectory: URL? = nil,
+            channels: ChannelManagement = .init()
         ) {
             self.clock = clock
             self.coalescer = coalescer
             self.renderer = renderer
             self.stateDirectory = stateDirectory
+            self.channels = channels
         }
+
+        /// Whether each game sends on its own channel.
+        var perGameChannels: Bool { renderer.mode == .broadcastPerGame }
     }
 
     /// What the service has read.
@@ -60,6 +68,16 @@ public actor GameService {
         var verdict: EventValidator.Verdict = .accept
         var deadline: Date?
         var checkpointFailure: ScoreFeedError?
+        var channel = BroadcastChannel()
+        var channelNews: [BroadcastChannel.Outcome] = []
+        var holding = false
+
+        /// What the service needs from `engine` now.
+        static func of(_ engine: isolated MatchEngine, verdict: EventValidator.Verdict = .accept) -> Step {
+            Step(
+                verdict: verdict, deadline: engine.deadline, checkpointFailure: engine.checkpointFailure,
+                channel: engine.channel, channelNews: engine.takeChannelNews(), holding: engine.isHolding)
+        }
     }
 
     private let options: Options
@@ -75,11 +93,23 @@ public actor GameService {
     private var lostCheckpoints: [String: LostNumbering] = [:]
     /// Checkpoint write failures already reported, by game.
     private var reportedFailures: Set<String> = []
+    /// Games whose held pushes (no channel to send on) were reported.
+    private var reportedHolds: Set<String> = []
+    /// Each game's channel as its engine last said (or as reserved before its create is sent):
+    /// what `channels.json` shows and the cap counts. The engines' sessions own the truth.
+    private var channels: [String: BroadcastChannel] = [:]
+    /// Where messages for people go (channel news, held games); serve and poll print them.
+    private let report: @Sendable (String) -> Void
     public private(set) var counters = Counters()
 
-    public init(options: Options, sink: any PushSink) throws(ScoreFeedError) {
+    /// `report` receives lines for people about the games' channels (created, deleted, refused,
+    /// pushes held for want of one).
+    public init(
+        options: Options, sink: any PushSink, report: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(ScoreFeedError) {
         self.options = options
         self.sink = sink
+        self.report = report
         store = try options.stateDirectory.map { url throws(ScoreFeedError) in try CheckpointStore(directory: url) }
     }
 
@@ -128,20 +158,79 @@ public actor GameService {
                     "the push policy's state in the checkpoint is from another version; game \(id) resumes with a fresh policy and its priority-10 budget counted as spent for the next hour",
                     at: place))
             }
-            let session = GameSession(restoring: checkpoint, renderer: options.renderer, policy: options.coalescer)
+            var session = GameSession(restoring: checkpoint, renderer: options.renderer, policy: options.coalescer)
+            session.channelLinger = options.channels.linger
             let manual = options.clock == .feed ? ManualClock(checkpoint.now) : nil
             let engine = MatchEngine(session: session, clock: manual ?? systemClock, sink: sink, checkpoints: store)
             add(id, Game(engine: engine, manual: manual))
+            channels[id] = checkpoint.channel
             counters.resumedGames += 1
             restoration.resumedGames += 1
+        }
+        writeChannelDirectory()
+        // Before any create is sent again: a channel made by a create whose answer a crash lost is
+        // one that no game owns.
+        if options.perGameChannels && options.channels.manage { await reconcileChannels() }
+        for id in order {
+            guard let engine = games[id]?.engine else { continue }
             do {
                 try await engine.flush()
             } catch {
-                restoration.problems.append(ScoreFeedError(.io, "game \(id): the sink failed: \(error)", at: place))
+                restoration.problems.append(ScoreFeedError(.io, "game \(id): the sink failed: \(error)"))
             }
-            schedule(id, await engine.deadline)
+            absorb(id, await Step.of(engine))
         }
         return restoration
+    }
+
+    /// What ``reconcileChannels()`` found at APNs.
+    public struct Reconciliation: Hashable, Sendable {
+        /// Channels APNs lists that no game owns.
+        public var unknown: [String] = []
+        /// Of those, the ones deleted (with ``ChannelManagement/deleteUnknown``).
+        public var deleted: [String] = []
+        /// The list could not be had.
+        public var failure: String?
+    }
+
+    /// Lists the app's channels at APNs and compares them with the games' own: a channel no game
+    /// owns (a create whose answer was lost, in a crash or a time-out) is deleted when every
+    /// channel of the app is ScoreFeed's (``ChannelManagement/deleteUnknown``), else reported.
+    @discardableResult
+    public func reconcileChannels() async -> Reconciliation {
+        var result = Reconciliation()
+        let bundleId = options.renderer.bundleId
+        let listing = ChannelRequest.list(bundleId: bundleId, requestID: UUID().uuidString)
+        let answer: ChannelAnswer?
+        do { answer = try await sink.manage(listing) } catch { answer = nil; result.failure = "\(error)" }
+        guard let answer, answer.isSuccess, let listed = answer.channels else {
+            result.failure = result.failure ?? "the list of channels was not answered (HTTP \(answer.map { String($0.status) } ?? "none"))"
+            report("channels: cannot compare APNs' channels with the games' (\(result.failure!)); channels a lost create made are not found")
+            return result
+        }
+        // Read after the answer: a create answered meanwhile is owned by now.
+        let owned = Set(channels.values.compactMap(\.id))
+        result.unknown = listed.filter { !owned.contains($0) }.sorted()
+        guard !result.unknown.isEmpty else { return result }
+        guard options.channels.deleteUnknown else {
+            report("channels: APNs lists \(result.unknown.count) channel\(result.unknown.count == 1 ? "" : "s") that no game in the state directory owns: \(result.unknown.prefix(20).joined(separator: ", "))\(result.unknown.count > 20 ? ", …" : ""); if every channel of this app is ScoreFeed's, --delete-unknown-channels deletes them")
+            return result
+        }
+        for id in result.unknown {
+            let request = ChannelRequest.delete(
+                game: nil, bundleId: bundleId, channel: id, requestID: RequestID.uuid(activity: "channel-delete:\(id)", seq: 1))
+            do {
+                if let answer = try await sink.manage(request), answer.isSuccess || answer.meansChannelGone {
+                    result.deleted.append(id)
+                } else {
+                    report("channels: could not delete channel \(id), which no game owns")
+                }
+            } catch {
+                report("channels: could not delete channel \(id), which no game owns: \(error)")
+            }
+        }
+        report("channels: deleted \(result.deleted.count) channel\(result.deleted.count == 1 ? "" : "s") that no game owned (made by a create whose answer was lost)")
+        return result
     }
 
     /// Handles one item of the input; returns a message for people when the line was bad.
@@ -155,9 +244,9 @@ public actor GameService {
             if data.isEmpty { return nil }
             do {
                 switch try StreamLine.parse(data, number: number, source: source) {
-                case .header(let attributes):
+                case .header(let attributes, let channel):
                     counters.headers += 1
-                    start(attributes)
+                    await start(attributes, channel: channel)
                     return nil
                 case .event(let id, let event):
                     return await apply(event, to: id, line: number, source: source)
@@ -169,9 +258,41 @@ public actor GameService {
         }
     }
 
-    /// Starts following a game (a poller that knows its teams); a game already known is kept.
-    public func start(_ attributes: GameAttributes) {
-        if games[attributes.gameId] == nil { add(attributes.gameId, makeGame(attributes: attributes)) }
+    /// Starts following a game (a header, or a poller that knows its teams); a game already known
+    /// is kept. In broadcast mode with a channel per game, a game with no channel yet gets one:
+    /// `channel` (the header's, made by your backend) or, with ``ChannelManagement/manage``, one
+    /// created now, within ``ChannelManagement/maxChannels``.
+    public func start(_ attributes: GameAttributes, channel: String? = nil) async {
+        let id = attributes.gameId
+        if games[id] == nil { add(id, makeGame(attributes: attributes)) }
+        guard options.perGameChannels, let game = games[id], case .none = channels[id]?.phase ?? .none else { return }
+        let setup: MatchEngine.ChannelSetup
+        if let channel {
+            if let problem = BroadcastChannel.problem(with: channel) {
+                setup = .refuse("its header's \"channel\" \(problem)")
+            } else {
+                setup = .use(channel, storage: options.channels.storage)
+            }
+        } else if options.channels.manage {
+            let live = channels.values.filter(\.isLive).count
+            if live >= options.channels.maxChannels {
+                setup = .refuse("ScoreFeed already keeps \(live) channels, the most --max-channels allows (\(options.channels.maxChannels)); no create was sent")
+            } else {
+                setup = .create(storage: options.channels.storage)
+                // Counted against the cap before the create is awaited.
+                var reserved = BroadcastChannel()
+                reserved.create(game: id, storage: options.channels.storage)
+                channels[id] = reserved
+            }
+        } else {
+            return
+        }
+        do {
+            try await game.engine.setUpChannel(setup)
+        } catch {
+            report("game \(id): \(error)")
+        }
+        absorb(id, await Step.of(game.engine))
     }
 
     /// Whether the game is known (from a header, a checkpoint or ``start(_:)``).
@@ -191,13 +312,14 @@ public actor GameService {
     /// The feed says `game`'s running score is `score` as of feed time `time` (its newest event's).
     public func follow(_ score: FinalScore, game id: String, at time: Date) async -> ScoreFeedError? {
         guard let game = games[id] else { return nil }
+        var failure: ScoreFeedError?
         do {
             try await game.engine.follow(score, at: time, moving: game.manual)
         } catch {
-            return ScoreFeedError(.io, "game \(id): the sink failed: \(error)")
+            failure = ScoreFeedError(.io, "game \(id): the sink failed: \(error)")
         }
-        schedule(id, await game.engine.deadline)
-        return nil
+        absorb(id, await Step.of(game.engine))
+        return failure
     }
 
     private func apply(_ event: GameEvent, to id: String, line: Int, source: String?) async -> ScoreFeedError? {
@@ -218,10 +340,10 @@ public actor GameService {
                 failure = error
             }
             failure = failure ?? checkpointProblem(id, step.checkpointFailure)
-            schedule(id, step.deadline)
+            absorb(id, step)
         } catch {
             failure = ScoreFeedError(.io, "game \(id): the sink failed: \(error)", at: location)
-            schedule(id, await game.engine.deadline)
+            absorb(id, await Step.of(game.engine))
         }
         return failure
     }
@@ -237,14 +359,14 @@ public actor GameService {
         } else {
             verdict = try await engine.receive(event, index: index)
         }
-        return Step(verdict: verdict, deadline: engine.deadline, checkpointFailure: engine.checkpointFailure)
+        return Step.of(engine, verdict: verdict)
     }
 
     /// Lets `engine` send what is due at `now` (a failing sink is ignored, as the push stays
     /// in the outbox) and returns its next deadline, in one hop.
     private static func tick(_ engine: isolated MatchEngine, now: Date) async -> Step {
         if let deadline = engine.deadline, deadline <= now { try? await engine.tick() }
-        return Step(deadline: engine.deadline, checkpointFailure: engine.checkpointFailure)
+        return Step.of(engine)
     }
 
     /// Fires every held push that is due now (system clock) across games.
@@ -253,7 +375,7 @@ public actor GameService {
             guard let game = games[id] else { continue }
             if game.scheduled == due { games[id]?.scheduled = nil }
             let step = await Self.tick(game.engine, now: now)
-            schedule(id, step.deadline)
+            absorb(id, step)
         }
     }
 
@@ -284,13 +406,37 @@ public actor GameService {
                 let now = Date()
                 for id in order {
                     guard let engine = games[id]?.engine else { continue }
-                    _ = await Self.tick(engine, now: now)
+                    absorb(id, await Self.tick(engine, now: now))
                 }
             }
         }
         for id in order {
             guard let game = games[id] else { continue }
             try? await game.engine.flush()
+            absorb(id, await Step.of(game.engine))
+        }
+        guard options.perGameChannels && options.channels.manage else { return }
+        // Channel requests that failed (APNs or the sender down) are tried again, backing off, for
+        // as long as the drain may take.
+        let giveUp = Date().addingTimeInterval(limit)
+        var pause: TimeInterval = 1
+        while order.contains(where: { channels[$0].map(Self.awaitsAnswer) ?? false }), Date().addingTimeInterval(pause) <= giveUp {
+            try? await Task.sleep(for: .seconds(pause))
+            pause = min(pause * 2, 30)
+            for id in order where channels[id].map(Self.awaitsAnswer) ?? false {
+                guard let game = games[id] else { continue }
+                try? await game.engine.flush()
+                absorb(id, await Step.of(game.engine))
+            }
+        }
+        await reconcileChannels()
+    }
+
+    /// A create or delete is still to be answered.
+    private static func awaitsAnswer(_ channel: BroadcastChannel) -> Bool {
+        switch channel.phase {
+        case .creating, .deleting: return true
+        default: return false
         }
     }
 
@@ -300,8 +446,12 @@ public actor GameService {
         public var statistics: GameSession.Statistics
         public var state: GameState
         public var ended: Bool
-        /// Pushes still waiting for the sink (it failed).
+        /// Pushes still waiting for the sink (it failed), or for a channel to send on.
         public var unsent: Int
+        /// The game's broadcast channel (none in token mode).
+        public var channel: BroadcastChannel
+        /// Pushes wait because the game has no channel.
+        public var holding: Bool
     }
 
     /// Every game's figures, in the order the games came.
@@ -312,7 +462,8 @@ public actor GameService {
             let session = await engine.current
             result.append(GameSummary(
                 attributes: session.attributes, statistics: session.statistics, state: session.state,
-                ended: session.hasEnded, unsent: session.outbox.count))
+                ended: session.hasEnded, unsent: session.outbox.count, channel: session.channel,
+                holding: session.isHolding))
         }
         return result
     }
@@ -364,9 +515,54 @@ public actor GameService {
         let lost = store.flatMap { lostCheckpoints.removeValue(forKey: $0.url(for: attributes.gameId).standardizedFileURL.path) }
         if lost != nil { policy.assumeBudgetSpent(at: nil) }
         var session = GameSession(attributes: attributes, policy: policy, renderer: options.renderer, now: clock.now)
+        session.channelLinger = options.channels.linger
         if let lost { session.continueNumbering(after: lost.seq, lastTimestamp: lost.lastTimestamp) }
         let engine = MatchEngine(session: session, clock: clock, sink: sink, checkpoints: store)
         return Game(engine: engine, manual: manual)
+    }
+
+    /// Takes in what an engine said after a call: its next deadline, its channel (rewriting
+    /// `channels.json` when it changed), what APNs' answers did to it, and pushes held for want of
+    /// a channel (said once per game).
+    private func absorb(_ id: String, _ step: Step) {
+        schedule(id, step.deadline)
+        if options.perGameChannels, channels[id] != step.channel {
+            channels[id] = step.channel
+            writeChannelDirectory()
+        }
+        for news in step.channelNews {
+            switch news {
+            case .opened(let channel): report("game \(id): broadcast channel \(channel) created")
+            case .deleted(let channel, let gone):
+                report("game \(id): broadcast channel \(channel) deleted" + (gone ? " (APNs no longer knew it: deleted before)" : ""))
+            case .refused(let why): report("game \(id): \(why); its pushes wait")
+            case .unusable(let why): report("game \(id): \(why); the create is sent again later")
+            case .ignored: break
+            }
+        }
+        if step.holding, reportedHolds.insert(id).inserted {
+            let why: String
+            switch step.channel.phase {
+            case .refused(let reason, _): why = reason
+            case .creating: why = "its channel is being created"
+            default:
+                why = options.channels.manage
+                    ? "its channel is not open" : "its header has no \"channel\" and --channels manage is off"
+            }
+            report("game \(id): no broadcast channel to send on (\(why)); its pushes wait, the newest state only, and never go to another game's channel")
+        }
+    }
+
+    /// Rewrites `channels.json` from the games' channels (with a state directory).
+    private func writeChannelDirectory() {
+        guard let store, options.perGameChannels else { return }
+        var directory = ChannelDirectory()
+        for (id, channel) in channels { directory.games[id] = .init(channel) }
+        do {
+            try store.write(directory.encoded(), named: ChannelDirectory.fileName)
+        } catch {
+            report("channels: cannot write \(ChannelDirectory.fileName): \(error)")
+        }
     }
 
     /// A checkpoint failure of game `id`, reported once per game.

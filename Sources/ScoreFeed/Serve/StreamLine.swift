@@ -3,11 +3,14 @@ import ScoreFeedModel
 
 /// One line of the `serve` input stream: a game header or an event of a game.
 ///
-/// - A header is the game's attributes: `{"gameId": "G1", "league": "NBA", "home": {…}, "away": {…}}`.
+/// - A header is the game's attributes: `{"gameId": "G1", "league": "NBA", "home": {…}, "away": {…}}`,
+///   with, in broadcast mode, the game's channel when your backend made it: `"channel": "<base64>"`.
 /// - An event is a fixture-format event plus the game it belongs to:
 ///   `{"game": "G1", "seq": 7, "time": 1739240000.5, "period": 1, "clock": "11:42", "type": "fieldGoal", …}`.
 public enum StreamLine: Sendable {
-    case header(GameAttributes)
+    /// `channel`: the header's `"channel"` as given ("" when it is not a string); checked when
+    /// the game starts, so a bad one costs the game its channel, not its header.
+    case header(GameAttributes, channel: String? = nil)
     case event(game: String, GameEvent)
 
     /// Parses one line (without its newline). `number` is its 1-based line number, for messages.
@@ -31,7 +34,7 @@ public enum StreamLine: Sendable {
         }
         switch parsed.body {
         case .header(.success(let attributes)):
-            return .header(attributes)
+            return .header(attributes, channel: parsed.channel)
         case .header(.failure(let error as DecodingError)):
             var failure = DecodingErrorText.eventError(error)
             failure.location = location
@@ -90,9 +93,10 @@ public enum StreamLine: Sendable {
         }
 
         var body: Body
+        var channel: String?
 
         enum Key: String, CodingKey {
-            case game, home, away
+            case game, home, away, channel
         }
 
         init(from decoder: any Decoder) throws {
@@ -102,6 +106,9 @@ public enum StreamLine: Sendable {
             let away = try container.decodeIfPresent(Team.self, forKey: .away)
             if home != nil || away != nil {
                 body = .header(Result { try GameAttributes(from: decoder) })
+                if container.contains(.channel) {
+                    channel = (try? container.decodeIfPresent(String.self, forKey: .channel)) ?? ""
+                }
             } else if let game {
                 body = .event(game: game, Result { try RawEvent(from: decoder) })
             } else {

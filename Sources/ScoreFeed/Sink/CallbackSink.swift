@@ -3,14 +3,22 @@
 public struct CallbackSink: PushSink {
     private let onSend: @Sendable (PushRecord) async throws -> Void
     private let onRefused: @Sendable (PushRefusal) async throws -> Void
+    private let onManage: @Sendable (ChannelRequest) async throws -> ChannelAnswer?
 
-    /// `send` receives every push record, `refused` every push the size guard refused.
+    /// `send` receives every push record, `refused` every push the size guard refused, `manage`
+    /// every channel request (and answers it, or returns nil).
     public init(
         send: @escaping @Sendable (PushRecord) async throws -> Void = { _ in },
-        refused: @escaping @Sendable (PushRefusal) async throws -> Void = { _ in }
+        refused: @escaping @Sendable (PushRefusal) async throws -> Void = { _ in },
+        manage: @escaping @Sendable (ChannelRequest) async throws -> ChannelAnswer? = { _ in nil }
     ) {
         onSend = send
         onRefused = refused
+        onManage = manage
+    }
+
+    public func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? {
+        try await onManage(request)
     }
 
     public func send(_ record: PushRecord) async throws {

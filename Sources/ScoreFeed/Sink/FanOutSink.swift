@@ -23,4 +23,21 @@ public struct FanOutSink: PushSink {
         }
         if let firstError { throw firstError }
     }
+
+    /// Hands the request to every sink (a file records it) and returns the first answer.
+    public func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? {
+        var firstError: (any Error)?
+        var answer: ChannelAnswer?
+        for sink in sinks {
+            do {
+                let given = try await sink.manage(request)
+                answer = answer ?? given
+            } catch {
+                firstError = firstError ?? error
+            }
+        }
+        if let answer { return answer }
+        if let firstError { throw firstError }
+        return nil
+    }
 }

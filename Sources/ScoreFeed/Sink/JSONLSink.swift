@@ -52,6 +52,13 @@ public actor JSONLSink: PushSink {
         try write(&line, what: "an error record")
     }
 
+    /// Writes the channel request as its line (`"kind":"channel"`); a file has no answer.
+    public func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? {
+        var line = request.jsonLine()
+        try write(&line, what: "a channel request")
+        return nil
+    }
+
     /// Writes `line` and a newline (appended in place: the caller's buffer is not copied).
     private func write(_ line: inout Data, what: String) throws(ScoreFeedError) {
         line.append(0x0A)

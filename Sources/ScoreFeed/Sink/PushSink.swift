@@ -8,9 +8,17 @@ public protocol PushSink: Sendable {
     /// A push the renderer refused (over the APNs size limit even trimmed). Never a request:
     /// nothing is to be sent. The default ignores it; ``JSONLSink`` writes it as an error line.
     func refused(_ refusal: PushRefusal) async throws
+
+    /// Sends a request to APNs' channel-management service and returns APNs' answer, or nil when
+    /// this sink cannot answer (it only records the request, as a file does). Throws when the
+    /// answer could not be had (the endpoint is down); the request is then tried again later.
+    func manage(_ request: ChannelRequest) async throws -> ChannelAnswer?
 }
 
 extension PushSink {
     /// Ignores the refusal: a push sender has nothing to send for it.
     public func refused(_ refusal: PushRefusal) async throws {}
+
+    /// Cannot answer: channel requests need a sink that reaches APNs (``WebhookSink``).
+    public func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? { nil }
 }

@@ -1,10 +1,25 @@
+import Foundation
+
 /// Keeps every record in memory, for tests and for tools that look at a whole replay.
+///
+/// It can also play APNs' channel-management service (``answeringChannels``): creates get
+/// `channel-1`, `channel-2`, … (base64), deletes of a known channel succeed and of an unknown one
+/// answer 404 `ChannelNotRegistered`, and a list names the open channels.
 public actor RecordingSink: PushSink {
     public private(set) var records: [PushRecord] = []
     /// Pushes the renderer refused, in order.
     public private(set) var refusals: [PushRefusal] = []
+    /// Channel requests, in order.
+    public private(set) var channelRequests: [ChannelRequest] = []
+    /// The channels it made and has not deleted (answering only).
+    public private(set) var openChannels: Set<String> = []
+    private let answers: Bool
+    private var made = 0
 
-    public init() {}
+    /// `answeringChannels`: answer channel requests as APNs would; otherwise return nil.
+    public init(answeringChannels: Bool = false) {
+        answers = answeringChannels
+    }
 
     public func send(_ record: PushRecord) async throws {
         records.append(record)
@@ -12,5 +27,25 @@ public actor RecordingSink: PushSink {
 
     public func refused(_ refusal: PushRefusal) async throws {
         refusals.append(refusal)
+    }
+
+    public func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? {
+        channelRequests.append(request)
+        guard answers else { return nil }
+        switch request.action {
+        case .create:
+            made += 1
+            let id = Data("channel-\(made)".utf8).base64EncodedString()
+            openChannels.insert(id)
+            return ChannelAnswer(status: 200, channelID: id)
+        case .delete:
+            guard let id = request.request.headers["apns-channel-id"], openChannels.remove(id) != nil else {
+                return ChannelAnswer(status: 404, reason: "ChannelNotRegistered")
+            }
+            return ChannelAnswer(status: 200)
+        case .list:
+            let names = openChannels.sorted().map { "\"\($0)\"" }.joined(separator: ",")
+            return ChannelAnswer(status: 200, body: Data("{\"channels\":[\(names)]}".utf8))
+        }
     }
 }

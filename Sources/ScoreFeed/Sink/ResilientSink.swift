@@ -58,6 +58,9 @@ public actor ResilientSink: PushSink {
     private var delivered = 0
     private var failures = 0
     private var draining = false
+    /// Channel requests that failed in a row, and when the next may be tried.
+    private var channelFailures = 0
+    private var nextChannelAttempt: Date?
     private var drainWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// - Parameters:
@@ -97,6 +100,34 @@ public actor ResilientSink: PushSink {
     /// Passes the refusal on; a failure to do so is not the game's problem.
     public func refused(_ refusal: PushRefusal) async throws {
         try? await inner.refused(refusal)
+    }
+
+    /// Passes a channel request to the inner sink, which must answer it now (a create's channel
+    /// id is needed before the game's broadcasts can go). A delete waits until every push of
+    /// its game has been delivered (its `end` first). After a failure, channel requests back off
+    /// like pushes; meanwhile they fail at once, and the game tries again later.
+    public func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? {
+        if let next = nextChannelAttempt, clock.now < next {
+            throw ScoreFeedError(.sinkUnavailable, "channel requests wait \(JSONText.number(next.timeIntervalSince(clock.now).rounded(.up))) s more after a failure")
+        }
+        if request.action == .delete, let game = request.game {
+            await drain()
+            let waiting = queue.waiting.filter { $0.game == game }.count
+            if waiting > 0 {
+                throw ScoreFeedError(
+                    .sinkUnavailable, "game \(game): \(waiting) push\(waiting == 1 ? "" : "es") still wait for the sink; its channel is deleted once they are delivered")
+            }
+        }
+        do {
+            let answer = try await inner.manage(request)
+            channelFailures = 0
+            nextChannelAttempt = nil
+            return answer
+        } catch {
+            channelFailures += 1
+            nextChannelAttempt = clock.now.addingTimeInterval(options.backoff.delay(afterFailure: channelFailures, random: random()))
+            throw error
+        }
     }
 
     /// Delivers everything waiting, waiting out the backoff between attempts, for at most

@@ -111,18 +111,70 @@ public actor WebhookSink: PushSink, CustomStringConvertible {
             case .unavailable(let why):
                 throw ScoreFeedError(.sinkUnavailable, "\(endpoint) cannot take \(what): \(why)")
             case .retry(let retryAfter, let why):
-                let delay = retryAfter ?? options.backoff.delay(afterFailure: attempt, random: random())
-                let elapsed = clock.now.timeIntervalSince(started)
-                guard attempt < options.maxAttempts, elapsed + delay <= options.maxElapsed else {
-                    let asked = retryAfter.map { "; it asked to retry after \(JSONText.number($0)) s" } ?? ""
-                    throw ScoreFeedError(
-                        .sinkUnavailable,
-                        "\(endpoint): gave up on \(what) after \(attempt) attempt\(attempt == 1 ? "" : "s") in \(JSONText.number(elapsed.rounded())) s; last: \(why)\(asked)")
-                }
-                statistics.retries += 1
-                try await clock.sleep(until: clock.now.addingTimeInterval(delay))
+                try await wait(afterAttempt: attempt, since: started, retryAfter: retryAfter, why: why, what: what)
             }
         }
+    }
+
+    /// Sends a channel request (its JSON line, with `Idempotency-Key: <apns-request-id>`) and
+    /// returns APNs' answer as the push sender passes it back: the status, the `apns-channel-id`
+    /// header and the body's `reason`. Retried like a push on 5xx, 429 and time-outs, and when a
+    /// create's 2xx has no `apns-channel-id`; a 4xx is APNs' answer and is returned (a 404 only
+    /// with a JSON `reason`, as APNs gives: a bare 404 is a wrong URL).
+    public func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? {
+        let body = request.jsonLine()
+        let what = request.game.map { "the channel \(request.action.rawValue) of game \($0)" } ?? "the channel \(request.action.rawValue)"
+        let started = clock.now
+        var attempt = 0
+        while true {
+            try Task.checkCancellation()
+            attempt += 1
+            statistics.attempts += 1
+            let why: String
+            var retryAfter: TimeInterval?
+            switch await exchange(body, key: request.requestID) {
+            case .failed(.unavailable(let reason)):
+                throw ScoreFeedError(.sinkUnavailable, "\(endpoint) cannot take \(what): \(reason)")
+            case .failed(.retry(let after, let reason)):
+                why = reason
+                retryAfter = after
+            case .failed(let verdict):
+                why = "\(verdict)"
+            case .answered(let status, let header, let data):
+                let answer = ChannelAnswer(
+                    status: status, channelID: header("apns-channel-id"), reason: ChannelAnswer.reason(in: data), body: data)
+                switch Self.verdict(status: status, retryAfter: header("Retry-After"), now: Date()) {
+                case .delivered where request.action == .create && (answer.channelID ?? "").isEmpty:
+                    why = "HTTP \(status) without an apns-channel-id header"
+                case .delivered, .rejected:
+                    statistics.delivered += 1
+                    return answer
+                case .unavailable where status == 404 && answer.reason != nil:
+                    return answer
+                case .unavailable(let reason):
+                    throw ScoreFeedError(.sinkUnavailable, "\(endpoint) cannot take \(what): \(reason)")
+                case .retry(let after, let reason):
+                    why = reason
+                    retryAfter = after
+                }
+            }
+            try await wait(afterAttempt: attempt, since: started, retryAfter: retryAfter, why: why, what: what)
+        }
+    }
+
+    /// Waits before the next attempt (the server's `Retry-After`, else the backoff), or throws
+    /// `sink-unavailable` when the attempts or the time are used up.
+    private func wait(afterAttempt attempt: Int, since started: Date, retryAfter: TimeInterval?, why: String, what: String) async throws {
+        let delay = retryAfter ?? options.backoff.delay(afterFailure: attempt, random: random())
+        let elapsed = clock.now.timeIntervalSince(started)
+        guard attempt < options.maxAttempts, elapsed + delay <= options.maxElapsed else {
+            let asked = retryAfter.map { "; it asked to retry after \(JSONText.number($0)) s" } ?? ""
+            throw ScoreFeedError(
+                .sinkUnavailable,
+                "\(endpoint): gave up on \(what) after \(attempt) attempt\(attempt == 1 ? "" : "s") in \(JSONText.number(elapsed.rounded())) s; last: \(why)\(asked)")
+        }
+        statistics.retries += 1
+        try await clock.sleep(until: clock.now.addingTimeInterval(delay))
     }
 
     /// What one attempt's outcome means for the record.
@@ -156,6 +208,21 @@ public actor WebhookSink: PushSink, CustomStringConvertible {
     }
 
     private func post(_ body: Data, key: String) async -> Verdict {
+        switch await exchange(body, key: key) {
+        case .answered(let status, let header, _):
+            return Self.verdict(status: status, retryAfter: header("Retry-After"), now: Date())
+        case .failed(let verdict):
+            return verdict
+        }
+    }
+
+    /// One HTTP exchange: the answer, or why there was none.
+    private enum Exchange {
+        case answered(status: Int, header: @Sendable (String) -> String?, body: Data)
+        case failed(Verdict)
+    }
+
+    private func exchange(_ body: Data, key: String) async -> Exchange {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: options.timeout)
         request.httpMethod = "POST"
         request.httpBody = body
@@ -163,25 +230,28 @@ public actor WebhookSink: PushSink, CustomStringConvertible {
         request.setValue(key, forHTTPHeaderField: "Idempotency-Key")
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         do {
-            let (_, response) = try await session.data(for: request)
-            guard let http = response as? HTTPURLResponse else { return .retry(after: nil, "not an HTTP response") }
-            return Self.verdict(status: http.statusCode, retryAfter: http.value(forHTTPHeaderField: "Retry-After"), now: Date())
+            let (data, response) = try await session.data(for: request)
+            guard let http = response as? HTTPURLResponse else { return .failed(.retry(after: nil, "not an HTTP response")) }
+            let headers = http.allHeaderFields.reduce(into: [String: String]()) { result, field in
+                if let name = field.key as? String, let value = field.value as? String { result[name.lowercased()] = value }
+            }
+            return .answered(status: http.statusCode, header: { headers[$0.lowercased()] }, body: data)
         } catch let error as URLError {
             // The error's own description can contain the URL with its query; say only what happened.
             switch error.code {
             case .badURL, .unsupportedURL:
-                return .unavailable("not a usable URL (URL error \(error.code.rawValue))")
+                return .failed(.unavailable("not a usable URL (URL error \(error.code.rawValue))"))
             case .timedOut:
-                return .retry(after: nil, "no answer within \(JSONText.number(options.timeout)) s")
+                return .failed(.retry(after: nil, "no answer within \(JSONText.number(options.timeout)) s"))
             case .cannotConnectToHost:
-                return .retry(after: nil, "connection refused")
+                return .failed(.retry(after: nil, "connection refused"))
             case .networkConnectionLost:
-                return .retry(after: nil, "connection lost")
+                return .failed(.retry(after: nil, "connection lost"))
             default:
-                return .retry(after: nil, "URL error \(error.code.rawValue)")
+                return .failed(.retry(after: nil, "URL error \(error.code.rawValue)"))
             }
         } catch {
-            return .retry(after: nil, "request failed (\(type(of: error)))")
+            return .failed(.retry(after: nil, "request failed (\(type(of: error)))"))
         }
     }
 

@@ -1,0 +1,198 @@
+import Foundation
+
+/// One game's broadcast channel through its life, as a pure value the game's session owns and
+/// checkpoints: none → creating → open → lingering → deleting → deleted, or refused.
+///
+/// A channel comes from the game's header (your backend made it: ScoreFeed only sends on it) or
+/// is created by ScoreFeed (`--channels manage`), which then deletes it once the game's `end` has
+/// had the linger to reach devices. The request a phase still needs (a create, a delete) is
+/// derived from the phase, so a restart sends it again from the checkpoint alone.
+public struct BroadcastChannel: Codable, Hashable, Sendable {
+    /// Who made the channel, and so who deletes it.
+    public enum Origin: String, Codable, Hashable, Sendable {
+        /// The game header's `"channel"`: made by your backend; never created or deleted here.
+        case header
+        /// Created by ScoreFeed; deleted by it after the game.
+        case scorefeed
+    }
+
+    public enum Phase: Codable, Hashable, Sendable {
+        /// No channel yet: the game's broadcasts wait.
+        case none
+        /// A create is to be sent, or was sent and not answered yet.
+        case creating(requestID: String)
+        /// Broadcasts go here.
+        case open(id: String)
+        /// The game's `end` went out; the channel stays until `until` so it reaches devices.
+        case lingering(id: String, until: Date)
+        /// A delete is to be sent, or was sent and not answered yet.
+        case deleting(id: String, requestID: String)
+        /// Gone (deleted, or APNs no longer knew it).
+        case deleted(id: String)
+        /// The game cannot have a channel (a bad header channel, the cap, APNs refused the
+        /// create or the delete): its broadcasts wait, and the reason says why.
+        case refused(reason: String, id: String?)
+    }
+
+    public internal(set) var phase: Phase = .none
+    public internal(set) var origin: Origin?
+    /// The APNs message-storage policy: 0 stores nothing (Apple's advice for sports), 1 keeps
+    /// the most recent message for devices that were offline.
+    public internal(set) var storage: Int = 0
+    /// Wall-clock time the channel opened (for people: `channels.json`, `scorefeed channels`).
+    public internal(set) var created: Date?
+    /// Creates made so far (each gets its own `apns-request-id`).
+    public internal(set) var creates = 0
+
+    public init() {}
+
+    /// The channel's id once known (also while lingering, deleting or deleted).
+    public var id: String? {
+        switch phase {
+        case .none, .creating: return nil
+        case .open(let id), .lingering(let id, _), .deleting(let id, _), .deleted(let id): return id
+        case .refused(_, let id): return id
+        }
+    }
+
+    /// The id broadcasts may go to now: open or lingering.
+    public var sendableID: String? {
+        switch phase {
+        case .open(let id), .lingering(let id, _): return id
+        default: return nil
+        }
+    }
+
+    /// Whether ScoreFeed holds (or may hold) a channel at APNs for this game: it counts against
+    /// the app's cap and must be deleted.
+    public var isLive: Bool {
+        guard origin == .scorefeed else { return false }
+        switch phase {
+        case .creating, .open, .lingering, .deleting: return true
+        case .none, .deleted, .refused: return false
+        }
+    }
+
+    /// When ``advance(now:)`` next has something to do (the end of the linger).
+    public var deadline: Date? {
+        if case .lingering(_, let until) = phase { return until }
+        return nil
+    }
+
+    /// The phase's name, as `channels.json` and `scorefeed channels` print it.
+    public var state: String {
+        switch phase {
+        case .none: return "none"
+        case .creating: return "creating"
+        case .open: return "open"
+        case .lingering: return "lingering"
+        case .deleting: return "deleting"
+        case .deleted: return "deleted"
+        case .refused: return "refused"
+        }
+    }
+
+    // MARK: - Transitions
+
+    /// Sends on `id`, made by your backend (the game header's `"channel"`); `storage` is the
+    /// policy it was made with.
+    public mutating func use(_ id: String, storage: Int) {
+        guard case .none = phase else { return }
+        if let problem = Self.problem(with: id) {
+            phase = .refused(reason: "the header's channel \(problem)", id: nil)
+            return
+        }
+        origin = .header
+        self.storage = storage
+        phase = .open(id: id)
+    }
+
+    /// Starts creating a channel for `game` with the storage policy `storage`.
+    public mutating func create(game: String, storage: Int) {
+        guard case .none = phase else { return }
+        creates += 1
+        origin = .scorefeed
+        self.storage = storage
+        phase = .creating(requestID: RequestID.uuid(activity: "channel-create:\(game)", seq: creates))
+    }
+
+    /// The game will have no channel, for `reason`.
+    public mutating func refuse(_ reason: String) {
+        guard case .none = phase else { return }
+        phase = .refused(reason: reason, id: nil)
+    }
+
+    /// The game's `end` was delivered at `now`: a channel ScoreFeed made lingers `linger`
+    /// seconds, then is deleted.
+    public mutating func endDelivered(now: Date, linger: TimeInterval) {
+        guard origin == .scorefeed, case .open(let id) = phase else { return }
+        phase = .lingering(id: id, until: now.addingTimeInterval(max(0, linger)))
+    }
+
+    /// Moves a linger that is over to deleting.
+    public mutating func advance(now: Date) {
+        guard case .lingering(let id, let until) = phase, until <= now else { return }
+        phase = .deleting(id: id, requestID: RequestID.uuid(activity: "channel-delete:\(id)", seq: 1))
+    }
+
+    /// The request the phase still needs sent, if any.
+    public func request(game: String, bundleId: String) -> ChannelRequest? {
+        switch phase {
+        case .creating(let requestID):
+            return .create(game: game, bundleId: bundleId, storage: storage, requestID: requestID)
+        case .deleting(let id, let requestID):
+            return .delete(game: game, bundleId: bundleId, channel: id, requestID: requestID)
+        default:
+            return nil
+        }
+    }
+
+    /// What an answer did to the channel, for the operator.
+    public enum Outcome: Hashable, Sendable {
+        case opened(String)
+        case deleted(String, alreadyGone: Bool)
+        /// The request was refused for good; the game holds its pushes (or its channel stays).
+        case refused(String)
+        /// The answer cannot be used (a create without `apns-channel-id`); the request is retried.
+        case unusable(String)
+        /// The answer was not for the current phase; nothing changed.
+        case ignored
+    }
+
+    /// Applies APNs' answer to the phase's request, answered at wall-clock `now`.
+    @discardableResult
+    public mutating func answered(_ answer: ChannelAnswer, now: Date) -> Outcome {
+        switch phase {
+        case .creating:
+            if answer.isSuccess {
+                guard let id = answer.channelID, Self.problem(with: id) == nil else {
+                    return .unusable("the answer to the create (HTTP \(answer.status)) has no usable apns-channel-id header")
+                }
+                phase = .open(id: id)
+                created = now
+                return .opened(id)
+            }
+            let reason = "APNs refused the create: HTTP \(answer.status)" + (answer.reason.map { " \($0)" } ?? "")
+            phase = .refused(reason: reason, id: nil)
+            return .refused(reason)
+        case .deleting(let id, _):
+            if answer.isSuccess || answer.meansChannelGone {
+                phase = .deleted(id: id)
+                return .deleted(id, alreadyGone: !answer.isSuccess)
+            }
+            let reason = "APNs refused to delete channel \(id): HTTP \(answer.status)" + (answer.reason.map { " \($0)" } ?? "")
+            phase = .refused(reason: reason, id: id)
+            return .refused(reason)
+        default:
+            return .ignored
+        }
+    }
+
+    /// What is wrong with `id` as a channel id (empty, not base64), or nil.
+    public static func problem(with id: String) -> String? {
+        if id.isEmpty { return "is empty" }
+        if id.utf8.count > 256 { return "is longer than 256 bytes" }
+        guard let bytes = Data(base64Encoded: id), !bytes.isEmpty else { return "\"\(id.prefix(40))\" is not base64" }
+        return nil
+    }
+}

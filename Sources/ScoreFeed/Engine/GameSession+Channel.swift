@@ -1,0 +1,61 @@
+import Foundation
+
+extension GameSession {
+    /// What the engine does next to empty the outbox.
+    public enum Delivery: Hashable, Sendable {
+        /// A request to the channel-management service, whose answer goes to
+        /// ``channelAnswered(_:now:)``.
+        case channel(ChannelRequest)
+        /// The oldest output, ready to go (a broadcast stamped with its game's channel); once the
+        /// sink has it, call ``delivered(now:)``.
+        case output(PushRenderer.Output)
+    }
+
+    /// Broadcast mode with a channel per game: pushes leave only on the game's own channel.
+    public var needsChannel: Bool {
+        renderer.configuration.mode == .broadcastPerGame
+    }
+
+    /// Whether pushes wait because the game has no channel to send on.
+    public var isHolding: Bool {
+        needsChannel && channel.sendableID == nil && outbox.contains { if case .push = $0 { true } else { false } }
+    }
+
+    /// What to send next: the channel's create first; then the outbox, oldest first (a broadcast
+    /// only while the channel is open); then the channel's delete once nothing else waits.
+    /// Nil when nothing can go now.
+    public var nextDelivery: Delivery? {
+        let bundleId = renderer.configuration.bundleId
+        if case .creating = channel.phase, let request = channel.request(game: attributes.gameId, bundleId: bundleId) {
+            return .channel(request)
+        }
+        if let first = outbox.first {
+            guard needsChannel, case .push(var record) = first else { return .output(first) }
+            guard let id = channel.sendableID else { return nil }
+            record.request.headers["apns-channel-id"] = id
+            return .output(.push(record))
+        }
+        return channel.request(game: attributes.gameId, bundleId: bundleId).map { .channel($0) }
+    }
+
+    /// Sends on `id`, the channel your backend made (the game header's `"channel"`).
+    public mutating func useChannel(_ id: String, storage: Int) {
+        channel.use(id, storage: storage)
+    }
+
+    /// Starts creating the game's channel.
+    public mutating func createChannel(storage: Int) {
+        channel.create(game: attributes.gameId, storage: storage)
+    }
+
+    /// The game will have no channel, for `reason`; its pushes wait.
+    public mutating func refuseChannel(_ reason: String) {
+        channel.refuse(reason)
+    }
+
+    /// APNs answered the channel's pending request (`now`: wall-clock time, for `created`).
+    @discardableResult
+    public mutating func channelAnswered(_ answer: ChannelAnswer, now: Date) -> BroadcastChannel.Outcome {
+        channel.answered(answer, now: now)
+    }
+}
