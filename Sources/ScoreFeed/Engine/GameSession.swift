@@ -196,13 +196,13 @@ public struct GameSession: Sendable {
     }
 
     /// Removes the oldest output from the outbox once the sink has it (at `now`, the engine's
-    /// clock: a delivered `end` starts the channel's linger).
+    /// clock: once the `end` and its copy are delivered, the channel's linger starts).
     public mutating func delivered(now: Date? = nil) {
         guard !outbox.isEmpty else { return }
-        let output = outbox.removeFirst()
-        if case .push(let record) = output, record.event == .end {
-            let now = now ?? self.now
-            advance(to: now)
+        outbox.removeFirst()
+        // The end and its priority-5 copy are both out: the channel's linger starts.
+        if hasEnded, !outbox.contains(where: { if case .push = $0 { true } else { false } }) {
+            advance(to: now ?? self.now)
             channel.endDelivered(now: self.now, linger: channelLinger)
             channel.advance(now: self.now)
         }

@@ -135,6 +135,12 @@ public actor MatchEngine {
     /// Whether pushes wait because the game has no channel to send on.
     public var isHolding: Bool { session.isHolding }
 
+    /// Whether a channel request could go now (a create or delete the sink has not answered).
+    public var channelRequestDue: Bool {
+        if case .channel = session.nextDelivery { return true }
+        return false
+    }
+
     /// How a game gets its channel, as the service decides it.
     public enum ChannelSetup: Hashable, Sendable {
         /// Your backend's channel (the header's `"channel"`).

@@ -71,12 +71,15 @@ public actor GameService {
         var channel = BroadcastChannel()
         var channelNews: [BroadcastChannel.Outcome] = []
         var holding = false
+        /// A channel request could go now (it failed, or waits for the sink).
+        var channelRequestDue = false
 
         /// What the service needs from `engine` now.
         static func of(_ engine: isolated MatchEngine, verdict: EventValidator.Verdict = .accept) -> Step {
             Step(
                 verdict: verdict, deadline: engine.deadline, checkpointFailure: engine.checkpointFailure,
-                channel: engine.channel, channelNews: engine.takeChannelNews(), holding: engine.isHolding)
+                channel: engine.channel, channelNews: engine.takeChannelNews(), holding: engine.isHolding,
+                channelRequestDue: engine.channelRequestDue)
         }
     }
 
@@ -420,24 +423,23 @@ public actor GameService {
         // as long as the drain may take.
         let giveUp = Date().addingTimeInterval(limit)
         var pause: TimeInterval = 1
-        while order.contains(where: { channels[$0].map(Self.awaitsAnswer) ?? false }), Date().addingTimeInterval(pause) <= giveUp {
+        var due = Set<String>()
+        for id in order {
+            guard let engine = games[id]?.engine else { continue }
+            if await engine.channelRequestDue { due.insert(id) }
+        }
+        while !due.isEmpty, Date().addingTimeInterval(pause) <= giveUp {
             try? await Task.sleep(for: .seconds(pause))
             pause = min(pause * 2, 30)
-            for id in order where channels[id].map(Self.awaitsAnswer) ?? false {
+            for id in due {
                 guard let game = games[id] else { continue }
                 try? await game.engine.flush()
-                absorb(id, await Step.of(game.engine))
+                let step = await Step.of(game.engine)
+                absorb(id, step)
+                if !step.channelRequestDue { due.remove(id) }
             }
         }
         await reconcileChannels()
-    }
-
-    /// A create or delete is still to be answered.
-    private static func awaitsAnswer(_ channel: BroadcastChannel) -> Bool {
-        switch channel.phase {
-        case .creating, .deleting: return true
-        default: return false
-        }
     }
 
     /// One game's figures, for the summary `serve` prints when it stops.

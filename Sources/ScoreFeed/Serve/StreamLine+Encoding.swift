@@ -8,6 +8,18 @@ extension StreamLine {
         encode(attributes)
     }
 
+    /// The game header line with `"channel": <id>`: the broadcast channel your backend made for
+    /// the game (`serve --mode broadcast` sends the game's pushes there).
+    public static func headerLine(_ attributes: GameAttributes, channel: String) -> Data {
+        var line = encode(attributes)
+        guard line.last == UInt8(ascii: "}") else { return line }
+        line.removeLast()
+        line.append(Data(",\"channel\":".utf8))
+        line.append(encode(channel))
+        line.append(UInt8(ascii: "}"))
+        return line
+    }
+
     /// The event line `serve` reads: the event in the fixture spelling plus `"game": <id>`, one
     /// JSON object with sorted keys, no newline. ``parse(_:number:source:)`` gives back the same
     /// event, with two limits of the spelling: the time is Unix seconds (a `Date` made from Unix
