@@ -94,6 +94,36 @@ struct CheckpointTests {
         #expect(summary.statistics.duplicates == 250)
     }
 
+    /// Written by `serve --mode broadcast --channels manage` after the first 250 events: the game's
+    /// channel is open, and the game goes on on it after a restart, then deletes it.
+    @Test func aFormat3CheckpointResumesOnItsOwnChannel() async throws {
+        let data = try Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format3.json"))
+        let checkpoint = try GameCheckpoint.decode(data, file: "checkpoint-format3.json")
+        #expect(checkpoint.format == 3 && checkpoint.applied.count == 250)
+        let id = "HfUdV99TILdOWFq2s2Qd+Q=="
+        #expect(checkpoint.channel.phase == .open(id: id) && checkpoint.channel.origin == .scorefeed)
+        let dir = RealFeedServeTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try data.write(to: dir.appendingPathComponent("game-SF00000007.json"))
+        let sink = RecordingSink(answeringChannels: true)
+        let service = try GameService(
+            options: .init(
+                clock: .feed, renderer: .init(bundleId: "com.acme", mode: .broadcastPerGame), stateDirectory: dir,
+                channels: .init(manage: true, linger: 0)),
+            sink: sink)
+        try await service.restore()
+        await RealFeedServeTests.feed(Self.lines, to: service)
+        await service.drain()
+        let records = await sink.records
+        #expect(records.first?.seq == 79, "numbering continues")
+        #expect(records.allSatisfy { $0.request.headers["apns-channel-id"] == id })
+        #expect(records.last.map { [$0.state.awayScore, $0.state.homeScore] } == [96, 97])
+        let deletes = await sink.channelRequests.filter { $0.action == .delete }
+        #expect(deletes.map { $0.request.headers["apns-channel-id"] } == [id], "the game's channel is deleted after its end")
+        #expect(await service.summaries().first?.channel.state == "deleted")
+    }
+
     @Test func aCheckpointFromBeforeTheDelayHedgeHedgesLikeTheDefaults() throws {
         let data = try Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format2.json"))
         let configuration = try #require(try GameCheckpoint.decode(data, file: "checkpoint-format2.json").coalescer).configuration
@@ -106,7 +136,7 @@ struct CheckpointTests {
         #expect(again.priority5Delay == 45 && again.shortestPriority5Delay == 45 && !again.hedgesDelay, "a known delay stays known")
     }
 
-    @Test(arguments: [3, 0, 99])
+    @Test(arguments: [4, 0, 99])
     func anUnknownFormatIsAClearError(_ format: Int) throws {
         var object = try #require(try JSONSerialization.jsonObject(
             with: Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format2.json"))) as? [String: Any])
