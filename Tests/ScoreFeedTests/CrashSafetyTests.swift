@@ -15,7 +15,11 @@ import Darwin
 ///
 /// Every run: the union of what was written equals a clean run's records (the same bytes per
 /// apns-id), one body per apns-id, and every game's last record is its `end` with the feed's
-/// final. The suite runs a fixed few seeds; `Tests/CrashSeries/run.sh` runs the long series
+/// final. In broadcast mode, with ScoreFeed managing the channels behind the APNs test server,
+/// also: no broadcast to an unknown or deleted channel, every game's `end` on its own channel,
+/// and no channel left open (channels made twice, by a create whose answer a kill lost, are
+/// counted and deleted by the run's reconciliation). Records are compared with the channel id
+/// left out, as each run's channels have new ids. The suite runs a fixed few seeds; `Tests/CrashSeries/run.sh` runs the long series
 /// (`SCOREFEED_KILL_RUNS`, `SCOREFEED_KILLS`).
 @Suite(
     "kill -9 of serve on real games", .serialized,
@@ -27,6 +31,11 @@ struct CrashSafetyTests {
         case fromTheStart
         /// Sends the headers, then resumes a few lines before the first event not yet applied.
         case fewLinesBack
+    }
+
+    /// Token mode, or broadcast mode with `--channels manage` behind the APNs test server.
+    enum Mode: String, CaseIterable, Sendable {
+        case token, broadcast
     }
 
     static let games = ["playbyplay_0022400723.json", "playbyplay_0022400762.json", "playbyplay_0022000180.json"]
@@ -48,11 +57,15 @@ struct CrashSafetyTests {
 
     /// One `serve` process fed `lines`; killed with SIGKILL after `killAfter` lines, else its
     /// input is closed after the last line and it must exit 0.
-    static func serve(_ lines: ArraySlice<Data>, state: URL, out: URL, killAfter: Int?) throws {
+    static func serve(_ lines: ArraySlice<Data>, state: URL, out: URL, killAfter: Int?, apns: APNsTestServer? = nil) throws {
         signal(SIGPIPE, SIG_IGN)
         let process = Process()
         process.executableURL = ServeTests.executable
         process.arguments = ["serve", "--clock", "feed", "--state-dir", state.path, "--out", out.path]
+            + (apns.map {
+                ["--mode", "broadcast", "--bundle-id", "com.acme", "--channels", "manage", "--channel-linger", "0",
+                 "--webhook", $0.url.absoluteString, "--delete-unknown-channels"]
+            } ?? [])
         let input = Pipe()
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
@@ -89,29 +102,42 @@ struct CrashSafetyTests {
         return headers + index
     }
 
+    /// The push records in `file` (channel requests left out), each with its channel id blanked.
     static func records(_ file: URL) throws -> [String] {
         let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").map(String.init)
+        return text.split(separator: "\n").filter { !$0.hasPrefix("{\"kind\":\"channel\"") }.map { line in
+            guard let range = line.range(of: "\"apns-channel-id\":\"") else { return String(line) }
+            let rest = line[range.upperBound...]
+            return String(line[..<range.upperBound]) + "*" + String(rest[(rest.firstIndex(of: "\"") ?? rest.endIndex)...])
+        }
     }
 
-    static let clean: [String]? = {
-        guard let stream, ServeTests.executable != nil else { return nil }
-        let dir = RealFeedServeTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent("clean.jsonl")
-        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        try? serve(stream.lines[...], state: dir.appendingPathComponent("state"), out: out, killAfter: nil)
-        return try? records(out)
+    /// A clean run's records, in each mode.
+    static let clean: [Mode: [String]] = {
+        guard let stream, ServeTests.executable != nil else { return [:] }
+        var result: [Mode: [String]] = [:]
+        for mode in Mode.allCases {
+            let dir = RealFeedServeTests.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let out = dir.appendingPathComponent("clean.jsonl")
+            try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            let apns = mode == .broadcast ? try? APNsTestServer() : nil
+            if mode == .broadcast && apns == nil { continue }
+            try? serve(stream.lines[...], state: dir.appendingPathComponent("state"), out: out, killAfter: nil, apns: apns)
+            result[mode] = try? records(out)
+        }
+        return result
     }()
 
-    static let cases: [(Producer, UInt64)] = Producer.allCases.flatMap { producer in
-        (0..<UInt64(runs)).map { (producer, 1000 + $0) }
+    static let cases: [(Producer, UInt64, Mode)] = Mode.allCases.flatMap { mode in
+        Producer.allCases.flatMap { producer in (0..<UInt64(runs)).map { (producer, 1000 + $0, mode) } }
     }
 
     @Test(arguments: cases)
-    func killedAndRestartedItSendsWhatACleanRunSends(_ producer: Producer, _ seed: UInt64) throws {
+    func killedAndRestartedItSendsWhatACleanRunSends(_ producer: Producer, _ seed: UInt64, _ mode: Mode) async throws {
         let stream = try #require(Self.stream)
-        let clean = try #require(Self.clean)
+        let clean = try #require(Self.clean[mode], "python3 runs the APNs test server")
+        let apns = mode == .broadcast ? try APNsTestServer() : nil
         #expect(clean.count > 300)
         let dir = RealFeedServeTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -122,7 +148,7 @@ struct CrashSafetyTests {
         var from = 0
         for _ in 0..<Self.kills {
             let lines: ArraySlice<Data> = from == 0 ? stream.lines[...] : ArraySlice(stream.lines[..<stream.headers] + stream.lines[from...])
-            try Self.serve(lines, state: state, out: out, killAfter: Int.random(in: 1..<lines.count, using: &random))
+            try Self.serve(lines, state: state, out: out, killAfter: Int.random(in: 1..<lines.count, using: &random), apns: apns)
             switch producer {
             case .fromTheStart:
                 from = 0
@@ -132,12 +158,18 @@ struct CrashSafetyTests {
             }
         }
         let lines: ArraySlice<Data> = from == 0 ? stream.lines[...] : ArraySlice(stream.lines[..<stream.headers] + stream.lines[from...])
-        try Self.serve(lines, state: state, out: out, killAfter: nil)
+        try Self.serve(lines, state: state, out: out, killAfter: nil, apns: apns)
 
         let written = try Self.records(out)
         #expect(Set(written) == Set(clean), "the union of what was written is the clean run's records")
+        var madeTwice = 0
+        if let apns {
+            let audit = try await BroadcastAudit(apns)
+            try audit.check(finals: stream.finals, oneChannel: false)
+            madeTwice = audit.madeTwice.values.reduce(0) { $0 + $1 - 1 }
+        }
         // A figure for the long series, not an assertion: how many records were written twice.
-        print("kill series: \(producer) seed \(seed): \(Self.kills) kills, \(written.count) records written for \(clean.count) clean, \(written.count - Set(written).count) repeated")
+        print("kill series: \(mode) \(producer) seed \(seed): \(Self.kills) kills, \(written.count) records written for \(clean.count) clean, \(madeTwice) channels made twice, \(written.count - Set(written).count) repeated")
         var bodies: [String: String] = [:]
         var last: [String: [String: Any]] = [:]
         for line in written {
