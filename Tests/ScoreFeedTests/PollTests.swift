@@ -207,7 +207,7 @@ struct PollLiveTests {
     /// Runs `poll --clock feed` on the server (its games, or `--today` from its scoreboard);
     /// kills it with SIGKILL after `killAfter` records.
     static func poll(
-        _ server: LiveNBATestServer, state: URL?, killAfter: Int? = nil, today: Bool = false
+        _ server: LiveNBATestServer, state: URL?, killAfter: Int? = nil, today: Bool = false, apns: APNsTestServer? = nil
     ) throws -> (lines: [String], status: Int32, killed: Bool, stderr: String) {
         let process = Process()
         process.executableURL = ServeTests.executable
@@ -216,6 +216,10 @@ struct PollLiveTests {
             : ["--games", games.joined(separator: ",")]
         process.arguments = ["poll"] + which + ["--interval", interval, "--clock", "feed", "--timeout", "5"]
             + server.pollArguments + (state.map { ["--state-dir", $0.path] } ?? [])
+            + (apns.map {
+                ["--mode", "broadcast", "--bundle-id", "com.acme", "--channels", "manage", "--channel-linger", "0",
+                 "--webhook", $0.url.absoluteString, "--delete-unknown-channels"]
+            } ?? [])
         let out = Pipe()
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("poll-stderr-\(UUID().uuidString)")
         try Data().write(to: errorFile)
@@ -236,7 +240,7 @@ struct PollLiveTests {
         var bodies: [String: String] = [:]
         var lastSeq: [String: Int] = [:]
         var byGame: [String: [[String: Any]]] = [:]
-        for line in lines {
+        for line in lines where !line.hasPrefix("{\"kind\":\"channel\"") {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let id = try #require(((object["request"] as? [String: Any])?["headers"] as? [String: String])?["apns-id"])
             if let body = bodies[id] { #expect(body == line, "one body per apns-id") }
@@ -264,39 +268,72 @@ struct PollLiveTests {
         }
     }
 
-    @Test(arguments: [0.0, 0.15])
-    func eachGameEndsWithItsExactFinal(_ failRate: Double) async throws {
-        let server = try LiveNBATestServer(games: Self.games, speed: Self.speed, failRate: failRate, seed: 7, slowSeconds: 3)
-        let run = try Self.poll(server, state: nil)
-        #expect(run.status == 0, "poll exits 0 when every game has ended: \(run.stderr.suffix(400))")
-        try await Self.check(run.lines, label: "fail rate \(failRate):")
-        if failRate > 0 { #expect(run.stderr.contains("http://127.0.0.1:\(server.port)"), "failures are named with their URL") }
+    /// Token mode, or broadcast mode with ScoreFeed managing each game's channel behind the APNs
+    /// test server.
+    enum Mode: String, CaseIterable, Sendable {
+        case token, broadcast
+
+        func server() throws -> APNsTestServer? {
+            self == .broadcast ? try APNsTestServer() : nil
+        }
     }
 
-    @Test func todayFollowsEveryGameOnTheScoreboard() async throws {
+    /// In broadcast mode, what APNs saw: one channel per game (`oneChannel`) made before its first
+    /// broadcast, every broadcast accepted on its own game's channel, each game's end with replay's
+    /// final, every channel deleted.
+    static func checkChannels(_ apns: APNsTestServer?, oneChannel: Bool = true) async throws {
+        guard let apns else { return }
+        var finals: [String: FinalScore] = [:]
+        for game in games {
+            let state = try #require(try await replay(game).last?.state)
+            finals[game] = FinalScore(home: state.homeScore, away: state.awayScore)
+        }
+        let audit = try await BroadcastAudit(apns)
+        try audit.check(finals: finals, oneChannel: oneChannel)
+        print("poll figures: broadcast: \(audit.requests.filter { $0.kind == .broadcast }.count) broadcasts, \(audit.state.created.count) channels made, \(audit.state.deleted.count) deleted, made twice: \(audit.madeTwice)")
+    }
+
+    @Test(arguments: [0.0, 0.15], Mode.allCases)
+    func eachGameEndsWithItsExactFinal(_ failRate: Double, _ mode: Mode) async throws {
+        let server = try LiveNBATestServer(games: Self.games, speed: Self.speed, failRate: failRate, seed: 7, slowSeconds: 3)
+        let apns = try mode.server()
+        let run = try Self.poll(server, state: nil, apns: apns)
+        #expect(run.status == 0, "poll exits 0 when every game has ended: \(run.stderr.suffix(400))")
+        try await Self.check(run.lines, label: "\(mode) fail rate \(failRate):")
+        if failRate > 0 { #expect(run.stderr.contains("http://127.0.0.1:\(server.port)"), "failures are named with their URL") }
+        try await Self.checkChannels(apns)
+    }
+
+    @Test(arguments: Mode.allCases)
+    func todayFollowsEveryGameOnTheScoreboard(_ mode: Mode) async throws {
         let server = try LiveNBATestServer(games: Self.games, speed: Self.speed)
-        let run = try Self.poll(server, state: nil, today: true)
+        let apns = try mode.server()
+        let run = try Self.poll(server, state: nil, today: true, apns: apns)
         #expect(run.status == 0, "\(run.stderr.suffix(400))")
         #expect(run.stderr.contains("following 3 games"))
         try await Self.check(run.lines)
+        try await Self.checkChannels(apns)
     }
 
-    @Test func killNineAndRestartLosesAndChangesNothing() async throws {
+    @Test(arguments: Mode.allCases)
+    func killNineAndRestartLosesAndChangesNothing(_ mode: Mode) async throws {
         let server = try LiveNBATestServer(games: Self.games, speed: Self.speed / 2)
+        let apns = try mode.server()
         let state = RealFeedServeTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
         var lines: [String] = []
         var kills = 0
         var random = SeededRandom(seed: 14)
         for _ in 0..<4 {
-            let run = try Self.poll(server, state: state, killAfter: Int.random(in: 5...60, using: &random))
+            let run = try Self.poll(server, state: state, killAfter: Int.random(in: 5...60, using: &random), apns: apns)
             lines += run.lines
             if run.killed { kills += 1 } else { break }
         }
-        let last = try Self.poll(server, state: state)
+        let last = try Self.poll(server, state: state, apns: apns)
         lines += last.lines
         #expect(last.status == 0)
         #expect(kills >= 2, "the poller was killed mid-game")
-        try await Self.check(lines, allowRepeats: true, label: "\(kills) kills:")
+        try await Self.check(lines, allowRepeats: true, label: "\(mode) \(kills) kills:")
+        try await Self.checkChannels(apns, oneChannel: false)
     }
 }
