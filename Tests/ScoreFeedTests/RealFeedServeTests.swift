@@ -27,10 +27,34 @@ struct RealFeedServeTests {
         return lines
     }
 
-    static func replay(_ document: FeedDocument) async throws -> [PushRecord] {
+    static func replay(_ document: FeedDocument, mode: Mode = .token) async throws -> [PushRecord] {
         let sink = RecordingSink()
-        _ = try await Replay().run(document, sink: sink)
+        _ = try await Replay(renderer: mode.replayRenderer).run(document, sink: sink)
         return await sink.records
+    }
+
+    /// Token mode, or broadcast mode with each game on the channel ScoreFeed creates for it (the
+    /// recording sink plays APNs: the first channel it makes is ``Mode/firstChannel``).
+    enum Mode: String, CaseIterable, Sendable {
+        case token, broadcast
+
+        static let firstChannel = Data("channel-1".utf8).base64EncodedString()
+
+        /// What replay of one game renders: in broadcast mode, on the channel serve's game gets.
+        var replayRenderer: PushRenderer.Configuration {
+            self == .token ? .init() : .init(mode: .broadcast(channelId: Self.firstChannel))
+        }
+
+        /// A service in this mode (broadcast: channels managed, deleted as soon as the end is out).
+        func service(clock: GameService.ClockMode, state: URL? = nil, sink: RecordingSink) throws -> GameService {
+            try GameService(
+                options: .init(
+                    clock: clock, renderer: self == .token ? .init() : .init(mode: .broadcastPerGame), stateDirectory: state,
+                    channels: .init(manage: self == .broadcast, linger: 0)),
+                sink: sink)
+        }
+
+        func sink() -> RecordingSink { RecordingSink(answeringChannels: self == .broadcast) }
     }
 
     /// Hands `lines` to `service`, numbering them from `first`; returns the messages.
@@ -47,12 +71,12 @@ struct RealFeedServeTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-real-\(UUID().uuidString)")
     }
 
-    @Test(arguments: NBAFiles.games)
-    func streamIntoServeOnFeedTimeSendsWhatReplaySends(_ file: String) async throws {
+    @Test(arguments: NBAFiles.games, Mode.allCases)
+    func streamIntoServeOnFeedTimeSendsWhatReplaySends(_ file: String, _ mode: Mode) async throws {
         let document = try Self.imported(file)
-        let expected = try await Self.replay(document)
-        let sink = RecordingSink()
-        let service = try GameService(options: .init(clock: .feed), sink: sink)
+        let expected = try await Self.replay(document, mode: mode)
+        let sink = mode.sink()
+        let service = try mode.service(clock: .feed, sink: sink)
         let lines = Self.stream([document])
         let messages = await Self.feed(lines, to: service)
         await service.drain()
@@ -72,12 +96,17 @@ struct RealFeedServeTests {
         let summary = try #require(await service.summaries().first)
         #expect(summary.statistics.duplicates == document.events.count - summary.statistics.rejected)
         #expect(summary.statistics.edits == 0)
+        if mode == .broadcast {
+            #expect(await sink.channelRequests.filter { $0.action != .list }.map(\.action) == [.create, .delete], "one channel, deleted after the end")
+            #expect(await sink.openChannels.isEmpty)
+        }
     }
 
-    @Test func allGamesAtOnceOnTheSystemClockEndWithTheirExactFinals() async throws {
+    @Test(arguments: Mode.allCases)
+    func allGamesAtOnceOnTheSystemClockEndWithTheirExactFinals(_ mode: Mode) async throws {
         let documents = try NBAFiles.games.map(Self.imported)
-        let sink = RecordingSink()
-        let service = try GameService(options: .init(clock: .system), sink: sink)
+        let sink = mode.sink()
+        let service = try mode.service(clock: .system, sink: sink)
         await Self.feed(Self.stream(documents), to: service)
         // The input ended: held pushes go out as they come due on the real clock (seconds).
         await service.drain(waitingAtMost: 120)
@@ -92,12 +121,18 @@ struct RealFeedServeTests {
         let summaries = await service.summaries()
         #expect(summaries.count == documents.count)
         #expect(summaries.allSatisfy { $0.ended && $0.unsent == 0 })
+        if mode == .broadcast {
+            var channels: [String: Set<String>] = [:]
+            for record in records { channels[record.game, default: []].insert(record.request.headers["apns-channel-id"] ?? "") }
+            #expect(channels.values.allSatisfy { $0.count == 1 } && Set(channels.values.compactMap(\.first)).count == documents.count)
+            #expect(await sink.openChannels.isEmpty && summaries.allSatisfy { $0.channel.state == "deleted" })
+        }
     }
 
     /// The 3PT of 0022400723 action 112, which the feed lists after actions 119 and 120: a restart
     /// right after 119 or 120 must still apply it when the producer sends it all again.
-    @Test(arguments: [0, 1, 2, 3])
-    func aRestartAfterLaterNumberedActionsStillAppliesTheEarlierNumberedOne(_ offset: Int) async throws {
+    @Test(arguments: [0, 1, 2, 3], Mode.allCases)
+    func aRestartAfterLaterNumberedActionsStillAppliesTheEarlierNumberedOne(_ offset: Int, _ mode: Mode) async throws {
         let file = "playbyplay_0022400723.json"
         guard NBAFiles.games.contains(file) else { return }
         let document = try Self.imported(file)
@@ -105,22 +140,23 @@ struct RealFeedServeTests {
         let position = try #require(document.events.firstIndex { $0.seq == 112 })
         #expect(document.events[..<position].contains { $0.seq == 120 }, "the feed lists 120 before 112")
         let cut = position + offset  // events before the cut were applied before the crash (1 header line first)
-        let clean = try await Self.replay(document)
+        let clean = try await Self.replay(document, mode: mode)
 
         let dir = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let first = RecordingSink()
-        let before = try GameService(options: .init(clock: .feed, stateDirectory: dir), sink: first)
+        let first = mode.sink()
+        let before = try mode.service(clock: .feed, state: dir, sink: first)
         await Self.feed(lines.prefix(1 + cut), to: before)
-        // The process dies here: no drain. A new one starts on the same state directory.
-        let second = RecordingSink()
-        let after = try GameService(options: .init(clock: .feed, stateDirectory: dir), sink: second)
+        // The process dies here: no drain. A new one starts on the same state directory (in
+        // broadcast mode, APNs keeps the channel the first run made).
+        let second = first
+        let after = try mode.service(clock: .feed, state: dir, sink: second)
         let restoration = try await after.restore()
         #expect(restoration.resumedGames == 1 && restoration.problems.isEmpty)
         await Self.feed(lines, to: after)
         await after.drain()
 
-        let sent = await first.records + second.records
+        let sent = await second.records
         #expect(Set(sent.map { $0.jsonLine() }) == Set(clean.map { $0.jsonLine() }))
         let final = try #require(document.finalScore)
         #expect(sent.last?.event == .end)
