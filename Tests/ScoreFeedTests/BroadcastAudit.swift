@@ -78,6 +78,16 @@ struct BroadcastAudit {
         return String(line[start.upperBound..<end.lowerBound])
     }
 
+    /// The push records among JSONL `lines` (channel requests left out), each with its channel id
+    /// blanked: a run's channels have ids of their own, the rest of a record is the same.
+    static func pushLines(_ lines: some Sequence<some StringProtocol>) -> [String] {
+        lines.filter { !$0.hasPrefix("{\"kind\":\"channel\"") }.map { line in
+            guard let range = line.range(of: "\"apns-channel-id\":\"") else { return String(line) }
+            let rest = line[range.upperBound...]
+            return String(line[..<range.upperBound]) + "*" + String(rest[(rest.firstIndex(of: "\"") ?? rest.endIndex)...])
+        }
+    }
+
     /// The payload bytes of each game's push records in JSONL `lines` (channel records skipped).
     static func payloads(inLines lines: [String]) -> [String: [String]] {
         var result: [String: [String]] = [:]

@@ -105,11 +105,7 @@ struct CrashSafetyTests {
     /// The push records in `file` (channel requests left out), each with its channel id blanked.
     static func records(_ file: URL) throws -> [String] {
         let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").filter { !$0.hasPrefix("{\"kind\":\"channel\"") }.map { line in
-            guard let range = line.range(of: "\"apns-channel-id\":\"") else { return String(line) }
-            let rest = line[range.upperBound...]
-            return String(line[..<range.upperBound]) + "*" + String(rest[(rest.firstIndex(of: "\"") ?? rest.endIndex)...])
-        }
+        return BroadcastAudit.pushLines(text.split(separator: "\n"))
     }
 
     /// A clean run's records, in each mode.

@@ -86,8 +86,20 @@ struct ServeTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-state-\(UUID().uuidString)")
     }
 
-    @Test(.enabled(if: executable != nil, "the scorefeed executable was not built beside the tests"))
-    func killNineAndRestartSendsEveryPushOnceInOrder() throws {
+    @Test(
+        .enabled(if: executable != nil, "the scorefeed executable was not built beside the tests"),
+        .enabled(if: APNsTestServer.available, APNsTestServer.absentReason),
+        arguments: CrashSafetyTests.Mode.allCases)
+    func killNineAndRestartSendsEveryPushOnceInOrder(_ mode: CrashSafetyTests.Mode) async throws {
+        // Broadcast: ScoreFeed manages the channels behind the APNs test server (one for the clean
+        // run, one that lives through every kill of the other).
+        func arguments(_ apns: APNsTestServer?) -> [String] {
+            apns.map {
+                ["--mode", "broadcast", "--channels", "manage", "--channel-linger", "0", "--webhook", $0.url.absoluteString,
+                 "--delete-unknown-channels"]
+            } ?? []
+        }
+        let cleanAPNs = mode == .broadcast ? try APNsTestServer() : nil, apns = mode == .broadcast ? try APNsTestServer() : nil
         let input = try RecordedStream.file(seeds: [11, 12, 13])
         defer { try? FileManager.default.removeItem(at: input) }
         let cleanState = Self.temporaryDirectory(), state = Self.temporaryDirectory()
@@ -95,21 +107,22 @@ struct ServeTests {
             try? FileManager.default.removeItem(at: cleanState)
             try? FileManager.default.removeItem(at: state)
         }
-        let clean = try Self.serve(input: input, stateDir: cleanState)
-        #expect(clean.lines.count > 300)
+        let clean = try Self.serve(input: input, stateDir: cleanState, extra: arguments(cleanAPNs))
+        let cleanLines = BroadcastAudit.pushLines(clean.lines)
+        #expect(cleanLines.count > 300)
 
         var rng = SeededRandom(seed: 2026)
         var all: [String] = []
         var kills = 0
         for _ in 0..<60 {
-            let run = try Self.serve(input: input, stateDir: state, killAfter: Int.random(in: 1...40, using: &rng))
-            all += run.lines
+            let run = try Self.serve(input: input, stateDir: state, killAfter: Int.random(in: 1...40, using: &rng), extra: arguments(apns))
+            all += BroadcastAudit.pushLines(run.lines)
             if run.killed { kills += 1 } else { break }
         }
         #expect(kills >= 3, "the test killed the server at least a few times")
 
         // Every clean push arrived; nothing arrived that the clean run did not send.
-        #expect(Set(all) == Set(clean.lines))
+        #expect(Set(all) == Set(cleanLines))
         // Per activity, order is kept and the only repeats are identical lines at kill points.
         var repeats = 0
         var lastSeq: [String: Int] = [:]
@@ -127,6 +140,16 @@ struct ServeTests {
             bodies[id] = line
         }
         #expect(repeats <= kills, "at most the push in flight is repeated per kill")
+        if let apns {
+            let audit = try await BroadcastAudit(apns)
+            let finals = Dictionary(try cleanLines.compactMap { line -> (String, FinalScore)? in
+                guard line.contains("\"event\":\"end\""), let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                      let game = object["game"] as? String, let score = try BroadcastAudit.score(inRecord: line) else { return nil }
+                return (game, score)
+            }, uniquingKeysWith: { first, _ in first })
+            #expect(finals.count == 3)
+            try audit.check(finals: finals, oneChannel: false)
+        }
     }
 
     @Test func badInputIsReportedWithItsLineAndOtherGamesGoOn() async throws {
