@@ -141,14 +141,17 @@ public struct LivePoller: Sendable {
     private func hand(
         _ snapshot: LiveSnapshot, to service: GameService, handed: inout [Int: UInt64], report: @Sendable (Report) -> Void
     ) async -> Bool {
-        if await !service.knows(gameId) {
-            // Not before its teams are known; the next whole snapshot brings everything.
-            guard snapshot.teamsKnown else { return false }
-            // The game's id is the poller's; the teams are the feed's.
+        let known = await service.knows(gameId)
+        // Not before its teams are known; the next whole snapshot brings everything.
+        if !known && !snapshot.teamsKnown { return false }
+        if handed.isEmpty && snapshot.teamsKnown {
+            // The game's id is the poller's; the teams are the feed's. A game resumed from its
+            // checkpoint is started too (it keeps its state): in broadcast mode, one with no channel
+            // yet gets it now.
             var attributes = snapshot.attributes
             attributes.gameId = gameId
             await service.start(attributes)
-            report(.started(attributes))
+            if !known { report(.started(attributes)) }
         }
         for problem in snapshot.rejected { report(.problem(Self.named(problem, gameId))) }
         for (index, event) in snapshot.events.enumerated() {
