@@ -85,29 +85,14 @@ final class APNsTestServer: Sendable {
         script: [String] = [], cycle: [String] = ["200"], faultOn: [Request.Kind]? = nil, maxChannels: Int? = nil,
         dedupe: Bool = false, token: String? = nil
     ) throws {
-        guard let python = WebhookTestServer.python else { throw WebhookTestServer.Failure(description: "python3 is not on the PATH") }
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("apns-\(UUID().uuidString).jsonl")
-        let process = Process()
-        process.executableURL = python
-        var arguments = [Self.script.path, "--port", "0", "--log", log.path, "--cycle", cycle.joined(separator: ",")]
+        var arguments = ["--port", "0", "--log", log.path, "--cycle", cycle.joined(separator: ",")]
         if !script.isEmpty { arguments += ["--script", script.joined(separator: ",")] }
         if let faultOn { arguments += ["--fault-on", faultOn.map(\.rawValue).joined(separator: ",")] }
         if let maxChannels { arguments += ["--max-channels", String(maxChannels)] }
         if dedupe { arguments.append("--dedupe-request-ids") }
         if let token { arguments += ["--token", token] }
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Ready once it printed its port; bounded so a broken interpreter cannot hang the tests.
-        guard let line = WebhookTestServer.firstLine(of: output.fileHandleForReading, within: 30), line.hasPrefix("PORT "),
-              let port = Int(line.dropFirst(5).trimmingCharacters(in: .whitespacesAndNewlines))
-        else {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            throw WebhookTestServer.Failure(description: "the APNs test server did not start; run \(Self.script.path) by hand to see why")
-        }
+        let (process, port) = try TestServerProcess.start(Self.script, arguments, what: "the APNs test server")
         self.port = port
         self.log = log
         self.process = Mutex(process)
@@ -124,13 +109,7 @@ final class APNsTestServer: Sendable {
     /// Stops the server (SIGKILL: a child may inherit a blocked SIGTERM) and waits for it to
     /// exit; the port refuses connections after, and its channels are gone.
     func stop() {
-        let running = process.withLock { current -> Process? in
-            defer { current = nil }
-            return current
-        }
-        guard let running else { return }
-        if running.isRunning { kill(running.processIdentifier, SIGKILL) }
-        running.waitUntilExit()
+        TestServerProcess.stop(process)
     }
 
     /// Every request answered so far, in the order answered (a `slow:` one is logged after its

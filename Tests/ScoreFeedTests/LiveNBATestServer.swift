@@ -14,31 +14,17 @@ final class LiveNBATestServer: Sendable {
     private let process: Process
 
     init(games: [String], speed: Double, failRate: Double = 0, seed: Int = 1, slowSeconds: Double = 3) throws {
-        guard let python = WebhookTestServer.python else { throw WebhookTestServer.Failure(description: "python3 is not on the PATH") }
-        let process = Process()
-        process.executableURL = python
-        process.arguments = [
-            Self.script.path, "--folder", NBAFiles.folder.path, "--games", games.joined(separator: ","), "--speed", String(speed),
-            "--fail-rate", String(failRate), "--seed", String(seed), "--slow-seconds", String(slowSeconds),
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        guard let line = WebhookTestServer.firstLine(of: output.fileHandleForReading, within: 30), line.hasPrefix("PORT "),
-              let port = Int(line.dropFirst(5).trimmingCharacters(in: .whitespacesAndNewlines))
-        else {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            throw WebhookTestServer.Failure(description: "the live NBA test server did not start; run \(Self.script.path) by hand to see why")
-        }
-        self.port = port
-        self.process = process
+        (process, port) = try TestServerProcess.start(
+            Self.script,
+            [
+                "--folder", NBAFiles.folder.path, "--games", games.joined(separator: ","), "--speed", String(speed),
+                "--fail-rate", String(failRate), "--seed", String(seed), "--slow-seconds", String(slowSeconds),
+            ],
+            what: "the live NBA test server")
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        TestServerProcess.stop(process)
     }
 
     /// `poll`'s options for this server's endpoints.

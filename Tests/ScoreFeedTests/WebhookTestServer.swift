@@ -64,13 +64,7 @@ final class WebhookTestServer: Sendable {
     /// Stops the server (SIGKILL: a child may inherit a blocked SIGTERM) and waits for it to
     /// exit; the port refuses connections after.
     func stop() {
-        let running = process.withLock { current -> Process? in
-            defer { current = nil }
-            return current
-        }
-        guard let running else { return }
-        if running.isRunning { kill(running.processIdentifier, SIGKILL) }
-        running.waitUntilExit()
+        TestServerProcess.stop(process)
     }
 
     /// Starts a new server on the same port and log, with a new fault plan.
@@ -90,26 +84,10 @@ final class WebhookTestServer: Sendable {
     private static func launch(
         port: Int, script: [String], cycle: [String], token: String?, log: URL
     ) throws -> (Process, Int) {
-        guard let python else { throw Failure(description: "python3 is not on the PATH") }
-        let process = Process()
-        process.executableURL = python
-        var arguments = [Self.script.path, "--port", String(port), "--log", log.path, "--cycle", cycle.joined(separator: ",")]
+        var arguments = ["--port", String(port), "--log", log.path, "--cycle", cycle.joined(separator: ",")]
         if !script.isEmpty { arguments += ["--script", script.joined(separator: ",")] }
         if let token { arguments += ["--token", token] }
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Ready once it printed its port; bounded so a broken interpreter cannot hang the tests.
-        guard let line = firstLine(of: output.fileHandleForReading, within: 30), line.hasPrefix("PORT "),
-              let chosen = Int(line.dropFirst(5).trimmingCharacters(in: .whitespacesAndNewlines))
-        else {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            throw Failure(description: "the test server did not start (port \(port)); run \(Self.script.path) by hand to see why")
-        }
-        return (process, chosen)
+        return try TestServerProcess.start(Self.script, arguments, what: "the test server (port \(port))")
     }
 
     static func firstLine(of handle: FileHandle, within seconds: Double) -> String? {

@@ -56,16 +56,7 @@ public struct ChannelRequest: Hashable, Sendable {
         out.raw(",\"game\":")
         if let game { out.string(game) } else { out.raw("null") }
         out.raw(",\"service\":"); out.string(Self.service)
-        out.raw(",\"request\":{\"method\":"); out.string(request.method)
-        out.raw(",\"path\":"); out.string(request.path)
-        out.raw(",\"headers\":{")
-        for (i, key) in request.headers.keys.sorted().enumerated() {
-            if i > 0 { out.byte(UInt8(ascii: ",")) }
-            out.string(key)
-            out.byte(UInt8(ascii: ":"))
-            out.string(request.headers[key]!)
-        }
-        out.raw("}}")
+        out.raw(",\"request\":"); out.request(request)
         if let body {
             out.raw(",\"body\":")
             out.raw(body)

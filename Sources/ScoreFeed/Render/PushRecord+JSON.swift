@@ -16,16 +16,8 @@ extension PushRecord {
         out.raw(",\"sourceTime\":"); out.raw(sourceTime.map { JSONText.number($0.timeIntervalSince1970) } ?? "null")
         out.raw(",\"coalesced\":"); out.int(coalesced)
         out.raw(",\"reason\":"); out.string(reason)
-        out.raw(",\"request\":{\"method\":"); out.string(request.method)
-        out.raw(",\"path\":"); out.string(request.path)
-        out.raw(",\"headers\":{")
-        for (i, key) in request.headers.keys.sorted().enumerated() {
-            if i > 0 { out.byte(UInt8(ascii: ",")) }
-            out.string(key)
-            out.byte(UInt8(ascii: ":"))
-            out.string(request.headers[key]!)
-        }
-        out.raw("}},\"payload\":")
+        out.raw(",\"request\":"); out.request(request)
+        out.raw(",\"payload\":")
         out.raw(payload)
         out.raw(",\"diff\":{")
         for (i, change) in diff.changes.enumerated() {
@@ -63,6 +55,20 @@ enum JSONText {
 }
 
 extension JSONBytes {
+    /// Appends `{"method":…,"path":…,"headers":{…}}`, the headers in sorted order.
+    mutating func request(_ request: PushRecord.Request) {
+        raw("{\"method\":"); string(request.method)
+        raw(",\"path\":"); string(request.path)
+        raw(",\"headers\":{")
+        for (i, key) in request.headers.keys.sorted().enumerated() {
+            if i > 0 { byte(UInt8(ascii: ",")) }
+            string(key)
+            byte(UInt8(ascii: ":"))
+            string(request.headers[key]!)
+        }
+        raw("}}")
+    }
+
     /// Appends one side of a diff entry.
     mutating func diffValue(_ value: Diff.Value) {
         switch value {
