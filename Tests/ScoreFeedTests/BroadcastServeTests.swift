@@ -92,6 +92,9 @@ struct BroadcastServeTests {
             Data(contentsOf: state.appendingPathComponent(ChannelDirectory.fileName)), file: ChannelDirectory.fileName)
         #expect(directory.games.count == games.documents.count && directory.games.values.allSatisfy { $0.state == "deleted" })
         #expect(run.stderr.contains("broadcast channel") && run.stderr.contains("deleted"))
+        // Figures for the closing note, not assertions.
+        let broadcasts = audit.requests.filter { $0.kind == .broadcast }
+        print("broadcast figures: \(games.documents.count) games, \(audit.state.created.count) channels made, \(broadcasts.count) broadcasts (\(broadcasts.filter { $0.status == 200 }.count) accepted), \(audit.state.deleted.count) deleted, \(audit.state.open.count) open at exit, payloads equal token mode's: \(audit.payloads == Self.tokenPayloads)")
     }
 
     @Test func aFailingChannelServiceHoldsTheGameAndItStillEndsOnItsOwnChannel() async throws {
