@@ -178,8 +178,13 @@ struct LiveRun {
             return bySignal
         }
         // A signal asks to stop soon: what is not sent by then stays in the checkpoints.
-        await service.drain(waitingAtMost: stoppedBySignal ? min(5, drainTimeout) : drainTimeout)
-        if let webhook { try await PushOptions.finish(webhook, quiet: false) }
+        let limit = stoppedBySignal ? min(5, drainTimeout) : drainTimeout
+        await service.drain(waitingAtMost: limit)
+        if let webhook {
+            try await PushOptions.finish(webhook, quiet: false)
+            // Ends the webhook delivered only now let their channels be deleted.
+            await service.settleChannels(until: Date().addingTimeInterval(limit))
+        }
         for game in await service.summaries() { Console.error(Self.summary(game, resumable: stateDir != nil)) }
     }
 

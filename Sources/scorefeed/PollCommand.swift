@@ -1,5 +1,6 @@
 import Foundation
 import ScoreFeed
+import ScoreFeedModel
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -64,11 +65,18 @@ enum PollCommand {
         guard boxTemplate == "none" || boxTemplate.contains("{gameId}") else {
             throw ScoreFeedError(.usage, "--boxscore-template must contain {gameId}, or be none")
         }
+        if options.push.isBroadcast && !options.channels.manage {
+            throw ScoreFeedError(
+                .usage,
+                "poll --mode broadcast needs --channels manage: the NBA's feed has no game headers to carry a channel, so ScoreFeed makes each game's channel (with --webhook)")
+        }
         let live = try LiveRun("poll", options: options)
         try await live.restore()
         let fetcher = LiveFetcher(timeout: timeout)
 
-        var games = (gameList ?? "").split(separator: ",").map { (id: String($0).trimmingCharacters(in: .whitespaces), tipOff: Date?.none) }
+        var games = (gameList ?? "").split(separator: ",").map {
+            (id: String($0).trimmingCharacters(in: .whitespaces), tipOff: Date?.none, attributes: GameAttributes?.none)
+        }
             .filter { !$0.id.isEmpty }
         if today {
             guard let url = URL(string: scoreboard) else { throw ScoreFeedError(.usage, "--scoreboard-url is not a URL") }
@@ -83,7 +91,7 @@ enum PollCommand {
             // Start ten minutes before tip-off: pregame polls cost little, a late start costs pushes.
             return LivePoller(
                 gameId: game.id, playByPlay: pbp, boxscore: box, interval: interval,
-                notBefore: game.tipOff.map { $0.addingTimeInterval(-600) })
+                notBefore: game.tipOff.map { $0.addingTimeInterval(-600) }, announced: game.attributes)
         }
         Console.error("poll: following \(pollers.count) game\(pollers.count == 1 ? "" : "s") every \(interval) s")
         let service = live.service
@@ -108,7 +116,7 @@ enum PollCommand {
     /// Today's games from the scoreboard, retried until it answers (or the task is cancelled).
     static func todaysGames(
         _ url: URL, fetcher: LiveFetcher, interval: Double, service: GameService
-    ) async throws -> [(id: String, tipOff: Date?)] {
+    ) async throws -> [(id: String, tipOff: Date?, attributes: GameAttributes?)] {
         var schedule = PollSchedule(interval: interval)
         while !Task.isCancelled {
             var validators = LiveFetcher.Validators()
@@ -118,10 +126,10 @@ enum PollCommand {
             case .body(let data):
                 do {
                     let board = try LiveScoreboard.decode(data, url: url.absoluteString)
-                    var games: [(id: String, tipOff: Date?)] = []
+                    var games: [(id: String, tipOff: Date?, attributes: GameAttributes?)] = []
                     for game in board.games {
                         let known = await service.knows(game.gameId)
-                        if game.status != .final || known { games.append((game.gameId, game.tipOff)) }
+                        if game.status != .final || known { games.append((game.gameId, game.tipOff, game.attributes)) }
                     }
                     return games
                 } catch {

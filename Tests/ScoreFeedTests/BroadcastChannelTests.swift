@@ -156,13 +156,66 @@ struct BroadcastChannelTests {
         }
         #expect(last?.event == .end && last?.request.headers["apns-channel-id"] == "Y2gx")
         #expect(session.deadline == end.time.addingTimeInterval(60))
-        session.tick(now: end.time.addingTimeInterval(60))
+        #expect(!session.lingerIsOver(now: end.time.addingTimeInterval(59)))
+        #expect(session.lingerIsOver(now: end.time.addingTimeInterval(60)))
+        // The engine asks the sink whether it still holds the game's pushes, then:
+        session.beginDelete(now: end.time.addingTimeInterval(60))
         guard case .channel(let delete) = session.nextDelivery else { Issue.record("the delete comes after the linger"); return }
         #expect(delete.action == .delete && delete.request.headers["apns-channel-id"] == "Y2gx")
         // The checkpoint keeps the phase, so a restart sends the delete again.
         let restored = GameSession(
             restoring: try GameCheckpoint.decode(session.checkpoint.encoded(), file: "t"), renderer: Self.perGame)
         #expect(restored.nextDelivery == .channel(delete))
+    }
+
+    @Test func heldUpdatesKeepTheNewestPriority10WithItsCopy() {
+        let session = Self.session(events: 12)
+        let pushes = Self.pushes(session.outbox)
+        let newest = try! #require(pushes.last?.state)
+        #expect(pushes.dropLast().allSatisfy { $0.event != .update || $0.state == newest }, "older states are dropped")
+        if pushes.count == 2 { #expect(pushes[0].priority == 10 && pushes[1].priority == 5, "a priority 10 and its copy stay together") }
+    }
+
+    @Test func aRestartWhileTheChannelLingersSendsTheEndAgainBeforeTheDelete() throws {
+        var session = Self.session()
+        session.channelLinger = 60
+        session.createChannel(storage: 0)
+        session.channelAnswered(ChannelAnswer(status: 200, channelID: "Y2gx"), now: Make.start)
+        let end = Make.event(50, .gameEnd, period: 4, clock: 0, at: 3000)
+        session.receive(end, index: 49, now: end.time)
+        var ends: [PushRecord] = []
+        while case .output(.push(let record)) = session.nextDelivery {
+            if record.event == .end { ends.append(record) }
+            session.delivered(now: end.time)
+        }
+        #expect(session.channel.state == "lingering" && !ends.isEmpty)
+        // The sink (a webhook that is down) held the end in memory when the process was killed.
+        let restored = GameSession(restoring: try GameCheckpoint.decode(session.checkpoint.encoded(), file: "t"), renderer: Self.perGame)
+        #expect(restored.channel.state == "open")
+        #expect(Self.pushes(restored.outbox).map(\.seq) == ends.map(\.seq), "the end goes out again, the same records")
+        guard case .output(.push(let first)) = restored.nextDelivery else { Issue.record("the end goes before the delete"); return }
+        #expect(first.event == .end && first.request.headers["apns-channel-id"] == "Y2gx")
+    }
+
+    @Test func theDeleteWaitsWhileTheSinkStillHoldsTheEnd() async throws {
+        let clock = ManualClock(Make.start)
+        let delivered = Delivered()
+        let sink = CallbackSink(
+            send: { _ in }, manage: { request in request.action == .create ? ChannelAnswer(status: 200, channelID: "Y2gx") : ChannelAnswer(status: 200) },
+            pending: { _ in delivered.value ? 0 : 1 })
+        var session = GameSession(attributes: Make.attributes, renderer: Self.perGame, now: Make.start)
+        session.channelLinger = 0
+        let engine = MatchEngine(session: session, clock: clock, sink: sink)
+        try await engine.setUpChannel(.create(storage: 0))
+        try await engine.receive(Make.event(1, .periodStart, at: 0), index: 0, moving: clock)
+        try await engine.receive(Make.event(2, .gameEnd, period: 4, clock: 0, at: 60), index: 1, moving: clock)
+        try await engine.finish()
+        let waits = await engine.channelWorkWaits
+        #expect(await engine.channel.state == "lingering" && waits, "the sink still holds the end")
+        #expect(await engine.deadline == nil, "no deadline spins while it waits")
+        delivered.value = true
+        try await engine.flush()
+        #expect(await engine.channel.state == "deleted")
     }
 
     // MARK: - The engine
@@ -259,19 +312,42 @@ struct BroadcastChannelTests {
         #expect(requests.allSatisfy { $0.game != first }, "the backend's channel is neither created nor deleted")
     }
 
-    @Test func pastTheCapAGameHoldsAndSaysSo() async throws {
+    @Test func pastTheCapAGameHoldsUntilAChannelIsDeleted() async throws {
         let sink = RecordingSink(answeringChannels: true)
         let said = Said()
         let service = try Self.service(sink, channels: .init(manage: true, linger: 0, maxChannels: 1), report: { line in said.add(line) })
-        await RealFeedServeTests.feed(Self.lines(seeds: [3, 4]), to: service)
-        await service.drain()
-        let games = Set(await sink.records.map(\.game))
-        #expect(games.count == 1, "the second game sends nothing: the first's channel is not its")
-        #expect(await sink.channelRequests.filter { $0.action == .create }.count == 1)
+        let lines = Self.lines(seeds: [3, 4])
+        await RealFeedServeTests.feed(lines.prefix(lines.count / 2), to: service)
+        let early = await sink.records
+        #expect(Set(early.map(\.game)).count == 1, "while the first game has the one channel, the second sends nothing")
         let summaries = await service.summaries()
-        let held = try #require(summaries.first { !games.contains($0.attributes.gameId) })
-        #expect(held.holding && held.unsent > 0 && held.channel.state == "refused")
+        let held = try #require(summaries.first { $0.attributes.gameId != early.first?.game })
+        #expect(held.holding && held.unsent > 0 && held.channel.state == "none")
         #expect(said.lines.filter { $0.contains("no broadcast channel to send on") }.count == 1, "said once")
+        #expect(said.lines.contains { $0.contains("--max-channels allows (1)") })
+
+        await RealFeedServeTests.feed(lines.dropFirst(lines.count / 2), to: service, first: lines.count / 2 + 1)
+        await service.drain()
+        let requests = await sink.channelRequests.filter { $0.action != .list }
+        #expect(requests.map(\.action) == [.create, .delete, .create, .delete], "the second channel is made once the first is deleted")
+        let records = await sink.records
+        for game in Set(records.map(\.game)) {
+            let mine = records.filter { $0.game == game }
+            #expect(Set(mine.map { $0.request.headers["apns-channel-id"] }).count == 1)
+            Make.expectOneFinal(mine)
+        }
+        #expect(Set(records.map { $0.request.headers["apns-channel-id"] }).count == 2)
+        #expect(await sink.openChannels.isEmpty)
+    }
+
+    @Test func twoHeadersNeverShareAChannel() async throws {
+        let sink = RecordingSink(answeringChannels: true)
+        let said = Said()
+        let service = try Self.service(sink, channels: .init(), report: { said.add($0) })
+        await RealFeedServeTests.feed(Self.lines(seeds: [3, 4], channels: ["QUFB", "QUFB"]), to: service)
+        await service.drain()
+        #expect(Set(await sink.records.map(\.game)).count == 1, "the second game holds")
+        #expect(said.lines.contains { $0.contains("two games never share one") })
     }
 
     @Test func aBadHeaderChannelCostsTheGameItsChannelNotItsHeader() async throws {
@@ -323,6 +399,17 @@ struct BroadcastChannelTests {
         #expect(found.unknown.count == 1 && found.deleted.isEmpty)
         #expect(await apns.openChannels.count == 1)
         #expect(said.lines.contains { $0.contains("--delete-unknown-channels") })
+    }
+}
+
+/// A flag set from a test and read from a sink's closure.
+final class Delivered: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flag = false
+
+    var value: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return flag }
+        set { lock.lock(); flag = newValue; lock.unlock() }
     }
 }
 

@@ -16,6 +16,7 @@ struct ChannelCommandLineTests {
         (["serve", "--mode", "broadcast", "--message-storage", "2"], "--message-storage"),
         (["serve", "--mode", "broadcast", "--start"], "--start cannot be used with --mode broadcast"),
         (["channels"], "channels needs --state-dir"),
+        (["poll", "--games", "0022400762", "--mode", "broadcast"], "poll --mode broadcast needs --channels manage"),
     ])
     func channelOptionsAreCheckedBeforeAnythingRuns(_ arguments: [String], _ message: String) throws {
         let run = try ScoreFeedProcess.run(arguments)

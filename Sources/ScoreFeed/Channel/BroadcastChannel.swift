@@ -64,13 +64,21 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
     }
 
     /// Whether ScoreFeed holds (or may hold) a channel at APNs for this game: it counts against
-    /// the app's cap and must be deleted.
+    /// the app's cap and must be deleted (a channel whose delete APNs refused still exists).
     public var isLive: Bool {
         guard origin == .scorefeed else { return false }
         switch phase {
         case .creating, .open, .lingering, .deleting: return true
-        case .none, .deleted, .refused: return false
+        case .refused(_, let id): return id != nil
+        case .none, .deleted: return false
         }
+    }
+
+    /// Whether the linger after the game's end is over at `now` (the delete may go once the sink
+    /// holds none of the game's pushes).
+    public func lingerIsOver(now: Date) -> Bool {
+        if case .lingering(_, let until) = phase { return until <= now }
+        return false
     }
 
     /// When ``advance(now:)`` next has something to do (the end of the linger).
@@ -133,6 +141,13 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
     public mutating func advance(now: Date) {
         guard case .lingering(let id, let until) = phase, until <= now else { return }
         phase = .deleting(id: id, requestID: RequestID.uuid(activity: "channel-delete:\(id)", seq: 1))
+    }
+
+    /// Back from lingering to open: the game's `end`, which a restart may have lost in the sink,
+    /// goes out again before the channel is deleted (no delete was sent while lingering).
+    public mutating func reopen() {
+        guard case .lingering(let id, _) = phase else { return }
+        phase = .open(id: id)
     }
 
     /// The request the phase still needs sent, if any.

@@ -35,13 +35,15 @@ public struct GameCheckpoint: Codable, Sendable {
     public var outbox: [PushRecord]
     /// The game's broadcast channel (format 3; none before).
     public var channel = BroadcastChannel()
+    /// The game's `end` records as handed to the sink, while its channel lingers (format 3).
+    public var endRecords: [PushRecord] = []
     /// The policy's state was present but unreadable (written by another version of ScoreFeed):
     /// the game resumes with a fresh policy that counts the hour's budget as spent.
     public internal(set) var policyWasReset = false
 
     enum CodingKeys: String, CodingKey {
         case format, attributes, validator, board, coalescer, seq, lastTimestamp, startPending, lastPushed
-        case unsentEvents, newestSourceTime, ended, followsFeedScore, statistics, now, outbox, channel
+        case unsentEvents, newestSourceTime, ended, followsFeedScore, statistics, now, outbox, channel, endRecords
     }
 
     /// The sequence numbers the game has applied.
@@ -115,5 +117,6 @@ extension GameCheckpoint {
         now = try container.decode(Date.self, forKey: .now)
         outbox = try container.decode([PushRecord].self, forKey: .outbox)
         channel = try container.decodeIfPresent(BroadcastChannel.self, forKey: .channel) ?? BroadcastChannel()
+        endRecords = try container.decodeIfPresent([PushRecord].self, forKey: .endRecords) ?? []
     }
 }

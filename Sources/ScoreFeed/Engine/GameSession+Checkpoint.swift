@@ -11,7 +11,8 @@ extension GameSession {
             startPending: renderer.startPending, lastPushed: lastPushed, unsentEvents: unsentEvents,
             newestSourceTime: newestSourceTime, ended: hasEnded, followsFeedScore: followsFeedScore,
             statistics: statistics, now: now,
-            outbox: outbox.compactMap { if case .push(let record) = $0 { record } else { nil } }, channel: channel)
+            outbox: outbox.compactMap { if case .push(let record) = $0 { record } else { nil } }, channel: channel,
+            endRecords: endRecords)
     }
 
     /// Continues the game of `checkpoint` under today's options: its coalescer takes
@@ -45,5 +46,12 @@ extension GameSession {
         now = checkpoint.now
         outbox = checkpoint.outbox.map { .push($0) }
         channel = checkpoint.channel
+        endRecords = checkpoint.endRecords
+        // A crash while the channel lingered may have lost the end in the sink: it goes out again,
+        // the same bytes, before the channel is deleted (no delete was sent while lingering).
+        if case .lingering = channel.phase, !endRecords.isEmpty {
+            outbox = endRecords.map { .push($0) } + outbox
+            channel.reopen()
+        }
     }
 }

@@ -40,6 +40,13 @@ public struct GameSession: Sendable {
     /// Seconds a channel ScoreFeed made stays after the `end` was delivered (today's option: not
     /// checkpointed).
     public var channelLinger: TimeInterval = ChannelManagement.defaultLinger
+    /// The game's `end` (and its copy) as handed to the sink, kept while its channel lingers: a
+    /// sink that holds records in memory (``ResilientSink``) may lose them in a crash, and a
+    /// restart then sends them again before the channel is deleted.
+    public internal(set) var endRecords: [PushRecord] = []
+    /// The linger is over but the sink still holds some of the game's pushes: the delete waits,
+    /// and the linger is not a deadline meanwhile (the engine looks again on its next call).
+    public internal(set) var channelWaitsForSink = false
 
     /// Counts of what the game has seen and done.
     public struct Statistics: Hashable, Sendable, Codable {
@@ -99,7 +106,7 @@ public struct GameSession: Sendable {
 
     /// When the policy (or the channel's linger) next wants ``tick(now:)`` called.
     public var deadline: Date? {
-        guard let linger = channel.deadline else { return policy.deadline }
+        guard let linger = channel.deadline, !channelWaitsForSink else { return policy.deadline }
         return min(policy.deadline ?? linger, linger)
     }
 
@@ -180,7 +187,6 @@ public struct GameSession: Sendable {
     public mutating func tick(now: Date) {
         advance(to: now)
         perform(policy.tick(now: self.now))
-        channel.advance(now: self.now)
     }
 
     /// The feed is over: sends whatever the policy still holds.
@@ -199,12 +205,15 @@ public struct GameSession: Sendable {
     /// clock: once the `end` and its copy are delivered, the channel's linger starts).
     public mutating func delivered(now: Date? = nil) {
         guard !outbox.isEmpty else { return }
-        outbox.removeFirst()
+        let output = outbox.removeFirst()
+        if case .push(let record) = output, record.event == .end, channel.origin == .scorefeed,
+           !endRecords.contains(where: { $0.seq == record.seq }) {
+            endRecords.append(record)
+        }
         // The end and its priority-5 copy are both out: the channel's linger starts.
         if hasEnded, !outbox.contains(where: { if case .push = $0 { true } else { false } }) {
             advance(to: now ?? self.now)
             channel.endDelivered(now: self.now, linger: channelLinger)
-            channel.advance(now: self.now)
         }
     }
 
@@ -268,14 +277,18 @@ public struct GameSession: Sendable {
         if isHolding { supersedeHeldUpdates() }
     }
 
-    /// While the game has no channel, only the newest state waits: updates followed by a newer
-    /// push are dropped (an `end` never is). Receivers see the gap in `seq`.
+    /// While the game has no channel, only the newest state waits: updates followed by a push of
+    /// a newer state are dropped (an `end` never is; a priority 10 and its priority-5 copy of the
+    /// newest state both stay). Receivers see the gap in `seq`.
     private mutating func supersedeHeldUpdates() {
-        guard let newest = outbox.lastIndex(where: { if case .push = $0 { true } else { false } }) else { return }
+        let pushes = outbox.compactMap { if case .push(let record) = $0 { record } else { nil } }
+        guard let newest = pushes.last?.state,
+              let older = outbox.lastIndex(where: { if case .push(let record) = $0 { record.state != newest } else { false } })
+        else { return }
         var kept: [PushRenderer.Output] = []
         kept.reserveCapacity(outbox.count)
         for (index, output) in outbox.enumerated() {
-            if index < newest, case .push(let record) = output, record.event == .update {
+            if index <= older, case .push(let record) = output, record.event == .update {
                 statistics.superseded += 1
             } else {
                 kept.append(output)

@@ -135,10 +135,12 @@ public actor MatchEngine {
     /// Whether pushes wait because the game has no channel to send on.
     public var isHolding: Bool { session.isHolding }
 
-    /// Whether a channel request could go now (a create or delete the sink has not answered).
-    public var channelRequestDue: Bool {
+    /// Whether channel work waits on the sink: a create or delete it has not answered, or a delete
+    /// that waits until it has delivered the game's pushes. The engine looks again on its next
+    /// call (``flush()``).
+    public var channelWorkWaits: Bool {
         if case .channel = session.nextDelivery { return true }
-        return false
+        return session.channelWaitsForSink
     }
 
     /// How a game gets its channel, as the service decides it.
@@ -212,7 +214,21 @@ public actor MatchEngine {
         guard !delivering, checkpointFailure == nil else { return }
         delivering = true
         defer { delivering = false }
-        while let next = session.nextDelivery {
+        session.lookAgainAtTheSink()
+        while true {
+            guard let next = session.nextDelivery else {
+                // Nothing to send: a linger that is over ends in the delete, once the sink holds
+                // none of the game's pushes (a webhook that is down may still hold its end).
+                guard session.lingerIsOver(now: clock.now) else { return }
+                if await sink.pending(game: attributes.gameId) > 0 {
+                    session.waitForSink()
+                    return
+                }
+                session.beginDelete(now: clock.now)
+                commit()
+                guard checkpointFailure == nil else { return }
+                continue
+            }
             switch next {
             case .channel(let request):
                 guard let answer = try await sink.manage(request) else {
@@ -222,6 +238,7 @@ public actor MatchEngine {
                 let outcome = session.channelAnswered(answer, now: wallClock.now)
                 commit()
                 channelNews.append(outcome)
+                guard checkpointFailure == nil else { return }
                 if case .unusable(let why) = outcome {
                     throw ScoreFeedError(.channel, "game \(attributes.gameId): \(why); the create is sent again later")
                 }
@@ -234,6 +251,8 @@ public actor MatchEngine {
                 session.delivered(now: clock.now)
                 commit()
             }
+            // What the checkpoint does not hold must not be built on.
+            guard checkpointFailure == nil else { return }
         }
     }
 

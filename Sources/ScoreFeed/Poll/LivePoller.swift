@@ -15,7 +15,15 @@ public struct LivePoller: Sendable {
     /// The earliest moment to poll (a game followed from the scoreboard starts near tip-off).
     public var notBefore: Date?
 
-    public init(gameId: String, playByPlay: URL, boxscore: URL?, interval: TimeInterval, notBefore: Date? = nil) {
+    /// Who plays, from today's scoreboard: in broadcast mode the game's channel is made when the
+    /// poller starts (ten minutes before tip-off), before the play-by-play exists.
+    public var announced: GameAttributes?
+
+    public init(
+        gameId: String, playByPlay: URL, boxscore: URL?, interval: TimeInterval, notBefore: Date? = nil,
+        announced: GameAttributes? = nil
+    ) {
+        self.announced = announced
         self.gameId = gameId
         self.playByPlay = playByPlay
         self.boxscore = boxscore
@@ -55,6 +63,7 @@ public struct LivePoller: Sendable {
         var generator = SystemRandomNumberGenerator()
         var boxDue = Date.distantPast, pbpDue = Date.distantPast
         if let notBefore { await Self.sleep(until: notBefore) }
+        if let announced, await service.announce(announced) { report(.started(announced)) }
         /// The boxscore changed since the last play-by-play request.
         var pendingChange = false
         /// Play-by-play requests that failed since the boxscore said final.

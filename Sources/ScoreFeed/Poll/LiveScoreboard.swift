@@ -1,4 +1,5 @@
 import Foundation
+import ScoreFeedModel
 
 /// The NBA's `todaysScoreboard_00.json`: which games are on today, when they tip off, and
 /// whether they are over.
@@ -7,6 +8,8 @@ public struct LiveScoreboard: Hashable, Sendable {
         public var gameId: String
         public var status: LiveBoxscore.Status
         public var tipOff: Date?
+        /// Who plays, when the scoreboard names both teams (`homeTeam`, `awayTeam`).
+        public var attributes: GameAttributes?
     }
 
     public var games: [Game]
@@ -20,6 +23,8 @@ public struct LiveScoreboard: Hashable, Sendable {
                 var gameId: String?
                 var gameStatus: Int?
                 var gameTimeUTC: String?
+                var homeTeam: LiveDataFormat.Root.Team?
+                var awayTeam: LiveDataFormat.Root.Team?
             }
         }
         let root: Root
@@ -33,9 +38,16 @@ public struct LiveScoreboard: Hashable, Sendable {
         }
         return LiveScoreboard(games: entries.compactMap { entry in
             guard let id = entry.gameId, !id.isEmpty else { return nil }
+            var attributes: GameAttributes?
+            if let home = entry.homeTeam, let away = entry.awayTeam, let homeId = home.teamId, let awayId = away.teamId, homeId != awayId {
+                attributes = GameAttributes(
+                    gameId: id,
+                    home: NBAFeed.team(id: homeId, tricode: home.teamTricode, name: home.teamName, city: home.teamCity, home: true),
+                    away: NBAFeed.team(id: awayId, tricode: away.teamTricode, name: away.teamName, city: away.teamCity, home: false))
+            }
             return Game(
                 gameId: id, status: entry.gameStatus.flatMap(LiveBoxscore.Status.init(rawValue:)) ?? .scheduled,
-                tipOff: entry.gameTimeUTC.flatMap(ISOTime.seconds).map(Date.init(timeIntervalSince1970:)))
+                tipOff: entry.gameTimeUTC.flatMap(ISOTime.seconds).map(Date.init(timeIntervalSince1970:)), attributes: attributes)
         })
     }
 }

@@ -71,15 +71,16 @@ public actor GameService {
         var channel = BroadcastChannel()
         var channelNews: [BroadcastChannel.Outcome] = []
         var holding = false
-        /// A channel request could go now (it failed, or waits for the sink).
-        var channelRequestDue = false
+        /// Channel work waits on the sink (a request it did not answer, a delete behind pushes it
+        /// still holds): the engine is to be woken again, backing off.
+        var channelWorkWaits = false
 
         /// What the service needs from `engine` now.
         static func of(_ engine: isolated MatchEngine, verdict: EventValidator.Verdict = .accept) -> Step {
             Step(
                 verdict: verdict, deadline: engine.deadline, checkpointFailure: engine.checkpointFailure,
                 channel: engine.channel, channelNews: engine.takeChannelNews(), holding: engine.isHolding,
-                channelRequestDue: engine.channelRequestDue)
+                channelWorkWaits: engine.channelWorkWaits)
         }
     }
 
@@ -103,6 +104,10 @@ public actor GameService {
     private var channels: [String: BroadcastChannel] = [:]
     /// Where messages for people go (channel news, held games); serve and poll print them.
     private let report: @Sendable (String) -> Void
+    /// Games that wait for a free channel (past ``ChannelManagement/maxChannels``), in order.
+    private var waitingForChannel: [String] = []
+    /// Seconds before a game whose channel work waits on the sink is woken again (system clock).
+    private var channelRetry: [String: TimeInterval] = [:]
     public private(set) var counters = Counters()
 
     /// `report` receives lines for people about the games' channels (created, deleted, refused,
@@ -171,9 +176,6 @@ public actor GameService {
             restoration.resumedGames += 1
         }
         writeChannelDirectory()
-        // Before any create is sent again: a channel made by a create whose answer a crash lost is
-        // one that no game owns.
-        if options.perGameChannels && options.channels.manage { await reconcileChannels() }
         for id in order {
             guard let engine = games[id]?.engine else { continue }
             do {
@@ -183,6 +185,10 @@ public actor GameService {
             }
             absorb(id, await Step.of(engine))
         }
+        // After the creates a crash left unanswered were sent again: a sender that deduplicates by
+        // apns-request-id hands back the channel it made, which is then owned; one APNs made twice
+        // is not.
+        if options.perGameChannels && options.channels.manage { await reconcileChannels() }
         return restoration
     }
 
@@ -211,12 +217,21 @@ public actor GameService {
             report("channels: cannot compare APNs' channels with the games' (\(result.failure!)); channels a lost create made are not found")
             return result
         }
-        // Read after the answer: a create answered meanwhile is owned by now.
         let owned = Set(channels.values.compactMap(\.id))
         result.unknown = listed.filter { !owned.contains($0) }.sorted()
         guard !result.unknown.isEmpty else { return result }
-        guard options.channels.deleteUnknown else {
-            report("channels: APNs lists \(result.unknown.count) channel\(result.unknown.count == 1 ? "" : "s") that no game in the state directory owns: \(result.unknown.prefix(20).joined(separator: ", "))\(result.unknown.count > 20 ? ", …" : ""); if every channel of this app is ScoreFeed's, --delete-unknown-channels deletes them")
+        // A create not yet answered may be the one that made an unknown channel (its answer can
+        // still hand it back), and a channel your backend made for a game not yet seen is not
+        // ScoreFeed's to delete: then they are only reported.
+        let creating = channels.filter { if case .creating = $0.value.phase { true } else { false } }.keys.sorted()
+        let backend = channels.values.contains { $0.origin == .header }
+        guard options.channels.deleteUnknown, creating.isEmpty, !backend else {
+            let why = !options.channels.deleteUnknown
+                ? "if every channel of this app is this state directory's, --delete-unknown-channels deletes them"
+                : !creating.isEmpty
+                    ? "not deleted while the create of \(creating.prefix(5).joined(separator: ", ")) is unanswered (a later reconciliation deletes them)"
+                    : "not deleted: games here use channels your backend made, so not every channel of this app is ScoreFeed's"
+            report("channels: APNs lists \(result.unknown.count) channel\(result.unknown.count == 1 ? "" : "s") that no game in the state directory owns: \(result.unknown.prefix(20).joined(separator: ", "))\(result.unknown.count > 20 ? ", …" : ""); \(why)")
             return result
         }
         for id in result.unknown {
@@ -268,25 +283,47 @@ public actor GameService {
     public func start(_ attributes: GameAttributes, channel: String? = nil) async {
         let id = attributes.gameId
         if games[id] == nil { add(id, makeGame(attributes: attributes)) }
+        await setUpChannel(id, header: channel)
+    }
+
+    /// A game that is about to start (today's scoreboard, before its play-by-play exists): with
+    /// ScoreFeed managing channels in broadcast mode it starts now, so its channel is made ahead
+    /// of tip-off and the app can subscribe; otherwise it starts with its first events. Returns
+    /// whether it started now.
+    public func announce(_ attributes: GameAttributes) async -> Bool {
+        guard options.perGameChannels, options.channels.manage, games[attributes.gameId] == nil else { return false }
+        await start(attributes)
+        return true
+    }
+
+    /// Gives game `id` its channel if it has none: the header's, or a created one within the cap
+    /// (past it, the game waits for a channel to be deleted).
+    private func setUpChannel(_ id: String, header channel: String?) async {
         guard options.perGameChannels, let game = games[id], case .none = channels[id]?.phase ?? .none else { return }
         let setup: MatchEngine.ChannelSetup
         if let channel {
             if let problem = BroadcastChannel.problem(with: channel) {
                 setup = .refuse("its header's \"channel\" \(problem)")
+            } else if let other = channels.first(where: { $0.key != id && $0.value.id == channel })?.key {
+                setup = .refuse("its header's \"channel\" \(channel) is game \(other)'s; two games never share one")
             } else {
                 setup = .use(channel, storage: options.channels.storage)
             }
         } else if options.channels.manage {
             let live = channels.values.filter(\.isLive).count
             if live >= options.channels.maxChannels {
-                setup = .refuse("ScoreFeed already keeps \(live) channels, the most --max-channels allows (\(options.channels.maxChannels)); no create was sent")
-            } else {
-                setup = .create(storage: options.channels.storage)
-                // Counted against the cap before the create is awaited.
-                var reserved = BroadcastChannel()
-                reserved.create(game: id, storage: options.channels.storage)
-                channels[id] = reserved
+                if !waitingForChannel.contains(id) {
+                    waitingForChannel.append(id)
+                    report("game \(id): ScoreFeed already keeps \(live) channels, the most --max-channels allows (\(options.channels.maxChannels)); no create was sent, and the game holds its pushes until a channel is deleted")
+                }
+                return
             }
+            waitingForChannel.removeAll { $0 == id }
+            setup = .create(storage: options.channels.storage)
+            // Counted against the cap before the create is awaited.
+            var reserved = BroadcastChannel()
+            reserved.create(game: id, storage: options.channels.storage)
+            channels[id] = reserved
         } else {
             return
         }
@@ -296,6 +333,14 @@ public actor GameService {
             report("game \(id): \(error)")
         }
         absorb(id, await Step.of(game.engine))
+    }
+
+    /// Games that waited for a free channel get one, as far as the cap now allows.
+    private func grantFreedChannels() async {
+        while let id = waitingForChannel.first, channels.values.filter(\.isLive).count < options.channels.maxChannels {
+            waitingForChannel.removeFirst()
+            await setUpChannel(id, header: nil)
+        }
     }
 
     /// Whether the game is known (from a header, a checkpoint or ``start(_:)``).
@@ -348,6 +393,7 @@ public actor GameService {
             failure = ScoreFeedError(.io, "game \(id): the sink failed: \(error)", at: location)
             absorb(id, await Step.of(game.engine))
         }
+        if !waitingForChannel.isEmpty { await grantFreedChannels() }
         return failure
     }
 
@@ -366,9 +412,14 @@ public actor GameService {
     }
 
     /// Lets `engine` send what is due at `now` (a failing sink is ignored, as the push stays
-    /// in the outbox) and returns its next deadline, in one hop.
+    /// in the outbox), or try again what waits on the sink, and returns its next deadline, in one
+    /// hop.
     private static func tick(_ engine: isolated MatchEngine, now: Date) async -> Step {
-        if let deadline = engine.deadline, deadline <= now { try? await engine.tick() }
+        if let deadline = engine.deadline, deadline <= now {
+            try? await engine.tick()
+        } else {
+            try? await engine.flush()
+        }
         return Step.of(engine)
     }
 
@@ -380,6 +431,7 @@ public actor GameService {
             let step = await Self.tick(game.engine, now: now)
             absorb(id, step)
         }
+        if !waitingForChannel.isEmpty { await grantFreedChannels() }
     }
 
     /// The earliest moment a held push is due, across games.
@@ -390,6 +442,7 @@ public actor GameService {
     /// `limit` seconds in all). Then sends whatever a failed sink left and writes every checkpoint.
     /// A game that has not ended keeps its checkpoint and resumes on the next run.
     public func drain(waitingAtMost limit: TimeInterval = 600) async {
+        let giveUp = Date().addingTimeInterval(limit)
         if options.clock == .feed {
             for id in order {
                 guard let game = games[id] else { continue }
@@ -397,7 +450,6 @@ public actor GameService {
             }
         } else {
             // The engines' own deadlines, not the wake-up heap, whose entries may be stale.
-            let giveUp = Date().addingTimeInterval(limit)
             while true {
                 var next: Date?
                 for id in order {
@@ -418,25 +470,46 @@ public actor GameService {
             try? await game.engine.flush()
             absorb(id, await Step.of(game.engine))
         }
+        await settleChannels(until: giveUp)
+    }
+
+    /// Until `giveUp`, carries every game's channel through what is left of its life: creates and
+    /// deletes the sink did not answer are sent again (backing off), lingers run out (at once on
+    /// the feed clock), deletes go once the sink has delivered the game's pushes. Then compares
+    /// APNs' channels with the games' (``reconcileChannels()``). Only with ScoreFeed managing the
+    /// channels; `serve` and `poll` call it again after the webhook delivered what it still held.
+    public func settleChannels(until giveUp: Date) async {
         guard options.perGameChannels && options.channels.manage else { return }
-        // Channel requests that failed (APNs or the sender down) are tried again, backing off, for
-        // as long as the drain may take.
-        let giveUp = Date().addingTimeInterval(limit)
-        var pause: TimeInterval = 1
-        var due = Set<String>()
-        for id in order {
-            guard let engine = games[id]?.engine else { continue }
-            if await engine.channelRequestDue { due.insert(id) }
-        }
-        while !due.isEmpty, Date().addingTimeInterval(pause) <= giveUp {
-            try? await Task.sleep(for: .seconds(pause))
-            pause = min(pause * 2, 30)
-            for id in due {
-                guard let game = games[id] else { continue }
-                try? await game.engine.flush()
-                let step = await Step.of(game.engine)
+        var pause: TimeInterval = 0.5
+        while true {
+            var busy: [String] = []
+            var nextLinger: Date?
+            for id in order {
+                guard let engine = games[id]?.engine else { continue }
+                let step = await Step.of(engine)
                 absorb(id, step)
-                if !step.channelRequestDue { due.remove(id) }
+                if case .lingering(_, let until) = step.channel.phase, !step.channelWorkWaits {
+                    busy.append(id)
+                    nextLinger = min(nextLinger ?? until, until)
+                } else if step.channelWorkWaits {
+                    busy.append(id)
+                }
+            }
+            await grantFreedChannels()
+            guard !busy.isEmpty else { break }
+            // On the feed clock a linger ends at once; on the system clock it is waited for.
+            var wait = pause
+            if options.clock == .system, let nextLinger { wait = min(wait, max(0.05, nextLinger.timeIntervalSinceNow)) }
+            if options.clock == .feed, busy.contains(where: { id in nextLinger != nil && channels[id]?.deadline != nil }) { wait = 0 }
+            guard Date().addingTimeInterval(wait) <= giveUp else { break }
+            if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }
+            pause = min(pause * 2, 30)
+            for id in busy {
+                guard let game = games[id] else { continue }
+                if options.clock == .feed {
+                    try? await game.engine.fireDeadlines(through: .distantFuture, moving: game.manual)
+                }
+                absorb(id, await Self.tick(game.engine, now: Date()))
             }
         }
         await reconcileChannels()
@@ -528,6 +601,14 @@ public actor GameService {
     /// a channel (said once per game).
     private func absorb(_ id: String, _ step: Step) {
         schedule(id, step.deadline)
+        if step.channelWorkWaits {
+            // Woken again on the system clock, backing off from 1 s to a minute.
+            let delay = channelRetry[id] ?? 1
+            channelRetry[id] = min(delay * 2, 60)
+            schedule(id, Date().addingTimeInterval(delay))
+        } else {
+            channelRetry[id] = nil
+        }
         if options.perGameChannels, channels[id] != step.channel {
             channels[id] = step.channel
             writeChannelDirectory()

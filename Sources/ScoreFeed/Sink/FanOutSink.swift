@@ -40,4 +40,11 @@ public struct FanOutSink: PushSink {
         if let firstError { throw firstError }
         return nil
     }
+
+    /// What any of the sinks still holds of `game`.
+    public func pending(game: String) async -> Int {
+        var total = 0
+        for sink in sinks { total += await sink.pending(game: game) }
+        return total
+    }
 }

@@ -13,6 +13,11 @@ public protocol PushSink: Sendable {
     /// this sink cannot answer (it only records the request, as a file does). Throws when the
     /// answer could not be had (the endpoint is down); the request is then tried again later.
     func manage(_ request: ChannelRequest) async throws -> ChannelAnswer?
+
+    /// How many of `game`'s records this sink has taken but not yet delivered (a sink that keeps
+    /// records in memory while its endpoint is down). A game's channel is deleted only once
+    /// none are left, so its `end` goes out first.
+    func pending(game: String) async -> Int
 }
 
 extension PushSink {
@@ -21,4 +26,7 @@ extension PushSink {
 
     /// Cannot answer: channel requests need a sink that reaches APNs (``WebhookSink``).
     public func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? { nil }
+
+    /// Delivers each record before `send` returns: nothing is pending.
+    public func pending(game: String) async -> Int { 0 }
 }

@@ -102,6 +102,12 @@ public actor ResilientSink: PushSink {
         try? await inner.refused(refusal)
     }
 
+    /// The records of `game` still waiting (after trying them again, when an attempt is due).
+    public func pending(game: String) async -> Int {
+        await drain()
+        return queue.waiting.filter { $0.game == game }.count
+    }
+
     /// Passes a channel request to the inner sink, which must answer it now (a create's channel
     /// id is needed before the game's broadcasts can go). A delete waits until every push of
     /// its game has been delivered (its `end` first). After a failure, channel requests back off
