@@ -45,10 +45,11 @@ struct LiveRun {
           --max-channels <n>      The most channels ScoreFeed keeps at once (10000, APNs' cap
                                   per app and environment); a game past it gets none and holds.
           --delete-unknown-channels
-                                  Every channel of this app is ScoreFeed's: at start and exit,
-                                  delete the channels APNs lists that no game in the state dir
-                                  owns (a create whose answer a crash lost). Otherwise they are
-                                  only reported.
+                                  Every channel of this app (and environment) is this state
+                                  dir's: at start and exit, delete the channels APNs lists that
+                                  no game here owns (a create whose answer a crash lost); not
+                                  while a create is unanswered or games use header channels.
+                                  Otherwise they are only reported.
           The state dir keeps channels.json (game → channel id, state, created) for your
           backend to serve to the app; `scorefeed channels --state-dir <dir>` prints it.
         """

@@ -14,8 +14,9 @@ public struct ChannelManagement: Hashable, Sendable {
     public var linger: TimeInterval
     /// The most channels ScoreFeed keeps at once (APNs allows 10,000 per app and environment).
     public var maxChannels: Int
-    /// Every channel of this app (in this environment) is ScoreFeed's: channels APNs lists that
-    /// no game in the state directory owns are deleted. Off: they are only reported.
+    /// Every channel of this app (in this environment) is this state directory's: channels APNs
+    /// lists that no game owns are deleted (never while a create is unanswered, nor when games
+    /// use channels your backend made). Off: they are only reported.
     public var deleteUnknown: Bool
 
     /// 120 s: with storage policy 0 a broadcast is delivered at once or never, so two minutes

@@ -2,8 +2,8 @@ import Foundation
 import ScoreFeedModel
 
 /// Everything one game has applied, spent and sent, in one value: the applied events (the
-/// validator), the scoreboard, the push policy, the renderer's numbering, and the rendered pushes
-/// not yet handed to the sink (the outbox). Pure: each call is handed `now` and says what to do by
+/// validator), the scoreboard, the push policy, the renderer's numbering, the rendered pushes
+/// not yet handed to the sink (the outbox), and in broadcast mode the game's channel. Pure: each call is handed `now` and says what to do by
 /// filling the outbox; ``MatchEngine`` and `serve` only drive it, checkpoint it and empty the
 /// outbox into the sink.
 ///

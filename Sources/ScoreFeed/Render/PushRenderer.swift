@@ -14,8 +14,9 @@ import ScoreFeedModel
 /// - `apns-expiration`: token mode, send time + ``Configuration/expiration`` (1 hour) for
 ///   `start` and `update` (older news is not worth showing) and + 4 hours for `end` (the ended
 ///   activity stays on the lock screen that long, and a late `end` still removes a stale
-///   score). Broadcast mode, always `0`: Apple advises channels without message storage for
-///   sports, so a push is delivered now or never.
+///   score). Broadcast mode, `0` on a channel that stores nothing (Apple's advice for sports:
+///   a push is delivered now or never), as token mode on one that keeps the latest message
+///   (``Configuration/messageStorage``).
 /// - Payloads are at most ``Configuration/payloadLimit`` bytes; see ``SizeGuard``.
 public struct PushRenderer: Sendable {
     public let attributes: GameAttributes
