@@ -50,9 +50,9 @@ import os
 import signal
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
-from server_support import run_as_child
+from server_support import run_as_child, send_json, serve
 
 KINDS = ("create", "delete", "list", "broadcast", "push", "bad")
 
@@ -259,31 +259,12 @@ def main():
             self.reply(status, headers, reply)
 
         def reply(self, status, headers, body):
-            try:
-                self.send_response(status)
-                for name, value in headers.items():
-                    self.send_header(name, value)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client timed out and left
+            send_json(self, status, headers, body)
 
         def log_message(self, format, *args):
             pass
 
-    class Server(ThreadingHTTPServer):
-        daemon_threads = True
-        allow_reuse_address = True
-
-    server = Server(("127.0.0.1", args.port), Handler)
-    print("PORT %d" % server.server_address[1], flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-
+    serve(Handler, args.port)
 
 if __name__ == "__main__":
     main()

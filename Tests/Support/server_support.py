@@ -1,4 +1,5 @@
-"""What the project's test servers share: living as a child of a test process."""
+"""What the project's test servers share: living as a child of a test process, answering JSON,
+and serving on 127.0.0.1 with the "PORT n" line the tests wait for."""
 
 import os
 import signal
@@ -20,3 +21,33 @@ def run_as_child():
                 os._exit(0)
 
     threading.Thread(target=watch, daemon=True).start()
+
+
+def send_json(handler, status, headers, body):
+    """Answer `status` with `headers` and the JSON bytes `body`; a client that left is ignored."""
+    try:
+        handler.send_response(status)
+        for name, value in headers.items():
+            handler.send_header(name, value)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(body)))
+        handler.end_headers()
+        handler.wfile.write(body)
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # the client timed out and left
+
+
+def serve(handler, port):
+    """Serve `handler` on 127.0.0.1:`port` (0: a free one), print "PORT n", run until killed."""
+    from http.server import ThreadingHTTPServer
+
+    class Server(ThreadingHTTPServer):
+        daemon_threads = True
+        allow_reuse_address = True
+
+    server = Server(("127.0.0.1", port), handler)
+    print("PORT %d" % server.server_address[1], flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass

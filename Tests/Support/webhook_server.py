@@ -24,9 +24,9 @@ import signal
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
-from server_support import run_as_child
+from server_support import run_as_child, send_json, serve
 
 
 def main():
@@ -89,30 +89,14 @@ def main():
                 else:
                     status = int(action)
                 reply = b'{"ok":true}' if status < 300 else b'{"ok":false}'
-                self.send_response(status)
-                for name, value in headers.items():
-                    self.send_header(name, value)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(reply)))
-                self.end_headers()
-                self.wfile.write(reply)
+                send_json(self, status, headers, reply)
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client timed out and left
 
         def log_message(self, format, *args):
             pass
 
-    class Server(ThreadingHTTPServer):
-        daemon_threads = True
-        allow_reuse_address = True
-
-    server = Server(("127.0.0.1", args.port), Handler)
-    print("PORT %d" % server.server_address[1], flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-
+    serve(Handler, args.port)
 
 if __name__ == "__main__":
     main()
