@@ -51,26 +51,15 @@ extension GameSession {
     }
 
     /// Whether the linger after the end is over at `now`: the delete may go once the sink holds
-    /// none of the game's pushes (``beginDelete(now:)``), else ``waitForSink()``.
+    /// none of the game's pushes (``beginDelete(now:)``).
     public func lingerIsOver(now: Date) -> Bool {
         channel.lingerIsOver(now: now)
     }
 
     /// The sink holds none of the game's pushes: the delete goes next.
     public mutating func beginDelete(now: Date) {
-        channelWaitsForSink = false
         channel.advance(now: now)
         if case .deleting = channel.phase { endRecords = [] }
-    }
-
-    /// The sink still holds some of the game's pushes (its end among them): the delete waits.
-    public mutating func waitForSink() {
-        channelWaitsForSink = true
-    }
-
-    /// Starts a delivery round: a delete that waited for the sink is looked at again.
-    mutating func lookAgainAtTheSink() {
-        channelWaitsForSink = false
     }
 
     /// The game will have no channel, for `reason`; its pushes wait.

@@ -44,9 +44,6 @@ public struct GameSession: Sendable {
     /// sink that holds records in memory (``ResilientSink``) may lose them in a crash, and a
     /// restart then sends them again before the channel is deleted.
     public internal(set) var endRecords: [PushRecord] = []
-    /// The linger is over but the sink still holds some of the game's pushes: the delete waits,
-    /// and the linger is not a deadline meanwhile (the engine looks again on its next call).
-    public internal(set) var channelWaitsForSink = false
 
     /// Counts of what the game has seen and done.
     public struct Statistics: Hashable, Sendable, Codable {
@@ -105,8 +102,10 @@ public struct GameSession: Sendable {
     public var state: GameState { board.state }
 
     /// When the policy (or the channel's linger) next wants ``tick(now:)`` called.
+    /// A linger already over is not a deadline: the delete is the engine's to send (it waits
+    /// for the sink, and is retried, backing off, with the game's other channel work).
     public var deadline: Date? {
-        guard let linger = channel.deadline, !channelWaitsForSink else { return policy.deadline }
+        guard let linger = channel.deadline, linger > now else { return policy.deadline }
         return min(policy.deadline ?? linger, linger)
     }
 

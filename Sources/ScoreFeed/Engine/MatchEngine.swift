@@ -123,6 +123,7 @@ public actor MatchEngine {
 
     /// Lets the policy act on time passing (a held push coming due, a channel's linger over).
     public func tick() async throws {
+        if checkpointFailure != nil { commit() }
         let channel = session.channel
         session.tick(now: clock.now)
         if !session.outbox.isEmpty || session.channel != channel { commit() }
@@ -140,7 +141,7 @@ public actor MatchEngine {
     /// call (``flush()``).
     public var channelWorkWaits: Bool {
         if case .channel = session.nextDelivery { return true }
-        return session.channelWaitsForSink
+        return session.lingerIsOver(now: clock.now)
     }
 
     /// How a game gets its channel, as the service decides it.
@@ -214,16 +215,12 @@ public actor MatchEngine {
         guard !delivering, checkpointFailure == nil else { return }
         delivering = true
         defer { delivering = false }
-        session.lookAgainAtTheSink()
         while true {
             guard let next = session.nextDelivery else {
                 // Nothing to send: a linger that is over ends in the delete, once the sink holds
                 // none of the game's pushes (a webhook that is down may still hold its end).
                 guard session.lingerIsOver(now: clock.now) else { return }
-                if await sink.pending(game: attributes.gameId) > 0 {
-                    session.waitForSink()
-                    return
-                }
+                if await sink.pending(game: attributes.gameId) > 0 { return }
                 session.beginDelete(now: clock.now)
                 commit()
                 guard checkpointFailure == nil else { return }

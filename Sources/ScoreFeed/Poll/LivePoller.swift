@@ -63,7 +63,12 @@ public struct LivePoller: Sendable {
         var generator = SystemRandomNumberGenerator()
         var boxDue = Date.distantPast, pbpDue = Date.distantPast
         if let notBefore { await Self.sleep(until: notBefore) }
-        if let announced, await service.announce(announced) { report(.started(announced)) }
+        // Started from the scoreboard, before its play-by-play exists (broadcast: its channel).
+        var announcedOnly = false
+        if let announced, await service.announce(announced) {
+            report(.started(announced))
+            announcedOnly = true
+        }
         /// The boxscore changed since the last play-by-play request.
         var pendingChange = false
         /// Play-by-play requests that failed since the boxscore said final.
@@ -91,7 +96,7 @@ public struct LivePoller: Sendable {
                     boxFailures = 0
                 case .failed(let error, let retryAfter):
                     boxFailures += 1
-                    if await service.knows(gameId) || !error.isNotYetPublished { report(.problem(Self.named(error, gameId))) }
+                    if await (service.knows(gameId) && !announcedOnly) || !error.isNotYetPublished { report(.problem(Self.named(error, gameId))) }
                     outcome = .failed(retryAfter: retryAfter)
                 }
                 // A boxscore that keeps failing no longer decides; the play-by-play's end action
@@ -114,7 +119,7 @@ public struct LivePoller: Sendable {
                     // boxscore that has just said final (or gone away) is read against it.
                     if boxChanged || deciding?.status == .final { snapshotBytes = lastPlayByPlay }
                 case .failed(let error, let retryAfter):
-                    if await service.knows(gameId) || !error.isNotYetPublished { report(.problem(Self.named(error, gameId))) }
+                    if await (service.knows(gameId) && !announcedOnly) || !error.isNotYetPublished { report(.problem(Self.named(error, gameId))) }
                     outcome = .failed(retryAfter: retryAfter)
                     // The boxscore says final but the play-by-play cannot be had: a few tries for
                     // the last actions, then the game ends on the boxscore's final anyway.
@@ -128,7 +133,8 @@ public struct LivePoller: Sendable {
                         let snapshot = try LiveSnapshot.decode(
                             playByPlay: data, url: playByPlay.absoluteString, boxscore: boxBytes, box: deciding, homeTeamId: nil)
                         lastPlayByPlay = data
-                        if await hand(snapshot, to: service, handed: &handed, report: report) { return }
+                        if await hand(snapshot, to: service, handed: &handed, waitingForTeams: announcedOnly, report: report) { return }
+                        if !handed.isEmpty { announcedOnly = false }
                     } catch {
                         // Half a document is never folded: the validators are dropped so the next
                         // request fetches the whole document again.
@@ -148,11 +154,13 @@ public struct LivePoller: Sendable {
     /// Hands `snapshot` to the game's engine: the actions it has not handed in this form, then
     /// the feed's score, then the end. Returns whether the game has ended.
     private func hand(
-        _ snapshot: LiveSnapshot, to service: GameService, handed: inout [Int: UInt64], report: @Sendable (Report) -> Void
+        _ snapshot: LiveSnapshot, to service: GameService, handed: inout [Int: UInt64], waitingForTeams: Bool,
+        report: @Sendable (Report) -> Void
     ) async -> Bool {
         let known = await service.knows(gameId)
-        // Not before its teams are known; the next whole snapshot brings everything.
-        if !known && !snapshot.teamsKnown { return false }
+        // Not before its teams are known (a game started from the scoreboard too); the next whole
+        // snapshot brings everything.
+        if (!known || waitingForTeams) && !snapshot.teamsKnown { return false }
         if handed.isEmpty && snapshot.teamsKnown {
             // The game's id is the poller's; the teams are the feed's. A game resumed from its
             // checkpoint is started too (it keeps its state): in broadcast mode, one with no channel

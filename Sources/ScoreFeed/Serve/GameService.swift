@@ -428,7 +428,10 @@ public actor GameService {
         while let (due, id) = deadlines.popDue(now) {
             guard let game = games[id] else { continue }
             if game.scheduled == due { games[id]?.scheduled = nil }
-            let step = await Self.tick(game.engine, now: now)
+            var step = await Self.tick(game.engine, now: now)
+            // A deadline the tick could not move (its checkpoint cannot be written) is looked at
+            // again a second later, not at once: this loop must end.
+            if let deadline = step.deadline, deadline <= now { step.deadline = now.addingTimeInterval(1) }
             absorb(id, step)
         }
         if !waitingForChannel.isEmpty { await grantFreedChannels() }
@@ -450,6 +453,7 @@ public actor GameService {
             }
         } else {
             // The engines' own deadlines, not the wake-up heap, whose entries may be stale.
+            var previous: Date?
             while true {
                 var next: Date?
                 for id in order {
@@ -457,7 +461,13 @@ public actor GameService {
                 }
                 guard let next, next <= giveUp else { break }
                 let wait = next.timeIntervalSinceNow
-                if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }
+                if wait > 0 {
+                    try? await Task.sleep(for: .seconds(wait))
+                } else if next == previous {
+                    // The last tick could not move it (a checkpoint that cannot be written).
+                    try? await Task.sleep(for: .seconds(0.5))
+                }
+                previous = next
                 let now = Date()
                 for id in order {
                     guard let engine = games[id]?.engine else { continue }
@@ -481,6 +491,7 @@ public actor GameService {
     public func settleChannels(until giveUp: Date) async {
         guard options.perGameChannels && options.channels.manage else { return }
         var pause: TimeInterval = 0.5
+        var firstPass = true
         while true {
             var busy: [String] = []
             var nextLinger: Date?
@@ -488,19 +499,27 @@ public actor GameService {
                 guard let engine = games[id]?.engine else { continue }
                 let step = await Step.of(engine)
                 absorb(id, step)
-                if case .lingering(_, let until) = step.channel.phase, !step.channelWorkWaits {
+                if step.channelWorkWaits {
+                    busy.append(id)
+                } else if case .lingering(_, let until) = step.channel.phase, options.clock == .feed || until <= giveUp {
+                    // A linger that outlasts the drain stays in the checkpoint for the next run.
                     busy.append(id)
                     nextLinger = min(nextLinger ?? until, until)
-                } else if step.channelWorkWaits {
-                    busy.append(id)
                 }
             }
-            await grantFreedChannels()
+            if !waitingForChannel.isEmpty {
+                let granted = waitingForChannel.count
+                await grantFreedChannels()
+                // A game just given its channel has work of its own: look again.
+                if waitingForChannel.count < granted { continue }
+            }
             guard !busy.isEmpty else { break }
-            // On the feed clock a linger ends at once; on the system clock it is waited for.
+            // On the feed clock a linger ends at once (on the first pass; later passes wait for
+            // the sink); on the system clock it is waited for.
             var wait = pause
             if options.clock == .system, let nextLinger { wait = min(wait, max(0.05, nextLinger.timeIntervalSinceNow)) }
-            if options.clock == .feed, busy.contains(where: { id in nextLinger != nil && channels[id]?.deadline != nil }) { wait = 0 }
+            if options.clock == .feed, firstPass { wait = 0 }
+            firstPass = false
             guard Date().addingTimeInterval(wait) <= giveUp else { break }
             if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }
             pause = min(pause * 2, 30)
