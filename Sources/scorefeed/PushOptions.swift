@@ -56,26 +56,21 @@ struct PushOptions {
         case "token":
             if channel != nil { throw ScoreFeedError(.usage, "--channel-id is for --mode broadcast") }
             options.mode = .token
-        case "broadcast" where live:
-            if channel != nil {
+        case "broadcast":
+            if live, channel != nil {
                 throw ScoreFeedError(
                     .usage,
                     "--channel-id is for replaying one game: serve and poll send each game on its own channel. Put \"channel\": \"<id>\" in each game header (serve), or let ScoreFeed create and delete them with --channels manage --webhook <url>")
             }
-            if options.start {
-                throw ScoreFeedError(
-                    .usage, "--start cannot be used with --mode broadcast: broadcast pushes cannot start a Live Activity (push-to-start needs token mode)")
-            }
-            options.mode = .broadcastPerGame
-        case "broadcast":
-            guard let channel, !channel.isEmpty else {
+            if !live, (channel ?? "").isEmpty {
                 throw ScoreFeedError(.usage, "--mode broadcast needs --channel-id <id>")
             }
             if options.start {
                 throw ScoreFeedError(
                     .usage, "--start cannot be used with --mode broadcast: broadcast pushes cannot start a Live Activity (push-to-start needs token mode)")
             }
-            options.mode = .broadcast(channelId: channel)
+            // serve and poll: each game on its own channel (nil here, stamped per game).
+            options.mode = .broadcast(channelId: live ? nil : channel)
         default:
             throw ScoreFeedError(.usage, "--mode must be token or broadcast, not \"\(modeName)\"")
         }

@@ -43,9 +43,7 @@ struct BroadcastChannelTests {
         (ChannelAnswer(status: 403, reason: "Forbidden"), "refused"),
     ])
     func aDeleteAnsweredNotFoundMeansGone(_ answer: ChannelAnswer, _ state: String) {
-        var channel = BroadcastChannel()
-        channel.create(game: "G", storage: 0)
-        channel.answered(ChannelAnswer(status: 200, channelID: "Y2gx"), now: .distantPast)
+        var channel = Self.created(answer: ChannelAnswer(status: 200, channelID: "Y2gx"))
         channel.endDelivered(now: .distantPast, linger: 0)
         channel.advance(now: .distantPast)
         channel.answered(answer, now: .distantPast)
@@ -59,10 +57,15 @@ struct BroadcastChannelTests {
         (ChannelAnswer(status: 201, channelID: "Y2gy"), "open"),
     ])
     func aCreateAnswer(_ answer: ChannelAnswer, _ state: String) {
+        #expect(Self.created(answer: answer).state == state)
+    }
+
+    /// A channel created for game G, after APNs answered the create with `answer`.
+    static func created(answer: ChannelAnswer) -> BroadcastChannel {
         var channel = BroadcastChannel()
-        channel.create(game: "G", storage: 1)
+        channel.create(game: "G", storage: 0)
         channel.answered(answer, now: .distantPast)
-        #expect(channel.state == state)
+        return channel
     }
 
     @Test(arguments: ["", "not base64!", "a$b=", String(repeating: "QUFB", count: 100)])

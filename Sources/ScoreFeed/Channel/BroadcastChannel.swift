@@ -20,13 +20,13 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
         /// No channel yet: the game's broadcasts wait.
         case none
         /// A create is to be sent, or was sent and not answered yet.
-        case creating(requestID: String)
+        case creating
         /// Broadcasts go here.
         case open(id: String)
         /// The game's `end` went out; the channel stays until `until` so it reaches devices.
         case lingering(id: String, until: Date)
         /// A delete is to be sent, or was sent and not answered yet.
-        case deleting(id: String, requestID: String)
+        case deleting(id: String)
         /// Gone (deleted, or APNs no longer knew it).
         case deleted(id: String)
         /// The game cannot have a channel (a bad header channel, the cap, APNs refused the
@@ -50,7 +50,7 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
     public var id: String? {
         switch phase {
         case .none, .creating: return nil
-        case .open(let id), .lingering(let id, _), .deleting(let id, _), .deleted(let id): return id
+        case .open(let id), .lingering(let id, _), .deleting(let id), .deleted(let id): return id
         case .refused(_, let id): return id
         }
     }
@@ -121,7 +121,7 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
         creates += 1
         origin = .scorefeed
         self.storage = storage
-        phase = .creating(requestID: RequestID.uuid(activity: "channel-create:\(game)", seq: creates))
+        phase = .creating
     }
 
     /// The game will have no channel, for `reason`.
@@ -140,7 +140,7 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
     /// Moves a linger that is over to deleting.
     public mutating func advance(now: Date) {
         guard case .lingering(let id, let until) = phase, until <= now else { return }
-        phase = .deleting(id: id, requestID: RequestID.uuid(activity: "channel-delete:\(id)", seq: 1))
+        phase = .deleting(id: id)
     }
 
     /// Back from lingering to open: the game's `end`, which a restart may have lost in the sink,
@@ -153,10 +153,13 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
     /// The request the phase still needs sent, if any.
     public func request(game: String, bundleId: String) -> ChannelRequest? {
         switch phase {
-        case .creating(let requestID):
-            return .create(game: game, bundleId: bundleId, storage: storage, requestID: requestID)
-        case .deleting(let id, let requestID):
-            return .delete(game: game, bundleId: bundleId, channel: id, requestID: requestID)
+        case .creating:
+            // The same create sent again (after a restart) has the same request id.
+            return .create(
+                game: game, bundleId: bundleId, storage: storage,
+                requestID: RequestID.uuid(activity: "channel-create:\(game)", seq: creates))
+        case .deleting(let id):
+            return .delete(game: game, bundleId: bundleId, channel: id)
         default:
             return nil
         }
@@ -190,7 +193,7 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
             let reason = "APNs refused the create: HTTP \(answer.status)" + (answer.reason.map { " \($0)" } ?? "")
             phase = .refused(reason: reason, id: nil)
             return .refused(reason)
-        case .deleting(let id, _):
+        case .deleting(let id):
             if answer.isSuccess || answer.meansChannelGone {
                 phase = .deleted(id: id)
                 return .deleted(id, alreadyGone: !answer.isSuccess)

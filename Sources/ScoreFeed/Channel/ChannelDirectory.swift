@@ -57,34 +57,19 @@ public struct ChannelDirectory: Hashable, Sendable {
             var format: Int
             var games: [String: Entry]
         }
+        let read: File
         do {
-            let read = try JSONDecoder().decode(File.self, from: data)
-            guard read.format == 1 else {
-                throw ScoreFeedError(.unknownFormat, "channels.json format \(read.format); this version reads format 1", at: .init(file: file))
-            }
-            var directory = ChannelDirectory()
-            directory.games = read.games
-            return directory
-        } catch let error as ScoreFeedError {
-            throw error
+            read = try JSONDecoder().decode(File.self, from: data)
         } catch let error as DecodingError {
             throw DecodingErrorText.error(error, data: data, file: file)
         } catch {
             throw ScoreFeedError(.malformedJSON, "\(error)", at: .init(file: file))
         }
-    }
-}
-
-extension ChannelDirectory.Entry {
-    /// Reads a row (the memberwise form is ``init(_:)``).
-    public init(from decoder: any Decoder) throws {
-        enum Key: String, CodingKey { case channel, state, origin, storage, created, reason }
-        let c = try decoder.container(keyedBy: Key.self)
-        channel = try c.decodeIfPresent(String.self, forKey: .channel)
-        state = try c.decode(String.self, forKey: .state)
-        origin = try c.decodeIfPresent(String.self, forKey: .origin)
-        storage = try c.decodeIfPresent(Int.self, forKey: .storage) ?? 0
-        created = try c.decodeIfPresent(Double.self, forKey: .created)
-        reason = try c.decodeIfPresent(String.self, forKey: .reason)
+        guard read.format == 1 else {
+            throw ScoreFeedError(.unknownFormat, "channels.json format \(read.format); this version reads format 1", at: .init(file: file))
+        }
+        var directory = ChannelDirectory()
+        directory.games = read.games
+        return directory
     }
 }

@@ -27,9 +27,13 @@ public struct ChannelRequest: Hashable, Sendable {
             body: Data("{\"message-storage-policy\":\(storage),\"push-type\":\"LiveActivity\"}".utf8))
     }
 
-    /// `DELETE /1/apps/<bundleId>/channels` with `apns-channel-id`.
-    public static func delete(game: String?, bundleId: String, channel: String, requestID: String) -> ChannelRequest {
-        ChannelRequest(
+    /// `DELETE /1/apps/<bundleId>/channels` with `apns-channel-id`; by default its request id is
+    /// derived from the channel, so the same delete sent again (after a restart) has the same one.
+    public static func delete(
+        game: String?, bundleId: String, channel: String, requestID: String? = nil
+    ) -> ChannelRequest {
+        let requestID = requestID ?? RequestID.uuid(activity: "channel-delete:\(channel)", seq: 1)
+        return ChannelRequest(
             action: .delete, game: game,
             request: .init(
                 method: "DELETE", path: "/1/apps/\(bundleId)/channels",

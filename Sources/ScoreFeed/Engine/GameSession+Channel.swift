@@ -18,7 +18,21 @@ extension GameSession {
 
     /// Whether pushes wait because the game has no channel to send on.
     public var isHolding: Bool {
-        needsChannel && channel.sendableID == nil && outbox.contains { if case .push = $0 { true } else { false } }
+        needsChannel && channel.sendableID == nil && outboxHoldsAPush
+    }
+
+    /// Whether a push (not only refusals) waits in the outbox.
+    var outboxHoldsAPush: Bool {
+        outbox.contains { if case .push = $0 { true } else { false } }
+    }
+
+    /// Whether the channel's create or delete is to be sent (the delete once the outbox is empty).
+    public var channelRequestDue: Bool {
+        switch channel.phase {
+        case .creating: return true
+        case .deleting: return outbox.isEmpty
+        default: return false
+        }
     }
 
     /// What to send next: the channel's create first; then the outbox, oldest first (a broadcast
@@ -46,7 +60,7 @@ extension GameSession {
     /// Starts creating the game's channel (not for a game that ended with nothing left to send:
     /// no device would get anything on it).
     public mutating func createChannel(storage: Int) {
-        guard !hasEnded || outbox.contains(where: { if case .push = $0 { true } else { false } }) else { return }
+        guard !hasEnded || outboxHoldsAPush else { return }
         channel.create(game: attributes.gameId, storage: storage)
     }
 

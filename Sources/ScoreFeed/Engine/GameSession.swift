@@ -210,7 +210,7 @@ public struct GameSession: Sendable {
             endRecords.append(record)
         }
         // The end and its priority-5 copy are both out: the channel's linger starts.
-        if hasEnded, !outbox.contains(where: { if case .push = $0 { true } else { false } }) {
+        if hasEnded, !outboxHoldsAPush {
             advance(to: now ?? self.now)
             channel.endDelivered(now: self.now, linger: channelLinger)
         }

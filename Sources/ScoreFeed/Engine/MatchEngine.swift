@@ -140,8 +140,7 @@ public actor MatchEngine {
     /// that waits until it has delivered the game's pushes. The engine looks again on its next
     /// call (``flush()``).
     public var channelWorkWaits: Bool {
-        if case .channel = session.nextDelivery { return true }
-        return session.lingerIsOver(now: clock.now)
+        session.channelRequestDue || session.lingerIsOver(now: clock.now)
     }
 
     /// How a game gets its channel, as the service decides it.
@@ -235,16 +234,13 @@ public actor MatchEngine {
                 let outcome = session.channelAnswered(answer, now: wallClock.now)
                 commit()
                 channelNews.append(outcome)
-                guard checkpointFailure == nil else { return }
-                if case .unusable(let why) = outcome {
-                    throw ScoreFeedError(.channel, "game \(attributes.gameId): \(why); the create is sent again later")
+                // An unusable answer leaves the create to send again, later (the news says so).
+                if case .unusable = outcome { return }
+            case .output(let output):
+                switch output {
+                case .push(let record): try await sink.send(record)
+                case .refused(let refusal): try await sink.refused(refusal)
                 }
-            case .output(.push(let record)):
-                try await sink.send(record)
-                session.delivered(now: clock.now)
-                commit()
-            case .output(.refused(let refusal)):
-                try await sink.refused(refusal)
                 session.delivered(now: clock.now)
                 commit()
             }

@@ -235,8 +235,7 @@ public actor GameService {
             return result
         }
         for id in result.unknown {
-            let request = ChannelRequest.delete(
-                game: nil, bundleId: bundleId, channel: id, requestID: RequestID.uuid(activity: "channel-delete:\(id)", seq: 1))
+            let request = ChannelRequest.delete(game: nil, bundleId: bundleId, channel: id)
             do {
                 if let answer = try await sink.manage(request), answer.isSuccess || answer.meansChannelGone {
                     result.deleted.append(id)

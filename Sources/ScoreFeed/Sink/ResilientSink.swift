@@ -117,8 +117,7 @@ public actor ResilientSink: PushSink {
             throw ScoreFeedError(.sinkUnavailable, "channel requests wait \(JSONText.number(next.timeIntervalSince(clock.now).rounded(.up))) s more after a failure")
         }
         if request.action == .delete, let game = request.game {
-            await drain()
-            let waiting = queue.waiting.filter { $0.game == game }.count
+            let waiting = await pending(game: game)
             if waiting > 0 {
                 throw ScoreFeedError(
                     .sinkUnavailable, "game \(game): \(waiting) push\(waiting == 1 ? "" : "es") still wait for the sink; its channel is deleted once they are delivered")

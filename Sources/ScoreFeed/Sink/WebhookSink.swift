@@ -92,26 +92,21 @@ public actor WebhookSink: PushSink, CustomStringConvertible {
     public nonisolated var description: String { "WebhookSink(\(endpoint))" }
 
     public func send(_ record: PushRecord) async throws {
-        let body = record.jsonLine()
         let key = record.request.headers["apns-id"] ?? RequestID.uuid(activity: record.activity, seq: record.seq)
-        let started = clock.now
-        var attempt = 0
-        while true {
-            try Task.checkCancellation()
-            attempt += 1
-            statistics.attempts += 1
-            let verdict = await post(body, key: key)
-            let what = "\(record.activity) seq \(record.seq)"
+        let what = "\(record.activity) seq \(record.seq)"
+        try await attempts(record.jsonLine(), key: key, what: what) { exchange throws(ScoreFeedError) -> Attempt<Void> in
+            let verdict: Verdict
+            switch exchange {
+            case .answered(let status, let retryAfter, _, _):
+                verdict = Self.verdict(status: status, retryAfter: retryAfter, now: Date())
+            case .failed(let failure):
+                verdict = failure
+            }
             switch verdict {
-            case .delivered:
-                statistics.delivered += 1
-                return
-            case .rejected(let why):
-                throw ScoreFeedError(.sinkRejected, "\(endpoint) refused \(what): \(why)")
-            case .unavailable(let why):
-                throw ScoreFeedError(.sinkUnavailable, "\(endpoint) cannot take \(what): \(why)")
-            case .retry(let retryAfter, let why):
-                try await wait(afterAttempt: attempt, since: started, retryAfter: retryAfter, why: why, what: what)
+            case .delivered: return .done(())
+            case .rejected(let why): throw ScoreFeedError(.sinkRejected, "\(endpoint) refused \(what): \(why)")
+            case .unavailable(let why): throw ScoreFeedError(.sinkUnavailable, "\(endpoint) cannot take \(what): \(why)")
+            case .retry(let after, let why): return .retry(after: after, why)
             }
         }
     }
@@ -122,59 +117,67 @@ public actor WebhookSink: PushSink, CustomStringConvertible {
     /// create's 2xx has no `apns-channel-id`; a 4xx is APNs' answer and is returned (a 404 only
     /// with a JSON `reason`, as APNs gives: a bare 404 is a wrong URL).
     public func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? {
-        let body = request.jsonLine()
         let what = request.game.map { "the channel \(request.action.rawValue) of game \($0)" } ?? "the channel \(request.action.rawValue)"
+        return try await attempts(request.jsonLine(), key: request.requestID, what: what) { exchange throws(ScoreFeedError) -> Attempt<ChannelAnswer?> in
+            switch exchange {
+            case .failed(.retry(let after, let why)):
+                return .retry(after: after, why)
+            case .failed(.unavailable(let why)):
+                throw ScoreFeedError(.sinkUnavailable, "\(endpoint) cannot take \(what): \(why)")
+            case .failed(let verdict):
+                return .retry(after: nil, "\(verdict)")
+            case .answered(let status, let retryAfter, let channelID, let data):
+                let answer = ChannelAnswer(status: status, channelID: channelID, reason: ChannelAnswer.reason(in: data), body: data)
+                switch Self.verdict(status: status, retryAfter: retryAfter, now: Date()) {
+                case .delivered where request.action == .create && (channelID ?? "").isEmpty:
+                    return .retry(after: nil, "HTTP \(status) without an apns-channel-id header")
+                case .delivered, .rejected:
+                    return .done(answer)
+                case .unavailable where status == 404 && answer.reason != nil:
+                    return .done(answer)
+                case .unavailable(let why):
+                    throw ScoreFeedError(.sinkUnavailable, "\(endpoint) cannot take \(what): \(why)")
+                case .retry(let after, let why):
+                    return .retry(after: after, why)
+                }
+            }
+        }
+    }
+
+    /// What one attempt's exchange means: done with a value, or worth another attempt.
+    private enum Attempt<Value> {
+        case done(Value)
+        case retry(after: TimeInterval?, String)
+    }
+
+    /// POSTs `body` until `judge` says it is done (counted as delivered), throws, or the attempts
+    /// or the time run out (waiting the server's `Retry-After`, else the backoff, in between).
+    private func attempts<Value>(
+        _ body: Data, key: String, what: String, judge: (Exchange) throws(ScoreFeedError) -> Attempt<Value>
+    ) async throws -> Value {
         let started = clock.now
         var attempt = 0
         while true {
             try Task.checkCancellation()
             attempt += 1
             statistics.attempts += 1
-            let why: String
-            var retryAfter: TimeInterval?
-            switch await exchange(body, key: request.requestID) {
-            case .failed(.unavailable(let reason)):
-                throw ScoreFeedError(.sinkUnavailable, "\(endpoint) cannot take \(what): \(reason)")
-            case .failed(.retry(let after, let reason)):
-                why = reason
-                retryAfter = after
-            case .failed(let verdict):
-                why = "\(verdict)"
-            case .answered(let status, let header, let data):
-                let answer = ChannelAnswer(
-                    status: status, channelID: header("apns-channel-id"), reason: ChannelAnswer.reason(in: data), body: data)
-                switch Self.verdict(status: status, retryAfter: header("Retry-After"), now: Date()) {
-                case .delivered where request.action == .create && (answer.channelID ?? "").isEmpty:
-                    why = "HTTP \(status) without an apns-channel-id header"
-                case .delivered, .rejected:
-                    statistics.delivered += 1
-                    return answer
-                case .unavailable where status == 404 && answer.reason != nil:
-                    return answer
-                case .unavailable(let reason):
-                    throw ScoreFeedError(.sinkUnavailable, "\(endpoint) cannot take \(what): \(reason)")
-                case .retry(let after, let reason):
-                    why = reason
-                    retryAfter = after
+            switch try judge(await exchange(body, key: key)) {
+            case .done(let value):
+                statistics.delivered += 1
+                return value
+            case .retry(let retryAfter, let why):
+                let delay = retryAfter ?? options.backoff.delay(afterFailure: attempt, random: random())
+                let elapsed = clock.now.timeIntervalSince(started)
+                guard attempt < options.maxAttempts, elapsed + delay <= options.maxElapsed else {
+                    let asked = retryAfter.map { "; it asked to retry after \(JSONText.number($0)) s" } ?? ""
+                    throw ScoreFeedError(
+                        .sinkUnavailable,
+                        "\(endpoint): gave up on \(what) after \(attempt) attempt\(attempt == 1 ? "" : "s") in \(JSONText.number(elapsed.rounded())) s; last: \(why)\(asked)")
                 }
+                statistics.retries += 1
+                try await clock.sleep(until: clock.now.addingTimeInterval(delay))
             }
-            try await wait(afterAttempt: attempt, since: started, retryAfter: retryAfter, why: why, what: what)
         }
-    }
-
-    /// Waits before the next attempt (the server's `Retry-After`, else the backoff), or throws
-    /// `sink-unavailable` when the attempts or the time are used up.
-    private func wait(afterAttempt attempt: Int, since started: Date, retryAfter: TimeInterval?, why: String, what: String) async throws {
-        let delay = retryAfter ?? options.backoff.delay(afterFailure: attempt, random: random())
-        let elapsed = clock.now.timeIntervalSince(started)
-        guard attempt < options.maxAttempts, elapsed + delay <= options.maxElapsed else {
-            let asked = retryAfter.map { "; it asked to retry after \(JSONText.number($0)) s" } ?? ""
-            throw ScoreFeedError(
-                .sinkUnavailable,
-                "\(endpoint): gave up on \(what) after \(attempt) attempt\(attempt == 1 ? "" : "s") in \(JSONText.number(elapsed.rounded())) s; last: \(why)\(asked)")
-        }
-        statistics.retries += 1
-        try await clock.sleep(until: clock.now.addingTimeInterval(delay))
     }
 
     /// What one attempt's outcome means for the record.
@@ -207,18 +210,10 @@ public actor WebhookSink: PushSink, CustomStringConvertible {
         }
     }
 
-    private func post(_ body: Data, key: String) async -> Verdict {
-        switch await exchange(body, key: key) {
-        case .answered(let status, let header, _):
-            return Self.verdict(status: status, retryAfter: header("Retry-After"), now: Date())
-        case .failed(let verdict):
-            return verdict
-        }
-    }
-
     /// One HTTP exchange: the answer, or why there was none.
     private enum Exchange {
-        case answered(status: Int, header: @Sendable (String) -> String?, body: Data)
+        /// The status, the `Retry-After` and `apns-channel-id` headers, and the body.
+        case answered(status: Int, retryAfter: String?, channelID: String?, body: Data)
         case failed(Verdict)
     }
 
@@ -232,10 +227,9 @@ public actor WebhookSink: PushSink, CustomStringConvertible {
         do {
             let (data, response) = try await session.data(for: request)
             guard let http = response as? HTTPURLResponse else { return .failed(.retry(after: nil, "not an HTTP response")) }
-            let headers = http.allHeaderFields.reduce(into: [String: String]()) { result, field in
-                if let name = field.key as? String, let value = field.value as? String { result[name.lowercased()] = value }
-            }
-            return .answered(status: http.statusCode, header: { headers[$0.lowercased()] }, body: data)
+            return .answered(
+                status: http.statusCode, retryAfter: http.value(forHTTPHeaderField: "Retry-After"),
+                channelID: http.value(forHTTPHeaderField: "apns-channel-id"), body: data)
         } catch let error as URLError {
             // The error's own description can contain the URL with its query; say only what happened.
             switch error.code {
