@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Checks that two scorefeed binaries print the same bytes: `replay --jsonl` (token mode), the
+# replay summary (all but its wall time) and `--report-json` on every fixture and every real game in ../shared/nba-pbp.
+# usage: Tests/Refactor/same-output.sh <before binary> [after binary]
+#   default after binary: a release build of this checkout.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+before=${1:?usage: same-output.sh <before binary> [after binary]}
+after=${2:-}
+if [ -z "$after" ]; then
+  (cd "$root" && swift build -c release >/dev/null)
+  after="$root/.build/release/scorefeed"
+fi
+games=()
+while IFS= read -r f; do games+=("$f"); done < <(find "$root/Fixtures" -name '*.json' | sort)
+S="$root/../shared/nba-pbp"
+if [ -d "$S" ]; then
+  while IFS= read -r f; do games+=("$f"); done < <(ls "$S"/*.json | sort)
+else
+  echo "note: $S is absent; fixtures only"
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+same=0 differ=0
+for game in "${games[@]}"; do
+  for side in before after; do
+    bin=${!side}
+    mkdir -p "$work/$side"
+    "$bin" replay "$game" --jsonl --report-json "$work/$side/report.json" >"$work/$side/jsonl" 2>"$work/$side/stderr" || true
+    grep -v '^  wall time' "$work/$side/stderr" >"$work/$side/summary" || true
+  done
+  name=${game#"$root/"}
+  if cmp -s "$work/before/jsonl" "$work/after/jsonl" && cmp -s "$work/before/summary" "$work/after/summary" \
+     && cmp -s "$work/before/report.json" "$work/after/report.json"; then
+    printf 'same    %6d records  %s\n' "$(wc -l <"$work/after/jsonl")" "$name"
+    same=$((same + 1))
+  else
+    printf 'DIFFERS %6d records  %s\n' "$(wc -l <"$work/after/jsonl")" "$name"
+    diff <(head -c 2000 "$work/before/summary") <(head -c 2000 "$work/after/summary") | head -5 || true
+    differ=$((differ + 1))
+  fi
+done
+echo "$same identical, $differ differ"
+[ "$differ" -eq 0 ]
