@@ -166,8 +166,7 @@ struct BroadcastChannelTests {
         guard case .channel(let delete) = session.nextDelivery else { Issue.record("the delete comes after the linger"); return }
         #expect(delete.action == .delete && delete.request.headers["apns-channel-id"] == "Y2gx")
         // The checkpoint keeps the phase, so a restart sends the delete again.
-        let restored = GameSession(
-            restoring: try GameCheckpoint.decode(session.checkpoint.encoded(), file: "t"), renderer: Self.perGame)
+        let restored = try GameSession.restore(session.encoded(), file: "t", renderer: Self.perGame)
         #expect(restored.nextDelivery == .channel(delete))
     }
 
@@ -193,7 +192,7 @@ struct BroadcastChannelTests {
         }
         #expect(session.channel.state == "lingering" && !ends.isEmpty)
         // The sink (a webhook that is down) held the end in memory when the process was killed.
-        let restored = GameSession(restoring: try GameCheckpoint.decode(session.checkpoint.encoded(), file: "t"), renderer: Self.perGame)
+        let restored = try GameSession.restore(session.encoded(), file: "t", renderer: Self.perGame)
         #expect(restored.channel.state == "open")
         #expect(Self.pushes(restored.outbox).map(\.seq) == ends.map(\.seq), "the end goes out again, the same records")
         guard case .output(.push(let first)) = restored.nextDelivery else { Issue.record("the end goes before the delete"); return }

@@ -51,7 +51,7 @@ struct CheckpointTests {
     /// again.
     @Test func aFormat1CheckpointResumesTheGame() async throws {
         let data = try Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format1.json"))
-        let checkpoint = try GameCheckpoint.decode(data, file: "checkpoint-format1.json")
+        let checkpoint = try GameSession.decode(data, file: "checkpoint-format1.json")
         let spent = try #require(checkpoint.coalescer).budget.spent
         #expect(!spent.isEmpty, "the old policy's spent budget is read")
         let (restoration, records, service) = try await Self.resume("checkpoint-format1.json", lines: Self.lines)
@@ -81,8 +81,8 @@ struct CheckpointTests {
 
     @Test func aFormat2CheckpointResumesWithItsAppliedEventsAndNumbering() async throws {
         let data = try Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format2.json"))
-        let checkpoint = try GameCheckpoint.decode(data, file: "checkpoint-format2.json")
-        #expect(checkpoint.format == 2)
+        let checkpoint = try GameSession.decode(data, file: "checkpoint-format2.json")
+        #expect(Self.format(data) == 2)
         #expect(checkpoint.applied.count == 250)
         #expect(checkpoint.statistics.pushes == 55)
         let (restoration, records, service) = try await Self.resume("checkpoint-format2.json", lines: Self.lines)
@@ -98,8 +98,8 @@ struct CheckpointTests {
     /// channel is open, and the game goes on on it after a restart, then deletes it.
     @Test func aFormat3CheckpointResumesOnItsOwnChannel() async throws {
         let data = try Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format3.json"))
-        let checkpoint = try GameCheckpoint.decode(data, file: "checkpoint-format3.json")
-        #expect(checkpoint.format == 3 && checkpoint.applied.count == 250)
+        let checkpoint = try GameSession.decode(data, file: "checkpoint-format3.json")
+        #expect(Self.format(data) == 3 && checkpoint.applied.count == 250)
         let id = "HfUdV99TILdOWFq2s2Qd+Q=="
         #expect(checkpoint.channel.phase == .open(id: id) && checkpoint.channel.origin == .scorefeed)
         let dir = RealFeedServeTests.temporaryDirectory()
@@ -126,7 +126,7 @@ struct CheckpointTests {
 
     @Test func aCheckpointFromBeforeTheDelayHedgeHedgesLikeTheDefaults() throws {
         let data = try Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format2.json"))
-        let configuration = try #require(try GameCheckpoint.decode(data, file: "checkpoint-format2.json").coalescer).configuration
+        let configuration = try #require(try GameSession.decode(data, file: "checkpoint-format2.json").coalescer).configuration
         #expect(configuration.priority5Delay == 120)
         #expect(configuration.shortestPriority5Delay == Coalescer.Configuration.standard.shortestPriority5Delay)
         #expect(configuration.keepUsesShare == Coalescer.Configuration.standard.keepUsesShare)
@@ -143,7 +143,7 @@ struct CheckpointTests {
         object["format"] = format
         let data = try JSONSerialization.data(withJSONObject: object)
         #expect {
-            _ = try GameCheckpoint.decode(data, file: "game-X.json")
+            _ = try GameSession.decode(data, file: "game-X.json")
         } throws: { error in
             guard let error = error as? ScoreFeedError else { return false }
             return error.code == .unknownFormat && error.message.contains("format \(format)")
@@ -153,12 +153,13 @@ struct CheckpointTests {
 
     @Test func optionsGivenAtRestartApplyAndWhatWasSpentStaysSpent() throws {
         let data = try Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format2.json"))
-        let checkpoint = try GameCheckpoint.decode(data, file: "checkpoint-format2.json")
+        let checkpoint = try GameSession.decode(data, file: "checkpoint-format2.json")
         let spent = try #require(checkpoint.coalescer).budget.spent
         #expect(!spent.isEmpty)
         var configuration = Coalescer.Configuration.standard
         configuration.budget = 40
-        let session = GameSession(restoring: checkpoint, policy: configuration)
+        var session = checkpoint
+        session.resume(renderer: .init(), policy: configuration)
         let coalescer = try #require(session.policy as? Coalescer)
         #expect(coalescer.configuration.budget == 40)
         #expect(coalescer.budget.limit == 40)
@@ -170,18 +171,45 @@ struct CheckpointTests {
         var object = try #require(try JSONSerialization.jsonObject(
             with: Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format2.json"))) as? [String: Any])
         if null { object["coalescer"] = NSNull() } else { object.removeValue(forKey: "coalescer") }
-        let checkpoint = try GameCheckpoint.decode(try JSONSerialization.data(withJSONObject: object), file: "x")
+        let checkpoint = try GameSession.decode(try JSONSerialization.data(withJSONObject: object), file: "x")
         #expect(checkpoint.policyWasReset)
-        let session = GameSession(restoring: checkpoint)
+        var session = checkpoint
+        session.resume(renderer: .init(), policy: .standard)
         let coalescer = try #require(session.policy as? Coalescer)
         #expect(coalescer.budget.available(at: checkpoint.now) == 0)
     }
 
+    /// The session's own `Codable` form is format 3: the golden file written by an earlier
+    /// version, read and written again, says the same (it was written before `endRecords`,
+    /// empty there, existed).
+    @Test func aFormat3FileIsTheSessionsOwnForm() throws {
+        let data = try Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format3.json"))
+        let session = try GameSession.decode(data, file: "checkpoint-format3.json")
+        let written = String(decoding: try session.encoded(), as: UTF8.self)
+        #expect(written.contains("\"endRecords\":[],"))
+        let golden = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+        #expect(written.replacingOccurrences(of: "\"endRecords\":[],", with: "") == golden)
+    }
+
     @Test func theSameStateWritesTheSameBytes() throws {
         let data = try Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format2.json"))
-        let checkpoint = try GameCheckpoint.decode(data, file: "checkpoint-format2.json")
-        let again = try GameCheckpoint.decode(try checkpoint.encoded(), file: "again")
+        let checkpoint = try GameSession.decode(data, file: "checkpoint-format2.json")
+        let again = try GameSession.decode(try checkpoint.encoded(), file: "again")
         #expect(try again.encoded() == checkpoint.encoded())
         #expect(again.applied == checkpoint.applied)
     }
+}
+
+extension CheckpointTests {
+    /// The `format` a checkpoint file states.
+    static func format(_ data: Data) -> Int? {
+        (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["format"] as? Int
+    }
+}
+
+extension GameSession {
+    /// The restored policy, when it is a coalescer.
+    fileprivate var coalescer: Coalescer? { policy as? Coalescer }
+    /// The sequence numbers the game has applied.
+    fileprivate var applied: Set<Int> { Set(fold.validator.applied.keys) }
 }

@@ -43,8 +43,9 @@ struct CoalescerTests {
         }
         for event in events {
             fire(until: event.time)
-            let diff = board.apply(event)
-            record(coalescer.observe(StateChange(event: event, diff: diff, state: board.state), now: event.time), event.time)
+            let before = board.state
+            board.apply(event)
+            record(coalescer.observe(StateChange(event: event, before: before, after: board.state), now: event.time), event.time)
         }
         fire(until: end.map { Make.start.addingTimeInterval($0) } ?? .distantFuture)
         return marbles
@@ -116,8 +117,9 @@ struct CoalescerTests {
         coalescer.reconfigure(configuration)
         var board = Scoreboard(state: Make.live)
         let basket = Self.at(0, 1, .fieldGoal(points: 3, made: true), team: .home)
-        let diff = board.apply(basket)
-        let decision = coalescer.observe(StateChange(event: basket, diff: diff, state: board.state), now: basket.time)
+        let before = board.state
+        board.apply(basket)
+        let decision = coalescer.observe(StateChange(event: basket, before: before, after: board.state), now: basket.time)
         guard case .push(let push) = decision else {
             Issue.record("the basket goes out at once: \(decision)")
             return
@@ -290,8 +292,9 @@ struct CoalescerTests {
         coalescer.resume(state: state, shown: state, at: Make.start)
         var board = Scoreboard(state: state)
         let basket = Self.at(5000, 1, .fieldGoal(points: 3, made: true), team: .home, period: 4, clock: 50)
-        let diff = board.apply(basket)
-        let decision = coalescer.observe(StateChange(event: basket, diff: diff, state: board.state), now: basket.time)
+        let before = board.state
+        board.apply(basket)
+        let decision = coalescer.observe(StateChange(event: basket, before: before, after: board.state), now: basket.time)
         guard case .push(let push) = decision else {
             Issue.record("the basket goes out at once: \(decision)")
             return
@@ -350,8 +353,9 @@ struct CoalescerTests {
         var board = Scoreboard(state: state)
         var pushes: [Push] = []
         for event in events {
-            let diff = board.apply(event)
-            if case .push(let push) = coalescer.observe(StateChange(event: event, diff: diff, state: board.state), now: event.time) {
+            let before = board.state
+            board.apply(event)
+            if case .push(let push) = coalescer.observe(StateChange(event: event, before: before, after: board.state), now: event.time) {
                 pushes.append(push)
             }
         }

@@ -126,10 +126,24 @@ struct GameSessionTests {
         #expect(session.statistics.corrections == timeline.corrections)
     }
 
+    /// The freshness measure and the report apply events through the same fold as the engine:
+    /// the score they call true is the one the engine showed, edits and the feed's score included.
+    @Test(arguments: timelines)
+    func theMeasureAndTheReportTakeTheEnginesScore(_ timeline: Timeline) {
+        let (session, _) = Self.run(timeline.events)
+        let truth = ScoreTimeline(events: timeline.events).final
+        #expect([truth.away, truth.home] == Self.score(session))
+        let report = ReportData(
+            document: FeedDocument(attributes: Make.attributes, events: timeline.events), records: [], model: DeviceModel(budget: 15))
+        #expect(report.truth.last.map { [$0.away, $0.home] } == Self.score(session))
+        let moments = GameMoments(events: timeline.events).moments
+        #expect(moments.filter(\.changesScore).count == ScoreTimeline(events: timeline.events).changes.count)
+    }
+
     @Test func aDuplicateChangesNothingAndSendsNothing() {
         var (session, _) = Self.run([Self.tipOff, Self.two])
         let pushes = session.statistics.pushes
-        let before = session.checkpoint
+        let before = session
         let verdict = session.receive(Self.two, index: 9, now: Self.two.time.addingTimeInterval(3600))
         guard case .duplicate(let error) = verdict else {
             Issue.record("expected a duplicate, got \(verdict)")
@@ -138,12 +152,12 @@ struct GameSessionTests {
         #expect(error.code == .duplicateSequence)
         #expect(session.statistics.pushes == pushes)
         #expect(session.now == before.now, "a repeat does not move the game's clock")
-        #expect(session.checkpoint.applied == before.applied)
+        #expect(session.fold.validator.applied == before.fold.validator.applied)
     }
 
     @Test func aRejectedEventMovesNothingNotEvenTheClock() {
         var (session, _) = Self.run([Self.tipOff, Self.two])
-        let before = session.checkpoint
+        let before = session
         // A field goal without a team, stamped far in the future.
         let garbage = Make.event(99, .fieldGoal(points: 2, made: true), at: 1_000_000)
         guard case .reject = session.receive(garbage, index: 3, now: garbage.time) else {
@@ -152,7 +166,7 @@ struct GameSessionTests {
         }
         #expect(session.now == before.now)
         #expect(session.statistics.rejected == 1)
-        #expect(session.checkpoint.applied == before.applied)
+        #expect(session.fold.validator.applied == before.fold.validator.applied)
     }
 
     @Test func anEditIsPushedAsTheChangeOfScoreAtTheGamesCurrentMoment() {
@@ -164,13 +178,13 @@ struct GameSessionTests {
         #expect(records.last?.diff.changes.contains { $0.field == .awayScore } == true)
     }
 
-    @Test func theOutboxHoldsRenderedPushesUntilDelivered() {
+    @Test func theOutboxHoldsRenderedPushesUntilDelivered() throws {
         var (session, _) = Self.run([Self.tipOff, Self.two])
         let count = session.outbox.count
         #expect(count == session.statistics.pushes)
         session.delivered()
         #expect(session.outbox.count == count - 1)
-        #expect(session.checkpoint.outbox.count == count - 1)
+        #expect(try GameSession.restore(session.encoded(), file: "t").outbox.count == count - 1)
     }
 
     @Test func anEditAfterTheEndIsRejected() {

@@ -70,6 +70,7 @@ struct MatchEngineTests {
             return .push(Push(event: .update, priority: 5, reason: "timer"))
         }
         mutating func finish(now: Date) -> PushDecision { .hold }
+        var hasEnded: Bool { false }
     }
 
     @Test func policyDeadlinesFireOnTick() async throws {

@@ -300,7 +300,7 @@ struct ServeTests {
         for (i, line) in lines.prefix(cut).enumerated() { _ = await before.handle(.line(Data(line.utf8), number: i + 1)) }
         let file = try #require(try CheckpointStore(directory: dir).readAll().first?.file)
         var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
-        object["format"] = GameCheckpoint.currentFormat + 1
+        object["format"] = GameSession.checkpointFormat + 1
         try JSONSerialization.data(withJSONObject: object).write(to: file)
         // A first restart puts it aside; a second one, before the game's first event, still knows.
         _ = try await GameService(options: .init(clock: .feed, stateDirectory: dir), sink: RecordingSink()).restore()

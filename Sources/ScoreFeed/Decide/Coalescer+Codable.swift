@@ -4,6 +4,9 @@ import ScoreFeedModel
 /// The coalescer's state, checkpointed with its game. The value table is not part of it: a
 /// resumed game prices with the table the running version ships. A state written by another
 /// version resumes with what it has (the budget spent above all); what it lacks starts afresh.
+/// The phase is written as the flags it had before it was one value (`dirty`, `significance`,
+/// `alert`, `holdUntil`, `intervalWait`, `ended`, `endPending`, `budgetSpentAtFirstEvent`), so
+/// checkpoints of every format read the same.
 extension Coalescer: Codable {
     enum CodingKeys: String, CodingKey {
         case configuration, budget, beyond, state, situation, dirty, significance, alert, holdUntil, paced, pacedAt
@@ -19,18 +22,28 @@ extension Coalescer: Codable {
         beyond.limit = configuration.beyondBudget
         state = try c.decode(GameState.self, forKey: .state)
         situation = try c.decodeIfPresent(Situation.self, forKey: .situation) ?? situation
-        dirty = try c.decodeIfPresent(Bool.self, forKey: .dirty) ?? false
-        significance = try c.decodeIfPresent(Significance.self, forKey: .significance) ?? .none
-        alert = try c.decodeIfPresent(AlertKind.self, forKey: .alert)
-        holdUntil = try c.decodeIfPresent(Date.self, forKey: .holdUntil)
+        let waits = Waits(
+            settleUntil: try c.decodeIfPresent(Date.self, forKey: .holdUntil),
+            interval: try c.decodeIfPresent(Date.self, forKey: .intervalWait))
+        if try c.decodeIfPresent(Bool.self, forKey: .ended) == true {
+            phase = .ended
+        } else if try c.decodeIfPresent(Bool.self, forKey: .endPending) == true {
+            phase = .ending(Waits(interval: waits.interval))
+        } else if try c.decodeIfPresent(Bool.self, forKey: .budgetSpentAtFirstEvent) == true {
+            phase = .takingOver
+        } else if try c.decodeIfPresent(Bool.self, forKey: .dirty) == true {
+            phase = .pending(
+                Unsent(
+                    significance: try c.decodeIfPresent(Significance.self, forKey: .significance) ?? .none,
+                    alert: try c.decodeIfPresent(AlertKind.self, forKey: .alert)),
+                waits)
+        } else {
+            phase = .idle(waits)
+        }
         paced = try c.decodeIfPresent(Double.self, forKey: .paced) ?? 0
         pacedAt = try c.decodeIfPresent(Date.self, forKey: .pacedAt)
         lastPushAt = try c.decodeIfPresent(Date.self, forKey: .lastPushAt)
-        intervalWait = try c.decodeIfPresent(Date.self, forKey: .intervalWait)
         recent = try c.decodeIfPresent([SentPush].self, forKey: .recent) ?? []
-        ended = try c.decodeIfPresent(Bool.self, forKey: .ended) ?? false
-        endPending = try c.decodeIfPresent(Bool.self, forKey: .endPending) ?? false
-        budgetSpentAtFirstEvent = try c.decodeIfPresent(Bool.self, forKey: .budgetSpentAtFirstEvent) ?? false
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -40,17 +53,19 @@ extension Coalescer: Codable {
         try c.encode(beyond, forKey: .beyond)
         try c.encode(state, forKey: .state)
         try c.encode(situation, forKey: .situation)
-        try c.encode(dirty, forKey: .dirty)
-        try c.encode(significance, forKey: .significance)
-        try c.encodeIfPresent(alert, forKey: .alert)
-        try c.encodeIfPresent(holdUntil, forKey: .holdUntil)
+        let unsent = phase.unsent
+        try c.encode(unsent != nil, forKey: .dirty)
+        try c.encode(unsent?.significance ?? .none, forKey: .significance)
+        try c.encodeIfPresent(unsent?.alert, forKey: .alert)
+        try c.encodeIfPresent(phase.waits.settleUntil, forKey: .holdUntil)
         try c.encode(paced, forKey: .paced)
         try c.encodeIfPresent(pacedAt, forKey: .pacedAt)
         try c.encodeIfPresent(lastPushAt, forKey: .lastPushAt)
-        try c.encodeIfPresent(intervalWait, forKey: .intervalWait)
+        try c.encodeIfPresent(phase.waits.interval, forKey: .intervalWait)
         try c.encode(recent, forKey: .recent)
-        try c.encode(ended, forKey: .ended)
-        try c.encode(endPending, forKey: .endPending)
-        try c.encode(budgetSpentAtFirstEvent, forKey: .budgetSpentAtFirstEvent)
+        try c.encode(phase == .ended, forKey: .ended)
+        // Once ended, the end was pending before: the flags as they were written.
+        try c.encode(phase == .ended || phase.isEnding, forKey: .endPending)
+        try c.encode(phase == .takingOver, forKey: .budgetSpentAtFirstEvent)
     }
 }

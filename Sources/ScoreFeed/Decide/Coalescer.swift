@@ -31,29 +31,18 @@ public struct Coalescer: PushPolicy {
     /// What a priority 10 buys by kind of moment (not checkpointed: the table the version ships).
     public private(set) var values: PushValues
 
+    /// Where the game is for the coalescer: what waits to be pushed, and until when.
+    var phase = Phase.idle(Waits())
+    /// The last state observed (what the screen should show).
     var state = GameState()
     var situation: Situation
-    /// Visible changes not yet pushed, the most significant of them, and an alert they earned.
-    var dirty = false
-    var significance = Significance.none
-    var alert: AlertKind?
-    /// The decisive end of the 4th or of an overtime waits this long for the game's end, so the
-    /// final goes out as one push.
-    var holdUntil: Date?
     /// The pace bucket: how far spending is behind the budget's pace, and when it was last
     /// refilled; full means budget to spare.
     var paced: Double
     var pacedAt: Date?
     var lastPushAt: Date?
-    /// A wanted push waits for the minimum interval until then.
-    var intervalWait: Date?
     /// Recent pushes, newest last: enough to know what the device shows.
     var recent: [SentPush] = []
-    var ended = false
-    /// The game ended; the `end` waits only for the minimum interval.
-    var endPending = false
-    /// Count the budget as spent when the first event comes (see ``assumeBudgetSpent(at:)``).
-    var budgetSpentAtFirstEvent = false
     /// What a priority 10 buys at each kind of moment under the assumed delay, and the price's steps.
     private var offers = Offers(scores: [], upgrades: [], scoresPerHour: 0)
 
@@ -79,14 +68,14 @@ public struct Coalescer: PushPolicy {
     /// Counts the whole hour's priority-10 budget as spent at `now` (nil: at the first event it
     /// sees): for a coalescer that takes over a game whose pushes it does not know (a lost
     /// checkpoint), since a priority 10 past the budget is silently dropped while a priority 5 is
-    /// only late.
+    /// only late. With nil, the coalescer must not have seen anything yet.
     public mutating func assumeBudgetSpent(at now: Date?) {
         guard let now else {
-            budgetSpentAtFirstEvent = true
+            phase = .takingOver
             return
         }
-        while availableWithinBudget(now) > 0 { budget.spend(at: now) }
-        while availableBeyondBudget(now) > 0 { beyond.spend(at: now) }
+        while availableWithinBudget(now) > 0 { spendPriority10(at: now, beyondBudget: false) }
+        while availableBeyondBudget(now) > 0 { spendPriority10(at: now, beyondBudget: true) }
     }
 
     /// Applies the options a restarted service was given to a resumed game: the knobs and the
@@ -103,7 +92,12 @@ public struct Coalescer: PushPolicy {
     }
 
     public mutating func countPriority10(at now: Date) {
-        if availableWithinBudget(now) == 0 && availableBeyondBudget(now) > 0 { beyond.spend(at: now) } else { budget.spend(at: now) }
+        spendPriority10(at: now, beyondBudget: availableWithinBudget(now) == 0 && availableBeyondBudget(now) > 0)
+    }
+
+    /// The one place a priority 10 is booked: within the assumed budget, or beyond it.
+    private mutating func spendPriority10(at now: Date, beyondBudget: Bool) {
+        if beyondBudget { beyond.spend(at: now) } else { budget.spend(at: now) }
     }
 
     /// Priority-10 pushes the assumed budget has left now. The pushes sent beyond it count too
@@ -123,67 +117,78 @@ public struct Coalescer: PushPolicy {
         configuration.largestBudget - budget.used(at: now) - beyond.used(at: now)
     }
 
-    public var deadline: Date? {
-        guard !ended else { return nil }
-        guard let holdUntil else { return intervalWait }
-        guard let intervalWait else { return holdUntil }
-        return min(holdUntil, intervalWait)
-    }
+    public var deadline: Date? { phase.deadline }
+
+    public var hasEnded: Bool { phase == .ended }
 
     public mutating func observe(_ change: StateChange, now: Date) -> PushDecision {
-        guard !ended else { return .hold }
-        if budgetSpentAtFirstEvent {
-            budgetSpentAtFirstEvent = false
+        switch phase {
+        case .ended: return .hold
+        case .takingOver:
+            phase = .idle(Waits())
             assumeBudgetSpent(at: now)
+        default: break
         }
         let before = state
         state = change.state
         let kind = situation.observe(change.event, before: before, after: change.state)
         let significance = Significance.of(change, before: before)
-        if significance >= .score || (significance == .minor && change.diff.isVisible) {
-            dirty = true
-            self.significance = max(self.significance, significance)
+        var waits = phase.waits
+        if case .ending = phase {
+            // Nothing comes after the game's end but the end itself.
+        } else if significance >= .score || (significance == .minor && change.diff.isVisible) {
+            var unsent = phase.unsent ?? Unsent()
+            unsent.significance = max(unsent.significance, significance)
+            if significance == .critical { unsent.alert = unsent.alert ?? criticalAlert(change) }
+            phase = .pending(unsent, waits)
         }
-        if significance == .critical { alert = alert ?? criticalAlert(change) }
         switch change.event.kind {
         case .gameEnd:
-            endPending = true
+            phase = .ending(Waits(interval: waits.interval))
         case .periodEnd where situation.period >= 4 && state.homeScore != state.awayScore:
-            holdUntil = now.addingTimeInterval(configuration.settle)
+            waits.settleUntil = now.addingTimeInterval(configuration.settle)
         default:
-            if kind != .pause { holdUntil = nil }
+            if kind != .pause { waits.settleUntil = nil }
         }
-        if endPending {
-            holdUntil = nil
+        if case .ending(var waits) = phase {
+            waits.settleUntil = nil
+            phase = .ending(waits)
             return sendEndIfAllowed(now)
         }
+        phase.waits = waits
         return decide(now)
     }
 
     public mutating func tick(now: Date) -> PushDecision {
-        guard !ended else { return .hold }
-        if let holdUntil, now >= holdUntil { self.holdUntil = nil }
-        if let intervalWait, now >= intervalWait { self.intervalWait = nil }
-        if endPending { return sendEndIfAllowed(now) }
+        guard phase != .ended else { return .hold }
+        var waits = phase.waits
+        if let settle = waits.settleUntil, now >= settle { waits.settleUntil = nil }
+        if let interval = waits.interval, now >= interval { waits.interval = nil }
+        phase.waits = waits
+        if case .ending = phase { return sendEndIfAllowed(now) }
         return decide(now)
     }
 
     /// Continues a game whose earlier pushes this coalescer did not make (its own state was
     /// lost): `state` is the scoreboard now, `shown` the last state pushed, at `now`. The last push
     /// is taken as a priority 5 sent at `now`, so the screen counts as wrong until it would arrive.
-    public mutating func resume(state: GameState, shown: GameState, at now: Date) {
+    /// `ended`: the game's `end` went out.
+    public mutating func resume(state: GameState, shown: GameState, at now: Date, ended: Bool = false) {
         self.state = state
         recent = [SentPush(at: now, priority: 5, homeScore: shown.homeScore, awayScore: shown.awayScore)]
         lastPushAt = now
-        dirty = state != shown
-        significance = state.homeScore != shown.homeScore || state.awayScore != shown.awayScore ? .score : dirty ? .minor : .none
+        let significance: Significance = state.homeScore != shown.homeScore || state.awayScore != shown.awayScore ? .score : .minor
+        phase = ended ? .ended : state != shown ? .pending(Unsent(significance: significance), phase.waits) : .idle(phase.waits)
     }
 
     public mutating func finish(now: Date) -> PushDecision {
-        guard !ended else { return .hold }
-        if endPending { return end(now) }
-        guard dirty || screenIsWrong(now) else { return .hold }
-        holdUntil = nil
+        switch phase {
+        case .ended: return .hold
+        case .ending: return end(now)
+        default: break
+        }
+        guard phase.unsent != nil || screenIsWrong(now) else { return .hold }
+        phase.waits.settleUntil = nil
         let (priority, beyondBudget) = lastPriority(now)
         let reason = "feed ended; last state" + (beyondBudget ? "; \(Push.beyondBudget)" : "")
         return push(Push(event: .update, priority: priority, reason: reason), now, beyondBudget: beyondBudget)
@@ -193,11 +198,14 @@ public struct Coalescer: PushPolicy {
 
     private mutating func decide(_ now: Date) -> PushDecision {
         refillPacing(now)
-        if let holdUntil, now < holdUntil { return .hold }
-        holdUntil = nil
-        if let intervalWait, now < intervalWait { return .hold }
+        if let settle = phase.waits.settleUntil, now < settle { return .hold }
+        phase.waits.settleUntil = nil
+        if let interval = phase.waits.interval, now < interval { return .hold }
 
-        let atScore = dirty && significance >= .score
+        let unsent = phase.unsent
+        let significance = unsent?.significance ?? .none
+        let alert = unsent?.alert
+        let atScore = significance >= .score
         let kind = situation.kind
         let value = screenIsWrong(now) ? valueOfPriority10(kind, now) : 0
         let available = availableWithinBudget(now)
@@ -230,7 +238,7 @@ public struct Coalescer: PushPolicy {
         let wanted: Push
         if let why {
             wanted = Push(event: .update, priority: 10, alert: alert, reason: "priority 10: \(why)")
-        } else if dirty && (significance >= .score || kind.isPause) {
+        } else if unsent != nil && (significance >= .score || kind.isPause) {
             wanted = Push(event: .update, priority: 5, reason: "priority 5")
         } else {
             return .hold
@@ -379,7 +387,7 @@ public struct Coalescer: PushPolicy {
         guard let lastPushAt else { return false }
         let allowed = lastPushAt.addingTimeInterval(configuration.minInterval)
         guard now < allowed else { return false }
-        intervalWait = allowed
+        phase.waits.interval = allowed
         return true
     }
 
@@ -393,7 +401,7 @@ public struct Coalescer: PushPolicy {
         let (priority, beyondBudget) = lastPriority(now)
         let push = Push(event: .end, priority: priority, alert: configuration.alerts.final ? .final : nil, reason: beyondBudget ? "final; \(Push.beyondBudget)" : "final")
         let decision = self.push(push, now, beyondBudget: beyondBudget)
-        ended = true
+        phase = .ended
         return decision
     }
 
@@ -406,9 +414,7 @@ public struct Coalescer: PushPolicy {
         // score, since this push may carry more (a timeout, the possession).
         let backed = push.event != .end && !beyondBudget && priority5Arrival(now) < .distantFuture
         if push.priority == 10 && configuration.copies && !backed { push.priority5Copy = true }
-        if push.priority == 10 {
-            if beyondBudget { beyond.spend(at: now) } else { budget.spend(at: now) }
-        }
+        if push.priority == 10 { spendPriority10(at: now, beyondBudget: beyondBudget) }
         recent.append(SentPush(at: now, priority: push.priority, homeScore: state.homeScore, awayScore: state.awayScore))
         if push.priority5Copy {
             recent.append(SentPush(at: now, priority: 5, homeScore: state.homeScore, awayScore: state.awayScore))
@@ -416,11 +422,7 @@ public struct Coalescer: PushPolicy {
         let horizon = now.addingTimeInterval(-configuration.priority5Delay - 1)
         if let keepFrom = recent.lastIndex(where: { $0.at <= horizon }) { recent.removeFirst(keepFrom) }
         lastPushAt = now
-        dirty = false
-        significance = .none
-        alert = nil
-        holdUntil = nil
-        intervalWait = nil
+        phase = .idle(Waits())
         return .push(push)
     }
 

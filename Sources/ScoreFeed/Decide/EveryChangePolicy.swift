@@ -9,14 +9,17 @@ import ScoreFeedModel
 public struct EveryChangePolicy: PushPolicy {
     /// Whether folded changes have not been pushed yet.
     private var pending = false
+    public private(set) var hasEnded = false
 
     public init() {}
 
     public var deadline: Date? { nil }
 
     public mutating func observe(_ change: StateChange, now: Date) -> PushDecision {
+        guard !hasEnded else { return .hold }
         if case .gameEnd = change.event.kind {
             pending = false
+            hasEnded = true
             return .push(Push(event: .end, priority: 10, alert: .final, reason: "final"))
         }
         guard !change.diff.isEmpty else { return .hold }

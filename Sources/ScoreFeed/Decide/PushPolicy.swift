@@ -15,6 +15,9 @@ public protocol PushPolicy: Sendable {
     mutating func tick(now: Date) -> PushDecision
     /// Called when the feed ends without more events: push whatever is still held.
     mutating func finish(now: Date) -> PushDecision
+    /// Whether the policy has sent the game's `end`: it decides nothing more. The one record of
+    /// a game's end for the engine (``GameSession/hasEnded``).
+    var hasEnded: Bool { get }
     /// Called when a priority 10 the policy did not ask for went out (the renderer's
     /// push-to-start, which Apple wants at priority 10): a budget-aware policy counts it.
     mutating func countPriority10(at now: Date)
@@ -24,16 +27,24 @@ extension PushPolicy {
     public mutating func countPriority10(at now: Date) {}
 }
 
-/// One folded event: the event, what it changed, and the state after it.
+/// One folded event: the event, the state before it and after it, and what it changed.
 public struct StateChange: Sendable {
     public var event: GameEvent
+    public var before: GameState
     public var diff: Diff
+    /// The state after the event.
     public var state: GameState
 
-    public init(event: GameEvent, diff: Diff, state: GameState) {
+    public init(event: GameEvent, before: GameState, after: GameState) {
         self.event = event
-        self.diff = diff
-        self.state = state
+        self.before = before
+        diff = Diff(from: before, to: after)
+        state = after
+    }
+
+    /// Whether the event moved the score.
+    public var changesScore: Bool {
+        state.homeScore != before.homeScore || state.awayScore != before.awayScore
     }
 }
 

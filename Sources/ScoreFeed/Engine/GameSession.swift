@@ -1,21 +1,19 @@
 import Foundation
 import ScoreFeedModel
 
-/// Everything one game has applied, spent and sent, in one value: the applied events (the
-/// validator), the scoreboard, the push policy, the renderer's numbering, the rendered pushes
-/// not yet handed to the sink (the outbox), and in broadcast mode the game's channel. Pure: each call is handed `now` and says what to do by
-/// filling the outbox; ``MatchEngine`` and `serve` only drive it, checkpoint it and empty the
-/// outbox into the sink.
+/// Everything one game has applied, spent and sent, in one value: the applied events and the
+/// scoreboard (the fold), the push policy, the renderer's numbering, the rendered pushes not yet
+/// handed to the sink (the outbox), and in broadcast mode the game's channel. Pure: each call is
+/// handed `now` and says what to do by filling the outbox; ``MatchEngine`` and `serve` only drive
+/// it, checkpoint it (its own `Codable` form) and empty the outbox into the sink.
 ///
-/// - Identity is not order: an event seen before is a duplicate at any distance; the same `seq`
-///   with other content is an edit, applied as the change of its points.
-/// - The feed's running score wins: after an event that states one, the scoreboard follows it
-///   and the difference is counted in ``Statistics/corrections``.
+/// The rules of applying an event (identity, edits, the feed's running score) are
+/// ``GameFold``'s; the session counts what the fold did in ``Statistics`` and hands each change
+/// to the policy.
 public struct GameSession: Sendable {
     public let attributes: GameAttributes
-    /// The applied events: the one record of what this game has seen.
-    public internal(set) var validator = EventValidator()
-    public internal(set) var board: Scoreboard
+    /// The applied events and the scoreboard: the one record of what this game has seen.
+    public internal(set) var fold: GameFold
     public internal(set) var policy: any PushPolicy
     public internal(set) var renderer: PushRenderer
     /// The state in the last push rendered (the device's view once delivered).
@@ -24,22 +22,21 @@ public struct GameSession: Sendable {
     public internal(set) var unsentEvents = 0
     /// Feed time of the newest event folded so far.
     public internal(set) var newestSourceTime: Date?
-    /// Whether the `end` push has been rendered.
-    public internal(set) var hasEnded = false
     public internal(set) var statistics = Statistics()
     /// Rendered pushes (and refusals) waiting for the sink, oldest first.
     public internal(set) var outbox: [PushRenderer.Output] = []
     /// The latest time the session was handed: the game's clock when it is checkpointed.
     public internal(set) var now: Date
-    /// The feed states its running score on events: the scoreboard follows it, and edits wait
-    /// for the next stated score instead of moving the score themselves.
-    public internal(set) var followsFeedScore = false
     /// The game's broadcast channel, in broadcast mode with a channel per game (see
     /// ``needsChannel``): its pushes leave only while it is open, stamped with its id.
     public internal(set) var channel = BroadcastChannel()
     /// Seconds a channel ScoreFeed made stays after the `end` was delivered (today's option: not
     /// checkpointed).
     public var channelLinger: TimeInterval = ChannelManagement.defaultLinger
+    /// The policy's state was absent or unreadable in the checkpoint this game was restored from
+    /// (written by another version): it resumed with a fresh policy that counts the hour's
+    /// budget as spent.
+    public internal(set) var policyWasReset = false
     /// The game's `end` (and its copy) as handed to the sink, kept while its channel lingers: a
     /// sink that holds records in memory (``ResilientSink``) may lose them in a crash, and a
     /// restart then sends them again before the channel is deleted.
@@ -93,13 +90,17 @@ public struct GameSession: Sendable {
         self.attributes = attributes
         self.policy = policy
         self.renderer = PushRenderer(attributes: attributes, configuration: renderer)
-        board = Scoreboard(state: initialState)
+        fold = GameFold(state: initialState)
         lastPushed = initialState
         self.now = now
     }
 
     /// The state after every event applied so far.
-    public var state: GameState { board.state }
+    public var state: GameState { fold.state }
+
+    /// Whether the `end` has been decided and rendered: the game pushes nothing more. The policy
+    /// owns it (its phase); the feed's own game end is ``GameFold/sawGameEnd``.
+    public var hasEnded: Bool { policy.hasEnded }
 
     /// When the policy (or the channel's linger) next wants ``tick(now:)`` called.
     /// A linger already over is not a deadline: the delete is the engine's to send (it waits
@@ -111,56 +112,34 @@ public struct GameSession: Sendable {
 
     /// What ``receive(_:index:now:)`` would say of `event`, changing nothing.
     public func verdict(_ event: GameEvent, index: Int) -> EventValidator.Verdict {
-        validator.verdict(event, index: index)
+        fold.verdict(event, index: index)
     }
 
     /// Validates `event` (found at `index` in its feed), folds it, follows the feed's score and
     /// lets the policy decide at `now`; pushes to send land in ``outbox``.
     @discardableResult
     public mutating func receive(_ event: GameEvent, index: Int, now: Date) -> EventValidator.Verdict {
-        receive(event, judged: validator.verdict(event, index: index), now: now)
+        receive(event, judged: fold.verdict(event, index: index), now: now)
     }
 
     /// Receives `event` as ``verdict(_:index:)`` judged it, when only time has passed since (the
     /// feed-time path judges first, to move the clock only for an event the game takes).
     @discardableResult
     mutating func receive(_ event: GameEvent, judged verdict: EventValidator.Verdict, now: Date) -> EventValidator.Verdict {
-        validator.record(event, as: verdict)
         switch verdict {
-        case .duplicate:
-            statistics.duplicates += 1
-        case .reject:
-            // A line the game cannot use moves nothing, not even its clock.
-            statistics.rejected += 1
+        case .duplicate: statistics.duplicates += 1
+        // A line the game cannot use moves nothing, not even its clock.
+        case .reject: statistics.rejected += 1
         case .accept:
             advance(to: now)
             statistics.accepted += 1
-            let before = board.state
-            board.apply(event)
-            // The feed's running score is the truth; the fold only predicts it.
-            if let feed = event.feedScore {
-                followsFeedScore = true
-                if board.follow(feed) { statistics.corrections += 1 }
-            }
-            observe(event, changing: before)
-        case .edit(let previous):
+        case .edit:
             advance(to: now)
             statistics.edits += 1
-            // Where the feed states its running score, the next stated score carries the edit;
-            // moving the score here as well could count it twice.
-            guard !followsFeedScore else { break }
-            let before = board.state
-            let moved = PointsMoved.between((previous.team, previous.points), (event.team, event.kind.points))
-            for (team, points) in moved {
-                board.apply(correctionNow(points, team: team, seq: event.seq, time: event.time, why: "seq \(event.seq) edited by the feed"))
-            }
-            guard !moved.isEmpty else { break }
-            observe(
-                correctionNow(
-                    event.kind.points - previous.points, team: event.team ?? previous.team ?? .home, seq: event.seq,
-                    time: event.time, why: event.description ?? "seq \(event.seq) edited by the feed"),
-                changing: before)
         }
+        let step = fold.apply(event, judged: verdict, now: self.now)
+        if step.corrected { statistics.corrections += 1 }
+        if let change = step.change { observe(change) }
         return verdict
     }
 
@@ -168,18 +147,11 @@ public struct GameSession: Sendable {
     /// the scoreboard follows, and a change is a correction the policy sees at the game's current
     /// moment. The same score again changes nothing, so a poller may say it after every poll.
     public mutating func follow(_ score: FinalScore, now: Date) {
-        guard !validator.hasEnded else { return }
-        followsFeedScore = true
-        let before = board.state
-        guard board.follow(score) else { return }
+        let moment = max(self.now, now)
+        guard let change = fold.follow(score, time: newestSourceTime ?? moment, now: moment) else { return }
         advance(to: now)
         statistics.corrections += 1
-        let home = score.home - before.homeScore, away = score.away - before.awayScore
-        observe(
-            correctionNow(
-                abs(home) >= abs(away) ? home : away, team: abs(home) >= abs(away) ? .home : .away, seq: 0,
-                time: newestSourceTime ?? self.now, why: "the feed's score"),
-            changing: before)
+        observe(change)
     }
 
     /// Lets the policy act on time passing (a held push coming due), and ends a channel's linger.
@@ -222,40 +194,23 @@ public struct GameSession: Sendable {
         if time > now { now = time }
     }
 
-    /// Hands the change from `before` to the current state to the policy and renders its decision.
-    private mutating func observe(_ event: GameEvent, changing before: GameState) {
+    /// Hands a change the fold made to the policy and renders its decision.
+    private mutating func observe(_ change: StateChange) {
         unsentEvents += 1
-        if newestSourceTime.map({ event.time > $0 }) ?? true { newestSourceTime = event.time }
-        let diff = Diff(from: before, to: board.state)
-        perform(policy.observe(StateChange(event: event, diff: diff, state: board.state), now: now))
-    }
-
-    /// A correction of `points` for `team` that happens now: at the game's current period and
-    /// clock, whatever the moment of the event that caused it.
-    private func correctionNow(_ points: Int, team: TeamSide, seq: Int, time: Date, why: String) -> GameEvent {
-        GameEvent(
-            seq: seq, time: time, period: max(1, board.state.period), clock: board.state.clock.secondsRemaining(at: now),
-            kind: .correction(points: points), team: team, description: why)
+        if newestSourceTime.map({ change.event.time > $0 }) ?? true { newestSourceTime = change.event.time }
+        perform(policy.observe(change, now: now))
     }
 
     private mutating func perform(_ decision: PushDecision) {
-        guard case .push(var push) = decision, !hasEnded else { return }
-        let state = board.state
+        guard case .push(var push) = decision else { return }
+        let state = fold.state
         let diff = Diff(from: lastPushed, to: state)
         // The record says what changed and why the policy sent it now.
         if !diff.isEmpty && push.event != .end { push.reason = "\(diff.reason) (\(push.reason))" }
         // The renderer may put a push-to-start first, or refuse a push that does not fit even
         // trimmed: the refusal goes to the sink as an error, not a request, and the game goes on.
-        var outputs = renderer.outputs(
+        let outputs = renderer.outputs(
             for: push, state: state, diff: diff, coalesced: unsentEvents, sentAt: now, sourceTime: newestSourceTime)
-        if push.priority5Copy && push.priority == 10 {
-            // Right behind it, with the next timestamp and the same state: a device that showed
-            // the first shows nothing new; one whose budget dropped it shows this a delay later.
-            var copy = Push(event: push.event, priority: 5, reason: "priority-5 copy of the push before, in case the budget dropped it")
-            copy.priority5Copy = false
-            outputs += renderer.outputs(
-                for: copy, state: state, diff: diff, coalesced: 0, sentAt: now, sourceTime: newestSourceTime)
-        }
         for output in outputs {
             switch output {
             case .push(let record):
@@ -267,7 +222,6 @@ public struct GameSession: Sendable {
                 }
                 lastPushed = state
                 unsentEvents = 0
-                if record.event == .end { hasEnded = true }
             case .refused:
                 statistics.refused += 1
             }

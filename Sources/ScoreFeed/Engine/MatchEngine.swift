@@ -254,7 +254,7 @@ public actor MatchEngine {
     private func commit() {
         guard let store else { return }
         do {
-            try store.write(try session.checkpoint.encoded(), for: attributes.gameId)
+            try store.write(try session.encoded(), for: attributes.gameId)
             checkpointFailure = nil
         } catch let error as ScoreFeedError {
             checkpointFailure = error

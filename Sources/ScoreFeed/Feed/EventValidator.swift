@@ -78,8 +78,9 @@ public struct EventValidator: Sendable {
         period <= 4 ? 720 : 300
     }
 
-    /// Whether the game's `gameEnd` has been applied.
-    public var hasEnded: Bool { ended }
+    /// Whether the feed's `gameEnd` has been applied (the game's end push is another matter:
+    /// ``GameSession/hasEnded``).
+    public var sawGameEnd: Bool { ended }
 
     /// Checks `event` (found at `index` in the feed) and records it when accepted or edited.
     public mutating func check(_ event: GameEvent, index: Int) -> Verdict {

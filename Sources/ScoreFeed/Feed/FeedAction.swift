@@ -1,7 +1,7 @@
 import Foundation
 
 /// One action of an NBA feed after mapping: the typed event, and the feed's own running score
-/// after it when the feed states one there. ``SnapshotDiffer`` works on these.
+/// after it when the feed states one there.
 public struct FeedAction: Hashable, Sendable {
     public var event: GameEvent
     /// The feed's score after this action (liveData `scoreHome`/`scoreAway`, v2 `SCORE`).

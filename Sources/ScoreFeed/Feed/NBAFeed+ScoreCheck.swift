@@ -52,8 +52,8 @@ extension NBAFeed {
         /// The feed's last stated score.
         var feedScore: FinalScore?
         var period = 0
-        private var validator = EventValidator()
-        private var board = Scoreboard()
+        /// The engine's rules (``GameFold``), so the check predicts what the engine will show.
+        private var fold = GameFold()
         private var lastTime: Date?
         private var nextCorrection = NBAFeed.syntheticSeqBase
 
@@ -71,8 +71,8 @@ extension NBAFeed {
             }
             feedScore = feed
             event.feedScore = feed
-            let before = board.state
-            let scores = event.kind.points != 0 && event.team != nil && validator.verdict(event, index: action.position) == .accept
+            let before = fold.state
+            let scores = event.kind.points != 0 && event.team != nil && fold.verdict(event, index: action.position) == .accept
             var predicted = FinalScore(home: before.homeScore, away: before.awayScore)
             if scores, let team = event.team {
                 if team == .home { predicted.home += event.kind.points } else { predicted.away += event.kind.points }
@@ -120,8 +120,7 @@ extension NBAFeed {
 
         private mutating func append(_ event: GameEvent, position: Int) {
             // A rejected event is kept all the same: the engine rejects it too and reports why.
-            if validator.check(event, index: position) == .accept {
-                board.apply(event)
+            if fold.apply(event, index: position, now: event.time).verdict == .accept {
                 period = max(period, event.period)
             }
             events.append(event)

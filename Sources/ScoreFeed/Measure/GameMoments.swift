@@ -21,24 +21,19 @@ public struct GameMoments: Hashable, Sendable {
     /// Seconds of game clock played: 48 minutes and 5 per overtime.
     public var gameSeconds: Double
 
-    /// Folds `events` as ``ScoreTimeline`` does and reads each accepted one.
+    /// Applies `events` through ``GameFold`` as ``ScoreTimeline`` does and reads each change.
     public init(events: [GameEvent]) {
         timeline = ScoreTimeline(events: events)
-        var validator = EventValidator()
-        var board = Scoreboard()
         var situation = Situation()
         var read: [Moment] = []
         var last: Date?
         var periods = 4
-        for (index, event) in events.enumerated() where validator.check(event, index: index) == .accept {
-            let before = board.state
-            board.apply(event)
-            let time = max(event.time, last ?? event.time)
+        GameFold.replay(events) { _, change in
+            let time = max(change.event.time, last ?? change.event.time)
             last = time
-            periods = max(periods, event.period)
-            let kind = situation.observe(event, before: before, after: board.state)
-            let changes = board.state.homeScore != before.homeScore || board.state.awayScore != before.awayScore
-            read.append(Moment(time: time, kind: kind, changesScore: changes, wait: 0))
+            periods = max(periods, change.event.period)
+            let kind = situation.observe(change.event, before: change.before, after: change.state)
+            read.append(Moment(time: time, kind: kind, changesScore: change.changesScore, wait: 0))
         }
         var next = timeline.end
         for i in read.indices.reversed() {

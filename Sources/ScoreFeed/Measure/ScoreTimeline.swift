@@ -30,22 +30,19 @@ public struct ScoreTimeline: Hashable, Sendable {
         self.gameEnd = gameEnd
     }
 
-    /// Folds `events` (validated as the engine would) and records each score change.
+    /// Applies `events` through ``GameFold`` (as the engine does: edits and the feed's running
+    /// score included) and records each score change.
     public init(events: [GameEvent]) {
-        var validator = EventValidator()
-        var board = Scoreboard()
         var changes: [Change] = []
         var gameEnd: Date?
         var last: Date?
-        for (index, event) in events.enumerated() where validator.check(event, index: index) == .accept {
-            let before = board.state
-            board.apply(event)
-            let time = max(event.time, last ?? event.time)
+        GameFold.replay(events) { _, change in
+            let time = max(change.event.time, last ?? change.event.time)
             last = time
-            if board.state.homeScore != before.homeScore || board.state.awayScore != before.awayScore {
-                changes.append(Change(time: time, score: FinalScore(home: board.state.homeScore, away: board.state.awayScore)))
+            if change.changesScore {
+                changes.append(Change(time: time, score: FinalScore(home: change.state.homeScore, away: change.state.awayScore)))
             }
-            if case .gameEnd = event.kind { gameEnd = time }
+            if case .gameEnd = change.event.kind { gameEnd = time }
         }
         let start = events.first?.time ?? Date(timeIntervalSince1970: 0)
         self.init(changes: changes, start: start, end: last ?? start, gameEnd: gameEnd)

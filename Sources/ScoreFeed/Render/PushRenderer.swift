@@ -64,7 +64,7 @@ public struct PushRenderer: Sendable {
 
     /// Renders `push` of `state`: with push-to-start configured, the first call returns the
     /// `start` (priority 10, with `attributes-type`, `attributes`, `content-state` and an alert)
-    /// followed by the push itself. A payload that does not fit even trimmed becomes a
+    /// followed by the push itself, and the push's priority-5 copy when the policy asked for one. A payload that does not fit even trimmed becomes a
     /// ``Output/refused(_:)`` and takes no `seq`; rendering never throws, so the game goes on.
     public mutating func outputs(
         for push: Push, state: GameState, diff: Diff, coalesced: Int, sentAt: Date, sourceTime: Date?
@@ -75,6 +75,12 @@ public struct PushRenderer: Sendable {
             outputs.append(make(start, state: state, diff: diff, coalesced: 0, sentAt: sentAt, sourceTime: sourceTime))
         }
         outputs.append(make(push, state: state, diff: diff, coalesced: coalesced, sentAt: sentAt, sourceTime: sourceTime))
+        if push.priority5Copy && push.priority == 10 {
+            // Right behind it, with the next timestamp and the same state: a device that showed
+            // the first shows nothing new; one whose budget dropped it shows this a delay later.
+            let copy = Push(event: push.event, priority: 5, reason: "priority-5 copy of the push before, in case the budget dropped it")
+            outputs.append(make(copy, state: state, diff: diff, coalesced: 0, sentAt: sentAt, sourceTime: sourceTime))
+        }
         return outputs
     }
 

@@ -65,17 +65,14 @@ public struct ReportData: Codable, Sendable {
         end = max(timeline.end.timeIntervalSince1970, records.last?.sentAt.timeIntervalSince1970 ?? 0)
         freshness = FreshnessReport(game: document.attributes.gameId, records: records, timeline: timeline, model: model)
 
-        var validator = EventValidator()
-        var board = Scoreboard()
         var truth: [TruthPoint] = [TruthPoint(time: start, home: 0, away: 0, period: 1)]
         var periods: [PeriodMark] = []
         var last = start
-        for (index, event) in document.events.enumerated() where validator.check(event, index: index) == .accept {
-            let before = board.state
-            board.apply(event)
-            let time = max(last, event.time.timeIntervalSince1970)
+        // The same rules as the engine's: what the report calls the truth is what it was sent.
+        GameFold.replay(document.events) { _, change in
+            let time = max(last, change.event.time.timeIntervalSince1970)
             last = time
-            let state = board.state
+            let before = change.before, state = change.state
             if state.period != before.period || periods.isEmpty, state.phase == .live {
                 if periods.last?.period != state.period {
                     periods.append(PeriodMark(period: state.period, time: time, label: state.periodLabel))

@@ -142,10 +142,10 @@ public actor GameService {
         }
         for entry in try store.readAll() {
             let place = ScoreFeedError.Location(file: entry.file.path)
-            let checkpoint: GameCheckpoint
+            var session: GameSession
             do {
                 guard let data = entry.data else { throw ScoreFeedError(.io, "cannot read the file", at: place) }
-                checkpoint = try GameCheckpoint.decode(data, file: entry.file.path)
+                session = try GameSession.restore(data, file: entry.file.path, renderer: options.renderer, policy: options.coalescer)
             } catch {
                 var problem = error as? ScoreFeedError ?? ScoreFeedError(.invalidValue, "\(error)", at: place)
                 let aside = entry.file.appendingPathExtension("unreadable")
@@ -159,19 +159,18 @@ public actor GameService {
                 lostCheckpoints[entry.file.standardizedFileURL.path] = numbering
                 continue
             }
-            let id = checkpoint.attributes.gameId
-            if checkpoint.policyWasReset {
+            let id = session.attributes.gameId
+            if session.policyWasReset {
                 restoration.problems.append(ScoreFeedError(
                     .invalidValue,
                     "the push policy's state in the checkpoint is from another version; game \(id) resumes with a fresh policy and its priority-10 budget counted as spent for the next hour",
                     at: place))
             }
-            var session = GameSession(restoring: checkpoint, renderer: options.renderer, policy: options.coalescer)
             session.channelLinger = options.channels.linger
-            let manual = options.clock == .feed ? ManualClock(checkpoint.now) : nil
+            let manual = options.clock == .feed ? ManualClock(session.now) : nil
             let engine = MatchEngine(session: session, clock: manual ?? systemClock, sink: sink, checkpoints: store)
             add(id, Game(engine: engine, manual: manual))
-            channels[id] = checkpoint.channel
+            channels[id] = session.channel
             counters.resumedGames += 1
             restoration.resumedGames += 1
         }
@@ -574,14 +573,9 @@ public actor GameService {
         static let jump = 1_000_000
 
         init(_ data: Data?) {
-            struct Numbering: Decodable {
-                var seq: Int?
-                var lastTimestamp: Int?
-            }
-            let read = data.flatMap { try? JSONDecoder().decode(Numbering.self, from: $0) }
-            if let seq = read?.seq, seq >= 0 {
-                self.seq = seq
-                lastTimestamp = read?.lastTimestamp ?? 0
+            if let read = GameSession.salvageNumbering(data) {
+                seq = read.seq
+                lastTimestamp = read.lastTimestamp
                 salvaged = true
             } else {
                 seq = Self.jump

@@ -1,7 +1,7 @@
 import Foundation
 import ScoreFeedModel
 
-extension GameCheckpoint {
+extension GameSession {
     /// A checkpoint as ScoreFeed wrote it before checkpoints had a format number (format 1): the
     /// engine's snapshot, written after each push was sent. It resumes as a format-2 game whose
     /// applied events are known by number only (any event with one of those numbers is a repeat),
@@ -29,7 +29,7 @@ extension GameCheckpoint {
 
     /// Reads a format-1 checkpoint; its policy state is read as leniently as format 2's (absent or
     /// unreadable: the budget counts as spent).
-    static func decodeFormat1(_ data: Data, file: String) throws(ScoreFeedError) -> GameCheckpoint {
+    static func decodeFormat1(_ data: Data, file: String) throws(ScoreFeedError) -> GameSession {
         struct Policy: Decodable {
             var coalescer: Coalescer?
 
@@ -51,14 +51,16 @@ extension GameCheckpoint {
         } catch {
             throw ScoreFeedError(.invalidValue, "checkpoint format 1: \(error)", at: .init(file: file))
         }
-        var checkpoint = GameCheckpoint(
-            format: currentFormat, attributes: old.attributes,
+        var session = GameSession(attributes: old.attributes, policy: policy.coalescer ?? Coalescer(), now: old.clock)
+        session.fold = GameFold(
             validator: EventValidator(applied: old.validator.seen, period: old.validator.period, ended: old.validator.ended),
-            board: old.board, coalescer: policy.coalescer, seq: old.seq, lastTimestamp: old.lastTimestamp,
-            startPending: old.startPending, lastPushed: old.lastPushed, unsentEvents: old.unsentEvents,
-            newestSourceTime: old.newestSourceTime, ended: old.ended, followsFeedScore: false, statistics: old.statistics,
-            now: old.clock, outbox: [])
-        checkpoint.policyWasReset = policy.coalescer == nil
-        return checkpoint
+            board: old.board, followsFeedScore: false)
+        session.renderer.resume(seq: old.seq, lastTimestamp: old.lastTimestamp, startPending: old.startPending)
+        session.lastPushed = old.lastPushed
+        session.unsentEvents = old.unsentEvents
+        session.newestSourceTime = old.newestSourceTime
+        session.statistics = old.statistics
+        if policy.coalescer == nil { session.takeOverPolicy(ended: old.ended) }
+        return session
     }
 }

@@ -1,0 +1,168 @@
+import Foundation
+import ScoreFeedModel
+
+/// The session's own saved form: what `serve` writes to disk after every change, one versioned
+/// JSON object per game holding everything the game has applied, spent and sent, including the
+/// pushes rendered but not yet confirmed by the sink (sent again, byte for byte, after a restart).
+///
+/// Format 3 is this form (format 2 plus the game's broadcast channel); format 2 loads as a game
+/// with no channel yet, and format 1 (before checkpoints had a number) still loads. Any other
+/// format is refused with a clear error, never read as a game with a fresh budget. Options are
+/// not saved: those given at restart apply to the resumed game (``restore(_:file:renderer:policy:)``),
+/// and what the hour has spent stays spent.
+extension GameSession: Codable {
+    /// The format this version of ScoreFeed writes and reads.
+    public static let checkpointFormat = 3
+
+    enum CodingKeys: String, CodingKey {
+        case format, attributes, validator, board, coalescer, seq, lastTimestamp, startPending, lastPushed
+        case unsentEvents, newestSourceTime, ended, followsFeedScore, statistics, now, outbox, channel, endRecords
+    }
+
+    /// Refusals waiting in the outbox are not kept: they are reports, not pushes.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(Self.checkpointFormat, forKey: .format)
+        try c.encode(attributes, forKey: .attributes)
+        try c.encode(fold.validator, forKey: .validator)
+        try c.encode(fold.board, forKey: .board)
+        try c.encodeIfPresent(policy as? Coalescer, forKey: .coalescer)
+        try c.encode(renderer.seq, forKey: .seq)
+        try c.encode(renderer.lastTimestamp, forKey: .lastTimestamp)
+        try c.encode(renderer.startPending, forKey: .startPending)
+        try c.encode(lastPushed, forKey: .lastPushed)
+        try c.encode(unsentEvents, forKey: .unsentEvents)
+        try c.encodeIfPresent(newestSourceTime, forKey: .newestSourceTime)
+        try c.encode(hasEnded, forKey: .ended)
+        try c.encode(fold.followsFeedScore, forKey: .followsFeedScore)
+        try c.encode(statistics, forKey: .statistics)
+        try c.encode(now, forKey: .now)
+        try c.encode(outbox.compactMap { if case .push(let record) = $0 { record } else { nil } }, forKey: .outbox)
+        try c.encode(channel, forKey: .channel)
+        try c.encode(endRecords, forKey: .endRecords)
+    }
+
+    /// Reads formats 2 and 3 (``restore(_:file:renderer:policy:)`` checks the format first). The
+    /// policy's state is read leniently: one absent, null or unreadable (written by another
+    /// version) leaves ``policyWasReset`` set, for ``resume(renderer:policy:)`` to replace.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let attributes = try c.decode(GameAttributes.self, forKey: .attributes)
+        let coalescer = try? c.decode(Coalescer.self, forKey: .coalescer)
+        self.init(attributes: attributes, policy: coalescer ?? Coalescer(), now: try c.decode(Date.self, forKey: .now))
+        fold = GameFold(
+            validator: try c.decode(EventValidator.self, forKey: .validator), board: try c.decode(Scoreboard.self, forKey: .board),
+            followsFeedScore: try c.decodeIfPresent(Bool.self, forKey: .followsFeedScore) ?? false)
+        renderer.resume(
+            seq: try c.decode(Int.self, forKey: .seq), lastTimestamp: try c.decode(Int.self, forKey: .lastTimestamp),
+            startPending: try c.decode(Bool.self, forKey: .startPending))
+        lastPushed = try c.decode(GameState.self, forKey: .lastPushed)
+        unsentEvents = try c.decode(Int.self, forKey: .unsentEvents)
+        newestSourceTime = try c.decodeIfPresent(Date.self, forKey: .newestSourceTime)
+        if coalescer == nil { takeOverPolicy(ended: try c.decode(Bool.self, forKey: .ended)) }
+        statistics = try c.decode(Statistics.self, forKey: .statistics)
+        outbox = try c.decode([PushRecord].self, forKey: .outbox).map { .push($0) }
+        channel = try c.decodeIfPresent(BroadcastChannel.self, forKey: .channel) ?? BroadcastChannel()
+        endRecords = try c.decodeIfPresent([PushRecord].self, forKey: .endRecords) ?? []
+    }
+
+    /// The checkpoint's bytes (sorted keys: the same game state always writes the same bytes).
+    public func encoded() throws -> Data {
+        try Self.encoder.encode(self)
+    }
+
+    /// Continues the game saved in `data` (a checkpoint file's bytes; `file` names it in errors)
+    /// under today's options.
+    public static func restore(
+        _ data: Data, file: String, renderer: PushRenderer.Configuration = .init(),
+        policy configuration: Coalescer.Configuration = .standard
+    ) throws(ScoreFeedError) -> GameSession {
+        var session = try decode(data, file: file)
+        session.resume(renderer: renderer, policy: configuration)
+        return session
+    }
+
+    /// The numbering a checkpoint file still shows (`seq`, `lastTimestamp`) when it cannot be
+    /// restored: a game that starts afresh numbers on from there, so no apns-id of the lost run
+    /// is used again for another body. Nil when the file shows no `seq`.
+    public static func salvageNumbering(_ data: Data?) -> (seq: Int, lastTimestamp: Int)? {
+        struct Numbering: Decodable {
+            var seq: Int?
+            var lastTimestamp: Int?
+
+            init(from decoder: any Decoder) throws {
+                let c = try decoder.container(keyedBy: CodingKeys.self)
+                seq = try? c.decodeIfPresent(Int.self, forKey: .seq)
+                lastTimestamp = try? c.decodeIfPresent(Int.self, forKey: .lastTimestamp)
+            }
+        }
+        guard let read = data.flatMap({ try? JSONDecoder().decode(Numbering.self, from: $0) }), let seq = read.seq, seq >= 0
+        else { return nil }
+        return (seq, read.lastTimestamp ?? 0)
+    }
+
+    /// Reads a checkpoint of any format this version knows, options not yet applied.
+    static func decode(_ data: Data, file: String) throws(ScoreFeedError) -> GameSession {
+        let place = ScoreFeedError.Location(file: file)
+        struct Header: Decodable { var format: Int? }
+        let header: Header
+        do {
+            header = try JSONDecoder().decode(Header.self, from: data)
+        } catch {
+            throw ScoreFeedError(.malformedJSON, "not a checkpoint: the file is not a JSON object (torn or overwritten)", at: place)
+        }
+        guard let format = header.format else { return try decodeFormat1(data, file: file) }
+        guard format == checkpointFormat || format == 2 else {
+            throw ScoreFeedError(
+                .unknownFormat,
+                "checkpoint format \(format), written by \(format > checkpointFormat ? "a newer" : "an earlier") ScoreFeed; "
+                    + "this version reads formats 1 to \(checkpointFormat)",
+                at: place)
+        }
+        do {
+            return try JSONDecoder().decode(GameSession.self, from: data)
+        } catch let error as DecodingError {
+            throw DecodingErrorText.error(error, data: data, file: file)
+        } catch {
+            throw ScoreFeedError(.invalidValue, "\(error)", at: place)
+        }
+    }
+
+    /// Applies today's options to a decoded game: its coalescer takes `configuration` (a game
+    /// without a readable one gets a fresh coalescer that knows the score it takes over and
+    /// counts the hour's budget as spent), its renderer `renderer`. A crash while the channel
+    /// lingered may have lost the end in the sink: it goes out again, the same bytes, before the
+    /// channel is deleted (no delete was sent while lingering).
+    mutating func resume(renderer configuration: PushRenderer.Configuration, policy: Coalescer.Configuration) {
+        if policyWasReset {
+            takeOverPolicy(ended: hasEnded, configuration: policy)
+        } else if var coalescer = self.policy as? Coalescer {
+            coalescer.reconfigure(policy)
+            self.policy = coalescer
+        }
+        var restored = PushRenderer(attributes: attributes, configuration: configuration)
+        restored.resume(seq: renderer.seq, lastTimestamp: renderer.lastTimestamp, startPending: renderer.startPending)
+        renderer = restored
+        if case .lingering = channel.phase, !endRecords.isEmpty {
+            outbox = endRecords.map { .push($0) } + outbox
+            channel.reopen()
+        }
+    }
+
+    /// Replaces a policy whose state is lost with a fresh coalescer that knows the score it takes
+    /// over, whether the game's end went out, and counts the hour's budget as spent.
+    mutating func takeOverPolicy(ended: Bool, configuration: Coalescer.Configuration = .standard) {
+        var fresh = Coalescer(configuration: configuration)
+        fresh.resume(state: fold.state, shown: lastPushed, at: now, ended: ended)
+        fresh.assumeBudgetSpent(at: now)
+        policy = fresh
+        policyWasReset = true
+    }
+
+    /// Shared: a `JSONEncoder` whose options are not changed after this is safe to share.
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+}
