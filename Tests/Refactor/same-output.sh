@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks that two scorefeed binaries print the same bytes: `replay --jsonl` (token mode), the
 # replay summary (all but its wall time) and `--report-json` on every fixture and every real game in ../shared/nba-pbp.
-# usage: Tests/Refactor/same-output.sh <before binary> [after binary]
+# With GRIDS=1 it also compares every freshness grid of Tests/Figures/run.sh.
+# usage: [GRIDS=1] Tests/Refactor/same-output.sh <before binary> [after binary]
 #   default after binary: a release build of this checkout.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,5 +42,18 @@ for game in "${games[@]}"; do
     differ=$((differ + 1))
   fi
 done
+if [ "${GRIDS:-0}" = 1 ]; then
+  for side in before after; do
+    mkdir -p "$work/grids-$side"
+    "$here/../Figures/run.sh" "${!side}" "$work/grids-$side" "" >/dev/null
+  done
+  for f in "$work"/grids-before/*.txt; do
+    if cmp -s "$f" "$work/grids-after/$(basename "$f")"; then
+      printf 'same    grid %s\n' "$(basename "$f")"; same=$((same + 1))
+    else
+      printf 'DIFFERS grid %s\n' "$(basename "$f")"; differ=$((differ + 1))
+    fi
+  done
+fi
 echo "$same identical, $differ differ"
 [ "$differ" -eq 0 ]
