@@ -33,9 +33,9 @@ public struct GeneratedGame: Hashable, Sendable {
 
     /// The score after regulation (the last event of period 4), used to check overtime games.
     public var scoreAfterRegulation: FinalScore {
-        var board = Scoreboard()
-        for event in events where event.period <= 4 { board.apply(event) }
-        return FinalScore(home: board.state.homeScore, away: board.state.awayScore)
+        var fold = GameFold()
+        for (index, event) in events.enumerated() where event.period <= 4 { fold.apply(event, index: index, now: event.time) }
+        return FinalScore(home: fold.state.homeScore, away: fold.state.awayScore)
     }
 
     /// The last period played: 4 for regulation, 5 and up after overtime.
