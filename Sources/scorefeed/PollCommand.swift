@@ -25,7 +25,8 @@ enum PollCommand {
           --today                 Follow every game on today's scoreboard, each from shortly
                                   before its tip-off (games already over are skipped unless
                                   the state directory has them).
-          --scoreboard-url <url>  Today's scoreboard (default \(scoreboardURL)).
+          --scoreboard-url <url>  Today's scoreboard (default the NBA's liveData
+                                  todaysScoreboard_00.json).
           --url-template <url>    Play-by-play URL with {gameId} (default the NBA's liveData).
           --boxscore-template <url>
                                   Boxscore URL with {gameId} (default the NBA's liveData);
@@ -33,9 +34,9 @@ enum PollCommand {
           --interval <s>          Seconds between two polls of a game (3).
           --timeout <s>           Seconds before a request is given up (10).
         \(LiveRun.help)
-        \(PushOptions.help)
-        \(CoalescerOptions.help)
           -h, --help              Show help information.
+
+        \(LiveRun.channelsHelp)
 
         Failures (timeouts, 429 and 503 with their Retry-After, 5xx, cut, empty or garbled
         bodies) are one line on stderr each, naming the game, the URL and what was wrong; the
@@ -49,28 +50,47 @@ enum PollCommand {
 
         """
 
+    /// Everything the command line says, read and checked before anything is opened.
+    struct Options {
+        var gameList: String?
+        var today: Bool
+        var scoreboard: String
+        var playByPlayTemplate: String
+        var boxscoreTemplate: String
+        var interval: Double
+        var timeout: Double
+        var live: LiveRun.Options
+
+        init(_ arguments: inout Arguments) throws(ScoreFeedError) {
+            gameList = try arguments.option("--games")
+            today = arguments.flag("--today")
+            scoreboard = try arguments.option("--scoreboard-url") ?? scoreboardURL
+            playByPlayTemplate = try arguments.option("--url-template") ?? PollCommand.playByPlayTemplate
+            boxscoreTemplate = try arguments.option("--boxscore-template") ?? PollCommand.boxscoreTemplate
+            interval = try arguments.number("--interval", in: 0.05...3600) ?? 3
+            timeout = try arguments.number("--timeout", in: 0.1...600) ?? 10
+            live = try LiveRun.Options(&arguments)
+            _ = try arguments.positionals(max: 0)
+            guard today || gameList != nil else { throw ScoreFeedError(.usage, "poll needs --games <id,…> or --today") }
+            guard playByPlayTemplate.contains("{gameId}") else { throw ScoreFeedError(.usage, "--url-template must contain {gameId}") }
+            guard boxscoreTemplate == "none" || boxscoreTemplate.contains("{gameId}") else {
+                throw ScoreFeedError(.usage, "--boxscore-template must contain {gameId}, or be none")
+            }
+            if live.push.isBroadcast && !live.channels.manage {
+                throw ScoreFeedError(
+                    .usage,
+                    "poll --mode broadcast needs --channels manage: the NBA's feed has no game headers to carry a channel, so ScoreFeed makes each game's channel (with --webhook)")
+            }
+        }
+    }
+
     static func run(_ argv: [String]) async throws -> Int32 {
         var arguments = Arguments(argv)
-        let gameList = try arguments.option("--games")
-        let today = arguments.flag("--today")
-        let scoreboard = try arguments.option("--scoreboard-url") ?? scoreboardURL
-        let pbpTemplate = try arguments.option("--url-template") ?? playByPlayTemplate
-        let boxTemplate = try arguments.option("--boxscore-template") ?? boxscoreTemplate
-        let interval: Double = try arguments.number("--interval", in: 0.05...3600) ?? 3
-        let timeout: Double = try arguments.number("--timeout", in: 0.1...600) ?? 10
-        let options = try LiveRun.Options(&arguments)
-        _ = try arguments.positionals(max: 0)
-        guard today || gameList != nil else { throw ScoreFeedError(.usage, "poll needs --games <id,…> or --today") }
-        guard pbpTemplate.contains("{gameId}") else { throw ScoreFeedError(.usage, "--url-template must contain {gameId}") }
-        guard boxTemplate == "none" || boxTemplate.contains("{gameId}") else {
-            throw ScoreFeedError(.usage, "--boxscore-template must contain {gameId}, or be none")
-        }
-        if options.push.isBroadcast && !options.channels.manage {
-            throw ScoreFeedError(
-                .usage,
-                "poll --mode broadcast needs --channels manage: the NBA's feed has no game headers to carry a channel, so ScoreFeed makes each game's channel (with --webhook)")
-        }
-        let live = try LiveRun("poll", options: options)
+        let options = try Options(&arguments)
+        let (gameList, today, scoreboard) = (options.gameList, options.today, options.scoreboard)
+        let (pbpTemplate, boxTemplate) = (options.playByPlayTemplate, options.boxscoreTemplate)
+        let (interval, timeout) = (options.interval, options.timeout)
+        let live = try LiveRun("poll", options: options.live)
         try await live.restore()
         let fetcher = LiveFetcher(timeout: timeout)
 
