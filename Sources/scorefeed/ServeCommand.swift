@@ -47,6 +47,9 @@ enum ServeCommand {
         var live: LiveRun.Options
 
         init(_ arguments: inout Arguments) throws(ScoreFeedError) {
+            try arguments.refuse(
+                "--reorder-window",
+                "--reorder-window is gone: an event's seq is its identity, not its order; serve keeps the stream's order")
             follow = try arguments.option("--follow")
             maxLineBytes = try arguments.number("--max-line-bytes", in: 64...1 << 30) ?? 65_536
             live = try LiveRun.Options(&arguments, inputs: [follow].compactMap { $0 })

@@ -157,6 +157,8 @@ struct CommandLineTests {
     }
 
     @Test(arguments: [
+        (["serve", "--reorder-window", "5"], "Error: --reorder-window is gone: an event's seq is its identity, not its order"),
+        (["serve", "--reorder-window=5"], "Error: --reorder-window is gone"),
         (["replay", "--mode", "tokens"], "Error: --mode takes token or broadcast, not \"tokens\""),
         (["replay", "--policy", "always"], "Error: --policy takes coalesce or every-change, not \"always\""),
         (["serve", "--clock", "wall"], "Error: --clock takes system or feed, not \"wall\""),
