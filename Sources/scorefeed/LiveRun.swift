@@ -148,13 +148,14 @@ struct LiveRun {
             }
             if clock == .system {
                 group.addTask {
-                    while !Task.isCancelled {
-                        let now = Date()
-                        let next = await service.nextDeadline ?? now.addingTimeInterval(0.1)
-                        let wait = min(0.1, max(0, next.timeIntervalSince(now)))
-                        if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }
-                        await service.fireDue(now: Date())
-                    }
+                    // The next held push, looked at again at least every 0.1 s (a new event
+                    // may hold one sooner).
+                    await DeadlineLoop().run(
+                        next: {
+                            let soon = Date().addingTimeInterval(0.1)
+                            return min(await service.nextDeadline ?? soon, soon)
+                        },
+                        work: { now in await service.fireDue(now: now) })
                     return false
                 }
             }

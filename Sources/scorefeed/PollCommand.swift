@@ -100,7 +100,7 @@ enum PollCommand {
             .filter { !$0.id.isEmpty }
         if today {
             guard let url = URL(string: scoreboard) else { throw ScoreFeedError(.usage, "--scoreboard-url is not a URL") }
-            games += try await todaysGames(url, fetcher: fetcher, interval: interval, service: live.service)
+            games += await todaysGames(url, fetcher: fetcher, interval: interval, service: live.service)
         }
         var seen = Set<String>()
         let pollers = try games.filter { seen.insert($0.id).inserted }.map { game throws(ScoreFeedError) -> LivePoller in
@@ -133,25 +133,27 @@ enum PollCommand {
         return 0
     }
 
-    /// Today's games from the scoreboard, retried until it answers (or the task is cancelled).
+    /// Today's games from the scoreboard, retried until it answers (none if the task is cancelled).
     static func todaysGames(
         _ url: URL, fetcher: LiveFetcher, interval: Double, service: GameService
-    ) async throws -> [(id: String, tipOff: Date?, attributes: GameAttributes?)] {
+    ) async -> [(id: String, tipOff: Date?, attributes: GameAttributes?)] {
         var schedule = PollSchedule(interval: interval)
-        while !Task.isCancelled {
+        var due: Date? = Date()
+        var games: [(id: String, tipOff: Date?, attributes: GameAttributes?)] = []
+        await DeadlineLoop().run(next: { due }) { _ in
             var validators = LiveFetcher.Validators()
             let problem: ScoreFeedError
             var retryAfter: TimeInterval?
             switch await fetcher.get(url, validators: &validators) {
             case .body(let data):
-                do {
+                do throws(ScoreFeedError) {
                     let board = try LiveScoreboard.decode(data, url: url.absoluteString)
-                    var games: [(id: String, tipOff: Date?, attributes: GameAttributes?)] = []
                     for game in board.games {
                         let known = await service.knows(game.gameId)
                         if game.status != .final || known { games.append((game.gameId, game.tipOff, game.attributes)) }
                     }
-                    return games
+                    due = nil
+                    return
                 } catch {
                     problem = error
                 }
@@ -162,9 +164,8 @@ enum PollCommand {
                 retryAfter = after
             }
             Console.error("poll: today's scoreboard: \(problem)")
-            let next = schedule.next(after: .failed(retryAfter: retryAfter), now: Date(), random: Double.random(in: 0..<1))
-            try await Task.sleep(for: .seconds(max(0, next.timeIntervalSinceNow)))
+            due = schedule.next(after: .failed(retryAfter: retryAfter), now: Date(), random: Double.random(in: 0..<1))
         }
-        return []
+        return games
     }
 }
