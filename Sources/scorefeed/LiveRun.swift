@@ -18,7 +18,8 @@ struct LiveRun {
     let drainTimeout: TimeInterval
     private let output: PushOutput
 
-    /// The help lines of the options this type reads, but for the broadcast channels'.
+    /// The help lines of the options this type reads (the broadcast channels' are in
+    /// ``channelsHelp``, a section of its own).
     static let help = """
           --state-dir <dir>       Keep per-game checkpoints here and resume from them.
           --clock <mode>          system (default): held pushes go out on the real clock;

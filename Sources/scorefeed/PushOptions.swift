@@ -43,9 +43,9 @@ struct PushOptions {
             """
         case .live: """
               --mode <mode>           token (default): one request per device, POST /3/device/{token}
-                                      with apns-topic; broadcast: one request per game to the
-                                      game's own channel (iOS 18+), POST /4/broadcasts/apps/
-                                      <bundle-id> with apns-channel-id (see BROADCAST CHANNELS).
+                                      with apns-topic; broadcast: one request per game to the game's
+                                      own channel (iOS 18+), POST /4/broadcasts/apps/<bundle-id>
+                                      with apns-channel-id (see BROADCAST CHANNELS).
             """
         }
         return out + "\n" + """
