@@ -17,7 +17,7 @@ let package = Package(
         .testTarget(name: "ScoreFeedModelTests", dependencies: ["ScoreFeedModel"]),
         .testTarget(
             name: "ScoreFeedTests",
-            dependencies: ["ScoreFeed", "ScoreFeedModel"],
+            dependencies: ["ScoreFeed", "ScoreFeedModel", "scorefeed"],
             exclude: ["Golden"]
         ),
     ],

@@ -11,6 +11,10 @@ struct Arguments {
     /// The arguments not taken yet, with their place on the command line.
     private var remaining: [(position: Int, text: String)]
 
+    /// Every option and flag name the command has looked for, given or not: what it accepts,
+    /// which a test holds against the options its help lists.
+    private(set) var asked: Set<String> = []
+
     init(_ arguments: [String]) {
         remaining = arguments.enumerated().map { (position: $0.offset, text: $0.element) }
     }
@@ -22,6 +26,7 @@ struct Arguments {
 
     /// Removes `--name` (or any alias) and says whether it was there.
     mutating func flag(_ names: String...) -> Bool {
+        asked.formUnion(names)
         var found = false
         var i = 0
         while i < optionCount {
@@ -37,6 +42,7 @@ struct Arguments {
 
     /// Removes `--name VALUE` or `--name=VALUE` and returns the value (the last one wins).
     mutating func option(_ names: String...) throws(ScoreFeedError) -> String? {
+        asked.formUnion(names)
         var value: String?
         var i = 0
         while i < optionCount {
@@ -78,6 +84,40 @@ struct Arguments {
             throw ScoreFeedError(.usage, "\(name) must be a number in \(range.lowerBound)…\(range.upperBound), not \"\(text)\"")
         }
         return value
+    }
+
+    /// An option that takes one of a fixed set of values, the raw values of `Value`'s cases; any
+    /// other value is a usage error that names them all.
+    mutating func choice<Value: CaseIterable & RawRepresentable>(
+        _ name: String, of type: Value.Type
+    ) throws(ScoreFeedError) -> Value? where Value.RawValue == String {
+        try choice(name, among: Array(Value.allCases))
+    }
+
+    /// An option that takes one of `values` (by raw value), for enums that are not `CaseIterable`.
+    mutating func choice<Value: RawRepresentable>(
+        _ name: String, among values: [Value]
+    ) throws(ScoreFeedError) -> Value? where Value.RawValue == String {
+        guard let text = try option(name) else { return nil }
+        guard let value = values.first(where: { $0.rawValue == text }) else {
+            throw ScoreFeedError(.usage, "\(name) takes \(Self.alternatives(values.map(\.rawValue))), not \"\(text)\"")
+        }
+        return value
+    }
+
+    /// `a`, `a or b`, `a, b or c`.
+    static func alternatives(_ words: [String]) -> String {
+        guard words.count > 1 else { return words.first ?? "" }
+        return words.dropLast().joined(separator: ", ") + " or " + words[words.count - 1]
+    }
+
+    /// Refuses `name`, in any spelling, with `message`: an option this command does not take but
+    /// people may try, said plainly instead of "unknown option". It is not among ``asked``: the
+    /// help does not list it.
+    mutating func refuse(_ name: String, _ message: @autoclosure () -> String) throws(ScoreFeedError) {
+        if remaining.prefix(optionCount).contains(where: { $0.text == name || $0.text.hasPrefix(name + "=") }) {
+            throw ScoreFeedError(.usage, message())
+        }
     }
 
     /// What is left once options are taken: positionals. Fails on leftover `--options`.

@@ -7,14 +7,15 @@ enum GenerateCommand {
         OVERVIEW: Write a realistic generated game in the fixture format. The same seed always
         gives the same game, on every platform.
 
-        USAGE: scorefeed generate [--seed <n>] [--overtime] [--one-point] [--correction] [-o <file>]
+        USAGE: scorefeed generate [--seed <n>] [--overtime] [--one-point] [--correction] [-o <path>]
 
         OPTIONS:
           --seed <n>              Seed of the generator, 0…18446744073709551615 (default 1).
           --overtime              Make the game tied after regulation (one overtime or more).
           --one-point             Make the game decided by exactly one point.
           --correction            Make the game contain a score correction after a review.
-          -o, --out <file>        Write to <file> instead of standard output.
+          -o, --out <path>        Write the fixture to <path>, replacing what it held, instead
+                                  of writing it on stdout (- means stdout).
           -h, --help              Show help information.
 
         EXAMPLES:

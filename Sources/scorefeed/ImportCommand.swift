@@ -19,7 +19,8 @@ enum ImportCommand {
                                   names, the date and the final when present.
 
         OPTIONS:
-          -o, --out <file>        Write the fixture to <file> instead of standard output.
+          -o, --out <path>        Write the fixture to <path>, replacing what it held, instead
+                                  of writing it on stdout (- means stdout).
           -h, --help              Show help information.
 
         EXAMPLES:

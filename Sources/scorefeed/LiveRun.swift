@@ -16,18 +16,22 @@ struct LiveRun {
     let clock: GameService.ClockMode
     let stateDir: String?
     let drainTimeout: TimeInterval
-    private let webhook: (sink: ResilientSink, endpoint: String)?
+    private let output: PushOutput
 
-    /// The help lines of the options this type reads.
+    /// The help lines of the options this type reads (the broadcast channels' are in
+    /// ``channelsHelp``, a section of its own).
     static let help = """
           --state-dir <dir>       Keep per-game checkpoints here and resume from them.
           --clock <mode>          system (default): held pushes go out on the real clock;
                                   feed: each game's own feed time, as replay does.
           --drain-timeout <s>     When the input ends, wait at most this long for held pushes
                                   to come due on the system clock (600).
-          --out <path>            Append push records to this file instead of stdout.
-          --bundle-id <id>        The app's bundle id for apns-topic (default com.example.app).
+        \(PushOptions.help(.live))
+        \(CoalescerOptions.help)
+        """
 
+    /// The help section of the broadcast-channel options, after the OPTIONS section.
+    static let channelsHelp = """
         BROADCAST CHANNELS (--mode broadcast: each game on its own channel, never another's):
           A game header's "channel": "<base64 id>" is a channel your backend made: its pushes
           go there, and ScoreFeed never creates or deletes it. A game with no channel holds its
@@ -57,35 +61,32 @@ struct LiveRun {
     /// The shared options, read before anything is opened or created, so that a usage error
     /// leaves no file behind.
     struct Options {
+        /// Where the broadcast channels come from (`--channels`).
+        enum ChannelSource: String, CaseIterable {
+            case header, manage
+        }
+
         var stateDir: String?
         var clock: GameService.ClockMode
         var drainTimeout: TimeInterval
-        var out: String?
-        var bundleId: String
         var push: PushOptions
         var coalescer: Coalescer.Configuration
         var channels = ChannelManagement()
 
         /// Reads them from `arguments`; `inputs` are files `--out` must not overwrite.
-        init(_ arguments: inout Arguments, inputs: [String] = []) throws {
+        init(_ arguments: inout Arguments, inputs: [String] = []) throws(ScoreFeedError) {
             stateDir = try arguments.option("--state-dir")
-            let clockName = try arguments.option("--clock") ?? "system"
-            guard let clock = GameService.ClockMode(rawValue: clockName) else {
-                throw ScoreFeedError(.usage, "--clock takes system or feed, not \"\(clockName)\"")
-            }
-            self.clock = clock
+            clock = try arguments.choice("--clock", among: [GameService.ClockMode.system, .feed]) ?? .system
             drainTimeout = TimeInterval(try arguments.number("--drain-timeout", in: 0...86_400) ?? 600)
-            out = try arguments.option("--out")
-            bundleId = try arguments.option("--bundle-id") ?? "com.example.app"
-            push = try PushOptions.parse(&arguments, live: true)
+            push = try PushOptions.parse(&arguments, use: .live)
             coalescer = try CoalescerOptions.parse(&arguments, broadcast: push.isBroadcast)
-            try OutputGuard.refuse(out, inputs: inputs, writing: "push records")
+            try push.refuseOverwriting(inputs)
             try parseChannels(&arguments)
         }
 
         /// The broadcast-channel options, checked against the mode and the sinks.
         private mutating func parseChannels(_ arguments: inout Arguments) throws(ScoreFeedError) {
-            let how = try arguments.option("--channels")
+            let how = try arguments.choice("--channels", of: ChannelSource.self)
             let storage: Int? = try arguments.number("--message-storage", in: 0...1)
             let linger: Double? = try arguments.number("--channel-linger", in: 0...28_800)
             let cap: Int? = try arguments.number("--max-channels", in: 1...1_000_000)
@@ -96,11 +97,7 @@ struct LiveRun {
                 if !given.isEmpty { throw ScoreFeedError(.usage, "\(given.joined(separator: ", ")) \(given.count == 1 ? "is" : "are") for --mode broadcast") }
                 return
             }
-            switch how ?? "header" {
-            case "header": channels.manage = false
-            case "manage": channels.manage = true
-            case let other: throw ScoreFeedError(.usage, "--channels takes header or manage, not \"\(other)\"")
-            }
+            channels.manage = (how ?? .header) == .manage
             if !channels.manage, let managing = given.first(where: { $0 != "--channels" && $0 != "--message-storage" }) {
                 throw ScoreFeedError(.usage, "\(managing) is for --channels manage")
             }
@@ -122,20 +119,13 @@ struct LiveRun {
         stateDir = options.stateDir
         clock = options.clock
         drainTimeout = options.drainTimeout
-        var sinks: [any PushSink] = [
-            try options.out.map { path throws(ScoreFeedError) in try JSONLSink(path: path) } ?? JSONLSink.standardOutput()
-        ]
-        let webhook = options.push.webhookSink(quiet: false)
-        if let webhook { sinks.append(webhook.sink) }
-        self.webhook = webhook
-        var rendering = PushRenderer.Configuration(bundleId: options.bundleId)
-        options.push.apply(to: &rendering)
-        rendering.messageStorage = options.channels.storage
+        output = try options.push.open(screen: JSONLSink.standardOutput(), quiet: false)
         service = try GameService(
             options: .init(
-                clock: options.clock, coalescer: options.coalescer, renderer: rendering,
+                clock: options.clock, coalescer: options.coalescer,
+                renderer: options.push.renderer(messageStorage: options.channels.storage),
                 stateDirectory: options.stateDir.map { URL(fileURLWithPath: $0) }, channels: options.channels),
-            sink: sinks.count == 1 ? sinks[0] : FanOutSink(sinks),
+            sink: output.sink(),
             report: { Console.error("\(command): \($0)") })
     }
 
@@ -159,13 +149,14 @@ struct LiveRun {
             }
             if clock == .system {
                 group.addTask {
-                    while !Task.isCancelled {
-                        let now = Date()
-                        let next = await service.nextDeadline ?? now.addingTimeInterval(0.1)
-                        let wait = min(0.1, max(0, next.timeIntervalSince(now)))
-                        if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }
-                        await service.fireDue(now: Date())
-                    }
+                    // The next held push, looked at again at least every 0.1 s (a new event
+                    // may hold one sooner).
+                    await DeadlineLoop().run(
+                        next: {
+                            let soon = Date().addingTimeInterval(0.1)
+                            return min(await service.nextDeadline ?? soon, soon)
+                        },
+                        work: { now in await service.fireDue(now: now) })
                     return false
                 }
             }
@@ -181,8 +172,8 @@ struct LiveRun {
         // A signal asks to stop soon: what is not sent by then stays in the checkpoints.
         let limit = stoppedBySignal ? min(5, drainTimeout) : drainTimeout
         await service.drain(waitingAtMost: limit)
-        if let webhook {
-            try await PushOptions.finish(webhook, quiet: false)
+        if output.webhook != nil {
+            try await output.finish()
             // Ends the webhook delivered only now let their channels be deleted.
             await service.settleChannels(until: Date().addingTimeInterval(limit))
         }

@@ -25,7 +25,8 @@ enum PollCommand {
           --today                 Follow every game on today's scoreboard, each from shortly
                                   before its tip-off (games already over are skipped unless
                                   the state directory has them).
-          --scoreboard-url <url>  Today's scoreboard (default \(scoreboardURL)).
+          --scoreboard-url <url>  Today's scoreboard (default the NBA's liveData
+                                  todaysScoreboard_00.json).
           --url-template <url>    Play-by-play URL with {gameId} (default the NBA's liveData).
           --boxscore-template <url>
                                   Boxscore URL with {gameId} (default the NBA's liveData);
@@ -33,9 +34,9 @@ enum PollCommand {
           --interval <s>          Seconds between two polls of a game (3).
           --timeout <s>           Seconds before a request is given up (10).
         \(LiveRun.help)
-        \(PushOptions.help)
-        \(CoalescerOptions.help)
           -h, --help              Show help information.
+
+        \(LiveRun.channelsHelp)
 
         Failures (timeouts, 429 and 503 with their Retry-After, 5xx, cut, empty or garbled
         bodies) are one line on stderr each, naming the game, the URL and what was wrong; the
@@ -49,28 +50,47 @@ enum PollCommand {
 
         """
 
+    /// Everything the command line says, read and checked before anything is opened.
+    struct Options {
+        var gameList: String?
+        var today: Bool
+        var scoreboard: String
+        var playByPlayTemplate: String
+        var boxscoreTemplate: String
+        var interval: Double
+        var timeout: Double
+        var live: LiveRun.Options
+
+        init(_ arguments: inout Arguments) throws(ScoreFeedError) {
+            gameList = try arguments.option("--games")
+            today = arguments.flag("--today")
+            scoreboard = try arguments.option("--scoreboard-url") ?? scoreboardURL
+            playByPlayTemplate = try arguments.option("--url-template") ?? PollCommand.playByPlayTemplate
+            boxscoreTemplate = try arguments.option("--boxscore-template") ?? PollCommand.boxscoreTemplate
+            interval = try arguments.number("--interval", in: 0.05...3600) ?? 3
+            timeout = try arguments.number("--timeout", in: 0.1...600) ?? 10
+            live = try LiveRun.Options(&arguments)
+            _ = try arguments.positionals(max: 0)
+            guard today || gameList != nil else { throw ScoreFeedError(.usage, "poll needs --games <id,…> or --today") }
+            guard playByPlayTemplate.contains("{gameId}") else { throw ScoreFeedError(.usage, "--url-template must contain {gameId}") }
+            guard boxscoreTemplate == "none" || boxscoreTemplate.contains("{gameId}") else {
+                throw ScoreFeedError(.usage, "--boxscore-template must contain {gameId}, or be none")
+            }
+            if live.push.isBroadcast && !live.channels.manage {
+                throw ScoreFeedError(
+                    .usage,
+                    "poll --mode broadcast needs --channels manage: the NBA's feed has no game headers to carry a channel, so ScoreFeed makes each game's channel (with --webhook)")
+            }
+        }
+    }
+
     static func run(_ argv: [String]) async throws -> Int32 {
         var arguments = Arguments(argv)
-        let gameList = try arguments.option("--games")
-        let today = arguments.flag("--today")
-        let scoreboard = try arguments.option("--scoreboard-url") ?? scoreboardURL
-        let pbpTemplate = try arguments.option("--url-template") ?? playByPlayTemplate
-        let boxTemplate = try arguments.option("--boxscore-template") ?? boxscoreTemplate
-        let interval: Double = try arguments.number("--interval", in: 0.05...3600) ?? 3
-        let timeout: Double = try arguments.number("--timeout", in: 0.1...600) ?? 10
-        let options = try LiveRun.Options(&arguments)
-        _ = try arguments.positionals(max: 0)
-        guard today || gameList != nil else { throw ScoreFeedError(.usage, "poll needs --games <id,…> or --today") }
-        guard pbpTemplate.contains("{gameId}") else { throw ScoreFeedError(.usage, "--url-template must contain {gameId}") }
-        guard boxTemplate == "none" || boxTemplate.contains("{gameId}") else {
-            throw ScoreFeedError(.usage, "--boxscore-template must contain {gameId}, or be none")
-        }
-        if options.push.isBroadcast && !options.channels.manage {
-            throw ScoreFeedError(
-                .usage,
-                "poll --mode broadcast needs --channels manage: the NBA's feed has no game headers to carry a channel, so ScoreFeed makes each game's channel (with --webhook)")
-        }
-        let live = try LiveRun("poll", options: options)
+        let options = try Options(&arguments)
+        let (gameList, today, scoreboard) = (options.gameList, options.today, options.scoreboard)
+        let (pbpTemplate, boxTemplate) = (options.playByPlayTemplate, options.boxscoreTemplate)
+        let (interval, timeout) = (options.interval, options.timeout)
+        let live = try LiveRun("poll", options: options.live)
         try await live.restore()
         let fetcher = LiveFetcher(timeout: timeout)
 
@@ -80,7 +100,7 @@ enum PollCommand {
             .filter { !$0.id.isEmpty }
         if today {
             guard let url = URL(string: scoreboard) else { throw ScoreFeedError(.usage, "--scoreboard-url is not a URL") }
-            games += try await todaysGames(url, fetcher: fetcher, interval: interval, service: live.service)
+            games += await todaysGames(url, fetcher: fetcher, interval: interval, service: live.service)
         }
         var seen = Set<String>()
         let pollers = try games.filter { seen.insert($0.id).inserted }.map { game throws(ScoreFeedError) -> LivePoller in
@@ -113,25 +133,27 @@ enum PollCommand {
         return 0
     }
 
-    /// Today's games from the scoreboard, retried until it answers (or the task is cancelled).
+    /// Today's games from the scoreboard, retried until it answers (none if the task is cancelled).
     static func todaysGames(
         _ url: URL, fetcher: LiveFetcher, interval: Double, service: GameService
-    ) async throws -> [(id: String, tipOff: Date?, attributes: GameAttributes?)] {
+    ) async -> [(id: String, tipOff: Date?, attributes: GameAttributes?)] {
         var schedule = PollSchedule(interval: interval)
-        while !Task.isCancelled {
+        var due: Date? = Date()
+        var games: [(id: String, tipOff: Date?, attributes: GameAttributes?)] = []
+        await DeadlineLoop().run(next: { due }) { _ in
             var validators = LiveFetcher.Validators()
             let problem: ScoreFeedError
             var retryAfter: TimeInterval?
             switch await fetcher.get(url, validators: &validators) {
             case .body(let data):
-                do {
+                do throws(ScoreFeedError) {
                     let board = try LiveScoreboard.decode(data, url: url.absoluteString)
-                    var games: [(id: String, tipOff: Date?, attributes: GameAttributes?)] = []
                     for game in board.games {
                         let known = await service.knows(game.gameId)
                         if game.status != .final || known { games.append((game.gameId, game.tipOff, game.attributes)) }
                     }
-                    return games
+                    due = nil
+                    return
                 } catch {
                     problem = error
                 }
@@ -142,9 +164,8 @@ enum PollCommand {
                 retryAfter = after
             }
             Console.error("poll: today's scoreboard: \(problem)")
-            let next = schedule.next(after: .failed(retryAfter: retryAfter), now: Date(), random: Double.random(in: 0..<1))
-            try await Task.sleep(for: .seconds(max(0, next.timeIntervalSinceNow)))
+            due = schedule.next(after: .failed(retryAfter: retryAfter), now: Date(), random: Double.random(in: 0..<1))
         }
-        return []
+        return games
     }
 }

@@ -1,32 +1,79 @@
 import Foundation
 import ScoreFeed
 
-/// How `replay` addresses its push requests (token or broadcast, push-to-start) and where it
-/// delivers them besides stdout and `--out` (a webhook).
+/// Where `replay`, `serve` and `poll` send their push records and how they address them: the
+/// bundle id, token or broadcast mode, push-to-start, the renderer's dates, `--out` and the
+/// webhook. Read before anything is opened; the renderer's configuration and the sinks are made
+/// from it here (``renderer(messageStorage:)``, ``open(screen:quiet:)``) and nowhere else.
 struct PushOptions {
-    static let help = """
-          --mode <mode>           token (default): one request per device, POST /3/device/{token}
-                                  with apns-topic; broadcast: one request per game to a channel
-                                  (iOS 18+), POST /4/broadcasts/apps/<bundle-id> with
-                                  apns-channel-id and apns-expiration 0.
-          --channel-id <id>       replay: the broadcast channel id (base64); required with
-                                  broadcast. serve and poll give each game its own channel
-                                  (see BROADCAST CHANNELS).
-          --start                 Token mode: send a push-to-start (event start, with attributes
-                                  and an alert) before the first update.
-          --webhook <url>         Also POST each push record as JSON to <url>. Failed requests
-                                  are retried with backoff; while it stays down only the newest
-                                  state per game waits, and is sent once it is back.
-          --webhook-token-env <name>
-                                  Send "Authorization: Bearer <token>" with the token read from
-                                  the environment variable <name> (it is never printed).
-          --webhook-timeout <s>   Seconds one webhook request may take (default 10).
-          --webhook-give-up <s>   Seconds to keep retrying undelivered records (the end among
-                                  them) after the replay, then fail (default 600).
-          --stale-after <s>       stale-date = send time + this (default 300).
-          --dismiss-after <s>     dismissal-date on end = send time + this, at most 4 h (900).
-        """
+    /// Who reads the options, which sets what `--channel-id` and `--out` mean.
+    enum Use {
+        /// One game: `--channel-id` names its channel; `--out` appends the records as well as
+        /// showing them on stdout.
+        case replay
+        /// `serve` and `poll`: each game has its own channel, so `--channel-id` is refused;
+        /// `--out` appends the records instead of writing them on stdout.
+        case live
+    }
 
+    /// The values `--mode` takes.
+    enum ModeName: String, CaseIterable {
+        case token, broadcast
+    }
+
+    /// The help lines of these options for `use`.
+    static func help(_ use: Use) -> String {
+        let out = switch use {
+        case .replay: """
+              --out <path>            Append the push records to <path> as JSON lines, as well as
+                                      showing them on stdout.
+            """
+        case .live: """
+              --out <path>            Append the push records to <path> as JSON lines, instead of
+                                      writing them on stdout.
+            """
+        }
+        let channel = switch use {
+        case .replay: """
+              --mode <mode>           token (default): one request per device, POST /3/device/{token}
+                                      with apns-topic; broadcast: one request per game to a channel
+                                      (iOS 18+), POST /4/broadcasts/apps/<bundle-id> with
+                                      apns-channel-id and apns-expiration 0.
+              --channel-id <id>       The broadcast channel id (base64); required with broadcast.
+            """
+        case .live: """
+              --mode <mode>           token (default): one request per device, POST /3/device/{token}
+                                      with apns-topic; broadcast: one request per game to the game's
+                                      own channel (iOS 18+), POST /4/broadcasts/apps/<bundle-id>
+                                      with apns-channel-id (see BROADCAST CHANNELS).
+            """
+        }
+        return out + "\n" + """
+              --bundle-id <id>        The app's bundle id, for apns-topic or the broadcast path
+                                      (default com.example.app).
+            """ + "\n" + channel + "\n" + """
+              --start                 Token mode: send a push-to-start (event start, with attributes
+                                      and an alert) before the first update.
+              --webhook <url>         Also POST each push record as JSON to <url>. Failed requests
+                                      are retried with backoff; while it stays down only the newest
+                                      state per game waits, and is sent once it is back.
+              --webhook-token-env <name>
+                                      Send "Authorization: Bearer <token>" with the token read from
+                                      the environment variable <name> (it is never printed).
+              --webhook-timeout <s>   Seconds one webhook request may take (default 10).
+              --webhook-give-up <s>   Seconds to keep retrying undelivered records (the end among
+                                      them) once the input is done, then fail (default 600).
+              --stale-after <s>       stale-date = send time + this (default 300).
+              --dismiss-after <s>     dismissal-date on end = send time + this, at most 4 h (900).
+            """
+    }
+
+    static let defaultBundleId = "com.example.app"
+
+    var use: Use
+    var bundleId = defaultBundleId
+    /// `--out`: the file the records are appended to (see ``Use`` for what it does to stdout).
+    var out: String?
     var mode: PushRenderer.Mode = .token
     var start = false
     var webhook: URL?
@@ -42,27 +89,38 @@ struct PushOptions {
         return false
     }
 
-    /// Takes the options out of `arguments`; the token is read from `environment`. `live`: serve
-    /// and poll, where each game has its own channel and `--channel-id` is refused.
+    /// Takes the options out of `arguments`; the token is read from `environment`.
     static func parse(
-        _ arguments: inout Arguments, live: Bool = false,
+        _ arguments: inout Arguments, use: Use,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ScoreFeedError) -> PushOptions {
-        var options = PushOptions()
-        let modeName = try arguments.option("--mode") ?? "token"
-        let channel = try arguments.option("--channel-id")
+        var options = PushOptions(use: use)
+        options.out = try arguments.option("--out")
+        options.bundleId = try arguments.option("--bundle-id") ?? defaultBundleId
+        let modeName = try arguments.choice("--mode", of: ModeName.self) ?? .token
+        var channel: String?
+        switch use {
+        case .replay:
+            channel = try arguments.option("--channel-id")
+        case .live:
+            try arguments.refuse(
+                "--channel-id",
+                "--channel-id is for replaying one game: serve and poll send each game on its own channel. Put \"channel\": \"<id>\" in each game header (serve), or let ScoreFeed create and delete them with --channels manage --webhook <url>")
+        }
         options.start = arguments.flag("--start")
+        options.staleAfter = try arguments.number("--stale-after", in: 0...28_800)
+        options.dismissAfter = try arguments.number("--dismiss-after", in: 0...14_400)
+        let url = try arguments.option("--webhook")
+        let tokenVariable = try arguments.option("--webhook-token-env")
+        let timeout: Double? = try arguments.number("--webhook-timeout", in: 0.1...600)
+        let giveUp: Double? = try arguments.number("--webhook-give-up", in: 0...86_400)
+
         switch modeName {
-        case "token":
+        case .token:
             if channel != nil { throw ScoreFeedError(.usage, "--channel-id is for --mode broadcast") }
             options.mode = .token
-        case "broadcast":
-            if live, channel != nil {
-                throw ScoreFeedError(
-                    .usage,
-                    "--channel-id is for replaying one game: serve and poll send each game on its own channel. Put \"channel\": \"<id>\" in each game header (serve), or let ScoreFeed create and delete them with --channels manage --webhook <url>")
-            }
-            if !live, (channel ?? "").isEmpty {
+        case .broadcast:
+            if use == .replay, (channel ?? "").isEmpty {
                 throw ScoreFeedError(.usage, "--mode broadcast needs --channel-id <id>")
             }
             if options.start {
@@ -70,17 +128,9 @@ struct PushOptions {
                     .usage, "--start cannot be used with --mode broadcast: broadcast pushes cannot start a Live Activity (push-to-start needs token mode)")
             }
             // serve and poll: each game on its own channel (nil here, stamped per game).
-            options.mode = .broadcast(channelId: live ? nil : channel)
-        default:
-            throw ScoreFeedError(.usage, "--mode must be token or broadcast, not \"\(modeName)\"")
+            options.mode = .broadcast(channelId: channel)
         }
 
-        options.staleAfter = try arguments.number("--stale-after", in: 0...28_800)
-        options.dismissAfter = try arguments.number("--dismiss-after", in: 0...14_400)
-        let url = try arguments.option("--webhook")
-        let tokenVariable = try arguments.option("--webhook-token-env")
-        let timeout: Double? = try arguments.number("--webhook-timeout", in: 0.1...600)
-        let giveUp: Double? = try arguments.number("--webhook-give-up", in: 0...86_400)
         guard let url else {
             if tokenVariable != nil || timeout != nil || giveUp != nil {
                 throw ScoreFeedError(.usage, "--webhook-token-env, --webhook-timeout and --webhook-give-up need --webhook <url>")
@@ -104,15 +154,43 @@ struct PushOptions {
         return options
     }
 
-    func apply(to configuration: inout PushRenderer.Configuration) {
+    /// Refuses an `--out` that names one of `inputs`, the files the command reads.
+    func refuseOverwriting(_ inputs: [String]) throws(ScoreFeedError) {
+        try OutputGuard.refuse(out, inputs: inputs, writing: "push records")
+    }
+
+    /// How the renderer addresses and dates the pushes; `messageStorage` is the broadcast
+    /// channels' policy when ScoreFeed runs them (serve and poll).
+    func renderer(messageStorage: Int? = nil) -> PushRenderer.Configuration {
+        var configuration = PushRenderer.Configuration(bundleId: bundleId)
         configuration.mode = mode
         configuration.start = start
         if let staleAfter { configuration.staleAfter = staleAfter }
         if let dismissAfter { configuration.dismissAfter = dismissAfter }
+        if let messageStorage { configuration.messageStorage = messageStorage }
+        return configuration
     }
 
-    /// The webhook, retrying on its own and wrapped so the replay goes on while it is down.
-    func webhookSink(quiet: Bool) -> (sink: ResilientSink, endpoint: String)? {
+    /// Opens the sinks: `screen` (what stdout shows), the `--out` file beside it (replay) or
+    /// instead of it (serve, poll), then the webhook, retrying on its own and wrapped so the run
+    /// goes on while it is down. `quiet`: the webhook's troubles are not said on stderr.
+    func open(screen: @autoclosure () -> any PushSink, quiet: Bool) throws(ScoreFeedError) -> PushOutput {
+        var sinks: [any PushSink] = []
+        let file = try out.map { path throws(ScoreFeedError) in try JSONLSink(path: path) }
+        switch use {
+        case .replay:
+            sinks.append(screen())
+            if let file { sinks.append(file) }
+        case .live:
+            sinks.append(file ?? screen())
+        }
+        let webhook = webhookSink(quiet: quiet)
+        if let webhook { sinks.append(webhook.sink) }
+        return PushOutput(sinks: sinks, webhook: webhook, quiet: quiet)
+    }
+
+    /// The webhook, retrying on its own and wrapped so the run goes on while it is down.
+    private func webhookSink(quiet: Bool) -> PushOutput.Webhook? {
         guard let webhook else { return nil }
         let inner = WebhookSink(url: webhook, bearerToken: webhookToken, options: .init(timeout: webhookTimeout))
         let endpoint = inner.endpoint
@@ -127,21 +205,6 @@ struct PushOptions {
                 Console.error("webhook refused \(activity) seq \(seq): \(error.message)")
             }
         })
-        return (sink, endpoint)
-    }
-
-    /// Delivers what still waits (bounded by --webhook-give-up) and says how the webhook fared.
-    static func finish(_ webhook: (sink: ResilientSink, endpoint: String), quiet: Bool) async throws {
-        if !quiet, await webhook.sink.statistics.waiting > 0 {
-            Console.error("webhook \(webhook.endpoint): delivering what is still waiting…")
-        }
-        var failure: (any Error)?
-        do { try await webhook.sink.flush() } catch { failure = error }
-        let s = await webhook.sink.statistics
-        if !quiet {
-            Console.error(
-                "webhook \(webhook.endpoint): delivered \(s.delivered), skipped \(s.skipped) (a newer state went instead), refused by the receiver \(s.rejected), failed attempts \(s.failures)")
-        }
-        if let failure { throw failure }
+        return PushOutput.Webhook(sink: sink, endpoint: endpoint)
     }
 }

@@ -32,20 +32,18 @@ enum ReplayCommand {
         OPTIONS:
           --jsonl                 Print only push records on stdout, one JSON object per line;
                                   the summary and messages go to stderr.
-          --out <path>            Also append the push records as JSON lines to <path>.
           --strict                Stop at the first rejected event with exit status 1.
-        \(CoalescerOptions.help)
-          --report-json <path>    Write the freshness report (engine, baselines, bound) as JSON.
+          --report-json <path>    Write the freshness report (engine, baselines, bound) as JSON
+                                  to <path>, replacing what it held.
           --speed <x>             Replay against the real clock, x times faster (60: a game in
                                   about 2.5 minutes), with a progress bar and a live scoreboard.
           --no-color              Plain lines, no in-place status (also when NO_COLOR is set
                                   or stdout is not a terminal).
           --policy <policy>       coalesce (default): budget-aware; every-change: priority 10 on
                                   every visible change, the sample-app baseline.
-          --bundle-id <id>        The app's bundle id, for apns-topic or the broadcast path
-                                  (default com.example.app).
-        \(PushOptions.help)
           -q, --quiet             No summary or rejection messages on stderr.
+        \(PushOptions.help(.replay))
+        \(CoalescerOptions.help)
           -h, --help              Show help information.
 
         EXAMPLES:
@@ -56,56 +54,70 @@ enum ReplayCommand {
 
         """
 
+    /// The values `--policy` takes.
+    enum PolicyName: String, CaseIterable {
+        case coalesce
+        case everyChange = "every-change"
+    }
+
+    /// Everything the command line says, read and checked before any file is opened.
+    struct Options {
+        var jsonl: Bool
+        var strict: Bool
+        var quiet: Bool
+        var push: PushOptions
+        var coalescer: Coalescer.Configuration
+        var speed: Double?
+        var noColor: Bool
+        var reportPath: String?
+        var policy: PolicyName
+        /// The game file (the shipped default when none is named).
+        var path: String
+
+        init(_ arguments: inout Arguments) throws(ScoreFeedError) {
+            jsonl = arguments.flag("--jsonl")
+            strict = arguments.flag("--strict")
+            quiet = arguments.flag("-q", "--quiet")
+            push = try PushOptions.parse(&arguments, use: .replay)
+            coalescer = try CoalescerOptions.parse(&arguments, broadcast: push.isBroadcast)
+            speed = try arguments.number("--speed", in: 0.001...1_000_000)
+            noColor = arguments.flag("--no-color")
+            reportPath = try arguments.option("--report-json")
+            policy = try arguments.choice("--policy", of: PolicyName.self) ?? .coalesce
+            let files = try arguments.positionals(max: 1)
+            if let file = files.first { path = file } else { path = try defaultGamePath() }
+            try push.refuseOverwriting([path])
+            try OutputGuard.refuse(reportPath, inputs: [path], writing: "the freshness report")
+        }
+    }
+
     static func run(_ argv: [String]) async throws -> Int32 {
         var arguments = Arguments(argv)
-        let jsonl = arguments.flag("--jsonl")
-        let strict = arguments.flag("--strict")
-        let quiet = arguments.flag("-q", "--quiet")
-        let out = try arguments.option("--out")
-        let bundleId = try arguments.option("--bundle-id") ?? "com.example.app"
-        let push = try PushOptions.parse(&arguments)
-        let configuration = try CoalescerOptions.parse(&arguments, broadcast: push.isBroadcast)
-
-        let speed: Double? = try arguments.number("--speed", in: 0.001...1_000_000)
-        let noColor = arguments.flag("--no-color")
-        let reportPath = try arguments.option("--report-json")
-        let policyName = try arguments.option("--policy") ?? "coalesce"
-        let policy: any PushPolicy
-        switch policyName {
-        case "coalesce": policy = Coalescer(configuration: configuration)
-        case "every-change": policy = EveryChangePolicy()
-        default: throw ScoreFeedError(.usage, "--policy must be coalesce or every-change, not \"\(policyName)\"")
+        let options = try Options(&arguments)
+        let (path, quiet, strict) = (options.path, options.quiet, options.strict)
+        let policy: any PushPolicy = switch options.policy {
+        case .coalesce: Coalescer(configuration: options.coalescer)
+        case .everyChange: EveryChangePolicy()
         }
-        let files = try arguments.positionals(max: 1)
-        let path = try files.first ?? defaultGamePath()
-        try OutputGuard.refuse(out, inputs: [path], writing: "push records")
-        try OutputGuard.refuse(reportPath, inputs: [path], writing: "the freshness report")
 
         let document = try FeedReader.read(path: path)
         var console: LiveConsole?
-        if speed != nil, !jsonl {
+        if options.speed != nil, !options.jsonl {
             console = LiveConsole(
                 attributes: document.attributes, start: document.events.first?.time ?? Date(),
                 end: document.events.map(\.time).max() ?? Date(),
-                inPlace: LiveConsole.terminalAllowsColor(noColorFlag: noColor))
+                inPlace: LiveConsole.terminalAllowsColor(noColorFlag: options.noColor))
         }
-        var sinks: [any PushSink] = []
-        if jsonl {
-            sinks.append(JSONLSink.standardOutput())
-        } else {
-            sinks.append(TableSink(attributes: document.attributes, console: console))
-        }
-        if let out { sinks.append(try JSONLSink(path: out)) }
-        let webhook = push.webhookSink(quiet: quiet)
-        if let webhook { sinks.append(webhook.sink) }
-        if !quiet { sinks.append(CallbackSink(refused: { Console.error("refused \($0.activity) \($0.event.rawValue): \($0.error)") })) }
+        let screen: any PushSink = options.jsonl
+            ? JSONLSink.standardOutput() : TableSink(attributes: document.attributes, console: console)
+        let output = try options.push.open(screen: screen, quiet: quiet)
+        var extra: [any PushSink] = []
+        if !quiet { extra.append(CallbackSink(refused: { Console.error("refused \($0.activity) \($0.event.rawValue): \($0.error)") })) }
         let recording = RecordingSink()
-        sinks.append(recording)
+        extra.append(recording)
 
-        var rendering = PushRenderer.Configuration(bundleId: bundleId)
-        push.apply(to: &rendering)
-        var replay = Replay(policy: policy, renderer: rendering, strict: strict)
-        if let speed {
+        var replay = Replay(policy: policy, renderer: options.push.renderer(), strict: strict)
+        if let speed = options.speed {
             let pacer = Pacer(speed: speed, virtualStart: document.events.first?.time ?? Date())
             replay.pace = { [console] date in
                 await pacer.wait(until: date)
@@ -115,7 +127,7 @@ enum ReplayCommand {
         }
         let summary: ReplaySummary
         do {
-            summary = try await replay.run(document, sink: FanOutSink(sinks)) { error in
+            summary = try await replay.run(document, sink: output.sink(adding: extra)) { error in
                 if !quiet { Console.error((error.code == .duplicateSequence ? "ignored: " : "rejected: ") + "\(error)") }
             }
         } catch let error as ScoreFeedError where strict {
@@ -127,13 +139,13 @@ enum ReplayCommand {
         let report = FreshnessReport(
             game: document.attributes.gameId, records: await recording.records.filter { $0.event != .start },
             timeline: ScoreTimeline(events: document.events),
-            model: DeviceModel(configuration))
+            model: DeviceModel(options.coalescer))
         if !quiet {
             Console.error(summaryText(summary, file: path))
             Console.error(sourceText(document))
             Console.error("\n" + report.text)
         }
-        if let reportPath {
+        if let reportPath = options.reportPath {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             do {
@@ -142,7 +154,7 @@ enum ReplayCommand {
                 throw ScoreFeedError(.io, "cannot write the report: \(error.localizedDescription)", at: .init(file: reportPath))
             }
         }
-        if let webhook { try await PushOptions.finish(webhook, quiet: quiet) }
+        try await output.finish()
         return 0
     }
 

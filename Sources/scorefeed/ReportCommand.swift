@@ -15,7 +15,7 @@ enum ReportCommand {
           <file>                  A game file, in any format replay reads.
 
         OPTIONS:
-          -o, --out <path>        Where to write the page (required).
+          -o, --out <path>        Write the page to <path>, replacing what it held (required).
         \(CoalescerOptions.help)
           -h, --help              Show help information.
 

@@ -21,9 +21,9 @@ enum ServeCommand {
                                   until it ends).
           --max-line-bytes <n>    Longer lines are skipped with a message (65536).
         \(LiveRun.help)
-        \(PushOptions.help)
-        \(CoalescerOptions.help)
           -h, --help              Show help information.
+
+        \(LiveRun.channelsHelp)
 
         INPUT (one JSON object per line; `scorefeed stream <files>` writes it):
           {"gameId":"G1","league":"NBA","home":{…team…},"away":{…team…}}        a game header
@@ -40,18 +40,29 @@ enum ServeCommand {
 
         """
 
+    /// Everything the command line says, read and checked before any file is opened.
+    struct Options {
+        var follow: String?
+        var maxLineBytes: Int
+        var live: LiveRun.Options
+
+        init(_ arguments: inout Arguments) throws(ScoreFeedError) {
+            try arguments.refuse(
+                "--reorder-window",
+                "--reorder-window is gone: an event's seq is its identity, not its order; serve keeps the stream's order")
+            follow = try arguments.option("--follow")
+            maxLineBytes = try arguments.number("--max-line-bytes", in: 64...1 << 30) ?? 65_536
+            live = try LiveRun.Options(&arguments, inputs: [follow].compactMap { $0 })
+            _ = try arguments.positionals(max: 0)
+        }
+    }
+
     static func run(_ argv: [String]) async throws -> Int32 {
         var arguments = Arguments(argv)
-        let follow = try arguments.option("--follow")
-        let window: Int? = try arguments.number("--reorder-window", in: 0...1_000_000)
-        let maxLine: Int = try arguments.number("--max-line-bytes", in: 64...1 << 30) ?? 65_536
-        let options = try LiveRun.Options(&arguments, inputs: [follow].compactMap { $0 })
-        _ = try arguments.positionals(max: 0)
-        let live = try LiveRun("serve", options: options)
-        if window != nil {
-            Console.error("serve: --reorder-window is ignored: an event's seq is its identity, not its order, and a feed in its own order is never rejected")
-        }
-        try await live.restore()
+        let options = try Options(&arguments)
+        let (follow, maxLine) = (options.follow, options.maxLineBytes)
+        let live = try LiveRun("serve", options: options.live)
+    try await live.restore()
 
         let service = live.service
         let reader = LineReader(source: follow.map { .follow($0) } ?? .standardInput, maxLineBytes: maxLine)

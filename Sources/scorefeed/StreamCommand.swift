@@ -17,7 +17,7 @@ enum StreamCommand {
         game's header first, then the events of all games merged by feed time, each game's events
         in its own order. Pipe it into serve to run a night of games live.
 
-        USAGE: scorefeed stream <file> ... [--speed <x>] [--out <file>]
+        USAGE: scorefeed stream <file> ... [--speed <x>] [--out <path>]
 
         ARGUMENTS:
           <file>                  Game files in any format replay reads (fixture, NBA liveData,
@@ -31,8 +31,8 @@ enum StreamCommand {
                                   tipping off at once, as on a busy night (recorded games are
                                   often days apart); lines keep their recorded times. Default:
                                   write everything at once, merged by feed time.
-          --out <file>            Write the lines to <file> (created or truncated) instead of
-                                  standard output.
+          --out <path>            Write the lines to <path>, replacing what it held, instead of
+                                  writing them on stdout (- means stdout).
           -h, --help              Show help information.
 
         A summary goes to standard error. When the reader closes the stream, stream stops and

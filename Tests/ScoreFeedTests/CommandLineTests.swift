@@ -141,4 +141,32 @@ struct CommandLineTests {
         #expect(run.output.contains("--speed <x>"))
         #expect(Self.optionsMissingFromUsage(run.output) == [])
     }
+
+    @Test func everyHelpPrintsWithNoUnexpandedInterpolation() throws {
+        let overview = try ScoreFeedProcess.run(["help"])
+        #expect(overview.status == 0)
+        #expect(!overview.output.contains("\\("))
+        let section = try #require(overview.output.components(separatedBy: "SUBCOMMANDS:\n").last?.components(separatedBy: "\n\n").first)
+        let names = section.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(names.count >= 11, "\(names)")
+        for name in names {
+            let help = try ScoreFeedProcess.run(["help", name])
+            #expect(help.status == 0 && help.output.hasPrefix("OVERVIEW:"), "help \(name)")
+            #expect(!help.output.contains("\\("), "help \(name)")
+        }
+    }
+
+    @Test(arguments: [
+        (["serve", "--reorder-window", "5"], "Error: --reorder-window is gone: an event's seq is its identity, not its order"),
+        (["serve", "--reorder-window=5"], "Error: --reorder-window is gone"),
+        (["replay", "--mode", "tokens"], "Error: --mode takes token or broadcast, not \"tokens\""),
+        (["replay", "--policy", "always"], "Error: --policy takes coalesce or every-change, not \"always\""),
+        (["serve", "--clock", "wall"], "Error: --clock takes system or feed, not \"wall\""),
+    ])
+    func aRefusedValueIsOneLineNamingWhatIsAllowed(arguments: [String], message: String) throws {
+        let run = try ScoreFeedProcess.run(arguments)
+        #expect(run.status == 64)
+        #expect(run.standardError.split(separator: "\n").first.map(String.init)?.hasPrefix(message) == true, "\(run.standardError.prefix(200))")
+        #expect(run.standardOutput.isEmpty)
+    }
 }

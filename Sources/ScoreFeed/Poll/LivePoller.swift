@@ -62,7 +62,8 @@ public struct LivePoller: Sendable {
         var handed: [Int: UInt64] = [:]
         var generator = SystemRandomNumberGenerator()
         var boxDue = Date.distantPast, pbpDue = Date.distantPast
-        if let notBefore { await Self.sleep(until: notBefore) }
+        let loop = DeadlineLoop()
+        if let notBefore { try? await loop.clock.sleep(until: notBefore) }
         // Started from the scoreboard, before its play-by-play exists (broadcast: its channel).
         var announcedOnly = false
         if let announced, await service.announce(announced) {
@@ -73,7 +74,9 @@ public struct LivePoller: Sendable {
         var pendingChange = false
         /// Play-by-play requests that failed since the boxscore said final.
         var staleAfterFinal = 0
-        while !Task.isCancelled {
+        var ended = false
+        // A round asks whichever endpoint is due; the next comes when the sooner one is due again.
+        await loop.run(next: { ended ? nil : boxscore == nil ? pbpDue : min(pbpDue, boxDue) }) { _ in
             var boxChanged = pendingChange
             if let boxscore, Date() >= boxDue {
                 var outcome = PollSchedule.Outcome.unchanged
@@ -133,7 +136,10 @@ public struct LivePoller: Sendable {
                         let snapshot = try LiveSnapshot.decode(
                             playByPlay: data, url: playByPlay.absoluteString, boxscore: boxBytes, box: deciding, homeTeamId: nil)
                         lastPlayByPlay = data
-                        if await hand(snapshot, to: service, handed: &handed, waitingForTeams: announcedOnly, report: report) { return }
+                        if await hand(snapshot, to: service, handed: &handed, waitingForTeams: announcedOnly, report: report) {
+                            ended = true
+                            return
+                        }
                         if !handed.isEmpty { announcedOnly = false }
                     } catch {
                         // Half a document is never folded: the validators are dropped so the next
@@ -147,7 +153,6 @@ public struct LivePoller: Sendable {
             }
             // A boxscore change between two play-by-play requests waits for the next one.
             pendingChange = boxChanged && !pbpIsDue
-            await Self.sleep(until: boxscore == nil ? pbpDue : min(pbpDue, boxDue))
         }
     }
 
@@ -202,11 +207,6 @@ public struct LivePoller: Sendable {
         var failure = error as? ScoreFeedError ?? ScoreFeedError(.io, "\(error)")
         if !failure.message.hasPrefix("game ") { failure.message = "game \(game): " + failure.message }
         return failure
-    }
-
-    private static func sleep(until date: Date) async {
-        let wait = date.timeIntervalSinceNow
-        if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }
     }
 }
 

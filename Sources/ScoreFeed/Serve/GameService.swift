@@ -452,26 +452,24 @@ public actor GameService {
         } else {
             // The engines' own deadlines, not the wake-up heap, whose entries may be stale.
             var previous: Date?
-            while true {
-                var next: Date?
-                for id in order {
-                    if let deadline = await games[id]?.engine.deadline { next = min(next ?? deadline, deadline) }
-                }
-                guard let next, next <= giveUp else { break }
-                let wait = next.timeIntervalSinceNow
-                if wait > 0 {
-                    try? await Task.sleep(for: .seconds(wait))
-                } else if next == previous {
+            await DeadlineLoop(clock: systemClock).run(
+                next: {
+                    var next: Date?
+                    for id in order {
+                        if let deadline = await games[id]?.engine.deadline { next = min(next ?? deadline, deadline) }
+                    }
+                    guard let next, next <= giveUp else { return nil }
+                    defer { previous = next }
                     // The last tick could not move it (a checkpoint that cannot be written).
-                    try? await Task.sleep(for: .seconds(0.5))
-                }
-                previous = next
-                let now = Date()
-                for id in order {
-                    guard let engine = games[id]?.engine else { continue }
-                    absorb(id, await Self.tick(engine, now: now))
-                }
-            }
+                    if next <= systemClock.now, next == previous { return systemClock.now.addingTimeInterval(0.5) }
+                    return next
+                },
+                work: { now in
+                    for id in order {
+                        guard let engine = games[id]?.engine else { continue }
+                        absorb(id, await Self.tick(engine, now: now))
+                    }
+                })
         }
         for id in order {
             guard let game = games[id] else { continue }
@@ -490,45 +488,52 @@ public actor GameService {
         guard options.perGameChannels && options.channels.manage else { return }
         var pause: TimeInterval = 0.5
         var firstPass = true
-        while true {
-            var busy: [String] = []
-            var nextLinger: Date?
-            for id in order {
-                guard let engine = games[id]?.engine else { continue }
-                let step = await Step.of(engine)
-                absorb(id, step)
-                if step.channelWorkWaits {
-                    busy.append(id)
-                } else if case .lingering(_, let until) = step.channel.phase, options.clock == .feed || until <= giveUp {
-                    // A linger that outlasts the drain stays in the checkpoint for the next run.
-                    busy.append(id)
-                    nextLinger = min(nextLinger ?? until, until)
+        var busy: [String] = []
+        await DeadlineLoop(clock: systemClock).run(
+            next: {
+                while true {
+                    busy = []
+                    var nextLinger: Date?
+                    for id in order {
+                        guard let engine = games[id]?.engine else { continue }
+                        let step = await Step.of(engine)
+                        absorb(id, step)
+                        if step.channelWorkWaits {
+                            busy.append(id)
+                        } else if case .lingering(_, let until) = step.channel.phase, options.clock == .feed || until <= giveUp {
+                            // A linger that outlasts the drain stays in the checkpoint for the next run.
+                            busy.append(id)
+                            nextLinger = min(nextLinger ?? until, until)
+                        }
+                    }
+                    if !waitingForChannel.isEmpty {
+                        let granted = waitingForChannel.count
+                        await grantFreedChannels()
+                        // A game just given its channel has work of its own: look again.
+                        if waitingForChannel.count < granted { continue }
+                    }
+                    guard !busy.isEmpty else { return nil }
+                    // On the feed clock a linger ends at once (on the first pass; later passes wait for
+                    // the sink); on the system clock it is waited for.
+                    var wait = pause
+                    if options.clock == .system, let nextLinger { wait = min(wait, max(0.05, nextLinger.timeIntervalSinceNow)) }
+                    if options.clock == .feed, firstPass { wait = 0 }
+                    firstPass = false
+                    let due = systemClock.now.addingTimeInterval(wait)
+                    guard due <= giveUp else { return nil }
+                    pause = min(pause * 2, 30)
+                    return due
                 }
-            }
-            if !waitingForChannel.isEmpty {
-                let granted = waitingForChannel.count
-                await grantFreedChannels()
-                // A game just given its channel has work of its own: look again.
-                if waitingForChannel.count < granted { continue }
-            }
-            guard !busy.isEmpty else { break }
-            // On the feed clock a linger ends at once (on the first pass; later passes wait for
-            // the sink); on the system clock it is waited for.
-            var wait = pause
-            if options.clock == .system, let nextLinger { wait = min(wait, max(0.05, nextLinger.timeIntervalSinceNow)) }
-            if options.clock == .feed, firstPass { wait = 0 }
-            firstPass = false
-            guard Date().addingTimeInterval(wait) <= giveUp else { break }
-            if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }
-            pause = min(pause * 2, 30)
-            for id in busy {
-                guard let game = games[id] else { continue }
-                if options.clock == .feed {
-                    try? await game.engine.fireDeadlines(through: .distantFuture, moving: game.manual)
+            },
+            work: { now in
+                for id in busy {
+                    guard let game = games[id] else { continue }
+                    if options.clock == .feed {
+                        try? await game.engine.fireDeadlines(through: .distantFuture, moving: game.manual)
+                    }
+                    absorb(id, await Self.tick(game.engine, now: now))
                 }
-                absorb(id, await Self.tick(game.engine, now: Date()))
-            }
-        }
+            })
         await reconcileChannels()
     }
 

@@ -1,0 +1,42 @@
+import Foundation
+import ScoreFeed
+
+/// The open sinks of one run of `replay`, `serve` or `poll`, made by
+/// ``PushOptions/open(screen:quiet:)``: what to hand the engine, and the webhook to see through
+/// at the end.
+struct PushOutput {
+    /// The webhook behind its retrying wrapper, and where it posts (for messages).
+    struct Webhook {
+        var sink: ResilientSink
+        var endpoint: String
+    }
+
+    /// The screen or `--out` file, then the webhook.
+    let sinks: [any PushSink]
+    let webhook: Webhook?
+    /// The webhook's figures are not said on stderr.
+    let quiet: Bool
+
+    /// One sink for the engine: these and `extra` (a recording, a refusal callback), in order.
+    func sink(adding extra: [any PushSink] = []) -> any PushSink {
+        let all = sinks + extra
+        return all.count == 1 ? all[0] : FanOutSink(all)
+    }
+
+    /// Delivers what the webhook still holds (bounded by --webhook-give-up) and says how it fared;
+    /// throws when it gave up on records. Nothing to do without a webhook.
+    func finish() async throws {
+        guard let webhook else { return }
+        if !quiet, await webhook.sink.statistics.waiting > 0 {
+            Console.error("webhook \(webhook.endpoint): delivering what is still waiting…")
+        }
+        var failure: (any Error)?
+        do { try await webhook.sink.flush() } catch { failure = error }
+        let s = await webhook.sink.statistics
+        if !quiet {
+            Console.error(
+                "webhook \(webhook.endpoint): delivered \(s.delivered), skipped \(s.skipped) (a newer state went instead), refused by the receiver \(s.rejected), failed attempts \(s.failures)")
+        }
+        if let failure { throw failure }
+    }
+}
