@@ -68,8 +68,12 @@ enum ServeCommand {
         let reader = LineReader(source: follow.map { .follow($0) } ?? .standardInput, maxLineBytes: maxLine)
         let source = follow ?? "stdin"
         try await live.run {
-            for await item in reader.lines() {
-                if let message = await service.handle(item, source: source) { Console.error("\(message)") }
+            for await batch in reader.batches() {
+                for item in batch {
+                    if let message = await service.handle(item, source: source) { Console.error("\(message)") }
+                }
+                // One sync makes the batch durable; then its pushes go out.
+                if let message = await service.endBatch() { Console.error("\(message)") }
             }
         }
         let c = await service.counters

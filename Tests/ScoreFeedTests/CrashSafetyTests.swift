@@ -118,7 +118,7 @@ struct CrashSafetyTests {
         var applied: [String: Set<Int>] = [:]
         for entry in try CheckpointStore(directory: state).readAll() {
             guard let data = entry.data else { continue }
-            let session = try GameSession.restore(data, file: entry.file.path)
+            let session = try GameSession.restore(data, journal: entry.journal, file: entry.file.path)
             applied[session.attributes.gameId] = Set(session.fold.validator.applied.keys)
         }
         let index = events.firstIndex { applied[$0.game]?.contains($0.seq) != true } ?? events.count

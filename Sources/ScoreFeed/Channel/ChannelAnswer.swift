@@ -2,7 +2,7 @@ import Foundation
 
 /// APNs' answer to a ``ChannelRequest``, as a sink that can answer (the webhook, passing back
 /// what the push sender got from Apple) hands it back.
-public struct ChannelAnswer: Hashable, Sendable {
+public struct ChannelAnswer: Hashable, Sendable, Codable {
     /// The HTTP status.
     public var status: Int
     /// The `apns-channel-id` response header (a create's new channel).

@@ -54,12 +54,14 @@ extension GameSession {
 
     /// Sends on `id`, the channel your backend made (the game header's `"channel"`).
     public mutating func useChannel(_ id: String, storage: Int) {
+        record(.useChannel(id, storage: storage))
         channel.use(id, storage: storage)
     }
 
     /// Starts creating the game's channel (not for a game that ended with nothing left to send:
     /// no device would get anything on it).
     public mutating func createChannel(storage: Int) {
+        record(.createChannel(storage: storage))
         guard !hasEnded || outboxHoldsAPush else { return }
         channel.create(game: attributes.gameId, storage: storage)
     }
@@ -72,18 +74,21 @@ extension GameSession {
 
     /// The sink holds none of the game's pushes: the delete goes next.
     public mutating func beginDelete(now: Date) {
+        record(.beginDelete(now: now))
         channel.advance(now: now)
         if case .deleting = channel.phase { endRecords = [] }
     }
 
     /// The game will have no channel, for `reason`; its pushes wait.
     public mutating func refuseChannel(_ reason: String) {
+        record(.refuseChannel(reason))
         channel.refuse(reason)
     }
 
     /// APNs answered the channel's pending request (`now`: wall-clock time, for `created`).
     @discardableResult
     public mutating func channelAnswered(_ answer: ChannelAnswer, now: Date) -> BroadcastChannel.Outcome {
-        channel.answered(answer, now: now)
+        record(.channelAnswered(answer, now: now))
+        return channel.answered(answer, now: now)
     }
 }

@@ -5,18 +5,22 @@ import ScoreFeedModel
 /// JSON object per game holding everything the game has applied, spent and sent, including the
 /// pushes rendered but not yet confirmed by the sink (sent again, byte for byte, after a restart).
 ///
-/// Format 3 is this form (format 2 plus the game's broadcast channel); format 2 loads as a game
-/// with no channel yet, and format 1 (before checkpoints had a number) still loads. Any other
-/// format is refused with a clear error, never read as a game with a fresh budget. Options are
-/// not saved: those given at restart apply to the resumed game (``restore(_:file:renderer:policy:)``),
-/// and what the hour has spent stays spent.
+/// Format 4 is this form: format 3 plus what a journal needs to be applied to it (the number of
+/// inputs journaled so far, and the options they were applied under: the renderer's and the
+/// channel linger; the coalescer's own are in its state). A format-4 file is a snapshot, and the
+/// game's journal holds the inputs since (``restore(_:journal:file:renderer:policy:)``). Format 3
+/// (format 2 plus the game's broadcast channel) and format 2 load as games whose journal is empty,
+/// and format 1 (before checkpoints had a number) still loads. Any other format is refused with a
+/// clear error, never read as a game with a fresh budget. The options given at restart apply to
+/// the resumed game once its journal is applied, and what the hour has spent stays spent.
 extension GameSession: Codable {
     /// The format this version of ScoreFeed writes and reads.
-    public static let checkpointFormat = 3
+    public static let checkpointFormat = 4
 
     enum CodingKeys: String, CodingKey {
         case format, attributes, validator, board, coalescer, seq, lastTimestamp, startPending, lastPushed
         case unsentEvents, newestSourceTime, ended, followsFeedScore, statistics, now, outbox, channel, endRecords
+        case journaled, renderer, channelLinger
     }
 
     /// Refusals waiting in the outbox are not kept: they are reports, not pushes.
@@ -40,6 +44,9 @@ extension GameSession: Codable {
         try c.encode(outbox.compactMap { if case .push(let record) = $0 { record } else { nil } }, forKey: .outbox)
         try c.encode(channel, forKey: .channel)
         try c.encode(endRecords, forKey: .endRecords)
+        try c.encode(journaled, forKey: .journaled)
+        try c.encode(renderer.configuration, forKey: .renderer)
+        try c.encode(channelLinger, forKey: .channelLinger)
     }
 
     /// Reads formats 2 and 3 (``restore(_:file:renderer:policy:)`` checks the format first). The
@@ -64,6 +71,13 @@ extension GameSession: Codable {
         outbox = try c.decode([PushRecord].self, forKey: .outbox).map { .push($0) }
         channel = try c.decodeIfPresent(BroadcastChannel.self, forKey: .channel) ?? BroadcastChannel()
         endRecords = try c.decodeIfPresent([PushRecord].self, forKey: .endRecords) ?? []
+        journaled = try c.decodeIfPresent(Int.self, forKey: .journaled) ?? 0
+        if let configuration = try c.decodeIfPresent(PushRenderer.Configuration.self, forKey: .renderer) {
+            var saved = PushRenderer(attributes: attributes, configuration: configuration)
+            saved.resume(seq: renderer.seq, lastTimestamp: renderer.lastTimestamp, startPending: renderer.startPending)
+            renderer = saved
+        }
+        channelLinger = try c.decodeIfPresent(TimeInterval.self, forKey: .channelLinger) ?? channelLinger
     }
 
     /// The checkpoint's bytes (sorted keys: the same game state always writes the same bytes).
@@ -73,13 +87,29 @@ extension GameSession: Codable {
 
     /// Continues the game saved in `data` (a checkpoint file's bytes; `file` names it in errors)
     /// under today's options.
+    /// `journal`: the bytes of the game's journal, applied to the snapshot under the options it
+    /// was written with before today's apply (a torn last line is dropped).
     public static func restore(
-        _ data: Data, file: String, renderer: PushRenderer.Configuration = .init(),
+        _ data: Data, journal: Data? = nil, file: String, renderer: PushRenderer.Configuration = .init(),
         policy configuration: Coalescer.Configuration = .standard
     ) throws(ScoreFeedError) -> GameSession {
         var session = try decode(data, file: file)
+        if let journal, !journal.isEmpty { try session.replay(Journal.read(journal), file: file) }
         session.resume(renderer: renderer, policy: configuration)
         return session
+    }
+
+    /// Applies the journal's inputs that follow the snapshot's, in order.
+    mutating func replay(_ reading: Journal.Reading, file: String) throws(ScoreFeedError) {
+        guard let first = reading.first else { return }
+        guard first <= journaled + 1 else {
+            throw ScoreFeedError(
+                .invalidValue,
+                "the journal starts at input \(first) but the checkpoint holds only \(journaled): inputs are missing",
+                at: .init(file: file))
+        }
+        for input in reading.inputs.dropFirst(journaled + 1 - first) { apply(input) }
+        journaled = max(journaled, first + reading.inputs.count - 1)
     }
 
     /// The numbering a checkpoint file still shows (`seq`, `lastTimestamp`) when it cannot be
@@ -112,7 +142,7 @@ extension GameSession: Codable {
             throw ScoreFeedError(.malformedJSON, "not a checkpoint: the file is not a JSON object (torn or overwritten)", at: place)
         }
         guard let format = header.format else { return try decodeFormat1(data, file: file) }
-        guard format == checkpointFormat || format == 2 else {
+        guard (2...checkpointFormat).contains(format) else {
             throw ScoreFeedError(
                 .unknownFormat,
                 "checkpoint format \(format), written by \(format > checkpointFormat ? "a newer" : "an earlier") ScoreFeed; "

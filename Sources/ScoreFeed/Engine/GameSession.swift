@@ -42,6 +42,15 @@ public struct GameSession: Sendable {
     /// restart then sends them again before the channel is deleted.
     public internal(set) var endRecords: [PushRecord] = []
 
+    /// Whether the session records each call that changes it in ``unjournaled`` (an engine
+    /// with a journal sets it); not part of the saved form.
+    public var recordsInputs = false
+    /// The calls that changed the session since the engine last journaled them (see ``Input``).
+    public internal(set) var unjournaled: [Input] = []
+    /// How many inputs the engine has taken for the journal since the game began: the number of
+    /// the last one journaled, which a snapshot holds so a journal entry is never applied twice.
+    public internal(set) var journaled = 0
+
     /// Counts of what the game has seen and done.
     public struct Statistics: Hashable, Sendable, Codable {
         public var accepted = 0
@@ -119,13 +128,16 @@ public struct GameSession: Sendable {
     /// lets the policy decide at `now`; pushes to send land in ``outbox``.
     @discardableResult
     public mutating func receive(_ event: GameEvent, index: Int, now: Date) -> EventValidator.Verdict {
-        receive(event, judged: fold.verdict(event, index: index), now: now)
+        receive(event, index: index, judged: fold.verdict(event, index: index), now: now)
     }
 
     /// Receives `event` as ``verdict(_:index:)`` judged it, when only time has passed since (the
     /// feed-time path judges first, to move the clock only for an event the game takes).
     @discardableResult
-    mutating func receive(_ event: GameEvent, judged verdict: EventValidator.Verdict, now: Date) -> EventValidator.Verdict {
+    mutating func receive(
+        _ event: GameEvent, index: Int, judged verdict: EventValidator.Verdict, now: Date
+    ) -> EventValidator.Verdict {
+        record(.receive(event, index: index, now: now))
         switch verdict {
         case .duplicate: statistics.duplicates += 1
         // A line the game cannot use moves nothing, not even its clock.
@@ -147,6 +159,7 @@ public struct GameSession: Sendable {
     /// the scoreboard follows, and a change is a correction the policy sees at the game's current
     /// moment. The same score again changes nothing, so a poller may say it after every poll.
     public mutating func follow(_ score: FinalScore, now: Date) {
+        record(.follow(score, now: now))
         let moment = max(self.now, now)
         guard let change = fold.follow(score, time: newestSourceTime ?? moment, now: moment) else { return }
         advance(to: now)
@@ -156,12 +169,14 @@ public struct GameSession: Sendable {
 
     /// Lets the policy act on time passing (a held push coming due), and ends a channel's linger.
     public mutating func tick(now: Date) {
+        record(.tick(now: now))
         advance(to: now)
         perform(policy.tick(now: self.now))
     }
 
     /// The feed is over: sends whatever the policy still holds.
     public mutating func finish(now: Date) {
+        record(.finish(now: now))
         advance(to: now)
         perform(policy.finish(now: self.now))
     }
@@ -169,6 +184,7 @@ public struct GameSession: Sendable {
     /// Numbers the pushes of a game whose earlier numbering is lost from after `seq` and
     /// `lastTimestamp`, so no apns-id of the lost run is used again for another body.
     public mutating func continueNumbering(after seq: Int, lastTimestamp: Int) {
+        record(.continueNumbering(after: seq, lastTimestamp: lastTimestamp))
         renderer.resume(seq: seq, lastTimestamp: lastTimestamp, startPending: renderer.startPending)
     }
 
@@ -176,6 +192,7 @@ public struct GameSession: Sendable {
     /// clock: once the `end` and its copy are delivered, the channel's linger starts).
     public mutating func delivered(now: Date? = nil) {
         guard !outbox.isEmpty else { return }
+        record(.delivered(now: now))
         let output = outbox.removeFirst()
         if case .push(let record) = output, record.event == .end, channel.origin == .scorefeed,
            !endRecords.contains(where: { $0.seq == record.seq }) {
@@ -189,6 +206,10 @@ public struct GameSession: Sendable {
     }
 
     // MARK: - Internals
+
+    mutating func record(_ input: @autoclosure () -> Input) {
+        if recordsInputs { unjournaled.append(input()) }
+    }
 
     private mutating func advance(to time: Date) {
         if time > now { now = time }

@@ -18,6 +18,14 @@ public actor MatchEngine {
     private var session: GameSession
     /// A call is handing the outbox to the sink; others leave their pushes to it.
     private var delivering = false
+    /// With a journal: whether this run has written the game's snapshot (the first commit writes
+    /// one, so the journal after it holds only inputs made under this run's options), and the
+    /// number of the last input it holds.
+    private var snapshotted = false
+    private var snapshotAt = 0
+    /// Inputs a journal holds before the game's snapshot is written again and the journal
+    /// emptied: bytes written per event stay the same however long the game.
+    public static let snapshotEvery = 512
     /// The failure of the last checkpoint write, if it failed.
     public private(set) var checkpointFailure: ScoreFeedError?
     /// What APNs' answers did to the game's channel since ``takeChannelNews()`` was last called.
@@ -50,6 +58,7 @@ public actor MatchEngine {
         self.wallClock = wallClock
         self.sink = sink
         self.session = session
+        self.session.recordsInputs = checkpoints?.journal != nil
         store = checkpoints
     }
 
@@ -72,7 +81,7 @@ public actor MatchEngine {
     /// rejections.
     @discardableResult
     public func receive(_ event: GameEvent, index: Int) async throws -> EventValidator.Verdict {
-        try await take(event, judged: session.verdict(event, index: index))
+        try await take(event, index: index, judged: session.verdict(event, index: index))
     }
 
     /// Receives `event` on feed time: a duplicate or a rejected event changes nothing, not even
@@ -87,19 +96,21 @@ public actor MatchEngine {
         let verdict = session.verdict(event, index: index)
         switch verdict {
         case .duplicate, .reject:
-            return session.receive(event, judged: verdict, now: session.now)
+            return session.receive(event, index: index, judged: verdict, now: session.now)
         case .accept, .edit:
             // Deadlines only move time: the verdict still holds after them.
             try await fireDeadlines(through: event.time, moving: manual, pace: pace)
             if let pace { await pace(event.time) }
             manual.advance(to: event.time)
-            return try await take(event, judged: verdict)
+            return try await take(event, index: index, judged: verdict)
         }
     }
 
     /// Folds `event` as judged at the clock's time, commits, and sends what the policy decided.
-    private func take(_ event: GameEvent, judged verdict: EventValidator.Verdict) async throws -> EventValidator.Verdict {
-        session.receive(event, judged: verdict, now: clock.now)
+    private func take(
+        _ event: GameEvent, index: Int, judged verdict: EventValidator.Verdict
+    ) async throws -> EventValidator.Verdict {
+        session.receive(event, index: index, judged: verdict, now: clock.now)
         switch verdict {
         case .accept, .edit: commit()
         case .duplicate, .reject: break
@@ -212,9 +223,23 @@ public actor MatchEngine {
     /// the rest in the outbox for the next call.
     private func deliver() async throws {
         guard !delivering, checkpointFailure == nil else { return }
+        // A batch of lines is being applied: the service makes it durable with one sync, then
+        // flushes every game it touched.
+        if let journal = store?.journal, journal.holdsDeliveries { return }
         delivering = true
         defer { delivering = false }
+        // What decided the outbox must be durable before any of it leaves.
+        var mustSync = true
         while true {
+            if mustSync, let journal = store?.journal, journal.hasPending {
+                do {
+                    try journal.sync()
+                } catch {
+                    checkpointFailure = error
+                    return
+                }
+            }
+            mustSync = false
             guard let next = session.nextDelivery else {
                 // Nothing to send: a linger that is over ends in the delete, once the sink holds
                 // none of the game's pushes (a webhook that is down may still hold its end).
@@ -223,6 +248,7 @@ public actor MatchEngine {
                 session.beginDelete(now: clock.now)
                 commit()
                 guard checkpointFailure == nil else { return }
+                mustSync = true
                 continue
             }
             switch next {
@@ -233,6 +259,7 @@ public actor MatchEngine {
                 }
                 let outcome = session.channelAnswered(answer, now: wallClock.now)
                 commit()
+                mustSync = true
                 channelNews.append(outcome)
                 // An unusable answer leaves the create to send again, later (the news says so).
                 if case .unusable = outcome { return }
@@ -254,7 +281,18 @@ public actor MatchEngine {
     private func commit() {
         guard let store else { return }
         do {
-            try store.write(try session.encoded(), for: attributes.gameId)
+            if let journal = store.journal, snapshotted, session.journaled - snapshotAt < Self.snapshotEvery {
+                let first = session.journaled + 1
+                let inputs = session.takeUnjournaled()
+                if !inputs.isEmpty { try journal.append(inputs, first: first, to: store.journalURL(for: attributes.gameId).path) }
+            } else {
+                // The snapshot holds every input so far; the journal starts again after it.
+                _ = session.takeUnjournaled()
+                try store.write(try session.encoded(), for: attributes.gameId)
+                store.journal?.reset(store.journalURL(for: attributes.gameId).path)
+                snapshotted = true
+                snapshotAt = session.journaled
+            }
             checkpointFailure = nil
         } catch let error as ScoreFeedError {
             checkpointFailure = error

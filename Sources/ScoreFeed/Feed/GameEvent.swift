@@ -2,7 +2,7 @@ import Foundation
 import ScoreFeedModel
 
 /// One thing that happened in a game, as the feed reported it, decoded and typed.
-public struct GameEvent: Hashable, Sendable {
+public struct GameEvent: Hashable, Sendable, Codable {
     /// The feed's sequence number: the event's identity within its game, not its order (the
     /// NBA numbers actions it inserts later above the ones around them). The order of events is
     /// the feed's.
@@ -39,7 +39,7 @@ public struct GameEvent: Hashable, Sendable {
     }
 
     /// What happened, with the fields that only some events have.
-    public enum Kind: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable, Codable {
         case periodStart
         case periodEnd
         /// `team` gains possession.
@@ -67,13 +67,13 @@ public struct GameEvent: Hashable, Sendable {
         case other(type: String)
     }
 
-    public enum FoulKind: String, Hashable, Sendable, CaseIterable {
+    public enum FoulKind: String, Hashable, Sendable, CaseIterable, Codable {
         case personal, shooting, offensive, technical, flagrant
         /// Loose-ball fouls count like personal fouls.
         case looseBall
     }
 
-    public enum TimeoutKind: String, Hashable, Sendable, CaseIterable {
+    public enum TimeoutKind: String, Hashable, Sendable, CaseIterable, Codable {
         case full
         /// A coach's challenge uses a timeout when unsuccessful.
         case challenge

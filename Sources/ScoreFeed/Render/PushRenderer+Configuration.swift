@@ -2,7 +2,7 @@ import Foundation
 
 extension PushRenderer {
     /// How requests are addressed (token or broadcast), how long they live and how big they may be.
-    public struct Configuration: Hashable, Sendable {
+    public struct Configuration: Hashable, Sendable, Codable {
         /// The app's bundle id: the topic is `<bundleId>.push-type.liveactivity` in token mode, the
         /// path is `/4/broadcasts/apps/<bundleId>` in broadcast mode.
         public var bundleId: String
@@ -69,7 +69,7 @@ extension PushRenderer {
     }
 
     /// How APNs addresses the push.
-    public enum Mode: Hashable, Sendable {
+    public enum Mode: Hashable, Sendable, Codable {
         /// One request per device: `POST /3/device/{token}` with `apns-topic`. The sender fills in
         /// the activity's push token (for `start`: the app's push-to-start token).
         case token

@@ -7,12 +7,17 @@ import Darwin
 
 /// Keeps one checkpoint file per game in a directory, written atomically: a temporary file,
 /// fsync, rename over the old one, fsync of the directory. A crash leaves the old checkpoint
-/// or the new one, never a torn file.
+/// or the new one, never a torn file. With a ``Journal`` (the default), the checkpoint is a
+/// snapshot written now and then, and each game's journal (`game-<id>.journal`) holds what
+/// happened since; without one, every commit rewrites the whole checkpoint.
 public struct CheckpointStore: Sendable {
     public let directory: URL
+    /// The games' journals; nil: every commit rewrites the checkpoint.
+    public let journal: Journal?
 
-    public init(directory: URL) throws(ScoreFeedError) {
+    public init(directory: URL, journaling: Bool = true) throws(ScoreFeedError) {
         self.directory = directory
+        journal = journaling ? Journal() : nil
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -26,6 +31,11 @@ public struct CheckpointStore: Sendable {
             CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == "_" ? String(scalar) : String(format: "%%%02X", scalar.value)
         }.joined()
         return directory.appendingPathComponent("game-\(safe).json")
+    }
+
+    /// The journal file of `game`, beside its checkpoint.
+    public func journalURL(for game: String) -> URL {
+        url(for: game).deletingPathExtension().appendingPathExtension("journal")
     }
 
     /// Writes `data` as the checkpoint of `game`, durably.
@@ -63,10 +73,12 @@ public struct CheckpointStore: Sendable {
         }
     }
 
-    /// One checkpoint file and its bytes (nil when the file could not be read).
+    /// One checkpoint file and its bytes (nil when the file could not be read), with its game's
+    /// journal (nil when there is none).
     public struct Entry: Sendable {
         public var file: URL
         public var data: Data?
+        public var journal: Data?
     }
 
     /// A checkpoint put aside as unreadable (`game-….json.unreadable`), with the checkpoint file it
@@ -88,7 +100,8 @@ public struct CheckpointStore: Sendable {
     public func readAll() throws(ScoreFeedError) -> [Entry] {
         try names().filter { $0.hasPrefix("game-") && $0.hasSuffix(".json") }.map { name in
             let file = directory.appendingPathComponent(name)
-            return Entry(file: file, data: try? Data(contentsOf: file))
+            let journal = file.deletingPathExtension().appendingPathExtension("journal")
+            return Entry(file: file, data: try? Data(contentsOf: file), journal: try? Data(contentsOf: journal))
         }
     }
 }

@@ -106,6 +106,8 @@ public actor GameService {
     private let report: @Sendable (String) -> Void
     /// Games that wait for a free channel (past ``ChannelManagement/maxChannels``), in order.
     private var waitingForChannel: [String] = []
+    /// Games a batch of lines touched, in order: flushed once the batch is durable.
+    private var touched: [String] = []
     /// Seconds before a game whose channel work waits on the sink is woken again (system clock).
     private var channelRetry: [String: TimeInterval] = [:]
     public private(set) var counters = Counters()
@@ -145,13 +147,14 @@ public actor GameService {
             var session: GameSession
             do {
                 guard let data = entry.data else { throw ScoreFeedError(.io, "cannot read the file", at: place) }
-                session = try GameSession.restore(data, file: entry.file.path, renderer: options.renderer, policy: options.coalescer)
+                session = try GameSession.restore(
+                    data, journal: entry.journal, file: entry.file.path, renderer: options.renderer, policy: options.coalescer)
             } catch {
                 var problem = error as? ScoreFeedError ?? ScoreFeedError(.invalidValue, "\(error)", at: place)
                 let aside = entry.file.appendingPathExtension("unreadable")
                 try? FileManager.default.removeItem(at: aside)
                 let kept = (try? FileManager.default.moveItem(at: entry.file, to: aside)) != nil
-                let numbering = LostNumbering(entry.data)
+                let numbering = LostNumbering(entry.data, journal: entry.journal)
                 problem.message = "cannot use the checkpoint (\(problem.message)); its game starts afresh when its events come, "
                     + "with its priority-10 budget counted as spent for an hour and \(numbering.explained)"
                     + (kept ? "; the file is kept as \(aside.lastPathComponent)" : "")
@@ -249,9 +252,11 @@ public actor GameService {
         return result
     }
 
-    /// Handles one item of the input; returns a message for people when the line was bad.
+    /// Handles one item of the input; returns a message for people when the line was bad. With a
+    /// journal, the items until ``endBatch()`` are one batch: their pushes wait for one sync.
     public func handle(_ item: LineReader.Item, source: String? = nil) async -> ScoreFeedError? {
         counters.lines += 1
+        if let journal = store?.journal, !journal.holdsDeliveries { journal.holdsDeliveries = true }
         switch item {
         case .oversized(let number, let length):
             counters.badLines += 1
@@ -272,6 +277,35 @@ public actor GameService {
                 return error
             }
         }
+    }
+
+    /// Ends a batch of ``handle(_:source:)`` calls: one sync makes everything they applied
+    /// durable (group commit), then every game they touched sends its pushes. Returns a message
+    /// for people when the journal could not be written or a sink failed.
+    public func endBatch() async -> ScoreFeedError? {
+        guard let journal = store?.journal, journal.holdsDeliveries else { return nil }
+        journal.holdsDeliveries = false
+        var failure: ScoreFeedError?
+        do {
+            try journal.sync()
+        } catch {
+            // Each game tries again before it sends, and holds its pushes while it fails.
+            failure = error
+        }
+        let batch = touched
+        touched = []
+        for id in batch {
+            guard let engine = games[id]?.engine else { continue }
+            let step = await Self.flush(engine)
+            failure = failure ?? checkpointProblem(id, step.checkpointFailure)
+            absorb(id, step)
+        }
+        return failure
+    }
+
+    private static func flush(_ engine: isolated MatchEngine) async -> Step {
+        try? await engine.flush()
+        return Step.of(engine)
     }
 
     /// Starts following a game (a header, or a poller that knows its teams); a game already known
@@ -477,6 +511,8 @@ public actor GameService {
             absorb(id, await Step.of(game.engine))
         }
         await settleChannels(until: giveUp)
+        // What was delivered last is journaled too, so a restart does not send it again.
+        try? store?.journal?.sync()
     }
 
     /// Until `giveUp`, carries every game's channel through what is left of its life: creates and
@@ -577,8 +613,13 @@ public actor GameService {
 
         static let jump = 1_000_000
 
-        init(_ data: Data?) {
-            if let read = GameSession.salvageNumbering(data) {
+        init(_ data: Data?, journal: Data? = nil) {
+            if journal?.isEmpty == false {
+                // The journal may have numbered pushes past what the checkpoint shows.
+                seq = (GameSession.salvageNumbering(data)?.seq ?? 0) + Self.jump
+                lastTimestamp = 0
+                salvaged = false
+            } else if let read = GameSession.salvageNumbering(data) {
                 seq = read.seq
                 lastTimestamp = read.lastTimestamp
                 salvaged = true
@@ -617,6 +658,7 @@ public actor GameService {
     /// `channels.json` when it changed), what APNs' answers did to it, and pushes held for want of
     /// a channel (said once per game).
     private func absorb(_ id: String, _ step: Step) {
+        if let journal = store?.journal, journal.holdsDeliveries, !touched.contains(id) { touched.append(id) }
         schedule(id, step.deadline)
         if step.channelWorkWaits {
             // Woken again on the system clock, backing off from 1 s to a minute.

@@ -30,10 +30,12 @@ public struct LineReader: Sendable {
         self.maxLineBytes = maxLineBytes
     }
 
-    /// The lines, ending when standard input ends (a followed file never ends by itself).
-    public func lines() -> AsyncStream<Item> {
+    /// The lines, in batches of what one read brought (a whole pipe buffer when the producer is
+    /// ahead; one line when it is live), ending when standard input ends (a followed file never
+    /// ends by itself). A batch is what `serve` makes durable with one sync.
+    public func batches() -> AsyncStream<[Item]> {
         let source = self.source, limit = maxLineBytes
-        return AsyncStream(bufferingPolicy: .bufferingOldest(4096)) { continuation in
+        return AsyncStream(bufferingPolicy: .bufferingOldest(64)) { continuation in
             let stop = StopFlag()
             continuation.onTermination = { _ in stop.set() }
             Thread.detachNewThread {
@@ -57,11 +59,11 @@ public struct LineReader: Sendable {
                         }
                         break
                     }
-                    for item in splitter.feed(buffer[0..<n]) {
-                        while case .dropped = continuation.yield(item), !stop.isSet { usleep(1000) }
-                    }
+                    let items = splitter.feed(buffer[0..<n])
+                    guard !items.isEmpty else { continue }
+                    while case .dropped = continuation.yield(items), !stop.isSet { usleep(1000) }
                 }
-                if let last = splitter.finish() { continuation.yield(last) }
+                if let last = splitter.finish() { continuation.yield([last]) }
                 if case .follow = source { close(fd) }
                 continuation.finish()
             }

@@ -1,0 +1,47 @@
+import Foundation
+
+extension GameSession {
+    /// One call that changed the session, as the session recorded it: the game's journal is a
+    /// list of these since its last snapshot. The session is pure, so applying them again to the
+    /// snapshot, in order, under the same options, gives the same session, byte for byte: what
+    /// makes an append of a few hundred bytes as durable as rewriting the whole checkpoint.
+    public enum Input: Hashable, Sendable, Codable {
+        case receive(GameEvent, index: Int, now: Date)
+        case follow(FinalScore, now: Date)
+        case tick(now: Date)
+        case finish(now: Date)
+        case delivered(now: Date?)
+        case continueNumbering(after: Int, lastTimestamp: Int)
+        case useChannel(String, storage: Int)
+        case createChannel(storage: Int)
+        case beginDelete(now: Date)
+        case refuseChannel(String)
+        case channelAnswered(ChannelAnswer, now: Date)
+    }
+
+    /// Applies `input` as the call it records.
+    public mutating func apply(_ input: Input) {
+        switch input {
+        case .receive(let event, let index, let now): receive(event, index: index, now: now)
+        case .follow(let score, let now): follow(score, now: now)
+        case .tick(let now): tick(now: now)
+        case .finish(let now): finish(now: now)
+        case .delivered(let now): delivered(now: now)
+        case .continueNumbering(let seq, let lastTimestamp): continueNumbering(after: seq, lastTimestamp: lastTimestamp)
+        case .useChannel(let id, let storage): useChannel(id, storage: storage)
+        case .createChannel(let storage): createChannel(storage: storage)
+        case .beginDelete(let now): beginDelete(now: now)
+        case .refuseChannel(let reason): refuseChannel(reason)
+        case .channelAnswered(let answer, let now): channelAnswered(answer, now: now)
+        }
+    }
+
+    /// Hands over the inputs recorded since the last call, oldest first, for the journal.
+    public mutating func takeUnjournaled() -> [Input] {
+        defer {
+            journaled += unjournaled.count
+            unjournaled = []
+        }
+        return unjournaled
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+extension Journal {
+    /// What a journal file holds: its inputs in order with the number of the first, and whether
+    /// a torn or unreadable tail was dropped.
+    public struct Reading: Sendable {
+        public var first: Int?
+        public var inputs: [GameSession.Input] = []
+        /// Lines dropped at the end (a torn write, or anything after one).
+        public var droppedLines = 0
+    }
+
+    /// Reads a journal file's bytes: every whole line whose checksum holds and whose numbering
+    /// follows on; the rest, from the first line that does not, is dropped.
+    public static func read(_ data: Data) -> Reading {
+        var reading = Reading()
+        let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
+        // The last piece is what follows the last newline: empty, or a torn line.
+        var next: Int?
+        for (index, line) in lines.enumerated() {
+            let isLast = index == lines.count - 1
+            if isLast && line.isEmpty { break }
+            guard !isLast, let entry = parse(line), next == nil || entry.first == next else {
+                reading.droppedLines = lines.count - index - (lines.last?.isEmpty == true ? 1 : 0)
+                break
+            }
+            if reading.first == nil { reading.first = entry.first }
+            reading.inputs += entry.inputs
+            next = entry.first + entry.inputs.count
+        }
+        return reading
+    }
+
+    private static func parse(_ line: Data.SubSequence) -> (first: Int, inputs: [GameSession.Input])? {
+        let parts = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, let first = Int(String(decoding: parts[0], as: UTF8.self)),
+              let sum = UInt64(String(decoding: parts[1], as: UTF8.self), radix: 16), checksum(parts[2]) == sum,
+              let inputs = try? JSONDecoder().decode([GameSession.Input].self, from: Data(parts[2]))
+        else { return nil }
+        return (first, inputs)
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The games' append-only journals in a state directory: what each game's session did since its
+/// last snapshot, one line per commit. Appends are buffered; ``sync()`` writes every game's
+/// buffered lines and syncs each file once, so one sync makes a whole batch of lines durable
+/// (group commit) before any of their pushes is handed to the sink. Shared by every engine of a
+/// service (a lock guards it).
+///
+/// A line is `<first input number> <FNV-1a 64 of the JSON, hex> <JSON array of inputs>`. A torn
+/// last line (a crash in the middle of a write) fails its checksum or has no newline and is
+/// dropped on reading, with everything after it.
+public final class Journal: @unchecked Sendable {
+    private let lock = NSLock()
+    private var files: [String: Int32] = [:]
+    private var pending: [String: [UInt8]] = [:]
+    private var holding = false
+    /// Bytes written and syncs made since the service started (for `bench`).
+    public private(set) var bytesWritten = 0
+    public private(set) var syncs = 0
+
+    public init() {}
+
+    deinit {
+        for fd in files.values { close(fd) }
+    }
+
+    /// Buffers the inputs numbered from `first` for the journal at `path`.
+    public func append(_ inputs: [GameSession.Input], first: Int, to path: String) throws(ScoreFeedError) {
+        let json: Data
+        do {
+            json = try Self.encoder.encode(inputs)
+        } catch {
+            throw ScoreFeedError(.io, "cannot encode a journal entry: \(error)", at: .init(file: path))
+        }
+        var line = Array("\(first) \(String(Self.checksum(json), radix: 16)) ".utf8)
+        line.append(contentsOf: json)
+        line.append(0x0A)
+        lock.withLock { pending[path, default: []].append(contentsOf: line) }
+    }
+
+    /// While set, engines leave their outboxes for the service to flush after one sync: a batch
+    /// of lines is being applied (group commit).
+    public var holdsDeliveries: Bool {
+        get { lock.withLock { holding } }
+        set { lock.withLock { holding = newValue } }
+    }
+
+    /// Whether lines wait to be written and synced.
+    public var hasPending: Bool {
+        lock.withLock { !pending.isEmpty }
+    }
+
+    /// Writes every buffered line and syncs each file written to. What could not be written
+    /// stays buffered (the file is cut back to where it was) and the error is thrown.
+    public func sync() throws(ScoreFeedError) {
+        lock.lock()
+        defer { lock.unlock() }
+        for path in pending.keys.sorted() {
+            guard let bytes = pending[path] else { continue }
+            let fd = try descriptor(path)
+            let start = lseek(fd, 0, SEEK_END)
+            guard Self.writeAll(fd, bytes), fdatasync(fd) == 0 else {
+                let failure = errno
+                if start >= 0 { _ = ftruncate(fd, start) }
+                throw ScoreFeedError(.io, "cannot write the journal: errno \(failure)", at: .init(file: path))
+            }
+            bytesWritten += bytes.count
+            syncs += 1
+            pending[path] = nil
+        }
+    }
+
+    /// Empties the journal at `path` (its inputs are in a snapshot written durably before):
+    /// buffered lines are dropped and the file is cut to nothing.
+    public func reset(_ path: String) {
+        lock.withLock {
+            pending[path] = nil
+            if let fd = files[path] {
+                _ = ftruncate(fd, 0)
+            } else {
+                _ = truncate(path, 0)
+            }
+        }
+    }
+
+    private func descriptor(_ path: String) throws(ScoreFeedError) -> Int32 {
+        if let fd = files[path] { return fd }
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        guard fd >= 0 else { throw ScoreFeedError(.io, "cannot open the journal: errno \(errno)", at: .init(file: path)) }
+        files[path] = fd
+        return fd
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var written = 0
+        return bytes.withUnsafeBytes { buffer -> Bool in
+            while written < buffer.count {
+                #if canImport(Glibc)
+                let n = Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written)
+                #else
+                let n = Darwin.write(fd, buffer.baseAddress! + written, buffer.count - written)
+                #endif
+                if n < 0 { if errno == EINTR { continue }; return false }
+                written += n
+            }
+            return true
+        }
+    }
+
+    private static let encoder = JSONEncoder()
+
+    /// FNV-1a, 64 bits: enough to tell a torn line from a whole one.
+    static func checksum(_ bytes: some Sequence<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return hash
+    }
+}
