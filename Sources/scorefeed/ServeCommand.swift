@@ -69,6 +69,7 @@ enum ServeCommand {
         let source = follow ?? "stdin"
         try await live.run {
             for await batch in reader.batches() {
+                await service.beginBatch()
                 for item in batch {
                     if let message = await service.handle(item, source: source) { Console.error("\(message)") }
                 }

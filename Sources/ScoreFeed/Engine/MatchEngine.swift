@@ -224,56 +224,57 @@ public actor MatchEngine {
     private func deliver() async throws {
         guard !delivering, checkpointFailure == nil else { return }
         // A batch of lines is being applied: the service makes it durable with one sync, then
-        // flushes every game it touched.
+        // flushes the games it touched.
         if let journal = store?.journal, journal.holdsDeliveries { return }
         delivering = true
         defer { delivering = false }
-        // What decided the outbox must be durable before any of it leaves.
-        var mustSync = true
-        while true {
-            if mustSync, let journal = store?.journal, journal.hasPending {
-                do {
-                    try journal.sync()
-                } catch {
-                    checkpointFailure = error
-                    return
-                }
+        while try await sendNext() {}
+    }
+
+    /// One step of the delivery: the next output or channel request to the sink, then its
+    /// result committed. What the journal holds is made durable first (a push the journal does
+    /// not hold could be rendered again with other bytes after a restart), and the last
+    /// delivery reaches the kernel (one it does not know delivered is sent again: at a crash,
+    /// only the one in flight). Returns whether there may be more.
+    private func sendNext() async throws -> Bool {
+        if let journal = store?.journal {
+            do {
+                if journal.needsSync { try journal.sync() } else if journal.hasPending { try journal.write() }
+            } catch {
+                checkpointFailure = error
+                return false
             }
-            mustSync = false
-            guard let next = session.nextDelivery else {
-                // Nothing to send: a linger that is over ends in the delete, once the sink holds
-                // none of the game's pushes (a webhook that is down may still hold its end).
-                guard session.lingerIsOver(now: clock.now) else { return }
-                if await sink.pending(game: attributes.gameId) > 0 { return }
-                session.beginDelete(now: clock.now)
-                commit()
-                guard checkpointFailure == nil else { return }
-                mustSync = true
-                continue
-            }
-            switch next {
-            case .channel(let request):
-                guard let answer = try await sink.manage(request) else {
-                    throw ScoreFeedError(
-                        .channel, "game \(attributes.gameId): no sink answers channel requests (the \(request.action.rawValue) needs --webhook)")
-                }
-                let outcome = session.channelAnswered(answer, now: wallClock.now)
-                commit()
-                mustSync = true
-                channelNews.append(outcome)
-                // An unusable answer leaves the create to send again, later (the news says so).
-                if case .unusable = outcome { return }
-            case .output(let output):
-                switch output {
-                case .push(let record): try await sink.send(record)
-                case .refused(let refusal): try await sink.refused(refusal)
-                }
-                session.delivered(now: clock.now)
-                commit()
-            }
-            // What the checkpoint does not hold must not be built on.
-            guard checkpointFailure == nil else { return }
         }
+        guard let next = session.nextDelivery else {
+            // Nothing to send: a linger that is over ends in the delete, once the sink holds
+            // none of the game's pushes (a webhook that is down may still hold its end).
+            guard session.lingerIsOver(now: clock.now) else { return false }
+            if await sink.pending(game: attributes.gameId) > 0 { return false }
+            session.beginDelete(now: clock.now)
+            commit()
+            return checkpointFailure == nil
+        }
+        switch next {
+        case .channel(let request):
+            guard let answer = try await sink.manage(request) else {
+                throw ScoreFeedError(
+                    .channel, "game \(attributes.gameId): no sink answers channel requests (the \(request.action.rawValue) needs --webhook)")
+            }
+            let outcome = session.channelAnswered(answer, now: wallClock.now)
+            commit()
+            channelNews.append(outcome)
+            // An unusable answer leaves the create to send again, later (the news says so).
+            if case .unusable = outcome { return false }
+        case .output(let output):
+            switch output {
+            case .push(let record): try await sink.send(record)
+            case .refused(let refusal): try await sink.refused(refusal)
+            }
+            session.delivered(now: clock.now)
+            commit()
+        }
+        // What the checkpoint does not hold must not be built on.
+        return checkpointFailure == nil
     }
 
     /// Writes the checkpoint, when the engine has a store; a failure is kept (and stops delivery)

@@ -74,6 +74,8 @@ public actor GameService {
         /// Channel work waits on the sink (a request it did not answer, a delete behind pushes it
         /// still holds): the engine is to be woken again, backing off.
         var channelWorkWaits = false
+        /// The sink failed (the output stays in the outbox for the next call).
+        var sinkFailure: String?
 
         /// What the service needs from `engine` now.
         static func of(_ engine: isolated MatchEngine, verdict: EventValidator.Verdict = .accept) -> Step {
@@ -252,11 +254,9 @@ public actor GameService {
         return result
     }
 
-    /// Handles one item of the input; returns a message for people when the line was bad. With a
-    /// journal, the items until ``endBatch()`` are one batch: their pushes wait for one sync.
+    /// Handles one item of the input; returns a message for people when the line was bad.
     public func handle(_ item: LineReader.Item, source: String? = nil) async -> ScoreFeedError? {
         counters.lines += 1
-        if let journal = store?.journal, !journal.holdsDeliveries { journal.holdsDeliveries = true }
         switch item {
         case .oversized(let number, let length):
             counters.badLines += 1
@@ -279,6 +279,12 @@ public actor GameService {
         }
     }
 
+    /// Starts a batch of ``handle(_:source:)`` calls (with a journal): the games hold their pushes
+    /// until ``endBatch()`` has made the whole batch durable with one sync (group commit).
+    public func beginBatch() {
+        store?.journal?.holdsDeliveries = true
+    }
+
     /// Ends a batch of ``handle(_:source:)`` calls: one sync makes everything they applied
     /// durable (group commit), then every game they touched sends its pushes. Returns a message
     /// for people when the journal could not be written or a sink failed.
@@ -292,20 +298,30 @@ public actor GameService {
             // Each game tries again before it sends, and holds its pushes while it fails.
             failure = error
         }
+        // Each game sends its pushes, each recorded as delivered before the next goes (any
+        // game's): a crash sends again at most the one in flight.
         let batch = touched
         touched = []
         for id in batch {
             guard let engine = games[id]?.engine else { continue }
             let step = await Self.flush(engine)
-            failure = failure ?? checkpointProblem(id, step.checkpointFailure)
+            failure = failure ?? checkpointProblem(id, step.checkpointFailure) ?? step.sinkFailure.map {
+                ScoreFeedError(.io, "game \(id): the sink failed: \($0)")
+            }
             absorb(id, step)
         }
         return failure
     }
 
     private static func flush(_ engine: isolated MatchEngine) async -> Step {
-        try? await engine.flush()
-        return Step.of(engine)
+        do {
+            try await engine.flush()
+            return Step.of(engine)
+        } catch {
+            var step = Step.of(engine)
+            step.sinkFailure = "\(error)"
+            return step
+        }
     }
 
     /// Starts following a game (a header, or a poller that knows its teams); a game already known
@@ -478,6 +494,7 @@ public actor GameService {
     /// A game that has not ended keeps its checkpoint and resumes on the next run.
     public func drain(waitingAtMost limit: TimeInterval = 600) async {
         let giveUp = Date().addingTimeInterval(limit)
+        _ = await endBatch()
         if options.clock == .feed {
             for id in order {
                 guard let game = games[id] else { continue }

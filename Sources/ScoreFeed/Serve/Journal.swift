@@ -8,8 +8,10 @@ import Darwin
 /// The games' append-only journals in a state directory: what each game's session did since its
 /// last snapshot, one line per commit. Appends are buffered; ``sync()`` writes every game's
 /// buffered lines and syncs each file once, so one sync makes a whole batch of lines durable
-/// (group commit) before any of their pushes is handed to the sink. Shared by every engine of a
-/// service (a lock guards it).
+/// (group commit) before any of their pushes is handed to the sink. That a push was delivered
+/// only needs to reach the kernel before the next push goes (``write()``): it survives the
+/// process being killed, and after a power cut the pushes since the last sync are sent again,
+/// byte for byte. Shared by every engine of a service (a lock guards it).
 ///
 /// A line is `<first input number> <FNV-1a 64 of the JSON, hex> <JSON array of inputs>`. A torn
 /// last line (a crash in the middle of a write) fails its checksum or has no newline and is
@@ -18,6 +20,10 @@ public final class Journal: @unchecked Sendable {
     private let lock = NSLock()
     private var files: [String: Int32] = [:]
     private var pending: [String: [UInt8]] = [:]
+    /// Files written since their last sync.
+    private var unsynced: Set<String> = []
+    /// Whether lines that must be synced (not only deliveries) wait or are unsynced.
+    private var owesSync = false
     private var holding = false
     /// Bytes written and syncs made since the service started (for `bench`).
     public private(set) var bytesWritten = 0
@@ -29,8 +35,10 @@ public final class Journal: @unchecked Sendable {
         for fd in files.values { close(fd) }
     }
 
-    /// Buffers the inputs numbered from `first` for the journal at `path`.
+    /// Buffers the inputs numbered from `first` for the journal at `path`. Inputs that are all
+    /// deliveries need only reach the kernel before the next push; any other must be synced.
     public func append(_ inputs: [GameSession.Input], first: Int, to path: String) throws(ScoreFeedError) {
+        let mustSync = inputs.contains { if case .delivered = $0 { false } else { true } }
         let json: Data
         do {
             json = try Self.encoder.encode(inputs)
@@ -40,7 +48,15 @@ public final class Journal: @unchecked Sendable {
         var line = Array("\(first) \(String(Self.checksum(json), radix: 16)) ".utf8)
         line.append(contentsOf: json)
         line.append(0x0A)
-        lock.withLock { pending[path, default: []].append(contentsOf: line) }
+        lock.withLock {
+            pending[path, default: []].append(contentsOf: line)
+            if mustSync { owesSync = true }
+        }
+    }
+
+    /// Whether something must be synced before the next push leaves.
+    public var needsSync: Bool {
+        lock.withLock { owesSync }
     }
 
     /// While set, engines leave their outboxes for the service to flush after one sync: a batch
@@ -55,23 +71,45 @@ public final class Journal: @unchecked Sendable {
         lock.withLock { !pending.isEmpty }
     }
 
-    /// Writes every buffered line and syncs each file written to. What could not be written
-    /// stays buffered (the file is cut back to where it was) and the error is thrown.
+    /// Writes every buffered line and syncs each file written to since its last sync. What
+    /// could not be written stays buffered (the file is cut back to where it was) and the error
+    /// is thrown.
     public func sync() throws(ScoreFeedError) {
         lock.lock()
         defer { lock.unlock() }
+        try writePending()
+        for path in unsynced.sorted() {
+            guard let fd = files[path] else { continue }
+            guard fdatasync(fd) == 0 else {
+                throw ScoreFeedError(.io, "cannot sync the journal: errno \(errno)", at: .init(file: path))
+            }
+            syncs += 1
+            unsynced.remove(path)
+        }
+        owesSync = false
+    }
+
+    /// Hands every buffered line to the kernel without waiting for the disk: enough for a
+    /// delivery to outlive the process.
+    public func write() throws(ScoreFeedError) {
+        lock.lock()
+        defer { lock.unlock() }
+        try writePending()
+    }
+
+    private func writePending() throws(ScoreFeedError) {
         for path in pending.keys.sorted() {
             guard let bytes = pending[path] else { continue }
             let fd = try descriptor(path)
             let start = lseek(fd, 0, SEEK_END)
-            guard Self.writeAll(fd, bytes), fdatasync(fd) == 0 else {
+            guard Self.writeAll(fd, bytes) else {
                 let failure = errno
                 if start >= 0 { _ = ftruncate(fd, start) }
                 throw ScoreFeedError(.io, "cannot write the journal: errno \(failure)", at: .init(file: path))
             }
             bytesWritten += bytes.count
-            syncs += 1
             pending[path] = nil
+            unsynced.insert(path)
         }
     }
 
@@ -80,6 +118,7 @@ public final class Journal: @unchecked Sendable {
     public func reset(_ path: String) {
         lock.withLock {
             pending[path] = nil
+            unsynced.remove(path)
             if let fd = files[path] {
                 _ = ftruncate(fd, 0)
             } else {
