@@ -176,6 +176,7 @@ struct LiveRun {
             try await output.finish()
             // Ends the webhook delivered only now let their channels be deleted.
             await service.settleChannels(until: Date().addingTimeInterval(limit))
+            await service.compact()
         }
         for game in await service.summaries() { Console.error(Self.summary(game, resumable: stateDir != nil)) }
     }

@@ -224,11 +224,12 @@ public actor MatchEngine {
     private func deliver() async throws {
         guard !delivering, checkpointFailure == nil else { return }
         // A batch of lines is being applied: the service makes it durable with one sync, then
-        // flushes the games it touched.
-        if let journal = store?.journal, journal.holdsDeliveries { return }
+        // flushes the games it touched. Only channel requests go now (a game's pushes wait for
+        // its channel, and the newest state alone waits while it has none).
+        let channelOnly = store?.journal?.holdsDeliveries == true
         delivering = true
         defer { delivering = false }
-        while try await sendNext() {}
+        while try await sendNext(channelOnly: channelOnly) {}
     }
 
     /// One step of the delivery: the next output or channel request to the sink, then its
@@ -236,7 +237,10 @@ public actor MatchEngine {
     /// not hold could be rendered again with other bytes after a restart), and the last
     /// delivery reaches the kernel (one it does not know delivered is sent again: at a crash,
     /// only the one in flight). Returns whether there may be more.
-    private func sendNext() async throws -> Bool {
+    private func sendNext(channelOnly: Bool) async throws -> Bool {
+        if channelOnly {
+            guard case .channel = session.nextDelivery else { return false }
+        }
         if let journal = store?.journal {
             do {
                 if journal.needsSync { try journal.sync() } else if journal.hasPending { try journal.write() }
@@ -277,6 +281,14 @@ public actor MatchEngine {
         return checkpointFailure == nil
     }
 
+    /// Writes the game's whole checkpoint now and empties its journal: at a clean exit, so the
+    /// state directory holds each game in one file.
+    public func compact() {
+        guard store?.journal != nil, checkpointFailure == nil else { return }
+        snapshotted = false
+        commit()
+    }
+
     /// Writes the checkpoint, when the engine has a store; a failure is kept (and stops delivery)
     /// until a later write succeeds.
     private func commit() {
@@ -285,7 +297,11 @@ public actor MatchEngine {
             if let journal = store.journal, snapshotted, session.journaled - snapshotAt < Self.snapshotEvery {
                 let first = session.journaled + 1
                 let inputs = session.takeUnjournaled()
-                if !inputs.isEmpty { try journal.append(inputs, first: first, to: store.journalURL(for: attributes.gameId).path) }
+                if !inputs.isEmpty {
+                    try journal.append(
+                        inputs, first: first, seq: session.renderer.seq, lastTimestamp: session.renderer.lastTimestamp,
+                        to: store.journalURL(for: attributes.gameId).path)
+                }
             } else {
                 // The snapshot holds every input so far; the journal starts again after it.
                 _ = session.takeUnjournaled()

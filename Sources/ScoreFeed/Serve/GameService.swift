@@ -142,7 +142,8 @@ public actor GameService {
         guard let store else { return restoration }
         // A checkpoint put aside on an earlier start whose game has not written a new one since.
         for aside in try store.putAside() where !FileManager.default.fileExists(atPath: aside.checkpoint.path) {
-            lostCheckpoints[aside.checkpoint.standardizedFileURL.path] = LostNumbering(aside.data)
+            let journal = try? Data(contentsOf: aside.checkpoint.deletingPathExtension().appendingPathExtension("journal"))
+            lostCheckpoints[aside.checkpoint.standardizedFileURL.path] = LostNumbering(aside.data, journal: journal)
         }
         for entry in try store.readAll() {
             let place = ScoreFeedError.Location(file: entry.file.path)
@@ -528,7 +529,16 @@ public actor GameService {
             absorb(id, await Step.of(game.engine))
         }
         await settleChannels(until: giveUp)
-        // What was delivered last is journaled too, so a restart does not send it again.
+        await compact()
+    }
+
+    /// Writes every game's whole checkpoint and empties its journal (with a journal): the state
+    /// directory then holds each game in one file, as a clean exit leaves it.
+    public func compact() async {
+        guard store?.journal != nil else { return }
+        for id in order {
+            await games[id]?.engine.compact()
+        }
         try? store?.journal?.sync()
     }
 
@@ -631,8 +641,15 @@ public actor GameService {
         static let jump = 1_000_000
 
         init(_ data: Data?, journal: Data? = nil) {
-            if journal?.isEmpty == false {
-                // The journal may have numbered pushes past what the checkpoint shows.
+            let journaled = journal.map(Journal.read)
+            if let journaled, let seq = journaled.seq, let lastTimestamp = journaled.lastTimestamp,
+               seq >= GameSession.salvageNumbering(data)?.seq ?? 0 {
+                // The journal numbers on from the checkpoint.
+                self.seq = seq
+                self.lastTimestamp = lastTimestamp
+                salvaged = true
+            } else if journal?.isEmpty == false, journaled?.seq == nil {
+                // A journal that cannot be read may have numbered pushes past the checkpoint.
                 seq = (GameSession.salvageNumbering(data)?.seq ?? 0) + Self.jump
                 lastTimestamp = 0
                 salvaged = false

@@ -8,6 +8,9 @@ extension Journal {
         public var inputs: [GameSession.Input] = []
         /// Lines dropped at the end (a torn write, or anything after one).
         public var droppedLines = 0
+        /// The renderer's `seq` and last timestamp after the last whole line.
+        public var seq: Int?
+        public var lastTimestamp: Int?
     }
 
     /// Reads a journal file's bytes: every whole line whose checksum holds and whose numbering
@@ -26,17 +29,25 @@ extension Journal {
             }
             if reading.first == nil { reading.first = entry.first }
             reading.inputs += entry.inputs
+            reading.seq = entry.seq
+            reading.lastTimestamp = entry.lastTimestamp
             next = entry.first + entry.inputs.count
         }
         return reading
     }
 
-    private static func parse(_ line: Data.SubSequence) -> (first: Int, inputs: [GameSession.Input])? {
-        let parts = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, let first = Int(String(decoding: parts[0], as: UTF8.self)),
-              let sum = UInt64(String(decoding: parts[1], as: UTF8.self), radix: 16), checksum(parts[2]) == sum,
-              let inputs = try? JSONDecoder().decode([GameSession.Input].self, from: Data(parts[2]))
+    private static func parse(
+        _ line: Data.SubSequence
+    ) -> (first: Int, seq: Int, lastTimestamp: Int, inputs: [GameSession.Input])? {
+        let head = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
+        guard head.count == 3, let first = Int(String(decoding: head[0], as: UTF8.self)),
+              let sum = UInt64(String(decoding: head[1], as: UTF8.self), radix: 16), checksum(head[2]) == sum
         else { return nil }
-        return (first, inputs)
+        let body = head[2].split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
+        guard body.count == 3, let seq = Int(String(decoding: body[0], as: UTF8.self)),
+              let lastTimestamp = Int(String(decoding: body[1], as: UTF8.self)),
+              let inputs = try? JSONDecoder().decode([GameSession.Input].self, from: Data(body[2]))
+        else { return nil }
+        return (first, seq, lastTimestamp, inputs)
     }
 }

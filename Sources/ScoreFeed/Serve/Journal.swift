@@ -13,7 +13,9 @@ import Darwin
 /// process being killed, and after a power cut the pushes since the last sync are sent again,
 /// byte for byte. Shared by every engine of a service (a lock guards it).
 ///
-/// A line is `<first input number> <FNV-1a 64 of the JSON, hex> <JSON array of inputs>`. A torn
+/// A line is `<first input number> <seq> <last timestamp> <FNV-1a 64 of the rest, hex> <JSON
+/// array of inputs>`: the renderer's numbering after the inputs stands in the clear, so a game
+/// whose checkpoint cannot be read still numbers on after its last push. A torn
 /// last line (a crash in the middle of a write) fails its checksum or has no newline and is
 /// dropped on reading, with everything after it.
 public final class Journal: @unchecked Sendable {
@@ -37,7 +39,9 @@ public final class Journal: @unchecked Sendable {
 
     /// Buffers the inputs numbered from `first` for the journal at `path`. Inputs that are all
     /// deliveries need only reach the kernel before the next push; any other must be synced.
-    public func append(_ inputs: [GameSession.Input], first: Int, to path: String) throws(ScoreFeedError) {
+    public func append(
+        _ inputs: [GameSession.Input], first: Int, seq: Int, lastTimestamp: Int, to path: String
+    ) throws(ScoreFeedError) {
         let mustSync = inputs.contains { if case .delivered = $0 { false } else { true } }
         let json: Data
         do {
@@ -45,8 +49,10 @@ public final class Journal: @unchecked Sendable {
         } catch {
             throw ScoreFeedError(.io, "cannot encode a journal entry: \(error)", at: .init(file: path))
         }
-        var line = Array("\(first) \(String(Self.checksum(json), radix: 16)) ".utf8)
-        line.append(contentsOf: json)
+        var body = Array("\(seq) \(lastTimestamp) ".utf8)
+        body.append(contentsOf: json)
+        var line = Array("\(first) \(String(Self.checksum(body), radix: 16)) ".utf8)
+        line.append(contentsOf: body)
         line.append(0x0A)
         lock.withLock {
             pending[path, default: []].append(contentsOf: line)
