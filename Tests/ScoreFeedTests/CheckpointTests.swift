@@ -124,6 +124,36 @@ struct CheckpointTests {
         #expect(await service.summaries().first?.channel.state == "deleted")
     }
 
+    /// Written by `serve --state-dir`, killed after the first 250 events: a snapshot taken at
+    /// the game's first event and a journal of everything since. The game resumes where the
+    /// journal ends: its 250 events applied, its numbering after the last push it sent.
+    @Test func aFormat4SnapshotWithItsJournalResumesWhereTheJournalEnds() async throws {
+        let snapshot = try Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format4.json"))
+        let journal = try Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format4.journal"))
+        #expect(Self.format(snapshot) == 4)
+        let restored = try GameSession.restore(snapshot, journal: journal, file: "checkpoint-format4.json")
+        #expect(restored.applied.count == 250 && restored.statistics.accepted == 250)
+        #expect(restored.renderer.seq == Journal.read(journal).seq)
+        // The pushes the journal does not know delivered (the sink's pipe was full at the kill).
+        let pending = restored.outbox.compactMap { if case .push(let record) = $0 { record.seq } else { nil } }
+        #expect(pending == Array((restored.renderer.seq - pending.count + 1)...restored.renderer.seq))
+        let dir = RealFeedServeTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try snapshot.write(to: dir.appendingPathComponent("game-SF00000007.json"))
+        try journal.write(to: dir.appendingPathComponent("game-SF00000007.journal"))
+        let sink = RecordingSink()
+        let service = try GameService(options: .init(clock: .feed, stateDirectory: dir), sink: sink)
+        #expect(try await service.restore().resumedGames == 1)
+        await RealFeedServeTests.feed(Self.lines, to: service)
+        await service.drain()
+        let records = await sink.records
+        #expect(records.first?.seq == pending.first ?? restored.renderer.seq + 1, "the undelivered go first, the same")
+        #expect(records.map(\.seq) == Array((records.first?.seq ?? 0)..<((records.first?.seq ?? 0) + records.count)), "numbering continues")
+        #expect(records.last.map { [$0.state.awayScore, $0.state.homeScore] } == [96, 97])
+        #expect(await service.summaries().first?.statistics.duplicates == 250)
+    }
+
     @Test func aCheckpointFromBeforeTheDelayHedgeHedgesLikeTheDefaults() throws {
         let data = try Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format2.json"))
         let configuration = try #require(try GameSession.decode(data, file: "checkpoint-format2.json").coalescer).configuration

@@ -88,7 +88,9 @@ public actor GameService {
 
     private let options: Options
     private let sink: any PushSink
-    private let store: CheckpointStore?
+    private nonisolated let store: CheckpointStore?
+    /// The games' journals (with a state directory): bytes written and syncs made, for figures.
+    public nonisolated var journal: Journal? { store?.journal }
     private let systemClock = SystemClock()
     private var games: [String: Game] = [:]
     /// Game ids in the order their headers (or checkpoints) came, for summaries.

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+@testable import ScoreFeed
+import ScoreFeedModel
+
+/// The journal: what a game did since its snapshot, appended, synced once per batch, read back
+/// exactly, a torn tail dropped.
+@Suite("Journal: durable without rewriting the game")
+struct JournalTests {
+    static func directory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-journal-\(UUID().uuidString)")
+    }
+
+    /// A session that records its inputs, fed `events` of a generated game.
+    static func recorded(_ events: ArraySlice<GameEvent>, into session: inout GameSession) {
+        for (index, event) in zip(events.indices, events) {
+            session.receive(event, index: index, now: event.time)
+            while let deadline = session.deadline, deadline <= event.time { session.tick(now: deadline) }
+            while case .output = session.nextDelivery { session.delivered(now: event.time) }
+        }
+    }
+
+    @Test func aSnapshotAndItsJournalGiveBackTheSameGameByteForByte() throws {
+        let game = GameGenerator(seed: 7).generate()
+        var live = GameSession(attributes: game.attributes)
+        live.recordsInputs = true
+        Self.recorded(game.events.prefix(200), into: &live)
+        _ = live.takeUnjournaled()
+        let snapshot = try live.encoded()
+        let journal = Journal()
+        let dir = Self.directory()
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("game.journal").path
+        // Three commits' worth of inputs, synced.
+        for range in [200..<260, 260..<261, 261..<400] {
+            Self.recorded(game.events[range], into: &live)
+            let first = live.journaled + 1
+            try journal.append(
+                live.takeUnjournaled(), first: first, seq: live.renderer.seq, lastTimestamp: live.renderer.lastTimestamp, to: path)
+        }
+        try journal.sync()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let restored = try GameSession.restore(snapshot, journal: bytes, file: "game.json")
+        #expect(try restored.encoded() == live.encoded(), "the same game, byte for byte")
+        #expect(restored.journaled == live.journaled)
+        #expect(Journal.read(bytes).seq == live.renderer.seq, "the numbering stands in the clear")
+    }
+
+    @Test(arguments: [1, 10, 37])
+    func aTornTailIsDroppedAndWhatCameBeforeIsKept(_ cut: Int) throws {
+        let dir = Self.directory()
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("g.journal").path
+        let journal = Journal()
+        let event = Make.event(1, .periodStart, clock: 720)
+        try journal.append([.receive(event, index: 0, now: event.time)], first: 1, seq: 0, lastTimestamp: 0, to: path)
+        try journal.append([.tick(now: event.time), .finish(now: event.time)], first: 2, seq: 3, lastTimestamp: 9, to: path)
+        try journal.sync()
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let whole = Journal.read(bytes)
+        #expect(whole.inputs.count == 3 && whole.droppedLines == 0 && whole.seq == 3 && whole.lastTimestamp == 9)
+        bytes.removeLast(cut)  // the last write torn by a crash
+        let torn = Journal.read(bytes)
+        #expect(torn.inputs == [.receive(event, index: 0, now: event.time)] && torn.droppedLines == 1 && torn.seq == 0)
+    }
+
+    @Test func aLineThatDoesNotFollowOnEndsTheJournal() throws {
+        let dir = Self.directory()
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("g.journal").path
+        let journal = Journal()
+        let now = Make.start
+        try journal.append([.tick(now: now)], first: 5, seq: 1, lastTimestamp: 1, to: path)
+        try journal.append([.tick(now: now)], first: 9, seq: 2, lastTimestamp: 2, to: path)  // 6 to 8 missing
+        try journal.sync()
+        let reading = Journal.read(try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(reading.first == 5 && reading.inputs.count == 1 && reading.droppedLines == 1)
+        // A snapshot that holds only up to 3 cannot take a journal starting at 5.
+        var session = GameSession(attributes: Make.attributes)
+        session.journaled = 3
+        #expect(throws: ScoreFeedError.self) { try session.replay(reading, file: "g.json") }
+    }
+
+    /// One sync per batch, not per event: a batch of a whole game's lines costs a handful of
+    /// syncs, and bytes written per event stay small however long the game.
+    @Test func aBatchOfLinesIsMadeDurableWithOneSync() async throws {
+        let dir = Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let lines = RecordedStream.lines(seeds: [5])
+        let sink = RecordingSink()
+        let service = try GameService(options: .init(clock: .feed, stateDirectory: dir), sink: sink)
+        await service.beginBatch()
+        for (i, line) in lines.enumerated() { _ = await service.handle(.line(Data(line.utf8), number: i + 1)) }
+        let journal = try #require(service.journal)
+        #expect(await sink.records.isEmpty, "nothing leaves before the batch is durable")
+        #expect(journal.syncs == 0)
+        #expect(await service.endBatch() == nil)
+        #expect(journal.syncs == 1, "one sync for \(lines.count) lines")
+        #expect(journal.bytesWritten / lines.count < 1000, "\(journal.bytesWritten) bytes for \(lines.count) lines")
+        let records = await sink.records
+        Make.expectOneFinal(records)
+        await service.drain()
+        let entries = try CheckpointStore(directory: dir).readAll()
+        #expect(entries.count == 1 && entries[0].journal?.isEmpty != false, "a clean exit leaves one file per game")
+    }
+}
