@@ -18,9 +18,16 @@ extension BenchCommand {
     /// real time, as the coalescer runs on the real clock: fed much faster than real games, a
     /// game's pushes wait for its minimum interval, or go out with the next event instead of on
     /// the timer. 0 feeds them as fast as possible.
-    static func liveBenchmark(games: Int, warmup: Int, eventsPerGame: Int, spacing: Double) async throws {
+    static func liveBenchmark(
+        games: Int, warmup: Int, eventsPerGame: Int, spacing: Double, stateDirectory: URL? = nil
+    ) async throws {
         let pace = spacing > 0 ? String(format: "each game an event every %.1f s of real time, %.0f lines/s", spacing, Double(games) / spacing) : "as fast as possible"
-        print("(b) live: \(games) games in one process on the real clock; \(warmup) events each to warm up, \(eventsPerGame) measured; \(pace)")
+        print("(b) live: \(games) games in one process on the real clock; \(warmup) events each to warm up, \(eventsPerGame) measured; \(pace)"
+              + (stateDirectory.map { "; durable in \($0.path) (journal, a sync per batch of lines)" } ?? "; not durable (no --state-dir)"))
+        if let stateDirectory, FileManager.default.fileExists(atPath: stateDirectory.path),
+           let contents = try? FileManager.default.contentsOfDirectory(atPath: stateDirectory.path), !contents.isEmpty {
+            throw ScoreFeedError(.invalidValue, "bench --state-dir wants an empty or new directory", at: .init(file: stateDirectory.path))
+        }
         let templates = (1...8).map { GameGenerator(seed: UInt64($0)).generate() }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -30,7 +37,7 @@ extension BenchCommand {
             return try encoder.encode(attributes)
         }
         let bodies = try templates.map { template in
-            try template.events.prefix(warmup + eventsPerGame).map { try FixtureFormat.eventJSON($0) }
+            try template.events.map { try FixtureFormat.eventJSON($0) }
         }
         /// Round `i` of every game: event `i` of each, with `"game"` spliced in.
         func round(_ i: Int) -> [Data] {
@@ -50,7 +57,8 @@ extension BenchCommand {
         var number = 0
         trimMalloc()
         let rssEmpty = anonymousRSS()
-        let service = try GameService(options: .init(clock: .system), sink: sink)
+        let service = try GameService(options: .init(clock: .system, stateDirectory: stateDirectory), sink: sink)
+        let journal = service.journal
         for header in headers {
             number += 1
             _ = await service.handle(.line(header, number: number))
@@ -87,6 +95,8 @@ extension BenchCommand {
 
         var handling: [Double] = []
         handling.reserveCapacity(measuredLines.reduce(0) { $0 + $1.count })
+        let written = (journal?.bytesWritten ?? 0) + (journal?.snapshotBytes ?? 0)
+        let synced = (journal?.syncs ?? 0) + 2 * (journal?.snapshots ?? 0)
         sink.begin()
         // One line every `interval` seconds from `start` on, the timer served in between.
         let interval = spacing / Double(games)
@@ -139,9 +149,54 @@ extension BenchCommand {
         print("    line-to-sink latency of pushes due at once (\(latencies.count)): \(describe(latencies))")
         print("    handling time of every line (\(lines)): \(describe(handling))")
         print("    held pushes sent by the timer (\(lateness.count)), lateness after the earliest deadline due at the wake-up: \(describe(lateness))")
+        if let journal {
+            let bytes = journal.bytesWritten + journal.snapshotBytes - written
+            let syncs = journal.syncs + 2 * journal.snapshots - synced
+            print(String(format: "    durability while measured: %.0f bytes written per line (journal and snapshots), %d syncs: %.0f per second, %.2f per line",
+                         Double(bytes) / Double(max(1, lines)), syncs, Double(syncs) / elapsed, Double(syncs) / Double(max(1, lines))))
+        }
         print(String(format: "    memory per game after %d events each: %.1f KB; peak RSS %d MB; load average %@ → %@ on %d cores",
                      warmup + eventsPerGame, perGame(rssAfter), peakRSS() / 1024, loadBefore, loadAverage(),
                      ProcessInfo.processInfo.activeProcessorCount))
+
+        // Whole games: the rest of every event of the first games (at most 1,000), as fast as
+        // possible in batches of 1,000 lines (as `serve` reads a backlog), then memory per game.
+        let whole = min(games, 1000)
+        let longest = bodies.map(\.count).max() ?? 0
+        let before = (journal?.bytesWritten ?? 0) + (journal?.snapshotBytes ?? 0), fillStart = ContinuousClock.now
+        var filled = 0
+        var batch: [Data] = []
+        func flushBatch() async {
+            await service.beginBatch()
+            for line in batch {
+                number += 1
+                _ = await service.handle(.line(line, number: number))
+            }
+            _ = await service.endBatch()
+            filled += batch.count
+            batch.removeAll(keepingCapacity: true)
+        }
+        for i in (warmup + eventsPerGame)..<longest {
+            for g in 0..<whole {
+                let events = bodies[g % bodies.count]
+                guard i < events.count else { continue }
+                var line = Data("{\"game\":\"L\(g)\",".utf8)
+                line.append(events[i].dropFirst())
+                batch.append(line)
+                if batch.count == 1000 { await flushBatch() }
+            }
+        }
+        await flushBatch()
+        await service.fireDue(now: Date().addingTimeInterval(3600))
+        let fillSeconds = seconds(ContinuousClock.now - fillStart)
+        trimMalloc()
+        let rssWhole = anonymousRSS()
+        let events = bodies.prefix(whole).map(\.count)
+        let averageEvents = Double(events.reduce(0, +)) / Double(max(1, events.count))
+        print(String(format: "    whole games: %d more lines to finish %d games in %.2f s (%.0f lines/s in batches of 1,000)%@; memory per game after a whole game (%.0f events): %.1f KB",
+                     filled, whole, fillSeconds, Double(filled) / max(fillSeconds, 1e-9),
+                     journal.map { String(format: ", %.0f bytes written per line", Double($0.bytesWritten + $0.snapshotBytes - before) / Double(max(1, filled))) } ?? "",
+                     averageEvents, perGame(rssAfter) + Double(rssWhole - rssAfter) / Double(whole)))
         // The prepared lines stay allocated to the end, so that freeing them does not show as
         // memory the games gave back.
         withExtendedLifetime((templates, headers, bodies, warmupLines, measuredLines)) {}
@@ -216,12 +271,13 @@ extension BenchCommand {
     /// Runs the live part in a fresh copy of this executable, so that its memory figures are
     /// not those of a process that just replayed a season. Returns its exit status, or nil when
     /// it could not be started (the caller then runs it here).
-    static func runLiveInChild(games: Int, events: Int, warmup: Int, spacing: Double) throws -> Int32? {
+    static func runLiveInChild(games: Int, events: Int, warmup: Int, spacing: Double, stateDir: String?) throws -> Int32? {
         guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
         fflush(nil)  // everything printed so far comes before the child's output
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["bench", "--season", "0", "--live", "\(games)", "--events", "\(events)", "--warmup", "\(warmup)", "--spacing", "\(spacing)"]
+            + (stateDir.map { ["--state-dir", $0] } ?? [])
         do { try process.run() } catch { return nil }
         process.waitUntilExit()
         return process.terminationStatus

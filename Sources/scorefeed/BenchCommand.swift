@@ -11,7 +11,7 @@ enum BenchCommand {
         bytes with JSONDecoder; (b) many games live at once in one process on the real clock:
         line-to-sink latency and memory per game.
 
-        USAGE: scorefeed bench [--season <games>] [--live <games>] [--events <n>] [--warmup <n>]
+        USAGE: scorefeed bench [--season <games>] [--live <games>] [--events <n>] [--warmup <n>] [--state-dir <dir>]
                                [--spacing <seconds>] [--same-process]
 
         OPTIONS:
@@ -25,6 +25,9 @@ enum BenchCommand {
                                   held pushes go out on the timer as in a real game; 0 feeds
                                   lines as fast as possible, and the coalescer, on the real
                                   clock, then holds most pushes for its minimum interval).
+          --state-dir <dir>       Run the live part durably, as serve --state-dir does (an
+                          empty or new directory): adds bytes written per line and
+                          syncs per second.
           --same-process          Run the live part in this process after the season part
                                   (by default it runs in a fresh child process, so its memory
                                   figures do not include the season's leftovers).
@@ -44,15 +47,18 @@ enum BenchCommand {
         let warmup: Int = try arguments.number("--warmup", in: 0...1000) ?? 5
         let spacing: Double = try arguments.number("--spacing", in: 0...3600) ?? 4
         let sameProcess = arguments.flag("--same-process")
+        let stateDir: String? = try arguments.option("--state-dir")
         _ = try arguments.positionals(max: 0)
         if season > 0 { try await seasonBenchmark(games: season) }
         if live > 0 {
             if season > 0 && !sameProcess,
-                let status = try runLiveInChild(games: live, events: perGame, warmup: warmup, spacing: spacing)
+                let status = try runLiveInChild(games: live, events: perGame, warmup: warmup, spacing: spacing, stateDir: stateDir)
             {
                 return status
             }
-            try await liveBenchmark(games: live, warmup: warmup, eventsPerGame: perGame, spacing: spacing)
+            try await liveBenchmark(
+                games: live, warmup: warmup, eventsPerGame: perGame, spacing: spacing,
+                stateDirectory: stateDir.map { URL(fileURLWithPath: $0) })
         }
         return 0
     }

@@ -305,8 +305,12 @@ public actor MatchEngine {
             } else {
                 // The snapshot holds every input so far; the journal starts again after it.
                 _ = session.takeUnjournaled()
-                try store.write(try session.encoded(), for: attributes.gameId)
-                store.journal?.reset(store.journalURL(for: attributes.gameId).path)
+                let snapshot = try session.encoded()
+                try store.write(snapshot, for: attributes.gameId)
+                if let journal = store.journal {
+                    journal.reset(store.journalURL(for: attributes.gameId).path)
+                    journal.noteSnapshot(bytes: snapshot.count)
+                }
                 snapshotted = true
                 snapshotAt = session.journaled
             }

@@ -30,6 +30,17 @@ public final class Journal: @unchecked Sendable {
     /// Bytes written and syncs made since the service started (for `bench`).
     public private(set) var bytesWritten = 0
     public private(set) var syncs = 0
+    /// Snapshots written (each a whole checkpoint, synced with its directory) and their bytes.
+    public private(set) var snapshots = 0
+    public private(set) var snapshotBytes = 0
+
+    /// Counts a snapshot of `bytes` written beside the journals.
+    public func noteSnapshot(bytes: Int) {
+        lock.withLock {
+            snapshots += 1
+            snapshotBytes += bytes
+        }
+    }
 
     public init() {}
 
