@@ -47,6 +47,33 @@ struct JournalTests {
         #expect(Journal.read(bytes).seq == live.renderer.seq, "the numbering stands in the clear")
     }
 
+    /// The journal writes its common inputs by hand: every event of every fixture and real game,
+    /// and hostile text, reads back as the very input `Codable` would have written.
+    @Test func theJournalsOwnSpellingReadsBackAsTheSameInput() throws {
+        var events = try Make.fixtureFiles().flatMap { try FeedReader.read(path: Make.fixtures.appendingPathComponent($0).path).events }
+        if NBAFiles.available {
+            events += NBAFiles.games.flatMap { (try? FeedReader.read(path: NBAFiles.path($0)).events) ?? [] }
+        }
+        var odd = Make.event(9, .other(type: "quote \" backslash \\ tab \t nul \u{0} é 😀"), team: .home, clock: 0.1 + 0.2)
+        odd.player = "\u{1F}\n"
+        odd.description = String(repeating: "ü", count: 600)
+        odd.feedScore = FinalScore(home: 3, away: -1)
+        odd.time = Date(timeIntervalSinceReferenceDate: -0.0)
+        events.append(odd)
+        events.append(Make.event(10, .replay(ruling: nil, challenge: true)))
+        events.append(Make.event(11, .substitution(out: nil)))
+        var inputs: [GameSession.Input] = events.enumerated().map { .receive($1, index: $0, now: $1.time.addingTimeInterval(0.1)) }
+        inputs += [.tick(now: Make.start), .finish(now: Make.start.addingTimeInterval(1e-7)), .delivered(now: nil), .delivered(now: Make.start)]
+        #expect(inputs.count > 20)
+        for input in inputs {
+            var bytes = JSONBytes()
+            let handWritten = input.appendJSON(to: &bytes)
+            #expect(handWritten)
+            let data = bytes.data()
+            #expect(try JSONDecoder().decode(GameSession.Input.self, from: data) == input, "\(String(decoding: data, as: UTF8.self))")
+        }
+    }
+
     @Test(arguments: [1, 10, 37])
     func aTornTailIsDroppedAndWhatCameBeforeIsKept(_ cut: Int) throws {
         let dir = Self.directory()

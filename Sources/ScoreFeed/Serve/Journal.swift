@@ -54,12 +54,19 @@ public final class Journal: @unchecked Sendable {
         _ inputs: [GameSession.Input], first: Int, seq: Int, lastTimestamp: Int, to path: String
     ) throws(ScoreFeedError) {
         let mustSync = inputs.contains { if case .delivered = $0 { false } else { true } }
-        let json: Data
-        do {
-            json = try Self.encoder.encode(inputs)
-        } catch {
-            throw ScoreFeedError(.io, "cannot encode a journal entry: \(error)", at: .init(file: path))
+        var bytes = JSONBytes(capacity: 256 * inputs.count)
+        bytes.byte(UInt8(ascii: "["))
+        for (index, input) in inputs.enumerated() {
+            if index > 0 { bytes.byte(UInt8(ascii: ",")) }
+            guard !input.appendJSON(to: &bytes) else { continue }
+            do {
+                bytes.raw(try Self.encoder.encode(input))
+            } catch {
+                throw ScoreFeedError(.io, "cannot encode a journal entry: \(error)", at: .init(file: path))
+            }
         }
+        bytes.byte(UInt8(ascii: "]"))
+        let json = bytes.data()
         var body = Array("\(seq) \(lastTimestamp) ".utf8)
         body.append(contentsOf: json)
         var line = Array("\(first) \(String(Self.checksum(body), radix: 16)) ".utf8)
