@@ -81,6 +81,12 @@ enum ServeCommand {
         Console.error(
             "serve: \(c.lines) lines, \(c.headers) headers, \(c.events) events, \(c.badLines) bad lines, "
                 + "\(c.unknownGame) for unknown games, \(c.resumedGames) games resumed")
+        if let journal = service.journal, c.events > 0 {
+            let bytes = journal.bytesWritten + journal.snapshotBytes
+            Console.error(
+                "serve: state dir: \(bytes) bytes written (\(bytes / c.events) per event: journal \(journal.bytesWritten), "
+                    + "\(journal.snapshots) snapshots \(journal.snapshotBytes)), \(journal.syncs) journal syncs")
+        }
         return 0
     }
 }

@@ -19,13 +19,17 @@ public actor MatchEngine {
     /// A call is handing the outbox to the sink; others leave their pushes to it.
     private var delivering = false
     /// With a journal: whether this run has written the game's snapshot (the first commit writes
-    /// one, so the journal after it holds only inputs made under this run's options), and the
-    /// number of the last input it holds.
+    /// one, so the journal after it holds only inputs made under this run's options), its size,
+    /// and the journal's bytes since.
     private var snapshotted = false
-    private var snapshotAt = 0
-    /// Inputs a journal holds before the game's snapshot is written again and the journal
-    /// emptied: bytes written per event stay the same however long the game.
-    public static let snapshotEvery = 512
+    private var snapshotBytes = 0
+    private var journalBytes = 0
+    /// The journal is folded into a new snapshot once it is four times as large as the snapshot
+    /// (and at least this large), at a moment the outbox is nearly empty (a snapshot holds the
+    /// outbox's records): snapshots then cost at most a quarter of what the journal writes, so
+    /// bytes written per event stay flat however long the game, and a restart reads at most
+    /// about five snapshots' worth.
+    public static let smallestJournal = 65_536
     /// The failure of the last checkpoint write, if it failed.
     public private(set) var checkpointFailure: ScoreFeedError?
     /// What APNs' answers did to the game's channel since ``takeChannelNews()`` was last called.
@@ -294,11 +298,12 @@ public actor MatchEngine {
     private func commit() {
         guard let store else { return }
         do {
-            if let journal = store.journal, snapshotted, session.journaled - snapshotAt < Self.snapshotEvery {
+            if let journal = store.journal, snapshotted,
+               journalBytes < max(4 * snapshotBytes, Self.smallestJournal) || session.outbox.count > 1 {
                 let first = session.journaled + 1
                 let inputs = session.takeUnjournaled()
                 if !inputs.isEmpty {
-                    try journal.append(
+                    journalBytes += try journal.append(
                         inputs, first: first, seq: session.renderer.seq, lastTimestamp: session.renderer.lastTimestamp,
                         to: store.journalURL(for: attributes.gameId).path)
                 }
@@ -312,7 +317,8 @@ public actor MatchEngine {
                     journal.noteSnapshot(bytes: snapshot.count)
                 }
                 snapshotted = true
-                snapshotAt = session.journaled
+                snapshotBytes = snapshot.count
+                journalBytes = 0
             }
             checkpointFailure = nil
         } catch let error as ScoreFeedError {

@@ -48,11 +48,13 @@ public final class Journal: @unchecked Sendable {
         for fd in files.values { close(fd) }
     }
 
-    /// Buffers the inputs numbered from `first` for the journal at `path`. Inputs that are all
-    /// deliveries need only reach the kernel before the next push; any other must be synced.
+    /// Buffers the inputs numbered from `first` for the journal at `path`; returns the line's
+    /// bytes. Inputs that are all deliveries need only reach the kernel before the next push;
+    /// any other must be synced.
+    @discardableResult
     public func append(
         _ inputs: [GameSession.Input], first: Int, seq: Int, lastTimestamp: Int, to path: String
-    ) throws(ScoreFeedError) {
+    ) throws(ScoreFeedError) -> Int {
         let mustSync = inputs.contains { if case .delivered = $0 { false } else { true } }
         var bytes = JSONBytes(capacity: 256 * inputs.count)
         bytes.byte(UInt8(ascii: "["))
@@ -76,6 +78,7 @@ public final class Journal: @unchecked Sendable {
             pending[path, default: []].append(contentsOf: line)
             if mustSync { owesSync = true }
         }
+        return line.count
     }
 
     /// Whether something must be synced before the next push leaves.
