@@ -412,6 +412,27 @@ struct JSONScannerDifferentialTests {
         #expect(readByBytes > 1000, "most mutations still read by the byte reader: \(readByBytes)")
     }
 
+    /// The game clock's byte-level fast path (`M:SS`, `M:SS.f`) gives what the general path
+    /// gives, and declines what it does not take.
+    @Test func clockFastPathAgrees() {
+        var random = SeededRandom(seed: 9)
+        let pieces = ["0", "1", "5", "9", "12", "00", "59", "60", "99", ".", ":", "+", "-", "e", " ", "PT", "M", "S", "é"]
+        var clocks = ["12:00", "0:24.3", "11:42", "1:60", "1:.5", "1:5.", "012:00", "1234567:00", "1:59.999999999999999", "", ":", "1:"]
+        for _ in 0..<20_000 {
+            clocks.append((0..<(1 + Int(random.next() % 6))).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined())
+        }
+        for _ in 0..<5_000 {
+            clocks.append("\(random.next() % 13):\(random.next() % 60).\(random.next() % 100_000)")
+        }
+        for clock in clocks {
+            let general = GameClockText.spelledSeconds(clock)
+            if let plain = GameClockText.plainSeconds(clock) {
+                #expect(general?.bitPattern == plain.bitPattern, "clock \(clock)")
+            }
+            #expect(GameClockText.seconds(clock)?.bitPattern == general?.bitPattern, "clock \(clock)")
+        }
+    }
+
     /// Times with up to 32 digits (short ones divided exactly, long ones through `strtod`): the
     /// same double as `JSONDecoder`'s, bit for bit.
     @Test func timesConvertExactly() {

@@ -62,7 +62,8 @@ public enum StreamLine: Sendable {
             do {
                 let raw = try decoded.get()
                 var event = try raw.event(index: number - 1)
-                event.description = event.description.map { String($0.prefix(500)) }
+                // At most 500 characters; no longer than 500 bytes means no more characters.
+                event.description = event.description.map { $0.utf8.count <= 500 ? $0 : String($0.prefix(500)) }
                 return .event(game: game, event)
             } catch var error as ScoreFeedError {
                 error.location = ScoreFeedError.Location(file: source, line: number, sequence: error.location.sequence)
