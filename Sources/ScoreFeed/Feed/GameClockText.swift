@@ -54,14 +54,16 @@ public enum GameClockText {
             var i = 0
             var minutes = 0
             while i < bytes.count, bytes[i] &- UInt8(ascii: "0") < 10 {
+                guard i < 6 else { return nil }
                 minutes = minutes * 10 + Int(bytes[i] &- UInt8(ascii: "0"))
                 i += 1
             }
-            guard i > 0, i <= 6, i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return nil }
+            guard i > 0, i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return nil }
             i += 1
             let start = i
             var mantissa = 0, fractionDigits = 0, point = false
             while i < bytes.count {
+                guard i - start < 15 else { return nil }
                 let byte = bytes[i]
                 if byte == UInt8(ascii: "."), !point, i > start {
                     point = true
@@ -73,7 +75,7 @@ public enum GameClockText {
                 }
                 i += 1
             }
-            guard i - start <= 15, i > start, !point || fractionDigits > 0 else { return nil }
+            guard i > start, !point || fractionDigits > 0 else { return nil }
             let seconds = Double(mantissa) / powersOfTen[fractionDigits]
             guard seconds < 60 else { return nil }
             return Double(minutes) * 60 + seconds
