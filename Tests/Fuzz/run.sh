@@ -8,6 +8,8 @@
 # streamline (serve's input), fold (decode + validate + fold + coalesce + render), differential
 # (the byte reader against JSONDecoder on serve lines and fixture files: any difference crashes).
 # Findings (crashes) land in .build/fuzz/<target>/findings; FUZZ_MAX_LEN sets -max_len (4096).
+# Tests/Fuzz/corpus/<target>/ holds committed inputs (a minimized corpus of small inputs and
+# past findings); they seed the target, and JSONScannerDifferentialTests runs them as tests.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 seconds=${1:-60}
