@@ -5,14 +5,17 @@
 #   Tests/Fuzz/run.sh [seconds-per-target] [target ...]
 #
 # Targets: feed (format detection), fixture, livedata, statsv2, v3 (each decoder alone),
-# streamline (serve's input), fold (decode + validate + fold + coalesce + render).
+# streamline (serve's input), fold (decode + validate + fold + coalesce + render), differential
+# (the byte reader against JSONDecoder on serve lines and fixture files: any difference crashes).
 # Findings (crashes) land in .build/fuzz/<target>/findings; FUZZ_MAX_LEN sets -max_len (4096).
+# Tests/Fuzz/corpus/<target>/ holds committed inputs (a minimized corpus of small inputs and
+# past findings); they seed the target, and JSONScannerDifferentialTests runs them as tests.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(feed fixture livedata statsv2 v3 streamline fold)
+[ ${#targets[@]} -gt 0 ] || targets=(feed fixture livedata statsv2 v3 streamline fold differential)
 out="$root/.build/fuzz"
 lib="$out/lib"
 
@@ -44,6 +47,7 @@ for target in "${targets[@]}"; do
     livedata) entry=FuzzLiveData.swift ;;
     statsv2) entry=FuzzStatsV2.swift ;;
     v3) entry=FuzzV3.swift ;;
+    differential) entry=FuzzDifferential.swift ;;
     *) echo "unknown target $target" >&2; exit 64 ;;
   esac
   binary="$out/fuzz-$target"
@@ -55,12 +59,15 @@ for target in "${targets[@]}"; do
   fi
   corpus="$out/$target/corpus"
   mkdir -p "$corpus" "$out/$target/findings"
-  # Seeds: every fixture, each fixture event as a stream line, and the real games if present.
+  # Seeds: every fixture, each fixture event as a stream line, the committed corpus
+  # (Tests/Fuzz/corpus/<target>, which the differential test also reads), and the real games
+  # if present.
   find "$root/Fixtures" -name '*.json' -exec cp {} "$corpus/" \;
+  if [ -d "$root/Tests/Fuzz/corpus/$target" ]; then cp "$root/Tests/Fuzz/corpus/$target"/* "$corpus/"; fi
   if [ -d "$root/../shared/nba-pbp" ]; then
     for f in "$root"/../shared/nba-pbp/*.json; do head -c 200000 "$f" > "$corpus/real-$(basename "$f")"; done
   fi
-  if [ "$target" = streamline ]; then
+  if [ "$target" = streamline ] || [ "$target" = differential ]; then
     python3 - "$root/Fixtures/one-point.json" "$corpus" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

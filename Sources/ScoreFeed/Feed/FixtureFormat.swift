@@ -9,14 +9,22 @@ public enum FixtureFormat {
     /// The value of the top-level `format` field (``FeedFormat/fixture``'s raw value).
     public static let formatName = FeedFormat.fixture.rawValue
 
-    /// Decodes a fixture file's bytes. Well-formed files take a fast path (one plain decode);
-    /// only a file with a bad event is decoded again leniently, event by event.
+    /// Decodes a fixture file's bytes. Well-formed files take a fast path (one pass of the byte
+    /// reader, ``JSONScanner``); a file it declines is decoded with `JSONDecoder` (one plain
+    /// decode, and only a file with a bad event again leniently, event by event), so bad input
+    /// gets the same result and message as before.
     public static func decode(_ data: Data, file: String? = nil) throws(ScoreFeedError) -> FeedDocument {
+        try decode(data, file: file, decoding: .bytes)
+    }
+
+    /// ``decode(_:file:)`` with the reader chosen: `.foundation` is the reference the
+    /// differential tests and fuzz targets compare the byte reader with.
+    static func decode(_ data: Data, file: String?, decoding: JSONDecoding) throws(ScoreFeedError) -> FeedDocument {
+        if decoding == .bytes, let plain = PlainFixture.scanning(data) {
+            return try document(plain.root, file: file)
+        }
         if let plain = try? JSONDecoder().decode(PlainFixture.self, from: data) {
-            let root = RawFixture(
-                format: plain.format, game: plain.game, scheduledStart: plain.scheduledStart, final: plain.final,
-                events: plain.events.map { EventSlot(result: .success($0)) })
-            return try document(root, file: file)
+            return try document(plain.root, file: file)
         }
         let root = try DecodingErrorText.decode(RawFixture.self, from: data, file: file)
         return try document(root, file: file)
@@ -84,6 +92,15 @@ struct PlainFixture: Decodable {
     var scheduledStart: Double?
     var final: FinalScore?
     var events: [RawEvent]
+}
+
+extension PlainFixture {
+    /// As a ``RawFixture`` whose every event decoded.
+    var root: RawFixture {
+        RawFixture(
+            format: format, game: game, scheduledStart: scheduledStart, final: final,
+            events: events.map { EventSlot(result: .success($0)) })
+    }
 }
 
 /// The top level of a fixture file.

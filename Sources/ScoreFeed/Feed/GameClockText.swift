@@ -4,6 +4,11 @@ import Foundation
 public enum GameClockText {
     /// Seconds remaining, or nil when the text is not a clock.
     public static func seconds(_ text: String) -> Double? {
+        plainSeconds(text) ?? spelledSeconds(text)
+    }
+
+    /// ``seconds(_:)`` for any spelling (the general path, and the reference for ``plainSeconds(_:)``).
+    static func spelledSeconds(_ text: String) -> Double? {
         if text.hasPrefix("PT") { return isoDuration(text) }
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let minutes = Int(parts[0]), minutes >= 0,
@@ -38,6 +43,47 @@ public enum GameClockText {
         }
         return "PT\(seconds)S"
     }
+
+    /// The common spellings, read from the bytes without splitting: `M:SS` and `M:SS.f`, digits
+    /// only (up to 6 before the colon, 15 after it, under 60 seconds). The value is the one the
+    /// general path computes: the digits after the colon, read as an integer below 2⁵³, divided
+    /// by an exact power of ten, round exactly as `Double(String)` does. Anything else is nil, for
+    /// the general path to decide.
+    static func plainSeconds(_ text: String) -> Double? {
+        text.utf8.withContiguousStorageIfAvailable { bytes -> Double? in
+            var i = 0
+            var minutes = 0
+            while i < bytes.count, bytes[i] &- UInt8(ascii: "0") < 10 {
+                guard i < 6 else { return nil }
+                minutes = minutes * 10 + Int(bytes[i] &- UInt8(ascii: "0"))
+                i += 1
+            }
+            guard i > 0, i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return nil }
+            i += 1
+            let start = i
+            var mantissa = 0, fractionDigits = 0, point = false
+            while i < bytes.count {
+                guard i - start < 15 else { return nil }
+                let byte = bytes[i]
+                if byte == UInt8(ascii: "."), !point, i > start {
+                    point = true
+                } else if byte &- UInt8(ascii: "0") < 10 {
+                    mantissa = mantissa * 10 + Int(byte &- UInt8(ascii: "0"))
+                    if point { fractionDigits += 1 }
+                } else {
+                    return nil
+                }
+                i += 1
+            }
+            guard i > start, !point || fractionDigits > 0 else { return nil }
+            let seconds = Double(mantissa) / powersOfTen[fractionDigits]
+            guard seconds < 60 else { return nil }
+            return Double(minutes) * 60 + seconds
+        } ?? nil
+    }
+
+    /// 10⁰ … 10¹⁵, exact doubles.
+    private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
 
     /// `PT11M42.00S` → 702.
     static func isoDuration(_ text: String) -> Double? {

@@ -15,16 +15,30 @@ public enum StreamLine: Sendable {
 
     /// Parses one line (without its newline). `number` is its 1-based line number, for messages.
     ///
-    /// One JSON parse per line: the keys that tell a header from an event are read first, then
-    /// the header or the event from the same parsed document.
+    /// One pass over the bytes per line (``JSONScanner``): the header's and the event's fields
+    /// are read together, then the keys that tell a header from an event decide. Input the byte
+    /// reader declines (malformed, mistyped, unusual) is decoded with `JSONDecoder`, so it is
+    /// accepted or rejected, with the same message, as before.
     public static func parse(_ line: Data, number: Int, source: String? = nil) throws(ScoreFeedError) -> StreamLine {
+        try parse(line, number: number, source: source, decoding: .bytes)
+    }
+
+    /// ``parse(_:number:source:)`` with the reader chosen: `.foundation` is the reference the
+    /// differential tests and fuzz targets compare the byte reader with.
+    static func parse(
+        _ line: Data, number: Int, source: String?, decoding: JSONDecoding
+    ) throws(ScoreFeedError) -> StreamLine {
         let location = ScoreFeedError.Location(file: source, line: number)
         guard line.first == UInt8(ascii: "{") else {
             throw ScoreFeedError(.malformedJSON, "not a JSON object (\(preview(line)))", at: location)
         }
         let parsed: Parsed
         do {
-            parsed = try decoder.decode(Parsed.self, from: line)
+            if decoding == .bytes, let scanned = Parsed.scanning(line) {
+                parsed = scanned
+            } else {
+                parsed = try decoder.decode(Parsed.self, from: line)
+            }
         } catch let error as DecodingError {
             var failure = DecodingErrorText.error(error, data: line, file: source)
             failure.location.line = number
@@ -48,7 +62,8 @@ public enum StreamLine: Sendable {
             do {
                 let raw = try decoded.get()
                 var event = try raw.event(index: number - 1)
-                event.description = event.description.map { String($0.prefix(500)) }
+                // At most 500 characters; no longer than 500 bytes means no more characters.
+                event.description = event.description.map { $0.utf8.count <= 500 ? $0 : String($0.prefix(500)) }
                 return .event(game: game, event)
             } catch var error as ScoreFeedError {
                 error.location = ScoreFeedError.Location(file: source, line: number, sequence: error.location.sequence)
@@ -85,7 +100,7 @@ public enum StreamLine: Sendable {
     /// One parsed line: the keys that tell a header from an event (`game`, `home`, `away`, read
     /// first and in that order, so a bad one is reported as before), then the header or the
     /// event read from the same document, or why it could not be.
-    private struct Parsed: Decodable {
+    struct Parsed: Decodable {
         enum Body {
             case header(Result<GameAttributes, any Error>)
             case event(game: String, Result<RawEvent, any Error>)
@@ -94,6 +109,11 @@ public enum StreamLine: Sendable {
 
         var body: Body
         var channel: String?
+
+        init(body: Body, channel: String?) {
+            self.body = body
+            self.channel = channel
+        }
 
         enum Key: String, CodingKey {
             case game, home, away, channel

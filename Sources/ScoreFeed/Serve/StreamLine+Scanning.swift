@@ -1,0 +1,76 @@
+import Foundation
+import ScoreFeedModel
+
+extension StreamLine.Parsed {
+    /// The line read by the byte reader (``JSONScanner``), or nil when it declines the line and
+    /// `JSONDecoder` must read it (which then gives today's result or message). It reads only
+    /// results, never errors: a line it takes is one `JSONDecoder` decodes to the same value.
+    static func scanning(_ line: Data) -> Self? {
+        line.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Self? in
+            var scanner = JSONScanner(raw.bindMemory(to: UInt8.self))
+            do {
+                return try scan(&scanner)
+            } catch {
+                return nil
+            }
+        }
+    }
+
+    /// One pass over the object: the event's fields, the header's, and `game`, `channel`.
+    private static func scan(_ scanner: inout JSONScanner) throws(JSONScanner.Declined) -> Self {
+        var raw = RawEvent()
+        var seen: UInt32 = 0
+        var game: String?, home: Team?, away: Team?, gameId: String?, league: String?, channel: String?
+        /// Bits for the keys that are not the event's, so a repeated one is declined too.
+        var seenOther: UInt32 = 0
+        func mark(_ bit: UInt32) throws(JSONScanner.Declined) {
+            guard seenOther & bit == 0 else { throw JSONScanner.Declined() }
+            seenOther |= bit
+        }
+        if try scanner.beginObject() {
+            repeat {
+                let key = try scanner.key()
+                if try raw.read(key, from: &scanner, seen: &seen, depth: 1) { continue }
+                if key.is("game") {
+                    try mark(1 << 0)
+                    game = try scanner.optionalString()
+                } else if key.is("home") {
+                    try mark(1 << 1)
+                    home = scanner.null() ? nil : try scanner.team(depth: 1)
+                } else if key.is("away") {
+                    try mark(1 << 2)
+                    away = scanner.null() ? nil : try scanner.team(depth: 1)
+                } else if key.is("gameId") {
+                    try mark(1 << 3)
+                    gameId = try scanner.optionalString()
+                } else if key.is("league") {
+                    try mark(1 << 4)
+                    league = try scanner.optionalString()
+                } else if key.is("channel") {
+                    // As the header keeps it: the string, or "" for any other value.
+                    try mark(1 << 5)
+                    scanner.skipWhitespace()
+                    if scanner.peek() == UInt8(ascii: "\"") {
+                        channel = try scanner.string()
+                    } else {
+                        try scanner.skipValue(depth: 1)
+                        channel = ""
+                    }
+                } else {
+                    try scanner.skipValue(depth: 1)
+                }
+            } while try scanner.nextMember()
+        }
+        try scanner.end()
+        if home != nil || away != nil {
+            guard let home, let away, let gameId, let league else { throw JSONScanner.Declined() }
+            return Self(
+                body: .header(.success(GameAttributes(gameId: gameId, league: league, home: home, away: away))),
+                channel: channel)
+        }
+        if let game {
+            return Self(body: .event(game: game, .success(raw)), channel: nil)
+        }
+        return Self(body: .neither, channel: nil)
+    }
+}
