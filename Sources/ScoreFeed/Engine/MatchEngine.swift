@@ -70,13 +70,13 @@ public actor MatchEngine {
     public var current: GameSession { session }
 
     /// The state after every event accepted so far.
-    public var state: GameState { session.state }
+    public var state: GameState { peek { $0.state } }
 
     /// Whether the `end` push has been rendered.
-    public var hasEnded: Bool { session.hasEnded }
+    public var hasEnded: Bool { peek { $0.hasEnded } }
 
     /// When the policy next wants ``tick()`` called.
-    public var deadline: Date? { session.deadline }
+    public var deadline: Date? { peek { $0.deadline } }
 
     public var statistics: GameSession.Statistics { session.statistics }
 
@@ -85,7 +85,7 @@ public actor MatchEngine {
     /// rejections.
     @discardableResult
     public func receive(_ event: GameEvent, index: Int) async throws -> EventValidator.Verdict {
-        try await take(event, index: index, judged: session.verdict(event, index: index))
+        try await take(event, index: index, judged: peek { $0.verdict(event, index: index) })
     }
 
     /// Receives `event` on feed time: a duplicate or a rejected event changes nothing, not even
@@ -97,7 +97,7 @@ public actor MatchEngine {
     public func receive(
         _ event: GameEvent, index: Int, moving manual: ManualClock, pace: (@Sendable (Date) async -> Void)? = nil
     ) async throws -> EventValidator.Verdict {
-        let verdict = session.verdict(event, index: index)
+        let verdict = peek { $0.verdict(event, index: index) }
         switch verdict {
         case .duplicate, .reject:
             return session.receive(event, index: index, judged: verdict, now: session.now)
@@ -146,16 +146,17 @@ public actor MatchEngine {
     }
 
     /// The game's broadcast channel.
-    public var channel: BroadcastChannel { session.channel }
+    public var channel: BroadcastChannel { peek { $0.channel } }
 
     /// Whether pushes wait because the game has no channel to send on.
-    public var isHolding: Bool { session.isHolding }
+    public var isHolding: Bool { peek { $0.isHolding } }
 
     /// Whether channel work waits on the sink: a create or delete it has not answered, or a delete
     /// that waits until it has delivered the game's pushes. The engine looks again on its next
     /// call (``flush()``).
     public var channelWorkWaits: Bool {
-        session.channelRequestDue || session.lingerIsOver(now: clock.now)
+        let now = clock.now
+        return peek { $0.channelRequestDue || $0.lingerIsOver(now: now) }
     }
 
     /// How a game gets its channel, as the service decides it.
@@ -194,7 +195,7 @@ public actor MatchEngine {
         through limit: Date, moving manual: ManualClock? = nil, pace: (@Sendable (Date) async -> Void)? = nil
     ) async throws {
         var fired = 0
-        while let deadline = session.deadline, deadline <= limit, fired < 100_000 {
+        while let deadline = peek({ $0.deadline }), deadline <= limit, fired < 100_000 {
             if let pace { await pace(deadline) }
             manual?.advance(to: deadline)
             try await tick()
@@ -243,7 +244,7 @@ public actor MatchEngine {
     /// only the one in flight). Returns whether there may be more.
     private func sendNext(channelOnly: Bool) async throws -> Bool {
         if channelOnly {
-            guard case .channel = session.nextDelivery else { return false }
+            guard case .channel = peek({ $0.nextDelivery }) else { return false }
         }
         if let journal = store?.journal {
             do {
@@ -253,10 +254,11 @@ public actor MatchEngine {
                 return false
             }
         }
-        guard let next = session.nextDelivery else {
+        guard let next = peek({ $0.nextDelivery }) else {
             // Nothing to send: a linger that is over ends in the delete, once the sink holds
             // none of the game's pushes (a webhook that is down may still hold its end).
-            guard session.lingerIsOver(now: clock.now) else { return false }
+            let now = clock.now
+            guard peek({ $0.lingerIsOver(now: now) }) else { return false }
             if await sink.pending(game: attributes.gameId) > 0 { return false }
             session.beginDelete(now: clock.now)
             commit()
@@ -283,6 +285,13 @@ public actor MatchEngine {
         }
         // What the checkpoint does not hold must not be built on.
         return checkpointFailure == nil
+    }
+
+    /// Reads the session in place: a non-mutating call on a stored property of an actor copies
+    /// the whole value first (every array and string in it retained and released), an inout
+    /// access does not.
+    private func peek<T>(_ read: (inout GameSession) -> T) -> T {
+        read(&session)
     }
 
     /// Writes the game's whole checkpoint now and empties its journal: at a clean exit, so the
