@@ -22,6 +22,8 @@ public actor MatchEngine {
     /// one, so the journal after it holds only inputs made under this run's options), its size,
     /// and the journal's bytes since.
     private var snapshotted = false
+    /// The game's journal file (made once: building the path is not free).
+    private let journalPath: String
     private var snapshotBytes = 0
     private var journalBytes = 0
     /// The journal is folded into a new snapshot once it is four times as large as the snapshot
@@ -64,6 +66,7 @@ public actor MatchEngine {
         self.session = session
         self.session.recordsInputs = checkpoints?.journal != nil
         store = checkpoints
+        journalPath = checkpoints?.journalURL(for: session.attributes.gameId).path ?? ""
     }
 
     /// The game's whole state.
@@ -314,7 +317,7 @@ public actor MatchEngine {
                 if !inputs.isEmpty {
                     journalBytes += try journal.append(
                         inputs, first: first, seq: session.renderer.seq, lastTimestamp: session.renderer.lastTimestamp,
-                        to: store.journalURL(for: attributes.gameId).path)
+                        to: journalPath)
                 }
             } else {
                 // The snapshot holds every input so far; the journal starts again after it.
@@ -322,7 +325,7 @@ public actor MatchEngine {
                 let snapshot = try session.encoded()
                 try store.write(snapshot, for: attributes.gameId)
                 if let journal = store.journal {
-                    journal.reset(store.journalURL(for: attributes.gameId).path)
+                    journal.reset(journalPath)
                     journal.noteSnapshot(bytes: snapshot.count)
                 }
                 snapshotted = true

@@ -30,8 +30,17 @@ public struct LineReader: Sendable {
         self.maxLineBytes = maxLineBytes
     }
 
-    /// The lines, in batches of what one read brought (a whole pipe buffer when the producer is
-    /// ahead; one line when it is live), ending when standard input ends (a followed file never
+    /// The most bytes one batch gathers from reads that find data waiting.
+    static let batchBytes = 1 << 20
+
+    /// Whether `fd` has data to read now.
+    static func readable(_ fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0 && entry.revents & Int16(POLLIN) != 0
+    }
+
+    /// The lines, in batches of what the reads found waiting (up to a megabyte when the
+    /// producer is ahead; one line when it is live), ending when standard input ends (a followed file never
     /// ends by itself). A batch is what `serve` makes durable with one sync.
     public func batches() -> AsyncStream<[Item]> {
         let source = self.source, limit = maxLineBytes
@@ -49,21 +58,35 @@ public struct LineReader: Sendable {
                 }
                 var splitter = Splitter(limit: limit)
                 var buffer = [UInt8](repeating: 0, count: 65_536)
+                var items: [Item] = []
+                var batched = 0
                 while !stop.isSet {
                     let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                     if n < 0 && errno == EINTR { continue }
                     if n <= 0 {
                         if case .follow = source, n == 0 {
+                            if !items.isEmpty {
+                                while case .dropped = continuation.yield(items), !stop.isSet { usleep(1000) }
+                                items = []
+                                batched = 0
+                            }
                             usleep(50_000)
                             continue
                         }
                         break
                     }
-                    let items = splitter.feed(buffer[0..<n])
+                    items += splitter.feed(buffer[0..<n])
+                    batched += n
+                    // What is already there joins the batch (up to a megabyte): a backlog is made
+                    // durable in a few syncs, a live feed's line goes at once.
+                    if batched < Self.batchBytes, Self.readable(fd) { continue }
                     guard !items.isEmpty else { continue }
                     while case .dropped = continuation.yield(items), !stop.isSet { usleep(1000) }
+                    items = []
+                    batched = 0
                 }
-                if let last = splitter.finish() { continuation.yield([last]) }
+                if let last = splitter.finish() { items.append(last) }
+                if !items.isEmpty { continuation.yield(items) }
                 if case .follow = source { close(fd) }
                 continuation.finish()
             }
