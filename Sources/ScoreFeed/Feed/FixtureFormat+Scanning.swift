@@ -5,14 +5,7 @@ extension PlainFixture {
     /// The file read by the byte reader (``JSONScanner``), or nil when it declines the file and
     /// `JSONDecoder` must read it (which then gives today's result or message).
     static func scanning(_ data: Data) -> PlainFixture? {
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> PlainFixture? in
-            var scanner = JSONScanner(raw.bindMemory(to: UInt8.self))
-            do {
-                return try scan(&scanner)
-            } catch {
-                return nil
-            }
-        }
+        JSONScanner.reading(data) { (scanner: inout JSONScanner) throws(JSONScanner.Declined) in try scan(&scanner) }
     }
 
     /// The top-level object: `format`, `game`, `scheduledStart`, `final`, `events`.

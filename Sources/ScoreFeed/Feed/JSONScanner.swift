@@ -25,6 +25,18 @@ struct JSONScanner {
         self.bytes = bytes
     }
 
+    /// Reads `data` with `read`, or nil when the reader declines it (`JSONDecoder` then reads it).
+    static func reading<T>(_ data: Data, _ read: (inout JSONScanner) throws(Declined) -> T) -> T? {
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> T? in
+            var scanner = JSONScanner(raw.bindMemory(to: UInt8.self))
+            do {
+                return try read(&scanner)
+            } catch {
+                return nil
+            }
+        }
+    }
+
     /// The byte at `index`, or 0 past the end (0 is never valid JSON outside a string, and
     /// strings check the end themselves).
     @inline(__always)
@@ -53,47 +65,42 @@ struct JSONScanner {
 
     /// Consumes `{`; returns whether a member follows (false for `{}`, which is consumed whole).
     mutating func beginObject() throws(Declined) -> Bool {
-        skipWhitespace()
-        guard peek() == UInt8(ascii: "{") else { throw Declined() }
-        index += 1
-        skipWhitespace()
-        if peek() == UInt8(ascii: "}") {
-            index += 1
-            return false
-        }
-        return true
+        try begin(UInt8(ascii: "{"), UInt8(ascii: "}"))
     }
 
     /// After a member's value: consumes `,` (true: another member follows) or `}` (false).
     /// A trailing comma is declined (a key must follow it).
     mutating func nextMember() throws(Declined) -> Bool {
-        skipWhitespace()
-        switch peek() {
-        case UInt8(ascii: ","): index += 1; return true
-        case UInt8(ascii: "}"): index += 1; return false
-        default: throw Declined()
-        }
+        try next(UInt8(ascii: "}"))
     }
 
     /// Consumes `[`; returns whether an element follows (false for `[]`, which is consumed whole).
     mutating func beginArray() throws(Declined) -> Bool {
+        try begin(UInt8(ascii: "["), UInt8(ascii: "]"))
+    }
+
+    /// After an element: consumes `,` (true: another element follows) or `]` (false).
+    mutating func nextElement() throws(Declined) -> Bool {
+        try next(UInt8(ascii: "]"))
+    }
+
+    private mutating func begin(_ open: UInt8, _ close: UInt8) throws(Declined) -> Bool {
         skipWhitespace()
-        guard peek() == UInt8(ascii: "[") else { throw Declined() }
+        guard peek() == open else { throw Declined() }
         index += 1
         skipWhitespace()
-        if peek() == UInt8(ascii: "]") {
+        if peek() == close {
             index += 1
             return false
         }
         return true
     }
 
-    /// After an element: consumes `,` (true: another element follows) or `]` (false).
-    mutating func nextElement() throws(Declined) -> Bool {
+    private mutating func next(_ close: UInt8) throws(Declined) -> Bool {
         skipWhitespace()
         switch peek() {
         case UInt8(ascii: ","): index += 1; return true
-        case UInt8(ascii: "]"): index += 1; return false
+        case close: index += 1; return false
         default: throw Declined()
         }
     }

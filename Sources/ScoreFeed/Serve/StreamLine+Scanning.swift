@@ -6,14 +6,7 @@ extension StreamLine.Parsed {
     /// `JSONDecoder` must read it (which then gives today's result or message). It reads only
     /// results, never errors: a line it takes is one `JSONDecoder` decodes to the same value.
     static func scanning(_ line: Data) -> Self? {
-        line.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Self? in
-            var scanner = JSONScanner(raw.bindMemory(to: UInt8.self))
-            do {
-                return try scan(&scanner)
-            } catch {
-                return nil
-            }
-        }
+        JSONScanner.reading(line) { (scanner: inout JSONScanner) throws(JSONScanner.Declined) in try scan(&scanner) }
     }
 
     /// One pass over the object: the event's fields, the header's, and `game`, `channel`.
