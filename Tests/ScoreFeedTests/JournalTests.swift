@@ -93,6 +93,28 @@ struct JournalTests {
         #expect(torn.inputs == [.receive(event, index: 0, now: event.time)] && torn.droppedLines == 1 && torn.seq == 0)
     }
 
+    /// Thousands of games do not hold thousands of files open: past the cap, journals are
+    /// synced and closed, and every line still lands in its own file.
+    @Test func journalsPastTheOpenFileCapAreClosedAndLoseNothing() throws {
+        let dir = Self.directory()
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let journal = Journal(maxOpenFiles: 2)
+        let paths = (0..<5).map { dir.appendingPathComponent("g\($0).journal").path }
+        for round in 0..<3 {
+            for (game, path) in paths.enumerated() {
+                try journal.append(
+                    [.tick(now: Make.start.addingTimeInterval(Double(round)))], first: round + 1, seq: game, lastTimestamp: round,
+                    to: path)
+            }
+            try journal.sync()
+        }
+        for (game, path) in paths.enumerated() {
+            let reading = Journal.read(try Data(contentsOf: URL(fileURLWithPath: path)))
+            #expect(reading.inputs == (0..<3).map { .tick(now: Make.start.addingTimeInterval(Double($0))) } && reading.seq == game)
+        }
+    }
+
     @Test func aLineThatDoesNotFollowOnEndsTheJournal() throws {
         let dir = Self.directory()
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

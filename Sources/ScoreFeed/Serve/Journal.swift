@@ -42,7 +42,13 @@ public final class Journal: @unchecked Sendable {
         }
     }
 
-    public init() {}
+    /// The most journal files kept open at once: a service with thousands of games stays far
+    /// below a process's usual limit of 1,024 descriptors.
+    public let maxOpenFiles: Int
+
+    public init(maxOpenFiles: Int = 256) {
+        self.maxOpenFiles = max(1, maxOpenFiles)
+    }
 
     deinit {
         for fd in files.values { close(fd) }
@@ -156,10 +162,26 @@ public final class Journal: @unchecked Sendable {
 
     private func descriptor(_ path: String) throws(ScoreFeedError) -> Int32 {
         if let fd = files[path] { return fd }
+        if files.count >= maxOpenFiles { try closeFiles() }
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         guard fd >= 0 else { throw ScoreFeedError(.io, "cannot open the journal: errno \(errno)", at: .init(file: path)) }
         files[path] = fd
         return fd
+    }
+
+    /// Closes the open journals to make room: those synced at once, the others once synced.
+    private func closeFiles() throws(ScoreFeedError) {
+        for (path, fd) in files {
+            if unsynced.contains(path) {
+                guard fdatasync(fd) == 0 else {
+                    throw ScoreFeedError(.io, "cannot sync the journal: errno \(errno)", at: .init(file: path))
+                }
+                syncs += 1
+                unsynced.remove(path)
+            }
+            close(fd)
+            files[path] = nil
+        }
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
