@@ -338,5 +338,8 @@ public actor MatchEngine {
         } catch {
             checkpointFailure = ScoreFeedError(.io, "cannot encode the checkpoint of game \(attributes.gameId): \(error)")
         }
+        // Inputs a failed write took from the session are in no journal: the next commit writes
+        // the whole game instead.
+        if checkpointFailure != nil { snapshotted = false }
     }
 }
