@@ -74,6 +74,44 @@ struct JournalTests {
         }
     }
 
+    /// State that cannot be written (here: a directory stands where the snapshot's temporary
+    /// file goes) holds the game's pushes; once it can be written again, the whole game goes to
+    /// a snapshot, the pushes go out in order, and the state on disk is the game's, byte for byte.
+    @Test func stateThatCannotBeWrittenHoldsThePushesAndNothingIsLost() async throws {
+        let dir = Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try CheckpointStore(directory: dir)
+        let clock = ManualClock(Make.start)
+        let sink = RecordingSink()
+        // serve's policy: the checkpoint holds a coalescer's state.
+        let engine = MatchEngine(attributes: Make.attributes, clock: clock, sink: sink, checkpoints: store)
+        let events = [GameSessionTests.tipOff] + (2...6).map {
+            Make.event($0, .fieldGoal(points: 2, made: true), team: $0 % 2 == 0 ? .home : .away, at: Double($0) * 30)
+        }
+        try await engine.receive(events[0], index: 0)
+        let before = await sink.records.count
+        #expect(before > 0, "the first event's push went out (the snapshot was written)")
+        let blocker = store.url(for: Make.attributes.gameId).appendingPathExtension("tmp")
+        try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true)
+        await engine.compact()  // a snapshot that fails
+        for (index, event) in events.enumerated().dropFirst() {
+            clock.advance(to: event.time)
+            try await engine.receive(event, index: index)
+        }
+        #expect(await sink.records.count == before, "nothing leaves that the disk does not hold")
+        #expect(await engine.checkpointFailure?.code == .io)
+        try FileManager.default.removeItem(at: blocker)
+        try await engine.flush()
+        let records = await sink.records
+        #expect(await engine.checkpointFailure == nil)
+        #expect(records.map(\.seq) == Array(1...records.count) && records.count > before, "in order, none lost")
+        // The last delivery is buffered until the next push or sync (a crash would send it again).
+        try #require(store.journal).sync()
+        let entry = try #require(try store.readAll().first)
+        let disk = try GameSession.restore(try #require(entry.data), journal: entry.journal, file: entry.file.path)
+        #expect(try disk.encoded() == (await engine.current).encoded(), "the state on disk is the game's")
+    }
+
     @Test(arguments: [1, 10, 37])
     func aTornTailIsDroppedAndWhatCameBeforeIsKept(_ cut: Int) throws {
         let dir = Self.directory()
