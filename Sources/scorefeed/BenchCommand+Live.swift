@@ -39,15 +39,17 @@ extension BenchCommand {
         let bodies = try templates.map { template in
             try template.events.map { try FixtureFormat.eventJSON($0) }
         }
-        /// Round `i` of every game: event `i` of each, with `"game"` spliced in.
+        /// Event `i` of game `g` as a line, with `"game"` spliced in (nil past the game's end).
+        func line(_ g: Int, _ i: Int) -> Data? {
+            let events = bodies[g % bodies.count]
+            guard i < events.count else { return nil }
+            var line = Data("{\"game\":\"L\(g)\",".utf8)
+            line.append(events[i].dropFirst())
+            return line
+        }
+        /// Round `i` of every game: event `i` of each.
         func round(_ i: Int) -> [Data] {
-            (0..<games).compactMap { g in
-                let events = bodies[g % bodies.count]
-                guard i < events.count else { return nil }
-                var line = Data("{\"game\":\"L\(g)\",".utf8)
-                line.append(events[i].dropFirst())
-                return line
-            }
+            (0..<games).compactMap { line($0, i) }
         }
         let warmupLines = (0..<warmup).map(round)
         let measuredLines = (warmup..<(warmup + eventsPerGame)).map(round)
@@ -178,10 +180,7 @@ extension BenchCommand {
         }
         for i in (warmup + eventsPerGame)..<longest {
             for g in 0..<whole {
-                let events = bodies[g % bodies.count]
-                guard i < events.count else { continue }
-                var line = Data("{\"game\":\"L\(g)\",".utf8)
-                line.append(events[i].dropFirst())
+                guard let line = line(g, i) else { continue }
                 batch.append(line)
                 if batch.count == 1000 { await flushBatch() }
             }

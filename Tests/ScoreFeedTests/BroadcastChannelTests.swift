@@ -143,13 +143,19 @@ struct BroadcastChannelTests {
         #expect(session.nextDelivery == nil && !session.isHolding)
     }
 
-    @Test func theDeleteGoesOnlyAfterTheEndWasDeliveredAndTheLingerIsOver() throws {
+    /// A game on its open channel "Y2gx" (a 60 s linger) whose end was just received.
+    static func endedOnChannel() -> (GameSession, GameEvent) {
         var session = Self.session()
         session.channelLinger = 60
         session.createChannel(storage: 0)
         session.channelAnswered(ChannelAnswer(status: 200, channelID: "Y2gx"), now: Make.start)
         let end = Make.event(50, .gameEnd, period: 4, clock: 0, at: 3000)
         session.receive(end, index: 49, now: end.time)
+        return (session, end)
+    }
+
+    @Test func theDeleteGoesOnlyAfterTheEndWasDeliveredAndTheLingerIsOver() throws {
+        var (session, end) = Self.endedOnChannel()
         session.finish(now: end.time)
         var last: PushRecord?
         while let next = session.nextDelivery {
@@ -179,12 +185,7 @@ struct BroadcastChannelTests {
     }
 
     @Test func aRestartWhileTheChannelLingersSendsTheEndAgainBeforeTheDelete() throws {
-        var session = Self.session()
-        session.channelLinger = 60
-        session.createChannel(storage: 0)
-        session.channelAnswered(ChannelAnswer(status: 200, channelID: "Y2gx"), now: Make.start)
-        let end = Make.event(50, .gameEnd, period: 4, clock: 0, at: 3000)
-        session.receive(end, index: 49, now: end.time)
+        var (session, end) = Self.endedOnChannel()
         var ends: [PushRecord] = []
         while case .output(.push(let record)) = session.nextDelivery {
             if record.event == .end { ends.append(record) }

@@ -42,17 +42,15 @@ GET /state answers {"open": {id: game}, "created": [{"channel", "game", "request
 
 Stop it with SIGTERM. Python 3.7+ standard library only.
 """
-import argparse
 import base64
 import email.utils
 import json
 import os
-import signal
 import threading
 import time
 from http.server import BaseHTTPRequestHandler
 
-from server_support import run_as_child, send_json, serve
+from server_support import fault_server_arguments, send_json, serve
 
 KINDS = ("create", "delete", "list", "broadcast", "push", "bad")
 
@@ -100,13 +98,7 @@ def valid_action(action):
 
 
 def main():
-    run_as_child()
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--log", required=True)
-    parser.add_argument("--script", default="")
-    parser.add_argument("--cycle", default="200")
+    parser = fault_server_arguments(__doc__)
     parser.add_argument("--fault-on", default=",".join(KINDS))
     parser.add_argument("--max-channels", type=int, default=10000)
     parser.add_argument("--dedupe-request-ids", action="store_true")

@@ -1,6 +1,7 @@
 """What the project's test servers share: living as a child of a test process, answering JSON,
 and serving on 127.0.0.1 with the "PORT n" line the tests wait for."""
 
+import argparse
 import os
 import signal
 import threading
@@ -21,6 +22,20 @@ def run_as_child():
                 os._exit(0)
 
     threading.Thread(target=watch, daemon=True).start()
+
+
+def fault_server_arguments(doc):
+    """The start of a fault-plan server (the webhook, APNs): a child that dies on SIGTERM, with
+    the options every such server takes (--port, --log, --script, --cycle); the caller adds its
+    own and parses."""
+    run_as_child()
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--log", required=True)
+    parser.add_argument("--script", default="")
+    parser.add_argument("--cycle", default="200")
+    return parser
 
 
 def send_json(handler, status, headers, body):

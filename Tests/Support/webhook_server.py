@@ -17,26 +17,18 @@ With --token T, a request without "Authorization: Bearer T" gets 401.
 
 Stop it with SIGTERM. Python 3.7+ standard library only.
 """
-import argparse
 import email.utils
 import json
-import signal
 import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler
 
-from server_support import run_as_child, send_json, serve
+from server_support import fault_server_arguments, send_json, serve
 
 
 def main():
-    run_as_child()
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--log", required=True)
-    parser.add_argument("--script", default="")
-    parser.add_argument("--cycle", default="200")
+    parser = fault_server_arguments(__doc__)
     parser.add_argument("--token", default=None)
     args = parser.parse_args()
     script = [a for a in args.script.split(",") if a]

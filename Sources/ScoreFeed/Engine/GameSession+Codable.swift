@@ -73,9 +73,7 @@ extension GameSession: Codable {
         endRecords = try c.decodeIfPresent([PushRecord].self, forKey: .endRecords) ?? []
         journaled = try c.decodeIfPresent(Int.self, forKey: .journaled) ?? 0
         if let configuration = try c.decodeIfPresent(PushRenderer.Configuration.self, forKey: .renderer) {
-            var saved = PushRenderer(attributes: attributes, configuration: configuration)
-            saved.resume(seq: renderer.seq, lastTimestamp: renderer.lastTimestamp, startPending: renderer.startPending)
-            renderer = saved
+            renderer = renderer.reconfigured(configuration)
         }
         channelLinger = try c.decodeIfPresent(TimeInterval.self, forKey: .channelLinger) ?? channelLinger
     }
@@ -170,9 +168,7 @@ extension GameSession: Codable {
             coalescer.reconfigure(policy)
             self.policy = coalescer
         }
-        var restored = PushRenderer(attributes: attributes, configuration: configuration)
-        restored.resume(seq: renderer.seq, lastTimestamp: renderer.lastTimestamp, startPending: renderer.startPending)
-        renderer = restored
+        renderer = renderer.reconfigured(configuration)
         if case .lingering = channel.phase, !endRecords.isEmpty {
             outbox = endRecords.map { .push($0) } + outbox
             channel.reopen()

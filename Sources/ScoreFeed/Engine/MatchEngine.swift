@@ -246,8 +246,9 @@ public actor MatchEngine {
     /// delivery reaches the kernel (one it does not know delivered is sent again: at a crash,
     /// only the one in flight). Returns whether there may be more.
     private func sendNext(channelOnly: Bool) async throws -> Bool {
+        let next = peek { $0.nextDelivery }
         if channelOnly {
-            guard case .channel = peek({ $0.nextDelivery }) else { return false }
+            guard case .channel = next else { return false }
         }
         if let journal = store?.journal {
             do {
@@ -257,7 +258,7 @@ public actor MatchEngine {
                 return false
             }
         }
-        guard let next = peek({ $0.nextDelivery }) else {
+        guard let next else {
             // Nothing to send: a linger that is over ends in the delete, once the sink holds
             // none of the game's pushes (a webhook that is down may still hold its end).
             let now = clock.now
@@ -301,6 +302,8 @@ public actor MatchEngine {
     /// state directory holds each game in one file.
     public func compact() {
         guard store?.journal != nil, checkpointFailure == nil else { return }
+        // Already one file: nothing journaled since the last snapshot.
+        if snapshotted, journalBytes == 0, peek({ $0.unjournaled.isEmpty }) { return }
         snapshotted = false
         commit()
     }

@@ -54,6 +54,14 @@ public struct PushRenderer: Sendable {
     /// The activity id in records: the configured one, else the game id.
     public var activity: String { configuration.activity ?? attributes.gameId }
 
+    /// This renderer under `configuration`, its numbering kept: a resumed game takes the options
+    /// given now (or those its journal was written under) and goes on with its `seq`.
+    public func reconfigured(_ configuration: Configuration) -> PushRenderer {
+        var renderer = PushRenderer(attributes: attributes, configuration: configuration)
+        renderer.resume(seq: seq, lastTimestamp: lastTimestamp, startPending: startPending)
+        return renderer
+    }
+
     /// Picks up where a checkpointed renderer stopped, so `seq` and `aps.timestamp` keep rising
     /// across a restart.
     public mutating func resume(seq: Int, lastTimestamp: Int, startPending: Bool) {

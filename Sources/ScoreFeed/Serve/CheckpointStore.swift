@@ -35,7 +35,17 @@ public struct CheckpointStore: Sendable {
 
     /// The journal file of `game`, beside its checkpoint.
     public func journalURL(for game: String) -> URL {
-        url(for: game).deletingPathExtension().appendingPathExtension("journal")
+        Self.journalURL(of: url(for: game))
+    }
+
+    /// The journal beside the checkpoint `file`.
+    static func journalURL(of file: URL) -> URL {
+        file.deletingPathExtension().appendingPathExtension("journal")
+    }
+
+    /// The bytes of the journal beside the checkpoint `file`, nil when there is none.
+    static func journal(of file: URL) -> Data? {
+        try? Data(contentsOf: journalURL(of: file))
     }
 
     /// Writes `data` as the checkpoint of `game`, durably.
@@ -82,17 +92,19 @@ public struct CheckpointStore: Sendable {
     }
 
     /// A checkpoint put aside as unreadable (`game-….json.unreadable`), with the checkpoint file it
-    /// was.
+    /// was and that file's journal (nil when there is none).
     public struct PutAside: Sendable {
         public var checkpoint: URL
         public var data: Data?
+        public var journal: Data?
     }
 
     /// Every checkpoint put aside as unreadable, by file name.
     public func putAside() throws(ScoreFeedError) -> [PutAside] {
         try names().filter { $0.hasPrefix("game-") && $0.hasSuffix(".json.unreadable") }.map { name in
             let file = directory.appendingPathComponent(name)
-            return PutAside(checkpoint: file.deletingPathExtension(), data: try? Data(contentsOf: file))
+            let checkpoint = file.deletingPathExtension()
+            return PutAside(checkpoint: checkpoint, data: try? Data(contentsOf: file), journal: Self.journal(of: checkpoint))
         }
     }
 
@@ -100,8 +112,7 @@ public struct CheckpointStore: Sendable {
     public func readAll() throws(ScoreFeedError) -> [Entry] {
         try names().filter { $0.hasPrefix("game-") && $0.hasSuffix(".json") }.map { name in
             let file = directory.appendingPathComponent(name)
-            let journal = file.deletingPathExtension().appendingPathExtension("journal")
-            return Entry(file: file, data: try? Data(contentsOf: file), journal: try? Data(contentsOf: journal))
+            return Entry(file: file, data: try? Data(contentsOf: file), journal: Self.journal(of: file))
         }
     }
 }

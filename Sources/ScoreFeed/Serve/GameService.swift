@@ -112,6 +112,7 @@ public actor GameService {
     private var waitingForChannel: [String] = []
     /// Games a batch of lines touched, in order: flushed once the batch is durable.
     private var touched: [String] = []
+    private var touchedSet: Set<String> = []
     /// Seconds before a game whose channel work waits on the sink is woken again (system clock).
     private var channelRetry: [String: TimeInterval] = [:]
     public private(set) var counters = Counters()
@@ -144,8 +145,7 @@ public actor GameService {
         guard let store else { return restoration }
         // A checkpoint put aside on an earlier start whose game has not written a new one since.
         for aside in try store.putAside() where !FileManager.default.fileExists(atPath: aside.checkpoint.path) {
-            let journal = try? Data(contentsOf: aside.checkpoint.deletingPathExtension().appendingPathExtension("journal"))
-            lostCheckpoints[aside.checkpoint.standardizedFileURL.path] = LostNumbering(aside.data, journal: journal)
+            lostCheckpoints[aside.checkpoint.standardizedFileURL.path] = LostNumbering(aside.data, journal: aside.journal)
         }
         for entry in try store.readAll() {
             let place = ScoreFeedError.Location(file: entry.file.path)
@@ -305,6 +305,7 @@ public actor GameService {
         // game's): a crash sends again at most the one in flight.
         let batch = touched
         touched = []
+        touchedSet = []
         for id in batch {
             guard let engine = games[id]?.engine else { continue }
             let step = await Self.flush(engine)
@@ -694,7 +695,7 @@ public actor GameService {
     /// `channels.json` when it changed), what APNs' answers did to it, and pushes held for want of
     /// a channel (said once per game).
     private func absorb(_ id: String, _ step: Step) {
-        if let journal = store?.journal, journal.holdsDeliveries, !touched.contains(id) { touched.append(id) }
+        if let journal = store?.journal, journal.holdsDeliveries, touchedSet.insert(id).inserted { touched.append(id) }
         schedule(id, step.deadline)
         if step.channelWorkWaits {
             // Woken again on the system clock, backing off from 1 s to a minute.

@@ -62,8 +62,12 @@ public final class Journal: @unchecked Sendable {
         _ inputs: [GameSession.Input], first: Int, seq: Int, lastTimestamp: Int, to path: String
     ) throws(ScoreFeedError) -> Int {
         let mustSync = inputs.contains { if case .delivered = $0 { false } else { true } }
-        var bytes = JSONBytes(capacity: 256 * inputs.count)
-        bytes.byte(UInt8(ascii: "["))
+        // The checksummed part: `seq lastTimestamp [inputs]`.
+        var bytes = JSONBytes(capacity: 32 + 256 * inputs.count)
+        bytes.int(seq)
+        bytes.byte(UInt8(ascii: " "))
+        bytes.int(lastTimestamp)
+        bytes.raw(" [")
         for (index, input) in inputs.enumerated() {
             if index > 0 { bytes.byte(UInt8(ascii: ",")) }
             guard !input.appendJSON(to: &bytes) else { continue }
@@ -74,17 +78,15 @@ public final class Journal: @unchecked Sendable {
             }
         }
         bytes.byte(UInt8(ascii: "]"))
-        let json = bytes.data()
-        var body = Array("\(seq) \(lastTimestamp) ".utf8)
-        body.append(contentsOf: json)
-        var line = Array("\(first) \(String(Self.checksum(body), radix: 16)) ".utf8)
-        line.append(contentsOf: body)
-        line.append(0x0A)
+        let body = bytes.data()
+        let head = Array("\(first) \(String(Self.checksum(body), radix: 16)) ".utf8)
         lock.withLock {
-            pending[path, default: []].append(contentsOf: line)
+            pending[path, default: []].append(contentsOf: head)
+            pending[path]!.append(contentsOf: body)
+            pending[path]!.append(0x0A)
             if mustSync { owesSync = true }
         }
-        return line.count
+        return head.count + body.count + 1
     }
 
     /// Whether something must be synced before the next push leaves.
