@@ -153,6 +153,24 @@ struct JournalTests {
         }
     }
 
+    /// One game's journal that cannot be written (a directory stands where it goes) holds that
+    /// game only: the others' lines are written and synced, and only its own sync fails.
+    @Test func aJournalThatCannotBeWrittenHoldsOnlyItsOwnGame() throws {
+        let dir = Self.directory()
+        let bad = dir.appendingPathComponent("a.journal").path, good = dir.appendingPathComponent("b.journal").path
+        try FileManager.default.createDirectory(atPath: bad, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let journal = Journal()
+        for path in [bad, good] {
+            try journal.append([.tick(now: Make.start)], first: 1, seq: 1, lastTimestamp: 1, to: path)
+        }
+        try journal.sync(good)
+        #expect(Journal.read(try Data(contentsOf: URL(fileURLWithPath: good))).inputs == [.tick(now: Make.start)])
+        #expect(throws: ScoreFeedError.self) { try journal.sync(bad) }
+        #expect(throws: ScoreFeedError.self) { try journal.sync() }
+        #expect(journal.needsSync && journal.hasPending, "its lines wait for the disk")
+    }
+
     @Test func aLineThatDoesNotFollowOnEndsTheJournal() throws {
         let dir = Self.directory()
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

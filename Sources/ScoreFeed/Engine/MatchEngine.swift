@@ -252,7 +252,7 @@ public actor MatchEngine {
         }
         if let journal = store?.journal {
             do {
-                if journal.needsSync { try journal.sync() } else if journal.hasPending { try journal.write() }
+                if journal.needsSync { try journal.sync(journalPath) } else if journal.hasPending { try journal.write(journalPath) }
             } catch {
                 checkpointFailure = error
                 return false

@@ -106,46 +106,65 @@ public final class Journal: @unchecked Sendable {
         lock.withLock { !pending.isEmpty }
     }
 
-    /// Writes every buffered line and syncs each file written to since its last sync. What
-    /// could not be written stays buffered (the file is cut back to where it was) and the error
-    /// is thrown.
-    public func sync() throws(ScoreFeedError) {
+    /// Writes every buffered line and syncs each file written to since its last sync. A file
+    /// that cannot be written keeps its lines buffered (cut back to where it was) and stops no
+    /// other: the error is thrown for `path` only (for any file when `path` is nil), so one
+    /// game's full disk does not hold another game's pushes.
+    public func sync(_ path: String? = nil) throws(ScoreFeedError) {
         lock.lock()
         defer { lock.unlock() }
-        try writePending()
-        for path in unsynced.sorted() {
-            guard let fd = files[path] else { continue }
+        var failures = writePending()
+        for file in unsynced.sorted() {
+            guard let fd = files[file] else { continue }
             guard fdatasync(fd) == 0 else {
-                throw ScoreFeedError(.io, "cannot sync the journal: errno \(errno)", at: .init(file: path))
+                failures[file] = ScoreFeedError(.io, "cannot sync the journal: errno \(errno)", at: .init(file: file))
+                continue
             }
             syncs += 1
-            unsynced.remove(path)
+            unsynced.remove(file)
         }
-        owesSync = false
+        owesSync = !failures.isEmpty
+        if let failure = Self.failure(failures, for: path) { throw failure }
     }
 
     /// Hands every buffered line to the kernel without waiting for the disk: enough for a
-    /// delivery to outlive the process.
-    public func write() throws(ScoreFeedError) {
+    /// delivery to outlive the process. Throws as ``sync(_:)`` does.
+    public func write(_ path: String? = nil) throws(ScoreFeedError) {
         lock.lock()
         defer { lock.unlock() }
-        try writePending()
+        if let failure = Self.failure(writePending(), for: path) { throw failure }
     }
 
-    private func writePending() throws(ScoreFeedError) {
+    /// The failure that concerns `path` (any, when nil), the first by file name.
+    private static func failure(_ failures: [String: ScoreFeedError], for path: String?) -> ScoreFeedError? {
+        guard let path else { return failures.keys.sorted().first.flatMap { failures[$0] } }
+        return failures[path]
+    }
+
+    /// Writes every buffered line; returns the files that could not be written.
+    private func writePending() -> [String: ScoreFeedError] {
+        var failures: [String: ScoreFeedError] = [:]
         for path in pending.keys.sorted() {
             guard let bytes = pending[path] else { continue }
-            let fd = try descriptor(path)
+            let fd: Int32
+            do {
+                fd = try descriptor(path)
+            } catch {
+                failures[path] = error
+                continue
+            }
             let start = lseek(fd, 0, SEEK_END)
             guard Self.writeAll(fd, bytes) else {
                 let failure = errno
                 if start >= 0 { _ = ftruncate(fd, start) }
-                throw ScoreFeedError(.io, "cannot write the journal: errno \(failure)", at: .init(file: path))
+                failures[path] = ScoreFeedError(.io, "cannot write the journal: errno \(failure)", at: .init(file: path))
+                continue
             }
             bytesWritten += bytes.count
             pending[path] = nil
             unsynced.insert(path)
         }
+        return failures
     }
 
     /// Empties the journal at `path` (its inputs are in a snapshot written durably before):
