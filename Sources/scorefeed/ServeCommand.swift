@@ -62,19 +62,16 @@ enum ServeCommand {
         let options = try Options(&arguments)
         let (follow, maxLine) = (options.follow, options.maxLineBytes)
         let live = try LiveRun("serve", options: options.live)
-    try await live.restore()
+        try await live.restore()
 
         let service = live.service
         let reader = LineReader(source: follow.map { .follow($0) } ?? .standardInput, maxLineBytes: maxLine)
         let source = follow ?? "stdin"
         try await live.run {
-            for await batch in reader.batches() {
-                await service.beginBatch()
-                for item in batch {
-                    if let message = await service.handle(item, source: source) { Console.error("\(message)") }
-                }
-                // One sync makes the batch durable; then its pushes go out.
-                if let message = await service.endBatch() { Console.error("\(message)") }
+            // Lines are parsed on the reader's thread; each batch is made durable with one sync,
+            // then its pushes go out.
+            for await batch in reader.batches({ ParsedLine($0, source: source) }) {
+                for message in await service.handle(batch: batch, source: source) { Console.error("\(message)") }
             }
         }
         let c = await service.counters

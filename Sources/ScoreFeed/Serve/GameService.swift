@@ -259,27 +259,38 @@ public actor GameService {
 
     /// Handles one item of the input; returns a message for people when the line was bad.
     public func handle(_ item: LineReader.Item, source: String? = nil) async -> ScoreFeedError? {
+        await handle(ParsedLine(item, source: source), source: source)
+    }
+
+    /// Handles one line parsed beforehand (on the reader's thread); returns a message for people
+    /// when the line was bad.
+    public func handle(_ line: ParsedLine, source: String? = nil) async -> ScoreFeedError? {
         counters.lines += 1
-        switch item {
-        case .oversized(let number, let length):
+        switch line.content {
+        case .success(nil):
+            return nil
+        case .success(.header(let attributes, let channel)?):
+            counters.headers += 1
+            await start(attributes, channel: channel)
+            return nil
+        case .success(.event(let id, let event)?):
+            return await apply(event, to: id, line: line.number, source: source)
+        case .failure(let error):
             counters.badLines += 1
-            return ScoreFeedError(.invalidValue, "line of \(length)+ bytes exceeds the limit; skipped", at: .init(file: source, line: number))
-        case .line(let data, let number):
-            if data.isEmpty { return nil }
-            do {
-                switch try StreamLine.parse(data, number: number, source: source) {
-                case .header(let attributes, let channel):
-                    counters.headers += 1
-                    await start(attributes, channel: channel)
-                    return nil
-                case .event(let id, let event):
-                    return await apply(event, to: id, line: number, source: source)
-                }
-            } catch {
-                counters.badLines += 1
-                return error
-            }
+            return error
         }
+    }
+
+    /// Handles a batch of lines as one: applied in order, made durable with one sync (with a
+    /// journal), then their pushes sent. Returns the messages for people, in order.
+    public func handle(batch: [ParsedLine], source: String? = nil) async -> [ScoreFeedError] {
+        beginBatch()
+        var messages: [ScoreFeedError] = []
+        for line in batch {
+            if let message = await handle(line, source: source) { messages.append(message) }
+        }
+        if let message = await endBatch() { messages.append(message) }
+        return messages
     }
 
     /// Starts a batch of ``handle(_:source:)`` calls (with a journal): the games hold their pushes

@@ -43,6 +43,12 @@ public struct LineReader: Sendable {
     /// producer is ahead; one line when it is live), ending when standard input ends (a followed file never
     /// ends by itself). A batch is what `serve` makes durable with one sync.
     public func batches() -> AsyncStream<[Item]> {
+        batches { $0 }
+    }
+
+    /// ``batches()`` with each item turned into `T` on the reader's thread (serve parses its
+    /// lines there, beside the engines, on a core of its own).
+    public func batches<T: Sendable>(_ transform: @escaping @Sendable (Item) -> T) -> AsyncStream<[T]> {
         let source = self.source, limit = maxLineBytes
         return AsyncStream(bufferingPolicy: .bufferingOldest(64)) { continuation in
             let stop = StopFlag()
@@ -58,7 +64,7 @@ public struct LineReader: Sendable {
                 }
                 var splitter = Splitter(limit: limit)
                 var buffer = [UInt8](repeating: 0, count: 65_536)
-                var items: [Item] = []
+                var items: [T] = []
                 var batched = 0
                 while !stop.isSet {
                     let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -75,7 +81,7 @@ public struct LineReader: Sendable {
                         }
                         break
                     }
-                    items += splitter.feed(buffer[0..<n])
+                    for item in splitter.feed(buffer[0..<n]) { items.append(transform(item)) }
                     batched += n
                     // What is already there joins the batch (up to a megabyte): a backlog is made
                     // durable in a few syncs, a live feed's line goes at once.
@@ -85,7 +91,7 @@ public struct LineReader: Sendable {
                     items = []
                     batched = 0
                 }
-                if let last = splitter.finish() { items.append(last) }
+                if let last = splitter.finish() { items.append(transform(last)) }
                 if !items.isEmpty { continuation.yield(items) }
                 if case .follow = source { close(fd) }
                 continuation.finish()

@@ -1,0 +1,37 @@
+import Foundation
+
+/// One line of `serve`'s input, parsed: what ``GameService`` applies. Parsing is pure, so
+/// `serve` does it on the reader's thread while the engines work on the last batch.
+public struct ParsedLine: Sendable {
+    /// The 1-based line number, for messages.
+    public var number: Int
+    /// The header or event; nil for an empty line; the error for a line that is too long or
+    /// does not parse.
+    public var content: Result<StreamLine?, ScoreFeedError>
+
+    public init(number: Int, content: Result<StreamLine?, ScoreFeedError>) {
+        self.number = number
+        self.content = content
+    }
+
+    /// Parses `item` (from `source`, for messages).
+    public init(_ item: LineReader.Item, source: String?) {
+        switch item {
+        case .oversized(let number, let length):
+            self.number = number
+            content = .failure(
+                ScoreFeedError(.invalidValue, "line of \(length)+ bytes exceeds the limit; skipped", at: .init(file: source, line: number)))
+        case .line(let data, let number):
+            self.number = number
+            if data.isEmpty {
+                content = .success(nil)
+            } else {
+                do throws(ScoreFeedError) {
+                    content = .success(try StreamLine.parse(data, number: number, source: source))
+                } catch {
+                    content = .failure(error)
+                }
+            }
+        }
+    }
+}
