@@ -119,7 +119,10 @@ struct LiveRun {
         stateDir = options.stateDir
         clock = options.clock
         drainTimeout = options.drainTimeout
-        output = try options.push.open(screen: JSONLSink.standardOutput(), quiet: false)
+        // With no state dir nothing is resumed, so the lines may go out on a thread of their
+        // own; a checkpointed push must be in the output before it counts as delivered.
+        let writing: JSONLSink.Writing = options.stateDir == nil ? .background : .immediate
+        output = try options.push.open(screen: JSONLSink.standardOutput(writing: writing), quiet: false, writing: writing)
         service = try GameService(
             options: .init(
                 clock: options.clock, coalescer: options.coalescer,
@@ -172,6 +175,7 @@ struct LiveRun {
         // A signal asks to stop soon: what is not sent by then stays in the checkpoints.
         let limit = stoppedBySignal ? min(5, drainTimeout) : drainTimeout
         await service.drain(waitingAtMost: limit)
+        try await output.finishWriting()
         if output.webhook != nil {
             try await output.finish()
             // Ends the webhook delivered only now let their channels be deleted.

@@ -4,7 +4,7 @@ import ScoreFeed
 /// Where `replay`, `serve` and `poll` send their push records and how they address them: the
 /// bundle id, token or broadcast mode, push-to-start, the renderer's dates, `--out` and the
 /// webhook. Read before anything is opened; the renderer's configuration and the sinks are made
-/// from it here (``renderer(messageStorage:)``, ``open(screen:quiet:)``) and nowhere else.
+/// from it here (``renderer(messageStorage:)``, ``open(screen:quiet:writing:)``) and nowhere else.
 struct PushOptions {
     /// Who reads the options, which sets what `--channel-id` and `--out` mean.
     enum Use {
@@ -174,9 +174,12 @@ struct PushOptions {
     /// Opens the sinks: `screen` (what stdout shows), the `--out` file beside it (replay) or
     /// instead of it (serve, poll), then the webhook, retrying on its own and wrapped so the run
     /// goes on while it is down. `quiet`: the webhook's troubles are not said on stderr.
-    func open(screen: @autoclosure () -> any PushSink, quiet: Bool) throws(ScoreFeedError) -> PushOutput {
+    /// `writing`: when the `--out` file's lines are written (see ``JSONLSink/Writing``).
+    func open(
+        screen: @autoclosure () -> any PushSink, quiet: Bool, writing: JSONLSink.Writing = .immediate
+    ) throws(ScoreFeedError) -> PushOutput {
         var sinks: [any PushSink] = []
-        let file = try out.map { path throws(ScoreFeedError) in try JSONLSink(path: path) }
+        let file = try out.map { path throws(ScoreFeedError) in try JSONLSink(path: path, writing: writing) }
         switch use {
         case .replay:
             sinks.append(screen())

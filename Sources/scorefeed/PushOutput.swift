@@ -2,7 +2,7 @@ import Foundation
 import ScoreFeed
 
 /// The open sinks of one run of `replay`, `serve` or `poll`, made by
-/// ``PushOptions/open(screen:quiet:)``: what to hand the engine, and the webhook to see through
+/// ``PushOptions/open(screen:quiet:writing:)``: what to hand the engine, and the webhook to see through
 /// at the end.
 struct PushOutput {
     /// The webhook behind its retrying wrapper, and where it posts (for messages).
@@ -21,6 +21,12 @@ struct PushOutput {
     func sink(adding extra: [any PushSink] = []) -> any PushSink {
         let all = sinks + extra
         return all.count == 1 ? all[0] : FanOutSink(all)
+    }
+
+    /// Waits until the JSON lines sinks have written every line handed to them (a sink that
+    /// writes in the background); throws a write that failed.
+    func finishWriting() async throws {
+        for case let sink as JSONLSink in sinks { try await sink.flush() }
     }
 
     /// Delivers what the webhook still holds (bounded by --webhook-give-up) and says how it fared;

@@ -52,4 +52,34 @@ struct JSONLSinkTests {
         #expect(requests.map { $0["seq"] as? Int } == [1, 2])
         #expect(objects[1]["error"] != nil && objects[1]["seq"] is NSNull && objects[1]["payload"] == nil)
     }
+
+    @Test(arguments: [JSONLSink.Writing.immediate, .background])
+    func everyLineIsWrittenInOrderOnceFlushed(_ writing: JSONLSink.Writing) async throws {
+        let path = temporaryFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let sink = try JSONLSink(path: path, writing: writing)
+        // More than the background queue holds, so a producer also waits for room.
+        let records = ResilientSinkTests.records("A", count: 5_000)
+        for record in records { try await sink.send(record) }
+        try await sink.flush()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == records.count)
+        #expect(lines.first.map(String.init) == String(decoding: records[0].jsonLine(), as: UTF8.self))
+        #expect(lines.last.map(String.init) == String(decoding: records[records.count - 1].jsonLine(), as: UTF8.self))
+        let seqs = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["seq"] as? Int }
+        #expect(seqs == records.map(\.seq))
+    }
+
+    @Test func aBackgroundWriteThatFailsIsThrownByTheNextCall() async throws {
+        // A descriptor open for reading only: every write fails.
+        let path = temporaryFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try #require(FileHandle(forReadingAtPath: path))
+        let sink = JSONLSink(handle: handle, closeOnDeinit: true, writing: .background)
+        let records = ResilientSinkTests.records("A", count: 2)
+        try await sink.send(records[0])
+        await #expect(throws: ScoreFeedError.self) { try await sink.flush() }
+        await #expect(throws: ScoreFeedError.self) { try await sink.send(records[1]) }
+    }
 }

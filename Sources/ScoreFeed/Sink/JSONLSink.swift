@@ -7,66 +7,103 @@ import Musl
 import Darwin
 #endif
 
-/// Writes each record as one JSON line (DESIGN.md contract 4) with one `write` call, unbuffered,
-/// so a push sender reading the stream never waits for a buffer and never sees half a line.
+/// Writes each record as one JSON line (DESIGN.md contract 4) with one `write` call per line
+/// or per group of whole lines, unbuffered, so a push sender reading the stream never waits for
+/// a buffer and never sees half a line.
 ///
 /// A file is opened with `O_APPEND`: every line lands at the current end of the file even when
 /// several processes append to it, and an existing file is never overwritten. Refused pushes are
 /// written as error lines (``PushRefusal/jsonLine()``: an `error` object and `"seq":null`, no
 /// `request`), so a reader that only sends lines with a `request` skips them.
-public actor JSONLSink: PushSink {
+public final class JSONLSink: PushSink, @unchecked Sendable {
+    /// When a line reaches the file.
+    public enum Writing: Sendable {
+        /// Before ``send(_:)`` returns: what a checkpointed run needs, as a push it records as
+        /// delivered must be in the file (`serve --state-dir`, replay).
+        case immediate
+        /// On a thread of its own, soon after: the engines never wait for the output, and lines
+        /// that pile up go out in one write. For runs that keep no state (a crash loses what is
+        /// in memory either way); ``flush()`` waits for it.
+        case background
+    }
+
     private let handle: FileHandle
     private let closeOnDeinit: Bool
+    /// Immediate writes, one at a time.
+    private let lock = NSLock()
+    private let writer: BackgroundWriter?
 
     /// Lines go to standard output.
-    public static func standardOutput() -> JSONLSink {
-        JSONLSink(handle: .standardOutput, closeOnDeinit: false)
+    public static func standardOutput(writing: Writing = .immediate) -> JSONLSink {
+        JSONLSink(handle: .standardOutput, closeOnDeinit: false, writing: writing)
     }
 
     /// Lines are appended to the file at `path`, created (mode 0644) when missing.
-    public init(path: String) throws(ScoreFeedError) {
+    public convenience init(path: String, writing: Writing = .immediate) throws(ScoreFeedError) {
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
             throw ScoreFeedError(.io, "cannot open \(path) for appending: \(reason)", at: .init(file: path))
         }
-        self.init(handle: FileHandle(fileDescriptor: descriptor, closeOnDealloc: false), closeOnDeinit: true)
+        self.init(handle: FileHandle(fileDescriptor: descriptor, closeOnDealloc: false), closeOnDeinit: true, writing: writing)
     }
 
-    public init(handle: FileHandle, closeOnDeinit: Bool) {
+    public init(handle: FileHandle, closeOnDeinit: Bool, writing: Writing = .immediate) {
         self.handle = handle
         self.closeOnDeinit = closeOnDeinit
+        switch writing {
+        case .immediate: writer = nil
+        case .background: writer = BackgroundWriter { chunk throws(ScoreFeedError) in try Self.write(chunk, to: handle) }
+        }
     }
 
     deinit {
-        if closeOnDeinit { try? handle.close() }
+        let handle = self.handle
+        let close: @Sendable () -> Void = { [closeOnDeinit] in if closeOnDeinit { try? handle.close() } }
+        if let writer { writer.close(then: close) } else { close() }
     }
 
-    public func send(_ record: PushRecord) async throws {
-        var line = record.jsonLine()
-        try write(&line, what: "a push record")
+    public nonisolated(nonsending) func send(_ record: PushRecord) async throws {
+        if let writer { return try await writer.enqueue(.push(record)) }
+        try write(record.jsonLine())
     }
 
-    public func refused(_ refusal: PushRefusal) async throws {
-        var line = refusal.jsonLine()
-        try write(&line, what: "an error record")
+    public nonisolated(nonsending) func refused(_ refusal: PushRefusal) async throws {
+        if let writer { return try await writer.enqueue(.refusal(refusal)) }
+        try write(refusal.jsonLine())
     }
 
     /// Writes the channel request as its line (`"kind":"channel"`); a file has no answer.
-    public func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? {
-        var line = request.jsonLine()
-        try write(&line, what: "a channel request")
+    public nonisolated(nonsending) func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? {
+        if let writer {
+            try await writer.enqueue(.channel(request))
+        } else {
+            try write(request.jsonLine())
+        }
         return nil
     }
 
-    /// Writes `line` and a newline (appended in place: the caller's buffer is not copied).
-    private func write(_ line: inout Data, what: String) throws(ScoreFeedError) {
+    /// Returns once every line handed over so far is written (at once when writing immediately);
+    /// throws a write that failed.
+    public nonisolated(nonsending) func flush() async throws {
+        try await writer?.flush()
+    }
+
+    /// Writes `line` and a newline now.
+    private func write(_ line: Data) throws(ScoreFeedError) {
+        var line = line
         line.append(0x0A)
+        lock.lock()
+        defer { lock.unlock() }
+        try Self.write(line, to: handle)
+    }
+
+    /// One write call for whole lines: with O_APPEND, lines from several writers stay whole.
+    private static func write(_ lines: Data, to handle: FileHandle) throws(ScoreFeedError) {
         do {
-            // One write call per line: with O_APPEND, lines from several writers stay whole.
-            try handle.write(contentsOf: line)
+            try handle.write(contentsOf: lines)
         } catch {
-            throw ScoreFeedError(.io, "writing \(what) failed: \(error)")
+            throw ScoreFeedError(.io, "writing to the JSON lines output failed: \(error)")
         }
     }
 }

@@ -3,30 +3,30 @@
 /// for a while in ``ResilientSink`` to keep the game going).
 public protocol PushSink: Sendable {
     /// Delivers one request. Records of one activity arrive in `seq` order.
-    func send(_ record: PushRecord) async throws
+    nonisolated(nonsending) func send(_ record: PushRecord) async throws
 
     /// A push the renderer refused (over the APNs size limit even trimmed). Never a request:
     /// nothing is to be sent. The default ignores it; ``JSONLSink`` writes it as an error line.
-    func refused(_ refusal: PushRefusal) async throws
+    nonisolated(nonsending) func refused(_ refusal: PushRefusal) async throws
 
     /// Sends a request to APNs' channel-management service and returns APNs' answer, or nil when
     /// this sink cannot answer (it only records the request, as a file does). Throws when the
     /// answer could not be had (the endpoint is down); the request is then tried again later.
-    func manage(_ request: ChannelRequest) async throws -> ChannelAnswer?
+    nonisolated(nonsending) func manage(_ request: ChannelRequest) async throws -> ChannelAnswer?
 
     /// How many of `game`'s records this sink has taken but not yet delivered (a sink that keeps
     /// records in memory while its endpoint is down). A game's channel is deleted only once
     /// none are left, so its `end` goes out first.
-    func pending(game: String) async -> Int
+    nonisolated(nonsending) func pending(game: String) async -> Int
 }
 
 extension PushSink {
     /// Ignores the refusal: a push sender has nothing to send for it.
-    public func refused(_ refusal: PushRefusal) async throws {}
+    public nonisolated(nonsending) func refused(_ refusal: PushRefusal) async throws {}
 
     /// Cannot answer: channel requests need a sink that reaches APNs (``WebhookSink``).
-    public func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? { nil }
+    public nonisolated(nonsending) func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? { nil }
 
     /// Delivers each record before `send` returns: nothing is pending.
-    public func pending(game: String) async -> Int { 0 }
+    public nonisolated(nonsending) func pending(game: String) async -> Int { 0 }
 }
