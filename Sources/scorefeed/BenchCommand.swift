@@ -26,8 +26,8 @@ enum BenchCommand {
                                   lines as fast as possible, and the coalescer, on the real
                                   clock, then holds most pushes for its minimum interval).
           --state-dir <dir>       Run the live part durably, as serve --state-dir does (an
-                          empty or new directory): adds bytes written per line and
-                          syncs per second.
+                                  empty or new directory): adds bytes written per line and
+                                  syncs per second.
           --same-process          Run the live part in this process after the season part
                                   (by default it runs in a fresh child process, so its memory
                                   figures do not include the season's leftovers).
