@@ -154,6 +154,7 @@ public actor GameService {
                 guard let data = entry.data else { throw ScoreFeedError(.io, "cannot read the file", at: place) }
                 session = try GameSession.restore(
                     data, journal: entry.journal, file: entry.file.path, renderer: options.renderer, policy: options.coalescer)
+                try GameID.check(session.attributes.gameId, "its game id", at: place)
             } catch {
                 var problem = error as? ScoreFeedError ?? ScoreFeedError(.invalidValue, "\(error)", at: place)
                 let aside = entry.file.appendingPathExtension("unreadable")
@@ -168,6 +169,12 @@ public actor GameService {
                 continue
             }
             let id = session.attributes.gameId
+            if case .superseded(let aside) = store.adopt(entry.file, for: id) {
+                restoration.problems.append(ScoreFeedError(
+                    .invalidValue, "game \(id) has a checkpoint under its own name too, which is used; this older one is put aside as \(aside.lastPathComponent)",
+                    at: place))
+                continue
+            }
             if session.policyWasReset {
                 restoration.problems.append(ScoreFeedError(
                     .invalidValue,
@@ -693,7 +700,10 @@ public actor GameService {
         let manual = options.clock == .feed ? ManualClock(Date(timeIntervalSince1970: 0)) : nil
         let clock: any EngineClock = manual ?? systemClock
         var policy = Coalescer(configuration: options.coalescer)
-        let lost = store.flatMap { lostCheckpoints.removeValue(forKey: $0.url(for: attributes.gameId).standardizedFileURL.path) }
+        let lost = store.flatMap {
+            lostCheckpoints.removeValue(forKey: $0.url(for: attributes.gameId).standardizedFileURL.path)
+                ?? lostCheckpoints.removeValue(forKey: $0.legacyURL(for: attributes.gameId).standardizedFileURL.path)
+        }
         if lost != nil { policy.assumeBudgetSpent(at: nil) }
         var session = GameSession(attributes: attributes, policy: policy, renderer: options.renderer, now: clock.now)
         session.channelLinger = options.channels.linger
