@@ -17,6 +17,8 @@ struct LiveRun {
     let stateDir: String?
     let drainTimeout: TimeInterval
     private let output: PushOutput
+    /// The state directory's lock, held until the process exits.
+    private let lock: StateDirectoryLock?
 
     /// The help lines of the options this type reads (the broadcast channels' are in
     /// ``channelsHelp``, a section of its own).
@@ -119,6 +121,8 @@ struct LiveRun {
         stateDir = options.stateDir
         clock = options.clock
         drainTimeout = options.drainTimeout
+        // Taken before any sink is opened: a second process on the directory sends nothing.
+        lock = try options.stateDir.map { try StateDirectoryLock(directory: URL(fileURLWithPath: $0), command: command) }
         output = try options.push.open(screen: JSONLSink.standardOutput(), quiet: false)
         service = try GameService(
             options: .init(
