@@ -120,7 +120,7 @@ enum PollCommand {
         }
         Console.error("poll: following \(pollers.count) game\(pollers.count == 1 ? "" : "s") every \(interval) s")
         let service = live.service
-        try await live.run {
+        let status = try await live.run {
             await withTaskGroup(of: Void.self) { group in
                 for poller in pollers {
                     group.addTask {
@@ -135,7 +135,7 @@ enum PollCommand {
                 }
             }
         }
-        return 0
+        return status
     }
 
     /// A game id as it goes into a URL: percent-encoded outside the unreserved characters, so an

@@ -67,7 +67,7 @@ enum ServeCommand {
         let service = live.service
         let reader = LineReader(source: follow.map { .follow($0) } ?? .standardInput, maxLineBytes: maxLine)
         let source = follow ?? "stdin"
-        try await live.run {
+        let status = try await live.run {
             // Lines are parsed on the reader's thread; each batch is made durable with one sync,
             // then its pushes go out.
             for await batch in reader.batches({ ParsedLine($0, source: source) }) {
@@ -84,7 +84,7 @@ enum ServeCommand {
                 "serve: state dir: \(bytes) bytes written (\(bytes / c.events) per event: journal \(journal.bytesWritten), "
                     + "\(journal.snapshots) snapshots \(journal.snapshotBytes)), \(journal.syncs) journal syncs")
         }
-        return 0
+        return status
     }
 }
 

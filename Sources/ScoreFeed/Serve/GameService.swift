@@ -633,6 +633,8 @@ public actor GameService {
         public var channel: BroadcastChannel
         /// Pushes wait because the game has no channel.
         public var holding: Bool
+        /// The game's last checkpoint write failed (with its errno text): its pushes are withheld.
+        public var checkpointFailure: ScoreFeedError?
     }
 
     /// Every game's figures, in the order the games came.
@@ -644,7 +646,7 @@ public actor GameService {
             result.append(GameSummary(
                 attributes: session.attributes, statistics: session.statistics, state: session.state,
                 ended: session.hasEnded, unsent: session.outbox.count, channel: session.channel,
-                holding: session.isHolding))
+                holding: session.isHolding, checkpointFailure: await engine.checkpointFailure))
         }
         return result
     }

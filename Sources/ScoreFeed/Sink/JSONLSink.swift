@@ -60,13 +60,35 @@ public actor JSONLSink: PushSink {
     }
 
     /// Writes `line` and a newline (appended in place: the caller's buffer is not copied).
+    /// A reader that went away (`EPIPE`: `SIGPIPE` must be ignored) is a ``ScoreFeedError/Code/readerGone``
+    /// error, so the caller can tell it from a failing disk.
     private func write(_ line: inout Data, what: String) throws(ScoreFeedError) {
         line.append(0x0A)
-        do {
-            // One write call per line: with O_APPEND, lines from several writers stay whole.
-            try handle.write(contentsOf: line)
-        } catch {
-            throw ScoreFeedError(.io, "writing \(what) failed: \(error)")
+        let descriptor = handle.fileDescriptor
+        // One write call per line (retried only when short): with O_APPEND, lines from several
+        // writers stay whole.
+        let failure = line.withUnsafeBytes { bytes -> Int32 in
+            var offset = 0
+            while offset < bytes.count {
+                #if canImport(Glibc)
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                #elseif canImport(Musl)
+                let written = Musl.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                #else
+                let written = Darwin.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                #endif
+                if written >= 0 {
+                    offset += written
+                } else if errno != EINTR {
+                    return errno
+                }
+            }
+            return 0
+        }
+        switch failure {
+        case 0: return
+        case EPIPE: throw ScoreFeedError(.readerGone, "the reader went away (EPIPE) before \(what) was written")
+        default: throw ScoreFeedError(.io, "writing \(what) failed: \(ScoreFeedError.errnoText(failure))")
         }
     }
 }

@@ -1,0 +1,60 @@
+import Foundation
+import ScoreFeed
+
+/// Stands between the engines and standard output, and notices when its reader goes away
+/// (`serve | head -3`): `SIGPIPE` is ignored, the write fails with `EPIPE`, and this sink keeps,
+/// per game, the `seq` it was writing, then wakes ``wentAway()`` so the run stops. The failed
+/// push stays in its game's outbox (and checkpoint), as with any sink that fails.
+actor ReaderGoneSink: PushSink {
+    private let inner: any PushSink
+    /// Games whose write found no reader, in order, with the seq each was writing (nil: a
+    /// refusal or channel request, which has none).
+    private(set) var unwritten: [(game: String, seq: Int?)] = []
+    private nonisolated let gone: AsyncStream<Void>
+    private nonisolated let continuation: AsyncStream<Void>.Continuation
+
+    init(_ inner: any PushSink) {
+        self.inner = inner
+        (gone, continuation) = AsyncStream.makeStream(of: Void.self)
+    }
+
+    /// Returns once a write has found no reader (or the task is cancelled).
+    nonisolated func wentAway() async {
+        var iterator = gone.makeAsyncIterator()
+        _ = await iterator.next()
+    }
+
+    func send(_ record: PushRecord) async throws {
+        do { try await inner.send(record) } catch { try noting(error, game: record.game, seq: record.seq) }
+    }
+
+    func refused(_ refusal: PushRefusal) async throws {
+        do { try await inner.refused(refusal) } catch { try noting(error, game: refusal.game, seq: nil) }
+    }
+
+    func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? {
+        do { return try await inner.manage(request) } catch { try noting(error, game: request.game ?? "(channels)", seq: nil) }
+    }
+
+    /// Keeps the game and seq a write without a reader was for, then throws `error` on.
+    private func noting(_ error: any Error, game: String, seq: Int?) throws -> Never {
+        if (error as? ScoreFeedError)?.code == .readerGone {
+            if !unwritten.contains(where: { $0.game == game }) { unwritten.append((game, seq)) }
+            continuation.yield()
+        }
+        throw error
+    }
+
+    /// What to tell the operator: the games and seqs that were being written, at most `limit`
+    /// of them named.
+    func message(command: String, resumable: Bool, limit: Int = 5) -> String {
+        let named = unwritten.prefix(limit).map { "game \($0.game)" + ($0.seq.map { " seq \($0)" } ?? "") }
+        let more = unwritten.count > limit ? " and \(unwritten.count - limit) more games" : ""
+        return "\(command): the reader of standard output went away (EPIPE) while \(command) was writing "
+            + named.joined(separator: ", ") + more + "; "
+            + (resumable
+                ? "those pushes and the ones after them are kept in the state dir's checkpoints and go out when \(command) runs again on it"
+                : "those pushes and the ones after them were not sent (without --state-dir nothing keeps them)")
+            + ". A pipe cannot resume: --out <file> or --webhook <url> gives delivery that can."
+    }
+}
