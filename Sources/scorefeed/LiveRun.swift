@@ -247,12 +247,13 @@ struct LiveRun {
         case .refused(let reason, _): line += "; no channel (\(reason))"
         default: line += "; channel \(game.channel.id ?? "not yet known") \(game.channel.state)"
         }
-        if game.unsent > 0, game.holding {
-            line += "; \(game.unsent) pushes held for want of a channel"
-        } else if let failure = game.checkpointFailure {
+        // A checkpoint that cannot be written comes first: it also keeps a channel from being made.
+        if let failure = game.checkpointFailure {
             line += "; " + (game.unsent > 0 ? "\(game.unsent) pushes withheld: " : "")
                 + "its checkpoint cannot be written (\(failure.message))"
                 + (game.unsent > 0 ? "; they go out, after a restart, once it can" : "; a restart would lose what it applied since")
+        } else if game.unsent > 0, game.holding {
+            line += "; \(game.unsent) pushes held for want of a channel"
         } else if game.unsent > 0 {
             line += "; \(game.unsent) pushes not delivered (\(sinkCause))"
         }

@@ -583,7 +583,8 @@ public actor GameService {
                         let step = await Step.of(engine)
                         absorb(id, step)
                         if step.channelWorkWaits {
-                            busy.append(id)
+                            // Nothing moves while the game's checkpoint cannot be written: not waited for.
+                            if step.checkpointFailure == nil { busy.append(id) }
                         } else if case .lingering(_, let until) = step.channel.phase, options.clock == .feed || until <= giveUp {
                             // A linger that outlasts the drain stays in the checkpoint for the next run.
                             busy.append(id)
