@@ -16,7 +16,10 @@ enum PollCommand {
         (conditional GETs, backoff on failure), hand every snapshot to the game's engine (new,
         edited and deleted actions by the identity rules; the feed's score corrects the screen)
         and write pushes to the sink, as serve does. Ends each game with its final once the
-        feed says it is over, and exits 0 when every game it follows has ended.
+        feed says it is over, and exits 0 when every game it follows has ended (75 when pushes
+        are left withheld: a checkpoint that cannot be written, a webhook down past its
+        give-up; as serve). Game ids follow serve's rule (1 to 64 bytes, no control character,
+        no whitespace at either end); one state dir is held by one serve or poll at a time.
 
         USAGE: scorefeed poll (--games <id,id,…> | --today) [--interval <s>] [options]
 
