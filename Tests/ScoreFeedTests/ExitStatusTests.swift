@@ -13,7 +13,7 @@ struct ExitStatusTests {
     typealias Mode = RealFeedServeTests.Mode
 
     static func serveArguments(_ mode: Mode, state: URL) -> [String] {
-        ["serve", "--clock", "feed", "--state-dir", state.path] + StateDirectoryLockTests.modeArguments(mode)
+        StateDirectoryLockTests.serveArguments(mode, state: state)
     }
 
     /// The push lines of a clean run of `stream` on a fresh state dir.

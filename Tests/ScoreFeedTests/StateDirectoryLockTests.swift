@@ -47,12 +47,24 @@ struct StateDirectoryLockTests {
         mode == .broadcast ? ["--mode", "broadcast"] : []
     }
 
+    /// `serve --clock feed` on `state` in `mode`.
+    static func serveArguments(_ mode: RealFeedServeTests.Mode, state: URL) -> [String] {
+        ["serve", "--clock", "feed", "--state-dir", state.path] + modeArguments(mode)
+    }
+
+    /// `poll` of one game on `state` in `mode`, from an endpoint that refuses: it retries for
+    /// ever, holding the dir.
+    static func pollArguments(_ mode: RealFeedServeTests.Mode, state: URL) -> [String] {
+        ["poll", "--games", "0022400762", "--url-template", "http://127.0.0.1:9/{gameId}", "--state-dir", state.path]
+            + (mode == .broadcast ? ["--mode", "broadcast", "--channels", "manage", "--webhook", "http://127.0.0.1:9/x"] : [])
+    }
+
     /// A `serve` that holds `state` until killed: it has read the stream's headers and first
     /// event and written that event's push, so it holds the lock when this returns.
     static func holder(_ mode: RealFeedServeTests.Mode, state: URL, stream: URL) throws -> (Process, Pipe) {
         let process = Process()
         process.executableURL = ServeTests.executable
-        process.arguments = ["serve", "--clock", "feed", "--state-dir", state.path] + modeArguments(mode)
+        process.arguments = serveArguments(mode, state: state)
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output
@@ -81,15 +93,13 @@ struct StateDirectoryLockTests {
         let state = folder.appendingPathComponent("state")
         let stream = try Self.stream(mode, into: folder)
         let (holder, input) = try Self.holder(mode, state: state, stream: stream)
-        let serveArguments = ["serve", "--clock", "feed", "--state-dir", state.path] + Self.modeArguments(mode)
+        let serveArguments = Self.serveArguments(mode, state: state)
 
         let second = try ScoreFeedProcess.run(serveArguments, input: stream)
         #expect(second.status != 0)
         #expect(second.standardOutput.isEmpty, "the second serve sent nothing")
         #expect(second.standardError.contains("in use by process \(holder.processIdentifier) (serve)"), "\(second.standardError)")
-        let poll = try ScoreFeedProcess.run(
-            ["poll", "--games", "0022400762", "--url-template", "http://127.0.0.1:9/{gameId}", "--state-dir", state.path]
-                + (mode == .broadcast ? ["--mode", "broadcast", "--channels", "manage", "--webhook", "http://127.0.0.1:9/x"] : []))
+        let poll = try ScoreFeedProcess.run(Self.pollArguments(mode, state: state))
         #expect(poll.status != 0 && poll.standardOutput.isEmpty)
         #expect(poll.standardError.contains("in use by process \(holder.processIdentifier) (serve)"), "\(poll.standardError)")
 
@@ -114,9 +124,7 @@ struct StateDirectoryLockTests {
         let stream = try Self.stream(mode, into: folder)
         let poll = Process()
         poll.executableURL = ServeTests.executable
-        // An endpoint that refuses: the poll retries for ever, holding the dir.
-        poll.arguments = ["poll", "--games", "0022400762", "--url-template", "http://127.0.0.1:9/{gameId}", "--state-dir", state.path]
-            + (mode == .broadcast ? ["--mode", "broadcast", "--channels", "manage", "--webhook", "http://127.0.0.1:9/x"] : [])
+        poll.arguments = Self.pollArguments(mode, state: state)
         let errors = Pipe()
         poll.standardError = errors
         poll.standardOutput = FileHandle.nullDevice
@@ -132,7 +140,7 @@ struct StateDirectoryLockTests {
             if chunk.isEmpty { break }
             said += String(decoding: chunk, as: UTF8.self)
         }
-        let serve = try ScoreFeedProcess.run(["serve", "--clock", "feed", "--state-dir", state.path] + Self.modeArguments(mode), input: stream)
+        let serve = try ScoreFeedProcess.run(Self.serveArguments(mode, state: state), input: stream)
         #expect(serve.status != 0 && serve.standardOutput.isEmpty)
         #expect(serve.standardError.contains("in use by process \(poll.processIdentifier) (poll)"), "\(serve.standardError)")
     }
