@@ -173,4 +173,53 @@ struct GameIDTests {
         #expect(restoration.resumedGames == 0)
         #expect(restoration.problems.first?.message.contains("its game id is empty") == true, "\(restoration.problems)")
     }
+
+    /// The built `serve` on the real games with a header for each adversarial id spliced in:
+    /// the night's games run as before, each bad header is one short line naming its line, and
+    /// the state dir holds one checkpoint per valid game and nothing outside it. `poll --games`
+    /// with a bad id is a usage error.
+    @Test(
+        .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
+        .enabled(if: NBAFiles.available, NBAFiles.absentReason),
+        arguments: RealFeedServeTests.Mode.allCases)
+    func serveOnRealGamesWithAdversarialHeaders(_ mode: RealFeedServeTests.Mode) throws {
+        let folder = try ScoreFeedProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stream = try StateDirectoryLockTests.stream(mode, into: folder)
+        let clean = try ScoreFeedProcess.run(StateDirectoryLockTests.serveArguments(mode, state: folder.appendingPathComponent("clean")), input: stream)
+        var lines = try String(contentsOf: stream, encoding: .utf8).split(separator: "\n").map { Data($0.utf8) }
+        let headers = lines.prefix { String(decoding: $0, as: UTF8.self).contains("\"gameId\"") }.count
+        var spliced: [Data] = []
+        for (id, _) in Self.adversarial {
+            var attributes = Make.attributes
+            attributes.gameId = id
+            spliced.append(StreamLine.headerLine(attributes))
+        }
+        lines.insert(contentsOf: spliced, at: headers)
+        let input = folder.appendingPathComponent("adversarial.jsonl")
+        try Data((lines.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n") + "\n").utf8).write(to: input)
+        let root = folder.appendingPathComponent("root")
+        let state = root.appendingPathComponent("state")
+        let run = try ScoreFeedProcess.run(StateDirectoryLockTests.serveArguments(mode, state: state), input: input)
+        #expect(run.status == 0, "\(run.standardError.suffix(400))")
+        let same = Set(run.lines) == Set(clean.lines)
+        #expect(same && run.lines.count == clean.lines.count, "the night's games ran as without the bad headers")
+        let errors = run.standardError.split(separator: "\n").filter { $0.contains("game header: \"gameId\"") }
+        let invalid = Self.adversarial.filter { !$0.valid }
+        #expect(errors.count == invalid.count)
+        for error in errors {
+            #expect(error.count < 300 && error.contains("line ") && error.hasSuffix("the game is not started"), "\(error)")
+        }
+        #expect(!run.standardError.contains(Self.long.prefix(100)), "no line repeats the 5,000-character id")
+        // One checkpoint per game, the night's 8 and each valid adversarial one; nothing outside.
+        let files = try FileManager.default.contentsOfDirectory(atPath: state.path).filter { $0.hasPrefix("game-") && $0.hasSuffix(".json") }
+        let night = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("clean").path)
+            .filter { $0.hasPrefix("game-") && $0.hasSuffix(".json") }
+        #expect(night.count == 8)
+        #expect(Set(files) == Set(night + Self.adversarial.filter(\.valid).map { "game-\(GameID.fileStem($0.id)).json" }))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["state"])
+
+        let poll = try ScoreFeedProcess.run(["poll", "--games", "0022400762,bad\u{1}id", "--url-template", "http://127.0.0.1:9/{gameId}"])
+        #expect(poll.status == 64 && poll.standardError.contains("--games: the game id \"bad\\u{1}id\" contains the control character U+0001"), "\(poll.standardError.prefix(300))")
+    }
 }
