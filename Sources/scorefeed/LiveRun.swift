@@ -17,6 +17,10 @@ struct LiveRun {
     let stateDir: String?
     let drainTimeout: TimeInterval
     private let output: PushOutput
+    /// The state directory's lock, held until the process exits.
+    private let lock: StateDirectoryLock?
+    /// Standard output, watched for its reader going away.
+    private let screen: ReaderGoneSink
 
     /// The help lines of the options this type reads (the broadcast channels' are in
     /// ``channelsHelp``, a section of its own).
@@ -119,10 +123,15 @@ struct LiveRun {
         stateDir = options.stateDir
         clock = options.clock
         drainTimeout = options.drainTimeout
+        // Taken before any sink is opened: a second process on the directory sends nothing.
+        lock = try options.stateDir.map { try StateDirectoryLock(directory: URL(fileURLWithPath: $0), command: command) }
+        // A reader of standard output that goes away is told apart and said (not a silent death).
+        signal(SIGPIPE, SIG_IGN)
         // With no state dir nothing is resumed, so the lines may go out on a thread of their
         // own; a checkpointed push must be in the output before it counts as delivered.
         let writing: JSONLSink.Writing = options.stateDir == nil ? .background : .immediate
-        output = try options.push.open(screen: JSONLSink.standardOutput(writing: writing), quiet: false, writing: writing)
+        screen = ReaderGoneSink(JSONLSink.standardOutput(writing: writing))
+        output = try options.push.open(screen: screen, quiet: false, writing: writing)
         service = try GameService(
             options: .init(
                 clock: options.clock, coalescer: options.coalescer,
@@ -139,16 +148,24 @@ struct LiveRun {
         if restoration.resumedGames > 0 { Console.error("\(command): resumed \(restoration.resumedGames) games from \(stateDir ?? "")") }
     }
 
-    /// Runs `input` until it returns (or a signal comes), with the timer beside it on the system
-    /// clock; then drains and prints the summaries.
-    func run(_ input: @escaping @Sendable () async -> Void) async throws {
+    /// Why ``run(_:)`` stopped reading its input.
+    private enum Stop {
+        case inputEnded, signal, readerGone
+    }
+
+    /// Runs `input` until it returns (or a signal comes, or the reader of standard output goes
+    /// away), with the timer beside it on the system clock; then drains and prints the
+    /// summaries. Returns the exit status: 0, or ``ExitCode/withheld`` when pushes are left
+    /// undelivered or a checkpoint could not be written.
+    func run(_ input: @escaping @Sendable () async -> Void) async throws -> Int32 {
         let service = self.service
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM])
         let clock = self.clock
-        let stoppedBySignal = await withTaskGroup(of: Bool.self) { group in
+        let screen = self.screen
+        let stop = await withTaskGroup(of: Stop.self) { group in
             group.addTask {
                 await input()
-                return false
+                return .inputEnded
             }
             if clock == .system {
                 group.addTask {
@@ -160,33 +177,78 @@ struct LiveRun {
                             return min(await service.nextDeadline ?? soon, soon)
                         },
                         work: { now in await service.fireDue(now: now) })
-                    return false
+                    return .inputEnded
                 }
             }
             group.addTask {
                 await signals.next()
-                return true
+                return .signal
             }
-            // The first child to finish (input done or a signal came) stops the others.
-            let bySignal = await group.next() ?? false
+            group.addTask {
+                await screen.wentAway()
+                return .readerGone
+            }
+            // The first child to finish (input done, a signal came, no reader) stops the others.
+            let stop = await group.next() ?? .inputEnded
             group.cancelAll()
-            return bySignal
+            return stop
         }
-        // A signal asks to stop soon: what is not sent by then stays in the checkpoints.
-        let limit = stoppedBySignal ? min(5, drainTimeout) : drainTimeout
-        await service.drain(waitingAtMost: limit)
-        try await output.finishWriting()
+        // A signal asks to stop soon: what is not sent by then stays in the checkpoints. Without
+        // a reader nothing more is written to it.
+        let limit = stop == .signal ? min(5, drainTimeout) : drainTimeout
+        if stop != .readerGone { await service.drain(waitingAtMost: limit) }
+        var webhookGaveUp = false
+        var writeFailed = false
+        do {
+            try await output.finishWriting()
+        } catch let error as ScoreFeedError where error.code == .readerGone {
+            // Noted by the screen, said below.
+        } catch {
+            Console.error("\(command): \(error)")
+            writeFailed = true
+        }
         if output.webhook != nil {
-            try await output.finish()
+            do {
+                try await output.finish()
+            } catch {
+                Console.error("\(command): \(error)")
+                webhookGaveUp = true
+            }
             // Ends the webhook delivered only now let their channels be deleted.
             await service.settleChannels(until: Date().addingTimeInterval(limit))
             await service.compact()
         }
-        for game in await service.summaries() { Console.error(Self.summary(game, resumable: stateDir != nil)) }
+        let unwritten = screen.unwritten
+        let readerGone = stop == .readerGone || !unwritten.isEmpty
+        var withheld = webhookGaveUp || readerGone || writeFailed
+        for game in await service.summaries() {
+            let waiting = await output.webhook?.sink.pending(game: game.attributes.gameId) ?? 0
+            let sinkCause = readerGone ? "the reader of standard output went away" : "the sink failed"
+            Console.error(Self.summary(game, resumable: stateDir != nil, webhookWaiting: waiting, sinkCause: sinkCause))
+            withheld = withheld || Self.withholds(game)
+        }
+        if readerGone { Console.error(screen.message(command: command, resumable: stateDir != nil)) }
+        if withheld {
+            Console.error(
+                "\(command): exiting with status \(ExitCode.withheld): pushes were withheld or not delivered"
+                    + (stateDir != nil ? "; a run on the same state dir sends what the checkpoints hold once the cause is gone" : ""))
+        }
+        return withheld ? ExitCode.withheld : 0
+    }
+
+    /// Whether `game` ends the run with pushes withheld (its checkpoint cannot be written, or the
+    /// sink failed) or with a checkpoint it could not write. Pushes held for want of a broadcast
+    /// channel are the configuration's doing, said in the summary, not a failure.
+    static func withholds(_ game: GameService.GameSummary) -> Bool {
+        game.checkpointFailure != nil || (game.unsent > 0 && !game.holding)
     }
 
     /// One line per game: events, pushes, the final (or the score so far), corrections.
-    static func summary(_ game: GameService.GameSummary, resumable: Bool) -> String {
+    /// `webhookWaiting`: the game's records the webhook gave up on; `sinkCause`: what failed when
+    /// pushes are left in the outbox with a checkpoint that was written.
+    static func summary(
+        _ game: GameService.GameSummary, resumable: Bool, webhookWaiting: Int = 0, sinkCause: String = "the sink failed"
+    ) -> String {
         let a = game.attributes, s = game.statistics, state = game.state
         let score = "\(a.away.tricode) \(state.awayScore) – \(state.homeScore) \(a.home.tricode)"
         var line = "game \(a.gameId): \(s.accepted) events applied (\(s.duplicates) duplicates ignored, \(s.edits) edits, "
@@ -198,10 +260,17 @@ struct LiveRun {
         case .refused(let reason, _): line += "; no channel (\(reason))"
         default: line += "; channel \(game.channel.id ?? "not yet known") \(game.channel.state)"
         }
-        if game.unsent > 0 {
-            line += game.holding
-                ? "; \(game.unsent) pushes held for want of a channel" : "; \(game.unsent) pushes not delivered (the sink failed)"
+        // A checkpoint that cannot be written comes first: it also keeps a channel from being made.
+        if let failure = game.checkpointFailure {
+            line += "; " + (game.unsent > 0 ? "\(game.unsent) pushes withheld: " : "")
+                + "its checkpoint cannot be written (\(failure.message))"
+                + (game.unsent > 0 ? "; they go out, after a restart, once it can" : "; a restart would lose what it applied since")
+        } else if game.unsent > 0, game.holding {
+            line += "; \(game.unsent) pushes held for want of a channel"
+        } else if game.unsent > 0 {
+            line += "; \(game.unsent) pushes not delivered (\(sinkCause))"
         }
+        if webhookWaiting > 0 { line += "; \(webhookWaiting) pushes not delivered (the webhook gave up on them)" }
         return line
     }
 }

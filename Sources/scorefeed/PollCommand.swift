@@ -16,7 +16,10 @@ enum PollCommand {
         (conditional GETs, backoff on failure), hand every snapshot to the game's engine (new,
         edited and deleted actions by the identity rules; the feed's score corrects the screen)
         and write pushes to the sink, as serve does. Ends each game with its final once the
-        feed says it is over, and exits 0 when every game it follows has ended.
+        feed says it is over, and exits 0 when every game it follows has ended (75 when pushes
+        are left withheld: a checkpoint that cannot be written, a webhook down past its
+        give-up; as serve). Game ids follow serve's rule (1 to 64 bytes, no control character,
+        no whitespace at either end); one state dir is held by one serve or poll at a time.
 
         USAGE: scorefeed poll (--games <id,id,…> | --today) [--interval <s>] [options]
 
@@ -72,6 +75,9 @@ enum PollCommand {
             live = try LiveRun.Options(&arguments)
             _ = try arguments.positionals(max: 0)
             guard today || gameList != nil else { throw ScoreFeedError(.usage, "poll needs --games <id,…> or --today") }
+            for id in Self.ids(gameList) {
+                if let problem = GameID.problem(with: id) { throw ScoreFeedError(.usage, "--games: the game id \(problem); \(GameID.rule)") }
+            }
             guard playByPlayTemplate.contains("{gameId}") else { throw ScoreFeedError(.usage, "--url-template must contain {gameId}") }
             guard boxscoreTemplate == "none" || boxscoreTemplate.contains("{gameId}") else {
                 throw ScoreFeedError(.usage, "--boxscore-template must contain {gameId}, or be none")
@@ -81,6 +87,11 @@ enum PollCommand {
                     .usage,
                     "poll --mode broadcast needs --channels manage: the NBA's feed has no game headers to carry a channel, so ScoreFeed makes each game's channel (with --webhook)")
             }
+        }
+
+        /// The ids `--games` lists, trimmed, empty ones dropped.
+        static func ids(_ list: String?) -> [String] {
+            (list ?? "").split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
     }
 
@@ -94,20 +105,17 @@ enum PollCommand {
         try await live.restore()
         let fetcher = LiveFetcher(timeout: timeout)
 
-        var games = (gameList ?? "").split(separator: ",").map {
-            (id: String($0).trimmingCharacters(in: .whitespaces), tipOff: Date?.none, attributes: GameAttributes?.none)
-        }
-            .filter { !$0.id.isEmpty }
+        var games = Options.ids(gameList).map { (id: $0, tipOff: Date?.none, attributes: GameAttributes?.none) }
         if today {
             guard let url = URL(string: scoreboard) else { throw ScoreFeedError(.usage, "--scoreboard-url is not a URL") }
             games += await todaysGames(url, fetcher: fetcher, interval: interval, service: live.service)
         }
         var seen = Set<String>()
         let pollers = try games.filter { seen.insert($0.id).inserted }.map { game throws(ScoreFeedError) -> LivePoller in
-            guard let pbp = URL(string: pbpTemplate.replacingOccurrences(of: "{gameId}", with: game.id)) else {
+            guard let pbp = URL(string: pbpTemplate.replacingOccurrences(of: "{gameId}", with: urlSafe(game.id))) else {
                 throw ScoreFeedError(.usage, "--url-template does not make a URL for game \(game.id)")
             }
-            let box = boxTemplate == "none" ? nil : URL(string: boxTemplate.replacingOccurrences(of: "{gameId}", with: game.id))
+            let box = boxTemplate == "none" ? nil : URL(string: boxTemplate.replacingOccurrences(of: "{gameId}", with: urlSafe(game.id)))
             // Start ten minutes before tip-off: pregame polls cost little, a late start costs pushes.
             return LivePoller(
                 gameId: game.id, playByPlay: pbp, boxscore: box, interval: interval,
@@ -115,7 +123,7 @@ enum PollCommand {
         }
         Console.error("poll: following \(pollers.count) game\(pollers.count == 1 ? "" : "s") every \(interval) s")
         let service = live.service
-        try await live.run {
+        let status = try await live.run {
             await withTaskGroup(of: Void.self) { group in
                 for poller in pollers {
                     group.addTask {
@@ -130,7 +138,13 @@ enum PollCommand {
                 }
             }
         }
-        return 0
+        return status
+    }
+
+    /// A game id as it goes into a URL: percent-encoded outside the unreserved characters, so an
+    /// id cannot add a path segment or a query (the NBA's ten digits are unchanged).
+    static func urlSafe(_ id: String) -> String {
+        id.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? id
     }
 
     /// Today's games from the scoreboard, retried until it answers (none if the task is cancelled).
@@ -149,6 +163,10 @@ enum PollCommand {
                 do throws(ScoreFeedError) {
                     let board = try LiveScoreboard.decode(data, url: url.absoluteString)
                     for game in board.games {
+                        if let problem = GameID.problem(with: game.gameId) {
+                            Console.error("poll: today's scoreboard: game id \(problem); that game is not followed")
+                            continue
+                        }
                         let known = await service.knows(game.gameId)
                         if game.status != .final || known { games.append((game.gameId, game.tipOff, game.attributes)) }
                     }

@@ -26,7 +26,10 @@ struct PushOutput {
     /// Waits until the JSON lines sinks have written every line handed to them (a sink that
     /// writes in the background); throws a write that failed.
     func finishWriting() async throws {
-        for case let sink as JSONLSink in sinks { try await sink.flush() }
+        for sink in sinks {
+            if let sink = sink as? JSONLSink { try await sink.flush() }
+            if let sink = sink as? ReaderGoneSink { try await sink.flush() }
+        }
     }
 
     /// Delivers what the webhook still holds (bounded by --webhook-give-up) and says how it fared;

@@ -90,6 +90,10 @@ enum ScoreFeedCommand {
 enum ExitCode {
     static let failure: Int32 = 1
     static let usage: Int32 = 64
+    /// EX_TEMPFAIL: serve or poll ended with pushes withheld (a checkpoint that cannot be
+    /// written, a sink down past its give-up time, a reader of standard output that went away);
+    /// a run on the same state dir resumes once the cause is gone.
+    static let withheld: Int32 = 75
 }
 
 /// Writing to standard error (progress, summaries, messages) so stdout stays machine-readable.

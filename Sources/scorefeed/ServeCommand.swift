@@ -34,9 +34,23 @@ enum ServeCommand {
         the feed editing it. An event's "score" ({"home":H,"away":A}), when given, is the
         feed's running score after it, and the lock screen follows it.
 
+        A game id ("gameId", "game") is 1 to 64 bytes of UTF-8 with no control character
+        (Unicode Cc, Zl, Zp) and no whitespace at either end; a header with any other id is an
+        error line and its game is not started. A game's checkpoint is game-<stem>.json, the
+        stem its id's bytes outside A-Z 0-9 - _ written as %XX: one file per game, inside the
+        state dir, on case-insensitive file systems too.
+
+        One serve or poll runs per state dir: it holds <dir>/lock (flock, with its PID), and a
+        second one stops at once, naming the holder, and exits 1 without sending anything.
+
         When the input ends, or on SIGINT/SIGTERM, serve sends every held push as it comes due
         (feed clock: at once), sends the end of every game that ended, writes the checkpoints,
-        prints one summary line per game on stderr and exits 0.
+        prints one summary line per game on stderr and exits 0. It exits 75 (EX_TEMPFAIL) when
+        pushes are left withheld: a checkpoint that cannot be written (the summary names it and
+        the system's error, e.g. No space left on device), a webhook down past
+        --webhook-give-up, or a reader of stdout that went away (serve | head: said on stderr
+        with the games and seqs it was writing; --out or --webhook give delivery that can
+        resume). A run on the same state dir sends what the checkpoints hold.
 
         """
 
@@ -67,7 +81,7 @@ enum ServeCommand {
         let service = live.service
         let reader = LineReader(source: follow.map { .follow($0) } ?? .standardInput, maxLineBytes: maxLine)
         let source = follow ?? "stdin"
-        try await live.run {
+        let status = try await live.run {
             // Lines are parsed on the reader's thread; each batch is made durable with one sync,
             // then its pushes go out.
             for await batch in reader.batches({ ParsedLine($0, source: source) }) {
@@ -84,7 +98,7 @@ enum ServeCommand {
                 "serve: state dir: \(bytes) bytes written (\(bytes / c.events) per event: journal \(journal.bytesWritten), "
                     + "\(journal.snapshots) snapshots \(journal.snapshotBytes)), \(journal.syncs) journal syncs")
         }
-        return 0
+        return status
     }
 }
 

@@ -23,12 +23,13 @@ struct ScoreFeedProcess {
     /// enabled only when ``available``). Standard error goes to a
     /// temporary file, so a full pipe can never stall the run. With `closeOutput`, the reading
     /// end of standard output is closed at once: every write of the command finds no reader.
-    static func run(_ arguments: [String], closeOutput: Bool = false) throws -> ScoreFeedProcess {
+    /// `input` is the file standard input reads (default none).
+    static func run(_ arguments: [String], closeOutput: Bool = false, input: URL? = nil) throws -> ScoreFeedProcess {
         let process = Process()
         process.executableURL = ServeTests.executable
         process.arguments = arguments
         process.currentDirectoryURL = Make.packageRoot
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = try input.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
         let output = Pipe()
         process.standardOutput = output
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-stderr-\(UUID().uuidString)")

@@ -325,7 +325,7 @@ struct ServeTests {
         try store.write(Data("one".utf8), for: "G/1 x")
         try store.write(Data("two".utf8), for: "G/1 x")
         #expect(try store.readAll().map(\.data) == [Data("two".utf8)])
-        #expect(store.url(for: "G/1 x").lastPathComponent == "game-G%2F1%20x.json")
+        #expect(store.url(for: "G/1 x").lastPathComponent == "game-G%2F1%20%78.json")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".tmp") }
         #expect(leftovers.isEmpty)
     }

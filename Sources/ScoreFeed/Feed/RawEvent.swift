@@ -95,7 +95,7 @@ struct RawEvent: Codable {
         case "gameEnd": kind = .gameEnd
         case "other": kind = .other(type: self.kind ?? "unspecified")
         default:
-            throw fail(.unknownEventType, "unknown event type \"\(type)\"")
+            throw fail(.unknownEventType, "unknown event type \(GameID.quoted(type))")
         }
         return GameEvent(
             seq: seq, time: Date(timeIntervalSince1970: time), period: period, clock: clock,

@@ -25,12 +25,15 @@ public struct CheckpointStore: Sendable {
         }
     }
 
-    /// The file for `game` (its id, made safe for a file name).
+    /// The file for `game`: `game-<stem>.json`, the stem ``GameID/fileStem(_:)``, one-to-one.
     public func url(for game: String) -> URL {
-        let safe = game.unicodeScalars.map { scalar -> String in
-            CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == "_" ? String(scalar) : String(format: "%%%02X", scalar.value)
-        }.joined()
-        return directory.appendingPathComponent("game-\(safe).json")
+        directory.appendingPathComponent("game-\(GameID.fileStem(game)).json")
+    }
+
+    /// The file the versions before ``GameID/fileStem(_:)`` used for `game`: a checkpoint found
+    /// under it is renamed to ``url(for:)`` when its game is restored.
+    public func legacyURL(for game: String) -> URL {
+        directory.appendingPathComponent("game-\(GameID.legacyFileStem(game)).json")
     }
 
     /// The journal file of `game`, beside its checkpoint.
@@ -61,20 +64,29 @@ public struct CheckpointStore: Sendable {
     private func write(_ data: Data, to target: URL) throws(ScoreFeedError) {
         let temporary = target.appendingPathExtension("tmp")
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw ScoreFeedError(.io, "cannot open \(temporary.path): errno \(errno)", at: .init(file: temporary.path)) }
+        guard fd >= 0 else {
+            throw ScoreFeedError(.io, "cannot open \(temporary.path): \(ScoreFeedError.errnoText(errno))", at: .init(file: temporary.path))
+        }
         var written = 0
-        let ok = data.withUnsafeBytes { buffer -> Bool in
+        var failure: Int32 = 0
+        data.withUnsafeBytes { buffer in
             while written < buffer.count {
                 let n = posixWrite(fd, buffer.baseAddress! + written, buffer.count - written)
-                if n < 0 { if errno == EINTR { continue }; return false }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
                 written += n
             }
-            return true
         }
-        let synced = ok && fsync(fd) == 0
+        if failure == 0, fsync(fd) != 0 { failure = errno }
         close(fd)
-        guard synced, rename(temporary.path, target.path) == 0 else {
-            throw ScoreFeedError(.io, "cannot write \(target.path): errno \(errno)", at: .init(file: target.path))
+        if failure == 0, rename(temporary.path, target.path) != 0 { failure = errno }
+        guard failure == 0 else {
+            // A temporary file left on a full disk holds space the next write needs.
+            unlink(temporary.path)
+            throw ScoreFeedError(.io, "cannot write \(target.path): \(ScoreFeedError.errnoText(failure))", at: .init(file: target.path))
         }
         let dir = open(directory.path, O_RDONLY)
         if dir >= 0 {

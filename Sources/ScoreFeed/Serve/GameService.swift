@@ -154,6 +154,7 @@ public actor GameService {
                 guard let data = entry.data else { throw ScoreFeedError(.io, "cannot read the file", at: place) }
                 session = try GameSession.restore(
                     data, journal: entry.journal, file: entry.file.path, renderer: options.renderer, policy: options.coalescer)
+                try GameID.check(session.attributes.gameId, "its game id", at: place)
             } catch {
                 var problem = error as? ScoreFeedError ?? ScoreFeedError(.invalidValue, "\(error)", at: place)
                 let aside = entry.file.appendingPathExtension("unreadable")
@@ -168,6 +169,12 @@ public actor GameService {
                 continue
             }
             let id = session.attributes.gameId
+            if case .superseded(let aside) = store.adopt(entry.file, for: id) {
+                restoration.problems.append(ScoreFeedError(
+                    .invalidValue, "game \(id) has a checkpoint under its own name too, which is used; this older one is put aside as \(aside.lastPathComponent)",
+                    at: place))
+                continue
+            }
             if session.policyWasReset {
                 restoration.problems.append(ScoreFeedError(
                     .invalidValue,
@@ -576,7 +583,8 @@ public actor GameService {
                         let step = await Step.of(engine)
                         absorb(id, step)
                         if step.channelWorkWaits {
-                            busy.append(id)
+                            // Nothing moves while the game's checkpoint cannot be written: not waited for.
+                            if step.checkpointFailure == nil { busy.append(id) }
                         } else if case .lingering(_, let until) = step.channel.phase, options.clock == .feed || until <= giveUp {
                             // A linger that outlasts the drain stays in the checkpoint for the next run.
                             busy.append(id)
@@ -626,6 +634,8 @@ public actor GameService {
         public var channel: BroadcastChannel
         /// Pushes wait because the game has no channel.
         public var holding: Bool
+        /// The game's last checkpoint write failed (with its errno text): its pushes are withheld.
+        public var checkpointFailure: ScoreFeedError?
     }
 
     /// Every game's figures, in the order the games came.
@@ -637,7 +647,7 @@ public actor GameService {
             result.append(GameSummary(
                 attributes: session.attributes, statistics: session.statistics, state: session.state,
                 ended: session.hasEnded, unsent: session.outbox.count, channel: session.channel,
-                holding: session.isHolding))
+                holding: session.isHolding, checkpointFailure: await engine.checkpointFailure))
         }
         return result
     }
@@ -693,7 +703,10 @@ public actor GameService {
         let manual = options.clock == .feed ? ManualClock(Date(timeIntervalSince1970: 0)) : nil
         let clock: any EngineClock = manual ?? systemClock
         var policy = Coalescer(configuration: options.coalescer)
-        let lost = store.flatMap { lostCheckpoints.removeValue(forKey: $0.url(for: attributes.gameId).standardizedFileURL.path) }
+        let lost = store.flatMap {
+            lostCheckpoints.removeValue(forKey: $0.url(for: attributes.gameId).standardizedFileURL.path)
+                ?? lostCheckpoints.removeValue(forKey: $0.legacyURL(for: attributes.gameId).standardizedFileURL.path)
+        }
         if lost != nil { policy.assumeBudgetSpent(at: nil) }
         var session = GameSession(attributes: attributes, policy: policy, renderer: options.renderer, now: clock.now)
         session.channelLinger = options.channels.linger

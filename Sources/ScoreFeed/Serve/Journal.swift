@@ -117,7 +117,7 @@ public final class Journal: @unchecked Sendable {
         for file in unsynced.sorted() {
             guard let fd = files[file] else { continue }
             guard fdatasync(fd) == 0 else {
-                failures[file] = ScoreFeedError(.io, "cannot sync the journal: errno \(errno)", at: .init(file: file))
+                failures[file] = ScoreFeedError(.io, "cannot sync the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: file))
                 continue
             }
             syncs += 1
@@ -157,7 +157,7 @@ public final class Journal: @unchecked Sendable {
             guard Self.writeAll(fd, bytes) else {
                 let failure = errno
                 if start >= 0 { _ = ftruncate(fd, start) }
-                failures[path] = ScoreFeedError(.io, "cannot write the journal: errno \(failure)", at: .init(file: path))
+                failures[path] = ScoreFeedError(.io, "cannot write the journal: \(ScoreFeedError.errnoText(failure))", at: .init(file: path))
                 continue
             }
             bytesWritten += bytes.count
@@ -185,7 +185,7 @@ public final class Journal: @unchecked Sendable {
         if let fd = files[path] { return fd }
         if files.count >= maxOpenFiles { try closeFiles() }
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        guard fd >= 0 else { throw ScoreFeedError(.io, "cannot open the journal: errno \(errno)", at: .init(file: path)) }
+        guard fd >= 0 else { throw ScoreFeedError(.io, "cannot open the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: path)) }
         files[path] = fd
         return fd
     }
@@ -195,7 +195,7 @@ public final class Journal: @unchecked Sendable {
         for (path, fd) in files {
             if unsynced.contains(path) {
                 guard fdatasync(fd) == 0 else {
-                    throw ScoreFeedError(.io, "cannot sync the journal: errno \(errno)", at: .init(file: path))
+                    throw ScoreFeedError(.io, "cannot sync the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: path))
                 }
                 syncs += 1
                 unsynced.remove(path)

@@ -48,6 +48,7 @@ public enum StreamLine: Sendable {
         }
         switch parsed.body {
         case .header(.success(let attributes)):
+            try GameID.check(attributes.gameId, "game header: \"gameId\"", at: location, consequence: "the game is not started")
             return .header(attributes, channel: parsed.channel)
         case .header(.failure(let error as DecodingError)):
             var failure = DecodingErrorText.eventError(error)
@@ -59,6 +60,7 @@ public enum StreamLine: Sendable {
         case .neither:
             throw ScoreFeedError(.missingField, "neither a game header (home, away) nor an event (game)", at: location)
         case .event(let game, let decoded):
+            try GameID.check(game, "event: \"game\"", at: location, consequence: "skipped")
             do {
                 let raw = try decoded.get()
                 var event = try raw.event(index: number - 1)

@@ -98,12 +98,33 @@ public final class JSONLSink: PushSink, @unchecked Sendable {
         try Self.write(line, to: handle)
     }
 
-    /// One write call for whole lines: with O_APPEND, lines from several writers stay whole.
+    /// One write call for whole lines (retried only when short): with O_APPEND, lines from
+    /// several writers stay whole. A reader that went away (`EPIPE`: `SIGPIPE` must be ignored)
+    /// is a ``ScoreFeedError/Code/readerGone`` error, so the caller can tell it from a failing disk.
     private static func write(_ lines: Data, to handle: FileHandle) throws(ScoreFeedError) {
-        do {
-            try handle.write(contentsOf: lines)
-        } catch {
-            throw ScoreFeedError(.io, "writing to the JSON lines output failed: \(error)")
+        let descriptor = handle.fileDescriptor
+        let failure = lines.withUnsafeBytes { bytes -> Int32 in
+            var offset = 0
+            while offset < bytes.count {
+                #if canImport(Glibc)
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                #elseif canImport(Musl)
+                let written = Musl.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                #else
+                let written = Darwin.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                #endif
+                if written >= 0 {
+                    offset += written
+                } else if errno != EINTR {
+                    return errno
+                }
+            }
+            return 0
+        }
+        switch failure {
+        case 0: return
+        case EPIPE: throw ScoreFeedError(.readerGone, "the reader went away (EPIPE) before the JSON lines were written")
+        default: throw ScoreFeedError(.io, "writing to the JSON lines output failed: \(ScoreFeedError.errnoText(failure))")
         }
     }
 }

@@ -6,3 +6,8 @@ extension ScoreFeedError.Code {
     /// body cannot work.
     public static let sinkRejected = ScoreFeedError.Code(rawValue: "sink-rejected")
 }
+
+extension ScoreFeedError.Code {
+    /// The reader of a pipe (standard output) went away: nothing more can be written there.
+    public static let readerGone = ScoreFeedError.Code(rawValue: "reader-gone")
+}

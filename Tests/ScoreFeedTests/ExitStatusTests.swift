@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+@testable import ScoreFeed
+@testable import scorefeed
+import ScoreFeedModel
+
+/// `serve` and `poll` tell the truth when they stop: exit 75 (EX_TEMPFAIL) when pushes are left
+/// withheld (a checkpoint that cannot be written, a sink down past its give-up time, a reader
+/// of standard output that went away), and each game's summary names the cause. After the
+/// cause is gone, a run on the same state dir sends the rest: the union is a clean run.
+@Suite("Exit status and summaries", .serialized)
+struct ExitStatusTests {
+    typealias Mode = RealFeedServeTests.Mode
+
+    static func serveArguments(_ mode: Mode, state: URL) -> [String] {
+        StateDirectoryLockTests.serveArguments(mode, state: state)
+    }
+
+    /// The push lines of a clean run of `stream` on a fresh state dir.
+    static func clean(_ mode: Mode, stream: URL, folder: URL) throws -> [Data] {
+        let run = try ScoreFeedProcess.run(serveArguments(mode, state: folder.appendingPathComponent("clean")), input: stream)
+        #expect(run.status == 0, "\(run.standardError)")
+        return run.lines
+    }
+
+    /// One game's checkpoint cannot be written (a directory stands where its temporary file
+    /// goes, as a full disk would refuse it): serve exits 75, that game's summary names the
+    /// checkpoint and its errno text and no other game's does; once it can be written, the
+    /// stream sent again completes the night exactly.
+    @Test(
+        .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
+        .enabled(if: NBAFiles.available, NBAFiles.absentReason),
+        arguments: Mode.allCases)
+    func aCheckpointThatCannotBeWrittenExits75AndTheSummaryNamesIt(_ mode: Mode) throws {
+        let folder = try ScoreFeedProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stream = try StateDirectoryLockTests.stream(mode, into: folder)
+        let clean = try Self.clean(mode, stream: stream, folder: folder)
+        let state = folder.appendingPathComponent("state")
+        let game = "0022400762"
+        let blocker = try CheckpointStore(directory: state).url(for: game).appendingPathExtension("tmp")
+        try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true)
+
+        let failing = try ScoreFeedProcess.run(Self.serveArguments(mode, state: state), input: stream)
+        #expect(failing.status == ExitCode.withheld)
+        let summaries = failing.standardError.split(separator: "\n").filter { $0.hasPrefix("game ") && $0.contains(" events applied") }
+        #expect(summaries.count == 8)
+        for line in summaries {
+            let named = line.contains("pushes withheld: its checkpoint cannot be written (") && line.contains("Is a directory (errno 21)")
+            #expect(named == line.hasPrefix("game \(game):"), "\(line)")
+            #expect(!line.contains("the sink failed"))
+        }
+        #expect(failing.standardError.contains("exiting with status 75"))
+
+        try FileManager.default.removeItem(at: blocker)
+        let again = try ScoreFeedProcess.run(Self.serveArguments(mode, state: state), input: stream)
+        #expect(again.status == 0, "\(again.standardError)")
+        let union = Set(failing.lines + again.lines) == Set(clean)
+        #expect(union, "the union of what was written is a clean run")
+        #expect(failing.lines.count + again.lines.count == clean.count, "nothing written twice")
+    }
+
+    /// `serve | head`: the reader goes away. serve says so on stderr with the games and seqs it
+    /// was writing and what gives delivery that can resume, exits 75 (not SIGPIPE's 141), and
+    /// its checkpoints hold the rest: a run on the same state dir writes the night.
+    @Test(
+        .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
+        .enabled(if: NBAFiles.available, NBAFiles.absentReason),
+        arguments: Mode.allCases)
+    func aReaderThatGoesAwayIsSaidAndTheCheckpointsHoldTheRest(_ mode: Mode) throws {
+        let folder = try ScoreFeedProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stream = try StateDirectoryLockTests.stream(mode, into: folder)
+        let clean = try Self.clean(mode, stream: stream, folder: folder)
+        let state = folder.appendingPathComponent("state")
+        let gone = try ScoreFeedProcess.run(Self.serveArguments(mode, state: state), closeOutput: true, input: stream)
+        #expect(gone.status == ExitCode.withheld, "\(gone.standardError)")
+        #expect(gone.standardError.contains("the reader of standard output went away (EPIPE) while serve was writing game "))
+        #expect(gone.standardError.contains(" seq 1"))
+        #expect(gone.standardError.contains("--out <file> or --webhook <url> gives delivery that can"))
+        let again = try ScoreFeedProcess.run(Self.serveArguments(mode, state: state), input: stream)
+        #expect(again.status == 0, "\(again.standardError)")
+        // The games' pushes interleave in another order after a restart; each game's are the same.
+        let same = Set(again.lines) == Set(clean)
+        #expect(same && again.lines.count == clean.count, "every push the reader missed comes out, once")
+    }
+
+    /// poll too: one game's checkpoint cannot be written against the NBA test server; poll exits
+    /// 75 naming it; once it can be written, a poll on the same state dir completes every game.
+    @Test(
+        .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
+        .enabled(if: NBAFiles.available, NBAFiles.absentReason),
+        .enabled(if: WebhookTestServer.python != nil, "python3 is not on the PATH"), .timeLimit(.minutes(5)),
+        arguments: PollLiveTests.Mode.allCases)
+    func pollExits75WhenACheckpointCannotBeWritten(_ mode: PollLiveTests.Mode) async throws {
+        let server = try LiveNBATestServer(games: PollLiveTests.games, speed: PollLiveTests.speed)
+        let apns = try mode.server()
+        let state = RealFeedServeTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let game = PollLiveTests.games[0]
+        let blocker = try CheckpointStore(directory: state).url(for: game).appendingPathExtension("tmp")
+        try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true)
+        let failing = try PollLiveTests.poll(server, state: state, apns: apns)
+        #expect(failing.status == ExitCode.withheld, "\(failing.stderr.suffix(400))")
+        let named = failing.stderr.split(separator: "\n").filter { $0.contains("its checkpoint cannot be written (") }
+        #expect(!named.isEmpty && named.allSatisfy { $0.contains(game) }, "\(named)")
+        try FileManager.default.removeItem(at: blocker)
+        let again = try PollLiveTests.poll(server, state: state, apns: apns)
+        #expect(again.status == 0, "\(again.stderr.suffix(400))")
+        try await PollLiveTests.check(failing.lines + again.lines, allowRepeats: true, label: "\(mode) checkpoint blocked, then freed:")
+    }
+
+    /// A webhook down past --webhook-give-up: exit 75 and the summaries name the webhook.
+    @Test(
+        .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
+        .enabled(if: NBAFiles.available, NBAFiles.absentReason))
+    func aSinkDownPastItsGiveUpExits75() throws {
+        let folder = try ScoreFeedProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stream = try StateDirectoryLockTests.stream(.token, into: folder)
+        let run = try ScoreFeedProcess.run(
+            ["serve", "--clock", "feed", "--webhook", "http://127.0.0.1:9/push", "--webhook-give-up", "0", "--webhook-timeout", "1",
+             "--out", folder.appendingPathComponent("out.jsonl").path],
+            input: stream)
+        #expect(run.status == ExitCode.withheld, "\(run.standardError)")
+        #expect(run.standardError.contains("pushes not delivered (the webhook gave up on them)"))
+    }
+
+    /// The summary's words, one cause each.
+    @Test func theSummaryNamesTheCause() {
+        var game = GameService.GameSummary(
+            attributes: Make.attributes, statistics: .init(), state: GameState(), ended: false, unsent: 3, channel: .init(), holding: false)
+        #expect(LiveRun.summary(game, resumable: true).hasSuffix("; 3 pushes not delivered (the sink failed)"))
+        #expect(LiveRun.withholds(game))
+        game.checkpointFailure = ScoreFeedError(.io, "cannot write /s/game-TEST1.json: \(ScoreFeedError.errnoText(ENOSPC))")
+        let line = LiveRun.summary(game, resumable: true)
+        #expect(line.contains("3 pushes withheld: its checkpoint cannot be written (cannot write /s/game-TEST1.json: No space left on device (errno 28))"))
+        #expect(!line.contains("sink"))
+        game.unsent = 0
+        #expect(LiveRun.withholds(game), "a checkpoint that cannot be written is a failure even with nothing to send")
+        game.checkpointFailure = nil
+        #expect(!LiveRun.withholds(game))
+        game.unsent = 2
+        game.holding = true
+        #expect(!LiveRun.withholds(game) && LiveRun.summary(game, resumable: true).hasSuffix("2 pushes held for want of a channel"))
+    }
+}
