@@ -14,7 +14,7 @@ import FoundationNetworking
 /// before handing it over, so a small gzip body that inflates a thousandfold is stopped at the
 /// cap like any other.
 ///
-/// Why a delegate on an inline queue: swift-corelibs-foundation hands each received piece to the
+/// Why a delegate on an inline queue, and a session per URL (``Lane``): swift-corelibs-foundation hands each received piece to the
 /// delegate queue without waiting, so an `OperationQueue` slower than the network piles up
 /// pieces in memory (hundreds of MB from a local endpoint, measured) before the cap is seen. The
 /// ``InlineQueue`` runs the delegate on the transfer's own thread, as the bytes arrive: nothing
@@ -44,47 +44,91 @@ public final class BoundedHTTP: Sendable {
     public let maxBody: Int
     /// Seconds one whole request may take.
     public let timeout: TimeInterval
-    private let session: URLSession
-    private let receiver: Receiver
+    /// One session per URL (see ``Lane``), made on first use.
+    private let lanes = Mutex<[String: Lane]>([:])
 
     public init(maxBody: Int, timeout: TimeInterval) {
         self.maxBody = maxBody
         self.timeout = timeout
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpShouldSetCookies = false
-        receiver = Receiver()
-        session = URLSession(configuration: configuration, delegate: receiver, delegateQueue: InlineQueue())
     }
 
     deinit {
-        session.finishTasksAndInvalidate()
+        // Not here: invalidating waits for each session's queue, which a hostile transfer may
+        // hold for seconds (libcurl inflating what it has read), and would hold up the exit.
+        let sessions = lanes.withLock { $0.values.map(\.session) }
+        DispatchQueue.global().async {
+            for session in sessions { session.invalidateAndCancel() }
+        }
     }
 
-    /// Sends `request` and reads its answer within the bounds.
+    /// Sends `request` and reads its answer within the bounds. Returns as soon as a bound is
+    /// passed or the task is cancelled; the transfer is cancelled behind it (libcurl may take a
+    /// moment to notice, for instance while it inflates what it has already read).
     public func fetch(_ request: URLRequest) async -> Result<Answer, Failure> {
         if Task.isCancelled { return .failure(.cancelled) }
-        let task = session.dataTask(with: request)
-        let transfer = Transfer(limit: maxBody)
-        receiver.add(transfer, for: task.taskIdentifier)
+        let key = request.url?.absoluteString ?? ""
+        let lane = lane(for: key)
+        let transfer = Transfer(limit: maxBody) { [weak self] in self?.retire(lane, key) }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 guard transfer.attach(continuation) else { return }
-                task.resume()
                 DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [timeout] in
-                    if transfer.stop(.timedOut(seconds: timeout)) { task.cancel() }
+                    _ = transfer.stop(.timedOut(seconds: timeout))
+                }
+                // Making a task waits for the session's queue: never on the caller's thread.
+                DispatchQueue.global().async {
+                    let task = lane.session.dataTask(with: request)
+                    lane.receiver.add(transfer, for: task.taskIdentifier)
+                    if !transfer.isSettled { task.resume() }
                 }
             }
         } onCancel: {
-            if transfer.stop(.cancelled) { task.cancel() }
+            _ = transfer.stop(.cancelled)
         }
+    }
+
+    /// The lane of `url`, made on first use.
+    private func lane(for url: String) -> Lane {
+        lanes.withLock { lanes in
+            if let lane = lanes[url] { return lane }
+            let lane = Lane(timeout: timeout)
+            lanes[url] = lane
+            return lane
+        }
+    }
+
+    /// Drops `lane` after a transfer on it was stopped: its session is cancelled and let go on
+    /// another thread (that waits for its queue), and the URL's next request gets a new lane.
+    private func retire(_ lane: Lane, _ url: String) {
+        lanes.withLock { lanes in
+            if lanes[url] === lane { lanes[url] = nil }
+        }
+        DispatchQueue.global().async { lane.session.invalidateAndCancel() }
     }
 }
 
 extension BoundedHTTP {
+    /// A session of its own for one URL. swift-corelibs-foundation runs all of a session's
+    /// transfers on one serial queue, and making a task or cancelling one waits its turn there:
+    /// a hostile answer streaming at full speed (or libcurl inflating a gzip bomb) holds it for
+    /// seconds (measured). One session per URL keeps each document apart from the others and
+    /// keeps its connection alive between polls; a lane whose transfer was stopped is retired
+    /// and the next request gets a new one, so nothing ever waits for a hostile transfer.
+    final class Lane: @unchecked Sendable {
+        let session: URLSession
+        let receiver = Receiver()
+
+        init(timeout: TimeInterval) {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = timeout
+            configuration.timeoutIntervalForResource = timeout
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            configuration.urlCache = nil
+            configuration.httpShouldSetCookies = false
+            session = URLSession(configuration: configuration, delegate: receiver, delegateQueue: InlineQueue())
+        }
+    }
+
     /// What a URL error's code means, in a few words (never the error's own description, which
     /// can carry the URL with its query).
     public static func describe(_ code: URLError.Code) -> String {
@@ -109,30 +153,34 @@ extension BoundedHTTP {
         }
     }
 
-    /// One request's state: the body so far, why it was stopped, and the caller waiting for it.
+    /// One request's state: the body so far, its result once there is one, and the caller
+    /// waiting for it. The first of the answer, a bound passed or a cancel decides the result.
     final class Transfer: Sendable {
+        typealias Waiting = CheckedContinuation<Result<Answer, Failure>, Never>
+
         private struct State {
             var body = Data()
             var response: URLResponse?
-            var stopped: Failure?
-            var continuation: CheckedContinuation<Result<Answer, Failure>, Never>?
+            var continuation: Waiting?
             var result: Result<Answer, Failure>?
         }
 
         let limit: Int
         private let state = Mutex(State())
+        /// Called once, when a bound or a cancel stops it: the transfer is to be cancelled.
+        private let onStop: @Sendable () -> Void
 
-        init(limit: Int) {
+        init(limit: Int, onStop: @escaping @Sendable () -> Void) {
             self.limit = limit
+            self.onStop = onStop
         }
 
+        var isSettled: Bool { state.withLock { $0.result != nil } }
+
         /// Hands over the waiting caller; false (and the caller resumed) when it is already over.
-        func attach(_ continuation: CheckedContinuation<Result<Answer, Failure>, Never>) -> Bool {
+        func attach(_ continuation: Waiting) -> Bool {
             let finished = state.withLock { state -> Result<Answer, Failure>? in
-                if let result = state.result ?? state.stopped.map({ .failure($0) }) {
-                    state.result = result
-                    return result
-                }
+                if let result = state.result { return result }
                 state.continuation = continuation
                 return nil
             }
@@ -140,55 +188,58 @@ extension BoundedHTTP {
             return finished == nil
         }
 
-        /// Stops it for `reason` unless it is over; true when this call stopped it.
-        func stop(_ reason: Failure) -> Bool {
-            state.withLock { state in
-                guard state.stopped == nil, state.result == nil else { return false }
-                state.stopped = reason
+        /// Settles it with `result` unless it is settled, and resumes the caller; false when it
+        /// was settled before.
+        @discardableResult
+        private func settle(_ result: Result<Answer, Failure>) -> Bool {
+            let (settled, waiting) = state.withLock { state -> (Bool, Waiting?) in
+                guard state.result == nil else { return (false, nil) }
+                state.result = result
                 state.body = Data()
-                return true
+                defer { state.continuation = nil }
+                return (true, state.continuation)
             }
+            waiting?.resume(returning: result)
+            return settled
+        }
+
+        /// Stops it for `reason` unless it is over, resuming the caller at once and calling
+        /// `onStop`; true when this call stopped it.
+        func stop(_ reason: Failure) -> Bool {
+            guard settle(.failure(reason)) else { return false }
+            onStop()
+            return true
         }
 
         func received(_ response: URLResponse) {
             state.withLock { $0.response = response }
         }
 
-        /// Keeps `piece` unless the body passes the limit; true when this piece passed it.
-        func received(_ piece: Data) -> Bool {
-            state.withLock { state in
-                guard state.stopped == nil else { return false }
-                guard state.body.count + piece.count <= limit else {
-                    state.stopped = .tooLarge(limit: limit)
-                    state.body = Data()
-                    return true
-                }
+        /// Keeps `piece` unless the body passes the limit, which stops it.
+        func received(_ piece: Data) {
+            let passed = state.withLock { state -> Bool in
+                guard state.result == nil else { return false }
+                guard state.body.count + piece.count <= limit else { return true }
                 state.body.append(piece)
                 return false
             }
+            if passed { _ = stop(.tooLarge(limit: limit)) }
         }
 
-        /// The request is over: resumes the caller with the answer, or why there is none.
+        /// The request is over: resumes the caller with the answer, or why there is none (unless
+        /// it was stopped, and resumed, before).
         func complete(_ error: (any Error)?) {
-            let (continuation, result) = state.withLock { state -> (CheckedContinuation<Result<Answer, Failure>, Never>?, Result<Answer, Failure>) in
-                let result: Result<Answer, Failure>
-                if let stopped = state.stopped {
-                    result = .failure(stopped)
-                } else if let error = error as? URLError {
-                    result = .failure(error.code == .cancelled ? .cancelled : .transport(error.code))
+            let answer = state.withLock { state -> Result<Answer, Failure> in
+                if let error = error as? URLError {
+                    return .failure(error.code == .cancelled ? .cancelled : .transport(error.code))
                 } else if error != nil {
-                    result = .failure(.transport(.unknown))
+                    return .failure(.transport(.unknown))
                 } else if let http = state.response as? HTTPURLResponse {
-                    result = .success(Answer(response: http, body: state.body))
-                } else {
-                    result = .failure(.notHTTP)
+                    return .success(Answer(response: http, body: state.body))
                 }
-                state.body = Data()
-                state.result = result
-                defer { state.continuation = nil }
-                return (state.continuation, result)
+                return .failure(.notHTTP)
             }
-            continuation?.resume(returning: result)
+            settle(answer)
         }
     }
 
@@ -213,9 +264,7 @@ extension BoundedHTTP {
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            guard let transfer = transfer(dataTask), transfer.received(data) else { return }
-            // Not from here: this is the transfer's own thread, which `cancel` waits for.
-            DispatchQueue.global().async { dataTask.cancel() }
+            transfer(dataTask)?.received(data)
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
