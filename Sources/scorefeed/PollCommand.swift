@@ -34,10 +34,10 @@ enum PollCommand {
           --interval <s>          Seconds between two polls of a game (3).
           --timeout <s>           Seconds a whole request may take, connection to last byte,
                                   before it is given up (10).
-          --max-body <bytes>      The most bytes of one answer, counted unpacked (4194304, 4
-                                  MiB: a real play-by-play is 0.4-0.65 MB, an overtime game's
+          --max-body <bytes>      The most bytes of one answer, counted unpacked (4194304:
+                                  4 MiB; a real play-by-play is 0.4-0.65 MB, overtime games
                                   too, so a triple overtime still fits twice). A longer answer
-                                  is dropped as it streams in and fails like a 503.
+                                  is dropped as it streams in: a failed request, backed off.
         \(LiveRun.help)
           -h, --help              Show help information.
 
