@@ -35,15 +35,20 @@ enum PollCommand {
                                   Boxscore URL with {gameId} (default the NBA's liveData);
                                   "none": the play-by-play's end action says the game is over.
           --interval <s>          Seconds between two polls of a game (3).
-          --timeout <s>           Seconds before a request is given up (10).
+          --timeout <s>           Seconds a whole request may take, connection to last byte,
+                                  before it is given up (10).
+          --max-body <bytes>      The most bytes of one answer, counted unpacked (4194304:
+                                  4 MiB; a real play-by-play is 0.4-0.65 MB, overtime games
+                                  too, so a triple overtime still fits twice). A longer answer
+                                  is dropped as it streams in: a failed request, backed off.
         \(LiveRun.help)
           -h, --help              Show help information.
 
         \(LiveRun.channelsHelp)
 
-        Failures (timeouts, 429 and 503 with their Retry-After, 5xx, cut, empty or garbled
-        bodies) are one line on stderr each, naming the game, the URL and what was wrong; the
-        game backs off with jitter and tries again. Nothing of a bad answer is folded.
+        Failures (timeouts, 429 and 503 with their Retry-After, 5xx, cut, empty, garbled or
+        too large bodies) are one line on stderr each, naming the game, the URL and what was
+        wrong; the game backs off with jitter and tries again. Nothing of a bad answer is folded.
         With --state-dir a killed poll resumes where it stopped: what each game has applied is
         in its checkpoint, and the first poll after a restart repeats it harmlessly.
 
@@ -62,6 +67,7 @@ enum PollCommand {
         var boxscoreTemplate: String
         var interval: Double
         var timeout: Double
+        var maxBody: Int
         var live: LiveRun.Options
 
         init(_ arguments: inout Arguments) throws(ScoreFeedError) {
@@ -72,6 +78,7 @@ enum PollCommand {
             boxscoreTemplate = try arguments.option("--boxscore-template") ?? PollCommand.boxscoreTemplate
             interval = try arguments.number("--interval", in: 0.05...3600) ?? 3
             timeout = try arguments.number("--timeout", in: 0.1...600) ?? 10
+            maxBody = try arguments.number("--max-body", in: 1024...(1 << 30)) ?? LiveFetcher.defaultMaxBody
             live = try LiveRun.Options(&arguments)
             _ = try arguments.positionals(max: 0)
             guard today || gameList != nil else { throw ScoreFeedError(.usage, "poll needs --games <id,…> or --today") }
@@ -103,7 +110,7 @@ enum PollCommand {
         let (interval, timeout) = (options.interval, options.timeout)
         let live = try LiveRun("poll", options: options.live)
         try await live.restore()
-        let fetcher = LiveFetcher(timeout: timeout)
+        let fetcher = LiveFetcher(timeout: timeout, maxBody: options.maxBody)
 
         var games = Options.ids(gameList).map { (id: $0, tipOff: Date?.none, attributes: GameAttributes?.none) }
         if today {
@@ -129,7 +136,8 @@ enum PollCommand {
                     group.addTask {
                         await poller.run(service: service, fetcher: fetcher) { report in
                             switch report {
-                            case .problem(let error): Console.error("\(error)")
+                            // A request cut short by the stop (SIGINT, SIGTERM) is no problem to tell.
+                            case .problem(let error): if !Task.isCancelled { Console.error("\(error)") }
                             case .started(let a): Console.error("poll: game \(a.gameId): \(a.away.tricode) at \(a.home.tricode), following")
                             case .ended(let id): Console.error("poll: game \(id): the feed says it is over")
                             }

@@ -60,7 +60,9 @@ struct PushOptions {
               --webhook-token-env <name>
                                       Send "Authorization: Bearer <token>" with the token read from
                                       the environment variable <name> (it is never printed).
-              --webhook-timeout <s>   Seconds one webhook request may take (default 10).
+              --webhook-timeout <s>   Seconds one whole webhook request may take (default 10).
+                                      Its answer is read up to 64 KiB (a status and a short
+                                      JSON body are expected); a longer one is a failed attempt.
               --webhook-give-up <s>   Seconds to keep retrying undelivered records (the end among
                                       them) once the input is done, then fail (default 600).
               --stale-after <s>       stale-date = send time + this (default 300).

@@ -13,12 +13,18 @@ final class LiveNBATestServer: Sendable {
     let port: Int
     private let process: Process
 
-    init(games: [String], speed: Double, failRate: Double = 0, seed: Int = 1, slowSeconds: Double = 3) throws {
+    /// - Parameter hostile: documents (`boxscore_<id>`, `playbyplay_<id>`) that always answer with
+    ///   a hostile body: `huge`, `endless` or `gzip` (see the script's doc).
+    init(
+        games: [String], speed: Double, failRate: Double = 0, seed: Int = 1, slowSeconds: Double = 3,
+        hostile: [String: String] = [:]
+    ) throws {
         (process, port) = try TestServerProcess.start(
             Self.script,
             [
                 "--folder", NBAFiles.folder.path, "--games", games.joined(separator: ","), "--speed", String(speed),
                 "--fail-rate", String(failRate), "--seed", String(seed), "--slow-seconds", String(slowSeconds),
+                "--hostile", hostile.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","),
             ],
             what: "the live NBA test server")
     }

@@ -207,14 +207,15 @@ struct PollLiveTests {
     /// Runs `poll --clock feed` on the server (its games, or `--today` from its scoreboard);
     /// kills it with SIGKILL after `killAfter` records.
     static func poll(
-        _ server: LiveNBATestServer, state: URL?, killAfter: Int? = nil, today: Bool = false, apns: APNsTestServer? = nil
+        _ server: LiveNBATestServer, state: URL?, killAfter: Int? = nil, today: Bool = false, apns: APNsTestServer? = nil,
+        timeout: String = "5"
     ) throws -> (lines: [String], status: Int32, killed: Bool, stderr: String) {
         let process = Process()
         process.executableURL = ServeTests.executable
         let which = today
             ? ["--today", "--scoreboard-url", "http://127.0.0.1:\(server.port)/static/json/liveData/scoreboard/todaysScoreboard_00.json"]
             : ["--games", games.joined(separator: ",")]
-        process.arguments = ["poll"] + which + ["--interval", interval, "--clock", "feed", "--timeout", "5"]
+        process.arguments = ["poll"] + which + ["--interval", interval, "--clock", "feed", "--timeout", timeout]
             + server.pollArguments + (state.map { ["--state-dir", $0.path] } ?? [])
             + (apns.map {
                 ["--mode", "broadcast", "--bundle-id", "com.acme", "--channels", "manage", "--channel-linger", "0",

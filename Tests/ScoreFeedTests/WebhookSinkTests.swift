@@ -131,6 +131,30 @@ struct WebhookSinkTests {
         #expect(await webhook.statistics.retries >= 2)
     }
 
+    /// Injects: two 200 answers whose bodies are 1 GB (a webhook answers with a few bytes).
+    /// Asserts: the guarantees; each was dropped at the 64 KiB cap and counted as a failed
+    /// attempt, and its record sent again with the same body and apns-id, then delivered.
+    @Test func anAnswerOverTheCapIsAFailedAttemptAndRetried() async throws {
+        let server = try WebhookTestServer(script: ["200", "huge", "200", "huge"])
+        defer { server.stop() }
+        let clock = SleepRecordingClock()
+        let webhook = WebhookSink(url: server.url, options: .init(maxAttempts: 3), clock: clock, random: { 0 })
+        #expect(WebhookSink.Options().maxAnswer == 64 << 10)
+        let sink = ResilientSink(webhook, clock: clock)
+        let rendered = try await replay([("edge/double-overtime.json", "OT2")], into: sink)
+        try await sink.flush()
+        let received = try server.requests()
+        try verifyDelivery(rendered, received)
+        let huge = received.filter { $0.action == "huge" }
+        #expect(huge.count == 2)
+        for request in huge {
+            let again = received.filter { $0.key == request.key && $0.n > request.n }
+            #expect(again.first?.action == "200", "dropped at the cap, sent again, answered")
+            #expect(again.allSatisfy { $0.body == request.body })
+        }
+        #expect(await webhook.statistics.retries == 2)
+    }
+
     /// Injects: connection refused for a whole game (nothing listens on the port), then the
     /// server comes up. Asserts: flush gives up with an error naming the undelivered end; only
     /// the newest state (the end) waited; once the server is up it is delivered, every earlier

@@ -45,6 +45,14 @@ given the same request order; kinds taken in turn from a seeded shuffle so they 
   malformed  200 with '{"game": ' followed by garbage
   slow       wait --slow-seconds, then answer correctly
 
+Hostile documents (--hostile playbyplay_<gameId>=KIND,boxscore_<gameId>=KIND,...: every request
+for that document, after the fault plan, answers 200 with):
+  huge       8 GB of spaces under its Content-Length, generated as it is sent, never held
+  endless    a body with no length that never ends: a byte every 0.1 s, for ever
+  gzip       Content-Encoding: gzip, 2 MB on the wire that inflate to 2 GB of zeros (a 16 MB
+             block compressed once, its repeatable middle sent 128 times)
+Each is counted in the stats' "hostile".
+
 Logs to stderr only with --verbose. Python 3.7+ standard library only.
 """
 import argparse
@@ -61,6 +69,7 @@ import signal
 import sys
 import threading
 import time
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from server_support import run_as_child
@@ -69,6 +78,28 @@ PBP_PATH = re.compile(r"^/static/json/liveData/playbyplay/playbyplay_([0-9A-Za-z
 BOX_PATH = re.compile(r"^/static/json/liveData/boxscore/boxscore_([0-9A-Za-z]+)\.json$")
 SCOREBOARD_PATH = "/static/json/liveData/scoreboard/todaysScoreboard_00.json"
 FAULT_KINDS = ["503", "429", "cut", "empty", "malformed", "slow"]
+HOSTILE_KINDS = ["huge", "endless", "gzip"]
+
+
+class GzipBomb:
+    """A gzip stream of zeros: the head (header and the first 16 MB block, full-flushed) and the
+    middle (the next block, full-flushed: the same bytes for every later block). No trailer: the
+    stream is never meant to be read to its end."""
+    BLOCK = 16 << 20
+    REPEATS = 128  # 2 GB inflated
+    _parts = None
+    _lock = threading.Lock()
+
+    @classmethod
+    def parts(cls):
+        with cls._lock:
+            if cls._parts is None:
+                zeros = bytes(cls.BLOCK)
+                compressor = zlib.compressobj(9, zlib.DEFLATED, 31)
+                head = compressor.compress(zeros) + compressor.flush(zlib.Z_FULL_FLUSH)
+                middle = compressor.compress(zeros) + compressor.flush(zlib.Z_FULL_FLUSH)
+                cls._parts = (head, middle)
+            return cls._parts
 
 # Fallback names for games without a boxscore file (teamId: tricode, city, name); a boxscore file
 # in the folder that has the team wins.
@@ -375,7 +406,7 @@ class Replay:
         self.stats = {"requests": 0, "byEndpoint": {"playbyplay": 0, "boxscore": 0, "scoreboard": 0, "control": 0,
                                                     "notFound": 0},
                       "ok": 0, "notModified": 0, "faults": {kind: 0 for kind in FAULT_KINDS}, "faultsTotal": 0,
-                      "errors": 0}
+                      "errors": 0, "hostile": 0}
 
     def virtual_start(self, game):
         return game.first_time - self.start_offset
@@ -508,8 +539,16 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--slow-seconds", type=float, default=3.0)
     parser.add_argument("--start-offset", type=float, default=60.0)
+    parser.add_argument("--hostile", default="",
+                        help="document=kind,...: e.g. boxscore_0022400762=huge (kinds: %s)" % ", ".join(HOSTILE_KINDS))
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
+    hostile = {}
+    for item in (i.strip() for i in args.hostile.split(",") if i.strip()):
+        document, _, kind = item.partition("=")
+        if kind not in HOSTILE_KINDS:
+            parser.error("--hostile %s: the kind must be one of %s" % (item, ", ".join(HOSTILE_KINDS)))
+        hostile[document] = kind
     if args.speed <= 0:
         parser.error("--speed must be positive")
     wanted = [g.strip() for g in args.games.split(",") if g.strip()]
@@ -568,6 +607,9 @@ def main():
                     if fault == "slow":
                         time.sleep(replay.slow_seconds)
                         fault = None
+                    if fault is None and "%s_%s" % (kind, match.group(1)) in hostile:
+                        self.serve_hostile(hostile["%s_%s" % (kind, match.group(1))])
+                        return
                     self.serve_document(kind, match.group(1), fault)
                     return
             replay.count("notFound")
@@ -599,6 +641,35 @@ def main():
             if fault is None:
                 replay.note("ok")
             self.reply(200, body, headers)
+
+        def serve_hostile(self, kind):
+            """An answer no client should hold: see HOSTILE_KINDS in the module's doc."""
+            replay.note("hostile")
+            self.close_connection = True
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            if kind == "huge":
+                chunk = b" " * (1 << 16)
+                total = 8 << 30
+                self.send_header("Content-Length", str(total))
+                self.end_headers()
+                for _ in range(total // len(chunk)):
+                    self.wfile.write(chunk)
+            elif kind == "endless":
+                self.end_headers()
+                self.wfile.write(b"{")
+                while True:
+                    self.wfile.flush()
+                    time.sleep(0.1)
+                    self.wfile.write(b" ")
+            else:
+                head, middle = GzipBomb.parts()
+                self.send_header("Content-Encoding", "gzip")
+                self.send_header("Content-Length", str(len(head) + len(middle) * (GzipBomb.REPEATS - 1)))
+                self.end_headers()
+                self.wfile.write(head)
+                for _ in range(GzipBomb.REPEATS - 1):
+                    self.wfile.write(middle)
 
         def matches(self, etag):
             header = self.headers.get("If-None-Match")

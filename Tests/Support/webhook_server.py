@@ -13,6 +13,8 @@ out, --cycle repeats (default: always 200). Actions:
   429d:N                    429 with "Retry-After: <HTTP date N seconds from now>"
   slow:S                    wait S seconds, then 200 (the client should time out first)
   drop                      close the connection without answering
+  huge                      200 with a 1 GB body of spaces, generated as it is sent (the client
+                            should stop reading at its cap)
 With --token T, a request without "Authorization: Bearer T" gets 401.
 
 Stop it with SIGTERM. Python 3.7+ standard library only.
@@ -69,6 +71,16 @@ def main():
                     self.close_connection = True
                     return
                 headers = {}
+                if action == "huge":
+                    self.close_connection = True
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(1 << 30))
+                    self.end_headers()
+                    chunk = b" " * (1 << 16)
+                    for _ in range((1 << 30) // len(chunk)):
+                        self.wfile.write(chunk)
+                    return
                 if action.startswith("slow:"):
                     time.sleep(float(action[5:]))
                     status = 200

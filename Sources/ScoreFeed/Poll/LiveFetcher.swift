@@ -10,8 +10,9 @@ public protocol LiveSource: Sendable {
 }
 
 /// Conditional GETs of the NBA's live documents: `If-None-Match` and `If-Modified-Since` from the
-/// last answer, a timeout per request, and every way an answer can be unusable (status, a body
-/// shorter than its `Content-Length`, an empty body) as one error naming the URL.
+/// last answer, a timeout for each whole request, a cap on each body (``BoundedHTTP``), and every
+/// way an answer can be unusable (status, a body too large, shorter than its `Content-Length`
+/// or empty, no whole answer in time) as one error naming the URL.
 public final class LiveFetcher: LiveSource {
     /// What one request gave.
     public enum Answer: Sendable {
@@ -28,17 +29,21 @@ public final class LiveFetcher: LiveSource {
         public init() {}
     }
 
-    private let session: URLSession
+    /// The default cap on one answer's decoded bytes: 4 MiB. The real liveData play-by-plays are
+    /// 0.36–0.64 MB (an overtime game's 477 KB, pretty-printed 0.57 MB) and a boxscore ~40 KB, so
+    /// a triple-overtime game still has more than twice the room, while a dozen games at the cap
+    /// at once hold under 50 MB.
+    public static let defaultMaxBody = 4 << 20
+
+    private let client: BoundedHTTP
     private let timeout: TimeInterval
 
-    public init(timeout: TimeInterval = 10) {
+    /// - Parameters:
+    ///   - timeout: seconds one whole request may take, connection to last byte.
+    ///   - maxBody: the most decoded bytes of one answer; a longer one is dropped as a failure.
+    public init(timeout: TimeInterval = 10, maxBody: Int = LiveFetcher.defaultMaxBody) {
         self.timeout = timeout
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        session = URLSession(configuration: configuration)
+        client = BoundedHTTP(maxBody: maxBody, timeout: timeout)
     }
 
     /// GETs `url`, conditional on `validators`, which a good answer updates.
@@ -49,14 +54,12 @@ public final class LiveFetcher: LiveSource {
         if let date = validators.lastModified { request.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
         let place = ScoreFeedError.Location(file: url.absoluteString)
         let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: request)
-        } catch {
-            return .failed(ScoreFeedError(.io, "no answer: \(error.localizedDescription)", at: place), retryAfter: nil)
-        }
-        guard let http = response as? HTTPURLResponse else {
-            return .failed(ScoreFeedError(.io, "not an HTTP answer", at: place), retryAfter: nil)
+        let http: HTTPURLResponse
+        switch await client.fetch(request) {
+        case .success(let answer):
+            (data, http) = (answer.body, answer.response)
+        case .failure(let failure):
+            return .failed(Self.error(failure, at: place), retryAfter: nil)
         }
         let retryAfter = (http.value(forHTTPHeaderField: "Retry-After")).flatMap { RetryAfter.seconds($0, now: Date()) }
         switch http.statusCode {
@@ -82,6 +85,24 @@ public final class LiveFetcher: LiveSource {
             return .failed(
                 ScoreFeedError(.io, "HTTP \(http.statusCode) (\(what))" + (retryAfter.map { "; retry after \($0) s" } ?? ""), at: place),
                 retryAfter: retryAfter)
+        }
+    }
+}
+
+extension LiveFetcher {
+    /// The error line of a request that gave no usable answer.
+    static func error(_ failure: BoundedHTTP.Failure, at place: ScoreFeedError.Location) -> ScoreFeedError {
+        switch failure {
+        case .tooLarge(let limit):
+            return ScoreFeedError(.bodyTooLarge, "the answer passed the --max-body cap of \(limit) bytes (decoded) and was dropped", at: place)
+        case .timedOut(let seconds):
+            return ScoreFeedError(.io, "no whole answer within \(JSONText.number(seconds)) s (--timeout)", at: place)
+        case .cancelled:
+            return ScoreFeedError(.io, "cancelled (poll is stopping)", at: place)
+        case .transport(let code):
+            return ScoreFeedError(.io, "no answer: \(BoundedHTTP.describe(code))", at: place)
+        case .notHTTP:
+            return ScoreFeedError(.io, "not an HTTP answer", at: place)
         }
     }
 }

@@ -9,7 +9,8 @@ import FoundationNetworking
 /// - Headers: `Content-Type: application/json`, `Idempotency-Key: <apns-id>` (a retried record
 ///   has the same key and the same body, so the receiver can deduplicate) and, when a token is
 ///   given, `Authorization: Bearer <token>`. The token is never logged, printed or put in an error.
-/// - Each attempt is bounded by ``Options/timeout``. A 5xx, 408, 425 or 429 answer, a time-out
+/// - Each attempt is bounded by ``Options/timeout`` (the whole request) and its answer by
+///   ``Options/maxAnswer`` (64 KiB). A 5xx, 408, 425 or 429 answer, a time-out
 ///   or a connection error is retried after an exponential ``Backoff`` with jitter, or after the
 ///   answer's `Retry-After`, until ``Options/maxAttempts`` attempts or ``Options/maxElapsed``
 ///   seconds are used up; then `send` throws `sink-unavailable`. 401, 403, 404 and other
@@ -31,9 +32,17 @@ public actor WebhookSink: PushSink, CustomStringConvertible {
         public var maxElapsed: TimeInterval
         /// Delays between attempts when the answer has no `Retry-After`.
         public var backoff: Backoff
+        /// The most decoded bytes of one answer (64 KiB by default): a webhook answers with a
+        /// status and a short JSON body, so a longer one is a wrong endpoint; it is dropped at the
+        /// cap and the attempt counts as failed.
+        public var maxAnswer: Int
 
-        public init(timeout: TimeInterval = 10, maxAttempts: Int = 4, maxElapsed: TimeInterval = 30, backoff: Backoff = Backoff()) {
+        public init(
+            timeout: TimeInterval = 10, maxAttempts: Int = 4, maxElapsed: TimeInterval = 30, backoff: Backoff = Backoff(),
+            maxAnswer: Int = 64 << 10
+        ) {
             self.timeout = timeout
+            self.maxAnswer = maxAnswer
             self.maxAttempts = max(1, maxAttempts)
             self.maxElapsed = maxElapsed
             self.backoff = backoff
@@ -57,7 +66,7 @@ public actor WebhookSink: PushSink, CustomStringConvertible {
     private let options: Options
     private let clock: any EngineClock
     private let random: @Sendable () -> Double
-    private let session: URLSession
+    private let client: BoundedHTTP
     public private(set) var statistics = Statistics()
 
     /// - Parameters:
@@ -76,17 +85,7 @@ public actor WebhookSink: PushSink, CustomStringConvertible {
         self.clock = clock
         self.random = random
         self.endpoint = Self.safeDescription(of: url)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = options.timeout
-        configuration.timeoutIntervalForResource = options.timeout
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpShouldSetCookies = false
-        self.session = URLSession(configuration: configuration)
-    }
-
-    deinit {
-        session.finishTasksAndInvalidate()
+        self.client = BoundedHTTP(maxBody: options.maxAnswer, timeout: options.timeout)
     }
 
     public nonisolated var description: String { "WebhookSink(\(endpoint))" }
@@ -224,28 +223,24 @@ public actor WebhookSink: PushSink, CustomStringConvertible {
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue(key, forHTTPHeaderField: "Idempotency-Key")
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        do {
-            let (data, response) = try await session.data(for: request)
-            guard let http = response as? HTTPURLResponse else { return .failed(.retry(after: nil, "not an HTTP response")) }
+        switch await client.fetch(request) {
+        case .success(let answer):
+            let http = answer.response
             return .answered(
                 status: http.statusCode, retryAfter: http.value(forHTTPHeaderField: "Retry-After"),
-                channelID: http.value(forHTTPHeaderField: "apns-channel-id"), body: data)
-        } catch let error as URLError {
-            // The error's own description can contain the URL with its query; say only what happened.
-            switch error.code {
-            case .badURL, .unsupportedURL:
-                return .failed(.unavailable("not a usable URL (URL error \(error.code.rawValue))"))
-            case .timedOut:
-                return .failed(.retry(after: nil, "no answer within \(JSONText.number(options.timeout)) s"))
-            case .cannotConnectToHost:
-                return .failed(.retry(after: nil, "connection refused"))
-            case .networkConnectionLost:
-                return .failed(.retry(after: nil, "connection lost"))
-            default:
-                return .failed(.retry(after: nil, "URL error \(error.code.rawValue)"))
-            }
-        } catch {
-            return .failed(.retry(after: nil, "request failed (\(type(of: error)))"))
+                channelID: http.value(forHTTPHeaderField: "apns-channel-id"), body: answer.body)
+        case .failure(.tooLarge(let limit)):
+            return .failed(.retry(after: nil, "an answer over \(limit) bytes (a webhook's answer is a status and a short JSON body)"))
+        case .failure(.timedOut), .failure(.transport(.timedOut)):
+            return .failed(.retry(after: nil, "no answer within \(JSONText.number(options.timeout)) s"))
+        case .failure(.transport(let code)) where code == .badURL || code == .unsupportedURL:
+            return .failed(.unavailable("not a usable URL (URL error \(code.rawValue))"))
+        case .failure(.transport(let code)):
+            return .failed(.retry(after: nil, BoundedHTTP.describe(code)))
+        case .failure(.cancelled):
+            return .failed(.retry(after: nil, "cancelled"))
+        case .failure(.notHTTP):
+            return .failed(.retry(after: nil, "not an HTTP response"))
         }
     }
 
