@@ -17,6 +17,8 @@ struct LiveRun {
     let stateDir: String?
     let drainTimeout: TimeInterval
     private let output: PushOutput
+    /// `--metrics`: nil without it.
+    let metrics: MetricsOutput?
 
     /// The help lines of the options this type reads (the broadcast channels' are in
     /// ``channelsHelp``, a section of its own).
@@ -26,6 +28,7 @@ struct LiveRun {
                                   feed: each game's own feed time, as replay does.
           --drain-timeout <s>     When the input ends, wait at most this long for held pushes
                                   to come due on the system clock (600).
+        \(MetricsOutput.help)
         \(PushOptions.help(.live))
         \(CoalescerOptions.help)
         """
@@ -72,12 +75,14 @@ struct LiveRun {
         var push: PushOptions
         var coalescer: Coalescer.Configuration
         var channels = ChannelManagement()
+        var metrics: (path: String, interval: TimeInterval)?
 
         /// Reads them from `arguments`; `inputs` are files `--out` must not overwrite.
         init(_ arguments: inout Arguments, inputs: [String] = []) throws(ScoreFeedError) {
             stateDir = try arguments.option("--state-dir")
             clock = try arguments.choice("--clock", among: [GameService.ClockMode.system, .feed]) ?? .system
             drainTimeout = TimeInterval(try arguments.number("--drain-timeout", in: 0...86_400) ?? 600)
+            metrics = try MetricsOutput.parse(&arguments)
             push = try PushOptions.parse(&arguments, use: .live)
             coalescer = try CoalescerOptions.parse(&arguments, broadcast: push.isBroadcast)
             try push.refuseOverwriting(inputs)
@@ -119,12 +124,15 @@ struct LiveRun {
         stateDir = options.stateDir
         clock = options.clock
         drainTimeout = options.drainTimeout
+        let metrics = options.metrics.map { MetricsOutput(path: $0.path, interval: $0.interval) }
+        self.metrics = metrics
         output = try options.push.open(screen: JSONLSink.standardOutput(), quiet: false)
         service = try GameService(
             options: .init(
                 clock: options.clock, coalescer: options.coalescer,
                 renderer: options.push.renderer(messageStorage: options.channels.storage),
-                stateDirectory: options.stateDir.map { URL(fileURLWithPath: $0) }, channels: options.channels),
+                stateDirectory: options.stateDir.map { URL(fileURLWithPath: $0) }, channels: options.channels,
+                metrics: metrics?.recorder),
             sink: output.sink(),
             report: { Console.error("\(command): \($0)") })
     }
@@ -142,6 +150,7 @@ struct LiveRun {
         let service = self.service
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM])
         let clock = self.clock
+        let (metrics, webhook) = (self.metrics, output.webhook?.sink)
         let stoppedBySignal = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 await input()
@@ -164,6 +173,12 @@ struct LiveRun {
                 await signals.next()
                 return true
             }
+            if let metrics {
+                group.addTask {
+                    await metrics.run(service, webhook: webhook)
+                    return false
+                }
+            }
             // The first child to finish (input done or a signal came) stops the others.
             let bySignal = await group.next() ?? false
             group.cancelAll()
@@ -179,6 +194,7 @@ struct LiveRun {
             await service.compact()
         }
         for game in await service.summaries() { Console.error(Self.summary(game, resumable: stateDir != nil)) }
+        await metrics?.write(service, webhook: webhook)
     }
 
     /// One line per game: events, pushes, the final (or the score so far), corrections.

@@ -100,7 +100,7 @@ enum PollCommand {
             .filter { !$0.id.isEmpty }
         if today {
             guard let url = URL(string: scoreboard) else { throw ScoreFeedError(.usage, "--scoreboard-url is not a URL") }
-            games += await todaysGames(url, fetcher: fetcher, interval: interval, service: live.service)
+            games += await todaysGames(url, fetcher: fetcher, interval: interval, service: live.service, metrics: live.metrics?.recorder)
         }
         var seen = Set<String>()
         let pollers = try games.filter { seen.insert($0.id).inserted }.map { game throws(ScoreFeedError) -> LivePoller in
@@ -114,12 +114,12 @@ enum PollCommand {
                 notBefore: game.tipOff.map { $0.addingTimeInterval(-600) }, announced: game.attributes)
         }
         Console.error("poll: following \(pollers.count) game\(pollers.count == 1 ? "" : "s") every \(interval) s")
-        let service = live.service
+        let (service, recorder) = (live.service, live.metrics?.recorder)
         try await live.run {
             await withTaskGroup(of: Void.self) { group in
                 for poller in pollers {
                     group.addTask {
-                        await poller.run(service: service, fetcher: fetcher) { report in
+                        await poller.run(service: service, fetcher: fetcher, metrics: recorder) { report in
                             switch report {
                             case .problem(let error): Console.error("\(error)")
                             case .started(let a): Console.error("poll: game \(a.gameId): \(a.away.tricode) at \(a.home.tricode), following")
@@ -135,7 +135,7 @@ enum PollCommand {
 
     /// Today's games from the scoreboard, retried until it answers (none if the task is cancelled).
     static func todaysGames(
-        _ url: URL, fetcher: LiveFetcher, interval: Double, service: GameService
+        _ url: URL, fetcher: LiveFetcher, interval: Double, service: GameService, metrics: MetricsRecorder? = nil
     ) async -> [(id: String, tipOff: Date?, attributes: GameAttributes?)] {
         var schedule = PollSchedule(interval: interval)
         var due: Date? = Date()
@@ -144,10 +144,22 @@ enum PollCommand {
             var validators = LiveFetcher.Validators()
             let problem: ScoreFeedError
             var retryAfter: TimeInterval?
-            switch await fetcher.get(url, validators: &validators) {
+            let answer = await fetcher.get(url, validators: &validators)
+            var decoded: LiveScoreboard?
+            defer {
+                let outcome: String
+                switch answer {
+                case .body: outcome = decoded == nil ? "invalid" : "200"
+                case .notModified: outcome = "304"
+                case .failed(let error, _): outcome = MetricsRecorder.pollOutcome(of: error)
+                }
+                metrics?.countPollRequest(endpoint: "scoreboard", outcome: outcome)
+            }
+            switch answer {
             case .body(let data):
                 do throws(ScoreFeedError) {
                     let board = try LiveScoreboard.decode(data, url: url.absoluteString)
+                    decoded = board
                     for game in board.games {
                         let known = await service.knows(game.gameId)
                         if game.status != .final || known { games.append((game.gameId, game.tipOff, game.attributes)) }
