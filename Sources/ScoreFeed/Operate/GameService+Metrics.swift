@@ -11,8 +11,7 @@ extension GameService {
             guard let engine = games[id]?.engine else { continue }
             let session = await engine.current
             let ended = session.hasEnded
-            let state = ended ? "ended" : session.statistics.accepted + session.statistics.edits == 0 ? "pregame" : "live"
-            metrics.gamesByState[state, default: 0] += 1
+            metrics.gamesByState[session.operatingState, default: 0] += 1
             let unsent = session.outbox.count { if case .push = $0 { true } else { false } }
             metrics.sinkBacklog += unsent
             if ended, unsent == 0, now.timeIntervalSince(recorder.endSeen(id, now: now)) > Metrics.endedGameRetention { continue }
