@@ -159,3 +159,23 @@ struct MetricsServeTests {
         #expect(!FileManager.default.fileExists(atPath: "/nonexistent/scorefeed-state"))
     }
 }
+
+/// `--metrics` on the command line: its interval alone is a usage error; a file that cannot be
+/// written is said once, and the run goes on.
+@Suite("metrics: the command line", .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason))
+struct MetricsCommandLineTests {
+    @Test(arguments: ["serve", "poll"])
+    func anIntervalWithoutAFileIsAUsageError(_ command: String) throws {
+        let run = try ScoreFeedProcess.run([command, "--games", "0022400762", "--metrics-interval", "5"].filter { command == "poll" || !$0.hasPrefix("--games") && $0 != "0022400762" })
+        #expect(run.status == 64)
+        #expect(run.standardError.contains("--metrics-interval is for --metrics <file>"))
+    }
+
+    @Test func aFileThatCannotBeWrittenIsSaidOnceAndTheRunGoesOn() throws {
+        let run = try ScoreFeedProcess.run(["serve", "--clock", "feed", "--metrics", "/nonexistent/scorefeed/m.prom", "--metrics-interval", "0.1"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let said = run.standardError.split(separator: "\n").filter { $0.hasPrefix("metrics: ") }
+        #expect(said.count == 1, "\(said)")
+        #expect(said.first?.contains("/nonexistent/scorefeed") == true)
+    }
+}
