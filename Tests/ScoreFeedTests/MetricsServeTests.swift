@@ -49,28 +49,15 @@ struct MetricsServeTests {
         }
     }
 
-    /// Runs serve on `lines` with a new state directory and `--metrics`; returns the run, the
-    /// metrics file's text and the state directory (the caller removes it).
-    static func serve(_ lines: [Data], mode: RealFeedServeTests.Mode) throws -> (run: ScoreFeedProcess, metrics: String, state: URL) {
+    /// Runs serve on `lines` with a new state directory and `--metrics`; returns its records,
+    /// stderr and status, the metrics file's text and the folder of both (the caller removes it).
+    static func serve(
+        _ lines: [Data], mode: RealFeedServeTests.Mode
+    ) throws -> (run: (lines: [String], stderr: String, status: Int32), metrics: String, folder: URL) {
         let folder = try ScoreFeedProcess.temporaryFolder()
-        let input = folder.appendingPathComponent("in.jsonl"), output = folder.appendingPathComponent("out.jsonl")
-        let errors = folder.appendingPathComponent("err.txt"), metrics = folder.appendingPathComponent("m.prom")
-        let state = folder.appendingPathComponent("state")
-        try Data(lines.map { $0 + Data([0x0A]) }.joined()).write(to: input)
-        try Data().write(to: output)
-        try Data().write(to: errors)
-        let process = Process()
-        process.executableURL = ServeTests.executable
-        process.arguments = ["serve", "--clock", "feed", "--state-dir", state.path, "--metrics", metrics.path]
-            + (mode == .broadcast ? ["--mode", "broadcast", "--bundle-id", "com.acme"] : [])
-        process.standardInput = try FileHandle(forReadingFrom: input)
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
-        process.waitUntilExit()
-        let run = ScoreFeedProcess(
-            status: process.terminationStatus, standardOutput: try Data(contentsOf: output),
-            standardError: String(decoding: try Data(contentsOf: errors), as: UTF8.self))
+        let metrics = folder.appendingPathComponent("m.prom"), state = folder.appendingPathComponent("state")
+        let run = try BroadcastServeTests.serve(
+            lines, ["--state-dir", state.path, "--metrics", metrics.path] + (mode == .broadcast ? ["--mode", "broadcast"] : []))
         return (run, String(decoding: (try? Data(contentsOf: metrics)) ?? Data(), as: UTF8.self), folder)
     }
 
@@ -78,15 +65,15 @@ struct MetricsServeTests {
     func theMetricsAgreeWithTheRecordsAndTheSummaries(_ mode: RealFeedServeTests.Mode) throws {
         let (run, text, folder) = try Self.serve(try Self.input(mode), mode: mode)
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(run.status == 0, "\(run.standardError.suffix(500))")
-        let summaries = try Summary.all(in: run.standardError)
+        #expect(run.status == 0, "\(run.stderr.suffix(500))")
+        let summaries = try Summary.all(in: run.stderr)
         #expect(summaries.count == NBAFiles.games.count, "a summary per game")
         #expect(ExpositionCheck.problems(text) == [])
         if ExpositionCheck.promtool != nil {
             let check = try ExpositionCheck.promtoolCheck(text)
             #expect(check.status == 0, "promtool: \(check.output)")
         }
-        let records = run.lines.filter { !$0.starts(with: Data("{\"kind\":\"channel\"".utf8)) }.count
+        let records = run.lines.filter { !$0.hasPrefix("{\"kind\":\"channel\"") }.count
         #expect(records > 1000)
         #expect(ExpositionCheck.sum(text, "scorefeed_pushes_total") == Double(records), "the pushes sum to the records written")
         #expect(ExpositionCheck.sum(text, "scorefeed_feed_to_push_seconds_count") == Double(records))
@@ -106,7 +93,7 @@ struct MetricsServeTests {
                 pushes: figure("scorefeed_pushes_total"), priority10: figure("scorefeed_pushes_total", ["priority": "10"]),
                 corrections: figure("scorefeed_score_corrections_total"), awayScore: summary.awayScore, homeScore: summary.homeScore)
             #expect(read == summary, "\(game): the metrics as its summary says")
-            let written = run.lines.filter { String(decoding: $0, as: UTF8.self).contains("\"game\":\"\(game)\"") }.count
+            let written = run.lines.filter { $0.contains("\"game\":\"\(game)\"") }.count
             #expect(read.pushes == written, "\(game): its pushes are its records")
         }
         print("metrics figures: \(mode): \(records) records, pushes_total \(Int(ExpositionCheck.sum(text, "scorefeed_pushes_total"))), file \(text.utf8.count) bytes, promtool \(ExpositionCheck.promtool == nil ? "absent" : "passed")")
@@ -117,7 +104,7 @@ struct MetricsServeTests {
         let (run, _, folder) = try Self.serve(try Self.input(mode), mode: mode)
         defer { try? FileManager.default.removeItem(at: folder) }
         let state = folder.appendingPathComponent("state")
-        let summaries = try Summary.all(in: run.standardError)
+        let summaries = try Summary.all(in: run.stderr)
         let before = try FileManager.default.contentsOfDirectory(atPath: state.path).sorted()
 
         let json = try ScoreFeedProcess.run(["status", "--state-dir", state.path, "--json"])
