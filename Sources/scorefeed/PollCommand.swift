@@ -145,11 +145,11 @@ enum PollCommand {
             let problem: ScoreFeedError
             var retryAfter: TimeInterval?
             let answer = await fetcher.get(url, validators: &validators)
-            var decoded: LiveScoreboard?
+            var unreadable: ScoreFeedError?
             defer {
                 let outcome: String
                 switch answer {
-                case .body: outcome = decoded == nil ? "invalid" : "200"
+                case .body: outcome = unreadable.map(MetricsRecorder.pollOutcome) ?? "200"
                 case .notModified: outcome = "304"
                 case .failed(let error, _): outcome = MetricsRecorder.pollOutcome(of: error)
                 }
@@ -159,7 +159,6 @@ enum PollCommand {
             case .body(let data):
                 do throws(ScoreFeedError) {
                     let board = try LiveScoreboard.decode(data, url: url.absoluteString)
-                    decoded = board
                     for game in board.games {
                         let known = await service.knows(game.gameId)
                         if game.status != .final || known { games.append((game.gameId, game.tipOff, game.attributes)) }
@@ -168,6 +167,7 @@ enum PollCommand {
                     return
                 } catch {
                     problem = error
+                    unreadable = error
                 }
             case .notModified:
                 problem = ScoreFeedError(.io, "304 without a cached scoreboard", at: .init(file: url.absoluteString))

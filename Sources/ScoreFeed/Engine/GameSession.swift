@@ -101,6 +101,19 @@ public struct GameSession: Sendable {
             handed = try c.decodeIfPresent([String: Int].self, forKey: .handed) ?? [:]
             beyondBudget = try count(.beyondBudget)
         }
+
+        /// The counts; ``handed`` and ``beyondBudget`` only when there are any, so a checkpoint
+        /// that has none keeps the form earlier versions wrote.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            for (key, value) in [(CodingKeys.accepted, accepted), (.duplicates, duplicates), (.edits, edits), (.rejected, rejected),
+                                 (.corrections, corrections), (.pushes, pushes), (.priority10, priority10), (.priority5, priority5),
+                                 (.refused, refused), (.superseded, superseded)] {
+                try c.encode(value, forKey: key)
+            }
+            if !handed.isEmpty { try c.encode(handed, forKey: .handed) }
+            if beyondBudget > 0 { try c.encode(beyondBudget, forKey: .beyondBudget) }
+        }
     }
 
     public init(

@@ -22,9 +22,9 @@ extension GameStatus {
         }
         let store = try CheckpointStore(directory: URL(fileURLWithPath: path), journaling: false)
         var directory = Directory()
-        for entry in try store.readAll() {
+        for entry in try store.readAll(largest: largestFile) {
             let file = entry.file.path
-            if let oversized = [entry.file, CheckpointStore.journalURL(of: entry.file)].first(where: { Self.size($0) > largestFile }) {
+            if let oversized = [entry.file, CheckpointStore.journalURL(of: entry.file)].first(where: { CheckpointStore.size(of: $0) > largestFile }) {
                 directory.problems.append("\(oversized.path): larger than \(largestFile >> 20) MB; not read")
                 continue
             }
@@ -41,9 +41,5 @@ extension GameStatus {
         }
         directory.games.sort { $0.game < $1.game }
         return directory
-    }
-
-    private static func size(_ url: URL) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
     }
 }
