@@ -166,3 +166,31 @@ struct MetricsCommandLineTests {
         #expect(said.first?.contains("/nonexistent/scorefeed") == true)
     }
 }
+
+/// `scorefeed status` on checkpoints it cannot use: each is a line on stderr naming the file, the
+/// others are shown, and the exit status is 1; a file past the size cap is not read at all.
+@Suite("status: checkpoints it cannot use", .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason))
+struct StatusProblemTests {
+    @Test func aGarbledAndAnOversizedCheckpointAreNamedAndTheOthersShown() throws {
+        let state = try ScoreFeedProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let fixture = Make.packageRoot.appendingPathComponent("Fixtures/overtime.json").path
+        // A game serve checkpointed: the fixture through serve into this state directory.
+        let document = try FeedReader.read(path: fixture)
+        let lines = RealFeedServeTests.stream([document])
+        let served = try BroadcastServeTests.serve(lines, ["--state-dir", state.path])
+        #expect(served.status == 0)
+        try Data("{not json".utf8).write(to: state.appendingPathComponent("game-garbled.json"))
+        let big = state.appendingPathComponent("game-big.json")
+        FileManager.default.createFile(atPath: big.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: big)
+        try handle.truncate(atOffset: UInt64(GameStatus.largestFile + 1))
+        try handle.close()
+
+        let run = try ScoreFeedProcess.run(["status", "--state-dir", state.path])
+        #expect(run.status == 1)
+        #expect(run.output.hasPrefix(document.attributes.gameId + "  ended  "), "\(run.output)")
+        #expect(run.standardError.contains("game-garbled.json"))
+        #expect(run.standardError.contains("game-big.json: larger than 64 MB; not read"))
+    }
+}

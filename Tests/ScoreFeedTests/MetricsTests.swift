@@ -117,4 +117,36 @@ struct MetricsTests {
         #expect(gone.games.isEmpty && gone.gamesByState["ended"] == 1)
         #expect(ExpositionCheck.problems(gone.exposition()) == [])
     }
+
+    /// A sink that fails is counted by its error's kind, and what it did not take is the backlog;
+    /// a checkpoint that cannot be written (a directory where its temporary file goes) is a
+    /// checkpoint error.
+    @Test func sinkAndCheckpointFailuresAreCounted() async throws {
+        struct Full: PushSink {
+            func send(_ record: PushRecord) async throws { throw ScoreFeedError(.io, "No space left on device") }
+        }
+        let document = try FeedReader.read(path: Make.packageRoot.appendingPathComponent("Fixtures/overtime.json").path)
+        let lines = RealFeedServeTests.stream([document])
+
+        let recorder = MetricsRecorder()
+        let failing = try GameService(options: .init(clock: .feed, metrics: recorder), sink: Full())
+        await RealFeedServeTests.feed(lines, to: failing)
+        let sinkDown = await failing.metrics(now: Date(), recorder: recorder)
+        #expect((sinkDown.sinkErrors["io"] ?? 0) > 0)
+        #expect(sinkDown.sinkBacklog > 0, "the pushes the sink did not take wait")
+        #expect(sinkDown.games.first?.pushes.isEmpty == true, "nothing was handed to the sink")
+
+        let state = RealFeedServeTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let store = try CheckpointStore(directory: state)
+        try FileManager.default.createDirectory(
+            at: store.url(for: document.attributes.gameId).appendingPathExtension("tmp"), withIntermediateDirectories: true)
+        let measured = MetricsRecorder()
+        let blocked = try GameService(options: .init(clock: .feed, stateDirectory: state, metrics: measured), sink: RecordingSink())
+        await RealFeedServeTests.feed(lines, to: blocked)
+        let diskDown = await blocked.metrics(now: Date(), recorder: measured)
+        #expect(diskDown.checkpointErrors > 0)
+        #expect(diskDown.checkpointWrite.count >= diskDown.checkpointErrors)
+        #expect(diskDown.sinkBacklog > 0, "pushes are withheld while the checkpoint cannot be written")
+    }
 }
