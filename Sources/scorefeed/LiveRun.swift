@@ -86,6 +86,7 @@ struct LiveRun {
             push = try PushOptions.parse(&arguments, use: .live)
             coalescer = try CoalescerOptions.parse(&arguments, broadcast: push.isBroadcast)
             try push.refuseOverwriting(inputs)
+            try OutputGuard.refuse(metrics?.path, inputs: inputs + [push.out].compactMap { $0 }, writing: "the metrics")
             try parseChannels(&arguments)
         }
 

@@ -225,11 +225,6 @@ public actor MatchEngine {
 
     // MARK: - Internals
 
-    /// Runs a checkpoint write, timed for `--metrics` when measuring.
-    private func measured(_ write: () throws(ScoreFeedError) -> Void) throws(ScoreFeedError) {
-        if let metrics { try metrics.measureCheckpointWrite(write) } else { try write() }
-    }
-
     /// Hands the outbox to the sink, oldest first, each output removed once the sink has it and
     /// the checkpoint written again (a restart sends again at most the push that was in flight).
     /// The channel's create goes first and its delete last (``GameSession/nextDelivery``); the
@@ -265,7 +260,7 @@ public actor MatchEngine {
         }
         if let journal = store?.journal {
             do {
-                try measured { () throws(ScoreFeedError) in
+                try MetricsRecorder.measure(metrics) { () throws(ScoreFeedError) in
                     if journal.needsSync { try journal.sync(journalPath) } else if journal.hasPending { try journal.write(journalPath) }
                 }
             } catch {

@@ -46,6 +46,14 @@ public final class MetricsRecorder: Sendable {
         }
     }
 
+    /// Runs `write` (a checkpoint write), observed by `recorder` when there is one.
+    public static func measure<T, Failure: Error>(
+        _ recorder: MetricsRecorder?, _ write: () throws(Failure) -> T
+    ) throws(Failure) -> T {
+        guard let recorder else { return try write() }
+        return try recorder.measureCheckpointWrite(write)
+    }
+
     /// The sink failed with `error` (its code is the kind).
     public func countSinkError(_ error: any Error) {
         let kind = (error as? ScoreFeedError)?.code.rawValue ?? "other"

@@ -311,7 +311,7 @@ public actor GameService {
         journal.holdsDeliveries = false
         var failure: ScoreFeedError?
         do {
-            if let metrics = options.metrics { try metrics.measureCheckpointWrite { () throws(ScoreFeedError) in try journal.sync() } } else { try journal.sync() }
+            try MetricsRecorder.measure(options.metrics) { () throws(ScoreFeedError) in try journal.sync() }
         } catch {
             // Each game tries again before it sends, and holds its pushes while it fails.
             failure = error
