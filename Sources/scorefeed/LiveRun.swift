@@ -21,6 +21,8 @@ struct LiveRun {
     private let lock: StateDirectoryLock?
     /// Standard output, watched for its reader going away.
     private let screen: ReaderGoneSink
+    /// `--metrics`: nil without it.
+    let metrics: MetricsOutput?
 
     /// The help lines of the options this type reads (the broadcast channels' are in
     /// ``channelsHelp``, a section of its own).
@@ -30,6 +32,7 @@ struct LiveRun {
                                   feed: each game's own feed time, as replay does.
           --drain-timeout <s>     When the input ends, wait at most this long for held pushes
                                   to come due on the system clock (600).
+        \(MetricsOutput.help)
         \(PushOptions.help(.live))
         \(CoalescerOptions.help)
         """
@@ -76,15 +79,18 @@ struct LiveRun {
         var push: PushOptions
         var coalescer: Coalescer.Configuration
         var channels = ChannelManagement()
+        var metrics: (path: String, interval: TimeInterval)?
 
         /// Reads them from `arguments`; `inputs` are files `--out` must not overwrite.
         init(_ arguments: inout Arguments, inputs: [String] = []) throws(ScoreFeedError) {
             stateDir = try arguments.option("--state-dir")
             clock = try arguments.choice("--clock", among: [GameService.ClockMode.system, .feed]) ?? .system
             drainTimeout = TimeInterval(try arguments.number("--drain-timeout", in: 0...86_400) ?? 600)
+            metrics = try MetricsOutput.parse(&arguments)
             push = try PushOptions.parse(&arguments, use: .live)
             coalescer = try CoalescerOptions.parse(&arguments, broadcast: push.isBroadcast)
             try push.refuseOverwriting(inputs)
+            try OutputGuard.refuse(metrics?.path, inputs: inputs + [push.out].compactMap { $0 }, writing: "the metrics")
             try parseChannels(&arguments)
         }
 
@@ -130,13 +136,16 @@ struct LiveRun {
         // With no state dir nothing is resumed, so the lines may go out on a thread of their
         // own; a checkpointed push must be in the output before it counts as delivered.
         let writing: JSONLSink.Writing = options.stateDir == nil ? .background : .immediate
+        let metrics = options.metrics.map { MetricsOutput(path: $0.path, interval: $0.interval) }
+        self.metrics = metrics
         screen = ReaderGoneSink(JSONLSink.standardOutput(writing: writing))
         output = try options.push.open(screen: screen, quiet: false, writing: writing)
         service = try GameService(
             options: .init(
                 clock: options.clock, coalescer: options.coalescer,
                 renderer: options.push.renderer(messageStorage: options.channels.storage),
-                stateDirectory: options.stateDir.map { URL(fileURLWithPath: $0) }, channels: options.channels),
+                stateDirectory: options.stateDir.map { URL(fileURLWithPath: $0) }, channels: options.channels,
+                metrics: metrics?.recorder),
             sink: output.sink(),
             report: { Console.error("\(command): \($0)") })
     }
@@ -162,6 +171,7 @@ struct LiveRun {
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM])
         let clock = self.clock
         let screen = self.screen
+        let (metrics, webhook) = (self.metrics, output.webhook?.sink)
         let stop = await withTaskGroup(of: Stop.self) { group in
             group.addTask {
                 await input()
@@ -187,6 +197,12 @@ struct LiveRun {
             group.addTask {
                 await screen.wentAway()
                 return .readerGone
+            }
+            if let metrics {
+                group.addTask {
+                    await metrics.run(service, webhook: webhook)
+                    return .inputEnded
+                }
             }
             // The first child to finish (input done, a signal came, no reader) stops the others.
             let stop = await group.next() ?? .inputEnded
@@ -228,6 +244,7 @@ struct LiveRun {
             withheld = withheld || Self.withholds(game)
         }
         if readerGone { Console.error(screen.message(command: command, resumable: stateDir != nil)) }
+        await metrics?.write(service, webhook: webhook)
         if withheld {
             Console.error(
                 "\(command): exiting with status \(ExitCode.withheld): pushes were withheld or not delivered"

@@ -115,7 +115,7 @@ enum PollCommand {
         var games = Options.ids(gameList).map { (id: $0, tipOff: Date?.none, attributes: GameAttributes?.none) }
         if today {
             guard let url = URL(string: scoreboard) else { throw ScoreFeedError(.usage, "--scoreboard-url is not a URL") }
-            games += await todaysGames(url, fetcher: fetcher, interval: interval, service: live.service)
+            games += await todaysGames(url, fetcher: fetcher, interval: interval, service: live.service, metrics: live.metrics?.recorder)
         }
         var seen = Set<String>()
         let pollers = try games.filter { seen.insert($0.id).inserted }.map { game throws(ScoreFeedError) -> LivePoller in
@@ -129,12 +129,12 @@ enum PollCommand {
                 notBefore: game.tipOff.map { $0.addingTimeInterval(-600) }, announced: game.attributes)
         }
         Console.error("poll: following \(pollers.count) game\(pollers.count == 1 ? "" : "s") every \(interval) s")
-        let service = live.service
+        let (service, recorder) = (live.service, live.metrics?.recorder)
         let status = try await live.run {
             await withTaskGroup(of: Void.self) { group in
                 for poller in pollers {
                     group.addTask {
-                        await poller.run(service: service, fetcher: fetcher) { report in
+                        await poller.run(service: service, fetcher: fetcher, metrics: recorder) { report in
                             switch report {
                             // A request cut short by the stop (SIGINT, SIGTERM) is no problem to tell.
                             case .problem(let error): if !Task.isCancelled { Console.error("\(error)") }
@@ -157,7 +157,7 @@ enum PollCommand {
 
     /// Today's games from the scoreboard, retried until it answers (none if the task is cancelled).
     static func todaysGames(
-        _ url: URL, fetcher: LiveFetcher, interval: Double, service: GameService
+        _ url: URL, fetcher: LiveFetcher, interval: Double, service: GameService, metrics: MetricsRecorder? = nil
     ) async -> [(id: String, tipOff: Date?, attributes: GameAttributes?)] {
         var schedule = PollSchedule(interval: interval)
         var due: Date? = Date()
@@ -166,7 +166,18 @@ enum PollCommand {
             var validators = LiveFetcher.Validators()
             let problem: ScoreFeedError
             var retryAfter: TimeInterval?
-            switch await fetcher.get(url, validators: &validators) {
+            let answer = await fetcher.get(url, validators: &validators)
+            var unreadable: ScoreFeedError?
+            defer {
+                let outcome: String
+                switch answer {
+                case .body: outcome = unreadable.map(MetricsRecorder.pollOutcome) ?? "200"
+                case .notModified: outcome = "304"
+                case .failed(let error, _): outcome = MetricsRecorder.pollOutcome(of: error)
+                }
+                metrics?.countPollRequest(endpoint: "scoreboard", outcome: outcome)
+            }
+            switch answer {
             case .body(let data):
                 do throws(ScoreFeedError) {
                     let board = try LiveScoreboard.decode(data, url: url.absoluteString)
@@ -182,6 +193,7 @@ enum PollCommand {
                     return
                 } catch {
                     problem = error
+                    unreadable = error
                 }
             case .notModified:
                 problem = ScoreFeedError(.io, "304 without a cached scoreboard", at: .init(file: url.absoluteString))

@@ -22,6 +22,7 @@ enum ScoreFeedCommand {
           import                  Convert NBA play-by-play (or any game file) to the fixture format.
           stream                  Write recorded games as the JSON lines serve reads, merged by time.
           channels                Show each game's broadcast channel from a state directory.
+          status                  Show each game of a state directory: score, pushes, budget.
 
           See 'scorefeed help <subcommand>' for detailed help.
 
@@ -43,6 +44,7 @@ enum ScoreFeedCommand {
         ("import", ImportCommand.help, ImportCommand.run),
         ("stream", StreamCommand.help, StreamCommand.run),
         ("channels", ChannelsCommand.help, ChannelsCommand.run),
+        ("status", StatusCommand.help, StatusCommand.run),
     ]
 
     static func main() async {

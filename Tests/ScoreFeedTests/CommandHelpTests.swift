@@ -31,6 +31,7 @@ struct CommandHelpTests {
         case "replay": _ = try ReplayCommand.Options(&arguments)
         case "serve": _ = try ServeCommand.Options(&arguments)
         case "poll": _ = try PollCommand.Options(&arguments)
+        case "status": _ = try StatusCommand.Options(&arguments)
         default: Issue.record("no parser for \(command)")
         }
         return arguments.asked
@@ -55,6 +56,8 @@ struct CommandHelpTests {
         ("serve", ["--mode", "broadcast", "--channels", "manage", "--webhook", "http://127.0.0.1:9/x", "--clock", "feed"]),
         ("poll", ["--games", "0022400762"]),
         ("poll", ["--today", "--mode", "broadcast", "--channels", "manage", "--webhook", "http://127.0.0.1:9/x"]),
+        ("serve", ["--metrics", "m.prom", "--metrics-interval", "5"]),
+        ("status", ["--state-dir", "s"]),
     ])
     func theHelpListsEveryOptionTheCommandReads(command: String, argv: [String]) throws {
         let help = try #require(ScoreFeedCommand.subcommands.first { $0.name == command }?.help)

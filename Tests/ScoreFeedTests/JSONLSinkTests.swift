@@ -74,7 +74,7 @@ struct JSONLSinkTests {
         // A descriptor open for reading only: every write fails.
         let path = temporaryFile()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try #require(FileHandle(forReadingAtPath: path))
         let sink = JSONLSink(handle: handle, closeOnDeinit: true, writing: .background)
         let records = ResilientSinkTests.records("A", count: 2)

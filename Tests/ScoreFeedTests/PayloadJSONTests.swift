@@ -182,7 +182,7 @@ struct PayloadJSONTests {
         case 1: return Double(random.next() % 7200) / 10
         case 2: return Double(random.next() % 1_000_000_000) / 1000
         case 3: return Double(bitPattern: random.next() & 0x7FEF_FFFF_FFFF_FFFF)
-        case 4: return pick([0, -0.0, 1e15, 1e16, 999_999_999_999_999, 1e-7, 0.1, 5e-324, -1.5, 1e21], &random)
+        case 4: return pick([0, -0.0, 1e15, 1e16, 999_999_999_999_999, 1e-7, 0.1, .leastNonzeroMagnitude, -1.5, 1e21], &random)
         case 5: return 760_000_000 + Double(random.next() % 100_000_000) / 64
         case 6: return -Double(random.next() % 100_000) / 7
         default: return Double(random.next() % 3_000_000_000) + 0.5

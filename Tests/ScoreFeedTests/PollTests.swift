@@ -208,7 +208,7 @@ struct PollLiveTests {
     /// kills it with SIGKILL after `killAfter` records.
     static func poll(
         _ server: LiveNBATestServer, state: URL?, killAfter: Int? = nil, today: Bool = false, apns: APNsTestServer? = nil,
-        timeout: String = "5"
+        timeout: String = "5", extra: [String] = []
     ) throws -> (lines: [String], status: Int32, killed: Bool, stderr: String) {
         let process = Process()
         process.executableURL = ServeTests.executable
@@ -220,7 +220,7 @@ struct PollLiveTests {
             + (apns.map {
                 ["--mode", "broadcast", "--bundle-id", "com.acme", "--channels", "manage", "--channel-linger", "0",
                  "--webhook", $0.url.absoluteString, "--delete-unknown-channels"]
-            } ?? [])
+            } ?? []) + extra
         let out = Pipe()
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("poll-stderr-\(UUID().uuidString)")
         try Data().write(to: errorFile)

@@ -91,9 +91,16 @@ extension GameSession: Codable {
         _ data: Data, journal: Data? = nil, file: String, renderer: PushRenderer.Configuration = .init(),
         policy configuration: Coalescer.Configuration = .standard
     ) throws(ScoreFeedError) -> GameSession {
+        var session = try read(data, journal: journal, file: file)
+        session.resume(renderer: renderer, policy: configuration)
+        return session
+    }
+
+    /// The game saved in `data` and its `journal`, under the options they were written with:
+    /// what it was at its last sync, to look at (`scorefeed status`), not to continue.
+    public static func read(_ data: Data, journal: Data? = nil, file: String) throws(ScoreFeedError) -> GameSession {
         var session = try decode(data, file: file)
         if let journal, !journal.isEmpty { try session.replay(Journal.read(journal), file: file) }
-        session.resume(renderer: renderer, policy: configuration)
         return session
     }
 

@@ -68,11 +68,21 @@ public struct GameSession: Sendable {
         /// Updates dropped while the game had no channel to send on, because a newer state
         /// waited behind them.
         public var superseded = 0
+        /// Pushes handed to the sink (each once, as it leaves the outbox), by
+        /// ``handedKey(priority:event:)``: what the sink was given, which `--metrics` reports.
+        public var handed: [String: Int] = [:]
+        /// Of the pushes handed to the sink, the priority 10s sent beyond the budget the policy
+        /// assumes (their reason says ``Push/beyondBudget``).
+        public var beyondBudget = 0
 
         public init() {}
 
+        /// The key of ``handed``: `"10 update"`.
+        public static func handedKey(priority: Int, event: Push.Event) -> String { "\(priority) \(event.rawValue)" }
+
         enum CodingKeys: String, CodingKey {
-            case accepted, duplicates, edits, rejected, corrections, pushes, priority10, priority5, refused, superseded
+            case accepted, duplicates, edits, rejected, corrections, pushes, priority10, priority5, refused, superseded, handed,
+                beyondBudget
         }
 
         public init(from decoder: any Decoder) throws {
@@ -88,6 +98,21 @@ public struct GameSession: Sendable {
             priority5 = try count(.priority5)
             refused = try count(.refused)
             superseded = try count(.superseded)
+            handed = try c.decodeIfPresent([String: Int].self, forKey: .handed) ?? [:]
+            beyondBudget = try count(.beyondBudget)
+        }
+
+        /// The counts; ``handed`` and ``beyondBudget`` only when there are any, so a checkpoint
+        /// that has none keeps the form earlier versions wrote.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            for (key, value) in [(CodingKeys.accepted, accepted), (.duplicates, duplicates), (.edits, edits), (.rejected, rejected),
+                                 (.corrections, corrections), (.pushes, pushes), (.priority10, priority10), (.priority5, priority5),
+                                 (.refused, refused), (.superseded, superseded)] {
+                try c.encode(value, forKey: key)
+            }
+            if !handed.isEmpty { try c.encode(handed, forKey: .handed) }
+            if beyondBudget > 0 { try c.encode(beyondBudget, forKey: .beyondBudget) }
         }
     }
 
@@ -194,6 +219,10 @@ public struct GameSession: Sendable {
         guard !outbox.isEmpty else { return }
         record(.delivered(now: now))
         let output = outbox.removeFirst()
+        if case .push(let record) = output {
+            statistics.handed[Statistics.handedKey(priority: record.priority, event: record.event), default: 0] += 1
+            if record.priority == 10, record.reason.contains(Push.beyondBudget) { statistics.beyondBudget += 1 }
+        }
         if case .push(let record) = output, record.event == .end, channel.origin == .scorefeed,
            !endRecords.contains(where: { $0.seq == record.seq }) {
             endRecords.append(record)

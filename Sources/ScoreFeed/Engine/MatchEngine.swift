@@ -38,6 +38,8 @@ public actor MatchEngine {
     public private(set) var channelNews: [BroadcastChannel.Outcome] = []
     /// Wall-clock time, for when a channel was created (the engine's clock may be feed time).
     private let wallClock: any EngineClock
+    /// Told each push's feed-to-push time, each checkpoint write and each sink error (`--metrics`).
+    private let metrics: MetricsRecorder?
 
     public init(
         attributes: GameAttributes,
@@ -57,8 +59,9 @@ public actor MatchEngine {
     /// An engine that drives `session` (a new game's, or one restored from its checkpoint).
     public init(
         session: GameSession, clock: any EngineClock, sink: any PushSink, checkpoints: CheckpointStore? = nil,
-        wallClock: any EngineClock = SystemClock()
+        wallClock: any EngineClock = SystemClock(), metrics: MetricsRecorder? = nil
     ) {
+        self.metrics = metrics
         attributes = session.attributes
         self.clock = clock
         self.wallClock = wallClock
@@ -237,7 +240,12 @@ public actor MatchEngine {
         let channelOnly = store?.journal?.holdsDeliveries == true
         delivering = true
         defer { delivering = false }
-        while try await sendNext(channelOnly: channelOnly) {}
+        do {
+            while try await sendNext(channelOnly: channelOnly) {}
+        } catch {
+            metrics?.countSinkError(error)
+            throw error
+        }
     }
 
     /// One step of the delivery: the next output or channel request to the sink, then its
@@ -252,7 +260,9 @@ public actor MatchEngine {
         }
         if let journal = store?.journal {
             do {
-                if journal.needsSync { try journal.sync(journalPath) } else if journal.hasPending { try journal.write(journalPath) }
+                try MetricsRecorder.measure(metrics) { () throws(ScoreFeedError) in
+                    if journal.needsSync { try journal.sync(journalPath) } else if journal.hasPending { try journal.write(journalPath) }
+                }
             } catch {
                 checkpointFailure = error
                 return false
@@ -281,7 +291,9 @@ public actor MatchEngine {
             if case .unusable = outcome { return false }
         case .output(let output):
             switch output {
-            case .push(let record): try await sink.send(record)
+            case .push(let record):
+                try await sink.send(record)
+                if let metrics, let source = record.sourceTime { metrics.observeFeedToPush(clock.now.timeIntervalSince(source)) }
             case .refused(let refusal): try await sink.refused(refusal)
             }
             session.delivered(now: clock.now)
@@ -312,6 +324,8 @@ public actor MatchEngine {
     /// until a later write succeeds.
     private func commit() {
         guard let store else { return }
+        let start = ContinuousClock.now
+        defer { metrics?.observeCheckpointWrite(MetricsRecorder.seconds(since: start), failed: checkpointFailure != nil) }
         do {
             if let journal = store.journal, snapshotted,
                journalBytes < max(4 * snapshotBytes, Self.smallestJournal) || session.outbox.count > 1 {

@@ -43,8 +43,11 @@ public struct LivePoller: Sendable {
     static let boxscoreGiveUp = 3
 
     /// Polls until the game has ended (or the task is cancelled). The play-by-play and the
-    /// boxscore each keep their own schedule, so one failing does not slow the other.
-    public func run(service: GameService, fetcher: some LiveSource, report: @Sendable (Report) -> Void) async {
+    /// boxscore each keep their own schedule, so one failing does not slow the other. `metrics`
+    /// is told each request's outcome and when the play-by-play last answered.
+    public func run(
+        service: GameService, fetcher: some LiveSource, metrics: MetricsRecorder? = nil, report: @Sendable (Report) -> Void
+    ) async {
         if await service.hasEnded(gameId) {
             report(.ended(gameId))
             return
@@ -64,6 +67,8 @@ public struct LivePoller: Sendable {
         var boxDue = Date.distantPast, pbpDue = Date.distantPast
         let loop = DeadlineLoop()
         if let notBefore { try? await loop.clock.sleep(until: notBefore) }
+        metrics?.pollAnswered(game: gameId, at: Date())
+        defer { metrics?.pollStopped(game: gameId) }
         // Started from the scoreboard, before its play-by-play exists (broadcast: its channel).
         var announcedOnly = false
         if let announced, await service.announce(announced) {
@@ -80,6 +85,8 @@ public struct LivePoller: Sendable {
             var boxChanged = pendingChange
             if let boxscore, Date() >= boxDue {
                 var outcome = PollSchedule.Outcome.unchanged
+                var label = "304"
+                defer { metrics?.countPollRequest(endpoint: "boxscore", outcome: label) }
                 switch await fetcher.get(boxscore, validators: &boxValidators) {
                 case .body(let data):
                     do {
@@ -88,16 +95,19 @@ public struct LivePoller: Sendable {
                         boxChanged = true
                         boxFailures = 0
                         outcome = .fresh
+                        label = "200"
                     } catch {
                         // Not kept: the next request fetches it whole again.
                         boxValidators = LiveFetcher.Validators()
                         boxFailures += 1
                         report(.problem(Self.named(error, gameId)))
                         outcome = .failed(retryAfter: nil)
+                        label = Self.outcome(of: error)
                     }
                 case .notModified:
                     boxFailures = 0
                 case .failed(let error, let retryAfter):
+                    label = MetricsRecorder.pollOutcome(of: error)
                     boxFailures += 1
                     if await (service.knows(gameId) && !announcedOnly) || !error.isNotYetPublished { report(.problem(Self.named(error, gameId))) }
                     outcome = .failed(retryAfter: retryAfter)
@@ -112,16 +122,23 @@ public struct LivePoller: Sendable {
             let pbpIsDue = Date() >= pbpDue
             if pbpIsDue {
                 var outcome = PollSchedule.Outcome.unchanged
+                var label = "304"
+                defer {
+                    metrics?.countPollRequest(endpoint: "playbyplay", outcome: label)
+                    if label == "200" || label == "304" { metrics?.pollAnswered(game: gameId, at: Date()) }
+                }
                 switch await fetcher.get(playByPlay, validators: &pbpValidators) {
                 case .body(let data):
                     snapshotBytes = data
                     outcome = .fresh
                     staleAfterFinal = 0
+                    label = "200"
                 case .notModified:
                     // Unchanged since the last one: what is here is the whole game so far, so a
                     // boxscore that has just said final (or gone away) is read against it.
                     if boxChanged || deciding?.status == .final { snapshotBytes = lastPlayByPlay }
                 case .failed(let error, let retryAfter):
+                    label = MetricsRecorder.pollOutcome(of: error)
                     if await (service.knows(gameId) && !announcedOnly) || !error.isNotYetPublished { report(.problem(Self.named(error, gameId))) }
                     outcome = .failed(retryAfter: retryAfter)
                     // The boxscore says final but the play-by-play cannot be had: a few tries for
@@ -146,6 +163,7 @@ public struct LivePoller: Sendable {
                         // request fetches the whole document again.
                         pbpValidators = LiveFetcher.Validators()
                         report(.problem(Self.named(error, gameId)))
+                        if case .fresh = outcome { label = Self.outcome(of: error) }
                         outcome = .failed(retryAfter: nil)
                     }
                 }
@@ -201,6 +219,11 @@ public struct LivePoller: Sendable {
             return true
         }
         return false
+    }
+
+    /// The outcome label of a body that came (200) but could not be read.
+    private static func outcome(of error: any Error) -> String {
+        (error as? ScoreFeedError).map(MetricsRecorder.pollOutcome) ?? "invalid"
     }
 
     private static func named(_ error: any Error, _ game: String) -> ScoreFeedError {

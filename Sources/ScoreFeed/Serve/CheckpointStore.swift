@@ -120,12 +120,21 @@ public struct CheckpointStore: Sendable {
         }
     }
 
-    /// Every checkpoint in the directory, by file name.
-    public func readAll() throws(ScoreFeedError) -> [Entry] {
+    /// Every checkpoint in the directory, by file name. A file larger than `largest` bytes is
+    /// not read (its data, or its journal, is nil).
+    public func readAll(largest: Int = .max) throws(ScoreFeedError) -> [Entry] {
         try names().filter { $0.hasPrefix("game-") && $0.hasSuffix(".json") }.map { name in
             let file = directory.appendingPathComponent(name)
-            return Entry(file: file, data: try? Data(contentsOf: file), journal: Self.journal(of: file))
+            let journal = Self.journalURL(of: file)
+            return Entry(
+                file: file, data: Self.size(of: file) <= largest ? try? Data(contentsOf: file) : nil,
+                journal: Self.size(of: journal) <= largest ? Self.journal(of: file) : nil)
         }
+    }
+
+    /// The size of `file` in bytes (0 when it cannot be had).
+    static func size(of file: URL) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber)?.intValue ?? 0
     }
 }
 

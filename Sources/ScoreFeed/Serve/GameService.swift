@@ -27,17 +27,21 @@ public actor GameService {
         /// Broadcast mode with a channel per game (``PushRenderer/Mode/broadcastPerGame``): where
         /// each game's channel comes from and how long it lives.
         public var channels: ChannelManagement
+        /// Told what only the live code sees (feed-to-push times, checkpoint writes, sink errors),
+        /// for `--metrics`; nil: nothing is measured.
+        public var metrics: MetricsRecorder?
 
         public init(
             clock: ClockMode = .system, coalescer: Coalescer.Configuration = .standard,
             renderer: PushRenderer.Configuration = .init(), stateDirectory: URL? = nil,
-            channels: ChannelManagement = .init()
+            channels: ChannelManagement = .init(), metrics: MetricsRecorder? = nil
         ) {
             self.clock = clock
             self.coalescer = coalescer
             self.renderer = renderer
             self.stateDirectory = stateDirectory
             self.channels = channels
+            self.metrics = metrics
         }
 
         /// Whether each game sends on its own channel.
@@ -86,15 +90,15 @@ public actor GameService {
         }
     }
 
-    private let options: Options
+    let options: Options
     private let sink: any PushSink
     private nonisolated let store: CheckpointStore?
     /// The games' journals (with a state directory): bytes written and syncs made, for figures.
     public nonisolated var journal: Journal? { store?.journal }
     private let systemClock = SystemClock()
-    private var games: [String: Game] = [:]
+    private(set) var games: [String: Game] = [:]
     /// Game ids in the order their headers (or checkpoints) came, for summaries.
-    private var order: [String] = []
+    private(set) var order: [String] = []
     private var deadlines = DeadlineHeap()
     /// Games whose checkpoint could not be used, by the checkpoint's path: their budgets are
     /// unknown, and the numbering they had reached when it could be read.
@@ -183,7 +187,7 @@ public actor GameService {
             }
             session.channelLinger = options.channels.linger
             let manual = options.clock == .feed ? ManualClock(session.now) : nil
-            let engine = MatchEngine(session: session, clock: manual ?? systemClock, sink: sink, checkpoints: store)
+            let engine = MatchEngine(session: session, clock: manual ?? systemClock, sink: sink, checkpoints: store, metrics: options.metrics)
             add(id, Game(engine: engine, manual: manual))
             channels[id] = session.channel
             counters.resumedGames += 1
@@ -314,7 +318,7 @@ public actor GameService {
         journal.holdsDeliveries = false
         var failure: ScoreFeedError?
         do {
-            try journal.sync()
+            try MetricsRecorder.measure(options.metrics) { () throws(ScoreFeedError) in try journal.sync() }
         } catch {
             // Each game tries again before it sends, and holds its pushes while it fails.
             failure = error
@@ -711,7 +715,7 @@ public actor GameService {
         var session = GameSession(attributes: attributes, policy: policy, renderer: options.renderer, now: clock.now)
         session.channelLinger = options.channels.linger
         if let lost { session.continueNumbering(after: lost.seq, lastTimestamp: lost.lastTimestamp) }
-        let engine = MatchEngine(session: session, clock: clock, sink: sink, checkpoints: store)
+        let engine = MatchEngine(session: session, clock: clock, sink: sink, checkpoints: store, metrics: options.metrics)
         return Game(engine: engine, manual: manual)
     }
 

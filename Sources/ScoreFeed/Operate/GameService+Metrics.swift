@@ -1,0 +1,50 @@
+import Foundation
+
+extension GameService {
+    /// The figures for `--metrics` at `now` (wall clock): each game's from its session (its
+    /// statistics and its policy's budget: their one owner), with what `recorder` observed. The
+    /// series of a game whose end was delivered more than ``Metrics/endedGameRetention`` ago
+    /// are left out; it still counts in `scorefeed_games`.
+    public func metrics(now: Date, recorder: MetricsRecorder) async -> Metrics {
+        var metrics = recorder.observed(now: now)
+        for id in order {
+            guard let engine = games[id]?.engine else { continue }
+            let session = await engine.current
+            let ended = session.hasEnded
+            metrics.gamesByState[session.operatingState, default: 0] += 1
+            let unsent = session.outbox.count { if case .push = $0 { true } else { false } }
+            metrics.sinkBacklog += unsent
+            if unsent > 0, !session.isHolding {
+                metrics.withheld[await engine.checkpointFailure == nil ? "sink" : "checkpoint", default: 0] += unsent
+            }
+            if ended, unsent == 0, now.timeIntervalSince(recorder.endSeen(id, now: now)) > Metrics.endedGameRetention { continue }
+            metrics.games.append(Self.figures(of: session, at: options.clock == .feed ? session.now : max(now, session.now)))
+        }
+        return metrics
+    }
+
+    /// One game's series from its session; the budget's rolling hour ends at `time` (the game's
+    /// own clock on feed time).
+    static func figures(of session: GameSession, at time: Date) -> Metrics.Game {
+        let s = session.statistics
+        var pushes: [Metrics.PushKind: Int] = [:]
+        for (key, count) in s.handed {
+            let parts = key.split(separator: " ")
+            guard parts.count == 2, let priority = Int(parts[0]) else { continue }
+            pushes[Metrics.PushKind(priority: priority, event: String(parts[1])), default: 0] += count
+        }
+        return Metrics.Game(
+            id: session.attributes.gameId,
+            events: ["applied": s.accepted, "duplicate": s.duplicates, "edit": s.edits, "rejected": s.rejected],
+            pushes: pushes, budgetUsed: session.priority10Used(at: time), beyondBudget: s.beyondBudget, corrections: s.corrections)
+    }
+}
+
+extension GameSession {
+    /// Priority-10 pushes in the rolling hour up to `time`, within the assumed budget and beyond
+    /// it (a policy with no budget: none).
+    public func priority10Used(at time: Date) -> Int {
+        guard let coalescer = policy as? Coalescer else { return 0 }
+        return coalescer.budget.used(at: time) + coalescer.beyond.used(at: time)
+    }
+}
