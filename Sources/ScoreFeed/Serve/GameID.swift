@@ -17,6 +17,11 @@ public enum GameID {
         let bytes = id.utf8.count
         if bytes == 0 { return "is empty" }
         if bytes > maximumBytes { return "\(quoted(id)) is \(bytes) bytes long; at most \(maximumBytes) are allowed" }
+        // Printable ASCII (every id the NBA and ScoreFeed make, checked on every event line):
+        // no control character, and the space is its only whitespace.
+        if id.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) {
+            return id.utf8.first == 0x20 || id.utf8.last == 0x20 ? "\(quoted(id)) begins or ends with whitespace" : nil
+        }
         for scalar in id.unicodeScalars {
             switch scalar.properties.generalCategory {
             case .control, .lineSeparator, .paragraphSeparator:

@@ -297,8 +297,19 @@ public actor GameService {
     public func handle(batch: [ParsedLine], source: String? = nil) async -> [ScoreFeedError] {
         beginBatch()
         var messages: [ScoreFeedError] = []
-        for line in batch {
-            if let message = await handle(line, source: source) { messages.append(message) }
+        var start = 0
+        while start < batch.count {
+            // A run of events for games already known goes to the games side by side; any other
+            // line (a header, a bad line, an unknown game's event) on its own, in order.
+            var end = start
+            while end < batch.count, case .success(.event(let id, _)?) = batch[end].content, games[id] != nil { end += 1 }
+            if end == start {
+                if let message = await handle(batch[start], source: source) { messages.append(message) }
+                start += 1
+            } else {
+                messages += await apply(batch[start..<end], source: source)
+                start = end
+            }
         }
         if let message = await endBatch() { messages.append(message) }
         return messages
@@ -444,6 +455,69 @@ public actor GameService {
         return failure
     }
 
+    /// Applies a run of event lines for known games: each game takes its own in order, on its
+    /// own executor, the games side by side (a batch of many games uses every core); then what
+    /// each line did is taken in, in the order of the lines. Returns the messages for people.
+    private func apply(_ lines: ArraySlice<ParsedLine>, source: String?) async -> [ScoreFeedError] {
+        var byGame: [String: [Int]] = [:]
+        for index in lines.indices {
+            if case .success(.event(let id, _)?) = lines[index].content { byGame[id, default: []].append(index) }
+        }
+        var outcomes: [(index: Int, step: Result<Step, any Error>)] = []
+        outcomes.reserveCapacity(lines.count)
+        await withTaskGroup(of: [(index: Int, step: Result<Step, any Error>)].self) { group in
+            for (id, indices) in byGame {
+                guard let game = games[id] else { continue }
+                let events = indices.compactMap { index -> (index: Int, line: Int, event: GameEvent)? in
+                    guard case .success(.event(_, let event)?) = lines[index].content else { return nil }
+                    return (index, lines[index].number, event)
+                }
+                group.addTask {
+                    var taken: [(index: Int, step: Result<Step, any Error>)] = []
+                    for (index, line, event) in events {
+                        do {
+                            taken.append((index, .success(try await Self.receive(event, index: line - 1, on: game.engine, manual: game.manual))))
+                        } catch {
+                            taken.append((index, .failure(error)))
+                        }
+                    }
+                    return taken
+                }
+            }
+            for await taken in group { outcomes += taken }
+        }
+        outcomes.sort { $0.index < $1.index }
+        var messages: [ScoreFeedError] = []
+        for (index, outcome) in outcomes {
+            guard case .success(.event(let id, let event)?) = lines[index].content else { continue }
+            counters.lines += 1
+            counters.events += 1
+            let location = ScoreFeedError.Location(file: source, line: lines[index].number, sequence: event.seq)
+            if let message = await takeIn(outcome, of: id, at: location) { messages.append(message) }
+        }
+        if !waitingForChannel.isEmpty { await grantFreedChannels() }
+        return messages
+    }
+
+    /// Takes in what game `id` did with an event: its verdict, checkpoint and deadline; returns
+    /// the message for people when the event was rejected or something failed.
+    private func takeIn(_ outcome: Result<Step, any Error>, of id: String, at location: ScoreFeedError.Location) async -> ScoreFeedError? {
+        switch outcome {
+        case .success(let step):
+            var failure: ScoreFeedError?
+            if case .reject(var error) = step.verdict {
+                error.location = location
+                error.message = "game \(id): " + error.message
+                failure = error
+            }
+            absorb(id, step)
+            return failure ?? checkpointProblem(id, step.checkpointFailure)
+        case .failure(let error):
+            if let engine = games[id]?.engine { absorb(id, await Step.of(engine)) }
+            return ScoreFeedError(.io, "game \(id): the sink failed: \(error)", at: location)
+        }
+    }
+
     private func apply(_ event: GameEvent, to id: String, line: Int, source: String?) async -> ScoreFeedError? {
         let location = ScoreFeedError.Location(file: source, line: line, sequence: event.seq)
         guard let game = games[id] else {
@@ -451,22 +525,13 @@ public actor GameService {
             return ScoreFeedError(.invalidValue, "event for game \"\(id)\", which has no header yet; skipped", at: location)
         }
         counters.events += 1
-        var failure: ScoreFeedError?
+        let outcome: Result<Step, any Error>
         do {
-            let step = try await Self.receive(event, index: line - 1, on: game.engine, manual: game.manual)
-            switch step.verdict {
-            case .accept, .edit, .duplicate: break
-            case .reject(var error):
-                error.location = location
-                error.message = "game \(id): " + error.message
-                failure = error
-            }
-            failure = failure ?? checkpointProblem(id, step.checkpointFailure)
-            absorb(id, step)
+            outcome = .success(try await Self.receive(event, index: line - 1, on: game.engine, manual: game.manual))
         } catch {
-            failure = ScoreFeedError(.io, "game \(id): the sink failed: \(error)", at: location)
-            absorb(id, await Step.of(game.engine))
+            outcome = .failure(error)
         }
+        let failure = await takeIn(outcome, of: id, at: location)
         if !waitingForChannel.isEmpty { await grantFreedChannels() }
         return failure
     }

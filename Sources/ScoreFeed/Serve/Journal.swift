@@ -153,10 +153,12 @@ public final class Journal: @unchecked Sendable {
                 failures[path] = error
                 continue
             }
-            let start = lseek(fd, 0, SEEK_END)
-            guard Self.writeAll(fd, bytes) else {
+            let written = Self.writeAll(fd, bytes)
+            guard written == bytes.count else {
                 let failure = errno
-                if start >= 0 { _ = ftruncate(fd, start) }
+                // The part that went in is cut off again (appended: it ends the file).
+                let end = lseek(fd, 0, SEEK_END)
+                if end >= written { _ = ftruncate(fd, end - off_t(written)) }
                 failures[path] = ScoreFeedError(.io, "cannot write the journal: \(ScoreFeedError.errnoText(failure))", at: .init(file: path))
                 continue
             }
@@ -205,28 +207,37 @@ public final class Journal: @unchecked Sendable {
         }
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    /// Writes `bytes` at the end of `fd` (opened to append); returns how many went in (all of
+    /// them, or fewer with `errno` set).
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int {
         var written = 0
-        return bytes.withUnsafeBytes { buffer -> Bool in
+        bytes.withUnsafeBytes { buffer in
             while written < buffer.count {
                 #if canImport(Glibc)
                 let n = Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written)
                 #else
                 let n = Darwin.write(fd, buffer.baseAddress! + written, buffer.count - written)
                 #endif
-                if n < 0 { if errno == EINTR { continue }; return false }
+                if n < 0 { if errno == EINTR { continue }; return }
                 written += n
             }
-            return true
         }
+        return written
     }
 
     private static let encoder = JSONEncoder()
 
     /// FNV-1a, 64 bits: enough to tell a torn line from a whole one.
     static func checksum(_ bytes: some Sequence<UInt8>) -> UInt64 {
+        // Over contiguous storage when there is one (`Data`'s iterator goes byte by byte).
+        if let hash = bytes.withContiguousStorageIfAvailable({ checksum(buffer: $0) }) { return hash }
+        if let data = bytes as? Data { return data.withUnsafeBytes { checksum(buffer: $0.bindMemory(to: UInt8.self)) } }
+        return Array(bytes).withUnsafeBufferPointer { checksum(buffer: $0) }
+    }
+
+    private static func checksum(buffer: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
+        for byte in buffer {
             hash ^= UInt64(byte)
             hash = hash &* 0x100_0000_01b3
         }

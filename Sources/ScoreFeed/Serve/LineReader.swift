@@ -50,7 +50,7 @@ public struct LineReader: Sendable {
     /// lines there, beside the engines, on a core of its own).
     public func batches<T: Sendable>(_ transform: @escaping @Sendable (Item) -> T) -> AsyncStream<[T]> {
         let source = self.source, limit = maxLineBytes
-        return AsyncStream(bufferingPolicy: .bufferingOldest(64)) { continuation in
+        return AsyncStream(bufferingPolicy: .bufferingOldest(4)) { continuation in
             let stop = StopFlag()
             continuation.onTermination = { _ in stop.set() }
             Thread.detachNewThread {
