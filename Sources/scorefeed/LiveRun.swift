@@ -212,28 +212,8 @@ struct LiveRun {
         // A signal asks to stop soon: what is not sent by then stays in the checkpoints. Without
         // a reader nothing more is written to it.
         let limit = stop == .signal ? min(5, drainTimeout) : drainTimeout
-        if stop != .readerGone { await service.drain(waitingAtMost: limit) }
-        var webhookGaveUp = false
-        var writeFailed = false
-        do {
-            try await output.finishWriting()
-        } catch let error as ScoreFeedError where error.code == .readerGone {
-            // Noted by the screen, said below.
-        } catch {
-            Console.error("\(command): \(error)")
-            writeFailed = true
-        }
-        if output.webhook != nil {
-            do {
-                try await output.finish()
-            } catch {
-                Console.error("\(command): \(error)")
-                webhookGaveUp = true
-            }
-            // Ends the webhook delivered only now let their channels be deleted.
-            await service.settleChannels(until: Date().addingTimeInterval(limit))
-            await service.compact()
-        }
+        let (webhookGaveUp, writeFailed) = await finishing(
+            drain: stop != .readerGone, waitingAtMost: limit, signals: stop == .signal ? nil : signals)
         let unwritten = screen.unwritten
         let readerGone = stop == .readerGone || !unwritten.isEmpty
         var withheld = webhookGaveUp || readerGone || writeFailed
@@ -251,6 +231,64 @@ struct LiveRun {
                     + (stateDir != nil ? "; a run on the same state dir sends what the checkpoints hold once the cause is gone" : ""))
         }
         return withheld ? ExitCode.withheld : 0
+    }
+
+    /// Drains (unless the reader is gone), waits for the lines written in the background and
+    /// the webhook's last deliveries, and lets the channels settle, within `limit`. A SIGINT or
+    /// SIGTERM meanwhile (when `signals` is given: the run was not stopped by one) cuts it to 5 s more: what is not
+    /// sent by then stays in the checkpoints. Returns whether the webhook gave up and whether a
+    /// write failed.
+    private func finishing(
+        drain: Bool, waitingAtMost limit: TimeInterval, signals: SignalWatcher?
+    ) async -> (webhookGaveUp: Bool, writeFailed: Bool) {
+        let (service, output, command) = (self.service, self.output, self.command)
+        let rest = !drain ? "unsent" : stateDir != nil ? "in the checkpoints" : "unsent (without --state-dir nothing keeps it)"
+        return await withTaskGroup(of: (webhookGaveUp: Bool, writeFailed: Bool)?.self) { group in
+            group.addTask {
+                if drain { await service.drain(waitingAtMost: limit) }
+                var result = (webhookGaveUp: false, writeFailed: false)
+                do {
+                    try await output.finishWriting()
+                } catch let error as ScoreFeedError where error.code == .readerGone {
+                    // Noted by the screen, said with the summaries.
+                } catch {
+                    Console.error("\(command): \(error)")
+                    result.writeFailed = true
+                }
+                if output.webhook != nil {
+                    do {
+                        try await output.finish()
+                    } catch is CancellationError {
+                        // Cut short by a signal: what it holds is in the checkpoints.
+                        result.webhookGaveUp = true
+                    } catch {
+                        Console.error("\(command): \(error)")
+                        result.webhookGaveUp = true
+                    }
+                    // Ends the webhook delivered only now let their channels be deleted.
+                    await service.settleChannels(until: Date().addingTimeInterval(limit))
+                    await service.compact()
+                }
+                return result
+            }
+            if let signals {
+                group.addTask {
+                    await signals.next()
+                    guard !Task.isCancelled else { return nil }
+                    Console.error("\(command): stopping: what is due goes out for 5 s more, the rest stays \(rest)")
+                    try? await Task.sleep(for: .seconds(5))
+                    return nil
+                }
+            }
+            // Either the finishing ends, or the 5 s after a signal do and cut it short (it
+            // still writes the checkpoints; only its waiting stops).
+            var outcome: (webhookGaveUp: Bool, writeFailed: Bool)?
+            while let next = await group.next() {
+                group.cancelAll()
+                if let next { outcome = next }
+            }
+            return outcome ?? (false, false)
+        }
     }
 
     /// Whether `game` ends the run with pushes withheld (its checkpoint cannot be written, or the

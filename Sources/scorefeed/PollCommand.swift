@@ -137,7 +137,8 @@ enum PollCommand {
                         await poller.run(service: service, fetcher: fetcher, metrics: recorder) { report in
                             switch report {
                             // A request cut short by the stop (SIGINT, SIGTERM) is no problem to tell.
-                            case .problem(let error): if !Task.isCancelled { Console.error("\(error)") }
+                            // (A reader of stdout gone is said once, with the summaries.)
+                            case .problem(let error): if !Task.isCancelled, error.code != .readerGone { Console.error("\(error)") }
                             case .started(let a): Console.error("poll: game \(a.gameId): \(a.away.tricode) at \(a.home.tricode), following")
                             case .ended(let id): Console.error("poll: game \(id): the feed says it is over")
                             }

@@ -85,7 +85,10 @@ enum ServeCommand {
             // Lines are parsed on the reader's thread; each batch is made durable with one sync,
             // then its pushes go out.
             for await batch in reader.batches({ ParsedLine($0, source: source) }) {
-                for message in await service.handle(batch: batch, source: source) { Console.error("\(message)") }
+                // A reader of stdout gone is said once, with the summaries, not per line.
+                for message in await service.handle(batch: batch, source: source) where message.code != .readerGone {
+                    Console.error("\(message)")
+                }
             }
         }
         let c = await service.counters
@@ -102,28 +105,67 @@ enum ServeCommand {
     }
 }
 
-/// Turns SIGINT/SIGTERM into an awaitable event instead of killing the process. (Unchecked
-/// Sendable: the dispatch sources are only kept alive here, never touched after `init`.)
+/// Turns SIGINT/SIGTERM into an awaitable event instead of killing the process. Each signal is
+/// taken by one ``next()``, which can be awaited again after a cancelled wait (a run watches
+/// while reading its input, then again while it finishes).
 final class SignalWatcher: @unchecked Sendable {
-    private let stream: AsyncStream<Int32>
-    private let sources: [any DispatchSourceSignal]
+    private let lock = NSLock()
+    /// Signals arrived and not yet taken by a ``next()``.
+    private var waiting = 0
+    private var waiter: (id: Int, continuation: CheckedContinuation<Void, Never>)?
+    private var nextID = 0
+    /// Kept alive here, never touched after `init`.
+    private var sources: [any DispatchSourceSignal] = []
 
     init(signals: [Int32]) {
-        var continuation: AsyncStream<Int32>.Continuation!
-        stream = AsyncStream { continuation = $0 }
-        let c = continuation!
         sources = signals.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { c.yield(number) }
+            source.setEventHandler { [weak self] in self?.arrived() }
             source.resume()
             return source
         }
     }
 
-    /// Returns when a signal arrives (or the task is cancelled).
+    private func arrived() {
+        lock.lock()
+        if let waiter {
+            self.waiter = nil
+            lock.unlock()
+            waiter.continuation.resume()
+        } else {
+            waiting += 1
+            lock.unlock()
+        }
+    }
+
+    /// Returns when a signal arrives, or one has arrived that no earlier call took (or the task
+    /// is cancelled).
     func next() async {
-        var iterator = stream.makeAsyncIterator()
-        _ = await iterator.next()
+        let id = lock.withLock {
+            nextID += 1
+            return nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                lock.lock()
+                if waiting > 0 || Task.isCancelled {
+                    if !Task.isCancelled { waiting -= 1 }
+                    lock.unlock()
+                    continuation.resume()
+                    return
+                }
+                let earlier = waiter
+                waiter = (id, continuation)
+                lock.unlock()
+                earlier?.continuation.resume()
+            }
+        } onCancel: {
+            lock.lock()
+            let cancelled = waiter?.id == id ? waiter : nil
+            if cancelled != nil { waiter = nil }
+            lock.unlock()
+            cancelled?.continuation.resume()
+        }
     }
 }

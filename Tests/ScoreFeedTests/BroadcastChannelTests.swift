@@ -326,6 +326,8 @@ struct BroadcastChannelTests {
         let summaries = await service.summaries()
         let held = try #require(summaries.first { $0.attributes.gameId != early.first?.game })
         #expect(held.holding && held.unsent > 0 && held.channel.state == "none")
+        let metrics = await service.metrics(now: Date(), recorder: MetricsRecorder())
+        #expect(metrics.withheld["channel"] == held.unsent && metrics.withheld["checkpoint"] == nil, "--metrics names the cause")
         #expect(said.lines.filter { $0.contains("no broadcast channel to send on") }.count == 1, "said once")
         #expect(said.lines.contains { $0.contains("--max-channels allows (1)") })
 

@@ -85,6 +85,63 @@ struct ExitStatusTests {
         #expect(same && again.lines.count == clean.count, "every push the reader missed comes out, once")
     }
 
+    /// Without a state dir the reader going away is said once, not once per line serve still
+    /// had: no per-line sink error floods stderr.
+    @Test(
+        .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
+        .enabled(if: NBAFiles.available, NBAFiles.absentReason),
+        arguments: Mode.allCases)
+    func aReaderThatGoesAwayIsSaidOnceWithoutAStateDir(_ mode: Mode) throws {
+        let folder = try ScoreFeedProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stream = try StateDirectoryLockTests.stream(mode, into: folder)
+        let gone = try ScoreFeedProcess.run(
+            ["serve", "--clock", "feed"] + StateDirectoryLockTests.modeArguments(mode), closeOutput: true, input: stream)
+        #expect(gone.status == ExitCode.withheld, "\(gone.standardError.suffix(400))")
+        let lines = gone.standardError.split(separator: "\n")
+        #expect(lines.filter { $0.contains("the reader of standard output went away (EPIPE)") }.count == 1)
+        #expect(!lines.contains { $0.contains("reader-gone") }, "\(lines.prefix(3))")
+        #expect(lines.filter { $0.hasPrefix("game ") }.count == 8, "one summary per game")
+    }
+
+    /// SIGTERM while serve finishes (its input ended; a webhook that is down would keep it
+    /// retrying for --webhook-give-up): it stops after 5 s more, says so, keeps what is not
+    /// delivered in its checkpoints and exits 75; a run once the webhook is back would send it.
+    @Test(
+        .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
+        .enabled(if: NBAFiles.available, NBAFiles.absentReason), .timeLimit(.minutes(2)))
+    func aSignalWhileFinishingStopsIt() throws {
+        let folder = try ScoreFeedProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stream = try StateDirectoryLockTests.stream(.token, into: folder)
+        let process = Process()
+        process.executableURL = ServeTests.executable
+        process.arguments = [
+            "serve", "--clock", "feed", "--state-dir", folder.appendingPathComponent("state").path,
+            "--webhook", "http://127.0.0.1:9/push", "--webhook-give-up", "600", "--webhook-timeout", "1",
+        ]
+        process.standardInput = try FileHandle(forReadingFrom: stream)
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        // Waits until it says it is delivering what is still waiting (its input is done).
+        var said = ""
+        while !said.contains("delivering what is still waiting") {
+            let chunk = errors.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            said += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(said.contains("delivering what is still waiting"))
+        process.terminate()
+        said += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == ExitCode.withheld, "\(said.suffix(400))")
+        #expect(said.contains("serve: stopping: what is due goes out for 5 s more, the rest stays in the checkpoints"))
+        #expect(!said.contains("CancellationError"))
+        #expect(said.split(separator: "\n").filter { $0.hasPrefix("game ") && $0.contains("pushes not delivered") }.count == 8)
+    }
+
     /// poll too: one game's checkpoint cannot be written against the NBA test server; poll exits
     /// 75 naming it; once it can be written, a poll on the same state dir completes every game.
     @Test(

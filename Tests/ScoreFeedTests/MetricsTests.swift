@@ -81,6 +81,11 @@ struct MetricsTests {
         #expect(MetricsRecorder.pollOutcome(of: ScoreFeedError(.io, "no answer: The request timed out.")) == "timeout")
         #expect(MetricsRecorder.pollOutcome(of: ScoreFeedError(.io, "no answer: Could not connect to the server.")) == "no-answer")
         #expect(MetricsRecorder.pollOutcome(of: ScoreFeedError(.malformedJSON, "the answer is empty")) == "malformed-json")
+        // The errors the bounded reader gives, as poll meets them.
+        #expect(MetricsRecorder.pollOutcome(of: LiveFetcher.error(.timedOut(seconds: 10), at: .init())) == "timeout")
+        #expect(MetricsRecorder.pollOutcome(of: LiveFetcher.error(.cancelled, at: .init())) == "cancelled")
+        #expect(MetricsRecorder.pollOutcome(of: LiveFetcher.error(.transport(.cannotConnectToHost), at: .init())) == "no-answer")
+        #expect(MetricsRecorder.pollOutcome(of: LiveFetcher.error(.tooLarge(limit: 4), at: .init())) == "body-too-large")
     }
 
     @Test(.enabled(if: ExpositionCheck.promtool != nil, ExpositionCheck.promtoolAbsent))

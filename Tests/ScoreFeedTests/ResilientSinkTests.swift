@@ -139,6 +139,29 @@ struct ResilientSinkTests {
         #expect(await inner.delivered.map(\.event) == [.end])
     }
 
+    /// A sink that gives up when its task is cancelled, as the webhook does, and is down
+    /// otherwise.
+    struct CancellableDownSink: PushSink {
+        func send(_ record: PushRecord) async throws {
+            try Task.checkCancellation()
+            throw ScoreFeedError(.sinkUnavailable, "connection refused")
+        }
+    }
+
+    /// A flush cancelled (a signal while serve finishes) stops at once and keeps what waits; it
+    /// never goes round sending the same record again and again until its give-up time.
+    @Test(.timeLimit(.minutes(1))) func aCancelledFlushStopsAndKeepsWhatWaits() async throws {
+        let sink = ResilientSink(CancellableDownSink(), options: .init(giveUpAfter: 600), clock: ManualClock(Make.start))
+        for record in Self.records("GAME7", count: 2) { try await sink.send(record) }
+        let waiting = await sink.statistics.waiting
+        #expect(waiting >= 1)
+        let flushing = Task { try await sink.flush() }
+        flushing.cancel()
+        let result = await flushing.result
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect(await sink.statistics.waiting == waiting, "what waits is kept")
+    }
+
     @Test func rejectedRecordsAreDroppedAndARejectedEndIsReported() async throws {
         let inner = SwitchableSink()
         await inner.reject([2, 4])

@@ -14,8 +14,9 @@ extension GameService {
             metrics.gamesByState[session.operatingState, default: 0] += 1
             let unsent = session.outbox.count { if case .push = $0 { true } else { false } }
             metrics.sinkBacklog += unsent
-            if unsent > 0, !session.isHolding {
-                metrics.withheld[await engine.checkpointFailure == nil ? "sink" : "checkpoint", default: 0] += unsent
+            if unsent > 0 {
+                let cause = await engine.checkpointFailure != nil ? "checkpoint" : session.isHolding ? "channel" : "sink"
+                metrics.withheld[cause, default: 0] += unsent
             }
             if ended, unsent == 0, now.timeIntervalSince(recorder.endSeen(id, now: now)) > Metrics.endedGameRetention { continue }
             metrics.games.append(Self.figures(of: session, at: options.clock == .feed ? session.now : max(now, session.now)))

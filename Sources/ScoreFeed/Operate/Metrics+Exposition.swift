@@ -92,7 +92,7 @@ extension Metrics {
             type: "gauge", samples: [("", [], String(sinkBacklog))]))
         families.append(Family(
             name: "scorefeed_withheld_pushes",
-            help: "Pushes rendered and not delivered, by cause: checkpoint (it cannot be written) or sink (failed or not yet taken).",
+            help: "Pushes rendered and not delivered, by cause: checkpoint (cannot be written), channel (none yet) or sink (failed or not yet taken).",
             type: "gauge", samples: Self.withholdingCauses.map { ("", [("cause", $0)], String(withheld[$0] ?? 0)) }))
         families.append(Self.histogram("scorefeed_checkpoint_write_seconds", "Seconds per checkpoint write (snapshot, journal append or sync).", checkpointWrite))
         families.append(Family(

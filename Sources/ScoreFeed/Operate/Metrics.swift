@@ -108,11 +108,11 @@ public struct Metrics: Hashable, Sendable {
     /// Records rendered and not yet delivered: the games' outboxes and the webhook's queue.
     public var sinkBacklog = 0
     /// The backlog by why it waits: `checkpoint` (the game's checkpoint cannot be written, so its
-    /// pushes are withheld until it can) or `sink` (the sink failed, or has not taken them yet).
-    /// A game holding for want of a broadcast channel counts in neither.
+    /// pushes are withheld until it can), `channel` (broadcast: the game has no channel yet) or
+    /// `sink` (the sink failed, or has not taken them yet).
     public var withheld: [String: Int] = [:]
     /// The causes ``withheld`` names, each written even at 0.
-    public static let withholdingCauses = ["checkpoint", "sink"]
+    public static let withholdingCauses = ["checkpoint", "channel", "sink"]
     public var checkpointWrite = Histogram(bounds: Metrics.checkpointWriteBounds)
     public var checkpointErrors = 0
     public var pollRequests: [PollRequest: Int] = [:]

@@ -87,7 +87,8 @@ public final class MetricsRecorder: Sendable {
             let status = error.message[range.upperBound...].prefix { $0.isNumber }
             if status.count == 3 { return String(status) }
         }
-        if error.message.contains("timed out") { return "timeout" }
+        if error.message.contains("timed out") || error.message.hasPrefix("no whole answer within") { return "timeout" }
+        if error.message.hasPrefix("cancelled") { return "cancelled" }
         if error.message.hasPrefix("no answer") { return "no-answer" }
         return error.code.rawValue
     }

@@ -137,6 +137,7 @@ extension BoundedHTTP {
         case .networkConnectionLost: return "connection lost"
         case .timedOut: return "timed out"
         case .cannotFindHost: return "unknown host"
+        case .unknown: return "the connection failed (URL error -1)"
         default: return "URL error \(code.rawValue)"
         }
     }

@@ -79,7 +79,7 @@ public actor GameService {
         /// still holds): the engine is to be woken again, backing off.
         var channelWorkWaits = false
         /// The sink failed (the output stays in the outbox for the next call).
-        var sinkFailure: String?
+        var sinkFailure: (any Error)?
 
         /// What the service needs from `engine` now.
         static func of(_ engine: isolated MatchEngine, verdict: EventValidator.Verdict = .accept) -> Step {
@@ -199,7 +199,7 @@ public actor GameService {
             do {
                 try await engine.flush()
             } catch {
-                restoration.problems.append(ScoreFeedError(.io, "game \(id): the sink failed: \(error)"))
+                restoration.problems.append(Self.sinkFailed(id, error))
             }
             absorb(id, await Step.of(engine))
         }
@@ -342,9 +342,7 @@ public actor GameService {
         for id in batch {
             guard let engine = games[id]?.engine else { continue }
             let step = await Self.flush(engine)
-            failure = failure ?? checkpointProblem(id, step.checkpointFailure) ?? step.sinkFailure.map {
-                ScoreFeedError(.io, "game \(id): the sink failed: \($0)")
-            }
+            failure = failure ?? checkpointProblem(id, step.checkpointFailure) ?? step.sinkFailure.map { Self.sinkFailed(id, $0) }
             absorb(id, step)
         }
         return failure
@@ -356,7 +354,7 @@ public actor GameService {
             return Step.of(engine)
         } catch {
             var step = Step.of(engine)
-            step.sinkFailure = "\(error)"
+            step.sinkFailure = error
             return step
         }
     }
@@ -449,7 +447,7 @@ public actor GameService {
         do {
             try await game.engine.follow(score, at: time, moving: game.manual)
         } catch {
-            failure = ScoreFeedError(.io, "game \(id): the sink failed: \(error)")
+            failure = Self.sinkFailed(id, error)
         }
         absorb(id, await Step.of(game.engine))
         return failure
@@ -514,7 +512,7 @@ public actor GameService {
             return failure ?? checkpointProblem(id, step.checkpointFailure)
         case .failure(let error):
             if let engine = games[id]?.engine { absorb(id, await Step.of(engine)) }
-            return ScoreFeedError(.io, "game \(id): the sink failed: \(error)", at: location)
+            return Self.sinkFailed(id, error, at: location)
         }
     }
 
@@ -838,6 +836,13 @@ public actor GameService {
     }
 
     /// A checkpoint failure of game `id`, reported once per game.
+    /// The message for a sink that failed on game `id`'s push. A reader of standard output that
+    /// went away keeps its code: the run says that once, not once per line it still had.
+    static func sinkFailed(_ id: String, _ error: any Error, at location: ScoreFeedError.Location = .init()) -> ScoreFeedError {
+        let code: ScoreFeedError.Code = (error as? ScoreFeedError)?.code == .readerGone ? .readerGone : .io
+        return ScoreFeedError(code, "game \(id): the sink failed: \(error)", at: location)
+    }
+
     private func checkpointProblem(_ id: String, _ failure: ScoreFeedError?) -> ScoreFeedError? {
         guard var failure, reportedFailures.insert(id).inserted else { return nil }
         failure.message = "game \(id): cannot write its checkpoint (\(failure.message)); a restart would lose what it applied since"

@@ -141,6 +141,10 @@ public actor ResilientSink: PushSink {
     public func flush() async throws {
         let giveUp = clock.now.addingTimeInterval(options.giveUpAfter)
         while true {
+            // Cancelled (a signal while finishing): what waits stays for the next run. A send cut
+            // short leaves its record due at once, and a sleep to a time already past returns
+            // without looking, so this asks on every round.
+            try Task.checkCancellation()
             await drain()
             guard !queue.isEmpty, let next = queue.nextAttempt, next <= giveUp else { break }
             try await clock.sleep(until: next)
