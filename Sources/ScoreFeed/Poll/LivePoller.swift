@@ -52,11 +52,37 @@ public struct LivePoller: Sendable {
             report(.ended(gameId))
             return
         }
-        var pbpSchedule = schedule, boxSchedule = schedule
-        var pbpValidators = LiveFetcher.Validators(), boxValidators = LiveFetcher.Validators()
-        var boxBytes: Data?
-        var box: LiveBoxscore?
-        var boxFailures = 0
+        let loop = DeadlineLoop()
+        if let notBefore { try? await loop.clock.sleep(until: notBefore) }
+        metrics?.pollAnswered(game: gameId, at: Date())
+        defer { metrics?.pollStopped(game: gameId) }
+        let news = BoxscoreNews()
+        // Started from the scoreboard, before its play-by-play exists (broadcast: its channel).
+        if let announced, await service.announce(announced) {
+            report(.started(announced))
+            news.isAnnouncedOnly = true
+        }
+        // The task group ends before this call returns: `report` does not outlive it.
+        await withoutActuallyEscaping(report) { report in
+            await withTaskGroup(of: Void.self) { group in
+                if let boxscore {
+                    group.addTask { await pollBoxscore(boxscore, news: news, service: service, fetcher: fetcher, metrics: metrics, report: report) }
+                }
+                await pollPlayByPlay(news: news, service: service, fetcher: fetcher, metrics: metrics, report: report)
+                // The game is over (or this poller is stopping): the boxscore is not asked again.
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// Polls the play-by-play until the game has ended (or the task is cancelled), reading it
+    /// against what the boxscore's loop has told `news`.
+    private func pollPlayByPlay(
+        news: BoxscoreNews, service: GameService, fetcher: some LiveSource, metrics: MetricsRecorder?,
+        report: @Sendable (Report) -> Void
+    ) async {
+        var schedule = self.schedule
+        var validators = LiveFetcher.Validators()
         /// The last good play-by-play: a boxscore that turns final while the play-by-play stands
         /// still (304) or fails is read against it.
         var lastPlayByPlay: Data?
@@ -64,113 +90,63 @@ public struct LivePoller: Sendable {
         /// not each make a trip to the engine; after a restart it is empty and the engine sorts it.
         var handed: [Int: UInt64] = [:]
         var generator = SystemRandomNumberGenerator()
-        var boxDue = Date.distantPast, pbpDue = Date.distantPast
-        let loop = DeadlineLoop()
-        if let notBefore { try? await loop.clock.sleep(until: notBefore) }
-        metrics?.pollAnswered(game: gameId, at: Date())
-        defer { metrics?.pollStopped(game: gameId) }
-        // Started from the scoreboard, before its play-by-play exists (broadcast: its channel).
-        var announcedOnly = false
-        if let announced, await service.announce(announced) {
-            report(.started(announced))
-            announcedOnly = true
-        }
-        /// The boxscore changed since the last play-by-play request.
-        var pendingChange = false
+        var due = Date.distantPast
         /// Play-by-play requests that failed since the boxscore said final.
         var staleAfterFinal = 0
         var ended = false
-        // A round asks whichever endpoint is due; the next comes when the sooner one is due again.
-        await loop.run(next: { ended ? nil : boxscore == nil ? pbpDue : min(pbpDue, boxDue) }) { _ in
-            var boxChanged = pendingChange
-            if let boxscore, Date() >= boxDue {
-                var outcome = PollSchedule.Outcome.unchanged
-                var label = "304"
-                defer { metrics?.countPollRequest(endpoint: "boxscore", outcome: label) }
-                switch await fetcher.get(boxscore, validators: &boxValidators) {
-                case .body(let data):
-                    do {
-                        box = try LiveBoxscore.decode(data, url: boxscore.absoluteString)
-                        boxBytes = data
-                        boxChanged = true
-                        boxFailures = 0
-                        outcome = .fresh
-                        label = "200"
-                    } catch {
-                        // Not kept: the next request fetches it whole again.
-                        boxValidators = LiveFetcher.Validators()
-                        boxFailures += 1
-                        report(.problem(Self.named(error, gameId)))
-                        outcome = .failed(retryAfter: nil)
-                        label = Self.outcome(of: error)
-                    }
-                case .notModified:
-                    boxFailures = 0
-                case .failed(let error, let retryAfter):
-                    label = MetricsRecorder.pollOutcome(of: error)
-                    boxFailures += 1
-                    if await (service.knows(gameId) && !announcedOnly) || !error.isNotYetPublished { report(.problem(Self.named(error, gameId))) }
-                    outcome = .failed(retryAfter: retryAfter)
-                }
-                // A boxscore that keeps failing no longer decides; the play-by-play's end action
-                // does, so the play-by-play already here is read again once, when that happens.
-                if case .failed = outcome, boxFailures == Self.boxscoreGiveUp { boxChanged = true }
-                boxDue = boxSchedule.next(after: outcome, now: Date(), random: Double.random(in: 0..<1, using: &generator))
-            }
-            let deciding = boxscore == nil || boxFailures >= Self.boxscoreGiveUp ? nil : box
+        if boxscore != nil { await news.firstAnswer() }
+        await DeadlineLoop().run(next: { ended ? nil : due }) { _ in
+            let box = news.take()
+            let deciding = boxscore == nil || box.failures >= Self.boxscoreGiveUp ? nil : box.box
             var snapshotBytes: Data?
-            let pbpIsDue = Date() >= pbpDue
-            if pbpIsDue {
-                var outcome = PollSchedule.Outcome.unchanged
-                var label = "304"
-                defer {
-                    metrics?.countPollRequest(endpoint: "playbyplay", outcome: label)
-                    if label == "200" || label == "304" { metrics?.pollAnswered(game: gameId, at: Date()) }
-                }
-                switch await fetcher.get(playByPlay, validators: &pbpValidators) {
-                case .body(let data):
-                    snapshotBytes = data
-                    outcome = .fresh
-                    staleAfterFinal = 0
-                    label = "200"
-                case .notModified:
-                    // Unchanged since the last one: what is here is the whole game so far, so a
-                    // boxscore that has just said final (or gone away) is read against it.
-                    if boxChanged || deciding?.status == .final { snapshotBytes = lastPlayByPlay }
-                case .failed(let error, let retryAfter):
-                    label = MetricsRecorder.pollOutcome(of: error)
-                    if await (service.knows(gameId) && !announcedOnly) || !error.isNotYetPublished { report(.problem(Self.named(error, gameId))) }
-                    outcome = .failed(retryAfter: retryAfter)
-                    // The boxscore says final but the play-by-play cannot be had: a few tries for
-                    // the last actions, then the game ends on the boxscore's final anyway.
-                    if deciding?.status == .final {
-                        staleAfterFinal += 1
-                        if staleAfterFinal >= Self.boxscoreGiveUp { snapshotBytes = lastPlayByPlay }
-                    }
-                }
-                if let data = snapshotBytes {
-                    do {
-                        let snapshot = try LiveSnapshot.decode(
-                            playByPlay: data, url: playByPlay.absoluteString, boxscore: boxBytes, box: deciding, homeTeamId: nil)
-                        lastPlayByPlay = data
-                        if await hand(snapshot, to: service, handed: &handed, waitingForTeams: announcedOnly, report: report) {
-                            ended = true
-                            return
-                        }
-                        if !handed.isEmpty { announcedOnly = false }
-                    } catch {
-                        // Half a document is never folded: the validators are dropped so the next
-                        // request fetches the whole document again.
-                        pbpValidators = LiveFetcher.Validators()
-                        report(.problem(Self.named(error, gameId)))
-                        if case .fresh = outcome { label = Self.outcome(of: error) }
-                        outcome = .failed(retryAfter: nil)
-                    }
-                }
-                pbpDue = pbpSchedule.next(after: outcome, now: Date(), random: Double.random(in: 0..<1, using: &generator))
+            var outcome = PollSchedule.Outcome.unchanged
+            var label = "304"
+            defer {
+                metrics?.countPollRequest(endpoint: "playbyplay", outcome: label)
+                if label == "200" || label == "304" { metrics?.pollAnswered(game: gameId, at: Date()) }
             }
-            // A boxscore change between two play-by-play requests waits for the next one.
-            pendingChange = boxChanged && !pbpIsDue
+            switch await fetcher.get(playByPlay, validators: &validators) {
+            case .body(let data):
+                snapshotBytes = data
+                outcome = .fresh
+                staleAfterFinal = 0
+                label = "200"
+            case .notModified:
+                // Unchanged since the last one: what is here is the whole game so far, so a
+                // boxscore that has just said final (or gone away) is read against it.
+                if box.changed || deciding?.status == .final { snapshotBytes = lastPlayByPlay }
+            case .failed(let error, let retryAfter):
+                label = MetricsRecorder.pollOutcome(of: error)
+                let said = await service.knows(gameId) && !news.isAnnouncedOnly
+                if !Task.isCancelled, said || !error.isNotYetPublished { report(.problem(Self.named(error, gameId))) }
+                outcome = .failed(retryAfter: retryAfter)
+                // The boxscore says final but the play-by-play cannot be had: a few tries for
+                // the last actions, then the game ends on the boxscore's final anyway.
+                if deciding?.status == .final {
+                    staleAfterFinal += 1
+                    if staleAfterFinal >= Self.boxscoreGiveUp { snapshotBytes = lastPlayByPlay }
+                }
+            }
+            if let data = snapshotBytes {
+                do {
+                    let snapshot = try LiveSnapshot.decode(
+                        playByPlay: data, url: playByPlay.absoluteString, boxscore: box.bytes, box: deciding, homeTeamId: nil)
+                    lastPlayByPlay = data
+                    if await hand(snapshot, to: service, handed: &handed, waitingForTeams: news.isAnnouncedOnly, report: report) {
+                        ended = true
+                        return
+                    }
+                    if !handed.isEmpty { news.isAnnouncedOnly = false }
+                } catch {
+                    // Half a document is never folded: the validators are dropped so the next
+                    // request fetches the whole document again.
+                    validators = LiveFetcher.Validators()
+                    report(.problem(Self.named(error, gameId)))
+                    if case .fresh = outcome { label = Self.outcome(of: error) }
+                    outcome = .failed(retryAfter: nil)
+                }
+            }
+            due = schedule.next(after: outcome, now: Date(), random: Double.random(in: 0..<1, using: &generator))
         }
     }
 
@@ -222,11 +198,11 @@ public struct LivePoller: Sendable {
     }
 
     /// The outcome label of a body that came (200) but could not be read.
-    private static func outcome(of error: any Error) -> String {
+    static func outcome(of error: any Error) -> String {
         (error as? ScoreFeedError).map(MetricsRecorder.pollOutcome) ?? "invalid"
     }
 
-    private static func named(_ error: any Error, _ game: String) -> ScoreFeedError {
+    static func named(_ error: any Error, _ game: String) -> ScoreFeedError {
         var failure = error as? ScoreFeedError ?? ScoreFeedError(.io, "\(error)")
         if !failure.message.hasPrefix("game ") { failure.message = "game \(game): " + failure.message }
         return failure
