@@ -214,8 +214,7 @@ struct LiveRun {
         let limit = stop == .signal ? min(5, drainTimeout) : drainTimeout
         let (webhookGaveUp, writeFailed) = await finishing(
             drain: stop != .readerGone, waitingAtMost: limit, signals: stop == .signal ? nil : signals)
-        let unwritten = screen.unwritten
-        let readerGone = stop == .readerGone || !unwritten.isEmpty
+        let readerGone = stop == .readerGone || screen.noticed
         var withheld = webhookGaveUp || readerGone || writeFailed
         for game in await service.summaries() {
             let waiting = await output.webhook?.sink.pending(game: game.attributes.gameId) ?? 0

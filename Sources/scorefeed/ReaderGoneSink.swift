@@ -12,9 +12,10 @@ import ScoreFeed
 final class ReaderGoneSink: PushSink, @unchecked Sendable {
     private let inner: JSONLSink
     private let lock = NSLock()
-    /// Games whose write found no reader, in order, with the seq each was writing (nil: a
-    /// refusal, a channel request or the last flush, which have none).
-    private var gamesUnwritten: [(game: String, seq: Int?)] = []
+    /// What each write that found no reader was writing, once per game (its key), in order:
+    /// "game G seq N", "game G" (a refusal or a game's channel request), "the channel requests",
+    /// "the last lines" (the background writer's last flush, when nothing else was noted).
+    private var writing: [(key: String, said: String)] = []
     private let gone: AsyncStream<Void>
     private let continuation: AsyncStream<Void>.Continuation
 
@@ -23,11 +24,9 @@ final class ReaderGoneSink: PushSink, @unchecked Sendable {
         (gone, continuation) = AsyncStream.makeStream(of: Void.self)
     }
 
-    /// The games (and seqs) whose writes found no reader.
-    var unwritten: [(game: String, seq: Int?)] {
-        lock.lock()
-        defer { lock.unlock() }
-        return gamesUnwritten
+    /// Whether a write found no reader.
+    var noticed: Bool {
+        lock.withLock { !writing.isEmpty }
     }
 
     /// Returns once a write has found no reader (or the task is cancelled).
@@ -37,29 +36,32 @@ final class ReaderGoneSink: PushSink, @unchecked Sendable {
     }
 
     nonisolated(nonsending) func send(_ record: PushRecord) async throws {
-        do { try await inner.send(record) } catch { try noting(error, game: record.game, seq: record.seq) }
+        do { try await inner.send(record) } catch { try noting(error, for: record.game, "game \(record.game) seq \(record.seq)") }
     }
 
     nonisolated(nonsending) func refused(_ refusal: PushRefusal) async throws {
-        do { try await inner.refused(refusal) } catch { try noting(error, game: refusal.game, seq: nil) }
+        do { try await inner.refused(refusal) } catch { try noting(error, for: refusal.game, "game \(refusal.game)") }
     }
 
     nonisolated(nonsending) func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? {
-        do { return try await inner.manage(request) } catch { try noting(error, game: request.game ?? "(channels)", seq: nil) }
+        do { return try await inner.manage(request) } catch {
+            try noting(error, for: request.game ?? "(channels)", request.game.map { "game \($0)" } ?? "the channel requests")
+        }
     }
 
     /// Waits for the lines written in the background; a reader gone by then is noted.
     nonisolated(nonsending) func flush() async throws {
-        do { try await inner.flush() } catch { try noting(error, game: nil, seq: nil) }
+        do { try await inner.flush() } catch { try noting(error, for: nil, "the last lines") }
     }
 
-    /// Keeps the game and seq a write without a reader was for, then throws `error` on.
-    private func noting(_ error: any Error, game: String?, seq: Int?) throws -> Never {
+    /// Keeps what a write without a reader was for (`said`, the first time for `key`; with no
+    /// key, only when nothing else was), then throws `error` on.
+    private func noting(_ error: any Error, for key: String?, _ said: String) throws -> Never {
         if (error as? ScoreFeedError)?.code == .readerGone {
-            lock.lock()
-            if let game, !gamesUnwritten.contains(where: { $0.game == game }) { gamesUnwritten.append((game, seq)) }
-            if game == nil && gamesUnwritten.isEmpty { gamesUnwritten.append(("(the last lines)", nil)) }
-            lock.unlock()
+            lock.withLock {
+                let first = key.map { key in !writing.contains { $0.key == key } } ?? writing.isEmpty
+                if first { writing.append((key ?? "", said)) }
+            }
             continuation.yield()
         }
         throw error
@@ -68,9 +70,9 @@ final class ReaderGoneSink: PushSink, @unchecked Sendable {
     /// What to tell the operator: the games and seqs that were being written, at most `limit`
     /// of them named.
     func message(command: String, resumable: Bool, limit: Int = 5) -> String {
-        let unwritten = self.unwritten
-        let named = unwritten.prefix(limit).map { $0.game.hasPrefix("(") ? $0.game : "game \($0.game)" + ($0.seq.map { " seq \($0)" } ?? "") }
-        let more = unwritten.count > limit ? " and \(unwritten.count - limit) more games" : ""
+        let writing = lock.withLock { self.writing }
+        let named = writing.prefix(limit).map(\.said)
+        let more = writing.count > limit ? " and \(writing.count - limit) more games" : ""
         return "\(command): the reader of standard output went away (EPIPE) while \(command) was writing "
             + named.joined(separator: ", ") + more + "; "
             + (resumable

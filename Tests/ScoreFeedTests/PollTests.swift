@@ -204,6 +204,23 @@ struct PollLiveTests {
         return await sink.records
     }
 
+    /// `poll --clock feed`'s arguments for the server: its games, or `--today` from its
+    /// scoreboard; broadcast mode with `apns`.
+    static func arguments(
+        _ server: LiveNBATestServer, state: URL?, today: Bool = false, apns: APNsTestServer? = nil, timeout: String = "5",
+        extra: [String] = []
+    ) -> [String] {
+        let which = today
+            ? ["--today", "--scoreboard-url", "http://127.0.0.1:\(server.port)/static/json/liveData/scoreboard/todaysScoreboard_00.json"]
+            : ["--games", games.joined(separator: ",")]
+        return ["poll"] + which + ["--interval", interval, "--clock", "feed", "--timeout", timeout]
+            + server.pollArguments + (state.map { ["--state-dir", $0.path] } ?? [])
+            + (apns.map {
+                ["--mode", "broadcast", "--bundle-id", "com.acme", "--channels", "manage", "--channel-linger", "0",
+                 "--webhook", $0.url.absoluteString, "--delete-unknown-channels"]
+            } ?? []) + extra
+    }
+
     /// Runs `poll --clock feed` on the server (its games, or `--today` from its scoreboard);
     /// kills it with SIGKILL after `killAfter` records.
     static func poll(
@@ -212,15 +229,7 @@ struct PollLiveTests {
     ) throws -> (lines: [String], status: Int32, killed: Bool, stderr: String) {
         let process = Process()
         process.executableURL = ServeTests.executable
-        let which = today
-            ? ["--today", "--scoreboard-url", "http://127.0.0.1:\(server.port)/static/json/liveData/scoreboard/todaysScoreboard_00.json"]
-            : ["--games", games.joined(separator: ",")]
-        process.arguments = ["poll"] + which + ["--interval", interval, "--clock", "feed", "--timeout", timeout]
-            + server.pollArguments + (state.map { ["--state-dir", $0.path] } ?? [])
-            + (apns.map {
-                ["--mode", "broadcast", "--bundle-id", "com.acme", "--channels", "manage", "--channel-linger", "0",
-                 "--webhook", $0.url.absoluteString, "--delete-unknown-channels"]
-            } ?? []) + extra
+        process.arguments = arguments(server, state: state, today: today, apns: apns, timeout: timeout, extra: extra)
         let out = Pipe()
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("poll-stderr-\(UUID().uuidString)")
         try Data().write(to: errorFile)

@@ -52,6 +52,18 @@ struct ScoreFeedProcess {
     }
 
     /// A new, empty temporary folder.
+    /// Reads `handle` (a running command's output) until what came contains `text`, or until
+    /// its writer closes it; returns what came.
+    static func read(_ handle: FileHandle, until text: String) -> String {
+        var said = ""
+        while !said.contains(text) {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            said += String(decoding: chunk, as: UTF8.self)
+        }
+        return said
+    }
+
     static func temporaryFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -110,8 +110,7 @@ extension LivePoller {
             case .failed(let error, let retryAfter):
                 label = MetricsRecorder.pollOutcome(of: error)
                 news.failed()
-                let said = await service.knows(gameId) && !news.isAnnouncedOnly
-                if !Task.isCancelled, said || !error.isNotYetPublished { report(.problem(Self.named(error, gameId))) }
+                await tell(error, service: service, news: news, report: report)
                 outcome = .failed(retryAfter: retryAfter)
             }
             news.answered()

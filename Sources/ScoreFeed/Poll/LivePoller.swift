@@ -52,8 +52,7 @@ public struct LivePoller: Sendable {
             report(.ended(gameId))
             return
         }
-        let loop = DeadlineLoop()
-        if let notBefore { try? await loop.clock.sleep(until: notBefore) }
+        if let notBefore { try? await DeadlineLoop().clock.sleep(until: notBefore) }
         metrics?.pollAnswered(game: gameId, at: Date())
         defer { metrics?.pollStopped(game: gameId) }
         let news = BoxscoreNews()
@@ -117,8 +116,7 @@ public struct LivePoller: Sendable {
                 if box.changed || deciding?.status == .final { snapshotBytes = lastPlayByPlay }
             case .failed(let error, let retryAfter):
                 label = MetricsRecorder.pollOutcome(of: error)
-                let said = await service.knows(gameId) && !news.isAnnouncedOnly
-                if !Task.isCancelled, said || !error.isNotYetPublished { report(.problem(Self.named(error, gameId))) }
+                await tell(error, service: service, news: news, report: report)
                 outcome = .failed(retryAfter: retryAfter)
                 // The boxscore says final but the play-by-play cannot be had: a few tries for
                 // the last actions, then the game ends on the boxscore's final anyway.
@@ -195,6 +193,13 @@ public struct LivePoller: Sendable {
             return true
         }
         return false
+    }
+
+    /// Says a request's failure, except a 403 or 404 while the game is not yet known (or known
+    /// only from the scoreboard): before tip-off the NBA's endpoints do not have it yet.
+    func tell(_ error: ScoreFeedError, service: GameService, news: BoxscoreNews, report: @Sendable (Report) -> Void) async {
+        let known = await service.knows(gameId) && !news.isAnnouncedOnly
+        if known || !error.isNotYetPublished { report(.problem(Self.named(error, gameId))) }
     }
 
     /// The outcome label of a body that came (200) but could not be read.

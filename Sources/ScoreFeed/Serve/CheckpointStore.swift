@@ -67,19 +67,7 @@ public struct CheckpointStore: Sendable {
         guard fd >= 0 else {
             throw ScoreFeedError(.io, "cannot open \(temporary.path): \(ScoreFeedError.errnoText(errno))", at: .init(file: temporary.path))
         }
-        var written = 0
-        var failure: Int32 = 0
-        data.withUnsafeBytes { buffer in
-            while written < buffer.count {
-                let n = posixWrite(fd, buffer.baseAddress! + written, buffer.count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                written += n
-            }
-        }
+        var failure = data.withUnsafeBytes { FileWrite.all($0, to: fd).failure }
         if failure == 0, fsync(fd) != 0 { failure = errno }
         close(fd)
         if failure == 0, rename(temporary.path, target.path) != 0 { failure = errno }
@@ -147,13 +135,4 @@ extension CheckpointStore {
             throw ScoreFeedError(.io, "cannot list the state directory: \(error.localizedDescription)", at: .init(file: directory.path))
         }
     }
-}
-
-/// `write(2)`, named apart from Swift's own `write`.
-private func posixWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    return Glibc.write(fd, bytes, count)
-    #else
-    return Darwin.write(fd, bytes, count)
-    #endif
 }

@@ -457,40 +457,37 @@ public actor GameService {
     /// own executor, the games side by side (a batch of many games uses every core); then what
     /// each line did is taken in, in the order of the lines. Returns the messages for people.
     private func apply(_ lines: ArraySlice<ParsedLine>, source: String?) async -> [ScoreFeedError] {
-        var byGame: [String: [Int]] = [:]
-        for index in lines.indices {
-            if case .success(.event(let id, _)?) = lines[index].content { byGame[id, default: []].append(index) }
+        // Each game's events, with their place in the run.
+        var byGame: [String: [(offset: Int, line: Int, event: GameEvent)]] = [:]
+        for (offset, line) in lines.enumerated() {
+            if case .success(.event(let id, let event)?) = line.content { byGame[id, default: []].append((offset, line.number, event)) }
         }
-        var outcomes: [(index: Int, step: Result<Step, any Error>)] = []
-        outcomes.reserveCapacity(lines.count)
-        await withTaskGroup(of: [(index: Int, step: Result<Step, any Error>)].self) { group in
-            for (id, indices) in byGame {
+        var outcomes = [Result<Step, any Error>?](repeating: nil, count: lines.count)
+        await withTaskGroup(of: [(offset: Int, step: Result<Step, any Error>)].self) { group in
+            for (id, events) in byGame {
                 guard let game = games[id] else { continue }
-                let events = indices.compactMap { index -> (index: Int, line: Int, event: GameEvent)? in
-                    guard case .success(.event(_, let event)?) = lines[index].content else { return nil }
-                    return (index, lines[index].number, event)
-                }
                 group.addTask {
-                    var taken: [(index: Int, step: Result<Step, any Error>)] = []
-                    for (index, line, event) in events {
+                    var taken: [(offset: Int, step: Result<Step, any Error>)] = []
+                    for (offset, line, event) in events {
                         do {
-                            taken.append((index, .success(try await Self.receive(event, index: line - 1, on: game.engine, manual: game.manual))))
+                            taken.append((offset, .success(try await Self.receive(event, index: line - 1, on: game.engine, manual: game.manual))))
                         } catch {
-                            taken.append((index, .failure(error)))
+                            taken.append((offset, .failure(error)))
                         }
                     }
                     return taken
                 }
             }
-            for await taken in group { outcomes += taken }
+            for await taken in group {
+                for (offset, step) in taken { outcomes[offset] = step }
+            }
         }
-        outcomes.sort { $0.index < $1.index }
         var messages: [ScoreFeedError] = []
-        for (index, outcome) in outcomes {
-            guard case .success(.event(let id, let event)?) = lines[index].content else { continue }
+        for (line, outcome) in zip(lines, outcomes) {
+            guard let outcome, case .success(.event(let id, let event)?) = line.content else { continue }
             counters.lines += 1
             counters.events += 1
-            let location = ScoreFeedError.Location(file: source, line: lines[index].number, sequence: event.seq)
+            let location = ScoreFeedError.Location(file: source, line: line.number, sequence: event.seq)
             if let message = await takeIn(outcome, of: id, at: location) { messages.append(message) }
         }
         if !waitingForChannel.isEmpty { await grantFreedChannels() }
@@ -835,7 +832,6 @@ public actor GameService {
         }
     }
 
-    /// A checkpoint failure of game `id`, reported once per game.
     /// The message for a sink that failed on game `id`'s push. A reader of standard output that
     /// went away keeps its code: the run says that once, not once per line it still had.
     static func sinkFailed(_ id: String, _ error: any Error, at location: ScoreFeedError.Location = .init()) -> ScoreFeedError {
@@ -843,6 +839,7 @@ public actor GameService {
         return ScoreFeedError(code, "game \(id): the sink failed: \(error)", at: location)
     }
 
+    /// A checkpoint failure of game `id`, reported once per game.
     private func checkpointProblem(_ id: String, _ failure: ScoreFeedError?) -> ScoreFeedError? {
         guard var failure, reportedFailures.insert(id).inserted else { return nil }
         failure.message = "game \(id): cannot write its checkpoint (\(failure.message)); a restart would lose what it applied since"

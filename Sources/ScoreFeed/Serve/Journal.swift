@@ -153,9 +153,8 @@ public final class Journal: @unchecked Sendable {
                 failures[path] = error
                 continue
             }
-            let written = Self.writeAll(fd, bytes)
-            guard written == bytes.count else {
-                let failure = errno
+            let (written, failure) = bytes.withUnsafeBytes { FileWrite.all($0, to: fd) }
+            guard failure == 0 else {
                 // The part that went in is cut off again (appended: it ends the file).
                 let end = lseek(fd, 0, SEEK_END)
                 if end >= written { _ = ftruncate(fd, end - off_t(written)) }
@@ -207,40 +206,17 @@ public final class Journal: @unchecked Sendable {
         }
     }
 
-    /// Writes `bytes` at the end of `fd` (opened to append); returns how many went in (all of
-    /// them, or fewer with `errno` set).
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int {
-        var written = 0
-        bytes.withUnsafeBytes { buffer in
-            while written < buffer.count {
-                #if canImport(Glibc)
-                let n = Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written)
-                #else
-                let n = Darwin.write(fd, buffer.baseAddress! + written, buffer.count - written)
-                #endif
-                if n < 0 { if errno == EINTR { continue }; return }
-                written += n
-            }
-        }
-        return written
-    }
-
     private static let encoder = JSONEncoder()
 
     /// FNV-1a, 64 bits: enough to tell a torn line from a whole one.
-    static func checksum(_ bytes: some Sequence<UInt8>) -> UInt64 {
-        // Over contiguous storage when there is one (`Data`'s iterator goes byte by byte).
-        if let hash = bytes.withContiguousStorageIfAvailable({ checksum(buffer: $0) }) { return hash }
-        if let data = bytes as? Data { return data.withUnsafeBytes { checksum(buffer: $0.bindMemory(to: UInt8.self)) } }
-        return Array(bytes).withUnsafeBufferPointer { checksum(buffer: $0) }
-    }
-
-    private static func checksum(buffer: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in buffer {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
+    static func checksum(_ bytes: some ContiguousBytes) -> UInt64 {
+        bytes.withUnsafeBytes { buffer in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in buffer {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+            return hash
         }
-        return hash
     }
 }

@@ -89,9 +89,8 @@ public final class JSONLSink: PushSink, @unchecked Sendable {
         try await writer?.flush()
     }
 
-    /// Writes `line` and a newline now.
-    private func write(_ line: Data) throws(ScoreFeedError) {
-        var line = line
+    /// Writes `line` and a newline now (appended in place: the line is the caller's to give).
+    private func write(_ line: consuming Data) throws(ScoreFeedError) {
         line.append(0x0A)
         lock.lock()
         defer { lock.unlock() }
@@ -102,25 +101,7 @@ public final class JSONLSink: PushSink, @unchecked Sendable {
     /// several writers stay whole. A reader that went away (`EPIPE`: `SIGPIPE` must be ignored)
     /// is a ``ScoreFeedError/Code/readerGone`` error, so the caller can tell it from a failing disk.
     private static func write(_ lines: Data, to handle: FileHandle) throws(ScoreFeedError) {
-        let descriptor = handle.fileDescriptor
-        let failure = lines.withUnsafeBytes { bytes -> Int32 in
-            var offset = 0
-            while offset < bytes.count {
-                #if canImport(Glibc)
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                #elseif canImport(Musl)
-                let written = Musl.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                #else
-                let written = Darwin.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                #endif
-                if written >= 0 {
-                    offset += written
-                } else if errno != EINTR {
-                    return errno
-                }
-            }
-            return 0
-        }
+        let failure = lines.withUnsafeBytes { FileWrite.all($0, to: handle.fileDescriptor).failure }
         switch failure {
         case 0: return
         case EPIPE: throw ScoreFeedError(.readerGone, "the reader went away (EPIPE) before the JSON lines were written")
