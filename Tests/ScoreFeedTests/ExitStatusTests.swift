@@ -85,6 +85,42 @@ struct ExitStatusTests {
         #expect(same && again.lines.count == clean.count, "every push the reader missed comes out, once")
     }
 
+    /// No line is lost when the engines fall behind the reader. serve's stdout is not read until
+    /// serve has read the whole of a 6-night stream (48 games, about 6 MB, so six batches of a
+    /// megabyte): the first batch's pushes fill the pipe and stop the engines, four batches wait
+    /// in the reader's buffer, and the last is turned away until there is room. Every line is
+    /// still applied and every game ends.
+    @Test(
+        .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
+        .enabled(if: NBAFiles.available, NBAFiles.absentReason),
+        .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fdinfo/0"), "reads the input's position from /proc"),
+        .timeLimit(.minutes(5)), arguments: Mode.allCases)
+    func noLineIsLostWhenTheEnginesFallBehind(_ mode: Mode) throws {
+        let folder = try ScoreFeedProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stream = try StateDirectoryLockTests.stream(mode, into: folder, copies: 6)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: stream.path)[.size] as? Int)
+        let lines = try String(contentsOf: stream, encoding: .utf8).split(separator: "\n").count
+        let process = Process()
+        process.executableURL = ServeTests.executable
+        process.arguments = StateDirectoryLockTests.serveArguments(mode, state: folder.appendingPathComponent("state"))
+        process.standardInput = try FileHandle(forReadingFrom: stream)
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Waits (no sleep) until serve's reader is at the end of its input, its output unread.
+        let position = "/proc/\(process.processIdentifier)/fdinfo/0"
+        while process.isRunning, !((try? String(contentsOfFile: position, encoding: .utf8)) ?? "").contains("pos:\t\(size)\n") {}
+        let records = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(said.suffix(400))")
+        #expect(said.contains("serve: \(lines) lines, 48 headers"), "\(said.suffix(400))")
+        #expect(said.split(separator: "\n").filter { $0.hasPrefix("game ") && $0.contains(", ended, final ") }.count == 48)
+        #expect(records.split(separator: "\n").count == 6 * 1491)
+    }
+
     /// Without a state dir the reader going away is said once, not once per line serve still
     /// had: no per-line sink error floods stderr.
     @Test(
@@ -109,29 +145,25 @@ struct ExitStatusTests {
     /// delivered in its checkpoints and exits 75; a run once the webhook is back would send it.
     @Test(
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
-        .enabled(if: NBAFiles.available, NBAFiles.absentReason), .timeLimit(.minutes(2)))
-    func aSignalWhileFinishingStopsIt() throws {
+        .enabled(if: NBAFiles.available, NBAFiles.absentReason), .timeLimit(.minutes(2)),
+        arguments: Mode.allCases)
+    func aSignalWhileFinishingStopsIt(_ mode: Mode) throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let stream = try StateDirectoryLockTests.stream(.token, into: folder)
+        let stream = try StateDirectoryLockTests.stream(mode, into: folder)
         let process = Process()
         process.executableURL = ServeTests.executable
         process.arguments = [
             "serve", "--clock", "feed", "--state-dir", folder.appendingPathComponent("state").path,
             "--webhook", "http://127.0.0.1:9/push", "--webhook-give-up", "600", "--webhook-timeout", "1",
-        ]
+        ] + StateDirectoryLockTests.modeArguments(mode)
         process.standardInput = try FileHandle(forReadingFrom: stream)
         process.standardOutput = FileHandle.nullDevice
         let errors = Pipe()
         process.standardError = errors
         try process.run()
         // Waits until it says it is delivering what is still waiting (its input is done).
-        var said = ""
-        while !said.contains("delivering what is still waiting") {
-            let chunk = errors.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            said += String(decoding: chunk, as: UTF8.self)
-        }
+        var said = ScoreFeedProcess.read(errors.fileHandleForReading, until: "delivering what is still waiting")
         #expect(said.contains("delivering what is still waiting"))
         process.terminate()
         said += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -170,14 +202,15 @@ struct ExitStatusTests {
     /// A webhook down past --webhook-give-up: exit 75 and the summaries name the webhook.
     @Test(
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
-        .enabled(if: NBAFiles.available, NBAFiles.absentReason))
-    func aSinkDownPastItsGiveUpExits75() throws {
+        .enabled(if: NBAFiles.available, NBAFiles.absentReason),
+        arguments: Mode.allCases)
+    func aSinkDownPastItsGiveUpExits75(_ mode: Mode) throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let stream = try StateDirectoryLockTests.stream(.token, into: folder)
+        let stream = try StateDirectoryLockTests.stream(mode, into: folder)
         let run = try ScoreFeedProcess.run(
             ["serve", "--clock", "feed", "--webhook", "http://127.0.0.1:9/push", "--webhook-give-up", "0", "--webhook-timeout", "1",
-             "--out", folder.appendingPathComponent("out.jsonl").path],
+             "--out", folder.appendingPathComponent("out.jsonl").path] + StateDirectoryLockTests.modeArguments(mode),
             input: stream)
         #expect(run.status == ExitCode.withheld, "\(run.standardError)")
         #expect(run.standardError.contains("pushes not delivered (the webhook gave up on them)"))

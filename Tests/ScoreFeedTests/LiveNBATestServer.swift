@@ -33,6 +33,12 @@ final class LiveNBATestServer: Sendable {
         TestServerProcess.stop(process)
     }
 
+    /// The hostile answers the server has begun so far (its `/control/stats`).
+    func hostileAnswers() throws -> Int {
+        let stats = try Data(contentsOf: URL(string: "http://127.0.0.1:\(port)/control/stats")!)
+        return (try JSONSerialization.jsonObject(with: stats) as? [String: Any])?["hostile"] as? Int ?? 0
+    }
+
     /// `poll`'s options for this server's endpoints.
     var pollArguments: [String] {
         let base = "http://127.0.0.1:\(port)/static/json/liveData"

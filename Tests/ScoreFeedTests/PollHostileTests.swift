@@ -76,4 +76,38 @@ struct PollHostileTests {
         }
         try await PollLiveTests.checkChannels(apns)
     }
+
+    /// A signal in the middle of a request: every answer never ends and `--timeout` is 600 s,
+    /// so only the signal can stop poll. SIGTERM once the server has begun a hostile answer:
+    /// poll exits at once, of itself, with no error line for the requests it cut short.
+    @Test(
+        .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason), .timeLimit(.minutes(2)),
+        arguments: PollLiveTests.Mode.allCases)
+    func aSignalInTheMiddleOfARequestStopsPoll(_ mode: PollLiveTests.Mode) async throws {
+        let games = PollLiveTests.games
+        var hostile: [String: String] = [:]
+        for game in games {
+            hostile["boxscore_\(game)"] = "endless"
+            hostile["playbyplay_\(game)"] = "endless"
+        }
+        let server = try LiveNBATestServer(games: games, speed: PollLiveTests.speed, hostile: hostile)
+        let apns = try mode.server()
+        let state = RealFeedServeTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let process = Process()
+        process.executableURL = ServeTests.executable
+        process.arguments = PollLiveTests.arguments(server, state: state, apns: apns, timeout: "600")
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        // Waits (no sleep) for a request to be under way: the server has begun an endless answer.
+        while try server.hostileAnswers() == 0, process.isRunning {}
+        process.terminate()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit, "\(said.suffix(400))")
+        #expect(!said.contains("cancelled"), "no error line for a request cut short: \(said.suffix(400))")
+        #expect(said.contains("poll: following \(games.count) games"))
+    }
 }

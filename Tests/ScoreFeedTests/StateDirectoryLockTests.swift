@@ -26,19 +26,32 @@ struct StateDirectoryLockTests {
 
     /// The real games as `serve` reads them (token mode), or with a channel in each header
     /// (broadcast mode, channels from the headers).
-    static func stream(_ mode: RealFeedServeTests.Mode, into folder: URL) throws -> URL {
+    static func stream(_ mode: RealFeedServeTests.Mode, into folder: URL, copies: Int = 1) throws -> URL {
         let plain = folder.appendingPathComponent("plain.jsonl")
         let files = NBAFiles.games.map(NBAFiles.path)
         let written = try ScoreFeedProcess.run(["stream"] + files + ["--out", plain.path])
         #expect(written.status == 0, "\(written.standardError)")
-        guard mode == .broadcast else { return plain }
-        let lines = try String(contentsOf: plain, encoding: .utf8).split(separator: "\n").map { line -> String in
-            guard line.contains("\"gameId\"") else { return String(line) }
-            let id = try! JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
-            let channel = Data("channel-\(id["gameId"]!)".utf8).base64EncodedString()
-            return "{\"channel\":\"\(channel)\"," + line.dropFirst()
+        guard mode == .broadcast || copies > 1 else { return plain }
+        let night = try String(contentsOf: plain, encoding: .utf8).split(separator: "\n").map(String.init)
+        // More nights: each copy's games under ids of their own ("<id>-2", …).
+        let ids = night.compactMap { line in
+            line.contains("\"gameId\"") ? (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["gameId"] as? String : nil
         }
-        let url = folder.appendingPathComponent("broadcast.jsonl")
+        var lines = night
+        for copy in (1..<copies).map({ $0 + 1 }) {
+            lines += night.map { line in
+                ids.reduce(line) { line, id in line.replacingOccurrences(of: "\"\(id)\"", with: "\"\(id)-\(copy)\"") }
+            }
+        }
+        if mode == .broadcast {
+            lines = lines.map { line in
+                guard line.contains("\"gameId\"") else { return line }
+                let id = try! JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+                let channel = Data("channel-\(id["gameId"]!)".utf8).base64EncodedString()
+                return "{\"channel\":\"\(channel)\"," + line.dropFirst()
+            }
+        }
+        let url = folder.appendingPathComponent("\(mode)-\(copies).jsonl")
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: url)
         return url
     }
@@ -73,13 +86,8 @@ struct StateDirectoryLockTests {
         let lines = try String(contentsOf: stream, encoding: .utf8).split(separator: "\n")
         let first = lines.prefix { $0.contains("\"gameId\"") }.count + 1
         input.fileHandleForWriting.write(Data((lines.prefix(first).joined(separator: "\n") + "\n").utf8))
-        var seen = Data()
-        while !seen.contains(0x0A) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen.append(chunk)
-        }
-        #expect(seen.contains(0x0A), "the holder wrote its first push")
+        let seen = ScoreFeedProcess.read(output.fileHandleForReading, until: "\n")
+        #expect(seen.contains("\n"), "the holder wrote its first push")
         return (process, input)
     }
 
@@ -134,12 +142,7 @@ struct StateDirectoryLockTests {
             poll.waitUntilExit()
         }
         // "poll: following 1 game…" comes after the lock is taken.
-        var said = ""
-        while !said.contains("following") {
-            let chunk = errors.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            said += String(decoding: chunk, as: UTF8.self)
-        }
+        _ = ScoreFeedProcess.read(errors.fileHandleForReading, until: "following")
         let serve = try ScoreFeedProcess.run(Self.serveArguments(mode, state: state), input: stream)
         #expect(serve.status != 0 && serve.standardOutput.isEmpty)
         #expect(serve.standardError.contains("in use by process \(poll.processIdentifier) (poll)"), "\(serve.standardError)")

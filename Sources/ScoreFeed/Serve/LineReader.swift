@@ -62,6 +62,11 @@ public struct LineReader: Sendable {
                         return
                     }
                 }
+                // A full buffer (the engines behind) turns a batch away: it is offered again
+                // until taken, the last one too, so no line is ever lost.
+                func hand(_ items: [T]) {
+                    while case .dropped = continuation.yield(items), !stop.isSet { usleep(1000) }
+                }
                 var splitter = Splitter(limit: limit)
                 var buffer = [UInt8](repeating: 0, count: 65_536)
                 var items: [T] = []
@@ -72,7 +77,7 @@ public struct LineReader: Sendable {
                     if n <= 0 {
                         if case .follow = source, n == 0 {
                             if !items.isEmpty {
-                                while case .dropped = continuation.yield(items), !stop.isSet { usleep(1000) }
+                                hand(items)
                                 items = []
                                 batched = 0
                             }
@@ -87,12 +92,12 @@ public struct LineReader: Sendable {
                     // durable in a few syncs, a live feed's line goes at once.
                     if batched < Self.batchBytes, Self.readable(fd) { continue }
                     guard !items.isEmpty else { continue }
-                    while case .dropped = continuation.yield(items), !stop.isSet { usleep(1000) }
+                    hand(items)
                     items = []
                     batched = 0
                 }
                 if let last = splitter.finish() { items.append(transform(last)) }
-                if !items.isEmpty { continuation.yield(items) }
+                if !items.isEmpty { hand(items) }
                 if case .follow = source { close(fd) }
                 continuation.finish()
             }
