@@ -56,6 +56,12 @@ public struct ChannelRequest: Hashable, Sendable {
     /// `{"kind":"channel","action":…,"game":…,"service":"manage-broadcast","request":{…},"body":{…}}`.
     public func jsonLine() -> Data {
         var out = JSONBytes(capacity: 400)
+        write(into: &out)
+        return out.data()
+    }
+
+    /// Appends ``jsonLine()``'s bytes to `out`.
+    func write(into out: inout JSONBytes) {
         out.raw("{\"kind\":\"channel\",\"action\":"); out.string(action.rawValue)
         out.raw(",\"game\":")
         if let game { out.string(game) } else { out.raw("null") }
@@ -66,6 +72,5 @@ public struct ChannelRequest: Hashable, Sendable {
             out.raw(body)
         }
         out.byte(UInt8(ascii: "}"))
-        return out.data()
     }
 }

@@ -77,6 +77,12 @@ public struct Push: Hashable, Sendable {
     /// one may be larger): a device at the assumed budget drops it and shows its priority 5.
     public static let beyondBudget = "beyond the assumed budget"
 
+    /// Whether `reason` says ``beyondBudget``: a byte search (the marker is ASCII; Foundation's
+    /// `contains` compares by Unicode rules, which costs more than the rest of taking a delivery).
+    public static func isBeyondBudget(_ reason: String) -> Bool {
+        reason.utf8.count >= beyondBudget.utf8.count && reason.utf8.firstRange(of: beyondBudget.utf8) != nil
+    }
+
     public init(event: Event, priority: Int, alert: AlertKind? = nil, reason: String) {
         self.event = event
         self.priority = priority

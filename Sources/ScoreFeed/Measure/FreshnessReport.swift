@@ -22,7 +22,7 @@ public struct FreshnessReport: Hashable, Sendable, Codable {
         priority5Delay = model.priority5Delay
         gameHours = timeline.duration / 3600
         scoreChanges = timeline.changes.count
-        engineBeyondBudget = records.filter { $0.priority == 10 && $0.reason.contains(Push.beyondBudget) }.count
+        engineBeyondBudget = records.filter { $0.priority == 10 && Push.isBeyondBudget($0.reason) }.count
         let bound = Baselines.clairvoyantBound(timeline, budget: model.budget, priority5Delay: model.priority5Delay)
         rows = [
             Freshness(policy: "engine", pushes: records.map(DeviceModel.Sent.init), timeline: timeline, model: model),

@@ -7,13 +7,20 @@ extension PushRecord {
     /// text. The same record always gives the same bytes, so a retried request has the same body.
     public func jsonLine() -> Data {
         var out = JSONBytes(capacity: payload.count + 600)
+        write(into: &out)
+        return out.data()
+    }
+
+    /// Appends ``jsonLine()``'s bytes to `out` (a writer puts many lines in one buffer).
+    func write(into out: inout JSONBytes) {
         out.raw("{\"activity\":"); out.string(activity)
         out.raw(",\"game\":"); out.string(game)
         out.raw(",\"seq\":"); out.int(seq)
         out.raw(",\"event\":"); out.string(event.rawValue)
         out.raw(",\"priority\":"); out.int(priority)
-        out.raw(",\"sentAt\":"); out.raw(JSONText.number(sentAt.timeIntervalSince1970))
-        out.raw(",\"sourceTime\":"); out.raw(sourceTime.map { JSONText.number($0.timeIntervalSince1970) } ?? "null")
+        out.raw(",\"sentAt\":"); out.number(sentAt.timeIntervalSince1970)
+        out.raw(",\"sourceTime\":")
+        if let sourceTime { out.number(sourceTime.timeIntervalSince1970) } else { out.raw("null") }
         out.raw(",\"coalesced\":"); out.int(coalesced)
         out.raw(",\"reason\":"); out.string(reason)
         out.raw(",\"request\":"); out.request(request)
@@ -39,7 +46,6 @@ extension PushRecord {
             out.byte(UInt8(ascii: "]"))
         }
         out.byte(UInt8(ascii: "}"))
-        return out.data()
     }
 }
 
@@ -55,16 +61,21 @@ enum JSONText {
 }
 
 extension JSONBytes {
+    /// Appends ``JSONText/number(_:)``'s spelling of `x`, an integer without making a string.
+    mutating func number(_ x: Double) {
+        if x.isFinite, x == x.rounded(), abs(x) < 1e15 { int(Int(x)) } else { raw(JSONText.number(x)) }
+    }
+
     /// Appends `{"method":…,"path":…,"headers":{…}}`, the headers in sorted order.
     mutating func request(_ request: PushRecord.Request) {
         raw("{\"method\":"); string(request.method)
         raw(",\"path\":"); string(request.path)
         raw(",\"headers\":{")
-        for (i, key) in request.headers.keys.sorted().enumerated() {
+        for (i, header) in request.headers.sorted(by: { $0.key < $1.key }).enumerated() {
             if i > 0 { byte(UInt8(ascii: ",")) }
-            string(key)
+            string(header.key)
             byte(UInt8(ascii: ":"))
-            string(request.headers[key]!)
+            string(header.value)
         }
         raw("}}")
     }

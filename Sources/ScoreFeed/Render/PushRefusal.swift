@@ -54,6 +54,12 @@ public struct PushRefusal: Hashable, Sendable {
     /// The refusal as one line of JSON (no newline), in the error shape described above.
     public func jsonLine() -> Data {
         var out = JSONBytes(capacity: 400)
+        write(into: &out)
+        return out.data()
+    }
+
+    /// Appends ``jsonLine()``'s bytes to `out`.
+    func write(into out: inout JSONBytes) {
         out.raw("{\"error\":{\"code\":"); out.string(error.code.rawValue)
         out.raw(",\"message\":"); out.string(error.message)
         out.raw(",\"bytes\":"); out.int(bytes)
@@ -66,6 +72,5 @@ public struct PushRefusal: Hashable, Sendable {
         out.raw(",\"sourceTime\":"); out.raw(sourceTime.map { JSONText.number($0.timeIntervalSince1970) } ?? "null")
         out.raw(",\"reason\":"); out.string(reason)
         out.byte(UInt8(ascii: "}"))
-        return out.data()
     }
 }

@@ -69,7 +69,6 @@ public actor GameService {
     /// What the service needs from an engine after handing it an event or a tick, gathered on
     /// the engine's executor so that it takes one actor hop instead of one per question.
     struct Step: Sendable {
-        var verdict: EventValidator.Verdict = .accept
         var deadline: Date?
         var checkpointFailure: ScoreFeedError?
         var channel = BroadcastChannel()
@@ -82,9 +81,9 @@ public actor GameService {
         var sinkFailure: (any Error)?
 
         /// What the service needs from `engine` now.
-        static func of(_ engine: isolated MatchEngine, verdict: EventValidator.Verdict = .accept) -> Step {
+        static func of(_ engine: isolated MatchEngine) -> Step {
             Step(
-                verdict: verdict, deadline: engine.deadline, checkpointFailure: engine.checkpointFailure,
+                deadline: engine.deadline, checkpointFailure: engine.checkpointFailure,
                 channel: engine.channel, channelNews: engine.takeChannelNews(), holding: engine.isHolding,
                 channelWorkWaits: engine.channelWorkWaits)
         }
@@ -301,13 +300,21 @@ public actor GameService {
         while start < batch.count {
             // A run of events for games already known goes to the games side by side; any other
             // line (a header, a bad line, an unknown game's event) on its own, in order.
+            var run: [String: [Pending]] = [:]
+            var order: [String] = []
             var end = start
-            while end < batch.count, case .success(.event(let id, _)?) = batch[end].content, games[id] != nil { end += 1 }
+            while end < batch.count, case .success(.event(let id, let event)?) = batch[end].content, games[id] != nil {
+                if run[id] == nil { order.append(id) }
+                run[id, default: []].append(Pending(index: end, line: batch[end].number, event: event))
+                end += 1
+            }
             if end == start {
                 if let message = await handle(batch[start], source: source) { messages.append(message) }
                 start += 1
             } else {
-                messages += await apply(batch[start..<end], source: source)
+                messages += await apply(run, order: order, of: batch, source: source)
+                counters.lines += end - start
+                counters.events += end - start
                 start = end
             }
         }
@@ -453,62 +460,101 @@ public actor GameService {
         return failure
     }
 
-    /// Applies a run of event lines for known games: each game takes its own in order, on its
-    /// own executor, the games side by side (a batch of many games uses every core); then what
-    /// each line did is taken in, in the order of the lines. Returns the messages for people.
-    private func apply(_ lines: ArraySlice<ParsedLine>, source: String?) async -> [ScoreFeedError] {
-        // Each game's events, with their place in the run.
-        var byGame: [String: [(offset: Int, line: Int, event: GameEvent)]] = [:]
-        for (offset, line) in lines.enumerated() {
-            if case .success(.event(let id, let event)?) = line.content { byGame[id, default: []].append((offset, line.number, event)) }
-        }
-        var outcomes = [Result<Step, any Error>?](repeating: nil, count: lines.count)
-        await withTaskGroup(of: [(offset: Int, step: Result<Step, any Error>)].self) { group in
-            for (id, events) in byGame {
+    /// An event of a run, with its place in the batch and its line number.
+    struct Pending: Sendable {
+        var index: Int
+        var line: Int
+        var event: GameEvent
+    }
+
+    /// Applies a run of event lines for known games (`run`, each game's events in order; `order`,
+    /// the games as they first came): each game takes its own on its own executor, one hop per
+    /// game, the games side by side (a batch of many games uses every core). Then what the lines
+    /// have to say is taken in, in the order of the lines, and each game's state once, as it
+    /// stands after its last event. Returns the messages for people.
+    private func apply(
+        _ run: [String: [Pending]], order: [String], of batch: [ParsedLine], source: String?
+    ) async -> [ScoreFeedError] {
+        var said: [(index: Int, game: String, Taken)] = []
+        var steps: [String: Step] = [:]
+        await withTaskGroup(of: (id: String, run: Run).self) { group in
+            for (id, events) in run {
                 guard let game = games[id] else { continue }
-                group.addTask {
-                    var taken: [(offset: Int, step: Result<Step, any Error>)] = []
-                    for (offset, line, event) in events {
-                        do {
-                            taken.append((offset, .success(try await Self.receive(event, index: line - 1, on: game.engine, manual: game.manual))))
-                        } catch {
-                            taken.append((offset, .failure(error)))
-                        }
-                    }
-                    return taken
-                }
+                group.addTask { (id, await Self.receive(events, on: game.engine, manual: game.manual)) }
             }
-            for await taken in group {
-                for (offset, step) in taken { outcomes[offset] = step }
+            for await (id, run) in group {
+                for (index, taken) in run.said { said.append((index, id, taken)) }
+                steps[id] = run.step
             }
         }
         var messages: [ScoreFeedError] = []
-        for (line, outcome) in zip(lines, outcomes) {
-            guard let outcome, case .success(.event(let id, let event)?) = line.content else { continue }
-            counters.lines += 1
-            counters.events += 1
-            let location = ScoreFeedError.Location(file: source, line: line.number, sequence: event.seq)
-            if let message = await takeIn(outcome, of: id, at: location) { messages.append(message) }
+        for (index, id, taken) in said.sorted(by: { $0.index < $1.index }) {
+            let location = ScoreFeedError.Location(file: source, line: batch[index].number, sequence: taken.seq)
+            if let message = takeIn(taken, of: id, at: location) { messages.append(message) }
         }
+        for id in order { if let step = steps[id] { absorb(id, step) } }
         if !waitingForChannel.isEmpty { await grantFreedChannels() }
         return messages
     }
 
-    /// Takes in what game `id` did with an event: its verdict, checkpoint and deadline; returns
-    /// the message for people when the event was rejected or something failed.
-    private func takeIn(_ outcome: Result<Step, any Error>, of id: String, at location: ScoreFeedError.Location) async -> ScoreFeedError? {
-        switch outcome {
-        case .success(let step):
-            var failure: ScoreFeedError?
-            if case .reject(var error) = step.verdict {
+    /// What one event did to its game, as far as the messages for people go.
+    struct Taken: Sendable {
+        /// The validator's verdict, or the sink's failure.
+        var outcome: Result<EventValidator.Verdict, any Error>
+        var checkpointFailure: ScoreFeedError?
+        /// The event's `seq`, for the message's location.
+        var seq: Int
+
+        /// Whether there is anything to tell people.
+        var says: Bool {
+            if checkpointFailure != nil { return true }
+            switch outcome {
+            case .success(.reject): return true
+            case .success: return false
+            case .failure: return true
+            }
+        }
+    }
+
+    /// What a game did with a run of its events: the events with something to say (a rejection,
+    /// a failure), by their place in the batch, then the game's state after the last.
+    struct Run: Sendable {
+        var said: [(index: Int, Taken)]
+        var step: Step
+    }
+
+    /// Hands a run of events to `engine`, in order, on the engine's own executor.
+    private static func receive(_ events: [Pending], on engine: isolated MatchEngine, manual: ManualClock?) async -> Run {
+        var said: [(index: Int, Taken)] = []
+        for pending in events {
+            let outcome: Result<EventValidator.Verdict, any Error>
+            do {
+                if let manual {
+                    outcome = .success(try await engine.receive(pending.event, index: pending.line - 1, moving: manual))
+                } else {
+                    outcome = .success(try await engine.receive(pending.event, index: pending.line - 1))
+                }
+            } catch {
+                outcome = .failure(error)
+            }
+            let taken = Taken(outcome: outcome, checkpointFailure: engine.checkpointFailure, seq: pending.event.seq)
+            if taken.says { said.append((pending.index, taken)) }
+        }
+        return Run(said: said, step: Step.of(engine))
+    }
+
+    /// The message for people about one event of game `id`: its rejection, the sink's failure,
+    /// or the game's checkpoint failure (said once).
+    private func takeIn(_ taken: Taken, of id: String, at location: ScoreFeedError.Location) -> ScoreFeedError? {
+        switch taken.outcome {
+        case .success(let verdict):
+            if case .reject(var error) = verdict {
                 error.location = location
                 error.message = "game \(id): " + error.message
-                failure = error
+                return error
             }
-            absorb(id, step)
-            return failure ?? checkpointProblem(id, step.checkpointFailure)
+            return checkpointProblem(id, taken.checkpointFailure)
         case .failure(let error):
-            if let engine = games[id]?.engine { absorb(id, await Step.of(engine)) }
             return Self.sinkFailed(id, error, at: location)
         }
     }
@@ -520,29 +566,11 @@ public actor GameService {
             return ScoreFeedError(.invalidValue, "event for game \"\(id)\", which has no header yet; skipped", at: location)
         }
         counters.events += 1
-        let outcome: Result<Step, any Error>
-        do {
-            outcome = .success(try await Self.receive(event, index: line - 1, on: game.engine, manual: game.manual))
-        } catch {
-            outcome = .failure(error)
-        }
-        let failure = await takeIn(outcome, of: id, at: location)
+        let run = await Self.receive([Pending(index: 0, line: line, event: event)], on: game.engine, manual: game.manual)
+        absorb(id, run.step)
+        let failure = run.said.first.flatMap { takeIn($0.1, of: id, at: location) }
         if !waitingForChannel.isEmpty { await grantFreedChannels() }
         return failure
-    }
-
-    /// Hands `event` to `engine` on the engine's own executor (on a feed clock, through the
-    /// feed-time path that replay takes too), then returns what the service needs.
-    private static func receive(
-        _ event: GameEvent, index: Int, on engine: isolated MatchEngine, manual: ManualClock?
-    ) async throws -> Step {
-        let verdict: EventValidator.Verdict
-        if let manual {
-            verdict = try await engine.receive(event, index: index, moving: manual)
-        } else {
-            verdict = try await engine.receive(event, index: index)
-        }
-        return Step.of(engine, verdict: verdict)
     }
 
     /// Lets `engine` send what is due at `now` (a failing sink is ignored, as the push stays

@@ -14,12 +14,14 @@ final class BackgroundWriter: @unchecked Sendable {
         case refusal(PushRefusal)
         case channel(ChannelRequest)
 
-        func render() -> Data {
+        /// Appends the line and its newline to `out`.
+        func render(into out: inout JSONBytes) {
             switch self {
-            case .push(let record): record.jsonLine()
-            case .refusal(let refusal): refusal.jsonLine()
-            case .channel(let request): request.jsonLine()
+            case .push(let record): record.write(into: &out)
+            case .refusal(let refusal): refusal.write(into: &out)
+            case .channel(let request): request.write(into: &out)
             }
+            out.byte(0x0A)
         }
     }
 
@@ -147,12 +149,9 @@ final class BackgroundWriter: @unchecked Sendable {
 
             var error: ScoreFeedError?
             if !failed {
-                var chunk = Data()
-                for line in lines {
-                    chunk.append(line.render())
-                    chunk.append(0x0A)
-                }
-                do { try write(chunk) } catch let failure { error = failure }
+                var chunk = JSONBytes(capacity: lines.count * 1_024)
+                for line in lines { line.render(into: &chunk) }
+                do { try write(chunk.data()) } catch let failure { error = failure }
             }
 
             condition.lock()
