@@ -487,3 +487,24 @@ extension Coalescer.Configuration {
         return copy
     }
 }
+
+@Suite("Beyond-budget reasons")
+struct BeyondBudgetReasonTests {
+    /// The byte search that counts beyond-budget pushes agrees with a plain `contains` on the
+    /// reasons the engine writes, and on text around them that is not ASCII.
+    @Test(arguments: [
+        ("", false),
+        ("final", false),
+        (Push.beyondBudget, true),
+        ("final; \(Push.beyondBudget)", true),
+        ("score: J. Wright 3PT (lead change; \(Push.beyondBudget))", true),
+        ("score: Dončić 3PT 🏀 (lead change; \(Push.beyondBudget))", true),
+        ("beyond the assumed budge", false),
+        ("bbeyond the assumed budgeT", false),
+        ("score: Dončić 3PT 🏀 (lead change)", false),
+    ])
+    func beyondBudgetIsFoundWhereverItIs(reason: String, expected: Bool) {
+        #expect(Push.isBeyondBudget(reason) == expected)
+        #expect(Push.isBeyondBudget(reason) == reason.contains(Push.beyondBudget))
+    }
+}

@@ -80,8 +80,19 @@ public struct Push: Hashable, Sendable {
     /// Whether `reason` says ``beyondBudget``: a byte search (the marker is ASCII; Foundation's
     /// `contains` compares by Unicode rules, which costs more than the rest of taking a delivery).
     public static func isBeyondBudget(_ reason: String) -> Bool {
-        reason.utf8.count >= beyondBudget.utf8.count && reason.utf8.firstRange(of: beyondBudget.utf8) != nil
+        var reason = reason
+        return reason.withUTF8 { text in
+            beyondBudgetBytes.withUnsafeBufferPointer { marker in
+                guard let start = text.baseAddress, let needle = marker.baseAddress, text.count >= marker.count else { return false }
+                for offset in 0...(text.count - marker.count) where start[offset] == needle[0] {
+                    if memcmp(start + offset, needle, marker.count) == 0 { return true }
+                }
+                return false
+            }
+        }
     }
+
+    private static let beyondBudgetBytes = Array(beyondBudget.utf8)
 
     public init(event: Event, priority: Int, alert: AlertKind? = nil, reason: String) {
         self.event = event
