@@ -300,19 +300,27 @@ public actor GameService {
         while start < batch.count {
             // A run of events for games already known goes to the games side by side; any other
             // line (a header, a bad line, an unknown game's event) on its own, in order.
-            var run: [String: [Pending]] = [:]
-            var order: [String] = []
+            // Each game's events in order, the games as they first came (one lookup per line).
+            var run: [(game: String, events: [Pending])] = []
+            var place: [String: Int] = [:]
             var end = start
-            while end < batch.count, case .success(.event(let id, let event)?) = batch[end].content, games[id] != nil {
-                if run[id] == nil { order.append(id) }
-                run[id, default: []].append(Pending(index: end, line: batch[end].number, event: event))
+            while end < batch.count, case .success(.event(let id, let event)?) = batch[end].content {
+                let pending = Pending(index: end, line: batch[end].number, event: event)
+                if let known = place[id] {
+                    run[known].events.append(pending)
+                } else if games[id] != nil {
+                    place[id] = run.count
+                    run.append((id, [pending]))
+                } else {
+                    break
+                }
                 end += 1
             }
             if end == start {
                 if let message = await handle(batch[start], source: source) { messages.append(message) }
                 start += 1
             } else {
-                messages += await apply(run, order: order, of: batch, source: source)
+                messages += await apply(run, of: batch, source: source)
                 counters.lines += end - start
                 counters.events += end - start
                 start = end
@@ -467,24 +475,24 @@ public actor GameService {
         var event: GameEvent
     }
 
-    /// Applies a run of event lines for known games (`run`, each game's events in order; `order`,
-    /// the games as they first came): each game takes its own on its own executor, one hop per
+    /// Applies a run of event lines for known games (`run`, each game's events in order, the
+    /// games as they first came): each game takes its own on its own executor, one hop per
     /// game, the games side by side (a batch of many games uses every core). Then what the lines
     /// have to say is taken in, in the order of the lines, and each game's state once, as it
     /// stands after its last event. Returns the messages for people.
     private func apply(
-        _ run: [String: [Pending]], order: [String], of batch: [ParsedLine], source: String?
+        _ run: [(game: String, events: [Pending])], of batch: [ParsedLine], source: String?
     ) async -> [ScoreFeedError] {
         var said: [(index: Int, game: String, Taken)] = []
-        var steps: [String: Step] = [:]
-        await withTaskGroup(of: (id: String, run: Run).self) { group in
-            for (id, events) in run {
+        var steps = [Step?](repeating: nil, count: run.count)
+        await withTaskGroup(of: (place: Int, run: Run).self) { group in
+            for (place, (id, events)) in run.enumerated() {
                 guard let game = games[id] else { continue }
-                group.addTask { (id, await Self.receive(events, on: game.engine, manual: game.manual)) }
+                group.addTask { (place, await Self.receive(events, on: game.engine, manual: game.manual)) }
             }
-            for await (id, run) in group {
-                for (index, taken) in run.said { said.append((index, id, taken)) }
-                steps[id] = run.step
+            for await (place, done) in group {
+                for (index, taken) in done.said { said.append((index, run[place].game, taken)) }
+                steps[place] = done.step
             }
         }
         var messages: [ScoreFeedError] = []
@@ -492,7 +500,7 @@ public actor GameService {
             let location = ScoreFeedError.Location(file: source, line: batch[index].number, sequence: taken.seq)
             if let message = takeIn(taken, of: id, at: location) { messages.append(message) }
         }
-        for id in order { if let step = steps[id] { absorb(id, step) } }
+        for (place, step) in steps.enumerated() { if let step { absorb(run[place].game, step) } }
         if !waitingForChannel.isEmpty { await grantFreedChannels() }
         return messages
     }

@@ -31,7 +31,7 @@ public struct LineReader: Sendable {
     }
 
     /// The most bytes one batch gathers from reads that find data waiting.
-    static let batchBytes = 1 << 18
+    static let batchBytes = 1 << 20
 
     /// Whether `fd` has data to read now.
     static func readable(_ fd: Int32) -> Bool {
@@ -39,7 +39,7 @@ public struct LineReader: Sendable {
         return poll(&entry, 1, 0) > 0 && entry.revents & Int16(POLLIN) != 0
     }
 
-    /// The lines, in batches of what the reads found waiting (up to 256 KB when the
+    /// The lines, in batches of what the reads found waiting (up to a megabyte when the
     /// producer is ahead; one line when it is live), ending when standard input ends (a followed file never
     /// ends by itself). A batch is what `serve` makes durable with one sync.
     public func batches() -> AsyncStream<[Item]> {
@@ -88,7 +88,7 @@ public struct LineReader: Sendable {
                     }
                     for item in splitter.feed(buffer[0..<n]) { items.append(transform(item)) }
                     batched += n
-                    // What is already there joins the batch (up to 256 KB): a backlog is made
+                    // What is already there joins the batch (up to a megabyte): a backlog is made
                     // durable in a few syncs, a live feed's line goes at once.
                     if batched < Self.batchBytes, Self.readable(fd) { continue }
                     guard !items.isEmpty else { continue }
