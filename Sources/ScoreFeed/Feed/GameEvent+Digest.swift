@@ -58,18 +58,24 @@ private struct Digest {
 
     mutating func add(_ number: Int) { add(UInt64(bitPattern: Int64(number))) }
 
+    /// The UTF-8 bytes eight at a time, each word little-endian (the first byte lowest), then
+    /// the rest with its length in the top byte.
     mutating func add(_ text: String?) {
-        guard let text else { return add(byte: 0x1E) }
-        var word: UInt64 = 0, filled: UInt64 = 0
-        for byte in text.utf8 {
-            word |= UInt64(byte) << (filled * 8)
-            filled += 1
-            if filled == 8 {
-                add(word)
-                word = 0
-                filled = 0
+        guard var text else { return add(byte: 0x1E) }
+        text.withUTF8 { bytes in
+            let raw = UnsafeRawBufferPointer(bytes)
+            var offset = 0
+            while offset + 8 <= raw.count {
+                add(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+                offset += 8
             }
+            var word: UInt64 = 0, filled: UInt64 = 0
+            while offset < raw.count {
+                word |= UInt64(raw[offset]) << (filled * 8)
+                filled += 1
+                offset += 1
+            }
+            add(word | (filled << 56))
         }
-        add(word | (filled << 56))
     }
 }
