@@ -41,6 +41,14 @@ struct JSONBytes: ~Copyable {
         return data
     }
 
+    /// Calls `body` with the bytes written so far, as `Data` that borrows the buffer (valid only
+    /// during the call), then empties the buffer and keeps its memory: a writer that puts out
+    /// chunk after chunk reuses one buffer instead of touching fresh pages each time.
+    mutating func drain<T, E: Error>(_ body: (Data) throws(E) -> T) throws(E) -> T {
+        defer { count = 0 }
+        return try body(Data(bytesNoCopy: start, count: count, deallocator: .none))
+    }
+
     /// The bytes written, as text.
     consuming func string() -> String {
         String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)

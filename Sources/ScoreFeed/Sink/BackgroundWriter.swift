@@ -127,6 +127,8 @@ final class BackgroundWriter: @unchecked Sendable {
     }
 
     private func run() {
+        // The lines of a chunk are rendered into one buffer, kept from chunk to chunk.
+        var chunk = JSONBytes(capacity: 64 * 1_024)
         condition.lock()
         while true {
             while queue.isEmpty && !closed {
@@ -149,9 +151,8 @@ final class BackgroundWriter: @unchecked Sendable {
 
             var error: ScoreFeedError?
             if !failed {
-                var chunk = JSONBytes(capacity: lines.count * 1_024)
                 for line in lines { line.render(into: &chunk) }
-                do { try write(chunk.data()) } catch let failure { error = failure }
+                do { try chunk.drain(write) } catch let failure { error = failure }
             }
 
             condition.lock()
