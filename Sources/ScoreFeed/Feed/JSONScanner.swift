@@ -27,13 +27,16 @@ struct JSONScanner {
 
     /// Reads `data` with `read`, or nil when the reader declines it (`JSONDecoder` then reads it).
     static func reading<T>(_ data: Data, _ read: (inout JSONScanner) throws(Declined) -> T) -> T? {
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> T? in
-            var scanner = JSONScanner(raw.bindMemory(to: UInt8.self))
-            do {
-                return try read(&scanner)
-            } catch {
-                return nil
-            }
+        data.withUnsafeBytes { reading($0, read) }
+    }
+
+    /// Reads `bytes` with `read`, or nil when the reader declines them.
+    static func reading<T>(_ bytes: UnsafeRawBufferPointer, _ read: (inout JSONScanner) throws(Declined) -> T) -> T? {
+        var scanner = JSONScanner(bytes.bindMemory(to: UInt8.self))
+        do {
+            return try read(&scanner)
+        } catch {
+            return nil
         }
     }
 

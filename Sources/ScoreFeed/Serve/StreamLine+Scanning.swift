@@ -1,6 +1,38 @@
 import Foundation
 import ScoreFeedModel
 
+extension StreamLine {
+    /// The usual line, a valid event, read in one pass straight into its value; nil for any
+    /// other line (a header, an error, input the byte reader declines), which the general path
+    /// then reads. So this path gives only what the general one gives for the same line.
+    static func event(reading line: UnsafeRawBufferPointer, number: Int) -> StreamLine? {
+        guard line.first == UInt8(ascii: "{") else { return nil }
+        return JSONScanner.reading(line) { (scanner: inout JSONScanner) throws(JSONScanner.Declined) -> StreamLine? in
+            var raw = RawEvent()
+            var seen: UInt32 = 0
+            var game: String?, gameSeen = false
+            guard try scanner.beginObject() else { return nil }
+            repeat {
+                let key = try scanner.key()
+                if try raw.read(key, from: &scanner, seen: &seen, depth: 1) { continue }
+                if key.is("game") {
+                    guard !gameSeen else { return nil }
+                    gameSeen = true
+                    game = try scanner.optionalString()
+                } else if key.is("home") || key.is("away") || key.is("gameId") || key.is("league") || key.is("channel") {
+                    return nil
+                } else {
+                    try scanner.skipValue(depth: 1)
+                }
+            } while try scanner.nextMember()
+            try scanner.end()
+            guard let game, GameID.problem(with: game) == nil, var event = try? raw.event(index: number - 1) else { return nil }
+            event.description = shortened(event.description)
+            return .event(game: game, event)
+        } ?? nil
+    }
+}
+
 extension StreamLine.Parsed {
     /// The line read by the byte reader (``JSONScanner``), or nil when it declines the line and
     /// `JSONDecoder` must read it (which then gives today's result or message). It reads only
