@@ -18,10 +18,15 @@ func cpuSeconds() -> Double {
 
 func describe(_ line: ParsedLine) -> String {
     switch line.content {
-    case .success(.event(let game, let event)?): "\(line.number) event \(game) \(event)"
-    case .success(.header(let attributes, let channel)?): "\(line.number) header \(attributes) \(channel as Any)"
-    case .success(nil): "\(line.number) empty"
-    case .failure(let error): "\(line.number) error \(error.code) \(error.location) \(error)"
+    case .success(.event(let game, let event)?):
+        // Dates print to the second: the time's and the clock's bits are printed too.
+        "\(line.number) event \(game) \(event) \(event.time.timeIntervalSince1970.bitPattern) \(event.clock.bitPattern)"
+    case .success(.header(let attributes, let channel)?):
+        "\(line.number) header \(attributes) \(channel as Any)"
+    case .success(nil):
+        "\(line.number) empty"
+    case .failure(let error):
+        "\(line.number) error \(error.code) \(error.location) \(error)"
     }
 }
 

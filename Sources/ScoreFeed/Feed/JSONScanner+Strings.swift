@@ -11,10 +11,19 @@ extension JSONScanner {
 
     /// A string. One without escapes becomes a `String` straight from its bytes.
     mutating func string() throws(Declined) -> String {
-        let text = try stringText()
-        let raw = UnsafeBufferPointer(rebasing: bytes[text.start..<text.end])
+        string(try stringText())
+    }
+
+    /// The text of a string ``stringText()`` read.
+    func string(_ text: StringText) -> String {
+        let raw = bytes(of: text)
         guard text.escaped else { return String(decoding: raw, as: UTF8.self) }
         return Self.unescape(raw)
+    }
+
+    /// The bytes between a string's quotes, escapes as they are spelled.
+    func bytes(of text: StringText) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[text.start..<text.end])
     }
 
     /// Reads past a string, checking it as ``string()`` does.

@@ -8,13 +8,13 @@ extension StreamLine {
     static func event(reading line: UnsafeRawBufferPointer, number: Int) -> StreamLine? {
         guard line.first == UInt8(ascii: "{") else { return nil }
         return JSONScanner.reading(line) { (scanner: inout JSONScanner) throws(JSONScanner.Declined) -> StreamLine? in
-            var raw = RawEvent()
+            var scanned = ScannedEvent()
             var seen: UInt32 = 0
             var game: String?, gameSeen = false
             guard try scanner.beginObject() else { return nil }
             repeat {
                 let key = try scanner.key()
-                if try raw.read(key, from: &scanner, seen: &seen, depth: 1) { continue }
+                if try scanned.read(key, from: &scanner, seen: &seen, depth: 1) { continue }
                 if key.is("game") {
                     guard !gameSeen else { return nil }
                     gameSeen = true
@@ -26,7 +26,8 @@ extension StreamLine {
                 }
             } while try scanner.nextMember()
             try scanner.end()
-            guard let game, GameID.problem(with: game) == nil, var event = try? raw.event(index: number - 1) else { return nil }
+            guard let game, GameID.problem(with: game) == nil, var event = scanned.plainEvent(index: number - 1, in: scanner)
+            else { return nil }
             event.description = shortened(event.description)
             return .event(game: game, event)
         } ?? nil
@@ -43,7 +44,7 @@ extension StreamLine.Parsed {
 
     /// One pass over the object: the event's fields, the header's, and `game`, `channel`.
     private static func scan(_ scanner: inout JSONScanner) throws(JSONScanner.Declined) -> Self {
-        var raw = RawEvent()
+        var scanned = ScannedEvent()
         var seen: UInt32 = 0
         var game: String?, home: Team?, away: Team?, gameId: String?, league: String?, channel: String?
         /// Bits for the keys that are not the event's, so a repeated one is declined too.
@@ -55,7 +56,7 @@ extension StreamLine.Parsed {
         if try scanner.beginObject() {
             repeat {
                 let key = try scanner.key()
-                if try raw.read(key, from: &scanner, seen: &seen, depth: 1) { continue }
+                if try scanned.read(key, from: &scanner, seen: &seen, depth: 1) { continue }
                 if key.is("game") {
                     try mark(1 << 0)
                     game = try scanner.optionalString()
@@ -94,7 +95,7 @@ extension StreamLine.Parsed {
                 channel: channel)
         }
         if let game {
-            return Self(body: .event(game: game, .success(raw)), channel: nil)
+            return Self(body: .event(game: game, .success(scanned.rawEvent(in: scanner))), channel: nil)
         }
         return Self(body: .neither, channel: nil)
     }
