@@ -68,7 +68,7 @@ extension JSONScanner {
     mutating func skipPlain() {
         guard let base = bytes.baseAddress else { return }
         while index + 8 <= bytes.count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
             guard Self.isPlain(word) else { return }
             index += 8
         }

@@ -59,9 +59,10 @@ struct ScannedEvent {
         if let team {
             guard !team.escaped else { return nil }
             let bytes = scanner.bytes(of: team)
-            if bytes.elementsEqual("home".utf8) {
+            guard bytes.count == 4 else { return nil }
+            if memcmp(bytes.baseAddress!, "home", 4) == 0 {
                 side = .home
-            } else if bytes.elementsEqual("away".utf8) {
+            } else if memcmp(bytes.baseAddress!, "away", 4) == 0 {
                 side = .away
             } else {
                 return nil

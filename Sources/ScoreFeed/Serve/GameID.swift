@@ -38,6 +38,14 @@ public enum GameID {
         return nil
     }
 
+    /// Whether `bytes` (UTF-8) are a valid id of printable ASCII, read without making a string:
+    /// what every id the NBA and ScoreFeed make is, and ``problem(with:)`` finds nothing wrong
+    /// with. False for any other id, valid or not, which ``problem(with:)`` then judges.
+    static func isValidASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        (1...maximumBytes).contains(bytes.count) && bytes.first != 0x20 && bytes.last != 0x20
+            && bytes.allSatisfy { $0 &- 0x20 < 0x5F }
+    }
+
     /// Throws an ``ScoreFeedError/Code/invalidValue`` error at `location` when `id` is not valid;
     /// `what` names where the id came from (`game header: "gameId"`), `consequence` what
     /// happens for it (`the game is not started`).

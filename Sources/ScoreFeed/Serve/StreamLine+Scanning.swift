@@ -10,7 +10,7 @@ extension StreamLine {
         return JSONScanner.reading(line) { (scanner: inout JSONScanner) throws(JSONScanner.Declined) -> StreamLine? in
             var scanned = ScannedEvent()
             var seen: UInt32 = 0
-            var game: String?, gameSeen = false
+            var game: JSONScanner.StringText?, gameSeen = false
             guard try scanner.beginObject() else { return nil }
             repeat {
                 let key = try scanner.key()
@@ -18,7 +18,7 @@ extension StreamLine {
                 if key.is("game") {
                     guard !gameSeen else { return nil }
                     gameSeen = true
-                    game = try scanner.optionalString()
+                    game = scanner.null() ? nil : try scanner.stringText()
                 } else if key.is("home") || key.is("away") || key.is("gameId") || key.is("league") || key.is("channel") {
                     return nil
                 } else {
@@ -26,10 +26,11 @@ extension StreamLine {
                 }
             } while try scanner.nextMember()
             try scanner.end()
-            guard let game, GameID.problem(with: game) == nil, var event = scanned.plainEvent(index: number - 1, in: scanner)
+            guard let game, !game.escaped, GameID.isValidASCII(scanner.bytes(of: game)),
+                  var event = scanned.plainEvent(index: number - 1, in: scanner)
             else { return nil }
             event.description = shortened(event.description)
-            return .event(game: game, event)
+            return .event(game: scanner.string(game), event)
         } ?? nil
     }
 }
