@@ -42,7 +42,7 @@ public enum StreamLine: Sendable {
 
     /// Any line, headers and errors too: the byte reader's ``Parsed`` (or `JSONDecoder`'s, for
     /// what it declines) checked and turned into a value or an error.
-    private static func parseInFull(
+    static func parseInFull(
         _ line: Data, number: Int, source: String?, decoding: JSONDecoding
     ) throws(ScoreFeedError) -> StreamLine {
         let location = ScoreFeedError.Location(file: source, line: number)
