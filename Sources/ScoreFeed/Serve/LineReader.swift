@@ -81,14 +81,13 @@ public struct LineReader: Sendable {
                 let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
                 defer { buffer.deallocate() }
                 var items: [T] = []
-                // Each batch is given the room the last one took, so a backlog's batches are not
-                // grown (and copied) line by line.
-                var lastCount = 0
+                // Each batch is given the room the last one took and an eighth more, so a
+                // backlog's batches are seldom grown (and copied).
                 func handItems() {
                     hand(items)
-                    lastCount = items.count
+                    let room = items.count + items.count / 8
                     items = []
-                    items.reserveCapacity(lastCount)
+                    items.reserveCapacity(room)
                 }
                 var batched = 0
                 while !stop.isSet {

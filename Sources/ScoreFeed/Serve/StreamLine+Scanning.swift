@@ -7,31 +7,45 @@ extension StreamLine {
     /// then reads. So this path gives only what the general one gives for the same line.
     static func event(reading line: UnsafeRawBufferPointer, number: Int) -> StreamLine? {
         guard line.first == UInt8(ascii: "{") else { return nil }
-        return JSONScanner.reading(line) { (scanner: inout JSONScanner) throws(JSONScanner.Declined) -> StreamLine? in
-            var scanned = ScannedEvent()
-            var seen: UInt32 = 0
-            var game: JSONScanner.StringText?, gameSeen = false
-            guard try scanner.beginObject() else { return nil }
-            repeat {
-                let key = try scanner.key()
-                if try scanned.read(key, from: &scanner, seen: &seen, depth: 1) { continue }
-                if key.is("game") {
-                    guard !gameSeen else { return nil }
-                    gameSeen = true
-                    game = scanner.null() ? nil : try scanner.stringText()
-                } else if key.is("home") || key.is("away") || key.is("gameId") || key.is("league") || key.is("channel") {
-                    return nil
-                } else {
-                    try scanner.skipValue(depth: 1)
-                }
-            } while try scanner.nextMember()
-            try scanner.end()
-            guard let game, !game.escaped, GameID.isValidASCII(scanner.bytes(of: game)),
-                  var event = scanned.plainEvent(index: number - 1, in: scanner)
-            else { return nil }
-            event.description = shortened(event.description)
-            return .event(game: scanner.string(game), event)
-        } ?? nil
+        var scanner = JSONScanner(line.bindMemory(to: UInt8.self))
+        var scanned = ScannedEvent()
+        let game: JSONScanner.StringText
+        do {
+            guard let text = try scanEvent(&scanner, into: &scanned) else { return nil }
+            game = text
+        } catch {
+            return nil
+        }
+        guard !game.escaped, GameID.isValidASCII(scanner.bytes(of: game)),
+              var event = scanned.plainEvent(index: number - 1, in: scanner)
+        else { return nil }
+        event.description = shortened(event.description)
+        return .event(game: scanner.string(game), event)
+    }
+
+    /// Reads an event line's object into `scanned`; returns where its game id lies, or nil for
+    /// a line that is not one (no game, or a header's key).
+    private static func scanEvent(
+        _ scanner: inout JSONScanner, into scanned: inout ScannedEvent
+    ) throws(JSONScanner.Declined) -> JSONScanner.StringText? {
+        var seen: UInt32 = 0
+        var game: JSONScanner.StringText?, gameSeen = false
+        guard try scanner.beginObject() else { return nil }
+        repeat {
+            let key = try scanner.key()
+            if try scanned.read(key, from: &scanner, seen: &seen, depth: 1) { continue }
+            if key.is("game") {
+                guard !gameSeen else { return nil }
+                gameSeen = true
+                game = scanner.null() ? nil : try scanner.stringText()
+            } else if key.is("home") || key.is("away") || key.is("gameId") || key.is("league") || key.is("channel") {
+                return nil
+            } else {
+                try scanner.skipValue(depth: 1)
+            }
+        } while try scanner.nextMember()
+        try scanner.end()
+        return game
     }
 }
 
