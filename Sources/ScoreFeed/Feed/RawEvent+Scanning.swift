@@ -11,45 +11,42 @@ extension RawEvent {
     /// Reads an event object; other keys are checked and skipped. `depth` is the number of
     /// containers around it.
     static func scan(_ scanner: inout JSONScanner, depth: Int) throws(JSONScanner.Declined) -> RawEvent {
-        var event = ScannedEvent()
+        var raw = RawEvent(), texts = EventTexts()
         var seen: UInt32 = 0
         if try scanner.beginObject() {
             repeat {
                 let key = try scanner.key()
-                if try !event.read(key, from: &scanner, seen: &seen, depth: depth + 1) {
+                if try !texts.read(key, from: &scanner, into: &raw, seen: &seen, depth: depth + 1) {
                     try scanner.skipValue(depth: depth + 1)
                 }
             } while try scanner.nextMember()
         }
-        return event.rawEvent(in: scanner)
+        texts.spell(into: &raw, in: scanner)
+        return raw
     }
 }
 
-/// An event as the byte reader reads it: the fields of ``RawEvent``, with `clock`, `type` and
-/// `team` kept as where their text lies in the scanner's bytes, so the usual event is typed
-/// without making strings of them.
-struct ScannedEvent {
-    /// Every field but `clock`, `type` and `team`.
-    var fields = RawEvent()
+/// Where an event's `clock`, `type` and `team` lie in the scanner's bytes: the byte reader reads
+/// every other field of a ``RawEvent`` into it, and keeps these three as text, so the usual event
+/// is typed without making strings of them.
+struct EventTexts {
     var clock: JSONScanner.StringText?
     var type: JSONScanner.StringText?
     var team: JSONScanner.StringText?
 
-    /// The event as the fixture spells it, every field a string (read in `scanner`, the bytes
-    /// this event was read from).
-    func rawEvent(in scanner: JSONScanner) -> RawEvent {
-        var raw = fields
+    /// Sets `raw`'s `clock`, `type` and `team` to these texts as strings (read in `scanner`, the
+    /// bytes the event was read from): the event as the fixture spells it.
+    func spell(into raw: inout RawEvent, in scanner: JSONScanner) {
         raw.clock = clock.map(scanner.string)
         raw.type = type.map(scanner.string)
         raw.team = team.map(scanner.string)
-        return raw
     }
 
-    /// The typed event when it is valid and its `clock`, `type` and `team` are spelled plainly
-    /// (no escape; `M:SS` or `M:SS.f`, a type's name, `home` or `away`): the value
-    /// ``RawEvent/event(index:)`` gives for the same event. Nil for anything else, which that
-    /// then reads (and says what is wrong with).
-    func plainEvent(index: Int, in scanner: JSONScanner) -> GameEvent? {
+    /// The typed event of `fields` (the event's other fields, read beside these texts) when it
+    /// is valid and its `clock`, `type` and `team` are spelled plainly (no escape; `M:SS` or
+    /// `M:SS.f`, a type's name, `home` or `away`): the value ``RawEvent/event(index:)`` gives for
+    /// the same event. Nil for anything else, which that then reads (and says what is wrong with).
+    func plainEvent(_ fields: RawEvent, index: Int, in scanner: JSONScanner) -> GameEvent? {
         guard let seq = fields.seq, let time = fields.time, RawEvent.isValid(time: time), let period = fields.period,
               let clock, !clock.escaped, let seconds = GameClockText.plainSeconds(scanner.bytes(of: clock)),
               let type, !type.escaped, let eventType = RawEvent.EventType(bytes: scanner.bytes(of: type))
@@ -75,7 +72,7 @@ struct ScannedEvent {
     /// Reads the value of `key` into its field when `key` names one, and returns whether it did
     /// (the value is left unread when it does not). `seen` has a bit per field already read.
     mutating func read(
-        _ key: JSONScanner.Key, from scanner: inout JSONScanner, seen: inout UInt32, depth: Int
+        _ key: JSONScanner.Key, from scanner: inout JSONScanner, into fields: inout RawEvent, seen: inout UInt32, depth: Int
     ) throws(JSONScanner.Declined) -> Bool {
         @inline(__always)
         func mark(_ bit: UInt32) throws(JSONScanner.Declined) {

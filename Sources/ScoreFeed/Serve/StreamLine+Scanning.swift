@@ -8,32 +8,32 @@ extension StreamLine {
     static func event(reading line: UnsafeRawBufferPointer, number: Int) -> StreamLine? {
         guard line.first == UInt8(ascii: "{") else { return nil }
         var scanner = JSONScanner(line.bindMemory(to: UInt8.self))
-        var scanned = ScannedEvent()
+        var raw = RawEvent(), texts = EventTexts()
         let game: JSONScanner.StringText
         do {
-            guard let text = try scanEvent(&scanner, into: &scanned) else { return nil }
+            guard let text = try scanEvent(&scanner, into: &raw, &texts) else { return nil }
             game = text
         } catch {
             return nil
         }
         guard !game.escaped, GameID.isValidASCII(scanner.bytes(of: game)),
-              var event = scanned.plainEvent(index: number - 1, in: scanner)
+              var event = texts.plainEvent(raw, index: number - 1, in: scanner)
         else { return nil }
         event.description = shortened(event.description)
         return .event(game: scanner.string(game), event)
     }
 
-    /// Reads an event line's object into `scanned`; returns where its game id lies, or nil for
+    /// Reads an event line's object into `raw` and `texts`; returns where its game id lies, or nil for
     /// a line that is not one (no game, or a header's key).
     private static func scanEvent(
-        _ scanner: inout JSONScanner, into scanned: inout ScannedEvent
+        _ scanner: inout JSONScanner, into raw: inout RawEvent, _ texts: inout EventTexts
     ) throws(JSONScanner.Declined) -> JSONScanner.StringText? {
         var seen: UInt32 = 0
         var game: JSONScanner.StringText?, gameSeen = false
         guard try scanner.beginObject() else { return nil }
         repeat {
             let key = try scanner.key()
-            if try scanned.read(key, from: &scanner, seen: &seen, depth: 1) { continue }
+            if try texts.read(key, from: &scanner, into: &raw, seen: &seen, depth: 1) { continue }
             if key.is("game") {
                 guard !gameSeen else { return nil }
                 gameSeen = true
@@ -59,7 +59,7 @@ extension StreamLine.Parsed {
 
     /// One pass over the object: the event's fields, the header's, and `game`, `channel`.
     private static func scan(_ scanner: inout JSONScanner) throws(JSONScanner.Declined) -> Self {
-        var scanned = ScannedEvent()
+        var raw = RawEvent(), texts = EventTexts()
         var seen: UInt32 = 0
         var game: String?, home: Team?, away: Team?, gameId: String?, league: String?, channel: String?
         /// Bits for the keys that are not the event's, so a repeated one is declined too.
@@ -71,7 +71,7 @@ extension StreamLine.Parsed {
         if try scanner.beginObject() {
             repeat {
                 let key = try scanner.key()
-                if try scanned.read(key, from: &scanner, seen: &seen, depth: 1) { continue }
+                if try texts.read(key, from: &scanner, into: &raw, seen: &seen, depth: 1) { continue }
                 if key.is("game") {
                     try mark(1 << 0)
                     game = try scanner.optionalString()
@@ -110,7 +110,8 @@ extension StreamLine.Parsed {
                 channel: channel)
         }
         if let game {
-            return Self(body: .event(game: game, .success(scanned.rawEvent(in: scanner))), channel: nil)
+            texts.spell(into: &raw, in: scanner)
+            return Self(body: .event(game: game, .success(raw)), channel: nil)
         }
         return Self(body: .neither, channel: nil)
     }
