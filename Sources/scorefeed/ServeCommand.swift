@@ -84,7 +84,7 @@ enum ServeCommand {
         let status = try await live.run {
             // Lines are parsed on the reader's thread; each batch is made durable with one sync,
             // then its pushes go out.
-            for await batch in reader.batches({ ParsedLine($0, source: source) }) {
+            for await batch in reader.parsedBatches(source: source) {
                 // A reader of stdout gone is said once, with the summaries, not per line.
                 for message in await service.handle(batch: batch, source: source) where message.code != .readerGone {
                     Console.error("\(message)")

@@ -56,13 +56,32 @@ struct JSONScannerDifferentialTests {
     }
 
     /// Parses `line` both ways and expects the same outcome; returns whether the byte reader
-    /// read it itself (rather than declining it to `JSONDecoder`).
+    /// read it itself (rather than declining it to `JSONDecoder`). A line the direct event reader
+    /// takes must also give what the general path gives.
     @discardableResult
     static func checkLine(_ line: Data, number: Int = 7, source: String? = "stdin", _ comment: String = "") -> Bool {
         let bytes = lineOutcome(line, number: number, source: source, .bytes)
         let reference = lineOutcome(line, number: number, source: source, .foundation)
         #expect(bytes == reference, "\(comment) line \(String(decoding: line.prefix(300), as: UTF8.self))")
+        if let direct = directEvent(line, number: number) {
+            let general = Result { () throws(ScoreFeedError) in
+                try StreamLine.parseInFull(line, number: number, source: source, decoding: .bytes)
+            }
+            if case .success(.event(let game, let event)) = general {
+                #expect(direct.game == game && direct.event == event, "\(comment) line \(String(decoding: line.prefix(300), as: UTF8.self))")
+            } else {
+                Issue.record("\(comment): the direct reader took a line the general path does not read as an event")
+            }
+        }
         return line.first == UInt8(ascii: "{") && StreamLine.Parsed.scanning(line) != nil
+    }
+
+    /// What the direct event reader (``StreamLine/event(reading:number:)``) made of a line, or nil
+    /// when it left the line to the general path.
+    static func directEvent(_ line: Data, number: Int) -> (game: String, event: GameEvent)? {
+        guard case .event(let game, let event)? = line.withUnsafeBytes({ StreamLine.event(reading: $0, number: number) })
+        else { return nil }
+        return (game, event)
     }
 
     /// Decodes `data` as a fixture both ways and expects the same document or error; returns
@@ -85,6 +104,8 @@ struct JSONScannerDifferentialTests {
     static func checkGame(_ document: FeedDocument, _ name: String) {
         for (index, line) in lines(document).enumerated() {
             #expect(checkLine(line, number: index + 1, name), "\(name): the byte reader reads line \(index + 1)")
+            // The events (after the two headers) are read by the direct reader, serve's usual path.
+            #expect(index < 2 || directEvent(line, number: index + 1) != nil, "\(name): the direct reader reads line \(index + 1)")
         }
         let fixture = FixtureFormat.encode(
             attributes: document.attributes, events: document.events, finalScore: document.finalScore,
@@ -290,7 +311,56 @@ struct JSONScannerDifferentialTests {
             ("string top level", "\"game\""),
             ("not JSON", "{not json"),
             ("empty", ""),
+            // The direct event reader's edges: each read only as the general path reads it.
+            ("escaped clock", #"{"game":"G1","seq":3,"time":1,"period":1,"clock":"1\u003a00","type":"block"}"#),
+            ("escaped type", #"{"game":"G1","seq":3,"time":1,"period":1,"clock":"1:00","type":"bl\u006fck"}"#),
+            ("escaped team", #"{"game":"G1","seq":3,"time":1,"period":1,"clock":"1:00","type":"block","team":"\u0068ome"}"#),
+            ("escaped game", #"{"game":"G\u0031","seq":3,"time":1,"period":1,"clock":"1:00","type":"block"}"#),
+            ("team Home", #"{"game":"G1","seq":3,"time":1,"period":1,"clock":"1:00","type":"block","team":"Home"}"#),
+            ("team homes", #"{"game":"G1","seq":3,"time":1,"period":1,"clock":"1:00","type":"block","team":"homes"}"#),
+            ("team empty", #"{"game":"G1","seq":3,"time":1,"period":1,"clock":"1:00","type":"block","team":""}"#),
+            ("team null", #"{"game":"G1","seq":3,"time":1,"period":1,"clock":"1:00","type":"block","team":null}"#),
+            ("type Block", #"{"game":"G1","seq":3,"time":1,"period":1,"clock":"1:00","type":"Block"}"#),
+            ("type blocks", #"{"game":"G1","seq":3,"time":1,"period":1,"clock":"1:00","type":"blocks"}"#),
+            ("type empty", #"{"game":"G1","seq":3,"time":1,"period":1,"clock":"1:00","type":""}"#),
+            ("type null", #"{"game":"G1","seq":3,"time":1,"period":1,"clock":"1:00","type":null}"#),
+            ("type foul without kind", #"{"game":"G1","seq":3,"time":1,"period":1,"clock":"1:00","type":"foul"}"#),
+            ("type timeout, kind bad", #"{"game":"G1","seq":3,"time":1,"period":1,"clock":"1:00","type":"timeout","kind":"tv"}"#),
+            ("type other without kind", #"{"game":"G1","seq":3,"time":1,"period":1,"clock":"1:00","type":"other"}"#),
+            ("clock PT", #"{"game":"G1","seq":3,"time":1,"period":1,"clock":"PT11M42.00S","type":"block"}"#),
+            ("clock 1:60", #"{"game":"G1","seq":3,"time":1,"period":1,"clock":"1:60","type":"block"}"#),
+            ("clock 1:00.", #"{"game":"G1","seq":3,"time":1,"period":1,"clock":"1:00.","type":"block"}"#),
+            ("clock :30", #"{"game":"G1","seq":3,"time":1,"period":1,"clock":":30","type":"block"}"#),
+            ("clock 1:5", #"{"game":"G1","seq":3,"time":1,"period":1,"clock":"1:5","type":"block"}"#),
+            ("clock with Arabic digits", #"{"game":"G1","seq":3,"time":1,"period":1,"clock":"١:٠٠","type":"block"}"#),
+            ("clock empty", #"{"game":"G1","seq":3,"time":1,"period":1,"clock":"","type":"block"}"#),
+            ("time 2100", #"{"game":"G1","seq":3,"time":4102444800,"period":1,"clock":"1:00","type":"block"}"#),
+            ("time just before 2100", #"{"game":"G1","seq":3,"time":4102444799.5,"period":1,"clock":"1:00","type":"block"}"#),
+            ("game empty", #"{"game":"","seq":3,"time":1,"period":1,"clock":"1:00","type":"block"}"#),
+            ("game with a space first", #"{"game":" G1","seq":3,"time":1,"period":1,"clock":"1:00","type":"block"}"#),
+            ("game with a space last", #"{"game":"G1 ","seq":3,"time":1,"period":1,"clock":"1:00","type":"block"}"#),
+            ("game with a space inside", #"{"game":"G 1","seq":3,"time":1,"period":1,"clock":"1:00","type":"block"}"#),
+            ("game of 64 bytes", "{\"game\":\"\(String(repeating: "g", count: 64))\",\"seq\":3,\"time\":1,\"period\":1,\"clock\":\"1:00\",\"type\":\"block\"}"),
+            ("game of 65 bytes", "{\"game\":\"\(String(repeating: "g", count: 65))\",\"seq\":3,\"time\":1,\"period\":1,\"clock\":\"1:00\",\"type\":\"block\"}"),
+            ("game non-ASCII", #"{"game":"é😀","seq":3,"time":1,"period":1,"clock":"1:00","type":"block"}"#),
+            ("game with DEL", "{\"game\":\"G\u{7F}1\",\"seq\":3,\"time\":1,\"period\":1,\"clock\":\"1:00\",\"type\":\"block\"}"),
+            ("game with a tab", #"{"game":"G\t1","seq":3,"time":1,"period":1,"clock":"1:00","type":"block"}"#),
+            ("game repeated, second null", #"{"game":"G1","game":null,"seq":3,"time":1,"period":1,"clock":"1:00","type":"block"}"#),
+            ("home null in an event", #"{"game":"G1","home":null,"seq":3,"time":1,"period":1,"clock":"1:00","type":"block"}"#),
+            ("league in an event", #"{"game":"G1","league":"NBA","seq":3,"time":1,"period":1,"clock":"1:00","type":"block"}"#),
+            ("channel in an event", #"{"game":"G1","channel":5,"seq":3,"time":1,"period":1,"clock":"1:00","type":"block"}"#),
         ]
+        // Keys of 0 to 12 bytes with a quote, a backslash, a control or a non-ASCII byte at each
+        // place (the byte reader reads a short key in one word).
+        for length in 0...12 {
+            for position in 0..<max(length, 1) {
+                for bad in ["\"", "\\\"", "\\\\", "\u{1}", "é", "\u{7F}"] {
+                    var key = Array(repeating: "k", count: length)
+                    if length > 0 { key[position] = bad }
+                    table.append(("key of \(length) with \(bad.unicodeScalars.first!.value) at \(position)", "{\(event),\"\(key.joined())\":1}"))
+                }
+            }
+        }
         table += (0..<8).map { ("seq \($0 + 15) digits", "{\"game\":\"G1\",\"seq\":\(String(repeating: "9", count: $0 + 15)),\"time\":1,\"period\":1,\"clock\":\"1:00\",\"type\":\"block\"}") }
         var bytes = table.map { ($0.0, Array($0.1.utf8)) }
         let prefix = Array("{\(event),\"description\":\"".utf8), suffix = Array("\"}".utf8)

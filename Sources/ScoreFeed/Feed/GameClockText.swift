@@ -50,36 +50,39 @@ public enum GameClockText {
     /// by an exact power of ten, round exactly as `Double(String)` does. Anything else is nil, for
     /// the general path to decide.
     static func plainSeconds(_ text: String) -> Double? {
-        text.utf8.withContiguousStorageIfAvailable { bytes -> Double? in
-            var i = 0
-            var minutes = 0
-            while i < bytes.count, bytes[i] &- UInt8(ascii: "0") < 10 {
-                guard i < 6 else { return nil }
-                minutes = minutes * 10 + Int(bytes[i] &- UInt8(ascii: "0"))
-                i += 1
-            }
-            guard i > 0, i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return nil }
+        text.utf8.withContiguousStorageIfAvailable { plainSeconds($0) } ?? nil
+    }
+
+    /// ``plainSeconds(_:)`` of the text's UTF-8 bytes.
+    static func plainSeconds(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        var i = 0
+        var minutes = 0
+        while i < bytes.count, bytes[i] &- UInt8(ascii: "0") < 10 {
+            guard i < 6 else { return nil }
+            minutes = minutes * 10 + Int(bytes[i] &- UInt8(ascii: "0"))
             i += 1
-            let start = i
-            var mantissa = 0, fractionDigits = 0, point = false
-            while i < bytes.count {
-                guard i - start < 15 else { return nil }
-                let byte = bytes[i]
-                if byte == UInt8(ascii: "."), !point, i > start {
-                    point = true
-                } else if byte &- UInt8(ascii: "0") < 10 {
-                    mantissa = mantissa * 10 + Int(byte &- UInt8(ascii: "0"))
-                    if point { fractionDigits += 1 }
-                } else {
-                    return nil
-                }
-                i += 1
+        }
+        guard i > 0, i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return nil }
+        i += 1
+        let start = i
+        var mantissa = 0, fractionDigits = 0, point = false
+        while i < bytes.count {
+            guard i - start < 15 else { return nil }
+            let byte = bytes[i]
+            if byte == UInt8(ascii: "."), !point, i > start {
+                point = true
+            } else if byte &- UInt8(ascii: "0") < 10 {
+                mantissa = mantissa * 10 + Int(byte &- UInt8(ascii: "0"))
+                if point { fractionDigits += 1 }
+            } else {
+                return nil
             }
-            guard i > start, !point || fractionDigits > 0 else { return nil }
-            let seconds = Double(mantissa) / powersOfTen[fractionDigits]
-            guard seconds < 60 else { return nil }
-            return Double(minutes) * 60 + seconds
-        } ?? nil
+            i += 1
+        }
+        guard i > start, !point || fractionDigits > 0 else { return nil }
+        let seconds = Double(mantissa) / powersOfTen[fractionDigits]
+        guard seconds < 60 else { return nil }
+        return Double(minutes) * 60 + seconds
     }
 
     /// 10⁰ … 10¹⁵, exact doubles.

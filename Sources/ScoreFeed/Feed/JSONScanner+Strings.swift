@@ -11,10 +11,19 @@ extension JSONScanner {
 
     /// A string. One without escapes becomes a `String` straight from its bytes.
     mutating func string() throws(Declined) -> String {
-        let text = try stringText()
-        let raw = UnsafeBufferPointer(rebasing: bytes[text.start..<text.end])
+        string(try stringText())
+    }
+
+    /// The text of a string ``stringText()`` read.
+    func string(_ text: StringText) -> String {
+        let raw = bytes(of: text)
         guard text.escaped else { return String(decoding: raw, as: UTF8.self) }
         return Self.unescape(raw)
+    }
+
+    /// The bytes between a string's quotes, escapes as they are spelled.
+    func bytes(of text: StringText) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[text.start..<text.end])
     }
 
     /// Reads past a string, checking it as ``string()`` does.
@@ -29,6 +38,7 @@ extension JSONScanner {
         index += 1
         let start = index
         var escaped = false, ascii = true
+        skipPlain()
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -49,6 +59,29 @@ extension JSONScanner {
             index += 1
         }
         throw Declined()
+    }
+
+    /// Reads past the plain bytes at `index` eight at a time: printable ASCII that is neither a
+    /// quote nor a backslash, which need no check one by one (in a string or a key). Stops at
+    /// the first word that holds any other byte, or at the last bytes, for the byte loop to read.
+    @inline(__always)
+    mutating func skipPlain() {
+        guard let base = bytes.baseAddress else { return }
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            guard Self.isPlain(word) else { return }
+            index += 8
+        }
+    }
+
+    /// Whether each of the eight bytes of `word` is below 0x80, at least 0x20, and neither `"`
+    /// nor `\` (the tests for a zero byte and a byte below a bound, which have no false "none").
+    @inline(__always)
+    static func isPlain(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & high }
+        let below = (word &- ones &* 0x20) & ~word & high
+        return (word & high) | below | hasZero(word ^ (ones &* 0x22)) | hasZero(word ^ (ones &* 0x5C)) == 0
     }
 
     /// Checks one escape at `index` (its backslash) and reads past it.

@@ -19,7 +19,9 @@ public enum GameID {
         if bytes > maximumBytes { return "\(quoted(id)) is \(bytes) bytes long; at most \(maximumBytes) are allowed" }
         // Printable ASCII (every id the NBA and ScoreFeed make, checked on every event line):
         // no control character, and the space is its only whitespace.
-        if id.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) {
+        let printable = id.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 &- 0x20 < 0x5F } }
+            ?? id.utf8.allSatisfy { (0x20...0x7E).contains($0) }
+        if printable {
             return id.utf8.first == 0x20 || id.utf8.last == 0x20 ? "\(quoted(id)) begins or ends with whitespace" : nil
         }
         for scalar in id.unicodeScalars {
@@ -34,6 +36,14 @@ public enum GameID {
             return "\(quoted(id)) begins or ends with whitespace"
         }
         return nil
+    }
+
+    /// Whether `bytes` (UTF-8) are a valid id of printable ASCII, read without making a string:
+    /// what every id the NBA and ScoreFeed make is, and ``problem(with:)`` finds nothing wrong
+    /// with. False for any other id, valid or not, which ``problem(with:)`` then judges.
+    static func isValidASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        (1...maximumBytes).contains(bytes.count) && bytes.first != 0x20 && bytes.last != 0x20
+            && bytes.allSatisfy { $0 &- 0x20 < 0x5F }
     }
 
     /// Throws an ``ScoreFeedError/Code/invalidValue`` error at `location` when `id` is not valid;

@@ -46,9 +46,19 @@ public struct LineReader: Sendable {
         batches { $0 }
     }
 
-    /// ``batches()`` with each item turned into `T` on the reader's thread (serve parses its
-    /// lines there, beside the engines, on a core of its own).
+    /// ``batches()`` with each item turned into `T` on the reader's thread.
     public func batches<T: Sendable>(_ transform: @escaping @Sendable (Item) -> T) -> AsyncStream<[T]> {
+        batches(found: { transform(Item($0)) })
+    }
+
+    /// ``batches()`` parsed on the reader's thread, beside the engines, on a core of its own:
+    /// what `serve` reads. Each line is parsed from the read buffer itself (no copy of it is made).
+    public func parsedBatches(source: String?) -> AsyncStream<[ParsedLine]> {
+        batches(found: { ParsedLine($0, source: source) })
+    }
+
+    /// The batches, each line turned into `T` while its bytes are still in the read buffer.
+    func batches<T: Sendable>(found transform: @escaping @Sendable (Found) -> T) -> AsyncStream<[T]> {
         let source = self.source, limit = maxLineBytes
         return AsyncStream(bufferingPolicy: .bufferingOldest(4)) { continuation in
             let stop = StopFlag()
@@ -68,17 +78,25 @@ public struct LineReader: Sendable {
                     while case .dropped = continuation.yield(items), !stop.isSet { usleep(1000) }
                 }
                 var splitter = Splitter(limit: limit)
-                var buffer = [UInt8](repeating: 0, count: 65_536)
+                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
+                defer { buffer.deallocate() }
                 var items: [T] = []
+                // Each batch is given the room the last one took and an eighth more, so a
+                // backlog's batches are seldom grown (and copied).
+                func handItems() {
+                    hand(items)
+                    let room = items.count + items.count / 8
+                    items = []
+                    items.reserveCapacity(room)
+                }
                 var batched = 0
                 while !stop.isSet {
-                    let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                    let n = read(fd, buffer.baseAddress, buffer.count)
                     if n < 0 && errno == EINTR { continue }
                     if n <= 0 {
                         if case .follow = source, n == 0 {
                             if !items.isEmpty {
-                                hand(items)
-                                items = []
+                                handItems()
                                 batched = 0
                             }
                             usleep(50_000)
@@ -86,17 +104,16 @@ public struct LineReader: Sendable {
                         }
                         break
                     }
-                    for item in splitter.feed(buffer[0..<n]) { items.append(transform(item)) }
+                    splitter.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) { items.append(transform($0)) }
                     batched += n
                     // What is already there joins the batch (up to a megabyte): a backlog is made
                     // durable in a few syncs, a live feed's line goes at once.
                     if batched < Self.batchBytes, Self.readable(fd) { continue }
                     guard !items.isEmpty else { continue }
-                    hand(items)
-                    items = []
+                    handItems()
                     batched = 0
                 }
-                if let last = splitter.finish() { items.append(transform(last)) }
+                splitter.finish { items.append(transform($0)) }
                 if !items.isEmpty { hand(items) }
                 if case .follow = source { close(fd) }
                 continuation.finish()
@@ -104,38 +121,73 @@ public struct LineReader: Sendable {
         }
     }
 
+    /// A line as the splitter finds it, before anything is copied: its bytes (without the
+    /// newline, and without a carriage return before it) are valid only during the call that
+    /// receives them.
+    public enum Found {
+        case line(UnsafeRawBufferPointer, number: Int)
+        /// Line `number` had more than the limit's bytes (`length` so far) and was skipped.
+        case oversized(number: Int, length: Int)
+    }
+
     /// Turns chunks of bytes into lines, pure and testable.
     public struct Splitter: Sendable {
         let limit: Int
+        /// The start of a line whose end is in a later chunk (empty when the last chunk ended
+        /// with a newline, or while the line is past the limit).
         private var current: [UInt8] = []
         private var number = 0
+        /// The bytes of the current line so far, once they are past the limit (0 before).
         private var overflowed = 0
 
         public init(limit: Int) {
             self.limit = limit
         }
 
+        /// The lines that `bytes` completes, each copied into an ``Item``.
         public mutating func feed(_ bytes: ArraySlice<UInt8>) -> [Item] {
             var items: [Item] = []
-            var start = bytes.startIndex
-            while start < bytes.endIndex {
-                guard let newline = bytes[start...].firstIndex(of: 0x0A) else {
-                    append(bytes[start...])
-                    break
-                }
-                append(bytes[start..<newline])
-                items.append(take())
-                start = newline + 1
-            }
+            bytes.withUnsafeBytes { feed($0) { items.append(Item($0)) } }
             return items
         }
 
         /// The last line when the input ends without a newline.
         public mutating func finish() -> Item? {
-            current.isEmpty && overflowed == 0 ? nil : take()
+            var last: Item?
+            finish { last = Item($0) }
+            return last
         }
 
-        private mutating func append(_ bytes: ArraySlice<UInt8>) {
+        /// Calls `each` with every line that `bytes` completes, in order. A line that lies
+        /// whole in `bytes` is handed in place; one begun in an earlier chunk from the kept start.
+        public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ each: (Found) -> Void) {
+            guard let base = bytes.baseAddress else { return }
+            var start = 0
+            while start < bytes.count {
+                guard let found = memchr(base + start, 0x0A, bytes.count - start) else {
+                    append(UnsafeRawBufferPointer(start: base + start, count: bytes.count - start))
+                    return
+                }
+                let newline = UnsafeRawPointer(found) - base
+                let line = UnsafeRawBufferPointer(start: base + start, count: newline - start)
+                if current.isEmpty && overflowed == 0 {
+                    number += 1
+                    each(line.count > limit ? .oversized(number: number, length: line.count) : .line(Self.trimmed(line), number: number))
+                } else {
+                    append(line)
+                    take(each)
+                }
+                start = newline + 1
+            }
+        }
+
+        /// Calls `each` with the last line when the input ends without a newline.
+        public mutating func finish(_ each: (Found) -> Void) {
+            guard !current.isEmpty || overflowed > 0 else { return }
+            take(each)
+        }
+
+        private mutating func append(_ bytes: UnsafeRawBufferPointer) {
             if overflowed > 0 || current.count + bytes.count > limit {
                 overflowed += current.count + bytes.count
                 current.removeAll(keepingCapacity: true)
@@ -144,14 +196,33 @@ public struct LineReader: Sendable {
             }
         }
 
-        private mutating func take() -> Item {
+        private mutating func take(_ each: (Found) -> Void) {
             number += 1
             defer {
                 current.removeAll(keepingCapacity: true)
                 overflowed = 0
             }
-            if overflowed > 0 { return .oversized(number: number, length: overflowed) }
-            return .line(Data(current[..<(current.last == 0x0D ? current.count - 1 : current.count)]), number: number)
+            if overflowed > 0 {
+                each(.oversized(number: number, length: overflowed))
+            } else {
+                let number = number
+                current.withUnsafeBytes { each(.line(Self.trimmed($0), number: number)) }
+            }
+        }
+
+        /// The line without the carriage return of a CRLF ending.
+        private static func trimmed(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+            line.last == 0x0D ? UnsafeRawBufferPointer(rebasing: line.dropLast()) : line
+        }
+    }
+}
+
+extension LineReader.Item {
+    /// The line copied out of the reader's buffer.
+    init(_ found: LineReader.Found) {
+        switch found {
+        case .line(let bytes, let number): self = .line(Data(bytes), number: number)
+        case .oversized(let number, let length): self = .oversized(number: number, length: length)
         }
     }
 }

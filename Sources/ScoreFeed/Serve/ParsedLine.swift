@@ -18,16 +18,26 @@ public struct ParsedLine: Sendable {
     public init(_ item: LineReader.Item, source: String?) {
         switch item {
         case .oversized(let number, let length):
+            self.init(LineReader.Found.oversized(number: number, length: length), source: source)
+        case .line(let data, let number):
+            self = data.withUnsafeBytes { ParsedLine(LineReader.Found.line($0, number: number), source: source) }
+        }
+    }
+
+    /// Parses a line the reader found, from its bytes in place (from `source`, for messages).
+    public init(_ found: LineReader.Found, source: String?) {
+        switch found {
+        case .oversized(let number, let length):
             self.number = number
             content = .failure(
                 ScoreFeedError(.invalidValue, "line of \(length)+ bytes exceeds the limit; skipped", at: .init(file: source, line: number)))
-        case .line(let data, let number):
+        case .line(let bytes, let number):
             self.number = number
-            if data.isEmpty {
+            if bytes.isEmpty {
                 content = .success(nil)
             } else {
                 do throws(ScoreFeedError) {
-                    content = .success(try StreamLine.parse(data, number: number, source: source))
+                    content = .success(try StreamLine.parse(bytes, number: number, source: source))
                 } catch {
                     content = .failure(error)
                 }

@@ -1,6 +1,54 @@
 import Foundation
 import ScoreFeedModel
 
+extension StreamLine {
+    /// The usual line, a valid event, read in one pass straight into its value; nil for any
+    /// other line (a header, an error, input the byte reader declines), which the general path
+    /// then reads. So this path gives only what the general one gives for the same line.
+    static func event(reading line: UnsafeRawBufferPointer, number: Int) -> StreamLine? {
+        guard line.first == UInt8(ascii: "{") else { return nil }
+        var scanner = JSONScanner(line.bindMemory(to: UInt8.self))
+        var raw = RawEvent(), texts = EventTexts()
+        let game: JSONScanner.StringText
+        do {
+            guard let text = try scanEvent(&scanner, into: &raw, &texts) else { return nil }
+            game = text
+        } catch {
+            return nil
+        }
+        guard !game.escaped, GameID.isValidASCII(scanner.bytes(of: game)),
+              var event = texts.plainEvent(raw, index: number - 1, in: scanner)
+        else { return nil }
+        event.description = shortened(event.description)
+        return .event(game: scanner.string(game), event)
+    }
+
+    /// Reads an event line's object into `raw` and `texts`; returns where its game id lies, or nil for
+    /// a line that is not one (no game, or a header's key).
+    private static func scanEvent(
+        _ scanner: inout JSONScanner, into raw: inout RawEvent, _ texts: inout EventTexts
+    ) throws(JSONScanner.Declined) -> JSONScanner.StringText? {
+        var seen: UInt32 = 0
+        var game: JSONScanner.StringText?, gameSeen = false
+        guard try scanner.beginObject() else { return nil }
+        repeat {
+            let key = try scanner.key()
+            if try texts.read(key, from: &scanner, into: &raw, seen: &seen, depth: 1) { continue }
+            if key.is("game") {
+                guard !gameSeen else { return nil }
+                gameSeen = true
+                game = scanner.null() ? nil : try scanner.stringText()
+            } else if key.is("home") || key.is("away") || key.is("gameId") || key.is("league") || key.is("channel") {
+                return nil
+            } else {
+                try scanner.skipValue(depth: 1)
+            }
+        } while try scanner.nextMember()
+        try scanner.end()
+        return game
+    }
+}
+
 extension StreamLine.Parsed {
     /// The line read by the byte reader (``JSONScanner``), or nil when it declines the line and
     /// `JSONDecoder` must read it (which then gives today's result or message). It reads only
@@ -11,7 +59,7 @@ extension StreamLine.Parsed {
 
     /// One pass over the object: the event's fields, the header's, and `game`, `channel`.
     private static func scan(_ scanner: inout JSONScanner) throws(JSONScanner.Declined) -> Self {
-        var raw = RawEvent()
+        var raw = RawEvent(), texts = EventTexts()
         var seen: UInt32 = 0
         var game: String?, home: Team?, away: Team?, gameId: String?, league: String?, channel: String?
         /// Bits for the keys that are not the event's, so a repeated one is declined too.
@@ -23,7 +71,7 @@ extension StreamLine.Parsed {
         if try scanner.beginObject() {
             repeat {
                 let key = try scanner.key()
-                if try raw.read(key, from: &scanner, seen: &seen, depth: 1) { continue }
+                if try texts.read(key, from: &scanner, into: &raw, seen: &seen, depth: 1) { continue }
                 if key.is("game") {
                     try mark(1 << 0)
                     game = try scanner.optionalString()
@@ -62,6 +110,7 @@ extension StreamLine.Parsed {
                 channel: channel)
         }
         if let game {
+            texts.spell(into: &raw, in: scanner)
             return Self(body: .event(game: game, .success(raw)), channel: nil)
         }
         return Self(body: .neither, channel: nil)

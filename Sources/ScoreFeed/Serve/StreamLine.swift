@@ -23,9 +23,26 @@ public enum StreamLine: Sendable {
         try parse(line, number: number, source: source, decoding: .bytes)
     }
 
+    /// ``parse(_:number:source:)`` of bytes where they lie (the reader's buffer): the usual line,
+    /// a valid event, is read straight into its value, and only any other line is copied (into
+    /// the `Data` the general path reads).
+    public static func parse(_ line: UnsafeRawBufferPointer, number: Int, source: String? = nil) throws(ScoreFeedError) -> StreamLine {
+        if let event = event(reading: line, number: number) { return event }
+        return try parseInFull(Data(line), number: number, source: source, decoding: .bytes)
+    }
+
     /// ``parse(_:number:source:)`` with the reader chosen: `.foundation` is the reference the
     /// differential tests and fuzz targets compare the byte reader with.
     static func parse(
+        _ line: Data, number: Int, source: String?, decoding: JSONDecoding
+    ) throws(ScoreFeedError) -> StreamLine {
+        if decoding == .bytes, let event = line.withUnsafeBytes({ event(reading: $0, number: number) }) { return event }
+        return try parseInFull(line, number: number, source: source, decoding: decoding)
+    }
+
+    /// Any line, headers and errors too: the byte reader's ``Parsed`` (or `JSONDecoder`'s, for
+    /// what it declines) checked and turned into a value or an error.
+    static func parseInFull(
         _ line: Data, number: Int, source: String?, decoding: JSONDecoding
     ) throws(ScoreFeedError) -> StreamLine {
         let location = ScoreFeedError.Location(file: source, line: number)
@@ -64,8 +81,7 @@ public enum StreamLine: Sendable {
             do {
                 let raw = try decoded.get()
                 var event = try raw.event(index: number - 1)
-                // At most 500 characters; no longer than 500 bytes means no more characters.
-                event.description = event.description.map { $0.utf8.count <= 500 ? $0 : String($0.prefix(500)) }
+                event.description = shortened(event.description)
                 return .event(game: game, event)
             } catch var error as ScoreFeedError {
                 error.location = ScoreFeedError.Location(file: source, line: number, sequence: error.location.sequence)
@@ -81,6 +97,12 @@ public enum StreamLine: Sendable {
                 throw ScoreFeedError(.invalidValue, "game \(game): \(error)", at: location)
             }
         }
+    }
+
+    /// An event's description as the stream keeps it: at most 500 characters (no longer than
+    /// 500 bytes means no more characters).
+    static func shortened(_ description: String?) -> String? {
+        description.map { $0.utf8.count <= 500 ? $0 : String($0.prefix(500)) }
     }
 
     /// The line's `seq` when it is a number, for messages about a line that did not decode.

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Two `scorefeed` binaries on the same streams: `serve --clock feed` in token and broadcast mode
+# on 120 generated games, the real games in ../shared (when present), the generated stream with
+# CRLF endings and with --max-line-bytes 240, and three seeded streams of hostile lines
+# (hostile_lines.py). Prints, for each, whether stdout and stderr (each sorted) and the exit
+# status are the same; exits 1 when any differs.
+# usage: Tests/Figures/same_output.sh <binary> <other binary>
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+[ $# -eq 2 ] || { echo "usage: $0 <binary> <other binary>" >&2; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for i in $(seq 1 120); do "$1" generate --seed "$i" -o "$work/g$i.json" >/dev/null 2>&1; done
+"$1" stream "$work"/g*.json --out "$work/generated.jsonl" 2>/dev/null
+sed 's/$/\r/' "$work/generated.jsonl" > "$work/crlf.jsonl"
+streams=(generated crlf)
+S="$root/../shared/nba-pbp"
+if [ -d "$S" ]; then
+  "$1" stream $(ls "$S"/playbyplay_*.json "$S"/stats_0*.json "$S"/ind-vs-mem-*.json) --out "$work/real.jsonl" 2>/dev/null
+  streams+=(real)
+fi
+for seed in 1 2 3; do
+  python3 "$here/hostile_lines.py" "$seed" "$work/generated.jsonl" ${streams[2]:+"$work/real.jsonl"} > "$work/hostile$seed.jsonl"
+  streams+=("hostile$seed")
+done
+outcome() { # binary stream args...
+  local binary=$1 stream=$2
+  shift 2
+  "$binary" serve --clock feed "$@" < "$work/$stream.jsonl" > "$work/out" 2> "$work/err"
+  echo "exit $? stdout $(sort "$work/out" | md5sum | cut -c1-12) ($(wc -l < "$work/out") lines) stderr $(sort "$work/err" | md5sum | cut -c1-12) ($(wc -l < "$work/err") lines)"
+}
+differ=0
+for stream in "${streams[@]}"; do
+  for args in "--mode token" "--mode broadcast" "--max-line-bytes 240"; do
+    a=$(outcome "$1" "$stream" $args); b=$(outcome "$2" "$stream" $args)
+    if [ "$a" = "$b" ]; then echo "same      $stream $args: $a"; else echo "DIFFERENT $stream $args: $a / $b"; differ=1; fi
+  done
+done
+exit $differ
