@@ -43,12 +43,15 @@ public struct PushRenderer: Sendable {
 
     /// Token mode's `apns-topic`, the same on every request.
     private let topic: String
+    /// Where every `apns-id` of this activity starts (see ``RequestID``).
+    private let requestIDPrefix: RequestID.Prefix
 
     public init(attributes: GameAttributes, configuration: Configuration = Configuration()) {
         self.attributes = attributes
         self.configuration = configuration
         self.startPending = configuration.sendsStart
         topic = "\(configuration.bundleId).push-type.liveactivity"
+        requestIDPrefix = RequestID.Prefix(activity: configuration.activity ?? attributes.gameId)
     }
 
     /// The activity id in records: the configured one, else the game id.
@@ -152,7 +155,7 @@ public struct PushRenderer: Sendable {
 
         seq += 1
         lastTimestamp = timestamp
-        let id = RequestID.uuid(activity: activity, seq: seq)
+        let id = RequestID.uuid(after: requestIDPrefix, seq: seq)
         var headers = [String: String](minimumCapacity: 6)
         headers["apns-push-type"] = "liveactivity"
         headers["apns-priority"] = priority == 10 ? "10" : priority == 5 ? "5" : String(priority)

@@ -6,14 +6,28 @@ public enum RequestID {
     /// A version-8 UUID from two FNV-1a hashes of `activity` and `seq` (of the UTF-8 bytes of
     /// `"<activity>#<seq>"`), in upper-case hex.
     public static func uuid(activity: String, seq: Int) -> String {
-        var first = Hash(basis: 0xcbf2_9ce4_8422_2325)
-        var second = Hash(basis: 0x8422_2325_cbf2_9ce4)
-        for byte in activity.utf8 {
-            first.add(byte)
-            second.add(byte)
+        uuid(after: Prefix(activity: activity), seq: seq)
+    }
+
+    /// Both hashes after `"<activity>#"`, the start every request id of the activity shares: a
+    /// renderer keeps it and hashes only the `seq` for each push.
+    struct Prefix: Sendable {
+        fileprivate var first = Hash(basis: 0xcbf2_9ce4_8422_2325)
+        fileprivate var second = Hash(basis: 0x8422_2325_cbf2_9ce4)
+
+        init(activity: String) {
+            for byte in activity.utf8 {
+                first.add(byte)
+                second.add(byte)
+            }
+            first.add(UInt8(ascii: "#"))
+            second.add(UInt8(ascii: "#"))
         }
-        first.add(UInt8(ascii: "#"))
-        second.add(UInt8(ascii: "#"))
+    }
+
+    /// ``uuid(activity:seq:)`` for the activity whose ``Prefix`` is `prefix`.
+    static func uuid(after prefix: Prefix, seq: Int) -> String {
+        var first = prefix.first, second = prefix.second
         for byte in String(seq).utf8 {
             first.add(byte)
             second.add(byte)
@@ -40,7 +54,7 @@ public enum RequestID {
     }
 
     /// FNV-1a over bytes, with a final avalanche so nearby inputs differ in every byte.
-    private struct Hash {
+    fileprivate struct Hash {
         var value: UInt64
 
         init(basis: UInt64) {

@@ -534,19 +534,20 @@ public actor GameService {
     /// Hands a run of events to `engine`, in order, on the engine's own executor.
     private static func receive(_ events: [Pending], on engine: isolated MatchEngine, manual: ManualClock?) async -> Run {
         var said: [(index: Int, Taken)] = []
-        for pending in events {
+        // By index: a copy of each event (every string in it retained and released) is not needed.
+        for i in events.indices {
             let outcome: Result<EventValidator.Verdict, any Error>
             do {
                 if let manual {
-                    outcome = .success(try await engine.receive(pending.event, index: pending.line - 1, moving: manual))
+                    outcome = .success(try await engine.receive(events[i].event, index: events[i].line - 1, moving: manual))
                 } else {
-                    outcome = .success(try await engine.receive(pending.event, index: pending.line - 1))
+                    outcome = .success(try await engine.receive(events[i].event, index: events[i].line - 1))
                 }
             } catch {
                 outcome = .failure(error)
             }
-            let taken = Taken(outcome: outcome, checkpointFailure: engine.checkpointFailure, seq: pending.event.seq)
-            if taken.says { said.append((pending.index, taken)) }
+            let taken = Taken(outcome: outcome, checkpointFailure: engine.checkpointFailure, seq: events[i].event.seq)
+            if taken.says { said.append((events[i].index, taken)) }
         }
         return Run(said: said, step: Step.of(engine))
     }
