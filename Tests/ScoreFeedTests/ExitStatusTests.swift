@@ -89,7 +89,9 @@ struct ExitStatusTests {
     /// serve has read the whole of a 6-night stream (48 games, about 6 MB, so six batches of a
     /// megabyte): the first batch's pushes fill the pipe and stop the engines, four batches wait
     /// in the reader's buffer, and the last is turned away until there is room. Every line is
-    /// still applied and every game ends.
+    /// still applied and every game ends. The stream must end in the batch the reader holds
+    /// (more than one taken and four waiting, no more than one more): the test says so, rather
+    /// than wait for ever, when the reader's sizes change.
     @Test(
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
         .enabled(if: NBAFiles.available, NBAFiles.absentReason),
@@ -100,6 +102,10 @@ struct ExitStatusTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let stream = try StateDirectoryLockTests.stream(mode, into: folder, copies: 6)
         let size = try #require(try FileManager.default.attributesOfItem(atPath: stream.path)[.size] as? Int)
+        let held = (1 + LineReader.batchesAhead) * LineReader.batchBytes
+        try #require(
+            size > held && size <= held + LineReader.batchBytes,
+            "the stream (\(size) bytes) must end in the batch the reader holds: past \(held) bytes, within one batch more")
         let lines = try String(contentsOf: stream, encoding: .utf8).split(separator: "\n").count
         let process = Process()
         process.executableURL = ServeTests.executable
@@ -109,9 +115,18 @@ struct ExitStatusTests {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        // Waits (no sleep) until serve's reader is at the end of its input, its output unread.
+        // Waits (no sleep) until serve's reader is at the end of its input, its output unread;
+        // a reader stopped short (for good: its buffer full) fails the test instead of hanging it.
         let position = "/proc/\(process.processIdentifier)/fdinfo/0"
-        while process.isRunning, !((try? String(contentsOfFile: position, encoding: .utf8)) ?? "").contains("pos:\t\(size)\n") {}
+        let deadline = ContinuousClock.now + .seconds(240)
+        var read = ""
+        repeat {
+            read = (try? String(contentsOfFile: position, encoding: .utf8)) ?? ""
+        } while process.isRunning && !read.contains("pos:\t\(size)\n") && ContinuousClock.now < deadline
+        if process.isRunning && !read.contains("pos:\t\(size)\n") {
+            process.terminate()
+            Issue.record("serve's reader stopped short of the end of its \(size)-byte input: \(read.prefix(40))")
+        }
         let records = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()

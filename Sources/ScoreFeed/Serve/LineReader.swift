@@ -32,6 +32,8 @@ public struct LineReader: Sendable {
 
     /// The most bytes one batch gathers from reads that find data waiting.
     static let batchBytes = 1 << 20
+    /// The most batches parsed ahead of the engines (waiting in the stream's buffer).
+    static let batchesAhead = 4
 
     /// Whether `fd` has data to read now.
     static func readable(_ fd: Int32) -> Bool {
@@ -60,7 +62,7 @@ public struct LineReader: Sendable {
     /// The batches, each line turned into `T` while its bytes are still in the read buffer.
     func batches<T: Sendable>(found transform: @escaping @Sendable (Found) -> T) -> AsyncStream<[T]> {
         let source = self.source, limit = maxLineBytes
-        return AsyncStream(bufferingPolicy: .bufferingOldest(4)) { continuation in
+        return AsyncStream(bufferingPolicy: .bufferingOldest(Self.batchesAhead)) { continuation in
             let stop = StopFlag()
             continuation.onTermination = { _ in stop.set() }
             Thread.detachNewThread {
