@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ScoreFeed
+@testable import ScoreFeed
 import ScoreFeedModel
 
 @Suite("Validation before the fold")
@@ -78,5 +78,36 @@ struct EventValidatorTests {
     @Test(arguments: ["", "12", "12:60", "-1:00", "a:bc", "PT", "PTxMS", "1:2:3", "PT-5M00S"])
     func badClocks(text: String) {
         #expect(GameClockText.seconds(text) == nil)
+    }
+}
+
+@Suite("The validator in a checkpoint")
+struct EventValidatorCheckpointTests {
+    /// `appliedText` (written as bytes) spells every entry as the string-built form did: seq,
+    /// digest in lower-case hex without leading zeros (`?` unknown), points with their sign, the
+    /// team, earlier digests; by rising seq, with spaces between.
+    @Test func appliedTextSpellsEveryEntryAsBefore() {
+        var random = SeededRandom(seed: 21)
+        var validator = EventValidator()
+        let digests: [UInt64?] = [nil, 0, 1, 0xF, 0x10, 0xFFFF_FFFF_FFFF_FFFF, 0x0123_4567_89AB_CDEF]
+        for seq in [-3, 0, 7, 9, 10, 99, 100, 1_000_000] + (0..<200).map({ _ in Int(random.next() % 5_000) }) {
+            var event = EventValidator.AppliedEvent(unknown: ())
+            event.digest = digests.indices.contains(seq % 9) ? digests[seq % 9] : random.next()
+            event.points = [-3, -1, 0, 1, 2, 3, 12][abs(seq) % 7]
+            event.team = [TeamSide.home, .away, nil][abs(seq) % 3]
+            event.earlier = (0..<(abs(seq) % 3)).map { _ in random.next() >> (random.next() % 64) }
+            validator.applied[seq] = event
+        }
+        var expected = ""
+        for seq in validator.applied.keys.sorted() {
+            let event = validator.applied[seq]!
+            if !expected.isEmpty { expected += " " }
+            expected += String(seq)
+            expected += ":" + (event.digest.map { String($0, radix: 16) } ?? "?")
+            expected += ":" + String(event.points)
+            expected += event.team == .home ? ":h" : event.team == .away ? ":a" : ":-"
+            for earlier in event.earlier { expected += ":" + String(earlier, radix: 16) }
+        }
+        #expect(validator.appliedText == expected)
     }
 }
