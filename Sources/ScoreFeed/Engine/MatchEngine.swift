@@ -27,11 +27,12 @@ public actor MatchEngine {
     private var snapshotBytes = 0
     private var journalBytes = 0
     /// The journal is folded into a new snapshot once it is four times as large as the snapshot
-    /// (and at least this large), at a moment the outbox is nearly empty (a snapshot holds the
-    /// outbox's records): snapshots then cost at most a quarter of what the journal writes, so
-    /// bytes written per event stay flat however long the game, and a restart reads at most
-    /// about five snapshots' worth.
-    public static let smallestJournal = 65_536
+    /// and at least this large (a whole NBA game's journal is about 230 KB: most games snapshot
+    /// only at their start and at exit), at a moment the outbox is nearly empty (a snapshot holds
+    /// the outbox's records): snapshots then cost at most a quarter of what the journal writes, so
+    /// bytes written per event stay flat however long the game, and a restart reads at most this
+    /// much or four snapshots' worth of journal per game.
+    public static let smallestJournal = 262_144
     /// The failure of the last checkpoint write, if it failed.
     public private(set) var checkpointFailure: ScoreFeedError?
     /// What APNs' answers did to the game's channel since ``takeChannelNews()`` was last called.

@@ -21,40 +21,21 @@ extension EventValidator: Codable {
     /// The `applied` entries as the checkpoint spells them, written as bytes (a snapshot of a
     /// whole game writes ~600 of them; strings built piece by piece cost more than the rest).
     var appliedText: String {
-        var text: [UInt8] = []
-        text.reserveCapacity(applied.count * 28)
-        func decimal(_ number: Int) {
-            if number < 0 { text.append(UInt8(ascii: "-")) }
-            var magnitude = number.magnitude, digits: [UInt8] = []
-            repeat {
-                digits.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-                magnitude /= 10
-            } while magnitude > 0
-            text.append(contentsOf: digits.reversed())
-        }
-        func hex(_ number: UInt64) {
-            let spelled: StaticString = "0123456789abcdef"
-            var shift = max(0, (64 - number.leadingZeroBitCount + 3) / 4 - 1) * 4
-            while shift >= 0 {
-                text.append(spelled.utf8Start[Int((number >> UInt64(shift)) & 0xF)])
-                shift -= 4
-            }
-        }
+        var text = JSONBytes(capacity: applied.count * 28)
         for (seq, event) in applied.sorted(by: { $0.key < $1.key }) {
-            if !text.isEmpty { text.append(UInt8(ascii: " ")) }
-            decimal(seq)
-            text.append(UInt8(ascii: ":"))
-            if let digest = event.digest { hex(digest) } else { text.append(UInt8(ascii: "?")) }
-            text.append(UInt8(ascii: ":"))
-            decimal(event.points)
-            text.append(UInt8(ascii: ":"))
-            text.append(event.team == .home ? UInt8(ascii: "h") : event.team == .away ? UInt8(ascii: "a") : UInt8(ascii: "-"))
+            if text.count > 0 { text.byte(UInt8(ascii: " ")) }
+            text.int(seq)
+            text.byte(UInt8(ascii: ":"))
+            if let digest = event.digest { text.hex(digest) } else { text.byte(UInt8(ascii: "?")) }
+            text.byte(UInt8(ascii: ":"))
+            text.int(event.points)
+            text.raw(event.team == .home ? ":h" : event.team == .away ? ":a" : ":-")
             for earlier in event.earlier {
-                text.append(UInt8(ascii: ":"))
-                hex(earlier)
+                text.byte(UInt8(ascii: ":"))
+                text.hex(earlier)
             }
         }
-        return String(decoding: text, as: UTF8.self)
+        return text.string()
     }
 
     public init(from decoder: any Decoder) throws {

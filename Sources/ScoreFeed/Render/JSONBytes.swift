@@ -49,6 +49,11 @@ struct JSONBytes: ~Copyable {
         return try body(Data(bytesNoCopy: start, count: count, deallocator: .none))
     }
 
+    /// Calls `body` with the bytes written so far (valid only during the call).
+    func withBytes<T, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> T) throws(E) -> T {
+        try body(UnsafeRawBufferPointer(start: start, count: count))
+    }
+
     /// The bytes written, as text.
     consuming func string() -> String {
         String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
@@ -117,6 +122,18 @@ struct JSONBytes: ~Copyable {
             start[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
             rest /= 10
         } while rest > 0
+        count += digits
+    }
+
+    /// Appends `value` in lower-case hexadecimal without leading zeros, as
+    /// `String(value, radix: 16)` spells it.
+    mutating func hex(_ value: UInt64) {
+        let digits = max(1, (64 - value.leadingZeroBitCount + 3) / 4)
+        reserve(digits)
+        let spelled: StaticString = "0123456789abcdef"
+        for place in 0..<digits {
+            start[count + place] = spelled.utf8Start[Int((value >> UInt64(4 * (digits - 1 - place))) & 0xF)]
+        }
         count += digits
     }
 

@@ -78,15 +78,26 @@ public final class Journal: @unchecked Sendable {
             }
         }
         bytes.byte(UInt8(ascii: "]"))
-        let body = bytes.data()
-        let head = Array("\(first) \(String(Self.checksum(body), radix: 16)) ".utf8)
-        lock.withLock {
-            pending[path, default: []].append(contentsOf: head)
-            pending[path]!.append(contentsOf: body)
-            pending[path]!.append(0x0A)
-            if mustSync { owesSync = true }
+        var head = JSONBytes(capacity: 40)
+        head.int(first)
+        head.byte(UInt8(ascii: " "))
+        head.hex(bytes.withBytes { Self.checksum($0) })
+        head.byte(UInt8(ascii: " "))
+        let length = head.count + bytes.count + 1
+        head.withBytes { head in
+            bytes.withBytes { body in
+                func add(to lines: inout [UInt8]) {
+                    lines.append(contentsOf: head)
+                    lines.append(contentsOf: body)
+                    lines.append(0x0A)
+                }
+                lock.withLock {
+                    add(to: &pending[path, default: []])
+                    if mustSync { owesSync = true }
+                }
+            }
         }
-        return head.count + body.count + 1
+        return length
     }
 
     /// Whether something must be synced before the next push leaves.
