@@ -78,17 +78,7 @@ public struct GameSession: Sendable {
         public init() {}
 
         /// The key of ``handed``: `"10 update"`.
-        public static func handedKey(priority: Int, event: Push.Event) -> String {
-            // The usual keys without building a string each delivery.
-            switch (priority, event) {
-            case (10, .update): "10 update"
-            case (5, .update): "5 update"
-            case (10, .end): "10 end"
-            case (5, .end): "5 end"
-            case (10, .start): "10 start"
-            default: "\(priority) \(event.rawValue)"
-            }
-        }
+        public static func handedKey(priority: Int, event: Push.Event) -> String { "\(priority) \(event.rawValue)" }
 
         enum CodingKeys: String, CodingKey {
             case accepted, duplicates, edits, rejected, corrections, pushes, priority10, priority5, refused, superseded, handed,

@@ -49,6 +49,11 @@ struct JSONBytes: ~Copyable {
         return try body(Data(bytesNoCopy: start, count: count, deallocator: .none))
     }
 
+    /// Appends what `other` holds.
+    mutating func append(_ other: borrowing JSONBytes) {
+        other.withBytes { append($0.bindMemory(to: UInt8.self)) }
+    }
+
     /// Calls `body` with the bytes written so far (valid only during the call).
     func withBytes<T, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> T) throws(E) -> T {
         try body(UnsafeRawBufferPointer(start: start, count: count))

@@ -54,16 +54,21 @@ extension PushRecord {
 enum JSONText {
     static func number(_ x: Double) -> String {
         guard x.isFinite else { return "null" }
-        if x == x.rounded(), abs(x) < 1e15 { return String(Int64(x)) }
+        if let whole = whole(x) { return String(whole) }
         let ms = (x * 1000).rounded() / 1000
         return "\(ms)"
+    }
+
+    /// `x` as an integer when it is one that ``number(_:)`` spells without a fraction.
+    static func whole(_ x: Double) -> Int? {
+        x.isFinite && x == x.rounded() && abs(x) < 1e15 ? Int(x) : nil
     }
 }
 
 extension JSONBytes {
     /// Appends ``JSONText/number(_:)``'s spelling of `x`, an integer without making a string.
     mutating func number(_ x: Double) {
-        if x.isFinite, x == x.rounded(), abs(x) < 1e15 { int(Int(x)) } else { raw(JSONText.number(x)) }
+        if let whole = JSONText.whole(x) { int(whole) } else { raw(JSONText.number(x)) }
     }
 
     /// Appends `{"method":…,"path":…,"headers":{…}}`, the headers in sorted order.

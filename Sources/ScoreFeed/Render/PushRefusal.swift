@@ -68,8 +68,9 @@ public struct PushRefusal: Hashable, Sendable {
         out.raw(",\"game\":"); out.string(game)
         out.raw(",\"seq\":null,\"event\":"); out.string(event.rawValue)
         out.raw(",\"priority\":"); out.int(priority)
-        out.raw(",\"sentAt\":"); out.raw(JSONText.number(sentAt.timeIntervalSince1970))
-        out.raw(",\"sourceTime\":"); out.raw(sourceTime.map { JSONText.number($0.timeIntervalSince1970) } ?? "null")
+        out.raw(",\"sentAt\":"); out.number(sentAt.timeIntervalSince1970)
+        out.raw(",\"sourceTime\":")
+        if let sourceTime { out.number(sourceTime.timeIntervalSince1970) } else { out.raw("null") }
         out.raw(",\"reason\":"); out.string(reason)
         out.byte(UInt8(ascii: "}"))
     }

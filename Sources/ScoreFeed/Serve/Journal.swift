@@ -78,26 +78,21 @@ public final class Journal: @unchecked Sendable {
             }
         }
         bytes.byte(UInt8(ascii: "]"))
-        var head = JSONBytes(capacity: 40)
-        head.int(first)
-        head.byte(UInt8(ascii: " "))
-        head.hex(bytes.withBytes { Self.checksum($0) })
-        head.byte(UInt8(ascii: " "))
-        let length = head.count + bytes.count + 1
-        head.withBytes { head in
-            bytes.withBytes { body in
-                func add(to lines: inout [UInt8]) {
-                    lines.append(contentsOf: head)
-                    lines.append(contentsOf: body)
-                    lines.append(0x0A)
-                }
-                lock.withLock {
-                    add(to: &pending[path, default: []])
-                    if mustSync { owesSync = true }
-                }
+        // The line: `first checksum ` and the checksummed part.
+        var line = JSONBytes(capacity: 40 + bytes.count)
+        line.int(first)
+        line.byte(UInt8(ascii: " "))
+        line.hex(bytes.withBytes { Self.checksum($0) })
+        line.byte(UInt8(ascii: " "))
+        line.append(bytes)
+        line.byte(0x0A)
+        line.withBytes { line in
+            lock.withLock {
+                pending[path, default: []].append(contentsOf: line)
+                if mustSync { owesSync = true }
             }
         }
-        return length
+        return line.count
     }
 
     /// Whether something must be synced before the next push leaves.
