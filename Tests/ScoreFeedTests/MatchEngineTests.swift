@@ -60,9 +60,13 @@ struct MatchEngineTests {
     struct HoldTenSeconds: PushPolicy {
         var due: Date?
         mutating func observe(_ change: StateChange, now: Date) -> PushDecision {
-            if due == nil { due = now.addingTimeInterval(10) }
+            absorb(change, now: now)
             return .hold
         }
+        mutating func absorb(_ change: StateChange, now: Date) {
+            if due == nil { due = now.addingTimeInterval(10) }
+        }
+        mutating func decide(now: Date) -> PushDecision { tick(now: now) }
         var deadline: Date? { due }
         mutating func tick(now: Date) -> PushDecision {
             guard let due, now >= due else { return .hold }

@@ -43,8 +43,17 @@ public struct Coalescer: PushPolicy {
     var lastPushAt: Date?
     /// Recent pushes, newest last: enough to know what the device shows.
     var recent: [SentPush] = []
+    /// The arrival being taken in (``absorb(_:now:)``), until ``decide(now:)``: never
+    /// checkpointed, as an engine commits only after the arrival's decision.
+    var arrival: Arrival?
     /// What a priority 10 buys at each kind of moment under the assumed delay, and the price's steps.
     private var offers = Offers(scores: [], upgrades: [], scoresPerHour: 0)
+
+    /// An arrival's newest feed time, and the feed time of its critical moment.
+    struct Arrival: Hashable, Sendable {
+        var newest: Date
+        var criticalAt: Date?
+    }
 
     struct SentPush: Hashable, Sendable, Codable {
         var at: Date
@@ -122,8 +131,65 @@ public struct Coalescer: PushPolicy {
     public var hasEnded: Bool { phase == .ended }
 
     public mutating func observe(_ change: StateChange, now: Date) -> PushDecision {
+        take(change, now, arriving: false)
+        return decideNow(now)
+    }
+
+    /// Takes in one change of an arrival. A critical moment (and its alert) counts only while it
+    /// is the present: the arrival's last score change, within ``arrivalAlertWindow`` of feed
+    /// time before the arrival's newest event. A catch-up's lead changes are moments already
+    /// past: their state is worth what any score is.
+    public mutating func absorb(_ change: StateChange, now: Date) {
+        take(change, now, arriving: true)
+    }
+
+    public mutating func decide(now: Date) -> PushDecision {
+        if let arrival, arrival.criticalAt.map({ $0 < arrival.newest.addingTimeInterval(-Self.arrivalAlertWindow) }) ?? false {
+            forgetCriticalMoment()
+        }
+        arrival = nil
+        return tick(now: now)
+    }
+
+    /// Feed seconds before an arrival's newest event within which a critical moment of the
+    /// arrival is still news worth an alert.
+    public static let arrivalAlertWindow: TimeInterval = 30
+
+    /// Takes in `change`; in an arrival, notes what the rule of ``absorb(_:now:)`` needs.
+    private mutating func take(_ change: StateChange, _ now: Date, arriving: Bool) {
+        guard arriving else { return observeState(change, now) }
+        var noted = arrival ?? Arrival(newest: change.event.time)
+        noted.newest = max(noted.newest, change.event.time)
+        if change.changesScore {
+            // A later score change makes an earlier critical moment one of the past.
+            noted.criticalAt = nil
+            forgetCriticalMoment()
+        }
+        arrival = noted
+        let wasCritical = phase.unsent?.significance == .critical
+        observeState(change, now)
+        if !wasCritical, phase.unsent?.significance == .critical { arrival?.criticalAt = change.event.time }
+    }
+
+    /// A critical moment of an arrival that is past: its changes are worth what a score is, and
+    /// no alert.
+    private mutating func forgetCriticalMoment() {
+        guard var unsent = phase.unsent, unsent.significance == .critical else { return }
+        unsent.significance = .score
+        unsent.alert = nil
+        phase = .pending(unsent, phase.waits)
+    }
+
+    /// The end of a decision: the `end` once allowed, else the policy's choice for the state now.
+    private mutating func decideNow(_ now: Date) -> PushDecision {
+        if case .ending = phase { return sendEndIfAllowed(now) }
+        if case .ended = phase { return .hold }
+        return choose(now)
+    }
+
+    private mutating func observeState(_ change: StateChange, _ now: Date) {
         switch phase {
-        case .ended: return .hold
+        case .ended: return
         case .takingOver:
             phase = .idle(Waits())
             assumeBudgetSpent(at: now)
@@ -153,10 +219,9 @@ public struct Coalescer: PushPolicy {
         if case .ending(var waits) = phase {
             waits.settleUntil = nil
             phase = .ending(waits)
-            return sendEndIfAllowed(now)
+            return
         }
         phase.waits = waits
-        return decide(now)
     }
 
     public mutating func tick(now: Date) -> PushDecision {
@@ -165,8 +230,7 @@ public struct Coalescer: PushPolicy {
         if let settle = waits.settleUntil, now >= settle { waits.settleUntil = nil }
         if let interval = waits.interval, now >= interval { waits.interval = nil }
         phase.waits = waits
-        if case .ending = phase { return sendEndIfAllowed(now) }
-        return decide(now)
+        return decideNow(now)
     }
 
     /// Continues a game whose earlier pushes this coalescer did not make (its own state was
@@ -196,7 +260,7 @@ public struct Coalescer: PushPolicy {
 
     // MARK: - Deciding
 
-    private mutating func decide(_ now: Date) -> PushDecision {
+    private mutating func choose(_ now: Date) -> PushDecision {
         refillPacing(now)
         if let settle = phase.waits.settleUntil, now < settle { return .hold }
         phase.waits.settleUntil = nil

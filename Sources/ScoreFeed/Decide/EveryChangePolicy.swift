@@ -9,6 +9,10 @@ import ScoreFeedModel
 public struct EveryChangePolicy: PushPolicy {
     /// Whether folded changes have not been pushed yet.
     private var pending = false
+    /// Whether a visible change waits (an arrival's changes are pushed once, at its end).
+    private var visible = false
+    /// Whether the feed's end was taken in and its `end` is still to go.
+    private var ending = false
     public private(set) var hasEnded = false
 
     public init() {}
@@ -16,18 +20,28 @@ public struct EveryChangePolicy: PushPolicy {
     public var deadline: Date? { nil }
 
     public mutating func observe(_ change: StateChange, now: Date) -> PushDecision {
+        absorb(change, now: now)
+        return decide(now: now)
+    }
+
+    public mutating func absorb(_ change: StateChange, now: Date) {
+        guard !hasEnded, !ending else { return }
+        if case .gameEnd = change.event.kind { ending = true }
+        guard !change.diff.isEmpty else { return }
+        pending = true
+        if change.diff.isVisible { visible = true }
+    }
+
+    public mutating func decide(now: Date) -> PushDecision {
         guard !hasEnded else { return .hold }
-        if case .gameEnd = change.event.kind {
+        if ending {
             pending = false
             hasEnded = true
             return .push(Push(event: .end, priority: 10, alert: .final, reason: "final"))
         }
-        guard !change.diff.isEmpty else { return .hold }
-        guard change.diff.isVisible else {
-            pending = true
-            return .hold
-        }
+        guard visible else { return .hold }
         pending = false
+        visible = false
         return .push(Push(event: .update, priority: 10, reason: "every change"))
     }
 

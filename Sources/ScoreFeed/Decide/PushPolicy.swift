@@ -7,8 +7,16 @@ import ScoreFeedModel
 /// ``EveryChangePolicy`` pushes each visible change; a budget-aware coalescer implements the
 /// same protocol.
 public protocol PushPolicy: Sendable {
-    /// Called after each accepted event has been folded.
+    /// Called after each accepted event has been folded, when the event is a moment of its own
+    /// (replay, feed time): the policy takes it in and decides at once.
     mutating func observe(_ change: StateChange, now: Date) -> PushDecision
+    /// Takes in one change of an arrival without deciding. Live, what arrives together (a poll's
+    /// snapshot, the lines read in one go, the answer after an outage) is one moment: only the
+    /// state after all of it can still be shown, so the policy decides once, at
+    /// ``decide(now:)``, after the arrival's last change.
+    mutating func absorb(_ change: StateChange, now: Date)
+    /// Decides at `now` on everything taken in so far: the end of an arrival.
+    mutating func decide(now: Date) -> PushDecision
     /// The next moment the policy wants ``tick(now:)`` called (a held push coming due), if any.
     var deadline: Date? { get }
     /// Called at or after ``deadline``.

@@ -17,6 +17,8 @@ extension GameSession {
         case beginDelete(now: Date)
         case refuseChannel(String)
         case channelAnswered(ChannelAnswer, now: Date)
+        case beginArrival
+        case endArrival(now: Date)
     }
 
     /// Applies `input` as the call it records.
@@ -33,6 +35,8 @@ extension GameSession {
         case .beginDelete(let now): beginDelete(now: now)
         case .refuseChannel(let reason): refuseChannel(reason)
         case .channelAnswered(let answer, let now): channelAnswered(answer, now: now)
+        case .beginArrival: beginArrival()
+        case .endArrival(let now): endArrival(now: now)
         }
     }
 

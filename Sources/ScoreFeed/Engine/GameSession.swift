@@ -42,6 +42,11 @@ public struct GameSession: Sendable {
     /// restart then sends them again before the channel is deleted.
     public internal(set) var endRecords: [PushRecord] = []
 
+    /// Changes taken in since ``beginArrival()``, while an arrival is open (nil: none is): the
+    /// policy decides once, at ``endArrival(now:)``. Never checkpointed open: an engine commits
+    /// after the arrival's end.
+    public internal(set) var arrival: Int?
+
     /// Whether the session records each call that changes it in ``unjournaled`` (an engine
     /// with a journal sets it); not part of the saved form.
     public var recordsInputs = false
@@ -206,6 +211,26 @@ public struct GameSession: Sendable {
         perform(policy.finish(now: self.now))
     }
 
+    /// Opens an arrival: what reaches the game together (a poll's snapshot, the lines read in
+    /// one go, a backlog, the answer after an outage) is one moment. Events and scores received
+    /// until ``endArrival(now:)`` are folded without a decision; only the state after all of them
+    /// can still be shown, so the past costs at most one push (and its priority-5 copy), or the
+    /// `end` once.
+    public mutating func beginArrival() {
+        record(.beginArrival)
+        arrival = arrival ?? 0
+    }
+
+    /// Closes the arrival: the policy decides once, at `now`, on the state after it.
+    public mutating func endArrival(now: Date) {
+        record(.endArrival(now: now))
+        let changes = arrival ?? 0
+        arrival = nil
+        guard changes > 0 else { return }
+        advance(to: now)
+        perform(policy.decide(now: self.now))
+    }
+
     /// Numbers the pushes of a game whose earlier numbering is lost from after `seq` and
     /// `lastTimestamp`, so no apns-id of the lost run is used again for another body.
     public mutating func continueNumbering(after seq: Int, lastTimestamp: Int) {
@@ -248,7 +273,12 @@ public struct GameSession: Sendable {
     private mutating func observe(_ change: StateChange) {
         unsentEvents += 1
         if newestSourceTime.map({ change.event.time > $0 }) ?? true { newestSourceTime = change.event.time }
-        perform(policy.observe(change, now: now))
+        if let changes = arrival {
+            arrival = changes + 1
+            policy.absorb(change, now: now)
+        } else {
+            perform(policy.observe(change, now: now))
+        }
     }
 
     private mutating func perform(_ decision: PushDecision) {
@@ -266,10 +296,9 @@ public struct GameSession: Sendable {
             case .push(let record):
                 statistics.pushes += 1
                 if record.priority == 10 { statistics.priority10 += 1 } else { statistics.priority5 += 1 }
-                guard record.event != .start else {
-                    if record.priority == 10 { policy.countPriority10(at: now) }
-                    continue
-                }
+                // The start stands for the update the policy decided: a priority 10 the policy
+                // did not ask for is counted.
+                if record.event == .start, record.priority == 10, push.priority != 10 { policy.countPriority10(at: now) }
                 lastPushed = state
                 unsentEvents = 0
             case .refused:

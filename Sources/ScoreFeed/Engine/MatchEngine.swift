@@ -117,6 +117,51 @@ public actor MatchEngine {
         }
     }
 
+    /// One thing that arrived for the game: an event (found at `index` in its feed), or the
+    /// feed's running score.
+    public enum ArrivalItem: Sendable {
+        case event(GameEvent, index: Int)
+        case score(FinalScore)
+    }
+
+    /// Takes in what arrived together as one moment, at the clock's time (the live paths on the
+    /// system clock): every event and score is folded, then the policy decides once on the state
+    /// after all of it (see ``GameSession/beginArrival()``), and what it decided is sent. Returns
+    /// the verdict of each event, in order.
+    @discardableResult
+    public func receive(arrival items: [ArrivalItem]) async throws -> [EventValidator.Verdict] {
+        let verdicts = take(arrival: items)
+        if !session.outbox.isEmpty { try await deliver() }
+        return verdicts
+    }
+
+    /// ``receive(arrival:)`` without sending: the arrival is folded, decided and committed; its
+    /// pushes wait in the outbox for ``flush()``.
+    public func take(arrival items: [ArrivalItem]) -> [EventValidator.Verdict] {
+        var verdicts: [EventValidator.Verdict] = []
+        verdicts.reserveCapacity(items.count)
+        let now = clock.now
+        let before = (corrections: session.statistics.corrections, outbox: session.outbox.count)
+        var changed = false
+        session.beginArrival()
+        for item in items {
+            switch item {
+            case .event(let event, let index):
+                let verdict = session.receive(event, index: index, now: now)
+                if case .accept = verdict { changed = true }
+                if case .edit = verdict { changed = true }
+                verdicts.append(verdict)
+            case .score(let score):
+                session.follow(score, now: now)
+            }
+        }
+        session.endArrival(now: now)
+        if changed || session.statistics.corrections != before.corrections || session.outbox.count != before.outbox {
+            commit()
+        }
+        return verdicts
+    }
+
     /// Folds `event` as judged at the clock's time, commits, and sends what the policy decided.
     private func take(
         _ event: GameEvent, index: Int, judged verdict: EventValidator.Verdict

@@ -168,26 +168,21 @@ public struct LivePoller: Sendable {
             if !known { report(.started(attributes)) }
         }
         for problem in snapshot.rejected { report(.problem(Self.named(problem, gameId))) }
+        var fresh: [(event: GameEvent, line: Int)] = []
         for (index, event) in snapshot.events.enumerated() {
             let digest = event.digest
             guard handed[event.seq] != digest else { continue }
             handed[event.seq] = digest
-            // An action inserted into a period already over is refused (the scoreboard cannot go
-            // back); the feed's score below still counts its points. Not worth an error line.
-            if let problem = await service.receive(event, game: gameId, line: index + 1, source: playByPlay.absoluteString),
-                problem.code != .periodBackwards
-            {
-                report(.problem(problem))
-            }
+            fresh.append((event, index + 1))
         }
-        if let score = snapshot.score, let newest = snapshot.newest {
-            if let problem = await service.follow(score, game: gameId, at: newest) { report(.problem(problem)) }
-        }
-        if let end = snapshot.end {
-            if let problem = await service.receive(end, game: gameId, line: snapshot.events.count + 1, source: playByPlay.absoluteString) {
-                report(.problem(problem))
-            }
-        }
+        // The whole snapshot is one moment: its new actions, the feed's score, the end. An action
+        // inserted into a period already over is refused (the scoreboard cannot go back); the
+        // feed's score still counts its points. Not worth an error line.
+        let problems = await service.receive(
+            snapshot: fresh, score: snapshot.score.flatMap { score in snapshot.newest.map { (score, $0) } },
+            end: snapshot.end.map { ($0, snapshot.events.count + 1) }, game: gameId, source: playByPlay.absoluteString,
+            ignoring: [.periodBackwards])
+        for problem in problems { report(.problem(problem)) }
         if await service.hasEnded(gameId) {
             report(.ended(gameId))
             return true

@@ -73,17 +73,25 @@ public struct PushRenderer: Sendable {
         self.startPending = startPending
     }
 
-    /// Renders `push` of `state`: with push-to-start configured, the first call returns the
-    /// `start` (priority 10, with `attributes-type`, `attributes`, `content-state` and an alert)
-    /// followed by the push itself, and the push's priority-5 copy when the policy asked for one. A payload that does not fit even trimmed becomes a
+    /// Renders `push` of `state`: with push-to-start configured, the first update becomes the
+    /// `start` (priority 10, with `attributes-type`, `attributes`, the present `content-state`
+    /// and an alert); later pushes go as decided, with the priority-5 copy the policy asked for
+    /// behind a priority 10. A payload that does not fit even trimmed becomes a
     /// ``Output/refused(_:)`` and takes no `seq`; rendering never throws, so the game goes on.
     public mutating func outputs(
         for push: Push, state: GameState, diff: Diff, coalesced: Int, sentAt: Date, sourceTime: Date?
     ) -> [Output] {
         var outputs: [Output] = []
         if startPending && push.event == .update {
-            let start = Push(event: .start, priority: 10, reason: "push-to-start before the first update")
-            outputs.append(make(start, state: state, diff: diff, coalesced: 0, sentAt: sentAt, sourceTime: sourceTime))
+            // The start carries the present state (and the update's alert): the update itself,
+            // and its copy, would only say it again. A device that never got the start has no
+            // activity for an update to reach.
+            let start = Push(
+                event: .start, priority: 10, alert: push.alert, reason: "push-to-start with the present state (\(push.reason))")
+            let started = make(start, state: state, diff: diff, coalesced: coalesced, sentAt: sentAt, sourceTime: sourceTime)
+            if case .push = started { return [started] }
+            // A start too large even trimmed is reported; the update goes as decided.
+            outputs.append(started)
         }
         outputs.append(make(push, state: state, diff: diff, coalesced: coalesced, sentAt: sentAt, sourceTime: sourceTime))
         if push.priority5Copy && push.priority == 10 {

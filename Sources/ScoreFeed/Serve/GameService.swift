@@ -468,6 +468,56 @@ public actor GameService {
         return failure
     }
 
+    /// Hands one snapshot of `game`'s feed to its engine (a poll's answer): its new events, then
+    /// the feed's running score, then the game's end. On the system clock the snapshot arrived
+    /// together and is one moment: the past costs at most one push. On feed time each event is
+    /// its own moment, as in replay. Returns the messages for people (rejections, the sink's
+    /// failure), in order; `ignoring` codes are not worth one.
+    public func receive(
+        snapshot events: [(event: GameEvent, line: Int)], score: (FinalScore, at: Date)?, end: (event: GameEvent, line: Int)?,
+        game id: String, source: String? = nil, ignoring: Set<ScoreFeedError.Code> = []
+    ) async -> [ScoreFeedError] {
+        var messages: [ScoreFeedError] = []
+        func say(_ message: ScoreFeedError?) {
+            if let message, !ignoring.contains(message.code) { messages.append(message) }
+        }
+        guard let game = games[id], game.manual == nil else {
+            for (event, line) in events { say(await receive(event, game: id, line: line, source: source)) }
+            if let (score, time) = score { say(await follow(score, game: id, at: time)) }
+            if let end { say(await receive(end.event, game: id, line: end.line, source: source)) }
+            return messages
+        }
+        var items: [MatchEngine.ArrivalItem] = events.map { .event($0.event, index: $0.line - 1) }
+        if let (score, _) = score { items.append(.score(score)) }
+        if let end { items.append(.event(end.event, index: end.line - 1)) }
+        let lines = events.map(\.line) + (end.map { [$0.line] } ?? [])
+        let seqs = events.map(\.event.seq) + (end.map { [$0.event.seq] } ?? [])
+        counters.lines += lines.count
+        counters.events += lines.count
+        let (verdicts, failure, step) = await Self.arrive(items, on: game.engine)
+        for (i, verdict) in verdicts.enumerated() {
+            let location = ScoreFeedError.Location(file: source, line: lines[i], sequence: seqs[i])
+            say(takeIn(Taken(outcome: .success(verdict), checkpointFailure: step.checkpointFailure, seq: seqs[i]), of: id, at: location))
+        }
+        if let failure { say(Self.sinkFailed(id, failure)) }
+        absorb(id, step)
+        if !waitingForChannel.isEmpty { await grantFreedChannels() }
+        return messages
+    }
+
+    /// Takes an arrival into `engine` and sends what it decided, in one hop.
+    private static func arrive(
+        _ items: [MatchEngine.ArrivalItem], on engine: isolated MatchEngine
+    ) async -> (verdicts: [EventValidator.Verdict], failure: (any Error)?, step: Step) {
+        let verdicts = engine.take(arrival: items)
+        do {
+            try await engine.flush()
+            return (verdicts, nil, Step.of(engine))
+        } catch {
+            return (verdicts, error, Step.of(engine))
+        }
+    }
+
     /// An event of a run, with its place in the batch and its line number.
     struct Pending: Sendable {
         var index: Int
@@ -531,9 +581,22 @@ public actor GameService {
         var step: Step
     }
 
-    /// Hands a run of events to `engine`, in order, on the engine's own executor.
+    /// Hands a run of events to `engine`, in order, on the engine's own executor. On the system
+    /// clock the run arrived together: it is one moment (one arrival, one decision); on feed time
+    /// each event is its own moment, as in replay.
     private static func receive(_ events: [Pending], on engine: isolated MatchEngine, manual: ManualClock?) async -> Run {
         var said: [(index: Int, Taken)] = []
+        if manual == nil {
+            let (verdicts, failure, step) = await arrive(events.map { .event($0.event, index: $0.line - 1) }, on: engine)
+            for (i, verdict) in verdicts.enumerated() {
+                let taken = Taken(outcome: .success(verdict), checkpointFailure: step.checkpointFailure, seq: events[i].event.seq)
+                if taken.says { said.append((events[i].index, taken)) }
+            }
+            if let failure, let last = events.last {
+                said.append((last.index, Taken(outcome: .failure(failure), checkpointFailure: nil, seq: last.event.seq)))
+            }
+            return Run(said: said, step: step)
+        }
         // By index: a copy of each event (every string in it retained and released) is not needed.
         for i in events.indices {
             let outcome: Result<EventValidator.Verdict, any Error>
