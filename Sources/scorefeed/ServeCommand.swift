@@ -79,7 +79,11 @@ enum ServeCommand {
         try await live.restore()
 
         let service = live.service
-        let reader = LineReader(source: follow.map { .follow($0) } ?? .standardInput, maxLineBytes: maxLine)
+        // On the system clock what is read at once is one moment for each game: a backlog is read
+        // whole (up to 64 MB) before the games decide.
+        let reader = LineReader(
+            source: follow.map { .follow($0) } ?? .standardInput, maxLineBytes: maxLine,
+            batchBytes: options.live.clock == .system ? LineReader.arrivalBytes : LineReader.batchBytes)
         let source = follow ?? "stdin"
         let status = try await live.run {
             // Lines are parsed on the reader's thread; each batch is made durable with one sync,

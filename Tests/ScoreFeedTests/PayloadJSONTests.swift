@@ -92,13 +92,16 @@ struct PayloadJSONTests {
         var renderer = PushRenderer(attributes: attributes, configuration: .init(start: true, payloadLimit: 1500))
         var state = Make.live
         state.lastPlay = String(repeating: "L. Dončić 3PT \\ step-back\n", count: 200)
-        let outputs = renderer.outputs(
-            for: Push(event: .update, priority: 10, alert: .leadChange, reason: "test"), state: state, diff: Diff(),
-            coalesced: 1, sentAt: Make.start, sourceTime: Make.start)
+        // The start (which carries the present state), then an update.
+        let outputs = (0..<2).flatMap { _ in
+            renderer.outputs(
+                for: Push(event: .update, priority: 10, alert: .leadChange, reason: "test"), state: state, diff: Diff(),
+                coalesced: 1, sentAt: Make.start, sourceTime: Make.start)
+        }
         let records = outputs.compactMap { output -> PushRecord? in
             if case .push(let record) = output { return record } else { return nil }
         }
-        #expect(records.count == 2)
+        #expect(records.map(\.event) == [.start, .update])
         for record in records {
             #expect(!record.trimmed.isEmpty)
             #expect(record.payload.count <= 1500)

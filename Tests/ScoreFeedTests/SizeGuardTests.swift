@@ -106,9 +106,9 @@ struct SizeGuardTests {
         var renderer = PushRenderer(attributes: attributes, configuration: .init(start: true))
         var state = Make.live
         state.lastPlay = String(repeating: "🏀", count: 100)
-        let outputs = outputs(&renderer, Self.update, state: state)
-        #expect(outputs.count == 2)
-        let start = try record(outputs.first)
+        let first = outputs(&renderer, Self.update, state: state)
+        #expect(first.count == 1, "the start carries the present state")
+        let start = try record(first.first)
         #expect(start.event == .start)
         #expect(start.payload.count <= 4096)
         #expect(start.trimmed.first == "lastPlay")
@@ -118,7 +118,7 @@ struct SizeGuardTests {
         #expect(sent.gameId == attributes.gameId)
         #expect(sent.home.id == attributes.home.id && sent.home.tricode == "DAL" && sent.away.tricode == "SAC")
         #expect(sent.home.primaryColor == attributes.home.primaryColor)
-        let update = try record(outputs.last)
+        let update = try record(outputs(&renderer, Self.update, state: state).last)
         #expect(update.event == .update)
         #expect(update.seq == 2)
     }

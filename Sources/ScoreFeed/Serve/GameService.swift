@@ -293,7 +293,12 @@ public actor GameService {
 
     /// Handles a batch of lines as one: applied in order, made durable with one sync (with a
     /// journal), then their pushes sent. Returns the messages for people, in order.
+    ///
+    /// On the system clock the batch arrived together: each game's events in it are one moment
+    /// (one arrival, one decision), wherever headers and other lines fall between them. On feed
+    /// time each event is its own moment, as in replay.
     public func handle(batch: [ParsedLine], source: String? = nil) async -> [ScoreFeedError] {
+        if options.clock == .system { return await handle(arrival: batch, source: source) }
         beginBatch()
         var messages: [ScoreFeedError] = []
         var start = 0
@@ -320,7 +325,7 @@ public actor GameService {
                 if let message = await handle(batch[start], source: source) { messages.append(message) }
                 start += 1
             } else {
-                messages += await apply(run, of: batch, source: source)
+                messages += await apply(run, of: batch, source: source).map(\.message)
                 counters.lines += end - start
                 counters.events += end - start
                 start = end
@@ -328,6 +333,39 @@ public actor GameService {
         }
         if let message = await endBatch() { messages.append(message) }
         return messages
+    }
+
+    /// ``handle(batch:source:)`` on the system clock: headers, bad lines and events of unknown
+    /// games are taken in order; every known game's events wait, then go to the games as one
+    /// run, so each game decides once on the batch.
+    private func handle(arrival batch: [ParsedLine], source: String?) async -> [ScoreFeedError] {
+        beginBatch()
+        var messages: [(index: Int, message: ScoreFeedError)] = []
+        var run: [(game: String, events: [Pending])] = []
+        var place: [String: Int] = [:]
+        var events = 0
+        for index in batch.indices {
+            if case .success(.event(let id, let event)?) = batch[index].content, games[id] != nil {
+                let pending = Pending(index: index, line: batch[index].number, event: event)
+                if let known = place[id] {
+                    run[known].events.append(pending)
+                } else {
+                    place[id] = run.count
+                    run.append((id, [pending]))
+                }
+                events += 1
+            } else if let message = await handle(batch[index], source: source) {
+                messages.append((index, message))
+            }
+        }
+        if !run.isEmpty {
+            counters.lines += events
+            counters.events += events
+            messages += await apply(run, of: batch, source: source)
+        }
+        var said = messages.sorted { $0.index < $1.index }.map(\.message)
+        if let message = await endBatch() { said.append(message) }
+        return said
     }
 
     /// Starts a batch of ``handle(_:source:)`` calls (with a journal): the games hold their pushes
@@ -529,10 +567,10 @@ public actor GameService {
     /// games as they first came): each game takes its own on its own executor, one hop per
     /// game, the games side by side (a batch of many games uses every core). Then what the lines
     /// have to say is taken in, in the order of the lines, and each game's state once, as it
-    /// stands after its last event. Returns the messages for people.
+    /// stands after its last event. Returns the messages for people, by their line's place in the batch.
     private func apply(
         _ run: [(game: String, events: [Pending])], of batch: [ParsedLine], source: String?
-    ) async -> [ScoreFeedError] {
+    ) async -> [(index: Int, message: ScoreFeedError)] {
         var said: [(index: Int, game: String, Taken)] = []
         var steps = [Step?](repeating: nil, count: run.count)
         await withTaskGroup(of: (place: Int, run: Run).self) { group in
@@ -545,10 +583,10 @@ public actor GameService {
                 steps[place] = done.step
             }
         }
-        var messages: [ScoreFeedError] = []
+        var messages: [(index: Int, message: ScoreFeedError)] = []
         for (index, id, taken) in said.sorted(by: { $0.index < $1.index }) {
             let location = ScoreFeedError.Location(file: source, line: batch[index].number, sequence: taken.seq)
-            if let message = takeIn(taken, of: id, at: location) { messages.append(message) }
+            if let message = takeIn(taken, of: id, at: location) { messages.append((index, message)) }
         }
         for (place, step) in steps.enumerated() { if let step { absorb(run[place].game, step) } }
         if !waitingForChannel.isEmpty { await grantFreedChannels() }

@@ -24,14 +24,21 @@ public struct LineReader: Sendable {
 
     public var source: Source
     public var maxLineBytes: Int
+    /// The most bytes one batch gathers from reads that find data waiting.
+    public var batchBytes: Int
 
-    public init(source: Source, maxLineBytes: Int = 65_536) {
+    public init(source: Source, maxLineBytes: Int = 65_536, batchBytes: Int = LineReader.batchBytes) {
         self.source = source
         self.maxLineBytes = maxLineBytes
+        self.batchBytes = batchBytes
     }
 
-    /// The most bytes one batch gathers from reads that find data waiting.
-    static let batchBytes = 1 << 20
+    /// The most bytes one batch gathers by default: a backlog is made durable in a few syncs,
+    /// and the engines start on it while the rest is read.
+    public static let batchBytes = 1 << 20
+    /// The most bytes one batch gathers when a batch is one moment (`serve` on the system clock):
+    /// a backlog of this much reaches each game as one arrival, one decision.
+    public static let arrivalBytes = 64 << 20
     /// The most batches parsed ahead of the engines (waiting in the stream's buffer).
     static let batchesAhead = 4
 
@@ -61,7 +68,7 @@ public struct LineReader: Sendable {
 
     /// The batches, each line turned into `T` while its bytes are still in the read buffer.
     func batches<T: Sendable>(found transform: @escaping @Sendable (Found) -> T) -> AsyncStream<[T]> {
-        let source = self.source, limit = maxLineBytes
+        let source = self.source, limit = maxLineBytes, most = batchBytes
         return AsyncStream(bufferingPolicy: .bufferingOldest(Self.batchesAhead)) { continuation in
             let stop = StopFlag()
             continuation.onTermination = { _ in stop.set() }
@@ -110,7 +117,7 @@ public struct LineReader: Sendable {
                     batched += n
                     // What is already there joins the batch (up to a megabyte): a backlog is made
                     // durable in a few syncs, a live feed's line goes at once.
-                    if batched < Self.batchBytes, Self.readable(fd) { continue }
+                    if batched < most, Self.readable(fd) { continue }
                     guard !items.isEmpty else { continue }
                     handItems()
                     batched = 0
