@@ -13,20 +13,29 @@ final class LiveNBATestServer: Sendable {
     let port: Int
     private let process: Process
 
-    /// - Parameter hostile: documents (`boxscore_<id>`, `playbyplay_<id>`) that always answer with
-    ///   a hostile body: `huge`, `endless` or `gzip` (see the script's doc).
+    /// - Parameters:
+    ///   - hostile: documents (`boxscore_<id>`, `playbyplay_<id>`) that always answer with a
+    ///     hostile body: `huge`, `endless` or `gzip` (see the script's doc).
+    ///   - joinAt: each game's clock starts at this fraction of its span (first action 0, last 1)
+    ///     instead of a minute before its first action: a game met in progress.
+    ///   - holdAt: each game's clock stops at this fraction of its span and stays there (the same
+    ///     documents, 304s; live on the boxscore and scoreboard unless 1).
+    ///   - outage: while a game's clock lies in [from, to) of its span, its play-by-play and
+    ///     boxscore answer 503 with `Retry-After: 1`; its clock runs on.
     init(
         games: [String], speed: Double, failRate: Double = 0, seed: Int = 1, slowSeconds: Double = 3,
-        hostile: [String: String] = [:]
+        hostile: [String: String] = [:], joinAt: Double? = nil, holdAt: Double? = nil,
+        outage: (from: Double, to: Double)? = nil
     ) throws {
-        (process, port) = try TestServerProcess.start(
-            Self.script,
-            [
-                "--folder", NBAFiles.folder.path, "--games", games.joined(separator: ","), "--speed", String(speed),
-                "--fail-rate", String(failRate), "--seed", String(seed), "--slow-seconds", String(slowSeconds),
-                "--hostile", hostile.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","),
-            ],
-            what: "the live NBA test server")
+        var arguments = [
+            "--folder", NBAFiles.folder.path, "--games", games.joined(separator: ","), "--speed", String(speed),
+            "--fail-rate", String(failRate), "--seed", String(seed), "--slow-seconds", String(slowSeconds),
+            "--hostile", hostile.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","),
+        ]
+        if let joinAt { arguments += ["--join-at", String(joinAt)] }
+        if let holdAt { arguments += ["--hold-at", String(holdAt)] }
+        if let outage { arguments += ["--outage", "\(outage.from):\(outage.to)"] }
+        (process, port) = try TestServerProcess.start(Self.script, arguments, what: "the live NBA test server")
     }
 
     deinit {
@@ -35,8 +44,19 @@ final class LiveNBATestServer: Sendable {
 
     /// The hostile answers the server has begun so far (its `/control/stats`).
     func hostileAnswers() throws -> Int {
+        try stats()["hostile"] as? Int ?? 0
+    }
+
+    /// The server's `/control/stats`: counters, and per game (`"games"`) its virtual time, the
+    /// feed's score now (`scoreHome`, `scoreAway`), `held`, `inOutage`, `outageEndsAt`, ….
+    func stats() throws -> [String: Any] {
         let stats = try Data(contentsOf: URL(string: "http://127.0.0.1:\(port)/control/stats")!)
-        return (try JSONSerialization.jsonObject(with: stats) as? [String: Any])?["hostile"] as? Int ?? 0
+        return try JSONSerialization.jsonObject(with: stats) as? [String: Any] ?? [:]
+    }
+
+    /// One game's part of ``stats()``.
+    func stats(of game: String) throws -> [String: Any] {
+        try (stats()["games"] as? [String: Any])?[game] as? [String: Any] ?? [:]
     }
 
     /// `poll`'s options for this server's endpoints.

@@ -4,7 +4,8 @@
 Usage:
   python3 nba_live_server.py [--folder DIR] [--games id,id,...] [--speed 400] [--port 0]
                              [--fail-rate 0.15] [--seed 1] [--slow-seconds 3]
-                             [--start-offset SECONDS] [--verbose]
+                             [--start-offset SECONDS | --join-at F] [--hold-at F]
+                             [--outage FROM:TO] [--verbose]
 
 Serves the games of --folder (default: ../shared/nba-pbp beside the package root), i.e. every
 playbyplay_<gameId>.json there, or only the --games listed (boxscore_<gameId>.json is used when
@@ -13,7 +14,20 @@ then serves until SIGTERM/SIGINT.
 
 Virtual time: when the server starts, each game's clock stands at its first action's
 timeActual minus --start-offset (default 60 s: the first polls see a pregame game) and runs
---speed times faster than real time. The actions visible at virtual time T are the file's actions
+--speed times faster than real time. Points in a game are given as fractions F of its span
+(span = its last action's time minus its first's; F = 0 is the first action, 1 the last):
+  --join-at F      each game's clock starts at first + F x span instead (a game met in progress;
+                   --start-offset is then ignored)
+  --hold-at F      each game's clock stops at first + F x span and stays there: no new actions,
+                   the same documents (so 304s for conditional GETs), the boxscore and the
+                   scoreboard showing the game live (gameStatus 2) unless F is 1
+  --outage FROM:TO while a game's virtual time lies in [first + FROM x span, first + TO x span),
+                   its playbyplay and boxscore answer 503 with "Retry-After: 1" (counted in the
+                   stats' "outage"; the --fail-rate plan is not drawn for them); virtual time runs
+                   on meanwhile. With --hold-at F >= TO the endpoint answers again once the clock
+                   reaches TO (e.g. --outage 0.4:0.7 --hold-at 0.7: held right after the outage);
+                   a hold inside the outage keeps it down for good.
+These combine: e.g. --join-at 0.35 --outage 0.4:0.7 --hold-at 0.7. The actions visible at virtual time T are the file's actions
 whose timeActual <= T (an action without one takes the previous action's time), in the file's own
 order and with the file's own fields, so late inserts (an action appearing before ones already
 seen), actionNumber inversions and gaps show up as they are in the file. Once every action is
@@ -29,7 +43,10 @@ visible the game is over, and both documents are the files' own bytes.
   GET /static/json/liveData/scoreboard/todaysScoreboard_00.json
       {"scoreboard": {"gameDate", "games": [{"gameId", "gameStatus", ... "homeTeam", "awayTeam"}]}}
   GET /control/stats
-      request counts, 304s, faults by kind, and each game's virtual time and visible actions.
+      request counts, 304s, faults by kind, outage 503s, and per game: its virtual time, visible
+      actions, gameStatus, the feed's score now (scoreHome, scoreAway: the last visible action's,
+      as the boxscore says), whether it is held ("held", "heldAt") and in its outage ("inOutage"),
+      and the real Unix times its outage starts and ends ("outageStartsAt", "outageEndsAt").
 Anything else is a 404 with a small JSON body.
 
 Every 200 has ETag (quoted hash of the body), Last-Modified (virtual time of the newest visible
@@ -257,6 +274,10 @@ class Game:
         known = NBA_TEAMS.get(team, (tricode, "", ""))
         return {"teamId": team, "teamTricode": tricode or known[0], "teamName": known[2], "teamCity": known[1]}
 
+    def at(self, fraction):
+        """The virtual time at `fraction` of the span (first action = 0, last action = 1)."""
+        return self.first_time + fraction * (self.end_time - self.first_time)
+
     # -- state at a virtual time ------------------------------------------------------------
 
     def state_at(self, virtual):
@@ -391,11 +412,15 @@ class Game:
 class Replay:
     """The games, the shared virtual clock, the fault plan and the counters."""
 
-    def __init__(self, games, speed, start_offset, fail_rate, seed, slow_seconds):
+    def __init__(self, games, speed, start_offset, fail_rate, seed, slow_seconds, join_at=None, hold_at=None,
+                 outage=None):
         self.games = games
         self.order = list(games)
         self.speed = speed
         self.start_offset = start_offset
+        self.join_at = join_at  # fraction of each game's span its clock starts at, or None
+        self.hold_at = hold_at  # fraction of each game's span its clock stops at, or None
+        self.outage = outage  # (from, to) fractions of the span answering 503, or None
         self.started = time.time()
         self.fail_rate = fail_rate
         self.slow_seconds = slow_seconds
@@ -406,13 +431,32 @@ class Replay:
         self.stats = {"requests": 0, "byEndpoint": {"playbyplay": 0, "boxscore": 0, "scoreboard": 0, "control": 0,
                                                     "notFound": 0},
                       "ok": 0, "notModified": 0, "faults": {kind: 0 for kind in FAULT_KINDS}, "faultsTotal": 0,
-                      "errors": 0, "hostile": 0}
+                      "errors": 0, "hostile": 0, "outage": 0}
 
     def virtual_start(self, game):
+        if self.join_at is not None:
+            return game.at(self.join_at)
         return game.first_time - self.start_offset
 
     def virtual_now(self, game):
-        return self.virtual_start(game) + (time.time() - self.started) * self.speed
+        virtual = self.virtual_start(game) + (time.time() - self.started) * self.speed
+        if self.hold_at is not None:
+            virtual = min(virtual, game.at(self.hold_at))
+        return virtual
+
+    def held(self, game, virtual):
+        return self.hold_at is not None and virtual >= game.at(self.hold_at)
+
+    def in_outage(self, game, virtual=None):
+        """Whether the game's playbyplay and boxscore are down now (--outage)."""
+        if self.outage is None:
+            return False
+        virtual = self.virtual_now(game) if virtual is None else virtual
+        return game.at(self.outage[0]) <= virtual < game.at(self.outage[1])
+
+    def real_time_at(self, game, virtual):
+        """The real Unix time the game's (unheld) clock reaches `virtual`."""
+        return self.started + (virtual - self.virtual_start(game)) / self.speed
 
     def state(self, game):
         return game.state_at(self.virtual_now(game))
@@ -491,11 +535,18 @@ class Replay:
             game = self.games[game_id]
             virtual = self.virtual_now(game)
             state = game.state_at(virtual)
-            games[game_id] = {"virtualTime": iso(virtual), "visibleActions": len(game.visible(state)),
-                              "totalActions": len(game.actions), "gameStatus": game.summary(state)[0],
-                              "firstActionTime": iso(game.first_time), "lastActionTime": iso(game.end_time),
-                              "realSecondsToEnd": max(0.0, round((game.end_time - virtual) / self.speed, 3)),
-                              "hasBoxscoreFile": game.box is not None}
+            status, _, _, _, home, away, _ = game.summary(state)
+            entry = {"virtualTime": iso(virtual), "visibleActions": len(game.visible(state)),
+                     "totalActions": len(game.actions), "gameStatus": status, "scoreHome": home, "scoreAway": away,
+                     "firstActionTime": iso(game.first_time), "lastActionTime": iso(game.end_time),
+                     "realSecondsToEnd": max(0.0, round((game.end_time - virtual) / self.speed, 3)),
+                     "hasBoxscoreFile": game.box is not None, "held": self.held(game, virtual),
+                     "heldAt": iso(game.at(self.hold_at)) if self.hold_at is not None else None,
+                     "inOutage": self.in_outage(game, virtual)}
+            if self.outage is not None:
+                entry["outageStartsAt"] = round(self.real_time_at(game, game.at(self.outage[0])), 3)
+                entry["outageEndsAt"] = round(self.real_time_at(game, game.at(self.outage[1])), 3)
+            games[game_id] = entry
         stats["games"] = games
         return stats
 
@@ -539,6 +590,12 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--slow-seconds", type=float, default=3.0)
     parser.add_argument("--start-offset", type=float, default=60.0)
+    parser.add_argument("--join-at", type=float, default=None,
+                        help="fraction of each game's span its clock starts at (overrides --start-offset)")
+    parser.add_argument("--hold-at", type=float, default=None,
+                        help="fraction of each game's span its clock stops at, for good")
+    parser.add_argument("--outage", default=None,
+                        help="FROM:TO fractions of each game's span its playbyplay and boxscore answer 503")
     parser.add_argument("--hostile", default="",
                         help="document=kind,...: e.g. boxscore_0022400762=huge (kinds: %s)" % ", ".join(HOSTILE_KINDS))
     parser.add_argument("--verbose", action="store_true")
@@ -551,10 +608,21 @@ def main():
         hostile[document] = kind
     if args.speed <= 0:
         parser.error("--speed must be positive")
+    for name, value in (("--join-at", args.join_at), ("--hold-at", args.hold_at)):
+        if value is not None and not 0 <= value <= 1:
+            parser.error("%s must lie in 0..1 (a fraction of each game's span)" % name)
+    outage = None
+    if args.outage:
+        try:
+            outage = tuple(float(part) for part in args.outage.split(":"))
+        except ValueError:
+            outage = ()
+        if len(outage) != 2 or not 0 <= outage[0] < outage[1] <= 1:
+            parser.error("--outage %s: FROM:TO, fractions of each game's span with 0 <= FROM < TO <= 1" % args.outage)
     wanted = [g.strip() for g in args.games.split(",") if g.strip()]
     games = load_games(os.path.normpath(args.folder), wanted)
     replay = Replay(games, args.speed, args.start_offset, min(max(args.fail_rate, 0.0), 1.0), args.seed,
-                    max(args.slow_seconds, 0.0))
+                    max(args.slow_seconds, 0.0), join_at=args.join_at, hold_at=args.hold_at, outage=outage)
     verbose = args.verbose
 
     def log(text):
@@ -601,6 +669,11 @@ def main():
                 match = pattern.match(path)
                 if match and match.group(1) in games:
                     replay.count(kind)
+                    if replay.in_outage(games[match.group(1)]):
+                        replay.note("outage")
+                        log("outage: 503 on %s" % path)
+                        self.reply(503, b'{"error":"Service Unavailable"}', {"Retry-After": "1"})
+                        return
                     fault = replay.next_fault()
                     if fault:
                         log("fault %s on %s" % (fault, path))
