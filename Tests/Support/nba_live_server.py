@@ -27,11 +27,13 @@ timeActual minus --start-offset (default 60 s: the first polls see a pregame gam
                    on meanwhile. With --hold-at F >= TO the endpoint answers again once the clock
                    reaches TO (e.g. --outage 0.4:0.7 --hold-at 0.7: held right after the outage);
                    a hold inside the outage keeps it down for good.
-These combine: e.g. --join-at 0.35 --outage 0.4:0.7 --hold-at 0.7. The actions visible at virtual time T are the file's actions
-whose timeActual <= T (an action without one takes the previous action's time), in the file's own
-order and with the file's own fields, so late inserts (an action appearing before ones already
-seen), actionNumber inversions and gaps show up as they are in the file. Once every action is
-visible the game is over, and both documents are the files' own bytes.
+These combine: e.g. --join-at 0.35 --outage 0.4:0.7 --hold-at 0.7.
+
+The actions visible at virtual time T are the file's actions whose timeActual <= T (an action
+without one takes the previous action's time), in the file's own order and with the file's own
+fields, so late inserts (an action appearing before ones already seen), actionNumber inversions and
+gaps show up as they are in the file. Once every action is visible the game is over, and both
+documents are the files' own bytes.
 
   GET /static/json/liveData/playbyplay/playbyplay_<gameId>.json
       {"meta": <file's meta>, "game": {"gameId", "actions": [visible actions]}}
