@@ -1,0 +1,159 @@
+import Foundation
+import ScoreFeed
+
+extension FreshnessCommand {
+    static let joinHelp = """
+          --join <list>           Measure games met in progress instead: each joined at these
+                                  shares of its span (comma separated, e.g. 0.25,0.5,0.75), the
+                                  events before the join arriving as one moment, with no state.
+                                  Per share, true budget × true P5 delay and device (its hour
+                                  left untouched or spent by an earlier run): the median wrong
+                                  share from the join to the end of each budget assumption at
+                                  a join (fresh, spent, hedged, join-p10) and of pushing only
+                                  the newest state at the join, then each assumption ÷ that
+                                  baseline and the worst of both devices. Takes --grid-budgets
+                                  (default 5,10,15,30,60), --grid-delays (default
+                                  15,30,60,120), --in-sample and --fit-also; the engine runs on
+                                  its defaults.
+        """
+
+    /// The median of `xs` (0 when empty).
+    static func middle(_ xs: [Double]) -> Double {
+        let s = xs.sorted()
+        guard !s.isEmpty else { return 0 }
+        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    }
+
+    /// The short name of an assumption in the join tables.
+    static func label(_ assumption: Coalescer.JoinBudget) -> String {
+        switch assumption {
+        case .fresh: "fresh"
+        case .spent: "spent"
+        case .hedged: "hedged"
+        case .spentAfterJoinPush: "join-p10"
+        }
+    }
+
+    /// `freshness --join <list>`: reads the measure's options from `arguments` (the files stay).
+    static func runJoin(_ text: String, _ arguments: inout Arguments) async throws -> Int32 {
+        let fractions: [Double] = try list(text, "--join", in: 0...1)
+        let inSample = arguments.flag("--in-sample")
+        let budgets: [Int] = try list(try arguments.option("--grid-budgets") ?? "5,10,15,30,60", "--grid-budgets", in: 0...10_000)
+        let delays: [Double] = try list(try arguments.option("--grid-delays") ?? "15,30,60,120", "--grid-delays", in: 0...86_400)
+        let also = try arguments.option("--fit-also").map { $0.split(separator: ",").map(String.init) } ?? []
+        let defaults = try CoalescerOptions.parse(&arguments)
+        let files = try arguments.positionals(max: .max)
+        guard !files.isEmpty else { throw ScoreFeedError(.usage, "name game files to join") }
+        let documents = try files.map { path throws(ScoreFeedError) in
+            (name: URL(fileURLWithPath: path).lastPathComponent, document: try FeedReader.read(path: path))
+        }
+        let extra = try also.map { path throws(ScoreFeedError) in GameMoments(events: try FeedReader.read(path: path).events) }
+        let games = FreshnessGrid.Game.leaveOneOut(documents, fitAlso: extra, inSample: inSample)
+        let grid = JoinGrid(fractions: fractions, budgets: budgets, delays: delays, defaults: defaults)
+        let cells = try await grid.measure(games)
+        print(joinText(cells, grid: grid, names: games.map(\.name), inSample: inSample), terminator: "")
+        return 0
+    }
+
+    static func joinText(_ cells: [JoinGrid.Cell], grid: JoinGrid, names: [String], inSample: Bool) -> String {
+        let games = names.count
+        let assumptions = grid.assumptions
+        let defaults = grid.defaults
+        func f(_ x: Double) -> String { x.isFinite ? String(format: "%.3f", x) : "inf" }
+        func cell(_ fraction: Double, _ budget: Int, _ delay: Double, _ device: JoinGrid.Device) -> JoinGrid.Cell? {
+            cells.first { $0.fraction == fraction && $0.budget == budget && $0.delay == delay && $0.device == device }
+        }
+        let width = 9
+        let rowHead = { (budget: Int, delay: Double) in
+            FreshnessReport.pad("\(budget)/h", 8, left: true) + FreshnessReport.pad("\(Int(delay)) s", 7) + "  "
+        }
+        let heading = assumptions.map { FreshnessReport.pad(label($0), width) }.joined()
+        var lines = [
+            "Games met in progress with no state: every event up to the join arrives as one moment at the join, then each",
+            "later event at its own feed time. \(games) games; engine on its defaults (budget \(defaults.budget), P5 delay "
+                + "\(Int(defaults.priority5Delay)) s assumed\(defaults.hedgesDelay ? ", hedged down to \(Int(defaults.shortestPriority5Delay)) s" : "")); "
+                + "value table \(inSample ? "shipped (in sample)" : "fit on the other games (out of sample)").",
+            "Budget assumed at the join: fresh = nothing spent; spent = the hour spent, within the assumed budget and beyond;",
+            "hedged = the assumed budget spent, priority 10 beyond it (with its copy) left open; join-p10 = the join's push",
+            "decided on a whole budget, then the hour spent. Device: its hour untouched, or its whole budget shown just before",
+            "the join (nothing back for an hour). Baseline (base): the newest state alone at the join at priority 10 with a",
+            "priority-5 copy, then the best per game of p10 every change, p5 every change, p10 while the hour has room and",
+            "p10 fixed interval (at budget \(defaults.budget)). The screen shows an older score at the join. Wrong share from the",
+            "join to the game's end, median over the games (lower is better).",
+        ]
+        var worstOverall: [Coalescer.JoinBudget: (ratio: Double, at: String)] = [:]
+        var ratiosByDevice: [JoinGrid.Device: [Coalescer.JoinBudget: [Double]]] = [:]
+        for fraction in grid.fractions {
+            lines += ["", "Join at \(Int((fraction * 100).rounded())) % of the span. Wrong share:"]
+            lines.append(
+                FreshnessReport.pad("budget", 8, left: true) + FreshnessReport.pad("delay", 7) + "  "
+                    + JoinGrid.Device.allCases.map { device in
+                        FreshnessReport.pad("device \(device.rawValue)", width * (assumptions.count + 1), left: true) + "   "
+                    }.joined())
+            lines.append(String(repeating: " ", count: 17) + JoinGrid.Device.allCases.map { _ in heading + FreshnessReport.pad("base", width) + "   " }.joined())
+            for budget in grid.budgets {
+                for delay in grid.delays {
+                    var row = rowHead(budget, delay)
+                    for device in JoinGrid.Device.allCases {
+                        guard let c = cell(fraction, budget, delay, device) else { continue }
+                        row += assumptions.map { FreshnessReport.pad(f(c.engine($0)), width) }.joined() + FreshnessReport.pad(f(c.baseline), width) + "   "
+                    }
+                    lines.append(row)
+                }
+            }
+            lines += ["", "Join at \(Int((fraction * 100).rounded())) %: engine ÷ baseline (median over the games), per device and the worse of the two:"]
+            lines.append(
+                String(repeating: " ", count: 17)
+                    + (JoinGrid.Device.allCases.map(\.rawValue) + ["worse"]).map { FreshnessReport.pad($0, width * assumptions.count, left: true) + "   " }.joined())
+            lines.append(String(repeating: " ", count: 17) + Array(repeating: heading + "   ", count: JoinGrid.Device.allCases.count + 1).joined())
+            for budget in grid.budgets {
+                for delay in grid.delays {
+                    var row = rowHead(budget, delay)
+                    var worse: [Coalescer.JoinBudget: Double] = [:]
+                    for device in JoinGrid.Device.allCases {
+                        guard let c = cell(fraction, budget, delay, device) else { continue }
+                        for assumption in assumptions {
+                            let ratio = c.ratio(assumption)
+                            row += FreshnessReport.pad(f(ratio), width)
+                            worse[assumption] = max(worse[assumption] ?? 0, ratio)
+                            ratiosByDevice[device, default: [:]][assumption, default: []].append(ratio)
+                        }
+                        row += "   "
+                    }
+                    let best = worse.values.min() ?? 0
+                    for assumption in assumptions {
+                        let ratio = worse[assumption] ?? 0
+                        row += FreshnessReport.pad(f(ratio) + (ratio <= best + 1e-9 ? "<" : " "), width)
+                        let place = "\(Int((fraction * 100).rounded())) %, \(budget)/h, \(Int(delay)) s"
+                        if ratio > worstOverall[assumption]?.ratio ?? -1 { worstOverall[assumption] = (ratio, place) }
+                    }
+                    lines.append(row)
+                }
+            }
+        }
+        lines += ["", "Summary over the \(grid.fractions.count) join shares × \(grid.budgets.count * grid.delays.count) cells (< marks the best of the worse-of-two per row above):"]
+        for assumption in assumptions {
+            func median(_ device: JoinGrid.Device) -> String { f(middle(ratiosByDevice[device]?[assumption] ?? [])) }
+            func worst(_ device: JoinGrid.Device) -> String { f(ratiosByDevice[device]?[assumption]?.max() ?? 0) }
+            let overall = worstOverall[assumption].map { "\(f($0.ratio)) at \($0.at)" } ?? "n/a"
+            lines.append(
+                "  " + FreshnessReport.pad(label(assumption), 9, left: true) + "engine ÷ baseline: device untouched median \(median(.untouched)), worst \(worst(.untouched)); "
+                    + "device spent median \(median(.spent)), worst \(worst(.spent)); worst of both \(overall)")
+        }
+        let standard = Coalescer.JoinBudget.standard
+        if let worst = cells.filter({ $0.baseline > 0 }).max(by: { $0.ratio(standard) < $1.ratio(standard) }) {
+            lines += [
+                "",
+                "The default (\(label(standard)))'s worst cell with a baseline above 0 (join at \(Int((worst.fraction * 100).rounded())) %, "
+                    + "\(worst.budget)/h, \(Int(worst.delay)) s, device \(worst.device.rawValue)) game by game: "
+                    + assumptions.map(label).joined(separator: " / ") + " / baseline (which)",
+            ]
+            for (name, result) in zip(names, worst.results) {
+                lines.append(
+                    "  " + FreshnessReport.pad(name, 30, left: true) + assumptions.map { f(result.engine[$0] ?? .nan) }.joined(separator: " / ")
+                        + " / \(f(result.baseline)) (\(result.baselinePolicy))")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
