@@ -56,95 +56,108 @@ extension FreshnessCommand {
     }
 
     static func joinText(_ cells: [JoinGrid.Cell], grid: JoinGrid, names: [String], inSample: Bool) -> String {
-        let games = names.count
         let assumptions = grid.assumptions
         let defaults = grid.defaults
-        func f(_ x: Double) -> String { x.isFinite ? String(format: "%.3f", x) : "inf" }
+        let devices = JoinGrid.Device.allCases
+        func f(_ x: Double) -> String { x.isFinite ? String(format: "%.3f", x) : "—" }
+        func percent(_ fraction: Double) -> String { "\(Int((fraction * 100).rounded())) %" }
         func cell(_ fraction: Double, _ budget: Int, _ delay: Double, _ device: JoinGrid.Device) -> JoinGrid.Cell? {
             cells.first { $0.fraction == fraction && $0.budget == budget && $0.delay == delay && $0.device == device }
         }
         let width = 9
-        let rowHead = { (budget: Int, delay: Double) in
+        let indent = String(repeating: " ", count: 17)
+        let heading = assumptions.map { FreshnessReport.pad(label($0), width) }.joined()
+        func rowHead(_ budget: Int, _ delay: Double) -> String {
             FreshnessReport.pad("\(budget)/h", 8, left: true) + FreshnessReport.pad("\(Int(delay)) s", 7) + "  "
         }
-        let heading = assumptions.map { FreshnessReport.pad(label($0), width) }.joined()
         var lines = [
-            "Games met in progress with no state: every event up to the join arrives as one moment at the join, then each",
-            "later event at its own feed time. \(games) games; engine on its defaults (budget \(defaults.budget), P5 delay "
-                + "\(Int(defaults.priority5Delay)) s assumed\(defaults.hedgesDelay ? ", hedged down to \(Int(defaults.shortestPriority5Delay)) s" : "")); "
-                + "value table \(inSample ? "shipped (in sample)" : "fit on the other games (out of sample)").",
-            "Budget assumed at the join: fresh = nothing spent; spent = the hour spent, within the assumed budget and beyond;",
-            "hedged = the assumed budget spent, priority 10 beyond it (with its copy) left open; join-p10 = the join's push",
-            "decided on a whole budget, then the hour spent. Device: its hour untouched, or its whole budget shown just before",
-            "the join (nothing back for an hour). Baseline (base): the newest state alone at the join at priority 10 with a",
-            "priority-5 copy, then the best per game of p10 every change, p5 every change, p10 while the hour has room and",
-            "p10 fixed interval (at budget \(defaults.budget)). The screen shows an older score at the join. Wrong share from the",
-            "join to the game's end, median over the games (lower is better).",
+            "Games met in progress with no state: every event up to the join arrives as one moment at the join, then each later",
+            "event at its own feed time. \(names.count) games; engine on its defaults (budget \(defaults.budget), P5 delay "
+                + "\(Int(defaults.priority5Delay)) s assumed\(defaults.hedgesDelay ? ", hedged down to \(Int(defaults.shortestPriority5Delay)) s" : "")"
+                + "\(defaults.copies ? "" : ", no copies")); value table \(inSample ? "shipped (in sample)" : "fit on the other games (out of sample)").",
+            "Budget the engine assumes at the join (default \(label(.standard))): fresh = nothing spent; spent = the hour spent,",
+            "within the assumed budget and beyond; hedged = the assumed budget spent, priority 10 beyond it (with its copy) left",
+            "open; join-p10 = the join's push decided on a whole budget, then the hour spent. The device's true hour: untouched,",
+            "or spent (its whole budget shown just before the join: nothing back for an hour). The screen shows an older score",
+            "at the join. Baseline (base), pushing only the newest state: at the join the newest state alone at priority 10",
+            "with a priority-5 copy, then the best per game of p10 every change, p5 every change, p10 while the hour has room",
+            "and p10 fixed interval (at budget \(defaults.budget)). Wrong share from the join to the game's end, median over the",
+            "games (lower is better); regret = an assumption's median wrong share less the best assumption's in the same cell",
+            "and device; — = a ratio over a baseline never wrong in some game (p10 every change fits the true budget).",
         ]
-        var worstOverall: [Coalescer.JoinBudget: (ratio: Double, at: String)] = [:]
-        var ratiosByDevice: [JoinGrid.Device: [Coalescer.JoinBudget: [Double]]] = [:]
+        var regrets: [Coalescer.JoinBudget: [JoinGrid.Device: [(value: Double, at: String)]]] = [:]
+        var ratios: [Coalescer.JoinBudget: [JoinGrid.Device: [Double]]] = [:]
         for fraction in grid.fractions {
-            lines += ["", "Join at \(Int((fraction * 100).rounded())) % of the span. Wrong share:"]
+            lines += ["", "Join at \(percent(fraction)) of the span. Wrong share:"]
             lines.append(
                 FreshnessReport.pad("budget", 8, left: true) + FreshnessReport.pad("delay", 7) + "  "
-                    + JoinGrid.Device.allCases.map { device in
-                        FreshnessReport.pad("device \(device.rawValue)", width * (assumptions.count + 1), left: true) + "   "
-                    }.joined())
-            lines.append(String(repeating: " ", count: 17) + JoinGrid.Device.allCases.map { _ in heading + FreshnessReport.pad("base", width) + "   " }.joined())
+                    + devices.map { FreshnessReport.pad("device \($0.rawValue)", width * (assumptions.count + 1) + 3, left: true) }.joined())
+            lines.append(indent + devices.map { _ in heading + FreshnessReport.pad("base", width) + "   " }.joined())
             for budget in grid.budgets {
                 for delay in grid.delays {
                     var row = rowHead(budget, delay)
-                    for device in JoinGrid.Device.allCases {
+                    for device in devices {
                         guard let c = cell(fraction, budget, delay, device) else { continue }
                         row += assumptions.map { FreshnessReport.pad(f(c.engine($0)), width) }.joined() + FreshnessReport.pad(f(c.baseline), width) + "   "
                     }
                     lines.append(row)
                 }
             }
-            lines += ["", "Join at \(Int((fraction * 100).rounded())) %: engine ÷ baseline (median over the games), per device and the worse of the two:"]
-            lines.append(
-                String(repeating: " ", count: 17)
-                    + (JoinGrid.Device.allCases.map(\.rawValue) + ["worse"]).map { FreshnessReport.pad($0, width * assumptions.count, left: true) + "   " }.joined())
-            lines.append(String(repeating: " ", count: 17) + Array(repeating: heading + "   ", count: JoinGrid.Device.allCases.count + 1).joined())
+            lines += ["", "Join at \(percent(fraction)): engine ÷ baseline (median over the games) per device; regret, the worse of the two devices (< the least):"]
+            lines.append(indent + (devices.map { "\($0.rawValue) ÷ base" } + ["worse regret"]).map { FreshnessReport.pad($0, width * assumptions.count + 3, left: true) }.joined())
+            lines.append(indent + Array(repeating: heading + "   ", count: devices.count + 1).joined())
             for budget in grid.budgets {
                 for delay in grid.delays {
                     var row = rowHead(budget, delay)
                     var worse: [Coalescer.JoinBudget: Double] = [:]
-                    for device in JoinGrid.Device.allCases {
+                    let place = "\(percent(fraction)), \(budget)/h, \(Int(delay)) s"
+                    for device in devices {
                         guard let c = cell(fraction, budget, delay, device) else { continue }
                         for assumption in assumptions {
                             let ratio = c.ratio(assumption)
                             row += FreshnessReport.pad(f(ratio), width)
-                            worse[assumption] = max(worse[assumption] ?? 0, ratio)
-                            ratiosByDevice[device, default: [:]][assumption, default: []].append(ratio)
+                            if ratio.isFinite { ratios[assumption, default: [:]][device, default: []].append(ratio) }
+                            let r = c.regret(assumption)
+                            regrets[assumption, default: [:]][device, default: []].append((r, place))
+                            worse[assumption] = max(worse[assumption] ?? 0, r)
                         }
                         row += "   "
                     }
-                    let best = worse.values.min() ?? 0
+                    let least = worse.values.min() ?? 0
                     for assumption in assumptions {
-                        let ratio = worse[assumption] ?? 0
-                        row += FreshnessReport.pad(f(ratio) + (ratio <= best + 1e-9 ? "<" : " "), width)
-                        let place = "\(Int((fraction * 100).rounded())) %, \(budget)/h, \(Int(delay)) s"
-                        if ratio > worstOverall[assumption]?.ratio ?? -1 { worstOverall[assumption] = (ratio, place) }
+                        let r = worse[assumption] ?? 0
+                        row += FreshnessReport.pad(f(r) + (r <= least + 1e-9 ? "<" : " "), width)
                     }
                     lines.append(row)
                 }
             }
         }
-        lines += ["", "Summary over the \(grid.fractions.count) join shares × \(grid.budgets.count * grid.delays.count) cells (< marks the best of the worse-of-two per row above):"]
+        lines += ["", "Summary over \(grid.fractions.count) join shares × \(grid.budgets.count * grid.delays.count) cells, per assumption: the largest regret on each device"
+            + " (where), the mean of the worse-of-two regret, engine ÷ baseline (median over the cells, — left out) per device:"]
         for assumption in assumptions {
-            func median(_ device: JoinGrid.Device) -> String { f(middle(ratiosByDevice[device]?[assumption] ?? [])) }
-            func worst(_ device: JoinGrid.Device) -> String { f(ratiosByDevice[device]?[assumption]?.max() ?? 0) }
-            let overall = worstOverall[assumption].map { "\(f($0.ratio)) at \($0.at)" } ?? "n/a"
+            let byDevice = regrets[assumption] ?? [:]
+            var parts: [String] = []
+            for device in devices {
+                let largest = (byDevice[device] ?? []).max { $0.value < $1.value }
+                parts.append("\(device.rawValue) \(f(largest?.value ?? 0))" + (largest.map { $0.value > 1e-9 ? " (\($0.at))" : "" } ?? ""))
+            }
+            let worse = zip(byDevice[.untouched] ?? [], byDevice[.spent] ?? []).map { max($0.value, $1.value) }
+            let mean = worse.isEmpty ? 0 : worse.reduce(0, +) / Double(worse.count)
+            let ratioText = devices.map { "\($0.rawValue) \(f(middle(ratios[assumption]?[$0] ?? [])))" }.joined(separator: ", ")
             lines.append(
-                "  " + FreshnessReport.pad(label(assumption), 9, left: true) + "engine ÷ baseline: device untouched median \(median(.untouched)), worst \(worst(.untouched)); "
-                    + "device spent median \(median(.spent)), worst \(worst(.spent)); worst of both \(overall)")
+                "  " + FreshnessReport.pad(label(assumption), 9, left: true) + "largest regret: " + parts.joined(separator: "; ")
+                    + "; mean worse-of-two \(f(mean)); ÷ base: \(ratioText)")
+        }
+        if let least = assumptions.min(by: { JoinGrid.worstRegret(cells, $0).regret < JoinGrid.worstRegret(cells, $1).regret }) {
+            lines.append(
+                "Least worst-case regret over both devices: \(label(least)) (\(f(JoinGrid.worstRegret(cells, least).regret)))"
+                    + (least == .standard ? ", the default." : "; the default is \(label(.standard)) (\(f(JoinGrid.worstRegret(cells, .standard).regret)))."))
         }
         let standard = Coalescer.JoinBudget.standard
-        if let worst = cells.filter({ $0.baseline > 0 }).max(by: { $0.ratio(standard) < $1.ratio(standard) }) {
+        if let worst = cells.filter({ $0.ratio(standard).isFinite }).max(by: { $0.ratio(standard) < $1.ratio(standard) }) {
             lines += [
                 "",
-                "The default (\(label(standard)))'s worst cell with a baseline above 0 (join at \(Int((worst.fraction * 100).rounded())) %, "
+                "The default (\(label(standard)))'s worst cell against the baseline (join at \(percent(worst.fraction)), "
                     + "\(worst.budget)/h, \(Int(worst.delay)) s, device \(worst.device.rawValue)) game by game: "
                     + assumptions.map(label).joined(separator: " / ") + " / baseline (which)",
             ]

@@ -55,6 +55,20 @@ public struct JoinGrid: Sendable {
         public func ratio(_ assumption: Coalescer.JoinBudget) -> Double {
             FreshnessGrid.Cell.median(results.compactMap { r in r.engine[assumption].map { FreshnessGrid.Cell.divide($0, r.baseline) } })
         }
+
+        /// The assumption's median wrong share less the best measured assumption's: what
+        /// choosing it cost on this device, in this cell.
+        public func regret(_ assumption: Coalescer.JoinBudget) -> Double {
+            let measured = results.first.map { Array($0.engine.keys) } ?? []
+            return engine(assumption) - (measured.map(engine).min() ?? 0)
+        }
+    }
+
+    /// The assumption's largest regret over `cells` (both device states, every share and cell):
+    /// what choosing it can cost at worst, and the cell where it does.
+    public static func worstRegret(_ cells: [Cell], _ assumption: Coalescer.JoinBudget) -> (regret: Double, cell: Cell?) {
+        let worst = cells.max { $0.regret(assumption) < $1.regret(assumption) }
+        return (worst?.regret(assumption) ?? 0, worst)
     }
 
     public var fractions: [Double]
