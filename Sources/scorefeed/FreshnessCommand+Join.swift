@@ -9,12 +9,14 @@ extension FreshnessCommand {
                                   Per share, true budget × true P5 delay and device (its hour
                                   left untouched or spent by an earlier run): the median wrong
                                   share from the join to the end of each budget assumption at
-                                  a join (fresh, spent, hedged, join-p10) and of pushing only
-                                  the newest state at the join, then each assumption ÷ that
-                                  baseline and the worst of both devices. Takes --grid-budgets
+                                  a join (fresh, spent, hedged, join-p10), of pushing only the
+                                  newest state at the join, and of the engine that ran from
+                                  tip-off; then each assumption ÷ that baseline, its regret
+                                  (against the best assumption) on the worse device, and the
+                                  assumption whose worst regret is least. Takes --grid-budgets
                                   (default 5,10,15,30,60), --grid-delays (default
-                                  15,30,60,120), --in-sample and --fit-also; the engine runs on
-                                  its defaults.
+                                  15,30,60,120), --in-sample, --fit-also and the coalescer's
+                                  options (default: its defaults).
         """
 
     /// The median of `xs` (0 when empty).
@@ -81,7 +83,8 @@ extension FreshnessCommand {
             "or spent (its whole budget shown just before the join: nothing back for an hour). The screen shows an older score",
             "at the join. Baseline (base), pushing only the newest state: at the join the newest state alone at priority 10",
             "with a priority-5 copy, then the best per game of p10 every change, p5 every change, p10 while the hour has room",
-            "and p10 fixed interval (at budget \(defaults.budget)). Wrong share from the join to the game's end, median over the",
+            "and p10 fixed interval (at budget \(defaults.budget)). ran = the engine that ran from tip-off, nothing lost (its own",
+            "pushes in the hour), over the same stretch. Wrong share from the join to the game's end, median over the",
             "games (lower is better); regret = an assumption's median wrong share less the best assumption's in the same cell",
             "and device; — = a ratio over a baseline never wrong in some game (p10 every change fits the true budget).",
         ]
@@ -91,14 +94,15 @@ extension FreshnessCommand {
             lines += ["", "Join at \(percent(fraction)) of the span. Wrong share:"]
             lines.append(
                 FreshnessReport.pad("budget", 8, left: true) + FreshnessReport.pad("delay", 7) + "  "
-                    + devices.map { FreshnessReport.pad("device \($0.rawValue)", width * (assumptions.count + 1) + 3, left: true) }.joined())
-            lines.append(indent + devices.map { _ in heading + FreshnessReport.pad("base", width) + "   " }.joined())
+                    + devices.map { FreshnessReport.pad("device \($0.rawValue)", width * (assumptions.count + ($0 == .untouched ? 2 : 1)) + 3, left: true) }.joined())
+            lines.append(indent + devices.map { heading + FreshnessReport.pad("base", width) + ($0 == .untouched ? FreshnessReport.pad("ran", width) : "") + "   " }.joined())
             for budget in grid.budgets {
                 for delay in grid.delays {
                     var row = rowHead(budget, delay)
                     for device in devices {
                         guard let c = cell(fraction, budget, delay, device) else { continue }
-                        row += assumptions.map { FreshnessReport.pad(f(c.engine($0)), width) }.joined() + FreshnessReport.pad(f(c.baseline), width) + "   "
+                        row += assumptions.map { FreshnessReport.pad(f(c.engine($0)), width) }.joined() + FreshnessReport.pad(f(c.baseline), width)
+                            + (c.ran.map { FreshnessReport.pad(f($0), width) } ?? "") + "   "
                     }
                     lines.append(row)
                 }

@@ -32,6 +32,10 @@ public struct JoinGrid: Sendable {
         public var engine: [Coalescer.JoinBudget: Double]
         public var baseline: Double
         public var baselinePolicy: String
+        /// On an untouched device: the engine that ran from tip-off (nothing lost), scored over
+        /// the same stretch, its own earlier pushes counted in the hour: what the join itself
+        /// costs. Nil on a spent device (that earlier run is another instance's).
+        public var ran: Double?
     }
 
     /// A join share, a true budget and delay, a device state: the games' results.
@@ -49,6 +53,12 @@ public struct JoinGrid: Sendable {
 
         /// Median over the games of the best baseline's wrong share.
         public var baseline: Double { FreshnessGrid.Cell.median(results.map(\.baseline)) }
+
+        /// Median over the games of the engine that ran from tip-off (nil on a spent device).
+        public var ran: Double? {
+            let shares = results.compactMap(\.ran)
+            return shares.isEmpty ? nil : FreshnessGrid.Cell.median(shares)
+        }
 
         /// Median over the games of the assumption's wrong share ÷ the best baseline's (a game
         /// where both are 0 counts 1).
@@ -99,6 +109,12 @@ public struct JoinGrid: Sendable {
     /// replayed once per share and assumption.
     public func measure(_ games: [FreshnessGrid.Game]) async throws -> [Cell] {
         var cells: [Cell] = []
+        var ran: [[DeviceModel.Sent]] = []
+        for game in games {
+            let sink = RecordingSink()
+            _ = try await Replay(policy: Coalescer(configuration: defaults, values: game.engineValues)).run(game.document, sink: sink)
+            ran.append(await sink.records.map(DeviceModel.Sent.init))
+        }
         for fraction in fractions {
             var runs: [(joined: ScoreTimeline, join: Date, engine: [Coalescer.JoinBudget: [DeviceModel.Sent]],
                         baselines: [(name: String, pushes: [DeviceModel.Sent])])] = []
@@ -114,7 +130,7 @@ public struct JoinGrid: Sendable {
             for budget in budgets {
                 for delay in delays {
                     for device in Device.allCases {
-                        let results = runs.map { run in
+                        let results = zip(runs, ran).map { run, ran in
                             let model = device.model(budget: budget, delay: delay, join: run.join)
                             func wrong(_ pushes: [DeviceModel.Sent]) -> Double {
                                 Freshness.wrongShare(screen: model.screen(pushes), timeline: run.joined)
@@ -124,7 +140,9 @@ public struct JoinGrid: Sendable {
                                 let share = wrong(baseline.pushes)
                                 if share < best.wrong { best = (baseline.name, share) }
                             }
-                            return Result(engine: run.engine.mapValues(wrong), baseline: best.wrong, baselinePolicy: best.name)
+                            return Result(
+                                engine: run.engine.mapValues(wrong), baseline: best.wrong, baselinePolicy: best.name,
+                                ran: device == .untouched ? wrong(ran) : nil)
                         }
                         cells.append(Cell(fraction: fraction, budget: budget, delay: delay, device: device, results: results))
                     }
