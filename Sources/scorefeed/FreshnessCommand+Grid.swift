@@ -13,9 +13,9 @@ extension FreshnessCommand {
                                   defaults and the baselines assume the same budget).
           --grid-budgets <list>   Default 8,10,15,20,30,60 told, 8,10,15,20,30 on defaults.
           --grid-delays <list>    Default 15,30,60,120,300.
-          --in-sample             With --grid: the engine uses the shipped value table. By
-                                  default each file is measured with a table fit on the other
-                                  files (and the --fit-also files): out of sample.
+          --in-sample             With --grid or --join: the engine uses the shipped value
+                                  table. By default each file is measured with a table fit on
+                                  the other files (and the --fit-also files): out of sample.
           --fit-also <list>       Comma-separated game files added to every fit.
         """
 

@@ -10,6 +10,7 @@ enum FreshnessCommand {
 
         USAGE: scorefeed freshness [<file> ...] [--generated <n>] [--budgets <list>] [options]
                scorefeed freshness --grid [--told] [--grid-budgets <list>] [--grid-delays <list>] <file> ...
+               scorefeed freshness --join <list> [--grid-budgets <list>] [--grid-delays <list>] <file> ...
 
         ARGUMENTS:
           <file>                  Game files, in any format replay reads.
@@ -19,6 +20,7 @@ enum FreshnessCommand {
           --budgets <list>        Budgets to measure, comma separated (default 15,60); they
                                   replace --budget, the other coalescer options apply to each.
         \(gridHelp)
+        \(joinHelp)
         \(CoalescerOptions.help)
           -h, --help              Show help information.
 
@@ -26,6 +28,7 @@ enum FreshnessCommand {
           scorefeed freshness ../shared/nba-pbp/playbyplay_*.json
           scorefeed freshness --generated 100 --budgets 15
           scorefeed freshness --grid --told ../shared/nba-pbp/playbyplay_*.json
+          scorefeed freshness --join 0.25,0.5,0.75 ../shared/nba-pbp/playbyplay_*.json
 
         """
 
@@ -44,6 +47,7 @@ enum FreshnessCommand {
 
     static func run(_ argv: [String]) async throws -> Int32 {
         var arguments = Arguments(argv)
+        if let join = try arguments.option("--join") { return try await runJoin(join, &arguments) }
         if arguments.flag("--grid") { return try await runGrid(&arguments) }
         let generated: Int = try arguments.number("--generated", in: 0...100_000) ?? 0
         let budgetText = try arguments.option("--budgets") ?? "15,60"

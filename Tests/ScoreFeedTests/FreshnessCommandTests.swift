@@ -47,4 +47,36 @@ struct FreshnessCommandTests {
         #expect(text.components(separatedBy: "*").count == 3, "the legend and one worst cell: \(text)")
         #expect(text.contains("priority-10 pushes past the budget: 0"), "\(text)")
     }
+
+    @Test(.enabled(if: ServeTests.executable != nil, "the scorefeed executable was not built beside the tests"))
+    func theJoinMeasurePrintsEachShareBothDevicesAndTheChoice() throws {
+        let fixtures = Make.fixtureFiles().filter { !$0.contains("/") }.prefix(3).map { Make.fixtures.appendingPathComponent($0).path }
+        let (status, text) = try Self.exec(["freshness", "--join", "0.25,0.5", "--grid-budgets", "5,60", "--grid-delays", "30"] + fixtures)
+        #expect(status == 0)
+        for heading in ["Join at 25 % of the span", "Join at 50 % of the span", "device untouched", "device spent", "Least worst-case regret"] {
+            #expect(text.contains(heading), "\(heading): \(text)")
+        }
+        #expect(text.split(separator: "\n").filter { $0.hasPrefix("5/h") || $0.hasPrefix("60/h") }.count == 2 * 2 * 2, "\(text)")
+    }
+
+    @Test(.enabled(if: ServeTests.executable != nil, "the scorefeed executable was not built beside the tests"), arguments: ["1.5", "x", ""])
+    func aJoinShareOutsideZeroToOneIsAUsageError(share: String) throws {
+        let (status, _) = try Self.exec(["freshness", "--join", share, "Fixtures/one-point.json"])
+        #expect(status == 64)
+    }
+
+    /// Runs scorefeed with `arguments` from the package root: its exit status and stdout.
+    static func exec(_ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = ServeTests.executable
+        process.currentDirectoryURL = Make.packageRoot
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
 }

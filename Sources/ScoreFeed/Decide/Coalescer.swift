@@ -46,13 +46,19 @@ public struct Coalescer: PushPolicy {
     /// The arrival being taken in (``absorb(_:now:)``), until ``decide(now:)``: never
     /// checkpointed, as an engine commits only after the arrival's decision.
     var arrival: Arrival?
+    /// What the coalescer assumes of the device's priority-10 budget when its first arrival is a
+    /// game already under way (``isJoin(_:)``): not checkpointed, as it acts only before the
+    /// coalescer's first decision.
+    public var joinBudget = JoinBudget.standard
     /// What a priority 10 buys at each kind of moment under the assumed delay, and the price's steps.
     private var offers = Offers(scores: [], upgrades: [], scoresPerHour: 0)
 
-    /// An arrival's newest feed time, and the feed time of its critical moment.
+    /// An arrival's newest feed time, the feed time of its critical moment, and whether it is the
+    /// first thing the coalescer takes in (``isUntouched``).
     struct Arrival: Hashable, Sendable {
         var newest: Date
         var criticalAt: Date?
+        var isFirst = false
     }
 
     struct SentPush: Hashable, Sendable, Codable {
@@ -147,8 +153,9 @@ public struct Coalescer: PushPolicy {
         if let arrival, arrival.criticalAt.map({ $0 < arrival.newest.addingTimeInterval(-Self.arrivalAlertWindow) }) ?? false {
             forgetCriticalMoment()
         }
+        let joins = arrival.map(isJoin) ?? false
         arrival = nil
-        return tick(now: now)
+        return joins ? join(now: now) : tick(now: now)
     }
 
     /// Feed seconds before an arrival's newest event within which a critical moment of the
@@ -158,7 +165,7 @@ public struct Coalescer: PushPolicy {
     /// Takes in `change`; in an arrival, notes what the rule of ``absorb(_:now:)`` needs.
     private mutating func take(_ change: StateChange, _ now: Date, arriving: Bool) {
         guard arriving else { return observeState(change, now) }
-        var noted = arrival ?? Arrival(newest: change.event.time)
+        var noted = arrival ?? Arrival(newest: change.event.time, isFirst: isUntouched)
         noted.newest = max(noted.newest, change.event.time)
         if change.changesScore {
             // A later score change makes an earlier critical moment one of the past.

@@ -6,11 +6,16 @@ import ScoreFeedModel
 /// - a priority-10 push is shown on arrival (at `sentAt`) while fewer than `budget` priority-10
 ///   pushes were shown in the past hour, and dropped otherwise (dropped pushes do not count);
 /// - a priority-5 push is shown `priority5Delay` seconds after `sentAt`;
-/// - a push whose `aps.timestamp` is not newer than the newest shown is ignored.
+/// - a push whose `aps.timestamp` is not newer than the newest shown is ignored;
+/// - priority-10 pushes shown before these (``spentBefore``: an earlier instance's) count against
+///   the rolling hour like the device's own.
 public struct DeviceModel: Hashable, Sendable {
     public var budget: Int
     public var priority5Delay: TimeInterval
     public var window: TimeInterval = DeviceModel.hour
+    /// When the priority-10 pushes shown before this schedule's were shown: an earlier run's, on
+    /// a device met in progress (empty: the hour is untouched).
+    public var spentBefore: [Date] = []
 
     /// The rolling hour of the priority-10 budget, seconds: the default `window`.
     public static let hour: TimeInterval = 3600
@@ -65,7 +70,7 @@ public struct DeviceModel: Hashable, Sendable {
             (time: push.priority == 10 ? push.sentAt : push.sentAt.addingTimeInterval(priority5Delay), push: push)
         }.sorted { ($0.time, $0.push.timestamp) < ($1.time, $1.push.timestamp) }
         var shown: [Shown] = []
-        var priority10Shown: [Date] = []
+        var priority10Shown = spentBefore.sorted()
         var newest = Int.min
         for arrival in arrivals {
             guard arrival.push.timestamp > newest else { continue }
