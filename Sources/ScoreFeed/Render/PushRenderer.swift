@@ -8,21 +8,25 @@ import ScoreFeedModel
 /// - `aps.timestamp` is the send second (Unix, rounded down), or one more than the previous
 ///   push's when several fall in the same second, so it strictly increases per activity (a
 ///   device ignores an update not newer than the last it saw). Its *lead* over the send second
-///   is the run-ahead of bursts: one second per push beyond one a second, melting one a second;
-///   2 s at most on every real game and fixture (token and broadcast mode, with `--start`).
-///   An activity with no earlier timestamp (``lastTimestamp`` 0: new to this instance, with no
+///   grows by one with each push beyond one a second and melts by one a second: 2 s at most on
+///   every real game and fixture replayed (token and broadcast mode, with push-to-start).
+/// - An activity with no earlier timestamp (``lastTimestamp`` 0: new to this instance, with no
 ///   state dir, a fresh one, or a checkpoint lost with its numbering) stamps its first push
-///   ``Configuration/headStart`` seconds ahead (``Configuration/failoverHeadStart``, 60, on the
-///   system clock). Why: an instance that replaces a lost one (its state dir gone with its
-///   machine) cannot know the timestamps it sent, and a device ignores every push below the last
-///   it saw. The lost instance's timestamps at wall time `t` were at most `floor(t)` + its lead;
-///   the new one's are at least its first, `floor(t₁) + headStart`, and rise from there. So the
-///   new instance is never below what the old one could have sent by the same wall time as long
-///   as the old one's lead was at most the head start when it stopped: always, but for an old
-///   instance itself started afresh that sent more pushes than seconds passed within the last
-///   few seconds before the new one began (its lead is then the head start plus those pushes).
-///   The head start melts like any lead, one second per second, and is far below the 8 hours
-///   after which devices drop a push.
+///   ``Configuration/headStart`` seconds ahead (``Configuration/failoverHeadStart``, 60 s, on
+///   the system clock; none in replay and on the feed clock, which stamp the recorded times).
+///   Why: an instance that replaces a lost one (its state dir gone with its machine) cannot know
+///   the timestamps the lost one sent, and a device ignores a push below the last it saw. The
+///   lost one sent at most `floor(t)` + its lead by wall time `t`; the replacement's first push,
+///   at `t₁`, is `floor(t₁)` + the head start, and every later one is above it. So the
+///   replacement is never below what the lost one could have sent by the same wall time while
+///   the lost one's lead, melted until `t₁`, was within the head start: always at a game's own
+///   pace but for a replacement that starts within a second of a lost one's burst (on every
+///   recorded game, a replacement one second after any push is never below). A lost instance
+///   that pushed faster than one a second for long (a feed replayed many times faster than real
+///   time, a backlog rendered push by push) can lead by more. Not capped: a stamp is never
+///   repeated, since a device may ignore it. The head start melts like any lead and is far below
+///   the 8 hours after which devices drop a push; a restart that finds its checkpoint has the
+///   activity's numbering and takes none.
 /// - `apns-id` is ``RequestID/uuid(for:)``: a hash of the activity, `seq`, `sentAt` and the
 ///   request with its payload bytes, so a record retried keeps its id and no id names two bodies,
 ///   across instances that number from 1 again too (a configuration read from a checkpoint written
