@@ -5,9 +5,8 @@
 struct Murmur3: Sendable {
     private var h1: UInt64 = 0
     private var h2: UInt64 = 0
-    /// The bytes of the block being filled, little-endian: bytes 0–7 in `k1`, 8–15 in `k2`.
-    private var k1: UInt64 = 0
-    private var k2: UInt64 = 0
+    /// The block being filled, as bytes in memory (the rest zero); `buffered` of them are set.
+    private var block: (UInt64, UInt64) = (0, 0)
     private var buffered = 0
     private var length = 0
 
@@ -19,39 +18,46 @@ struct Murmur3: Sendable {
     /// Adds `bytes`.
     mutating func add(_ bytes: UnsafeRawBufferPointer) {
         let count = bytes.count
+        guard count > 0, let base = bytes.baseAddress else { return }
         length += count
         var at = 0
-        while buffered != 0 && at < count {
-            append(bytes[at])
-            at += 1
+        if buffered > 0 {
+            // Fill the block begun before (one copy, not a byte at a time).
+            let take = min(16 - buffered, count)
+            let offset = buffered
+            withUnsafeMutableBytes(of: &block) { ($0.baseAddress! + offset).copyMemory(from: base, byteCount: take) }
+            buffered += take
+            at = take
+            guard buffered == 16 else { return }
+            mixBlock()
         }
         while count - at >= 16 {
             mix(
-                bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self).littleEndian,
-                bytes.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self).littleEndian)
+                UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)),
+                UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self)))
             at += 16
         }
-        while at < count {
-            append(bytes[at])
-            at += 1
+        if at < count {
+            let rest = count - at
+            withUnsafeMutableBytes(of: &block) { $0.baseAddress!.copyMemory(from: base + at, byteCount: rest) }
+            buffered = rest
         }
     }
 
     /// Adds the 8 bytes of `value`, little-endian.
     mutating func add(_ value: UInt64) {
-        length += 8
         switch buffered {
         case 0:
-            k1 = value
+            length += 8
+            block.0 = value.littleEndian
             buffered = 8
         case 8:
-            k2 = value
-            mix(k1, k2)
-            k1 = 0
-            k2 = 0
-            buffered = 0
+            length += 8
+            block.1 = value.littleEndian
+            buffered = 16
+            mixBlock()
         default:
-            for shift in stride(from: 0, to: 64, by: 8) { append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+            withUnsafeBytes(of: value.littleEndian) { add($0) }
         }
     }
 
@@ -59,18 +65,14 @@ struct Murmur3: Sendable {
     /// cannot be read as two others.
     mutating func add(counted text: String) {
         add(UInt64(text.utf8.count))
-        let done: Void? = text.utf8.withContiguousStorageIfAvailable { add(UnsafeRawBufferPointer($0)) }
-        if done == nil {
-            for byte in text.utf8 {
-                length += 1
-                append(byte)
-            }
-        }
+        var text = text
+        text.withUTF8 { add(UnsafeRawBufferPointer($0)) }
     }
 
     /// The hash of everything added: the digest's first and last 8 bytes, each read little-endian.
     var finished: (UInt64, UInt64) {
         var h1 = self.h1, h2 = self.h2
+        let k1 = UInt64(littleEndian: block.0), k2 = UInt64(littleEndian: block.1)
         if buffered > 8 {
             var k = k2 &* Self.c2
             k = k.rotated(33) &* Self.c1
@@ -92,20 +94,11 @@ struct Murmur3: Sendable {
         return (h1, h2)
     }
 
-    /// One byte into the block being filled; a full block is mixed in.
-    private mutating func append(_ byte: UInt8) {
-        if buffered < 8 {
-            k1 |= UInt64(byte) << UInt64(8 * buffered)
-        } else {
-            k2 |= UInt64(byte) << UInt64(8 * (buffered - 8))
-        }
-        buffered += 1
-        if buffered == 16 {
-            mix(k1, k2)
-            k1 = 0
-            k2 = 0
-            buffered = 0
-        }
+    /// Mixes in the full block and empties it.
+    private mutating func mixBlock() {
+        mix(UInt64(littleEndian: block.0), UInt64(littleEndian: block.1))
+        block = (0, 0)
+        buffered = 0
     }
 
     private mutating func mix(_ block1: UInt64, _ block2: UInt64) {

@@ -63,6 +63,8 @@ public struct PushRenderer: Sendable {
 
     /// Token mode's `apns-topic`, the same on every request.
     private let topic: String
+    /// The request's path, the same on every request.
+    private let path: String
     /// Where every `apns-id` of this activity starts (see ``RequestID/uuid(for:)``).
     private let requestIDKey: RequestID.RecordKey
 
@@ -71,7 +73,10 @@ public struct PushRenderer: Sendable {
         self.configuration = configuration
         self.startPending = configuration.sendsStart
         topic = "\(configuration.bundleId).push-type.liveactivity"
-        requestIDKey = RequestID.RecordKey(activity: configuration.activity ?? attributes.gameId)
+        path = Self.path(configuration)
+        let shared = [("apns-push-type", "liveactivity")] + (configuration.mode == .token ? [("apns-topic", topic)] : [])
+        requestIDKey = RequestID.RecordKey(
+            activity: configuration.activity ?? attributes.gameId, method: "POST", path: path, headers: shared)
     }
 
     /// The activity id in records: the configured one, else the game id.
@@ -180,16 +185,13 @@ public struct PushRenderer: Sendable {
         let priorityText = priority == 10 ? "10" : priority == 5 ? "5" : String(priority)
         headers["apns-push-type"] = "liveactivity"
         headers["apns-priority"] = priorityText
-        let path: String
         let expiration: String
         let lifetime = push.event == .end ? 4 * 3600 : Int(configuration.expiration)
         switch configuration.mode {
         case .token:
-            path = "/3/device/{token}"
             expiration = String(sent + lifetime)
             headers["apns-topic"] = topic
         case .broadcast(let channelId):
-            path = "/4/broadcasts/apps/\(configuration.bundleId)"
             if let channelId { headers["apns-channel-id"] = channelId }
             // A channel that stores nothing delivers now or never; one that keeps the latest
             // message keeps it as long as a token-mode push would live.
@@ -199,14 +201,8 @@ public struct PushRenderer: Sendable {
         let id: String
         switch configuration.requestIDs {
         case .record:
-            // RequestID.uuid(for:) of the record, its covered headers in name order.
-            var digest = requestIDKey.digest(
-                seq: seq, sentAt: sentAt, method: "POST", path: path, headers: configuration.mode == .token ? 4 : 3)
-            digest.add(header: "apns-expiration", expiration)
-            digest.add(header: "apns-priority", priorityText)
-            digest.add(header: "apns-push-type", "liveactivity")
-            if configuration.mode == .token { digest.add(header: "apns-topic", topic) }
-            id = digest.uuid(payload: fitted.payload)
+            // RequestID.uuid(for:) of the record.
+            id = requestIDKey.uuid(seq: seq, sentAt: sentAt, priority: priorityText, expiration: expiration, payload: fitted.payload)
         case .sequence:
             id = RequestID.uuid(activity: activity, seq: seq)
         }
@@ -222,6 +218,14 @@ public struct PushRenderer: Sendable {
             sentAt: sentAt, sourceTime: sourceTime, coalesced: coalesced,
             request: .init(path: path, headers: headers), payload: fitted.payload, diff: shownDiff,
             reason: push.reason, state: fitted.aps.contentState, timestamp: timestamp, trimmed: fitted.trimmed))
+    }
+
+    /// The request's path in `configuration`'s mode.
+    static func path(_ configuration: Configuration) -> String {
+        switch configuration.mode {
+        case .token: return "/3/device/{token}"
+        case .broadcast: return "/4/broadcasts/apps/\(configuration.bundleId)"
+        }
     }
 
     /// The payload's bytes: what `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes`

@@ -2,17 +2,20 @@ import Foundation
 
 extension RequestID {
     /// The `apns-id` of `record` under ``Rule/record``: the version-8 UUID of the first 16 bytes
-    /// of MurmurHash3 x64 128 (seed 0) of
+    /// of MurmurHash3 x64 128 (seed 0) of, in order,
     ///
-    /// - the activity (its UTF-8 byte count as 8 bytes, then the bytes),
-    /// - `seq` (8 bytes), `sentAt` (the 8 bytes of its IEEE 754 value in Unix seconds),
-    /// - the request's method and path (each counted as the activity), then the number of
-    ///   headers covered (8 bytes) and each header in name order, name and value counted, except
-    ///   `apns-id` and `apns-request-id` (the id itself) and `apns-channel-id` (the channel a
-    ///   per-game broadcast is stamped with as it leaves),
-    /// - the payload (counted): the bytes that go to APNs;
+    /// 1. the activity, the request's method and its path (each as its UTF-8 byte count in 8
+    ///    bytes, then its bytes), the number of the other headers covered (8 bytes) and each of
+    ///    them in name order, name and value each counted the same way: every header but
+    ///    `apns-id` and `apns-request-id` (the id itself), `apns-channel-id` (the channel a
+    ///    per-game broadcast is stamped with as it leaves) and the two that follow;
+    /// 2. `seq` (8 bytes), `sentAt` (the 8 bytes of its IEEE 754 value in Unix seconds), the
+    ///    values of `apns-priority` and `apns-expiration` (counted; empty when absent);
+    /// 3. the payload (counted): the bytes that go to APNs;
     ///
-    /// every number little-endian, in upper-case hex, the version and variant bits set.
+    /// every number little-endian; in upper-case hex with the version and variant bits set. (The
+    /// part that is the same on every push of an activity comes first, so a renderer hashes it
+    /// once.)
     ///
     /// Why: a record retried (from the outbox, a checkpoint, or made again from a journal, which
     /// gives the same bytes) keeps its id, so a sender can deduplicate by it; a record with any
@@ -21,53 +24,44 @@ extension RequestID {
     /// an id only for the same request made at the same instant of the engine's clock: on the
     /// feed clock, the same push of the same game; never, in practice, on the system clock.
     public static func uuid(for record: PushRecord) -> String {
-        var digest = RecordKey(activity: record.activity).digest(
-            seq: record.seq, sentAt: record.sentAt, method: record.request.method, path: record.request.path,
-            headers: record.request.headers.count { !uncovered.contains($0.key) })
-        for (name, value) in record.request.headers.sorted(by: { $0.key < $1.key }) where !uncovered.contains(name) {
-            digest.add(header: name, value)
-        }
-        return digest.uuid(payload: record.payload)
+        let headers = record.request.headers
+        let constant = headers.filter { !perPush.contains($0.key) && !uncovered.contains($0.key) }
+            .sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return RecordKey(activity: record.activity, method: record.request.method, path: record.request.path, headers: constant)
+            .uuid(
+                seq: record.seq, sentAt: record.sentAt, priority: headers["apns-priority"] ?? "",
+                expiration: headers["apns-expiration"] ?? "", payload: record.payload)
     }
 
     /// The headers ``uuid(for:)`` leaves out: the id, and a per-game broadcast's channel.
     static let uncovered: Set<String> = ["apns-id", "apns-request-id", "apns-channel-id"]
+    /// The headers ``uuid(for:)`` covers with each push's own part.
+    static let perPush: Set<String> = ["apns-priority", "apns-expiration"]
 
-    /// The hash of an activity's name, where every ``uuid(for:)`` of the activity starts: a
-    /// renderer keeps it and hashes only each push's own part.
+    /// The hash of what every push of an activity shares (part 1 of ``uuid(for:)``): a renderer
+    /// keeps it and hashes only each push's own part.
     struct RecordKey: Sendable {
         private var hash = Murmur3()
 
-        init(activity: String) {
+        /// `headers`: the covered headers but `apns-priority` and `apns-expiration`, in name order.
+        init(activity: String, method: String, path: String, headers: [(String, String)]) {
             hash.add(counted: activity)
+            hash.add(counted: method)
+            hash.add(counted: path)
+            hash.add(UInt64(headers.count))
+            for (name, value) in headers {
+                hash.add(counted: name)
+                hash.add(counted: value)
+            }
         }
 
-        /// Starts the id of the activity's push `seq`, made at `sentAt` as `method` `path` with
-        /// `headers` covered headers, which go next (``Digest/add(header:_:)``, in name order).
-        func digest(seq: Int, sentAt: Date, method: String, path: String, headers: Int) -> Digest {
+        /// The id of the activity's push `seq`, made at `sentAt` with these headers and payload.
+        func uuid(seq: Int, sentAt: Date, priority: String, expiration: String, payload: Data) -> String {
             var hash = self.hash
             hash.add(UInt64(bitPattern: Int64(seq)))
             hash.add(sentAt.timeIntervalSince1970.bitPattern)
-            hash.add(counted: method)
-            hash.add(counted: path)
-            hash.add(UInt64(headers))
-            return Digest(hash: hash)
-        }
-    }
-
-    /// One push's id being made (``RecordKey/digest(seq:sentAt:method:path:headers:)``).
-    struct Digest {
-        fileprivate var hash: Murmur3
-
-        /// Adds a covered header; headers go in name order.
-        mutating func add(header name: String, _ value: String) {
-            hash.add(counted: name)
-            hash.add(counted: value)
-        }
-
-        /// The id, once `payload` (the last part) is added.
-        func uuid(payload: Data) -> String {
-            var hash = self.hash
+            hash.add(counted: priority)
+            hash.add(counted: expiration)
             hash.add(UInt64(payload.count))
             payload.withUnsafeBytes { hash.add($0) }
             let (first, second) = hash.finished
