@@ -71,12 +71,13 @@ struct RequestIDTests {
     /// (its own notes, and the channel a per-game broadcast is stamped with as it leaves); any
     /// other change is another body, and another id.
     enum Change: String, CaseIterable, Sendable {
-        case nothing, reason, diff, coalesced, sourceTime, idHeaders, stampedChannel
+        case nothing, reason, diff, coalesced, sourceTime, idHeaders, stampedChannel, sentAtWithinTheMillisecond
         case payloadByte, score, priority, expiration, topic, path, sentAt, sentAtWithinTheSecond, seq, activity
 
         var keepsTheID: Bool {
             switch self {
-            case .nothing, .reason, .diff, .coalesced, .sourceTime, .idHeaders, .stampedChannel: return true
+            case .nothing, .reason, .diff, .coalesced, .sourceTime, .idHeaders, .stampedChannel, .sentAtWithinTheMillisecond:
+                return true
             default: return false
             }
         }
@@ -105,6 +106,9 @@ struct RequestIDTests {
             case .topic: record.request.headers["apns-topic"] = "com.other.push-type.liveactivity"
             case .path: record = try RequestIDTests.record(mode: .broadcast(channelId: "Y2gx"))
             case .sentAt: record = try RequestIDTests.record(at: 1.25)
+            case .sentAtWithinTheMillisecond:
+                // The line writes sentAt to the millisecond: the id covers what the line says.
+                record.sentAt = record.sentAt.addingTimeInterval(0.0001)
             case .sentAtWithinTheSecond:
                 // The same payload bytes (the same send second), another instant.
                 record.sentAt = record.sentAt.addingTimeInterval(0.5)
@@ -138,6 +142,11 @@ struct RequestIDTests {
             for record in await sink.records {
                 let id = try #require(record.request.headers["apns-id"])
                 #expect(id == RequestID.uuid(for: record), "\(file) seq \(record.seq)")
+                // What the line says is enough: its sentAt as written reads back to the same id.
+                let line = try #require(try JSONSerialization.jsonObject(with: record.jsonLine()) as? [String: Any])
+                var read = record
+                read.sentAt = Date(timeIntervalSince1970: try #require(line["sentAt"] as? Double))
+                #expect(RequestID.uuid(for: read) == id)
                 #expect(id.wholeMatch(of: /[0-9A-F]{8}-[0-9A-F]{4}-8[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}/) != nil, "\(id)")
                 if mode == "broadcast" { #expect(record.request.headers["apns-request-id"] == id) }
                 ids.insert(id)

@@ -9,13 +9,14 @@ extension RequestID {
     ///    them in name order, name and value each counted the same way: every header but
     ///    `apns-id` and `apns-request-id` (the id itself), `apns-channel-id` (the channel a
     ///    per-game broadcast is stamped with as it leaves) and the two that follow;
-    /// 2. `seq` (8 bytes), `sentAt` (the 8 bytes of its IEEE 754 value in Unix seconds), the
+    /// 2. `seq` (8 bytes), `sentAt` as the record's line writes it (Unix seconds to the
+    ///    millisecond: the 8 bytes of the IEEE 754 value the line's number reads back as), the
     ///    values of `apns-priority` and `apns-expiration` (counted; empty when absent);
     /// 3. the payload (counted): the bytes that go to APNs;
     ///
     /// every number little-endian; in upper-case hex with the version and variant bits set. (The
     /// part that is the same on every push of an activity comes first, so a renderer hashes it
-    /// once.)
+    /// once.) Everything it covers is in the record's JSON line, so a sender can compute it too.
     ///
     /// Why: a record retried (from the outbox, a checkpoint, or made again from a journal, which
     /// gives the same bytes) keeps its id, so a sender can deduplicate by it; a record with any
@@ -59,7 +60,7 @@ extension RequestID {
         func uuid(seq: Int, sentAt: Date, priority: String, expiration: String, payload: Data) -> String {
             var hash = self.hash
             hash.add(UInt64(bitPattern: Int64(seq)))
-            hash.add(sentAt.timeIntervalSince1970.bitPattern)
+            hash.add(JSONText.written(sentAt.timeIntervalSince1970).bitPattern)
             hash.add(counted: priority)
             hash.add(counted: expiration)
             hash.add(UInt64(payload.count))
