@@ -40,7 +40,7 @@ struct PushModesTests {
         #expect(headers["apns-push-type"] == "liveactivity")
         #expect(headers["apns-priority"] == "10")
         #expect(headers["apns-expiration"] == expiration)
-        #expect(headers["apns-id"] == RequestID.uuid(activity: "TEST1", seq: 1))
+        #expect(headers["apns-id"] == RequestID.uuid(for: record))
         switch mode {
         case .token:
             #expect(record.request.path == "/3/device/{token}")

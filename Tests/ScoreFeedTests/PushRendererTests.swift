@@ -24,7 +24,7 @@ struct PushRendererTests {
         #expect(record.request.headers["apns-topic"] == "com.acme.scores.push-type.liveactivity")
         #expect(record.request.headers["apns-priority"] == "10")
         #expect(record.request.headers["apns-expiration"] == String(Int(Make.start.timeIntervalSince1970) + 3600))
-        #expect(record.request.headers["apns-id"] == RequestID.uuid(activity: "TEST1", seq: 1))
+        #expect(record.request.headers["apns-id"] == RequestID.uuid(for: record))
         #expect(record.activity == "TEST1")
         #expect(record.seq == 1)
     }

@@ -43,6 +43,14 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
     public internal(set) var created: Date?
     /// Creates made so far (each gets its own `apns-request-id`).
     public internal(set) var creates = 0
+    /// The identity of the state directory (without one, of the run) that creates this game's
+    /// channel (``claim(for:)``), folded into the create's `apns-request-id`. A state directory
+    /// that replaces a lost one has another identity, so none of its creates carries a request id
+    /// the lost one sent, and a sender that deduplicates by it never hands back the lost
+    /// directory's channel (that one becomes an orphan, which the reconciliation finds). Nil for a
+    /// channel created before identities existed (its create keeps the request id it was sent
+    /// with) and for one only used (your backend's).
+    public internal(set) var owner: String?
 
     public init() {}
 
@@ -115,6 +123,13 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
         phase = .open(id: id)
     }
 
+    /// Makes `identity` (the state directory's, or the run's) the owner of the channel the game
+    /// is still to get; a channel already asked for keeps the owner its create was sent under.
+    public mutating func claim(for identity: String) {
+        guard case .none = phase else { return }
+        owner = identity
+    }
+
     /// Starts creating a channel for `game` with the storage policy `storage`.
     public mutating func create(game: String, storage: Int) {
         guard case .none = phase else { return }
@@ -154,15 +169,21 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
     public func request(game: String, bundleId: String) -> ChannelRequest? {
         switch phase {
         case .creating:
-            // The same create sent again (after a restart) has the same request id.
-            return .create(
-                game: game, bundleId: bundleId, storage: storage,
-                requestID: RequestID.uuid(activity: "channel-create:\(game)", seq: creates))
+            return .create(game: game, bundleId: bundleId, storage: storage, requestID: createRequestID(game: game))
         case .deleting(let id):
             return .delete(game: game, bundleId: bundleId, channel: id)
         default:
             return nil
         }
+    }
+
+    /// The `apns-request-id` of the create in progress: ``RequestID/uuid(activity:seq:)`` of
+    /// `"channel-create:<owner>:<game>"` and the number of creates (`"channel-create:<game>"`
+    /// without an owner). The same create sent again (after a restart on the same state directory)
+    /// has the same id; another state directory's, or another game's, never does.
+    func createRequestID(game: String) -> String {
+        let name = owner.map { "channel-create:\($0):\(game)" } ?? "channel-create:\(game)"
+        return RequestID.uuid(activity: name, seq: creates)
     }
 
     /// What an answer did to the channel, for the operator.

@@ -58,6 +58,14 @@ extension GameSession {
         channel.use(id, storage: storage)
     }
 
+    /// Makes `identity` (the state directory's, or the run's) the owner of the channel the game
+    /// is still to create: its create's `apns-request-id` is then this directory's own
+    /// (``BroadcastChannel/owner``). Not journaled: ``GameService`` says it before the engine
+    /// runs, and an engine's first commit in a run writes a whole snapshot, which holds it.
+    public mutating func claimChannel(for identity: String) {
+        channel.claim(for: identity)
+    }
+
     /// Starts creating the game's channel (not for a game that ended with nothing left to send:
     /// no device would get anything on it).
     public mutating func createChannel(storage: Int) {

@@ -118,8 +118,8 @@ extension GameSession: Codable {
     }
 
     /// The numbering a checkpoint file still shows (`seq`, `lastTimestamp`) when it cannot be
-    /// restored: a game that starts afresh numbers on from there, so no apns-id of the lost run
-    /// is used again for another body. Nil when the file shows no `seq`.
+    /// restored: a game that starts afresh numbers on from there, so its `seq` and timestamps
+    /// keep rising. Nil when the file shows no `seq`.
     public static func salvageNumbering(_ data: Data?) -> (seq: Int, lastTimestamp: Int)? {
         struct Numbering: Decodable {
             var seq: Int?

@@ -59,6 +59,13 @@ enum JSONText {
         return "\(ms)"
     }
 
+    /// The value ``number(_:)`` writes for `x` (a finite `x`): itself when whole, else rounded to
+    /// the millisecond. What a reader of the line parses back, exactly (the spelling is Swift's
+    /// shortest that reads back as this value).
+    static func written(_ x: Double) -> Double {
+        whole(x) != nil || !x.isFinite ? x : (x * 1000).rounded() / 1000
+    }
+
     /// `x` as an integer when it is one that ``number(_:)`` spells without a fraction.
     static func whole(_ x: Double) -> Int? {
         x.isFinite && x == x.rounded() && abs(x) < 1e15 ? Int(x) : nil

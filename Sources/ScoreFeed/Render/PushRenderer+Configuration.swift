@@ -31,6 +31,21 @@ extension PushRenderer {
         /// Broadcast mode: the channels' message-storage policy. 0 (stores nothing, Apple's
         /// advice for sports) gives `apns-expiration: 0`; 1 gives the token-mode expiration.
         public var messageStorage = 0
+        /// Seconds the first `aps.timestamp` of an activity with no earlier timestamp (a game new
+        /// to this instance: no state dir, a fresh one, a lost checkpoint) is put ahead of its
+        /// send second, so that it is not below any timestamp a lost instance could have sent
+        /// for the activity (see ``PushRenderer``'s timestamp rule). Nil (the default) is none:
+        /// replay and the feed clock stamp the recorded times; a ``GameService`` on the system
+        /// clock sets ``failoverHeadStart``.
+        public var headStart: Int?
+        /// How the pushes' ids are made: ``RequestID/Rule/record`` (every configuration made by
+        /// this version), or ``RequestID/Rule/sequence`` for one read from a checkpoint written
+        /// before the rule existed (the records its journal makes again keep the ids they had).
+        public var requestIDs: RequestID.Rule {
+            get { requestIDRule ?? .sequence }
+            set { requestIDRule = newValue }
+        }
+        private var requestIDRule: RequestID.Rule? = .record
 
         public init(
             bundleId: String = "com.example.app", activity: String? = nil, mode: Mode = .token, start: Bool = false,
@@ -49,6 +64,12 @@ extension PushRenderer {
 
         /// Apple removes an ended activity at most 4 hours after its `end`.
         public static let maximumDismissal: TimeInterval = 4 * 3600
+
+        /// The ``headStart`` of a ``GameService`` on the system clock: 60 seconds, far above the
+        /// largest lead a run's timestamps take over the clock (2 s on every real game and
+        /// fixture, token and broadcast mode, with and without push-to-start), far below the 8
+        /// hours after which a device drops a push.
+        public static let failoverHeadStart = 60
 
         /// Whether the push-to-start is actually sent (token mode only).
         public var sendsStart: Bool { start && mode == .token }

@@ -7,10 +7,30 @@ import ScoreFeedModel
 ///
 /// - `aps.timestamp` is the send second (Unix, rounded down), or one more than the previous
 ///   push's when several fall in the same second, so it strictly increases per activity (a
-///   device ignores an update not newer than the last it saw). A burst runs ahead of the clock
-///   by at most its length in seconds, far below the 8 hours after which devices drop a push.
-/// - `apns-id` is ``RequestID/uuid(activity:seq:)``: the same (activity, seq) always names the
-///   same body, so a sender that retries can deduplicate.
+///   device ignores an update not newer than the last it saw). Its *lead* over the send second
+///   grows by one with each push beyond one a second and melts by one a second: 2 s at most on
+///   every real game and fixture replayed (token and broadcast mode, with push-to-start).
+/// - An activity with no earlier timestamp (``lastTimestamp`` 0: new to this instance, with no
+///   state dir, a fresh one, or a checkpoint lost with its numbering) stamps its first push
+///   ``Configuration/headStart`` seconds ahead (``Configuration/failoverHeadStart``, 60 s, on
+///   the system clock; none in replay and on the feed clock, which stamp the recorded times).
+///   Why: an instance that replaces a lost one (its state dir gone with its machine) cannot know
+///   the timestamps the lost one sent, and a device ignores a push below the last it saw. The
+///   lost one sent at most `floor(t)` + its lead by wall time `t`; the replacement's first push,
+///   at `t₁`, is `floor(t₁)` + the head start, and every later one is above it. So the
+///   replacement is never below what the lost one could have sent by the same wall time while
+///   the lost one's lead, melted until `t₁`, was within the head start: always at a game's own
+///   pace but for a replacement that starts within a second of a lost one's burst (on every
+///   recorded game, a replacement one second after any push is never below). A lost instance
+///   that pushed faster than one a second for long (a feed replayed many times faster than real
+///   time, a backlog rendered push by push) can lead by more. Not capped: a stamp is never
+///   repeated, since a device may ignore it. The head start melts like any lead and is far below
+///   the 8 hours after which devices drop a push; a restart that finds its checkpoint has the
+///   activity's numbering and takes none.
+/// - `apns-id` is ``RequestID/uuid(for:)``: a hash of the activity, `seq`, `sentAt` and the
+///   request with its payload bytes, so a record retried keeps its id and no id names two bodies,
+///   across instances that number from 1 again too (a configuration read from a checkpoint written
+///   before this rule keeps ``RequestID/uuid(activity:seq:)``: see ``Configuration/requestIDs``).
 /// - `apns-expiration`: token mode, send time + ``Configuration/expiration`` (1 hour) for
 ///   `start` and `update` (older news is not worth showing) and + 4 hours for `end` (the ended
 ///   activity stays on the lock screen that long, and a late `end` still removes a stale
@@ -43,15 +63,20 @@ public struct PushRenderer: Sendable {
 
     /// Token mode's `apns-topic`, the same on every request.
     private let topic: String
-    /// Where every `apns-id` of this activity starts (see ``RequestID``).
-    private let requestIDPrefix: RequestID.Prefix
+    /// The request's path, the same on every request.
+    private let path: String
+    /// Where every `apns-id` of this activity starts (see ``RequestID/uuid(for:)``).
+    private let requestIDKey: RequestID.RecordKey
 
     public init(attributes: GameAttributes, configuration: Configuration = Configuration()) {
         self.attributes = attributes
         self.configuration = configuration
         self.startPending = configuration.sendsStart
         topic = "\(configuration.bundleId).push-type.liveactivity"
-        requestIDPrefix = RequestID.Prefix(activity: configuration.activity ?? attributes.gameId)
+        path = Self.path(configuration)
+        let shared = [("apns-push-type", "liveactivity")] + (configuration.mode == .token ? [("apns-topic", topic)] : [])
+        requestIDKey = RequestID.RecordKey(
+            activity: configuration.activity ?? attributes.gameId, method: "POST", path: path, headers: shared)
     }
 
     /// The activity id in records: the configured one, else the game id.
@@ -119,7 +144,8 @@ public struct PushRenderer: Sendable {
     ) -> Output {
         if push.event != .update { startPending = false }
         let sent = Int(sentAt.timeIntervalSince1970.rounded(.down))
-        let timestamp = max(sent, lastTimestamp + 1)
+        // No earlier timestamp: this instance cannot know what a lost one sent.
+        let timestamp = max(lastTimestamp == 0 ? sent + (configuration.headStart ?? 0) : sent, lastTimestamp + 1)
         // A push-to-start needs an alert, so it is always priority 10.
         let priority = push.event == .start ? 10 : push.priority
         var aps = APNsPayload.APS(
@@ -163,27 +189,34 @@ public struct PushRenderer: Sendable {
 
         seq += 1
         lastTimestamp = timestamp
-        let id = RequestID.uuid(after: requestIDPrefix, seq: seq)
         var headers = [String: String](minimumCapacity: 6)
+        let priorityText = priority == 10 ? "10" : priority == 5 ? "5" : String(priority)
         headers["apns-push-type"] = "liveactivity"
-        headers["apns-priority"] = priority == 10 ? "10" : priority == 5 ? "5" : String(priority)
-        headers["apns-id"] = id
-        let path: String
+        headers["apns-priority"] = priorityText
+        let expiration: String
         let lifetime = push.event == .end ? 4 * 3600 : Int(configuration.expiration)
         switch configuration.mode {
         case .token:
-            path = "/3/device/{token}"
+            expiration = String(sent + lifetime)
             headers["apns-topic"] = topic
-            headers["apns-expiration"] = String(sent + lifetime)
         case .broadcast(let channelId):
-            path = "/4/broadcasts/apps/\(configuration.bundleId)"
             if let channelId { headers["apns-channel-id"] = channelId }
             // A channel that stores nothing delivers now or never; one that keeps the latest
             // message keeps it as long as a token-mode push would live.
-            headers["apns-expiration"] = configuration.messageStorage == 0 ? "0" : String(sent + lifetime)
-            // Apple's broadcast and channel APIs name the request's UUID `apns-request-id`.
-            headers["apns-request-id"] = id
+            expiration = configuration.messageStorage == 0 ? "0" : String(sent + lifetime)
         }
+        headers["apns-expiration"] = expiration
+        let id: String
+        switch configuration.requestIDs {
+        case .record:
+            // RequestID.uuid(for:) of the record.
+            id = requestIDKey.uuid(seq: seq, sentAt: sentAt, priority: priorityText, expiration: expiration, payload: fitted.payload)
+        case .sequence:
+            id = RequestID.uuid(activity: activity, seq: seq)
+        }
+        headers["apns-id"] = id
+        // Apple's broadcast and channel APIs name the request's UUID `apns-request-id`.
+        if configuration.mode != .token { headers["apns-request-id"] = id }
         var shownDiff = diff
         if fitted.trimmed.contains("lastPlay"), let index = shownDiff.changes.firstIndex(where: { $0.field == .lastPlay }) {
             shownDiff.changes[index].new = fitted.aps.contentState.lastPlay.map { .text($0) } ?? .null
@@ -193,6 +226,14 @@ public struct PushRenderer: Sendable {
             sentAt: sentAt, sourceTime: sourceTime, coalesced: coalesced,
             request: .init(path: path, headers: headers), payload: fitted.payload, diff: shownDiff,
             reason: push.reason, state: fitted.aps.contentState, timestamp: timestamp, trimmed: fitted.trimmed))
+    }
+
+    /// The request's path in `configuration`'s mode.
+    static func path(_ configuration: Configuration) -> String {
+        switch configuration.mode {
+        case .token: return "/3/device/{token}"
+        case .broadcast: return "/4/broadcasts/apps/\(configuration.bundleId)"
+        }
     }
 
     /// The payload's bytes: what `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes`

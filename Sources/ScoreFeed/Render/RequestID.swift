@@ -1,8 +1,25 @@
 import Foundation
 
-/// Deterministic `apns-id`s: the same (activity, seq) always gives the same UUID, so a sender
-/// that retries a request can be deduplicated.
+/// Deterministic request ids (version-8 UUIDs, upper-case hex).
+///
+/// - A push's `apns-id` (and `apns-request-id` in broadcast mode) follows ``Rule/record``:
+///   ``uuid(for:)``, a hash of the activity, the `seq` and the request as APNs gets it, so a
+///   record retried (the same bytes, from the outbox, a checkpoint or a journal applied again)
+///   keeps its id, and any other body gets another, whatever numbering an instance starts from
+///   (a restart without a state dir, a fresh state dir after one was lost).
+/// - ``uuid(activity:seq:)`` is the first rule, a hash of (activity, seq) alone: still the
+///   pushes' rule for a checkpoint's journal written before ``Rule/record`` (its records, made
+///   again, keep the ids they had), and the rule of a channel delete's request id (derived from
+///   the channel, the same for every retry).
 public enum RequestID {
+    /// How a renderer makes its pushes' ids.
+    public enum Rule: String, Hashable, Sendable, Codable {
+        /// ``uuid(for:)``: the id covers the body.
+        case record
+        /// ``uuid(activity:seq:)``: the first rule, for journals written under it.
+        case sequence
+    }
+
     /// A version-8 UUID from two FNV-1a hashes of `activity` and `seq` (of the UTF-8 bytes of
     /// `"<activity>#<seq>"`), in upper-case hex.
     public static func uuid(activity: String, seq: Int) -> String {
@@ -32,8 +49,13 @@ public enum RequestID {
             first.add(byte)
             second.add(byte)
         }
-        let high = first.finished, low = second.finished
-        return String(unsafeUninitializedCapacity: 36) { text in
+        return uuid(high: first.finished, low: second.finished)
+    }
+
+    /// The UUID whose 16 bytes are `high` then `low`, each big-endian, with the version (8) and
+    /// variant bits set, in upper-case hex: `XXXXXXXX-XXXX-8XXX-[89AB]XXX-XXXXXXXXXXXX`.
+    static func uuid(high: UInt64, low: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 36) { text in
             let hex: StaticString = "0123456789ABCDEF"
             var at = 0
             for index in 0..<16 {
@@ -41,12 +63,11 @@ public enum RequestID {
                     text[at] = UInt8(ascii: "-")
                     at += 1
                 }
-                // Big-endian bytes of the two hashes, with the version (8) and variant bits set.
-                var byte = UInt8(truncatingIfNeeded: (index < 8 ? high : low) >> (56 - 8 * UInt64(index % 8)))
-                if index == 6 { byte = (byte & 0x0F) | 0x80 }
-                if index == 8 { byte = (byte & 0x3F) | 0x80 }
-                text[at] = hex.utf8Start[Int(byte >> 4)]
-                text[at + 1] = hex.utf8Start[Int(byte & 0x0F)]
+                var value = UInt8(truncatingIfNeeded: (index < 8 ? high : low) >> (56 - 8 * UInt64(index % 8)))
+                if index == 6 { value = (value & 0x0F) | 0x80 }
+                if index == 8 { value = (value & 0x3F) | 0x80 }
+                text[at] = hex.utf8Start[Int(value >> 4)]
+                text[at + 1] = hex.utf8Start[Int(value & 0x0F)]
                 at += 2
             }
             return at

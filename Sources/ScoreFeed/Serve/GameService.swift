@@ -92,6 +92,9 @@ public actor GameService {
     let options: Options
     private let sink: any PushSink
     private nonisolated let store: CheckpointStore?
+    /// The state directory's identity (``CheckpointStore/identity()``), or without one a random
+    /// one for this run: the owner of the channels this service creates (``BroadcastChannel/owner``).
+    public nonisolated let identity: String
     /// The games' journals (with a state directory): bytes written and syncs made, for figures.
     public nonisolated var journal: Journal? { store?.journal }
     private let systemClock = SystemClock()
@@ -125,10 +128,16 @@ public actor GameService {
     public init(
         options: Options, sink: any PushSink, report: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(ScoreFeedError) {
+        var options = options
+        // On the system clock a game new to this instance may follow a lost one's timestamps.
+        if options.clock == .system, options.renderer.headStart == nil {
+            options.renderer.headStart = PushRenderer.Configuration.failoverHeadStart
+        }
         self.options = options
         self.sink = sink
         self.report = report
         store = try options.stateDirectory.map { url throws(ScoreFeedError) in try CheckpointStore(directory: url) }
+        identity = try store?.identity() ?? UUID().uuidString
     }
 
     /// What ``restore()`` found in the state directory.
@@ -185,6 +194,7 @@ public actor GameService {
                     at: place))
             }
             session.channelLinger = options.channels.linger
+            if options.perGameChannels { session.claimChannel(for: identity) }
             let manual = options.clock == .feed ? ManualClock(session.now) : nil
             let engine = MatchEngine(session: session, clock: manual ?? systemClock, sink: sink, checkpoints: store, metrics: options.metrics)
             add(id, Game(engine: engine, manual: manual))
@@ -858,7 +868,9 @@ public actor GameService {
 
     /// Where a game whose checkpoint was lost goes on numbering its pushes: after the `seq` and
     /// timestamp the file still shows, or, when it shows none, a million on (a game makes a few
-    /// hundred pushes), so no apns-id of the lost run is used again for another body.
+    /// hundred pushes), so receivers see `seq` keep rising. (The ids cover the body, so they
+    /// never repeat whatever the numbering; a timestamp the file does not show is 0, and the
+    /// renderer's head start then covers the lost run's.)
     struct LostNumbering {
         var seq: Int
         var lastTimestamp: Int
@@ -912,6 +924,7 @@ public actor GameService {
         if lost != nil { policy.assumeBudgetSpent(at: nil) }
         var session = GameSession(attributes: attributes, policy: policy, renderer: options.renderer, now: clock.now)
         session.channelLinger = options.channels.linger
+        if options.perGameChannels { session.claimChannel(for: identity) }
         if let lost { session.continueNumbering(after: lost.seq, lastTimestamp: lost.lastTimestamp) }
         let engine = MatchEngine(session: session, clock: clock, sink: sink, checkpoints: store, metrics: options.metrics)
         return Game(engine: engine, manual: manual)

@@ -7,7 +7,7 @@ import Foundation
 /// - Records wait in arrival order, so each activity's stay in `seq` order.
 /// - An `update` is skipped when a later `update` or `end` of the same activity is waiting: the
 ///   newer one carries the whole state. Receivers then see gaps in `seq`; records are never
-///   renumbered, because `apns-id` is derived from (activity, seq) and must name one body.
+///   renumbered or changed: a record's `apns-id` covers its `seq` and its body, and goes with it.
 /// - `start` and `end` are never skipped. The record being sent is never skipped.
 /// - After a failure the next attempt waits a ``Backoff`` delay that grows with consecutive
 ///   failures; a success resets it.

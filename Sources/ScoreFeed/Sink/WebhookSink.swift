@@ -7,7 +7,9 @@ import FoundationNetworking
 /// HTTP endpoint.
 ///
 /// - Headers: `Content-Type: application/json`, `Idempotency-Key: <apns-id>` (a retried record
-///   has the same key and the same body, so the receiver can deduplicate) and, when a token is
+///   has the same key and the same body, so the receiver can deduplicate; the id covers the
+///   body, ``RequestID/uuid(for:)``, so no other record has it, from this instance or from one
+///   that numbered the activity's pushes from 1 again) and, when a token is
 ///   given, `Authorization: Bearer <token>`. The token is never logged, printed or put in an error.
 /// - Each attempt is bounded by ``Options/timeout`` (the whole request) and its answer by
 ///   ``Options/maxAnswer`` (64 KiB). A 5xx, 408, 425 or 429 answer, a time-out
@@ -91,7 +93,7 @@ public actor WebhookSink: PushSink, CustomStringConvertible {
     public nonisolated var description: String { "WebhookSink(\(endpoint))" }
 
     public func send(_ record: PushRecord) async throws {
-        let key = record.request.headers["apns-id"] ?? RequestID.uuid(activity: record.activity, seq: record.seq)
+        let key = record.request.headers["apns-id"] ?? RequestID.uuid(for: record)
         let what = "\(record.activity) seq \(record.seq)"
         try await attempts(record.jsonLine(), key: key, what: what) { exchange throws(ScoreFeedError) -> Attempt<Void> in
             let verdict: Verdict
