@@ -27,10 +27,17 @@ public struct LineReader: Sendable {
     /// The most bytes one batch gathers from reads that find data waiting.
     public var batchBytes: Int
 
-    public init(source: Source, maxLineBytes: Int = 65_536, batchBytes: Int = LineReader.batchBytes) {
+    /// Milliseconds a batch of a backlog (``backlogBytes`` read so far) waits for more when a read
+    /// finds nothing more waiting: a producer writing a backlog may be a moment behind the reader
+    /// (a pipe holds 64 KB), and what it writes in one go is one moment. A live line or a few
+    /// never make a batch that large, so they never wait. 0: no wait.
+    public var grace: Int32
+
+    public init(source: Source, maxLineBytes: Int = 65_536, batchBytes: Int = LineReader.batchBytes, grace: Int32 = 0) {
         self.source = source
         self.maxLineBytes = maxLineBytes
         self.batchBytes = batchBytes
+        self.grace = grace
     }
 
     /// The most bytes one batch gathers by default: a backlog is made durable in a few syncs,
@@ -39,13 +46,15 @@ public struct LineReader: Sendable {
     /// The most bytes one batch gathers when a batch is one moment (`serve` on the system clock):
     /// a backlog of this much reaches each game as one arrival, one decision.
     public static let arrivalBytes = 64 << 20
+    /// A batch this large is a backlog's: it waits ``grace`` for the rest.
+    static let backlogBytes = 16_384
     /// The most batches parsed ahead of the engines (waiting in the stream's buffer).
     static let batchesAhead = 4
 
     /// Whether `fd` has data to read now.
-    static func readable(_ fd: Int32) -> Bool {
+    static func readable(_ fd: Int32, waiting milliseconds: Int32 = 0) -> Bool {
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        return poll(&entry, 1, 0) > 0 && entry.revents & Int16(POLLIN) != 0
+        return poll(&entry, 1, milliseconds) > 0 && entry.revents & Int16(POLLIN) != 0
     }
 
     /// The lines, in batches of what the reads found waiting (up to a megabyte when the
@@ -68,7 +77,7 @@ public struct LineReader: Sendable {
 
     /// The batches, each line turned into `T` while its bytes are still in the read buffer.
     func batches<T: Sendable>(found transform: @escaping @Sendable (Found) -> T) -> AsyncStream<[T]> {
-        let source = self.source, limit = maxLineBytes, most = batchBytes
+        let source = self.source, limit = maxLineBytes, most = batchBytes, grace = self.grace
         return AsyncStream(bufferingPolicy: .bufferingOldest(Self.batchesAhead)) { continuation in
             let stop = StopFlag()
             continuation.onTermination = { _ in stop.set() }
@@ -117,7 +126,9 @@ public struct LineReader: Sendable {
                     batched += n
                     // What is already there joins the batch (up to a megabyte): a backlog is made
                     // durable in a few syncs, a live feed's line goes at once.
-                    if batched < most, Self.readable(fd) { continue }
+                    if batched < most, Self.readable(fd) || (grace > 0 && batched >= Self.backlogBytes && Self.readable(fd, waiting: grace)) {
+                        continue
+                    }
                     guard !items.isEmpty else { continue }
                     handItems()
                     batched = 0
