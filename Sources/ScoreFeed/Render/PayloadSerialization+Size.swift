@@ -49,7 +49,8 @@ extension PayloadSerialization {
     ///   an exponent is a float, spelled as Python's `repr` spells it (``pythonRepr(_:)``) in the
     ///   spaced forms and as `JSONEncoder` does with escaped slashes.
     ///
-    /// Throws `invalid-value` for text that is not JSON.
+    /// Throws `invalid-value` for text that is not JSON (a token that is not one, brackets that do
+    /// not balance, nothing at all); it does not check where commas and colons stand.
     public static func sizes(of payload: Data) throws(ScoreFeedError) -> Sizes {
         var scanner = SizeScanner()
         let scanned: Bool = payload.withUnsafeBytes { raw in
@@ -119,6 +120,9 @@ extension PayloadSerialization {
         var spaced = 0
         var spacedASCII = 0
         var failedAt = 0
+        /// The brackets open at this point (`{` or `[`), to catch text that is not one balanced value.
+        var open: [UInt8] = []
+        var values = 0
 
         mutating func add(compact: Int, spaced spacedBytes: Int? = nil, ascii: Int? = nil, slashes: Int? = nil) {
             escapedSlashes += slashes ?? compact
@@ -137,11 +141,19 @@ extension PayloadSerialization {
                 case UInt8(ascii: ","), UInt8(ascii: ":"):
                     add(compact: 1, spaced: 2)
                     at += 1
-                case UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"):
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    open.append(byte)
+                    values += 1
+                    add(compact: 1)
+                    at += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    guard let opener = open.popLast(), opener == (byte == UInt8(ascii: "}") ? UInt8(ascii: "{") : UInt8(ascii: "["))
+                    else { failedAt = at; return false }
                     add(compact: 1)
                     at += 1
                 case UInt8(ascii: "\""):
                     guard let end = string(bytes, from: at) else { failedAt = at; return false }
+                    values += 1
                     at = end
                 case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                     let word = byte == UInt8(ascii: "t") ? "true" : byte == UInt8(ascii: "f") ? "false" : "null"
@@ -149,16 +161,19 @@ extension PayloadSerialization {
                           word.utf8.elementsEqual(bytes[at..<(at + word.utf8.count)])
                     else { failedAt = at; return false }
                     add(compact: word.utf8.count)
+                    values += 1
                     at += word.utf8.count
                 case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                     guard let end = number(bytes, from: at) else { failedAt = at; return false }
+                    values += 1
                     at = end
                 default:
                     failedAt = at
                     return false
                 }
             }
-            return true
+            failedAt = at
+            return open.isEmpty && values > 0
         }
 
         /// Counts the number token at `start`; returns where it ends.
@@ -181,9 +196,9 @@ extension PayloadSerialization {
                 add(compact: token.utf8.count, spaced: python, ascii: python, slashes: PayloadSerialization.encoderSpelling(value).utf8.count)
             } else {
                 guard token.contains(where: \.isNumber) else { return nil }
-                // Python reads `-0` as the integer 0.
-                let python = token.hasPrefix("-") && token.dropFirst().allSatisfy { $0 == "0" } ? token.utf8.count - 1 : token.utf8.count
-                add(compact: token.utf8.count, spaced: python, ascii: python)
+                // Python (and `JSONEncoder`, through an `Int`) reads `-0` as the integer 0.
+                let read = token.hasPrefix("-") && token.dropFirst().allSatisfy { $0 == "0" } ? token.utf8.count - 1 : token.utf8.count
+                add(compact: read)
             }
             return end
         }
