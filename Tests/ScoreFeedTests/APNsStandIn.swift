@@ -163,19 +163,22 @@ final class APNsStandIn {
             arguments = [Self.support.appendingPathComponent("apns_send_aioapns.py").path, "--host", "localhost", "--port", String(port)]
                 + common + ["--wait", "20", records.path]
         }
-        let (status, output) = try Self.run(python, arguments, check: false)
+        let (status, output, standardError) = try Self.run(python, arguments, check: false)
         guard let line = output.split(separator: "\n").last,
               var sent = try? JSONDecoder().decode(Sent.self, from: Data(line.utf8))
-        else { throw Failure(description: "\(client.rawValue) sender printed no summary (status \(status)): \(output.prefix(2000))") }
+        else {
+            throw Failure(description: "\(client.rawValue) sender printed no summary (status \(status)): \(output.prefix(1000))\n\(standardError.suffix(2000))")
+        }
         sent.status = status
         sent.output = String(line)
         return sent
     }
 
-    /// Runs `python arguments…` to its end; its status and standard output (standard error goes
-    /// to a file, so a full pipe cannot stall it, and is added to a failure's message).
+    /// Runs `python arguments…` to its end; its status, standard output and standard error
+    /// (which goes to a file, so a full pipe cannot stall it). With `check`, a non-zero status
+    /// throws with standard error in the message.
     @discardableResult
-    static func run(_ python: URL, _ arguments: [String], check: Bool = true) throws -> (Int32, String) {
+    static func run(_ python: URL, _ arguments: [String], check: Bool = true) throws -> (Int32, String, String) {
         let process = Process()
         process.executableURL = python
         process.arguments = arguments
@@ -190,10 +193,10 @@ final class APNsStandIn {
         try errorHandle.close()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        let standardError = String(decoding: (try? Data(contentsOf: errorFile)) ?? Data(), as: UTF8.self)
         if check && process.terminationStatus != 0 {
-            let standardError = String(decoding: (try? Data(contentsOf: errorFile)) ?? Data(), as: UTF8.self)
             throw Failure(description: "\(arguments.first ?? "python") exited \(process.terminationStatus): \(standardError.suffix(2000))")
         }
-        return (process.terminationStatus, text)
+        return (process.terminationStatus, text, standardError)
     }
 }

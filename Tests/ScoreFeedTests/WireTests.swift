@@ -116,23 +116,31 @@ struct WireTests {
             change(&record)
             return record
         }
+        /// The update as a broadcast: sent as it stands (a token-mode request's apns-id is the
+        /// sender's `device_apns_id`), so its ids reach the stand-in as written here.
+        func broadcast(_ record: PushRecord) -> PushRecord {
+            var record = canonical(record)
+            record.request.path = "/4/broadcasts/apps/\(APNsStandIn.bundleId)"
+            record.request.headers["apns-topic"] = nil
+            record.request.headers["apns-channel-id"] = "dGVzdA=="
+            record.request.headers["apns-request-id"] = record.request.headers["apns-id"]
+            return record
+        }
+        var upperCase = broadcast(update)
+        upperCase.request.headers["apns-request-id"] = "6BA3AA7B-7EDA-84EB-A5C0-693371AE0459"
         let cases: [(record: PushRecord, answer: String)] = [
             (canonical(start), "200"),
             (canonical(update), "200"),
-            (update, "400 BadMessageId"),
+            (broadcast(update), "200"),
+            (upperCase, "400 BadMessageId"),
             (broken { $0.request.headers["apns-topic"] = "com.example.other.push-type.liveactivity" }, "400 BadTopic"),
             (broken { $0.request.headers["apns-priority"] = "7" }, "400 BadPriority"),
             (broken { $0.request.headers["apns-expiration"] = "soon" }, "400 BadExpirationDate"),
             (broken { $0.request.headers["apns-push-type"] = "alert" }, "400 InvalidPushType"),
             (broken { $0.payload = Data(#"{"aps":{"content-state":{},"event":"update","timestamp":1,"x":"\#(String(repeating: "é", count: 2100))"}}"#.utf8) }, "413 PayloadTooLarge"),
             (broken { $0.payload = Data(#"{"aps":{"content-state":{},"event":"update","timestamp":1.5}}"#.utf8) }, "400 BadPayload"),
-            (broken { record in
-                record.request.path = "/4/broadcasts/apps/\(APNsStandIn.bundleId)"
-                record.request.headers["apns-topic"] = nil
-                record.request.headers["apns-channel-id"] = "dGVzdA=="
-                record.request.headers["apns-request-id"] = record.request.headers["apns-id"]
-                record.payload = start.payload
-            }, "400 BadPayload"),
+            ({ var record = broadcast(update); record.payload = start.payload; return record }(), "400 BadPayload"),
+            ({ var record = broadcast(update); record.request.headers["apns-channel-id"] = nil; return record }(), "400 MissingChannelId"),
         ]
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-wire-cases-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: file) }
