@@ -13,7 +13,7 @@ import Foundation
 ///
 /// Each size is computed exactly from the payload's JSON (``size(of:)``), not estimated: the same
 /// keys and values, spelled as that serializer spells them. Key order does not change a size.
-public enum PayloadSerialization: String, CaseIterable, Sendable, Codable {
+public enum PayloadSerialization: String, CaseIterable, Sendable {
     /// The record's `payload` bytes as they are: no white space, non-ASCII text as raw UTF-8,
     /// `/` as is. What ScoreFeed sends, and what Python's
     /// `json.dumps(payload, separators=(",", ":"), ensure_ascii=False)` and JavaScript's
