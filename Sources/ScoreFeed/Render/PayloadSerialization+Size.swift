@@ -114,58 +114,67 @@ extension PayloadSerialization {
         return out.string()
     }
 
-    /// The one pass of ``sizes(of:)``: counts bytes per serialization as it reads tokens.
+    /// The one pass of ``sizes(of:)``. It counts the payload re-spelled compactly (white space
+    /// between tokens dropped, escapes in strings decoded and re-escaped as the serializers do),
+    /// and what each other serialization adds to that: a tight loop over bytes, since the guard
+    /// measures every push it renders (and each step of its trimming).
     private struct SizeScanner {
-        var escapedSlashes = 0
-        var spaced = 0
-        var spacedASCII = 0
+        /// The compact re-spelling, numbers as Python spells them.
+        var compact = 0
+        /// What `\/` adds, and what `JSONEncoder`'s float spelling adds over Python's.
+        var slashes = 0
+        /// What the spaces after `,` and `:` add.
+        var separators = 0
+        /// What `\uXXXX` for non-ASCII and DEL adds.
+        var escapes = 0
         var failedAt = 0
-        /// The brackets open at this point (`{` or `[`), to catch text that is not one balanced value.
-        var open: [UInt8] = []
-        var values = 0
 
-        mutating func add(compact: Int, spaced spacedBytes: Int? = nil, ascii: Int? = nil, slashes: Int? = nil) {
-            escapedSlashes += slashes ?? compact
-            spaced += spacedBytes ?? compact
-            spacedASCII += ascii ?? spacedBytes ?? compact
-        }
+        var escapedSlashes: Int { compact + slashes }
+        var spaced: Int { compact + separators }
+        var spacedASCII: Int { compact + separators + escapes }
 
-        /// Counts `bytes`; false (with ``failedAt``) where they are not JSON.
+        /// Counts `bytes`; false (with ``failedAt``) where they are not JSON: a token that is not
+        /// one, brackets that do not balance, nothing at all.
         mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            var at = 0
-            while at < bytes.count {
+            var at = 0, values = 0
+            var open: [UInt8] = []
+            open.reserveCapacity(8)
+            let count = bytes.count
+            while at < count {
                 let byte = bytes[at]
                 switch byte {
                 case 0x20, 0x09, 0x0A, 0x0D:
-                    at += 1
-                case UInt8(ascii: ","), UInt8(ascii: ":"):
-                    add(compact: 1, spaced: 2)
-                    at += 1
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    at &+= 1
+                case 0x2C, 0x3A:  // , :
+                    compact &+= 1
+                    separators &+= 1
+                    at &+= 1
+                case 0x7B, 0x5B:  // { [
                     open.append(byte)
-                    values += 1
-                    add(compact: 1)
-                    at += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    guard let opener = open.popLast(), opener == (byte == UInt8(ascii: "}") ? UInt8(ascii: "{") : UInt8(ascii: "["))
-                    else { failedAt = at; return false }
-                    add(compact: 1)
-                    at += 1
-                case UInt8(ascii: "\""):
+                    values &+= 1
+                    compact &+= 1
+                    at &+= 1
+                case 0x7D, 0x5D:  // } ]
+                    guard let opener = open.popLast(), opener == byte &- 2 else { failedAt = at; return false }
+                    compact &+= 1
+                    at &+= 1
+                case 0x22:
                     guard let end = string(bytes, from: at) else { failedAt = at; return false }
-                    values += 1
+                    values &+= 1
                     at = end
-                case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-                    let word = byte == UInt8(ascii: "t") ? "true" : byte == UInt8(ascii: "f") ? "false" : "null"
-                    guard at + word.utf8.count <= bytes.count,
-                          word.utf8.elementsEqual(bytes[at..<(at + word.utf8.count)])
-                    else { failedAt = at; return false }
-                    add(compact: word.utf8.count)
-                    values += 1
-                    at += word.utf8.count
-                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                case 0x74, 0x66, 0x6E:  // t f n
+                    let word: StaticString = byte == 0x74 ? "true" : byte == 0x66 ? "false" : "null"
+                    let length = word.utf8CodeUnitCount
+                    guard at + length <= count, memcmp(bytes.baseAddress! + at, word.utf8Start, length) == 0 else {
+                        failedAt = at
+                        return false
+                    }
+                    compact &+= length
+                    values &+= 1
+                    at &+= length
+                case 0x2D, 0x30...0x39:  // - 0…9
                     guard let end = number(bytes, from: at) else { failedAt = at; return false }
-                    values += 1
+                    values &+= 1
                     at = end
                 default:
                     failedAt = at
@@ -178,90 +187,108 @@ extension PayloadSerialization {
 
         /// Counts the number token at `start`; returns where it ends.
         mutating func number(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-            var end = start
-            var isFloat = false
+            var end = start, isFloat = false, digits = 0, nonZero = false
             while end < bytes.count {
                 let c = bytes[end]
-                if c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
+                if c >= 0x30 && c <= 0x39 {
+                    digits &+= 1
+                    if c != 0x30 && !isFloat { nonZero = true }
+                } else if c == 0x2E || c == 0x65 || c == 0x45 {  // . e E
                     isFloat = true
-                } else if !(c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c)) {
+                } else if c != 0x2D && c != 0x2B {  // - +
                     break
                 }
-                end += 1
+                end &+= 1
+            }
+            guard digits > 0 else { return nil }
+            let length = end - start
+            if !isFloat {
+                // Python (and `JSONEncoder`, through an `Int`) reads `-0` as the integer 0.
+                compact &+= bytes[start] == 0x2D && !nonZero ? length - 1 : length
+                return end
             }
             let token = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-            if isFloat {
-                guard let value = Double(token) else { return nil }
-                let python = PayloadSerialization.pythonRepr(value).utf8.count
-                add(compact: token.utf8.count, spaced: python, ascii: python, slashes: PayloadSerialization.encoderSpelling(value).utf8.count)
-            } else {
-                guard token.contains(where: \.isNumber) else { return nil }
-                // Python (and `JSONEncoder`, through an `Int`) reads `-0` as the integer 0.
-                let read = token.hasPrefix("-") && token.dropFirst().allSatisfy { $0 == "0" } ? token.utf8.count - 1 : token.utf8.count
-                add(compact: read)
-            }
+            guard let value = Double(token) else { return nil }
+            let encoder = PayloadSerialization.encoderSpelling(value)
+            // A fraction in fixed notation spelled as Swift spells it (as ScoreFeed writes every
+            // clock) is Python's spelling too: the same shortest digits, and Swift's fixed range
+            // lies within Python's. Anything else is spelled out.
+            let fixed = encoder == token && !token.utf8.contains(0x65) && !token.utf8.contains(0x45)
+            let python = fixed ? length : PayloadSerialization.pythonRepr(value).utf8.count
+            compact &+= python
+            slashes &+= encoder.utf8.count - python
             return end
         }
 
-        /// Counts the string whose opening quote is at `start`, character by character; returns
-        /// the index after its closing quote.
+        /// Counts the string whose opening quote is at `start`; returns the index after its
+        /// closing quote.
         mutating func string(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-            add(compact: 2)
-            var at = start + 1
-            while at < bytes.count {
+            compact &+= 2
+            var at = start &+ 1
+            let count = bytes.count
+            while at < count {
                 let byte = bytes[at]
-                if byte == UInt8(ascii: "\"") { return at + 1 }
-                var scalar: UInt32
-                if byte == UInt8(ascii: "\\") {
-                    guard at + 1 < bytes.count else { return nil }
-                    switch bytes[at + 1] {
-                    case UInt8(ascii: "\""): scalar = 0x22
-                    case UInt8(ascii: "\\"): scalar = 0x5C
-                    case UInt8(ascii: "/"): scalar = 0x2F
-                    case UInt8(ascii: "b"): scalar = 0x08
-                    case UInt8(ascii: "f"): scalar = 0x0C
-                    case UInt8(ascii: "n"): scalar = 0x0A
-                    case UInt8(ascii: "r"): scalar = 0x0D
-                    case UInt8(ascii: "t"): scalar = 0x09
-                    case UInt8(ascii: "u"):
-                        guard let unit = hex4(bytes, at + 2) else { return nil }
-                        scalar = unit
-                        at += 4
+                if byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C {
+                    // Printable ASCII: one byte everywhere, `/` two with escaped slashes.
+                    compact &+= 1
+                    if byte == 0x2F { slashes &+= 1 }
+                    at &+= 1
+                } else if byte >= 0x80 {
+                    // Only the UTF-8 length matters: 2 and 3 bytes are in the BMP (`\uXXXX`, 6),
+                    // 4 bytes above it (a surrogate pair, 12).
+                    let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+                    guard at &+ length <= count else { return nil }
+                    compact &+= length
+                    escapes &+= length == 4 ? 8 : 6 - length
+                    at &+= length
+                } else if byte == 0x22 {
+                    return at &+ 1
+                } else if byte == 0x5C {
+                    guard at &+ 1 < count else { return nil }
+                    let scalar: UInt32
+                    switch bytes[at &+ 1] {
+                    case 0x22: scalar = 0x22
+                    case 0x5C: scalar = 0x5C
+                    case 0x2F: scalar = 0x2F
+                    case 0x62: scalar = 0x08
+                    case 0x66: scalar = 0x0C
+                    case 0x6E: scalar = 0x0A
+                    case 0x72: scalar = 0x0D
+                    case 0x74: scalar = 0x09
+                    case 0x75:  // u
+                        guard var unit = hex4(bytes, at &+ 2) else { return nil }
+                        at &+= 4
                         // A surrogate pair is one character.
-                        if (0xD800...0xDBFF).contains(unit), at + 7 < bytes.count, bytes[at + 2] == UInt8(ascii: "\\"),
-                           bytes[at + 3] == UInt8(ascii: "u"), let low = hex4(bytes, at + 4), (0xDC00...0xDFFF).contains(low) {
-                            scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-                            at += 6
+                        if (0xD800...0xDBFF).contains(unit), at &+ 7 < count, bytes[at &+ 2] == 0x5C, bytes[at &+ 3] == 0x75,
+                           let low = hex4(bytes, at &+ 4), (0xDC00...0xDFFF).contains(low) {
+                            unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                            at &+= 6
                         }
+                        scalar = unit
                     default: return nil
                     }
-                    at += 2
-                } else if byte < 0x80 {
-                    scalar = UInt32(byte)
-                    at += 1
+                    at &+= 2
+                    character(scalar)
                 } else {
-                    // Only the UTF-8 length matters: 2 and 3 bytes are in the BMP, 4 bytes above it.
-                    let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
-                    guard at + length <= bytes.count else { return nil }
-                    scalar = length == 4 ? 0x10000 : length == 3 ? 0x800 : 0x80
-                    at += length
+                    // A raw control character (not JSON, but measured as Python would write it) or DEL.
+                    character(UInt32(byte))
+                    at &+= 1
                 }
-                count(scalar)
             }
             return nil
         }
 
-        /// Counts one character of a string in each serialization.
-        mutating func count(_ scalar: UInt32) {
+        /// Counts one decoded character of a string in each serialization.
+        mutating func character(_ scalar: UInt32) {
             switch scalar {
-            case 0x22, 0x5C, 0x08, 0x09, 0x0A, 0x0C, 0x0D: add(compact: 2)
-            case 0..<0x20: add(compact: 6)
-            case 0x2F: add(compact: 1, slashes: 2)
-            case 0x20..<0x7F: add(compact: 1)
-            case 0x7F: add(compact: 1, ascii: 6)
-            case 0x80..<0x800: add(compact: 2, ascii: 6)
-            case 0x800..<0x10000: add(compact: 3, ascii: 6)
-            default: add(compact: 4, ascii: 12)
+            case 0x22, 0x5C, 0x08, 0x09, 0x0A, 0x0C, 0x0D: compact &+= 2
+            case 0..<0x20: compact &+= 6
+            case 0x2F: compact &+= 1; slashes &+= 1
+            case 0x20..<0x7F: compact &+= 1
+            case 0x7F: compact &+= 1; escapes &+= 5
+            case 0x80..<0x800: compact &+= 2; escapes &+= 4
+            case 0x800..<0x10000: compact &+= 3; escapes &+= 3
+            default: compact &+= 4; escapes &+= 8
             }
         }
 
@@ -272,9 +299,9 @@ extension PayloadSerialization {
                 let c = bytes[index]
                 let digit: UInt8
                 switch c {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = c - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = c - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = c - UInt8(ascii: "A") + 10
+                case 0x30...0x39: digit = c - 0x30
+                case 0x61...0x66: digit = c - 0x61 + 10
+                case 0x41...0x46: digit = c - 0x41 + 10
                 default: return nil
                 }
                 value = value << 4 | UInt32(digit)
