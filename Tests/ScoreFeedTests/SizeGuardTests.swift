@@ -59,12 +59,15 @@ struct SizeGuardTests {
         var state = Make.live
         state.lastPlay = text
         let record = try record(outputs(&renderer, Self.update, state: state).first)
-        #expect(record.payload.count <= mode.payloadLimit)
+        for serialization in PayloadSerialization.allCases {
+            #expect(try serialization.size(of: record.payload) <= mode.payloadLimit, "\(serialization)")
+        }
         #expect(record.trimmed == ["lastPlay"])
         if let shown = record.state.lastPlay {
             #expect(isCharacterPrefix(shown, of: text))
-            // As much as fits: one more character of the largest kind here would not.
-            #expect(record.payload.count > mode.payloadLimit - 200)
+            // As much as fits (in the largest serialization the guard covers): one more character
+            // of the largest kind here would not.
+            #expect(try PayloadSerialization.sizes(of: record.payload).largest.bytes > mode.payloadLimit - 200)
         } else {
             #expect(Array(text).first.map { String($0).utf8.count } ?? 0 > 1000, "only a giant character is dropped whole")
         }

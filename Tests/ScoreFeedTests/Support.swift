@@ -31,7 +31,14 @@ enum Make {
             let (first, copy) = (ends[0].element, ends[1].element)
             #expect(ends[0].offset == records.count - 2, sourceLocation: sourceLocation)
             #expect(first.priority == 10 && copy.priority == 5, sourceLocation: sourceLocation)
-            #expect(first.state == copy.state && copy.timestamp == first.timestamp + 1, sourceLocation: sourceLocation)
+            // The same state, but for text the size guard trimmed: the first carries the final
+            // alert, so its last play may have been cut shorter to leave the alert room.
+            var shown = first.state, copied = copy.state
+            if first.trimmed.contains("lastPlay") || copy.trimmed.contains("lastPlay") {
+                shown.lastPlay = nil
+                copied.lastPlay = nil
+            }
+            #expect(shown == copied && copy.timestamp == first.timestamp + 1, sourceLocation: sourceLocation)
         }
     }
 

@@ -28,7 +28,8 @@ public struct PushRefusal: Hashable, Sendable {
     public var sourceTime: Date?
     /// Why the push was wanted.
     public var reason: String
-    /// Payload size after trimming everything that may be trimmed.
+    /// Payload size after trimming everything that may be trimmed, in its largest
+    /// ``PayloadSerialization`` (the one the message names when it is not the compact bytes).
     public var bytes: Int
     /// The limit it exceeds.
     public var limit: Int

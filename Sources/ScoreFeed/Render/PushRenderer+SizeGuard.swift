@@ -6,6 +6,11 @@ extension PushRenderer {
     /// a flag or a letter with its accents is never cut apart), least important first, and what
     /// was trimmed is named. Pure: it only encodes and measures.
     ///
+    /// What must fit is the largest of the payload's ``PayloadSerialization``s, not only the
+    /// compact bytes ScoreFeed writes: a sender that re-serializes the payload object (Python's
+    /// `json.dumps`, `aioapns`, Foundation's `JSONEncoder`) sends more bytes than the record holds,
+    /// and APNs measures what it receives. The record keeps the compact bytes.
+    ///
     /// Order: the content-state's `lastPlay` (down to nothing), the alert's body (down to empty),
     /// the alert's title (down to one character and an ellipsis: an alert without a title is
     /// ignored), then, on a push-to-start, the attributes' league, cities and team names. Scores,
@@ -17,8 +22,8 @@ extension PushRenderer {
         enum Outcome {
             /// The payload, the (possibly trimmed) `aps` it encodes, and the trimmed fields.
             case fits(Data, APNsPayload.APS, trimmed: [String])
-            /// Even fully trimmed, the payload has this many bytes.
-            case tooLarge(bytes: Int, trimmed: [String])
+            /// Even fully trimmed, the payload has this many bytes in `serialization`, its largest.
+            case tooLarge(bytes: Int, serialization: PayloadSerialization, trimmed: [String])
         }
 
         /// One trimmable text field of the payload.
@@ -49,8 +54,9 @@ extension PushRenderer {
         func fit(_ original: APNsPayload.APS) throws(ScoreFeedError) -> Outcome {
             var aps = original
             var payload = try PushRenderer.encode(aps)
+            var size = try PayloadSerialization.sizes(of: payload).largest
             var trimmed: [String] = []
-            for field in Self.fields where payload.count > limit {
+            for field in Self.fields where size.bytes > limit {
                 guard let text = field.get(aps), text.count > field.keep else { continue }
                 let characters = Array(text)
                 func candidate(_ kept: Int) -> String? {
@@ -61,27 +67,32 @@ extension PushRenderer {
                 // The shortest this field may get; if even that is too big, go on to the next field.
                 field.set(&aps, candidate(field.keep))
                 payload = try PushRenderer.encode(aps)
-                guard payload.count <= limit else { continue }
-                // Binary search the longest prefix that fits (each character is at least one byte,
-                // so no more than `limit` characters can).
+                size = try PayloadSerialization.sizes(of: payload).largest
+                guard size.bytes <= limit else { continue }
+                // Binary search the longest prefix that fits: every serialization grows with each
+                // character kept, and each character is at least one byte, so no more than
+                // `limit` characters can.
                 var low = field.keep, high = min(characters.count - 1, limit)
-                var best = payload
+                var best = (payload, size)
                 while low < high {
                     let middle = (low + high + 1) / 2
                     var attempt = aps
                     field.set(&attempt, candidate(middle))
                     let encoded = try PushRenderer.encode(attempt)
-                    if encoded.count <= limit {
+                    let measured = try PayloadSerialization.sizes(of: encoded).largest
+                    if measured.bytes <= limit {
                         low = middle
                         aps = attempt
-                        best = encoded
+                        best = (encoded, measured)
                     } else {
                         high = middle - 1
                     }
                 }
-                payload = best
+                (payload, size) = best
             }
-            guard payload.count <= limit else { return .tooLarge(bytes: payload.count, trimmed: trimmed) }
+            guard size.bytes <= limit else {
+                return .tooLarge(bytes: size.bytes, serialization: size.serialization, trimmed: trimmed)
+            }
             return .fits(payload, aps, trimmed: trimmed)
         }
 

@@ -37,7 +37,8 @@ import ScoreFeedModel
 ///   score). Broadcast mode, `0` on a channel that stores nothing (Apple's advice for sports:
 ///   a push is delivered now or never), as token mode on one that keeps the latest message
 ///   (``Configuration/messageStorage``).
-/// - Payloads are at most ``Configuration/payloadLimit`` bytes; see ``SizeGuard``.
+/// - Payloads are at most ``Configuration/payloadLimit`` bytes in each of their
+///   ``PayloadSerialization``s (as sent, and as common senders re-serialize them); see ``SizeGuard``.
 public struct PushRenderer: Sendable {
     public let attributes: GameAttributes
     public let configuration: Configuration
@@ -177,11 +178,12 @@ public struct PushRenderer: Sendable {
             switch try guardrail.fit(aps) {
             case .fits(let payload, let trimmedAPS, let trimmed):
                 fitted = (payload, trimmedAPS, trimmed)
-            case .tooLarge(let bytes, let trimmed):
+            case .tooLarge(let bytes, let serialization, let trimmed):
                 let what = trimmed.isEmpty ? "" : " even after trimming \(trimmed.joined(separator: ", "))"
+                let how = serialization == .compact ? "" : " \(serialization.summary)"
                 return refusal(bytes: bytes, ScoreFeedError(
                     .payloadTooLarge,
-                    "\(push.event.rawValue) payload of \(bytes) bytes exceeds the \(configuration.mode.name)-mode limit of \(configuration.payloadLimit)\(what); not sent"))
+                    "\(push.event.rawValue) payload of \(bytes) bytes\(how) exceeds the \(configuration.mode.name)-mode limit of \(configuration.payloadLimit)\(what); not sent"))
             }
         } catch {
             return refusal(bytes: 0, error)
