@@ -1,7 +1,7 @@
 import Foundation
 
 /// Deterministic request ids: version-8 UUIDs in Apple's canonical form, 32 lower-case hex
-/// digits in groups of 8-4-4-4-12 (ids before 2026-11 were upper case; a record restored with one
+/// digits in groups of 8-4-4-4-12 (earlier versions wrote upper case; a record restored with one
 /// is lower-cased as its checkpoint is read, see ``PushRecord/withCanonicalIDs()``).
 ///
 /// - A push's `apns-id` (and `apns-request-id` in broadcast mode) follows ``Rule/record``:
@@ -13,6 +13,9 @@ import Foundation
 ///   pushes' rule for a checkpoint's journal written before ``Rule/record`` (its records, made
 ///   again, keep the ids they had), and the rule of a channel delete's request id (derived from
 ///   the channel, the same for every retry).
+/// - The `apns-id` of one device's request for a record (token mode) is
+///   ``deviceID(record:token:)``: a UUIDv5 of the record's id and the device token, so a record
+///   fanned out to many devices never gives two of them one id.
 public enum RequestID {
     /// How a renderer makes its pushes' ids.
     public enum Rule: String, Hashable, Sendable, Codable {
