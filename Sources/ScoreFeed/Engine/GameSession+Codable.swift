@@ -50,6 +50,9 @@ extension GameSession: Codable {
     }
 
     /// Reads formats 2 and 3 (``restore(_:file:renderer:policy:)`` checks the format first). The
+    /// records of the outbox and the kept `end`s are read with their ids lower-cased
+    /// (``PushRecord/withCanonicalIDs()``): an old checkpoint's upper-case id goes out as the same
+    /// UUID in Apple's canonical form. The
     /// policy's state is read leniently: one absent, null or unreadable (written by another
     /// version) leaves ``policyWasReset`` set, for ``resume(renderer:policy:)`` to replace.
     public init(from decoder: any Decoder) throws {
@@ -68,9 +71,11 @@ extension GameSession: Codable {
         newestSourceTime = try c.decodeIfPresent(Date.self, forKey: .newestSourceTime)
         if coalescer == nil { takeOverPolicy(ended: try c.decode(Bool.self, forKey: .ended)) }
         statistics = try c.decode(Statistics.self, forKey: .statistics)
-        outbox = try c.decode([PushRecord].self, forKey: .outbox).map { .push($0) }
+        // Ids are lower-cased here, as the records are read: checkpoints written before ids were
+        // lower case hold upper-case ones (PushRecord.withCanonicalIDs()).
+        outbox = try c.decode([PushRecord].self, forKey: .outbox).map { .push($0.withCanonicalIDs()) }
         channel = try c.decodeIfPresent(BroadcastChannel.self, forKey: .channel) ?? BroadcastChannel()
-        endRecords = try c.decodeIfPresent([PushRecord].self, forKey: .endRecords) ?? []
+        endRecords = (try c.decodeIfPresent([PushRecord].self, forKey: .endRecords) ?? []).map { $0.withCanonicalIDs() }
         journaled = try c.decodeIfPresent(Int.self, forKey: .journaled) ?? 0
         if let configuration = try c.decodeIfPresent(PushRenderer.Configuration.self, forKey: .renderer) {
             renderer = renderer.reconfigured(configuration)

@@ -27,6 +27,7 @@ extension APNsPayload.APS {
         out.raw("\"content-state\":"); try out.write(contentState)
         if let dismissalDate { out.raw(",\"dismissal-date\":"); out.int(dismissalDate) }
         out.raw(",\"event\":"); out.string(event)
+        if let inputPushToken { out.raw(",\"input-push-token\":"); out.int(inputPushToken) }
         if let relevanceScore { out.raw(",\"relevance-score\":"); try out.double(relevanceScore) }
         if let staleDate { out.raw(",\"stale-date\":"); out.int(staleDate) }
         out.raw(",\"timestamp\":"); out.int(timestamp)

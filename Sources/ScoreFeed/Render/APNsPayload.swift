@@ -17,6 +17,11 @@ struct APNsPayload: Encodable {
         var attributesType: String?
         /// Push-to-start only: the activity's static attributes, in their default JSON.
         var attributes: GameAttributes?
+        /// Push-to-start only: `1` asks the device for the started activity's update token
+        /// (iOS 18+): ActivityKit hands it to the app in the activity's `pushTokenUpdates`, and the
+        /// app sends it to its backend, which sends that activity's updates to it. Without it, an
+        /// activity started by push has no token a sender knows of.
+        var inputPushToken: Int?
 
         enum CodingKeys: String, CodingKey {
             case timestamp, event, alert, attributes
@@ -25,6 +30,7 @@ struct APNsPayload: Encodable {
             case dismissalDate = "dismissal-date"
             case relevanceScore = "relevance-score"
             case attributesType = "attributes-type"
+            case inputPushToken = "input-push-token"
         }
     }
 

@@ -161,6 +161,9 @@ public struct PushRenderer: Sendable {
         if push.event == .start {
             aps.attributesType = Self.attributesType
             aps.attributes = attributes
+            // The device answers with the activity's update token (iOS 18+); the size guard
+            // measures the payload with it.
+            aps.inputPushToken = 1
             aps.alert = push.alert.map { alertText($0, state: state, now: sentAt) } ?? startAlert(state: state, now: sentAt)
         } else if let alert = push.alert, priority == 10 {
             aps.alert = alertText(alert, state: state, now: sentAt)

@@ -14,7 +14,7 @@ extension RequestID {
     ///    values of `apns-priority` and `apns-expiration` (counted; empty when absent);
     /// 3. the payload (counted): the bytes that go to APNs;
     ///
-    /// every number little-endian; in upper-case hex with the version and variant bits set. (The
+    /// every number little-endian; in lower-case hex with the version and variant bits set. (The
     /// part that is the same on every push of an activity comes first, so a renderer hashes it
     /// once.) Everything it covers is in the record's JSON line, so a sender can compute it too.
     ///

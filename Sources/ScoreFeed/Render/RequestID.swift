@@ -1,6 +1,8 @@
 import Foundation
 
-/// Deterministic request ids (version-8 UUIDs, upper-case hex).
+/// Deterministic request ids: version-8 UUIDs in Apple's canonical form, 32 lower-case hex
+/// digits in groups of 8-4-4-4-12 (earlier versions wrote upper case; a record restored with one
+/// is lower-cased as its checkpoint is read, see ``PushRecord/withCanonicalIDs()``).
 ///
 /// - A push's `apns-id` (and `apns-request-id` in broadcast mode) follows ``Rule/record``:
 ///   ``uuid(for:)``, a hash of the activity, the `seq` and the request as APNs gets it, so a
@@ -11,6 +13,9 @@ import Foundation
 ///   pushes' rule for a checkpoint's journal written before ``Rule/record`` (its records, made
 ///   again, keep the ids they had), and the rule of a channel delete's request id (derived from
 ///   the channel, the same for every retry).
+/// - The `apns-id` of one device's request for a record (token mode) is
+///   ``deviceID(record:token:)``: a UUIDv5 of the record's id and the device token, so a record
+///   fanned out to many devices never gives two of them one id.
 public enum RequestID {
     /// How a renderer makes its pushes' ids.
     public enum Rule: String, Hashable, Sendable, Codable {
@@ -21,7 +26,7 @@ public enum RequestID {
     }
 
     /// A version-8 UUID from two FNV-1a hashes of `activity` and `seq` (of the UTF-8 bytes of
-    /// `"<activity>#<seq>"`), in upper-case hex.
+    /// `"<activity>#<seq>"`), in lower-case hex.
     public static func uuid(activity: String, seq: Int) -> String {
         uuid(after: Prefix(activity: activity), seq: seq)
     }
@@ -52,11 +57,12 @@ public enum RequestID {
         return uuid(high: first.finished, low: second.finished)
     }
 
-    /// The UUID whose 16 bytes are `high` then `low`, each big-endian, with the version (8) and
-    /// variant bits set, in upper-case hex: `XXXXXXXX-XXXX-8XXX-[89AB]XXX-XXXXXXXXXXXX`.
-    static func uuid(high: UInt64, low: UInt64) -> String {
+    /// The UUID whose 16 bytes are `high` then `low`, each big-endian, with the version
+    /// (`version`, 8 unless given) and variant bits set, in lower-case hex (Apple's canonical
+    /// form): `xxxxxxxx-xxxx-8xxx-[89ab]xxx-xxxxxxxxxxxx`.
+    static func uuid(high: UInt64, low: UInt64, version: UInt8 = 8) -> String {
         String(unsafeUninitializedCapacity: 36) { text in
-            let hex: StaticString = "0123456789ABCDEF"
+            let hex: StaticString = "0123456789abcdef"
             var at = 0
             for index in 0..<16 {
                 if index == 4 || index == 6 || index == 8 || index == 10 {
@@ -64,7 +70,7 @@ public enum RequestID {
                     at += 1
                 }
                 var value = UInt8(truncatingIfNeeded: (index < 8 ? high : low) >> (56 - 8 * UInt64(index % 8)))
-                if index == 6 { value = (value & 0x0F) | 0x80 }
+                if index == 6 { value = (value & 0x0F) | version << 4 }
                 if index == 8 { value = (value & 0x3F) | 0x80 }
                 text[at] = hex.utf8Start[Int(value >> 4)]
                 text[at + 1] = hex.utf8Start[Int(value & 0x0F)]

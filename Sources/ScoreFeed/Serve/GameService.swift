@@ -236,7 +236,7 @@ public actor GameService {
     public func reconcileChannels() async -> Reconciliation {
         var result = Reconciliation()
         let bundleId = options.renderer.bundleId
-        let listing = ChannelRequest.list(bundleId: bundleId, requestID: UUID().uuidString)
+        let listing = ChannelRequest.list(bundleId: bundleId, requestID: UUID().uuidString.lowercased())
         let answer: ChannelAnswer?
         do { answer = try await sink.manage(listing) } catch { answer = nil; result.failure = "\(error)" }
         guard let answer, answer.isSuccess, let listed = answer.channels else {

@@ -93,7 +93,7 @@ public actor WebhookSink: PushSink, CustomStringConvertible {
     public nonisolated var description: String { "WebhookSink(\(endpoint))" }
 
     public func send(_ record: PushRecord) async throws {
-        let key = record.request.headers["apns-id"] ?? RequestID.uuid(for: record)
+        let key = record.key
         let what = "\(record.activity) seq \(record.seq)"
         try await attempts(record.jsonLine(), key: key, what: what) { exchange throws(ScoreFeedError) -> Attempt<Void> in
             let verdict: Verdict
