@@ -22,6 +22,7 @@ and `pyjwt` (the venv .ci/run makes). apns_send_aioapns.py shares this file's he
 """
 import argparse
 import hashlib
+import uuid
 import json
 import os
 import sys
@@ -32,10 +33,10 @@ import time
 def device_apns_id(record, token):
     """The apns-id of `record`'s request to the device `token` (token mode).
 
-    FOR NOW: the record's own apns-id, the same for every device, as the README says today.
-    Issue 31 item 2 gives each device its own id, derived from the record's key and the token by
-    the rule the README will state: put that rule here, and nothing else needs to change."""
-    return record["request"]["headers"].get("apns-id")
+    The README's rule: the UUIDv5 of the token (lower case) in the namespace of the record's own
+    apns-id (its key for retries), so no two devices get one id and a retry keeps each one's."""
+    key = record["request"]["headers"].get("apns-id")
+    return str(uuid.uuid5(uuid.UUID(key), token.lower())) if key else None
 # ---------------------------------------------------------------------------------------------------
 
 
