@@ -232,7 +232,8 @@ public struct GameSession: Sendable {
     }
 
     /// Numbers the pushes of a game whose earlier numbering is lost from after `seq` and
-    /// `lastTimestamp`, so no apns-id of the lost run is used again for another body.
+    /// `lastTimestamp`, so `seq` and `aps.timestamp` keep rising past the lost run's (its
+    /// `apns-id`s cover the body, so none is used again for another one either way).
     public mutating func continueNumbering(after seq: Int, lastTimestamp: Int) {
         record(.continueNumbering(after: seq, lastTimestamp: lastTimestamp))
         renderer.resume(seq: seq, lastTimestamp: lastTimestamp, startPending: renderer.startPending)
