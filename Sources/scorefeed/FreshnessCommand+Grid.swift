@@ -28,6 +28,16 @@ extension FreshnessCommand {
         return values
     }
 
+    /// The game files to measure, each with a value table fit on the others and on `fitAlso`
+    /// (out of sample), or with the shipped table (`inSample`): what `--grid` and `--join` measure.
+    static func measuredGames(_ files: [String], fitAlso also: [String], inSample: Bool) throws(ScoreFeedError) -> [FreshnessGrid.Game] {
+        let documents = try files.map { path throws(ScoreFeedError) in
+            (name: URL(fileURLWithPath: path).lastPathComponent, document: try FeedReader.read(path: path))
+        }
+        let extra = try also.map { path throws(ScoreFeedError) in GameMoments(events: try FeedReader.read(path: path).events) }
+        return FreshnessGrid.Game.leaveOneOut(documents, fitAlso: extra, inSample: inSample)
+    }
+
     /// `freshness --grid`: reads the grid's options from `arguments` (the files stay).
     static func runGrid(_ arguments: inout Arguments) async throws -> Int32 {
         let told = arguments.flag("--told")
@@ -38,11 +48,7 @@ extension FreshnessCommand {
         let defaults = try CoalescerOptions.parse(&arguments)
         let files = try arguments.positionals(max: .max)
         guard !files.isEmpty else { throw ScoreFeedError(.usage, "name game files to measure the grid on") }
-        let documents = try files.map { path throws(ScoreFeedError) in
-            (name: URL(fileURLWithPath: path).lastPathComponent, document: try FeedReader.read(path: path))
-        }
-        let extra = try also.map { path throws(ScoreFeedError) in GameMoments(events: try FeedReader.read(path: path).events) }
-        let games = FreshnessGrid.Game.leaveOneOut(documents, fitAlso: extra, inSample: inSample)
+        let games = try measuredGames(files, fitAlso: also, inSample: inSample)
         let grid = FreshnessGrid(budgets: budgets, delays: delays, told: told, defaults: defaults)
         let cells = try await grid.measure(games)
         print(gridText(cells, grid: grid, names: games.map(\.name), inSample: inSample), terminator: "")

@@ -46,11 +46,7 @@ extension FreshnessCommand {
         let defaults = try CoalescerOptions.parse(&arguments)
         let files = try arguments.positionals(max: .max)
         guard !files.isEmpty else { throw ScoreFeedError(.usage, "name game files to join") }
-        let documents = try files.map { path throws(ScoreFeedError) in
-            (name: URL(fileURLWithPath: path).lastPathComponent, document: try FeedReader.read(path: path))
-        }
-        let extra = try also.map { path throws(ScoreFeedError) in GameMoments(events: try FeedReader.read(path: path).events) }
-        let games = FreshnessGrid.Game.leaveOneOut(documents, fitAlso: extra, inSample: inSample)
+        let games = try measuredGames(files, fitAlso: also, inSample: inSample)
         let grid = JoinGrid(fractions: fractions, budgets: budgets, delays: delays, defaults: defaults)
         let cells = try await grid.measure(games)
         print(joinText(cells, grid: grid, names: games.map(\.name), inSample: inSample), terminator: "")

@@ -86,15 +86,15 @@ struct ArrivalTests {
 
     /// An arrival of nothing new decides nothing.
     @Test func anArrivalOfRepeatsDecidesNothing() throws {
-        var (session, pushes) = try Self.joined("one-point.json", share: 0.5)
+        let joined = try Self.joined("one-point.json", share: 0.5)
+        var session = joined.session
         let document = try FeedReader.read(path: Make.fixtures.appendingPathComponent("one-point.json").path)
         let later = session.now.addingTimeInterval(120)
         session.beginArrival()
         for (index, event) in document.events.prefix(10).enumerated() { session.receive(event, index: index, now: later) }
         session.endArrival(now: later)
-        #expect(session.outbox.count == pushes.count)
+        #expect(session.outbox.count == joined.pushes.count)
         #expect(session.arrival == nil)
-        pushes.removeAll()
     }
 
     /// A critical moment of an arrival is news only while it is the present.
