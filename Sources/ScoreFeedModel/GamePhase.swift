@@ -10,4 +10,12 @@ public enum GamePhase: String, Codable, Hashable, Sendable, CaseIterable {
     case halftime
     /// The game is over; the score is final.
     case final
+    /// Called off before it started (postponed or cancelled): the activity ends without a score.
+    case postponed
+    /// Stopped and not finished: the feed went silent while the game was live (or it was
+    /// suspended); the activity ends with the score it had. The game may be completed another day.
+    case suspended
+
+    /// Whether the game reached an end that is not a final: postponed or suspended.
+    public var isCalledOff: Bool { self == .postponed || self == .suspended }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ScoreFeed
+import ScoreFeedModel
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -297,6 +298,15 @@ struct LiveRun {
         game.checkpointFailure != nil || (game.unsent > 0 && !game.holding)
     }
 
+    /// How an ended game ended, in its summary line.
+    static func ending(_ phase: GamePhase, _ score: String) -> String {
+        switch phase {
+        case .postponed: return "ended postponed (not played)"
+        case .suspended: return "ended suspended at \(score) (not final)"
+        default: return "ended, final \(score)"
+        }
+    }
+
     /// One line per game: events, pushes, the final (or the score so far), corrections.
     /// `webhookWaiting`: the game's records the webhook gave up on; `sinkCause`: what failed when
     /// pushes are left in the outbox with a checkpoint that was written.
@@ -307,7 +317,7 @@ struct LiveRun {
         let score = "\(a.away.tricode) \(state.awayScore) – \(state.homeScore) \(a.home.tricode)"
         var line = "game \(a.gameId): \(s.accepted) events applied (\(s.duplicates) duplicates ignored, \(s.edits) edits, "
             + "\(s.rejected) rejected), \(s.pushes) pushes (priority 10: \(s.priority10)), "
-            + (game.ended ? "ended, final \(score)" : "not ended, \(score) so far" + (resumable ? " (resumes from its checkpoint)" : ""))
+            + (game.ended ? Self.ending(state.phase, score) : "not ended, \(score) so far" + (resumable ? " (resumes from its checkpoint)" : ""))
             + ", \(s.corrections) corrections to the feed's score"
         switch game.channel.phase {
         case .none: break

@@ -18,7 +18,11 @@ enum PollCommand {
         and write pushes to the sink, as serve does. Ends each game with its final once the
         feed says it is over, and exits 0 when every game it follows has ended (75 when pushes
         are left withheld: a checkpoint that cannot be written, a webhook down past its
-        give-up; as serve). Game ids follow serve's rule (1 to 64 bytes, no control character,
+        give-up; as serve). Every game ends: one the scoreboard or boxscore calls postponed or
+        cancelled, or whose play-by-play has not appeared --give-up-after past tip-off, ends
+        postponed (a game never started here is not followed: nothing was shown of it); one
+        whose feed says nothing new for --give-up-after while under way ends suspended, with
+        the score it had. Game ids follow serve's rule (1 to 64 bytes, no control character,
         no whitespace at either end); one state dir is held by one serve or poll at a time.
 
         USAGE: scorefeed poll (--games <id,id,…> | --today) [--interval <s>] [options]
@@ -37,6 +41,14 @@ enum PollCommand {
           --interval <s>          Seconds between two polls of a game (3).
           --timeout <s>           Seconds a whole request may take, connection to last byte,
                                   before it is given up (10).
+          --give-up-after <s>     Seconds without news after which a game is given up (5400:
+                                  an hour and a half, longer than any stoppage a game came
+                                  back from): suspended if it was under way, postponed if its
+                                  play-by-play never appeared. A game given up whose feed
+                                  brings new actions later (a run on the same state dir, a
+                                  suspended game completed another day) is followed again:
+                                  with --start a new activity starts; broadcast makes a new
+                                  channel if ScoreFeed deleted the old one.
           --max-body <bytes>      The most bytes of one answer, counted unpacked (4194304:
                                   4 MiB; a real play-by-play is 0.4-0.65 MB, overtime games
                                   too, so a triple overtime still fits twice). A longer answer
@@ -68,6 +80,7 @@ enum PollCommand {
         var interval: Double
         var timeout: Double
         var maxBody: Int
+        var giveUpAfter: Double
         var live: LiveRun.Options
 
         init(_ arguments: inout Arguments) throws(ScoreFeedError) {
@@ -79,6 +92,7 @@ enum PollCommand {
             interval = try arguments.number("--interval", in: 0.05...3600) ?? 3
             timeout = try arguments.number("--timeout", in: 0.1...600) ?? 10
             maxBody = try arguments.number("--max-body", in: 1024...(1 << 30)) ?? LiveFetcher.defaultMaxBody
+            giveUpAfter = try arguments.number("--give-up-after", in: 1...(7 * 86_400)) ?? FeedWatch.defaultGiveUpAfter
             live = try LiveRun.Options(&arguments)
             _ = try arguments.positionals(max: 0)
             guard today || gameList != nil else { throw ScoreFeedError(.usage, "poll needs --games <id,…> or --today") }
@@ -113,9 +127,12 @@ enum PollCommand {
         let fetcher = LiveFetcher(timeout: timeout, maxBody: options.maxBody)
 
         var games = Options.ids(gameList).map { (id: $0, tipOff: Date?.none, attributes: GameAttributes?.none) }
+        var postponed: [String] = []
         if today {
             guard let url = URL(string: scoreboard) else { throw ScoreFeedError(.usage, "--scoreboard-url is not a URL") }
-            games += await todaysGames(url, fetcher: fetcher, interval: interval, service: live.service, metrics: live.metrics?.recorder)
+            let day = await todaysGames(url, fetcher: fetcher, interval: interval, service: live.service, metrics: live.metrics?.recorder)
+            games += day.followed
+            postponed = day.postponed
         }
         var seen = Set<String>()
         let pollers = try games.filter { seen.insert($0.id).inserted }.map { game throws(ScoreFeedError) -> LivePoller in
@@ -126,7 +143,8 @@ enum PollCommand {
             // Start ten minutes before tip-off: pregame polls cost little, a late start costs pushes.
             return LivePoller(
                 gameId: game.id, playByPlay: pbp, boxscore: box, interval: interval,
-                notBefore: game.tipOff.map { $0.addingTimeInterval(-600) }, announced: game.attributes)
+                notBefore: game.tipOff.map { $0.addingTimeInterval(-600) }, announced: game.attributes, tipOff: game.tipOff,
+                giveUpAfter: options.giveUpAfter)
         }
         Console.error("poll: following \(pollers.count) game\(pollers.count == 1 ? "" : "s") every \(interval) s")
         let (service, recorder) = (live.service, live.metrics?.recorder)
@@ -141,13 +159,36 @@ enum PollCommand {
                             case .problem(let error): if !Task.isCancelled, error.code != .readerGone { Console.error("\(error)") }
                             case .started(let a): Console.error("poll: game \(a.gameId): \(a.away.tricode) at \(a.home.tricode), following")
                             case .ended(let id): Console.error("poll: game \(id): the feed says it is over")
+                            case .calledOff(let id, let phase, let why, let ended):
+                                Console.error("poll: game \(id): \(phase.rawValue) (\(why)); "
+                                    + (ended ? "its activity ends \(phase.rawValue)" : "nothing was shown of it: no push"))
+                            case .back(let id, let phase):
+                                Console.error("poll: game \(id): its feed is back after it was \(phase.rawValue); following it again")
                             }
                         }
                     }
                 }
             }
         }
+        Console.error(await dayText(live.service, postponed: postponed))
         return status
+    }
+
+    /// The run's last line: how the games it followed ended, and today's postponed games it did
+    /// not follow, by id.
+    static func dayText(_ service: GameService, postponed unfollowed: [String]) async -> String {
+        var ended: [GamePhase: [String]] = [:]
+        var open: [String] = []
+        for game in await service.summaries() {
+            let id = game.attributes.gameId
+            if game.ended { ended[game.state.phase.isCalledOff ? game.state.phase : .final, default: []].append(id) } else { open.append(id) }
+        }
+        let postponed = (ended[.postponed] ?? []) + unfollowed
+        func list(_ ids: [String]) -> String { ids.isEmpty ? "" : " (\(ids.joined(separator: ", ")))" }
+        var text = "poll: \(ended[.final]?.count ?? 0) final, \(postponed.count) postponed\(list(postponed)), "
+            + "\(ended[.suspended]?.count ?? 0) suspended\(list(ended[.suspended] ?? []))"
+        if !open.isEmpty { text += ", \(open.count) not ended\(list(open))" }
+        return text
     }
 
     /// A game id as it goes into a URL: percent-encoded outside the unreserved characters, so an
@@ -156,13 +197,16 @@ enum PollCommand {
         id.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? id
     }
 
-    /// Today's games from the scoreboard, retried until it answers (none if the task is cancelled).
+    /// Today's games from the scoreboard, retried until it answers (none if the task is cancelled):
+    /// those to follow, and the postponed or cancelled ones, which are not followed (one started
+    /// here before gets its `end`, postponed, at once).
     static func todaysGames(
         _ url: URL, fetcher: LiveFetcher, interval: Double, service: GameService, metrics: MetricsRecorder? = nil
-    ) async -> [(id: String, tipOff: Date?, attributes: GameAttributes?)] {
+    ) async -> (followed: [(id: String, tipOff: Date?, attributes: GameAttributes?)], postponed: [String]) {
         var schedule = PollSchedule(interval: interval)
         var due: Date? = Date()
         var games: [(id: String, tipOff: Date?, attributes: GameAttributes?)] = []
+        var postponed: [String] = []
         await DeadlineLoop().run(next: { due }) { _ in
             var validators = LiveFetcher.Validators()
             let problem: ScoreFeedError
@@ -188,6 +232,19 @@ enum PollCommand {
                             continue
                         }
                         let known = await service.knows(game.gameId)
+                        if game.isCalledOff {
+                            let who = game.attributes.map { " (\($0.away.tricode) at \($0.home.tricode))" } ?? ""
+                            let why = "today's scoreboard says \"\(game.statusText ?? "")\""
+                            if known, await service.ending(of: game.gameId) == nil {
+                                if let problem = await service.callOff(.postponed, why: why, game: game.gameId) { Console.error("\(problem)") }
+                                Console.error("poll: game \(game.gameId)\(who): postponed (\(why)); its activity ends postponed")
+                            } else if !known {
+                                Console.error("poll: game \(game.gameId)\(who): postponed (\(why)); not followed")
+                                postponed.append(game.gameId)
+                                metrics?.countPostponedUnfollowed()
+                            }
+                            continue
+                        }
                         if game.status != .final || known { games.append((game.gameId, game.tipOff, game.attributes)) }
                     }
                     due = nil
@@ -205,6 +262,6 @@ enum PollCommand {
             Console.error("poll: today's scoreboard: \(problem)")
             due = schedule.next(after: .failed(retryAfter: retryAfter), now: Date(), random: Double.random(in: 0..<1))
         }
-        return games
+        return (games, postponed)
     }
 }

@@ -37,6 +37,9 @@ enum ReplayCommand {
                                   to <path>, replacing what it held.
           --speed <x>             Replay against the real clock, x times faster (60: a game in
                                   about 2.5 minutes), with a progress bar and a live scoreboard.
+                                  The dates a device reads (aps.timestamp, stale-date,
+                                  dismissal-date, apns-expiration, the game clock) are today's;
+                                  an instant replay keeps the recorded ones.
           --no-color              Plain lines, no in-place status (also when NO_COLOR is set
                                   or stdout is not a terminal).
           --policy <policy>       coalesce (default): budget-aware; every-change: priority 10 on
@@ -118,7 +121,10 @@ enum ReplayCommand {
 
         var replay = Replay(policy: policy, renderer: options.push.renderer(), strict: strict)
         if let speed = options.speed {
-            let pacer = Pacer(speed: speed, virtualStart: document.events.first?.time ?? Date())
+            let feedStart = document.events.first?.time ?? Date()
+            let pacer = Pacer(speed: speed, virtualStart: feedStart)
+            // A demo on a real device: the dates it reads are today's, the decisions instant replay's.
+            replay.renderer.pacing = PushRenderer.Pacing(feedStart: feedStart, wallStart: Date(), speed: speed)
             replay.pace = { [console] date in
                 await pacer.wait(until: date)
                 await console?.tick(date)

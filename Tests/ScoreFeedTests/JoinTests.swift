@@ -16,6 +16,7 @@ import Darwin
 /// past, and no `apns-id` ever names two bodies. The games are held once caught up, so every record
 /// until the process is stopped counts; the tests wait on the output and on the live server's
 /// stats (the one clock wait: a failover starts in a later second than the lost machine's pushes).
+/// Every run also checks that the records carry today's dates, not the recordings' (issue 31).
 /// They fail before issue 30's fix (d3c7698); `Tests/Figures/join.sh` prints the figures at more
 /// points, and `Tests/Figures/join-before.txt` holds them before the fix.
 @Suite(
@@ -255,6 +256,7 @@ struct JoinTests {
         defer { try? FileManager.default.removeItem(at: errorFile) }
         let errorHandle = try FileHandle(forWritingTo: errorFile)
         process.standardError = errorHandle
+        let started = Date()
         try process.run()
         try errorHandle.close()
         let pid = process.processIdentifier
@@ -301,6 +303,9 @@ struct JoinTests {
         process.waitUntilExit()
         watchdog.cancel()
         let stderr = String(decoding: try Data(contentsOf: errorFile), as: UTF8.self)
+        // Recorded games on the system clock: every date a device reads is today's (issue 31).
+        DeviceDates.expectToday(
+            pushes.map { Data($0.line.utf8) }, since: started, until: Date(), what: "scorefeed \(arguments.prefix(1).joined()) on the system clock")
         return Run(pushes: pushes, status: process.terminationStatus, met: met, stderr: stderr)
     }
 

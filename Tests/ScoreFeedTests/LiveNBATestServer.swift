@@ -22,10 +22,14 @@ final class LiveNBATestServer: Sendable {
     ///     documents, 304s; live on the boxscore and scoreboard unless 1).
     ///   - outage: while a game's clock lies in [from, to) of its span, its play-by-play and
     ///     boxscore answer 503 with `Retry-After: 1`; its clock runs on.
+    ///   - postponed: games today's scoreboard lists as postponed (`gameStatus` 1, "PPD"); their
+    ///     play-by-play and boxscore answer 404, as the CDN does for a game that never starts.
+    ///   - hold: games whose clock stops at a fraction of their span (silent from there, live on
+    ///     the boxscore and scoreboard) while the others go on.
     init(
         games: [String], speed: Double, failRate: Double = 0, seed: Int = 1, slowSeconds: Double = 3,
         hostile: [String: String] = [:], joinAt: Double? = nil, holdAt: Double? = nil,
-        outage: (from: Double, to: Double)? = nil
+        outage: (from: Double, to: Double)? = nil, postponed: [String] = [], hold: [String: Double] = [:]
     ) throws {
         var arguments = [
             "--folder", NBAFiles.folder.path, "--games", games.joined(separator: ","), "--speed", String(speed),
@@ -35,6 +39,8 @@ final class LiveNBATestServer: Sendable {
         if let joinAt { arguments += ["--join-at", String(joinAt)] }
         if let holdAt { arguments += ["--hold-at", String(holdAt)] }
         if let outage { arguments += ["--outage", "\(outage.from):\(outage.to)"] }
+        if !postponed.isEmpty { arguments += ["--postponed", postponed.joined(separator: ",")] }
+        for (game, fraction) in hold.sorted(by: { $0.key < $1.key }) { arguments += ["--hold", "\(game):\(fraction)"] }
         (process, port) = try TestServerProcess.start(Self.script, arguments, what: "the live NBA test server")
     }
 
@@ -57,6 +63,11 @@ final class LiveNBATestServer: Sendable {
     /// One game's part of ``stats()``.
     func stats(of game: String) throws -> [String: Any] {
         try (stats()["games"] as? [String: Any])?[game] as? [String: Any] ?? [:]
+    }
+
+    /// `poll --today`'s scoreboard option for this server.
+    var scoreboardArguments: [String] {
+        ["--today", "--scoreboard-url", "http://127.0.0.1:\(port)/static/json/liveData/scoreboard/todaysScoreboard_00.json"]
     }
 
     /// `poll`'s options for this server's endpoints.

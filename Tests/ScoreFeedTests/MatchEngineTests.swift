@@ -74,6 +74,7 @@ struct MatchEngineTests {
             return .push(Push(event: .update, priority: 5, reason: "timer"))
         }
         mutating func finish(now: Date) -> PushDecision { .hold }
+        mutating func reopen(now: Date) {}
         var hasEnded: Bool { false }
     }
 

@@ -5,7 +5,8 @@ Usage:
   python3 nba_live_server.py [--folder DIR] [--games id,id,...] [--speed 400] [--port 0]
                              [--fail-rate 0.15] [--seed 1] [--slow-seconds 3]
                              [--start-offset SECONDS | --join-at F] [--hold-at F]
-                             [--outage FROM:TO] [--verbose]
+                             [--outage FROM:TO] [--hold GAME:F[,GAME:F...]]...
+                             [--postponed ID[,ID...]] [--verbose]
 
 Serves the games of --folder (default: ../shared/nba-pbp beside the package root), i.e. every
 playbyplay_<gameId>.json there, or only the --games listed (boxscore_<gameId>.json is used when
@@ -27,7 +28,18 @@ timeActual minus --start-offset (default 60 s: the first polls see a pregame gam
                    on meanwhile. With --hold-at F >= TO the endpoint answers again once the clock
                    reaches TO (e.g. --outage 0.4:0.7 --hold-at 0.7: held right after the outage);
                    a hold inside the outage keeps it down for good.
+  --hold GAME:F    like --hold-at F, for game GAME only (its clock stops at first + F x span while
+                   the other games go on); repeatable, or a comma-separated list GAME:F,GAME:F.
+                   For that game it overrides --hold-at.
 These combine: e.g. --join-at 0.35 --outage 0.4:0.7 --hold-at 0.7.
+
+Postponed games (--postponed ID[,ID...], repeatable): each is listed on the scoreboard with
+gameStatus 1 and gameStatusText "PPD" (as the liveData scoreboard listed 0022000194 on 2021-01-16),
+period 0, gameClock "", its gameTimeUTC and its teams with score 0, and its playbyplay and boxscore
+answer 404 (as the CDN does for a game that never starts). An id with a playbyplay file in --folder
+(in --games or not) keeps that game's teams and tip-off, and is not replayed even if --games or the
+folder would serve it (--postponed wins; a --hold on it is ignored); any other id gets made-up teams
+(ATL at home, BOS away) and the first served game's tip-off.
 
 The actions visible at virtual time T are the file's actions whose timeActual <= T (an action
 without one takes the previous action's time), in the file's own order and with the file's own
@@ -44,11 +56,17 @@ documents are the files' own bytes.
       the home team is the one whose made shots move scoreHome.
   GET /static/json/liveData/scoreboard/todaysScoreboard_00.json
       {"scoreboard": {"gameDate", "games": [{"gameId", "gameStatus", ... "homeTeam", "awayTeam"}]}}
+      (the served games, and the postponed ones: in --games / folder order, those named only by
+      --postponed last)
   GET /control/stats
       request counts, 304s, faults by kind, outage 503s, and per game: its virtual time, visible
       actions, gameStatus, the feed's score now (scoreHome, scoreAway: the last visible action's,
-      as the boxscore says), whether it is held ("held", "heldAt") and in its outage ("inOutage"),
-      and the real Unix times its outage starts and ends ("outageStartsAt", "outageEndsAt").
+      as the boxscore says), whether it is held ("held", "heldAt": its own --hold, else --hold-at)
+      and in its outage ("inOutage"), and the real Unix times its outage starts and ends
+      ("outageStartsAt", "outageEndsAt"). With --postponed, every game also says "postponed"
+      (false, or true for a postponed game, whose entry is then "postponed", "gameStatus" 1,
+      "gameStatusText" "PPD", "gameTimeUTC", "visibleActions" 0, "totalActions" 0, "scoreHome" 0,
+      "scoreAway" 0, "hasBoxscoreFile", "held" false, "heldAt" null, "inOutage" false).
 Anything else is a 404 with a small JSON body.
 
 Every 200 has ETag (quoted hash of the body), Last-Modified (virtual time of the newest visible
@@ -411,13 +429,47 @@ class Game:
         return time.strftime("%Y-%m-%d", time.gmtime(self.first_time - 5 * 3600))  # about US Eastern
 
 
+class PostponedGame:
+    """A game listed on the scoreboard as postponed ("PPD") and never served (--postponed): the
+    folder's game when it has one (its teams and tip-off), else made-up teams and a given tip-off."""
+
+    MADE_UP = (1610612737, 1610612738)  # ATL at home, BOS away
+
+    def __init__(self, game_id, game=None, tip_off=None):
+        self.game_id = game_id
+        self.game = game
+        self.tip_off = game.first_time if game is not None else tip_off
+
+    def scoreboard_entry(self):
+        if self.game is not None:
+            entry = self.game.scoreboard_entry(0)
+            entry["gameStatusText"] = "PPD"
+            return entry
+        entry = {"gameId": self.game_id, "gameStatus": 1, "gameStatusText": "PPD", "period": 0, "gameClock": "",
+                 "gameTimeUTC": iso(self.tip_off), "regulationPeriods": 4}
+        for side, team in (("homeTeam", self.MADE_UP[0]), ("awayTeam", self.MADE_UP[1])):
+            value = Game._describe(team, None)
+            value["score"] = 0
+            entry[side] = value
+        return entry
+
+    def stats_entry(self):
+        return {"postponed": True, "gameStatus": 1, "gameStatusText": "PPD", "gameTimeUTC": iso(self.tip_off),
+                "visibleActions": 0, "totalActions": 0, "scoreHome": 0, "scoreAway": 0,
+                "hasBoxscoreFile": self.game is not None and self.game.box is not None,
+                "held": False, "heldAt": None, "inOutage": False}
+
+
 class Replay:
     """The games, the shared virtual clock, the fault plan and the counters."""
 
     def __init__(self, games, speed, start_offset, fail_rate, seed, slow_seconds, join_at=None, hold_at=None,
-                 outage=None):
+                 outage=None, holds=None, postponed=None, listing=None):
         self.games = games
         self.order = list(games)
+        self.holds = dict(holds or {})  # gameId -> fraction of its span its clock stops at (--hold)
+        self.postponed = postponed  # gameId -> PostponedGame (--postponed), or None
+        self.listing = list(listing) if listing is not None else list(self.order)  # the scoreboard's order
         self.speed = speed
         self.start_offset = start_offset
         self.join_at = join_at  # fraction of each game's span its clock starts at, or None
@@ -440,14 +492,20 @@ class Replay:
             return game.at(self.join_at)
         return game.first_time - self.start_offset
 
+    def hold_for(self, game):
+        """The fraction of the game's span its clock stops at: its --hold, else --hold-at, else None."""
+        return self.holds.get(game.game_id, self.hold_at)
+
     def virtual_now(self, game):
         virtual = self.virtual_start(game) + (time.time() - self.started) * self.speed
-        if self.hold_at is not None:
-            virtual = min(virtual, game.at(self.hold_at))
+        hold = self.hold_for(game)
+        if hold is not None:
+            virtual = min(virtual, game.at(hold))
         return virtual
 
     def held(self, game, virtual):
-        return self.hold_at is not None and virtual >= game.at(self.hold_at)
+        hold = self.hold_for(game)
+        return hold is not None and virtual >= game.at(hold)
 
     def in_outage(self, game, virtual=None):
         """Whether the game's playbyplay and boxscore are down now (--outage)."""
@@ -517,10 +575,14 @@ class Replay:
         return body, etag, modified
 
     def _scoreboard(self, states):
-        games = [self.games[g].scoreboard_entry(s) for g, s in zip(self.order, states)]
+        by_id = dict(zip(self.order, states))
+        games = [self.games[g].scoreboard_entry(by_id[g]) if g in by_id else self.postponed[g].scoreboard_entry()
+                 for g in self.listing]
         modified = max(self.games[g].last_modified(s, self.virtual_start(self.games[g]))
                        for g, s in zip(self.order, states)) if self.order else time.time()
-        date = self.games[self.order[0]].game_date() if self.order else time.strftime("%Y-%m-%d")
+        dated = [p.game for p in (self.postponed or {}).values() if p.game is not None]
+        date = (self.games[self.order[0]].game_date() if self.order else
+                dated[0].game_date() if dated else time.strftime("%Y-%m-%d"))
         document = {"meta": {"version": 1, "request": "https://nba-prod-us-east-1-mediaops-stats.s3.amazonaws.com"
                              "/NBA/liveData/scoreboard/todaysScoreboard_00.json", "time": iso(modified), "code": 200},
                     "scoreboard": {"gameDate": date, "leagueId": "00", "leagueName": "National Basketball Association",
@@ -533,7 +595,10 @@ class Replay:
         stats["speed"] = self.speed
         stats["realSecondsElapsed"] = round(time.time() - self.started, 3)
         games = {}
-        for game_id in self.order:
+        for game_id in self.listing:
+            if game_id not in self.games:
+                games[game_id] = self.postponed[game_id].stats_entry()
+                continue
             game = self.games[game_id]
             virtual = self.virtual_now(game)
             state = game.state_at(virtual)
@@ -543,8 +608,10 @@ class Replay:
                      "firstActionTime": iso(game.first_time), "lastActionTime": iso(game.end_time),
                      "realSecondsToEnd": max(0.0, round((game.end_time - virtual) / self.speed, 3)),
                      "hasBoxscoreFile": game.box is not None, "held": self.held(game, virtual),
-                     "heldAt": iso(game.at(self.hold_at)) if self.hold_at is not None else None,
+                     "heldAt": iso(game.at(self.hold_for(game))) if self.hold_for(game) is not None else None,
                      "inOutage": self.in_outage(game, virtual)}
+            if self.postponed is not None:
+                entry["postponed"] = False
             if self.outage is not None:
                 entry["outageStartsAt"] = round(self.real_time_at(game, game.at(self.outage[0])), 3)
                 entry["outageEndsAt"] = round(self.real_time_at(game, game.at(self.outage[1])), 3)
@@ -553,14 +620,18 @@ class Replay:
         return stats
 
 
-def load_games(folder, wanted):
+def load_games(folder, wanted, postponed=()):
+    """(served games by id, PostponedGame by id or None, every listed id in the scoreboard's order)."""
     if not os.path.isdir(folder):
         raise SystemExit("nba_live_server: no folder %s" % folder)
     names = os.listdir(folder)
     found = sorted(m.group(1) for m in (re.match(r"^playbyplay_([0-9A-Za-z]+)\.json$", n) for n in names) if m)
     ids = wanted or found
+    listing = list(ids) + [g for g in postponed if g not in ids]
     games = {}
     for game_id in ids:
+        if game_id in postponed:
+            continue
         pbp = os.path.join(folder, "playbyplay_%s.json" % game_id)
         if not os.path.isfile(pbp):
             raise SystemExit("nba_live_server: no %s" % pbp)
@@ -569,9 +640,22 @@ def load_games(folder, wanted):
             games[game_id] = Game(game_id, pbp, box if os.path.isfile(box) else None)
         except (OSError, ValueError) as error:
             raise SystemExit("nba_live_server: cannot read game %s: %s" % (game_id, error))
-    if not games:
+    if not games and not postponed:
         raise SystemExit("nba_live_server: no playbyplay_<gameId>.json in %s" % folder)
-    return games
+    if not postponed:
+        return games, None, listing
+    known = {}
+    for game_id in postponed:
+        pbp = os.path.join(folder, "playbyplay_%s.json" % game_id)
+        if os.path.isfile(pbp):
+            box = os.path.join(folder, "boxscore_%s.json" % game_id)
+            try:
+                known[game_id] = Game(game_id, pbp, box if os.path.isfile(box) else None)
+            except (OSError, ValueError) as error:
+                raise SystemExit("nba_live_server: cannot read game %s: %s" % (game_id, error))
+    first = next(iter(games.values()), None) or next(iter(known.values()), None)  # the first served game
+    tip_off = first.first_time if first is not None else time.time()
+    return games, {g: PostponedGame(g, known.get(g), tip_off) for g in postponed}, listing
 
 
 def main():
@@ -598,6 +682,12 @@ def main():
                         help="fraction of each game's span its clock stops at, for good")
     parser.add_argument("--outage", default=None,
                         help="FROM:TO fractions of each game's span its playbyplay and boxscore answer 503")
+    parser.add_argument("--hold", action="append", default=[], metavar="GAME:F[,GAME:F...]",
+                        help="fraction of game GAME's span its clock stops at, for good (overrides --hold-at "
+                             "for that game); repeatable")
+    parser.add_argument("--postponed", action="append", default=[], metavar="ID[,ID...]",
+                        help="game ids listed on the scoreboard as postponed (gameStatus 1, \"PPD\"), their "
+                             "playbyplay and boxscore answering 404; repeatable")
     parser.add_argument("--hostile", default="",
                         help="document=kind,...: e.g. boxscore_0022400762=huge (kinds: %s)" % ", ".join(HOSTILE_KINDS))
     parser.add_argument("--verbose", action="store_true")
@@ -621,10 +711,32 @@ def main():
             outage = ()
         if len(outage) != 2 or not 0 <= outage[0] < outage[1] <= 1:
             parser.error("--outage %s: FROM:TO, fractions of each game's span with 0 <= FROM < TO <= 1" % args.outage)
+    postponed = []
+    for item in (i.strip() for value in args.postponed for i in value.split(",") if i.strip()):
+        if not re.match(r"^[0-9A-Za-z]+$", item):
+            parser.error("--postponed %s: a game id is letters and digits" % item)
+        if item not in postponed:
+            postponed.append(item)
     wanted = [g.strip() for g in args.games.split(",") if g.strip()]
-    games = load_games(os.path.normpath(args.folder), wanted)
+    games, postponed_games, listing = load_games(os.path.normpath(args.folder), wanted, postponed)
+    holds = {}
+    for item in (i.strip() for value in args.hold for i in value.split(",") if i.strip()):
+        game_id, _, fraction = item.rpartition(":")
+        try:
+            value = float(fraction)
+        except ValueError:
+            value = None
+        if not game_id or value is None or not 0 <= value <= 1:
+            parser.error("--hold %s: GAME:F, F a fraction of the game's span in 0..1" % item)
+        if game_id in postponed:
+            sys.stderr.write("nba_live_server: --hold %s ignored: %s is postponed\n" % (item, game_id))
+            continue
+        if game_id not in games:
+            parser.error("--hold %s: %s is not a served game" % (item, game_id))
+        holds[game_id] = value
     replay = Replay(games, args.speed, args.start_offset, min(max(args.fail_rate, 0.0), 1.0), args.seed,
-                    max(args.slow_seconds, 0.0), join_at=args.join_at, hold_at=args.hold_at, outage=outage)
+                    max(args.slow_seconds, 0.0), join_at=args.join_at, hold_at=args.hold_at, outage=outage,
+                    holds=holds, postponed=postponed_games, listing=listing)
     verbose = args.verbose
 
     def log(text):

@@ -252,6 +252,11 @@ public struct Coalescer: PushPolicy {
         phase = ended ? .ended : state != shown ? .pending(Unsent(significance: significance), phase.waits) : .idle(phase.waits)
     }
 
+    public mutating func reopen(now: Date) {
+        guard phase == .ended else { return }
+        phase = .idle(Waits())
+    }
+
     public mutating func finish(now: Date) -> PushDecision {
         switch phase {
         case .ended: return .hold
@@ -470,7 +475,9 @@ public struct Coalescer: PushPolicy {
 
     private mutating func end(_ now: Date) -> PushDecision {
         let (priority, beyondBudget) = lastPriority(now)
-        let push = Push(event: .end, priority: priority, alert: configuration.alerts.final ? .final : nil, reason: beyondBudget ? "final; \(Push.beyondBudget)" : "final")
+        // A game called off ends as what it is: "postponed" or "suspended", not "final".
+        let what = state.phase.isCalledOff ? state.phase.rawValue : "final"
+        let push = Push(event: .end, priority: priority, alert: configuration.alerts.final ? .final : nil, reason: beyondBudget ? "\(what); \(Push.beyondBudget)" : what)
         let decision = self.push(push, now, beyondBudget: beyondBudget)
         phase = .ended
         return decision

@@ -14,6 +14,8 @@ public struct EveryChangePolicy: PushPolicy {
     /// Whether the feed's end was taken in and its `end` is still to go.
     private var ending = false
     public private(set) var hasEnded = false
+    /// What the `end` says it is: "final", or "postponed" / "suspended" for a game called off.
+    private var endReason = "final"
 
     public init() {}
 
@@ -26,7 +28,10 @@ public struct EveryChangePolicy: PushPolicy {
 
     public mutating func absorb(_ change: StateChange, now: Date) {
         guard !hasEnded, !ending else { return }
-        if case .gameEnd = change.event.kind { ending = true }
+        if case .gameEnd = change.event.kind {
+            ending = true
+            endReason = change.state.phase.isCalledOff ? change.state.phase.rawValue : "final"
+        }
         guard !change.diff.isEmpty else { return }
         pending = true
         if change.diff.isVisible { visible = true }
@@ -37,7 +42,7 @@ public struct EveryChangePolicy: PushPolicy {
         if ending {
             pending = false
             hasEnded = true
-            return .push(Push(event: .end, priority: 10, alert: .final, reason: "final"))
+            return .push(Push(event: .end, priority: 10, alert: .final, reason: endReason))
         }
         guard visible else { return .hold }
         pending = false
@@ -46,6 +51,11 @@ public struct EveryChangePolicy: PushPolicy {
     }
 
     public mutating func tick(now: Date) -> PushDecision { .hold }
+
+    public mutating func reopen(now: Date) {
+        hasEnded = false
+        ending = false
+    }
 
     public mutating func finish(now: Date) -> PushDecision {
         guard pending else { return .hold }

@@ -26,6 +26,10 @@ public protocol PushPolicy: Sendable {
     /// Whether the policy has sent the game's `end`: it decides nothing more. The one record of
     /// a game's end for the engine (``GameSession/hasEnded``).
     var hasEnded: Bool { get }
+    /// The game was called off (postponed or suspended: its `end` went out) and its feed came
+    /// back: the policy decides again from the next change (the activity that ended is gone, so
+    /// the next push starts or updates a new one). The budget it spent stays spent.
+    mutating func reopen(now: Date)
     /// Called when a priority 10 the policy did not ask for went out (the renderer's
     /// push-to-start, which Apple wants at priority 10): a budget-aware policy counts it.
     mutating func countPriority10(at now: Date)

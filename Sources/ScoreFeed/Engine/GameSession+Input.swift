@@ -1,4 +1,5 @@
 import Foundation
+import ScoreFeedModel
 
 extension GameSession {
     /// One call that changed the session, as the session recorded it: the game's journal is a
@@ -19,6 +20,7 @@ extension GameSession {
         case channelAnswered(ChannelAnswer, now: Date)
         case beginArrival
         case endArrival(now: Date)
+        case callOff(GamePhase, why: String, now: Date)
     }
 
     /// Applies `input` as the call it records.
@@ -37,6 +39,7 @@ extension GameSession {
         case .channelAnswered(let answer, let now): channelAnswered(answer, now: now)
         case .beginArrival: beginArrival()
         case .endArrival(let now): endArrival(now: now)
+        case .callOff(let phase, let why, let now): callOff(phase, why: why, now: now)
         }
     }
 

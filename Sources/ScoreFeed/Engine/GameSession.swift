@@ -79,6 +79,8 @@ public struct GameSession: Sendable {
         /// Of the pushes handed to the sink, the priority 10s sent beyond the budget the policy
         /// assumes (their reason says ``Push/beyondBudget``).
         public var beyondBudget = 0
+        /// Times the game came back after it was called off (its feed brought new events).
+        public var reopened = 0
 
         public init() {}
 
@@ -87,7 +89,7 @@ public struct GameSession: Sendable {
 
         enum CodingKeys: String, CodingKey {
             case accepted, duplicates, edits, rejected, corrections, pushes, priority10, priority5, refused, superseded, handed,
-                beyondBudget
+                beyondBudget, reopened
         }
 
         public init(from decoder: any Decoder) throws {
@@ -105,6 +107,7 @@ public struct GameSession: Sendable {
             superseded = try count(.superseded)
             handed = try c.decodeIfPresent([String: Int].self, forKey: .handed) ?? [:]
             beyondBudget = try count(.beyondBudget)
+            reopened = try count(.reopened)
         }
 
         /// The counts; ``handed`` and ``beyondBudget`` only when there are any, so a checkpoint
@@ -118,6 +121,7 @@ public struct GameSession: Sendable {
             }
             if !handed.isEmpty { try c.encode(handed, forKey: .handed) }
             if beyondBudget > 0 { try c.encode(beyondBudget, forKey: .beyondBudget) }
+            if reopened > 0 { try c.encode(reopened, forKey: .reopened) }
         }
     }
 
@@ -179,7 +183,9 @@ public struct GameSession: Sendable {
             advance(to: now)
             statistics.edits += 1
         }
-        let step = fold.apply(event, judged: verdict, now: self.now)
+        if verdict == .accept, hasEnded, state.phase.isCalledOff { reopen() }
+        let shift = GameFold.clockShift(eventTime: event.time, newest: newestSourceTime, now: self.now)
+        let step = fold.apply(event, judged: verdict, now: self.now, clockShift: shift)
         if step.corrected { statistics.corrections += 1 }
         if let change = step.change { observe(change) }
         return verdict
@@ -195,6 +201,37 @@ public struct GameSession: Sendable {
         advance(to: now)
         statistics.corrections += 1
         observe(change)
+    }
+
+    /// The game ends without a final, at `now`: `phase` is ``GamePhase/postponed`` (called off
+    /// before it started) or ``GamePhase/suspended`` (its feed went silent while it was live: the
+    /// score it had stays); `why` is said in the `end`'s reason. The policy sends the `end` as
+    /// for a final (a channel ScoreFeed made is deleted after it). Nothing happens to a game that
+    /// has ended already. If the feed comes back, its next event reopens the game (see
+    /// ``reopen()``).
+    public mutating func callOff(_ phase: GamePhase, why: String, now: Date) {
+        record(.callOff(phase, why: why, now: now))
+        advance(to: now)
+        guard !hasEnded, let change = fold.callOff(phase, why: why, time: newestSourceTime ?? self.now, now: self.now) else { return }
+        observe(change)
+    }
+
+    /// A game called off whose feed brought a new event: it is followed again. Its activity ended
+    /// on devices, so with push-to-start the next push starts a new one; the policy decides from
+    /// the next change, with the budget it spent; a channel ScoreFeed made and deleted is made
+    /// again.
+    private mutating func reopen() {
+        policy.reopen(now: now)
+        renderer.resume(seq: renderer.seq, lastTimestamp: renderer.lastTimestamp, startPending: renderer.configuration.sendsStart)
+        endRecords = []
+        statistics.reopened += 1
+        if channel.origin == .scorefeed, case .deleted = channel.phase {
+            // A new channel, whose create counts on from the old one's (a new request id).
+            var fresh = BroadcastChannel()
+            fresh.creates = channel.creates
+            fresh.owner = channel.owner
+            channel = fresh
+        }
     }
 
     /// Lets the policy act on time passing (a held push coming due), and ends a channel's linger.

@@ -188,6 +188,14 @@ public actor MatchEngine {
         try await deliver()
     }
 
+    /// The game ends without a final (see ``GameSession/callOff(_:why:now:)``): postponed, or
+    /// suspended with the score it had. Commits, then sends the `end`.
+    public func callOff(_ phase: GamePhase, why: String) async throws {
+        session.callOff(phase, why: why, now: clock.now)
+        commit()
+        try await deliver()
+    }
+
     /// Lets the policy act on time passing (a held push coming due, a channel's linger over).
     public func tick() async throws {
         if checkpointFailure != nil { commit() }

@@ -58,8 +58,11 @@ public struct GameFold: Sendable {
         apply(event, judged: validator.verdict(event, index: index), now: now)
     }
 
-    /// Applies `event` as ``verdict(_:index:)`` judged it, when nothing changed in between.
-    public mutating func apply(_ event: GameEvent, judged verdict: EventValidator.Verdict, now: Date) -> Step {
+    /// Applies `event` as ``verdict(_:index:)`` judged it, when nothing changed in between. A clock
+    /// it starts counts from its time moved by `clockShift` (``clockShift(eventTime:newest:now:)``).
+    public mutating func apply(
+        _ event: GameEvent, judged verdict: EventValidator.Verdict, now: Date, clockShift: TimeInterval = 0
+    ) -> Step {
         validator.record(event, as: verdict)
         var step = Step(verdict: verdict)
         switch verdict {
@@ -67,7 +70,7 @@ public struct GameFold: Sendable {
             break
         case .accept:
             let before = board.state
-            board.apply(event)
+            board.apply(event, clockShift: clockShift)
             if let feed = event.feedScore {
                 followsFeedScore = true
                 step.corrected = board.follow(feed)
@@ -105,6 +108,21 @@ public struct GameFold: Sendable {
         return StateChange(event: event, before: before, after: board.state)
     }
 
+    /// The game ends without a final (`phase`: postponed, or suspended with the score it had),
+    /// at `now`, dated `time` (the newest event's feed time): the change the policy ends the
+    /// game on (its event is a `gameEnd` that says why). Nil once the feed's own end is applied
+    /// or the game is already called off so; a later event of the feed (a game that comes back)
+    /// is applied as any other and puts the game live again.
+    public mutating func callOff(_ phase: GamePhase, why: String, time: Date, now: Date) -> StateChange? {
+        guard phase.isCalledOff, !sawGameEnd, board.state.phase != phase, board.state.phase != .final else { return nil }
+        let before = board.state
+        board.callOff(phase, now: now)
+        let event = GameEvent(
+            seq: 0, time: time, period: max(1, before.period), clock: before.clock.secondsRemaining(at: now), kind: .gameEnd,
+            description: why)
+        return StateChange(event: event, before: before, after: board.state)
+    }
+
     /// A correction of `points` for `team` that happens now: at the game's current period and
     /// clock, whatever the moment of the event that caused it.
     private func correction(_ points: Int, team: TeamSide, seq: Int, time: Date, now: Date, why: String) -> GameEvent {
@@ -115,6 +133,24 @@ public struct GameFold: Sendable {
 }
 
 extension GameFold {
+    /// How far behind the game's clock a feed's newest time may be and still be the wall clock's:
+    /// 10 minutes. A live feed publishes an action seconds after it happens (a minute at worst);
+    /// a recording played today (`stream` into `serve`, a recorded game behind a live endpoint)
+    /// is hours to years behind.
+    public static let liveFeedLag: TimeInterval = 600
+
+    /// The shift that puts a game clock started by an event at `eventTime` on the game's clock at
+    /// `now` (the system clock in production), when the feed's `newest` time so far (this event's
+    /// included) lags it by more than ``liveFeedLag``: the feed's times are a recording's (or
+    /// off), so the clock counts from the moment the newest event arrived, not from a recorded
+    /// time long past (the widget's countdown would already be over). A live feed's times are
+    /// kept (the clock has run since the action, not since it was published); on the feed clock
+    /// and in replay the game's clock is the feed's time, so the shift is 0 and nothing moves.
+    public static func clockShift(eventTime: Date, newest: Date?, now: Date) -> TimeInterval {
+        let lag = now.timeIntervalSince(max(newest ?? eventTime, eventTime))
+        return lag > liveFeedLag ? lag : 0
+    }
+
     /// Applies a whole recorded game the way the engine does, each event at its own feed time,
     /// and hands every change to `body` (with the event's index). For the measures and the report.
     public static func replay(_ events: [GameEvent], _ body: (Int, StateChange) -> Void) {

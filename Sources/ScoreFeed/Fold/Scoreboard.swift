@@ -40,15 +40,25 @@ public struct Scoreboard: Hashable, Sendable, Codable {
         return true
     }
 
-    /// Folds one validated event into the state and returns what changed.
+    /// The game reached an end that is not a final (`phase`: postponed or suspended): the clock
+    /// stops where it stood at `now`, the score stays.
+    public mutating func callOff(_ phase: GamePhase, now: Date) {
+        state.phase = phase
+        state.clock = .stopped(seconds: state.clock.secondsRemaining(at: now))
+    }
+
+    /// Folds one validated event into the state and returns what changed. A clock the event
+    /// starts runs out `event.clock` seconds after the event's time moved by `clockShift` (see
+    /// ``GameFold/clockShift(eventTime:newest:now:)``: a recording's times are not today's).
     @discardableResult
-    public mutating func apply(_ event: GameEvent) -> Diff {
+    public mutating func apply(_ event: GameEvent, clockShift: TimeInterval = 0) -> Diff {
         let before = state
-        fold(event)
+        fold(event, clockShift: clockShift)
         return Diff(from: before, to: state)
     }
 
-    private mutating func fold(_ event: GameEvent) {
+    private mutating func fold(_ event: GameEvent, clockShift: TimeInterval) {
+        let clockStart = event.time.addingTimeInterval(clockShift)
         let team = event.team
         switch event.kind {
         case .periodStart:
@@ -56,7 +66,7 @@ public struct Scoreboard: Hashable, Sendable, Codable {
                 startPeriod(event.period)
             }
             state.phase = .live
-            state.clock = .running(endsAt: event.time.addingTimeInterval(event.clock))
+            state.clock = .running(endsAt: clockStart.addingTimeInterval(event.clock))
         case .periodEnd:
             state.period = event.period
             state.phase = event.period == 2 ? .halftime : .endOfPeriod
@@ -64,7 +74,7 @@ public struct Scoreboard: Hashable, Sendable, Codable {
         case .jumpBall:
             enterLive(event)
             if let team { state.possession = team }
-            run(event)
+            run(event, from: clockStart)
         case .fieldGoal(let points, let made):
             enterLive(event)
             if made, let team {
@@ -72,9 +82,9 @@ public struct Scoreboard: Hashable, Sendable, Codable {
                 state.possession = team.opponent
                 // NBA: the clock stops after a made basket in the last minute of the 1st–3rd
                 // periods and the last 2:00 of the 4th and overtime.
-                if event.clock <= (event.period >= 4 ? 120 : 60) { stop(event) } else { run(event) }
+                if event.clock <= (event.period >= 4 ? 120 : 60) { stop(event) } else { run(event, from: clockStart) }
             } else {
-                run(event)
+                run(event, from: clockStart)
             }
         case .freeThrow(let attempt, let of, let made, let points):
             enterLive(event)
@@ -88,7 +98,7 @@ public struct Scoreboard: Hashable, Sendable, Codable {
             enterLive(event)
             if let team { state.possession = team }
             // A team rebound (no player) is a dead ball: out of bounds, or between free throws.
-            if event.player != nil { run(event) }
+            if event.player != nil { run(event, from: clockStart) }
             freeThrowsKeepBall = false
         case .turnover:
             enterLive(event)
@@ -97,10 +107,10 @@ public struct Scoreboard: Hashable, Sendable, Codable {
         case .steal:
             enterLive(event)
             if let team { state.possession = team }
-            run(event)
+            run(event, from: clockStart)
         case .block:
             enterLive(event)
-            run(event)
+            run(event, from: clockStart)
         case .foul(let kind):
             enterLive(event)
             stop(event)
@@ -157,8 +167,8 @@ public struct Scoreboard: Hashable, Sendable, Codable {
         if state.phase != .live && state.phase != .final { state.phase = .live }
     }
 
-    private mutating func run(_ event: GameEvent) {
-        state.clock = .running(endsAt: event.time.addingTimeInterval(event.clock))
+    private mutating func run(_ event: GameEvent, from clockStart: Date) {
+        state.clock = .running(endsAt: clockStart.addingTimeInterval(event.clock))
     }
 
     private mutating func stop(_ event: GameEvent) {

@@ -12,6 +12,7 @@ extension GameService {
             let session = await engine.current
             let ended = session.hasEnded
             metrics.gamesByState[session.operatingState, default: 0] += 1
+            if ended { metrics.gamesEnded[session.state.phase.isCalledOff ? session.state.phase.rawValue : "final", default: 0] += 1 }
             let unsent = session.outbox.count { if case .push = $0 { true } else { false } }
             metrics.sinkBacklog += unsent
             if unsent > 0 {

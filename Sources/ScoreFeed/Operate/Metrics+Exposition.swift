@@ -83,6 +83,8 @@ extension Metrics {
         }
         var states = Family(name: "scorefeed_games", help: "Games by state.", type: "gauge")
         for state in Self.gameStates { states.samples.append(("", [("state", state)], String(gamesByState[state] ?? 0))) }
+        var endings = Family(name: "scorefeed_games_ended", help: "Ended games by how they ended: final, postponed or suspended.", type: "gauge")
+        for how in Self.endings { endings.samples.append(("", [("how", how)], String(gamesEnded[how] ?? 0))) }
         var families = [events, pushes, budget, beyond, corrections]
         families.append(Self.histogram(
             "scorefeed_feed_to_push_seconds", "Seconds from the feed time of the newest event to the push handed to the sink.", feedToPush))
@@ -105,6 +107,7 @@ extension Metrics {
                 type: "gauge", samples: [("", [], Self.number(pollLag))]))
         }
         families.append(states)
+        families.append(endings)
         families.append(Family(name: "scorefeed_build_info", help: "The build, by version.", type: "gauge", samples: [("", [("version", version)], "1")]))
         return families
     }

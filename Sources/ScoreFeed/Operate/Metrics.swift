@@ -100,6 +100,11 @@ public struct Metrics: Hashable, Sendable {
     public var games: [Game] = []
     /// Games by state (``gameStates``), ended games past their retention included.
     public var gamesByState: [String: Int] = [:]
+    /// Ended games by how they ended (``endings``): with their final, or called off (postponed,
+    /// today's scoreboard's postponed games that were never followed included, or suspended).
+    public var gamesEnded: [String: Int] = [:]
+    /// How a game can end: `final`, `postponed`, `suspended`.
+    public static let endings = ["final", "postponed", "suspended"]
     public var feedToPush = Histogram(bounds: Metrics.feedToPushBounds)
     /// Sink errors by kind: the error's code when the sink threw (a write to stdout or `--out`
     /// failing), `unavailable` for a webhook attempt that failed, `rejected` for a record the

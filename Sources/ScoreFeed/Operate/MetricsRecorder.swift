@@ -67,6 +67,12 @@ public final class MetricsRecorder: Sendable {
         }
     }
 
+    /// A game of today's scoreboard that is postponed or cancelled and was never followed: it
+    /// counts among the games ended postponed.
+    public func countPostponedUnfollowed() {
+        state.withLock { $0.metrics.gamesEnded["postponed", default: 0] += 1 }
+    }
+
     /// `game`'s play-by-play answered (200 or 304) at `now`, or its polling starts at `now`.
     public func pollAnswered(game: String, at now: Date) {
         state.withLock {

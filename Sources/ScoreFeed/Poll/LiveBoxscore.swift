@@ -17,6 +17,18 @@ public struct LiveBoxscore: Hashable, Sendable {
     /// Scheduled tip-off.
     public var tipOff: Date?
 
+    /// Whether the NBA calls the game off: postponed or cancelled. The liveData feeds keep such a
+    /// game at status 1 (scheduled) and say it in the status text: "PPD" (game 0022000194 on
+    /// 2021-01-16), "Postponed", "Cancelled".
+    public var isCalledOff: Bool { Self.callsOff(status: status, text: statusText) }
+
+    /// Whether a status and its text call a game off (see ``isCalledOff``).
+    static func callsOff(status: Status, text: String?) -> Bool {
+        guard status != .final, let text else { return false }
+        let word = text.trimmingCharacters(in: .whitespaces).lowercased()
+        return word == "ppd" || word.hasPrefix("postpone") || word.hasPrefix("cancel")
+    }
+
     /// Reads a boxscore's bytes (with the liveData reader's own wire types); `url` names it in
     /// errors.
     public static func decode(_ data: Data, url: String) throws(ScoreFeedError) -> LiveBoxscore {

@@ -3,7 +3,8 @@ import ScoreFeedModel
 
 /// Follows one live game: polls its play-by-play (and boxscore) with conditional GETs, hands
 /// each snapshot to the game's engine in a ``GameService``, and stops once the game's `end` is
-/// out. Keeps no state a restart needs: everything the game has applied is in its engine's
+/// out: with its final, or called off as the ``FeedWatch`` says (postponed, or suspended after
+/// ``giveUpAfter`` without news). Keeps no state a restart needs: everything the game has applied is in its engine's
 /// checkpoint, and a restarted poller's first full snapshot is mostly repeats, which the engine
 /// ignores.
 public struct LivePoller: Sendable {
@@ -14,6 +15,11 @@ public struct LivePoller: Sendable {
     public var schedule: PollSchedule
     /// The earliest moment to poll (a game followed from the scoreboard starts near tip-off).
     public var notBefore: Date?
+    /// The scheduled tip-off (today's scoreboard): a play-by-play that has not appeared
+    /// ``giveUpAfter`` after it calls the game off as postponed.
+    public var tipOff: Date?
+    /// Seconds without news after which the game is given up (``FeedWatch``).
+    public var giveUpAfter: TimeInterval = FeedWatch.defaultGiveUpAfter
 
     /// Who plays, from today's scoreboard: in broadcast mode the game's channel is made when the
     /// poller starts (ten minutes before tip-off), before the play-by-play exists.
@@ -21,9 +27,11 @@ public struct LivePoller: Sendable {
 
     public init(
         gameId: String, playByPlay: URL, boxscore: URL?, interval: TimeInterval, notBefore: Date? = nil,
-        announced: GameAttributes? = nil
+        announced: GameAttributes? = nil, tipOff: Date? = nil, giveUpAfter: TimeInterval = FeedWatch.defaultGiveUpAfter
     ) {
         self.announced = announced
+        self.tipOff = tipOff
+        self.giveUpAfter = giveUpAfter
         self.gameId = gameId
         self.playByPlay = playByPlay
         self.boxscore = boxscore
@@ -36,6 +44,11 @@ public struct LivePoller: Sendable {
         case problem(ScoreFeedError)
         case started(GameAttributes)
         case ended(String)
+        /// The game reached an end that is not a final: (game, phase, why, whether an `end` was
+        /// sent: false for a game never started here, which nothing was shown of).
+        case calledOff(String, GamePhase, String, ended: Bool)
+        /// A game called off earlier (given up, or postponed) brought new actions: followed again.
+        case back(String, GamePhase)
     }
 
     /// Consecutive boxscore failures after which the play-by-play's own end action says the game
@@ -48,7 +61,9 @@ public struct LivePoller: Sendable {
     public func run(
         service: GameService, fetcher: some LiveSource, metrics: MetricsRecorder? = nil, report: @Sendable (Report) -> Void
     ) async {
-        if await service.hasEnded(gameId) {
+        // A game that ended with its final is done; one called off is followed again, in case
+        // its feed comes back (a suspended game completed another day).
+        if await service.ending(of: gameId) == .final {
             report(.ended(gameId))
             return
         }
@@ -93,6 +108,7 @@ public struct LivePoller: Sendable {
         /// Play-by-play requests that failed since the boxscore said final.
         var staleAfterFinal = 0
         var ended = false
+        var watch = FeedWatch(giveUpAfter: giveUpAfter, started: Date(), tipOff: tipOff)
         if boxscore != nil { await news.firstAnswer() }
         await DeadlineLoop().run(next: { ended ? nil : due }) { _ in
             let box = news.take()
@@ -130,10 +146,12 @@ public struct LivePoller: Sendable {
                     let snapshot = try LiveSnapshot.decode(
                         playByPlay: data, url: playByPlay.absoluteString, boxscore: box.bytes, box: deciding, homeTeamId: nil)
                     lastPlayByPlay = data
+                    let progress = await service.progress(of: gameId)
                     if await hand(snapshot, to: service, handed: &handed, waitingForTeams: news.isAnnouncedOnly, report: report) {
                         ended = true
                         return
                     }
+                    if await service.progress(of: gameId) != progress { watch.news(at: Date()) }
                     if !handed.isEmpty { news.isAnnouncedOnly = false }
                 } catch {
                     // Half a document is never folded: the validators are dropped so the next
@@ -144,8 +162,36 @@ public struct LivePoller: Sendable {
                     outcome = .failed(retryAfter: nil)
                 }
             }
+            if let tipOff = box.box?.tipOff { watch.heard(tipOff: tipOff) }
+            if await giveUp(watch.verdict(now: Date(), boxscore: box.box), service: service, report: report) {
+                ended = true
+                return
+            }
             due = schedule.next(after: outcome, now: Date(), random: Double.random(in: 0..<1, using: &generator))
         }
+    }
+
+    /// Calls the game off as `verdict` says (nothing when it says follow): a game started here
+    /// gets its `end` (postponed, or suspended with the score it had); one never started is only
+    /// reported. Returns whether the game is done. A game called off before (a run ago) is not
+    /// called off again; it is done too.
+    private func giveUp(_ verdict: FeedWatch.Verdict, service: GameService, report: @Sendable (Report) -> Void) async -> Bool {
+        guard let phase = verdict.phase else { return false }
+        var why = verdict.why
+        if let earlier = await service.ending(of: gameId) {
+            if earlier == .final { return true }
+            why += "; it was \(earlier.rawValue) already"
+            report(.calledOff(gameId, earlier, why, ended: false))
+            return true
+        }
+        let known = await service.knows(gameId)
+        // Called off before its first action: a game that never started is postponed, whatever
+        // the silence.
+        let startedPlay = await service.progress(of: gameId) > 0
+        let called: GamePhase = startedPlay ? phase : .postponed
+        if known, let problem = await service.callOff(called, why: why, game: gameId) { report(.problem(problem)) }
+        report(.calledOff(gameId, called, why, ended: known))
+        return true
     }
 
     /// Hands `snapshot` to the game's engine: the actions it has not handed in this form, then
@@ -155,6 +201,7 @@ public struct LivePoller: Sendable {
         report: @Sendable (Report) -> Void
     ) async -> Bool {
         let known = await service.knows(gameId)
+        let earlier = await service.ending(of: gameId)
         // Not before its teams are known (a game started from the scoreboard too); the next whole
         // snapshot brings everything.
         if (!known || waitingForTeams) && !snapshot.teamsKnown { return false }
@@ -183,7 +230,10 @@ public struct LivePoller: Sendable {
             end: snapshot.end.map { ($0, snapshot.events.count + 1) }, game: gameId, source: playByPlay.absoluteString,
             ignoring: [.periodBackwards])
         for problem in problems { report(.problem(problem)) }
-        if await service.hasEnded(gameId) {
+        let ending = await service.ending(of: gameId)
+        if let earlier, earlier.isCalledOff, ending != earlier { report(.back(gameId, earlier)) }
+        // Only a final ends the poll of a game here; one called off ends when the watch says so.
+        if ending == .final {
             report(.ended(gameId))
             return true
         }

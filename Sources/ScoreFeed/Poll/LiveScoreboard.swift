@@ -7,9 +7,14 @@ public struct LiveScoreboard: Hashable, Sendable {
     public struct Game: Hashable, Sendable {
         public var gameId: String
         public var status: LiveBoxscore.Status
+        /// `gameStatusText`: "PPD" for a postponed game.
+        public var statusText: String?
         public var tipOff: Date?
         /// Who plays, when the scoreboard names both teams (`homeTeam`, `awayTeam`).
         public var attributes: GameAttributes?
+
+        /// Whether the scoreboard calls the game off (postponed or cancelled).
+        public var isCalledOff: Bool { LiveBoxscore.callsOff(status: status, text: statusText) }
     }
 
     public var games: [Game]
@@ -22,6 +27,7 @@ public struct LiveScoreboard: Hashable, Sendable {
             struct Entry: Decodable {
                 var gameId: String?
                 var gameStatus: Int?
+                var gameStatusText: String?
                 var gameTimeUTC: String?
                 var homeTeam: LiveDataFormat.Root.Team?
                 var awayTeam: LiveDataFormat.Root.Team?
@@ -47,6 +53,7 @@ public struct LiveScoreboard: Hashable, Sendable {
             }
             return Game(
                 gameId: id, status: entry.gameStatus.flatMap(LiveBoxscore.Status.init(rawValue:)) ?? .scheduled,
+                statusText: entry.gameStatusText,
                 tipOff: entry.gameTimeUTC.flatMap(ISOTime.seconds).map(Date.init(timeIntervalSince1970:)), attributes: attributes)
         })
     }

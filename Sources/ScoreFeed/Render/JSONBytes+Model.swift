@@ -28,6 +28,8 @@ extension JSONBytes {
         case .endOfPeriod: raw("endOfPeriod")
         case .halftime: raw("halftime")
         case .final: raw("final")
+        case .postponed: raw("postponed")
+        case .suspended: raw("suspended")
         }
         byte(UInt8(ascii: "\""))
         if let possession = state.possession { raw(",\"possession\":"); side(possession) }

@@ -38,6 +38,10 @@ extension PushRenderer {
         /// replay and the feed clock stamp the recorded times; a ``GameService`` on the system
         /// clock sets ``failoverHeadStart``.
         public var headStart: Int?
+        /// A recording replayed against the real clock: the dates a device reads are put on the
+        /// wall clock (``Pacing``). Nil (the default): they are the engine's clock, today's in
+        /// production and the recorded times in instant replay (tests and measures).
+        public var pacing: Pacing?
         /// How the pushes' ids are made: ``RequestID/Rule/record`` (every configuration made by
         /// this version), or ``RequestID/Rule/sequence`` for one read from a checkpoint written
         /// before the rule existed (the records its journal makes again keep the ids they had).

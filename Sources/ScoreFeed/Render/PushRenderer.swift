@@ -27,6 +27,10 @@ import ScoreFeedModel
 ///   repeated, since a device may ignore it. The head start melts like any lead and is far below
 ///   the 8 hours after which devices drop a push; a restart that finds its checkpoint has the
 ///   activity's numbering and takes none.
+/// - Every date a device reads (`aps.timestamp`, `stale-date`, `dismissal-date`,
+///   `apns-expiration`, the game clock's `endsAt`) counts from the send: the engine's clock, or
+///   today's wall clock under ``Configuration/pacing`` (a recording replayed against the real
+///   clock). The record's `sentAt` stays the engine's clock.
 /// - `apns-id` is ``RequestID/uuid(for:)``: a hash of the activity, `seq`, `sentAt` and the
 ///   request with its payload bytes, so a record retried keeps its id and no id names two bodies,
 ///   across instances that number from 1 again too (a configuration read from a checkpoint written
@@ -144,7 +148,10 @@ public struct PushRenderer: Sendable {
         _ push: Push, state: GameState, diff: Diff, coalesced: Int, sentAt: Date, sourceTime: Date?
     ) -> Output {
         if push.event != .update { startPending = false }
-        let sent = Int(sentAt.timeIntervalSince1970.rounded(.down))
+        // The dates a device reads: the engine's clock, or today's under a paced replay.
+        let moment = configuration.pacing?.wall(sentAt) ?? sentAt
+        let state = configuration.pacing?.shown(state, sentAt: sentAt, moment: moment) ?? state
+        let sent = Int(moment.timeIntervalSince1970.rounded(.down))
         // No earlier timestamp: this instance cannot know what a lost one sent.
         let timestamp = max(lastTimestamp == 0 ? sent + (configuration.headStart ?? 0) : sent, lastTimestamp + 1)
         // A push-to-start needs an alert, so it is always priority 10.
@@ -164,9 +171,9 @@ public struct PushRenderer: Sendable {
             // The device answers with the activity's update token (iOS 18+); the size guard
             // measures the payload with it.
             aps.inputPushToken = 1
-            aps.alert = push.alert.map { alertText($0, state: state, now: sentAt) } ?? startAlert(state: state, now: sentAt)
+            aps.alert = push.alert.map { alertText($0, state: state, now: moment) } ?? startAlert(state: state, now: moment)
         } else if let alert = push.alert, priority == 10 {
-            aps.alert = alertText(alert, state: state, now: sentAt)
+            aps.alert = alertText(alert, state: state, now: moment)
         }
 
         let guardrail = SizeGuard(limit: configuration.payloadLimit)
@@ -256,6 +263,11 @@ public struct PushRenderer: Sendable {
         let away = attributes.away, home = attributes.home
         let line = "\(away.tricode) \(state.awayScore) – \(home.tricode) \(state.homeScore)"
         switch kind {
+        case .final where state.phase == .postponed:
+            // A game that never started: no score to give, and nothing urgent about it.
+            return .init(title: "Postponed: \(away.tricode) at \(home.tricode)", body: "\(away.city) \(away.name) at \(home.city) \(home.name) will not be played today.", sound: nil)
+        case .final where state.phase == .suspended:
+            return .init(title: "Suspended: \(line)", body: "Play stopped in \(state.periodLabel); the score is not final.", sound: "default")
         case .final:
             let winner = state.homeScore >= state.awayScore ? home : away
             return .init(title: "Final: \(line)", body: "\(winner.city) \(winner.name) win.", sound: "default")
@@ -280,13 +292,15 @@ public struct PushRenderer: Sendable {
         case .endOfPeriod: body = "\(line), end of \(state.periodLabel)."
         case .halftime: body = "\(line) at halftime."
         case .final: body = "Final: \(line)."
+        case .postponed: body = "Postponed."
+        case .suspended: body = "Suspended: \(line), \(state.periodLabel)."
         }
         return .init(title: title, body: body, sound: nil)
     }
 
     /// 0–100: higher for close games late, so the closest live game gets the Dynamic Island.
     public static func relevance(of state: GameState) -> Double {
-        if state.phase == .final { return 10 }
+        if state.phase == .final || state.phase.isCalledOff { return 10 }
         if state.phase == .pregame { return 20 }
         let periods = Double(min(state.period, 4))
         let progress = min(1, periods / 4)

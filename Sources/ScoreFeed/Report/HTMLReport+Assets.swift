@@ -87,6 +87,8 @@ extension HTMLReport {
               case "halftime": return ["Half", ""];
               case "endOfPeriod": return ["End " + periodLabel(state.period), ""];
               case "pregame": return ["Pregame", ""];
+              case "postponed": return ["Postponed", ""];
+              case "suspended": return ["Suspended", ""];
               default: return [periodLabel(state.period), clockText(secondsLeft(state, time))];
             }
           }

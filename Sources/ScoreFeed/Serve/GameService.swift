@@ -503,6 +503,35 @@ public actor GameService {
         return await apply(event, to: game, line: line, source: source)
     }
 
+    /// `game` ends without a final (``MatchEngine/callOff(_:why:)``): postponed, or suspended
+    /// with the score it had. A game not known here is not started for it: nothing was shown.
+    public func callOff(_ phase: GamePhase, why: String, game id: String) async -> ScoreFeedError? {
+        guard let game = games[id] else { return nil }
+        var failure: ScoreFeedError?
+        do {
+            try await game.engine.callOff(phase, why: why)
+        } catch {
+            failure = Self.sinkFailed(id, error)
+        }
+        absorb(id, await Step.of(game.engine))
+        return failure
+    }
+
+    /// How many of `game`'s events its engine has applied (accepted or edits): what moves when
+    /// its feed brings news.
+    public func progress(of id: String) async -> Int {
+        guard let engine = games[id]?.engine else { return 0 }
+        let statistics = await engine.statistics
+        return statistics.accepted + statistics.edits
+    }
+
+    /// How `game` ended: its phase once its `end` is out (final, postponed or suspended); nil
+    /// while it has not ended (or is not known).
+    public func ending(of id: String) async -> GamePhase? {
+        guard let engine = games[id]?.engine, await engine.hasEnded else { return nil }
+        return await engine.state.phase
+    }
+
     /// The feed says `game`'s running score is `score` as of feed time `time` (its newest event's).
     public func follow(_ score: FinalScore, game id: String, at time: Date) async -> ScoreFeedError? {
         guard let game = games[id] else { return nil }
@@ -533,6 +562,7 @@ public actor GameService {
             for (event, line) in events { say(await receive(event, game: id, line: line, source: source)) }
             if let (score, time) = score { say(await follow(score, game: id, at: time)) }
             if let end { say(await receive(end.event, game: id, line: end.line, source: source)) }
+            await setUpReopenedChannel(id)
             return messages
         }
         var items: [MatchEngine.ArrivalItem] = events.map { .event($0.event, index: $0.line - 1) }
@@ -550,7 +580,17 @@ public actor GameService {
         if let failure { say(Self.sinkFailed(id, failure)) }
         absorb(id, step)
         if !waitingForChannel.isEmpty { await grantFreedChannels() }
+        await setUpReopenedChannel(id)
         return messages
+    }
+
+    /// A game called off whose feed came back (``GameSession/callOff(_:why:now:)``) lost the
+    /// channel ScoreFeed made for it: it gets a new one, as a game starting would.
+    private func setUpReopenedChannel(_ id: String) async {
+        guard options.perGameChannels, options.channels.manage, let channel = channels[id], case .none = channel.phase,
+              channel.creates > 0, !waitingForChannel.contains(id)
+        else { return }
+        await setUpChannel(id, header: nil)
     }
 
     /// Takes an arrival into `engine` and sends what it decided, in one hop.

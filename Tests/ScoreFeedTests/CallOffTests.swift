@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+@testable import ScoreFeed
+import ScoreFeedModel
+
+/// Issue 32 in the pure core: a game called off (postponed, or suspended with the score it had)
+/// ends on the lock screen with an `end` that says so, never "Final"; a game that comes back is
+/// followed again.
+@Suite("Calling a game off: postponed and suspended")
+struct CallOffTests {
+    static func document() throws -> FeedDocument {
+        try FeedReader.read(path: Make.fixtures.appendingPathComponent("overtime.json").path)
+    }
+
+    /// A session (coalescer, token mode with push-to-start) that has received the first `count`
+    /// events, each at its own time; the outbox emptied into `records`.
+    static func session(_ document: FeedDocument, first count: Int, records: inout [PushRecord]) -> GameSession {
+        var session = GameSession(
+            attributes: document.attributes, renderer: .init(start: true), now: document.events[0].time)
+        for (index, event) in document.events.prefix(count).enumerated() {
+            session.receive(event, index: index, now: event.time)
+            take(&session, into: &records)
+        }
+        return session
+    }
+
+    static func take(_ session: inout GameSession, into records: inout [PushRecord]) {
+        while let output = session.outbox.first {
+            if case .push(let record) = output { records.append(record) }
+            session.delivered()
+        }
+    }
+
+    static func alert(_ record: PushRecord) throws -> [String: Any]? {
+        try Make.aps(record)["alert"] as? [String: Any]
+    }
+
+    @Test func aSuspendedGameEndsWithTheScoreItHadAndNoFinal() throws {
+        let document = try Self.document()
+        var records: [PushRecord] = []
+        var session = Self.session(document, first: 300, records: &records)
+        let shown = session.state
+        let now = document.events[299].time.addingTimeInterval(1800)
+        session.callOff(.suspended, why: "no new action for 1800 s", now: now)
+        var ends: [PushRecord] = []
+        Self.take(&session, into: &ends)
+        #expect(session.hasEnded)
+        let end = try #require(ends.first, "an end goes out")
+        #expect(end.event == .end && end.state.phase == .suspended)
+        #expect(end.state.homeScore == shown.homeScore && end.state.awayScore == shown.awayScore, "the score it had")
+        #expect(end.state.clock == .stopped(seconds: shown.clock.secondsRemaining(at: now)), "the clock stopped")
+        #expect(end.reason == "suspended")
+        let alert = try #require(try Self.alert(end), "a priority 10 end says it")
+        #expect((alert["title"] as? String)?.hasPrefix("Suspended: ") == true)
+        #expect(!end.payload.contains(Data("Final".utf8)), "no Final for a game that is not final")
+        #expect(try Make.aps(end)["dismissal-date"] != nil)
+        // Called off again, or later, nothing more.
+        session.callOff(.suspended, why: "again", now: now.addingTimeInterval(60))
+        session.callOff(.postponed, why: "again", now: now.addingTimeInterval(60))
+        #expect(session.outbox.isEmpty)
+    }
+
+    @Test func aPostponedGameEndsWithoutAScoreAndWithoutAStart() throws {
+        let document = try Self.document()
+        let now = document.events[0].time
+        var session = GameSession(attributes: document.attributes, renderer: .init(start: true), now: now)
+        session.callOff(.postponed, why: "the boxscore says \"PPD\"", now: now)
+        var records: [PushRecord] = []
+        Self.take(&session, into: &records)
+        #expect(records.filter { $0.priority == 10 }.map(\.event) == [.end], "one end, and its priority-5 copy: \(records.map(\.event))")
+        #expect(!records.contains { $0.event == .start || $0.event == .update }, "no start, no update")
+        let end = try #require(records.first)
+        #expect(end.state.phase == .postponed && end.reason == "postponed")
+        let alert = try #require(try Self.alert(end))
+        #expect((alert["title"] as? String)?.hasPrefix("Postponed: ") == true)
+        #expect(alert["sound"] == nil, "a postponement is not urgent news")
+    }
+
+    @Test func aFinalIsNeverCalledOff() throws {
+        let document = try Self.document()
+        var records: [PushRecord] = []
+        var session = Self.session(document, first: document.events.count, records: &records)
+        #expect(session.hasEnded && session.state.phase == .final)
+        session.callOff(.suspended, why: "late", now: document.events.last!.time.addingTimeInterval(9999))
+        #expect(session.outbox.isEmpty && session.state.phase == .final)
+    }
+
+    @Test(arguments: [PushRenderer.Mode.token, .broadcast(channelId: "Y29tZWJhY2s=")])
+    func aGameThatComesBackIsFollowedToItsFinal(_ mode: PushRenderer.Mode) throws {
+        let document = try Self.document()
+        var records: [PushRecord] = []
+        var session = GameSession(
+            attributes: document.attributes, renderer: .init(mode: mode, start: mode == .token), now: document.events[0].time)
+        let cut = 300
+        for (index, event) in document.events.prefix(cut).enumerated() {
+            session.receive(event, index: index, now: event.time)
+            Self.take(&session, into: &records)
+        }
+        let suspendedAt = document.events[cut - 1].time.addingTimeInterval(600)
+        session.callOff(.suspended, why: "silent", now: suspendedAt)
+        Self.take(&session, into: &records)
+        let ended = records.count
+        // The rest of the game, a day later (a suspended game completed another day).
+        let later: TimeInterval = 86_400
+        for (index, event) in document.events.enumerated().dropFirst(cut) {
+            let now = event.time.addingTimeInterval(later)
+            while let deadline = session.deadline, deadline <= now {
+                session.tick(now: deadline)
+                Self.take(&session, into: &records)
+            }
+            session.receive(event, index: index, now: now)
+            Self.take(&session, into: &records)
+        }
+        session.finish(now: document.events.last!.time.addingTimeInterval(later + 60))
+        Self.take(&session, into: &records)
+        let after = Array(records.dropFirst(ended))
+        #expect(session.statistics.reopened == 1)
+        if mode == .token { #expect(after.first?.event == .start, "a new activity starts: \(after.first.map { "\($0.event)" } ?? "none")") }
+        let last = try #require(after.last)
+        #expect(last.event == .end && last.state.phase == .final)
+        let final = try #require(document.finalScore)
+        #expect(last.state.homeScore == final.home && last.state.awayScore == final.away, "the final is never dropped")
+        #expect(zip(records, records.dropFirst()).allSatisfy { $0.seq < $1.seq }, "seq keeps rising")
+    }
+
+    @Test func aCallOffReplaysFromItsInputs() throws {
+        let document = try Self.document()
+        let now = document.events[100].time
+        var session = GameSession(attributes: document.attributes, now: document.events[0].time)
+        session.recordsInputs = true
+        let start = session
+        for (index, event) in document.events.prefix(100).enumerated() { session.receive(event, index: index, now: event.time) }
+        session.callOff(.suspended, why: "silent", now: now.addingTimeInterval(300))
+        session.receive(document.events[100], index: 100, now: now.addingTimeInterval(900))
+        let inputs = session.takeUnjournaled()
+        #expect(inputs.contains(.callOff(.suspended, why: "silent", now: now.addingTimeInterval(300))))
+        var replayed = start
+        for input in inputs { replayed.apply(input) }
+        #expect(replayed.outbox == session.outbox)
+        #expect(replayed.state == session.state)
+        #expect(replayed.statistics == session.statistics)
+        // Through the journal's JSON too.
+        let coded = try JSONDecoder().decode([GameSession.Input].self, from: JSONEncoder().encode(inputs))
+        #expect(coded == inputs)
+    }
+
+    @Test(arguments: GamePhase.allCases)
+    func everyPhaseIsWrittenAsItsCodableForm(_ phase: GamePhase) throws {
+        var state = GameState()
+        state.phase = phase
+        var bytes = JSONBytes()
+        try bytes.write(state)
+        let decoded = try JSONDecoder().decode(GameState.self, from: bytes.data())
+        #expect(decoded.phase == phase)
+    }
+}
