@@ -162,6 +162,8 @@ enum PollCommand {
                             case .calledOff(let id, let phase, let why, let ended):
                                 Console.error("poll: game \(id): \(phase.rawValue) (\(why)); "
                                     + (ended ? "its activity ends \(phase.rawValue)" : "nothing was shown of it: no push"))
+                            case .stillCalledOff(let id, let phase, let why):
+                                Console.error("poll: game \(id): still \(phase.rawValue) (\(why)); it was \(phase.rawValue) already, so it is not ended again")
                             case .back(let id, let phase):
                                 Console.error("poll: game \(id): its feed is back after it was \(phase.rawValue); following it again")
                             }
@@ -170,20 +172,21 @@ enum PollCommand {
                 }
             }
         }
-        Console.error(await dayText(live.service, postponed: postponed))
+        Console.error(await dayText(live.service, followed: pollers.map(\.gameId), postponed: postponed))
         return status
     }
 
     /// The run's last line: how the games it followed ended, and today's postponed games it did
-    /// not follow, by id.
-    static func dayText(_ service: GameService, postponed unfollowed: [String]) async -> String {
+    /// not follow, by id (not the games of earlier days the state dir holds).
+    static func dayText(_ service: GameService, followed: [String], postponed unfollowed: [String]) async -> String {
         var ended: [GamePhase: [String]] = [:]
         var open: [String] = []
-        for game in await service.summaries() {
+        let today = Set(followed)
+        for game in await service.summaries() where today.contains(game.attributes.gameId) {
             let id = game.attributes.gameId
             if game.ended { ended[game.state.phase.isCalledOff ? game.state.phase : .final, default: []].append(id) } else { open.append(id) }
         }
-        let postponed = (ended[.postponed] ?? []) + unfollowed
+        let postponed = (ended[.postponed] ?? []) + unfollowed.filter { !today.contains($0) }
         func list(_ ids: [String]) -> String { ids.isEmpty ? "" : " (\(ids.joined(separator: ", ")))" }
         var text = "poll: \(ended[.final]?.count ?? 0) final, \(postponed.count) postponed\(list(postponed)), "
             + "\(ended[.suspended]?.count ?? 0) suspended\(list(ended[.suspended] ?? []))"

@@ -104,6 +104,9 @@ enum ReplayCommand {
         }
 
         let document = try FeedReader.read(path: path)
+        let feedStart = document.events.first?.time ?? Date()
+        // A demo on a real device: the dates it reads are today's, the decisions instant replay's.
+        let pacing = options.speed.map { PushRenderer.Pacing(feedStart: feedStart, wallStart: Date(), speed: $0) }
         var console: LiveConsole?
         if options.speed != nil, !options.jsonl {
             console = LiveConsole(
@@ -112,7 +115,7 @@ enum ReplayCommand {
                 inPlace: LiveConsole.terminalAllowsColor(noColorFlag: options.noColor))
         }
         let screen: any PushSink = options.jsonl
-            ? JSONLSink.standardOutput() : TableSink(attributes: document.attributes, console: console)
+            ? JSONLSink.standardOutput() : TableSink(attributes: document.attributes, console: console, pacing: pacing)
         let output = try options.push.open(screen: screen, quiet: quiet)
         var extra: [any PushSink] = []
         if !quiet { extra.append(CallbackSink(refused: { Console.error("refused \($0.activity) \($0.event.rawValue): \($0.error)") })) }
@@ -121,10 +124,8 @@ enum ReplayCommand {
 
         var replay = Replay(policy: policy, renderer: options.push.renderer(), strict: strict)
         if let speed = options.speed {
-            let feedStart = document.events.first?.time ?? Date()
             let pacer = Pacer(speed: speed, virtualStart: feedStart)
-            // A demo on a real device: the dates it reads are today's, the decisions instant replay's.
-            replay.renderer.pacing = PushRenderer.Pacing(feedStart: feedStart, wallStart: Date(), speed: speed)
+            replay.renderer.pacing = pacing
             replay.pace = { [console] date in
                 await pacer.wait(until: date)
                 await console?.tick(date)

@@ -6,12 +6,15 @@ import ScoreFeedModel
 actor TableSink: PushSink {
     private let attributes: GameAttributes
     private let console: LiveConsole?
+    /// A replay against the real clock: its records' game clocks run on the wall clock.
+    private let pacing: PushRenderer.Pacing?
     private var printedHeader = false
 
     /// Rows go to `console` when given (the live view), else straight to stdout.
-    init(attributes: GameAttributes, console: LiveConsole? = nil) {
+    init(attributes: GameAttributes, console: LiveConsole? = nil, pacing: PushRenderer.Pacing? = nil) {
         self.attributes = attributes
         self.console = console
+        self.pacing = pacing
     }
 
     private func emit(_ line: String, priority: Int? = nil) async {
@@ -27,7 +30,10 @@ actor TableSink: PushSink {
         }
         let state = record.state
         let sent = Self.wallClock(record.sentAt)
-        let game = state.phase == .final ? "Final" : "\(state.periodLabel) \(state.clockText(at: record.sentAt))"
+        // The clock as the record's dates count it: paced, on the wall clock.
+        let moment = pacing?.wall(record.sentAt) ?? record.sentAt
+        let game = state.phase == .final ? "Final" : state.phase.isCalledOff ? state.phase.rawValue.capitalized
+            : "\(state.periodLabel) \(state.clockText(at: moment))"
         let score = "\(attributes.away.tricode) \(state.awayScore) – \(state.homeScore) \(attributes.home.tricode)"
         await emit(row(String(record.seq), sent, game, score, String(record.priority), record.event.rawValue, record.reason), priority: record.priority)
     }

@@ -48,7 +48,8 @@ struct CallOffTests {
         let end = try #require(ends.first, "an end goes out")
         #expect(end.event == .end && end.state.phase == .suspended)
         #expect(end.state.homeScore == shown.homeScore && end.state.awayScore == shown.awayScore, "the score it had")
-        #expect(end.state.clock == .stopped(seconds: shown.clock.secondsRemaining(at: now)), "the clock stopped")
+        let lastEvent = document.events[299].time
+        #expect(end.state.clock == .stopped(seconds: shown.clock.secondsRemaining(at: lastEvent)), "the clock stopped where it stood when the feed went silent")
         #expect(end.reason == "suspended")
         let alert = try #require(try Self.alert(end), "a priority 10 end says it")
         #expect((alert["title"] as? String)?.hasPrefix("Suspended: ") == true)
@@ -121,6 +122,75 @@ struct CallOffTests {
         let final = try #require(document.finalScore)
         #expect(last.state.homeScore == final.home && last.state.awayScore == final.away, "the final is never dropped")
         #expect(zip(records, records.dropFirst()).allSatisfy { $0.seq < $1.seq }, "seq keeps rising")
+    }
+
+    @Test func aGameBackWithANonPlayEventIsLiveAndCanBeCalledOffAgain() throws {
+        let document = try Self.document()
+        var records: [PushRecord] = []
+        var session = Self.session(document, first: 300, records: &records)
+        let t = document.events[299].time
+        session.callOff(.suspended, why: "silent", now: t.addingTimeInterval(600))
+        Self.take(&session, into: &records)
+        let substitution = GameEvent(seq: 90_001, time: t.addingTimeInterval(700), period: session.state.period, clock: 300,
+                                     kind: .substitution(out: nil), team: .home, player: "A. Player")
+        session.receive(substitution, index: 300, now: t.addingTimeInterval(700))
+        #expect(session.state.phase == .live, "live again, whatever the event")
+        #expect(!session.hasEnded)
+        session.callOff(.suspended, why: "silent again", now: t.addingTimeInterval(2000))
+        var again: [PushRecord] = []
+        Self.take(&session, into: &again)
+        #expect(session.hasEnded, "called off again, it ends again")
+        #expect(again.contains { $0.event == .end && $0.state.phase == .suspended })
+    }
+
+    @Test func aGameBackWithItsWholeEndInOneArrivalStartsItsActivityWithTheFinal() throws {
+        let document = try Self.document()
+        var records: [PushRecord] = []
+        var session = Self.session(document, first: 300, records: &records)
+        session.callOff(.suspended, why: "silent", now: document.events[299].time.addingTimeInterval(600))
+        Self.take(&session, into: &records)
+        let now = document.events.last!.time.addingTimeInterval(86_400)
+        session.beginArrival()
+        for (index, event) in document.events.enumerated().dropFirst(300) { session.receive(event, index: index, now: now) }
+        session.endArrival(now: now)
+        var back: [PushRecord] = []
+        Self.take(&session, into: &back)
+        #expect(back.first?.event == .start && back.first?.state.phase == .final, "a start with the final first: \(back.map { "\($0.event)" })")
+        #expect(back.contains { $0.event == .end && $0.state.phase == .final }, "then the end")
+        #expect(try Self.alert(back[0])?["sound"] == nil, "the start before an end is silent")
+    }
+
+    @Test func aGameBackWhileItsChannelLingersKeepsIt() throws {
+        let document = try Self.document()
+        var session = GameSession(attributes: document.attributes, renderer: .init(mode: .broadcastPerGame), now: document.events[0].time)
+        session.channelLinger = 900
+        session.createChannel(storage: 0)
+        session.channelAnswered(ChannelAnswer(status: 201, channelID: "bGluZ2Vy"), now: document.events[0].time)
+        for (index, event) in document.events.prefix(300).enumerated() {
+            session.receive(event, index: index, now: event.time)
+            while !session.outbox.isEmpty { session.delivered(now: event.time) }
+        }
+        let t = document.events[299].time.addingTimeInterval(600)
+        session.callOff(.suspended, why: "silent", now: t)
+        while !session.outbox.isEmpty { session.delivered(now: t) }
+        guard case .lingering(let id, _) = session.channel.phase else {
+            Issue.record("the channel lingers after the end: \(session.channel.phase)")
+            return
+        }
+        session.receive(document.events[300], index: 300, now: t.addingTimeInterval(60))
+        #expect(session.channel.phase == .open(id: id), "the same channel, open again")
+        // Past the linger and deleted, a game back gets a new channel, with a new create.
+        session.callOff(.suspended, why: "silent", now: t.addingTimeInterval(120))
+        while !session.outbox.isEmpty { session.delivered(now: t.addingTimeInterval(120)) }
+        session.beginDelete(now: t.addingTimeInterval(2000))
+        let firstCreate = session.channel.createRequestID(game: document.attributes.gameId)
+        session.channelAnswered(ChannelAnswer(status: 204), now: t.addingTimeInterval(2001))
+        #expect(session.channel.phase == .deleted(id: id))
+        session.receive(document.events[301], index: 301, now: t.addingTimeInterval(3000))
+        #expect(session.channel.phase == .none && session.channel.creates == 1, "no channel, to be made again")
+        session.createChannel(storage: 0)
+        #expect(session.channel.phase == .creating)
+        #expect(session.channel.createRequestID(game: document.attributes.gameId) != firstCreate, "a new request id for the new create")
     }
 
     @Test func aCallOffReplaysFromItsInputs() throws {

@@ -29,6 +29,8 @@ struct FeedWatchTests {
         Case(name: "no play-by-play yet, before tip-off + the limit", tipOff: 60, news: [], now: 150, expected: "follow"),
         Case(name: "no play-by-play the limit after tip-off: postponed", tipOff: 60, news: [], now: 160, expected: "postponed"),
         Case(name: "a tip-off before the start counts from the start", tipOff: -9000, news: [], now: 99, expected: "follow"),
+        Case(name: "a recorded tip-off long past: postponed the limit after the start", tipOff: -9000, news: [], now: 100, expected: "postponed"),
+        Case(name: "no tip-off known: never postponed for want of a play-by-play", news: [], now: 100_000, expected: "follow"),
         Case(name: "the boxscore says PPD: postponed at once", news: [], boxscore: (.scheduled, "PPD"), now: 0, expected: "postponed"),
         Case(name: "the boxscore says Postponed", news: [], boxscore: (.scheduled, " Postponed "), now: 0, expected: "postponed"),
         Case(name: "the boxscore says Cancelled", news: [], boxscore: (.scheduled, "Cancelled"), now: 0, expected: "postponed"),
@@ -48,7 +50,9 @@ struct FeedWatchTests {
 
     @Test func theDeadlineIsWhenTheSilenceWouldBeTooLong() {
         var watch = FeedWatch(giveUpAfter: 100, started: Self.start)
-        #expect(watch.deadline == Self.start.addingTimeInterval(100))
+        #expect(watch.deadline == nil, "no tip-off known, no play-by-play: no deadline")
+        watch.heard(tipOff: Self.start.addingTimeInterval(-50))
+        #expect(watch.deadline == Self.start.addingTimeInterval(100), "a tip-off before the start counts from the start")
         watch.news(at: Self.start.addingTimeInterval(30))
         #expect(watch.deadline == Self.start.addingTimeInterval(130))
         // News out of order never moves it back.

@@ -97,6 +97,9 @@ extension GameSession {
     @discardableResult
     public mutating func channelAnswered(_ answer: ChannelAnswer, now: Date) -> BroadcastChannel.Outcome {
         record(.channelAnswered(answer, now: now))
-        return channel.answered(answer, now: now)
+        let outcome = channel.answered(answer, now: now)
+        // A delete answered after the game came back (reopened while it was in flight).
+        renewDeletedChannel()
+        return outcome
     }
 }

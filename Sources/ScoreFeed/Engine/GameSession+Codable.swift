@@ -19,7 +19,7 @@ extension GameSession: Codable {
 
     enum CodingKeys: String, CodingKey {
         case format, attributes, validator, board, coalescer, seq, lastTimestamp, startPending, lastPushed
-        case unsentEvents, newestSourceTime, ended, followsFeedScore, statistics, now, outbox, channel, endRecords
+        case unsentEvents, newestSourceTime, lastEventAt, ended, followsFeedScore, statistics, now, outbox, channel, endRecords
         case journaled, renderer, channelLinger
     }
 
@@ -37,6 +37,7 @@ extension GameSession: Codable {
         try c.encode(lastPushed, forKey: .lastPushed)
         try c.encode(unsentEvents, forKey: .unsentEvents)
         try c.encodeIfPresent(newestSourceTime, forKey: .newestSourceTime)
+        try c.encodeIfPresent(lastEventAt, forKey: .lastEventAt)
         try c.encode(hasEnded, forKey: .ended)
         try c.encode(fold.followsFeedScore, forKey: .followsFeedScore)
         try c.encode(statistics, forKey: .statistics)
@@ -69,6 +70,7 @@ extension GameSession: Codable {
         lastPushed = try c.decode(GameState.self, forKey: .lastPushed)
         unsentEvents = try c.decode(Int.self, forKey: .unsentEvents)
         newestSourceTime = try c.decodeIfPresent(Date.self, forKey: .newestSourceTime)
+        lastEventAt = try c.decodeIfPresent(Date.self, forKey: .lastEventAt)
         if coalescer == nil { takeOverPolicy(ended: try c.decode(Bool.self, forKey: .ended)) }
         statistics = try c.decode(Statistics.self, forKey: .statistics)
         // Ids are lower-cased here, as the records are read: checkpoints written before ids were

@@ -22,6 +22,9 @@ public struct GameSession: Sendable {
     public internal(set) var unsentEvents = 0
     /// Feed time of the newest event folded so far.
     public internal(set) var newestSourceTime: Date?
+    /// The game's moment when it last applied an event (accepted or edited): where a game called
+    /// off stops its clock.
+    public internal(set) var lastEventAt: Date?
     public internal(set) var statistics = Statistics()
     /// Rendered pushes (and refusals) waiting for the sink, oldest first.
     public internal(set) var outbox: [PushRenderer.Output] = []
@@ -179,9 +182,11 @@ public struct GameSession: Sendable {
         case .accept:
             advance(to: now)
             statistics.accepted += 1
+            lastEventAt = self.now
         case .edit:
             advance(to: now)
             statistics.edits += 1
+            lastEventAt = self.now
         }
         if verdict == .accept, hasEnded, state.phase.isCalledOff { reopen() }
         let shift = GameFold.clockShift(eventTime: event.time, newest: newestSourceTime, now: self.now)
@@ -212,7 +217,9 @@ public struct GameSession: Sendable {
     public mutating func callOff(_ phase: GamePhase, why: String, now: Date) {
         record(.callOff(phase, why: why, now: now))
         advance(to: now)
-        guard !hasEnded, let change = fold.callOff(phase, why: why, time: newestSourceTime ?? self.now, now: self.now) else { return }
+        guard !hasEnded,
+              let change = fold.callOff(phase, why: why, time: newestSourceTime ?? self.now, clockAt: lastEventAt ?? self.now)
+        else { return }
         observe(change)
     }
 
@@ -222,16 +229,23 @@ public struct GameSession: Sendable {
     /// again.
     private mutating func reopen() {
         policy.reopen(now: now)
+        fold.reopen()
         renderer.resume(seq: renderer.seq, lastTimestamp: renderer.lastTimestamp, startPending: renderer.configuration.sendsStart)
         endRecords = []
         statistics.reopened += 1
-        if channel.origin == .scorefeed, case .deleted = channel.phase {
-            // A new channel, whose create counts on from the old one's (a new request id).
-            var fresh = BroadcastChannel()
-            fresh.creates = channel.creates
-            fresh.owner = channel.owner
-            channel = fresh
-        }
+        // A channel still lingering goes on; one deleted (or once its delete is answered) is made again.
+        channel.reopen()
+        renewDeletedChannel()
+    }
+
+    /// A game that is live again whose channel ScoreFeed deleted gets a new one to create, whose
+    /// create counts on from the old one's (a new `apns-request-id`).
+    mutating func renewDeletedChannel() {
+        guard !hasEnded, channel.origin == .scorefeed, case .deleted = channel.phase else { return }
+        var fresh = BroadcastChannel()
+        fresh.creates = channel.creates
+        fresh.owner = channel.owner
+        channel = fresh
     }
 
     /// Lets the policy act on time passing (a held push coming due), and ends a channel's linger.
@@ -336,7 +350,10 @@ public struct GameSession: Sendable {
                 if record.priority == 10 { statistics.priority10 += 1 } else { statistics.priority5 += 1 }
                 // The start stands for the update the policy decided: a priority 10 the policy
                 // did not ask for is counted.
-                if record.event == .start, record.priority == 10, push.priority != 10 { policy.countPriority10(at: now) }
+                // So is one before an end (the end goes as well).
+                if record.event == .start, record.priority == 10, push.priority != 10 || push.event == .end {
+                    policy.countPriority10(at: now)
+                }
                 lastPushed = state
                 unsentEvents = 0
             case .refused:

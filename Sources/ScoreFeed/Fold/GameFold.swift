@@ -109,18 +109,26 @@ public struct GameFold: Sendable {
     }
 
     /// The game ends without a final (`phase`: postponed, or suspended with the score it had),
-    /// at `now`, dated `time` (the newest event's feed time): the change the policy ends the
-    /// game on (its event is a `gameEnd` that says why). Nil once the feed's own end is applied
-    /// or the game is already called off so; a later event of the feed (a game that comes back)
-    /// is applied as any other and puts the game live again.
-    public mutating func callOff(_ phase: GamePhase, why: String, time: Date, now: Date) -> StateChange? {
-        guard phase.isCalledOff, !sawGameEnd, board.state.phase != phase, board.state.phase != .final else { return nil }
+    /// dated `time` (the newest event's feed time), its clock stopped where it stood at `clockAt`
+    /// (when the game last applied an event: the feed went silent after it): the change the
+    /// policy ends the game on (its event is a `gameEnd` that says why). Nil once the feed's own
+    /// end is applied or the game is already called off; a later event of the feed (a game that
+    /// comes back) reopens it (``reopen()``).
+    public mutating func callOff(_ phase: GamePhase, why: String, time: Date, clockAt: Date) -> StateChange? {
+        guard phase.isCalledOff, !sawGameEnd, !board.state.phase.isCalledOff, board.state.phase != .final else { return nil }
         let before = board.state
-        board.callOff(phase, now: now)
+        board.callOff(phase, now: clockAt)
         let event = GameEvent(
-            seq: 0, time: time, period: max(1, before.period), clock: before.clock.secondsRemaining(at: now), kind: .gameEnd,
+            seq: 0, time: time, period: max(1, before.period), clock: before.clock.secondsRemaining(at: clockAt), kind: .gameEnd,
             description: why)
         return StateChange(event: event, before: before, after: board.state)
+    }
+
+    /// A game called off is under way again (its feed brought a new event): live, whatever the
+    /// event (a substitution says nothing of the phase).
+    mutating func reopen() {
+        guard board.state.phase.isCalledOff else { return }
+        board.reopen()
     }
 
     /// A correction of `points` for `team` that happens now: at the game's current period and

@@ -47,6 +47,11 @@ public struct Scoreboard: Hashable, Sendable, Codable {
         state.clock = .stopped(seconds: state.clock.secondsRemaining(at: now))
     }
 
+    /// A game called off is under way again: live.
+    mutating func reopen() {
+        state.phase = .live
+    }
+
     /// Folds one validated event into the state and returns what changed. A clock the event
     /// starts runs out `event.clock` seconds after the event's time moved by `clockShift` (see
     /// ``GameFold/clockShift(eventTime:newest:now:)``: a recording's times are not today's).

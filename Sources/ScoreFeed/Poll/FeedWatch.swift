@@ -3,15 +3,20 @@ import ScoreFeedModel
 
 /// Whether a followed game has reached an end that is not a final, so that every game ends on
 /// the lock screen and a day's `poll --today` finishes: the boxscore calls it postponed or
-/// cancelled, its play-by-play has not appeared ``giveUpAfter`` after tip-off (postponed), or it
-/// said nothing new for ``giveUpAfter`` while it was under way (suspended: the feed went silent,
-/// or the game was stopped and not finished). Pure: handed the moments, it says what to do.
+/// cancelled, its play-by-play has not appeared ``giveUpAfter`` after its known tip-off
+/// (postponed), or it brought nothing new for ``giveUpAfter`` while it was under way (suspended:
+/// the feed went silent, the game was stopped and not finished, or the feed could not be had
+/// that long). Pure: handed the moments, it says what to do.
 public struct FeedWatch: Hashable, Sendable {
     /// Seconds without news after which a game is given up (`--give-up-after`).
     public var giveUpAfter: TimeInterval
     /// From when a game whose play-by-play has not appeared is waited for: its tip-off, or the
     /// moment following began when that is later (a recorded tip-off, or a poll started late).
-    public private(set) var waitingSince: Date
+    /// Nil while no tip-off is known (`poll --games` before the boxscore answers): a game is not
+    /// called postponed on a guess.
+    public private(set) var waitingSince: Date?
+    /// When following began.
+    public let started: Date
     /// When the feed last brought something new (new or edited actions); nil until its
     /// play-by-play first did.
     public private(set) var lastNews: Date?
@@ -25,7 +30,8 @@ public struct FeedWatch: Hashable, Sendable {
 
     public init(giveUpAfter: TimeInterval = defaultGiveUpAfter, started: Date, tipOff: Date? = nil) {
         self.giveUpAfter = giveUpAfter
-        waitingSince = max(started, tipOff ?? started)
+        self.started = started
+        waitingSince = tipOff.map { max(started, $0) }
     }
 
     /// What the watch says of a game.
@@ -60,7 +66,7 @@ public struct FeedWatch: Hashable, Sendable {
 
     /// A tip-off learned later (the boxscore's): a game is waited for until then at least.
     public mutating func heard(tipOff: Date) {
-        if lastNews == nil { waitingSince = max(waitingSince, tipOff) }
+        if lastNews == nil { waitingSince = max(waitingSince ?? started, tipOff) }
     }
 
     /// What to do with the game at `now`, given its last boxscore (nil: none read).
@@ -70,16 +76,17 @@ public struct FeedWatch: Hashable, Sendable {
         }
         if boxscore?.status == .final { return .follow }
         guard let lastNews else {
-            guard now.timeIntervalSince(waitingSince) >= giveUpAfter else { return .follow }
+            guard let waitingSince, now.timeIntervalSince(waitingSince) >= giveUpAfter else { return .follow }
             return .postponed("no play-by-play \(Self.seconds(giveUpAfter)) after tip-off")
         }
         guard now.timeIntervalSince(lastNews) >= giveUpAfter else { return .follow }
         return .suspended("no new action for \(Self.seconds(giveUpAfter))" + (boxscore?.status == .live ? " while the boxscore says live" : ""))
     }
 
-    /// The moment ``verdict(now:boxscore:)`` would give the game up, unless news comes first.
-    public var deadline: Date {
-        (lastNews ?? waitingSince).addingTimeInterval(giveUpAfter)
+    /// The moment ``verdict(now:boxscore:)`` would give the game up, unless news comes first
+    /// (nil: not before its play-by-play appears or a tip-off is known).
+    public var deadline: Date? {
+        (lastNews ?? waitingSince)?.addingTimeInterval(giveUpAfter)
     }
 
     static func seconds(_ value: TimeInterval) -> String {

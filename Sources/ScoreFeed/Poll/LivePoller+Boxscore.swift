@@ -6,7 +6,7 @@ extension LivePoller {
     /// that hangs until `--timeout` never slows the play-by-play.
     final class BoxscoreNews: @unchecked Sendable {
         private let lock = NSLock()
-        private var latest: (bytes: Data, box: LiveBoxscore)?
+        private var latestRead: (bytes: Data, box: LiveBoxscore)?
         private var failures = 0
         private var changed = false
         private var announcedOnly = false
@@ -45,13 +45,18 @@ extension LivePoller {
         func take() -> (bytes: Data?, box: LiveBoxscore?, failures: Int, changed: Bool) {
             lock.withLock {
                 defer { changed = false }
-                return (latest?.bytes, latest?.box, failures, changed)
+                return (latestRead?.bytes, latestRead?.box, failures, changed)
             }
+        }
+
+        /// The last boxscore read (changing nothing).
+        var latest: LiveBoxscore? {
+            lock.withLock { latestRead?.box }
         }
 
         func read(_ box: LiveBoxscore, bytes: Data) {
             lock.withLock {
-                latest = (bytes, box)
+                latestRead = (bytes, box)
                 failures = 0
                 changed = true
             }

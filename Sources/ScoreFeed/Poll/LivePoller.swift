@@ -49,6 +49,9 @@ public struct LivePoller: Sendable {
         case calledOff(String, GamePhase, String, ended: Bool)
         /// A game called off earlier (given up, or postponed) brought new actions: followed again.
         case back(String, GamePhase)
+        /// A game called off earlier brought nothing new again (game, phase, why): not followed
+        /// further, and not ended twice.
+        case stillCalledOff(String, GamePhase, String)
     }
 
     /// Consecutive boxscore failures after which the play-by-play's own end action says the game
@@ -109,6 +112,9 @@ public struct LivePoller: Sendable {
         var staleAfterFinal = 0
         var ended = false
         var watch = FeedWatch(giveUpAfter: giveUpAfter, started: Date(), tipOff: tipOff)
+        // A game under way before this run (a restart, a game called off before): its silence
+        // counts from now.
+        if await service.progress(of: gameId) > 0 { watch.news(at: Date()) }
         if boxscore != nil { await news.firstAnswer() }
         await DeadlineLoop().run(next: { ended ? nil : due }) { _ in
             let box = news.take()
@@ -163,7 +169,19 @@ public struct LivePoller: Sendable {
                 }
             }
             if let tipOff = box.box?.tipOff { watch.heard(tipOff: tipOff) }
-            if await giveUp(watch.verdict(now: Date(), boxscore: box.box), service: service, report: report) {
+            // The boxscore as it stands now (the play-by-play's request may have taken a while).
+            let verdict = watch.verdict(now: Date(), boxscore: news.latest)
+            if verdict.phase != nil, let data = lastPlayByPlay,
+               let alone = try? LiveSnapshot.decode(playByPlay: data, url: playByPlay.absoluteString, boxscore: nil, box: nil, homeTeamId: nil),
+               alone.end != nil {
+                // The play-by-play lists the game's end while the boxscore lags: the end decides,
+                // with its final.
+                if await hand(alone, to: service, handed: &handed, waitingForTeams: false, report: report) {
+                    ended = true
+                    return
+                }
+            }
+            if await giveUp(verdict, service: service, report: report) {
                 ended = true
                 return
             }
@@ -176,19 +194,17 @@ public struct LivePoller: Sendable {
     /// reported. Returns whether the game is done. A game called off before (a run ago) is not
     /// called off again; it is done too.
     private func giveUp(_ verdict: FeedWatch.Verdict, service: GameService, report: @Sendable (Report) -> Void) async -> Bool {
-        guard let phase = verdict.phase else { return false }
-        var why = verdict.why
+        guard verdict.phase != nil else { return false }
+        let why = verdict.why
         if let earlier = await service.ending(of: gameId) {
-            if earlier == .final { return true }
-            why += "; it was \(earlier.rawValue) already"
-            report(.calledOff(gameId, earlier, why, ended: false))
+            if earlier != .final { report(.stillCalledOff(gameId, earlier, why)) }
             return true
         }
         let known = await service.knows(gameId)
-        // Called off before its first action: a game that never started is postponed, whatever
-        // the silence.
+        // A game that applied actions was under way: it stops suspended, whatever the verdict's
+        // reason; one that never started is postponed.
         let startedPlay = await service.progress(of: gameId) > 0
-        let called: GamePhase = startedPlay ? phase : .postponed
+        let called: GamePhase = startedPlay ? .suspended : .postponed
         if known, let problem = await service.callOff(called, why: why, game: gameId) { report(.problem(problem)) }
         report(.calledOff(gameId, called, why, ended: known))
         return true

@@ -112,14 +112,21 @@ public struct PushRenderer: Sendable {
         for push: Push, state: GameState, diff: Diff, coalesced: Int, sentAt: Date, sourceTime: Date?
     ) -> [Output] {
         var outputs: [Output] = []
-        if startPending && push.event == .update {
+        // A final whose activity is still to start (a game met at its end, or one that came back
+        // after it was called off, whose activity ended): a start with the final state goes first,
+        // so devices show the final before the end takes it away. A game postponed or suspended
+        // that never started is shown nothing.
+        let startsForTheFinal = push.event == .end && state.phase == .final
+        if startPending && (push.event == .update || startsForTheFinal) {
             // The start carries the present state (and the update's alert): the update itself,
             // and its copy, would only say it again. A device that never got the start has no
             // activity for an update to reach.
+            // Before an end, the start is silent (its own alert says the final): the end alerts.
             let start = Push(
-                event: .start, priority: 10, alert: push.alert, reason: "push-to-start with the present state (\(push.reason))")
+                event: .start, priority: 10, alert: startsForTheFinal ? nil : push.alert,
+                reason: "push-to-start with the present state (\(push.reason))")
             let started = make(start, state: state, diff: diff, coalesced: coalesced, sentAt: sentAt, sourceTime: sourceTime)
-            if case .push = started { return [started] }
+            if case .push = started, !startsForTheFinal { return [started] }
             // A start too large even trimmed is reported; the update goes as decided.
             outputs.append(started)
         }
