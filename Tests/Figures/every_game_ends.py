@@ -24,22 +24,14 @@ POSTPONED = "0022000194"
 BOUND = 150
 
 
-class Server:
-    def __init__(self, script, arguments):
-        self.process = subprocess.Popen([sys.executable, os.path.join(SUPPORT, script)] + arguments,
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        line = self.process.stdout.readline()
-        if not line.startswith("PORT "):
-            raise SystemExit("%s did not start" % script)
-        self.port = int(line.split()[1])
+sys.path.insert(0, HERE)
+from join import Server as Started  # noqa: E402  (a test server of Tests/Support on a free port)
 
+
+class Server(Started):
     def get(self, path):
         with urllib.request.urlopen("http://127.0.0.1:%d%s" % (self.port, path), timeout=10) as answer:
             return json.loads(answer.read().decode("utf-8"))
-
-    def stop(self):
-        self.process.kill()
-        self.process.wait()
 
 
 def run(binary, mode, played, silent):

@@ -76,9 +76,9 @@ public struct GameSession: Sendable {
         /// Updates dropped while the game had no channel to send on, because a newer state
         /// waited behind them.
         public var superseded = 0
-        /// Pushes handed to the sink (each once, as it leaves the outbox), by
-        /// ``handedKey(priority:event:)``: what the sink was given, which `--metrics` reports.
-        public var handed: [String: Int] = [:]
+        /// Pushes handed to the sink (each once, as it leaves the outbox), by priority and event:
+        /// what the sink was given, which `--metrics` reports.
+        public var handed: [Handed: Int] = [:]
         /// Of the pushes handed to the sink, the priority 10s sent beyond the budget the policy
         /// assumes (their reason says ``Push/beyondBudget``).
         public var beyondBudget = 0
@@ -87,8 +87,26 @@ public struct GameSession: Sendable {
 
         public init() {}
 
-        /// The key of ``handed``: `"10 update"`.
-        public static func handedKey(priority: Int, event: Push.Event) -> String { "\(priority) \(event.rawValue)" }
+        /// A kind of push handed to the sink: its priority and event.
+        public struct Handed: Hashable, Sendable {
+            public var priority: Int
+            public var event: Push.Event
+
+            public init(priority: Int, event: Push.Event) {
+                self.priority = priority
+                self.event = event
+            }
+
+            /// How a checkpoint spells it, as a key: `"10 update"`.
+            var key: String { "\(priority) \(event.rawValue)" }
+
+            /// The kind a checkpoint's key names; nil for a key this version does not know.
+            init?(key: String) {
+                let parts = key.split(separator: " ")
+                guard parts.count == 2, let priority = Int(parts[0]), let event = Push.Event(rawValue: String(parts[1])) else { return nil }
+                self.init(priority: priority, event: event)
+            }
+        }
 
         enum CodingKeys: String, CodingKey {
             case accepted, duplicates, edits, rejected, corrections, pushes, priority10, priority5, refused, superseded, handed,
@@ -108,7 +126,8 @@ public struct GameSession: Sendable {
             priority5 = try count(.priority5)
             refused = try count(.refused)
             superseded = try count(.superseded)
-            handed = try c.decodeIfPresent([String: Int].self, forKey: .handed) ?? [:]
+            let keyed = try c.decodeIfPresent([String: Int].self, forKey: .handed) ?? [:]
+            handed = Dictionary(keyed.compactMap { key, count in Handed(key: key).map { ($0, count) } }, uniquingKeysWith: +)
             beyondBudget = try count(.beyondBudget)
             reopened = try count(.reopened)
         }
@@ -122,7 +141,9 @@ public struct GameSession: Sendable {
                                  (.refused, refused), (.superseded, superseded)] {
                 try c.encode(value, forKey: key)
             }
-            if !handed.isEmpty { try c.encode(handed, forKey: .handed) }
+            if !handed.isEmpty {
+                try c.encode(Dictionary(handed.map { ($0.key.key, $0.value) }, uniquingKeysWith: +), forKey: .handed)
+            }
             if beyondBudget > 0 { try c.encode(beyondBudget, forKey: .beyondBudget) }
             if reopened > 0 { try c.encode(reopened, forKey: .reopened) }
         }
@@ -297,7 +318,7 @@ public struct GameSession: Sendable {
         record(.delivered(now: now))
         let output = outbox.removeFirst()
         if case .push(let record) = output {
-            statistics.handed[Statistics.handedKey(priority: record.priority, event: record.event), default: 0] += 1
+            statistics.handed[Statistics.Handed(priority: record.priority, event: record.event), default: 0] += 1
             if record.priority == 10, Push.isBeyondBudget(record.reason) { statistics.beyondBudget += 1 }
         }
         if case .push(let record) = output, record.event == .end, channel.origin == .scorefeed,

@@ -30,10 +30,8 @@ extension GameService {
     static func figures(of session: GameSession, at time: Date) -> Metrics.Game {
         let s = session.statistics
         var pushes: [Metrics.PushKind: Int] = [:]
-        for (key, count) in s.handed {
-            let parts = key.split(separator: " ")
-            guard parts.count == 2, let priority = Int(parts[0]) else { continue }
-            pushes[Metrics.PushKind(priority: priority, event: String(parts[1])), default: 0] += count
+        for (kind, count) in s.handed {
+            pushes[Metrics.PushKind(priority: kind.priority, event: kind.event.rawValue), default: 0] += count
         }
         return Metrics.Game(
             id: session.attributes.gameId,

@@ -107,20 +107,15 @@ public actor GameService {
     private var lostCheckpoints: [String: LostNumbering] = [:]
     /// Checkpoint write failures already reported, by game.
     private var reportedFailures: Set<String> = []
-    /// Games whose held pushes (no channel to send on) were reported.
-    private var reportedHolds: Set<String> = []
-    /// Each game's channel as its engine last said (or as reserved before its create is sent):
-    /// what `channels.json` shows and the cap counts. The engines' sessions own the truth.
-    private var channels: [String: BroadcastChannel] = [:]
+    /// The channels of all games (in broadcast mode with a channel per game): what spans games.
+    private var board: ChannelBoard
+    /// Channel set-ups the board decided, carried out at the end of the call that led to them.
+    private var setUps: [(game: String, setup: MatchEngine.ChannelSetup)] = []
     /// Where messages for people go (channel news, held games); serve and poll print them.
     private let report: @Sendable (String) -> Void
-    /// Games that wait for a free channel (past ``ChannelManagement/maxChannels``), in order.
-    private var waitingForChannel: [String] = []
     /// Games a batch of lines touched, in order: flushed once the batch is durable.
     private var touched: [String] = []
     private var touchedSet: Set<String> = []
-    /// Seconds before a game whose channel work waits on the sink is woken again (system clock).
-    private var channelRetry: [String: TimeInterval] = [:]
     public private(set) var counters = Counters()
 
     /// `report` receives lines for people about the games' channels (created, deleted, refused,
@@ -136,6 +131,7 @@ public actor GameService {
         self.options = options
         self.sink = sink
         self.report = report
+        board = ChannelBoard(perGame: options.perGameChannels, management: options.channels)
         store = try options.stateDirectory.map { url throws(ScoreFeedError) in try CheckpointStore(directory: url) }
         identity = try store?.identity() ?? UUID().uuidString
     }
@@ -198,7 +194,7 @@ public actor GameService {
             let manual = options.clock == .feed ? ManualClock(session.now) : nil
             let engine = MatchEngine(session: session, clock: manual ?? systemClock, sink: sink, checkpoints: store, metrics: options.metrics)
             add(id, Game(engine: engine, manual: manual))
-            channels[id] = session.channel
+            board.restored(id, channel: session.channel)
             counters.resumedGames += 1
             restoration.resumedGames += 1
         }
@@ -244,21 +240,14 @@ public actor GameService {
             report("channels: cannot compare APNs' channels with the games' (\(result.failure!)); channels a lost create made are not found")
             return result
         }
-        let owned = Set(channels.values.compactMap(\.id))
-        result.unknown = listed.filter { !owned.contains($0) }.sorted()
+        let found = board.unknown(in: listed)
+        result.unknown = found.unknown
         guard !result.unknown.isEmpty else { return result }
         // A create not yet answered may be the one that made an unknown channel (its answer can
         // still hand it back), and a channel your backend made for a game not yet seen is not
         // ScoreFeed's to delete: then they are only reported.
-        let creating = channels.filter { if case .creating = $0.value.phase { true } else { false } }.keys.sorted()
-        let backend = channels.values.contains { $0.origin == .header }
-        guard options.channels.deleteUnknown, creating.isEmpty, !backend else {
-            let why = !options.channels.deleteUnknown
-                ? "if every channel of this app is this state directory's, --delete-unknown-channels deletes them"
-                : !creating.isEmpty
-                    ? "not deleted while the create of \(creating.prefix(5).joined(separator: ", ")) is unanswered (a later reconciliation deletes them)"
-                    : "not deleted: games here use channels your backend made, so not every channel of this app is ScoreFeed's"
-            report("channels: APNs lists \(result.unknown.count) channel\(result.unknown.count == 1 ? "" : "s") that no game in the state directory owns: \(result.unknown.prefix(20).joined(separator: ", "))\(result.unknown.count > 20 ? ", …" : ""); \(why)")
+        guard found.deletable else {
+            report("channels: APNs lists \(result.unknown.count) channel\(result.unknown.count == 1 ? "" : "s") that no game in the state directory owns: \(result.unknown.prefix(20).joined(separator: ", "))\(result.unknown.count > 20 ? ", …" : ""); \(found.why ?? "")")
             return result
         }
         for id in result.unknown {
@@ -445,48 +434,43 @@ public actor GameService {
     /// Gives game `id` its channel if it has none: the header's, or a created one within the cap
     /// (past it, the game waits for a channel to be deleted).
     private func setUpChannel(_ id: String, header channel: String?) async {
-        guard options.perGameChannels, let game = games[id], case .none = channels[id]?.phase ?? .none else { return }
-        let setup: MatchEngine.ChannelSetup
-        if let channel {
-            if let problem = BroadcastChannel.problem(with: channel) {
-                setup = .refuse("its header's \"channel\" \(problem)")
-            } else if let other = channels.first(where: { $0.key != id && $0.value.id == channel })?.key {
-                setup = .refuse("its header's \"channel\" \(channel) is game \(other)'s; two games never share one")
-            } else {
-                setup = .use(channel, storage: options.channels.storage)
-            }
-        } else if options.channels.manage {
-            let live = channels.values.filter(\.isLive).count
-            if live >= options.channels.maxChannels {
-                if !waitingForChannel.contains(id) {
-                    waitingForChannel.append(id)
-                    report("game \(id): ScoreFeed already keeps \(live) channels, the most --max-channels allows (\(options.channels.maxChannels)); no create was sent, and the game holds its pushes until a channel is deleted")
-                }
-                return
-            }
-            waitingForChannel.removeAll { $0 == id }
-            setup = .create(storage: options.channels.storage)
-            // Counted against the cap before the create is awaited.
-            var reserved = BroadcastChannel()
-            reserved.create(game: id, storage: options.channels.storage)
-            channels[id] = reserved
-        } else {
-            return
-        }
-        do {
-            try await game.engine.setUpChannel(setup)
-        } catch {
-            report("game \(id): \(error)")
-        }
-        absorb(id, await Step.of(game.engine))
+        carry(board.start(id, header: channel))
+        await carryOutSetUps()
     }
 
     /// Games that waited for a free channel get one, as far as the cap now allows.
     private func grantFreedChannels() async {
-        while let id = waitingForChannel.first, channels.values.filter(\.isLive).count < options.channels.maxChannels {
-            waitingForChannel.removeFirst()
-            await setUpChannel(id, header: nil)
+        if !board.waiting.isEmpty { carry(board.grantFreed()) }
+        await carryOutSetUps()
+    }
+
+    /// Carries out the channel set-ups the board decided: each game's engine sends its create (or
+    /// takes its header's channel, or is refused one), and reports back.
+    private func carryOutSetUps() async {
+        while !setUps.isEmpty {
+            let (id, setup) = setUps.removeFirst()
+            guard let engine = games[id]?.engine else { continue }
+            do {
+                try await engine.setUpChannel(setup)
+            } catch {
+                report("game \(id): \(error)")
+            }
+            absorb(id, await Step.of(engine))
         }
+    }
+
+    /// Carries out what the board said, but the set-ups, which wait for ``carryOutSetUps()``.
+    private func carry(_ actions: [ChannelBoard.Action]) {
+        var write = false
+        for action in actions {
+            switch action {
+            case .setUp(let game, let setup): setUps.append((game, setup))
+            case .report(let text): report(text)
+            case .writeDirectory: write = true
+            case .wake(let game, let at): schedule(game, at)
+            }
+        }
+        if write { writeChannelDirectory() }
     }
 
     /// Whether the game is known (from a header, a checkpoint or ``start(_:)``).
@@ -562,7 +546,7 @@ public actor GameService {
             for (event, line) in events { say(await receive(event, game: id, line: line, source: source)) }
             if let (score, time) = score { say(await follow(score, game: id, at: time)) }
             if let end { say(await receive(end.event, game: id, line: end.line, source: source)) }
-            await setUpReopenedChannel(id)
+            await grantFreedChannels()
             return messages
         }
         var items: [MatchEngine.ArrivalItem] = events.map { .event($0.event, index: $0.line - 1) }
@@ -579,18 +563,8 @@ public actor GameService {
         }
         if let failure { say(Self.sinkFailed(id, failure)) }
         absorb(id, step)
-        if !waitingForChannel.isEmpty { await grantFreedChannels() }
-        await setUpReopenedChannel(id)
+        await grantFreedChannels()
         return messages
-    }
-
-    /// A game called off whose feed came back (``GameSession/callOff(_:why:now:)``) lost the
-    /// channel ScoreFeed made for it: it gets a new one, as a game starting would.
-    private func setUpReopenedChannel(_ id: String) async {
-        guard options.perGameChannels, options.channels.manage, let channel = channels[id], case .none = channel.phase,
-              channel.creates > 0, !waitingForChannel.contains(id)
-        else { return }
-        await setUpChannel(id, header: nil)
     }
 
     /// Takes an arrival into `engine` and sends what it decided, in one hop.
@@ -639,7 +613,7 @@ public actor GameService {
             if let message = takeIn(taken, of: id, at: location) { messages.append((index, message)) }
         }
         for (place, step) in steps.enumerated() { if let step { absorb(run[place].game, step) } }
-        if !waitingForChannel.isEmpty { await grantFreedChannels() }
+        await grantFreedChannels()
         return messages
     }
 
@@ -729,7 +703,7 @@ public actor GameService {
         let run = await Self.receive([Pending(index: 0, line: line, event: event)], on: game.engine, manual: game.manual)
         absorb(id, run.step)
         let failure = run.said.first.flatMap { takeIn($0.1, of: id, at: location) }
-        if !waitingForChannel.isEmpty { await grantFreedChannels() }
+        await grantFreedChannels()
         return failure
     }
 
@@ -756,7 +730,7 @@ public actor GameService {
             if let deadline = step.deadline, deadline <= now { step.deadline = now.addingTimeInterval(1) }
             absorb(id, step)
         }
-        if !waitingForChannel.isEmpty { await grantFreedChannels() }
+        await grantFreedChannels()
     }
 
     /// The earliest moment a held push is due, across games.
@@ -843,12 +817,10 @@ public actor GameService {
                             nextLinger = min(nextLinger ?? until, until)
                         }
                     }
-                    if !waitingForChannel.isEmpty {
-                        let granted = waitingForChannel.count
-                        await grantFreedChannels()
-                        // A game just given its channel has work of its own: look again.
-                        if waitingForChannel.count < granted { continue }
-                    }
+                    let waiting = board.waiting.count
+                    await grantFreedChannels()
+                    // A game just given its channel has work of its own: look again.
+                    if board.waiting.count < waiting { continue }
                     guard !busy.isEmpty else { return nil }
                     // On the feed clock a linger ends at once (on the first pass; later passes wait for
                     // the sink); on the system clock it is waited for.
@@ -970,54 +942,21 @@ public actor GameService {
         return Game(engine: engine, manual: manual)
     }
 
-    /// Takes in what an engine said after a call: its next deadline, its channel (rewriting
-    /// `channels.json` when it changed), what APNs' answers did to it, and pushes held for want of
-    /// a channel (said once per game).
+    /// Takes in what an engine said after a call: its next deadline, and its channel for the
+    /// board (which says what to do of it: see ``ChannelBoard/reported(_:_:now:)``).
     private func absorb(_ id: String, _ step: Step) {
         if let journal = store?.journal, journal.holdsDeliveries, touchedSet.insert(id).inserted { touched.append(id) }
         schedule(id, step.deadline)
-        if step.channelWorkWaits {
-            // Woken again on the system clock, backing off from 1 s to a minute.
-            let delay = channelRetry[id] ?? 1
-            channelRetry[id] = min(delay * 2, 60)
-            schedule(id, Date().addingTimeInterval(delay))
-        } else {
-            channelRetry[id] = nil
-        }
-        if options.perGameChannels, channels[id] != step.channel {
-            channels[id] = step.channel
-            writeChannelDirectory()
-        }
-        for news in step.channelNews {
-            switch news {
-            case .opened(let channel): report("game \(id): broadcast channel \(channel) created")
-            case .deleted(let channel, let gone):
-                report("game \(id): broadcast channel \(channel) deleted" + (gone ? " (APNs no longer knew it: deleted before)" : ""))
-            case .refused(let why): report("game \(id): \(why); its pushes wait")
-            case .unusable(let why): report("game \(id): \(why); the create is sent again later")
-            case .ignored: break
-            }
-        }
-        if step.holding, reportedHolds.insert(id).inserted {
-            let why: String
-            switch step.channel.phase {
-            case .refused(let reason, _): why = reason
-            case .creating: why = "its channel is being created"
-            default:
-                why = options.channels.manage
-                    ? "its channel is not open" : "its header has no \"channel\" and --channels manage is off"
-            }
-            report("game \(id): no broadcast channel to send on (\(why)); its pushes wait, the newest state only, and never go to another game's channel")
-        }
+        carry(board.reported(
+            id, .init(channel: step.channel, news: step.channelNews, holding: step.holding, workWaits: step.channelWorkWaits),
+            now: Date()))
     }
 
     /// Rewrites `channels.json` from the games' channels (with a state directory).
     private func writeChannelDirectory() {
         guard let store, options.perGameChannels else { return }
-        var directory = ChannelDirectory()
-        for (id, channel) in channels { directory.games[id] = .init(channel) }
         do {
-            try store.write(directory.encoded(), named: ChannelDirectory.fileName)
+            try store.write(board.directory.encoded(), named: ChannelDirectory.fileName)
         } catch {
             report("channels: cannot write \(ChannelDirectory.fileName): \(error)")
         }

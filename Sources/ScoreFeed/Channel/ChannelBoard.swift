@@ -1,0 +1,178 @@
+import Foundation
+
+/// The broadcast channels of every game a service follows, as one pure value: what spans games.
+/// Each game's session owns its channel's truth; the board keeps each channel as the game's
+/// engine last reported it (what `channels.json` shows and the cap counts), the creates decided
+/// and not yet reported back (counted against the cap), the games waiting for a free channel in
+/// order, how long each game's unanswered channel work backs off, and which games' held pushes
+/// were said. ``GameService`` tells it what happened and carries out the ``Action``s it returns.
+public struct ChannelBoard: Sendable {
+    /// Whether each game has its own channel (broadcast mode without a fixed channel id).
+    public let perGame: Bool
+    public let management: ChannelManagement
+    /// Each game's channel as its engine last reported it.
+    public private(set) var channels: [String: BroadcastChannel] = [:]
+    /// Games whose create is decided and not yet reported back by their engine.
+    public private(set) var reserved: Set<String> = []
+    /// Games that wait for a free channel (past ``ChannelManagement/maxChannels``), in order.
+    public private(set) var waiting: [String] = []
+    /// Seconds before a game whose channel work waits on the sink is woken again.
+    private var retry: [String: TimeInterval] = [:]
+    /// Games whose held pushes (no channel to send on) were reported.
+    private var reportedHolds: Set<String> = []
+
+    /// What the service is to do.
+    public enum Action: Hashable, Sendable {
+        /// Give `game` its channel (a create goes at once), then report the engine back.
+        case setUp(game: String, MatchEngine.ChannelSetup)
+        /// A line for people.
+        case report(String)
+        /// Rewrite `channels.json` from ``channels``.
+        case writeDirectory
+        /// Wake `game` at `at`: its channel work waits on the sink.
+        case wake(game: String, at: Date)
+    }
+
+    /// What an engine says of its game's channel after a call.
+    public struct Report: Sendable {
+        public var channel: BroadcastChannel
+        public var news: [BroadcastChannel.Outcome]
+        /// Its pushes wait for want of a channel.
+        public var holding: Bool
+        /// A request the sink did not answer, or a delete behind pushes it still holds.
+        public var workWaits: Bool
+
+        public init(channel: BroadcastChannel, news: [BroadcastChannel.Outcome] = [], holding: Bool = false, workWaits: Bool = false) {
+            self.channel = channel
+            self.news = news
+            self.holding = holding
+            self.workWaits = workWaits
+        }
+    }
+
+    public init(perGame: Bool, management: ChannelManagement) {
+        self.perGame = perGame
+        self.management = management
+    }
+
+    /// How many channels ScoreFeed holds or is making at APNs: what the cap counts.
+    public var live: Int {
+        channels.values.filter(\.isLive).count + reserved.filter { channels[$0]?.isLive != true }.count
+    }
+
+    /// A game restored from its checkpoint, with the channel it had.
+    public mutating func restored(_ game: String, channel: BroadcastChannel) {
+        guard perGame else { return }
+        channels[game] = channel
+    }
+
+    /// A game starts (its header, with your backend's `header` channel, or a poller), or a game
+    /// is live again without a channel: with none yet, it gets one: the header's, or, managing,
+    /// a created one within the cap (past it, the game waits for a channel to be deleted).
+    public mutating func start(_ game: String, header: String?) -> [Action] {
+        guard perGame, case .none = channels[game]?.phase ?? .none, !reserved.contains(game) else { return [] }
+        if let header {
+            if let problem = BroadcastChannel.problem(with: header) {
+                return [.setUp(game: game, .refuse("its header's \"channel\" \(problem)"))]
+            }
+            if let other = channels.first(where: { $0.key != game && $0.value.id == header })?.key {
+                return [.setUp(game: game, .refuse("its header's \"channel\" \(header) is game \(other)'s; two games never share one"))]
+            }
+            return [.setUp(game: game, .use(header, storage: management.storage))]
+        }
+        guard management.manage else { return [] }
+        if live >= management.maxChannels {
+            guard !waiting.contains(game) else { return [] }
+            waiting.append(game)
+            return [.report("game \(game): ScoreFeed already keeps \(live) channels, the most --max-channels allows (\(management.maxChannels)); no create was sent, and the game holds its pushes until a channel is deleted")]
+        }
+        waiting.removeAll { $0 == game }
+        reserved.insert(game)
+        return [.setUp(game: game, .create(storage: management.storage))]
+    }
+
+    /// Games that waited for a free channel get one, as far as the cap now allows.
+    public mutating func grantFreed() -> [Action] {
+        var actions: [Action] = []
+        while let game = waiting.first, live < management.maxChannels {
+            waiting.removeFirst()
+            actions += start(game, header: nil)
+        }
+        return actions
+    }
+
+    /// `game`'s engine reported its channel at `now` (wall clock): the board keeps it, says its
+    /// news, backs off channel work that waits on the sink, says once that its pushes are held,
+    /// and gives a new channel to a game live again whose channel ScoreFeed deleted.
+    public mutating func reported(_ game: String, _ report: Report, now: Date) -> [Action] {
+        var actions: [Action] = []
+        if report.workWaits {
+            // Woken again, backing off from 1 s to a minute.
+            let delay = retry[game] ?? 1
+            retry[game] = min(delay * 2, 60)
+            actions.append(.wake(game: game, at: now.addingTimeInterval(delay)))
+        } else {
+            retry[game] = nil
+        }
+        guard perGame else { return actions }
+        reserved.remove(game)
+        if channels[game] != report.channel {
+            channels[game] = report.channel
+            actions.append(.writeDirectory)
+        }
+        for news in report.news {
+            switch news {
+            case .opened(let channel): actions.append(.report("game \(game): broadcast channel \(channel) created"))
+            case .deleted(let channel, let gone):
+                actions.append(.report("game \(game): broadcast channel \(channel) deleted" + (gone ? " (APNs no longer knew it: deleted before)" : "")))
+            case .refused(let why): actions.append(.report("game \(game): \(why); its pushes wait"))
+            case .unusable(let why): actions.append(.report("game \(game): \(why); the create is sent again later"))
+            case .ignored: break
+            }
+        }
+        if report.holding, reportedHolds.insert(game).inserted {
+            let why: String
+            switch report.channel.phase {
+            case .refused(let reason, _): why = reason
+            case .creating: why = "its channel is being created"
+            default:
+                why = management.manage ? "its channel is not open" : "its header has no \"channel\" and --channels manage is off"
+            }
+            actions.append(.report("game \(game): no broadcast channel to send on (\(why)); its pushes wait, the newest state only, and never go to another game's channel"))
+        }
+        // A game called off whose feed came back lost the channel ScoreFeed made for it: once
+        // its pushes wait for one, it gets a new one.
+        if management.manage, report.holding, case .none = report.channel.phase, report.channel.creates > 0, !waiting.contains(game) {
+            actions += start(game, header: nil)
+        }
+        return actions
+    }
+
+    /// The channels APNs listed that no game owns, and whether they may be deleted: only when
+    /// every channel of the app is this directory's (``ChannelManagement/deleteUnknown``), no
+    /// create is unanswered (its answer may still hand one back) and no game uses your backend's
+    /// channels. `why` says why they are kept, when they are.
+    public func unknown(in listed: [String]) -> (unknown: [String], deletable: Bool, why: String?) {
+        let owned = Set(channels.values.compactMap(\.id))
+        let unknown = listed.filter { !owned.contains($0) }.sorted()
+        guard !unknown.isEmpty else { return ([], false, nil) }
+        let creating = channels.filter { if case .creating = $0.value.phase { true } else { false } }.keys.sorted()
+        let backend = channels.values.contains { $0.origin == .header }
+        guard management.deleteUnknown, creating.isEmpty, !backend else {
+            let why = !management.deleteUnknown
+                ? "if every channel of this app is this state directory's, --delete-unknown-channels deletes them"
+                : !creating.isEmpty
+                    ? "not deleted while the create of \(creating.prefix(5).joined(separator: ", ")) is unanswered (a later reconciliation deletes them)"
+                    : "not deleted: games here use channels your backend made, so not every channel of this app is ScoreFeed's"
+            return (unknown, false, why)
+        }
+        return (unknown, true, nil)
+    }
+
+    /// `channels.json`'s content.
+    public var directory: ChannelDirectory {
+        var directory = ChannelDirectory()
+        for (id, channel) in channels { directory.games[id] = .init(channel) }
+        return directory
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+@testable import ScoreFeed
+
+/// The channels of all games as one pure value: what a game starting, an engine's report and
+/// APNs' list lead to, as tables, without actors or the APNs test server.
+@Suite("ChannelBoard: the channels of all games")
+struct ChannelBoardTests {
+    static let now = Date(timeIntervalSince1970: 1_795_651_200)
+    static let good = "Y2hhbm5lbEE=", other = "Y2hhbm5lbEI="
+
+    static func board(manage: Bool = true, cap: Int = 10_000, deleteUnknown: Bool = false) -> ChannelBoard {
+        ChannelBoard(perGame: true, management: ChannelManagement(manage: manage, maxChannels: cap, deleteUnknown: deleteUnknown))
+    }
+
+    /// A channel in `phase`, made by `origin`.
+    static func channel(_ phase: BroadcastChannel.Phase, origin: BroadcastChannel.Origin = .scorefeed, creates: Int = 1) -> BroadcastChannel {
+        var channel = BroadcastChannel()
+        channel.phase = phase
+        channel.origin = origin
+        channel.creates = creates
+        return channel
+    }
+
+    static func setUps(_ actions: [ChannelBoard.Action]) -> [String] {
+        actions.compactMap { if case .setUp(let game, let setup) = $0 { "\(game) \(setup)" } else { nil } }
+    }
+
+    static func reports(_ actions: [ChannelBoard.Action]) -> [String] {
+        actions.compactMap { if case .report(let text) = $0 { text } else { nil } }
+    }
+
+    @Test func aHeadersChannelIsUsedRefusedWhenBadOrAnotherGames() {
+        var board = Self.board(manage: false)
+        #expect(Self.setUps(board.start("A", header: Self.good)) == ["A use(\"\(Self.good)\", storage: 0)"])
+        _ = board.reported("A", .init(channel: Self.channel(.open(id: Self.good), origin: .header)), now: Self.now)
+        #expect(Self.setUps(board.start("B", header: Self.good)).first?.contains("refuse") == true, "two games never share one")
+        #expect(Self.setUps(board.start("C", header: "not base64!")).first?.contains("refuse") == true)
+        #expect(board.start("D", header: nil).isEmpty, "no header, not managing: no channel")
+        #expect(board.start("A", header: Self.other).isEmpty, "a game with a channel keeps it")
+    }
+
+    @Test func theCapCountsReservationsAndTheWaitingGetFreedChannelsInOrder() {
+        var board = Self.board(cap: 2)
+        #expect(Self.setUps(board.start("A", header: nil)) == ["A create(storage: 0)"])
+        #expect(Self.setUps(board.start("B", header: nil)) == ["B create(storage: 0)"])
+        #expect(board.live == 2, "reserved before their engines report")
+        let c = board.start("C", header: nil)
+        #expect(Self.setUps(c).isEmpty && Self.reports(c).count == 1 && board.waiting == ["C"])
+        #expect(board.start("C", header: nil).isEmpty, "said once")
+        _ = board.start("D", header: nil)
+        #expect(board.waiting == ["C", "D"])
+        _ = board.reported("A", .init(channel: Self.channel(.open(id: Self.good))), now: Self.now)
+        _ = board.reported("B", .init(channel: Self.channel(.open(id: Self.other))), now: Self.now)
+        #expect(board.grantFreed().isEmpty, "still full")
+        _ = board.reported("A", .init(channel: Self.channel(.deleted(id: Self.good))), now: Self.now)
+        #expect(Self.setUps(board.grantFreed()) == ["C create(storage: 0)"], "the first waiting, once one is freed")
+        #expect(board.waiting == ["D"])
+    }
+
+    @Test func anEnginesReportIsKeptSaidAndBackedOff() {
+        var board = Self.board()
+        _ = board.start("A", header: nil)
+        let opened = board.reported("A", .init(channel: Self.channel(.open(id: Self.good)), news: [.opened(Self.good)]), now: Self.now)
+        #expect(opened.contains(.writeDirectory))
+        #expect(Self.reports(opened) == ["game A: broadcast channel \(Self.good) created"])
+        #expect(board.directory.games["A"] != nil)
+        #expect(!board.reported("A", .init(channel: Self.channel(.open(id: Self.good))), now: Self.now).contains(.writeDirectory), "unchanged: not rewritten")
+        // Channel work that waits on the sink is woken again, backing off 1, 2, 4 … 60 s.
+        var waits: [TimeInterval] = []
+        for _ in 0..<8 {
+            for case .wake(_, let at) in board.reported("A", .init(channel: Self.channel(.deleting(id: Self.good)), workWaits: true), now: Self.now) {
+                waits.append(at.timeIntervalSince(Self.now))
+            }
+        }
+        #expect(waits == [1, 2, 4, 8, 16, 32, 60, 60])
+        _ = board.reported("A", .init(channel: Self.channel(.deleting(id: Self.good))), now: Self.now)
+        let again = board.reported("A", .init(channel: Self.channel(.deleting(id: Self.good)), workWaits: true), now: Self.now)
+        #expect(again.contains(.wake(game: "A", at: Self.now.addingTimeInterval(1))), "from 1 s again once it moved")
+        // Held pushes are said once.
+        let held = { board.reported("B", .init(channel: Self.channel(.creating), holding: true), now: Self.now) }
+        #expect(Self.reports(held()).count == 1)
+        #expect(Self.reports(held()).isEmpty)
+    }
+
+    @Test func aGameLiveAgainWithoutItsDeletedChannelGetsANewOne() {
+        var board = Self.board()
+        _ = board.start("A", header: nil)
+        _ = board.reported("A", .init(channel: Self.channel(.deleted(id: Self.good))), now: Self.now)
+        #expect(Self.setUps(board.reported("A", .init(channel: Self.channel(.none, creates: 1)), now: Self.now)).isEmpty,
+                "nothing waits for a channel yet (an ended game whose create was not sent is never asked again)")
+        let back = board.reported("A", .init(channel: Self.channel(.none, creates: 1), holding: true), now: Self.now)
+        #expect(Self.setUps(back) == ["A create(storage: 0)"])
+        var fresh = Self.board()
+        #expect(Self.setUps(fresh.reported("B", .init(channel: BroadcastChannel(), holding: true), now: Self.now)).isEmpty,
+                "a game never given one waits for its start")
+    }
+
+    @Test(arguments: [
+        // (delete unknown, a create unanswered, a backend's channel in use, deletable)
+        (true, false, false, true), (false, false, false, false), (true, true, false, false), (true, false, true, false),
+    ])
+    func channelsNoGameOwnsAreDeletedOnlyWhenAllAreOurs(deleteUnknown: Bool, creating: Bool, backend: Bool, deletable: Bool) {
+        var board = Self.board(deleteUnknown: deleteUnknown)
+        _ = board.reported("A", .init(channel: Self.channel(.open(id: Self.good))), now: Self.now)
+        if creating { _ = board.reported("B", .init(channel: Self.channel(.creating)), now: Self.now) }
+        if backend { _ = board.reported("C", .init(channel: Self.channel(.open(id: "aGVhZGVy"), origin: .header)), now: Self.now) }
+        let found = board.unknown(in: [Self.good, Self.other])
+        #expect(found.unknown == [Self.other])
+        #expect(found.deletable == deletable)
+        #expect((found.why == nil) == deletable)
+        #expect(board.unknown(in: [Self.good]).unknown.isEmpty)
+    }
+}
