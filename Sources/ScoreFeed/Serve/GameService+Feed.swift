@@ -1,0 +1,231 @@
+import Foundation
+import ScoreFeedModel
+
+/// A game's feed handed to its engine: events, a poll's snapshot, the feed's score, a call-off.
+extension GameService {
+    /// Hands one event of `game` to its engine, as a line would (`line` numbers it in messages).
+    public func receive(_ event: GameEvent, game: String, line: Int, source: String? = nil) async -> ScoreFeedError? {
+        counters.lines += 1
+        return await apply(event, to: game, line: line, source: source)
+    }
+
+    /// `game` ends without a final (``MatchEngine/callOff(_:why:)``): postponed, or suspended
+    /// with the score it had. A game not known here is not started for it: nothing was shown.
+    public func callOff(_ phase: GamePhase, why: String, game id: String) async -> ScoreFeedError? {
+        guard let game = games[id] else { return nil }
+        var failure: ScoreFeedError?
+        do {
+            try await game.engine.callOff(phase, why: why)
+        } catch {
+            failure = Self.sinkFailed(id, error)
+        }
+        absorb(id, await Step.of(game.engine))
+        return failure
+    }
+
+    /// How many of `game`'s events its engine has applied (accepted or edits): what moves when
+    /// its feed brings news.
+    public func progress(of id: String) async -> Int {
+        guard let engine = games[id]?.engine else { return 0 }
+        let statistics = await engine.statistics
+        return statistics.accepted + statistics.edits
+    }
+
+    /// How `game` ended: its phase once its `end` is out (final, postponed or suspended); nil
+    /// while it has not ended (or is not known).
+    public func ending(of id: String) async -> GamePhase? {
+        guard let engine = games[id]?.engine, await engine.hasEnded else { return nil }
+        return await engine.state.phase
+    }
+
+    /// The feed says `game`'s running score is `score` as of feed time `time` (its newest event's).
+    public func follow(_ score: FinalScore, game id: String, at time: Date) async -> ScoreFeedError? {
+        guard let game = games[id] else { return nil }
+        var failure: ScoreFeedError?
+        do {
+            try await game.engine.follow(score, at: time, moving: game.manual)
+        } catch {
+            failure = Self.sinkFailed(id, error)
+        }
+        absorb(id, await Step.of(game.engine))
+        return failure
+    }
+
+    /// Hands one snapshot of `game`'s feed to its engine (a poll's answer): its new events, then
+    /// the feed's running score, then the game's end. On the system clock the snapshot arrived
+    /// together and is one moment: the past costs at most one push. On feed time each event is
+    /// its own moment, as in replay. Returns the messages for people (rejections, the sink's
+    /// failure), in order; `ignoring` codes are not worth one.
+    public func receive(
+        snapshot events: [(event: GameEvent, line: Int)], score: (FinalScore, at: Date)?, end: (event: GameEvent, line: Int)?,
+        game id: String, source: String? = nil, ignoring: Set<ScoreFeedError.Code> = []
+    ) async -> [ScoreFeedError] {
+        var messages: [ScoreFeedError] = []
+        func say(_ message: ScoreFeedError?) {
+            if let message, !ignoring.contains(message.code) { messages.append(message) }
+        }
+        guard let game = games[id], game.manual == nil else {
+            for (event, line) in events { say(await receive(event, game: id, line: line, source: source)) }
+            if let (score, time) = score { say(await follow(score, game: id, at: time)) }
+            if let end { say(await receive(end.event, game: id, line: end.line, source: source)) }
+            await grantFreedChannels()
+            return messages
+        }
+        var items: [MatchEngine.ArrivalItem] = events.map { .event($0.event, index: $0.line - 1) }
+        if let (score, _) = score { items.append(.score(score)) }
+        if let end { items.append(.event(end.event, index: end.line - 1)) }
+        let lines = events.map(\.line) + (end.map { [$0.line] } ?? [])
+        let seqs = events.map(\.event.seq) + (end.map { [$0.event.seq] } ?? [])
+        counters.lines += lines.count
+        counters.events += lines.count
+        let (verdicts, failure, step) = await Self.arrive(items, on: game.engine)
+        for (i, verdict) in verdicts.enumerated() {
+            let location = ScoreFeedError.Location(file: source, line: lines[i], sequence: seqs[i])
+            say(takeIn(Taken(outcome: .success(verdict), checkpointFailure: step.checkpointFailure, seq: seqs[i]), of: id, at: location))
+        }
+        if let failure { say(Self.sinkFailed(id, failure)) }
+        absorb(id, step)
+        await grantFreedChannels()
+        return messages
+    }
+
+    /// Takes an arrival into `engine` and sends what it decided, in one hop.
+    static func arrive(
+        _ items: [MatchEngine.ArrivalItem], on engine: isolated MatchEngine
+    ) async -> (verdicts: [EventValidator.Verdict], failure: (any Error)?, step: Step) {
+        let verdicts = engine.take(arrival: items)
+        do {
+            try await engine.flush()
+            return (verdicts, nil, Step.of(engine))
+        } catch {
+            return (verdicts, error, Step.of(engine))
+        }
+    }
+
+    /// An event of a run, with its place in the batch and its line number.
+    struct Pending: Sendable {
+        var index: Int
+        var line: Int
+        var event: GameEvent
+    }
+
+    /// Applies a run of event lines for known games (`run`, each game's events in order, the
+    /// games as they first came): each game takes its own on its own executor, one hop per
+    /// game, the games side by side (a batch of many games uses every core). Then what the lines
+    /// have to say is taken in, in the order of the lines, and each game's state once, as it
+    /// stands after its last event. Returns the messages for people, by their line's place in the batch.
+    func apply(
+        _ run: [(game: String, events: [Pending])], of batch: [ParsedLine], source: String?
+    ) async -> [(index: Int, message: ScoreFeedError)] {
+        var said: [(index: Int, game: String, Taken)] = []
+        var steps = [Step?](repeating: nil, count: run.count)
+        await withTaskGroup(of: (place: Int, run: Run).self) { group in
+            for (place, (id, events)) in run.enumerated() {
+                guard let game = games[id] else { continue }
+                group.addTask { (place, await Self.receive(events, on: game.engine, manual: game.manual)) }
+            }
+            for await (place, done) in group {
+                for (index, taken) in done.said { said.append((index, run[place].game, taken)) }
+                steps[place] = done.step
+            }
+        }
+        var messages: [(index: Int, message: ScoreFeedError)] = []
+        for (index, id, taken) in said.sorted(by: { $0.index < $1.index }) {
+            let location = ScoreFeedError.Location(file: source, line: batch[index].number, sequence: taken.seq)
+            if let message = takeIn(taken, of: id, at: location) { messages.append((index, message)) }
+        }
+        for (place, step) in steps.enumerated() { if let step { absorb(run[place].game, step) } }
+        await grantFreedChannels()
+        return messages
+    }
+
+    /// What one event did to its game, as far as the messages for people go.
+    struct Taken: Sendable {
+        /// The validator's verdict, or the sink's failure.
+        var outcome: Result<EventValidator.Verdict, any Error>
+        var checkpointFailure: ScoreFeedError?
+        /// The event's `seq`, for the message's location.
+        var seq: Int
+
+        /// Whether there is anything to tell people.
+        var says: Bool {
+            if checkpointFailure != nil { return true }
+            switch outcome {
+            case .success(.reject): return true
+            case .success: return false
+            case .failure: return true
+            }
+        }
+    }
+
+    /// What a game did with a run of its events: the events with something to say (a rejection,
+    /// a failure), by their place in the batch, then the game's state after the last.
+    struct Run: Sendable {
+        var said: [(index: Int, Taken)]
+        var step: Step
+    }
+
+    /// Hands a run of events to `engine`, in order, on the engine's own executor. On the system
+    /// clock the run arrived together: it is one moment (one arrival, one decision); on feed time
+    /// each event is its own moment, as in replay.
+    static func receive(_ events: [Pending], on engine: isolated MatchEngine, manual: ManualClock?) async -> Run {
+        var said: [(index: Int, Taken)] = []
+        if manual == nil {
+            let (verdicts, failure, step) = await arrive(events.map { .event($0.event, index: $0.line - 1) }, on: engine)
+            for (i, verdict) in verdicts.enumerated() {
+                let taken = Taken(outcome: .success(verdict), checkpointFailure: step.checkpointFailure, seq: events[i].event.seq)
+                if taken.says { said.append((events[i].index, taken)) }
+            }
+            if let failure, let last = events.last {
+                said.append((last.index, Taken(outcome: .failure(failure), checkpointFailure: nil, seq: last.event.seq)))
+            }
+            return Run(said: said, step: step)
+        }
+        // By index: a copy of each event (every string in it retained and released) is not needed.
+        for i in events.indices {
+            let outcome: Result<EventValidator.Verdict, any Error>
+            do {
+                if let manual {
+                    outcome = .success(try await engine.receive(events[i].event, index: events[i].line - 1, moving: manual))
+                } else {
+                    outcome = .success(try await engine.receive(events[i].event, index: events[i].line - 1))
+                }
+            } catch {
+                outcome = .failure(error)
+            }
+            let taken = Taken(outcome: outcome, checkpointFailure: engine.checkpointFailure, seq: events[i].event.seq)
+            if taken.says { said.append((events[i].index, taken)) }
+        }
+        return Run(said: said, step: Step.of(engine))
+    }
+
+    /// The message for people about one event of game `id`: its rejection, the sink's failure,
+    /// or the game's checkpoint failure (said once).
+    func takeIn(_ taken: Taken, of id: String, at location: ScoreFeedError.Location) -> ScoreFeedError? {
+        switch taken.outcome {
+        case .success(let verdict):
+            if case .reject(var error) = verdict {
+                error.location = location
+                error.message = "game \(id): " + error.message
+                return error
+            }
+            return checkpointProblem(id, taken.checkpointFailure)
+        case .failure(let error):
+            return Self.sinkFailed(id, error, at: location)
+        }
+    }
+
+    func apply(_ event: GameEvent, to id: String, line: Int, source: String?) async -> ScoreFeedError? {
+        let location = ScoreFeedError.Location(file: source, line: line, sequence: event.seq)
+        guard let game = games[id] else {
+            counters.unknownGame += 1
+            return ScoreFeedError(.invalidValue, "event for game \"\(id)\", which has no header yet; skipped", at: location)
+        }
+        counters.events += 1
+        let run = await Self.receive([Pending(index: 0, line: line, event: event)], on: game.engine, manual: game.manual)
+        absorb(id, run.step)
+        let failure = run.said.first.flatMap { takeIn($0.1, of: id, at: location) }
+        await grantFreedChannels()
+        return failure
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import ScoreFeedModel
+
+/// Lines from `serve`'s input: one at a time, or a batch made durable with one sync (group commit).
+extension GameService {
+    /// Handles one item of the input; returns a message for people when the line was bad.
+    public func handle(_ item: LineReader.Item, source: String? = nil) async -> ScoreFeedError? {
+        await handle(ParsedLine(item, source: source), source: source)
+    }
+
+    /// Handles one line parsed beforehand (on the reader's thread); returns a message for people
+    /// when the line was bad.
+    public func handle(_ line: ParsedLine, source: String? = nil) async -> ScoreFeedError? {
+        counters.lines += 1
+        switch line.content {
+        case .success(nil):
+            return nil
+        case .success(.header(let attributes, let channel)?):
+            counters.headers += 1
+            await start(attributes, channel: channel)
+            return nil
+        case .success(.event(let id, let event)?):
+            return await apply(event, to: id, line: line.number, source: source)
+        case .failure(let error):
+            counters.badLines += 1
+            return error
+        }
+    }
+
+    /// Handles a batch of lines as one: applied in order, made durable with one sync (with a
+    /// journal), then their pushes sent. Returns the messages for people, in order.
+    ///
+    /// On the system clock the batch arrived together: each game's events in it are one moment
+    /// (one arrival, one decision), wherever headers and other lines fall between them. On feed
+    /// time each event is its own moment, as in replay.
+    public func handle(batch: [ParsedLine], source: String? = nil) async -> [ScoreFeedError] {
+        if options.clock == .system { return await handle(arrival: batch, source: source) }
+        beginBatch()
+        var messages: [ScoreFeedError] = []
+        var start = 0
+        while start < batch.count {
+            // A run of events for games already known goes to the games side by side; any other
+            // line (a header, a bad line, an unknown game's event) on its own, in order.
+            // Each game's events in order, the games as they first came (one lookup per line).
+            var run: [(game: String, events: [Pending])] = []
+            var place: [String: Int] = [:]
+            var end = start
+            while end < batch.count, case .success(.event(let id, let event)?) = batch[end].content {
+                let pending = Pending(index: end, line: batch[end].number, event: event)
+                if let known = place[id] {
+                    run[known].events.append(pending)
+                } else if games[id] != nil {
+                    place[id] = run.count
+                    run.append((id, [pending]))
+                } else {
+                    break
+                }
+                end += 1
+            }
+            if end == start {
+                if let message = await handle(batch[start], source: source) { messages.append(message) }
+                start += 1
+            } else {
+                messages += await apply(run, of: batch, source: source).map(\.message)
+                counters.lines += end - start
+                counters.events += end - start
+                start = end
+            }
+        }
+        if let message = await endBatch() { messages.append(message) }
+        return messages
+    }
+
+    /// ``handle(batch:source:)`` on the system clock: headers, bad lines and events of unknown
+    /// games are taken in order; every known game's events wait, then go to the games as one
+    /// run, so each game decides once on the batch.
+    func handle(arrival batch: [ParsedLine], source: String?) async -> [ScoreFeedError] {
+        beginBatch()
+        var messages: [(index: Int, message: ScoreFeedError)] = []
+        var run: [(game: String, events: [Pending])] = []
+        var place: [String: Int] = [:]
+        var events = 0
+        for index in batch.indices {
+            if case .success(.event(let id, let event)?) = batch[index].content, games[id] != nil {
+                let pending = Pending(index: index, line: batch[index].number, event: event)
+                if let known = place[id] {
+                    run[known].events.append(pending)
+                } else {
+                    place[id] = run.count
+                    run.append((id, [pending]))
+                }
+                events += 1
+            } else if let message = await handle(batch[index], source: source) {
+                messages.append((index, message))
+            }
+        }
+        if !run.isEmpty {
+            counters.lines += events
+            counters.events += events
+            messages += await apply(run, of: batch, source: source)
+        }
+        var said = messages.sorted { $0.index < $1.index }.map(\.message)
+        if let message = await endBatch() { said.append(message) }
+        return said
+    }
+
+    /// Starts a batch of ``handle(_:source:)`` calls (with a journal): the games hold their pushes
+    /// until ``endBatch()`` has made the whole batch durable with one sync (group commit).
+    public func beginBatch() {
+        store?.journal?.holdsDeliveries = true
+    }
+
+    /// Ends a batch of ``handle(_:source:)`` calls: one sync makes everything they applied
+    /// durable (group commit), then every game they touched sends its pushes. Returns a message
+    /// for people when the journal could not be written or a sink failed.
+    public func endBatch() async -> ScoreFeedError? {
+        guard let journal = store?.journal, journal.holdsDeliveries else { return nil }
+        journal.holdsDeliveries = false
+        var failure: ScoreFeedError?
+        do {
+            try MetricsRecorder.measure(options.metrics) { () throws(ScoreFeedError) in try journal.sync() }
+        } catch {
+            // Each game tries again before it sends, and holds its pushes while it fails.
+            failure = error
+        }
+        // Each game sends its pushes, each recorded as delivered before the next goes (any
+        // game's): a crash sends again at most the one in flight.
+        let batch = touched
+        touched = []
+        touchedSet = []
+        for id in batch {
+            guard let engine = games[id]?.engine else { continue }
+            let step = await Self.flush(engine)
+            failure = failure ?? checkpointProblem(id, step.checkpointFailure) ?? step.sinkFailure.map { Self.sinkFailed(id, $0) }
+            absorb(id, step)
+        }
+        return failure
+    }
+
+    static func flush(_ engine: isolated MatchEngine) async -> Step {
+        do {
+            try await engine.flush()
+            return Step.of(engine)
+        } catch {
+            var step = Step.of(engine)
+            step.sinkFailure = error
+            return step
+        }
+    }
+}

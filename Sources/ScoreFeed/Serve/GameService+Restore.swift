@@ -1,0 +1,126 @@
+import Foundation
+import ScoreFeedModel
+
+/// Restoring games from the state directory: each game's checkpoint and journal, a lost one's numbering.
+extension GameService {
+    /// What ``restore()`` found in the state directory.
+    public struct Restoration: Sendable {
+        /// Games that continue where they stopped.
+        public var resumedGames = 0
+        /// Checkpoints that could not be read (those games start afresh when their events come),
+        /// and games whose policy state was from another version (resumed with a fresh policy
+        /// that treats the hour's priority-10 budget as spent).
+        public var problems: [ScoreFeedError] = []
+    }
+
+    /// Loads every checkpoint in the state directory and sends what their outboxes still hold.
+    @discardableResult
+    public func restore() async throws -> Restoration {
+        var restoration = Restoration()
+        guard let store else { return restoration }
+        // A checkpoint put aside on an earlier start whose game has not written a new one since.
+        for aside in try store.putAside() where !FileManager.default.fileExists(atPath: aside.checkpoint.path) {
+            lostCheckpoints[aside.checkpoint.standardizedFileURL.path] = LostNumbering(aside.data, journal: aside.journal)
+        }
+        for entry in try store.readAll() {
+            let place = ScoreFeedError.Location(file: entry.file.path)
+            var session: GameSession
+            do {
+                guard let data = entry.data else { throw ScoreFeedError(.io, "cannot read the file", at: place) }
+                session = try GameSession.restore(
+                    data, journal: entry.journal, file: entry.file.path, renderer: options.renderer, policy: options.coalescer)
+                try GameID.check(session.attributes.gameId, "its game id", at: place)
+            } catch {
+                var problem = error as? ScoreFeedError ?? ScoreFeedError(.invalidValue, "\(error)", at: place)
+                let aside = entry.file.appendingPathExtension("unreadable")
+                try? FileManager.default.removeItem(at: aside)
+                let kept = (try? FileManager.default.moveItem(at: entry.file, to: aside)) != nil
+                let numbering = LostNumbering(entry.data, journal: entry.journal)
+                problem.message = "cannot use the checkpoint (\(problem.message)); its game starts afresh when its events come, "
+                    + "with its priority-10 budget counted as spent for an hour and \(numbering.explained)"
+                    + (kept ? "; the file is kept as \(aside.lastPathComponent)" : "")
+                restoration.problems.append(problem)
+                lostCheckpoints[entry.file.standardizedFileURL.path] = numbering
+                continue
+            }
+            let id = session.attributes.gameId
+            if case .superseded(let aside) = store.adopt(entry.file, for: id) {
+                restoration.problems.append(ScoreFeedError(
+                    .invalidValue, "game \(id) has a checkpoint under its own name too, which is used; this older one is put aside as \(aside.lastPathComponent)",
+                    at: place))
+                continue
+            }
+            if session.policyWasReset {
+                restoration.problems.append(ScoreFeedError(
+                    .invalidValue,
+                    "the push policy's state in the checkpoint is from another version; game \(id) resumes with a fresh policy and its priority-10 budget counted as spent for the next hour",
+                    at: place))
+            }
+            session.channelLinger = options.channels.linger
+            if options.perGameChannels { session.claimChannel(for: identity) }
+            let manual = options.clock == .feed ? ManualClock(session.now) : nil
+            let engine = MatchEngine(session: session, clock: manual ?? systemClock, sink: sink, checkpoints: store, metrics: options.metrics)
+            add(id, Game(engine: engine, manual: manual))
+            board.restored(id, channel: session.channel)
+            counters.resumedGames += 1
+            restoration.resumedGames += 1
+        }
+        writeChannelDirectory()
+        for id in order {
+            guard let engine = games[id]?.engine else { continue }
+            do {
+                try await engine.flush()
+            } catch {
+                restoration.problems.append(Self.sinkFailed(id, error))
+            }
+            absorb(id, await Step.of(engine))
+        }
+        // After the creates a crash left unanswered were sent again: a sender that deduplicates by
+        // apns-request-id hands back the channel it made, which is then owned; one APNs made twice
+        // is not.
+        if options.perGameChannels && options.channels.manage { await reconcileChannels() }
+        return restoration
+    }
+
+    /// Where a game whose checkpoint was lost goes on numbering its pushes: after the `seq` and
+    /// timestamp the file still shows, or, when it shows none, a million on (a game makes a few
+    /// hundred pushes), so receivers see `seq` keep rising. (The ids cover the body, so they
+    /// never repeat whatever the numbering; a timestamp the file does not show is 0, and the
+    /// renderer's head start then covers the lost run's.)
+    struct LostNumbering {
+        var seq: Int
+        var lastTimestamp: Int
+        var salvaged: Bool
+
+        static let jump = 1_000_000
+
+        init(_ data: Data?, journal: Data? = nil) {
+            let journaled = journal.map(Journal.read)
+            if let journaled, let seq = journaled.seq, let lastTimestamp = journaled.lastTimestamp,
+               seq >= GameSession.salvageNumbering(data)?.seq ?? 0 {
+                // The journal numbers on from the checkpoint.
+                self.seq = seq
+                self.lastTimestamp = lastTimestamp
+                salvaged = true
+            } else if journal?.isEmpty == false, journaled?.seq == nil {
+                // A journal that cannot be read may have numbered pushes past the checkpoint.
+                seq = (GameSession.salvageNumbering(data)?.seq ?? 0) + Self.jump
+                lastTimestamp = 0
+                salvaged = false
+            } else if let read = GameSession.salvageNumbering(data) {
+                seq = read.seq
+                lastTimestamp = read.lastTimestamp
+                salvaged = true
+            } else {
+                seq = Self.jump
+                lastTimestamp = 0
+                salvaged = false
+            }
+        }
+
+        var explained: String {
+            salvaged ? "its pushes numbered on from seq \(seq + 1), as the file still shows"
+                : "its pushes numbered from seq \(seq + 1), past any the lost file could have used"
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import ScoreFeedModel
+
+/// Time passing: held pushes coming due, the drain at the end of the input, compaction, the summaries.
+extension GameService {
+    /// Lets `engine` send what is due at `now` (a failing sink is ignored, as the push stays
+    /// in the outbox), or try again what waits on the sink, and returns its next deadline, in one
+    /// hop.
+    static func tick(_ engine: isolated MatchEngine, now: Date) async -> Step {
+        if let deadline = engine.deadline, deadline <= now {
+            try? await engine.tick()
+        } else {
+            try? await engine.flush()
+        }
+        return Step.of(engine)
+    }
+
+    /// Fires every held push that is due now (system clock) across games.
+    public func fireDue(now: Date) async {
+        while let (due, id) = deadlines.popDue(now) {
+            guard let game = games[id] else { continue }
+            if game.scheduled == due { games[id]?.scheduled = nil }
+            var step = await Self.tick(game.engine, now: now)
+            // A deadline the tick could not move (its checkpoint cannot be written) is looked at
+            // again a second later, not at once: this loop must end.
+            if let deadline = step.deadline, deadline <= now { step.deadline = now.addingTimeInterval(1) }
+            absorb(id, step)
+        }
+        await grantFreedChannels()
+    }
+
+    /// The earliest moment a held push is due, across games.
+    public var nextDeadline: Date? { deadlines.next }
+
+    /// At the end of the input: on the feed clock, fires every game's held pushes at once, each at
+    /// its own moment of feed time; on the system clock, waits for each to come due (at most
+    /// `limit` seconds in all). Then sends whatever a failed sink left and writes every checkpoint.
+    /// A game that has not ended keeps its checkpoint and resumes on the next run.
+    public func drain(waitingAtMost limit: TimeInterval = 600) async {
+        let giveUp = Date().addingTimeInterval(limit)
+        _ = await endBatch()
+        if options.clock == .feed {
+            for id in order {
+                guard let game = games[id] else { continue }
+                try? await game.engine.fireDeadlines(through: .distantFuture, moving: game.manual)
+            }
+        } else {
+            // The engines' own deadlines, not the wake-up heap, whose entries may be stale.
+            var previous: Date?
+            await DeadlineLoop(clock: systemClock).run(
+                next: {
+                    var next: Date?
+                    for id in order {
+                        if let deadline = await games[id]?.engine.deadline { next = min(next ?? deadline, deadline) }
+                    }
+                    guard let next, next <= giveUp else { return nil }
+                    defer { previous = next }
+                    // The last tick could not move it (a checkpoint that cannot be written).
+                    if next <= systemClock.now, next == previous { return systemClock.now.addingTimeInterval(0.5) }
+                    return next
+                },
+                work: { now in
+                    for id in order {
+                        guard let engine = games[id]?.engine else { continue }
+                        absorb(id, await Self.tick(engine, now: now))
+                    }
+                })
+        }
+        for id in order {
+            guard let game = games[id] else { continue }
+            try? await game.engine.flush()
+            absorb(id, await Step.of(game.engine))
+        }
+        await settleChannels(until: giveUp)
+        await compact()
+    }
+
+    /// Writes every game's whole checkpoint and empties its journal (with a journal): the state
+    /// directory then holds each game in one file, as a clean exit leaves it.
+    public func compact() async {
+        guard store?.journal != nil else { return }
+        for id in order {
+            await games[id]?.engine.compact()
+        }
+        try? store?.journal?.sync()
+    }
+
+    /// One game's figures, for the summary `serve` prints when it stops.
+    public struct GameSummary: Sendable {
+        public var attributes: GameAttributes
+        public var statistics: GameSession.Statistics
+        public var state: GameState
+        public var ended: Bool
+        /// Pushes still waiting for the sink (it failed), or for a channel to send on.
+        public var unsent: Int
+        /// The game's broadcast channel (none in token mode).
+        public var channel: BroadcastChannel
+        /// Pushes wait because the game has no channel.
+        public var holding: Bool
+        /// The game's last checkpoint write failed (with its errno text): its pushes are withheld.
+        public var checkpointFailure: ScoreFeedError?
+    }
+
+    /// Every game's figures, in the order the games came.
+    public func summaries() async -> [GameSummary] {
+        var result: [GameSummary] = []
+        for id in order {
+            guard let engine = games[id]?.engine else { continue }
+            let session = await engine.current
+            result.append(GameSummary(
+                attributes: session.attributes, statistics: session.statistics, state: session.state,
+                ended: session.hasEnded, unsent: session.outbox.count, channel: session.channel,
+                holding: session.isHolding, checkpointFailure: await engine.checkpointFailure))
+        }
+        return result
+    }
+}
