@@ -378,13 +378,13 @@ public actor GameService {
         return said
     }
 
-    /// Starts a batch of ``handle(_:source:)`` calls (with a journal): the games hold their pushes
+    /// Starts a batch of ``handle(_:source:)-(ParsedLine,_)`` calls (with a journal): the games hold their pushes
     /// until ``endBatch()`` has made the whole batch durable with one sync (group commit).
     public func beginBatch() {
         store?.journal?.holdsDeliveries = true
     }
 
-    /// Ends a batch of ``handle(_:source:)`` calls: one sync makes everything they applied
+    /// Ends a batch of ``handle(_:source:)-(ParsedLine,_)`` calls: one sync makes everything they applied
     /// durable (group commit), then every game they touched sends its pushes. Returns a message
     /// for people when the journal could not be written or a sink failed.
     public func endBatch() async -> ScoreFeedError? {
@@ -489,7 +489,7 @@ public actor GameService {
         }
     }
 
-    /// Whether the game is known (from a header, a checkpoint or ``start(_:)``).
+    /// Whether the game is known (from a header, a checkpoint or ``start(_:channel:)``).
     public func knows(_ game: String) -> Bool { games[game] != nil }
 
     /// Whether the game's `end` has been rendered.
