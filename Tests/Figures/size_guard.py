@@ -6,7 +6,7 @@ size guard covers, measured by Python itself, and how many records two runs diff
   size_guard.py LIMIT BEFORE.jsonl AFTER.jsonl
                                             the row of each, and how many records differ
 
-Serializations (README, "Size guard"):
+Serializations (FeedingYourPushSender.md in ScoreFeed.docc, "Size guard"):
   compact        the record's payload bytes as they are (cut from the line, not re-serialized)
   slashes        compact with "/" as "\\/" (Foundation's JSONEncoder default)
   spaced         json.dumps(payload, ensure_ascii=False)   (aioapns)

@@ -9,9 +9,9 @@ import Darwin
 #endif
 
 /// kill -9 of the built `serve` while it reads three real games through a pipe, restarted on
-/// the same state directory and output file, with the two producers the README's contract
-/// allows: one sends the whole stream again from the start, one resumes a few lines before the
-/// first event the checkpoints had not applied.
+/// the same state directory and output file, with the two producers the manual's contract
+/// (RunningServe.md) allows: one sends the whole stream again from the start, one resumes a few
+/// lines before the first event the checkpoints (snapshot and journal) had not applied.
 ///
 /// Every run: the union of what was written equals a clean run's records (the same bytes per
 /// apns-id), one body per apns-id, and every game's last record is its `end` with the feed's

@@ -27,7 +27,7 @@ struct DeviceIDTests {
     }
 
     /// `str(uuid.uuid5(uuid.UUID(record_id), token))` in Python 3, pasted here: what a Python
-    /// (or Go, `uuid.NewSHA1`) sender that follows the README's rule computes.
+    /// (or Go, `uuid.NewSHA1`) sender that follows the manual's rule computes.
     static let pythonVectors: [(String, String, String)] = [
         ("6ba7b810-9dad-11d1-80b4-00c04fd430c8", "python.org", "886313e1-3b8a-5372-9b90-0c9aee199e5d"),
         ("66d46580-210d-87d5-899d-b520baa4bba3", "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90",

@@ -97,7 +97,7 @@ struct StateIdentityTests {
     // MARK: - Failover in broadcast mode
 
     /// APNs behind a sender that deduplicates creates by `apns-request-id` (the same id hands back
-    /// the channel it made then), as the README invites.
+    /// the channel it made then), as the manual (RunningServe.md) invites.
     actor DeduplicatingSender {
         let apns = RecordingSink(answeringChannels: true)
         var made: [String: ChannelAnswer] = [:]

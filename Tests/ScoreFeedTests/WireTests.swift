@@ -72,11 +72,11 @@ struct WireTests {
         defer { try? FileManager.default.removeItem(at: records) }
         let entries = try expectAllAccepted(records, .raw, perRecord: Self.devices)
         #expect(entries.contains { $0.event == "start" }, "the starts went out too")
-        // The README's fan-out rule never gives two devices one apns-id (issue 31 item 2).
+        // The manual's fan-out rule (FeedingYourPushSender.md) never gives two devices one apns-id (issue 31 item 2).
         let shared = entries.filter(\.duplicateId)
         #expect(
             shared.count == 0,
-            "\(shared.count) of \(entries.count) requests reused an apns-id already sent to another device (e.g. \(shared.first?.apnsId ?? "")): issue 31 item 2, an id per device, with device_apns_id in Tests/Support/apns_send.py following the README's rule")
+            "\(shared.count) of \(entries.count) requests reused an apns-id already sent to another device (e.g. \(shared.first?.apnsId ?? "")): issue 31 item 2, an id per device, with device_apns_id in Tests/Support/apns_send.py following the manual's rule")
     }
 
     @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason))

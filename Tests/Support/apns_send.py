@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A minimal push sender for ScoreFeed's push records, as the README describes one: each record
+"""A minimal push sender for ScoreFeed's push records, as the manual (FeedingYourPushSender.md) describes one: each record
 (one JSON line) is sent as it stands over HTTP/2 and TLS (`httpx[http2]`) with an ES256 provider
 token (`pyjwt`), its payload's exact bytes cut from the line, never re-serialized.
 
@@ -29,11 +29,11 @@ import sys
 import time
 
 
-# --- The per-device apns-id: the lead updates this to the rule the README states. -----------------
+# --- The per-device apns-id: the lead updates this to the rule the manual states. -----------------
 def device_apns_id(record, token):
     """The apns-id of `record`'s request to the device `token` (token mode).
 
-    The README's rule: the UUIDv5 of the token (lower case) in the namespace of the record's own
+    The manual's rule: the UUIDv5 of the token (lower case) in the namespace of the record's own
     apns-id (its key for retries), so no two devices get one id and a retry keeps each one's."""
     key = record["request"]["headers"].get("apns-id")
     return str(uuid.uuid5(uuid.UUID(key), token.lower())) if key else None

@@ -6,7 +6,7 @@ extension Coalescer {
     /// already under way with no state of its own (`poll` started after tip-off, a state dir
     /// lost with its machine, `serve` handed a backlog): an earlier instance may have spent the
     /// whole hour on this activity, or the activity is brand new, and nothing says which.
-    /// Measured by `scorefeed freshness --join` (README, "Budget at a join").
+    /// Measured by `scorefeed freshness --join` (<doc:PushingUnderTheBudget#Budget-at-a-join>).
     public enum JoinBudget: String, Hashable, Sendable, CaseIterable {
         /// Nothing spent: the whole hour's budget, as for a game met before tip-off.
         case fresh
@@ -21,7 +21,7 @@ extension Coalescer {
         /// when the moment is worth it), then the rest of the hour counted spent.
         case spentAfterJoinPush
 
-        /// The default: see the README's "Budget at a join" for the figures that chose it.
+        /// The default: see <doc:PushingUnderTheBudget#Budget-at-a-join> for the figures that chose it.
         public static let standard = JoinBudget.fresh
     }
 

@@ -47,7 +47,7 @@ public struct Coalescer: PushPolicy {
     /// checkpointed, as an engine commits only after the arrival's decision.
     var arrival: Arrival?
     /// What the coalescer assumes of the device's priority-10 budget when its first arrival is a
-    /// game already under way (``isJoin(_:)``): not checkpointed, as it acts only before the
+    /// game already under way (`isJoin(_:)`): not checkpointed, as it acts only before the
     /// coalescer's first decision.
     public var joinBudget = JoinBudget.standard
     /// What a priority 10 buys at each kind of moment under the assumed delay, and the price's steps.

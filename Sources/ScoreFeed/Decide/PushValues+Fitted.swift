@@ -7,7 +7,7 @@
 //   stats_0021600270.json
 //   stats_0021900001.json
 //   ind-vs-mem-0022400306.json
-// Do not edit; fit it again instead (see README, "The value of a push").
+// Do not edit; fit it again instead (see PushingUnderTheBudget.md in ScoreFeed.docc, "The value of a push").
 
 extension PushValues {
     /// The table the coalescer uses, fit on the real games named above.

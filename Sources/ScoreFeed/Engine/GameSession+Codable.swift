@@ -50,12 +50,12 @@ extension GameSession: Codable {
         try c.encode(channelLinger, forKey: .channelLinger)
     }
 
-    /// Reads formats 2 and 3 (``restore(_:file:renderer:policy:)`` checks the format first). The
+    /// Reads formats 2 and 3 (``restore(_:journal:file:renderer:policy:)`` checks the format first). The
     /// records of the outbox and the kept `end`s are read with their ids lower-cased
     /// (``PushRecord/withCanonicalIDs()``): an old checkpoint's upper-case id goes out as the same
     /// UUID in Apple's canonical form. The
     /// policy's state is read leniently: one absent, null or unreadable (written by another
-    /// version) leaves ``policyWasReset`` set, for ``resume(renderer:policy:)`` to replace.
+    /// version) leaves ``policyWasReset`` set, for `resume(renderer:policy:)` to replace.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let attributes = try c.decode(GameAttributes.self, forKey: .attributes)

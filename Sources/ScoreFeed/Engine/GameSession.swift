@@ -229,12 +229,12 @@ public struct GameSession: Sendable {
         observe(change)
     }
 
-    /// The game ends without a final, at `now`: `phase` is ``GamePhase/postponed`` (called off
-    /// before it started) or ``GamePhase/suspended`` (its feed went silent while it was live: the
-    /// score it had stays); `why` is said in the `end`'s reason. The policy sends the `end` as
-    /// for a final (a channel ScoreFeed made is deleted after it). Nothing happens to a game that
-    /// has ended already. If the feed comes back, its next event reopens the game (see
-    /// ``reopen()``).
+    /// The game ends without a final, at `now`: `phase` is
+    /// ``ScoreFeedModel/GamePhase/postponed`` (called off before it started) or
+    /// ``ScoreFeedModel/GamePhase/suspended`` (its feed went silent while it was live: the score
+    /// it had stays); `why` is said in the `end`'s reason. The policy sends the `end` as for a
+    /// final (a channel ScoreFeed made is deleted after it). Nothing happens to a game that has
+    /// ended already. If the feed comes back, its next event reopens the game (see `reopen()`).
     public mutating func callOff(_ phase: GamePhase, why: String, now: Date) {
         record(.callOff(phase, why: why, now: now))
         advance(to: now)

@@ -10,7 +10,7 @@ public enum FixtureFormat {
     public static let formatName = FeedFormat.fixture.rawValue
 
     /// Decodes a fixture file's bytes. Well-formed files take a fast path (one pass of the byte
-    /// reader, ``JSONScanner``); a file it declines is decoded with `JSONDecoder` (one plain
+    /// reader, `JSONScanner`); a file it declines is decoded with `JSONDecoder` (one plain
     /// decode, and only a file with a bad event again leniently, event by event), so bad input
     /// gets the same result and message as before.
     public static func decode(_ data: Data, file: String? = nil) throws(ScoreFeedError) -> FeedDocument {

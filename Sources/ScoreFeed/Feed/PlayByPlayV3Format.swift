@@ -9,7 +9,7 @@ import ScoreFeedModel
 /// Actions are ordered by `actionId` (v3's `actionNumber` repeats: a block shares its shot's).
 /// The only wall clock is in a few descriptions ("Start of 1st Period (3:41 PM EST)", also period
 /// ends and instant replays), to the minute; other actions' times are estimated between those
-/// (``WallClockEstimate``) on the game's date (its game code or `gameEt`). Scores are stated only
+/// (`WallClockEstimate`) on the game's date (its game code or `gameEt`). Scores are stated only
 /// on scoring actions (`""` elsewhere). The page's `gameStatus` 3 means final: a game end is added.
 public enum PlayByPlayV3Format {
     /// Decodes the bytes of a game page or a v3 play-by-play response.

@@ -9,7 +9,7 @@ import ScoreFeedModel
 /// (rows entered late), and folding in file order gives the feed's `SCORE` ("away - home", on
 /// scoring rows and some others) at every row. There is no usable wall clock: `WCTIMESTRING`
 /// ("8:04 PM", US Eastern) has no date and minute precision, so times are estimated
-/// (``WallClockEstimate``): the date comes from the summary (its game code or `GAME_DATE_EST`);
+/// (`WallClockEstimate`): the date comes from the summary (its game code or `GAME_DATE_EST`);
 /// without a summary the game is placed on 1 October of its season's first year (from the game
 /// id) and a warning says so. Within a minute, rows are spread by game clock and count.
 public enum StatsV2Format {

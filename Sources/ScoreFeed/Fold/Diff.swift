@@ -1,7 +1,7 @@
 import Foundation
 import ScoreFeedModel
 
-/// Exactly the fields of ``GameState`` that changed, each old → new, in declaration order.
+/// Exactly the fields of ``ScoreFeedModel/GameState`` that changed, each old → new, in declaration order.
 public struct Diff: Hashable, Sendable, Codable {
     public var changes: [Change]
 
@@ -22,7 +22,7 @@ public struct Diff: Hashable, Sendable, Codable {
         }
     }
 
-    /// The fields of ``GameState``; raw values are the content-state JSON keys.
+    /// The fields of ``ScoreFeedModel/GameState``; raw values are the content-state JSON keys.
     public enum Field: String, Hashable, Sendable, CaseIterable, Codable {
         case homeScore, awayScore, period, phase, clock, possession
         case homeFouls, awayFouls, homeInBonus, awayInBonus, homeTimeouts, awayTimeouts

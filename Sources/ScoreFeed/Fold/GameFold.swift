@@ -113,7 +113,7 @@ public struct GameFold: Sendable {
     /// (when the game last applied an event: the feed went silent after it): the change the
     /// policy ends the game on (its event is a `gameEnd` that says why). Nil once the feed's own
     /// end is applied or the game is already called off; a later event of the feed (a game that
-    /// comes back) reopens it (``reopen()``).
+    /// comes back) reopens it (`reopen()`).
     public mutating func callOff(_ phase: GamePhase, why: String, time: Date, clockAt: Date) -> StateChange? {
         guard phase.isCalledOff, !sawGameEnd, !board.state.phase.isCalledOff, board.state.phase != .final else { return nil }
         let before = board.state

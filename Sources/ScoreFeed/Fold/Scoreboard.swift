@@ -1,7 +1,7 @@
 import Foundation
 import ScoreFeedModel
 
-/// The pure scoring fold: each event turns the displayed ``GameState`` into the next and says
+/// The pure scoring fold: each event turns the displayed ``ScoreFeedModel/GameState`` into the next and says
 /// exactly what changed.
 ///
 /// Besides the state it keeps the little the rules need that the lock screen does not show

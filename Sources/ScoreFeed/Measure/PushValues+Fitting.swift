@@ -52,7 +52,7 @@ extension PushValues {
         ]
         lines += names.map { "//   \($0)" }
         lines += [
-            "// Do not edit; fit it again instead (see README, \"The value of a push\").",
+            "// Do not edit; fit it again instead (see PushingUnderTheBudget.md in ScoreFeed.docc, \"The value of a push\").",
             "",
             "extension PushValues {",
             "    /// The table the coalescer uses, fit on the real games named above.",

@@ -14,10 +14,10 @@ import FoundationNetworking
 /// before handing it over, so a small gzip body that inflates a thousandfold is stopped at the
 /// cap like any other.
 ///
-/// Why a delegate on an inline queue, and a session per URL (``Lane``): swift-corelibs-foundation hands each received piece to the
+/// Why a delegate on an inline queue, and a session per URL (`Lane`): swift-corelibs-foundation hands each received piece to the
 /// delegate queue without waiting, so an `OperationQueue` slower than the network piles up
 /// pieces in memory (hundreds of MB from a local endpoint, measured) before the cap is seen. The
-/// ``InlineQueue`` runs the delegate on the transfer's own thread, as the bytes arrive: nothing
+/// `InlineQueue` runs the delegate on the transfer's own thread, as the bytes arrive: nothing
 /// piles up, and each piece is counted and dropped before the next is read.
 public final class BoundedHTTP: Sendable {
     /// A whole answer within the bounds.

@@ -18,7 +18,7 @@ extension PayloadSerialization {
             }
         }
 
-        /// The largest size and the serialization that has it (the first in ``allCases`` order
+        /// The largest size and the serialization that has it (the first in `allCases` order
         /// on a tie): what the size guard holds to the limit.
         public var largest: (serialization: PayloadSerialization, bytes: Int) {
             var best = (serialization: PayloadSerialization.compact, bytes: compact)

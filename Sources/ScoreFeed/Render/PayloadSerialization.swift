@@ -29,7 +29,7 @@ public enum PayloadSerialization: String, CaseIterable, Sendable {
     /// surrogate pair, 12 bytes, above `U+FFFF`): Python's plain `json.dumps(payload)`.
     case spacedASCII
 
-    /// How the README and refusal messages name it.
+    /// How the manual and refusal messages name it.
     public var summary: String {
         switch self {
         case .compact: return "compact UTF-8, as sent"

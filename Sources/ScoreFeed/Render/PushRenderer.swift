@@ -42,7 +42,7 @@ import ScoreFeedModel
 ///   a push is delivered now or never), as token mode on one that keeps the latest message
 ///   (``Configuration/messageStorage``).
 /// - Payloads are at most ``Configuration/payloadLimit`` bytes in each of their
-///   ``PayloadSerialization``s (as sent, and as common senders re-serialize them); see ``SizeGuard``.
+///   ``PayloadSerialization``s (as sent, and as common senders re-serialize them); see `SizeGuard`.
 public struct PushRenderer: Sendable {
     public let attributes: GameAttributes
     public let configuration: Configuration

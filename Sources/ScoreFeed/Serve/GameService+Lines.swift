@@ -104,13 +104,13 @@ extension GameService {
         return said
     }
 
-    /// Starts a batch of ``handle(_:source:)`` calls (with a journal): the games hold their pushes
+    /// Starts a batch of ``handle(_:source:)-(ParsedLine,_)`` calls (with a journal): the games hold their pushes
     /// until ``endBatch()`` has made the whole batch durable with one sync (group commit).
     public func beginBatch() {
         store?.journal?.holdsDeliveries = true
     }
 
-    /// Ends a batch of ``handle(_:source:)`` calls: one sync makes everything they applied
+    /// Ends a batch of ``handle(_:source:)-(ParsedLine,_)`` calls: one sync makes everything they applied
     /// durable (group commit), then every game they touched sends its pushes. Returns a message
     /// for people when the journal could not be written or a sink failed.
     public func endBatch() async -> ScoreFeedError? {

@@ -159,7 +159,7 @@ public actor GameService {
         return true
     }
 
-    /// Whether the game is known (from a header, a checkpoint or ``start(_:)``).
+    /// Whether the game is known (from a header, a checkpoint or ``start(_:channel:)``).
     public func knows(_ game: String) -> Bool { games[game] != nil }
 
     /// Whether the game's `end` has been rendered.

@@ -6,10 +6,10 @@ import Darwin
 #endif
 
 /// The games' append-only journals in a state directory: what each game's session did since its
-/// last snapshot, one line per commit. Appends are buffered; ``sync()`` writes every game's
+/// last snapshot, one line per commit. Appends are buffered; ``sync(_:)`` writes every game's
 /// buffered lines and syncs each file once, so one sync makes a whole batch of lines durable
 /// (group commit) before any of their pushes is handed to the sink. That a push was delivered
-/// only needs to reach the kernel before the next push goes (``write()``): it survives the
+/// only needs to reach the kernel before the next push goes (``write(_:)``): it survives the
 /// process being killed, and after a power cut the pushes since the last sync are sent again,
 /// byte for byte. Shared by every engine of a service (a lock guards it).
 ///

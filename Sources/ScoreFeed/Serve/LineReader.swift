@@ -27,7 +27,7 @@ public struct LineReader: Sendable {
     /// The most bytes one batch gathers from reads that find data waiting.
     public var batchBytes: Int
 
-    /// Milliseconds a batch of a backlog (``backlogBytes`` read so far) waits for more when a read
+    /// Milliseconds a batch of a backlog (`backlogBytes` read so far) waits for more when a read
     /// finds nothing more waiting: a producer writing a backlog may be a moment behind the reader
     /// (a pipe holds 64 KB), and what it writes in one go is one moment. A live line or a few
     /// never make a batch that large, so they never wait. 0: no wait.

@@ -21,7 +21,7 @@ extension StreamLine {
     }
 
     /// The event line `serve` reads: the event in the fixture spelling plus `"game": <id>`, one
-    /// JSON object with sorted keys, no newline. ``parse(_:number:source:)`` gives back the same
+    /// JSON object with sorted keys, no newline. ``parse(_:number:source:)-(Data,_,_)`` gives back the same
     /// event, with two limits of the spelling: the time is Unix seconds (a `Date` made from Unix
     /// seconds, as every reader makes them, comes back equal; one from `Date` arithmetic may come
     /// back a fraction of a microsecond off), and a description is cut to 500 characters.

@@ -15,7 +15,7 @@ public enum StreamLine: Sendable {
 
     /// Parses one line (without its newline). `number` is its 1-based line number, for messages.
     ///
-    /// One pass over the bytes per line (``JSONScanner``): the header's and the event's fields
+    /// One pass over the bytes per line (`JSONScanner`): the header's and the event's fields
     /// are read together, then the keys that tell a header from an event decide. Input the byte
     /// reader declines (malformed, mistyped, unusual) is decoded with `JSONDecoder`, so it is
     /// accepted or rejected, with the same message, as before.

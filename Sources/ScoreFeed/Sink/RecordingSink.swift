@@ -2,7 +2,7 @@ import Foundation
 
 /// Keeps every record in memory, for tests and for tools that look at a whole replay.
 ///
-/// It can also play APNs' channel-management service (``answeringChannels``): creates get
+/// It can also play APNs' channel-management service (``init(answeringChannels:)``): creates get
 /// `channel-1`, `channel-2`, … (base64), deletes of a known channel succeed and of an unknown one
 /// answer 404 `ChannelNotRegistered`, and a list names the open channels.
 public actor RecordingSink: PushSink {

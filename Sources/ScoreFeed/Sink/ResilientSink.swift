@@ -65,6 +65,7 @@ public actor ResilientSink: PushSink {
 
     /// - Parameters:
     ///   - inner: the sink that may fail.
+    ///   - options: the waits between attempts and when ``flush()`` gives up.
     ///   - clock: decides when a retry is due and where ``flush()`` waits.
     ///   - random: 0..<1 for the backoff's jitter.
     ///   - onEvent: told when the inner sink starts failing, recovers, or refuses a record.

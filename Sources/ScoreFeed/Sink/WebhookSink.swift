@@ -75,6 +75,7 @@ public actor WebhookSink: PushSink, CustomStringConvertible {
     ///   - url: the push sender's endpoint (http or https).
     ///   - bearerToken: sent as `Authorization: Bearer …`; read it from the environment or a
     ///     secret store, never from a command line.
+    ///   - options: timeouts, attempts, backoff and the answer's size cap.
     ///   - clock: where backoff waits (the system clock in production).
     ///   - random: 0..<1 for the jitter; tests pin it.
     public init(
