@@ -381,7 +381,7 @@ public actor GameService {
     /// Starts a batch of ``handle(_:source:)`` calls (with a journal): the games hold their pushes
     /// until ``endBatch()`` has made the whole batch durable with one sync (group commit).
     public func beginBatch() {
-        store?.journal?.holdsDeliveries = true
+        store?.journal.holdsDeliveries = true
     }
 
     /// Ends a batch of ``handle(_:source:)`` calls: one sync makes everything they applied
@@ -468,7 +468,7 @@ public actor GameService {
             setup = .create(storage: options.channels.storage)
             // Counted against the cap before the create is awaited.
             var reserved = BroadcastChannel()
-            reserved.create(game: id, storage: options.channels.storage)
+            reserved.create(storage: options.channels.storage)
             channels[id] = reserved
         } else {
             return
@@ -805,14 +805,14 @@ public actor GameService {
         await compact()
     }
 
-    /// Writes every game's whole checkpoint and empties its journal (with a journal): the state
+    /// Writes every game's snapshot and empties its journal (with a state directory): the state
     /// directory then holds each game in one file, as a clean exit leaves it.
     public func compact() async {
-        guard store?.journal != nil else { return }
+        guard store != nil else { return }
         for id in order {
             await games[id]?.engine.compact()
         }
-        try? store?.journal?.sync()
+        try? store?.journal.sync()
     }
 
     /// Until `giveUp`, carries every game's channel through what is left of its life: creates and

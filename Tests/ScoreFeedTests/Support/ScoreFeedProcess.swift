@@ -15,7 +15,10 @@ struct ScoreFeedProcess {
         standardOutput.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast().map { Data($0) }
     }
 
-    static var available: Bool { ServeTests.executable != nil }
+    /// Whether the executable was built beside the tests, said once when it was not (``Needs``).
+    static var available: Bool {
+        Needs.check(ServeTests.executable != nil, "the scorefeed executable was not built beside the tests: the tests that run it skip")
+    }
 
     static let absentReason: Comment = "the scorefeed executable was not built beside the tests"
 

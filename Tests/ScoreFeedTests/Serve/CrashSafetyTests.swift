@@ -24,7 +24,7 @@ import Darwin
 @Suite(
     "kill -9 of serve on real games", .serialized,
     .enabled(if: NBAFiles.available, NBAFiles.absentReason),
-    .enabled(if: ServeTests.executable != nil, "the scorefeed executable was not built beside the tests"))
+    .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason))
 struct CrashSafetyTests {
     enum Producer: String, CaseIterable, Sendable {
         /// Re-sends the whole stream from its first line.

@@ -190,7 +190,7 @@ struct PollEndingTests {
     "poll: real games from a live server", .serialized, .timeLimit(.minutes(10)),
     .enabled(if: NBAFiles.available, NBAFiles.absentReason),
     .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
-    .enabled(if: WebhookTestServer.python != nil, "python3 is not on the PATH"))
+    .enabled(if: Python3.available, Python3.absentReason))
 struct PollLiveTests {
     static let games = ["0022400762", "0022400723", "0022000180"]
     /// The suite runs faster than the 400× and 0.5 s (`SCOREFEED_POLL_SPEED`,

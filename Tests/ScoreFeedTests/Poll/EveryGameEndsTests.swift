@@ -15,7 +15,7 @@ import ScoreFeed
     "every game ends on the lock screen (issue 32)", .serialized, .timeLimit(.minutes(8)),
     .enabled(if: NBAFiles.available, NBAFiles.absentReason),
     .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
-    .enabled(if: WebhookTestServer.python != nil, "python3 is not on the PATH"))
+    .enabled(if: Python3.available, Python3.absentReason))
 struct EveryGameEndsTests {
     typealias Mode = PollLiveTests.Mode
 

@@ -23,7 +23,7 @@ import Darwin
     "joining games in progress: one push for the present (issue 30)", .serialized, .timeLimit(.minutes(5)),
     .enabled(if: NBAFiles.available, NBAFiles.absentReason),
     .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
-    .enabled(if: WebhookTestServer.python != nil, "python3 is not on the PATH"))
+    .enabled(if: Python3.available, Python3.absentReason))
 struct JoinTests {
     /// Every liveData game beside the package (the ones the live test server serves).
     static let games: [String] = NBAFiles.games.filter { $0.hasPrefix("playbyplay_") }.compactMap(NBAFiles.gameId(in:))

@@ -69,9 +69,16 @@ enum Make {
         return board.state
     }
 
-    /// The package's root folder.
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The package's root folder: the nearest folder above this file that holds `Package.swift`
+    /// (so it stays right wherever the test folders move).
+    static let packageRoot: URL = {
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path),
+              folder.pathComponents.count > 1 {
+            folder.deleteLastPathComponent()
+        }
+        return folder
+    }()
 
     /// The package's `Fixtures/` folder.
     static let fixtures = packageRoot.appendingPathComponent("Fixtures")

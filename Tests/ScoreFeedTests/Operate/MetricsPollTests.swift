@@ -9,7 +9,7 @@ import Testing
     "metrics: poll on real games from a live server with faults", .serialized, .timeLimit(.minutes(10)),
     .enabled(if: NBAFiles.available, NBAFiles.absentReason),
     .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
-    .enabled(if: WebhookTestServer.python != nil, "python3 is not on the PATH"))
+    .enabled(if: Python3.available, Python3.absentReason))
 struct MetricsPollTests {
     @Test(arguments: PollLiveTests.Mode.allCases)
     func requestOutcomesAndPushesAreCounted(_ mode: PollLiveTests.Mode) async throws {

@@ -52,14 +52,14 @@ struct StateIdentityTests {
 
     // MARK: - The create's request id
 
-    /// A channel created for `game` by the directory `owner` (nil: before identities), after
-    /// `creates` creates.
-    static func creating(_ game: String, owner: String?, creates: Int = 1) -> BroadcastChannel {
+    /// A channel created by the directory `owner` (nil: before identities), after `creates`
+    /// creates.
+    static func creating(owner: String?, creates: Int = 1) -> BroadcastChannel {
         var channel = BroadcastChannel()
         if let owner { channel.claim(for: owner) }
         for _ in 0..<creates {
             channel.phase = .none
-            channel.create(game: game, storage: 0)
+            channel.create(storage: 0)
         }
         return channel
     }
@@ -76,22 +76,22 @@ struct StateIdentityTests {
         (("G", nil, 1), ("G", nil, 1), true),
     ] as [((String, String?, Int), (String, String?, Int), Bool)])
     func createRequestIDs(_ one: (String, String?, Int), _ two: (String, String?, Int), same: Bool) throws {
-        let first = try #require(Self.creating(one.0, owner: one.1, creates: one.2).request(game: one.0, bundleId: Self.bundle))
-        let second = try #require(Self.creating(two.0, owner: two.1, creates: two.2).request(game: two.0, bundleId: Self.bundle))
+        let first = try #require(Self.creating(owner: one.1, creates: one.2).request(game: one.0, bundleId: Self.bundle))
+        let second = try #require(Self.creating(owner: two.1, creates: two.2).request(game: two.0, bundleId: Self.bundle))
         #expect((first.requestID == second.requestID) == same)
         #expect(UUID(uuidString: first.requestID) != nil)
     }
 
     @Test func aChannelFromBeforeIdentitiesKeepsItsCreatesRequestID() throws {
         // Its create went out as "channel-create:<game>": sent again, it must carry that id.
-        let legacy = Self.creating("G", owner: nil)
+        let legacy = Self.creating(owner: nil)
         #expect(legacy.request(game: "G", bundleId: Self.bundle)?.requestID == RequestID.uuid(activity: "channel-create:G", seq: 1))
         var claimed = legacy
         claimed.claim(for: Self.a)
         #expect(claimed.owner == nil, "a create already asked for keeps the owner it was sent under")
-        let restored = try JSONDecoder().decode(BroadcastChannel.self, from: JSONEncoder().encode(Self.creating("G", owner: Self.a)))
+        let restored = try JSONDecoder().decode(BroadcastChannel.self, from: JSONEncoder().encode(Self.creating(owner: Self.a)))
         #expect(restored.owner == Self.a, "kept in the checkpoint")
-        #expect(restored.request(game: "G", bundleId: Self.bundle)?.requestID == Self.creating("G", owner: Self.a).request(game: "G", bundleId: Self.bundle)?.requestID)
+        #expect(restored.request(game: "G", bundleId: Self.bundle)?.requestID == Self.creating(owner: Self.a).request(game: "G", bundleId: Self.bundle)?.requestID)
     }
 
     // MARK: - Failover in broadcast mode

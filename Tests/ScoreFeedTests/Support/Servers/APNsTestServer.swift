@@ -18,9 +18,9 @@ import Darwin
 /// faults; ``requests()`` reads what it received and ``state()`` asks which channels are open.
 final class APNsTestServer: Sendable {
     /// python3 is on the PATH: the tests that need the server are disabled without it.
-    static let available = WebhookTestServer.python != nil
+    static var available: Bool { Python3.available }
 
-    static let absentReason: Comment = "python3 is not on the PATH"
+    static let absentReason = Python3.absentReason
 
     static let script = Make.packageRoot.appendingPathComponent("Tests/Support/apns_server.py")
 

@@ -11,7 +11,7 @@ import Darwin
 enum TestServerProcess {
     /// Runs `python3 script arguments…`; returns the process and its port, or throws naming `what`.
     static func start(_ script: URL, _ arguments: [String], what: String) throws -> (Process, Int) {
-        guard let python = WebhookTestServer.python else { throw WebhookTestServer.Failure(description: "python3 is not on the PATH") }
+        guard let python = Python3.url else { throw WebhookTestServer.Failure(description: "python3 is not on the PATH") }
         let process = Process()
         process.executableURL = python
         process.arguments = [script.path] + arguments

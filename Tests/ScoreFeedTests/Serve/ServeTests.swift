@@ -87,7 +87,7 @@ struct ServeTests {
     }
 
     @Test(
-        .enabled(if: executable != nil, "the scorefeed executable was not built beside the tests"),
+        .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
         .enabled(if: APNsTestServer.available, APNsTestServer.absentReason),
         arguments: CrashSafetyTests.Mode.allCases)
     func killNineAndRestartSendsEveryPushOnceInOrder(_ mode: CrashSafetyTests.Mode) async throws {

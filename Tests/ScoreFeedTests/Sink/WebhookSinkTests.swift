@@ -12,7 +12,7 @@ import ScoreFeedModel
 /// final state.
 @Suite(
     "Webhook sink against a local HTTP server with injected faults",
-    .enabled(if: WebhookTestServer.python != nil, "python3 is not on the PATH: the webhook tests need it to run a local HTTP server"))
+    .enabled(if: Python3.available, "python3 is not on the PATH: the webhook tests need it to run a local HTTP server"))
 struct WebhookSinkTests {
     static let games = Make.fixtureFiles().filter { !$0.hasPrefix("edge/") }
 

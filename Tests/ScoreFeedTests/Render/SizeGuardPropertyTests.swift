@@ -134,7 +134,7 @@ struct SizeGuardPropertyTests {
 
     /// Python's `json.dumps` on every payload of the random games and of the long-names fixture:
     /// the same sizes as the guard computes, and within the limit.
-    @Test(.enabled(if: WebhookTestServer.python != nil, "python3 is not on the PATH: Python's own json.dumps cannot confirm the sizes (the Swift reference writer above still checks them)"))
+    @Test(.enabled(if: Python3.available, "python3 is not on the PATH: Python's own json.dumps cannot confirm the sizes (the Swift reference writer above still checks them)"))
     func pythonsJSONDumpsAgrees() async throws {
         var payloads: [(Data, Int)] = []
         for mode in Self.modes {
@@ -151,7 +151,7 @@ struct SizeGuardPropertyTests {
         try Data(payloads.map { $0.0 }.joined(separator: Data("\n".utf8))).write(to: file)
 
         let process = Process()
-        process.executableURL = WebhookTestServer.python
+        process.executableURL = Python3.url
         process.arguments = [Make.packageRoot.appendingPathComponent("Tests/Support/json_sizes.py").path, file.path]
         let output = Pipe()
         process.standardOutput = output

@@ -97,7 +97,7 @@ struct ExitStatusTests {
         .enabled(if: NBAFiles.available, NBAFiles.absentReason),
         .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fdinfo/0"), "reads the input's position from /proc"),
         .timeLimit(.minutes(5)), arguments: Mode.allCases)
-    func noLineIsLostWhenTheEnginesFallBehind(_ mode: Mode) throws {
+    func noLineIsLostWhenTheEnginesFallBehind(_ mode: Mode) async throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let stream = try StateDirectoryLockTests.stream(mode, into: folder, copies: 6)
@@ -115,14 +115,18 @@ struct ExitStatusTests {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        // Waits (no sleep) until serve's reader is at the end of its input, its output unread;
-        // a reader stopped short (for good: its buffer full) fails the test instead of hanging it.
+        // Waits until serve's reader is at the end of its input, its output unread, looking at its
+        // position every 20 ms (the pause is not a timing assertion: only the position counts);
+        // a reader stopped short (for good: its buffer full) fails the test after 240 s instead
+        // of hanging it.
         let position = "/proc/\(process.processIdentifier)/fdinfo/0"
         let deadline = ContinuousClock.now + .seconds(240)
         var read = ""
-        repeat {
+        while true {
             read = (try? String(contentsOfFile: position, encoding: .utf8)) ?? ""
-        } while process.isRunning && !read.contains("pos:\t\(size)\n") && ContinuousClock.now < deadline
+            guard process.isRunning, !read.contains("pos:\t\(size)\n"), ContinuousClock.now < deadline else { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
         if process.isRunning && !read.contains("pos:\t\(size)\n") {
             process.terminate()
             Issue.record("serve's reader stopped short of the end of its \(size)-byte input: \(read.prefix(40))")
@@ -194,7 +198,7 @@ struct ExitStatusTests {
     @Test(
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
         .enabled(if: NBAFiles.available, NBAFiles.absentReason),
-        .enabled(if: WebhookTestServer.python != nil, "python3 is not on the PATH"), .timeLimit(.minutes(5)),
+        .enabled(if: Python3.available, Python3.absentReason), .timeLimit(.minutes(5)),
         arguments: PollLiveTests.Mode.allCases)
     func pollExits75WhenACheckpointCannotBeWritten(_ mode: PollLiveTests.Mode) async throws {
         let server = try LiveNBATestServer(games: PollLiveTests.games, speed: PollLiveTests.speed)

@@ -48,7 +48,7 @@ struct WebhookChannelTests {
         let answer = try #require(try await sink.manage(Self.create))
         #expect(answer.status == 400 && answer.reason == "TooManyChannels")
         var channel = BroadcastChannel()
-        channel.create(game: "G1", storage: 0)
+        channel.create(storage: 0)
         #expect(channel.answered(answer, now: .distantPast) == .refused("APNs refused the create: HTTP 400 TooManyChannels"))
         server.stop()
         await #expect(throws: ScoreFeedError.self) { _ = try await sink.manage(Self.create) }

@@ -18,7 +18,7 @@ struct FreshnessCommandTests {
         return String(decoding: data, as: UTF8.self)
     }
 
-    @Test(.enabled(if: ServeTests.executable != nil, "the scorefeed executable was not built beside the tests"))
+    @Test(.enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason))
     func explicitKnobsApplyAtEveryBudget() throws {
         let defaults = try Self.run([])
         let tuned = try Self.run(["--threshold", "0", "--reserve", "1"])
@@ -29,7 +29,7 @@ struct FreshnessCommandTests {
         }
     }
 
-    @Test(.enabled(if: ServeTests.executable != nil, "the scorefeed executable was not built beside the tests"))
+    @Test(.enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason))
     func theGridPrintsBothTablesAndMarksTheWorstCell() throws {
         let process = Process()
         process.executableURL = ServeTests.executable
@@ -48,7 +48,7 @@ struct FreshnessCommandTests {
         #expect(text.contains("priority-10 pushes past the budget: 0"), "\(text)")
     }
 
-    @Test(.enabled(if: ServeTests.executable != nil, "the scorefeed executable was not built beside the tests"))
+    @Test(.enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason))
     func theJoinMeasurePrintsEachShareBothDevicesAndTheChoice() throws {
         let fixtures = Make.fixtureFiles().filter { !$0.contains("/") }.prefix(3).map { Make.fixtures.appendingPathComponent($0).path }
         let (status, text) = try Self.exec(["freshness", "--join", "0.25,0.5", "--grid-budgets", "5,60", "--grid-delays", "30"] + fixtures)
@@ -59,7 +59,7 @@ struct FreshnessCommandTests {
         #expect(text.split(separator: "\n").filter { $0.hasPrefix("5/h") || $0.hasPrefix("60/h") }.count == 2 * 2 * 2, "\(text)")
     }
 
-    @Test(.enabled(if: ServeTests.executable != nil, "the scorefeed executable was not built beside the tests"), arguments: ["1.5", "x", ""])
+    @Test(.enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason), arguments: ["1.5", "x", ""])
     func aJoinShareOutsideZeroToOneIsAUsageError(share: String) throws {
         let (status, _) = try Self.exec(["freshness", "--join", share, "Fixtures/one-point.json"])
         #expect(status == 64)

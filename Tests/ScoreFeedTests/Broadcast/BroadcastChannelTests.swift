@@ -16,7 +16,7 @@ struct BroadcastChannelTests {
     @Test func aManagedChannelGoesThroughItsLife() {
         var channel = BroadcastChannel()
         #expect(channel.request(game: "G", bundleId: Self.bundle) == nil)
-        channel.create(game: "G", storage: 0)
+        channel.create(storage: 0)
         let create = try! #require(channel.request(game: "G", bundleId: Self.bundle))
         #expect(create.action == .create && create.request.method == "POST" && create.request.path == "/1/apps/com.acme/channels")
         #expect(String(decoding: create.body ?? Data(), as: UTF8.self) == #"{"message-storage-policy":0,"push-type":"LiveActivity"}"#)
@@ -63,7 +63,7 @@ struct BroadcastChannelTests {
     /// A channel created for game G, after APNs answered the create with `answer`.
     static func created(answer: ChannelAnswer) -> BroadcastChannel {
         var channel = BroadcastChannel()
-        channel.create(game: "G", storage: 0)
+        channel.create(storage: 0)
         channel.answered(answer, now: .distantPast)
         return channel
     }
@@ -86,7 +86,7 @@ struct BroadcastChannelTests {
 
     @Test func aRetriedCreateCarriesANewRequestIDAndTheSameOneAfterARestart() throws {
         var first = BroadcastChannel()
-        first.create(game: "G", storage: 0)
+        first.create(storage: 0)
         let restored = try JSONDecoder().decode(BroadcastChannel.self, from: JSONEncoder().encode(first))
         #expect(restored == first)
         #expect(restored.request(game: "G", bundleId: Self.bundle)?.requestID == first.request(game: "G", bundleId: Self.bundle)?.requestID)

@@ -36,9 +36,14 @@ final class APNsStandIn {
     }
 
     /// The stand-in and the raw sender: `h2`, `httpx` (with HTTP/2), `pyjwt`, `cryptography`.
-    static let available = imports(["h2", "httpx", "jwt", "cryptography", "h2.connection"])
+    static let present = imports(["h2", "httpx", "jwt", "cryptography", "h2.connection"])
     /// The client-library sender: `aioapns` too.
-    static let aioapnsAvailable = available && imports(["aioapns"])
+    static let aioapnsPresent = present && imports(["aioapns"])
+
+    /// ``present``, said once when it is not (``Needs``).
+    static var available: Bool { Needs.check(present, "\(absentReason)") }
+    /// ``aioapnsPresent``, said once when it is not.
+    static var aioapnsAvailable: Bool { Needs.check(aioapnsPresent, "\(aioapnsAbsentReason)") }
 
     static let absentReason: Comment = """
         the wire tests' Python venv is missing (h2, httpx[http2], pyjwt, cryptography from PyPI): `bash .ci/run` makes it in \

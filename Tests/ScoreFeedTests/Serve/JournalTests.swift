@@ -106,7 +106,7 @@ struct JournalTests {
         #expect(await engine.checkpointFailure == nil)
         #expect(records.map(\.seq) == Array(1...records.count) && records.count > before, "in order, none lost")
         // The last delivery is buffered until the next push or sync (a crash would send it again).
-        try #require(store.journal).sync()
+        try store.journal.sync()
         let entry = try #require(try store.readAll().first)
         let disk = try GameSession.restore(try #require(entry.data), journal: entry.journal, file: entry.file.path)
         #expect(try disk.encoded() == (await engine.current).encoded(), "the state on disk is the game's")

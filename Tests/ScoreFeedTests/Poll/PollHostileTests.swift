@@ -9,7 +9,7 @@ import ScoreFeed
 @Suite(
     "poll: hostile endpoints", .serialized, .timeLimit(.minutes(10)),
     .enabled(if: NBAFiles.available, NBAFiles.absentReason),
-    .enabled(if: WebhookTestServer.python != nil, "python3 is not on the PATH"))
+    .enabled(if: Python3.available, Python3.absentReason))
 struct PollHostileTests {
     static let kinds = ["huge", "endless", "gzip"]
 
@@ -101,8 +101,11 @@ struct PollHostileTests {
         let errors = Pipe()
         process.standardError = errors
         try process.run()
-        // Waits (no sleep) for a request to be under way: the server has begun an endless answer.
-        while try server.hostileAnswers() == 0, process.isRunning {}
+        // Waits for a request to be under way (the server has begun an endless answer), asking
+        // the server every 20 ms; the test's time limit bounds it.
+        while try server.hostileAnswers() == 0, process.isRunning {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         process.terminate()
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()

@@ -11,16 +11,6 @@ import Darwin
 /// Runs `Tests/Support/webhook_server.py` (python3, standard library only) on 127.0.0.1 for the
 /// webhook fault tests: start it, read what it received, stop or restart it on the same port.
 final class WebhookTestServer: Sendable {
-    /// python3 on the PATH, if any: the tests that need the server are skipped without it.
-    static let python: URL? = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
-            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("python3")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        return nil
-    }()
-
     static let script = Make.packageRoot.appendingPathComponent("Tests/Support/webhook_server.py")
 
     /// One request as the server logged it.
