@@ -36,7 +36,7 @@ struct BroadcastServeTests {
         try Data().write(to: output)
         try Data().write(to: errors)
         let process = Process()
-        process.executableURL = ServeTests.executable
+        process.executableURL = ScoreFeedProcess.executable
         process.arguments = ["serve", "--clock", "feed", "--bundle-id", "com.acme"] + arguments
         process.standardInput = try FileHandle(forReadingFrom: input)
         process.standardOutput = try FileHandle(forWritingTo: output)
@@ -49,7 +49,7 @@ struct BroadcastServeTests {
 
     /// Token mode's payloads, game by game (at broadcast's 1 s least interval: the same policy).
     static let tokenPayloads: [String: [String]]? = {
-        guard let games, ServeTests.executable != nil,
+        guard let games, ScoreFeedProcess.executable != nil,
               let run = try? serve(RealFeedServeTests.stream(games.documents), ["--min-interval", "1"]) else { return nil }
         return BroadcastAudit.payloads(inLines: run.lines)
     }()

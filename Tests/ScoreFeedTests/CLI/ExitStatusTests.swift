@@ -108,7 +108,7 @@ struct ExitStatusTests {
             "the stream (\(size) bytes) must end in the batch the reader holds: past \(held) bytes, within one batch more")
         let lines = try String(contentsOf: stream, encoding: .utf8).split(separator: "\n").count
         let process = Process()
-        process.executableURL = ServeTests.executable
+        process.executableURL = ScoreFeedProcess.executable
         process.arguments = StateDirectoryLockTests.serveArguments(mode, state: folder.appendingPathComponent("state"))
         process.standardInput = try FileHandle(forReadingFrom: stream)
         let output = Pipe(), errors = Pipe()
@@ -171,7 +171,7 @@ struct ExitStatusTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let stream = try StateDirectoryLockTests.stream(mode, into: folder)
         let process = Process()
-        process.executableURL = ServeTests.executable
+        process.executableURL = ScoreFeedProcess.executable
         process.arguments = [
             "serve", "--clock", "feed", "--state-dir", folder.appendingPathComponent("state").path,
             "--webhook", "http://127.0.0.1:9/push", "--webhook-give-up", "600", "--webhook-timeout", "1",

@@ -6,7 +6,7 @@ import Testing
 struct FreshnessCommandTests {
     static func run(_ arguments: [String]) throws -> String {
         let process = Process()
-        process.executableURL = ServeTests.executable
+        process.executableURL = ScoreFeedProcess.executable
         process.arguments = ["freshness", "--generated", "3", "--budgets", "15,30"] + arguments
         let out = Pipe()
         process.standardOutput = out
@@ -32,7 +32,7 @@ struct FreshnessCommandTests {
     @Test(.enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason))
     func theGridPrintsBothTablesAndMarksTheWorstCell() throws {
         let process = Process()
-        process.executableURL = ServeTests.executable
+        process.executableURL = ScoreFeedProcess.executable
         let fixtures = Make.fixtureFiles().filter { !$0.contains("/") }.prefix(3).map { Make.fixtures.appendingPathComponent($0).path }
         process.arguments = ["freshness", "--grid", "--told", "--grid-budgets", "8,60", "--grid-delays", "15,120"] + fixtures
         let out = Pipe()
@@ -68,7 +68,7 @@ struct FreshnessCommandTests {
     /// Runs scorefeed with `arguments` from the package root: its exit status and stdout.
     static func exec(_ arguments: [String]) throws -> (Int32, String) {
         let process = Process()
-        process.executableURL = ServeTests.executable
+        process.executableURL = ScoreFeedProcess.executable
         process.currentDirectoryURL = Make.packageRoot
         process.arguments = arguments
         let out = Pipe()

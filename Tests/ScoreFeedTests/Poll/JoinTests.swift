@@ -245,7 +245,7 @@ struct JoinTests {
     ) throws -> Run {
         signal(SIGPIPE, SIG_IGN)
         let process = Process()
-        process.executableURL = ServeTests.executable
+        process.executableURL = ScoreFeedProcess.executable
         process.arguments = arguments
         process.currentDirectoryURL = Make.packageRoot
         let output = Pipe(), feeding = Pipe()
@@ -346,7 +346,7 @@ struct JoinTests {
     }
 
     static let stream: Stream? = {
-        guard NBAFiles.available, ServeTests.executable != nil,
+        guard NBAFiles.available, ScoreFeedProcess.executable != nil,
               let run = try? ScoreFeedProcess.run(["stream"] + games.map { NBAFiles.path("playbyplay_\($0).json") }),
               run.status == 0
         else { return nil }

@@ -95,7 +95,7 @@ struct PollHostileTests {
         let state = RealFeedServeTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
         let process = Process()
-        process.executableURL = ServeTests.executable
+        process.executableURL = ScoreFeedProcess.executable
         process.arguments = PollLiveTests.arguments(server, state: state, apns: apns, timeout: "600")
         process.standardOutput = FileHandle.nullDevice
         let errors = Pipe()

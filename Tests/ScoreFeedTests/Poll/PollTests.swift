@@ -228,7 +228,7 @@ struct PollLiveTests {
         timeout: String = "5", extra: [String] = []
     ) throws -> (lines: [String], status: Int32, killed: Bool, stderr: String) {
         let process = Process()
-        process.executableURL = ServeTests.executable
+        process.executableURL = ScoreFeedProcess.executable
         process.arguments = arguments(server, state: state, today: today, apns: apns, timeout: timeout, extra: extra)
         let out = Pipe()
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("poll-stderr-\(UUID().uuidString)")

@@ -83,7 +83,7 @@ struct CrashSafetyTests {
     static func serve(_ lines: ArraySlice<Data>, state: URL, out: URL, killAfter: Int?, apns: APNsTestServer? = nil) throws {
         signal(SIGPIPE, SIG_IGN)
         let process = Process()
-        process.executableURL = ServeTests.executable
+        process.executableURL = ScoreFeedProcess.executable
         process.arguments = ["serve", "--clock", "feed", "--state-dir", state.path, "--out", out.path]
             + (apns.map {
                 ["--mode", "broadcast", "--bundle-id", "com.acme", "--channels", "manage", "--channel-linger", "0",
@@ -133,7 +133,7 @@ struct CrashSafetyTests {
 
     /// A clean run's records, in each mode.
     static let clean: [Mode: [String]] = {
-        guard let stream, ServeTests.executable != nil else { return [:] }
+        guard let stream, ScoreFeedProcess.executable != nil else { return [:] }
         var result: [Mode: [String]] = [:]
         for mode in Mode.allCases {
             let dir = RealFeedServeTests.temporaryDirectory()

@@ -34,20 +34,11 @@ enum RecordedStream {
 
 @Suite("serve: many games from one stream", .serialized)
 struct ServeTests {
-    /// The `scorefeed` executable built beside the tests.
-    static let executable: URL? = {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("scorefeed"),
-            Make.packageRoot.appendingPathComponent(".build/debug/scorefeed"),
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
-
     /// Runs `scorefeed serve --clock feed` on `input`; kills it with SIGKILL after `killAfter`
     /// output lines when given. Returns the lines it printed and whether it was killed.
     static func serve(input: URL, stateDir: URL, killAfter: Int? = nil, extra: [String] = []) throws -> (lines: [String], killed: Bool, stderr: String) {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = ScoreFeedProcess.executable
         process.arguments = ["serve", "--clock", "feed", "--state-dir", stateDir.path] + extra
         process.standardInput = try FileHandle(forReadingFrom: input)
         let out = Pipe(), err = Pipe()

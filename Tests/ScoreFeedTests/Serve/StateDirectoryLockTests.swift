@@ -76,7 +76,7 @@ struct StateDirectoryLockTests {
     /// event and written that event's push, so it holds the lock when this returns.
     static func holder(_ mode: RealFeedServeTests.Mode, state: URL, stream: URL) throws -> (Process, Pipe) {
         let process = Process()
-        process.executableURL = ServeTests.executable
+        process.executableURL = ScoreFeedProcess.executable
         process.arguments = serveArguments(mode, state: state)
         let input = Pipe(), output = Pipe()
         process.standardInput = input
@@ -131,7 +131,7 @@ struct StateDirectoryLockTests {
         let state = folder.appendingPathComponent("state")
         let stream = try Self.stream(mode, into: folder)
         let poll = Process()
-        poll.executableURL = ServeTests.executable
+        poll.executableURL = ScoreFeedProcess.executable
         poll.arguments = Self.pollArguments(mode, state: state)
         let errors = Pipe()
         poll.standardError = errors

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// One run of the built `scorefeed` executable (``ServeTests/executable``): its exit status, what
+/// One run of the built `scorefeed` executable (``executable``): its exit status, what
 /// it wrote on standard output, and its standard error as text.
 struct ScoreFeedProcess {
     var status: Int32
@@ -15,9 +15,18 @@ struct ScoreFeedProcess {
         standardOutput.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast().map { Data($0) }
     }
 
+    /// The `scorefeed` executable built beside the tests.
+    static let executable: URL? = {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("scorefeed"),
+            Make.packageRoot.appendingPathComponent(".build/debug/scorefeed"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
     /// Whether the executable was built beside the tests, said once when it was not (``Needs``).
     static var available: Bool {
-        Needs.check(ServeTests.executable != nil, "the scorefeed executable was not built beside the tests: the tests that run it skip")
+        Needs.check(executable != nil, "the scorefeed executable was not built beside the tests: the tests that run it skip")
     }
 
     static let absentReason: Comment = "the scorefeed executable was not built beside the tests"
@@ -29,7 +38,7 @@ struct ScoreFeedProcess {
     /// `input` is the file standard input reads (default none).
     static func run(_ arguments: [String], closeOutput: Bool = false, input: URL? = nil) throws -> ScoreFeedProcess {
         let process = Process()
-        process.executableURL = ServeTests.executable
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = Make.packageRoot
         process.standardInput = try input.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
