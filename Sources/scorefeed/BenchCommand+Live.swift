@@ -162,19 +162,20 @@ extension BenchCommand {
                      ProcessInfo.processInfo.activeProcessorCount))
 
         // Whole games: the rest of every event of the first games (at most 1,000), as fast as
-        // possible in batches of 1,000 lines (as `serve` reads a backlog), then memory per game.
+        // possible in batches of 1,000 lines handed over as `serve` hands a backlog it read
+        // (``GameService/handle(batch:source:)``: one arrival per game, one sync per batch), then
+        // memory per game.
         let whole = min(games, 1000)
         let longest = bodies.map(\.count).max() ?? 0
         let before = (journal?.bytesWritten ?? 0) + (journal?.snapshotBytes ?? 0), fillStart = ContinuousClock.now
         var filled = 0
         var batch: [Data] = []
         func flushBatch() async {
-            await service.beginBatch()
-            for line in batch {
+            let parsed = batch.map { line in
                 number += 1
-                _ = await service.handle(.line(line, number: number))
+                return ParsedLine(.line(line, number: number), source: nil)
             }
-            _ = await service.endBatch()
+            _ = await service.handle(batch: parsed)
             filled += batch.count
             batch.removeAll(keepingCapacity: true)
         }

@@ -4,8 +4,7 @@ import Glibc
 #endif
 
 extension BenchCommand {
-    /// Resident memory now and at its peak, in KB, from /proc/self/status (Linux; 0 elsewhere).
-    static func currentRSS() -> Int { status("VmRSS:") }
+    /// Peak resident memory, in KB, from /proc/self/status (Linux; 0 elsewhere).
     static func peakRSS() -> Int { status("VmHWM:") }
     /// Anonymous resident memory (the heap, not the mapped code and libraries), in KB.
     static func anonymousRSS() -> Int { status("RssAnon:") }

@@ -43,6 +43,13 @@ enum BenchCommand {
         var arguments = Arguments(argv)
         let season: Int = try arguments.number("--season", in: 0...100_000) ?? 1230
         let live: Int = try arguments.number("--live", in: 0...1_000_000) ?? 10_000
+        if live == 0 {
+            for name in ["--events", "--warmup", "--spacing", "--state-dir", "--same-process"] {
+                try arguments.refuse(name, "\(name) is for the live part, which --live 0 skips")
+            }
+        } else if season == 0 {
+            try arguments.refuse("--same-process", "--same-process does nothing with --season 0: the live part runs here")
+        }
         let perGame: Int = try arguments.number("--events", in: 1...1000) ?? 10
         let warmup: Int = try arguments.number("--warmup", in: 0...1000) ?? 5
         let spacing: Double = try arguments.number("--spacing", in: 0...3600) ?? 4

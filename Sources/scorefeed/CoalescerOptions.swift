@@ -1,6 +1,7 @@
 import ScoreFeed
 
-/// The coalescer's command-line knobs, shared by `replay` and `freshness`.
+/// The coalescer's command-line knobs, shared by `replay`, `serve`, `poll`, `report` and
+/// `freshness`.
 enum CoalescerOptions {
     static let help = """
           --budget <n>            Priority-10 pushes allowed per rolling hour. Given, the
@@ -69,6 +70,23 @@ enum CoalescerOptions {
         }
         if let alerts = try arguments.option("--alerts") { configuration.alerts = try alertRules(alerts) }
         return configuration
+    }
+
+    /// The knobs only the coalescer reads: with `--policy every-change` they do nothing (the
+    /// freshness report's device reads the budget and the priority-5 delay, so `--budget`,
+    /// `--frequent` and `--p5-delay` still count).
+    static let coalescerOnly = [
+        "--largest-budget", "--p5-shortest", "--keep-uses-share", "--reserve", "--crunch-reserve", "--final-reserve",
+        "--threshold", "--paced", "--burst", "--spare-share", "--no-copies", "--run", "--min-interval", "--alerts",
+    ]
+
+    /// The knobs that a budget and a priority-5 delay told to the engine replace
+    /// (``Coalescer/Configuration/withBudget(_:)``, ``Coalescer/Configuration/knowingDelay(_:)``).
+    static let replacedByTelling = ["--budget", "--frequent", "--largest-budget", "--paced", "--burst", "--p5-delay", "--p5-shortest"]
+
+    /// Refuses each of `names` given in `arguments`: "<name> does nothing <why>".
+    static func refuse(_ names: [String], in arguments: inout Arguments, _ why: String) throws(ScoreFeedError) {
+        for name in names { try arguments.refuse(name, "\(name) does nothing \(why)") }
     }
 
     /// `final,overtime,lead-change` or `none`.

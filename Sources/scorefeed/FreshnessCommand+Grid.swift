@@ -45,6 +45,10 @@ extension FreshnessCommand {
         let budgets: [Int] = try list(try arguments.option("--grid-budgets") ?? (told ? "8,10,15,20,30,60" : "8,10,15,20,30"), "--grid-budgets", in: 0...10_000)
         let delays: [Double] = try list(try arguments.option("--grid-delays") ?? "15,30,60,120,300", "--grid-delays", in: 0...86_400)
         let also = try arguments.option("--fit-also").map { $0.split(separator: ",").map(String.init) } ?? []
+        if told {
+            try CoalescerOptions.refuse(
+                CoalescerOptions.replacedByTelling, in: &arguments, "with --told: each cell tells the engine its budget and delay")
+        }
         let defaults = try CoalescerOptions.parse(&arguments)
         let files = try arguments.positionals(max: .max)
         guard !files.isEmpty else { throw ScoreFeedError(.usage, "name game files to measure the grid on") }

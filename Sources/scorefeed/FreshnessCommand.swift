@@ -57,6 +57,7 @@ enum FreshnessCommand {
         }
         // The coalescer's options are read again for each budget, so explicit knobs (--reserve,
         // --threshold, …) apply at every one; this first read checks them and takes them out.
+        try CoalescerOptions.refuse(["--budget", "--frequent"], in: &arguments, "here: --budgets <list> names the budgets measured")
         let coalescerOptions = arguments
         _ = try CoalescerOptions.parse(&arguments)
         let files = try arguments.positionals(max: .max)

@@ -32,7 +32,7 @@ enum PollCommand {
           --today                 Follow every game on today's scoreboard, each from shortly
                                   before its tip-off (games already over are skipped unless
                                   the state directory has them).
-          --scoreboard-url <url>  Today's scoreboard (default the NBA's liveData
+          --scoreboard-url <url>  With --today: today's scoreboard (default the NBA's liveData
                                   todaysScoreboard_00.json).
           --url-template <url>    Play-by-play URL with {gameId} (default the NBA's liveData).
           --boxscore-template <url>
@@ -86,7 +86,8 @@ enum PollCommand {
         init(_ arguments: inout Arguments) throws(ScoreFeedError) {
             gameList = try arguments.option("--games")
             today = arguments.flag("--today")
-            scoreboard = try arguments.option("--scoreboard-url") ?? scoreboardURL
+            let scoreboardGiven = try arguments.option("--scoreboard-url")
+            scoreboard = scoreboardGiven ?? scoreboardURL
             playByPlayTemplate = try arguments.option("--url-template") ?? PollCommand.playByPlayTemplate
             boxscoreTemplate = try arguments.option("--boxscore-template") ?? PollCommand.boxscoreTemplate
             interval = try arguments.number("--interval", in: 0.05...3600) ?? 3
@@ -96,6 +97,7 @@ enum PollCommand {
             live = try LiveRun.Options(&arguments)
             _ = try arguments.positionals(max: 0)
             guard today || gameList != nil else { throw ScoreFeedError(.usage, "poll needs --games <id,…> or --today") }
+            if scoreboardGiven != nil, !today { throw ScoreFeedError(.usage, "--scoreboard-url is for --today") }
             for id in Self.ids(gameList) {
                 if let problem = GameID.problem(with: id) { throw ScoreFeedError(.usage, "--games: the game id \(problem); \(GameID.rule)") }
             }

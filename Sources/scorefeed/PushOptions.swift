@@ -25,11 +25,11 @@ struct PushOptions {
     static func help(_ use: Use) -> String {
         let out = switch use {
         case .replay: """
-              --out <path>            Append the push records to <path> as JSON lines, as well as
+              -o, --out <path>        Append the push records to <path> as JSON lines, as well as
                                       showing them on stdout.
             """
         case .live: """
-              --out <path>            Append the push records to <path> as JSON lines, instead of
+              -o, --out <path>        Append the push records to <path> as JSON lines, instead of
                                       writing them on stdout.
             """
         }
@@ -74,7 +74,7 @@ struct PushOptions {
 
     var use: Use
     var bundleId = defaultBundleId
-    /// `--out`: the file the records are appended to (see ``Use`` for what it does to stdout).
+    /// `--out` (`-o`): the file the records are appended to (see ``Use`` for what it does to stdout).
     var out: String?
     var mode: PushRenderer.Mode = .token
     var start = false
@@ -97,7 +97,7 @@ struct PushOptions {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ScoreFeedError) -> PushOptions {
         var options = PushOptions(use: use)
-        options.out = try arguments.option("--out")
+        options.out = try arguments.option("-o", "--out")
         options.bundleId = try arguments.option("--bundle-id") ?? defaultBundleId
         let modeName = try arguments.choice("--mode", of: ModeName.self) ?? .token
         var channel: String?
@@ -129,8 +129,8 @@ struct PushOptions {
                 throw ScoreFeedError(
                     .usage, "--start cannot be used with --mode broadcast: broadcast pushes cannot start a Live Activity (push-to-start needs token mode)")
             }
-            // serve and poll: each game on its own channel (nil here, stamped per game).
-            options.mode = .broadcast(channelId: channel)
+            // serve and poll: each game on its own channel, stamped per game.
+            options.mode = channel.map { .broadcast(channelId: $0) } ?? .broadcastPerGame
         }
 
         guard let url else {

@@ -40,10 +40,12 @@ enum ReplayCommand {
                                   The dates a device reads (aps.timestamp, stale-date,
                                   dismissal-date, apns-expiration, the game clock) are today's;
                                   an instant replay keeps the recorded ones.
-          --no-color              Plain lines, no in-place status (also when NO_COLOR is set
-                                  or stdout is not a terminal).
+          --no-color              With --speed: plain lines, no in-place status (also when
+                                  NO_COLOR is set or stdout is not a terminal).
           --policy <policy>       coalesce (default): budget-aware; every-change: priority 10 on
-                                  every visible change, the sample-app baseline.
+                                  every visible change, the sample-app baseline (of the
+                                  coalescer options it takes --budget, --frequent and
+                                  --p5-delay, for the freshness report).
           -q, --quiet             No summary or rejection messages on stderr.
         \(PushOptions.help(.replay))
         \(CoalescerOptions.help)
@@ -82,11 +84,21 @@ enum ReplayCommand {
             strict = arguments.flag("--strict")
             quiet = arguments.flag("-q", "--quiet")
             push = try PushOptions.parse(&arguments, use: .replay)
+            policy = try arguments.choice("--policy", of: PolicyName.self) ?? .coalesce
+            if policy == .everyChange {
+                try CoalescerOptions.refuse(
+                    CoalescerOptions.coalescerOnly, in: &arguments, "with --policy every-change: it tunes the coalescer")
+            }
             coalescer = try CoalescerOptions.parse(&arguments, broadcast: push.isBroadcast)
             speed = try arguments.number("--speed", in: 0.001...1_000_000)
             noColor = arguments.flag("--no-color")
+            if noColor, speed == nil {
+                throw ScoreFeedError(.usage, "--no-color is for --speed: an instant replay prints plain lines")
+            }
+            if noColor, jsonl {
+                throw ScoreFeedError(.usage, "--no-color does nothing with --jsonl: only push records are printed")
+            }
             reportPath = try arguments.option("--report-json")
-            policy = try arguments.choice("--policy", of: PolicyName.self) ?? .coalesce
             let files = try arguments.positionals(max: 1)
             if let file = files.first { path = file } else { path = try defaultGamePath() }
             try push.refuseOverwriting([path])

@@ -31,7 +31,7 @@ enum StreamCommand {
                                   tipping off at once, as on a busy night (recorded games are
                                   often days apart); lines keep their recorded times. Default:
                                   write everything at once, merged by feed time.
-          --out <path>            Write the lines to <path>, replacing what it held, instead of
+          -o, --out <path>        Write the lines to <path>, replacing what it held, instead of
                                   writing them on stdout (- means stdout).
           -h, --help              Show help information.
 
@@ -47,7 +47,7 @@ enum StreamCommand {
     static func run(_ argv: [String]) async throws -> Int32 {
         var arguments = Arguments(argv)
         let speed: Double? = try arguments.number("--speed", in: 0.001...1_000_000)
-        let out = try arguments.option("--out")
+        let out = try arguments.option("-o", "--out")
         let files = try arguments.positionals(max: .max)
         guard !files.isEmpty else { throw ScoreFeedError(.usage, "stream needs at least one game file") }
         if let out, out.isEmpty { throw ScoreFeedError(.usage, "--out needs a file name") }

@@ -130,8 +130,9 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
         owner = identity
     }
 
-    /// Starts creating a channel for `game` with the storage policy `storage`.
-    public mutating func create(game: String, storage: Int) {
+    /// Starts creating a channel with the storage policy `storage` (the request names the game
+    /// when it is made: ``request(game:bundleId:)``).
+    public mutating func create(storage: Int) {
         guard case .none = phase else { return }
         creates += 1
         origin = .scorefeed

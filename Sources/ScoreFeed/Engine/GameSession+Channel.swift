@@ -71,7 +71,7 @@ extension GameSession {
     public mutating func createChannel(storage: Int) {
         record(.createChannel(storage: storage))
         guard !hasEnded || outboxHoldsAPush else { return }
-        channel.create(game: attributes.gameId, storage: storage)
+        channel.create(storage: storage)
     }
 
     /// Whether the linger after the end is over at `now`: the delete may go once the sink holds

@@ -50,7 +50,8 @@ extension GameSession: Codable {
         try c.encode(channelLinger, forKey: .channelLinger)
     }
 
-    /// Reads formats 2 and 3 (``restore(_:journal:file:renderer:policy:)`` checks the format first). The
+    /// Reads formats 2 to 4 (``restore(_:journal:file:renderer:policy:)`` checks the format first;
+    /// format 1 has a reader of its own); what a format lacks takes its default. The
     /// records of the outbox and the kept `end`s are read with their ids lower-cased
     /// (``PushRecord/withCanonicalIDs()``): an old checkpoint's upper-case id goes out as the same
     /// UUID in Apple's canonical form. The
@@ -85,12 +86,12 @@ extension GameSession: Codable {
         channelLinger = try c.decodeIfPresent(TimeInterval.self, forKey: .channelLinger) ?? channelLinger
     }
 
-    /// The checkpoint's bytes (sorted keys: the same game state always writes the same bytes).
+    /// The snapshot's bytes (sorted keys: the same game state always writes the same bytes).
     public func encoded() throws -> Data {
         try Self.encoder.encode(self)
     }
 
-    /// Continues the game saved in `data` (a checkpoint file's bytes; `file` names it in errors)
+    /// Continues the game saved in `data` (a snapshot file's bytes; `file` names it in errors)
     /// under today's options.
     /// `journal`: the bytes of the game's journal, applied to the snapshot under the options it
     /// was written with before today's apply (a torn last line is dropped).
@@ -124,7 +125,7 @@ extension GameSession: Codable {
         journaled = max(journaled, first + reading.inputs.count - 1)
     }
 
-    /// The numbering a checkpoint file still shows (`seq`, `lastTimestamp`) when it cannot be
+    /// The numbering a snapshot file still shows (`seq`, `lastTimestamp`) when it cannot be
     /// restored: a game that starts afresh numbers on from there, so its `seq` and timestamps
     /// keep rising. Nil when the file shows no `seq`.
     public static func salvageNumbering(_ data: Data?) -> (seq: Int, lastTimestamp: Int)? {
@@ -143,7 +144,7 @@ extension GameSession: Codable {
         return (seq, read.lastTimestamp ?? 0)
     }
 
-    /// Reads a checkpoint of any format this version knows, options not yet applied.
+    /// Reads a snapshot of any format this version knows, options not yet applied.
     static func decode(_ data: Data, file: String) throws(ScoreFeedError) -> GameSession {
         let place = ScoreFeedError.Location(file: file)
         struct Header: Decodable { var format: Int? }

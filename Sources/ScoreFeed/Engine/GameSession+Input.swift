@@ -5,7 +5,7 @@ extension GameSession {
     /// One call that changed the session, as the session recorded it: the game's journal is a
     /// list of these since its last snapshot. The session is pure, so applying them again to the
     /// snapshot, in order, under the same options, gives the same session, byte for byte: what
-    /// makes an append of a few hundred bytes as durable as rewriting the whole checkpoint.
+    /// makes an append of a few hundred bytes as durable as rewriting the whole snapshot.
     public enum Input: Hashable, Sendable, Codable {
         case receive(GameEvent, index: Int, now: Date)
         case follow(FinalScore, now: Date)

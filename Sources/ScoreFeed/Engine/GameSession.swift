@@ -5,7 +5,8 @@ import ScoreFeedModel
 /// scoreboard (the fold), the push policy, the renderer's numbering, the rendered pushes not yet
 /// handed to the sink (the outbox), and in broadcast mode the game's channel. Pure: each call is
 /// handed `now` and says what to do by filling the outbox; ``MatchEngine`` and `serve` only drive
-/// it, checkpoint it (its own `Codable` form) and empty the outbox into the sink.
+/// it, checkpoint it (its own `Codable` form is the snapshot, and the calls that changed it since
+/// are the journal: ``Input``) and empty the outbox into the sink.
 ///
 /// The rules of applying an event (identity, edits, the feed's running score) are
 /// ``GameFold``'s; the session counts what the fold did in ``Statistics`` and hands each change
@@ -33,8 +34,9 @@ public struct GameSession: Sendable {
     /// The game's broadcast channel, in broadcast mode with a channel per game (see
     /// ``needsChannel``): its pushes leave only while it is open, stamped with its id.
     public internal(set) var channel = BroadcastChannel()
-    /// Seconds a channel ScoreFeed made stays after the `end` was delivered (today's option: not
-    /// checkpointed).
+    /// Seconds a channel ScoreFeed made stays after the `end` was delivered. Saved in the
+    /// snapshot, so the journal is applied under the linger it was written with; a resumed game
+    /// then takes today's option (``GameService`` sets it after the restore).
     public var channelLinger: TimeInterval = ChannelManagement.defaultLinger
     /// The policy's state was absent or unreadable in the checkpoint this game was restored from
     /// (written by another version): it resumed with a fresh policy that counts the hour's

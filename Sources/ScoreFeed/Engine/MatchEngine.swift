@@ -18,7 +18,7 @@ public actor MatchEngine {
     private var session: GameSession
     /// A call is handing the outbox to the sink; others leave their pushes to it.
     private var delivering = false
-    /// With a journal: whether this run has written the game's snapshot (the first commit writes
+    /// With a store: whether this run has written the game's snapshot (the first commit writes
     /// one, so the journal after it holds only inputs made under this run's options), its size,
     /// and the journal's bytes since.
     private var snapshotted = false
@@ -68,7 +68,7 @@ public actor MatchEngine {
         self.wallClock = wallClock
         self.sink = sink
         self.session = session
-        self.session.recordsInputs = checkpoints?.journal != nil
+        self.session.recordsInputs = checkpoints != nil
         store = checkpoints
         journalPath = checkpoints?.journalURL(for: session.attributes.gameId).path ?? ""
     }
@@ -291,7 +291,7 @@ public actor MatchEngine {
         // A batch of lines is being applied: the service makes it durable with one sync, then
         // flushes the games it touched. Only channel requests go now (a game's pushes wait for
         // its channel, and the newest state alone waits while it has none).
-        let channelOnly = store?.journal?.holdsDeliveries == true
+        let channelOnly = store?.journal.holdsDeliveries == true
         delivering = true
         defer { delivering = false }
         do {
@@ -364,10 +364,10 @@ public actor MatchEngine {
         read(&session)
     }
 
-    /// Writes the game's whole checkpoint now and empties its journal: at a clean exit, so the
-    /// state directory holds each game in one file.
+    /// Writes the game's snapshot now and empties its journal: at a clean exit, so the state
+    /// directory holds each game in one file.
     public func compact() {
-        guard store?.journal != nil, checkpointFailure == nil else { return }
+        guard store != nil, checkpointFailure == nil else { return }
         // Already one file: nothing journaled since the last snapshot.
         if snapshotted, journalBytes == 0, peek({ $0.unjournaled.isEmpty }) { return }
         snapshotted = false
@@ -381,12 +381,12 @@ public actor MatchEngine {
         let start = ContinuousClock.now
         defer { metrics?.observeCheckpointWrite(MetricsRecorder.seconds(since: start), failed: checkpointFailure != nil) }
         do {
-            if let journal = store.journal, snapshotted,
+            if snapshotted,
                journalBytes < max(4 * snapshotBytes, Self.smallestJournal) || session.outbox.count > 1 {
                 let first = session.journaled + 1
                 let inputs = session.takeUnjournaled()
                 if !inputs.isEmpty {
-                    journalBytes += try journal.append(
+                    journalBytes += try store.journal.append(
                         inputs, first: first, seq: session.renderer.seq, lastTimestamp: session.renderer.lastTimestamp,
                         to: journalPath)
                 }
@@ -395,10 +395,8 @@ public actor MatchEngine {
                 _ = session.takeUnjournaled()
                 let snapshot = try session.encoded()
                 try store.write(snapshot, for: attributes.gameId)
-                if let journal = store.journal {
-                    journal.reset(journalPath)
-                    journal.noteSnapshot(bytes: snapshot.count)
-                }
+                store.journal.reset(journalPath)
+                store.journal.noteSnapshot(bytes: snapshot.count)
                 snapshotted = true
                 snapshotBytes = snapshot.count
                 journalBytes = 0

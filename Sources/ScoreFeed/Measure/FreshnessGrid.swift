@@ -63,8 +63,6 @@ public struct FreshnessGrid: Sendable {
         public var engine: Double { Self.median(results.map(\.engine)) }
         public var best: Double { Self.median(results.map(\.best)) }
         public var bound: Double { Self.median(results.map(\.bound)) }
-        /// Median over the games of engine ÷ bound.
-        public var boundRatio: Double { Self.median(results.map { Self.divide($0.engine, $0.bound) }) }
         /// Within 1.10× of the bound, or within 0.01 of it: median engine against median bound.
         public var nearBound: Bool { engine <= bound * 1.10 || engine - bound <= 0.01 }
         public var overruns: Int { results.reduce(0) { $0 + $1.overruns } }

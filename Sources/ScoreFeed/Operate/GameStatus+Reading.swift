@@ -20,7 +20,7 @@ extension GameStatus {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ScoreFeedError(.io, "no state directory here", at: .init(file: path))
         }
-        let store = try CheckpointStore(directory: URL(fileURLWithPath: path), journaling: false)
+        let store = try CheckpointStore(directory: URL(fileURLWithPath: path))
         var directory = Directory()
         for entry in try store.readAll(largest: largestFile) {
             let file = entry.file.path

@@ -100,11 +100,11 @@ extension PushRenderer {
         case token
         /// One request per activity for every subscriber of a channel (iOS 18+):
         /// `POST /4/broadcasts/apps/<bundleId>` with `apns-channel-id` and `apns-expiration: 0`.
-        /// A nil channel id: each game's own channel, stamped on its pushes by its session when
-        /// they leave (``BroadcastChannel``).
+        /// A nil channel id is ``broadcastPerGame``, the name the code uses for it.
         case broadcast(channelId: String?)
 
-        /// Broadcast mode with each game on its own channel.
+        /// Broadcast mode with each game on its own channel, stamped on its pushes by its session
+        /// when they leave (``BroadcastChannel``).
         public static var broadcastPerGame: Mode { .broadcast(channelId: nil) }
 
         /// APNs' payload limit: 4096 bytes per device push, 5120 per broadcast push.

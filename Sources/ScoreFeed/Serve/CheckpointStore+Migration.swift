@@ -1,7 +1,8 @@
 import Foundation
 
 extension CheckpointStore {
-    /// What became of a checkpoint read from `file` for game `game` (see ``adopt(_:for:)``).
+    /// What became of a checkpoint (the snapshot `file` and its journal) read for game `game`
+    /// (see ``adopt(_:for:)``).
     public enum Adoption: Sendable, Equatable {
         /// The file has the game's name (``url(for:)``), or was renamed to it with its journal.
         case kept
@@ -10,11 +11,11 @@ extension CheckpointStore {
         case superseded(URL)
     }
 
-    /// Gives a checkpoint read from `file` its game's name: one written under the name the
-    /// versions before ``GameID/fileStem(_:)`` made (`game-é%1F600.json`) is renamed, its journal
-    /// with it, so the game goes on in the file it will write. When the game's own file exists
+    /// Gives a checkpoint (the snapshot `file` and its journal) its game's name: one written under
+    /// the name the versions before ``GameID/fileStem(_:)`` made (`game-é%1F600.json`) is renamed,
+    /// its journal with it, so the game goes on in the file it will write. When the game's own file exists
     /// too, that one wins and `file` is put aside. A rename that fails leaves the file where it
-    /// is: the game's next checkpoint goes under its own name, which wins on the next start.
+    /// is: the game's next snapshot goes under its own name, which wins on the next start.
     public func adopt(_ file: URL, for game: String) -> Adoption {
         let target = url(for: game)
         guard file.lastPathComponent != target.lastPathComponent else { return .kept }

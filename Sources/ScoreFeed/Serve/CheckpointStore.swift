@@ -5,19 +5,19 @@ import Glibc
 import Darwin
 #endif
 
-/// Keeps one checkpoint file per game in a directory, written atomically: a temporary file,
-/// fsync, rename over the old one, fsync of the directory. A crash leaves the old checkpoint
-/// or the new one, never a torn file. With a ``Journal`` (the default), the checkpoint is a
-/// snapshot written now and then, and each game's journal (`game-<id>.journal`) holds what
-/// happened since; without one, every commit rewrites the whole checkpoint.
+/// Keeps each game's checkpoint in a directory: its snapshot (`game-<id>.json`, the session's
+/// whole saved form), written now and then, and its journal (`game-<id>.journal`), which holds
+/// the inputs since. A snapshot is written atomically: a temporary file, fsync, rename over the
+/// old one, fsync of the directory; a crash leaves the old snapshot or the new one, never a torn
+/// file.
 public struct CheckpointStore: Sendable {
     public let directory: URL
-    /// The games' journals; nil: every commit rewrites the checkpoint.
-    public let journal: Journal?
+    /// The games' journals.
+    public let journal: Journal
 
-    public init(directory: URL, journaling: Bool = true) throws(ScoreFeedError) {
+    public init(directory: URL) throws(ScoreFeedError) {
         self.directory = directory
-        journal = journaling ? Journal() : nil
+        journal = Journal()
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -30,28 +30,28 @@ public struct CheckpointStore: Sendable {
         directory.appendingPathComponent("game-\(GameID.fileStem(game)).json")
     }
 
-    /// The file the versions before ``GameID/fileStem(_:)`` used for `game`: a checkpoint found
+    /// The file the versions before ``GameID/fileStem(_:)`` used for `game`: a snapshot found
     /// under it is renamed to ``url(for:)`` when its game is restored.
     public func legacyURL(for game: String) -> URL {
         directory.appendingPathComponent("game-\(GameID.legacyFileStem(game)).json")
     }
 
-    /// The journal file of `game`, beside its checkpoint.
+    /// The journal file of `game`, beside its snapshot.
     public func journalURL(for game: String) -> URL {
         Self.journalURL(of: url(for: game))
     }
 
-    /// The journal beside the checkpoint `file`.
+    /// The journal beside the snapshot `file`.
     static func journalURL(of file: URL) -> URL {
         file.deletingPathExtension().appendingPathExtension("journal")
     }
 
-    /// The bytes of the journal beside the checkpoint `file`, nil when there is none.
+    /// The bytes of the journal beside the snapshot `file`, nil when there is none.
     static func journal(of file: URL) -> Data? {
         try? Data(contentsOf: journalURL(of: file))
     }
 
-    /// Writes `data` as the checkpoint of `game`, durably.
+    /// Writes `data` as the snapshot of `game`, durably.
     public func write(_ data: Data, for game: String) throws(ScoreFeedError) {
         try write(data, to: url(for: game))
     }
@@ -83,15 +83,15 @@ public struct CheckpointStore: Sendable {
         }
     }
 
-    /// One checkpoint file and its bytes (nil when the file could not be read), with its game's
-    /// journal (nil when there is none).
+    /// One snapshot file and its bytes (nil when the file could not be read), with its game's
+    /// journal (nil when there is none): a game's checkpoint.
     public struct Entry: Sendable {
         public var file: URL
         public var data: Data?
         public var journal: Data?
     }
 
-    /// A checkpoint put aside as unreadable (`game-….json.unreadable`), with the checkpoint file it
+    /// A snapshot put aside as unreadable (`game-….json.unreadable`), with the snapshot file it
     /// was and that file's journal (nil when there is none).
     public struct PutAside: Sendable {
         public var checkpoint: URL
@@ -99,7 +99,7 @@ public struct CheckpointStore: Sendable {
         public var journal: Data?
     }
 
-    /// Every checkpoint put aside as unreadable, by file name.
+    /// Every snapshot put aside as unreadable, by file name.
     public func putAside() throws(ScoreFeedError) -> [PutAside] {
         try names().filter { $0.hasPrefix("game-") && $0.hasSuffix(".json.unreadable") }.map { name in
             let file = directory.appendingPathComponent(name)
@@ -108,8 +108,8 @@ public struct CheckpointStore: Sendable {
         }
     }
 
-    /// Every checkpoint in the directory, by file name. A file larger than `largest` bytes is
-    /// not read (its data, or its journal, is nil).
+    /// Every checkpoint in the directory (snapshot and journal), by file name. A file larger than
+    /// `largest` bytes is not read (its data, or its journal, is nil).
     public func readAll(largest: Int = .max) throws(ScoreFeedError) -> [Entry] {
         try names().filter { $0.hasPrefix("game-") && $0.hasSuffix(".json") }.map { name in
             let file = directory.appendingPathComponent(name)

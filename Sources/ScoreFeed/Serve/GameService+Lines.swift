@@ -107,7 +107,7 @@ extension GameService {
     /// Starts a batch of ``handle(_:source:)-(ParsedLine,_)`` calls (with a journal): the games hold their pushes
     /// until ``endBatch()`` has made the whole batch durable with one sync (group commit).
     public func beginBatch() {
-        store?.journal?.holdsDeliveries = true
+        store?.journal.holdsDeliveries = true
     }
 
     /// Ends a batch of ``handle(_:source:)-(ParsedLine,_)`` calls: one sync makes everything they applied

@@ -75,14 +75,14 @@ extension GameService {
         await compact()
     }
 
-    /// Writes every game's whole checkpoint and empties its journal (with a journal): the state
+    /// Writes every game's snapshot and empties its journal (with a state directory): the state
     /// directory then holds each game in one file, as a clean exit leaves it.
     public func compact() async {
-        guard store?.journal != nil else { return }
+        guard store != nil else { return }
         for id in order {
             await games[id]?.engine.compact()
         }
-        try? store?.journal?.sync()
+        try? store?.journal.sync()
     }
 
     /// One game's figures, for the summary `serve` prints when it stops.

@@ -15,7 +15,7 @@ import Darwin
 ///
 /// A line is `<first input number> <seq> <last timestamp> <FNV-1a 64 of the rest, hex> <JSON
 /// array of inputs>`: the renderer's numbering after the inputs stands in the clear, so a game
-/// whose checkpoint cannot be read still numbers on after its last push. A torn
+/// whose snapshot cannot be read still numbers on after its last push. A torn
 /// last line (a crash in the middle of a write) fails its checksum or has no newline and is
 /// dropped on reading, with everything after it.
 public final class Journal: @unchecked Sendable {
@@ -30,7 +30,7 @@ public final class Journal: @unchecked Sendable {
     /// Bytes written and syncs made since the service started (for `bench`).
     public private(set) var bytesWritten = 0
     public private(set) var syncs = 0
-    /// Snapshots written (each a whole checkpoint, synced with its directory) and their bytes.
+    /// Snapshots written (each a game's whole saved form, synced with its directory) and their bytes.
     public private(set) var snapshots = 0
     public private(set) var snapshotBytes = 0
 

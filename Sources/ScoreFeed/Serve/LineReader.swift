@@ -57,20 +57,11 @@ public struct LineReader: Sendable {
         return poll(&entry, 1, milliseconds) > 0 && entry.revents & Int16(POLLIN) != 0
     }
 
-    /// The lines, in batches of what the reads found waiting (up to a megabyte when the
-    /// producer is ahead; one line when it is live), ending when standard input ends (a followed file never
-    /// ends by itself). A batch is what `serve` makes durable with one sync.
-    public func batches() -> AsyncStream<[Item]> {
-        batches { $0 }
-    }
-
-    /// ``batches()`` with each item turned into `T` on the reader's thread.
-    public func batches<T: Sendable>(_ transform: @escaping @Sendable (Item) -> T) -> AsyncStream<[T]> {
-        batches(found: { transform(Item($0)) })
-    }
-
-    /// ``batches()`` parsed on the reader's thread, beside the engines, on a core of its own:
-    /// what `serve` reads. Each line is parsed from the read buffer itself (no copy of it is made).
+    /// The lines, in batches of what the reads found waiting (up to `batchBytes` when the
+    /// producer is ahead; one line when it is live), parsed on the reader's thread, beside the
+    /// engines, on a core of its own: what `serve` reads. Each line is parsed from the read buffer
+    /// itself (no copy of it is made). The stream ends when standard input ends (a followed file
+    /// never ends by itself). A batch is what `serve` makes durable with one sync.
     public func parsedBatches(source: String?) -> AsyncStream<[ParsedLine]> {
         batches(found: { ParsedLine($0, source: source) })
     }

@@ -1,0 +1,437 @@
+import Foundation
+import Testing
+@testable import ScoreFeed
+import ScoreFeedModel
+
+/// A game's broadcast channel: the pure phase machine, the session that holds pushes until the
+/// channel is open and stamps them with it, and the engine and service that create, use and
+/// delete it through the sink.
+@Suite("Broadcast channels")
+struct BroadcastChannelTests {
+    static let bundle = "com.acme"
+    static let perGame = PushRenderer.Configuration(bundleId: bundle, mode: .broadcastPerGame)
+
+    // MARK: - The phase machine
+
+    @Test func aManagedChannelGoesThroughItsLife() {
+        var channel = BroadcastChannel()
+        #expect(channel.request(game: "G", bundleId: Self.bundle) == nil)
+        channel.create(storage: 0)
+        let create = try! #require(channel.request(game: "G", bundleId: Self.bundle))
+        #expect(create.action == .create && create.request.method == "POST" && create.request.path == "/1/apps/com.acme/channels")
+        #expect(String(decoding: create.body ?? Data(), as: UTF8.self) == #"{"message-storage-policy":0,"push-type":"LiveActivity"}"#)
+        #expect(channel.isLive && channel.sendableID == nil)
+        let now = Date(timeIntervalSince1970: 100)
+        #expect(channel.answered(ChannelAnswer(status: 200, channelID: "Y2gx"), now: now) == .opened("Y2gx"))
+        #expect(channel.sendableID == "Y2gx" && channel.created == now)
+        #expect(channel.request(game: "G", bundleId: Self.bundle) == nil)
+        channel.endDelivered(now: now, linger: 30)
+        #expect(channel.deadline == now.addingTimeInterval(30) && channel.sendableID == "Y2gx")
+        channel.advance(now: now.addingTimeInterval(29))
+        #expect(channel.state == "lingering")
+        channel.advance(now: now.addingTimeInterval(30))
+        let delete = try! #require(channel.request(game: "G", bundleId: Self.bundle))
+        #expect(delete.action == .delete && delete.request.method == "DELETE" && delete.request.headers["apns-channel-id"] == "Y2gx")
+        #expect(channel.sendableID == nil && channel.isLive)
+        #expect(channel.answered(ChannelAnswer(status: 200), now: now) == .deleted("Y2gx", alreadyGone: false))
+        #expect(channel.state == "deleted" && !channel.isLive && channel.deadline == nil)
+    }
+
+    @Test(arguments: [
+        (ChannelAnswer(status: 404, reason: "ChannelNotRegistered"), "deleted"),
+        (ChannelAnswer(status: 400, reason: "BadChannelId"), "deleted"),
+        (ChannelAnswer(status: 403, reason: "Forbidden"), "refused"),
+    ])
+    func aDeleteAnsweredNotFoundMeansGone(_ answer: ChannelAnswer, _ state: String) {
+        var channel = Self.created(answer: ChannelAnswer(status: 200, channelID: "Y2gx"))
+        channel.endDelivered(now: .distantPast, linger: 0)
+        channel.advance(now: .distantPast)
+        channel.answered(answer, now: .distantPast)
+        #expect(channel.state == state)
+    }
+
+    @Test(arguments: [
+        (ChannelAnswer(status: 200), "creating"),
+        (ChannelAnswer(status: 200, channelID: "not base64!"), "creating"),
+        (ChannelAnswer(status: 400, reason: "TooManyChannels"), "refused"),
+        (ChannelAnswer(status: 201, channelID: "Y2gy"), "open"),
+    ])
+    func aCreateAnswer(_ answer: ChannelAnswer, _ state: String) {
+        #expect(Self.created(answer: answer).state == state)
+    }
+
+    /// A channel created for game G, after APNs answered the create with `answer`.
+    static func created(answer: ChannelAnswer) -> BroadcastChannel {
+        var channel = BroadcastChannel()
+        channel.create(storage: 0)
+        channel.answered(answer, now: .distantPast)
+        return channel
+    }
+
+    @Test(arguments: ["", "not base64!", "a$b=", String(repeating: "QUFB", count: 100)])
+    func aBadHeaderChannelIsRefused(_ id: String) {
+        var channel = BroadcastChannel()
+        channel.use(id, storage: 0)
+        #expect(channel.state == "refused" && channel.sendableID == nil)
+    }
+
+    @Test func aHeaderChannelIsNeverDeleted() {
+        var channel = BroadcastChannel()
+        channel.use("Y2gx", storage: 0)
+        #expect(channel.sendableID == "Y2gx" && !channel.isLive)
+        channel.endDelivered(now: .distantPast, linger: 0)
+        channel.advance(now: .distantFuture)
+        #expect(channel.state == "open" && channel.request(game: "G", bundleId: Self.bundle) == nil)
+    }
+
+    @Test func aRetriedCreateCarriesANewRequestIDAndTheSameOneAfterARestart() throws {
+        var first = BroadcastChannel()
+        first.create(storage: 0)
+        let restored = try JSONDecoder().decode(BroadcastChannel.self, from: JSONEncoder().encode(first))
+        #expect(restored == first)
+        #expect(restored.request(game: "G", bundleId: Self.bundle)?.requestID == first.request(game: "G", bundleId: Self.bundle)?.requestID)
+    }
+
+    @Test func channelRequestLines() {
+        let create = ChannelRequest.create(game: "G1", bundleId: "com.acme", storage: 0, requestID: "R")
+        #expect(String(decoding: create.jsonLine(), as: UTF8.self)
+            == #"{"kind":"channel","action":"create","game":"G1","service":"manage-broadcast","request":{"method":"POST","path":"/1/apps/com.acme/channels","headers":{"apns-request-id":"R"}},"body":{"message-storage-policy":0,"push-type":"LiveActivity"}}"#)
+        let list = ChannelRequest.list(bundleId: "com.acme", requestID: "L")
+        #expect(String(decoding: list.jsonLine(), as: UTF8.self)
+            == #"{"kind":"channel","action":"list","game":null,"service":"manage-broadcast","request":{"method":"GET","path":"/1/apps/com.acme/all-channels","headers":{"apns-request-id":"L"}}}"#)
+        #expect(ChannelAnswer(status: 200, body: Data(#"{"channels":["a","b"]}"#.utf8)).channels == ["a", "b"])
+    }
+
+    // MARK: - The session
+
+    /// A session in broadcast mode with a channel per game, after a few scores.
+    static func session(events: Int = 6) -> GameSession {
+        var session = GameSession(attributes: Make.attributes, renderer: perGame, now: Make.start)
+        session.receive(Make.event(1, .periodStart, at: 0), index: 0, now: Make.start)
+        for seq in 2...events {
+            let event = Make.event(seq, .fieldGoal(points: 2, made: true), team: seq % 2 == 0 ? .home : .away, at: Double(seq) * 40)
+            session.receive(event, index: seq - 1, now: event.time)
+        }
+        return session
+    }
+
+    static func pushes(_ outbox: [PushRenderer.Output]) -> [PushRecord] {
+        outbox.compactMap { if case .push(let record) = $0 { record } else { nil } }
+    }
+
+    @Test func withoutAChannelOnlyTheNewestStateWaits() {
+        let session = Self.session()
+        #expect(session.isHolding && session.nextDelivery == nil)
+        let waiting = Self.pushes(session.outbox)
+        #expect(waiting.filter { $0.event == .update }.count <= 2, "one update, and its priority-5 copy at most")
+        #expect(session.statistics.superseded > 0)
+        #expect(waiting.allSatisfy { $0.request.headers["apns-channel-id"] == nil })
+    }
+
+    @Test func theCreateGoesFirstThenEveryPushOnTheGamesOwnChannel() throws {
+        var session = Self.session()
+        session.createChannel(storage: 0)
+        guard case .channel(let create) = session.nextDelivery else { Issue.record("the create goes first"); return }
+        #expect(create.action == .create && create.game == Make.attributes.gameId)
+        session.channelAnswered(ChannelAnswer(status: 200, channelID: "Y2gx"), now: Make.start)
+        var sent: [PushRecord] = []
+        while case .output(.push(let record)) = session.nextDelivery {
+            sent.append(record)
+            session.delivered(now: session.now)
+        }
+        #expect(!sent.isEmpty && sent.allSatisfy { $0.request.headers["apns-channel-id"] == "Y2gx" })
+        #expect(session.nextDelivery == nil && !session.isHolding)
+    }
+
+    /// A game on its open channel "Y2gx" (a 60 s linger) whose end was just received.
+    static func endedOnChannel() -> (GameSession, GameEvent) {
+        var session = Self.session()
+        session.channelLinger = 60
+        session.createChannel(storage: 0)
+        session.channelAnswered(ChannelAnswer(status: 200, channelID: "Y2gx"), now: Make.start)
+        let end = Make.event(50, .gameEnd, period: 4, clock: 0, at: 3000)
+        session.receive(end, index: 49, now: end.time)
+        return (session, end)
+    }
+
+    @Test func theDeleteGoesOnlyAfterTheEndWasDeliveredAndTheLingerIsOver() throws {
+        var (session, end) = Self.endedOnChannel()
+        session.finish(now: end.time)
+        var last: PushRecord?
+        while let next = session.nextDelivery {
+            guard case .output(.push(let record)) = next else { Issue.record("no channel request before the end is out"); return }
+            last = record
+            session.delivered(now: end.time)
+        }
+        #expect(last?.event == .end && last?.request.headers["apns-channel-id"] == "Y2gx")
+        #expect(session.deadline == end.time.addingTimeInterval(60))
+        #expect(!session.lingerIsOver(now: end.time.addingTimeInterval(59)))
+        #expect(session.lingerIsOver(now: end.time.addingTimeInterval(60)))
+        // The engine asks the sink whether it still holds the game's pushes, then:
+        session.beginDelete(now: end.time.addingTimeInterval(60))
+        guard case .channel(let delete) = session.nextDelivery else { Issue.record("the delete comes after the linger"); return }
+        #expect(delete.action == .delete && delete.request.headers["apns-channel-id"] == "Y2gx")
+        // The checkpoint keeps the phase, so a restart sends the delete again.
+        let restored = try GameSession.restore(session.encoded(), file: "t", renderer: Self.perGame)
+        #expect(restored.nextDelivery == .channel(delete))
+    }
+
+    @Test func heldUpdatesKeepTheNewestPriority10WithItsCopy() {
+        let session = Self.session(events: 12)
+        let pushes = Self.pushes(session.outbox)
+        let newest = try! #require(pushes.last?.state)
+        #expect(pushes.dropLast().allSatisfy { $0.event != .update || $0.state == newest }, "older states are dropped")
+        if pushes.count == 2 { #expect(pushes[0].priority == 10 && pushes[1].priority == 5, "a priority 10 and its copy stay together") }
+    }
+
+    @Test func aRestartWhileTheChannelLingersSendsTheEndAgainBeforeTheDelete() throws {
+        var (session, end) = Self.endedOnChannel()
+        var ends: [PushRecord] = []
+        while case .output(.push(let record)) = session.nextDelivery {
+            if record.event == .end { ends.append(record) }
+            session.delivered(now: end.time)
+        }
+        #expect(session.channel.state == "lingering" && !ends.isEmpty)
+        // The sink (a webhook that is down) held the end in memory when the process was killed.
+        let restored = try GameSession.restore(session.encoded(), file: "t", renderer: Self.perGame)
+        #expect(restored.channel.state == "open")
+        #expect(Self.pushes(restored.outbox).map(\.seq) == ends.map(\.seq), "the end goes out again, the same records")
+        guard case .output(.push(let first)) = restored.nextDelivery else { Issue.record("the end goes before the delete"); return }
+        #expect(first.event == .end && first.request.headers["apns-channel-id"] == "Y2gx")
+    }
+
+    @Test func theDeleteWaitsWhileTheSinkStillHoldsTheEnd() async throws {
+        let clock = ManualClock(Make.start)
+        let delivered = Delivered()
+        let sink = CallbackSink(
+            send: { _ in }, manage: { request in request.action == .create ? ChannelAnswer(status: 200, channelID: "Y2gx") : ChannelAnswer(status: 200) },
+            pending: { _ in delivered.value ? 0 : 1 })
+        var session = GameSession(attributes: Make.attributes, renderer: Self.perGame, now: Make.start)
+        session.channelLinger = 0
+        let engine = MatchEngine(session: session, clock: clock, sink: sink)
+        try await engine.setUpChannel(.create(storage: 0))
+        try await engine.receive(Make.event(1, .periodStart, at: 0), index: 0, moving: clock)
+        try await engine.receive(Make.event(2, .gameEnd, period: 4, clock: 0, at: 60), index: 1, moving: clock)
+        try await engine.finish()
+        let waits = await engine.channelWorkWaits
+        #expect(await engine.channel.state == "lingering" && waits, "the sink still holds the end")
+        #expect(await engine.deadline == nil, "no deadline spins while it waits")
+        delivered.value = true
+        try await engine.flush()
+        #expect(await engine.channel.state == "deleted")
+    }
+
+    // MARK: - The engine
+
+    @Test(arguments: [0.0, 90])
+    func anEngineCreatesSendsAndDeletesThroughTheSink(_ linger: Double) async throws {
+        let sink = RecordingSink(answeringChannels: true)
+        let clock = ManualClock(Make.start)
+        var session = GameSession(attributes: Make.attributes, renderer: Self.perGame, now: Make.start)
+        session.channelLinger = linger
+        let engine = MatchEngine(session: session, clock: clock, sink: sink)
+        try await engine.setUpChannel(.create(storage: 0))
+        let id = try #require(await engine.channel.sendableID)
+        let events = [Make.event(1, .periodStart, at: 0)]
+            + (2...20).map { Make.event($0, .fieldGoal(points: 2, made: true), team: $0 % 3 == 0 ? .away : .home, at: Double($0) * 30) }
+            + [Make.event(21, .gameEnd, period: 4, clock: 0, at: 700)]
+        for (index, event) in events.enumerated() { try await engine.receive(event, index: index, moving: clock) }
+        try await engine.finish()
+        try await engine.fireDeadlines(through: .distantFuture, moving: clock)
+        let records = await sink.records
+        #expect(records.allSatisfy { $0.request.headers["apns-channel-id"] == id })
+        Make.expectOneFinal(records)
+        let requests = await sink.channelRequests
+        #expect(requests.map(\.action) == [.create, .delete])
+        #expect(await sink.openChannels.isEmpty)
+        #expect(await engine.channel.state == "deleted")
+    }
+
+    // MARK: - The service
+
+    static func lines(seeds: [UInt64], channels: [String?]? = nil) -> [Data] {
+        let lines = RecordedStream.lines(seeds: seeds).map { Data($0.utf8) }
+        guard let channels else { return lines }
+        var headerIndex = 0
+        return lines.map { line in
+            guard case .header(let attributes, _)? = try? StreamLine.parse(line, number: 1) else { return line }
+            defer { headerIndex += 1 }
+            return channels[headerIndex].map { StreamLine.headerLine(attributes, channel: $0) } ?? line
+        }
+    }
+
+    static func service(
+        _ sink: any PushSink, mode: PushRenderer.Mode = .broadcastPerGame, channels: ChannelManagement = .init(manage: true, linger: 0),
+        state: URL? = nil, report: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws -> GameService {
+        try GameService(
+            options: .init(
+                clock: .feed, renderer: .init(bundleId: bundle, mode: mode), stateDirectory: state, channels: channels),
+            sink: sink, report: report)
+    }
+
+    @Test func twoGamesNeverShareAChannelAndEachEndsOnItsOwn() async throws {
+        let sink = RecordingSink(answeringChannels: true)
+        let service = try Self.service(sink)
+        await RealFeedServeTests.feed(Self.lines(seeds: [3, 4]), to: service)
+        await service.drain()
+        let records = await sink.records
+        var channelOf: [String: Set<String>] = [:]
+        for record in records { channelOf[record.game, default: []].insert(record.request.headers["apns-channel-id"] ?? "none") }
+        #expect(channelOf.count == 2 && channelOf.values.allSatisfy { $0.count == 1 })
+        #expect(Set(channelOf.values.map { $0.first! }).count == 2, "two games, two channels")
+        for game in channelOf.keys { Make.expectOneFinal(records.filter { $0.game == game }) }
+        let requests = await sink.channelRequests
+        #expect(requests.filter { $0.action == .create }.count == 2)
+        #expect(requests.filter { $0.action == .delete }.count == 2)
+        #expect(await sink.openChannels.isEmpty)
+    }
+
+    @Test(arguments: [PushRenderer.Mode.token, .broadcastPerGame])
+    func broadcastPayloadsAreTokenPayloads(_ mode: PushRenderer.Mode) async throws {
+        // Each mode's payload bytes, game by game, against token mode's.
+        func payloads(_ mode: PushRenderer.Mode) async throws -> [String: [Data]] {
+            let sink = RecordingSink(answeringChannels: true)
+            let service = try Self.service(sink, mode: mode)
+            await RealFeedServeTests.feed(Self.lines(seeds: [5, 6]), to: service)
+            await service.drain()
+            return Dictionary(grouping: await sink.records, by: \.game).mapValues { $0.map(\.payload) }
+        }
+        let token = try await payloads(.token)
+        #expect(try await payloads(mode) == token)
+    }
+
+    @Test func headerChannelsAreUsedAndNeverCreatedOrDeleted() async throws {
+        let sink = RecordingSink(answeringChannels: true)
+        let service = try Self.service(sink, channels: .init(manage: true))
+        await RealFeedServeTests.feed(Self.lines(seeds: [3, 4], channels: ["QUFB", nil]), to: service)
+        await service.drain()
+        let records = await sink.records
+        let first = records.first { $0.request.headers["apns-channel-id"] == "QUFB" }?.game
+        #expect(first != nil)
+        #expect(records.filter { $0.game == first }.allSatisfy { $0.request.headers["apns-channel-id"] == "QUFB" })
+        #expect(records.filter { $0.game != first }.allSatisfy { $0.request.headers["apns-channel-id"] != "QUFB" })
+        let requests = await sink.channelRequests.filter { $0.action != .list }
+        #expect(requests.allSatisfy { $0.game != first }, "the backend's channel is neither created nor deleted")
+    }
+
+    @Test func pastTheCapAGameHoldsUntilAChannelIsDeleted() async throws {
+        let sink = RecordingSink(answeringChannels: true)
+        let said = Said()
+        let service = try Self.service(sink, channels: .init(manage: true, linger: 0, maxChannels: 1), report: { line in said.add(line) })
+        let lines = Self.lines(seeds: [3, 4])
+        await RealFeedServeTests.feed(lines.prefix(lines.count / 2), to: service)
+        let early = await sink.records
+        #expect(Set(early.map(\.game)).count == 1, "while the first game has the one channel, the second sends nothing")
+        let summaries = await service.summaries()
+        let held = try #require(summaries.first { $0.attributes.gameId != early.first?.game })
+        #expect(held.holding && held.unsent > 0 && held.channel.state == "none")
+        let metrics = await service.metrics(now: Date(), recorder: MetricsRecorder())
+        #expect(metrics.withheld["channel"] == held.unsent && metrics.withheld["checkpoint"] == nil, "--metrics names the cause")
+        #expect(said.lines.filter { $0.contains("no broadcast channel to send on") }.count == 1, "said once")
+        #expect(said.lines.contains { $0.contains("--max-channels allows (1)") })
+
+        await RealFeedServeTests.feed(lines.dropFirst(lines.count / 2), to: service, first: lines.count / 2 + 1)
+        await service.drain()
+        let requests = await sink.channelRequests.filter { $0.action != .list }
+        #expect(requests.map(\.action) == [.create, .delete, .create, .delete], "the second channel is made once the first is deleted")
+        let records = await sink.records
+        for game in Set(records.map(\.game)) {
+            let mine = records.filter { $0.game == game }
+            #expect(Set(mine.map { $0.request.headers["apns-channel-id"] }).count == 1)
+            Make.expectOneFinal(mine)
+        }
+        #expect(Set(records.map { $0.request.headers["apns-channel-id"] }).count == 2)
+        #expect(await sink.openChannels.isEmpty)
+    }
+
+    @Test func twoHeadersNeverShareAChannel() async throws {
+        let sink = RecordingSink(answeringChannels: true)
+        let said = Said()
+        let service = try Self.service(sink, channels: .init(), report: { said.add($0) })
+        await RealFeedServeTests.feed(Self.lines(seeds: [3, 4], channels: ["QUFB", "QUFB"]), to: service)
+        await service.drain()
+        #expect(Set(await sink.records.map(\.game)).count == 1, "the second game holds")
+        #expect(said.lines.contains { $0.contains("two games never share one") })
+    }
+
+    @Test func aBadHeaderChannelCostsTheGameItsChannelNotItsHeader() async throws {
+        let sink = RecordingSink(answeringChannels: true)
+        let said = Said()
+        let service = try Self.service(sink, channels: .init(), report: { line in said.add(line) })
+        let messages = await RealFeedServeTests.feed(Self.lines(seeds: [3], channels: ["not base64!"]), to: service)
+        #expect(messages.isEmpty, "the events are the game's")
+        await service.drain()
+        #expect(await sink.records.isEmpty)
+        #expect(said.lines.contains { $0.contains("is not base64") })
+    }
+
+    @Test func aRestartInTheMiddleOfACreateSendsItAgainAndTheOrphanIsDeleted() async throws {
+        let state = RealFeedServeTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let apns = RecordingSink(answeringChannels: true)
+        // The first run's sender makes the channel but the answer is lost (the process dies).
+        let lost = CallbackSink(manage: { request in
+            _ = try await apns.manage(request)
+            throw ScoreFeedError(.sinkUnavailable, "killed before the answer")
+        })
+        let lines = Self.lines(seeds: [3])
+        let first = try Self.service(lost, state: state)
+        await RealFeedServeTests.feed(lines.prefix(1), to: first)
+        #expect(await apns.openChannels.count == 1)
+        let orphan = try #require(await apns.openChannels.first)
+
+        let said = Said()
+        let second = try Self.service(apns, channels: .init(manage: true, linger: 0, deleteUnknown: true), state: state, report: { said.add($0) })
+        try await second.restore()
+        await RealFeedServeTests.feed(lines, to: second)
+        await second.drain()
+        let records = await apns.records
+        #expect(!records.isEmpty && records.allSatisfy { $0.request.headers["apns-channel-id"] != orphan })
+        #expect(await apns.openChannels.isEmpty, "the orphan and the game's channel are both deleted")
+        #expect(said.lines.contains { $0.contains("no game owned") })
+        let file = try Data(contentsOf: state.appendingPathComponent(ChannelDirectory.fileName))
+        let directory = try ChannelDirectory.decode(file, file: "channels.json")
+        #expect(directory.games.values.map(\.state) == ["deleted"])
+    }
+
+    @Test func withoutTheFlagUnknownChannelsAreOnlyReported() async throws {
+        let apns = RecordingSink(answeringChannels: true)
+        _ = try await apns.manage(.create(game: "elsewhere", bundleId: Self.bundle, storage: 0, requestID: "X"))
+        let said = Said()
+        let service = try Self.service(apns, report: { said.add($0) })
+        let found = await service.reconcileChannels()
+        #expect(found.unknown.count == 1 && found.deleted.isEmpty)
+        #expect(await apns.openChannels.count == 1)
+        #expect(said.lines.contains { $0.contains("--delete-unknown-channels") })
+    }
+}
+
+/// A flag set from a test and read from a sink's closure.
+final class Delivered: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flag = false
+
+    var value: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return flag }
+        set { lock.lock(); flag = newValue; lock.unlock() }
+    }
+}
+
+/// Lines a service reported, gathered from any thread.
+final class Said: @unchecked Sendable {
+    private let lock = NSLock()
+    private var gathered: [String] = []
+
+    func add(_ line: String) {
+        lock.lock()
+        gathered.append(line)
+        lock.unlock()
+    }
+
+    var lines: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return gathered
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+@testable import ScoreFeed
+import ScoreFeedModel
+
+/// The HTML report: self-contained, and correct in a real browser where one is installed.
+@Suite("HTML report", .serialized)
+struct HTMLReportTests {
+    /// Every shipped fixture, plus the real games in ../shared/nba-pbp when that folder is there.
+    static let games: [String] = Make.fixtureFiles().map { Make.fixtures.appendingPathComponent($0).path }
+        + (NBAFiles.available ? NBAFiles.games.map(NBAFiles.path) : [])
+
+    static func report(_ path: String) async throws -> (ReportData, String) {
+        let document = try FeedReader.read(path: path)
+        let sink = RecordingSink()
+        _ = try await Replay().run(document, sink: sink)
+        let data = ReportData(document: document, records: await sink.records, model: DeviceModel(budget: 15))
+        return (data, HTMLReport.render(data))
+    }
+
+    @Test(arguments: games)
+    func isSelfContained(path: String) async throws {
+        let (data, html) = try await Self.report(path)
+        #expect(html.contains("<svg id=\"worm\""))
+        #expect(html.contains("<script id=\"report-data\" type=\"application/json\">"))
+        for external in ["http://", "https://", "<link", " src=", "@import", "url("] {
+            #expect(!html.contains(external), "\(path) references \(external)")
+        }
+        #expect(data.pushes.last?.event == "end")
+        #expect(data.screen.last.map { ($0.state.homeScore, $0.state.awayScore) } ?? (-1, -1) == (data.truth.last?.home ?? 0, data.truth.last?.away ?? 0))
+        // The shaded spans are the wrong share, one rect each.
+        let shaded = data.wrongSpans.reduce(0) { $0 + $1[1] - $1[0] }
+        #expect(abs(shaded / (data.end - data.start) - data.freshness.engine.wrongShare) < 0.01, "\(path)")
+        #expect(html.components(separatedBy: "<rect class=\"wrong\"").count - 1 == data.wrongSpans.count)
+    }
+
+    @Test func theWormShadesWhereTheScreenWasWrong() {
+        // A basket at 100 s sent at priority 5 (shown at 220 s), one at 400 s at priority 10.
+        let timeline = ScoreTimeline(
+            changes: [.init(time: Make.start.addingTimeInterval(100), score: FinalScore(home: 2, away: 0)),
+                      .init(time: Make.start.addingTimeInterval(400), score: FinalScore(home: 2, away: 3))],
+            start: Make.start, end: Make.start.addingTimeInterval(1000), gameEnd: nil)
+        let sent = [
+            DeviceModel.Sent(sentAt: Make.start.addingTimeInterval(100), priority: 5, timestamp: 1, score: FinalScore(home: 2, away: 0), sourceTime: Make.start.addingTimeInterval(100), isEnd: false),
+            DeviceModel.Sent(sentAt: Make.start.addingTimeInterval(400), priority: 10, timestamp: 2, score: FinalScore(home: 2, away: 3), sourceTime: Make.start.addingTimeInterval(400), isEnd: false),
+        ]
+        let spans = Freshness.wrongSpans(screen: DeviceModel(budget: 15, priority5Delay: 120).screen(sent), timeline: timeline)
+        #expect(spans.map { [$0.start.timeIntervalSince(Make.start), $0.end.timeIntervalSince(Make.start)] } == [[100, 220]])
+    }
+
+    @Test func escapesWhatTheFeedWrites() {
+        #expect(HTMLReport.escape("<script>\"&'") == "&lt;script&gt;&quot;&amp;&#39;")
+        #expect(HTMLReport.color("#12ab9F") == "#12ab9F")
+        #expect(HTMLReport.color("red;} body{") == "#555555")
+    }
+
+    /// Chromium from Debian's `chromium` package; the browser checks skip without it.
+    static let chromium: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test(
+        .enabled(if: chromium != nil, "headless Chromium is not installed (apt-get install chromium); browser check skipped"),
+        arguments: games)
+    func showsTheFinalInABrowser(path: String) async throws {
+        let (data, html) = try await Self.report(path)
+        let folder = Make.packageRoot.appendingPathComponent(".build/reports")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let page = folder.appendingPathComponent("\(name).html")
+        try Data(html.utf8).write(to: page)
+        let url = page.absoluteString + "#end"
+        let dom = try Self.chrome(["--dump-dom", url])
+        let selftest = try #require(dom.range(of: "<div id=\"selftest\" hidden=\"\">").map { dom[$0.upperBound...] }?.prefix { $0 != "<" })
+        let result = try JSONSerialization.jsonObject(with: Data(selftest.utf8)) as? [String: Any]
+        let final = "\(data.truth.last?.away ?? 0)-\(data.truth.last?.home ?? 0)"
+        #expect(result?["ok"] as? Bool == true, "console errors: \(result?["errors"] ?? "?")")
+        #expect(result?["svg"] as? Bool == true)
+        #expect(result?["shown"] as? String == final, "the scrubbed-to-the-end lock screen shows the final score")
+        #expect(result?["truth"] as? String == final)
+        #expect(result?["phase"] as? String == "final")
+        _ = try Self.chrome(["--hide-scrollbars", "--window-size=1100,1900", "--screenshot=\(folder.appendingPathComponent("\(name).png").path)", url])
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(name).png").path))
+    }
+
+    /// Runs headless Chromium with a private profile and a time limit; returns its stdout.
+    static func chrome(_ arguments: [String]) throws -> String {
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-chrome-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: profile) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: chromium!)
+        process.arguments = [
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+            "--user-data-dir=\(profile.path)", "--virtual-time-budget=3000", "--timeout=20000",
+        ] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

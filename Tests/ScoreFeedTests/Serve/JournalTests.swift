@@ -1,0 +1,214 @@
+import Foundation
+import Testing
+@testable import ScoreFeed
+import ScoreFeedModel
+
+/// The journal: what a game did since its snapshot, appended, synced once per batch, read back
+/// exactly, a torn tail dropped.
+@Suite("Journal: durable without rewriting the game")
+struct JournalTests {
+    static func directory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-journal-\(UUID().uuidString)")
+    }
+
+    /// A session that records its inputs, fed `events` of a generated game.
+    static func recorded(_ events: ArraySlice<GameEvent>, into session: inout GameSession) {
+        for (index, event) in zip(events.indices, events) {
+            session.receive(event, index: index, now: event.time)
+            while let deadline = session.deadline, deadline <= event.time { session.tick(now: deadline) }
+            while case .output = session.nextDelivery { session.delivered(now: event.time) }
+        }
+    }
+
+    @Test func aSnapshotAndItsJournalGiveBackTheSameGameByteForByte() throws {
+        let game = GameGenerator(seed: 7).generate()
+        var live = GameSession(attributes: game.attributes)
+        live.recordsInputs = true
+        Self.recorded(game.events.prefix(200), into: &live)
+        _ = live.takeUnjournaled()
+        let snapshot = try live.encoded()
+        let journal = Journal()
+        let dir = Self.directory()
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("game.journal").path
+        // Three commits' worth of inputs, synced.
+        for range in [200..<260, 260..<261, 261..<400] {
+            Self.recorded(game.events[range], into: &live)
+            let first = live.journaled + 1
+            try journal.append(
+                live.takeUnjournaled(), first: first, seq: live.renderer.seq, lastTimestamp: live.renderer.lastTimestamp, to: path)
+        }
+        try journal.sync()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let restored = try GameSession.restore(snapshot, journal: bytes, file: "game.json")
+        #expect(try restored.encoded() == live.encoded(), "the same game, byte for byte")
+        #expect(restored.journaled == live.journaled)
+        #expect(Journal.read(bytes).seq == live.renderer.seq, "the numbering stands in the clear")
+    }
+
+    /// The journal writes its common inputs by hand: every event of every fixture and real game,
+    /// and hostile text, reads back as the very input `Codable` would have written.
+    @Test func theJournalsOwnSpellingReadsBackAsTheSameInput() throws {
+        var events = try Make.fixtureFiles().flatMap { try FeedReader.read(path: Make.fixtures.appendingPathComponent($0).path).events }
+        if NBAFiles.available {
+            events += NBAFiles.games.flatMap { (try? FeedReader.read(path: NBAFiles.path($0)).events) ?? [] }
+        }
+        var odd = Make.event(9, .other(type: "quote \" backslash \\ tab \t nul \u{0} é 😀"), team: .home, clock: 0.1 + 0.2)
+        odd.player = "\u{1F}\n"
+        odd.description = String(repeating: "ü", count: 600)
+        odd.feedScore = FinalScore(home: 3, away: -1)
+        odd.time = Date(timeIntervalSinceReferenceDate: -0.0)
+        events.append(odd)
+        events.append(Make.event(10, .replay(ruling: nil, challenge: true)))
+        events.append(Make.event(11, .substitution(out: nil)))
+        var inputs: [GameSession.Input] = events.enumerated().map { .receive($1, index: $0, now: $1.time.addingTimeInterval(0.1)) }
+        inputs += [.tick(now: Make.start), .finish(now: Make.start.addingTimeInterval(1e-7)), .delivered(now: nil), .delivered(now: Make.start)]
+        #expect(inputs.count > 20)
+        for input in inputs {
+            var bytes = JSONBytes()
+            let handWritten = input.appendJSON(to: &bytes)
+            #expect(handWritten)
+            let data = bytes.data()
+            #expect(try JSONDecoder().decode(GameSession.Input.self, from: data) == input, "\(String(decoding: data, as: UTF8.self))")
+        }
+    }
+
+    /// State that cannot be written (here: a directory stands where the snapshot's temporary
+    /// file goes) holds the game's pushes; once it can be written again, the whole game goes to
+    /// a snapshot, the pushes go out in order, and the state on disk is the game's, byte for byte.
+    @Test func stateThatCannotBeWrittenHoldsThePushesAndNothingIsLost() async throws {
+        let dir = Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try CheckpointStore(directory: dir)
+        let clock = ManualClock(Make.start)
+        let sink = RecordingSink()
+        // serve's policy: the checkpoint holds a coalescer's state.
+        let engine = MatchEngine(attributes: Make.attributes, clock: clock, sink: sink, checkpoints: store)
+        let events = [GameSessionTests.tipOff] + (2...6).map {
+            Make.event($0, .fieldGoal(points: 2, made: true), team: $0 % 2 == 0 ? .home : .away, at: Double($0) * 30)
+        }
+        try await engine.receive(events[0], index: 0)
+        let before = await sink.records.count
+        #expect(before > 0, "the first event's push went out (the snapshot was written)")
+        let blocker = store.url(for: Make.attributes.gameId).appendingPathExtension("tmp")
+        try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true)
+        await engine.compact()  // a snapshot that fails
+        for (index, event) in events.enumerated().dropFirst() {
+            clock.advance(to: event.time)
+            try await engine.receive(event, index: index)
+        }
+        #expect(await sink.records.count == before, "nothing leaves that the disk does not hold")
+        #expect(await engine.checkpointFailure?.code == .io)
+        try FileManager.default.removeItem(at: blocker)
+        try await engine.flush()
+        let records = await sink.records
+        #expect(await engine.checkpointFailure == nil)
+        #expect(records.map(\.seq) == Array(1...records.count) && records.count > before, "in order, none lost")
+        // The last delivery is buffered until the next push or sync (a crash would send it again).
+        try store.journal.sync()
+        let entry = try #require(try store.readAll().first)
+        let disk = try GameSession.restore(try #require(entry.data), journal: entry.journal, file: entry.file.path)
+        #expect(try disk.encoded() == (await engine.current).encoded(), "the state on disk is the game's")
+    }
+
+    @Test(arguments: [1, 10, 37])
+    func aTornTailIsDroppedAndWhatCameBeforeIsKept(_ cut: Int) throws {
+        let dir = Self.directory()
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("g.journal").path
+        let journal = Journal()
+        let event = Make.event(1, .periodStart, clock: 720)
+        try journal.append([.receive(event, index: 0, now: event.time)], first: 1, seq: 0, lastTimestamp: 0, to: path)
+        try journal.append([.tick(now: event.time), .finish(now: event.time)], first: 2, seq: 3, lastTimestamp: 9, to: path)
+        try journal.sync()
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let whole = Journal.read(bytes)
+        #expect(whole.inputs.count == 3 && whole.droppedLines == 0 && whole.seq == 3 && whole.lastTimestamp == 9)
+        bytes.removeLast(cut)  // the last write torn by a crash
+        let torn = Journal.read(bytes)
+        #expect(torn.inputs == [.receive(event, index: 0, now: event.time)] && torn.droppedLines == 1 && torn.seq == 0)
+    }
+
+    /// Thousands of games do not hold thousands of files open: past the cap, journals are
+    /// synced and closed, and every line still lands in its own file.
+    @Test func journalsPastTheOpenFileCapAreClosedAndLoseNothing() throws {
+        let dir = Self.directory()
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let journal = Journal(maxOpenFiles: 2)
+        let paths = (0..<5).map { dir.appendingPathComponent("g\($0).journal").path }
+        for round in 0..<3 {
+            for (game, path) in paths.enumerated() {
+                try journal.append(
+                    [.tick(now: Make.start.addingTimeInterval(Double(round)))], first: round + 1, seq: game, lastTimestamp: round,
+                    to: path)
+            }
+            try journal.sync()
+        }
+        for (game, path) in paths.enumerated() {
+            let reading = Journal.read(try Data(contentsOf: URL(fileURLWithPath: path)))
+            #expect(reading.inputs == (0..<3).map { .tick(now: Make.start.addingTimeInterval(Double($0))) } && reading.seq == game)
+        }
+    }
+
+    /// One game's journal that cannot be written (a directory stands where it goes) holds that
+    /// game only: the others' lines are written and synced, and only its own sync fails.
+    @Test func aJournalThatCannotBeWrittenHoldsOnlyItsOwnGame() throws {
+        let dir = Self.directory()
+        let bad = dir.appendingPathComponent("a.journal").path, good = dir.appendingPathComponent("b.journal").path
+        try FileManager.default.createDirectory(atPath: bad, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let journal = Journal()
+        for path in [bad, good] {
+            try journal.append([.tick(now: Make.start)], first: 1, seq: 1, lastTimestamp: 1, to: path)
+        }
+        try journal.sync(good)
+        #expect(Journal.read(try Data(contentsOf: URL(fileURLWithPath: good))).inputs == [.tick(now: Make.start)])
+        #expect(throws: ScoreFeedError.self) { try journal.sync(bad) }
+        #expect(throws: ScoreFeedError.self) { try journal.sync() }
+        #expect(journal.needsSync && journal.hasPending, "its lines wait for the disk")
+    }
+
+    @Test func aLineThatDoesNotFollowOnEndsTheJournal() throws {
+        let dir = Self.directory()
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("g.journal").path
+        let journal = Journal()
+        let now = Make.start
+        try journal.append([.tick(now: now)], first: 5, seq: 1, lastTimestamp: 1, to: path)
+        try journal.append([.tick(now: now)], first: 9, seq: 2, lastTimestamp: 2, to: path)  // 6 to 8 missing
+        try journal.sync()
+        let reading = Journal.read(try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(reading.first == 5 && reading.inputs.count == 1 && reading.droppedLines == 1)
+        // A snapshot that holds only up to 3 cannot take a journal starting at 5.
+        var session = GameSession(attributes: Make.attributes)
+        session.journaled = 3
+        #expect(throws: ScoreFeedError.self) { try session.replay(reading, file: "g.json") }
+    }
+
+    /// One sync per batch, not per event: a batch of a whole game's lines costs a handful of
+    /// syncs, and bytes written per event stay small however long the game.
+    @Test func aBatchOfLinesIsMadeDurableWithOneSync() async throws {
+        let dir = Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let lines = RecordedStream.lines(seeds: [5])
+        let sink = RecordingSink()
+        let service = try GameService(options: .init(clock: .feed, stateDirectory: dir), sink: sink)
+        await service.beginBatch()
+        for (i, line) in lines.enumerated() { _ = await service.handle(.line(Data(line.utf8), number: i + 1)) }
+        let journal = try #require(service.journal)
+        #expect(await sink.records.isEmpty, "nothing leaves before the batch is durable")
+        #expect(journal.syncs == 0)
+        #expect(await service.endBatch() == nil)
+        #expect(journal.syncs == 1, "one sync for \(lines.count) lines")
+        #expect(journal.bytesWritten / lines.count < 1000, "\(journal.bytesWritten) bytes for \(lines.count) lines")
+        let records = await sink.records
+        Make.expectOneFinal(records)
+        await service.drain()
+        let entries = try CheckpointStore(directory: dir).readAll()
+        #expect(entries.count == 1 && entries[0].journal?.isEmpty != false, "a clean exit leaves one file per game")
+    }
+}
