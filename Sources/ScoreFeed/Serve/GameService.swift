@@ -162,11 +162,6 @@ public actor GameService {
     /// Whether the game is known (from a header, a checkpoint or ``start(_:channel:)``).
     public func knows(_ game: String) -> Bool { games[game] != nil }
 
-    /// Whether the game's `end` has been rendered.
-    public func hasEnded(_ game: String) async -> Bool {
-        await games[game]?.engine.hasEnded ?? false
-    }
-
     // MARK: - Internals
 
     func add(_ id: String, _ game: Game) {
