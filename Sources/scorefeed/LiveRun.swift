@@ -8,13 +8,11 @@ import Darwin
 #endif
 
 /// What `serve` and `poll` share: the game service built from the push, coalescer, webhook and
-/// checkpoint options; restoring it; running an input beside the timer that sends held pushes on
-/// the real clock and a watch for SIGINT/SIGTERM; and, when the input is done, draining, the
-/// webhook's last deliveries and one summary line per game.
+/// checkpoint options; restoring it; running an input in a ``LiveService`` with SIGINT and
+/// SIGTERM as its stop requests; and one summary line per game.
 struct LiveRun {
     let command: String
     let service: GameService
-    let clock: GameService.ClockMode
     let stateDir: String?
     let drainTimeout: TimeInterval
     private let output: PushOutput
@@ -128,7 +126,6 @@ struct LiveRun {
     init(_ command: String, options: Options) throws {
         self.command = command
         stateDir = options.stateDir
-        clock = options.clock
         drainTimeout = options.drainTimeout
         // Taken before any sink is opened: a second process on the directory sends nothing.
         lock = try options.stateDir.map { try StateDirectoryLock(directory: URL(fileURLWithPath: $0), command: command) }
@@ -158,65 +155,46 @@ struct LiveRun {
         if restoration.resumedGames > 0 { Console.error("\(command): resumed \(restoration.resumedGames) games from \(stateDir ?? "")") }
     }
 
-    /// Why ``run(_:)`` stopped reading its input.
-    private enum Stop {
-        case inputEnded, signal, readerGone
-    }
-
-    /// Runs `input` until it returns (or a signal comes, or the reader of standard output goes
-    /// away), with the timer beside it on the system clock; then drains and prints the
+    /// Runs `input` in a ``LiveService`` (the timer beside it on the system clock, the drain and
+    /// the shutdown after it) with SIGINT and SIGTERM as its stop requests, the reader of
+    /// standard output going away as its output gone and `--metrics` alongside; then prints the
     /// summaries. Returns the exit status: 0, or ``ExitCode/withheld`` when pushes are left
     /// undelivered or a checkpoint could not be written.
     func run(_ input: @escaping @Sendable () async -> Void) async throws -> Int32 {
-        let service = self.service
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM])
-        let clock = self.clock
-        let screen = self.screen
+        let (screen, output, command) = (self.screen, self.output, self.command)
         let (metrics, webhook) = (self.metrics, output.webhook?.sink)
-        let stop = await withTaskGroup(of: Stop.self) { group in
-            group.addTask {
-                await input()
-                return .inputEnded
-            }
-            if clock == .system {
-                group.addTask {
-                    // The next held push, looked at again at least every 0.1 s (a new event
-                    // may hold one sooner).
-                    await DeadlineLoop().run(
-                        next: {
-                            let soon = Date().addingTimeInterval(0.1)
-                            return min(await service.nextDeadline ?? soon, soon)
-                        },
-                        work: { now in await service.fireDue(now: now) })
-                    return .inputEnded
+        let live = LiveService(
+            service, drainTimeout: drainTimeout,
+            finishing: {
+                var failed = false
+                do {
+                    try await output.finishWriting()
+                } catch let error as ScoreFeedError where error.code == .readerGone {
+                    // Noted by the screen, said with the summaries.
+                } catch {
+                    Console.error("\(command): \(error)")
+                    failed = true
                 }
-            }
-            group.addTask {
-                await signals.next()
-                return .signal
-            }
-            group.addTask {
-                await screen.wentAway()
-                return .readerGone
-            }
-            if let metrics {
-                group.addTask {
-                    await metrics.run(service, webhook: webhook)
-                    return .inputEnded
+                do {
+                    try await output.finish()
+                } catch is CancellationError {
+                    // Cut short by a signal: what it holds is in the checkpoints.
+                    throw CancellationError()
+                } catch {
+                    Console.error("\(command): \(error)")
+                    throw error
                 }
-            }
-            // The first child to finish (input done, a signal came, no reader) stops the others.
-            let stop = await group.next() ?? .inputEnded
-            group.cancelAll()
-            return stop
-        }
-        // A signal asks to stop soon: what is not sent by then stays in the checkpoints. Without
-        // a reader nothing more is written to it.
-        let limit = stop == .signal ? min(5, drainTimeout) : drainTimeout
-        let (webhookGaveUp, writeFailed) = await finishing(
-            drain: stop != .readerGone, waitingAtMost: limit, signals: stop == .signal ? nil : signals)
-        let readerGone = stop == .readerGone || screen.noticed
-        var withheld = webhookGaveUp || readerGone || writeFailed
+                if failed { throw ScoreFeedError(.io, "the output could not be written") }
+            },
+            report: { Console.error("\(command): \($0)") })
+        let outcome = await live.run(
+            input: input,
+            alongside: metrics.map { metrics in [{ await metrics.run(service, webhook: webhook) }] } ?? [],
+            stopRequests: { await signals.next() },
+            outputGone: { await screen.wentAway() })
+        let readerGone = outcome.stop == .outputGone || screen.noticed
+        var withheld = outcome.finishFailure != nil || readerGone
         for game in await service.summaries() {
             let waiting = await output.webhook?.sink.pending(game: game.attributes.gameId) ?? 0
             let sinkCause = readerGone ? "the reader of standard output went away" : "the sink failed"
@@ -231,64 +209,6 @@ struct LiveRun {
                     + (stateDir != nil ? "; a run on the same state dir sends what the checkpoints hold once the cause is gone" : ""))
         }
         return withheld ? ExitCode.withheld : 0
-    }
-
-    /// Drains (unless the reader is gone), waits for the lines written in the background and
-    /// the webhook's last deliveries, and lets the channels settle, within `limit`. A SIGINT or
-    /// SIGTERM meanwhile (when `signals` is given: the run was not stopped by one) cuts it to 5 s more: what is not
-    /// sent by then stays in the checkpoints. Returns whether the webhook gave up and whether a
-    /// write failed.
-    private func finishing(
-        drain: Bool, waitingAtMost limit: TimeInterval, signals: SignalWatcher?
-    ) async -> (webhookGaveUp: Bool, writeFailed: Bool) {
-        let (service, output, command) = (self.service, self.output, self.command)
-        let rest = !drain ? "unsent" : stateDir != nil ? "in the checkpoints" : "unsent (without --state-dir nothing keeps it)"
-        return await withTaskGroup(of: (webhookGaveUp: Bool, writeFailed: Bool)?.self) { group in
-            group.addTask {
-                if drain { await service.drain(waitingAtMost: limit) }
-                var result = (webhookGaveUp: false, writeFailed: false)
-                do {
-                    try await output.finishWriting()
-                } catch let error as ScoreFeedError where error.code == .readerGone {
-                    // Noted by the screen, said with the summaries.
-                } catch {
-                    Console.error("\(command): \(error)")
-                    result.writeFailed = true
-                }
-                if output.webhook != nil {
-                    do {
-                        try await output.finish()
-                    } catch is CancellationError {
-                        // Cut short by a signal: what it holds is in the checkpoints.
-                        result.webhookGaveUp = true
-                    } catch {
-                        Console.error("\(command): \(error)")
-                        result.webhookGaveUp = true
-                    }
-                    // Ends the webhook delivered only now let their channels be deleted.
-                    await service.settleChannels(until: Date().addingTimeInterval(limit))
-                    await service.compact()
-                }
-                return result
-            }
-            if let signals {
-                group.addTask {
-                    await signals.next()
-                    guard !Task.isCancelled else { return nil }
-                    Console.error("\(command): stopping: what is due goes out for 5 s more, the rest stays \(rest)")
-                    try? await Task.sleep(for: .seconds(5))
-                    return nil
-                }
-            }
-            // Either the finishing ends, or the 5 s after a signal do and cut it short (it
-            // still writes the checkpoints; only its waiting stops).
-            var outcome: (webhookGaveUp: Bool, writeFailed: Bool)?
-            while let next = await group.next() {
-                group.cancelAll()
-                if let next { outcome = next }
-            }
-            return outcome ?? (false, false)
-        }
     }
 
     /// Whether `game` ends the run with pushes withheld (its checkpoint cannot be written, or the

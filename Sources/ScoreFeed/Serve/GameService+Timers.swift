@@ -32,12 +32,32 @@ extension GameService {
     /// The earliest moment a held push is due, across games.
     public var nextDeadline: Date? { deadlines.next }
 
-    /// At the end of the input: on the feed clock, fires every game's held pushes at once, each at
-    /// its own moment of feed time; on the system clock, waits for each to come due (at most
-    /// `limit` seconds in all). Then sends whatever a failed sink left and writes every checkpoint.
-    /// A game that has not ended keeps its checkpoint and resumes on the next run.
+    /// Sends held pushes as they come due on the system clock until the task is cancelled: the
+    /// next deadline, looked at again at least every 0.1 s (a new event may hold one sooner).
+    func runTimer() async {
+        await DeadlineLoop(clock: systemClock).run(
+            next: {
+                let soon = systemClock.now.addingTimeInterval(0.1)
+                return min(nextDeadline ?? soon, soon)
+            },
+            work: { now in await fireDue(now: now) })
+    }
+
+    /// At the end of the input, for a sink with nothing to finish: ``drainHeld(until:)`` within
+    /// `limit` seconds, then ``settleChannels(until:)`` and ``compact()``. A game that has not
+    /// ended keeps its checkpoint and resumes on the next run. ``LiveService`` runs these steps
+    /// with the sink's last deliveries between them.
     public func drain(waitingAtMost limit: TimeInterval = 600) async {
         let giveUp = Date().addingTimeInterval(limit)
+        await drainHeld(until: giveUp)
+        await settleChannels(until: giveUp)
+        await compact()
+    }
+
+    /// On the feed clock, fires every game's held pushes at once, each at its own moment of feed
+    /// time; on the system clock, waits for each to come due until `giveUp`. Then sends whatever
+    /// a failed sink left.
+    public func drainHeld(until giveUp: Date) async {
         _ = await endBatch()
         if options.clock == .feed {
             for id in order {
@@ -71,8 +91,6 @@ extension GameService {
             try? await game.engine.flush()
             absorb(id, await Step.of(game.engine))
         }
-        await settleChannels(until: giveUp)
-        await compact()
     }
 
     /// Writes every game's snapshot and empties its journal (with a state directory): the state

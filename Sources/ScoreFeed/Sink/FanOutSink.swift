@@ -41,6 +41,16 @@ public struct FanOutSink: PushSink {
         return nil
     }
 
+    /// Finishes every sink in turn (a file's lines, then a webhook's queue), then throws the
+    /// first error.
+    public func finish() async throws {
+        var firstError: (any Error)?
+        for sink in sinks {
+            do { try await sink.finish() } catch { firstError = firstError ?? error }
+        }
+        if let firstError { throw firstError }
+    }
+
     /// What any of the sinks still holds of `game`.
     public func pending(game: String) async -> Int {
         var total = 0

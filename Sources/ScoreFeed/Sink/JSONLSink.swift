@@ -89,6 +89,11 @@ public final class JSONLSink: PushSink, @unchecked Sendable {
         try await writer?.flush()
     }
 
+    /// ``flush()``: the lines written in the background are all out.
+    public nonisolated(nonsending) func finish() async throws {
+        try await flush()
+    }
+
     /// Writes `line` and a newline now (appended in place: the line is the caller's to give).
     private func write(_ line: consuming Data) throws(ScoreFeedError) {
         line.append(0x0A)

@@ -18,6 +18,11 @@ public protocol PushSink: Sendable {
     /// records in memory while its endpoint is down). A game's channel is deleted only once
     /// none are left, so its `end` goes out first.
     nonisolated(nonsending) func pending(game: String) async -> Int
+
+    /// Delivers what this sink still holds (lines written in the background, records waiting
+    /// for an endpoint that was down) before the run ends; throws what could not be. Called
+    /// once, by ``LiveService`` after the drain.
+    nonisolated(nonsending) func finish() async throws
 }
 
 extension PushSink {
@@ -29,4 +34,7 @@ extension PushSink {
 
     /// Delivers each record before `send` returns: nothing is pending.
     public nonisolated(nonsending) func pending(game: String) async -> Int { 0 }
+
+    /// Holds nothing: there is nothing to finish.
+    public nonisolated(nonsending) func finish() async throws {}
 }

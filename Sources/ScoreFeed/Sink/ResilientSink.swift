@@ -136,6 +136,11 @@ public actor ResilientSink: PushSink {
         }
     }
 
+    /// ``flush()``, at the end of a run.
+    public func finish() async throws {
+        try await flush()
+    }
+
     /// Delivers everything waiting, waiting out the backoff between attempts, for at most
     /// ``Options/giveUpAfter`` seconds. Throws `sink-unavailable` naming the records left (an
     /// `end` among them is called out), or when the receiver refused an `end`.

@@ -1,0 +1,168 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import ScoreFeed
+import ScoreFeedModel
+
+/// ``LiveService``, the loop `serve`, `poll` and an embedding service run, in process: the input,
+/// then the shutdown in order (drain → the sink's last deliveries → channels settled →
+/// compaction), a stop request or the output going away cutting the run, and a stop request
+/// during the shutdown cutting it to the grace. Token and broadcast mode (channels managed), on
+/// the feed clock and the system clock, on real games when `../shared` is present.
+@Suite("LiveService: the live loop and its shutdown order")
+struct LiveServiceTests {
+    typealias Mode = RealFeedServeTests.Mode
+
+    /// A recording sink that notes what it had when it was finished, and can hold its
+    /// finishing until the task is cancelled.
+    actor FinishWatchingSink: PushSink {
+        let inner: RecordingSink
+        let blocks: Bool
+        private(set) var recordsAtFinish: Int?
+        private(set) var channelRequestsAtFinish: Int?
+
+        init(_ inner: RecordingSink, blocks: Bool = false) {
+            self.inner = inner
+            self.blocks = blocks
+        }
+
+        func send(_ record: PushRecord) async throws { try await inner.send(record) }
+        func refused(_ refusal: PushRefusal) async throws { try await inner.refused(refusal) }
+        func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? { try await inner.manage(request) }
+
+        func finish() async throws {
+            recordsAtFinish = await inner.records.count
+            channelRequestsAtFinish = await inner.channelRequests.count
+            guard blocks else { return }
+            // Held until the shutdown is cut short.
+            for await _ in AsyncStream<Void> { _ in } {}
+            throw CancellationError()
+        }
+    }
+
+    /// The games' lines as `serve` reads them, and their documents.
+    static func lines() throws -> (documents: [FeedDocument], lines: [ParsedLine]) {
+        let documents = try GameServiceBatchTests.games()
+        return (documents, GameServiceBatchTests.parsed(RealFeedServeTests.stream(documents)))
+    }
+
+    /// Whether every game in `state` is one snapshot: no journal holds anything.
+    static func compacted(_ state: URL, games: [FeedDocument]) throws -> Bool {
+        let store = try CheckpointStore(directory: state)
+        return games.allSatisfy { document in
+            let path = store.journalURL(for: document.attributes.gameId).path
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            return size == 0 && FileManager.default.fileExists(atPath: store.url(for: document.attributes.gameId).path)
+        }
+    }
+
+    @Test(arguments: Mode.allCases)
+    func theInputThenTheDrainThenTheSinkFinishedThenTheChannelsThenOneSnapshot(_ mode: Mode) async throws {
+        let (documents, lines) = try Self.lines()
+        let state = RealFeedServeTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let recording = mode.sink()
+        let sink = FinishWatchingSink(recording)
+        let service = try GameService(
+            options: .init(
+                clock: .feed, renderer: mode == .token ? .init() : .init(mode: .broadcastPerGame), stateDirectory: state,
+                channels: .init(manage: mode == .broadcast, linger: 0)),
+            sink: sink)
+        let outcome = await LiveService(service).run(input: {
+            _ = await GameServiceBatchTests.handle(lines, in: 50, to: service)
+        })
+
+        #expect(outcome.stop == .inputEnded)
+        #expect(outcome.finishFailure == nil)
+        let records = await recording.records
+        // The drain came before the sink was finished: every game's end had been handed to it.
+        #expect(await sink.recordsAtFinish == records.count)
+        for document in documents {
+            #expect(records.last { $0.game == document.attributes.gameId }?.event == .end)
+        }
+        if mode == .broadcast {
+            // Settled: every channel made was deleted, and nothing was left open.
+            let requests = await recording.channelRequests
+            #expect(requests.filter { $0.action == .create }.count == documents.count)
+            #expect(requests.filter { $0.action == .delete }.count == documents.count)
+            #expect(await recording.openChannels.isEmpty)
+        }
+        #expect(try Self.compacted(state, games: documents))
+    }
+
+    /// How a run on the system clock is stopped before its input ends.
+    enum Stopped: String, CaseIterable, Sendable {
+        case byRequest, byOutputGone
+    }
+
+    @Test(arguments: Mode.allCases, Stopped.allCases)
+    func aStopOnTheSystemClockEndsTheRunAndTheCheckpointsKeepTheRest(_ mode: Mode, _ stopped: Stopped) async throws {
+        let (documents, lines) = try Self.lines()
+        let state = RealFeedServeTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let recording = mode.sink()
+        let sink = FinishWatchingSink(recording)
+        let options = GameService.Options(
+            clock: .system, renderer: mode == .token ? .init() : .init(mode: .broadcastPerGame), stateDirectory: state,
+            channels: .init(manage: mode == .broadcast, linger: 0))
+        let service = try GameService(options: options, sink: sink)
+        // The first half of the stream, as one arrival; then the input waits for more.
+        let half = Array(lines.prefix(lines.count / 2))
+        let (applied, announce) = AsyncStream<Void>.makeStream()
+        var live = LiveService(service, drainTimeout: 600)
+        live.stopGrace = 0
+        let stop: @Sendable () async -> Void = {
+            for await _ in applied { return }
+        }
+        let outcome = await live.run(
+            input: {
+                _ = await service.handle(batch: half, source: "stdin")
+                announce.yield()
+                for await _ in AsyncStream<Void> { _ in } {}
+            },
+            stopRequests: stopped == .byRequest ? stop : nil,
+            outputGone: stopped == .byOutputGone ? stop : nil)
+
+        #expect(outcome.stop == (stopped == .byRequest ? .requested : .outputGone))
+        #expect(await sink.recordsAtFinish != nil)
+        #expect(try Self.compacted(state, games: documents))
+        // A new run on the state dir resumes every game where the first one stopped.
+        let applying = await service.summaries().map { $0.statistics.accepted }
+        let resumed = try GameService(options: options, sink: RecordingSink(answeringChannels: mode == .broadcast))
+        let restoration = try await resumed.restore()
+        #expect(restoration.resumedGames == documents.count)
+        #expect(await resumed.summaries().map { $0.statistics.accepted } == applying)
+        #expect(await resumed.summaries().allSatisfy { !$0.ended })
+        #expect(applying.reduce(0, +) > 0)
+    }
+
+    @Test(arguments: Mode.allCases)
+    func aStopDuringTheShutdownCutsItToTheGraceAndStillCompacts(_ mode: Mode) async throws {
+        let (documents, lines) = try Self.lines()
+        let state = RealFeedServeTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let sink = FinishWatchingSink(mode.sink(), blocks: true)
+        let service = try GameService(
+            options: .init(
+                clock: .feed, renderer: mode == .token ? .init() : .init(mode: .broadcastPerGame), stateDirectory: state,
+                channels: .init(manage: mode == .broadcast, linger: 0)),
+            sink: sink)
+        let said = Mutex<[String]>([])
+        let calls = Mutex(0)
+        var live = LiveService(service, report: { line in said.withLock { $0.append(line) } })
+        live.stopGrace = 0
+        let outcome = await live.run(
+            input: { _ = await GameServiceBatchTests.handle(lines, in: 100, to: service) },
+            stopRequests: {
+                // None while the input runs; one at once during the shutdown.
+                if calls.withLock({ count in defer { count += 1 }; return count }) == 0 {
+                    for await _ in AsyncStream<Void> { _ in } {}
+                }
+            })
+
+        #expect(outcome.stop == .inputEnded)
+        #expect(outcome.finishFailure is CancellationError)
+        #expect(said.withLock { $0 } == ["stopping: what is due goes out for 0 s more, the rest stays in the checkpoints"])
+        #expect(try Self.compacted(state, games: documents))
+    }
+}
