@@ -13,11 +13,18 @@ import ScoreFeedModel
 public actor MatchEngine {
     public nonisolated let attributes: GameAttributes
     private let clock: any EngineClock
+    /// The clock when it is feed time (a ``ManualClock``): the engine moves it itself, to each
+    /// event's time and each deadline's, so that no caller holds it too.
+    private let feedTime: ManualClock?
     private let sink: any PushSink
     private let store: CheckpointStore?
     private var session: GameSession
     /// A call is handing the outbox to the sink; others leave their pushes to it.
     private var delivering = false
+    /// Pushes wait in the outbox until a ``flush(holdingPushes:)`` without the hold: the caller
+    /// is applying a batch it makes durable with one sync first (group commit). Channel
+    /// requests still go.
+    private var pushesHeld = false
     /// With a store: whether this run has written the game's snapshot (the first commit writes
     /// one, so the journal after it holds only inputs made under this run's options), its size,
     /// and the journal's bytes since.
@@ -65,6 +72,7 @@ public actor MatchEngine {
         self.metrics = metrics
         attributes = session.attributes
         self.clock = clock
+        feedTime = clock as? ManualClock
         self.wallClock = wallClock
         self.sink = sink
         self.session = session
@@ -95,24 +103,28 @@ public actor MatchEngine {
         try await take(event, index: index, judged: peek { $0.verdict(event, index: index) })
     }
 
-    /// Receives `event` on feed time: a duplicate or a rejected event changes nothing, not even
-    /// the clock; otherwise the deadlines due before the event's time fire first (after `pace`
-    /// waited for each), then `manual` moves to the event's time and the event is received.
-    /// Replay and `serve --clock feed` both come here, so both send the same pushes for the same
-    /// feed.
+    /// Receives `event` on feed time (an engine whose clock is a ``ManualClock``): a duplicate or
+    /// a rejected event changes nothing, not even the clock; otherwise the deadlines due before
+    /// the event's time fire first (after `pace` waited for each), then the clock moves to the
+    /// event's time and the event is received. Replay and `serve --clock feed` both come here,
+    /// so both send the same pushes for the same feed. On any other clock it is
+    /// ``receive(_:index:)``.
+    /// `holdingPushes`: see ``flush(holdingPushes:)``.
     @discardableResult
-    public func receive(
-        _ event: GameEvent, index: Int, moving manual: ManualClock, pace: (@Sendable (Date) async -> Void)? = nil
+    public func receiveOnFeedTime(
+        _ event: GameEvent, index: Int, holdingPushes: Bool = false, pace: (@Sendable (Date) async -> Void)? = nil
     ) async throws -> EventValidator.Verdict {
+        if holdingPushes { pushesHeld = true }
+        guard let feedTime else { return try await receive(event, index: index) }
         let verdict = peek { $0.verdict(event, index: index) }
         switch verdict {
         case .duplicate, .reject:
             return session.receive(event, index: index, judged: verdict, now: session.now)
         case .accept, .edit:
             // Deadlines only move time: the verdict still holds after them.
-            try await fireDeadlines(through: event.time, moving: manual, pace: pace)
+            try await fireDeadlines(through: event.time, pace: pace)
             if let pace { await pace(event.time) }
-            manual.advance(to: event.time)
+            feedTime.advance(to: event.time)
             return try await take(event, index: index, judged: verdict)
         }
     }
@@ -175,12 +187,12 @@ public actor MatchEngine {
         return verdict
     }
 
-    /// The feed's running score now (see ``GameSession/follow(_:now:)``). On feed time, `manual`
+    /// The feed's running score now (see ``GameSession/follow(_:now:)``). On feed time the clock
     /// first moves to `time` (the newest event's), firing the deadlines before it.
-    public func follow(_ score: FinalScore, at time: Date? = nil, moving manual: ManualClock? = nil) async throws {
-        if let manual, let time {
-            try await fireDeadlines(through: time, moving: manual)
-            manual.advance(to: time)
+    public func follow(_ score: FinalScore, at time: Date? = nil) async throws {
+        if let feedTime, let time {
+            try await fireDeadlines(through: time)
+            feedTime.advance(to: time)
         }
         let corrections = session.statistics.corrections
         session.follow(score, now: clock.now)
@@ -247,17 +259,15 @@ public actor MatchEngine {
         return channelNews
     }
 
-    /// Fires the policy's deadlines up to `limit`, oldest first. On feed time, `manual` moves to
+    /// Fires the policy's deadlines up to `limit`, oldest first. On feed time the clock moves to
     /// each deadline before it fires, after `pace` (a live view replaying at a chosen speed) has
     /// waited for it. A bound on the count keeps a policy that asks again and again for the same
     /// moment from spinning forever.
-    public func fireDeadlines(
-        through limit: Date, moving manual: ManualClock? = nil, pace: (@Sendable (Date) async -> Void)? = nil
-    ) async throws {
+    public func fireDeadlines(through limit: Date, pace: (@Sendable (Date) async -> Void)? = nil) async throws {
         var fired = 0
         while let deadline = peek({ $0.deadline }), deadline <= limit, fired < 100_000 {
             if let pace { await pace(deadline) }
-            manual?.advance(to: deadline)
+            feedTime?.advance(to: deadline)
             try await tick()
             fired += 1
         }
@@ -271,8 +281,11 @@ public actor MatchEngine {
     }
 
     /// Sends what is still in the outbox (after a restart, a sink that failed, or a checkpoint
-    /// that could not be written: it is tried again first).
-    public func flush() async throws {
+    /// that could not be written: it is tried again first). With `holdingPushes` (a batch the
+    /// caller makes durable with one sync before any of its pushes goes) only channel requests
+    /// go, and the pushes wait for the flush without it.
+    public func flush(holdingPushes: Bool = false) async throws {
+        pushesHeld = holdingPushes
         if checkpointFailure != nil { commit() }
         try await deliver()
     }
@@ -291,7 +304,7 @@ public actor MatchEngine {
         // A batch of lines is being applied: the service makes it durable with one sync, then
         // flushes the games it touched. Only channel requests go now (a game's pushes wait for
         // its channel, and the newest state alone waits while it has none).
-        let channelOnly = store?.journal.holdsDeliveries == true
+        let channelOnly = pushesHeld
         delivering = true
         defer { delivering = false }
         do {

@@ -10,16 +10,15 @@ extension Replay {
     /// over, `pace` and `progress` are not called.
     public func run(_ document: FeedDocument, joiningAt join: Date, sink: any PushSink) async throws -> ReplaySummary {
         let started = ContinuousClock.now
-        let clock = ManualClock(join)
         let engine = MatchEngine(
-            attributes: document.attributes, clock: clock, sink: sink, policy: policy, renderer: renderer)
+            attributes: document.attributes, clock: ManualClock(join), sink: sink, policy: policy, renderer: renderer)
         let events = Array(zip(document.events, document.positions))
         let split = events.firstIndex { $0.0.time > join } ?? events.count
         try await engine.receive(arrival: events[..<split].map { .event($0.0, index: $0.1) })
         for (event, position) in events[split...] {
-            try await engine.receive(event, index: position, moving: clock)
+            try await engine.receiveOnFeedTime(event, index: position)
         }
-        try await engine.fireDeadlines(through: .distantFuture, moving: clock)
+        try await engine.fireDeadlines(through: .distantFuture)
         try await engine.finish()
         let statistics = await engine.statistics
         var summary = ReplaySummary(attributes: document.attributes)

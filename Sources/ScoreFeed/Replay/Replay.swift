@@ -31,10 +31,9 @@ public struct Replay: Sendable {
     ) async throws -> ReplaySummary {
         let started = ContinuousClock.now
         let start = document.events.first?.time ?? document.scheduledStart ?? Date(timeIntervalSince1970: 0)
-        let clock = ManualClock(start)
         let engine = MatchEngine(
-            attributes: document.attributes, clock: clock, sink: sink, policy: policy, renderer: renderer)
-        var summary = try await feed(document, to: engine, clock: clock, report: report)
+            attributes: document.attributes, clock: ManualClock(start), sink: sink, policy: policy, renderer: renderer)
+        var summary = try await feed(document, to: engine, report: report)
         summary.wallTime = ContinuousClock.now - started
         return summary
     }
@@ -43,8 +42,7 @@ public struct Replay: Sendable {
     /// policy's deadline and handing over each event take no actor hop: only the sink's
     /// `send`, and `pace` and `progress` when set, run elsewhere.
     private func feed(
-        _ document: FeedDocument, to engine: isolated MatchEngine, clock: ManualClock,
-        report: @Sendable (ScoreFeedError) -> Void
+        _ document: FeedDocument, to engine: isolated MatchEngine, report: @Sendable (ScoreFeedError) -> Void
     ) async throws -> ReplaySummary {
         var summary = ReplaySummary(attributes: document.attributes)
         summary.eventsRead = document.events.count + document.rejected.count
@@ -60,7 +58,7 @@ public struct Replay: Sendable {
                 pendingRejections.removeFirst()
                 try reject(next)
             }
-            switch try await engine.receive(event, index: position, moving: clock, pace: pace) {
+            switch try await engine.receiveOnFeedTime(event, index: position, pace: pace) {
             case .accept, .edit:
                 if let progress { await progress(event, engine.state) }
             case .duplicate(var error):
@@ -73,7 +71,7 @@ public struct Replay: Sendable {
             }
         }
         for error in pendingRejections { try reject(error) }
-        try await engine.fireDeadlines(through: .distantFuture, moving: clock, pace: pace)
+        try await engine.fireDeadlines(through: .distantFuture, pace: pace)
         try await engine.finish()
 
         let statistics = engine.statistics

@@ -94,7 +94,7 @@ extension GameService {
                 for id in busy {
                     guard let game = games[id] else { continue }
                     if options.clock == .feed {
-                        try? await game.engine.fireDeadlines(through: .distantFuture, moving: game.manual)
+                        try? await game.engine.fireDeadlines(through: .distantFuture)
                     }
                     absorb(id, await Self.tick(game.engine, now: now))
                 }

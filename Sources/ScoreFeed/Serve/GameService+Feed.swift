@@ -43,7 +43,7 @@ extension GameService {
         guard let game = games[id] else { return nil }
         var failure: ScoreFeedError?
         do {
-            try await game.engine.follow(score, at: time, moving: game.manual)
+            try await game.engine.follow(score, at: time)
         } catch {
             failure = Self.sinkFailed(id, error)
         }
@@ -64,7 +64,7 @@ extension GameService {
         func say(_ message: ScoreFeedError?) {
             if let message, !ignoring.contains(message.code) { messages.append(message) }
         }
-        guard let game = games[id], game.manual == nil else {
+        guard let game = games[id], options.clock == .system else {
             for (event, line) in events { say(await receive(event, game: id, line: line, source: source)) }
             if let (score, time) = score { say(await follow(score, game: id, at: time)) }
             if let end { say(await receive(end.event, game: id, line: end.line, source: source)) }
@@ -91,11 +91,11 @@ extension GameService {
 
     /// Takes an arrival into `engine` and sends what it decided, in one hop.
     static func arrive(
-        _ items: [MatchEngine.ArrivalItem], on engine: isolated MatchEngine
+        _ items: [MatchEngine.ArrivalItem], on engine: isolated MatchEngine, holdingPushes: Bool = false
     ) async -> (verdicts: [EventValidator.Verdict], failure: (any Error)?, step: Step) {
         let verdicts = engine.take(arrival: items)
         do {
-            try await engine.flush()
+            try await engine.flush(holdingPushes: holdingPushes)
             return (verdicts, nil, Step.of(engine))
         } catch {
             return (verdicts, error, Step.of(engine))
@@ -119,10 +119,11 @@ extension GameService {
     ) async -> [(index: Int, message: ScoreFeedError)] {
         var said: [(index: Int, game: String, Taken)] = []
         var steps = [Step?](repeating: nil, count: run.count)
+        let (feedTime, holding) = (options.clock == .feed, holdingPushes)
         await withTaskGroup(of: (place: Int, run: Run).self) { group in
             for (place, (id, events)) in run.enumerated() {
                 guard let game = games[id] else { continue }
-                group.addTask { (place, await Self.receive(events, on: game.engine, manual: game.manual)) }
+                group.addTask { (place, await Self.receive(events, on: game.engine, feedTime: feedTime, holdingPushes: holding)) }
             }
             for await (place, done) in group {
                 for (index, taken) in done.said { said.append((index, run[place].game, taken)) }
@@ -168,10 +169,13 @@ extension GameService {
     /// Hands a run of events to `engine`, in order, on the engine's own executor. On the system
     /// clock the run arrived together: it is one moment (one arrival, one decision); on feed time
     /// each event is its own moment, as in replay.
-    static func receive(_ events: [Pending], on engine: isolated MatchEngine, manual: ManualClock?) async -> Run {
+    static func receive(
+        _ events: [Pending], on engine: isolated MatchEngine, feedTime: Bool, holdingPushes: Bool
+    ) async -> Run {
         var said: [(index: Int, Taken)] = []
-        if manual == nil {
-            let (verdicts, failure, step) = await arrive(events.map { .event($0.event, index: $0.line - 1) }, on: engine)
+        if !feedTime {
+            let (verdicts, failure, step) = await arrive(
+                events.map { .event($0.event, index: $0.line - 1) }, on: engine, holdingPushes: holdingPushes)
             for (i, verdict) in verdicts.enumerated() {
                 let taken = Taken(outcome: .success(verdict), checkpointFailure: step.checkpointFailure, seq: events[i].event.seq)
                 if taken.says { said.append((events[i].index, taken)) }
@@ -185,11 +189,8 @@ extension GameService {
         for i in events.indices {
             let outcome: Result<EventValidator.Verdict, any Error>
             do {
-                if let manual {
-                    outcome = .success(try await engine.receive(events[i].event, index: events[i].line - 1, moving: manual))
-                } else {
-                    outcome = .success(try await engine.receive(events[i].event, index: events[i].line - 1))
-                }
+                outcome = .success(
+                    try await engine.receiveOnFeedTime(events[i].event, index: events[i].line - 1, holdingPushes: holdingPushes))
             } catch {
                 outcome = .failure(error)
             }
@@ -222,7 +223,8 @@ extension GameService {
             return ScoreFeedError(.invalidValue, "event for game \"\(id)\", which has no header yet; skipped", at: location)
         }
         counters.events += 1
-        let run = await Self.receive([Pending(index: 0, line: line, event: event)], on: game.engine, manual: game.manual)
+        let run = await Self.receive(
+            [Pending(index: 0, line: line, event: event)], on: game.engine, feedTime: options.clock == .feed, holdingPushes: holdingPushes)
         absorb(id, run.step)
         let failure = run.said.first.flatMap { takeIn($0.1, of: id, at: location) }
         await grantFreedChannels()

@@ -107,15 +107,15 @@ extension GameService {
     /// Starts a batch of ``handle(_:source:)-(ParsedLine,_)`` calls (with a journal): the games hold their pushes
     /// until ``endBatch()`` has made the whole batch durable with one sync (group commit).
     public func beginBatch() {
-        store?.journal.holdsDeliveries = true
+        holdingPushes = store != nil
     }
 
     /// Ends a batch of ``handle(_:source:)-(ParsedLine,_)`` calls: one sync makes everything they applied
     /// durable (group commit), then every game they touched sends its pushes. Returns a message
     /// for people when the journal could not be written or a sink failed.
     public func endBatch() async -> ScoreFeedError? {
-        guard let journal = store?.journal, journal.holdsDeliveries else { return nil }
-        journal.holdsDeliveries = false
+        guard let journal = store?.journal, holdingPushes else { return nil }
+        holdingPushes = false
         var failure: ScoreFeedError?
         do {
             try MetricsRecorder.measure(options.metrics) { () throws(ScoreFeedError) in try journal.sync() }

@@ -58,9 +58,9 @@ extension GameService {
             }
             session.channelLinger = options.channels.linger
             if options.perGameChannels { session.claimChannel(for: identity) }
-            let manual = options.clock == .feed ? ManualClock(session.now) : nil
-            let engine = MatchEngine(session: session, clock: manual ?? systemClock, sink: sink, checkpoints: store, metrics: options.metrics)
-            add(id, Game(engine: engine, manual: manual))
+            let engine = MatchEngine(
+                session: session, clock: makeClock(at: session.now), sink: sink, checkpoints: store, metrics: options.metrics)
+            add(id, Game(engine: engine))
             board.restored(id, channel: session.channel)
             counters.resumedGames += 1
             restoration.resumedGames += 1

@@ -62,7 +62,7 @@ extension GameService {
         if options.clock == .feed {
             for id in order {
                 guard let game = games[id] else { continue }
-                try? await game.engine.fireDeadlines(through: .distantFuture, moving: game.manual)
+                try? await game.engine.fireDeadlines(through: .distantFuture)
             }
         } else {
             // The engines' own deadlines, not the wake-up heap, whose entries may be stale.

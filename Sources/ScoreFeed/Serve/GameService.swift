@@ -63,7 +63,6 @@ public actor GameService {
 
     struct Game {
         var engine: MatchEngine
-        var manual: ManualClock?
         /// The earliest deadline of this game waiting in the heap (system clock): a later one
         /// need not be added, as that entry's wake-up re-reads the engine and schedules again.
         var scheduled: Date?
@@ -116,6 +115,9 @@ public actor GameService {
     var setUps: [(game: String, setup: MatchEngine.ChannelSetup)] = []
     /// Where messages for people go (channel news, held games); serve and poll print them.
     let report: @Sendable (String) -> Void
+    /// A batch of lines is open (with a state directory): the engines it touches hold their
+    /// pushes until ``endBatch()`` has made it durable with one sync (group commit).
+    var holdingPushes = false
     /// Games a batch of lines touched, in order: flushed once the batch is durable.
     var touched: [String] = []
     var touchedSet: Set<String> = []
@@ -170,8 +172,7 @@ public actor GameService {
     }
 
     func makeGame(attributes: GameAttributes) -> Game {
-        let manual = options.clock == .feed ? ManualClock(Date(timeIntervalSince1970: 0)) : nil
-        let clock: any EngineClock = manual ?? systemClock
+        let clock = makeClock(at: Date(timeIntervalSince1970: 0))
         var policy = Coalescer(configuration: options.coalescer)
         let lost = store.flatMap {
             lostCheckpoints.removeValue(forKey: $0.url(for: attributes.gameId).standardizedFileURL.path)
@@ -183,13 +184,19 @@ public actor GameService {
         if options.perGameChannels { session.claimChannel(for: identity) }
         if let lost { session.continueNumbering(after: lost.seq, lastTimestamp: lost.lastTimestamp) }
         let engine = MatchEngine(session: session, clock: clock, sink: sink, checkpoints: store, metrics: options.metrics)
-        return Game(engine: engine, manual: manual)
+        return Game(engine: engine)
+    }
+
+    /// A new engine's clock: the system clock, or on feed time a clock of its own (the engine
+    /// moves it) starting at `start`.
+    func makeClock(at start: Date) -> any EngineClock {
+        options.clock == .feed ? ManualClock(start) : systemClock
     }
 
     /// Takes in what an engine said after a call: its next deadline, and its channel for the
     /// board (which says what to do of it: see ``ChannelBoard/reported(_:_:now:)``).
     func absorb(_ id: String, _ step: Step) {
-        if let journal = store?.journal, journal.holdsDeliveries, touchedSet.insert(id).inserted { touched.append(id) }
+        if holdingPushes, touchedSet.insert(id).inserted { touched.append(id) }
         schedule(id, step.deadline)
         carry(board.reported(
             id, .init(channel: step.channel, news: step.channelNews, holding: step.holding, workWaits: step.channelWorkWaits),

@@ -26,7 +26,6 @@ public final class Journal: @unchecked Sendable {
     private var unsynced: Set<String> = []
     /// Whether lines that must be synced (not only deliveries) wait or are unsynced.
     private var owesSync = false
-    private var holding = false
     /// Bytes written and syncs made since the service started (for `bench`).
     public private(set) var bytesWritten = 0
     public private(set) var syncs = 0
@@ -98,13 +97,6 @@ public final class Journal: @unchecked Sendable {
     /// Whether something must be synced before the next push leaves.
     public var needsSync: Bool {
         lock.withLock { owesSync }
-    }
-
-    /// While set, engines leave their outboxes for the service to flush after one sync: a batch
-    /// of lines is being applied (group commit).
-    public var holdsDeliveries: Bool {
-        get { lock.withLock { holding } }
-        set { lock.withLock { holding = newValue } }
     }
 
     /// Whether lines wait to be written and synced.

@@ -210,8 +210,8 @@ struct BroadcastChannelTests {
         session.channelLinger = 0
         let engine = MatchEngine(session: session, clock: clock, sink: sink)
         try await engine.setUpChannel(.create(storage: 0))
-        try await engine.receive(Make.event(1, .periodStart, at: 0), index: 0, moving: clock)
-        try await engine.receive(Make.event(2, .gameEnd, period: 4, clock: 0, at: 60), index: 1, moving: clock)
+        try await engine.receiveOnFeedTime(Make.event(1, .periodStart, at: 0), index: 0)
+        try await engine.receiveOnFeedTime(Make.event(2, .gameEnd, period: 4, clock: 0, at: 60), index: 1)
         try await engine.finish()
         let waits = await engine.channelWorkWaits
         #expect(await engine.channel.state == "lingering" && waits, "the sink still holds the end")
@@ -235,9 +235,9 @@ struct BroadcastChannelTests {
         let events = [Make.event(1, .periodStart, at: 0)]
             + (2...20).map { Make.event($0, .fieldGoal(points: 2, made: true), team: $0 % 3 == 0 ? .away : .home, at: Double($0) * 30) }
             + [Make.event(21, .gameEnd, period: 4, clock: 0, at: 700)]
-        for (index, event) in events.enumerated() { try await engine.receive(event, index: index, moving: clock) }
+        for (index, event) in events.enumerated() { try await engine.receiveOnFeedTime(event, index: index) }
         try await engine.finish()
-        try await engine.fireDeadlines(through: .distantFuture, moving: clock)
+        try await engine.fireDeadlines(through: .distantFuture)
         let records = await sink.records
         #expect(records.allSatisfy { $0.request.headers["apns-channel-id"] == id })
         Make.expectOneFinal(records)
