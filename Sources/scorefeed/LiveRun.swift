@@ -78,7 +78,18 @@ struct LiveRun {
         var push: PushOptions
         var coalescer: Coalescer.Configuration
         var channels = ChannelManagement()
+        /// `--message-storage` and `--channel-linger`: the renderer's (what each channel is made with).
+        var messageStorage: Int?
+        var channelLinger: TimeInterval?
         var metrics: (path: String, interval: TimeInterval)?
+
+        /// The renderer's configuration: the push options, and the channels' storage and linger.
+        var renderer: PushRenderer.Configuration {
+            var configuration = push.renderer()
+            if let messageStorage { configuration.messageStorage = messageStorage }
+            if let channelLinger { configuration.channelLinger = channelLinger }
+            return configuration
+        }
 
         /// Reads them from `arguments`; `inputs` are files `--out` must not overwrite.
         init(_ arguments: inout Arguments, inputs: [String] = []) throws(ScoreFeedError) {
@@ -115,8 +126,8 @@ struct LiveRun {
                     .usage,
                     "--channels manage needs a sink that answers: --webhook <url>, whose 2xx answer to a create carries the apns-channel-id header (stdout and --out record requests but cannot hand a channel id back)")
             }
-            if let storage { channels.storage = storage }
-            if let linger { channels.linger = linger }
+            messageStorage = storage
+            channelLinger = linger
             if let cap { channels.maxChannels = cap }
             channels.deleteUnknown = deleteUnknown
         }
@@ -141,7 +152,7 @@ struct LiveRun {
         service = try GameService(
             options: .init(
                 clock: options.clock, coalescer: options.coalescer,
-                renderer: options.push.renderer(messageStorage: options.channels.storage),
+                renderer: options.renderer,
                 stateDirectory: options.stateDir.map { URL(fileURLWithPath: $0) }, channels: options.channels,
                 metrics: metrics?.recorder),
             sink: output.sink(),

@@ -4,7 +4,7 @@ import ScoreFeed
 /// Where `replay`, `serve` and `poll` send their push records and how they address them: the
 /// bundle id, token or broadcast mode, push-to-start, the renderer's dates, `--out` and the
 /// webhook. Read before anything is opened; the renderer's configuration and the sinks are made
-/// from it here (``renderer(messageStorage:)``, ``open(screen:quiet:writing:)``) and nowhere else.
+/// from it here (``renderer()``, ``open(screen:quiet:writing:)``) and nowhere else.
 struct PushOptions {
     /// Who reads the options, which sets what `--channel-id` and `--out` mean.
     enum Use {
@@ -161,15 +161,14 @@ struct PushOptions {
         try OutputGuard.refuse(out, inputs: inputs, writing: "push records")
     }
 
-    /// How the renderer addresses and dates the pushes; `messageStorage` is the broadcast
-    /// channels' policy when ScoreFeed runs them (serve and poll).
-    func renderer(messageStorage: Int? = nil) -> PushRenderer.Configuration {
+    /// How the renderer addresses and dates the pushes (serve and poll add the channels'
+    /// storage and linger: ``LiveRun/Options/renderer``).
+    func renderer() -> PushRenderer.Configuration {
         var configuration = PushRenderer.Configuration(bundleId: bundleId)
         configuration.mode = mode
         configuration.start = start
         if let staleAfter { configuration.staleAfter = staleAfter }
         if let dismissAfter { configuration.dismissAfter = dismissAfter }
-        if let messageStorage { configuration.messageStorage = messageStorage }
         return configuration
     }
 

@@ -78,7 +78,7 @@ public struct ChannelBoard: Sendable {
             if let other = channels.first(where: { $0.key != game && $0.value.id == header })?.key {
                 return [.setUp(game: game, .refuse("its header's \"channel\" \(header) is game \(other)'s; two games never share one"))]
             }
-            return [.setUp(game: game, .use(header, storage: management.storage))]
+            return [.setUp(game: game, .use(header))]
         }
         guard management.manage else { return [] }
         if live >= management.maxChannels {
@@ -88,7 +88,7 @@ public struct ChannelBoard: Sendable {
         }
         waiting.removeAll { $0 == game }
         reserved.insert(game)
-        return [.setUp(game: game, .create(storage: management.storage))]
+        return [.setUp(game: game, .create)]
     }
 
     /// Games that waited for a free channel get one, as far as the cap now allows.

@@ -6,8 +6,8 @@ import ScoreFeedModel
 /// pushes rendered but not yet confirmed by the sink (sent again, byte for byte, after a restart).
 ///
 /// Format 4 is this form: format 3 plus what a journal needs to be applied to it (the number of
-/// inputs journaled so far, and the options they were applied under: the renderer's and the
-/// channel linger; the coalescer's own are in its state). A format-4 file is a snapshot, and the
+/// inputs journaled so far, and the options they were applied under: the renderer's (with the
+/// channel linger, saved beside it by earlier versions); the coalescer's own are in its state). A format-4 file is a snapshot, and the
 /// game's journal holds the inputs since (``restore(_:journal:file:renderer:policy:)``). Format 3
 /// (format 2 plus the game's broadcast channel) and format 2 load as games whose journal is empty,
 /// and format 1 (before checkpoints had a number) still loads. Any other format is refused with a
@@ -47,7 +47,6 @@ extension GameSession: Codable {
         try c.encode(endRecords, forKey: .endRecords)
         try c.encode(journaled, forKey: .journaled)
         try c.encode(renderer.configuration, forKey: .renderer)
-        try c.encode(channelLinger, forKey: .channelLinger)
     }
 
     /// Reads formats 2 to 4 (``restore(_:journal:file:renderer:policy:)`` checks the format first;
@@ -80,10 +79,12 @@ extension GameSession: Codable {
         channel = try c.decodeIfPresent(BroadcastChannel.self, forKey: .channel) ?? BroadcastChannel()
         endRecords = (try c.decodeIfPresent([PushRecord].self, forKey: .endRecords) ?? []).map { $0.withCanonicalIDs() }
         journaled = try c.decodeIfPresent(Int.self, forKey: .journaled) ?? 0
-        if let configuration = try c.decodeIfPresent(PushRenderer.Configuration.self, forKey: .renderer) {
-            renderer = renderer.reconfigured(configuration)
+        var configuration = try c.decodeIfPresent(PushRenderer.Configuration.self, forKey: .renderer) ?? renderer.configuration
+        // Written before the linger was the renderer's: it is beside the configuration.
+        if configuration.lingerOption == nil, let linger = try c.decodeIfPresent(TimeInterval.self, forKey: .channelLinger) {
+            configuration.channelLinger = linger
         }
-        channelLinger = try c.decodeIfPresent(TimeInterval.self, forKey: .channelLinger) ?? channelLinger
+        renderer = renderer.reconfigured(configuration)
     }
 
     /// The snapshot's bytes (sorted keys: the same game state always writes the same bytes).

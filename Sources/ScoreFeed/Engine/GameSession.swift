@@ -34,10 +34,6 @@ public struct GameSession: Sendable {
     /// The game's broadcast channel, in broadcast mode with a channel per game (see
     /// ``needsChannel``): its pushes leave only while it is open, stamped with its id.
     public internal(set) var channel = BroadcastChannel()
-    /// Seconds a channel ScoreFeed made stays after the `end` was delivered. Saved in the
-    /// snapshot, so the journal is applied under the linger it was written with; a resumed game
-    /// then takes today's option (``GameService`` sets it after the restore).
-    public var channelLinger: TimeInterval = ChannelManagement.defaultLinger
     /// The policy's state was absent or unreadable in the checkpoint this game was restored from
     /// (written by another version): it resumed with a fresh policy that counts the hour's
     /// budget as spent.
@@ -330,7 +326,7 @@ public struct GameSession: Sendable {
         // The end and its priority-5 copy are both out: the channel's linger starts.
         if hasEnded, !outboxHoldsAPush {
             advance(to: now ?? self.now)
-            channel.endDelivered(now: self.now, linger: channelLinger)
+            channel.endDelivered(now: self.now, linger: renderer.configuration.channelLinger)
         }
     }
 

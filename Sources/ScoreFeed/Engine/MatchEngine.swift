@@ -148,7 +148,7 @@ public actor MatchEngine {
     }
 
     /// ``receive(arrival:)`` without sending: the arrival is folded, decided and committed; its
-    /// pushes wait in the outbox for ``flush()``.
+    /// pushes wait in the outbox for ``flush(holdingPushes:)``.
     public func take(arrival items: [ArrivalItem]) -> [EventValidator.Verdict] {
         var verdicts: [EventValidator.Verdict] = []
         verdicts.reserveCapacity(items.count)
@@ -225,7 +225,7 @@ public actor MatchEngine {
 
     /// Whether channel work waits on the sink: a create or delete it has not answered, or a delete
     /// that waits until it has delivered the game's pushes. The engine looks again on its next
-    /// call (``flush()``).
+    /// call (``flush(holdingPushes:)``).
     public var channelWorkWaits: Bool {
         let now = clock.now
         return peek { $0.channelRequestDue || $0.lingerIsOver(now: now) }
@@ -234,9 +234,9 @@ public actor MatchEngine {
     /// How a game gets its channel, as the service decides it.
     public enum ChannelSetup: Hashable, Sendable {
         /// Your backend's channel (the header's `"channel"`).
-        case use(String, storage: Int)
-        /// ScoreFeed creates one.
-        case create(storage: Int)
+        case use(String)
+        /// ScoreFeed creates one, with the renderer's ``PushRenderer/Configuration/messageStorage``.
+        case create
         /// None can be had; the pushes wait.
         case refuse(String)
     }
@@ -245,8 +245,8 @@ public actor MatchEngine {
     /// sends what can go.
     public func setUpChannel(_ setup: ChannelSetup) async throws {
         switch setup {
-        case .use(let id, let storage): session.useChannel(id, storage: storage)
-        case .create(let storage): session.createChannel(storage: storage)
+        case .use(let id): session.useChannel(id, storage: session.renderer.configuration.messageStorage)
+        case .create: session.createChannel(storage: session.renderer.configuration.messageStorage)
         case .refuse(let reason): session.refuseChannel(reason)
         }
         commit()

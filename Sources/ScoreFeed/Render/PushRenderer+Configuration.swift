@@ -28,9 +28,22 @@ extension PushRenderer {
             set { payloadLimitOverride = newValue }
         }
         private var payloadLimitOverride: Int?
-        /// Broadcast mode: the channels' message-storage policy. 0 (stores nothing, Apple's
-        /// advice for sports) gives `apns-expiration: 0`; 1 gives the token-mode expiration.
+        /// Broadcast mode: the channels' message-storage policy, the one setting of it. 0 (stores
+        /// nothing, Apple's advice for sports) gives `apns-expiration: 0`; 1 gives the token-mode
+        /// expiration. A channel ScoreFeed creates is made with it; a header's channel is taken
+        /// to have it.
         public var messageStorage = 0
+        /// Broadcast mode with a channel per game: seconds a channel ScoreFeed made stays after
+        /// the game's `end` was delivered, before it is deleted (``defaultChannelLinger``). It is
+        /// saved with the game, so a journal is applied under the linger it was written with;
+        /// a resumed game then takes today's.
+        public var channelLinger: TimeInterval {
+            get { lingerOption ?? Self.defaultChannelLinger }
+            set { lingerOption = newValue }
+        }
+        /// Nil until set (so a configuration that keeps the default is saved as before it existed;
+        /// a checkpoint from then has the linger beside the configuration).
+        var lingerOption: TimeInterval?
         /// Seconds the first `aps.timestamp` of an activity with no earlier timestamp (a game new
         /// to this instance: no state dir, a fresh one, a lost checkpoint) is put ahead of its
         /// send second, so that it is not below any timestamp a lost instance could have sent
@@ -65,6 +78,12 @@ extension PushRenderer {
             self.dismissAfter = dismissAfter
             payloadLimitOverride = payloadLimit
         }
+
+        /// 120 s: with storage policy 0 a broadcast is delivered at once or never, so two minutes
+        /// lets APNs finish fanning out the `end` with room to spare, frees the slot well before
+        /// the 10,000 cap matters, and fits inside `serve`'s 600 s drain, so the last game's
+        /// channel is deleted before `serve` exits.
+        public static let defaultChannelLinger: TimeInterval = 120
 
         /// Apple removes an ended activity at most 4 hours after its `end`.
         public static let maximumDismissal: TimeInterval = 4 * 3600

@@ -56,7 +56,6 @@ extension GameService {
                     "the push policy's state in the checkpoint is from another version; game \(id) resumes with a fresh policy and its priority-10 budget counted as spent for the next hour",
                     at: place))
             }
-            session.channelLinger = options.channels.linger
             if options.perGameChannels { session.claimChannel(for: identity) }
             let engine = MatchEngine(
                 session: session, clock: makeClock(at: session.now), sink: sink, checkpoints: store, metrics: options.metrics)

@@ -7,8 +7,8 @@ import ScoreFeedModel
 ///
 /// What a game has applied lives in its ``GameSession`` alone (inside the engine, and in its
 /// checkpoint); what spans the games' channels lives in the ``ChannelBoard``, whose actions this
-/// type carries out. It keeps the routing table, the wake-up heap, the games a batch touched and
-/// line counts. Identity is not order: an event already applied is ignored at any distance, and
+/// type carries out. It keeps the routing table, the wake-up heap, the open batch and the games
+/// it touched, and line counts. ``LiveService`` runs it live (its timer, drain and shutdown). Identity is not order: an event already applied is ignored at any distance, and
 /// a feed in its own order is never rejected for it. By concern: `+Lines` (serve's input and its
 /// group commit), `+Feed` (events, snapshots, scores, call-offs), `+Timers` (deadlines, the drain,
 /// summaries), `+Channels`, `+Restore`.
@@ -180,7 +180,6 @@ public actor GameService {
         }
         if lost != nil { policy.assumeBudgetSpent(at: nil) }
         var session = GameSession(attributes: attributes, policy: policy, renderer: options.renderer, now: clock.now)
-        session.channelLinger = options.channels.linger
         if options.perGameChannels { session.claimChannel(for: identity) }
         if let lost { session.continueNumbering(after: lost.seq, lastTimestamp: lost.lastTimestamp) }
         let engine = MatchEngine(session: session, clock: clock, sink: sink, checkpoints: store, metrics: options.metrics)

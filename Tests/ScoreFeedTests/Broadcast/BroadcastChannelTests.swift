@@ -146,7 +146,7 @@ struct BroadcastChannelTests {
     /// A game on its open channel "Y2gx" (a 60 s linger) whose end was just received.
     static func endedOnChannel() -> (GameSession, GameEvent) {
         var session = Self.session()
-        session.channelLinger = 60
+        session.renderer = session.renderer.reconfigured(perGame.lingering(60))
         session.createChannel(storage: 0)
         session.channelAnswered(ChannelAnswer(status: 200, channelID: "Y2gx"), now: Make.start)
         let end = Make.event(50, .gameEnd, period: 4, clock: 0, at: 3000)
@@ -206,10 +206,9 @@ struct BroadcastChannelTests {
         let sink = CallbackSink(
             send: { _ in }, manage: { request in request.action == .create ? ChannelAnswer(status: 200, channelID: "Y2gx") : ChannelAnswer(status: 200) },
             pending: { _ in delivered.value ? 0 : 1 })
-        var session = GameSession(attributes: Make.attributes, renderer: Self.perGame, now: Make.start)
-        session.channelLinger = 0
+        let session = GameSession(attributes: Make.attributes, renderer: Self.perGame.lingering(0), now: Make.start)
         let engine = MatchEngine(session: session, clock: clock, sink: sink)
-        try await engine.setUpChannel(.create(storage: 0))
+        try await engine.setUpChannel(.create)
         try await engine.receiveOnFeedTime(Make.event(1, .periodStart, at: 0), index: 0)
         try await engine.receiveOnFeedTime(Make.event(2, .gameEnd, period: 4, clock: 0, at: 60), index: 1)
         try await engine.finish()
@@ -227,10 +226,9 @@ struct BroadcastChannelTests {
     func anEngineCreatesSendsAndDeletesThroughTheSink(_ linger: Double) async throws {
         let sink = RecordingSink(answeringChannels: true)
         let clock = ManualClock(Make.start)
-        var session = GameSession(attributes: Make.attributes, renderer: Self.perGame, now: Make.start)
-        session.channelLinger = linger
+        let session = GameSession(attributes: Make.attributes, renderer: Self.perGame.lingering(linger), now: Make.start)
         let engine = MatchEngine(session: session, clock: clock, sink: sink)
-        try await engine.setUpChannel(.create(storage: 0))
+        try await engine.setUpChannel(.create)
         let id = try #require(await engine.channel.sendableID)
         let events = [Make.event(1, .periodStart, at: 0)]
             + (2...20).map { Make.event($0, .fieldGoal(points: 2, made: true), team: $0 % 3 == 0 ? .away : .home, at: Double($0) * 30) }
@@ -261,12 +259,12 @@ struct BroadcastChannelTests {
     }
 
     static func service(
-        _ sink: any PushSink, mode: PushRenderer.Mode = .broadcastPerGame, channels: ChannelManagement = .init(manage: true, linger: 0),
+        _ sink: any PushSink, mode: PushRenderer.Mode = .broadcastPerGame, channels: ChannelManagement = .init(manage: true),
         state: URL? = nil, report: @escaping @Sendable (String) -> Void = { _ in }
     ) throws -> GameService {
         try GameService(
             options: .init(
-                clock: .feed, renderer: .init(bundleId: bundle, mode: mode), stateDirectory: state, channels: channels),
+                clock: .feed, renderer: PushRenderer.Configuration(bundleId: bundle, mode: mode).lingering(0), stateDirectory: state, channels: channels),
             sink: sink, report: report)
     }
 
@@ -318,7 +316,7 @@ struct BroadcastChannelTests {
     @Test func pastTheCapAGameHoldsUntilAChannelIsDeleted() async throws {
         let sink = RecordingSink(answeringChannels: true)
         let said = Said()
-        let service = try Self.service(sink, channels: .init(manage: true, linger: 0, maxChannels: 1), report: { line in said.add(line) })
+        let service = try Self.service(sink, channels: .init(manage: true, maxChannels: 1), report: { line in said.add(line) })
         let lines = Self.lines(seeds: [3, 4])
         await RealFeedServeTests.feed(lines.prefix(lines.count / 2), to: service)
         let early = await sink.records
@@ -382,7 +380,7 @@ struct BroadcastChannelTests {
         let orphan = try #require(await apns.openChannels.first)
 
         let said = Said()
-        let second = try Self.service(apns, channels: .init(manage: true, linger: 0, deleteUnknown: true), state: state, report: { said.add($0) })
+        let second = try Self.service(apns, channels: .init(manage: true, deleteUnknown: true), state: state, report: { said.add($0) })
         try await second.restore()
         await RealFeedServeTests.feed(lines, to: second)
         await second.drain()

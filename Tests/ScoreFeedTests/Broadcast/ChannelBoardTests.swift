@@ -32,7 +32,7 @@ struct ChannelBoardTests {
 
     @Test func aHeadersChannelIsUsedRefusedWhenBadOrAnotherGames() {
         var board = Self.board(manage: false)
-        #expect(Self.setUps(board.start("A", header: Self.good)) == ["A use(\"\(Self.good)\", storage: 0)"])
+        #expect(Self.setUps(board.start("A", header: Self.good)) == ["A use(\"\(Self.good)\")"])
         _ = board.reported("A", .init(channel: Self.channel(.open(id: Self.good), origin: .header)), now: Self.now)
         #expect(Self.setUps(board.start("B", header: Self.good)).first?.contains("refuse") == true, "two games never share one")
         #expect(Self.setUps(board.start("C", header: "not base64!")).first?.contains("refuse") == true)
@@ -42,8 +42,8 @@ struct ChannelBoardTests {
 
     @Test func theCapCountsReservationsAndTheWaitingGetFreedChannelsInOrder() {
         var board = Self.board(cap: 2)
-        #expect(Self.setUps(board.start("A", header: nil)) == ["A create(storage: 0)"])
-        #expect(Self.setUps(board.start("B", header: nil)) == ["B create(storage: 0)"])
+        #expect(Self.setUps(board.start("A", header: nil)) == ["A create"])
+        #expect(Self.setUps(board.start("B", header: nil)) == ["B create"])
         #expect(board.live == 2, "reserved before their engines report")
         let c = board.start("C", header: nil)
         #expect(Self.setUps(c).isEmpty && Self.reports(c).count == 1 && board.waiting == ["C"])
@@ -54,7 +54,7 @@ struct ChannelBoardTests {
         _ = board.reported("B", .init(channel: Self.channel(.open(id: Self.other))), now: Self.now)
         #expect(board.grantFreed().isEmpty, "still full")
         _ = board.reported("A", .init(channel: Self.channel(.deleted(id: Self.good))), now: Self.now)
-        #expect(Self.setUps(board.grantFreed()) == ["C create(storage: 0)"], "the first waiting, once one is freed")
+        #expect(Self.setUps(board.grantFreed()) == ["C create"], "the first waiting, once one is freed")
         #expect(board.waiting == ["D"])
     }
 
@@ -90,7 +90,7 @@ struct ChannelBoardTests {
         #expect(Self.setUps(board.reported("A", .init(channel: Self.channel(.none, creates: 1)), now: Self.now)).isEmpty,
                 "nothing waits for a channel yet (an ended game whose create was not sent is never asked again)")
         let back = board.reported("A", .init(channel: Self.channel(.none, creates: 1), holding: true), now: Self.now)
-        #expect(Self.setUps(back) == ["A create(storage: 0)"])
+        #expect(Self.setUps(back) == ["A create"])
         var fresh = Self.board()
         #expect(Self.setUps(fresh.reported("B", .init(channel: BroadcastChannel(), holding: true), now: Self.now)).isEmpty,
                 "a game never given one waits for its start")

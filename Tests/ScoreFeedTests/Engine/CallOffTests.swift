@@ -162,8 +162,8 @@ struct CallOffTests {
 
     @Test func aGameBackWhileItsChannelLingersKeepsIt() throws {
         let document = try Self.document()
-        var session = GameSession(attributes: document.attributes, renderer: .init(mode: .broadcastPerGame), now: document.events[0].time)
-        session.channelLinger = 900
+        var session = GameSession(
+            attributes: document.attributes, renderer: PushRenderer.Configuration(mode: .broadcastPerGame).lingering(900), now: document.events[0].time)
         session.createChannel(storage: 0)
         session.channelAnswered(ChannelAnswer(status: 201, channelID: "bGluZ2Vy"), now: document.events[0].time)
         for (index, event) in document.events.prefix(300).enumerated() {

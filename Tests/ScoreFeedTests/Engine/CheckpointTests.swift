@@ -109,8 +109,8 @@ struct CheckpointTests {
         let sink = RecordingSink(answeringChannels: true)
         let service = try GameService(
             options: .init(
-                clock: .feed, renderer: .init(bundleId: "com.acme", mode: .broadcastPerGame), stateDirectory: dir,
-                channels: .init(manage: true, linger: 0)),
+                clock: .feed, renderer: PushRenderer.Configuration(bundleId: "com.acme", mode: .broadcastPerGame).lingering(0),
+                stateDirectory: dir, channels: .init(manage: true)),
             sink: sink)
         try await service.restore()
         await RealFeedServeTests.feed(Self.lines, to: service)
@@ -216,7 +216,7 @@ struct CheckpointTests {
         let data = try Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format3.json"))
         let session = try GameSession.decode(data, file: "checkpoint-format3.json")
         var written = String(decoding: try session.encoded(), as: UTF8.self)
-        for added in ["\"endRecords\":[],", "\"channelLinger\":120,", "\"journaled\":0,"] {
+        for added in ["\"endRecords\":[],", "\"journaled\":0,"] {
             #expect(written.contains(added))
             written = written.replacingOccurrences(of: added, with: "")
         }

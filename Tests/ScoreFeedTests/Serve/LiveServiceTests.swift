@@ -65,8 +65,7 @@ struct LiveServiceTests {
         let sink = FinishWatchingSink(recording)
         let service = try GameService(
             options: .init(
-                clock: .feed, renderer: mode == .token ? .init() : .init(mode: .broadcastPerGame), stateDirectory: state,
-                channels: .init(manage: mode == .broadcast, linger: 0)),
+                clock: .feed, renderer: mode.renderer, stateDirectory: state, channels: .init(manage: mode == .broadcast)),
             sink: sink)
         let outcome = await LiveService(service).run(input: {
             _ = await GameServiceBatchTests.handle(lines, in: 50, to: service)
@@ -103,8 +102,7 @@ struct LiveServiceTests {
         let recording = mode.sink()
         let sink = FinishWatchingSink(recording)
         let options = GameService.Options(
-            clock: .system, renderer: mode == .token ? .init() : .init(mode: .broadcastPerGame), stateDirectory: state,
-            channels: .init(manage: mode == .broadcast, linger: 0))
+            clock: .system, renderer: mode.renderer, stateDirectory: state, channels: .init(manage: mode == .broadcast))
         let service = try GameService(options: options, sink: sink)
         // The first half of the stream, as one arrival; then the input waits for more.
         let half = Array(lines.prefix(lines.count / 2))
@@ -144,8 +142,7 @@ struct LiveServiceTests {
         let sink = FinishWatchingSink(mode.sink(), blocks: true)
         let service = try GameService(
             options: .init(
-                clock: .feed, renderer: mode == .token ? .init() : .init(mode: .broadcastPerGame), stateDirectory: state,
-                channels: .init(manage: mode == .broadcast, linger: 0)),
+                clock: .feed, renderer: mode.renderer, stateDirectory: state, channels: .init(manage: mode == .broadcast)),
             sink: sink)
         let said = Mutex<[String]>([])
         let calls = Mutex(0)

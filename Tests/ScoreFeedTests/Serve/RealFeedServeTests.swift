@@ -49,9 +49,13 @@ struct RealFeedServeTests {
         func service(clock: GameService.ClockMode, state: URL? = nil, sink: RecordingSink) throws -> GameService {
             try GameService(
                 options: .init(
-                    clock: clock, renderer: self == .token ? .init() : .init(mode: .broadcastPerGame), stateDirectory: state,
-                    channels: .init(manage: self == .broadcast, linger: 0)),
+                    clock: clock, renderer: renderer, stateDirectory: state, channels: .init(manage: self == .broadcast)),
                 sink: sink)
+        }
+
+        /// The service's renderer: token, or a channel per game deleted as soon as the end is out.
+        var renderer: PushRenderer.Configuration {
+            self == .token ? .init() : PushRenderer.Configuration(mode: .broadcastPerGame).lingering(0)
         }
 
         func sink() -> RecordingSink { RecordingSink(answeringChannels: self == .broadcast) }

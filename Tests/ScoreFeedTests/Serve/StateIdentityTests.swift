@@ -117,8 +117,8 @@ struct StateIdentityTests {
     static func service(_ sink: any PushSink, state: URL, deleteUnknown: Bool = false, report: @escaping @Sendable (String) -> Void = { _ in }) throws -> GameService {
         try GameService(
             options: .init(
-                clock: .feed, renderer: .init(bundleId: bundle, mode: .broadcastPerGame), stateDirectory: state,
-                channels: .init(manage: true, linger: 0, deleteUnknown: deleteUnknown)),
+                clock: .feed, renderer: PushRenderer.Configuration(bundleId: bundle, mode: .broadcastPerGame).lingering(0),
+                stateDirectory: state, channels: .init(manage: true, deleteUnknown: deleteUnknown)),
             sink: sink, report: report)
     }
 

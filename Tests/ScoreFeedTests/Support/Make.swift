@@ -101,3 +101,12 @@ extension Make {
         return try #require(object?["aps"] as? [String: Any])
     }
 }
+
+extension PushRenderer.Configuration {
+    /// This configuration with channels that linger `seconds` after their game's end.
+    func lingering(_ seconds: TimeInterval) -> Self {
+        var configuration = self
+        configuration.channelLinger = seconds
+        return configuration
+    }
+}
