@@ -110,19 +110,13 @@ public actor ResilientSink: PushSink {
     }
 
     /// Passes a channel request to the inner sink, which must answer it now (a create's channel
-    /// id is needed before the game's broadcasts can go). A delete waits until every push of
-    /// its game has been delivered (its `end` first). After a failure, channel requests back off
-    /// like pushes; meanwhile they fail at once, and the game tries again later.
+    /// id is needed before the game's broadcasts can go). When the endpoint failed, channel
+    /// requests back off like pushes, across games (the endpoint's protection, not a channel
+    /// rule: when a delete may go is the game's to decide, from ``pending(game:)``); meanwhile
+    /// they fail at once, and the game tries again later.
     public func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? {
         if let next = nextChannelAttempt, clock.now < next {
             throw ScoreFeedError(.sinkUnavailable, "channel requests wait \(JSONText.number(next.timeIntervalSince(clock.now).rounded(.up))) s more after a failure")
-        }
-        if request.action == .delete, let game = request.game {
-            let waiting = await pending(game: game)
-            if waiting > 0 {
-                throw ScoreFeedError(
-                    .sinkUnavailable, "game \(game): \(waiting) push\(waiting == 1 ? "" : "es") still wait for the sink; its channel is deleted once they are delivered")
-            }
         }
         do {
             let answer = try await inner.manage(request)

@@ -4,7 +4,8 @@ import Testing
 
 /// ``WebhookSink/manage(_:)`` against the APNs test server: the answer a proxying sender passes
 /// back (status, `apns-channel-id`, the body's reason), retries on 5xx, 429 and a create without
-/// an id, and the ``ResilientSink`` rule that a delete waits for its game's pushes.
+/// an id. (That a delete waits for its game's pushes is the engine's rule, from the sink's
+/// `pending(game:)`: `BroadcastChannelTests.theDeleteWaitsWhileTheSinkStillHoldsTheEnd`.)
 @Suite("webhook: channel requests", .serialized, .enabled(if: APNsTestServer.available, APNsTestServer.absentReason))
 struct WebhookChannelTests {
     static func sink(_ server: APNsTestServer, clock: ManualClock = ManualClock(Date(timeIntervalSince1970: 0))) -> WebhookSink {
@@ -52,19 +53,5 @@ struct WebhookChannelTests {
         #expect(channel.answered(answer, now: .distantPast) == .refused("APNs refused the create: HTTP 400 TooManyChannels"))
         server.stop()
         await #expect(throws: ScoreFeedError.self) { _ = try await sink.manage(Self.create) }
-    }
-
-    @Test func aDeleteWaitsUntilItsGamesPushesAreDelivered() async throws {
-        let clock = ManualClock(Date(timeIntervalSince1970: 0))
-        let failing = CallbackSink(
-            send: { _ in throw ScoreFeedError(.sinkUnavailable, "down") },
-            manage: { _ in ChannelAnswer(status: 200) })
-        let resilient = ResilientSink(failing, clock: clock, random: { 0 })
-        var renderer = PushRenderer(attributes: Make.attributes, configuration: .init(mode: .broadcast(channelId: "Y2gx")))
-        let end = try renderer.render(
-            Push(event: .end, priority: 10, reason: "final"), state: Make.live, diff: Diff(), coalesced: 1, sentAt: Make.start, sourceTime: nil)
-        try await resilient.send(end)
-        let delete = ChannelRequest.delete(game: Make.attributes.gameId, bundleId: "com.acme", channel: "Y2gx", requestID: "D")
-        await #expect(throws: ScoreFeedError.self) { _ = try await resilient.manage(delete) }
     }
 }
