@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Checks that two scorefeed binaries print the same bytes: `replay --jsonl` (token mode), the
-# replay summary (all but its wall time) and `--report-json` on every fixture and every real game in ../shared/nba-pbp.
+# Checks that two scorefeed binaries print the same bytes: `replay --jsonl`, the replay summary
+# (all but its wall time) and `--report-json` on every fixture and every real game in
+# ../shared/nba-pbp, in token mode and in broadcast mode (MODES="token" for one).
 # With GRIDS=1 it also compares every freshness grid of Tests/Figures/run.sh.
 # usage: [GRIDS=1] Tests/Refactor/same-output.sh <before binary> [after binary]
 #   default after binary: a release build of this checkout.
@@ -25,13 +26,16 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 same=0 differ=0
 for game in "${games[@]}"; do
+ for mode in ${MODES:-token broadcast}; do
+  flags=()
+  [ "$mode" = broadcast ] && flags=(--mode broadcast --channel-id dGVzdA==)
   for side in before after; do
     bin=${!side}
     mkdir -p "$work/$side"
-    "$bin" replay "$game" --jsonl --report-json "$work/$side/report.json" >"$work/$side/jsonl" 2>"$work/$side/stderr" || true
+    "$bin" replay "$game" --jsonl "${flags[@]}" --report-json "$work/$side/report.json" >"$work/$side/jsonl" 2>"$work/$side/stderr" || true
     grep -v '^  wall time' "$work/$side/stderr" >"$work/$side/summary" || true
   done
-  name=${game#"$root/"}
+  name="${game#"$root/"} ($mode)"
   if cmp -s "$work/before/jsonl" "$work/after/jsonl" && cmp -s "$work/before/summary" "$work/after/summary" \
      && cmp -s "$work/before/report.json" "$work/after/report.json"; then
     printf 'same    %6d records  %s\n' "$(wc -l <"$work/after/jsonl")" "$name"
@@ -41,6 +45,7 @@ for game in "${games[@]}"; do
     diff <(head -c 2000 "$work/before/summary") <(head -c 2000 "$work/after/summary") | head -5 || true
     differ=$((differ + 1))
   fi
+ done
 done
 if [ "${GRIDS:-0}" = 1 ]; then
   for side in before after; do
