@@ -28,9 +28,13 @@ extension FreshnessCommand {
         return values
     }
 
-    /// The game files to measure, each with a value table fit on the others and on `fitAlso`
-    /// (out of sample), or with the shipped table (`inSample`): what `--grid` and `--join` measure.
-    static func measuredGames(_ files: [String], fitAlso also: [String], inSample: Bool) throws(ScoreFeedError) -> [FreshnessGrid.Game] {
+    /// The game files left in `arguments` (`missing`: the usage error without any), each with a
+    /// value table fit on the others and on `--fit-also`'s files (out of sample), or with the
+    /// shipped table (`inSample`): what `--grid` and `--join` measure. Read after every other option.
+    static func measuredGames(_ arguments: inout Arguments, inSample: Bool, missing: String) throws(ScoreFeedError) -> [FreshnessGrid.Game] {
+        let also = try arguments.option("--fit-also").map { $0.split(separator: ",").map(String.init) } ?? []
+        let files = try arguments.positionals(max: .max)
+        guard !files.isEmpty else { throw ScoreFeedError(.usage, missing) }
         let documents = try files.map { path throws(ScoreFeedError) in
             (name: URL(fileURLWithPath: path).lastPathComponent, document: try FeedReader.read(path: path))
         }
@@ -44,15 +48,12 @@ extension FreshnessCommand {
         let inSample = arguments.flag("--in-sample")
         let budgets: [Int] = try list(try arguments.option("--grid-budgets") ?? (told ? "8,10,15,20,30,60" : "8,10,15,20,30"), "--grid-budgets", in: 0...10_000)
         let delays: [Double] = try list(try arguments.option("--grid-delays") ?? "15,30,60,120,300", "--grid-delays", in: 0...86_400)
-        let also = try arguments.option("--fit-also").map { $0.split(separator: ",").map(String.init) } ?? []
         if told {
             try CoalescerOptions.refuse(
                 CoalescerOptions.replacedByTelling, in: &arguments, "with --told: each cell tells the engine its budget and delay")
         }
         let defaults = try CoalescerOptions.parse(&arguments)
-        let files = try arguments.positionals(max: .max)
-        guard !files.isEmpty else { throw ScoreFeedError(.usage, "name game files to measure the grid on") }
-        let games = try measuredGames(files, fitAlso: also, inSample: inSample)
+        let games = try measuredGames(&arguments, inSample: inSample, missing: "name game files to measure the grid on")
         let grid = FreshnessGrid(budgets: budgets, delays: delays, told: told, defaults: defaults)
         let cells = try await grid.measure(games)
         print(gridText(cells, grid: grid, names: games.map(\.name), inSample: inSample), terminator: "")

@@ -42,11 +42,8 @@ extension FreshnessCommand {
         let inSample = arguments.flag("--in-sample")
         let budgets: [Int] = try list(try arguments.option("--grid-budgets") ?? "5,10,15,30,60", "--grid-budgets", in: 0...10_000)
         let delays: [Double] = try list(try arguments.option("--grid-delays") ?? "15,30,60,120", "--grid-delays", in: 0...86_400)
-        let also = try arguments.option("--fit-also").map { $0.split(separator: ",").map(String.init) } ?? []
         let defaults = try CoalescerOptions.parse(&arguments)
-        let files = try arguments.positionals(max: .max)
-        guard !files.isEmpty else { throw ScoreFeedError(.usage, "name game files to join") }
-        let games = try measuredGames(files, fitAlso: also, inSample: inSample)
+        let games = try measuredGames(&arguments, inSample: inSample, missing: "name game files to join")
         let grid = JoinGrid(fractions: fractions, budgets: budgets, delays: delays, defaults: defaults)
         let cells = try await grid.measure(games)
         print(joinText(cells, grid: grid, names: games.map(\.name), inSample: inSample), terminator: "")

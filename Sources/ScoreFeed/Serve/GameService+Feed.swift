@@ -12,15 +12,7 @@ extension GameService {
     /// `game` ends without a final (``MatchEngine/callOff(_:why:)``): postponed, or suspended
     /// with the score it had. A game not known here is not started for it: nothing was shown.
     public func callOff(_ phase: GamePhase, why: String, game id: String) async -> ScoreFeedError? {
-        guard let game = games[id] else { return nil }
-        var failure: ScoreFeedError?
-        do {
-            try await game.engine.callOff(phase, why: why)
-        } catch {
-            failure = Self.sinkFailed(id, error)
-        }
-        absorb(id, await Step.of(game.engine))
-        return failure
+        await call(id) { try await $0.callOff(phase, why: why) }
     }
 
     /// How many of `game`'s events its engine has applied (accepted or edits): what moves when
@@ -40,14 +32,20 @@ extension GameService {
 
     /// The feed says `game`'s running score is `score` as of feed time `time` (its newest event's).
     public func follow(_ score: FinalScore, game id: String, at time: Date) async -> ScoreFeedError? {
-        guard let game = games[id] else { return nil }
+        await call(id) { try await $0.follow(score, at: time) }
+    }
+
+    /// Hands game `id`'s engine to `body` (nothing for a game not known), then takes in what the
+    /// engine says; returns the sink's failure as a message for people.
+    func call(_ id: String, _ body: (MatchEngine) async throws -> Void) async -> ScoreFeedError? {
+        guard let engine = games[id]?.engine else { return nil }
         var failure: ScoreFeedError?
         do {
-            try await game.engine.follow(score, at: time)
+            try await body(engine)
         } catch {
             failure = Self.sinkFailed(id, error)
         }
-        absorb(id, await Step.of(game.engine))
+        absorb(id, await Step.of(engine))
         return failure
     }
 
