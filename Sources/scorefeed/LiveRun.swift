@@ -1,6 +1,7 @@
 import Foundation
 import ScoreFeed
 import ScoreFeedModel
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -175,6 +176,8 @@ struct LiveRun {
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM])
         let (screen, output, command) = (self.screen, self.output, self.command)
         let (metrics, webhook) = (self.metrics, output.webhook?.sink)
+        // A webhook that gave up once is not waited for again (its give-up bound each time).
+        let webhookGaveUp = Mutex(false)
         let live = LiveService(
             service, drainTimeout: drainTimeout,
             finishing: {
@@ -187,12 +190,14 @@ struct LiveRun {
                     Console.error("\(command): \(error)")
                     failed = true
                 }
+                guard !webhookGaveUp.withLock({ $0 }) else { throw ScoreFeedError(.sinkUnavailable, "the webhook gave up") }
                 do {
                     try await output.finish()
                 } catch is CancellationError {
                     // Cut short by a signal: what it holds is in the checkpoints.
                     throw CancellationError()
                 } catch {
+                    webhookGaveUp.withLock { $0 = true }
                     Console.error("\(command): \(error)")
                     throw error
                 }
@@ -204,13 +209,14 @@ struct LiveRun {
             alongside: metrics.map { metrics in [{ await metrics.run(service, webhook: webhook) }] } ?? [],
             stopRequests: { await signals.next() },
             outputGone: { await screen.wentAway() })
+        await output.sayWebhookFigures()
         let readerGone = outcome.stop == .outputGone || screen.noticed
         var withheld = outcome.finishFailure != nil || readerGone
         for game in await service.summaries() {
             let waiting = await output.webhook?.sink.pending(game: game.attributes.gameId) ?? 0
             let sinkCause = readerGone ? "the reader of standard output went away" : "the sink failed"
             Console.error(Self.summary(game, resumable: stateDir != nil, webhookWaiting: waiting, sinkCause: sinkCause))
-            withheld = withheld || Self.withholds(game)
+            withheld = withheld || Self.withholds(game) || waiting > 0
         }
         if readerGone { Console.error(screen.message(command: command, resumable: stateDir != nil)) }
         await metrics?.write(service, webhook: webhook)

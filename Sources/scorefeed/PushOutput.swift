@@ -32,20 +32,21 @@ struct PushOutput {
         }
     }
 
-    /// Delivers what the webhook still holds (bounded by --webhook-give-up) and says how it fared;
-    /// throws when it gave up on records. Nothing to do without a webhook.
+    /// Delivers what the webhook still holds (bounded by --webhook-give-up), saying so when it
+    /// holds any; throws when it gave up on records. Nothing to do without a webhook.
     func finish() async throws {
         guard let webhook else { return }
         if !quiet, await webhook.sink.statistics.waiting > 0 {
             Console.error("webhook \(webhook.endpoint): delivering what is still waiting…")
         }
-        var failure: (any Error)?
-        do { try await webhook.sink.flush() } catch { failure = error }
+        try await webhook.sink.flush()
+    }
+
+    /// Says how the webhook fared (once, at the end of the run).
+    func sayWebhookFigures() async {
+        guard let webhook, !quiet else { return }
         let s = await webhook.sink.statistics
-        if !quiet {
-            Console.error(
-                "webhook \(webhook.endpoint): delivered \(s.delivered), skipped \(s.skipped) (a newer state went instead), refused by the receiver \(s.rejected), failed attempts \(s.failures)")
-        }
-        if let failure { throw failure }
+        Console.error(
+            "webhook \(webhook.endpoint): delivered \(s.delivered), skipped \(s.skipped) (a newer state went instead), refused by the receiver \(s.rejected), failed attempts \(s.failures)")
     }
 }

@@ -54,11 +54,6 @@ final class ReaderGoneSink: PushSink, @unchecked Sendable {
         do { try await inner.flush() } catch { try noting(error, for: nil, "the last lines") }
     }
 
-    /// ``flush()``, at the end of a run.
-    nonisolated(nonsending) func finish() async throws {
-        try await flush()
-    }
-
     /// Keeps what a write without a reader was for (`said`, the first time for `key`; with no
     /// key, only when nothing else was), then throws `error` on.
     private func noting(_ error: any Error, for key: String?, _ said: String) throws -> Never {

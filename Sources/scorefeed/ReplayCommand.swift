@@ -173,7 +173,10 @@ enum ReplayCommand {
                 throw ScoreFeedError(.io, "cannot write the report: \(error.localizedDescription)", at: .init(file: reportPath))
             }
         }
-        try await output.finish()
+        var failure: (any Error)?
+        do { try await output.finish() } catch { failure = error }
+        await output.sayWebhookFigures()
+        if let failure { throw failure }
         return 0
     }
 

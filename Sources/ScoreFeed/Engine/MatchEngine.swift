@@ -242,8 +242,9 @@ public actor MatchEngine {
     }
 
     /// Gives a game with no channel yet its channel (a create is sent at once), commits, and
-    /// sends what can go.
-    public func setUpChannel(_ setup: ChannelSetup) async throws {
+    /// sends what can go (`holdingPushes`: see ``flush(holdingPushes:)``).
+    public func setUpChannel(_ setup: ChannelSetup, holdingPushes: Bool = false) async throws {
+        if holdingPushes { pushesHeld = true }
         switch setup {
         case .use(let id): session.useChannel(id, storage: session.renderer.configuration.messageStorage)
         case .create: session.createChannel(storage: session.renderer.configuration.messageStorage)

@@ -23,7 +23,7 @@ extension GameService {
             let (id, setup) = setUps.removeFirst()
             guard let engine = games[id]?.engine else { continue }
             do {
-                try await engine.setUpChannel(setup)
+                try await engine.setUpChannel(setup, holdingPushes: holds(id))
             } catch {
                 report("game \(id): \(error)")
             }
@@ -49,9 +49,12 @@ extension GameService {
     /// deletes the sink did not answer are sent again (backing off), lingers run out (at once on
     /// the feed clock), deletes go once the sink has delivered the game's pushes. Then compares
     /// APNs' channels with the games' (``reconcileChannels()``). Only with ScoreFeed managing the
-    /// channels; `serve` and `poll` call it again after the webhook delivered what it still held.
-    public func settleChannels(until giveUp: Date) async {
-        guard options.perGameChannels && options.channels.manage else { return }
+    /// channels; ``LiveService`` calls it again after the sink's last deliveries (a delete waits
+    /// for its game's `end` to be delivered). Returns whether it had any to settle: it then
+    /// talked to the sink (at least APNs' list), which is to be finished again.
+    @discardableResult
+    public func settleChannels(until giveUp: Date) async -> Bool {
+        guard options.perGameChannels && options.channels.manage else { return false }
         var pause: TimeInterval = 0.5
         var firstPass = true
         var busy: [String] = []
@@ -100,6 +103,7 @@ extension GameService {
                 }
             })
         await reconcileChannels()
+        return true
     }
 
     /// What ``reconcileChannels()`` found at APNs.

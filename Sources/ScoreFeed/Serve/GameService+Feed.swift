@@ -76,7 +76,7 @@ extension GameService {
         let seqs = events.map(\.event.seq) + (end.map { [$0.event.seq] } ?? [])
         counters.lines += lines.count
         counters.events += lines.count
-        let (verdicts, failure, step) = await Self.arrive(items, on: game.engine)
+        let (verdicts, failure, step) = await Self.arrive(items, on: game.engine, holdingPushes: holds(id))
         for (i, verdict) in verdicts.enumerated() {
             let location = ScoreFeedError.Location(file: source, line: lines[i], sequence: seqs[i])
             say(takeIn(Taken(outcome: .success(verdict), checkpointFailure: step.checkpointFailure, seq: seqs[i]), of: id, at: location))
@@ -117,10 +117,11 @@ extension GameService {
     ) async -> [(index: Int, message: ScoreFeedError)] {
         var said: [(index: Int, game: String, Taken)] = []
         var steps = [Step?](repeating: nil, count: run.count)
-        let (feedTime, holding) = (options.clock == .feed, holdingPushes)
+        let feedTime = options.clock == .feed
         await withTaskGroup(of: (place: Int, run: Run).self) { group in
             for (place, (id, events)) in run.enumerated() {
                 guard let game = games[id] else { continue }
+                let holding = holds(id)
                 group.addTask { (place, await Self.receive(events, on: game.engine, feedTime: feedTime, holdingPushes: holding)) }
             }
             for await (place, done) in group {
@@ -222,7 +223,7 @@ extension GameService {
         }
         counters.events += 1
         let run = await Self.receive(
-            [Pending(index: 0, line: line, event: event)], on: game.engine, feedTime: options.clock == .feed, holdingPushes: holdingPushes)
+            [Pending(index: 0, line: line, event: event)], on: game.engine, feedTime: options.clock == .feed, holdingPushes: holds(id))
         absorb(id, run.step)
         let failure = run.said.first.flatMap { takeIn($0.1, of: id, at: location) }
         await grantFreedChannels()

@@ -5,12 +5,12 @@ import ScoreFeedModel
 extension GameService {
     /// Lets `engine` send what is due at `now` (a failing sink is ignored, as the push stays
     /// in the outbox), or try again what waits on the sink, and returns its next deadline, in one
-    /// hop.
-    static func tick(_ engine: isolated MatchEngine, now: Date) async -> Step {
+    /// hop. `holdingPushes`: a batch is open (see ``MatchEngine/flush(holdingPushes:)``).
+    static func tick(_ engine: isolated MatchEngine, now: Date, holdingPushes: Bool = false) async -> Step {
         if let deadline = engine.deadline, deadline <= now {
             try? await engine.tick()
         } else {
-            try? await engine.flush()
+            try? await engine.flush(holdingPushes: holdingPushes)
         }
         return Step.of(engine)
     }
@@ -20,7 +20,7 @@ extension GameService {
         while let (due, id) = deadlines.popDue(now) {
             guard let game = games[id] else { continue }
             if game.scheduled == due { games[id]?.scheduled = nil }
-            var step = await Self.tick(game.engine, now: now)
+            var step = await Self.tick(game.engine, now: now, holdingPushes: holds(id))
             // A deadline the tick could not move (its checkpoint cannot be written) is looked at
             // again a second later, not at once: this loop must end.
             if let deadline = step.deadline, deadline <= now { step.deadline = now.addingTimeInterval(1) }

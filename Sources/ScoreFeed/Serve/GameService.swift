@@ -8,8 +8,9 @@ import ScoreFeedModel
 /// What a game has applied lives in its ``GameSession`` alone (inside the engine, and in its
 /// checkpoint); what spans the games' channels lives in the ``ChannelBoard``, whose actions this
 /// type carries out. It keeps the routing table, the wake-up heap, the open batch and the games
-/// it touched, and line counts. ``LiveService`` runs it live (its timer, drain and shutdown). Identity is not order: an event already applied is ignored at any distance, and
-/// a feed in its own order is never rejected for it. By concern: `+Lines` (serve's input and its
+/// it touched, and line counts; ``LiveService`` runs it live (its timer, drain and shutdown).
+/// Identity is not order: an event already applied is ignored at any distance, and a feed in
+/// its own order is never rejected for it. By concern: `+Lines` (serve's input and its
 /// group commit), `+Feed` (events, snapshots, scores, call-offs), `+Timers` (deadlines, the drain,
 /// summaries), `+Channels`, `+Restore`.
 public actor GameService {
@@ -28,7 +29,7 @@ public actor GameService {
         /// Checkpoints go here; nil runs without them.
         public var stateDirectory: URL?
         /// Broadcast mode with a channel per game (``PushRenderer/Mode/broadcastPerGame``): where
-        /// each game's channel comes from and how long it lives.
+        /// each game's channel comes from, the cap, and what to do with channels no game owns.
         public var channels: ChannelManagement
         /// Told what only the live code sees (feed-to-push times, checkpoint writes, sink errors),
         /// for `--metrics`; nil: nothing is measured.
@@ -195,11 +196,18 @@ public actor GameService {
     /// Takes in what an engine said after a call: its next deadline, and its channel for the
     /// board (which says what to do of it: see ``ChannelBoard/reported(_:_:now:)``).
     func absorb(_ id: String, _ step: Step) {
-        if holdingPushes, touchedSet.insert(id).inserted { touched.append(id) }
         schedule(id, step.deadline)
         carry(board.reported(
             id, .init(channel: step.channel, news: step.channelNews, holding: step.holding, workWaits: step.channelWorkWaits),
             now: Date()))
+    }
+
+    /// Whether a call to game `id`'s engine is to hold its pushes: a batch is open. The game is
+    /// then among those ``endBatch()`` flushes, also when the batch ends while the call is in
+    /// flight.
+    func holds(_ id: String) -> Bool {
+        if holdingPushes, touchedSet.insert(id).inserted { touched.append(id) }
+        return holdingPushes
     }
 
     /// The message for a sink that failed on game `id`'s push. A reader of standard output that

@@ -3,14 +3,17 @@ import Foundation
 /// Runs a ``GameService`` live, as `serve` and `poll` do and as a service embedding ScoreFeed
 /// would: the input beside the timer that sends held pushes on the system clock, until the
 /// input ends, a stop is asked for or the output goes away; then the shutdown, in this order:
-/// the drain (held pushes come due), the sink's last deliveries (lines written in the
-/// background, a webhook's queue), the channels settling (lingers run out, deletes answered),
-/// and every game compacted to one snapshot.
+/// the drain (held pushes come due) and the channels settling (lingers run out, deletes
+/// answered), the sink's last deliveries (lines written in the background, a webhook's queue),
+/// with managed channels the settling again (a delete waits for its game's `end` to be
+/// delivered) and the sink finished again after it, and every game compacted to one snapshot.
 ///
 /// Signals are the caller's business: hand in a function that returns when one comes. A stop
-/// asked for while the service runs cuts the drain to ``stopGrace``; one asked for during the
-/// shutdown cuts what is left of it to ``stopGrace`` more. What is not sent by then stays in the
-/// checkpoints (with a state directory).
+/// asked for while the service runs cuts the drain and the settling to ``stopGrace`` (the sink's
+/// last deliveries keep their own bound: a webhook's give-up). When the run stopped for another
+/// reason, a stop asked for during the shutdown cuts what is left of it to ``stopGrace`` more.
+/// What is not sent by then stays in the checkpoints (with a state directory); the compaction
+/// still runs.
 public struct LiveService: Sendable {
     /// Why ``run(input:alongside:stopRequests:outputGone:)`` stopped reading its input.
     public enum Stop: Sendable, Hashable {
@@ -40,7 +43,8 @@ public struct LiveService: Sendable {
     private let report: @Sendable (String) -> Void
 
     /// `finishing` sees the sink's last deliveries through (nil: the sink's own
-    /// ``PushSink/finish()``); `report` receives lines for people (a stop during the shutdown).
+    /// ``PushSink/finish()``); it is called again when the channels settled after it. `report`
+    /// receives lines for people (a stop during the shutdown).
     public init(
         _ games: GameService, drainTimeout: TimeInterval = 600,
         finishing: (@Sendable () async throws -> Void)? = nil, report: @escaping @Sendable (String) -> Void = { _ in }
@@ -104,9 +108,10 @@ public struct LiveService: Sendable {
         return Outcome(stop: stop, finishFailure: failure)
     }
 
-    /// Drains (unless `drain` is false: the output is gone), sees the sink's last deliveries
-    /// through, lets the channels settle and compacts, within `limit` each. A stop request
-    /// meanwhile cuts it to ``stopGrace`` more; the compaction still runs.
+    /// Drains and lets the channels settle (unless `drain` is false: the output is gone), sees
+    /// the sink's last deliveries through, settles the channels again and finishes the sink
+    /// again after them (with managed channels), and compacts, within `limit` each. A stop
+    /// request meanwhile cuts it to ``stopGrace`` more; the compaction still runs.
     private func shutDown(
         drain: Bool, waitingAtMost limit: TimeInterval, stopRequests: (@Sendable () async -> Void)?
     ) async -> (any Error)? {
@@ -114,11 +119,18 @@ public struct LiveService: Sendable {
         let rest = !drain ? "unsent" : games.store != nil ? "in the checkpoints" : "unsent (without a state directory nothing keeps it)"
         return await withTaskGroup(of: Result<Void, any Error>?.self) { group in
             group.addTask {
-                if drain { await games.drainHeld(until: Date().addingTimeInterval(limit)) }
+                if drain {
+                    let giveUp = Date().addingTimeInterval(limit)
+                    await games.drainHeld(until: giveUp)
+                    await games.settleChannels(until: giveUp)
+                }
                 var result = Result<Void, any Error>.success(())
                 do { try await finishing() } catch { result = .failure(error) }
-                // Ends the sink delivered only now let their channels be deleted.
-                await games.settleChannels(until: Date().addingTimeInterval(limit))
+                // Ends the sink delivered only now let their channels be deleted; what that
+                // sends (the deletes, APNs' list) is finished too.
+                if await games.settleChannels(until: Date().addingTimeInterval(limit)) {
+                    do { try await finishing() } catch { if case .success = result { result = .failure(error) } }
+                }
                 await games.compact()
                 return result
             }

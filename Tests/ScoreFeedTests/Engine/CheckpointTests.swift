@@ -124,6 +124,25 @@ struct CheckpointTests {
         #expect(await service.summaries().first?.channel.state == "deleted")
     }
 
+    /// A snapshot written when the channel linger was kept beside the renderer's configuration
+    /// (`"channelLinger"`): its journal is applied under that linger, and the restored game
+    /// then takes today's. A linger in the configuration (written since) is the one read.
+    @Test func theLingerAnOlderSnapshotKeptBesideTheConfigurationIsRead() throws {
+        let golden = String(decoding: try Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format4.json")), as: UTF8.self)
+        #expect(golden.contains("\"channelLinger\":120,"))
+        let older = Data(golden.replacingOccurrences(of: "\"channelLinger\":120,", with: "\"channelLinger\":45,").utf8)
+        #expect(try GameSession.decode(older, file: "older.json").renderer.configuration.channelLinger == 45)
+        let resumed = try GameSession.restore(older, file: "older.json", renderer: PushRenderer.Configuration().lingering(300))
+        #expect(resumed.renderer.configuration.channelLinger == 300)
+        let newer = Data(golden.replacingOccurrences(of: "\"renderer\":{", with: "\"renderer\":{\"lingerOption\":10,").utf8)
+        #expect(try GameSession.decode(newer, file: "newer.json").renderer.configuration.channelLinger == 10)
+        // Written again, the linger is in the configuration only.
+        var session = try GameSession.decode(older, file: "older.json")
+        session.renderer = session.renderer.reconfigured(PushRenderer.Configuration().lingering(45))
+        let written = String(decoding: try session.encoded(), as: UTF8.self)
+        #expect(written.contains("\"lingerOption\":45") && !written.contains("\"channelLinger\""))
+    }
+
     /// Written by `serve --state-dir`, killed after the first 250 events: a snapshot taken at
     /// the game's first event and a journal of everything since. The game resumes where the
     /// journal ends: its 250 events applied, its numbering after the last push it sent.

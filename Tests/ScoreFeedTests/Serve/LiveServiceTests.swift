@@ -13,26 +13,35 @@ import ScoreFeedModel
 struct LiveServiceTests {
     typealias Mode = RealFeedServeTests.Mode
 
-    /// A recording sink that notes what it had when it was finished, and can hold its
-    /// finishing until the task is cancelled.
+    /// A recording sink that notes what it had each time it was finished. It can hold its
+    /// finishing until the task is cancelled (`blocks`), or hold every game's `end` until it is
+    /// finished (`holdsEnds`: a webhook that delivers only at the end, so a delete must wait).
     actor FinishWatchingSink: PushSink {
         let inner: RecordingSink
         let blocks: Bool
-        private(set) var recordsAtFinish: Int?
-        private(set) var channelRequestsAtFinish: Int?
+        let holdsEnds: Bool
+        /// At each finish: the records and the channel requests it had.
+        private(set) var finishes: [(records: Int, channelRequests: Int)] = []
 
-        init(_ inner: RecordingSink, blocks: Bool = false) {
+        init(_ inner: RecordingSink, blocks: Bool = false, holdsEnds: Bool = false) {
             self.inner = inner
             self.blocks = blocks
+            self.holdsEnds = holdsEnds
         }
+
+        var recordsAtFinish: Int? { finishes.last?.records }
 
         func send(_ record: PushRecord) async throws { try await inner.send(record) }
         func refused(_ refusal: PushRefusal) async throws { try await inner.refused(refusal) }
         func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? { try await inner.manage(request) }
 
+        func pending(game: String) async -> Int {
+            guard holdsEnds, finishes.isEmpty else { return 0 }
+            return await inner.records.contains { $0.game == game && $0.event == .end } ? 1 : 0
+        }
+
         func finish() async throws {
-            recordsAtFinish = await inner.records.count
-            channelRequestsAtFinish = await inner.channelRequests.count
+            finishes.append((await inner.records.count, await inner.channelRequests.count))
             guard blocks else { return }
             // Held until the shutdown is cut short.
             for await _ in AsyncStream<Void> { _ in } {}
@@ -75,7 +84,13 @@ struct LiveServiceTests {
         #expect(outcome.finishFailure == nil)
         let records = await recording.records
         // The drain came before the sink was finished: every game's end had been handed to it.
-        #expect(await sink.recordsAtFinish == records.count)
+        // The sink was finished last, after every record and channel request.
+        let finishes = await sink.finishes
+        #expect(finishes.first?.records == records.count)
+        #expect(finishes.last?.channelRequests == (await recording.channelRequests.count))
+        // With managed channels the channels settle again after the sink's last deliveries, and
+        // the sink is finished again after them.
+        #expect(finishes.count == (mode == .broadcast ? 2 : 1))
         for document in documents {
             #expect(records.last { $0.game == document.attributes.gameId }?.event == .end)
         }
@@ -87,6 +102,35 @@ struct LiveServiceTests {
             #expect(await recording.openChannels.isEmpty)
         }
         #expect(try Self.compacted(state, games: documents))
+    }
+
+    /// A sink that delivers each game's `end` only when it is finished (a webhook catching up at
+    /// the end): the channels cannot be deleted during the drain, so they are deleted after the
+    /// sink's last deliveries, and what that sends is finished too.
+    @Test(arguments: Mode.allCases)
+    func deletesThatWaitForTheSinkGoAfterItsLastDeliveriesAndAreFinishedToo(_ mode: Mode) async throws {
+        let (documents, lines) = try Self.lines()
+        let recording = mode.sink()
+        let sink = FinishWatchingSink(recording, holdsEnds: true)
+        let service = try GameService(
+            options: .init(clock: .feed, renderer: mode.renderer, channels: .init(manage: mode == .broadcast)), sink: sink)
+        // One second for the drain and the first settling, which the held ends outlast.
+        let outcome = await LiveService(service, drainTimeout: 1).run(input: {
+            _ = await GameServiceBatchTests.handle(lines, in: 100, to: service)
+        })
+
+        #expect(outcome.stop == .inputEnded && outcome.finishFailure == nil)
+        let requests = await recording.channelRequests
+        let finishes = await sink.finishes
+        #expect(finishes.last?.records == (await recording.records.count))
+        #expect(finishes.last?.channelRequests == requests.count, "the deletes and the list were finished too")
+        if mode == .broadcast {
+            #expect(finishes.first?.channelRequests == documents.count + 1, "the creates and one list, no delete before the ends went")
+            #expect(requests.filter { $0.action == .delete }.count == documents.count)
+            #expect(await recording.openChannels.isEmpty)
+        } else {
+            #expect(requests.isEmpty && finishes.count == 1)
+        }
     }
 
     /// How a run on the system clock is stopped before its input ends.
