@@ -6,9 +6,10 @@ import ScoreFeedModel
 /// pushes rendered but not yet confirmed by the sink (sent again, byte for byte, after a restart).
 ///
 /// Format 4 is this form: format 3 plus what a journal needs to be applied to it (the number of
-/// inputs journaled so far, and the options they were applied under: the renderer's (with the
-/// channel linger, saved beside it by earlier versions); the coalescer's own are in its state). A format-4 file is a snapshot, and the
-/// game's journal holds the inputs since (``restore(_:journal:file:renderer:policy:)``). Format 3
+/// inputs journaled so far, and the options they were applied under: the renderer's, with the
+/// channel linger, which earlier versions saved beside it; the coalescer's own are in its
+/// state). A format-4 file is a snapshot, and the game's journal holds the inputs since
+/// (``restore(_:journal:file:renderer:policy:)``). Format 3
 /// (format 2 plus the game's broadcast channel) and format 2 load as games whose journal is empty,
 /// and format 1 (before checkpoints had a number) still loads. Any other format is refused with a
 /// clear error, never read as a game with a fresh budget. The options given at restart apply to

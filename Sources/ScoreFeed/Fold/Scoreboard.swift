@@ -1,8 +1,8 @@
 import Foundation
 import ScoreFeedModel
 
-/// The pure scoring fold: each event turns the displayed ``ScoreFeedModel/GameState`` into the next and says
-/// exactly what changed.
+/// The pure scoring fold: each event turns the displayed ``ScoreFeedModel/GameState`` into the
+/// next and says exactly what changed.
 ///
 /// Besides the state it keeps the little the rules need that the lock screen does not show
 /// (fouls in the last two minutes of the period, for the penalty).
@@ -71,7 +71,7 @@ public struct Scoreboard: Hashable, Sendable, Codable {
                 startPeriod(event.period)
             }
             state.phase = .live
-            state.clock = .running(endsAt: clockStart.addingTimeInterval(event.clock))
+            run(event, from: clockStart)
         case .periodEnd:
             state.period = event.period
             state.phase = event.period == 2 ? .halftime : .endOfPeriod

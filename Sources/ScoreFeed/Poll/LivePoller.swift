@@ -4,9 +4,9 @@ import ScoreFeedModel
 /// Follows one live game: polls its play-by-play (and boxscore) with conditional GETs, hands
 /// each snapshot to the game's engine in a ``GameService``, and stops once the game's `end` is
 /// out: with its final, or called off as the ``FeedWatch`` says (postponed, or suspended after
-/// ``giveUpAfter`` without news). Keeps no state a restart needs: everything the game has applied is in its engine's
-/// checkpoint, and a restarted poller's first full snapshot is mostly repeats, which the engine
-/// ignores.
+/// ``giveUpAfter`` without news). Keeps no state a restart needs: everything the game has
+/// applied is in its engine's checkpoint, and a restarted poller's first full snapshot is mostly
+/// repeats, which the engine ignores.
 public struct LivePoller: Sendable {
     public var gameId: String
     public var playByPlay: URL

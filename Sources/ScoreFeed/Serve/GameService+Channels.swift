@@ -67,10 +67,10 @@ extension GameService {
                         guard let engine = games[id]?.engine else { continue }
                         let step = await Step.of(engine)
                         absorb(id, step)
-                        if step.channelWorkWaits {
+                        if step.channel.workWaits {
                             // Nothing moves while the game's checkpoint cannot be written: not waited for.
                             if step.checkpointFailure == nil { busy.append(id) }
-                        } else if case .lingering(_, let until) = step.channel.phase, options.clock == .feed || until <= giveUp {
+                        } else if case .lingering(_, let until) = step.channel.channel.phase, options.clock == .feed || until <= giveUp {
                             // A linger that outlasts the drain stays in the checkpoint for the next run.
                             busy.append(id)
                             nextLinger = min(nextLinger ?? until, until)

@@ -74,12 +74,8 @@ public actor GameService {
     struct Step: Sendable {
         var deadline: Date?
         var checkpointFailure: ScoreFeedError?
-        var channel = BroadcastChannel()
-        var channelNews: [BroadcastChannel.Outcome] = []
-        var holding = false
-        /// Channel work waits on the sink (a request it did not answer, a delete behind pushes it
-        /// still holds): the engine is to be woken again, backing off.
-        var channelWorkWaits = false
+        /// The game's channel, its news, its held pushes and its waiting channel work, for the board.
+        var channel: ChannelBoard.Report
         /// The sink failed (the output stays in the outbox for the next call).
         var sinkFailure: (any Error)?
 
@@ -87,8 +83,9 @@ public actor GameService {
         static func of(_ engine: isolated MatchEngine) -> Step {
             Step(
                 deadline: engine.deadline, checkpointFailure: engine.checkpointFailure,
-                channel: engine.channel, channelNews: engine.takeChannelNews(), holding: engine.isHolding,
-                channelWorkWaits: engine.channelWorkWaits)
+                channel: .init(
+                    channel: engine.channel, news: engine.takeChannelNews(), holding: engine.isHolding,
+                    workWaits: engine.channelWorkWaits))
         }
     }
 
@@ -197,9 +194,7 @@ public actor GameService {
     /// board (which says what to do of it: see ``ChannelBoard/reported(_:_:now:)``).
     func absorb(_ id: String, _ step: Step) {
         schedule(id, step.deadline)
-        carry(board.reported(
-            id, .init(channel: step.channel, news: step.channelNews, holding: step.holding, workWaits: step.channelWorkWaits),
-            now: Date()))
+        carry(board.reported(id, step.channel, now: Date()))
     }
 
     /// Whether a call to game `id`'s engine is to hold its pushes: a batch is open. The game is

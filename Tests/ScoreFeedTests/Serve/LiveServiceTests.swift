@@ -72,10 +72,7 @@ struct LiveServiceTests {
         defer { try? FileManager.default.removeItem(at: state) }
         let recording = mode.sink()
         let sink = FinishWatchingSink(recording)
-        let service = try GameService(
-            options: .init(
-                clock: .feed, renderer: mode.renderer, stateDirectory: state, channels: .init(manage: mode == .broadcast)),
-            sink: sink)
+        let service = try mode.service(clock: .feed, state: state, sink: sink)
         let outcome = await LiveService(service).run(input: {
             _ = await GameServiceBatchTests.handle(lines, in: 50, to: service)
         })
@@ -112,8 +109,7 @@ struct LiveServiceTests {
         let (documents, lines) = try Self.lines()
         let recording = mode.sink()
         let sink = FinishWatchingSink(recording, holdsEnds: true)
-        let service = try GameService(
-            options: .init(clock: .feed, renderer: mode.renderer, channels: .init(manage: mode == .broadcast)), sink: sink)
+        let service = try mode.service(clock: .feed, sink: sink)
         // One second for the drain and the first settling, which the held ends outlast.
         let outcome = await LiveService(service, drainTimeout: 1).run(input: {
             _ = await GameServiceBatchTests.handle(lines, in: 100, to: service)
@@ -145,9 +141,7 @@ struct LiveServiceTests {
         defer { try? FileManager.default.removeItem(at: state) }
         let recording = mode.sink()
         let sink = FinishWatchingSink(recording)
-        let options = GameService.Options(
-            clock: .system, renderer: mode.renderer, stateDirectory: state, channels: .init(manage: mode == .broadcast))
-        let service = try GameService(options: options, sink: sink)
+        let service = try mode.service(clock: .system, state: state, sink: sink)
         // The first half of the stream, as one arrival; then the input waits for more.
         let half = Array(lines.prefix(lines.count / 2))
         let (applied, announce) = AsyncStream<Void>.makeStream()
@@ -170,7 +164,7 @@ struct LiveServiceTests {
         #expect(try Self.compacted(state, games: documents))
         // A new run on the state dir resumes every game where the first one stopped.
         let applying = await service.summaries().map { $0.statistics.accepted }
-        let resumed = try GameService(options: options, sink: RecordingSink(answeringChannels: mode == .broadcast))
+        let resumed = try mode.service(clock: .system, state: state, sink: mode.sink())
         let restoration = try await resumed.restore()
         #expect(restoration.resumedGames == documents.count)
         #expect(await resumed.summaries().map { $0.statistics.accepted } == applying)
@@ -184,10 +178,7 @@ struct LiveServiceTests {
         let state = RealFeedServeTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
         let sink = FinishWatchingSink(mode.sink(), blocks: true)
-        let service = try GameService(
-            options: .init(
-                clock: .feed, renderer: mode.renderer, stateDirectory: state, channels: .init(manage: mode == .broadcast)),
-            sink: sink)
+        let service = try mode.service(clock: .feed, state: state, sink: sink)
         let said = Mutex<[String]>([])
         let calls = Mutex(0)
         var live = LiveService(service, report: { line in said.withLock { $0.append(line) } })

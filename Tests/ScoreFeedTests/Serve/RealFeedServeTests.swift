@@ -46,7 +46,7 @@ struct RealFeedServeTests {
         }
 
         /// A service in this mode (broadcast: channels managed, deleted as soon as the end is out).
-        func service(clock: GameService.ClockMode, state: URL? = nil, sink: RecordingSink) throws -> GameService {
+        func service(clock: GameService.ClockMode, state: URL? = nil, sink: any PushSink) throws -> GameService {
             try GameService(
                 options: .init(
                     clock: clock, renderer: renderer, stateDirectory: state, channels: .init(manage: self == .broadcast)),
