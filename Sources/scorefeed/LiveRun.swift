@@ -256,6 +256,7 @@ struct LiveRun {
             + "\(s.rejected) rejected), \(s.pushes) pushes (priority 10: \(s.priority10)), "
             + (game.ended ? Self.ending(state.phase, score) : "not ended, \(score) so far" + (resumable ? " (resumes from its checkpoint)" : ""))
             + ", \(s.corrections) corrections to the feed's score"
+            + (s.staleCopies > 0 ? ", \(s.staleCopies) older copies of the feed ignored" : "")
         switch game.channel.phase {
         case .none: break
         case .refused(let reason, _): line += "; no channel (\(reason))"

@@ -6,7 +6,8 @@ Usage:
                              [--fail-rate 0.15] [--seed 1] [--slow-seconds 3]
                              [--start-offset SECONDS | --join-at F] [--hold-at F]
                              [--outage FROM:TO] [--hold GAME:F[,GAME:F...]]...
-                             [--postponed ID[,ID...]] [--verbose]
+                             [--postponed ID[,ID...]] [--step F] [--stale EVERY:LAG]...
+                             [--verbose]
 
 Serves the games of --folder (default: ../shared/nba-pbp beside the package root), i.e. every
 playbyplay_<gameId>.json there, or only the --games listed (boxscore_<gameId>.json is used when
@@ -32,6 +33,18 @@ timeActual minus --start-offset (default 60 s: the first polls see a pregame gam
                    the other games go on); repeatable, or a comma-separated list GAME:F,GAME:F.
                    For that game it overrides --hold-at.
 These combine: e.g. --join-at 0.35 --outage 0.4:0.7 --hold-at 0.7.
+
+Stepped time and a stale CDN edge (issue 38):
+  --step F         each game's clock moves F x span per request of its playbyplay (not with
+                   real time): --step 0.01 serves a game in about a hundred requests, whatever
+                   the client's pace. Every document then states the virtual time of its copy in
+                   "meta.time" (as the CDN does; "2025-02-11 01:16:27.000000"), the final copies too.
+  --stale EVERY:LAG, --stale EVERY:LO-HI (repeatable)
+                   every EVERY-th request of a game's playbyplay and of its boxscore (counted for
+                   each document) is answered from an edge holding an older copy: the document as
+                   it stood LAG x span (or a lag drawn from LO..HI, seeded by --seed) before the
+                   newest copy served, its meta.time older too. Where several match one request the largest lag wins.
+                   Counted in the stats' "stale".
 
 Postponed games (--postponed ID[,ID...], repeatable): each is listed on the scoreboard with
 gameStatus 1 and gameStatusText "PPD" (as the liveData scoreboard listed 0022000194 on 2021-01-16),
@@ -464,8 +477,15 @@ class Replay:
     """The games, the shared virtual clock, the fault plan and the counters."""
 
     def __init__(self, games, speed, start_offset, fail_rate, seed, slow_seconds, join_at=None, hold_at=None,
-                 outage=None, holds=None, postponed=None, listing=None):
+                 outage=None, holds=None, postponed=None, listing=None, step=None, stale=None):
         self.games = games
+        self.step = step  # fraction of each game's span its clock moves per playbyplay request, or None
+        self.stale = list(stale or [])  # (every, low, high) fractions of the span (--stale)
+        self.steps = {game_id: 0 for game_id in games}  # playbyplay requests per game (--step)
+        self.requests = {}  # (kind, gameId) -> requests of that document (--stale)
+        self.seed = seed
+        self.newest_served = {}  # (kind, gameId) -> virtual time of the newest copy served
+        self.stale_randoms = {}  # (kind, gameId) -> its own seeded draws, whatever the requests' interleaving
         self.order = list(games)
         self.holds = dict(holds or {})  # gameId -> fraction of its span its clock stops at (--hold)
         self.postponed = postponed  # gameId -> PostponedGame (--postponed), or None
@@ -485,7 +505,7 @@ class Replay:
         self.stats = {"requests": 0, "byEndpoint": {"playbyplay": 0, "boxscore": 0, "scoreboard": 0, "control": 0,
                                                     "notFound": 0},
                       "ok": 0, "notModified": 0, "faults": {kind: 0 for kind in FAULT_KINDS}, "faultsTotal": 0,
-                      "errors": 0, "hostile": 0, "outage": 0}
+                      "errors": 0, "hostile": 0, "outage": 0, "stale": 0}
 
     def virtual_start(self, game):
         if self.join_at is not None:
@@ -497,7 +517,12 @@ class Replay:
         return self.holds.get(game.game_id, self.hold_at)
 
     def virtual_now(self, game):
-        virtual = self.virtual_start(game) + (time.time() - self.started) * self.speed
+        if self.step is not None:
+            with self.lock:
+                steps = self.steps.get(game.game_id, 0)
+            virtual = self.virtual_start(game) + steps * self.step * (game.end_time - game.first_time)
+        else:
+            virtual = self.virtual_start(game) + (time.time() - self.started) * self.speed
         hold = self.hold_for(game)
         if hold is not None:
             virtual = min(virtual, game.at(hold))
@@ -520,6 +545,24 @@ class Replay:
 
     def state(self, game):
         return game.state_at(self.virtual_now(game))
+
+    def requested(self, kind, game):
+        """Counts a request of a game's document: with --step, a playbyplay request moves the game's
+        clock. Returns the lag (fraction of the span) of the older copy an edge answers it with, or 0."""
+        with self.lock:
+            if self.step is not None and kind == "playbyplay":
+                self.steps[game.game_id] = self.steps.get(game.game_id, 0) + 1
+            key = (kind, game.game_id)
+            number = self.requests.get(key, 0) + 1
+            self.requests[key] = number
+            lag = 0.0
+            draws = self.stale_randoms.setdefault(key, random.Random("%d/%s/%s" % (self.seed, kind, game.game_id)))
+            for every, low, high in self.stale:
+                if number % every == 0:
+                    lag = max(lag, low if high == low else draws.uniform(low, high))
+            if lag > 0:
+                self.stats["stale"] += 1
+            return lag
 
     def count(self, endpoint):
         with self.lock:
@@ -549,8 +592,18 @@ class Replay:
             self.stats["faultsTotal"] += 1
             return kind
 
-    def document(self, kind, game_id=None):
-        """(body, etag, last_modified epoch) for a game document or the scoreboard, or None."""
+    def document(self, kind, game_id=None, lag=0.0):
+        """(body, etag, last_modified epoch) for a game document or the scoreboard, or None; with a
+        `lag`, the game document as it stood that fraction of the span earlier (not cached)."""
+        if lag > 0:
+            game = self.games[game_id]
+            with self.lock:
+                newest = self.newest_served.get((kind, game_id))
+            base = self.virtual_now(game) if newest is None else min(newest, self.virtual_now(game))
+            virtual = max(base - lag * (game.end_time - game.first_time), self.virtual_start(game))
+            state = game.state_at(virtual)
+            body = self._game_body(game, kind, state)
+            return body, '"%s"' % hashlib.sha256(body).hexdigest()[:32], game.last_modified(state, self.virtual_start(game))
         if kind == "scoreboard":
             states = tuple(self.state(self.games[g]) for g in self.order)
             key = ("scoreboard", None)
@@ -558,8 +611,11 @@ class Replay:
             game = self.games.get(game_id)
             if game is None:
                 return None
-            states = self.state(game)
+            virtual = self.virtual_now(game)
+            states = game.state_at(virtual)
             key = (kind, game_id)
+            with self.lock:
+                self.newest_served[key] = max(virtual, self.newest_served.get(key, virtual))
         with self.lock:
             cached = self.cache.get(key)
         if cached and cached[0] == states:
@@ -567,12 +623,24 @@ class Replay:
         if kind == "scoreboard":
             body, modified = self._scoreboard(states)
         else:
-            body = game.playbyplay_body(states) if kind == "playbyplay" else game.boxscore_body(states)
+            body = self._game_body(game, kind, states)
             modified = game.last_modified(states, self.virtual_start(game))
         etag = '"%s"' % hashlib.sha256(body).hexdigest()[:32]
         with self.lock:
             self.cache[key] = (states, body, etag, modified)
         return body, etag, modified
+
+    def _game_body(self, game, kind, state):
+        body = game.playbyplay_body(state) if kind == "playbyplay" else game.boxscore_body(state)
+        if self.step is None:
+            return body
+        # Stepped: the copy states when it was written, as the CDN's do.
+        document = json.loads(body.decode("utf-8"))
+        meta = document.get("meta") if isinstance(document.get("meta"), dict) else {}
+        written = game.last_modified(state, self.virtual_start(game))
+        meta["time"] = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(written)) + ".%06d" % int((written % 1) * 1e6)
+        document["meta"] = meta
+        return encode(document)
 
     def _scoreboard(self, states):
         by_id = dict(zip(self.order, states))
@@ -690,6 +758,11 @@ def main():
                              "playbyplay and boxscore answering 404; repeatable")
     parser.add_argument("--hostile", default="",
                         help="document=kind,...: e.g. boxscore_0022400762=huge (kinds: %s)" % ", ".join(HOSTILE_KINDS))
+    parser.add_argument("--step", type=float, default=None,
+                        help="fraction of each game's span its clock moves per playbyplay request (not real time)")
+    parser.add_argument("--stale", action="append", default=[], metavar="EVERY:LAG|EVERY:LO-HI",
+                        help="every EVERY-th request of a game document answered with its copy LAG (or LO..HI) "
+                             "of the span older; repeatable")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     hostile = {}
@@ -734,9 +807,22 @@ def main():
         if game_id not in games:
             parser.error("--hold %s: %s is not a served game" % (item, game_id))
         holds[game_id] = value
+    if args.step is not None and not 0 < args.step <= 1:
+        parser.error("--step must lie in (0, 1]: a fraction of each game's span")
+    stale = []
+    for item in args.stale:
+        every, _, lag = item.partition(":")
+        low, _, high = lag.partition("-")
+        try:
+            every, low, high = int(every), float(low), float(high or low)
+        except ValueError:
+            every = 0
+        if every < 1 or not 0 < low <= high <= 1:
+            parser.error("--stale %s: EVERY:LAG or EVERY:LO-HI, EVERY >= 1, lags fractions of the span in (0, 1]" % item)
+        stale.append((every, low, high))
     replay = Replay(games, args.speed, args.start_offset, min(max(args.fail_rate, 0.0), 1.0), args.seed,
                     max(args.slow_seconds, 0.0), join_at=args.join_at, hold_at=args.hold_at, outage=outage,
-                    holds=holds, postponed=postponed_games, listing=listing)
+                    holds=holds, postponed=postponed_games, listing=listing, step=args.step, stale=stale)
     verbose = args.verbose
 
     def log(text):
@@ -783,6 +869,7 @@ def main():
                 match = pattern.match(path)
                 if match and match.group(1) in games:
                     replay.count(kind)
+                    lag = replay.requested(kind, games[match.group(1)])
                     if replay.in_outage(games[match.group(1)]):
                         replay.note("outage")
                         log("outage: 503 on %s" % path)
@@ -797,17 +884,17 @@ def main():
                     if fault is None and "%s_%s" % (kind, match.group(1)) in hostile:
                         self.serve_hostile(hostile["%s_%s" % (kind, match.group(1))])
                         return
-                    self.serve_document(kind, match.group(1), fault)
+                    self.serve_document(kind, match.group(1), fault, lag)
                     return
             replay.count("notFound")
             self.reply(404, encode({"error": "not found", "path": path}), {})
 
-        def serve_document(self, kind, game_id, fault=None):
+        def serve_document(self, kind, game_id, fault=None, lag=0.0):
             if fault in ("503", "429"):
                 reason = b"Service Unavailable" if fault == "503" else b"Too Many Requests"
                 self.reply(int(fault), b'{"error":"' + reason + b'"}', {"Retry-After": "1"})
                 return
-            body, etag, modified = replay.document(kind, game_id)
+            body, etag, modified = replay.document(kind, game_id, lag)
             if fault == "empty":
                 body = b""
             elif fault == "malformed":

@@ -21,6 +21,7 @@ extension GameSession {
         case beginArrival
         case endArrival(now: Date)
         case callOff(GamePhase, why: String, now: Date)
+        case staleCopy
     }
 
     /// Applies `input` as the call it records.
@@ -40,6 +41,7 @@ extension GameSession {
         case .beginArrival: beginArrival()
         case .endArrival(let now): endArrival(now: now)
         case .callOff(let phase, let why, let now): callOff(phase, why: why, now: now)
+        case .staleCopy: ignoreStaleCopy()
         }
     }
 

@@ -82,6 +82,9 @@ public struct GameSession: Sendable {
         public var beyondBudget = 0
         /// Times the game came back after it was called off (its feed brought new events).
         public var reopened = 0
+        /// Copies of the game's feed ignored as older than one already seen (a stale CDN edge's:
+        /// see ``NewestCopy``).
+        public var staleCopies = 0
 
         public init() {}
 
@@ -108,7 +111,7 @@ public struct GameSession: Sendable {
 
         enum CodingKeys: String, CodingKey {
             case accepted, duplicates, edits, rejected, corrections, pushes, priority10, priority5, refused, superseded, handed,
-                beyondBudget, reopened
+                beyondBudget, reopened, staleCopies
         }
 
         public init(from decoder: any Decoder) throws {
@@ -128,6 +131,7 @@ public struct GameSession: Sendable {
             handed = Dictionary(keyed.compactMap { key, count in Handed(key: key).map { ($0, count) } }, uniquingKeysWith: +)
             beyondBudget = try count(.beyondBudget)
             reopened = try count(.reopened)
+            staleCopies = try count(.staleCopies)
         }
 
         /// The counts; ``handed`` and ``beyondBudget`` only when there are any, so a checkpoint
@@ -144,6 +148,7 @@ public struct GameSession: Sendable {
             }
             if beyondBudget > 0 { try c.encode(beyondBudget, forKey: .beyondBudget) }
             if reopened > 0 { try c.encode(reopened, forKey: .reopened) }
+            if staleCopies > 0 { try c.encode(staleCopies, forKey: .staleCopies) }
         }
     }
 
@@ -240,6 +245,13 @@ public struct GameSession: Sendable {
               let change = fold.callOff(phase, why: why, time: newestSourceTime ?? self.now, clockAt: lastEventAt ?? self.now)
         else { return }
         observe(change)
+    }
+
+    /// A copy of the game's feed older than one already seen was ignored (nothing in it applied):
+    /// counted, and nothing else.
+    public mutating func ignoreStaleCopy() {
+        record(.staleCopy)
+        statistics.staleCopies += 1
     }
 
     /// A game called off whose feed brought a new event: it is followed again. Its activity ended

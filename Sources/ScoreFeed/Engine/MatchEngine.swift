@@ -208,6 +208,18 @@ public actor MatchEngine {
         try await deliver()
     }
 
+    /// A copy of the feed older than one already seen was ignored: counted, and committed.
+    public func ignoreStaleCopy() {
+        session.ignoreStaleCopy()
+        commit()
+    }
+
+    /// The highest feed action number the game has applied (nil: none): what a poller that
+    /// starts again knows it has seen (see ``NewestCopy/init(floor:)``).
+    public var newestAction: Int? {
+        peek { $0.fold.validator.applied.keys.lazy.filter { $0 < LiveSnapshot.endSeq }.max() }
+    }
+
     /// Lets the policy act on time passing (a held push coming due, a channel's linger over).
     public func tick() async throws {
         if checkpointFailure != nil { commit() }

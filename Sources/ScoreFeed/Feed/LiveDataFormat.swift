@@ -50,6 +50,7 @@ public enum LiveDataFormat {
         var feed = NBAFeed(format: .liveData, file: file, attributes: GameAttributes(gameId: gameId, home: home, away: away))
         feed.homeTeamId = homeId
         feed.actionCount = slots.count
+        feed.written = root.written
         feed.adopt(gameTimeUTC: box?.gameTimeUTC, home: box?.homeTeam, away: box?.awayTeam)
 
         var mapper = Mapper(homeId: homeId, awayId: awayId, file: file)
@@ -104,6 +105,29 @@ public enum LiveDataFormat {
     /// The top level of a play-by-play or boxscore file.
     struct Root: Decodable {
         var game: Game?
+        /// When the feed wrote this copy (`meta.time`: Eastern wall-clock time without a zone,
+        /// `2025-02-11 01:16:27.797538`), read as if it were UTC: only ever compared with the same
+        /// document's other copies. Nil when absent or unreadable.
+        var written: Date?
+
+        enum CodingKeys: String, CodingKey { case game, meta }
+
+        struct Meta: Decodable {
+            var time: String?
+
+            enum CodingKeys: String, CodingKey { case time }
+
+            init(from decoder: any Decoder) throws {
+                time = try decoder.container(keyedBy: CodingKeys.self).lenientString(.time)
+            }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            game = try c.decodeIfPresent(Game.self, forKey: .game)
+            written = (try? c.decodeIfPresent(Meta.self, forKey: .meta))?.time
+                .flatMap(ISOTime.seconds).map(Date.init(timeIntervalSince1970:))
+        }
 
         struct Game: Decodable {
             var gameId: String?

@@ -18,6 +18,8 @@ struct NBAFeed: Sendable {
     var scheduledStart: Date?
     /// Actions in the file, mapped or not.
     var actionCount = 0
+    /// When the feed wrote this copy of the file (liveData's `meta.time`), when it says.
+    var written: Date?
     /// The home team's NBA id when the file says or shows it (used to tell sides apart).
     var homeTeamId: Int?
 

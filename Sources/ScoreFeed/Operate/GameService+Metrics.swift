@@ -36,7 +36,8 @@ extension GameService {
         return Metrics.Game(
             id: session.attributes.gameId,
             events: ["applied": s.accepted, "duplicate": s.duplicates, "edit": s.edits, "rejected": s.rejected],
-            pushes: pushes, budgetUsed: session.priority10Used(at: time), beyondBudget: s.beyondBudget, corrections: s.corrections)
+            pushes: pushes, budgetUsed: session.priority10Used(at: time), beyondBudget: s.beyondBudget, corrections: s.corrections,
+            staleCopies: s.staleCopies)
     }
 }
 

@@ -26,6 +26,8 @@ public struct GameStatus: Hashable, Sendable, Codable {
     /// Priority-10 pushes in the rolling hour up to `now`.
     public var budgetUsed: Int
     public var corrections: Int
+    /// Copies of the feed ignored as older than one already seen (a stale CDN edge's).
+    public var staleCopies: Int
     /// The broadcast channel's id and state (none in token mode).
     public var channel: String?
     public var channelState: String?
@@ -47,6 +49,7 @@ public struct GameStatus: Hashable, Sendable, Codable {
         unsent = session.outbox.count
         budgetUsed = session.priority10Used(at: now)
         corrections = statistics.corrections
+        staleCopies = statistics.staleCopies
         if case .none = session.channel.phase {} else {
             channel = session.channel.id
             channelState = session.channel.state
@@ -61,6 +64,7 @@ public struct GameStatus: Hashable, Sendable, Codable {
             "pushes p10 \(priority10) p5 \(priority5)" + (unsent > 0 ? " (\(unsent) unsent)" : ""),
             "budget used \(budgetUsed)", "corrections \(corrections)",
         ]
+        if staleCopies > 0 { parts.append("older copies ignored \(staleCopies)") }
         if let channelState { parts.append("channel \(channel ?? "-") \(channelState)") }
         return parts.joined(separator: "  ")
     }

@@ -64,6 +64,9 @@ extension Metrics {
         var beyond = Family(name: "scorefeed_beyond_budget_total", help: "Priority-10 pushes sent beyond the assumed budget, by game.", type: "counter")
         var corrections = Family(
             name: "scorefeed_score_corrections_total", help: "Times the feed's running score corrected the game's, by game.", type: "counter")
+        var stale = Family(
+            name: "scorefeed_stale_copies_total",
+            help: "Copies of the game's feed ignored as older than one already seen (a stale CDN edge's), by game.", type: "counter")
         for game in sortedGames {
             for verdict in ["applied", "duplicate", "edit", "rejected"] {
                 events.samples.append(("", [("game", game.id), ("verdict", verdict)], String(game.events[verdict] ?? 0)))
@@ -74,6 +77,7 @@ extension Metrics {
             budget.samples.append(("", [("game", game.id)], String(game.budgetUsed)))
             beyond.samples.append(("", [("game", game.id)], String(game.beyondBudget)))
             corrections.samples.append(("", [("game", game.id)], String(game.corrections)))
+            stale.samples.append(("", [("game", game.id)], String(game.staleCopies)))
         }
         var sinkErrors = Family(name: "scorefeed_sink_errors_total", help: "Sink errors by kind.", type: "counter")
         for (kind, count) in self.sinkErrors.sorted(by: { $0.key < $1.key }) { sinkErrors.samples.append(("", [("kind", kind)], String(count))) }
@@ -85,7 +89,7 @@ extension Metrics {
         for state in Self.gameStates { states.samples.append(("", [("state", state)], String(gamesByState[state] ?? 0))) }
         var endings = Family(name: "scorefeed_games_ended", help: "Ended games by how they ended: final, postponed or suspended.", type: "gauge")
         for how in Self.endings { endings.samples.append(("", [("how", how)], String(gamesEnded[how] ?? 0))) }
-        var families = [events, pushes, budget, beyond, corrections]
+        var families = [events, pushes, budget, beyond, corrections, stale]
         families.append(Self.histogram(
             "scorefeed_feed_to_push_seconds", "Seconds from the feed time of the newest event to the push handed to the sink.", feedToPush))
         families.append(sinkErrors)

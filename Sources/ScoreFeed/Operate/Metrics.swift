@@ -18,11 +18,14 @@ public struct Metrics: Hashable, Sendable {
         public var beyondBudget: Int
         /// Times the feed's running score corrected the fold's.
         public var corrections: Int
+        /// Copies of the game's feed ignored as older than one already seen (a stale CDN edge's).
+        public var staleCopies: Int
 
         public init(
             id: String, events: [String: Int] = [:], pushes: [PushKind: Int] = [:], budgetUsed: Int = 0, beyondBudget: Int = 0,
-            corrections: Int = 0
+            corrections: Int = 0, staleCopies: Int = 0
         ) {
+            self.staleCopies = staleCopies
             self.id = id
             self.events = events
             self.pushes = pushes

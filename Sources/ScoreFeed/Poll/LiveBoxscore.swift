@@ -16,6 +16,12 @@ public struct LiveBoxscore: Hashable, Sendable {
     public var score: FinalScore?
     /// Scheduled tip-off.
     public var tipOff: Date?
+    /// When the feed wrote this copy (`meta.time`), when it says.
+    public var written: Date?
+
+    /// How new this copy is (``NewestCopy``): when it was written, and the game's status, which
+    /// never goes back.
+    public var stamp: NewestCopy.Stamp { NewestCopy.Stamp(written: written, status: status) }
 
     /// Whether the NBA calls the game off: postponed or cancelled. The liveData feeds keep such a
     /// game at status 1 (scheduled) and say it in the status text: "PPD" (game 0022000194 on
@@ -46,6 +52,7 @@ public struct LiveBoxscore: Hashable, Sendable {
         if let home = game.homeTeam?.score, let away = game.awayTeam?.score { score = FinalScore(home: home, away: away) }
         return LiveBoxscore(
             gameId: game.gameId, status: status, statusText: game.gameStatusText, homeTeamId: game.homeTeam?.teamId,
-            score: score, tipOff: game.gameTimeUTC.flatMap(ISOTime.seconds).map(Date.init(timeIntervalSince1970:)))
+            score: score, tipOff: game.gameTimeUTC.flatMap(ISOTime.seconds).map(Date.init(timeIntervalSince1970:)),
+            written: root.written)
     }
 }

@@ -7,6 +7,8 @@ extension LivePoller {
     final class BoxscoreNews: @unchecked Sendable {
         private let lock = NSLock()
         private var latestRead: (bytes: Data, box: LiveBoxscore)?
+        /// The newest copy read: an older one is ignored.
+        private var newest = NewestCopy()
         private var failures = 0
         private var changed = false
         private var announcedOnly = false
@@ -54,11 +56,15 @@ extension LivePoller {
             lock.withLock { latestRead?.box }
         }
 
-        func read(_ box: LiveBoxscore, bytes: Data) {
+        /// Keeps `box`, read from `bytes`, as the latest; false (keeping nothing) for a copy older
+        /// than one read before. Either way the boxscore answered.
+        func read(_ box: LiveBoxscore, bytes: Data) -> Bool {
             lock.withLock {
-                latestRead = (bytes, box)
                 failures = 0
+                guard newest.admit(box.stamp) else { return false }
+                latestRead = (bytes, box)
                 changed = true
+                return true
             }
         }
 
@@ -90,18 +96,27 @@ extension LivePoller {
     ) async {
         var schedule = self.schedule
         var validators = LiveFetcher.Validators()
+        var newestValidators = validators
         var generator = SystemRandomNumberGenerator()
         var due = Date.distantPast
-        await DeadlineLoop().run(next: { due }) { _ in
+        await DeadlineLoop(clock: clock).run(next: { due }) { _ in
             var outcome = PollSchedule.Outcome.unchanged
             var label = "304"
             defer { metrics?.countPollRequest(endpoint: "boxscore", outcome: label) }
             switch await fetcher.get(boxscore, validators: &validators) {
             case .body(let data):
                 do {
-                    news.read(try LiveBoxscore.decode(data, url: boxscore.absoluteString), bytes: data)
-                    outcome = .fresh
-                    label = "200"
+                    if news.read(try LiveBoxscore.decode(data, url: boxscore.absoluteString), bytes: data) {
+                        outcome = .fresh
+                        label = "200"
+                    } else {
+                        // An older copy than one read (a stale CDN edge's): it never turns a final
+                        // back into live. An answer, but no news.
+                        label = "stale"
+                        validators = newestValidators
+                        await service.ignoreStaleCopy(game: gameId)
+                    }
+                    if label == "200" { newestValidators = validators }
                 } catch {
                     // Not kept: the next request fetches it whole again.
                     validators = LiveFetcher.Validators()
@@ -119,7 +134,7 @@ extension LivePoller {
                 outcome = .failed(retryAfter: retryAfter)
             }
             news.answered()
-            due = schedule.next(after: outcome, now: Date(), random: Double.random(in: 0..<1, using: &generator))
+            due = schedule.next(after: outcome, now: clock.now, random: Double.random(in: 0..<1, using: &generator))
         }
     }
 }

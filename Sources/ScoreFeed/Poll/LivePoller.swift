@@ -20,6 +20,8 @@ public struct LivePoller: Sendable {
     public var tipOff: Date?
     /// Seconds without news after which the game is given up (``FeedWatch``).
     public var giveUpAfter: TimeInterval = FeedWatch.defaultGiveUpAfter
+    /// What the poller reads the time from and sleeps on between requests.
+    public var clock: any EngineClock = SystemClock()
 
     /// Who plays, from today's scoreboard: in broadcast mode the game's channel is made when the
     /// poller starts (ten minutes before tip-off), before the play-by-play exists.
@@ -70,8 +72,8 @@ public struct LivePoller: Sendable {
             report(.ended(gameId))
             return
         }
-        if let notBefore { try? await DeadlineLoop().clock.sleep(until: notBefore) }
-        metrics?.pollAnswered(game: gameId, at: Date())
+        if let notBefore { try? await clock.sleep(until: notBefore) }
+        metrics?.pollAnswered(game: gameId, at: clock.now)
         defer { metrics?.pollStopped(game: gameId) }
         let news = BoxscoreNews()
         // Started from the scoreboard, before its play-by-play exists (broadcast: its channel).
@@ -100,8 +102,13 @@ public struct LivePoller: Sendable {
     ) async {
         var schedule = self.schedule
         var validators = LiveFetcher.Validators()
-        /// The last good play-by-play: a boxscore that turns final while the play-by-play stands
-        /// still (304) or fails is read against it.
+        /// The newest copy of the play-by-play seen, and the validators it came with: an older
+        /// copy (a stale CDN edge's) is ignored whole, and the next request asks for the newest
+        /// again. Its floor is what the game applied in an earlier run.
+        var newest = NewestCopy(floor: await service.newestAction(of: gameId).map { NewestCopy.Stamp(newestAction: $0) })
+        var newestValidators = validators
+        /// The newest good play-by-play: a boxscore that turns final while the play-by-play stands
+        /// still (304), fails or answers with an older copy is read against it.
         var lastPlayByPlay: Data?
         /// What the last snapshot handed over (seq → digest): only an optimisation, so repeats do
         /// not each make a trip to the engine; after a restart it is empty and the engine sorts it.
@@ -111,66 +118,81 @@ public struct LivePoller: Sendable {
         /// Play-by-play requests that failed since the boxscore said final.
         var staleAfterFinal = 0
         var ended = false
-        var watch = FeedWatch(giveUpAfter: giveUpAfter, started: Date(), tipOff: tipOff)
+        var watch = FeedWatch(giveUpAfter: giveUpAfter, started: clock.now, tipOff: tipOff)
         // A game under way before this run (a restart, a game called off before): its silence
         // counts from now.
-        if await service.progress(of: gameId) > 0 { watch.news(at: Date()) }
+        if await service.progress(of: gameId) > 0 { watch.news(at: clock.now) }
         if boxscore != nil { await news.firstAnswer() }
-        await DeadlineLoop().run(next: { ended ? nil : due }) { _ in
+        await DeadlineLoop(clock: clock).run(next: { ended ? nil : due }) { _ in
             let box = news.take()
             let deciding = boxscore == nil || box.failures >= Self.boxscoreGiveUp ? nil : box.box
-            var snapshotBytes: Data?
+            func decode(_ data: Data) throws(ScoreFeedError) -> LiveSnapshot {
+                try LiveSnapshot.decode(playByPlay: data, url: playByPlay.absoluteString, boxscore: box.bytes, box: deciding, homeTeamId: nil)
+            }
+            /// Nothing new: the newest copy is the whole game so far, so a boxscore that has just
+            /// said final (or gone away) is read against it.
+            func standingStill() -> Data? {
+                box.changed || deciding?.status == .final ? lastPlayByPlay : nil
+            }
+            var snapshot: LiveSnapshot?
             var outcome = PollSchedule.Outcome.unchanged
             var label = "304"
             defer {
                 metrics?.countPollRequest(endpoint: "playbyplay", outcome: label)
-                if label == "200" || label == "304" { metrics?.pollAnswered(game: gameId, at: Date()) }
+                if label == "200" || label == "304" || label == "stale" { metrics?.pollAnswered(game: gameId, at: clock.now) }
             }
-            switch await fetcher.get(playByPlay, validators: &validators) {
-            case .body(let data):
-                snapshotBytes = data
-                outcome = .fresh
-                staleAfterFinal = 0
-                label = "200"
-            case .notModified:
-                // Unchanged since the last one: what is here is the whole game so far, so a
-                // boxscore that has just said final (or gone away) is read against it.
-                if box.changed || deciding?.status == .final { snapshotBytes = lastPlayByPlay }
-            case .failed(let error, let retryAfter):
-                label = MetricsRecorder.pollOutcome(of: error)
-                await tell(error, service: service, news: news, report: report)
-                outcome = .failed(retryAfter: retryAfter)
-                // The boxscore says final but the play-by-play cannot be had: a few tries for
-                // the last actions, then the game ends on the boxscore's final anyway.
-                if deciding?.status == .final {
-                    staleAfterFinal += 1
-                    if staleAfterFinal >= Self.boxscoreGiveUp { snapshotBytes = lastPlayByPlay }
-                }
-            }
-            if let data = snapshotBytes {
-                do {
-                    let snapshot = try LiveSnapshot.decode(
-                        playByPlay: data, url: playByPlay.absoluteString, boxscore: box.bytes, box: deciding, homeTeamId: nil)
-                    lastPlayByPlay = data
-                    let progress = await service.progress(of: gameId)
-                    if await hand(snapshot, to: service, handed: &handed, waitingForTeams: news.isAnnouncedOnly, report: report) {
-                        ended = true
-                        return
+            do throws(ScoreFeedError) {
+                switch await fetcher.get(playByPlay, validators: &validators) {
+                case .body(let data):
+                    label = "200"
+                    let copy = try decode(data)
+                    if newest.admit(copy.stamp) {
+                        snapshot = copy
+                        lastPlayByPlay = data
+                        newestValidators = validators
+                        outcome = .fresh
+                        staleAfterFinal = 0
+                    } else {
+                        // An older copy than one seen: an answer (the game is not silent), but no
+                        // news. Nothing of it is applied; the next request asks for the newest.
+                        label = "stale"
+                        validators = newestValidators
+                        await service.ignoreStaleCopy(game: gameId)
+                        snapshot = try standingStill().map(decode)
                     }
-                    if await service.progress(of: gameId) != progress { watch.news(at: Date()) }
-                    if !handed.isEmpty { news.isAnnouncedOnly = false }
-                } catch {
-                    // Half a document is never folded: the validators are dropped so the next
-                    // request fetches the whole document again.
-                    validators = LiveFetcher.Validators()
-                    report(.problem(Self.named(error, gameId)))
-                    if case .fresh = outcome { label = Self.outcome(of: error) }
-                    outcome = .failed(retryAfter: nil)
+                case .notModified:
+                    snapshot = try standingStill().map(decode)
+                case .failed(let error, let retryAfter):
+                    label = MetricsRecorder.pollOutcome(of: error)
+                    await tell(error, service: service, news: news, report: report)
+                    outcome = .failed(retryAfter: retryAfter)
+                    // The boxscore says final but the play-by-play cannot be had: a few tries for
+                    // the last actions, then the game ends on the boxscore's final anyway.
+                    if deciding?.status == .final {
+                        staleAfterFinal += 1
+                        if staleAfterFinal >= Self.boxscoreGiveUp { snapshot = try lastPlayByPlay.map(decode) }
+                    }
                 }
+            } catch {
+                // Half a document is never folded: the validators are dropped so the next
+                // request fetches the whole document again.
+                validators = LiveFetcher.Validators()
+                report(.problem(Self.named(error, gameId)))
+                if label == "200" { label = Self.outcome(of: error) }
+                outcome = .failed(retryAfter: nil)
+            }
+            if let snapshot {
+                let progress = await service.progress(of: gameId)
+                if await hand(snapshot, to: service, handed: &handed, waitingForTeams: news.isAnnouncedOnly, report: report) {
+                    ended = true
+                    return
+                }
+                if await service.progress(of: gameId) != progress { watch.news(at: clock.now) }
+                if !handed.isEmpty { news.isAnnouncedOnly = false }
             }
             if let tipOff = box.box?.tipOff { watch.heard(tipOff: tipOff) }
             // The boxscore as it stands now (the play-by-play's request may have taken a while).
-            let verdict = watch.verdict(now: Date(), boxscore: news.latest)
+            let verdict = watch.verdict(now: clock.now, boxscore: news.latest)
             if verdict.phase != nil, let data = lastPlayByPlay,
                let alone = try? LiveSnapshot.decode(playByPlay: data, url: playByPlay.absoluteString, boxscore: nil, box: nil, homeTeamId: nil),
                alone.end != nil {
@@ -185,7 +207,7 @@ public struct LivePoller: Sendable {
                 ended = true
                 return
             }
-            due = schedule.next(after: outcome, now: Date(), random: Double.random(in: 0..<1, using: &generator))
+            due = schedule.next(after: outcome, now: clock.now, random: Double.random(in: 0..<1, using: &generator))
         }
     }
 

@@ -26,6 +26,9 @@ public struct LiveSnapshot: Sendable {
     /// Whether home and away are known (from the boxscore, or from baskets already scored): a
     /// game is not started on guessed teams, since its activity would show them all game.
     public var teamsKnown: Bool
+    /// How new this copy of the play-by-play is: when the feed wrote it and its highest action
+    /// number (``NewestCopy``): a stale CDN edge's older copy is told from a correction by it.
+    public var stamp: NewestCopy.Stamp
 
     /// Synthetic `seq` of an end the play-by-play does not list.
     public static let endSeq = NBAFeed.syntheticSeqBase - 1
@@ -46,9 +49,11 @@ public struct LiveSnapshot: Sendable {
         var ownEnd: GameEvent?
         var stated: FinalScore?
         var newest: Date?
+        var newestAction: Int?
         events.reserveCapacity(feed.actions.count)
         for action in feed.actions {
             var event = action.event
+            if event.seq < endSeq { newestAction = max(newestAction ?? event.seq, event.seq) }
             event.feedScore = nil
             if let score = action.feedScore { stated = score }
             if newest.map({ event.time > $0 }) ?? true { newest = event.time }
@@ -61,7 +66,8 @@ public struct LiveSnapshot: Sendable {
         var snapshot = LiveSnapshot(
             attributes: feed.attributes, events: events, score: stated, newest: newest, end: nil, rejected: feed.rejected,
             teamsKnown: !feed.attributes.home.id.isEmpty && !feed.attributes.away.id.isEmpty
-                && feed.attributes.home.id != feed.attributes.away.id)
+                && feed.attributes.home.id != feed.attributes.away.id,
+            stamp: NewestCopy.Stamp(written: feed.written, newestAction: newestAction ?? 0))
         let over = box.map { $0.status == .final } ?? (ownEnd != nil)
         if over {
             if let final = box?.score { snapshot.score = final }

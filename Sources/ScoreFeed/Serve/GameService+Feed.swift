@@ -23,6 +23,17 @@ extension GameService {
         return statistics.accepted + statistics.edits
     }
 
+    /// A copy of `game`'s feed older than one already seen was ignored: its engine counts it
+    /// (nothing for a game not known).
+    public func ignoreStaleCopy(game id: String) async {
+        _ = await call(id) { await $0.ignoreStaleCopy() }
+    }
+
+    /// The highest feed action number `game`'s engine has applied (nil: none, or not known).
+    public func newestAction(of id: String) async -> Int? {
+        await games[id]?.engine.newestAction
+    }
+
     /// How `game` ended: its phase once its `end` is out (final, postponed or suspended); nil
     /// while it has not ended (or is not known).
     public func ending(of id: String) async -> GamePhase? {

@@ -1,0 +1,70 @@
+import Foundation
+
+/// The newest copy of one liveData document (a game's play-by-play or boxscore) that a poller
+/// has seen, and the rule that tells an older copy from news: the NBA's CDN answers from many
+/// edges, and one may hold an older copy (an older `meta.time`, fewer actions, a status the game
+/// has left). Such a copy is stale, not a correction: it is ignored whole. A copy at least as new
+/// as the newest on every count it states is admitted, deletions and edits included. Pure.
+public struct NewestCopy: Hashable, Sendable {
+    /// How new one copy says it is. A count the copy does not state (nil) decides nothing.
+    public struct Stamp: Hashable, Sendable {
+        /// When the feed wrote the copy (`meta.time`).
+        public var written: Date?
+        /// The highest `actionNumber` among its actions (play-by-play): actions inserted later get
+        /// higher numbers, so a copy with a lower highest number has not heard of some.
+        public var newestAction: Int?
+        /// The game's status (boxscore): scheduled, live and final only ever follow each other
+        /// in that order.
+        public var status: LiveBoxscore.Status?
+
+        public init(written: Date? = nil, newestAction: Int? = nil, status: LiveBoxscore.Status? = nil) {
+            self.written = written
+            self.newestAction = newestAction
+            self.status = status
+        }
+
+        /// Whether this copy is older than `newest` on any count both state.
+        public func isOlder(than newest: Stamp) -> Bool {
+            if let written, let seen = newest.written, written < seen { return true }
+            if let newestAction, let seen = newest.newestAction, newestAction < seen { return true }
+            if let status, let seen = newest.status, status.rawValue < seen.rawValue { return true }
+            return false
+        }
+
+        /// The newer of the two on each count.
+        func merged(with other: Stamp) -> Stamp {
+            Stamp(
+                written: Self.max(written, other.written), newestAction: Self.max(newestAction, other.newestAction),
+                status: Self.max(status?.rawValue, other.status?.rawValue).flatMap(LiveBoxscore.Status.init(rawValue:)))
+        }
+
+        private static func max<T: Comparable>(_ a: T?, _ b: T?) -> T? {
+            guard let a else { return b }
+            guard let b else { return a }
+            return Swift.max(a, b)
+        }
+    }
+
+    /// The newest on each count of the copies admitted so far (nil: none yet).
+    public private(set) var newest: Stamp?
+    /// Copies refused as older than the newest.
+    public private(set) var stale = 0
+
+    /// `floor`: what is known to have been seen before this poller began (the highest action
+    /// number the game applied in an earlier run), so a restart's first answer from a stale edge
+    /// is caught too.
+    public init(floor: Stamp? = nil) {
+        newest = floor
+    }
+
+    /// Admits a copy stamped `stamp` (true), or refuses it as older than the newest (false, and
+    /// counted).
+    public mutating func admit(_ stamp: Stamp) -> Bool {
+        if let newest, stamp.isOlder(than: newest) {
+            stale += 1
+            return false
+        }
+        newest = newest.map { $0.merged(with: stamp) } ?? stamp
+        return true
+    }
+}

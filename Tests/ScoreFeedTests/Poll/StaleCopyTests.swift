@@ -1,0 +1,334 @@
+import Foundation
+import Testing
+@testable import ScoreFeed
+import ScoreFeedModel
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The rule that tells a stale CDN edge's older copy from a correction, on its own.
+@Suite("poll: an older copy is not a correction (the rule)")
+struct NewestCopyTests {
+    static let t0 = Date(timeIntervalSince1970: 1_739_240_000)
+
+    typealias Stamp = NewestCopy.Stamp
+
+    @Test(arguments: [
+        // (newest seen, copy, older?)
+        (Stamp(written: t0, newestAction: 100), Stamp(written: t0, newestAction: 100), false),
+        (Stamp(written: t0, newestAction: 100), Stamp(written: t0 + 1, newestAction: 100), false),
+        (Stamp(written: t0, newestAction: 100), Stamp(written: t0 - 1, newestAction: 100), true),
+        (Stamp(written: t0, newestAction: 100), Stamp(written: t0 + 30, newestAction: 99), true),
+        (Stamp(written: t0, newestAction: 100), Stamp(written: t0 - 30, newestAction: 101), true),
+        // No meta.time on either side: the newest action number alone decides.
+        (Stamp(newestAction: 100), Stamp(newestAction: 100), false),
+        (Stamp(newestAction: 100), Stamp(newestAction: 99), true),
+        (Stamp(written: t0, newestAction: 100), Stamp(newestAction: 101), false),
+        // A boxscore: the status never goes back.
+        (Stamp(written: t0, status: .final), Stamp(written: t0 + 5, status: .live), true),
+        (Stamp(written: t0, status: .live), Stamp(written: t0 + 5, status: .scheduled), true),
+        (Stamp(written: t0, status: .live), Stamp(written: t0 + 5, status: .final), false),
+        (Stamp(status: .live), Stamp(status: .live), false),
+    ])
+    func aCopyOlderOnAnyCountItStatesIsOlder(_ newest: Stamp, _ copy: Stamp, _ older: Bool) {
+        #expect(copy.isOlder(than: newest) == older)
+    }
+
+    @Test func theNewestIsKeptOnEachCountAndRefusalsAreCounted() {
+        let t0 = Self.t0
+        var newest = NewestCopy()
+        func admit(_ stamp: Stamp) -> Bool { newest.admit(stamp) }
+        #expect(admit(Stamp(written: t0, newestAction: 10)))
+        #expect(admit(Stamp(written: t0 + 3, newestAction: 12)))
+        #expect(!admit(Stamp(written: t0 + 1, newestAction: 11)), "older on both counts")
+        // A real deletion: newer, the same highest number (the deleted action was not the last).
+        #expect(admit(Stamp(written: t0 + 6, newestAction: 12)))
+        // The tail deleted and nothing after it yet: not admitted until a newer action comes.
+        #expect(!admit(Stamp(written: t0 + 9, newestAction: 11)))
+        #expect(admit(Stamp(written: t0 + 12, newestAction: 13)))
+        #expect(newest.stale == 2)
+        #expect(newest.newest == Stamp(written: t0 + 12, newestAction: 13))
+
+        // A restart's floor: the highest number the game applied before.
+        var restarted = NewestCopy(floor: Stamp(newestAction: 13))
+        func admitAfterRestart(_ stamp: Stamp) -> Bool { restarted.admit(stamp) }
+        #expect(!admitAfterRestart(Stamp(written: t0, newestAction: 12)))
+        #expect(admitAfterRestart(Stamp(written: t0, newestAction: 13)))
+        #expect(!admitAfterRestart(Stamp(written: t0 - 1, newestAction: 14)), "the floor keeps the time it learns")
+    }
+
+    @Test func anOlderBoxscoreNeverTurnsAFinalBackIntoLive() {
+        let news = LivePoller.BoxscoreNews()
+        var live = LiveBoxscore(status: .live, statusText: "Q4 0:31")
+        live.written = Self.t0
+        var final = LiveBoxscore(status: .final, statusText: "Final")
+        final.written = Self.t0 + 60
+        #expect(news.read(live, bytes: Data("live".utf8)))
+        #expect(news.read(final, bytes: Data("final".utf8)))
+        #expect(!news.read(live, bytes: Data("live".utf8)), "an edge's older copy")
+        #expect(news.latest?.status == .final)
+        #expect(news.take().bytes == Data("final".utf8))
+        // An older copy that says so only by its status (no meta.time) is refused too.
+        #expect(!news.read(LiveBoxscore(status: .live, statusText: "Q4 0:31"), bytes: Data()))
+        #expect(news.latest?.status == .final)
+    }
+
+    @Test func aSnapshotIsStampedWithItsMetaTimeAndItsHighestActionNumber() throws {
+        let body = Data(#"""
+            {"meta":{"version":1,"time":"2025-02-11 01:16:27.797538"},"game":{"gameId":"0022400762","actions":[
+            {"actionNumber":2,"clock":"PT12M00.00S","timeActual":"2025-02-11T01:40:36.6Z","period":1,"actionType":"period","subType":"start","scoreHome":"0","scoreAway":"0","orderNumber":20000},
+            {"actionNumber":7,"clock":"PT11M40.00S","timeActual":"2025-02-11T01:41:00.0Z","period":1,"actionType":"rebound","subType":"defensive","scoreHome":"0","scoreAway":"0","orderNumber":40000},
+            {"actionNumber":4,"clock":"PT11M50.00S","timeActual":"2025-02-11T01:40:50.0Z","period":1,"actionType":"2pt","subType":"jumpshot","shotResult":"Missed","scoreHome":"0","scoreAway":"0","orderNumber":30000}
+            ]}}
+            """#.utf8)
+        let snapshot = try LiveSnapshot.decode(playByPlay: body, url: "pbp", boxscore: nil, box: nil, homeTeamId: nil)
+        #expect(snapshot.stamp.newestAction == 7)
+        #expect(snapshot.stamp.written == Date(timeIntervalSince1970: try #require(ISOTime.seconds("2025-02-11T01:16:27.797538Z"))))
+        let noMeta = try LiveSnapshot.decode(
+            playByPlay: Data(#"{"meta":"garbled","game":{"gameId":"1","actions":[]}}"#.utf8), url: "pbp", boxscore: nil, box: nil, homeTeamId: nil)
+        #expect(noMeta.stamp == NewestCopy.Stamp(written: nil, newestAction: 0), "a copy with no actions knows of none")
+    }
+}
+
+/// One real game's play-by-play, cut at any moment as the CDN would have served it then, with
+/// that moment as its `meta.time`.
+struct GameCopies {
+    /// The game's document, its actions and each action's time (its `timeActual`, else the one
+    /// before it).
+    let root: [String: Any]
+    let actions: [[String: Any]]
+    let times: [Double]
+
+    init(file: String) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: NBAFiles.path(file)))
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let game = try #require(root["game"] as? [String: Any])
+        actions = try #require(game["actions"] as? [[String: Any]])
+        var last = actions.lazy.compactMap { ($0["timeActual"] as? String).flatMap(ISOTime.seconds) }.first ?? 0
+        times = actions.map { action in
+            if let time = (action["timeActual"] as? String).flatMap(ISOTime.seconds) { last = time }
+            return last
+        }
+        self.root = root
+    }
+
+    var first: Double { times.min() ?? 0 }
+    var span: Double { (times.max() ?? 0) - first }
+
+    /// The game as it stood at `fraction` of its span (0: its first action, 1 and more: all of it).
+    func copy(at fraction: Double) throws -> Data {
+        let moment = first + fraction * span
+        let visible = fraction >= 1 ? actions : zip(actions, times).filter { $0.1 <= moment }.map(\.0)
+        return try document(actions: visible, written: moment)
+    }
+
+    /// The document with `actions` and `meta.time` set to `written` (Unix seconds), as the CDN
+    /// spells it.
+    func document(actions: [[String: Any]], written: Double) throws -> Data {
+        var root = root
+        var game = root["game"] as? [String: Any] ?? [:]
+        game["actions"] = actions
+        root["game"] = game
+        var meta = root["meta"] as? [String: Any] ?? [:]
+        meta["time"] = Self.metaTime(written)
+        root["meta"] = meta
+        return try JSONSerialization.data(withJSONObject: root)
+    }
+
+    /// `2025-02-11 01:16:27.797538`.
+    static func metaTime(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded(.down))
+        var time = tm()
+        var t = time_t(whole)
+        gmtime_r(&t, &time)
+        return String(
+            format: "%04d-%02d-%02d %02d:%02d:%02d.%06d", Int(time.tm_year) + 1900, Int(time.tm_mon) + 1, Int(time.tm_mday),
+            Int(time.tm_hour), Int(time.tm_min), Int(time.tm_sec), Int(((seconds - Double(whole)) * 1e6).rounded(.down)))
+    }
+}
+
+/// A CDN that answers a planned list of copies, one per request (the last repeats).
+actor CDNEdge: LiveSource {
+    private let plan: [Data]
+    private(set) var served = 0
+    /// Told once when the poller asks again after the whole plan (which then holds it, instead
+    /// of repeating the last copy).
+    private let exhausted: AsyncStream<Void>.Continuation?
+
+    init(_ plan: [Data], exhausted: AsyncStream<Void>.Continuation? = nil) {
+        self.plan = plan
+        self.exhausted = exhausted
+    }
+
+    func get(_ url: URL, validators: inout LiveFetcher.Validators) async -> LiveFetcher.Answer {
+        guard !plan.isEmpty else { return .failed(ScoreFeedError(.io, "HTTP 404 (no copy)"), retryAfter: nil) }
+        served += 1
+        if served > plan.count, exhausted != nil {
+            // The poller has handled the whole plan and asks again: held here until it is stopped.
+            if served == plan.count + 1 { exhausted?.yield() }
+            try? await Task.sleep(for: .seconds(3600))
+            return .notModified
+        }
+        return .body(plan[min(served, plan.count) - 1])
+    }
+}
+
+/// `poll`'s path in process, on real games, with a stale CDN edge: an older copy is ignored whole,
+/// a real correction still applies. Token and broadcast mode alike.
+@Suite("poll: an older copy is not a correction (real games)", .enabled(if: NBAFiles.available, NBAFiles.absentReason))
+struct StaleCopyPollTests {
+    typealias Mode = RealFeedServeTests.Mode
+    static let url = URL(string: "http://cdn.test/playbyplay.json")!
+
+    /// The liveData play-by-play files.
+    static var games: [String] { NBAFiles.games.filter { $0.hasPrefix("playbyplay_") } }
+
+    /// Polls `edge` (the play-by-play alone says when the game is over) into a new service, or
+    /// into `service`, on virtual time; returns its records and the game's figures.
+    static func poll(
+        _ edge: CDNEdge, game: String, mode: Mode, service: GameService? = nil, sink: RecordingSink? = nil
+    ) async throws -> (records: [PushRecord], statistics: GameSession.Statistics) {
+        let sink = sink ?? mode.sink()
+        let service = try service ?? mode.service(clock: .feed, sink: sink)
+        var poller = LivePoller(gameId: game, playByPlay: url, boxscore: nil, interval: 3)
+        poller.clock = ManualClock(Date(timeIntervalSince1970: 1_739_240_000))
+        await poller.run(service: service, fetcher: edge) { _ in }
+        await service.drain()
+        let statistics = try #require(await service.summaries().first { $0.attributes.gameId == game }?.statistics)
+        return (await sink.records, statistics)
+    }
+
+    /// Pushes whose score is below the push before on either side.
+    static func backwards(_ records: [PushRecord]) -> Int {
+        zip(records, records.dropFirst()).filter { $1.state.homeScore < $0.state.homeScore || $1.state.awayScore < $0.state.awayScore }.count
+    }
+
+    /// The game in `steps` fresh copies, and the same with older copies inserted as a stale edge
+    /// serves them: after every 3rd fresh copy one 0.4 % of the span older than the copy before
+    /// it; after every 5th one 10-25 % older (seeded). Returns (clean plan, stale plan, inserted).
+    static func plans(_ game: GameCopies, steps: Int, seed: UInt64) throws -> ([Data], [Data], Int) {
+        var random = SeededRandom(seed: seed)
+        var clean: [Data] = [], stale: [Data] = []
+        var inserted = 0
+        for step in 0...steps {
+            let fraction = Double(step) / Double(steps)
+            let fresh = try game.copy(at: fraction)
+            clean.append(fresh)
+            stale.append(fresh)
+            guard step > 0, step < steps else { continue }
+            let before = Double(step - 1) / Double(steps)
+            if step % 3 == 0 {
+                stale.append(try game.copy(at: before - 0.004))
+                inserted += 1
+            }
+            if step % 5 == 0 {
+                stale.append(try game.copy(at: before - 0.10 - 0.15 * Double(random.next() % 1000) / 1000))
+                inserted += 1
+            }
+        }
+        return (clean, stale, inserted)
+    }
+
+    @Test(arguments: games, Mode.allCases)
+    func olderCopiesChangeNoRecord(_ file: String, _ mode: Mode) async throws {
+        let game = try #require(NBAFiles.gameId(in: file))
+        let (clean, stale, inserted) = try Self.plans(try GameCopies(file: file), steps: 40, seed: 38)
+        let expected = try await Self.poll(CDNEdge(clean), game: game, mode: mode)
+        let mine = try await Self.poll(CDNEdge(stale), game: game, mode: mode)
+
+        #expect(mine.records.map { $0.jsonLine() } == expected.records.map { $0.jsonLine() }, "the same records as without older copies")
+        #expect(mine.statistics.staleCopies == inserted, "every older copy counted")
+        #expect(mine.statistics.corrections == expected.statistics.corrections, "no correction the feed did not make")
+        #expect(Self.backwards(mine.records) == Self.backwards(expected.records))
+        let last = try #require(mine.records.last)
+        let final = try #require(RealFeedServeTests.imported(file).finalScore)
+        #expect(last.event == .end && last.state.homeScore == final.home && last.state.awayScore == final.away)
+    }
+
+    /// A basket waved off at the tail of the game, in a copy newer than any seen (the review's
+    /// own action appended): the score goes back once, and the stale edge's copy that still has
+    /// the basket does not bring it back.
+    @Test(arguments: Mode.allCases)
+    func aRealDeletionAtTheTailTakesTheScoreBackOnce(_ mode: Mode) async throws {
+        let file = "playbyplay_0022400723.json"
+        let game = try #require(NBAFiles.gameId(in: file))
+        let copies = try GameCopies(file: file)
+        let actions = copies.actions, times = copies.times
+        func score(_ action: [String: Any]) -> (Int, Int) {
+            (Int(action["scoreHome"] as? String ?? "") ?? 0, Int(action["scoreAway"] as? String ?? "") ?? 0)
+        }
+        // The last action that moved the score.
+        let basket = try #require(actions.indices.dropFirst().last { score(actions[$0]) != score(actions[$0 - 1]) })
+        let before = score(actions[basket - 1])
+        let highest = actions.compactMap { $0["actionNumber"] as? Int }.max() ?? 0
+        let withBasket = Array(actions[...basket])
+        var review = actions[basket]
+        review["actionNumber"] = highest + 1
+        review["orderNumber"] = ((review["orderNumber"] as? Int) ?? 0) + 1
+        review["actionType"] = "instantreplay"
+        review["subType"] = "overturned"
+        review["description"] = "Instant Replay: basket overturned"
+        review["shotResult"] = nil
+        review["pointsTotal"] = nil
+        review["scoreHome"] = String(before.0)
+        review["scoreAway"] = String(before.1)
+        let t = times[basket]
+        let waved = Array(actions[..<basket]) + [review]
+        var ends: [[String: Any]] = []
+        for (offset, kind) in [("period", "end"), ("game", "end")].enumerated() {
+            var end = review
+            end["actionNumber"] = highest + 2 + offset
+            end["orderNumber"] = ((review["orderNumber"] as? Int) ?? 0) + 1 + offset
+            end["actionType"] = kind.0
+            end["subType"] = kind.1
+            end["description"] = "\(kind.0) end"
+            end["timeActual"] = nil
+            ends.append(end)
+        }
+        let plan = [
+            try copies.copy(at: 0.5),
+            try copies.document(actions: Array(actions[..<(basket - 3)]), written: times[basket - 3]),
+            try copies.document(actions: withBasket, written: t),
+            try copies.document(actions: waved, written: t + 30),
+            try copies.document(actions: withBasket, written: t),  // the stale edge
+            try copies.document(actions: waved + ends, written: t + 60),
+        ]
+        let (records, statistics) = try await Self.poll(CDNEdge(plan), game: game, mode: mode)
+        #expect(Self.backwards(records) == 1, "the score goes back once")
+        let last = try #require(records.last)
+        #expect(last.event == .end)
+        #expect(last.state.homeScore == before.0 && last.state.awayScore == before.1, "the final without the basket")
+        #expect(statistics.staleCopies == 1)
+        #expect(records.contains { $0.state.homeScore + $0.state.awayScore > before.0 + before.1 }, "the basket was shown first")
+    }
+
+    /// A poll started again (the same service, as a restart with its state dir): its first
+    /// answer is an edge's older copy, lacking actions the game applied in the run before. It is
+    /// ignored: the floor is the highest action number the game applied.
+    @Test(arguments: Mode.allCases)
+    func aRestartedPollIgnoresAnOlderFirstCopy(_ mode: Mode) async throws {
+        let file = "playbyplay_0022400762.json"
+        let game = try #require(NBAFiles.gameId(in: file))
+        let (signal, exhausted) = AsyncStream<Void>.makeStream()
+        let copies = try GameCopies(file: file)
+        let edge = CDNEdge([try copies.copy(at: 0.3), try copies.copy(at: 0.6)], exhausted: exhausted)
+        let sink = mode.sink()
+        let service = try mode.service(clock: .feed, sink: sink)
+        var poller = LivePoller(gameId: game, playByPlay: Self.url, boxscore: nil, interval: 3)
+        poller.clock = ManualClock(Date(timeIntervalSince1970: 1_739_240_000))
+        let first = Task { [poller] in await poller.run(service: service, fetcher: edge) { _ in } }
+        for await _ in signal { break }
+        first.cancel()
+        await first.value
+        let shownBefore = await sink.records.count
+        #expect(shownBefore > 0)
+
+        let again = CDNEdge([try copies.copy(at: 0.4), try copies.copy(at: 1)])
+        let (records, statistics) = try await Self.poll(again, game: game, mode: mode, service: service, sink: sink)
+        #expect(Self.backwards(records) == 0, "the older copy is not shown")
+        #expect(statistics.staleCopies == 1)
+        #expect(records.last?.event == .end)
+    }
+}
