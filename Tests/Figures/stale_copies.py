@@ -15,7 +15,8 @@ its span per play-by-play request) and polled every --interval seconds:
   severe   mild, and every 5th request with one 10-25 % older (--stale 5:0.10-0.25)
 
 Per game it prints: pushes, pushes whose score went backwards (home or away below the push
-before), priority 10s, and whether the last push is the `end` with the boxscore's final. The
+before), priority 10s, whether the last push is the `end` with the boxscore's final, and how
+poll exited (or that it had not ended its game after --timeout seconds, and was stopped). The
 summary lines compare each condition with `none` of the same binary and mode: backwards pushes
 beyond it, and priority 10 as a share of it. Python 3 standard library only.
 """
@@ -87,7 +88,7 @@ def figures(records, final):
     return {"pushes": len(records), "backwards": backwards, "p10": p10, "final": right}
 
 
-def run(binary, mode, game, condition, interval, seed):
+def run(binary, mode, game, condition, interval, seed, timeout):
     server, port = start("nba_live_server.py", ["--games", game, "--step", "0.01", "--seed", str(seed)] + condition)
     apns = None
     log = None
@@ -101,15 +102,23 @@ def run(binary, mode, game, condition, interval, seed):
             apns, apns_port = start("apns_server.py", ["--port", "0", "--log", log])
             arguments += ["--mode", "broadcast", "--bundle-id", "com.acme", "--channels", "manage", "--channel-linger", "0",
                           "--webhook", "http://127.0.0.1:%d/" % apns_port]
-        done = subprocess.run(arguments, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
+        poll = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            stdout, stderr = poll.communicate(timeout=timeout)
+            status = str(poll.returncode)
+        except subprocess.TimeoutExpired:
+            # A poll that never ends its game: stopped, and said so.
+            poll.kill()
+            stdout, stderr = poll.communicate()
+            status = "no end after %d s" % timeout
         if mode == "broadcast":
             with open(log) as handle:
                 lines = [json.loads(line).get("body") or "" for line in handle if line.strip()]
         else:
-            lines = done.stdout.splitlines()
+            lines = stdout.splitlines()
         result = figures(records_of(lines), final_of(game))
-        result["exit"] = done.returncode
-        result["summary"] = next((line for line in done.stderr.splitlines() if line.startswith("game %s:" % game)), "")
+        result["exit"] = status
+        result["summary"] = next((line for line in stderr.splitlines() if line.startswith("game %s:" % game)), "")
         return result
     finally:
         for process in (server, apns):
@@ -133,6 +142,7 @@ def main():
     parser.add_argument("--interval", type=float, default=0.05)
     parser.add_argument("--modes", default="token,broadcast")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--timeout", type=int, default=120, help="seconds a poll may take before it is stopped")
     args = parser.parse_args()
     if not os.path.isdir(SHARED):
         print("stale_copies: no ../shared/nba-pbp beside the package; nothing to measure")
@@ -144,9 +154,9 @@ def main():
         for mode in args.modes.split(","):
             clean = {}
             for name, condition in CONDITIONS:
-                results = {game: run(binary, mode, game, condition, args.interval, args.seed) for game in games}
+                results = {game: run(binary, mode, game, condition, args.interval, args.seed, args.timeout) for game in games}
                 for game, r in results.items():
-                    print("%s  %s  %s  %s  %d  %d  %d  %s  %d" % (
+                    print("%s  %s  %s  %s  %d  %d  %d  %s  %s" % (
                         label(binary), mode, name, game,
                         r["pushes"], r["backwards"], r["p10"], "yes" if r["final"] else "NO", r["exit"]))
                 if name == "none":

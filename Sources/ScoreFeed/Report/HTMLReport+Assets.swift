@@ -103,7 +103,7 @@ extension HTMLReport {
           function dots(n, c) { var s = ""; for (var i = 0; i < n; i++) { s += '<span class="dot" style="background:' + c + '"></span>'; } return s; }
           function render() {
             var span = Math.max(1, data.end - data.start);
-            var x = left + (t - data.start) / span * (right - left);
+            var x = Math.min(right, left + (t - data.start) / span * (right - left));
             cursor.setAttribute("x1", x); cursor.setAttribute("x2", x);
             var truth = last(data.truth, t) || { home: 0, away: 0, period: 1 };
             var shown = last(data.screen, t);
@@ -139,14 +139,17 @@ extension HTMLReport {
               '<div class="last">' + esc(s.lastPlay || "") + "</div>";
             return { shown: s.awayScore + "-" + s.homeScore, truth: truth.away + "-" + truth.home, phase: s.phase };
           }
-          function fromSlider() { t = data.start + (scrub.value / 1000) * (data.end - data.start); render(); }
+          // The slider runs until the lock screen shows its last push (after the game's end when
+          // that push is a priority 5).
+          var until = Math.max(data.end, data.settled || data.end);
+          function fromSlider() { t = data.start + (scrub.value / 1000) * (until - data.start); render(); }
           scrub.addEventListener("input", fromSlider);
           var playing = false, lastFrame = 0;
           function frame(now) {
             if (!playing) { return; }
-            if (lastFrame) { t = Math.min(data.end, t + (now - lastFrame) / 1000 * 60); scrub.value = Math.round((t - data.start) / Math.max(1, data.end - data.start) * 1000); render(); }
+            if (lastFrame) { t = Math.min(until, t + (now - lastFrame) / 1000 * 60); scrub.value = Math.round((t - data.start) / Math.max(1, until - data.start) * 1000); render(); }
             lastFrame = now;
-            if (t >= data.end) { playing = false; document.getElementById("play").textContent = "▶ play 60×"; return; }
+            if (t >= until) { playing = false; document.getElementById("play").textContent = "▶ play 60×"; return; }
             requestAnimationFrame(frame);
           }
           document.getElementById("play").addEventListener("click", function () {
@@ -155,7 +158,7 @@ extension HTMLReport {
             if (playing) { requestAnimationFrame(frame); }
           });
           var result;
-          if (location.hash === "#end") { scrub.value = 1000; t = data.end; result = render(); } else { result = render(); }
+          if (location.hash === "#end") { scrub.value = 1000; t = until; result = render(); } else { result = render(); }
           var self = document.getElementById("selftest");
           self.textContent = JSON.stringify({ ok: errors.length === 0, svg: !!document.querySelector("svg#worm path.worm"),
             shown: result.shown, truth: result.truth, phase: result.phase, errors: errors });

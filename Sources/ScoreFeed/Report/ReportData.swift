@@ -9,6 +9,10 @@ public struct ReportData: Codable, Sendable {
     /// Window of the game, Unix seconds.
     public var start: Double
     public var end: Double
+    /// When the modelled lock screen shows its last push (Unix seconds): after ``end`` when that
+    /// push is a priority 5, or a priority 10 beyond the budget carried by its priority-5 copy.
+    /// The page's slider runs until then, so scrubbed to the end it shows what the game ends on.
+    public var settled: Double
     /// Feed times at which each period started (index 0 = period 1).
     public var periodStarts: [PeriodMark]
     /// The true state after each event that changed the score or the period, in time order.
@@ -103,6 +107,7 @@ public struct ReportData: Codable, Sendable {
         }
         let byTimestamp = Dictionary(records.map { ($0.timestamp, $0) }, uniquingKeysWith: { a, _ in a })
         let deviceScreen = model.screen(records.map(DeviceModel.Sent.init))
+        settled = max(end, deviceScreen.map(\.time.timeIntervalSince1970).max() ?? end)
         wrongSpans = Freshness.wrongSpans(screen: deviceScreen, timeline: timeline).map {
             [$0.start.timeIntervalSince1970, $0.end.timeIntervalSince1970]
         }

@@ -314,6 +314,43 @@ struct PollLiveTests {
         try await Self.checkChannels(apns)
     }
 
+    /// A CDN with a stale edge (every 3rd request about 30 s older, every 5th 10-25 % of the
+    /// game older, the play-by-play and the boxscore alike), each game moving 1 % per request:
+    /// no push goes backwards, every final is right, and the older copies are counted.
+    @Test(arguments: Mode.allCases)
+    func aStaleEdgeNeverTakesTheScreenBack(_ mode: Mode) async throws {
+        let server = try LiveNBATestServer(
+            games: Self.games, speed: 1, step: 0.01, stale: [(3, "0.004"), (5, "0.10-0.25")])
+        let apns = try mode.server()
+        let run = try Self.poll(server, state: nil, apns: apns)
+        #expect(run.status == 0, "\(run.stderr.suffix(400))")
+        try await Self.check(run.lines, label: "\(mode) stale edge:")
+        #expect(try server.stats()["stale"] as? Int ?? 0 > 0)
+        for game in Self.games {
+            let states = try Self.shown(game, lines: run.lines, apns: apns)
+            let backwards = zip(states, states.dropFirst()).filter { $1.home < $0.home || $1.away < $0.away }.count
+            #expect(backwards == 0, "\(game): \(backwards) pushes went backwards")
+            let summary = run.stderr.split(separator: "\n").first { $0.hasPrefix("game \(game):") } ?? ""
+            #expect(summary.contains("older copies of the feed ignored"), "\(summary)")
+        }
+        try await Self.checkChannels(apns)
+    }
+
+    /// The scores one game's pushes showed, in `seq` order: from stdout in token mode, from what
+    /// APNs received in broadcast mode.
+    static func shown(_ game: String, lines: [String], apns: APNsTestServer?) throws -> [(home: Int, away: Int)] {
+        let bodies = try apns.map { try $0.requests().filter { $0.kind == .broadcast }.map(\.body) } ?? lines
+        var bySeq: [Int: (home: Int, away: Int)] = [:]
+        for body in bodies {
+            guard let object = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any],
+                  object["game"] as? String == game, let seq = object["seq"] as? Int,
+                  let state = ((object["payload"] as? [String: Any])?["aps"] as? [String: Any])?["content-state"] as? [String: Any]
+            else { continue }
+            bySeq[seq] = (state["homeScore"] as? Int ?? 0, state["awayScore"] as? Int ?? 0)
+        }
+        return bySeq.sorted { $0.key < $1.key }.map(\.value)
+    }
+
     @Test(arguments: Mode.allCases)
     func todayFollowsEveryGameOnTheScoreboard(_ mode: Mode) async throws {
         let server = try LiveNBATestServer(games: Self.games, speed: Self.speed)

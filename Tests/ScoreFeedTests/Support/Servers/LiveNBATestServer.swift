@@ -26,10 +26,15 @@ final class LiveNBATestServer: Sendable {
     ///     play-by-play and boxscore answer 404, as the CDN does for a game that never starts.
     ///   - hold: games whose clock stops at a fraction of their span (silent from there, live on
     ///     the boxscore and scoreboard) while the others go on.
+    ///   - step: each game's clock moves this fraction of its span per play-by-play request (not
+    ///     with real time), and every copy states its moment in `meta.time`.
+    ///   - stale: a stale CDN edge: every `every`-th request of each document is answered with a
+    ///     copy `lag` (a fraction of the span, or a range) older than the newest served.
     init(
         games: [String], speed: Double, failRate: Double = 0, seed: Int = 1, slowSeconds: Double = 3,
         hostile: [String: String] = [:], joinAt: Double? = nil, holdAt: Double? = nil,
-        outage: (from: Double, to: Double)? = nil, postponed: [String] = [], hold: [String: Double] = [:]
+        outage: (from: Double, to: Double)? = nil, postponed: [String] = [], hold: [String: Double] = [:],
+        step: Double? = nil, stale: [(every: Int, lag: String)] = []
     ) throws {
         var arguments = [
             "--folder", NBAFiles.folder.path, "--games", games.joined(separator: ","), "--speed", String(speed),
@@ -41,6 +46,8 @@ final class LiveNBATestServer: Sendable {
         if let outage { arguments += ["--outage", "\(outage.from):\(outage.to)"] }
         if !postponed.isEmpty { arguments += ["--postponed", postponed.joined(separator: ",")] }
         for (game, fraction) in hold.sorted(by: { $0.key < $1.key }) { arguments += ["--hold", "\(game):\(fraction)"] }
+        if let step { arguments += ["--step", String(step)] }
+        for edge in stale { arguments += ["--stale", "\(edge.every):\(edge.lag)"] }
         (process, port) = try TestServerProcess.start(Self.script, arguments, what: "the live NBA test server")
     }
 
