@@ -37,12 +37,16 @@ public final class LiveFetcher: LiveSource {
 
     private let client: BoundedHTTP
     private let timeout: TimeInterval
+    /// What a `Retry-After` date is read against.
+    private let clock: any EngineClock
 
     /// - Parameters:
     ///   - timeout: seconds one whole request may take, connection to last byte.
     ///   - maxBody: the most decoded bytes of one answer; a longer one is dropped as a failure.
-    public init(timeout: TimeInterval = 10, maxBody: Int = LiveFetcher.defaultMaxBody) {
+    ///   - clock: what a `Retry-After` date is read against (the system clock live).
+    public init(timeout: TimeInterval = 10, maxBody: Int = LiveFetcher.defaultMaxBody, clock: any EngineClock = SystemClock()) {
         self.timeout = timeout
+        self.clock = clock
         client = BoundedHTTP(maxBody: maxBody, timeout: timeout)
     }
 
@@ -61,7 +65,7 @@ public final class LiveFetcher: LiveSource {
         case .failure(let failure):
             return .failed(Self.error(failure, at: place), retryAfter: nil)
         }
-        let retryAfter = (http.value(forHTTPHeaderField: "Retry-After")).flatMap { RetryAfter.seconds($0, now: Date()) }
+        let retryAfter = (http.value(forHTTPHeaderField: "Retry-After")).flatMap { RetryAfter.seconds($0, now: clock.now) }
         switch http.statusCode {
         case 304:
             return .notModified

@@ -58,7 +58,8 @@ extension GameService {
             }
             if options.perGameChannels { session.claimChannel(for: identity) }
             let engine = MatchEngine(
-                session: session, clock: makeClock(at: session.now), sink: sink, checkpoints: store, metrics: options.metrics)
+                session: session, clock: makeClock(at: session.now), sink: sink, checkpoints: store, wallClock: systemClock,
+                metrics: options.metrics)
             add(id, Game(engine: engine))
             board.restored(id, channel: session.channel)
             counters.resumedGames += 1

@@ -48,7 +48,7 @@ extension GameService {
     /// ended keeps its checkpoint and resumes on the next run. ``LiveService`` runs these steps
     /// with the sink's last deliveries between them.
     public func drain(waitingAtMost limit: TimeInterval = 600) async {
-        let giveUp = Date().addingTimeInterval(limit)
+        let giveUp = systemClock.now.addingTimeInterval(limit)
         await drainHeld(until: giveUp)
         await settleChannels(until: giveUp)
         await compact()

@@ -34,12 +34,17 @@ public actor GameService {
         /// Told what only the live code sees (feed-to-push times, checkpoint writes, sink errors),
         /// for `--metrics`; nil: nothing is measured.
         public var metrics: MetricsRecorder?
+        /// The wall clock: what ``ClockMode/system`` engines read, and what the service's timer,
+        /// drain and channel settling read and sleep on (a channel's creation time too, in either
+        /// mode). ``SystemClock`` live; a ``SimulatedClock`` runs a live day on virtual time.
+        public var wallClock: any EngineClock
 
         public init(
             clock: ClockMode = .system, coalescer: Coalescer.Configuration = .standard,
             renderer: PushRenderer.Configuration = .init(), stateDirectory: URL? = nil,
-            channels: ChannelManagement = .init(), metrics: MetricsRecorder? = nil
+            channels: ChannelManagement = .init(), metrics: MetricsRecorder? = nil, wallClock: any EngineClock = SystemClock()
         ) {
+            self.wallClock = wallClock
             self.clock = clock
             self.coalescer = coalescer
             self.renderer = renderer
@@ -89,7 +94,7 @@ public actor GameService {
         }
     }
 
-    let options: Options
+    nonisolated let options: Options
     let sink: any PushSink
     nonisolated let store: CheckpointStore?
     /// The state directory's identity (``CheckpointStore/identity()``), or without one a random
@@ -97,7 +102,8 @@ public actor GameService {
     public nonisolated let identity: String
     /// The games' journals (with a state directory): bytes written and syncs made, for figures.
     public nonisolated var journal: Journal? { store?.journal }
-    let systemClock = SystemClock()
+    /// The wall clock (``Options/wallClock``).
+    nonisolated var systemClock: any EngineClock { options.wallClock }
     var games: [String: Game] = [:]
     /// Game ids in the order their headers (or checkpoints) came, for summaries.
     var order: [String] = []
@@ -180,7 +186,8 @@ public actor GameService {
         var session = GameSession(attributes: attributes, policy: policy, renderer: options.renderer, now: clock.now)
         if options.perGameChannels { session.claimChannel(for: identity) }
         if let lost { session.continueNumbering(after: lost.seq, lastTimestamp: lost.lastTimestamp) }
-        let engine = MatchEngine(session: session, clock: clock, sink: sink, checkpoints: store, metrics: options.metrics)
+        let engine = MatchEngine(
+            session: session, clock: clock, sink: sink, checkpoints: store, wallClock: systemClock, metrics: options.metrics)
         return Game(engine: engine)
     }
 
@@ -194,7 +201,7 @@ public actor GameService {
     /// board (which says what to do of it: see ``ChannelBoard/reported(_:_:now:)``).
     func absorb(_ id: String, _ step: Step) {
         schedule(id, step.deadline)
-        carry(board.reported(id, step.channel, now: Date()))
+        carry(board.reported(id, step.channel, now: systemClock.now))
     }
 
     /// Whether a call to game `id`'s engine is to hold its pushes: a batch is open. The game is

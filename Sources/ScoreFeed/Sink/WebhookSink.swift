@@ -100,7 +100,7 @@ public actor WebhookSink: PushSink, CustomStringConvertible {
             let verdict: Verdict
             switch exchange {
             case .answered(let status, let retryAfter, _, _):
-                verdict = Self.verdict(status: status, retryAfter: retryAfter, now: Date())
+                verdict = Self.verdict(status: status, retryAfter: retryAfter, now: clock.now)
             case .failed(let failure):
                 verdict = failure
             }
@@ -130,7 +130,7 @@ public actor WebhookSink: PushSink, CustomStringConvertible {
                 return .retry(after: nil, "\(verdict)")
             case .answered(let status, let retryAfter, let channelID, let data):
                 let answer = ChannelAnswer(status: status, channelID: channelID, reason: ChannelAnswer.reason(in: data), body: data)
-                switch Self.verdict(status: status, retryAfter: retryAfter, now: Date()) {
+                switch Self.verdict(status: status, retryAfter: retryAfter, now: clock.now) {
                 case .delivered where request.action == .create && (channelID ?? "").isEmpty:
                     return .retry(after: nil, "HTTP \(status) without an apns-channel-id header")
                 case .delivered, .rejected:

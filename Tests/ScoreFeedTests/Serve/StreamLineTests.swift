@@ -182,15 +182,18 @@ struct StreamLineTests {
         #expect(text == #"{"clock":"10:00","game":"G1","made":true,"period":1,"points":2,"seq":7,"team":"home","time":1739240070,"type":"fieldGoal"}"#)
     }
 
-    /// Real time passes here (holds of a fraction of a second); nothing is asserted about how
-    /// long anything takes, only that every held push goes out.
-    @Test func heldPushesGoOutOnTheSystemClock() async throws {
+    /// The service's timer on a simulated wall clock: each held push goes out when time reaches
+    /// its deadline, and not before.
+    @Test func heldPushesGoOutOnTheWallClockWhenTheyAreDue() async throws {
         let sink = RecordingSink()
-        let configuration = Coalescer.Configuration(minInterval: 0, settle: 0.2)
-        let service = try GameService(options: .init(clock: .system, coalescer: configuration), sink: sink)
+        let configuration = Coalescer.Configuration(minInterval: 30)
+        let clock = SimulatedClock(Date(timeIntervalSince1970: 1_739_240_000))
+        let service = try GameService(options: .init(clock: .system, coalescer: configuration, wallClock: clock), sink: sink)
         let encoder = JSONEncoder()
         var number = 0
-        func send(_ line: String) async throws {
+        /// Each line arrives live, at its own feed time.
+        func send(_ line: String, at time: Double) async throws {
+            clock.advance(to: Date(timeIntervalSince1970: time))
             number += 1
             if let error = await service.handle(.line(Data(line.utf8), number: number)) { throw error }
         }
@@ -202,23 +205,35 @@ struct StreamLineTests {
             _ = await service.handle(.line(try encoder.encode(attributes), number: number))
         }
         for game in games {
-            try await send(#"{"game":"\#(game)","seq":1,"time":1739240000,"period":1,"clock":"12:00","type":"periodStart"}"#)
-            try await send(#"{"game":"\#(game)","seq":2,"time":1739240003,"period":1,"clock":"11:57","type":"jumpBall","team":"away"}"#)
+            try await send(#"{"game":"\#(game)","seq":1,"time":1739240000,"period":1,"clock":"12:00","type":"periodStart"}"#, at: 1_739_240_000)
+            try await send(#"{"game":"\#(game)","seq":2,"time":1739240003,"period":1,"clock":"11:57","type":"jumpBall","team":"away"}"#, at: 1_739_240_003)
         }
-        // Made baskets are held for an and-one; a second basket before the first one's hold ends
-        // moves the deadline later.
+        // The baskets come within the minimum interval after each game's tip-off push: held until
+        // it is over, S2's second one with its first.
         for game in games {
-            try await send(#"{"game":"\#(game)","seq":3,"time":1739240010,"period":1,"clock":"11:50","type":"fieldGoal","team":"home","points":2,"made":true}"#)
+            try await send(#"{"game":"\#(game)","seq":3,"time":1739240010,"period":1,"clock":"11:50","type":"fieldGoal","team":"home","points":2,"made":true}"#, at: 1_739_240_010)
         }
-        try await send(#"{"game":"S2","seq":4,"time":1739240020,"period":1,"clock":"11:40","type":"fieldGoal","team":"away","points":3,"made":true}"#)
-        let giveUp = Date().addingTimeInterval(30)
-        while Date() < giveUp {
-            let scored = await sink.records.filter { $0.state.homeScore == 2 }.map(\.game)
-            let s2 = await sink.records.contains { $0.game == "S2" && $0.state.awayScore == 3 }
-            if Set(scored) == Set(games) && s2 { break }
-            await service.fireDue(now: Date())
-            try await Task.sleep(for: .milliseconds(20))
+        let due = try #require(await service.nextDeadline)
+        try await send(#"{"game":"S2","seq":4,"time":1739240020,"period":1,"clock":"11:40","type":"fieldGoal","team":"away","points":3,"made":true}"#, at: 1_739_240_020)
+        let held = await sink.records.filter { $0.state.homeScore == 2 || $0.state.awayScore == 3 }.count
+        let timer = Task { await service.runTimer() }
+        var outAt: [String: Date] = [:]
+        // The timer wakes every 0.1 s at least: a minute of it, or until everything went out.
+        var steps = 0
+        while outAt.count < games.count + 1, steps < 1000 {
+            steps += 1
+            await clock.sleepers(atLeast: 1)
+            for record in await sink.records {
+                if record.state.homeScore == 2, outAt[record.game] == nil { outAt[record.game] = clock.now }
+                if record.state.awayScore == 3, outAt["S2 second"] == nil { outAt["S2 second"] = clock.now }
+            }
+            clock.advanceToNextDeadline()
         }
+        timer.cancel()
+        await timer.value
+        #expect(held == 0, "the baskets are held first (within the minimum interval after the tip-off)")
+        for game in games { #expect(outAt[game].map { $0 >= due } == true, "\(game)'s basket went out when due") }
+        #expect(outAt["S2 second"] != nil, "S2's second basket went out")
         let records = await sink.records
         for game in games {
             #expect(records.contains { $0.game == game && $0.state.homeScore == 2 }, "\(game)'s basket went out")

@@ -1,0 +1,165 @@
+import Foundation
+
+/// A clock for simulations and tests of the live layer: time moves only when told to, and a
+/// sleeper stays suspended until time reaches its deadline (or its task is cancelled), as on the
+/// system clock. A test runs the tasks under test, waits until they are all asleep
+/// (``sleepers(atLeast:)``), then moves time to the next deadline (``advanceToNextDeadline()``):
+/// hours of polling, retries and timers in milliseconds, the same way every time.
+///
+/// Unlike ``ManualClock`` (feed time, which its engine moves itself and whose `sleep` jumps
+/// ahead), no sleeper moves this clock.
+public final class SimulatedClock: EngineClock, @unchecked Sendable {
+    private struct Sleeper {
+        var id: Int
+        var deadline: Date
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private let lock = NSLock()
+    private var current: Date
+    private var sleeping: [Sleeper] = []
+    private var nextId = 0
+    /// A task waiting for a number of sleepers (or for a run's work to return).
+    private struct Watcher {
+        var id: Int
+        var count: Int
+        var run: Int?
+        var continuation: CheckedContinuation<Void, Never>
+    }
+
+    private var watchers: [Watcher] = []
+    /// Runs whose work has returned, until their driver sees it.
+    private var finishedRuns: Set<Int> = []
+
+    public init(_ start: Date = Date(timeIntervalSince1970: 0)) {
+        current = start
+    }
+
+    public var now: Date { lock.withLock { current } }
+
+    /// Suspends until the clock reaches `deadline` (at once when it has); throws
+    /// `CancellationError` when the task is cancelled first.
+    public func sleep(until deadline: Date) async throws {
+        let id = lock.withLock {
+            nextId += 1
+            return nextId
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let (resume, watchers) = lock.withLock { () -> (Result<Void, any Error>?, [CheckedContinuation<Void, Never>]) in
+                    if Task.isCancelled { return (.failure(CancellationError()), []) }
+                    if deadline <= current { return (.success(()), []) }
+                    sleeping.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    return (nil, takeSatisfiedWatchers())
+                }
+                for watcher in watchers { watcher.resume() }
+                if let resume { continuation.resume(with: resume) }
+            }
+        } onCancel: {
+            let cancelled = lock.withLock { () -> Sleeper? in
+                guard let index = sleeping.firstIndex(where: { $0.id == id }) else { return nil }
+                return sleeping.remove(at: index)
+            }
+            cancelled?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// How many tasks sleep on the clock now.
+    public var sleeperCount: Int { lock.withLock { sleeping.count } }
+
+    /// The earliest deadline a sleeper waits for; nil when none sleeps.
+    public var nextDeadline: Date? { lock.withLock { sleeping.map(\.deadline).min() } }
+
+    /// Returns once at least `count` tasks sleep on the clock: the tasks under test have done all
+    /// they can at this moment. Returns at once when the task is cancelled.
+    public func sleepers(atLeast count: Int) async {
+        await wait(forSleepers: count, orRun: nil)
+    }
+
+    /// Runs `work` to its end on simulated time: each time at least `sleepers` tasks sleep on the
+    /// clock (everything that can run at this moment has), time moves to the next deadline.
+    public func run<T: Sendable>(whenAsleep sleepers: Int = 1, _ work: @escaping @Sendable () async -> T) async -> T {
+        let run = lock.withLock {
+            nextId += 1
+            return nextId
+        }
+        let task = Task {
+            let value = await work()
+            finish(run)
+            return value
+        }
+        while true {
+            await wait(forSleepers: sleepers, orRun: run)
+            if lock.withLock({ finishedRuns.remove(run) != nil }) { return await task.value }
+            advanceToNextDeadline()
+        }
+    }
+
+    /// Returns once `count` tasks sleep, `run` has finished, or the task is cancelled.
+    private func wait(forSleepers count: Int, orRun run: Int?) async {
+        let id = lock.withLock {
+            nextId += 1
+            return nextId
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = lock.withLock {
+                    if sleeping.count >= count || Task.isCancelled || run.map(finishedRuns.contains) == true { return true }
+                    watchers.append(Watcher(id: id, count: count, run: run, continuation: continuation))
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            let watcher = lock.withLock { () -> Watcher? in
+                guard let index = watchers.firstIndex(where: { $0.id == id }) else { return nil }
+                return watchers.remove(at: index)
+            }
+            watcher?.continuation.resume()
+        }
+    }
+
+    /// `run`'s work has returned: its driver stops.
+    private func finish(_ run: Int) {
+        let waiting = lock.withLock { () -> [Watcher] in
+            finishedRuns.insert(run)
+            let mine = watchers.filter { $0.run == run }
+            watchers.removeAll { $0.run == run }
+            return mine
+        }
+        for watcher in waiting { watcher.continuation.resume() }
+    }
+
+    /// Moves the clock to `date` (never back) and wakes the sleepers it reaches (resumed earliest
+    /// deadline first).
+    public func advance(to date: Date) {
+        let woken = lock.withLock { () -> [Sleeper] in
+            if date > current { current = date }
+            let due = sleeping.filter { $0.deadline <= current }.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
+            sleeping.removeAll { $0.deadline <= current }
+            return due
+        }
+        for sleeper in woken { sleeper.continuation.resume() }
+    }
+
+    /// Moves the clock forward by `seconds`.
+    public func advance(by seconds: TimeInterval) {
+        advance(to: now.addingTimeInterval(seconds))
+    }
+
+    /// Moves the clock to the earliest deadline a sleeper waits for, waking it (and any other
+    /// sleeper due then); returns that moment, or nil (changing nothing) when none sleeps.
+    @discardableResult
+    public func advanceToNextDeadline() -> Date? {
+        guard let next = nextDeadline else { return nil }
+        advance(to: next)
+        return next
+    }
+
+    /// The watchers whose count the sleepers now reach, removed (called under the lock).
+    private func takeSatisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
+        let satisfied = watchers.filter { $0.count <= sleeping.count }.map(\.continuation)
+        watchers.removeAll { $0.count <= sleeping.count }
+        return satisfied
+    }
+}

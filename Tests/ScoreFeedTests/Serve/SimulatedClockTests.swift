@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import ScoreFeed
+
+/// The clock of simulations: sleepers stay suspended until time is moved to their deadline.
+@Suite("SimulatedClock")
+struct SimulatedClockTests {
+    static let t0 = Date(timeIntervalSince1970: 1_739_240_000)
+
+    /// Records the order in which sleepers woke.
+    actor Woken {
+        var names: [String] = []
+        func add(_ name: String) { names.append(name) }
+    }
+
+    @Test func sleepersWaitUntilTimeReachesTheirDeadlineEarliestFirst() async throws {
+        let clock = SimulatedClock(Self.t0)
+        let woken = Woken()
+        let tasks = [("late", 30.0), ("early", 10.0), ("middle", 20.0)].map { name, after in
+            Task {
+                try await clock.sleep(until: Self.t0.addingTimeInterval(after))
+                await woken.add(name)
+            }
+        }
+        await clock.sleepers(atLeast: 3)
+        #expect(await woken.names.isEmpty, "nobody wakes while time stands still")
+        #expect(clock.nextDeadline == Self.t0.addingTimeInterval(10))
+        #expect(clock.advanceToNextDeadline() == Self.t0.addingTimeInterval(10))
+        try await tasks[1].value
+        #expect(await woken.names == ["early"])
+        #expect(clock.sleeperCount == 2)
+        clock.advance(by: 100)
+        for task in tasks { try await task.value }
+        #expect(Set(await woken.names) == ["early", "middle", "late"])
+        #expect(clock.now == Self.t0.addingTimeInterval(110))
+        #expect(clock.advanceToNextDeadline() == nil, "none sleeps")
+    }
+
+    @Test func aPassedDeadlineReturnsAtOnceAndTimeNeverGoesBack() async throws {
+        let clock = SimulatedClock(Self.t0)
+        try await clock.sleep(until: Self.t0.addingTimeInterval(-5))
+        try await clock.sleep(until: Self.t0)
+        clock.advance(to: Self.t0.addingTimeInterval(-60))
+        #expect(clock.now == Self.t0)
+        #expect(clock.sleeperCount == 0)
+    }
+
+    @Test func aCancelledSleeperThrowsAndLeaves() async {
+        let clock = SimulatedClock(Self.t0)
+        let task = Task { try await clock.sleep(until: Self.t0.addingTimeInterval(3600)) }
+        await clock.sleepers(atLeast: 1)
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(clock.sleeperCount == 0)
+        #expect(clock.now == Self.t0, "cancelling moves no time")
+    }
+
+    /// A deadline loop on the simulated clock: an hour of a 3-second poll is 1,200 rounds, run
+    /// as fast as the test can advance time, each at its moment.
+    @Test func aDeadlineLoopRunsEachRoundAtItsMoment() async {
+        let clock = SimulatedClock(Self.t0)
+        let rounds = Woken()
+        let loop = Task {
+            var due = Self.t0
+            await DeadlineLoop(clock: clock).run(next: { due < Self.t0.addingTimeInterval(3600) ? due : nil }) { now in
+                await rounds.add(String(now.timeIntervalSince(Self.t0)))
+                due = now.addingTimeInterval(3)
+            }
+        }
+        // Its last round (3,597 s) asks for no more, so time is moved to it and no further.
+        while clock.now < Self.t0.addingTimeInterval(3597) {
+            await clock.sleepers(atLeast: 1)
+            clock.advanceToNextDeadline()
+        }
+        await loop.value
+        let names = await rounds.names
+        #expect(names.count == 1200)
+        #expect(names.prefix(3) == ["0.0", "3.0", "6.0"])
+        #expect(names.last == "3597.0")
+    }
+}
+
+extension SimulatedClockTests {
+    @Test func runMovesTimeWhileItsWorkSleeps() async {
+        let clock = SimulatedClock(Self.t0)
+        let slept = await clock.run {
+            var rounds = 0
+            for _ in 0..<100 {
+                try? await clock.sleep(until: clock.now.addingTimeInterval(3))
+                rounds += 1
+            }
+            return rounds
+        }
+        #expect(slept == 100)
+        #expect(clock.now == Self.t0.addingTimeInterval(300))
+    }
+}
