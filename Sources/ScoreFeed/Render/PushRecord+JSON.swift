@@ -2,9 +2,10 @@ import Foundation
 import ScoreFeedModel
 
 extension PushRecord {
-    /// The record as one line of JSON (no newline): DESIGN.md contract 4, with `payload`
-    /// spliced in byte for byte, and `"trimmed":[…]` at the end when the size guard shortened
-    /// text. The same record always gives the same bytes, so a retried request has the same body.
+    /// The record as one line of JSON (no newline): the push record (the README's "The push
+    /// record"), with `payload` spliced in byte for byte, and `"trimmed":[…]` at the end when the
+    /// size guard shortened text. The same record always gives the same bytes, so a retried
+    /// request has the same body.
     public func jsonLine() -> Data {
         var out = JSONBytes(capacity: payload.count + 600)
         write(into: &out)

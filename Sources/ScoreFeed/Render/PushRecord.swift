@@ -2,7 +2,8 @@ import Foundation
 import ScoreFeedModel
 
 /// One finished request for the push sender: the APNs path, headers and payload bytes, plus
-/// what the engine knew when it made it. Its JSON line is DESIGN.md contract 4.
+/// what the engine knew when it made it. Its JSON line is the push record (the README's "The
+/// push record").
 public struct PushRecord: Hashable, Sendable, Codable {
     /// The Live Activity this push updates (the game id unless configured otherwise).
     public var activity: String

@@ -7,9 +7,9 @@ import Musl
 import Darwin
 #endif
 
-/// Writes each record as one JSON line (DESIGN.md contract 4) with one `write` call per line
-/// or per group of whole lines, unbuffered, so a push sender reading the stream never waits for
-/// a buffer and never sees half a line.
+/// Writes each record as one JSON line (the push record: the README's "The push record") with one
+/// `write` call per line or per group of whole lines, unbuffered, so a push sender reading the
+/// stream never waits for a buffer and never sees half a line.
 ///
 /// A file is opened with `O_APPEND`: every line lands at the current end of the file even when
 /// several processes append to it, and an existing file is never overwritten. Refused pushes are

@@ -20,8 +20,10 @@ public protocol PushSink: Sendable {
     nonisolated(nonsending) func pending(game: String) async -> Int
 
     /// Delivers what this sink still holds (lines written in the background, records waiting
-    /// for an endpoint that was down) before the run ends; throws what could not be. Called
-    /// once, by ``LiveService`` after the drain.
+    /// for an endpoint that was down) before the run ends; throws what could not be.
+    /// ``LiveService`` calls it after the drain and, when ScoreFeed manages broadcast channels,
+    /// once more after the channels have settled (the deletes that waited for the last `end`s),
+    /// so a sink's `finish` must deliver what came since, and be safe to call again.
     nonisolated(nonsending) func finish() async throws
 }
 

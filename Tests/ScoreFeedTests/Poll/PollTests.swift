@@ -145,10 +145,11 @@ struct PollEndingTests {
         let sink = RecordingSink()
         let service = try GameService(options: .init(clock: .feed), sink: sink)
         var poller = LivePoller(gameId: "0022400762", playByPlay: pbp, boxscore: box, interval: 3)
-        // The play-by-play and the boxscore each on their schedule, on simulated time.
+        // The play-by-play and the boxscore each on their schedule, on simulated time: time moves
+        // only once both loops sleep, so neither runs ahead while the other works.
         let clock = SimulatedClock(Date(timeIntervalSince1970: 1_739_240_000))
         poller.clock = clock
-        await clock.run { [poller] in await poller.run(service: service, fetcher: source) { _ in } }
+        await clock.run(whenAsleep: 2) { [poller] in await poller.run(service: service, fetcher: source) { _ in } }
         await service.drain()
         return await sink.records
     }
