@@ -78,6 +78,7 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
 
     /// Runs `work` to its end on simulated time: each time at least `sleepers` tasks sleep on the
     /// clock (everything that can run at this moment has), time moves to the next deadline.
+    /// Cancelling the caller cancels `work`, and time stops moving.
     public func run<T: Sendable>(whenAsleep sleepers: Int = 1, _ work: @escaping @Sendable () async -> T) async -> T {
         let run = lock.withLock {
             nextId += 1
@@ -88,10 +89,15 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
             finish(run)
             return value
         }
-        while true {
-            await wait(forSleepers: sleepers, orRun: run)
-            if lock.withLock({ finishedRuns.remove(run) != nil }) { return await task.value }
-            advanceToNextDeadline()
+        return await withTaskCancellationHandler {
+            while true {
+                await wait(forSleepers: sleepers, orRun: run)
+                // Done, or cancelled (the work is cancelled with it): time moves no more.
+                if lock.withLock({ finishedRuns.remove(run) != nil }) || Task.isCancelled { return await task.value }
+                advanceToNextDeadline()
+            }
+        } onCancel: {
+            task.cancel()
         }
     }
 

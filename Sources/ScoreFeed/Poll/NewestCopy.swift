@@ -4,7 +4,7 @@ import Foundation
 /// has seen, and the rule that tells an older copy from news: the NBA's CDN answers from many
 /// edges, and one may hold an older copy (an older `meta.time`, fewer actions, a status the game
 /// has left). Such a copy is stale, not a correction: it is ignored whole. A copy at least as new
-/// as the newest on every count it states is admitted, deletions and edits included. Pure.
+/// as the newest (``Stamp/isOlder(than:)``) is admitted, deletions and edits included. Pure.
 public struct NewestCopy: Hashable, Sendable {
     /// How new one copy says it is. A count the copy does not state (nil) decides nothing.
     public struct Stamp: Hashable, Sendable {
@@ -23,11 +23,15 @@ public struct NewestCopy: Hashable, Sendable {
             self.status = status
         }
 
-        /// Whether this copy is older than `newest` on any count both state.
+        /// Whether this copy is older than `newest`. A status behind the newest's is older
+        /// whatever else the copy says (a game never goes back). Then, where both state when they
+        /// were written, that decides: an edge's older copy was written earlier, and a copy written
+        /// later is news even when it lists fewer actions (the feed deleted the newest one).
+        /// Where `meta.time` is absent or the same, a lower highest action number is older.
         public func isOlder(than newest: Stamp) -> Bool {
-            if let written, let seen = newest.written, written < seen { return true }
-            if let newestAction, let seen = newest.newestAction, newestAction < seen { return true }
             if let status, let seen = newest.status, status.rawValue < seen.rawValue { return true }
+            if let written, let seen = newest.written, written != seen { return written < seen }
+            if let newestAction, let seen = newest.newestAction, newestAction < seen { return true }
             return false
         }
 

@@ -84,7 +84,7 @@ extension GameService {
                     // On the feed clock a linger ends at once (on the first pass; later passes wait for
                     // the sink); on the system clock it is waited for.
                     var wait = pause
-                    if options.clock == .system, let nextLinger { wait = min(wait, max(0.05, nextLinger.timeIntervalSinceNow)) }
+                    if options.clock == .system, let nextLinger { wait = min(wait, max(0.05, nextLinger.timeIntervalSince(systemClock.now))) }
                     if options.clock == .feed, firstPass { wait = 0 }
                     firstPass = false
                     let due = systemClock.now.addingTimeInterval(wait)

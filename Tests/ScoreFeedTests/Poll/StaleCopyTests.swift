@@ -20,19 +20,23 @@ struct NewestCopyTests {
         (Stamp(written: t0, newestAction: 100), Stamp(written: t0, newestAction: 100), false),
         (Stamp(written: t0, newestAction: 100), Stamp(written: t0 + 1, newestAction: 100), false),
         (Stamp(written: t0, newestAction: 100), Stamp(written: t0 - 1, newestAction: 100), true),
-        (Stamp(written: t0, newestAction: 100), Stamp(written: t0 + 30, newestAction: 99), true),
+        // Written later: news, even without the newest action (the feed deleted it).
+        (Stamp(written: t0, newestAction: 100), Stamp(written: t0 + 30, newestAction: 99), false),
         (Stamp(written: t0, newestAction: 100), Stamp(written: t0 - 30, newestAction: 101), true),
+        // Written at the same moment: the action number decides.
+        (Stamp(written: t0, newestAction: 100), Stamp(written: t0, newestAction: 99), true),
         // No meta.time on either side: the newest action number alone decides.
         (Stamp(newestAction: 100), Stamp(newestAction: 100), false),
         (Stamp(newestAction: 100), Stamp(newestAction: 99), true),
         (Stamp(written: t0, newestAction: 100), Stamp(newestAction: 101), false),
         // A boxscore: the status never goes back.
         (Stamp(written: t0, status: .final), Stamp(written: t0 + 5, status: .live), true),
+        (Stamp(written: t0, status: .final), Stamp(written: t0 - 5, status: .final), true),
         (Stamp(written: t0, status: .live), Stamp(written: t0 + 5, status: .scheduled), true),
         (Stamp(written: t0, status: .live), Stamp(written: t0 + 5, status: .final), false),
         (Stamp(status: .live), Stamp(status: .live), false),
     ])
-    func aCopyOlderOnAnyCountItStatesIsOlder(_ newest: Stamp, _ copy: Stamp, _ older: Bool) {
+    func aCopyWrittenEarlierOrKnowingLessIsOlder(_ newest: Stamp, _ copy: Stamp, _ older: Bool) {
         #expect(copy.isOlder(than: newest) == older)
     }
 
@@ -45,10 +49,14 @@ struct NewestCopyTests {
         #expect(!admit(Stamp(written: t0 + 1, newestAction: 11)), "older on both counts")
         // A real deletion: newer, the same highest number (the deleted action was not the last).
         #expect(admit(Stamp(written: t0 + 6, newestAction: 12)))
-        // The tail deleted and nothing after it yet: not admitted until a newer action comes.
-        #expect(!admit(Stamp(written: t0 + 9, newestAction: 11)))
+        // The tail deleted, nothing after it yet: newer, so admitted.
+        #expect(admit(Stamp(written: t0 + 9, newestAction: 11)))
+        // An edge's copy from before the deletion is still older.
+        #expect(!admit(Stamp(written: t0 + 7, newestAction: 12)))
+        // Without meta.time, the highest number seen (12, though deleted since) is the bar.
+        #expect(!admit(Stamp(newestAction: 11)))
         #expect(admit(Stamp(written: t0 + 12, newestAction: 13)))
-        #expect(newest.stale == 2)
+        #expect(newest.stale == 3)
         #expect(newest.newest == Stamp(written: t0 + 12, newestAction: 13))
 
         // A restart's floor: the highest number the game applied before.
@@ -248,10 +256,10 @@ struct StaleCopyPollTests {
     }
 
     /// A basket waved off at the tail of the game, in a copy newer than any seen (the review's
-    /// own action appended): the score goes back once, and the stale edge's copy that still has
-    /// the basket does not bring it back.
-    @Test(arguments: Mode.allCases)
-    func aRealDeletionAtTheTailTakesTheScoreBackOnce(_ mode: Mode) async throws {
+    /// own action appended, or not): the score goes back once, and the stale edge's copy that
+    /// still has the basket does not bring it back.
+    @Test(arguments: Mode.allCases, [true, false])
+    func aRealDeletionAtTheTailTakesTheScoreBackOnce(_ mode: Mode, reviewAppended: Bool) async throws {
         let file = "playbyplay_0022400723.json"
         let game = try #require(NBAFiles.gameId(in: file))
         let copies = try GameCopies(file: file)
@@ -275,7 +283,9 @@ struct StaleCopyPollTests {
         review["scoreHome"] = String(before.0)
         review["scoreAway"] = String(before.1)
         let t = times[basket]
-        let waved = Array(actions[..<basket]) + [review]
+        // The basket waved off, in a copy written later: with the review's own action appended,
+        // or with the basket only gone (the copy's highest action number then lower than seen).
+        let waved = Array(actions[..<basket]) + (reviewAppended ? [review] : [])
         var ends: [[String: Any]] = []
         for (offset, kind) in [("period", "end"), ("game", "end")].enumerated() {
             var end = review
