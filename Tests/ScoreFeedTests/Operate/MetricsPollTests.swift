@@ -18,7 +18,7 @@ struct MetricsPollTests {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("poll.prom")
-        let run = try PollLiveTests.poll(server, state: nil, apns: apns, extra: ["--metrics", file.path, "--metrics-interval", "0.5"])
+        let run = try await PollLiveTests.poll(server, state: nil, apns: apns, extra: ["--metrics", file.path, "--metrics-interval", "0.5"])
         #expect(run.status == 0, "\(run.stderr.suffix(400))")
         let text = try String(contentsOf: file, encoding: .utf8)
         #expect(ExpositionCheck.problems(text) == [])

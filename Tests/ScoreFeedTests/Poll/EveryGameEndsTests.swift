@@ -42,8 +42,8 @@ struct EveryGameEndsTests {
     }
 
     /// Runs `arguments` until the process exits by itself (killed after `bound` seconds: status 9).
-    static func runToItsEnd(_ arguments: [String], bound: Double = 150) throws -> JoinTests.Run {
-        try JoinTests.run(arguments, stop: .terminate, bound: bound) { _ in false }
+    static func runToItsEnd(_ arguments: [String], bound: Double = 150) async throws -> JoinTests.Run {
+        try await JoinTests.run(arguments, stop: .terminate, bound: bound) { _ in false }
     }
 
     /// The phase in a record's content-state.
@@ -62,7 +62,7 @@ struct EveryGameEndsTests {
     func aDayWithASilentAndAPostponedGameFinishesByItself(_ mode: Mode) async throws {
         let server = try Self.server()
         let apns = try mode.server()
-        let run = try Self.runToItsEnd(Self.poll(server, mode, apns: apns))
+        let run = try await Self.runToItsEnd(Self.poll(server, mode, apns: apns))
         #expect(run.status == 0, "\(mode): poll --today exits by itself with status 0: \(run.stderr.suffix(600))")
         let played = run.pushes.filter { $0.game == Self.played }, silent = run.pushes.filter { $0.game == Self.silent }
         let final = try Self.score(server, Self.played), held = try Self.score(server, Self.silent)
@@ -97,12 +97,12 @@ struct EveryGameEndsTests {
         let apns = try mode.server()
         let server = try Self.server()
         // 1. kill -9 as soon as the silent game's end is out.
-        let first = try JoinTests.run(Self.poll(server, mode, apns: apns, state: state), stop: .kill, bound: 150) { pushes in
+        let first = try await JoinTests.run(Self.poll(server, mode, apns: apns, state: state), stop: .kill, bound: 150) { pushes in
             pushes.contains { $0.game == Self.silent && $0.event == "end" }
         }
         #expect(first.met, "\(mode): the silent game was given up before the bound: \(first.stderr.suffix(400))")
         // 2. The restart finishes the day: the silent game is not ended a second time.
-        let second = try Self.runToItsEnd(Self.poll(server, mode, apns: apns, state: state))
+        let second = try await Self.runToItsEnd(Self.poll(server, mode, apns: apns, state: state))
         #expect(second.status == 0, "\(mode): the restart exits by itself with status 0: \(second.stderr.suffix(600))")
         let ends = (first.pushes + second.pushes).filter { $0.game == Self.silent && $0.event == "end" }
         var bodies: [Int: String] = [:]
@@ -116,7 +116,7 @@ struct EveryGameEndsTests {
         #expect(second.stderr.contains("it was suspended already"), "\(mode): the restart says the game was given up before: \(second.stderr.suffix(400))")
         // 3. The game comes back (completed, as a suspended game is another day): followed again to its final.
         let resumed = try Self.server(joinAt: 0.6, holdSilent: false)
-        let third = try Self.runToItsEnd(Self.poll(resumed, mode, apns: apns, state: state), bound: 200)
+        let third = try await Self.runToItsEnd(Self.poll(resumed, mode, apns: apns, state: state), bound: 200)
         #expect(third.status == 0, "\(mode): the day of the comeback exits by itself with status 0: \(third.stderr.suffix(600))")
         #expect(third.stderr.contains("game \(Self.silent): its feed is back after it was suspended"), "\(mode): stderr says the game is back")
         let back = third.pushes.filter { $0.game == Self.silent }

@@ -35,7 +35,7 @@ struct JoinTests {
     // MARK: - The scenarios
 
     @Test(arguments: Mode.allCases)
-    func pollJoiningGamesHeldMidGameSendsThePresentOnce(_ mode: Mode) throws {
+    func pollJoiningGamesHeldMidGameSendsThePresentOnce(_ mode: Mode) async throws {
         let server = try LiveNBATestServer(games: Self.games, speed: 400, joinAt: 0.5, holdAt: 0.5)
         let apns = try mode.server()
         var feed: [String: FinalScore] = [:]
@@ -43,20 +43,20 @@ struct JoinTests {
             let score: FinalScore = try #require(Self.score(try server.stats(of: game)), "\(game)'s score from the server")
             feed[game] = score
         }
-        let run = try Self.run(Self.poll(server, apns: apns), stop: .terminate) { pushes in Self.shown(feed, in: pushes) }
+        let run = try await Self.run(Self.poll(server, apns: apns), stop: .terminate) { pushes in Self.shown(feed, in: pushes) }
         #expect(run.met, "every game showed the feed's score before the bound: \(run.stderr.suffix(400))")
         Self.checkCatchUp(run.pushes, feed: feed, what: "poll \(mode), joined and held at 0.5")
     }
 
     @Test(arguments: Mode.allCases)
-    func pollThroughAnOutageCatchesUpWithOnePush(_ mode: Mode) throws {
+    func pollThroughAnOutageCatchesUpWithOnePush(_ mode: Mode) async throws {
         // Joined at 0.3, down from 0.4 to 0.7 (8-9 s at 300x), then held at 0.7.
         let server = try LiveNBATestServer(games: Self.games, speed: 300, joinAt: 0.3, holdAt: 0.7, outage: (from: 0.4, to: 0.7))
         let apns = try mode.server()
         var ends: [String: Double] = [:]
         for game in Self.games { ends[game] = try #require(try server.stats(of: game)["outageEndsAt"] as? Double) }
         var feed: [String: FinalScore] = [:]
-        let run = try Self.run(Self.poll(server, apns: apns), stop: .terminate, bound: 50) { pushes in
+        let run = try await Self.run(Self.poll(server, apns: apns), stop: .terminate, bound: 50) { pushes in
             let after = pushes.filter { $0.sentAt >= ends[$0.game] ?? .infinity }
             for game in Self.games where feed[game] == nil && after.contains(where: { $0.game == game }) {
                 let stats = try server.stats(of: game)
@@ -72,11 +72,11 @@ struct JoinTests {
     }
 
     @Test(arguments: Mode.allCases)
-    func serveHandedABacklogSendsThePresentOnce(_ mode: Mode) throws {
+    func serveHandedABacklogSendsThePresentOnce(_ mode: Mode) async throws {
         let stream = try #require(Self.stream, "scorefeed stream wrote the games")
         let backlog = stream.cut(0.55)
         let feed = Stream.lastStated(backlog)
-        let run = try Self.run(Self.serve(mode), input: stream.headers(mode) + backlog.map(\.line), stop: .closeInput) { pushes in
+        let run = try await Self.run(Self.serve(mode), input: stream.headers(mode) + backlog.map(\.line), stop: .closeInput) { pushes in
             Self.shown(feed, in: pushes)
         }
         #expect(run.met, "every game showed the feed's score before the bound: \(run.stderr.suffix(400))")
@@ -84,7 +84,7 @@ struct JoinTests {
     }
 
     @Test(arguments: Mode.allCases)
-    func failoverToAFreshStateDirNeverNamesAnotherBodyWithAnApnsId(_ mode: Mode) throws {
+    func failoverToAFreshStateDirNeverNamesAnotherBodyWithAnApnsId(_ mode: Mode) async throws {
         let stream = try #require(Self.stream, "scorefeed stream wrote the games")
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -92,7 +92,7 @@ struct JoinTests {
         // The first machine: each game's first half, then kill -9 once every game shows it.
         let half = stream.cut(0.5)
         let halfScores = Stream.lastStated(half)
-        let first = try Self.run(Self.serve(mode) + ["--state-dir", lost.path], input: stream.headers(mode) + half.map(\.line), stop: .kill) {
+        let first = try await Self.run(Self.serve(mode) + ["--state-dir", lost.path], input: stream.headers(mode) + half.map(\.line), stop: .kill) {
             pushes in Self.shown(halfScores, in: pushes)
         }
         #expect(first.met, "every game showed its first half's score before the kill: \(first.stderr.suffix(400))")
@@ -101,9 +101,10 @@ struct JoinTests {
         // carries another timestamp: another body.
         try FileManager.default.removeItem(at: lost)
         if let last = first.pushes.map(\.sentAt).max() {
-            Thread.sleep(until: Date(timeIntervalSince1970: last.rounded(.down) + 1))
+            let wait = Date(timeIntervalSince1970: last.rounded(.down) + 1).timeIntervalSinceNow
+            if wait > 0 { try await Task.sleep(for: .seconds(wait)) }
         }
-        let second = try Self.run(Self.serve(mode) + ["--state-dir", fresh.path], input: stream.headers(mode) + stream.events.map(\.line), stop: .closeInput) { _ in true }
+        let second = try await Self.run(Self.serve(mode) + ["--state-dir", fresh.path], input: stream.headers(mode) + stream.events.map(\.line), stop: .closeInput) { _ in true }
         let bodies = Dictionary(first.pushes.map { ($0.apnsID, $0.body) }, uniquingKeysWith: { earlier, _ in earlier })
         let final = Stream.lastStated(stream.events)
         var figures: [String] = []
@@ -242,6 +243,30 @@ struct JoinTests {
     /// within `bound` seconds, or that does not end within `bound` more, is killed (`met` false).
     static func run(
         _ arguments: [String], input: [Data]? = nil, stop: Stop, bound: Double = 40, until: ([Push]) throws -> Bool
+    ) async throws -> Run {
+        let started = Date()
+        // The condition is asked on the run's own thread only, while this task waits for it.
+        let run = try await withoutActuallyEscaping(until) { until in
+            let condition = UncheckedCondition(ask: until)
+            return try await OffPool.run {
+                try runBlocking(arguments, input: input, stop: stop, bound: bound, until: condition.ask)
+            }
+        }
+        // Recorded games on the system clock: every date a device reads is today's (issue 31).
+        DeviceDates.expectToday(
+            run.pushes.map { Data($0.line.utf8) }, since: started, until: Date(),
+            what: "scorefeed \(arguments.prefix(1).joined()) on the system clock")
+        return run
+    }
+
+    /// A condition handed to the thread that runs the process (see ``run(_:input:stop:bound:until:)``).
+    struct UncheckedCondition: @unchecked Sendable {
+        var ask: ([Push]) throws -> Bool
+    }
+
+    /// ``run(_:input:stop:bound:until:)`` on the calling thread.
+    static func runBlocking(
+        _ arguments: [String], input: [Data]?, stop: Stop, bound: Double, until: ([Push]) throws -> Bool
     ) throws -> Run {
         signal(SIGPIPE, SIG_IGN)
         let process = Process()
@@ -256,7 +281,6 @@ struct JoinTests {
         defer { try? FileManager.default.removeItem(at: errorFile) }
         let errorHandle = try FileHandle(forWritingTo: errorFile)
         process.standardError = errorHandle
-        let started = Date()
         try process.run()
         try errorHandle.close()
         let pid = process.processIdentifier
@@ -303,9 +327,6 @@ struct JoinTests {
         process.waitUntilExit()
         watchdog.cancel()
         let stderr = String(decoding: try Data(contentsOf: errorFile), as: UTF8.self)
-        // Recorded games on the system clock: every date a device reads is today's (issue 31).
-        DeviceDates.expectToday(
-            pushes.map { Data($0.line.utf8) }, since: started, until: Date(), what: "scorefeed \(arguments.prefix(1).joined()) on the system clock")
         return Run(pushes: pushes, status: process.terminationStatus, met: met, stderr: stderr)
     }
 

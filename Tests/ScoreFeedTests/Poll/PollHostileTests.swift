@@ -57,7 +57,7 @@ struct PollHostileTests {
         for (game, kind) in zip(games, Self.kinds) { hostile["boxscore_\(game)"] = kind }
         let server = try LiveNBATestServer(games: games, speed: PollLiveTests.speed, hostile: hostile)
         let apns = try mode.server()
-        let run = try PollLiveTests.poll(server, state: nil, apns: apns, timeout: "2")
+        let run = try await PollLiveTests.poll(server, state: nil, apns: apns, timeout: "2")
         #expect(run.status == 0, "\(run.stderr.suffix(600))")
         try await PollLiveTests.check(run.lines, label: "\(mode) hostile boxscores:")
         let errors = run.stderr.split(separator: "\n")

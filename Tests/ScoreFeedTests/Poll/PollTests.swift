@@ -226,6 +226,16 @@ struct PollLiveTests {
     static func poll(
         _ server: LiveNBATestServer, state: URL?, killAfter: Int? = nil, today: Bool = false, apns: APNsTestServer? = nil,
         timeout: String = "5", extra: [String] = []
+    ) async throws -> (lines: [String], status: Int32, killed: Bool, stderr: String) {
+        try await OffPool.run {
+            try pollBlocking(server, state: state, killAfter: killAfter, today: today, apns: apns, timeout: timeout, extra: extra)
+        }
+    }
+
+    /// ``poll(_:state:killAfter:today:apns:timeout:extra:)`` on the calling thread.
+    static func pollBlocking(
+        _ server: LiveNBATestServer, state: URL?, killAfter: Int?, today: Bool, apns: APNsTestServer?, timeout: String,
+        extra: [String]
     ) throws -> (lines: [String], status: Int32, killed: Bool, stderr: String) {
         let process = Process()
         process.executableURL = ScoreFeedProcess.executable
@@ -307,7 +317,7 @@ struct PollLiveTests {
     func eachGameEndsWithItsExactFinal(_ failRate: Double, _ mode: Mode) async throws {
         let server = try LiveNBATestServer(games: Self.games, speed: Self.speed, failRate: failRate, seed: 7, slowSeconds: 3)
         let apns = try mode.server()
-        let run = try Self.poll(server, state: nil, apns: apns)
+        let run = try await Self.poll(server, state: nil, apns: apns)
         #expect(run.status == 0, "poll exits 0 when every game has ended: \(run.stderr.suffix(400))")
         try await Self.check(run.lines, label: "\(mode) fail rate \(failRate):")
         if failRate > 0 { #expect(run.stderr.contains("http://127.0.0.1:\(server.port)"), "failures are named with their URL") }
@@ -322,7 +332,7 @@ struct PollLiveTests {
         let server = try LiveNBATestServer(
             games: Self.games, speed: 1, step: 0.01, stale: [(3, "0.004"), (5, "0.10-0.25")])
         let apns = try mode.server()
-        let run = try Self.poll(server, state: nil, apns: apns)
+        let run = try await Self.poll(server, state: nil, apns: apns)
         #expect(run.status == 0, "\(run.stderr.suffix(400))")
         try await Self.check(run.lines, label: "\(mode) stale edge:")
         #expect(try server.stats()["stale"] as? Int ?? 0 > 0)
@@ -355,7 +365,7 @@ struct PollLiveTests {
     func todayFollowsEveryGameOnTheScoreboard(_ mode: Mode) async throws {
         let server = try LiveNBATestServer(games: Self.games, speed: Self.speed)
         let apns = try mode.server()
-        let run = try Self.poll(server, state: nil, today: true, apns: apns)
+        let run = try await Self.poll(server, state: nil, today: true, apns: apns)
         #expect(run.status == 0, "\(run.stderr.suffix(400))")
         #expect(run.stderr.contains("following 3 games"))
         try await Self.check(run.lines)
@@ -372,11 +382,11 @@ struct PollLiveTests {
         var kills = 0
         var random = SeededRandom(seed: 14)
         for _ in 0..<4 {
-            let run = try Self.poll(server, state: state, killAfter: Int.random(in: 5...60, using: &random), apns: apns)
+            let run = try await Self.poll(server, state: state, killAfter: Int.random(in: 5...60, using: &random), apns: apns)
             lines += run.lines
             if run.killed { kills += 1 } else { break }
         }
-        let last = try Self.poll(server, state: state, apns: apns)
+        let last = try await Self.poll(server, state: state, apns: apns)
         lines += last.lines
         #expect(last.status == 0)
         #expect(kills >= 2, "the poller was killed mid-game")

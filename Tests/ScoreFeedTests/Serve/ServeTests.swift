@@ -36,7 +36,12 @@ enum RecordedStream {
 struct ServeTests {
     /// Runs `scorefeed serve --clock feed` on `input`; kills it with SIGKILL after `killAfter`
     /// output lines when given. Returns the lines it printed and whether it was killed.
-    static func serve(input: URL, stateDir: URL, killAfter: Int? = nil, extra: [String] = []) throws -> (lines: [String], killed: Bool, stderr: String) {
+    static func serve(input: URL, stateDir: URL, killAfter: Int? = nil, extra: [String] = []) async throws -> (lines: [String], killed: Bool, stderr: String) {
+        try await OffPool.run { try serveBlocking(input: input, stateDir: stateDir, killAfter: killAfter, extra: extra) }
+    }
+
+    /// ``serve(input:stateDir:killAfter:extra:)`` on the calling thread.
+    static func serveBlocking(input: URL, stateDir: URL, killAfter: Int?, extra: [String]) throws -> (lines: [String], killed: Bool, stderr: String) {
         let process = Process()
         process.executableURL = ScoreFeedProcess.executable
         process.arguments = ["serve", "--clock", "feed", "--state-dir", stateDir.path] + extra
@@ -98,7 +103,7 @@ struct ServeTests {
             try? FileManager.default.removeItem(at: cleanState)
             try? FileManager.default.removeItem(at: state)
         }
-        let clean = try Self.serve(input: input, stateDir: cleanState, extra: arguments(cleanAPNs))
+        let clean = try await Self.serve(input: input, stateDir: cleanState, extra: arguments(cleanAPNs))
         let cleanLines = BroadcastAudit.pushLines(clean.lines)
         #expect(cleanLines.count > 300)
 
@@ -106,7 +111,7 @@ struct ServeTests {
         var all: [String] = []
         var kills = 0
         for _ in 0..<60 {
-            let run = try Self.serve(input: input, stateDir: state, killAfter: Int.random(in: 1...40, using: &rng), extra: arguments(apns))
+            let run = try await Self.serve(input: input, stateDir: state, killAfter: Int.random(in: 1...40, using: &rng), extra: arguments(apns))
             all += BroadcastAudit.pushLines(run.lines)
             if run.killed { kills += 1 } else { break }
         }
