@@ -25,13 +25,13 @@ public struct Metrics: Hashable, Sendable {
             id: String, events: [String: Int] = [:], pushes: [PushKind: Int] = [:], budgetUsed: Int = 0, beyondBudget: Int = 0,
             corrections: Int = 0, staleCopies: Int = 0
         ) {
-            self.staleCopies = staleCopies
             self.id = id
             self.events = events
             self.pushes = pushes
             self.budgetUsed = budgetUsed
             self.beyondBudget = beyondBudget
             self.corrections = corrections
+            self.staleCopies = staleCopies
         }
     }
 

@@ -58,7 +58,7 @@ extension GameService {
         var pause: TimeInterval = 0.5
         var firstPass = true
         var busy: [String] = []
-        await DeadlineLoop(clock: systemClock).run(
+        await DeadlineLoop(clock: wallClock).run(
             next: {
                 while true {
                     busy = []
@@ -84,10 +84,10 @@ extension GameService {
                     // On the feed clock a linger ends at once (on the first pass; later passes wait for
                     // the sink); on the system clock it is waited for.
                     var wait = pause
-                    if options.clock == .system, let nextLinger { wait = min(wait, max(0.05, nextLinger.timeIntervalSince(systemClock.now))) }
+                    if options.clock == .system, let nextLinger { wait = min(wait, max(0.05, nextLinger.timeIntervalSince(wallClock.now))) }
                     if options.clock == .feed, firstPass { wait = 0 }
                     firstPass = false
-                    let due = systemClock.now.addingTimeInterval(wait)
+                    let due = wallClock.now.addingTimeInterval(wait)
                     guard due <= giveUp else { return nil }
                     pause = min(pause * 2, 30)
                     return due

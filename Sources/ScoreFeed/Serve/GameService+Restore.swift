@@ -58,7 +58,7 @@ extension GameService {
             }
             if options.perGameChannels { session.claimChannel(for: identity) }
             let engine = MatchEngine(
-                session: session, clock: makeClock(at: session.now), sink: sink, checkpoints: store, wallClock: systemClock,
+                session: session, clock: makeClock(at: session.now), sink: sink, checkpoints: store, wallClock: wallClock,
                 metrics: options.metrics)
             add(id, Game(engine: engine))
             board.restored(id, channel: session.channel)

@@ -32,12 +32,13 @@ extension GameService {
     /// The earliest moment a held push is due, across games.
     public var nextDeadline: Date? { deadlines.next }
 
-    /// Sends held pushes as they come due on the system clock until the task is cancelled: the
-    /// next deadline, looked at again at least every 0.1 s (a new event may hold one sooner).
+    /// Sends held pushes as they come due on the wall clock (``Options/wallClock``) until the task
+    /// is cancelled: the next deadline, looked at again at least every 0.1 s (a new event may hold
+    /// one sooner).
     func runTimer() async {
-        await DeadlineLoop(clock: systemClock).run(
+        await DeadlineLoop(clock: wallClock).run(
             next: {
-                let soon = systemClock.now.addingTimeInterval(0.1)
+                let soon = wallClock.now.addingTimeInterval(0.1)
                 return min(nextDeadline ?? soon, soon)
             },
             work: { now in await fireDue(now: now) })
@@ -48,7 +49,7 @@ extension GameService {
     /// ended keeps its checkpoint and resumes on the next run. ``LiveService`` runs these steps
     /// with the sink's last deliveries between them.
     public func drain(waitingAtMost limit: TimeInterval = 600) async {
-        let giveUp = systemClock.now.addingTimeInterval(limit)
+        let giveUp = wallClock.now.addingTimeInterval(limit)
         await drainHeld(until: giveUp)
         await settleChannels(until: giveUp)
         await compact()
@@ -67,7 +68,7 @@ extension GameService {
         } else {
             // The engines' own deadlines, not the wake-up heap, whose entries may be stale.
             var previous: Date?
-            await DeadlineLoop(clock: systemClock).run(
+            await DeadlineLoop(clock: wallClock).run(
                 next: {
                     var next: Date?
                     for id in order {
@@ -76,7 +77,7 @@ extension GameService {
                     guard let next, next <= giveUp else { return nil }
                     defer { previous = next }
                     // The last tick could not move it (a checkpoint that cannot be written).
-                    if next <= systemClock.now, next == previous { return systemClock.now.addingTimeInterval(0.5) }
+                    if next <= wallClock.now, next == previous { return wallClock.now.addingTimeInterval(0.5) }
                     return next
                 },
                 work: { now in

@@ -103,7 +103,7 @@ public actor GameService {
     /// The games' journals (with a state directory): bytes written and syncs made, for figures.
     public nonisolated var journal: Journal? { store?.journal }
     /// The wall clock (``Options/wallClock``).
-    nonisolated var systemClock: any EngineClock { options.wallClock }
+    nonisolated var wallClock: any EngineClock { options.wallClock }
     var games: [String: Game] = [:]
     /// Game ids in the order their headers (or checkpoints) came, for summaries.
     var order: [String] = []
@@ -187,21 +187,21 @@ public actor GameService {
         if options.perGameChannels { session.claimChannel(for: identity) }
         if let lost { session.continueNumbering(after: lost.seq, lastTimestamp: lost.lastTimestamp) }
         let engine = MatchEngine(
-            session: session, clock: clock, sink: sink, checkpoints: store, wallClock: systemClock, metrics: options.metrics)
+            session: session, clock: clock, sink: sink, checkpoints: store, wallClock: wallClock, metrics: options.metrics)
         return Game(engine: engine)
     }
 
-    /// A new engine's clock: the system clock, or on feed time a clock of its own (the engine
+    /// A new engine's clock: the wall clock, or on feed time a clock of its own (the engine
     /// moves it) starting at `start`.
     func makeClock(at start: Date) -> any EngineClock {
-        options.clock == .feed ? ManualClock(start) : systemClock
+        options.clock == .feed ? ManualClock(start) : wallClock
     }
 
     /// Takes in what an engine said after a call: its next deadline, and its channel for the
     /// board (which says what to do of it: see ``ChannelBoard/reported(_:_:now:)``).
     func absorb(_ id: String, _ step: Step) {
         schedule(id, step.deadline)
-        carry(board.reported(id, step.channel, now: systemClock.now))
+        carry(board.reported(id, step.channel, now: wallClock.now))
     }
 
     /// Whether a call to game `id`'s engine is to hold its pushes: a batch is open. The game is

@@ -120,7 +120,7 @@ public struct LiveService: Sendable {
         return await withTaskGroup(of: Result<Void, any Error>?.self) { group in
             group.addTask {
                 if drain {
-                    let giveUp = games.systemClock.now.addingTimeInterval(limit)
+                    let giveUp = games.wallClock.now.addingTimeInterval(limit)
                     await games.drainHeld(until: giveUp)
                     await games.settleChannels(until: giveUp)
                 }
@@ -128,7 +128,7 @@ public struct LiveService: Sendable {
                 do { try await finishing() } catch { result = .failure(error) }
                 // Ends the sink delivered only now let their channels be deleted; what that
                 // sends (the deletes, APNs' list) is finished too.
-                if await games.settleChannels(until: games.systemClock.now.addingTimeInterval(limit)) {
+                if await games.settleChannels(until: games.wallClock.now.addingTimeInterval(limit)) {
                     do { try await finishing() } catch { if case .success = result { result = .failure(error) } }
                 }
                 await games.compact()
@@ -139,7 +139,7 @@ public struct LiveService: Sendable {
                     await stopRequests()
                     guard !Task.isCancelled else { return nil }
                     report("stopping: what is due goes out for \(Int(grace)) s more, the rest stays \(rest)")
-                    try? await games.systemClock.sleep(until: games.systemClock.now.addingTimeInterval(grace))
+                    try? await games.wallClock.sleep(until: games.wallClock.now.addingTimeInterval(grace))
                     return nil
                 }
             }

@@ -101,27 +101,6 @@ struct PollCoreTests {
     }
 }
 
-/// A live source that answers from a script, one answer per request of each URL (the last one
-/// repeats), for the poller's paths that a real server rarely takes.
-actor ScriptedSource: LiveSource {
-    private var script: [URL: [LiveFetcher.Answer]]
-    private(set) var requests: [URL: Int] = [:]
-
-    init(_ script: [URL: [LiveFetcher.Answer]]) {
-        self.script = script
-    }
-
-    func get(_ url: URL, validators: inout LiveFetcher.Validators) async -> LiveFetcher.Answer {
-        requests[url, default: 0] += 1
-        guard var answers = script[url], let first = answers.first else {
-            return .failed(ScoreFeedError(.io, "HTTP 404 (refused)", at: .init(file: url.absoluteString)), retryAfter: nil)
-        }
-        if answers.count > 1 { answers.removeFirst() }
-        script[url] = answers
-        return first
-    }
-}
-
 @Suite(
     "poll: ending a game whatever the endpoints do", .timeLimit(.minutes(2)),
     .enabled(if: NBAFiles.available, NBAFiles.absentReason))

@@ -2,11 +2,6 @@ import Foundation
 import Testing
 @testable import ScoreFeed
 import ScoreFeedModel
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The rule that tells a stale CDN edge's older copy from a correction, on its own.
 @Suite("poll: an older copy is not a correction (the rule)")
@@ -100,89 +95,6 @@ struct NewestCopyTests {
     }
 }
 
-/// One real game's play-by-play, cut at any moment as the CDN would have served it then, with
-/// that moment as its `meta.time`.
-struct GameCopies {
-    /// The game's document, its actions and each action's time (its `timeActual`, else the one
-    /// before it).
-    let root: [String: Any]
-    let actions: [[String: Any]]
-    let times: [Double]
-
-    init(file: String) throws {
-        let data = try Data(contentsOf: URL(fileURLWithPath: NBAFiles.path(file)))
-        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let game = try #require(root["game"] as? [String: Any])
-        actions = try #require(game["actions"] as? [[String: Any]])
-        var last = actions.lazy.compactMap { ($0["timeActual"] as? String).flatMap(ISOTime.seconds) }.first ?? 0
-        times = actions.map { action in
-            if let time = (action["timeActual"] as? String).flatMap(ISOTime.seconds) { last = time }
-            return last
-        }
-        self.root = root
-    }
-
-    var first: Double { times.min() ?? 0 }
-    var span: Double { (times.max() ?? 0) - first }
-
-    /// The game as it stood at `fraction` of its span (0: its first action, 1 and more: all of it).
-    func copy(at fraction: Double) throws -> Data {
-        let moment = first + fraction * span
-        let visible = fraction >= 1 ? actions : zip(actions, times).filter { $0.1 <= moment }.map(\.0)
-        return try document(actions: visible, written: moment)
-    }
-
-    /// The document with `actions` and `meta.time` set to `written` (Unix seconds), as the CDN
-    /// spells it.
-    func document(actions: [[String: Any]], written: Double) throws -> Data {
-        var root = root
-        var game = root["game"] as? [String: Any] ?? [:]
-        game["actions"] = actions
-        root["game"] = game
-        var meta = root["meta"] as? [String: Any] ?? [:]
-        meta["time"] = Self.metaTime(written)
-        root["meta"] = meta
-        return try JSONSerialization.data(withJSONObject: root)
-    }
-
-    /// `2025-02-11 01:16:27.797538`.
-    static func metaTime(_ seconds: Double) -> String {
-        let whole = Int(seconds.rounded(.down))
-        var time = tm()
-        var t = time_t(whole)
-        gmtime_r(&t, &time)
-        return String(
-            format: "%04d-%02d-%02d %02d:%02d:%02d.%06d", Int(time.tm_year) + 1900, Int(time.tm_mon) + 1, Int(time.tm_mday),
-            Int(time.tm_hour), Int(time.tm_min), Int(time.tm_sec), Int(((seconds - Double(whole)) * 1e6).rounded(.down)))
-    }
-}
-
-/// A CDN that answers a planned list of copies, one per request (the last repeats).
-actor CDNEdge: LiveSource {
-    private let plan: [Data]
-    private(set) var served = 0
-    /// Told once when the poller asks again after the whole plan (which then holds it, instead
-    /// of repeating the last copy).
-    private let exhausted: AsyncStream<Void>.Continuation?
-
-    init(_ plan: [Data], exhausted: AsyncStream<Void>.Continuation? = nil) {
-        self.plan = plan
-        self.exhausted = exhausted
-    }
-
-    func get(_ url: URL, validators: inout LiveFetcher.Validators) async -> LiveFetcher.Answer {
-        guard !plan.isEmpty else { return .failed(ScoreFeedError(.io, "HTTP 404 (no copy)"), retryAfter: nil) }
-        served += 1
-        if served > plan.count, exhausted != nil {
-            // The poller has handled the whole plan and asks again: held here until it is stopped.
-            if served == plan.count + 1 { exhausted?.yield() }
-            try? await Task.sleep(for: .seconds(3600))
-            return .notModified
-        }
-        return .body(plan[min(served, plan.count) - 1])
-    }
-}
-
 /// `poll`'s path in process, on real games, with a stale CDN edge: an older copy is ignored whole,
 /// a real correction still applies. Token and broadcast mode alike.
 @Suite("poll: an older copy is not a correction (real games)", .enabled(if: NBAFiles.available, NBAFiles.absentReason))
@@ -190,13 +102,18 @@ struct StaleCopyPollTests {
     typealias Mode = RealFeedServeTests.Mode
     static let url = URL(string: "http://cdn.test/playbyplay.json")!
 
+    /// A CDN that answers `plan`, one copy per request (the last repeats).
+    static func edge(_ plan: [Data], exhausted: AsyncStream<Void>.Continuation? = nil) -> ScriptedSource {
+        ScriptedSource([url: plan.map(LiveFetcher.Answer.body)], exhausted: exhausted)
+    }
+
     /// The liveData play-by-play files.
     static var games: [String] { NBAFiles.games.filter { $0.hasPrefix("playbyplay_") } }
 
     /// Polls `edge` (the play-by-play alone says when the game is over) into a new service, or
     /// into `service`, on virtual time; returns its records and the game's figures.
     static func poll(
-        _ edge: CDNEdge, game: String, mode: Mode, service: GameService? = nil, sink: RecordingSink? = nil
+        _ edge: ScriptedSource, game: String, mode: Mode, service: GameService? = nil, sink: RecordingSink? = nil
     ) async throws -> (records: [PushRecord], statistics: GameSession.Statistics) {
         let sink = sink ?? mode.sink()
         let service = try service ?? mode.service(clock: .feed, sink: sink)
@@ -243,8 +160,8 @@ struct StaleCopyPollTests {
     func olderCopiesChangeNoRecord(_ file: String, _ mode: Mode) async throws {
         let game = try #require(NBAFiles.gameId(in: file))
         let (clean, stale, inserted) = try Self.plans(try GameCopies(file: file), steps: 40, seed: 38)
-        let expected = try await Self.poll(CDNEdge(clean), game: game, mode: mode)
-        let mine = try await Self.poll(CDNEdge(stale), game: game, mode: mode)
+        let expected = try await Self.poll(Self.edge(clean), game: game, mode: mode)
+        let mine = try await Self.poll(Self.edge(stale), game: game, mode: mode)
 
         #expect(mine.records.map { $0.jsonLine() } == expected.records.map { $0.jsonLine() }, "the same records as without older copies")
         #expect(mine.statistics.staleCopies == inserted, "every older copy counted")
@@ -305,7 +222,7 @@ struct StaleCopyPollTests {
             try copies.document(actions: withBasket, written: t),  // the stale edge
             try copies.document(actions: waved + ends, written: t + 60),
         ]
-        let (records, statistics) = try await Self.poll(CDNEdge(plan), game: game, mode: mode)
+        let (records, statistics) = try await Self.poll(Self.edge(plan), game: game, mode: mode)
         #expect(Self.backwards(records) == 1, "the score goes back once")
         let last = try #require(records.last)
         #expect(last.event == .end)
@@ -323,7 +240,7 @@ struct StaleCopyPollTests {
         let game = try #require(NBAFiles.gameId(in: file))
         let (signal, exhausted) = AsyncStream<Void>.makeStream()
         let copies = try GameCopies(file: file)
-        let edge = CDNEdge([try copies.copy(at: 0.3), try copies.copy(at: 0.6)], exhausted: exhausted)
+        let edge = Self.edge([try copies.copy(at: 0.3), try copies.copy(at: 0.6)], exhausted: exhausted)
         let sink = mode.sink()
         let service = try mode.service(clock: .feed, sink: sink)
         var poller = LivePoller(gameId: game, playByPlay: Self.url, boxscore: nil, interval: 3)
@@ -335,7 +252,7 @@ struct StaleCopyPollTests {
         let shownBefore = await sink.records.count
         #expect(shownBefore > 0)
 
-        let again = CDNEdge([try copies.copy(at: 0.4), try copies.copy(at: 1)])
+        let again = Self.edge([try copies.copy(at: 0.4), try copies.copy(at: 1)])
         let (records, statistics) = try await Self.poll(again, game: game, mode: mode, service: service, sink: sink)
         #expect(Self.backwards(records) == 0, "the older copy is not shown")
         #expect(statistics.staleCopies == 1)

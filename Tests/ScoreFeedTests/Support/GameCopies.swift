@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import ScoreFeed
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One real game's play-by-play, cut at any moment as the CDN would have served it then, with
+/// that moment as its `meta.time`.
+struct GameCopies {
+    /// The game's document, its actions and each action's time (its `timeActual`, else the one
+    /// before it).
+    let root: [String: Any]
+    let actions: [[String: Any]]
+    let times: [Double]
+
+    init(file: String) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: NBAFiles.path(file)))
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let game = try #require(root["game"] as? [String: Any])
+        actions = try #require(game["actions"] as? [[String: Any]])
+        var last = actions.lazy.compactMap { ($0["timeActual"] as? String).flatMap(ISOTime.seconds) }.first ?? 0
+        times = actions.map { action in
+            if let time = (action["timeActual"] as? String).flatMap(ISOTime.seconds) { last = time }
+            return last
+        }
+        self.root = root
+    }
+
+    var first: Double { times.min() ?? 0 }
+    var span: Double { (times.max() ?? 0) - first }
+
+    /// The actions visible at `fraction` of the game's span (0: its first action, 1 and more:
+    /// all of it), in the file's order.
+    func visible(at fraction: Double) -> [[String: Any]] {
+        let moment = first + fraction * span
+        return fraction >= 1 ? actions : zip(actions, times).filter { $0.1 <= moment }.map(\.0)
+    }
+
+    /// The game as it stood at `fraction` of its span, stamped with that moment.
+    func copy(at fraction: Double) throws -> Data {
+        try document(actions: visible(at: fraction), written: first + fraction * span)
+    }
+
+    /// The document with `actions` and `meta.time` set to `written` (Unix seconds), as the CDN
+    /// spells it.
+    func document(actions: [[String: Any]], written: Double) throws -> Data {
+        var root = root
+        var game = root["game"] as? [String: Any] ?? [:]
+        game["actions"] = actions
+        root["game"] = game
+        var meta = root["meta"] as? [String: Any] ?? [:]
+        meta["time"] = Self.metaTime(written)
+        root["meta"] = meta
+        return try JSONSerialization.data(withJSONObject: root)
+    }
+
+    /// `2025-02-11 01:16:27.797538`.
+    static func metaTime(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded(.down))
+        var time = tm()
+        var t = time_t(whole)
+        gmtime_r(&t, &time)
+        return String(
+            format: "%04d-%02d-%02d %02d:%02d:%02d.%06d", Int(time.tm_year) + 1900, Int(time.tm_mon) + 1, Int(time.tm_mday),
+            Int(time.tm_hour), Int(time.tm_min), Int(time.tm_sec), Int(((seconds - Double(whole)) * 1e6).rounded(.down)))
+    }
+}
