@@ -134,26 +134,72 @@ struct StaleCopyPollTests {
     /// serves them: after every 3rd fresh copy one 0.4 % of the span older than the copy before
     /// it; after every 5th one 10-25 % older (seeded). Returns (clean plan, stale plan, inserted).
     static func plans(_ game: GameCopies, steps: Int, seed: UInt64) throws -> ([Data], [Data], Int) {
+        let (clean, stale, _, inserted) = try plansWithRepeats(game, steps: steps, seed: seed)
+        return (clean, stale, inserted)
+    }
+
+    /// ``plans(_:steps:seed:)``, and the stale plan with each older copy replaced by the newest
+    /// copy again (a repeat: the same requests, the same moments).
+    static func plansWithRepeats(_ game: GameCopies, steps: Int, seed: UInt64) throws -> ([Data], [Data], [Data], Int) {
         var random = SeededRandom(seed: seed)
-        var clean: [Data] = [], stale: [Data] = []
+        var clean: [Data] = [], stale: [Data] = [], repeated: [Data] = []
         var inserted = 0
         for step in 0...steps {
             let fraction = Double(step) / Double(steps)
             let fresh = try game.copy(at: fraction)
             clean.append(fresh)
             stale.append(fresh)
+            repeated.append(fresh)
             guard step > 0, step < steps else { continue }
             let before = Double(step - 1) / Double(steps)
             if step % 3 == 0 {
                 stale.append(try game.copy(at: before - 0.004))
+                repeated.append(fresh)
                 inserted += 1
             }
             if step % 5 == 0 {
                 stale.append(try game.copy(at: before - 0.10 - 0.15 * Double(random.next() % 1000) / 1000))
+                repeated.append(fresh)
                 inserted += 1
             }
         }
-        return (clean, stale, inserted)
+        return (clean, stale, repeated, inserted)
+    }
+
+    /// On the wall clock, as production runs (a simulated one): the poller asks every
+    /// `interval`, the engines decide on that clock, and each answer is one moment. An older copy
+    /// costs what a repeat of the newest costs: no push, no priority 10.
+    @Test(arguments: ["playbyplay_0022400762.json", "playbyplay_0022000001.json"], Mode.allCases)
+    func onTheWallClockAnOlderCopyCostsWhatARepeatCosts(_ file: String, _ mode: Mode) async throws {
+        let game = try #require(NBAFiles.gameId(in: file))
+        let copies = try GameCopies(file: file)
+        let steps = 40
+        let (_, stale, repeated, inserted) = try Self.plansWithRepeats(copies, steps: steps, seed: 38)
+        func run(_ plan: [Data]) async throws -> (records: [PushRecord], statistics: GameSession.Statistics) {
+            let clock = SimulatedClock(Date(timeIntervalSince1970: copies.first))
+            let sink = mode.sink()
+            let service = try GameService(
+                options: .init(
+                    clock: .system, renderer: mode.renderer, channels: .init(manage: mode == .broadcast), wallClock: clock),
+                sink: sink)
+            // A request per step of the game's copies, so the clock keeps pace with the game.
+            var poller = LivePoller(gameId: game, playByPlay: Self.url, boxscore: nil, interval: copies.span / Double(steps))
+            poller.clock = clock
+            let edge = Self.edge(plan)
+            await clock.run { [poller] in await poller.run(service: service, fetcher: edge) { _ in } }
+            await clock.run { await service.drain() }
+            let statistics = try #require(await service.summaries().first { $0.attributes.gameId == game }?.statistics)
+            return (await sink.records, statistics)
+        }
+        let expected = try await run(repeated)
+        let mine = try await run(stale)
+        #expect(mine.records.map { $0.jsonLine() } == expected.records.map { $0.jsonLine() }, "the same records as with repeats")
+        #expect(mine.records.filter { $0.priority == 10 }.count == expected.records.filter { $0.priority == 10 }.count)
+        #expect(mine.statistics.staleCopies == inserted)
+        #expect(Self.backwards(mine.records) == Self.backwards(expected.records))
+        let last = try #require(mine.records.last)
+        let final = try #require(RealFeedServeTests.imported(file).finalScore)
+        #expect(last.event == .end && last.state.homeScore == final.home && last.state.awayScore == final.away)
     }
 
     @Test(arguments: games, Mode.allCases)
