@@ -23,6 +23,7 @@ enum ScoreFeedCommand {
           stream                  Write recorded games as the JSON lines serve reads, merged by time.
           channels                Show each game's broadcast channel from a state directory.
           status                  Show each game of a state directory: score, pushes, budget.
+          simulate                Simulate whole live days with faults, on virtual time, checked.
 
           See 'scorefeed help <subcommand>' for detailed help.
 
@@ -45,6 +46,7 @@ enum ScoreFeedCommand {
         ("stream", StreamCommand.help, StreamCommand.run),
         ("channels", ChannelsCommand.help, ChannelsCommand.run),
         ("status", StatusCommand.help, StatusCommand.run),
+        ("simulate", SimulateCommand.help, SimulateCommand.run),
     ]
 
     static func main() async {

@@ -193,7 +193,8 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
         case deleted(String, alreadyGone: Bool)
         /// The request was refused for good; the game holds its pushes (or its channel stays).
         case refused(String)
-        /// The answer cannot be used (a create without `apns-channel-id`); the request is retried.
+        /// The answer cannot be used (a create without `apns-channel-id`, APNs busy or down: 429,
+        /// 5xx); the request is sent again later.
         case unusable(String)
         /// The answer was not for the current phase; nothing changed.
         case ignored
@@ -212,6 +213,8 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
                 created = now
                 return .opened(id)
             }
+            // Busy or down for now (429, 5xx): not an answer about this channel.
+            if answer.isTransient { return .unusable("APNs answered the create HTTP \(answer.status) (busy or down)") }
             let reason = "APNs refused the create: HTTP \(answer.status)" + (answer.reason.map { " \($0)" } ?? "")
             phase = .refused(reason: reason, id: nil)
             return .refused(reason)
@@ -220,6 +223,7 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
                 phase = .deleted(id: id)
                 return .deleted(id, alreadyGone: !answer.isSuccess)
             }
+            if answer.isTransient { return .unusable("APNs answered the delete of channel \(id) HTTP \(answer.status) (busy or down)") }
             let reason = "APNs refused to delete channel \(id): HTTP \(answer.status)" + (answer.reason.map { " \($0)" } ?? "")
             phase = .refused(reason: reason, id: id)
             return .refused(reason)

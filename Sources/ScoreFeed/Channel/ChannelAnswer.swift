@@ -21,6 +21,9 @@ public struct ChannelAnswer: Hashable, Sendable, Codable {
 
     public var isSuccess: Bool { (200...299).contains(status) }
 
+    /// APNs is busy or down (429, 5xx): the request is to be sent again later, not given up.
+    public var isTransient: Bool { status == 429 || (500...599).contains(status) }
+
     /// The channel is already gone: a delete answered this way succeeded earlier (say, just
     /// before a crash).
     public var meansChannelGone: Bool {

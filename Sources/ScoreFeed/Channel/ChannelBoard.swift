@@ -126,7 +126,7 @@ public struct ChannelBoard: Sendable {
             case .deleted(let channel, let gone):
                 actions.append(.report("game \(game): broadcast channel \(channel) deleted" + (gone ? " (APNs no longer knew it: deleted before)" : "")))
             case .refused(let why): actions.append(.report("game \(game): \(why); its pushes wait"))
-            case .unusable(let why): actions.append(.report("game \(game): \(why); the create is sent again later"))
+            case .unusable(let why): actions.append(.report("game \(game): \(why); the request is sent again later"))
             case .ignored: break
             }
         }

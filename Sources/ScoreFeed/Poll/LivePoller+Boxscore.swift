@@ -97,7 +97,6 @@ extension LivePoller {
         var schedule = self.schedule
         var validators = LiveFetcher.Validators()
         var newestValidators = validators
-        var generator = SystemRandomNumberGenerator()
         var due = Date.distantPast
         await DeadlineLoop(clock: clock).run(next: { due }) { _ in
             var outcome = PollSchedule.Outcome.unchanged
@@ -134,7 +133,7 @@ extension LivePoller {
                 outcome = .failed(retryAfter: retryAfter)
             }
             news.answered()
-            due = schedule.next(after: outcome, now: clock.now, random: Double.random(in: 0..<1, using: &generator))
+            due = schedule.next(after: outcome, now: clock.now, random: random())
         }
     }
 }

@@ -22,6 +22,8 @@ public struct LivePoller: Sendable {
     public var giveUpAfter: TimeInterval = FeedWatch.defaultGiveUpAfter
     /// What the poller reads the time from and sleeps on between requests.
     public var clock: any EngineClock = SystemClock()
+    /// 0..<1 for the jitter of the waits between requests (a simulation seeds it).
+    public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
 
     /// Who plays, from today's scoreboard: in broadcast mode the game's channel is made when the
     /// poller starts (ten minutes before tip-off), before the play-by-play exists.
@@ -113,7 +115,6 @@ public struct LivePoller: Sendable {
         /// What the last snapshot handed over (seq → digest): only an optimisation, so repeats do
         /// not each make a trip to the engine; after a restart it is empty and the engine sorts it.
         var handed: [Int: UInt64] = [:]
-        var generator = SystemRandomNumberGenerator()
         var due = Date.distantPast
         /// Play-by-play requests that failed since the boxscore said final.
         var staleAfterFinal = 0
@@ -207,7 +208,7 @@ public struct LivePoller: Sendable {
                 ended = true
                 return
             }
-            due = schedule.next(after: outcome, now: clock.now, random: Double.random(in: 0..<1, using: &generator))
+            due = schedule.next(after: outcome, now: clock.now, random: random())
         }
     }
 

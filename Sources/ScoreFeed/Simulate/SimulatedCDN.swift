@@ -1,0 +1,106 @@
+import Foundation
+
+/// The NBA's CDN for a simulated day: each game's play-by-play and boxscore as they stand on the
+/// simulated clock, with the day's faults (outages, timeouts, garbage, a stale edge's older
+/// copies, postponed and silent games). Conditional GETs: an unchanged document is a 304.
+/// Deterministic: its randomness is seeded and the simulation runs one job at a time.
+public final class SimulatedCDN: LiveSource, @unchecked Sendable {
+    private let lock = NSLock()
+    private let games: [String: SimulatedDay.Game]
+    private var random: SeededRandom
+    private var clock: SimulatedClock
+    /// Answers given, by kind (`200`, `304`, `stale`, `503`, `timeout`, `garbage`, `404`).
+    public private(set) var answers: [String: Int] = [:]
+
+    public init(day: SimulatedDay, clock: SimulatedClock) {
+        games = Dictionary(day.games.map { ($0.game.id, $0) }, uniquingKeysWith: { a, _ in a })
+        random = SeededRandom(seed: day.seed ^ UInt64(day.index) &* 31 ^ 0xC0FFEE)
+        self.clock = clock
+    }
+
+    /// The clock of the instance running now (each instance has its own after a crash).
+    public func use(_ clock: SimulatedClock) { lock.withLock { self.clock = clock } }
+
+    public static func playByPlay(_ game: String) -> URL { URL(string: "http://cdn.simulated/playbyplay_\(game).json")! }
+    public static func boxscore(_ game: String) -> URL { URL(string: "http://cdn.simulated/boxscore_\(game).json")! }
+
+    public func get(_ url: URL, validators: inout LiveFetcher.Validators) async -> LiveFetcher.Answer {
+        let name = url.lastPathComponent
+        let isBox = name.hasPrefix("boxscore_")
+        let id = String(name.dropFirst(isBox ? 9 : 11).dropLast(5))
+        let place = ScoreFeedError.Location(file: url.absoluteString)
+        let clock = lock.withLock { self.clock }
+        let now = clock.now
+        guard let plan = games[id] else { return count("404", .failed(ScoreFeedError(.io, "HTTP 404", at: place), retryAfter: nil)) }
+        if plan.outages.contains(where: { $0.contains(now) }) {
+            let retry: TimeInterval? = draw { $0.chance(0.5) } ? 30 : nil
+            return count("503", .failed(ScoreFeedError(.io, "HTTP 503 Service Unavailable", at: place), retryAfter: retry))
+        }
+        if plan.timeouts.contains(where: { $0.contains(now) }) {
+            try? await clock.sleep(until: now.addingTimeInterval(10))
+            return count("timeout", .failed(ScoreFeedError(.io, "no answer: timed out after 10 s", at: place), retryAfter: nil))
+        }
+        if plan.hostile.contains(where: { $0.contains(now) }) {
+            return count("garbage", .body(garbage(plan, now: now, isBox: isBox)))
+        }
+        var elapsed = plan.elapsed(at: now)
+        var written = now
+        var label = "200"
+        if plan.staleShare > 0, draw({ $0.chance(plan.staleShare) }) {
+            // A stale edge: the copy it cached some seconds to minutes ago.
+            let lag = draw { $0.double(in: 5...300) }
+            elapsed = plan.elapsed(at: now.addingTimeInterval(-lag))
+            written = now.addingTimeInterval(-lag)
+            label = "stale"
+        }
+        let visible = elapsed < 0 ? 0 : plan.game.visible(at: elapsed)
+        if isBox {
+            let final = plan.finalAt.map { written >= $0 } ?? false
+            let (status, text): (Int, String) =
+                plan.fate == .postponed ? (1, "PPD") : final ? (3, "Final") : visible == 0 ? (1, "7:00 pm ET") : (2, "Q\(period(plan, visible))")
+            let tag = "\(status)-\(visible)"
+            if validators.etag == tag { return count("304", .notModified) }
+            validators.etag = tag
+            let score = final ? plan.game.final : plan.game.score(after: visible)
+            return count(label, .body(plan.game.boxscore(status: status, text: text, score: score, tipOff: plan.tipOff, written: written)))
+        }
+        if plan.fate == .postponed || visible == 0 {
+            return count("404", .failed(ScoreFeedError(.io, "HTTP 404 Not Found", at: place), retryAfter: nil))
+        }
+        let tag = "\(visible)"
+        if validators.etag == tag { return count("304", .notModified) }
+        validators.etag = tag
+        return count(label, .body(plan.game.playByPlay(actions: visible, written: written)))
+    }
+
+    /// The period of the newest visible action, for the boxscore's status text.
+    private func period(_ plan: SimulatedDay.Game, _ visible: Int) -> Int {
+        let json = plan.game.actions[visible - 1].json
+        guard let range = String(decoding: json, as: UTF8.self).range(of: "\"period\":") else { return 1 }
+        let text = String(decoding: json, as: UTF8.self)[range.upperBound...].prefix(2)
+        return Int(text.filter(\.isNumber)) ?? 1
+    }
+
+    /// A hostile answer: a document cut short, an error page, random bytes, or the other
+    /// endpoint's document.
+    private func garbage(_ plan: SimulatedDay.Game, now: Date, isBox: Bool) -> Data {
+        let visible = max(1, plan.game.visible(at: max(0, plan.elapsed(at: now))))
+        let whole = plan.game.playByPlay(actions: visible, written: now)
+        switch draw({ $0.below(4) }) {
+        case 0: return whole.prefix(draw { $0.below(max(1, whole.count - 1)) })
+        case 1: return Data("<html><body>502 Bad Gateway</body></html>".utf8)
+        case 2: return Data((0..<draw({ $0.int(in: 1...2000) })).map { _ in UInt8(truncatingIfNeeded: draw { $0.next() }) })
+        default:
+            return isBox ? whole : plan.game.boxscore(status: 2, text: "Q2", score: plan.game.final, tipOff: plan.tipOff, written: now)
+        }
+    }
+
+    private func draw<T>(_ body: (inout SeededRandom) -> T) -> T {
+        lock.withLock { body(&random) }
+    }
+
+    private func count(_ label: String, _ answer: LiveFetcher.Answer) -> LiveFetcher.Answer {
+        lock.withLock { answers[label, default: 0] += 1 }
+        return answer
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+import ScoreFeedModel
+
+/// What one simulated live day holds and what goes wrong in it, drawn from a seed: 5–15 games
+/// (polled from a CDN, or read from `serve`'s input), each with its tip-off, its fate (played,
+/// postponed, silent, a comeback) and its faults, the instance's crashes and restarts, and the
+/// push sender's troubles. Pure: the same seed and games give the same day.
+public struct SimulatedDay: Sendable {
+    public var index: Int
+    public var seed: UInt64
+    public var mode: PushRenderer.Mode
+    /// When the day's first poller may start (10 minutes before the first tip-off).
+    public var start: Date
+    public var games: [Game]
+    /// The instance dies (`kill -9`) at each of these moments and another starts.
+    public var restarts: [Restart]
+    public var sink: SinkFaults
+    /// What the poll path waits between requests.
+    public var pollInterval: TimeInterval
+
+    /// How one game goes.
+    public enum Fate: Hashable, Sendable {
+        case plays
+        /// Called off before tip-off: the play-by-play never appears, the boxscore says PPD.
+        case postponed
+        /// The feed stops at this share of the game and never comes back.
+        case silent(at: Double)
+        /// The feed stops at this share of the game for this many seconds, then plays on.
+        case comeback(at: Double, after: TimeInterval)
+    }
+
+    /// How the game reaches the service.
+    public enum Path: String, Hashable, Sendable {
+        case poll, serve
+    }
+
+    public struct Game: Sendable {
+        public var game: SimulatedGame
+        public var path: Path
+        public var tipOff: Date
+        /// Seconds from tip-off to the first action.
+        public var lead: TimeInterval
+        public var fate: Fate
+        /// The service first hears of the game at this moment (a poller started late, serve's
+        /// input joined late: its backlog comes at once); nil: from before tip-off.
+        public var join: Date?
+        /// serve: the backlog of a join or a restart comes in this many batches.
+        public var backlogBatches: Int
+        /// poll: the CDN's endpoints answer 503 in these windows, time out in these, and answer
+        /// garbage in these.
+        public var outages: [Range<Date>]
+        public var timeouts: [Range<Date>]
+        public var hostile: [Range<Date>]
+        /// poll: the share of answers that come from a stale edge (an older copy).
+        public var staleShare: Double
+
+        public var firstAction: Date { tipOff.addingTimeInterval(lead) }
+
+        /// Seconds of the game's timeline played at `date` (the feed's actions with an offset
+        /// up to it have appeared); negative before the first action.
+        public func elapsed(at date: Date) -> Double {
+            let t = date.timeIntervalSince(firstAction)
+            switch fate {
+            case .plays, .postponed: return t
+            case .silent(let share): return min(t, share * game.span)
+            case .comeback(let share, let pause):
+                let hold = share * game.span
+                return t < hold ? t : t < hold + pause ? hold : t - pause
+            }
+        }
+
+        /// When the boxscore says final (two minutes after the last action appears), or nil.
+        public var finalAt: Date? {
+            switch fate {
+            case .plays: firstAction.addingTimeInterval(game.span + 120)
+            case .comeback(_, let pause): firstAction.addingTimeInterval(game.span + pause + 120)
+            case .postponed, .silent: nil
+            }
+        }
+    }
+
+    /// An instance's death and the next one's start.
+    public struct Restart: Hashable, Sendable {
+        public var at: Date
+        /// Seconds until the next instance starts.
+        public var downFor: TimeInterval
+        /// The next instance starts with an empty state directory (the machine was lost).
+        public var lostState: Bool
+        /// A journal's last write was torn by the crash.
+        public var tornJournal: Bool
+    }
+
+    /// What the push sender does wrong.
+    public struct SinkFaults: Hashable, Sendable {
+        /// It fails every request in these windows.
+        public var failing: [Range<Date>] = []
+        /// Each request takes up to this many seconds.
+        public var slowest: TimeInterval = 0
+        /// Channel creates fail (the endpoint is down) in these windows.
+        public var channelOutages: [Range<Date>] = []
+        /// The share of channel creates APNs refuses (429).
+        public var channelRefusals: Double = 0
+    }
+
+    /// A day drawn from `seed` over `pool` (games are drawn from it; real games among them are
+    /// used as they are), with a number of games in `games`.
+    public init(
+        index: Int, seed: UInt64, mode: PushRenderer.Mode, pool: SimulatedGamePool, pollInterval: TimeInterval = 30,
+        games gameCount: ClosedRange<Int> = 5...15
+    ) {
+        var random = SeededRandom(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
+        self.index = index
+        self.seed = seed
+        self.mode = mode
+        self.pollInterval = pollInterval
+        // A day in the 2025 season, the first tip-off at 7 pm Eastern (00:00 UTC).
+        let day = Date(timeIntervalSince1970: 1_735_689_600 + Double(index % 180) * 86_400)
+        var games: [Game] = []
+        let count = random.int(in: gameCount)
+        var ids: Set<String> = []
+        for _ in 0..<count {
+            let tipOff = day.addingTimeInterval(Double(random.int(in: 0...6)) * 1800)
+            var game = pool.game(random.next())
+            while !ids.insert(game.id).inserted { game = pool.game(random.next()) }
+            var plan = Game(
+                game: game, path: random.chance(0.25) ? .serve : .poll, tipOff: tipOff, lead: random.double(in: 180...600),
+                fate: .plays, join: nil, backlogBatches: 1, outages: [], timeouts: [], hostile: [], staleShare: 0)
+            let first = plan.firstAction
+            func window(_ longest: TimeInterval) -> Range<Date> {
+                let from = first.addingTimeInterval(random.double(in: 0...max(1, game.span)))
+                return from..<from.addingTimeInterval(random.double(in: 10...longest))
+            }
+            if random.chance(0.2) { plan.join = first.addingTimeInterval(random.double(in: 0...(game.span * 1.1))) }
+            if random.chance(0.3) { plan.backlogBatches = random.int(in: 2...4) }
+            if plan.path == .poll {
+                switch random.below(10) {
+                case 0: plan.fate = .postponed
+                case 1: plan.fate = .silent(at: random.double(in: 0.1...0.95))
+                case 2: plan.fate = .comeback(at: random.double(in: 0.1...0.9), after: random.double(in: 600...9000))
+                default: break
+                }
+                if random.chance(0.3) { plan.outages = (0..<random.int(in: 1...3)).map { _ in window(1200) } }
+                if random.chance(0.2) { plan.timeouts = (0..<random.int(in: 1...2)).map { _ in window(600) } }
+                if random.chance(0.2) { plan.hostile = (0..<random.int(in: 1...2)).map { _ in window(300) } }
+                if random.chance(0.3) { plan.staleShare = random.double(in: 0.05...0.4) }
+            }
+            games.append(plan)
+        }
+        self.games = games
+        let start = (games.map(\.tipOff).min() ?? day).addingTimeInterval(-600)
+        self.start = start
+        let end = games.map { $0.firstAction.addingTimeInterval($0.game.span) }.max() ?? day
+        var restarts: [Restart] = []
+        for _ in 0..<random.weighted([2, 2, 1]) {
+            restarts.append(Restart(
+                at: start.addingTimeInterval(random.double(in: 60...max(61, end.timeIntervalSince(start)))),
+                downFor: random.double(in: 1...900), lostState: random.chance(0.15), tornJournal: random.chance(0.5)))
+        }
+        // A comeback is seen by an instance that starts after the feed is back.
+        for plan in games {
+            if case .comeback(let share, let pause) = plan.fate {
+                restarts.append(Restart(
+                    at: plan.firstAction.addingTimeInterval(share * plan.game.span + pause + random.double(in: 60...1800)),
+                    downFor: random.double(in: 1...120), lostState: false, tornJournal: random.chance(0.5)))
+            }
+        }
+        self.restarts = restarts.sorted { $0.at < $1.at }
+        var sink = SinkFaults()
+        if random.chance(0.3) {
+            sink.failing = (0..<random.int(in: 1...3)).map { _ in
+                let from = start.addingTimeInterval(random.double(in: 0...max(1, end.timeIntervalSince(start))))
+                return from..<from.addingTimeInterval(random.double(in: 5...900))
+            }
+        }
+        if random.chance(0.3) { sink.slowest = random.double(in: 0.1...5) }
+        if mode == .broadcastPerGame {
+            if random.chance(0.3) {
+                let from = start.addingTimeInterval(random.double(in: 0...3600))
+                sink.channelOutages = [from..<from.addingTimeInterval(random.double(in: 30...1800))]
+            }
+            if random.chance(0.3) { sink.channelRefusals = random.double(in: 0.1...0.5) }
+        }
+        self.sink = sink
+    }
+
+    /// Faults of this day, by kind.
+    public var faults: [String: Int] {
+        var counts: [String: Int] = [:]
+        func count(_ kind: String, _ n: Int = 1) { if n > 0 { counts[kind, default: 0] += n } }
+        for plan in games {
+            count("game via \(plan.path.rawValue)")
+            if plan.join != nil { count("join") }
+            if plan.backlogBatches > 1 && plan.path == .serve { count("split backlog") }
+            switch plan.fate {
+            case .plays: break
+            case .postponed: count("postponed")
+            case .silent: count("silent")
+            case .comeback: count("comeback")
+            }
+            count("outage", plan.outages.count)
+            count("timeouts", plan.timeouts.count)
+            count("hostile answers", plan.hostile.count)
+            if plan.staleShare > 0 { count("stale edge") }
+            if plan.game.corrects { count("feed correction") }
+        }
+        for restart in restarts {
+            count("kill -9")
+            if restart.lostState { count("lost state dir") }
+            if restart.tornJournal { count("torn journal") }
+        }
+        count("sink outage", sink.failing.count)
+        if sink.slowest > 0 { count("slow sink") }
+        count("channel outage", sink.channelOutages.count)
+        if sink.channelRefusals > 0 { count("channel refusals") }
+        return counts
+    }
+}

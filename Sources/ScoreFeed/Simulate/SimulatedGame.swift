@@ -1,0 +1,217 @@
+import Foundation
+import ScoreFeedModel
+
+/// One game of a simulated day as its feeds serve it: the liveData play-by-play's actions (each
+/// with when it appears, seconds after the game's first action) for `poll`, and the same game as
+/// event lines for `serve`. Made from a generated game, or from a real recorded one.
+public struct SimulatedGame: Sendable {
+    public var attributes: GameAttributes
+    /// The feed's score at the end.
+    public var final: FinalScore
+    /// Seconds from the game's first action to its last.
+    public var span: Double
+    /// Whether the feed's own score ever goes down (a correction or a deleted basket): a push may
+    /// then show a lower score than one before it.
+    public var corrects: Bool
+    let actions: [Action]
+    /// The event lines for `serve`, with when each appears (seconds after the first action).
+    let lines: [(offset: Double, line: Data)]
+
+    /// One liveData action: its JSON object, when it appears, and the score it states.
+    struct Action: Sendable {
+        var json: [UInt8]
+        var offset: Double
+        var number: Int
+        var score: FinalScore?
+    }
+
+    public var id: String { attributes.gameId }
+
+    /// A generated game.
+    public init(generated game: GeneratedGame) {
+        let attributes = game.attributes
+        let id = attributes.gameId
+        self.attributes = attributes
+        final = game.finalScore
+        let first = game.events.first?.time ?? Date(timeIntervalSince1970: 0)
+        var fold = GameFold()
+        var actions: [Action] = []
+        var lines: [(Double, Data)] = []
+        var corrects = false
+        var last = FinalScore(home: 0, away: 0)
+        for (index, event) in game.events.enumerated() {
+            fold.apply(event, index: index, now: event.time)
+            let score = FinalScore(home: fold.state.homeScore, away: fold.state.awayScore)
+            if score.home < last.home || score.away < last.away { corrects = true }
+            last = score
+            let offset = event.time.timeIntervalSince(first)
+            actions.append(Action(json: Self.liveData(event, score: score, attributes: attributes), offset: offset, number: event.seq, score: score))
+            lines.append((offset, StreamLine.eventLine(event, game: id)))
+        }
+        self.actions = actions
+        self.lines = [(0, StreamLine.headerLine(attributes))] + lines
+        span = actions.last?.offset ?? 0
+        self.corrects = corrects
+    }
+
+    /// A real game: its liveData play-by-play and boxscore.
+    public init(playByPlay: Data, boxscore: Data?, file: String) throws(ScoreFeedError) {
+        let document = try LiveDataFormat.decode(playByPlay, file: file, boxscore: boxscore)
+        let attributes = document.attributes
+        let id = attributes.gameId
+        self.attributes = attributes
+        final = document.finalScore ?? FinalScore(home: 0, away: 0)
+        guard let root = try? JSONSerialization.jsonObject(with: playByPlay) as? [String: Any],
+            let game = root["game"] as? [String: Any], let raw = game["actions"] as? [[String: Any]]
+        else { throw ScoreFeedError(.missingField, "no \"game\".\"actions\"", at: .init(file: file)) }
+        var actions: [Action] = []
+        var time: Double?
+        for action in raw {
+            if let stated = (action["timeActual"] as? String).flatMap(ISOTime.seconds) { time = max(time ?? stated, stated) }
+            let json = (try? JSONSerialization.data(withJSONObject: action, options: [.sortedKeys])).map { [UInt8]($0) } ?? []
+            let home = (action["scoreHome"] as? String).flatMap(Int.init)
+            let away = (action["scoreAway"] as? String).flatMap(Int.init)
+            actions.append(Action(
+                json: json, offset: time ?? 0, number: action["actionNumber"] as? Int ?? 0,
+                score: home.flatMap { home in away.map { FinalScore(home: home, away: $0) } }))
+        }
+        let first = actions.lazy.map(\.offset).first { $0 > 0 } ?? 0
+        for index in actions.indices { actions[index].offset = max(0, actions[index].offset - first) }
+        var corrects = false
+        var high = FinalScore(home: 0, away: 0)
+        for score in actions.compactMap(\.score) {
+            if score.home < high.home || score.away < high.away { corrects = true }
+            high = FinalScore(home: max(high.home, score.home), away: max(high.away, score.away))
+        }
+        self.corrects = corrects
+        self.actions = actions
+        span = actions.map(\.offset).max() ?? 0
+        let start = document.events.first?.time ?? Date(timeIntervalSince1970: 0)
+        lines = [(0, StreamLine.headerLine(attributes))]
+            + document.events.map { (max(0, $0.time.timeIntervalSince(start)), StreamLine.eventLine($0, game: id)) }
+    }
+
+    /// How many actions have appeared `elapsed` seconds after the first (actions appear in the
+    /// file's order: one inserted late appears with the action before it).
+    func visible(at elapsed: Double) -> Int {
+        if elapsed >= span { return actions.count }
+        var count = 0
+        var high = -Double.infinity
+        for action in actions {
+            high = max(high, action.offset)
+            if high > elapsed { break }
+            count += 1
+        }
+        return count
+    }
+
+    /// The score the feed states after its first `count` actions.
+    func score(after count: Int) -> FinalScore {
+        actions.prefix(count).last { $0.score != nil }?.score ?? FinalScore(home: 0, away: 0)
+    }
+
+    /// The play-by-play with its first `count` actions, written at `written` (`meta.time`).
+    func playByPlay(actions count: Int, written: Date) -> Data {
+        var out: [UInt8] = []
+        out.reserveCapacity(actions.prefix(count).reduce(128) { $0 + $1.json.count + 1 })
+        out += Array("{\"meta\":{\"time\":\"\(Self.metaTime(written))\"},\"game\":{\"gameId\":\"\(id)\",\"actions\":[".utf8)
+        for (index, action) in actions.prefix(count).enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out += action.json
+        }
+        out += Array("]}}".utf8)
+        return Data(out)
+    }
+
+    /// The boxscore: `status` 1 (scheduled, `text` saying PPD for a postponed game), 2 or 3 with
+    /// `score`, tip-off at `tipOff`.
+    func boxscore(status: Int, text: String, score: FinalScore, tipOff: Date, written: Date) -> Data {
+        func team(_ team: Team, _ points: Int) -> String {
+            "{\"teamId\":\(Int(team.id) ?? 0),\"teamTricode\":\"\(team.tricode)\",\"teamName\":\"\(team.name)\",\"teamCity\":\"\(team.city)\",\"score\":\(points)}"
+        }
+        return Data("""
+            {"meta":{"time":"\(Self.metaTime(written))"},"game":{"gameId":"\(id)","gameStatus":\(status),"gameStatusText":"\(text)",\
+            "gameTimeUTC":"\(Self.iso(tipOff))","homeTeam":\(team(attributes.home, score.home)),"awayTeam":\(team(attributes.away, score.away))}}
+            """.utf8)
+    }
+
+    /// `meta.time` as the CDN writes it: `2025-02-11 01:16:27.797538`.
+    static func metaTime(_ date: Date) -> String {
+        let seconds = date.timeIntervalSince1970
+        let days = Int((seconds / 86_400).rounded(.down))
+        let (year, month, day) = civil(days)
+        let rest = seconds - Double(days) * 86_400
+        let whole = Int(rest)
+        let micros = Int(((rest - Double(whole)) * 1e6).rounded(.down))
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let fraction = String(micros + 1_000_000).dropFirst()
+        return "\(year)-\(two(month))-\(two(day)) \(two(whole / 3600)):\(two(whole / 60 % 60)):\(two(whole % 60)).\(fraction)"
+    }
+
+    /// An ISO 8601 time in UTC, as `timeActual` and `gameTimeUTC` write it.
+    static func iso(_ date: Date) -> String {
+        let text = metaTime(date)
+        return String(text.prefix(10)) + "T" + String(text.dropFirst(11)) + "Z"
+    }
+
+    /// Year, month, day of `days` since 1970-01-01 (Howard Hinnant's civil_from_days).
+    private static func civil(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// A liveData action for `event`, stating `score` after it.
+    static func liveData(_ event: GameEvent, score: FinalScore, attributes: GameAttributes) -> [UInt8] {
+        var type = "", sub = "", descriptor = "", result = ""
+        switch event.kind {
+        case .periodStart: (type, sub) = ("period", "start")
+        case .periodEnd: (type, sub) = ("period", "end")
+        case .gameEnd: (type, sub) = ("game", "end")
+        case .jumpBall: type = "jumpball"
+        case .fieldGoal(let points, let made): (type, result) = (points == 3 ? "3pt" : "2pt", made ? "Made" : "Missed")
+        case .freeThrow(let attempt, let of, let made, _): (type, sub, result) = ("freethrow", "\(attempt) of \(of)", made ? "Made" : "Missed")
+        case .rebound(let offensive): (type, sub) = ("rebound", offensive ? "offensive" : "defensive")
+        case .turnover(let kind): (type, sub) = ("turnover", kind ?? "")
+        case .steal: type = "steal"
+        case .block: type = "block"
+        case .foul(let kind):
+            switch kind {
+            case .shooting: (type, sub, descriptor) = ("foul", "personal", "shooting")
+            case .looseBall: (type, sub, descriptor) = ("foul", "personal", "loose ball")
+            default: (type, sub) = ("foul", kind.rawValue)
+            }
+        case .violation(let kind): (type, sub) = ("violation", kind ?? "")
+        case .timeout(let kind): (type, sub) = ("timeout", kind == .official ? "mandatory" : kind.rawValue)
+        case .substitution(let out): (type, sub) = ("substitution", out == nil ? "in" : "out")
+        case .replay(let ruling, let challenge): (type, sub, descriptor) = ("instantreplay", challenge ? "challenge" : "request", ruling ?? "")
+        case .correction: (type, sub) = ("stoppage", "scorecorrection")
+        case .other(let name): type = name.split(separator: " ").first.map(String.init) ?? "stoppage"
+        }
+        let team = event.team.map { $0 == .home ? attributes.home : attributes.away }
+        var out = JSONBytes(capacity: 320)
+        out.raw("{\"actionNumber\":"); out.int(event.seq)
+        out.raw(",\"orderNumber\":"); out.int(event.seq)
+        out.raw(",\"clock\":"); out.string(GameClockText.exact(event.clock))
+        out.raw(",\"timeActual\":"); out.string(Self.iso(event.time))
+        out.raw(",\"period\":"); out.int(event.period)
+        out.raw(",\"teamId\":"); out.int(team.flatMap { Int($0.id) } ?? 0)
+        out.raw(",\"teamTricode\":"); out.string(team?.tricode ?? "")
+        out.raw(",\"actionType\":"); out.string(type)
+        out.raw(",\"subType\":"); out.string(sub)
+        out.raw(",\"descriptor\":"); out.string(descriptor)
+        out.raw(",\"playerNameI\":"); out.string(event.player ?? "")
+        if !result.isEmpty { out.raw(",\"shotResult\":"); out.string(result) }
+        out.raw(",\"scoreHome\":"); out.string(String(score.home))
+        out.raw(",\"scoreAway\":"); out.string(String(score.away))
+        out.raw(",\"description\":"); out.string(event.description ?? "")
+        out.raw("}")
+        return [UInt8](out.data())
+    }
+}

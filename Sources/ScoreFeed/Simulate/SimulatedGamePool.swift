@@ -1,0 +1,60 @@
+import Foundation
+
+/// The games simulated days draw from: generated ones (made once per seed and kept) and the real
+/// recorded games given, which a day uses as they are.
+public final class SimulatedGamePool: @unchecked Sendable {
+    public let real: [SimulatedGame]
+    /// How many different generated games days draw from.
+    public let generated: Int
+    private let lock = NSLock()
+    private var made: [Int: SimulatedGame] = [:]
+
+    public init(real: [SimulatedGame] = [], generated: Int = 300) {
+        self.real = real
+        self.generated = max(1, generated)
+    }
+
+    /// The real games in `directory`: each liveData `playbyplay_<id>.json` with its
+    /// `boxscore_<id>.json` (play-by-play in other formats is left out: the CDN serves liveData).
+    public static func realGames(in directory: URL) throws(ScoreFeedError) -> [SimulatedGame] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+                .filter { $0.hasPrefix("playbyplay_") && $0.hasSuffix(".json") }.sorted()
+        } catch {
+            throw ScoreFeedError(.io, "cannot list the games: \(error.localizedDescription)", at: .init(file: directory.path))
+        }
+        var games: [SimulatedGame] = []
+        for name in names {
+            let file = directory.appendingPathComponent(name)
+            let box = directory.appendingPathComponent(name.replacingOccurrences(of: "playbyplay_", with: "boxscore_"))
+            let data = try Self.read(file)
+            guard case .liveData = FeedShape.of(data) else { continue }
+            let boxscore = FileManager.default.fileExists(atPath: box.path) ? try Self.read(box) : nil
+            games.append(try SimulatedGame(playByPlay: data, boxscore: boxscore, file: file.path))
+        }
+        return games
+    }
+
+    /// A file's bytes, refused past 64 MiB (a real play-by-play is under 1 MB).
+    private static func read(_ url: URL) throws(ScoreFeedError) -> Data {
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        guard size <= 64 << 20 else { throw ScoreFeedError(.invalidValue, "the file is \(size) bytes, over 64 MiB", at: .init(file: url.path)) }
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw ScoreFeedError(.io, "cannot read the file: \(error.localizedDescription)", at: .init(file: url.path))
+        }
+    }
+
+    /// The game a draw picks: a real one for one draw in three (when there are any), else a
+    /// generated one.
+    public func game(_ draw: UInt64) -> SimulatedGame {
+        if !real.isEmpty && draw % 3 == 0 { return real[Int((draw / 3) % UInt64(real.count))] }
+        let seed = Int((draw / 3) % UInt64(generated)) + 1
+        if let game = lock.withLock({ made[seed] }) { return game }
+        let game = SimulatedGame(generated: GameGenerator(seed: UInt64(seed)).generate())
+        lock.withLock { made[seed] = game }
+        return game
+    }
+}

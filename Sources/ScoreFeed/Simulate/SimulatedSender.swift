@@ -1,0 +1,82 @@
+import Foundation
+
+/// The push sender and APNs' channel service of a simulated day: keeps what it delivered, in
+/// order, and fails, stalls or refuses as the day's ``SimulatedDay/SinkFaults`` say. A crashed
+/// instance is cut off (``cutOff()``): nothing it still sends is delivered.
+public final class SimulatedSender: PushSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private let faults: SimulatedDay.SinkFaults
+    private var random: SeededRandom
+    private var clock: SimulatedClock
+    private var live = true
+    /// What it delivered, in order.
+    public private(set) var records: [PushRecord] = []
+    /// The channels it made and has not deleted.
+    public private(set) var openChannels: Set<String> = []
+    private var made = 0
+    /// Requests it failed or refused, by kind.
+    public private(set) var failures: [String: Int] = [:]
+
+    public init(faults: SimulatedDay.SinkFaults, seed: UInt64, clock: SimulatedClock) {
+        self.faults = faults
+        random = SeededRandom(seed: seed ^ 0x5E4D)
+        self.clock = clock
+    }
+
+    /// A new instance starts on `clock`; the one before it is gone.
+    public func serve(_ clock: SimulatedClock) {
+        lock.withLock {
+            self.clock = clock
+            live = true
+        }
+    }
+
+    /// The instance sending now was killed: nothing more of it arrives.
+    public func cutOff() { lock.withLock { live = false } }
+
+    private var now: Date { lock.withLock { clock.now } }
+
+    public func send(_ record: PushRecord) async throws {
+        if faults.slowest > 0 {
+            let clock = lock.withLock { self.clock }
+            let wait = lock.withLock { random.double(in: 0...faults.slowest) }
+            try await clock.sleep(until: clock.now.addingTimeInterval(wait))
+        }
+        let now = self.now
+        if faults.failing.contains(where: { $0.contains(now) }) {
+            lock.withLock { failures["send", default: 0] += 1 }
+            throw ScoreFeedError(.io, "the push sender answered 503")
+        }
+        lock.withLock { if live { records.append(record) } }
+    }
+
+    public func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? {
+        let now = self.now
+        if faults.channelOutages.contains(where: { $0.contains(now) }) {
+            lock.withLock { failures["channel outage", default: 0] += 1 }
+            throw ScoreFeedError(.io, "APNs' channel service did not answer")
+        }
+        return lock.withLock { () -> ChannelAnswer? in
+            guard live else { return nil }
+            switch request.action {
+            case .create:
+                if faults.channelRefusals > 0, random.chance(faults.channelRefusals) {
+                    failures["channel refused", default: 0] += 1
+                    return ChannelAnswer(status: 429, reason: "TooManyRequests")
+                }
+                made += 1
+                let id = Data("channel-\(made)".utf8).base64EncodedString()
+                openChannels.insert(id)
+                return ChannelAnswer(status: 200, channelID: id)
+            case .delete:
+                guard let id = request.request.headers["apns-channel-id"], openChannels.remove(id) != nil else {
+                    return ChannelAnswer(status: 404, reason: "ChannelNotRegistered")
+                }
+                return ChannelAnswer(status: 200)
+            case .list:
+                let names = openChannels.sorted().map { "\"\($0)\"" }.joined(separator: ",")
+                return ChannelAnswer(status: 200, body: Data("{\"channels\":[\(names)]}".utf8))
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Simulation {
+    /// Which days to run, and how.
+    public struct Options: Sendable {
+        public var days: Int
+        public var seed: UInt64
+        /// The first day's index (a failure is replayed by its seed and index alone).
+        public var firstDay: Int
+        public var modes: [PushRenderer.Mode]
+        public var pool: SimulatedGamePool
+        public var pollInterval: TimeInterval
+        /// Games a day holds.
+        public var games: ClosedRange<Int>
+        /// Days run side by side, each on a thread of its own.
+        public var threads: Int
+        /// Where the days' state directories go (removed after each day).
+        public var stateRoot: URL
+
+        public init(
+            days: Int, seed: UInt64, firstDay: Int = 0, modes: [PushRenderer.Mode] = [.token, .broadcastPerGame],
+            pool: SimulatedGamePool = SimulatedGamePool(), pollInterval: TimeInterval = 30, games: ClosedRange<Int> = 5...15,
+            threads: Int = ProcessInfo.processInfo.activeProcessorCount, stateRoot: URL = Simulation.defaultStateRoot
+        ) {
+            self.days = days
+            self.seed = seed
+            self.firstDay = firstDay
+            self.modes = modes
+            self.pool = pool
+            self.pollInterval = pollInterval
+            self.games = games
+            self.threads = max(1, threads)
+            self.stateRoot = stateRoot
+        }
+    }
+
+    /// Memory-backed where the system has it (`/dev/shm`): a day syncs its journals thousands of
+    /// times.
+    public static var defaultStateRoot: URL {
+        let shm = URL(fileURLWithPath: "/dev/shm")
+        let base = FileManager.default.isWritableFile(atPath: shm.path) ? shm : FileManager.default.temporaryDirectory
+        return base.appendingPathComponent("scorefeed-simulate-\(ProcessInfo.processInfo.processIdentifier)")
+    }
+
+    /// Runs the days (each in each mode) on ``Options/threads`` threads of their own, off Swift's
+    /// cooperative pool; returns their outcomes in order (day, then mode), whatever order they
+    /// finished in.
+    public static func run(_ options: Options) async -> [Outcome] {
+        let work = (0..<options.days).flatMap { day in options.modes.map { (options.firstDay + day, $0) } }
+        // A directory of this run's own: runs side by side (tests) never share one.
+        let root = options.stateRoot.appendingPathComponent("run-\(UUID().uuidString)")
+        let results = Results(count: work.count)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let left = Results.Counter(options.threads)
+            for _ in 0..<options.threads {
+                let thread = Thread {
+                    while let index = results.take(), index < work.count {
+                        let (day, mode) = work[index]
+                        let plan = SimulatedDay(index: day, seed: options.seed, mode: mode, pool: options.pool, pollInterval: options.pollInterval, games: options.games)
+                        results.set(index, run(plan, stateRoot: root))
+                    }
+                    if left.finish() { done.resume() }
+                }
+                thread.stackSize = 8 << 20
+                thread.start()
+            }
+        }
+        try? FileManager.default.removeItem(at: root)
+        // The shared root goes only when empty: other runs may still use it.
+        _ = rmdir(options.stateRoot.path)
+        return results.all
+    }
+
+    /// The outcomes as they come in, from several threads.
+    private final class Results: @unchecked Sendable {
+        private let lock = NSLock()
+        private var next = 0
+        private var outcomes: [Outcome?]
+
+        init(count: Int) { outcomes = Array(repeating: nil, count: count) }
+
+        func take() -> Int? {
+            lock.withLock {
+                defer { next += 1 }
+                return next < outcomes.count ? next : nil
+            }
+        }
+
+        func set(_ index: Int, _ outcome: Outcome) { lock.withLock { outcomes[index] = outcome } }
+
+        var all: [Outcome] { lock.withLock { outcomes.compactMap { $0 } } }
+
+        final class Counter: @unchecked Sendable {
+            private let lock = NSLock()
+            private var running: Int
+
+            init(_ count: Int) { running = count }
+
+            /// One thread is done; true for the last.
+            func finish() -> Bool { lock.withLock { running -= 1; return running == 0 } }
+        }
+    }
+}
+
+extension Simulation {
+    /// The run's figures for people: days, games, faults by kind, checks, pushes, time.
+    public static func figures(_ outcomes: [Outcome], seconds: Double, digest: String) -> String {
+        var faults: [String: Int] = [:]
+        var answers: [String: Int] = [:]
+        for outcome in outcomes {
+            faults.merge(outcome.faults, uniquingKeysWith: +)
+            answers.merge(outcome.answers, uniquingKeysWith: +)
+        }
+        let broken = outcomes.filter { !$0.violations.isEmpty }.count
+        let pushes = outcomes.reduce(0) { $0 + $1.records.count }
+        let hours = outcomes.reduce(0) { $0 + $1.simulatedSeconds } / 3600
+        func list(_ counts: [String: Int]) -> String {
+            counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        }
+        return """
+            days: \(outcomes.count) (\(broken) broke an invariant), games: \(outcomes.reduce(0) { $0 + $1.games }), \
+            instances: \(outcomes.reduce(0) { $0 + $1.instances }), simulated hours: \(Int(hours))
+            faults: \(list(faults))
+            CDN answers: \(list(answers))
+            checks: \(outcomes.reduce(0) { $0 + $1.checks }), violations: \(outcomes.reduce(0) { $0 + $1.violations.count })
+            pushes: \(pushes), records digest: \(digest)
+            time: \(String(format: "%.1f", seconds)) s (\(String(format: "%.1f", Double(outcomes.count) / max(seconds, 0.001))) days/s)
+            """
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import ScoreFeedModel
+
+/// Runs simulated live days (``SimulatedDay``) through the real live layer on virtual time: each
+/// instance a ``GameService`` under ``LiveService`` on the system clock mode, its wall clock a
+/// ``SimulatedClock``; `poll` games through ``LivePoller`` against a ``SimulatedCDN``, `serve`
+/// games as input lines; pushes through a ``ResilientSink`` into a ``SimulatedSender``; crashes,
+/// torn journals and lost state directories between instances. Then it checks the day's
+/// invariants (``SimulationInvariants``). The same day gives the same records, byte for byte.
+public enum Simulation {
+    /// What one day gave.
+    public struct Outcome: Sendable {
+        public var day: Int
+        public var seed: UInt64
+        public var mode: PushRenderer.Mode
+        public var games: Int
+        public var faults: [String: Int]
+        /// Invariant checks made, and those that failed (one line each).
+        public var checks: Int
+        public var violations: [String]
+        /// What the sender delivered, in order.
+        public var records: [PushRecord]
+        public var instances: Int
+        /// Simulated seconds from the day's start to its end.
+        public var simulatedSeconds: Double
+        /// CDN answers by kind.
+        public var answers: [String: Int]
+    }
+
+    /// Seconds past the day's start by which its last instance must have finished.
+    public static let dayLimit: TimeInterval = 40 * 3600
+
+    /// Runs `day` with its state directories under `root` (removed after). Blocks the calling
+    /// thread: call it from a thread of its own.
+    public static func run(_ day: SimulatedDay, stateRoot root: URL) -> Outcome {
+        let name = "day-\(day.seed)-\(day.index)-\(day.mode == .token ? "token" : "broadcast")"
+        let base = root.appendingPathComponent(name)
+        try? FileManager.default.removeItem(at: base)
+        defer { try? FileManager.default.removeItem(at: base) }
+        var random = SeededRandom(seed: day.seed ^ UInt64(day.index) &* 0xA24B_AED4_963E_E407)
+        var clock = SimulatedClock(day.start)
+        let cdn = SimulatedCDN(day: day, clock: clock)
+        let sender = SimulatedSender(faults: day.sink, seed: day.seed &+ UInt64(day.index), clock: clock)
+        var directory = base.appendingPathComponent("state-0")
+        var instances: [Instance] = []
+        var violations: [String] = []
+        var from = day.start
+        let stops: [SimulatedDay.Restart?] = day.restarts.map { $0 } + [nil]
+        for (number, stop) in stops.enumerated() {
+            if let stop, stop.at <= from { continue }
+            clock = SimulatedClock(from)
+            cdn.use(clock)
+            sender.serve(clock)
+            let next = base.appendingPathComponent("state-\(number + 1)")
+            let jitter = random.next()
+            let started = from
+            let limit = stop?.at ?? day.start.addingTimeInterval(dayLimit)
+            let ending = SimulationExecutor.run(on: clock, until: limit, jobs: random.below(40), killed: {
+                sender.cutOff()
+                guard let stop else { return }
+                try? FileManager.default.createDirectory(at: next, withIntermediateDirectories: true)
+                if !stop.lostState { copy(directory, to: next, tearing: stop.tornJournal ? jitter : nil) }
+            }) { [clock, directory] in
+                await runInstance(day, started: started, clock: clock, state: directory, cdn: cdn, sender: sender, seed: jitter)
+            }
+            instances.append(Instance(started: started, lostStateBefore: number > 0 && (day.restarts.last { $0.at <= started }?.lostState ?? false)))
+            switch ending {
+            case .finished:
+                // The day is over: the restarts planned after it do not happen.
+                from = clock.now
+            case .timedOut:
+                if stop == nil { violations.append("the day did not finish within \(Int(dayLimit / 3600)) h of its start") }
+                from = limit.addingTimeInterval(stop?.downFor ?? 0)
+                directory = next
+                continue
+            case .stuck(let at):
+                violations.append("instance \(number + 1) got stuck at \(at.timeIntervalSince(day.start)) s: every task waits for something that never comes")
+            }
+            break
+        }
+        var checker = SimulationInvariants(day: day, records: sender.records, instances: instances.map(\.started),
+                                           lostState: instances.map(\.lostStateBefore), openChannels: sender.openChannels)
+        checker.checkAll()
+        return Outcome(
+            day: day.index, seed: day.seed, mode: day.mode, games: day.games.count, faults: day.faults,
+            checks: checker.checks, violations: violations + checker.violations, records: sender.records,
+            instances: instances.count, simulatedSeconds: clock.now.timeIntervalSince(day.start), answers: cdn.answers)
+    }
+
+    private struct Instance {
+        var started: Date
+        var lostStateBefore: Bool
+    }
+
+    /// The state directory as a crash left it: `from`'s files in `to`, one journal's last line
+    /// torn (a prefix of it appended) when `tearing` is given.
+    static func copy(_ from: URL, to: URL, tearing: UInt64?) {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: from.path))?.sorted() ?? []
+        for file in files {
+            try? FileManager.default.copyItem(at: from.appendingPathComponent(file), to: to.appendingPathComponent(file))
+        }
+        guard let tearing else { return }
+        let journals = files.filter { $0.hasSuffix(".journal") }
+        guard !journals.isEmpty else { return }
+        let url = to.appendingPathComponent(journals[Int(tearing % UInt64(journals.count))])
+        guard let data = try? Data(contentsOf: url), data.count > 1 else { return }
+        let lines = data.split(separator: UInt8(ascii: "\n"))
+        guard let last = lines.last, last.count > 1 else { return }
+        let cut = 1 + Int((tearing / 7) % UInt64(last.count - 1))
+        var torn = data
+        torn.append(contentsOf: last.prefix(cut))
+        try? torn.write(to: url)
+    }
+
+    /// One instance of the service: restores its state directory, then follows the day's games
+    /// (pollers for `poll` games, the input lines of `serve` games) until they are over.
+    static func runInstance(
+        _ day: SimulatedDay, started: Date, clock: SimulatedClock, state: URL, cdn: SimulatedCDN, sender: SimulatedSender,
+        seed: UInt64
+    ) async {
+        let random = Jitter(seed: seed)
+        let sink = ResilientSink(sender, clock: clock, random: random.next)
+        // Broadcast: a channel per game, kept the default linger after its end.
+        let renderer = PushRenderer.Configuration(mode: day.mode)
+        let service: GameService
+        do {
+            try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+            // The directory's identity (its channels' owner) from the seed, not at random.
+            let identity = state.appendingPathComponent(CheckpointStore.identityFileName)
+            if !FileManager.default.fileExists(atPath: identity.path) {
+                let id = UUID(uuid: withUnsafeBytes(of: (seed, ~seed)) { bytes in
+                    (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], 0x40 | bytes[6] & 0x0F, bytes[7],
+                     0x80 | bytes[8] & 0x3F, bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])
+                })
+                try Data("\(id.uuidString)\n".utf8).write(to: identity)
+            }
+            service = try GameService(
+                options: .init(
+                    clock: .system, renderer: renderer, stateDirectory: state, channels: .init(manage: day.mode != .token),
+                    wallClock: clock),
+                sink: sink)
+            _ = try await service.restore()
+        } catch {
+            return
+        }
+        let live = LiveService(service, drainTimeout: 600)
+        _ = await live.run(input: {
+            await withTaskGroup(of: Void.self) { group in
+                for plan in day.games where plan.path == .poll {
+                    var poller = LivePoller(
+                        gameId: plan.game.id, playByPlay: SimulatedCDN.playByPlay(plan.game.id),
+                        boxscore: SimulatedCDN.boxscore(plan.game.id), interval: day.pollInterval,
+                        notBefore: max(plan.tipOff.addingTimeInterval(-600), plan.join ?? .distantPast, started),
+                        announced: plan.game.attributes, tipOff: plan.tipOff)
+                    poller.clock = clock
+                    poller.random = random.next
+                    group.addTask { [poller] in await poller.run(service: service, fetcher: cdn) { _ in } }
+                }
+                let serve = day.games.filter { $0.path == .serve }
+                if !serve.isEmpty { group.addTask { await feed(serve, to: service, from: started, clock: clock) } }
+            }
+        })
+    }
+
+    /// `serve`'s input: each game's lines when they appear, a game joined late (or an instance
+    /// started late) getting what it missed at once, in its number of batches.
+    static func feed(_ games: [SimulatedDay.Game], to service: GameService, from started: Date, clock: SimulatedClock) async {
+        var arrivals: [(at: Date, order: Int, line: Data)] = []
+        for (index, plan) in games.enumerated() {
+            let joined = max(plan.join ?? .distantPast, started)
+            var backlog: [Data] = []
+            for (number, (offset, line)) in plan.game.lines.enumerated() {
+                // The header comes at tip-off, the events as they happen.
+                let at = number == 0 ? plan.tipOff : plan.firstAction.addingTimeInterval(offset)
+                if at <= joined { backlog.append(line) } else { arrivals.append((at, index, line)) }
+            }
+            // The backlog in batches, at the join.
+            let size = max(1, (backlog.count + plan.backlogBatches - 1) / plan.backlogBatches)
+            for (part, start) in stride(from: 0, to: backlog.count, by: size).enumerated() {
+                let chunk = backlog[start..<min(backlog.count, start + size)]
+                arrivals.append((joined.addingTimeInterval(Double(part) * 1e-3), index, Data(chunk.joined(separator: [UInt8(ascii: "\n")]))))
+            }
+        }
+        arrivals.sort { ($0.at, $0.order) < ($1.at, $1.order) }
+        var number = 0
+        var index = 0
+        while index < arrivals.count {
+            let at = arrivals[index].at
+            try? await clock.sleep(until: at)
+            if Task.isCancelled { return }
+            var batch: [ParsedLine] = []
+            while index < arrivals.count, arrivals[index].at == at {
+                for line in arrivals[index].line.split(separator: UInt8(ascii: "\n")) {
+                    number += 1
+                    batch.append(ParsedLine(.line(Data(line), number: number), source: "simulated input"))
+                }
+                index += 1
+            }
+            _ = await service.handle(batch: batch, source: "simulated input")
+        }
+    }
+
+    /// Seeded 0..<1 draws for jitter, shared by the tasks of one instance (they run one at a time).
+    final class Jitter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var random: SeededRandom
+
+        init(seed: UInt64) { random = SeededRandom(seed: seed) }
+
+        var next: @Sendable () -> Double { { [self] in lock.withLock { random.unit() } } }
+    }
+}

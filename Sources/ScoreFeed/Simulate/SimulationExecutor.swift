@@ -1,0 +1,94 @@
+import Foundation
+
+/// Runs a simulation's tasks one job at a time on the calling thread, in the order they became
+/// ready, and moves a ``SimulatedClock`` only when no job is left: every task is then asleep on
+/// the clock or waiting for one that is. So a whole live day (pollers, the service's timer,
+/// engines, sinks) runs the same way every time, as fast as one core allows, with no thread
+/// racing another (the deterministic simulation of FoundationDB and TigerBeetle).
+///
+/// Every task of the work must inherit the executor: child tasks (`async let`, task groups) do;
+/// a `Task {}` or a thread of its own inside the work escapes it, and a simulation whose jobs
+/// all wait for something outside ends as stuck.
+public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
+    private let lock = NSLock()
+    private var jobs: [UnownedJob] = []
+    private var head = 0
+
+    public init() {}
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        lock.withLock { jobs.append(job) }
+    }
+
+    /// How `run(on:until:_:)` ended.
+    public enum Ending<Value: Sendable>: Sendable {
+        case finished(Value)
+        /// No job could run, no task slept on the clock, and the work had not returned: it waits
+        /// for something that will never come.
+        case stuck(at: Date)
+        /// The clock reached `limit` first: the work was killed there, then ran to its end.
+        case timedOut(Value, at: Date)
+    }
+
+    /// Runs `work` on a fresh executor and `clock` until it returns, moving the clock to the next
+    /// deadline whenever every task is waiting. Blocks the calling thread (call it from a thread
+    /// of its own, not from Swift's cooperative pool).
+    ///
+    /// At `limit` the work is killed: the clock moves to `limit`, up to `jobs` more jobs run (a
+    /// crash lands between any two steps), `killed` is called, and the work is cancelled and runs
+    /// to its end (what it does after `killed` is the caller's to ignore).
+    public static func run<Value: Sendable>(
+        on clock: SimulatedClock, until limit: Date = .distantFuture, jobs: Int = 0, killed: () -> Void = {},
+        _ work: @escaping @Sendable () async -> Value
+    ) -> Ending<Value> {
+        let executor = SimulationExecutor()
+        let result = Box<Value>()
+        let task = Task(executorPreference: executor) {
+            result.value = await work()
+        }
+        var cancelled = false
+        while true {
+            executor.runUntilIdle()
+            if let value = result.value { return cancelled ? .timedOut(value, at: limit) : .finished(value) }
+            let next = clock.nextDeadline
+            if !cancelled, next.map({ $0 > limit }) ?? true, limit < .distantFuture {
+                clock.advance(to: limit)
+                var ran = 0
+                while ran < jobs, let job = executor.next() {
+                    job.runSynchronously(on: executor.asUnownedTaskExecutor())
+                    ran += 1
+                }
+                killed()
+                cancelled = true
+                task.cancel()
+                continue
+            }
+            // Nothing can run and nothing sleeps; or, killed, it keeps sleeping for days.
+            guard let next, !(cancelled && next > limit.addingTimeInterval(2 * 86_400)) else { return .stuck(at: clock.now) }
+            clock.advance(to: next)
+        }
+    }
+
+    /// Runs every job that is ready, and those they make ready, until none is.
+    private func runUntilIdle() {
+        while let job = next() { job.runSynchronously(on: asUnownedTaskExecutor()) }
+    }
+
+    private func next() -> UnownedJob? {
+        lock.withLock {
+            guard head < jobs.count else {
+                jobs.removeAll(keepingCapacity: true)
+                head = 0
+                return nil
+            }
+            defer { head += 1 }
+            return jobs[head]
+        }
+    }
+
+    /// The work's value, set on the executor's thread.
+    private final class Box<Value>: @unchecked Sendable {
+        var value: Value?
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import ScoreFeedModel
+
+/// What must hold of a simulated day's delivered records, whatever went wrong in it: each check
+/// counted, each failure one line naming the game and what was seen.
+public struct SimulationInvariants {
+    let day: SimulatedDay
+    let records: [PushRecord]
+    /// When each instance started, and whether it started without the state before it.
+    let instances: [Date]
+    let lostState: [Bool]
+    let openChannels: Set<String>
+    public private(set) var checks = 0
+    public private(set) var violations: [String] = []
+
+    init(day: SimulatedDay, records: [PushRecord], instances: [Date], lostState: [Bool], openChannels: Set<String>) {
+        self.day = day
+        self.records = records
+        self.instances = instances
+        self.lostState = lostState
+        self.openChannels = openChannels
+    }
+
+    mutating func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+        checks += 1
+        if !condition { violations.append(message()) }
+    }
+
+    mutating func checkAll() {
+        let byGame = Dictionary(grouping: records, by: \.game)
+        for plan in day.games {
+            let mine = byGame[plan.game.id] ?? []
+            checkEnd(plan, mine)
+            checkOrder(plan, mine)
+            checkBudget(plan, mine)
+            checkJoins(plan, mine)
+        }
+        checkIDs()
+        let open = openChannels.count
+        if day.mode != .token { check(open == 0, "channels left open at the day's end: \(open)") }
+    }
+
+    /// The last push carries the feed's score; a final ends its game exactly once, and nothing
+    /// follows it.
+    mutating func checkEnd(_ plan: SimulatedDay.Game, _ mine: [PushRecord]) {
+        var id = plan.game.id
+        let ends = mine.filter { $0.event == .end }
+        switch plan.fate {
+        case .postponed:
+            check(mine.allSatisfy { $0.state.phase == .postponed || $0.event == .start },
+                  "game \(id) (postponed): a push shows \(mine.first { $0.state.phase != .postponed }?.state.phase.rawValue ?? "")")
+            check(Set(ends.map(\.state)).count <= 1, "game \(id) (postponed): \(ends.count) ends")
+            return
+        case .silent(let share):
+            let stated = plan.game.score(after: plan.game.visible(at: share * plan.game.span))
+            guard let last = mine.last else { return check(false, "game \(id) (silent): no push at all") }
+            check(last.event == .end && last.state.phase == .suspended,
+                  "game \(id) (silent): the last push is \(last.event.rawValue) \(last.state.phase.rawValue), not an end suspended")
+            check(last.state.homeScore == stated.home && last.state.awayScore == stated.away,
+                  "game \(id) (silent): the last push shows \(last.state.homeScore)-\(last.state.awayScore), the feed \(stated.home)-\(stated.away)")
+            return
+        case .plays, .comeback:
+            break
+        }
+        id = "\(plan.game.id) (\(plan.path.rawValue)\(plan.fate == .plays ? "" : ", \(plan.fate)")\(plan.join == nil ? "" : ", joined"))"
+        guard let last = mine.last else { return check(false, "game \(id): no push at all") }
+        check(last.event == .end && last.state.phase == .final,
+              "game \(id): the last push is \(last.event.rawValue) \(last.state.phase.rawValue), not its final end")
+        check(last.state.homeScore == plan.game.final.home && last.state.awayScore == plan.game.final.away,
+              "game \(id): the last push shows \(last.state.homeScore)-\(last.state.awayScore), the final is \(plan.game.final.home)-\(plan.game.final.away)")
+        let finals = ends.filter { $0.state.phase == .final }
+        check(Set(finals.map(\.state)).count == 1, "game \(id): \(Set(finals.map(\.state)).count) different final ends")
+        if let first = mine.firstIndex(where: { $0.event == .end && $0.state.phase == .final }) {
+            let after = mine[(first + 1)...].filter { $0.state != mine[first].state || $0.event != .end }
+            check(after.isEmpty, "game \(id): \(after.count) pushes after its final end (first: \(after.first?.event.rawValue ?? "") seq \(after.first?.seq ?? 0))")
+        }
+    }
+
+    /// No push shows a score older than one already pushed, unless the feed itself corrected it.
+    mutating func checkOrder(_ plan: SimulatedDay.Game, _ mine: [PushRecord]) {
+        guard !plan.game.corrects else { return }
+        var high = (home: 0, away: 0)
+        for record in mine {
+            check(record.state.homeScore >= high.home && record.state.awayScore >= high.away,
+                  "game \(plan.game.id): push seq \(record.seq) shows \(record.state.homeScore)-\(record.state.awayScore) after \(high.home)-\(high.away) was shown")
+            high = (max(high.home, record.state.homeScore), max(high.away, record.state.awayScore))
+        }
+    }
+
+    /// Priority 10 stays within the largest budget the policy hedges for, in every rolling hour
+    /// (counted afresh after a lost state directory: nothing can know what was spent before).
+    mutating func checkBudget(_ plan: SimulatedDay.Game, _ mine: [PushRecord]) {
+        let limit = Coalescer.Configuration.standard.largestBudget
+        let resets = zip(instances, lostState).filter(\.1).map(\.0)
+        let urgent = mine.filter { $0.priority == 10 }.map(\.sentAt).sorted()
+        var start = 0
+        for (index, time) in urgent.enumerated() {
+            while urgent[start] <= time.addingTimeInterval(-3600) || resets.contains(where: { urgent[start] < $0 && $0 <= time }) { start += 1 }
+            check(index - start + 1 <= limit, "game \(plan.game.id): \(index - start + 1) priority 10 within an hour (budget \(limit))")
+        }
+    }
+
+    /// An instance's first moment with a game (a join, a catch-up after a restart) sends at most
+    /// two pushes and one priority 10.
+    mutating func checkJoins(_ plan: SimulatedDay.Game, _ mine: [PushRecord]) {
+        for (index, started) in instances.enumerated() {
+            let until = index + 1 < instances.count ? instances[index + 1] : .distantFuture
+            let theirs = mine.filter { $0.sentAt >= started && $0.sentAt < until }
+            guard let first = theirs.first?.sentAt else { continue }
+            let moment = theirs.filter { $0.sentAt == first }
+            check(moment.count <= 2 && moment.filter { $0.priority == 10 }.count <= 1,
+                  "game \(plan.game.id): instance \(index + 1)'s first moment sent \(moment.count) pushes (\(moment.filter { $0.priority == 10 }.count) priority 10)")
+        }
+    }
+
+    /// No `apns-id` names two bodies.
+    mutating func checkIDs() {
+        var bodies: [String: Data] = [:]
+        for record in records {
+            let key = record.key
+            if let seen = bodies[key] {
+                check(seen == record.payload, "apns-id \(key) names two bodies (game \(record.game) seq \(record.seq))")
+            } else {
+                bodies[key] = record.payload
+                checks += 1
+            }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import ScoreFeed
+
+/// `scorefeed simulate`: whole live days on virtual time, with what goes wrong live, checked.
+enum SimulateCommand {
+    static let help = """
+        OVERVIEW: Simulate whole live days in process on virtual time: 5–15 games a day (generated,
+        and real ones with --games), polled from a simulated CDN or read as serve's input, while
+        feeds fail, time out, answer garbage or older copies, games are postponed, go silent or
+        come back, the instance is killed (a journal torn, a state directory lost) and restarted,
+        and the push sender fails or stalls. After each day it checks what must hold (the final
+        ends each game once, no score goes back, no apns-id names two bodies, priority 10 within
+        the budget, a join sends at most 2 pushes, no channel left open, the day finishes).
+        The same seed gives the same pushes, byte for byte.
+
+        USAGE: scorefeed simulate [--days <n>] [--seed <n>] [--day <k>] [--mode <mode>]
+                                  [--games <dir>] [--interval <s>] [--per-day <lo-hi>] [--pool <n>]
+                                  [--threads <n>] [--records <path>]
+
+        OPTIONS:
+          --days <n>              Days to simulate (default 40).
+          --seed <n>              Seed of the whole run (default 1).
+          --day <k>               The first day's index (default 0): with --days 1, one day
+                                  replayed alone, as a failure's line says.
+          --mode <mode>           token, broadcast (a channel per game) or both (default both).
+          --games <dir>           Real games to draw from besides generated ones:
+                                  playbyplay_<id>.json with boxscore_<id>.json beside it.
+          --interval <s>          Seconds between a poller's requests (default 30).
+          --per-day <lo-hi>       Games a day holds (default 5-15).
+          --pool <n>              Different generated games the days draw from (default 300).
+          --threads <n>           Days run side by side (default: the cores).
+          --records <path>        Write every delivered push record (JSONL, day by day).
+          -h, --help              Show help information.
+
+        OUTPUT: a line per day that broke an invariant (with the command that replays it), then
+        the figures: days, games, faults injected by kind, checks made, pushes, the record
+        stream's digest. Exit status 1 when an invariant broke.
+
+        EXAMPLES:
+          scorefeed simulate --days 1000 --seed 7
+          scorefeed simulate --seed 7 --day 412 --days 1 --mode broadcast --records day.jsonl
+
+        """
+
+    static func run(_ argv: [String]) async throws -> Int32 {
+        var arguments = Arguments(argv)
+        let days: Int = try arguments.number("--days", in: 1...1_000_000) ?? 40
+        let seed: UInt64 = try arguments.number("--seed", in: 0...UInt64.max) ?? 1
+        let first: Int = try arguments.number("--day", in: 0...1_000_000_000) ?? 0
+        let modeName = try arguments.option("--mode") ?? "both"
+        let games = try arguments.option("--games")
+        let interval: Double = try arguments.number("--interval", in: 1...3600) ?? 30
+        let threads: Int = try arguments.number("--threads", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        let recordsPath = try arguments.option("--records")
+        let generated: Int = try arguments.number("--pool", in: 1...100_000) ?? 300
+        let perDay = try arguments.option("--per-day").map { text throws(ScoreFeedError) -> ClosedRange<Int> in
+            let parts = text.split(separator: "-").compactMap { Int($0) }
+            guard parts.count == 2, parts[0] >= 1, parts[0] <= parts[1], parts[1] <= 100 else {
+                throw ScoreFeedError(.usage, "--per-day takes LO-HI games, 1 to 100, not '\(text)'")
+            }
+            return parts[0]...parts[1]
+        } ?? 5...15
+        _ = try arguments.positionals(max: 0)
+        let modes: [PushRenderer.Mode]
+        switch modeName {
+        case "token": modes = [.token]
+        case "broadcast": modes = [.broadcastPerGame]
+        case "both": modes = [.token, .broadcastPerGame]
+        default: throw ScoreFeedError(.usage, "--mode must be token, broadcast or both, not '\(modeName)'")
+        }
+        let real = try games.map { path throws(ScoreFeedError) in try SimulatedGamePool.realGames(in: URL(fileURLWithPath: path)) } ?? []
+        if games != nil && real.isEmpty { throw ScoreFeedError(.usage, "--games \(games!): no playbyplay_<id>.json in it") }
+        let options = Simulation.Options(
+            days: days, seed: seed, firstDay: first, modes: modes, pool: SimulatedGamePool(real: real, generated: generated), pollInterval: interval,
+            games: perDay, threads: threads)
+        let began = Date()
+        let outcomes = await Simulation.run(options)
+        let seconds = Date().timeIntervalSince(began)
+
+        var digest = Digest()
+        var records = Data()
+        for outcome in outcomes {
+            for record in outcome.records {
+                let line = record.jsonLine()
+                digest.add(line)
+                if recordsPath != nil {
+                    records.append(line)
+                    records.append(UInt8(ascii: "\n"))
+                }
+            }
+        }
+        if let recordsPath {
+            do {
+                try records.write(to: URL(fileURLWithPath: recordsPath))
+            } catch {
+                throw ScoreFeedError(.io, "cannot write the records: \(error.localizedDescription)", at: .init(file: recordsPath))
+            }
+        }
+        let broken = outcomes.filter { !$0.violations.isEmpty }
+        for outcome in broken {
+            let mode = outcome.mode == .token ? "token" : "broadcast"
+            print("day \(outcome.day) (\(mode)) broke \(outcome.violations.count) invariant(s):")
+            for violation in outcome.violations.prefix(5) { print("  \(violation)") }
+            let extra = games.map { " --games \($0)" } ?? ""
+            print("  replay: scorefeed simulate --seed \(outcome.seed) --day \(outcome.day) --days 1 --mode \(mode)\(extra) --interval \(Int(interval)) --per-day \(perDay.lowerBound)-\(perDay.upperBound) --pool \(generated)")
+        }
+        print(Simulation.figures(outcomes, seconds: seconds, digest: digest.hex))
+        return broken.isEmpty ? 0 : ExitCode.failure
+    }
+
+    /// FNV-1a 64 of the record lines, in order.
+    struct Digest {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+        mutating func add(_ line: Data) {
+            for byte in line {
+                value ^= UInt64(byte)
+                value &*= 0x100_0000_01b3
+            }
+            value ^= 0x0a
+            value &*= 0x100_0000_01b3
+        }
+
+        var hex: String { String(value, radix: 16) }
+    }
+}

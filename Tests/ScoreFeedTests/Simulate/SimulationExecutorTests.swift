@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import ScoreFeed
+
+/// The executor that runs a simulation one job at a time on virtual time.
+@Suite("SimulationExecutor: one job at a time, time moves when all wait")
+struct SimulationExecutorTests {
+    /// Tasks sleeping to interleaved deadlines wake in deadline order, on virtual time, the same
+    /// way every run.
+    @Test func tasksWakeInDeadlineOrderOnVirtualTime() async throws {
+        let logs = try await OffPool.run {
+            (0..<3).map { _ -> [String] in
+                let clock = SimulatedClock(Date(timeIntervalSince1970: 0))
+                let log = Log()
+                let ending = SimulationExecutor.run(on: clock) {
+                    await withTaskGroup(of: Void.self) { group in
+                        for (name, step) in [("a", 7.0), ("b", 5.0), ("c", 3.0)] {
+                            group.addTask {
+                                for turn in 1...3 {
+                                    try? await clock.sleep(until: Date(timeIntervalSince1970: step * Double(turn)))
+                                    log.add("\(name)@\(Int(clock.now.timeIntervalSince1970))")
+                                }
+                            }
+                        }
+                    }
+                    return clock.now.timeIntervalSince1970
+                }
+                guard case .finished(let end) = ending else { return ["not finished"] }
+                return log.lines + ["end \(Int(end))"]
+            }
+        }
+        #expect(logs[0] == ["c@3", "b@5", "c@6", "a@7", "c@9", "b@10", "a@14", "b@15", "a@21", "end 21"])
+        #expect(Set(logs).count == 1, "the same every run")
+    }
+
+    final class Log: @unchecked Sendable {
+        private let lock = NSLock()
+        private var all: [String] = []
+
+        func add(_ line: String) { lock.withLock { all.append(line) } }
+        var lines: [String] { lock.withLock { all } }
+    }
+
+    /// Work that waits for something that never comes ends as stuck, not as a hang.
+    @Test func workWaitingForNothingIsStuck() async throws {
+        let ending = try await OffPool.run {
+            SimulationExecutor.run(on: SimulatedClock()) { () async -> Int in
+                await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+                return 1
+            }
+        }
+        guard case .stuck = ending else { Issue.record("\(ending)"); return }
+    }
+
+    /// At the limit the work is killed: `killed` is told before the work runs on, and the work
+    /// is cancelled.
+    @Test func aKillLandsAtTheLimit() async throws {
+        let (ending, atKill) = try await OffPool.run { () -> (SimulationExecutor.Ending<Int>, Int) in
+            let clock = SimulatedClock(Date(timeIntervalSince1970: 0))
+            let ticks = Log()
+            var atKill = -1
+            let ending = SimulationExecutor.run(on: clock, until: Date(timeIntervalSince1970: 35), killed: { atKill = ticks.lines.count }) {
+                while !Task.isCancelled {
+                    try? await clock.sleep(until: clock.now.addingTimeInterval(10))
+                    if !Task.isCancelled { ticks.add("tick") }
+                }
+                return ticks.lines.count
+            }
+            return (ending, atKill)
+        }
+        #expect(atKill == 3, "woken at 10, 20 and 30 s before the kill at 35 s")
+        guard case .timedOut(let ticks, let at) = ending else { Issue.record("\(ending)"); return }
+        #expect(ticks == 3 && at == Date(timeIntervalSince1970: 35))
+    }
+}

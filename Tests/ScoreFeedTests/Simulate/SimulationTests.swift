@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+@testable import ScoreFeed
+
+/// Whole live days on virtual time (`scorefeed simulate`): the same seed gives the same pushes,
+/// the invariants hold, and the checker catches what breaks them.
+@Suite("simulate: live days on virtual time")
+struct SimulationTests {
+    static let modes: [PushRenderer.Mode] = [.token, .broadcastPerGame]
+
+    /// Small days, so a debug build runs them in seconds: 3–5 games, a poll every 2 minutes.
+    static func options(seed: UInt64, days: Int, modes: [PushRenderer.Mode], pool: SimulatedGamePool = SimulatedGamePool(generated: 40))
+        -> Simulation.Options
+    {
+        Simulation.Options(days: days, seed: seed, modes: modes, pool: pool, pollInterval: 120, games: 3...5)
+    }
+
+    @Test(arguments: modes)
+    func theSameSeedGivesTheSameRecords(_ mode: PushRenderer.Mode) async {
+        let first = await Simulation.run(Self.options(seed: 11, days: 1, modes: [mode]))
+        let again = await Simulation.run(Self.options(seed: 11, days: 1, modes: [mode]))
+        let lines = first.flatMap(\.records).map { $0.jsonLine() }
+        #expect(!lines.isEmpty && lines == again.flatMap(\.records).map { $0.jsonLine() })
+        #expect(first.flatMap(\.violations).isEmpty, "\(first.flatMap(\.violations).prefix(3))")
+        #expect(first.map(\.day) == [0])
+    }
+
+    /// Days full of faults keep every invariant, in both modes; each day injects faults and
+    /// makes checks.
+    @Test(arguments: [3] as [UInt64])
+    func daysKeepTheirInvariants(_ seed: UInt64) async {
+        let outcomes = await Simulation.run(Self.options(seed: seed, days: 2, modes: Self.modes))
+        #expect(outcomes.count == 4)
+        for outcome in outcomes {
+            #expect(outcome.violations.isEmpty, "day \(outcome.day) \(outcome.mode): \(outcome.violations.prefix(3))")
+            #expect(outcome.checks > 0 && outcome.faults.values.reduce(0, +) > outcome.games)
+        }
+        let faults = outcomes.reduce(into: [String: Int]()) { $0.merge($1.faults, uniquingKeysWith: +) }
+        #expect(faults["kill -9", default: 0] > 0 && faults["game via poll", default: 0] > 0, "\(faults)")
+    }
+
+    /// Real recorded games (the NBA's numbering, inserted and deleted actions) through the poll
+    /// and serve paths of simulated days.
+    @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason))
+    func realGamesKeepTheInvariants() async throws {
+        let real = try SimulatedGamePool.realGames(in: NBAFiles.folder)
+        #expect(real.count >= 5)
+        let outcomes = await Simulation.run(Self.options(seed: 21, days: 1, modes: Self.modes, pool: SimulatedGamePool(real: real, generated: 20)))
+        for outcome in outcomes {
+            #expect(outcome.violations.isEmpty, "day \(outcome.day) \(outcome.mode): \(outcome.violations.prefix(3))")
+        }
+        let ids = Set(real.map(\.id))
+        #expect(outcomes.flatMap(\.records).contains { ids.contains($0.game) }, "a real game was played")
+    }
+
+    /// The checker fails what breaks an invariant: a second, different final; a score that goes
+    /// back; an apns-id on two bodies; a game without its final end.
+    @Test func theCheckerCatchesBrokenRecords() async throws {
+        let options = Self.options(seed: 5, days: 1, modes: [.token])
+        let day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5)
+        let outcome = try await OffPool.run { Simulation.run(day, stateRoot: Simulation.defaultStateRoot) }
+        #expect(outcome.violations.isEmpty, "\(outcome.violations)")
+        let played = try #require(day.games.first { $0.fate == .plays }?.game.id)
+        func violations(_ change: (inout [PushRecord]) -> Void) -> [String] {
+            var records = outcome.records
+            change(&records)
+            var checker = SimulationInvariants(
+                day: day, records: records, instances: [day.start], lostState: [false], openChannels: [])
+            checker.checkAll()
+            return checker.violations
+        }
+        #expect(violations { _ in }.isEmpty)
+        let endAgain = violations { records in
+            var end = records.last { $0.game == played && $0.event == .end }!
+            end.state.homeScore += 2
+            records.append(end)
+        }
+        #expect(endAgain.contains { $0.contains("different final ends") || $0.contains("final is") }, "\(endAgain)")
+        let backwards = violations { records in
+            let index = records.lastIndex { $0.game == played && $0.event == .update && $0.state.homeScore > 10 }!
+            records.insert(records[index], at: records.count - 1)
+            records[records.count - 2].state.homeScore = 0
+        }
+        #expect(backwards.contains { $0.contains("after") && $0.contains("was shown") }, "\(backwards)")
+        let twoBodies = violations { records in
+            let index = records.firstIndex { $0.game == played && $0.event == .update }!
+            var copy = records[index + 1]
+            copy.request.headers["apns-id"] = records[index].key
+            copy.payload = records[index].payload + Data(" ".utf8)
+            records.append(copy)
+        }
+        #expect(twoBodies.contains { $0.contains("names two bodies") }, "\(twoBodies)")
+        let noEnd = violations { records in records.removeAll { $0.game == played && $0.event == .end } }
+        #expect(noEnd.contains { $0.contains("not its final end") }, "\(noEnd)")
+    }
+
+    /// APNs busy or down (429, 5xx) when asked for a channel is not a refusal for good: the
+    /// request is sent again later, so the game still gets its channel (a simulated day found a
+    /// game that never showed anything after one 429).
+    @Test(arguments: [429, 500, 503])
+    func aBusyAnswerIsAskedAgain(_ status: Int) {
+        var channel = BroadcastChannel()
+        channel.create(storage: 1)
+        let outcome = channel.answered(ChannelAnswer(status: status, reason: "TooManyRequests"), now: Date())
+        guard case .unusable = outcome else { Issue.record("\(outcome)"); return }
+        #expect(channel.phase == .creating)
+        #expect(channel.answered(ChannelAnswer(status: 200, channelID: "Y2hhbm5lbC0x"), now: Date()) == .opened("Y2hhbm5lbC0x"))
+    }
+}
