@@ -17,7 +17,8 @@ public enum LiveDataFormat {
     /// The file mapped, before the score check. `homeTeamId` (a live poller that already knows
     /// the home team) wins over the boxscore and over inference.
     static func feed(_ data: Data, file: String?, boxscore: Data?, homeTeamId: Int? = nil) throws(ScoreFeedError) -> NBAFeed {
-        let root = try DecodingErrorText.decode(Root.self, from: data, file: file)
+        let root: Root
+        if let scanned = Root.scanning(data) { root = scanned } else { root = try DecodingErrorText.decode(Root.self, from: data, file: file) }
         guard let game = root.game else {
             throw ScoreFeedError(.missingField, "no \"game\" in the top level", at: .init(file: file))
         }
@@ -27,7 +28,7 @@ public enum LiveDataFormat {
             }
             throw ScoreFeedError(.missingField, "no \"actions\" in \"game\"", at: .init(file: file))
         }
-        let box = boxscore.flatMap { try? JSONDecoder().decode(Root.self, from: $0) }?.game
+        let box = boxscore.flatMap { Root.scanning($0) ?? (try? JSONDecoder().decode(Root.self, from: $0)) }?.game
         var (actions, rejected) = NBAFeed.split(slots, file: file)
         // Feed order: orderNumber (actionNumber where it is missing), then position in the file.
         func key(_ entry: NBAFeed.IndexedAction) -> Double {
@@ -103,7 +104,7 @@ public enum LiveDataFormat {
     // MARK: - Wire types
 
     /// The top level of a play-by-play or boxscore file.
-    struct Root: Decodable {
+    struct Root: Decodable, Equatable {
         var game: Game?
         /// When the feed wrote this copy (`meta.time`: Eastern wall-clock time without a zone,
         /// `2025-02-11 01:16:27.797538`), read as if it were UTC: only ever compared with the same
@@ -111,6 +112,8 @@ public enum LiveDataFormat {
         var written: Date?
 
         enum CodingKeys: String, CodingKey { case game, meta }
+
+        init() {}
 
         struct Meta: Decodable {
             var time: String?
@@ -129,7 +132,7 @@ public enum LiveDataFormat {
                 .flatMap(ISOTime.seconds).map(Date.init(timeIntervalSince1970:))
         }
 
-        struct Game: Decodable {
+        struct Game: Decodable, Equatable {
             var gameId: String?
             var actions: [NBAActionSlot]?
             var gameTimeUTC: String?
@@ -142,6 +145,8 @@ public enum LiveDataFormat {
             enum CodingKeys: String, CodingKey {
                 case gameId, actions, gameTimeUTC, gameStatus, gameStatusText, homeTeam, awayTeam
             }
+
+            init() {}
 
             init(from decoder: any Decoder) throws {
                 let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -156,7 +161,7 @@ public enum LiveDataFormat {
         }
 
         /// A boxscore's team: who, and the score.
-        struct Team: Decodable {
+        struct Team: Decodable, Equatable {
             var teamId: Int?
             var teamName: String?
             var teamCity: String?
@@ -164,6 +169,8 @@ public enum LiveDataFormat {
             var score: Int?
 
             enum CodingKeys: String, CodingKey { case teamId, teamName, teamCity, teamTricode, score }
+
+            init() {}
 
             init(from decoder: any Decoder) throws {
                 let c = try decoder.container(keyedBy: CodingKeys.self)

@@ -3,7 +3,7 @@ import Foundation
 /// One element of an NBA `actions` array as it is on the wire, liveData or v3 (they share most
 /// field names). Every field is read leniently (``KeyedDecodingContainer/lenientString(_:)``), so
 /// an odd value in a field ScoreFeed does not need never loses the action.
-struct NBAAction: Decodable, Sendable {
+struct NBAAction: Decodable, Sendable, Equatable {
     var actionNumber: Int?
     var actionId: Int?
     var orderNumber: Double?
@@ -31,6 +31,8 @@ struct NBAAction: Decodable, Sendable {
         case actionType, subType, descriptor, playerName, playerNameI, shotResult, shotValue
         case scoreHome, scoreAway, location, description, value
     }
+
+    init() {}
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -71,8 +73,12 @@ struct NBAAction: Decodable, Sendable {
 
 /// One element of an `actions` array: the action, or why it could not be read (it is not an
 /// object), without failing the enclosing array.
-struct NBAActionSlot: Decodable, Sendable {
+struct NBAActionSlot: Decodable, Sendable, Equatable {
     var action: NBAAction?
+
+    init(action: NBAAction?) {
+        self.action = action
+    }
 
     init(from decoder: any Decoder) throws {
         action = try? NBAAction(from: decoder)

@@ -40,7 +40,7 @@ public struct LiveBoxscore: Hashable, Sendable {
     public static func decode(_ data: Data, url: String) throws(ScoreFeedError) -> LiveBoxscore {
         let root: LiveDataFormat.Root
         do {
-            root = try JSONDecoder().decode(LiveDataFormat.Root.self, from: data)
+            root = try LiveDataFormat.Root.scanning(data) ?? JSONDecoder().decode(LiveDataFormat.Root.self, from: data)
         } catch {
             throw ScoreFeedError(.malformedJSON, "the boxscore is not JSON (\(data.count) bytes; cut or garbled)", at: .init(file: url))
         }
