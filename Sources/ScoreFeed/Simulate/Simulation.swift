@@ -73,6 +73,9 @@ public enum Simulation {
                 from = limit.addingTimeInterval(stop?.downFor ?? 0)
                 directory = next
                 continue
+            case .spinning(let at):
+                sender.cutOff()
+                violations.append("instance \(number + 1) spun at \(at.timeIntervalSince(day.start)) s: \(SimulationExecutor.maxJobsPerMoment) steps without time moving (a loop that never waits)")
             case .stuck(let at):
                 violations.append("instance \(number + 1) got stuck at \(at.timeIntervalSince(day.start)) s: every task waits for something that never comes")
             }

@@ -16,6 +16,11 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
 
     public init() {}
 
+    /// The most jobs one moment of simulated time may run: far beyond what a day's busiest
+    /// moment needs (a restart's catch-up of every game), and reached in seconds by a loop that
+    /// never waits.
+    public static let maxJobsPerMoment = 2_000_000
+
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         lock.withLock { jobs.append(job) }
@@ -29,6 +34,9 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
         case stuck(at: Date)
         /// The clock reached `limit` first: the work was killed there, then ran to its end.
         case timedOut(Value, at: Date)
+        /// ``maxJobsPerMoment`` jobs ran without time moving: a loop that never waits. The work
+        /// is abandoned where it stands.
+        case spinning(at: Date)
     }
 
     /// Runs `work` on a fresh executor and `clock` until it returns, moving the clock to the next
@@ -49,7 +57,7 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
         }
         var cancelled = false
         while true {
-            executor.runUntilIdle()
+            guard executor.runUntilIdle() else { return .spinning(at: clock.now) }
             if let value = result.value { return cancelled ? .timedOut(value, at: limit) : .finished(value) }
             let next = clock.nextDeadline
             if !cancelled, next.map({ $0 > limit }) ?? true, limit < .distantFuture {
@@ -70,9 +78,16 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// Runs every job that is ready, and those they make ready, until none is.
-    private func runUntilIdle() {
-        while let job = next() { job.runSynchronously(on: asUnownedTaskExecutor()) }
+    /// Runs every job that is ready, and those they make ready, until none is; false when
+    /// ``maxJobsPerMoment`` ran and more are ready.
+    private func runUntilIdle() -> Bool {
+        var ran = 0
+        while let job = next() {
+            job.runSynchronously(on: asUnownedTaskExecutor())
+            ran += 1
+            if ran >= Self.maxJobsPerMoment { return false }
+        }
+        return true
     }
 
     private func next() -> UnownedJob? {

@@ -70,6 +70,13 @@ public struct SimulationInvariants {
               "game \(id): the last push shows \(last.state.homeScore)-\(last.state.awayScore), the final is \(plan.game.final.home)-\(plan.game.final.away)")
         let finals = ends.filter { $0.state.phase == .final }
         check(Set(finals.map(\.state)).count == 1, "game \(id): \(Set(finals.map(\.state)).count) different final ends")
+        // One end, and its priority-5 copy when it went at priority 10; a retry after a crash
+        // repeats a record (the same apns-id), never makes another.
+        var distinct: [String: Int] = [:]
+        for end in finals { distinct[end.key] = end.priority }
+        let priorities = distinct.values.sorted()
+        check(priorities == [10] || priorities == [5] || priorities == [5, 10],
+              "game \(id): \(distinct.count) final ends (priorities \(priorities))")
         if let first = mine.firstIndex(where: { $0.event == .end && $0.state.phase == .final }) {
             let after = mine[(first + 1)...].filter { $0.state != mine[first].state || $0.event != .end }
             check(after.isEmpty, "game \(id): \(after.count) pushes after its final end (first: \(after.first?.event.rawValue ?? "") seq \(after.first?.seq ?? 0))")

@@ -52,6 +52,17 @@ struct SimulationExecutorTests {
         guard case .stuck = ending else { Issue.record("\(ending)"); return }
     }
 
+    /// Work that never waits (a push sent again and again at one moment) ends as spinning, not
+    /// as a hang.
+    @Test func workThatNeverWaitsIsSpinning() async throws {
+        let ending = try await OffPool.run {
+            SimulationExecutor.run(on: SimulatedClock()) { () async -> Int in
+                while true { await Task.yield() }
+            }
+        }
+        guard case .spinning = ending else { Issue.record("\(ending)"); return }
+    }
+
     /// At the limit the work is killed: `killed` is told before the work runs on, and the work
     /// is cancelled.
     @Test func aKillLandsAtTheLimit() async throws {

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds the live layer broken on purpose, one break at a time, and runs the simulator's default
+# run (or the days given) on each: a break the simulator does not catch is printed as MISSED.
+# Each break is a one-line change made by python3 in a scratch worktree of HEAD; the tree you
+# work in is not touched.
+# usage: Tests/Figures/simulator_breaks.sh [simulate options, e.g. --days 10]
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+trap 'git -C "$root" worktree remove --force "$work/tree" >/dev/null 2>&1; rm -rf "$work"' EXIT
+git -C "$root" worktree add --detach "$work/tree" HEAD >/dev/null 2>&1 || { echo "cannot make a worktree" >&2; exit 2; }
+cd "$work/tree"
+# name | file | text | replacement
+breaks=(
+  "a join decided for every arrival|Sources/ScoreFeed/Decide/Coalescer+Join.swift|        arrival.isFirst && state.homeScore|        state.homeScore"
+  "the last journalled input lost|Sources/ScoreFeed/Serve/Journal+Reading.swift|        return reading|        if !reading.inputs.isEmpty { reading.inputs.removeLast() }; return reading"
+  "the end stays due after it is sent|Sources/ScoreFeed/Decide/Coalescer.swift|        phase = .ended\n        return decision|        if lastPushAt == nil { phase = .ended }\n        return decision"
+  "a channel never deleted|Sources/ScoreFeed/Engine/MatchEngine.swift|            guard peek({ \$0.lingerIsOver(now: now) }) else { return false }|            guard peek({ \$0.lingerIsOver(now: now) }), now < Date.distantPast else { return false }"
+  "an older copy admitted as news|Sources/ScoreFeed/Poll/NewestCopy.swift|        if let newest, stamp.isOlder(than: newest) {|        if let newest, stamp.isOlder(than: newest), stamp.newestAction < 0 {"
+)
+status=0
+for entry in "${breaks[@]}"; do
+  IFS='|' read -r name file text replacement <<< "$entry"
+  git checkout -q -- Sources
+  python3 - "$file" "$text" "$replacement" <<'PY' || { echo "cannot apply: $name"; status=1; continue; }
+import sys
+path, old, new = sys.argv[1], sys.argv[2].replace("\\n", "\n"), sys.argv[3].replace("\\n", "\n")
+text = open(path).read()
+if old not in text: sys.exit(1)
+open(path, "w").write(text.replace(old, new, 1))
+PY
+  if ! swift build -c release --product scorefeed >/dev/null 2>&1; then echo "does not build: $name"; status=1; continue; fi
+  out=$(.build/release/scorefeed simulate "$@" 2>&1); code=$?
+  broke=$(printf '%s\n' "$out" | sed -n 's/^days: \([0-9]*\) (\([0-9]*\) broke.*/\2 of \1 day-runs/p')
+  if [ $code -ne 0 ]; then echo "caught   $name: $broke broke an invariant"; else echo "MISSED   $name"; status=1; fi
+  printf '%s\n' "$out" | grep -m2 '^  [^r]' | sed 's/^/           /'
+done
+exit $status
