@@ -3,11 +3,6 @@ import ScoreFeedModel
 
 /// Lines from `serve`'s input: one at a time, or a batch made durable with one sync (group commit).
 extension GameService {
-    /// Handles one item of the input; returns a message for people when the line was bad.
-    public func handle(_ item: LineReader.Item, source: String? = nil) async -> ScoreFeedError? {
-        await handle(ParsedLine(item, source: source), source: source)
-    }
-
     /// Handles one line parsed beforehand (on the reader's thread); returns a message for people
     /// when the line was bad.
     public func handle(_ line: ParsedLine, source: String? = nil) async -> ScoreFeedError? {
@@ -104,13 +99,13 @@ extension GameService {
         return said
     }
 
-    /// Starts a batch of ``handle(_:source:)-(ParsedLine,_)`` calls (with a journal): the games hold their pushes
+    /// Starts a batch of ``handle(_:source:)`` calls (with a journal): the games hold their pushes
     /// until ``endBatch()`` has made the whole batch durable with one sync (group commit).
     public func beginBatch() {
         holdingPushes = store != nil
     }
 
-    /// Ends a batch of ``handle(_:source:)-(ParsedLine,_)`` calls: one sync makes everything they applied
+    /// Ends a batch of ``handle(_:source:)`` calls: one sync makes everything they applied
     /// durable (group commit), then every game they touched sends its pushes. Returns a message
     /// for people when the journal could not be written or a sink failed.
     public func endBatch() async -> ScoreFeedError? {

@@ -44,17 +44,6 @@ extension GameService {
             work: { now in await fireDue(now: now) })
     }
 
-    /// At the end of the input, for a sink with nothing to finish: ``drainHeld(until:)`` within
-    /// `limit` seconds, then ``settleChannels(until:)`` and ``compact()``. A game that has not
-    /// ended keeps its checkpoint and resumes on the next run. ``LiveService`` runs these steps
-    /// with the sink's last deliveries between them.
-    public func drain(waitingAtMost limit: TimeInterval = 600) async {
-        let giveUp = wallClock.now.addingTimeInterval(limit)
-        await drainHeld(until: giveUp)
-        await settleChannels(until: giveUp)
-        await compact()
-    }
-
     /// On the feed clock, fires every game's held pushes at once, each at its own moment of feed
     /// time; on the system clock, waits for each to come due until `giveUp`. Then sends whatever
     /// a failed sink left.

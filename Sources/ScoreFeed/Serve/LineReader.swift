@@ -9,13 +9,6 @@ import Darwin
 /// thread of its own, so a slow producer never blocks the engines. A line longer than the
 /// limit is skipped and reported instead of growing memory without bound.
 public struct LineReader: Sendable {
-    /// One item of the stream.
-    public enum Item: Sendable {
-        case line(Data, number: Int)
-        /// Line `number` had more than the limit's bytes (`length` so far) and was skipped.
-        case oversized(number: Int, length: Int)
-    }
-
     public enum Source: Sendable {
         case standardInput
         /// A file read from its start and then followed as it grows.
@@ -62,16 +55,21 @@ public struct LineReader: Sendable {
     /// engines, on a core of its own: what `serve` reads. Each line is parsed from the read buffer
     /// itself (no copy of it is made). The stream ends when standard input ends (a followed file
     /// never ends by itself). A batch is what `serve` makes durable with one sync.
-    public func parsedBatches(source: String?) -> AsyncStream<[ParsedLine]> {
+    public func parsedBatches(source: String?) -> Batches<ParsedLine> {
         batches(found: { ParsedLine($0, source: source) })
     }
 
     /// The batches, each line turned into `T` while its bytes are still in the read buffer.
-    func batches<T: Sendable>(found transform: @escaping @Sendable (Found) -> T) -> AsyncStream<[T]> {
+    func batches<T: Sendable>(found transform: @escaping @Sendable (Found) -> T) -> Batches<T> {
         let source = self.source, limit = maxLineBytes, most = batchBytes, grace = self.grace
-        return AsyncStream(bufferingPolicy: .bufferingOldest(Self.batchesAhead)) { continuation in
+        // Room for the batches parsed ahead: the reader waits for a batch to be taken (no polling).
+        let room = DispatchSemaphore(value: Self.batchesAhead)
+        let stream = AsyncStream<[T]> { continuation in
             let stop = StopFlag()
-            continuation.onTermination = { _ in stop.set() }
+            continuation.onTermination = { _ in
+                stop.set()
+                room.signal()
+            }
             Thread.detachNewThread {
                 var fd: Int32 = STDIN_FILENO
                 if case .follow(let path) = source {
@@ -81,10 +79,12 @@ public struct LineReader: Sendable {
                         return
                     }
                 }
-                // A full buffer (the engines behind) turns a batch away: it is offered again
-                // until taken, the last one too, so no line is ever lost.
+                // The engines behind: the reader waits until they take a batch, so no line is ever
+                // lost and no more than ``batchesAhead`` batches wait.
                 func hand(_ items: [T]) {
-                    while case .dropped = continuation.yield(items), !stop.isSet { usleep(1000) }
+                    room.wait()
+                    guard !stop.isSet else { return }
+                    continuation.yield(items)
                 }
                 var splitter = Splitter(limit: limit)
                 let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
@@ -130,6 +130,7 @@ public struct LineReader: Sendable {
                 continuation.finish()
             }
         }
+        return Batches(stream: stream, room: room)
     }
 
     /// A line as the splitter finds it, before anything is copied: its bytes (without the
@@ -153,20 +154,6 @@ public struct LineReader: Sendable {
 
         public init(limit: Int) {
             self.limit = limit
-        }
-
-        /// The lines that `bytes` completes, each copied into an ``Item``.
-        public mutating func feed(_ bytes: ArraySlice<UInt8>) -> [Item] {
-            var items: [Item] = []
-            bytes.withUnsafeBytes { feed($0) { items.append(Item($0)) } }
-            return items
-        }
-
-        /// The last line when the input ends without a newline.
-        public mutating func finish() -> Item? {
-            var last: Item?
-            finish { last = Item($0) }
-            return last
         }
 
         /// Calls `each` with every line that `bytes` completes, in order. A line that lies
@@ -224,16 +211,6 @@ public struct LineReader: Sendable {
         /// The line without the carriage return of a CRLF ending.
         private static func trimmed(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
             line.last == 0x0D ? UnsafeRawBufferPointer(rebasing: line.dropLast()) : line
-        }
-    }
-}
-
-extension LineReader.Item {
-    /// The line copied out of the reader's buffer.
-    init(_ found: LineReader.Found) {
-        switch found {
-        case .line(let bytes, let number): self = .line(Data(bytes), number: number)
-        case .oversized(let number, let length): self = .oversized(number: number, length: length)
         }
     }
 }

@@ -14,14 +14,10 @@ public struct ParsedLine: Sendable {
         self.content = content
     }
 
-    /// Parses `item` (from `source`, for messages).
-    public init(_ item: LineReader.Item, source: String?) {
-        switch item {
-        case .oversized(let number, let length):
-            self.init(LineReader.Found.oversized(number: number, length: length), source: source)
-        case .line(let data, let number):
-            self = data.withUnsafeBytes { ParsedLine(LineReader.Found.line($0, number: number), source: source) }
-        }
+    /// Parses line `number` (its bytes without the newline), from `source`, for messages: a line
+    /// an embedder has in hand, not from a ``LineReader``.
+    public init(_ line: Data, number: Int, source: String?) {
+        self = line.withUnsafeBytes { ParsedLine(LineReader.Found.line($0, number: number), source: source) }
     }
 
     /// Parses a line the reader found, from its bytes in place (from `source`, for messages).

@@ -185,18 +185,18 @@ public enum Simulation {
             }
         }
         arrivals.sort { ($0.at, $0.order) < ($1.at, $1.order) }
-        var number = 0
+        var splitter = LineReader.Splitter(limit: 65_536)  // serve's default --max-line-bytes
         var index = 0
         while index < arrivals.count {
             let at = arrivals[index].at
             try? await clock.sleep(until: at)
             if Task.isCancelled { return }
+            // What arrived at this moment, split and parsed as serve's reader does.
             var batch: [ParsedLine] = []
             while index < arrivals.count, arrivals[index].at == at {
-                for line in arrivals[index].line.split(separator: UInt8(ascii: "\n")) {
-                    number += 1
-                    batch.append(ParsedLine(.line(Data(line), number: number), source: "simulated input"))
-                }
+                var bytes = arrivals[index].line
+                bytes.append(UInt8(ascii: "\n"))
+                bytes.withUnsafeBytes { buffer in splitter.feed(buffer) { batch.append(ParsedLine($0, source: "simulated input")) } }
                 index += 1
             }
             _ = await service.handle(batch: batch, source: "simulated input")

@@ -272,7 +272,7 @@ struct BroadcastChannelTests {
         let sink = RecordingSink(answeringChannels: true)
         let service = try Self.service(sink)
         await RealFeedServeTests.feed(Self.lines(seeds: [3, 4]), to: service)
-        await service.drain()
+        await service.shutDown()
         let records = await sink.records
         var channelOf: [String: Set<String>] = [:]
         for record in records { channelOf[record.game, default: []].insert(record.request.headers["apns-channel-id"] ?? "none") }
@@ -292,7 +292,7 @@ struct BroadcastChannelTests {
             let sink = RecordingSink(answeringChannels: true)
             let service = try Self.service(sink, mode: mode)
             await RealFeedServeTests.feed(Self.lines(seeds: [5, 6]), to: service)
-            await service.drain()
+            await service.shutDown()
             return Dictionary(grouping: await sink.records, by: \.game).mapValues { $0.map(\.payload) }
         }
         let token = try await payloads(.token)
@@ -303,7 +303,7 @@ struct BroadcastChannelTests {
         let sink = RecordingSink(answeringChannels: true)
         let service = try Self.service(sink, channels: .init(manage: true))
         await RealFeedServeTests.feed(Self.lines(seeds: [3, 4], channels: ["QUFB", nil]), to: service)
-        await service.drain()
+        await service.shutDown()
         let records = await sink.records
         let first = records.first { $0.request.headers["apns-channel-id"] == "QUFB" }?.game
         #expect(first != nil)
@@ -330,7 +330,7 @@ struct BroadcastChannelTests {
         #expect(said.lines.contains { $0.contains("--max-channels allows (1)") })
 
         await RealFeedServeTests.feed(lines.dropFirst(lines.count / 2), to: service, first: lines.count / 2 + 1)
-        await service.drain()
+        await service.shutDown()
         let requests = await sink.channelRequests.filter { $0.action != .list }
         #expect(requests.map(\.action) == [.create, .delete, .create, .delete], "the second channel is made once the first is deleted")
         let records = await sink.records
@@ -348,7 +348,7 @@ struct BroadcastChannelTests {
         let said = Said()
         let service = try Self.service(sink, channels: .init(), report: { said.add($0) })
         await RealFeedServeTests.feed(Self.lines(seeds: [3, 4], channels: ["QUFB", "QUFB"]), to: service)
-        await service.drain()
+        await service.shutDown()
         #expect(Set(await sink.records.map(\.game)).count == 1, "the second game holds")
         #expect(said.lines.contains { $0.contains("two games never share one") })
     }
@@ -359,7 +359,7 @@ struct BroadcastChannelTests {
         let service = try Self.service(sink, channels: .init(), report: { line in said.add(line) })
         let messages = await RealFeedServeTests.feed(Self.lines(seeds: [3], channels: ["not base64!"]), to: service)
         #expect(messages.isEmpty, "the events are the game's")
-        await service.drain()
+        await service.shutDown()
         #expect(await sink.records.isEmpty)
         #expect(said.lines.contains { $0.contains("is not base64") })
     }
@@ -383,7 +383,7 @@ struct BroadcastChannelTests {
         let second = try Self.service(apns, channels: .init(manage: true, deleteUnknown: true), state: state, report: { said.add($0) })
         try await second.restore()
         await RealFeedServeTests.feed(lines, to: second)
-        await second.drain()
+        await second.shutDown()
         let records = await apns.records
         #expect(!records.isEmpty && records.allSatisfy { $0.request.headers["apns-channel-id"] != orphan })
         #expect(await apns.openChannels.isEmpty, "the orphan and the game's channel are both deleted")

@@ -31,7 +31,7 @@ struct CheckpointTests {
         let service = try GameService(options: options, sink: sink)
         let restoration = try await service.restore()
         await RealFeedServeTests.feed(lines, to: service)
-        await service.drain()
+        await service.shutDown()
         try? FileManager.default.removeItem(at: dir)
         return (restoration, await sink.records, service)
     }
@@ -40,7 +40,7 @@ struct CheckpointTests {
         let sink = RecordingSink()
         let service = try GameService(options: .init(clock: .feed), sink: sink)
         await RealFeedServeTests.feed(lines, to: service)
-        await service.drain()
+        await service.shutDown()
         return await sink.records
     }
 
@@ -114,7 +114,7 @@ struct CheckpointTests {
             sink: sink)
         try await service.restore()
         await RealFeedServeTests.feed(Self.lines, to: service)
-        await service.drain()
+        await service.shutDown()
         let records = await sink.records
         #expect(records.first?.seq == 79, "numbering continues")
         #expect(records.allSatisfy { $0.request.headers["apns-channel-id"] == id })
@@ -165,7 +165,7 @@ struct CheckpointTests {
         let service = try GameService(options: .init(clock: .feed, stateDirectory: dir), sink: sink)
         #expect(try await service.restore().resumedGames == 1)
         await RealFeedServeTests.feed(Self.lines, to: service)
-        await service.drain()
+        await service.shutDown()
         let records = await sink.records
         #expect(records.first?.seq == pending.first ?? restored.renderer.seq + 1, "the undelivered go first, the same")
         #expect(records.map(\.seq) == Array((records.first?.seq ?? 0)..<((records.first?.seq ?? 0) + records.count)), "numbering continues")

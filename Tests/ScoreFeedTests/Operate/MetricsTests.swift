@@ -109,7 +109,7 @@ struct MetricsTests {
         #expect(live.games.map(\.id) == [document.attributes.gameId])
         #expect(live.gamesByState["live"] == 1)
         await RealFeedServeTests.feed(lines.suffix(1), to: service, first: lines.count)
-        await service.drain()
+        await service.shutDown()
         let records = await sink.records.count
         let ended = await service.metrics(now: start, recorder: recorder)
         #expect(ended.gamesByState["ended"] == 1)

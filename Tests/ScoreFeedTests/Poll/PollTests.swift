@@ -94,7 +94,7 @@ struct PollCoreTests {
             if let score = live.score, let newest = live.newest { _ = await service.follow(score, game: "0022400723", at: newest) }
             if let end = live.end { _ = await service.receive(end, game: "0022400723", line: 0) }
         }
-        await service.drain()
+        await service.shutDown()
         let sent = await sink.records, expected = await replay.records
         #expect(sent.last?.event == .end)
         #expect(sent.map { $0.jsonLine() } == expected.map { $0.jsonLine() })
@@ -125,7 +125,7 @@ struct PollEndingTests {
         let service = try GameService(options: .init(clock: .feed), sink: sink)
         let poller = LivePoller(gameId: "0022400762", playByPlay: pbp, boxscore: box, interval: 0.05)
         await poller.run(service: service, fetcher: source) { _ in }
-        await service.drain()
+        await service.shutDown()
         return await sink.records
     }
 

@@ -23,7 +23,7 @@ struct SilentGameTests {
         poller.clock = clock
         let reports = Reports()
         await clock.run(whenAsleep: 2) { [poller] in await poller.run(service: service, fetcher: cdn) { reports.add($0) } }
-        await service.drain()
+        await service.shutDown()
 
         let records = await sink.records
         let last = try #require(records.last)

@@ -120,7 +120,7 @@ struct StaleCopyPollTests {
         var poller = LivePoller(gameId: game, playByPlay: url, boxscore: nil, interval: 3)
         poller.clock = ManualClock(Date(timeIntervalSince1970: 1_739_240_000))
         await poller.run(service: service, fetcher: edge) { _ in }
-        await service.drain()
+        await service.shutDown()
         let statistics = try #require(await service.summaries().first { $0.attributes.gameId == game }?.statistics)
         return (await sink.records, statistics)
     }
@@ -187,7 +187,7 @@ struct StaleCopyPollTests {
             poller.clock = clock
             let edge = Self.edge(plan)
             await clock.run { [poller] in await poller.run(service: service, fetcher: edge) { _ in } }
-            await clock.run { await service.drain() }
+            await clock.run { await service.shutDown() }
             let statistics = try #require(await service.summaries().first { $0.attributes.gameId == game }?.statistics)
             return (await sink.records, statistics)
         }

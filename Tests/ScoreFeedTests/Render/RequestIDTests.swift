@@ -248,7 +248,7 @@ struct RequestIDTests {
             let sink = RecordingSink()
             let service = try GameService(options: .init(clock: .feed, renderer: renderer, stateDirectory: dir), sink: sink)
             await RealFeedServeTests.feed(lines, to: service)
-            await service.drain(waitingAtMost: 0)
+            await service.shutDown(waitingAtMost: 0)
             return await sink.records
         }
         let events = lines.count - headers

@@ -73,7 +73,7 @@ struct GameIDTests {
         }
         let service = try GameService(options: .init(clock: .feed, stateDirectory: dir), sink: RecordingSink())
         let messages = await RealFeedServeTests.feed(lines, to: service)
-        await service.drain()
+        await service.shutDown()
         await service.compact()
 
         let valid = Self.adversarial.filter(\.valid).map(\.id)
@@ -113,7 +113,7 @@ struct GameIDTests {
         let clean = RecordingSink()
         let cleanService = try GameService(options: .init(clock: .feed), sink: clean)
         _ = await RealFeedServeTests.feed(lines, to: cleanService)
-        await cleanService.drain()
+        await cleanService.shutDown()
 
         let first = RecordingSink()
         let before = try GameService(options: .init(clock: .feed, stateDirectory: dir), sink: first)
@@ -132,7 +132,7 @@ struct GameIDTests {
         #expect(restoration.resumedGames == 1 && restoration.problems.isEmpty, "\(restoration.problems)")
         #expect(manager.fileExists(atPath: store.url(for: id).path) && !manager.fileExists(atPath: store.legacyURL(for: id).path))
         _ = await RealFeedServeTests.feed(lines, to: after)
-        await after.drain()
+        await after.shutDown()
         let (firstRecords, secondRecords, cleanRecords) = (await first.records, await second.records, await clean.records)
         #expect(Set((firstRecords + secondRecords).map { $0.jsonLine() }) == Set(cleanRecords.map { $0.jsonLine() }))
         #expect(!firstRecords.isEmpty && !secondRecords.isEmpty && secondRecords.first?.seq != 1, "the game went on from its checkpoint")

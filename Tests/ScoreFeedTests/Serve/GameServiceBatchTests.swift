@@ -67,7 +67,7 @@ struct GameServiceBatchTests {
         let service = try mode.service(clock: .feed, state: state, sink: sink)
         let lines = Self.parsed(RealFeedServeTests.stream(documents))
         let messages = await Self.handle(lines, in: size, to: service)
-        await service.drain()
+        await service.shutDown()
 
         #expect(messages.isEmpty, "\(messages.prefix(3))")
         let counters = await service.counters
@@ -102,7 +102,7 @@ struct GameServiceBatchTests {
         let sink = RecordingSink()
         let service = try Mode.token.service(clock: .feed, sink: sink)
         let messages = await Self.handle(Self.parsed(lines), in: Int.max, to: service)
-        await service.drain()
+        await service.shutDown()
 
         #expect(messages.map(\.location.line) == [middle + 1, middle + 3], "\(messages)")
         #expect(messages.last?.message.contains("which has no header yet") == true, "\(messages)")

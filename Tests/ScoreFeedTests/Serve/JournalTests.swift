@@ -207,7 +207,7 @@ struct JournalTests {
         #expect(journal.bytesWritten / lines.count < 1000, "\(journal.bytesWritten) bytes for \(lines.count) lines")
         let records = await sink.records
         Make.expectOneFinal(records)
-        await service.drain()
+        await service.shutDown()
         let entries = try CheckpointStore(directory: dir).readAll()
         #expect(entries.count == 1 && entries[0].journal?.isEmpty != false, "a clean exit leaves one file per game")
     }

@@ -83,7 +83,7 @@ struct RealFeedServeTests {
         let service = try mode.service(clock: .feed, sink: sink)
         let lines = Self.stream([document])
         let messages = await Self.feed(lines, to: service)
-        await service.drain()
+        await service.shutDown()
         let records = await sink.records
         #expect(messages.isEmpty, "\(messages.prefix(3))")
         #expect(records.count == expected.count)
@@ -95,7 +95,7 @@ struct RealFeedServeTests {
 
         // An at-least-once producer sends it all again: nothing new goes out.
         await Self.feed(lines, to: service, first: lines.count + 1)
-        await service.drain()
+        await service.shutDown()
         #expect(await sink.records.count == records.count)
         let summary = try #require(await service.summaries().first)
         #expect(summary.statistics.duplicates == document.events.count - summary.statistics.rejected)
@@ -113,7 +113,7 @@ struct RealFeedServeTests {
         let service = try mode.service(clock: .system, sink: sink)
         await Self.feed(Self.stream(documents), to: service)
         // The input ended: held pushes go out as they come due on the real clock (seconds).
-        await service.drain(waitingAtMost: 120)
+        await service.shutDown(waitingAtMost: 120)
         let records = await sink.records
         for document in documents {
             let id = document.attributes.gameId
@@ -158,7 +158,7 @@ struct RealFeedServeTests {
         let restoration = try await after.restore()
         #expect(restoration.resumedGames == 1 && restoration.problems.isEmpty)
         await Self.feed(lines, to: after)
-        await after.drain()
+        await after.shutDown()
 
         let sent = await second.records
         #expect(Set(sent.map { $0.jsonLine() }) == Set(clean.map { $0.jsonLine() }))

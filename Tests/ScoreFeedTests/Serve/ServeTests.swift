@@ -230,7 +230,7 @@ struct ServeTests {
         let first = RecordingSink()
         let before = try GameService(options: .init(clock: .feed, stateDirectory: dir), sink: first)
         for (i, line) in lines.prefix(cut).enumerated() { _ = await before.handle(.line(Data(line.utf8), number: i + 1)) }
-        await before.drain()
+        await before.shutDown()
         let file = try #require(try CheckpointStore(directory: dir).readAll().first?.file)
         try damage(file)
         let second = RecordingSink()
@@ -238,7 +238,7 @@ struct ServeTests {
         let restoration = try await after.restore()
         if resendHeader { _ = await after.handle(.line(Data(lines[0].utf8), number: 0)) }
         for (i, line) in lines.enumerated().dropFirst(cut) { _ = await after.handle(.line(Data(line.utf8), number: i + 1)) }
-        await after.drain()
+        await after.shutDown()
         return (await first.records, restoration, await second.records, dir)
     }
 
@@ -305,7 +305,7 @@ struct ServeTests {
         _ = try await after.restore()
         _ = await after.handle(.line(Data(lines[0].utf8), number: 1))
         for (i, line) in lines.enumerated().dropFirst(cut) { _ = await after.handle(.line(Data(line.utf8), number: i + 1)) }
-        await after.drain()
+        await after.shutDown()
         let lastBefore = try #require(await first.records.last)
         let records = await second.records
         #expect(records.first?.seq == lastBefore.seq + 1, "numbering goes on from the seq the file still shows")

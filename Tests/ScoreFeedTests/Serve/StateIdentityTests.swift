@@ -155,7 +155,7 @@ struct StateIdentityTests {
         #expect(new.identity != old.identity)
         try await new.restore()
         await RealFeedServeTests.feed(lines, to: new)
-        await new.drain(waitingAtMost: 0)
+        await new.shutDown(waitingAtMost: 0)
         let creates = await sender.apns.channelRequests.filter { $0.action == .create }
         #expect(creates.count == 2 && creates[1].requestID != oldCreate.requestID)
         let newRecords = await sender.apns.records.dropFirst(oldRecords.count)
