@@ -4,6 +4,7 @@
 # Each break is a one-line change made by python3 in a scratch worktree of HEAD; the tree you
 # work in is not touched.
 # usage: Tests/Figures/simulator_breaks.sh [simulate options, e.g. --days 10]
+#        ONLY=<part of a break's name> runs that break alone.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
@@ -16,11 +17,12 @@ breaks=(
   "the last journalled input lost|Sources/ScoreFeed/Serve/Journal+Reading.swift|        return reading|        if !reading.inputs.isEmpty { reading.inputs.removeLast() }; return reading"
   "the end stays due after it is sent|Sources/ScoreFeed/Decide/Coalescer.swift|        phase = .ended\n        return decision|        if lastPushAt == nil { phase = .ended }\n        return decision"
   "a channel never deleted|Sources/ScoreFeed/Engine/MatchEngine.swift|            guard peek({ \$0.lingerIsOver(now: now) }) else { return false }|            guard peek({ \$0.lingerIsOver(now: now) }), now < Date.distantPast else { return false }"
-  "an older copy admitted as news|Sources/ScoreFeed/Poll/NewestCopy.swift|        if let newest, stamp.isOlder(than: newest) {|        if let newest, stamp.isOlder(than: newest), stamp.newestAction < 0 {"
+  "an older copy admitted as news|Sources/ScoreFeed/Poll/NewestCopy.swift|        if let newest, stamp.isOlder(than: newest) {|        if let newest, stamp.isOlder(than: newest), Date() < .distantPast {"
 )
 status=0
 for entry in "${breaks[@]}"; do
   IFS='|' read -r name file text replacement <<< "$entry"
+  [[ -z "${ONLY:-}" || "$name" == *"$ONLY"* ]] || continue
   git checkout -q -- Sources
   python3 - "$file" "$text" "$replacement" <<'PY' || { echo "cannot apply: $name"; status=1; continue; }
 import sys
