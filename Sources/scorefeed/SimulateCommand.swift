@@ -14,7 +14,7 @@ enum SimulateCommand {
         The same seed gives the same pushes, byte for byte.
 
         USAGE: scorefeed simulate [--days <n>] [--seed <n>] [--day <k>] [--mode <mode>]
-                                  [--games <dir>] [--interval <s>] [--per-day <lo-hi>] [--pool <n>]
+                                  [--games <dir>] [--interval <s>] [--per-day <lo-hi>] [--pool <n>] [--lose-state]
                                   [--threads <n>] [--records <path>]
 
         OPTIONS:
@@ -28,6 +28,8 @@ enum SimulateCommand {
           --interval <s>          Seconds between a poller's requests (default 30).
           --per-day <lo-hi>       Games a day holds (default 5-15).
           --pool <n>              Different generated games the days draw from (default 300).
+          --lose-state            Some restarts come without their state directory (a lost
+                                  machine); off by default, see the manual.
           --threads <n>           Days run side by side (default: the cores).
           --records <path>        Write every delivered push record (JSONL, day by day).
           -h, --help              Show help information.
@@ -53,6 +55,7 @@ enum SimulateCommand {
         let threads: Int = try arguments.number("--threads", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         let recordsPath = try arguments.option("--records")
         let generated: Int = try arguments.number("--pool", in: 1...100_000) ?? 300
+        let losingState = arguments.flag("--lose-state")
         let perDay = try arguments.option("--per-day").map { text throws(ScoreFeedError) -> ClosedRange<Int> in
             let parts = text.split(separator: "-").compactMap { Int($0) }
             guard parts.count == 2, parts[0] >= 1, parts[0] <= parts[1], parts[1] <= 100 else {
@@ -72,7 +75,7 @@ enum SimulateCommand {
         if games != nil && real.isEmpty { throw ScoreFeedError(.usage, "--games \(games!): no playbyplay_<id>.json in it") }
         let options = Simulation.Options(
             days: days, seed: seed, firstDay: first, modes: modes, pool: SimulatedGamePool(real: real, generated: generated), pollInterval: interval,
-            games: perDay, threads: threads)
+            games: perDay, losingState: losingState, threads: threads)
         let began = Date()
         let outcomes = await Simulation.run(options)
         let seconds = Date().timeIntervalSince(began)
@@ -102,7 +105,7 @@ enum SimulateCommand {
             print("day \(outcome.day) (\(mode)) broke \(outcome.violations.count) invariant(s):")
             for violation in outcome.violations.prefix(5) { print("  \(violation)") }
             let extra = games.map { " --games \($0)" } ?? ""
-            print("  replay: scorefeed simulate --seed \(outcome.seed) --day \(outcome.day) --days 1 --mode \(mode)\(extra) --interval \(Int(interval)) --per-day \(perDay.lowerBound)-\(perDay.upperBound) --pool \(generated)")
+            print("  replay: scorefeed simulate --seed \(outcome.seed) --day \(outcome.day) --days 1 --mode \(mode)\(extra) --interval \(Int(interval)) --per-day \(perDay.lowerBound)-\(perDay.upperBound) --pool \(generated)\(losingState ? " --lose-state" : "")")
         }
         print(Simulation.figures(outcomes, seconds: seconds, digest: digest.hex))
         return broken.isEmpty ? 0 : ExitCode.failure

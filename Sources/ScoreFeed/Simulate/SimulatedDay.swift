@@ -106,7 +106,7 @@ public struct SimulatedDay: Sendable {
     /// used as they are), with a number of games in `games`.
     public init(
         index: Int, seed: UInt64, mode: PushRenderer.Mode, pool: SimulatedGamePool, pollInterval: TimeInterval = 30,
-        games gameCount: ClosedRange<Int> = 5...15
+        games gameCount: ClosedRange<Int> = 5...15, losingState: Bool = false
     ) {
         var random = SeededRandom(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
         self.index = index
@@ -154,7 +154,7 @@ public struct SimulatedDay: Sendable {
         for _ in 0..<random.weighted([2, 2, 1]) {
             restarts.append(Restart(
                 at: start.addingTimeInterval(random.double(in: 60...max(61, end.timeIntervalSince(start)))),
-                downFor: random.double(in: 1...900), lostState: random.chance(0.15), tornJournal: random.chance(0.5)))
+                downFor: random.double(in: 1...900), lostState: random.chance(0.15) && losingState, tornJournal: random.chance(0.5)))
         }
         // A comeback is seen by an instance that starts after the feed is back.
         for plan in games {

@@ -17,6 +17,10 @@ extension Simulation {
         public var pollInterval: TimeInterval
         /// Games a day holds.
         public var games: ClosedRange<Int>
+        /// Whether a restart may come without its state directory (a lost machine). Off by
+        /// default: what a fresh instance may then send (an older score from a backlog's first
+        /// batch, a second final, the lost instance's channels left open) is not settled yet.
+        public var losingState: Bool
         /// Days run side by side, each on a thread of its own.
         public var threads: Int
         /// Where the days' state directories go (removed after each day).
@@ -24,7 +28,7 @@ extension Simulation {
 
         public init(
             days: Int, seed: UInt64, firstDay: Int = 0, modes: [PushRenderer.Mode] = [.token, .broadcastPerGame],
-            pool: SimulatedGamePool = SimulatedGamePool(), pollInterval: TimeInterval = 30, games: ClosedRange<Int> = 5...15,
+            pool: SimulatedGamePool = SimulatedGamePool(), pollInterval: TimeInterval = 30, games: ClosedRange<Int> = 5...15, losingState: Bool = false,
             threads: Int = ProcessInfo.processInfo.activeProcessorCount, stateRoot: URL = Simulation.defaultStateRoot
         ) {
             self.days = days
@@ -34,6 +38,7 @@ extension Simulation {
             self.pool = pool
             self.pollInterval = pollInterval
             self.games = games
+            self.losingState = losingState
             self.threads = max(1, threads)
             self.stateRoot = stateRoot
         }
@@ -61,7 +66,7 @@ extension Simulation {
                 let thread = Thread {
                     while let index = results.take(), index < work.count {
                         let (day, mode) = work[index]
-                        let plan = SimulatedDay(index: day, seed: options.seed, mode: mode, pool: options.pool, pollInterval: options.pollInterval, games: options.games)
+                        let plan = SimulatedDay(index: day, seed: options.seed, mode: mode, pool: options.pool, pollInterval: options.pollInterval, games: options.games, losingState: options.losingState)
                         results.set(index, run(plan, stateRoot: root))
                     }
                     if left.finish() { done.resume() }

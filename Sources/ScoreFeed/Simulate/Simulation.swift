@@ -84,6 +84,13 @@ public enum Simulation {
         var checker = SimulationInvariants(day: day, records: sender.records, instances: instances.map(\.started),
                                            lostState: instances.map(\.lostStateBefore), openChannels: sender.openChannels)
         checker.checkAll()
+        if !checker.violations.isEmpty || !violations.isEmpty {
+            // What the day's instances went through, for whoever reads the failure.
+            let restarts = day.restarts.map {
+                "+\(Int($0.at.timeIntervalSince(day.start))) s\($0.lostState ? " state lost" : "")\($0.tornJournal ? " torn" : "")"
+            }
+            violations.append("(instances started \(instances.count); kills \(restarts.isEmpty ? "none" : restarts.joined(separator: ", ")))")
+        }
         return Outcome(
             day: day.index, seed: day.seed, mode: day.mode, games: day.games.count, faults: day.faults,
             checks: checker.checks, violations: violations + checker.violations, records: sender.records,

@@ -59,7 +59,17 @@ public struct SimulationInvariants {
             check(last.state.homeScore == stated.home && last.state.awayScore == stated.away,
                   "game \(id) (silent): the last push shows \(last.state.homeScore)-\(last.state.awayScore), the feed \(stated.home)-\(stated.away)")
             return
-        case .plays, .comeback:
+        case .comeback(let share, let pause):
+            // Seen again only by an instance started once the feed was back; before that the
+            // game was given up, and rightly ends suspended where the feed stopped.
+            let back = plan.firstAction.addingTimeInterval(share * plan.game.span + pause)
+            if !instances.contains(where: { $0 >= back }) {
+                return checkEnd(SimulatedDay.Game(
+                    game: plan.game, path: plan.path, tipOff: plan.tipOff, lead: plan.lead, fate: .silent(at: share), join: plan.join,
+                    backlogBatches: plan.backlogBatches, outages: plan.outages, timeouts: plan.timeouts, hostile: plan.hostile,
+                    staleShare: plan.staleShare), mine)
+            }
+        case .plays:
             break
         }
         id = "\(plan.game.id) (\(plan.path.rawValue)\(plan.fate == .plays ? "" : ", \(plan.fate)")\(plan.join == nil ? "" : ", joined"))"
