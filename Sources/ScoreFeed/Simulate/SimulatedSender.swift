@@ -12,8 +12,8 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     /// What it delivered, in order.
     public private(set) var records: [PushRecord] = []
     /// The channels it made and has not deleted.
-    public private(set) var openChannels: Set<String> = []
-    private var made = 0
+    public var openChannels: Set<String> { lock.withLock { channels.open } }
+    private var channels = ChannelServiceStandIn()
     /// Requests it failed or refused, by kind.
     public private(set) var failures: [String: Int] = [:]
 
@@ -58,25 +58,11 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         }
         return lock.withLock { () -> ChannelAnswer? in
             guard live else { return nil }
-            switch request.action {
-            case .create:
-                if faults.channelRefusals > 0, random.chance(faults.channelRefusals) {
-                    failures["channel refused", default: 0] += 1
-                    return ChannelAnswer(status: 429, reason: "TooManyRequests")
-                }
-                made += 1
-                let id = Data("channel-\(made)".utf8).base64EncodedString()
-                openChannels.insert(id)
-                return ChannelAnswer(status: 200, channelID: id)
-            case .delete:
-                guard let id = request.request.headers["apns-channel-id"], openChannels.remove(id) != nil else {
-                    return ChannelAnswer(status: 404, reason: "ChannelNotRegistered")
-                }
-                return ChannelAnswer(status: 200)
-            case .list:
-                let names = openChannels.sorted().map { "\"\($0)\"" }.joined(separator: ",")
-                return ChannelAnswer(status: 200, body: Data("{\"channels\":[\(names)]}".utf8))
+            if request.action == .create, faults.channelRefusals > 0, random.chance(faults.channelRefusals) {
+                failures["channel refused", default: 0] += 1
+                return ChannelAnswer(status: 429, reason: "TooManyRequests")
             }
+            return channels.answer(request)
         }
     }
 }

@@ -12,9 +12,9 @@ public actor RecordingSink: PushSink {
     /// Channel requests, in order.
     public private(set) var channelRequests: [ChannelRequest] = []
     /// The channels it made and has not deleted (answering only).
-    public private(set) var openChannels: Set<String> = []
+    public var openChannels: Set<String> { channels.open }
     private let answers: Bool
-    private var made = 0
+    private var channels = ChannelServiceStandIn()
 
     /// `answeringChannels`: answer channel requests as APNs would; otherwise return nil.
     public init(answeringChannels: Bool = false) {
@@ -32,20 +32,6 @@ public actor RecordingSink: PushSink {
     public func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? {
         channelRequests.append(request)
         guard answers else { return nil }
-        switch request.action {
-        case .create:
-            made += 1
-            let id = Data("channel-\(made)".utf8).base64EncodedString()
-            openChannels.insert(id)
-            return ChannelAnswer(status: 200, channelID: id)
-        case .delete:
-            guard let id = request.request.headers["apns-channel-id"], openChannels.remove(id) != nil else {
-                return ChannelAnswer(status: 404, reason: "ChannelNotRegistered")
-            }
-            return ChannelAnswer(status: 200)
-        case .list:
-            let names = openChannels.sorted().map { "\"\($0)\"" }.joined(separator: ",")
-            return ChannelAnswer(status: 200, body: Data("{\"channels\":[\(names)]}".utf8))
-        }
+        return channels.answer(request)
     }
 }
