@@ -37,7 +37,8 @@ extension LiveDataFormat.Root {
         return root
     }
 
-    /// `meta.time`.
+    /// `meta.time`. Each field takes its usual kind or `null` (`optionalString`, `optionalInt`,
+    /// `optionalDouble`); any other kind is declined.
     private static func meta(_ scanner: inout JSONScanner) throws(JSONScanner.Declined) -> String? {
         var time: String?
         var seen: UInt32 = 0
@@ -46,7 +47,7 @@ extension LiveDataFormat.Root {
                 let key = try scanner.key()
                 if key.is("time") {
                     try mark(&seen, 1)
-                    time = try text(&scanner)
+                    time = try scanner.optionalString()
                 } else {
                     try scanner.skipValue(depth: 2)
                 }
@@ -75,16 +76,16 @@ extension LiveDataFormat.Root {
                     }
                 } else if key.is("gameId") {
                     try mark(&seen, 2)
-                    game.gameId = try text(&scanner)
+                    game.gameId = try scanner.optionalString()
                 } else if key.is("gameTimeUTC") {
                     try mark(&seen, 4)
-                    game.gameTimeUTC = try text(&scanner)
+                    game.gameTimeUTC = try scanner.optionalString()
                 } else if key.is("gameStatus") {
                     try mark(&seen, 8)
-                    game.gameStatus = try integer(&scanner)
+                    game.gameStatus = try scanner.optionalInt()
                 } else if key.is("gameStatusText") {
                     try mark(&seen, 16)
-                    game.gameStatusText = try text(&scanner)
+                    game.gameStatusText = try scanner.optionalString()
                 } else if key.is("homeTeam") {
                     try mark(&seen, 32)
                     game.homeTeam = try team(&scanner)
@@ -108,19 +109,19 @@ extension LiveDataFormat.Root {
                 let key = try scanner.key()
                 if key.is("teamId") {
                     try mark(&seen, 1)
-                    team.teamId = try integer(&scanner)
+                    team.teamId = try scanner.optionalInt()
                 } else if key.is("teamName") {
                     try mark(&seen, 2)
-                    team.teamName = try text(&scanner)
+                    team.teamName = try scanner.optionalString()
                 } else if key.is("teamCity") {
                     try mark(&seen, 4)
-                    team.teamCity = try text(&scanner)
+                    team.teamCity = try scanner.optionalString()
                 } else if key.is("teamTricode") {
                     try mark(&seen, 8)
-                    team.teamTricode = try text(&scanner)
+                    team.teamTricode = try scanner.optionalString()
                 } else if key.is("score") {
                     try mark(&seen, 16)
-                    team.score = try integer(&scanner)
+                    team.score = try scanner.optionalInt()
                 } else {
                     try scanner.skipValue(depth: 3)
                 }
@@ -138,27 +139,27 @@ extension LiveDataFormat.Root {
                 let key = try scanner.key()
                 // Most keys are ones no field reads (x, y, qualifiers, personIdsFilter, …).
                 switch key.count {
-                case 5 where key.is("clock"): try mark(&seen, 1 << 0); a.clock = try text(&scanner)
-                case 6 where key.is("period"): try mark(&seen, 1 << 1); a.period = try integer(&scanner)
-                case 6 where key.is("teamId"): try mark(&seen, 1 << 2); a.teamId = try integer(&scanner)
-                case 5 where key.is("value"): try mark(&seen, 1 << 3); a.value = try text(&scanner)
-                case 7 where key.is("subType"): try mark(&seen, 1 << 4); a.subType = try text(&scanner)
-                case 8 where key.is("personId"): try mark(&seen, 1 << 5); a.personId = try integer(&scanner)
-                case 8 where key.is("actionId"): try mark(&seen, 1 << 6); a.actionId = try integer(&scanner)
-                case 8 where key.is("location"): try mark(&seen, 1 << 7); a.location = try text(&scanner)
-                case 9 where key.is("scoreHome"): try mark(&seen, 1 << 8); a.scoreHome = try text(&scanner).flatMap(LenientNumber.int)
-                case 9 where key.is("scoreAway"): try mark(&seen, 1 << 9); a.scoreAway = try text(&scanner).flatMap(LenientNumber.int)
-                case 9 where key.is("shotValue"): try mark(&seen, 1 << 10); a.shotValue = try integer(&scanner)
-                case 10 where key.is("timeActual"): try mark(&seen, 1 << 11); a.timeActual = try text(&scanner)
-                case 10 where key.is("actionType"): try mark(&seen, 1 << 12); a.actionType = try text(&scanner)
-                case 10 where key.is("descriptor"): try mark(&seen, 1 << 13); a.descriptor = try text(&scanner)
-                case 10 where key.is("playerName"): try mark(&seen, 1 << 14); a.playerName = try text(&scanner)
-                case 10 where key.is("shotResult"): try mark(&seen, 1 << 15); a.shotResult = try text(&scanner)
-                case 11 where key.is("orderNumber"): try mark(&seen, 1 << 16); a.orderNumber = try number(&scanner)
-                case 11 where key.is("teamTricode"): try mark(&seen, 1 << 17); a.teamTricode = try text(&scanner)
-                case 11 where key.is("playerNameI"): try mark(&seen, 1 << 18); a.playerNameI = try text(&scanner)
-                case 11 where key.is("description"): try mark(&seen, 1 << 19); a.description = try text(&scanner)
-                case 12 where key.is("actionNumber"): try mark(&seen, 1 << 20); a.actionNumber = try integer(&scanner)
+                case 5 where key.is("clock"): try mark(&seen, 1 << 0); a.clock = try scanner.optionalString()
+                case 6 where key.is("period"): try mark(&seen, 1 << 1); a.period = try scanner.optionalInt()
+                case 6 where key.is("teamId"): try mark(&seen, 1 << 2); a.teamId = try scanner.optionalInt()
+                case 5 where key.is("value"): try mark(&seen, 1 << 3); a.value = try scanner.optionalString()
+                case 7 where key.is("subType"): try mark(&seen, 1 << 4); a.subType = try scanner.optionalString()
+                case 8 where key.is("personId"): try mark(&seen, 1 << 5); a.personId = try scanner.optionalInt()
+                case 8 where key.is("actionId"): try mark(&seen, 1 << 6); a.actionId = try scanner.optionalInt()
+                case 8 where key.is("location"): try mark(&seen, 1 << 7); a.location = try scanner.optionalString()
+                case 9 where key.is("scoreHome"): try mark(&seen, 1 << 8); a.scoreHome = try scanner.optionalString().flatMap(LenientNumber.int)
+                case 9 where key.is("scoreAway"): try mark(&seen, 1 << 9); a.scoreAway = try scanner.optionalString().flatMap(LenientNumber.int)
+                case 9 where key.is("shotValue"): try mark(&seen, 1 << 10); a.shotValue = try scanner.optionalInt()
+                case 10 where key.is("timeActual"): try mark(&seen, 1 << 11); a.timeActual = try scanner.optionalString()
+                case 10 where key.is("actionType"): try mark(&seen, 1 << 12); a.actionType = try scanner.optionalString()
+                case 10 where key.is("descriptor"): try mark(&seen, 1 << 13); a.descriptor = try scanner.optionalString()
+                case 10 where key.is("playerName"): try mark(&seen, 1 << 14); a.playerName = try scanner.optionalString()
+                case 10 where key.is("shotResult"): try mark(&seen, 1 << 15); a.shotResult = try scanner.optionalString()
+                case 11 where key.is("orderNumber"): try mark(&seen, 1 << 16); a.orderNumber = try scanner.optionalDouble()
+                case 11 where key.is("teamTricode"): try mark(&seen, 1 << 17); a.teamTricode = try scanner.optionalString()
+                case 11 where key.is("playerNameI"): try mark(&seen, 1 << 18); a.playerNameI = try scanner.optionalString()
+                case 11 where key.is("description"): try mark(&seen, 1 << 19); a.description = try scanner.optionalString()
+                case 12 where key.is("actionNumber"): try mark(&seen, 1 << 20); a.actionNumber = try scanner.optionalInt()
                 default: try scanner.skipValue(depth: 4)
                 }
             } while try scanner.nextMember()
@@ -171,23 +172,5 @@ extension LiveDataFormat.Root {
     private static func mark(_ seen: inout UInt32, _ bit: UInt32) throws(JSONScanner.Declined) {
         guard seen & bit == 0 else { throw JSONScanner.Declined() }
         seen |= bit
-    }
-
-    /// A text field: a string, or nil for `null`; any other kind is declined.
-    @inline(__always)
-    private static func text(_ scanner: inout JSONScanner) throws(JSONScanner.Declined) -> String? {
-        try scanner.optionalString()
-    }
-
-    /// An integer field: an integer, or nil for `null`; any other kind (a fraction, a string) is declined.
-    @inline(__always)
-    private static func integer(_ scanner: inout JSONScanner) throws(JSONScanner.Declined) -> Int? {
-        try scanner.optionalInt()
-    }
-
-    /// A number field: a finite number, or nil for `null`.
-    @inline(__always)
-    private static func number(_ scanner: inout JSONScanner) throws(JSONScanner.Declined) -> Double? {
-        try scanner.optionalDouble()
     }
 }

@@ -57,7 +57,7 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         if isBox {
             let final = plan.finalAt.map { written >= $0 } ?? false
             let (status, text): (Int, String) =
-                plan.fate == .postponed ? (1, "PPD") : final ? (3, "Final") : visible == 0 ? (1, "7:00 pm ET") : (2, "Q\(period(plan, visible))")
+                plan.fate == .postponed ? (1, "PPD") : final ? (3, "Final") : visible == 0 ? (1, "7:00 pm ET") : (2, "Q\(plan.game.period(after: visible))")
             let tag = "\(status)-\(visible)"
             if validators.etag == tag { return count("304", .notModified) }
             validators.etag = tag
@@ -71,14 +71,6 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         if validators.etag == tag { return count("304", .notModified) }
         validators.etag = tag
         return count(label, .body(plan.game.playByPlay(actions: visible, written: written)))
-    }
-
-    /// The period of the newest visible action, for the boxscore's status text.
-    private func period(_ plan: SimulatedDay.Game, _ visible: Int) -> Int {
-        let json = plan.game.actions[visible - 1].json
-        guard let range = String(decoding: json, as: UTF8.self).range(of: "\"period\":") else { return 1 }
-        let text = String(decoding: json, as: UTF8.self)[range.upperBound...].prefix(2)
-        return Int(text.filter(\.isNumber)) ?? 1
     }
 
     /// A hostile answer: a document cut short, an error page, random bytes, or the other

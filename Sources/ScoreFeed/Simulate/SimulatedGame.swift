@@ -1,5 +1,10 @@
 import Foundation
 import ScoreFeedModel
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One game of a simulated day as its feeds serve it: the liveData play-by-play's actions (each
 /// with when it appears, seconds after the game's first action) for `poll`, and the same game as
@@ -17,13 +22,17 @@ public struct SimulatedGame: Sendable {
     /// The event lines for `serve`, with when each appears (seconds after the first action).
     let lines: [(offset: Double, line: Data)]
 
-    /// One liveData action: its JSON object, when it appears, and the score it states.
+    /// One liveData action: its JSON object, when it appears, its period and the score it states.
     struct Action: Sendable {
         var json: [UInt8]
         var offset: Double
         var number: Int
+        var period: Int
         var score: FinalScore?
     }
+    /// For each action, the latest offset up to it: actions appear in the file's order, one
+    /// inserted late with the action before it, so the first `k` appear once `reach[k - 1]` has.
+    private let reach: [Double]
 
     public var id: String { attributes.gameId }
 
@@ -45,10 +54,13 @@ public struct SimulatedGame: Sendable {
             if score.home < last.home || score.away < last.away { corrects = true }
             last = score
             let offset = event.time.timeIntervalSince(first)
-            actions.append(Action(json: Self.liveData(event, score: score, attributes: attributes), offset: offset, number: event.seq, score: score))
+            actions.append(Action(
+                json: Self.liveData(event, score: score, attributes: attributes), offset: offset, number: event.seq,
+                period: event.period, score: score))
             lines.append((offset, StreamLine.eventLine(event, game: id)))
         }
         self.actions = actions
+        reach = Self.reach(actions)
         self.lines = [(0, StreamLine.headerLine(attributes))] + lines
         span = actions.last?.offset ?? 0
         self.corrects = corrects
@@ -72,7 +84,7 @@ public struct SimulatedGame: Sendable {
             let home = (action["scoreHome"] as? String).flatMap(Int.init)
             let away = (action["scoreAway"] as? String).flatMap(Int.init)
             actions.append(Action(
-                json: json, offset: time ?? 0, number: action["actionNumber"] as? Int ?? 0,
+                json: json, offset: time ?? 0, number: action["actionNumber"] as? Int ?? 0, period: action["period"] as? Int ?? 1,
                 score: home.flatMap { home in away.map { FinalScore(home: home, away: $0) } }))
         }
         let first = actions.lazy.map(\.offset).first { $0 > 0 } ?? 0
@@ -85,24 +97,37 @@ public struct SimulatedGame: Sendable {
         }
         self.corrects = corrects
         self.actions = actions
+        reach = Self.reach(actions)
         span = actions.map(\.offset).max() ?? 0
         let start = document.events.first?.time ?? Date(timeIntervalSince1970: 0)
         lines = [(0, StreamLine.headerLine(attributes))]
             + document.events.map { (max(0, $0.time.timeIntervalSince(start)), StreamLine.eventLine($0, game: id)) }
     }
 
-    /// How many actions have appeared `elapsed` seconds after the first (actions appear in the
-    /// file's order: one inserted late appears with the action before it).
+    /// How many actions have appeared `elapsed` seconds after the first.
     func visible(at elapsed: Double) -> Int {
         if elapsed >= span { return actions.count }
-        var count = 0
-        var high = -Double.infinity
-        for action in actions {
-            high = max(high, action.offset)
-            if high > elapsed { break }
-            count += 1
+        // The first action whose reach is past `elapsed` (reach never falls).
+        var low = 0, high = reach.count
+        while low < high {
+            let middle = (low + high) / 2
+            if reach[middle] > elapsed { high = middle } else { low = middle + 1 }
         }
-        return count
+        return low
+    }
+
+    /// The running latest offset of `actions`.
+    private static func reach(_ actions: [Action]) -> [Double] {
+        var latest = -Double.infinity
+        return actions.map { action in
+            latest = max(latest, action.offset)
+            return latest
+        }
+    }
+
+    /// The period of the newest of the first `count` actions.
+    func period(after count: Int) -> Int {
+        count > 0 ? actions[count - 1].period : 1
     }
 
     /// The score the feed states after its first `count` actions.
@@ -138,33 +163,19 @@ public struct SimulatedGame: Sendable {
     /// `meta.time` as the CDN writes it: `2025-02-11 01:16:27.797538`.
     static func metaTime(_ date: Date) -> String {
         let seconds = date.timeIntervalSince1970
-        let days = Int((seconds / 86_400).rounded(.down))
-        let (year, month, day) = civil(days)
-        let rest = seconds - Double(days) * 86_400
-        let whole = Int(rest)
-        let micros = Int(((rest - Double(whole)) * 1e6).rounded(.down))
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let fraction = String(micros + 1_000_000).dropFirst()
-        return "\(year)-\(two(month))-\(two(day)) \(two(whole / 3600)):\(two(whole / 60 % 60)):\(two(whole % 60)).\(fraction)"
+        let whole = seconds.rounded(.down)
+        var time = tm()
+        var t = time_t(whole)
+        gmtime_r(&t, &time)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let fraction = String(Int(((seconds - whole) * 1e6).rounded(.down)) + 1_000_000).dropFirst()
+        return "\(time.tm_year + 1900)-\(two(time.tm_mon + 1))-\(two(time.tm_mday)) \(two(time.tm_hour)):\(two(time.tm_min)):\(two(time.tm_sec)).\(fraction)"
     }
 
     /// An ISO 8601 time in UTC, as `timeActual` and `gameTimeUTC` write it.
     static func iso(_ date: Date) -> String {
         let text = metaTime(date)
         return String(text.prefix(10)) + "T" + String(text.dropFirst(11)) + "Z"
-    }
-
-    /// Year, month, day of `days` since 1970-01-01 (Howard Hinnant's civil_from_days).
-    private static func civil(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// A liveData action for `event`, stating `score` after it.
