@@ -17,6 +17,9 @@ public struct SimulatedDay: Sendable {
     public var sink: SinkFaults
     /// What the poll path waits between requests.
     public var pollInterval: TimeInterval
+    /// Token mode: each game's activity is started by a push (`--start`), a game that comes back
+    /// after it was ended by a new one.
+    public var startsActivities = false
 
     /// How one game goes.
     public enum Fate: Hashable, Sendable {
@@ -88,6 +91,13 @@ public struct SimulatedDay: Sendable {
         public var lostState: Bool
         /// A journal's last write was torn by the crash.
         public var tornJournal: Bool
+
+        public init(at: Date, downFor: TimeInterval = 5, lostState: Bool = false, tornJournal: Bool = false) {
+            self.at = at
+            self.downFor = downFor
+            self.lostState = lostState
+            self.tornJournal = tornJournal
+        }
     }
 
     /// What the push sender does wrong.
@@ -100,6 +110,13 @@ public struct SimulatedDay: Sendable {
         public var channelOutages: [Range<Date>] = []
         /// The share of channel creates APNs refuses (429).
         public var channelRefusals: Double = 0
+
+        public init(failing: [Range<Date>] = [], slowest: TimeInterval = 0, channelOutages: [Range<Date>] = [], channelRefusals: Double = 0) {
+            self.failing = failing
+            self.slowest = slowest
+            self.channelOutages = channelOutages
+            self.channelRefusals = channelRefusals
+        }
     }
 
     /// A day drawn from `seed` over `pool` (games are drawn from it; real games among them are

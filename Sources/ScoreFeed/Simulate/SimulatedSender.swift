@@ -16,6 +16,9 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     private var channels = ChannelServiceStandIn()
     /// Requests it failed or refused, by kind.
     public private(set) var failures: [String: Int] = [:]
+    /// Channels it made, by game.
+    public var channelsMade: [String: Int] { lock.withLock { made } }
+    private var made: [String: Int] = [:]
 
     public init(faults: SimulatedDay.SinkFaults, seed: UInt64, clock: SimulatedClock) {
         self.faults = faults
@@ -62,7 +65,9 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
                 failures["channel refused", default: 0] += 1
                 return ChannelAnswer(status: 429, reason: "TooManyRequests")
             }
-            return channels.answer(request)
+            let answer = channels.answer(request)
+            if request.action == .create, answer.status == 200, let game = request.game { made[game, default: 0] += 1 }
+            return answer
         }
     }
 }

@@ -25,6 +25,19 @@ public enum Simulation {
         public var simulatedSeconds: Double
         /// CDN answers by kind.
         public var answers: [String: Int]
+        /// What the pollers told, in order, with the instance (from 1) that told it.
+        public var reports: [Told]
+        /// Channels the sender made, by game (broadcast mode).
+        public var channelsMade: [String: Int]
+        /// When each instance started.
+        public var instanceStarts: [Date]
+    }
+
+    /// One thing a poller told (``LivePoller/Report``), and when.
+    public struct Told: Sendable {
+        public var instance: Int
+        public var at: Date
+        public var report: LivePoller.Report
     }
 
     /// Seconds past the day's start by which its last instance must have finished.
@@ -33,7 +46,8 @@ public enum Simulation {
     /// Runs `day` with its state directories under `root` (removed after). Blocks the calling
     /// thread: call it from a thread of its own.
     public static func run(_ day: SimulatedDay, stateRoot root: URL) -> Outcome {
-        let name = "day-\(day.seed)-\(day.index)-\(day.mode == .token ? "token" : "broadcast")"
+        // A directory of its own: runs of the same day side by side never share one.
+        let name = "day-\(day.seed)-\(day.index)-\(day.mode == .token ? "token" : "broadcast")-\(UUID().uuidString)"
         let base = root.appendingPathComponent(name)
         try? FileManager.default.removeItem(at: base)
         defer { try? FileManager.default.removeItem(at: base) }
@@ -44,6 +58,7 @@ public enum Simulation {
         var directory = base.appendingPathComponent("state-0")
         var instances: [Instance] = []
         var violations: [String] = []
+        let told = Reports()
         var from = day.start
         let stops: [SimulatedDay.Restart?] = day.restarts.map { $0 } + [nil]
         for (number, stop) in stops.enumerated() {
@@ -54,6 +69,7 @@ public enum Simulation {
             let next = base.appendingPathComponent("state-\(number + 1)")
             let jitter = random.next()
             let started = from
+            let instance = instances.count + 1
             let limit = stop?.at ?? day.start.addingTimeInterval(dayLimit)
             let ending = SimulationExecutor.run(on: clock, until: limit, jobs: random.below(40), killed: {
                 sender.cutOff()
@@ -61,13 +77,24 @@ public enum Simulation {
                 try? FileManager.default.createDirectory(at: next, withIntermediateDirectories: true)
                 if !stop.lostState { copy(directory, to: next, tearing: stop.tornJournal ? jitter : nil) }
             }) { [clock, directory] in
-                await runInstance(day, started: started, clock: clock, state: directory, cdn: cdn, sender: sender, seed: jitter)
+                await runInstance(day, started: started, clock: clock, state: directory, cdn: cdn, sender: sender, seed: jitter) { report in
+                    told.add(Told(instance: instance, at: clock.now, report: report))
+                }
             }
             instances.append(Instance(started: started, lostStateBefore: number > 0 && (day.restarts.last { $0.at <= started }?.lostState ?? false)))
             switch ending {
             case .finished:
-                // The day is over: the restarts planned after it do not happen.
-                from = clock.now
+                guard let stop else {
+                    from = clock.now
+                    break
+                }
+                // Done before its planned end: the next instance still starts then (a day's
+                // `poll --today` run again), on the state this one left.
+                try? FileManager.default.createDirectory(at: next, withIntermediateDirectories: true)
+                if !stop.lostState { copy(directory, to: next, tearing: nil) }
+                from = stop.at.addingTimeInterval(stop.downFor)
+                directory = next
+                continue
             case .timedOut:
                 if stop == nil { violations.append("the day did not finish within \(Int(dayLimit / 3600)) h of its start") }
                 from = limit.addingTimeInterval(stop?.downFor ?? 0)
@@ -94,7 +121,8 @@ public enum Simulation {
         return Outcome(
             day: day.index, seed: day.seed, mode: day.mode, games: day.games.count, faults: day.faults,
             checks: checker.checks, violations: violations + checker.violations, records: sender.records,
-            instances: instances.count, simulatedSeconds: clock.now.timeIntervalSince(day.start), answers: cdn.answers)
+            instances: instances.count, simulatedSeconds: clock.now.timeIntervalSince(day.start), answers: cdn.answers,
+            reports: told.all, channelsMade: sender.channelsMade, instanceStarts: instances.map(\.started))
     }
 
     private struct Instance {
@@ -126,12 +154,13 @@ public enum Simulation {
     /// (pollers for `poll` games, the input lines of `serve` games) until they are over.
     static func runInstance(
         _ day: SimulatedDay, started: Date, clock: SimulatedClock, state: URL, cdn: SimulatedCDN, sender: SimulatedSender,
-        seed: UInt64
+        seed: UInt64, report: @escaping @Sendable (LivePoller.Report) -> Void
     ) async {
         let random = Jitter(seed: seed)
         let sink = ResilientSink(sender, clock: clock, random: random.next)
         // Broadcast: a channel per game, kept the default linger after its end.
-        let renderer = PushRenderer.Configuration(mode: day.mode)
+        var renderer = PushRenderer.Configuration(mode: day.mode)
+        renderer.start = day.startsActivities
         let service: GameService
         do {
             try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
@@ -146,7 +175,7 @@ public enum Simulation {
             }
             service = try GameService(
                 options: .init(
-                    clock: .system, renderer: renderer, stateDirectory: state, channels: .init(manage: day.mode != .token),
+                    clock: .system, renderer: renderer, stateDirectory: state, channels: .init(manage: day.mode != .token, deleteUnknown: true),
                     wallClock: clock),
                 sink: sink)
             _ = try await service.restore()
@@ -164,7 +193,7 @@ public enum Simulation {
                         announced: plan.game.attributes, tipOff: plan.tipOff)
                     poller.clock = clock
                     poller.random = random.next
-                    group.addTask { [poller] in await poller.run(service: service, fetcher: cdn) { _ in } }
+                    group.addTask { [poller] in await poller.run(service: service, fetcher: cdn, report: report) }
                 }
                 let serve = day.games.filter { $0.path == .serve }
                 if !serve.isEmpty { group.addTask { await feed(serve, to: service, from: started, clock: clock) } }
@@ -208,6 +237,16 @@ public enum Simulation {
             }
             _ = await service.handle(batch: batch, source: "simulated input")
         }
+    }
+
+    /// What the pollers of a day told, from the tasks of one instance at a time.
+    final class Reports: @unchecked Sendable {
+        private let lock = NSLock()
+        private var told: [Told] = []
+
+        func add(_ one: Told) { lock.withLock { told.append(one) } }
+
+        var all: [Told] { lock.withLock { told } }
     }
 
     /// Seeded 0..<1 draws for jitter, shared by the tasks of one instance (they run one at a time).

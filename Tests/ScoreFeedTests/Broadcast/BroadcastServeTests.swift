@@ -8,7 +8,7 @@ import ScoreFeedModel
 /// deleting the channels behind the webhook (the APNs test server). Every push's payload bytes
 /// are token mode's for the same game.
 @Suite(
-    "serve in broadcast mode on the real games", .serialized, .timeLimit(.minutes(10)),
+    "serve in broadcast mode on the real games", .serialized, .timeLimit(.minutes(1)),
     .enabled(if: NBAFiles.available, NBAFiles.absentReason),
     .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
     .enabled(if: APNsTestServer.available, APNsTestServer.absentReason))

@@ -96,7 +96,7 @@ struct ExitStatusTests {
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
         .enabled(if: NBAFiles.available, NBAFiles.absentReason),
         .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fdinfo/0"), "reads the input's position from /proc"),
-        .timeLimit(.minutes(5)), arguments: Mode.allCases)
+        .timeLimit(.minutes(1)), arguments: Mode.allCases)
     func noLineIsLostWhenTheEnginesFallBehind(_ mode: Mode) async throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -164,7 +164,7 @@ struct ExitStatusTests {
     /// delivered in its checkpoints and exits 75; a run once the webhook is back would send it.
     @Test(
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
-        .enabled(if: NBAFiles.available, NBAFiles.absentReason), .timeLimit(.minutes(2)),
+        .enabled(if: NBAFiles.available, NBAFiles.absentReason), .timeLimit(.minutes(1)),
         arguments: Mode.allCases)
     func aSignalWhileFinishingStopsIt(_ mode: Mode) throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
@@ -198,7 +198,7 @@ struct ExitStatusTests {
     @Test(
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
         .enabled(if: NBAFiles.available, NBAFiles.absentReason),
-        .enabled(if: Python3.available, Python3.absentReason), .timeLimit(.minutes(5)),
+        .enabled(if: Python3.available, Python3.absentReason), .timeLimit(.minutes(1)),
         arguments: PollLiveTests.Mode.allCases)
     func pollExits75WhenACheckpointCannotBeWritten(_ mode: PollLiveTests.Mode) async throws {
         let server = try LiveNBATestServer(games: PollLiveTests.games, speed: PollLiveTests.speed)

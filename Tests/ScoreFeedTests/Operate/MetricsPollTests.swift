@@ -6,7 +6,7 @@ import Testing
 /// token and broadcast mode: every request's outcome is counted (200, 304 and the failures), the
 /// pushes sum to the records written, and the file keeps the format.
 @Suite(
-    "metrics: poll on real games from a live server with faults", .serialized, .timeLimit(.minutes(10)),
+    "metrics: poll on real games from a live server with faults", .serialized, .timeLimit(.minutes(1)),
     .enabled(if: NBAFiles.available, NBAFiles.absentReason),
     .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
     .enabled(if: Python3.available, Python3.absentReason))

@@ -8,7 +8,7 @@ import Testing
 /// game's figures agree with its summary on stderr; then `scorefeed status` on the state
 /// directory shows the same figures.
 @Suite(
-    "metrics and status: serve on the real games", .serialized, .timeLimit(.minutes(10)),
+    "metrics and status: serve on the real games", .serialized, .timeLimit(.minutes(1)),
     .enabled(if: NBAFiles.available, NBAFiles.absentReason),
     .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason))
 struct MetricsServeTests {

@@ -7,7 +7,7 @@ import ScoreFeed
 /// a failed request (so the usual backoff), and never holds more than the cap. Memory and the
 /// time SIGTERM takes are figures, not assertions: Tests/LiveChecks/hostile.sh.
 @Suite(
-    "poll: hostile endpoints", .serialized, .timeLimit(.minutes(10)),
+    "poll: hostile endpoints", .serialized, .timeLimit(.minutes(1)),
     .enabled(if: NBAFiles.available, NBAFiles.absentReason),
     .enabled(if: Python3.available, Python3.absentReason))
 struct PollHostileTests {
@@ -85,7 +85,7 @@ struct PollHostileTests {
     /// so only the signal can stop poll. SIGTERM once the server has begun a hostile answer:
     /// poll exits at once, of itself, with no error line for the requests it cut short.
     @Test(
-        .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason), .timeLimit(.minutes(2)),
+        .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason), .timeLimit(.minutes(1)),
         arguments: PollLiveTests.Mode.allCases)
     func aSignalInTheMiddleOfARequestStopsPoll(_ mode: PollLiveTests.Mode) async throws {
         let games = PollLiveTests.games

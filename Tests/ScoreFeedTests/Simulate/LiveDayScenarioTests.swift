@@ -1,0 +1,286 @@
+import Foundation
+import Testing
+@testable import ScoreFeed
+import ScoreFeedModel
+
+/// The live layer's scenarios on the real games in `../shared/nba-pbp`, in process on virtual
+/// time: scripted days (``SimulatedDay/init(scripted:mode:seed:restarts:sink:pollInterval:)``) run
+/// through `GameService`, `LiveService`, the pollers and the sinks as `poll` and `serve` run them,
+/// in token and broadcast mode (channels made and deleted by ScoreFeed). Issue 30's joins and
+/// catch-ups (one push for the present), issue 32's days where games go silent or are postponed
+/// (every game ends), kill -9 with torn journals, a lost state directory, a stale CDN edge. Each
+/// scenario also keeps every invariant of ``SimulationInvariants``. The binary against the Python
+/// servers keeps one smoke test per command (`PollLiveTests`, `EveryGameEndsTests`).
+@Suite("live days on the real games, on virtual time", .enabled(if: NBAFiles.available, NBAFiles.absentReason))
+struct LiveDayScenarioTests {
+    static let modes: [PushRenderer.Mode] = [.token, .broadcastPerGame]
+
+    /// Every liveData game beside the package.
+    static let real: [SimulatedGame] = (try? SimulatedGamePool.realGames(in: NBAFiles.folder)) ?? []
+
+    /// 2025-01-01 00:00 UTC, 7 pm Eastern: the first tip-off.
+    static let evening = Date(timeIntervalSince1970: 1_735_689_600)
+
+    /// Every real game on `path`, tipping off `apart` seconds after the one before.
+    static func games(_ path: SimulatedDay.Path = .poll, apart: TimeInterval = 1800) -> [SimulatedDay.Game] {
+        real.enumerated().map { index, game in
+            SimulatedDay.Game(game, path: path, tipOff: evening.addingTimeInterval(Double(index) * apart))
+        }
+    }
+
+    static func run(_ day: SimulatedDay) async throws -> Simulation.Outcome {
+        #expect(real.count >= 5, "the real liveData games beside the package")
+        let outcome = try await OffPool.run { Simulation.run(day, stateRoot: Simulation.defaultStateRoot) }
+        #expect(outcome.records.count > day.games.count, "the day sent its games' pushes")
+        return outcome
+    }
+
+    static func score(_ record: PushRecord?) -> FinalScore? {
+        record.map { FinalScore(home: $0.state.homeScore, away: $0.state.awayScore) }
+    }
+
+    /// The scores the feed of `plan` stated between two moments (both included).
+    static func stated(_ plan: SimulatedDay.Game, from: Date, to: Date) -> [FinalScore] {
+        let game = plan.game
+        let first = game.visible(at: plan.elapsed(at: from)), last = game.visible(at: plan.elapsed(at: to))
+        return (first...max(first, last)).map(game.score(after:))
+    }
+
+    /// What `serve`'s lines of `plan` stated by `date` (its header aside).
+    static func statedByLines(_ plan: SimulatedDay.Game, at date: Date) -> FinalScore? {
+        var score: FinalScore?
+        for (offset, line) in plan.game.lines.dropFirst() where plan.firstAction.addingTimeInterval(offset) <= date {
+            let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any]
+            if let stated = object?["score"] as? [String: Any], let home = stated["home"] as? Int, let away = stated["away"] as? Int {
+                score = FinalScore(home: home, away: away)
+            }
+        }
+        return score
+    }
+
+    /// Issue 30's bound on one moment of a game (its first record's): at most 2 records (the
+    /// present and its priority-5 copy) and 1 priority 10. Returns the moment's records.
+    @discardableResult
+    static func checkMoment(_ records: [PushRecord], _ what: String, sourceLocation: SourceLocation = #_sourceLocation) -> [PushRecord] {
+        guard let first = records.first?.sentAt else {
+            Issue.record("\(what): nothing was sent", sourceLocation: sourceLocation)
+            return []
+        }
+        let moment = records.filter { $0.sentAt == first }
+        let urgent = moment.filter { $0.priority == 10 }.count
+        #expect(moment.count <= 2, "\(what): \(moment.count) pushes for one moment", sourceLocation: sourceLocation)
+        #expect(urgent <= 1, "\(what): \(urgent) priority 10s for one moment", sourceLocation: sourceLocation)
+        return moment
+    }
+
+    /// Each game's last record is its final end, with the feed's final; `seq` never falls (repeats
+    /// of a record aside).
+    static func checkFinals(
+        _ outcome: Simulation.Outcome, _ games: [SimulatedDay.Game], seqRises: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        for plan in games {
+            let mine = outcome.records.filter { $0.game == plan.game.id }
+            #expect(mine.last?.event == .end && mine.last?.state.phase == .final && score(mine.last) == plan.game.final,
+                    "\(plan.game.id) ends with its final \(plan.game.final): \(mine.last.map { "\($0.event) \($0.state.phase) \($0.state.homeScore)-\($0.state.awayScore)" } ?? "nothing")",
+                    sourceLocation: sourceLocation)
+            // A record delivered again after a crash (its apns-id seen before) is a repeat, not news.
+            var seen: Set<String> = []
+            let news = mine.filter { seen.insert($0.key).inserted }
+            guard seqRises else { continue }
+            let falls = zip(news, news.dropFirst()).filter { $1.seq < $0.seq }.count
+            #expect(falls == 0, "\(plan.game.id): seq fell \(falls) times", sourceLocation: sourceLocation)
+        }
+    }
+
+    static func checkInvariants(_ outcome: Simulation.Outcome, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(outcome.violations.isEmpty, "\(outcome.mode): \(outcome.violations.prefix(4))", sourceLocation: sourceLocation)
+    }
+
+    // MARK: - Joins and catch-ups (issue 30)
+
+    /// Followed from the middle of each game (a poller started late; serve handed each game's
+    /// lines up to then at once): one push for the present, not a burst of the past.
+    @Test(arguments: modes, [SimulatedDay.Path.poll, .serve])
+    func aJoinMidGameSendsThePresentOnce(_ mode: PushRenderer.Mode, _ path: SimulatedDay.Path) async throws {
+        var games = Self.games(path)
+        for index in games.indices { games[index].join = games[index].moment(0.5) }
+        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode, pollInterval: 60))
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games)
+        for plan in games {
+            let mine = outcome.records.filter { $0.game == plan.game.id }
+            let join = try #require(plan.join)
+            #expect(mine.allSatisfy { $0.sentAt >= join }, "\(plan.game.id): nothing before the join")
+            let moment = Self.checkMoment(mine, "\(mode) \(path) \(plan.game.id) joined at 0.5")
+            let feed = path == .poll ? Self.stated(plan, from: join, to: join).last : Self.statedByLines(plan, at: join)
+            #expect(Self.score(moment.last) == feed, "\(plan.game.id): the join shows the feed's score then")
+        }
+    }
+
+    /// Each game's endpoints answer 503 from 0.4 to 0.7 of the game: once they answer again, one
+    /// push for the present.
+    @Test(arguments: modes)
+    func anOutageIsCaughtUpWithOnePush(_ mode: PushRenderer.Mode) async throws {
+        var games = Self.games()
+        for index in games.indices { games[index].outages = [games[index].moment(0.4)..<games[index].moment(0.7)] }
+        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode, pollInterval: 60))
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games)
+        #expect(outcome.answers.contains { $0.key.contains("503") && $0.value > 0 }, "the endpoints were down: \(outcome.answers)")
+        for plan in games {
+            let back = plan.outages[0].upperBound
+            let after = outcome.records.filter { $0.game == plan.game.id && $0.sentAt >= back }
+            let moment = Self.checkMoment(after, "\(mode) \(plan.game.id) after its outage")
+            let shown = try #require(Self.score(moment.last))
+            let since = Self.stated(plan, from: back, to: moment.last?.sentAt ?? back)
+            #expect(since.contains(shown),
+                    "\(plan.game.id): the catch-up shows \(shown), a score the feed stated since it came back")
+        }
+    }
+
+    /// The machine is lost at half time of every game and another starts on an empty state
+    /// directory (serve, each game's lines from the start again): no `apns-id` names two bodies,
+    /// and every game ends with its final.
+    @Test(arguments: modes)
+    func aFailoverToAFreshStateDirNeverNamesAnotherBodyWithAnID(_ mode: PushRenderer.Mode) async throws {
+        let games = Self.games(.serve, apart: 0)
+        let kill = try #require(games.map { $0.moment(0.5) }.min())
+        let outcome = try await Self.run(SimulatedDay(
+            scripted: games, mode: mode, restarts: [SimulatedDay.Restart(at: kill, downFor: 30, lostState: true)], pollInterval: 120))
+        #expect(outcome.instances == 2)
+        #expect(!outcome.violations.contains { $0.contains("names two bodies") }, "\(outcome.violations.prefix(4))")
+        #expect(!outcome.violations.contains { $0.contains("shows") && $0.contains("after") }, "no score backwards: \(outcome.violations.prefix(4))")
+        // The new machine numbers its pushes from 1 again: it cannot know the lost one's seq.
+        Self.checkFinals(outcome, games, seqRises: false)
+        for plan in games {
+            let mine = outcome.records.filter { $0.game == plan.game.id }
+            #expect(mine.contains { $0.sentAt < kill } && mine.contains { $0.sentAt > kill }, "\(plan.game.id): pushed by both machines")
+        }
+    }
+
+    // MARK: - Every game ends (issue 32)
+
+    /// A day where one game is played, one's feed goes silent at 68 % for good, and one is
+    /// postponed: each ends on the lock screen (final; suspended at the feed's score; postponed
+    /// only) and the day finishes by itself.
+    @Test(arguments: modes)
+    func aDayWithASilentAndAPostponedGameFinishesByItself(_ mode: PushRenderer.Mode) async throws {
+        var games = Array(Self.games().prefix(3))
+        games[1].fate = .silent(at: 0.68)
+        games[2].fate = .postponed
+        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode, pollInterval: 120))
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, [games[0]])
+        let silent = outcome.records.filter { $0.game == games[1].game.id }
+        let held = Self.stated(games[1], from: games[1].moment(0.68), to: games[1].moment(0.68)).last
+        #expect(silent.last?.event == .end && silent.last?.state.phase == .suspended && Self.score(silent.last) == held,
+                "the silent game ends suspended at the feed's \(held.map { "\($0)" } ?? "?")")
+        #expect(!silent.contains { $0.state.phase == .final }, "no final for the silent game")
+        let postponed = outcome.records.filter { $0.game == games[2].game.id }
+        #expect(postponed.allSatisfy { $0.event != .update && $0.state.phase == .postponed }, "the postponed game: only its postponement")
+        let told = outcome.reports.map(\.report)
+        #expect(told.contains { if case .calledOff(games[2].game.id, .postponed, _, _) = $0 { true } else { false } }, "the postponement is told")
+        #expect(told.contains { if case .calledOff(games[1].game.id, .suspended, _, ended: true) = $0 { true } else { false } }, "the give-up is told")
+        if mode != .token {
+            #expect(outcome.channelsMade[games[1].game.id] == 1, "the silent game had one channel: \(outcome.channelsMade)")
+        }
+    }
+
+    /// The instance is killed once the silent game's end is out; the next one (a day's `poll` run
+    /// again) does not end it twice; a third, once the feed is back (a suspended game completed
+    /// later), follows it to its final, on a new activity in token mode and a new channel in
+    /// broadcast mode, and leaves the game that ended alone.
+    @Test(arguments: modes)
+    func aKillWhileAGameIsGivenUpThenItsComeback(_ mode: PushRenderer.Mode) async throws {
+        var games = Array(Self.games(apart: 0).prefix(2))
+        let giveUp = FeedWatch.defaultGiveUpAfter
+        let silentAt = games[1].moment(0.68)
+        let kill = silentAt.addingTimeInterval(giveUp + 600)
+        let back = kill.addingTimeInterval(giveUp + 1200)
+        games[1].fate = .comeback(at: 0.68, after: back.timeIntervalSince(silentAt))
+        let again = back.addingTimeInterval(600)
+        var day = SimulatedDay(
+            scripted: games, mode: mode, restarts: [SimulatedDay.Restart(at: kill, tornJournal: true), SimulatedDay.Restart(at: again)],
+            pollInterval: 120)
+        day.startsActivities = true
+        let outcome = try await Self.run(day)
+        Self.checkInvariants(outcome)
+        #expect(outcome.instances == 3, "killed, run again, run once the feed was back")
+        Self.checkFinals(outcome, games)
+        let silent = outcome.records.filter { $0.game == games[1].game.id }
+        let suspended = silent.filter { $0.event == .end && $0.state.phase == .suspended }
+        #expect(Set(suspended.map(\.key)).count <= 2, "one suspended end and its priority-5 copy, not \(Set(suspended.map(\.key)).count)")
+        #expect(Set(suspended.map(\.state)).count == 1 && !suspended.isEmpty, "one suspended end")
+        let starts = outcome.instanceStarts
+        let second = outcome.records.filter { $0.sentAt >= starts[1] && $0.sentAt < starts[2] }
+        #expect(second.isEmpty, "the second instance sends nothing: \(second.map { "\($0.game) \($0.event)" })")
+        let told = outcome.reports
+        #expect(told.contains { if $0.instance == 2, case .stillCalledOff(games[1].game.id, .suspended, _) = $0.report { true } else { false } },
+                "the second instance says the game was given up before")
+        #expect(told.contains { if $0.instance == 3, case .back(games[1].game.id, .suspended) = $0.report { true } else { false } },
+                "the third says the game is back")
+        let resumed = silent.filter { $0.sentAt >= starts[2] }
+        if let seq = suspended.map(\.seq).max() { #expect(resumed.allSatisfy { $0.seq > seq }, "seq keeps rising after the suspended end") }
+        if mode == .token { #expect(resumed.first?.event == .start, "a new activity starts for the game that came back") }
+        #expect(!outcome.records.contains { $0.game == games[0].game.id && $0.sentAt >= starts[2] }, "the ended game is left alone")
+        if mode != .token { #expect(outcome.channelsMade[games[1].game.id] == 2, "a new channel for the game that came back") }
+    }
+
+    // MARK: - Crashes, a stale edge, faults
+
+    /// kill -9 three times (two journals torn mid-line), polled and served games alike: each
+    /// instance restores what the one before had applied, sent and spent; every final once.
+    @Test(arguments: modes)
+    func killNineAndRestartLosesAndChangesNothing(_ mode: PushRenderer.Mode) async throws {
+        var games = Self.games(apart: 900)
+        for index in games.indices where index % 2 == 1 { games[index].path = .serve }
+        let middle = games[games.count / 2]
+        let outcome = try await Self.run(SimulatedDay(
+            scripted: games, mode: mode,
+            restarts: [
+                SimulatedDay.Restart(at: middle.moment(0.25), tornJournal: true), SimulatedDay.Restart(at: middle.moment(0.5)),
+                SimulatedDay.Restart(at: middle.moment(0.8), downFor: 600, tornJournal: true),
+            ], pollInterval: 120))
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games)
+        #expect(outcome.instances == 4)
+    }
+
+    /// A stale CDN edge answers 40 % of the requests with an older copy: no push goes back, every
+    /// final is right, and the older copies were served.
+    @Test(arguments: modes)
+    func aStaleEdgeNeverTakesTheScreenBack(_ mode: PushRenderer.Mode) async throws {
+        var games = Self.games()
+        for index in games.indices { games[index].staleShare = 0.4 }
+        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode, pollInterval: 60))
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games)
+        #expect(outcome.answers.contains { $0.key.contains("stale") && $0.value > 0 }, "older copies were served: \(outcome.answers)")
+        for plan in games {
+            let shown = outcome.records.filter { $0.game == plan.game.id }.map { $0.state.homeScore + $0.state.awayScore }
+            let falls = zip(shown, shown.dropFirst()).filter { $1 < $0 }.count
+            #expect(plan.game.corrects || falls == 0, "\(plan.game.id): \(falls) pushes went back")
+        }
+    }
+
+    /// Every kind of endpoint fault on each game (503s, timeouts, hostile answers: cut documents,
+    /// error pages, random bytes, the other endpoint's document) and a push sender down for ten
+    /// minutes: each is a failed request and the games still end with their finals.
+    @Test(arguments: modes)
+    func faultyEndpointsAndSenderStillEndEveryGame(_ mode: PushRenderer.Mode) async throws {
+        var games = Self.games()
+        for index in games.indices {
+            games[index].outages = [games[index].moment(0.1)..<games[index].moment(0.15)]
+            games[index].timeouts = [games[index].moment(0.3)..<games[index].moment(0.35)]
+            games[index].hostile = [games[index].moment(0.6)..<games[index].moment(0.65)]
+        }
+        let down = games[0].moment(0.9)
+        let outcome = try await Self.run(SimulatedDay(
+            scripted: games, mode: mode, sink: SimulatedDay.SinkFaults(failing: [down..<down.addingTimeInterval(600)], slowest: 2),
+            pollInterval: 120))
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games)
+        let problems = outcome.reports.filter { if case .problem = $0.report { true } else { false } }
+        #expect(problems.count >= games.count, "each game's failed requests are told")
+    }
+}
