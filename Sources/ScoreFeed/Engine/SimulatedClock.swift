@@ -68,7 +68,13 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
     public var sleeperCount: Int { lock.withLock { sleeping.count } }
 
     /// The earliest deadline a sleeper waits for; nil when none sleeps.
-    public var nextDeadline: Date? { lock.withLock { sleeping.map(\.deadline).min() } }
+    public var nextDeadline: Date? {
+        lock.withLock {
+            var earliest: Date?
+            for sleeper in sleeping where earliest.map({ sleeper.deadline < $0 }) ?? true { earliest = sleeper.deadline }
+            return earliest
+        }
+    }
 
     /// Returns once at least `count` tasks sleep on the clock: the tasks under test have done all
     /// they can at this moment. Returns at once when the task is cancelled.
@@ -141,9 +147,14 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
     public func advance(to date: Date) {
         let woken = lock.withLock { () -> [Sleeper] in
             if date > current { current = date }
-            let due = sleeping.filter { $0.deadline <= current }.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
-            sleeping.removeAll { $0.deadline <= current }
-            return due
+            var due: [Sleeper] = []
+            var waiting: [Sleeper] = []
+            waiting.reserveCapacity(sleeping.count)
+            for sleeper in sleeping {
+                if sleeper.deadline <= current { due.append(sleeper) } else { waiting.append(sleeper) }
+            }
+            sleeping = waiting
+            return due.count > 1 ? due.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) } : due
         }
         for sleeper in woken { sleeper.continuation.resume() }
     }
@@ -164,6 +175,7 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
 
     /// The watchers whose count the sleepers now reach, removed (called under the lock).
     private func takeSatisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
+        guard !watchers.isEmpty else { return [] }
         let satisfied = watchers.filter { $0.count <= sleeping.count }.map(\.continuation)
         watchers.removeAll { $0.count <= sleeping.count }
         return satisfied

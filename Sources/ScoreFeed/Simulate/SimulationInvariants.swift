@@ -33,7 +33,7 @@ public struct SimulationInvariants {
             checkEnd(plan, mine)
             checkOrder(plan, mine)
             checkBudget(plan, mine)
-            checkJoins(plan, mine)
+            checkMoments(plan, mine)
         }
         checkIDs()
         let open = openChannels.count
@@ -117,17 +117,27 @@ public struct SimulationInvariants {
         }
     }
 
-    /// An instance's first moment with a game (a join, a catch-up after a restart) sends at most
-    /// two pushes and one priority 10.
-    mutating func checkJoins(_ plan: SimulatedDay.Game, _ mine: [PushRecord]) {
-        for (index, started) in instances.enumerated() {
-            let until = index + 1 < instances.count ? instances[index + 1] : .distantFuture
-            let theirs = mine.filter { $0.sentAt >= started && $0.sentAt < until }
-            guard let first = theirs.first?.sentAt else { continue }
-            let moment = theirs.filter { $0.sentAt == first }
-            check(moment.count <= 2 && moment.filter { $0.priority == 10 }.count <= 1,
-                  "game \(plan.game.id): instance \(index + 1)'s first moment sent \(moment.count) pushes (\(moment.filter { $0.priority == 10 }.count) priority 10)")
+    /// No moment sends a game more than two pushes and one priority 10 (the present state and its
+    /// priority-5 copy): an instance's first moment with it (a join, a catch-up after a restart),
+    /// the answer after an outage, and every other. A record delivered again after a crash (its
+    /// `apns-id` seen before) is a repeat, not a push of its moment.
+    mutating func checkMoments(_ plan: SimulatedDay.Game, _ mine: [PushRecord]) {
+        var seen: Set<String> = []
+        var moments: [Date: [PushRecord]] = [:]
+        for record in mine where seen.insert(record.key).inserted { moments[record.sentAt, default: []].append(record) }
+        for (at, moment) in moments.sorted(by: { $0.key < $1.key }) {
+            let urgent = moment.filter { $0.priority == 10 }.count
+            let starts = instances, start = day.start
+            check(moment.count <= 2 && urgent <= 1, "game \(plan.game.id): \(Self.describe(at, in: mine, instances: starts, dayStart: start)) sent \(moment.count) pushes (\(urgent) priority 10)")
         }
+    }
+
+    /// An instance's first moment with a game, or the moment's time into the day.
+    private static func describe(_ at: Date, in mine: [PushRecord], instances: [Date], dayStart: Date) -> String {
+        let index = instances.lastIndex { $0 <= at }
+        let started = index.map { instances[$0] } ?? .distantPast
+        let first = !mine.contains { $0.sentAt < at && $0.sentAt >= started }
+        return first ? "instance \((index ?? 0) + 1)'s first moment" : "a moment at +\(Int(at.timeIntervalSince(dayStart))) s"
     }
 
     /// No `apns-id` names two bodies.

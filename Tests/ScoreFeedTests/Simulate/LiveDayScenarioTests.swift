@@ -104,7 +104,7 @@ struct LiveDayScenarioTests {
     func aJoinMidGameSendsThePresentOnce(_ mode: PushRenderer.Mode, _ path: SimulatedDay.Path) async throws {
         var games = Self.games(path)
         for index in games.indices { games[index].join = games[index].moment(0.5) }
-        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode, pollInterval: 60))
+        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode, pollInterval: 120))
         Self.checkInvariants(outcome)
         Self.checkFinals(outcome, games)
         for plan in games {
@@ -123,7 +123,7 @@ struct LiveDayScenarioTests {
     func anOutageIsCaughtUpWithOnePush(_ mode: PushRenderer.Mode) async throws {
         var games = Self.games()
         for index in games.indices { games[index].outages = [games[index].moment(0.4)..<games[index].moment(0.7)] }
-        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode, pollInterval: 60))
+        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode, pollInterval: 120))
         Self.checkInvariants(outcome)
         Self.checkFinals(outcome, games)
         #expect(outcome.answers.contains { $0.key.contains("503") && $0.value > 0 }, "the endpoints were down: \(outcome.answers)")
@@ -252,7 +252,7 @@ struct LiveDayScenarioTests {
     func aStaleEdgeNeverTakesTheScreenBack(_ mode: PushRenderer.Mode) async throws {
         var games = Self.games()
         for index in games.indices { games[index].staleShare = 0.4 }
-        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode, pollInterval: 60))
+        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode, pollInterval: 120))
         Self.checkInvariants(outcome)
         Self.checkFinals(outcome, games)
         #expect(outcome.answers.contains { $0.key.contains("stale") && $0.value > 0 }, "older copies were served: \(outcome.answers)")

@@ -57,7 +57,7 @@ actor ClockedCDN: LiveSource {
                 root["game"] = game
                 return .body(try JSONSerialization.data(withJSONObject: root))
             }
-            return .body(try copies.document(actions: shown, written: copies.first + fraction * copies.span))
+            return .body(try copies.copy(at: fraction))
         } catch {
             return .failed(ScoreFeedError(.io, "\(error)"), retryAfter: nil)
         }

@@ -27,7 +27,27 @@ struct GameCopies {
             return last
         }
         self.root = root
+        // The document around its actions and its time, and each action's bytes: written once, so
+        // a copy is a concatenation, not a serialization of the whole game.
+        var skeleton = root
+        var inside = game
+        inside["actions"] = [Self.actionsMark]
+        skeleton["game"] = inside
+        var meta = skeleton["meta"] as? [String: Any] ?? [:]
+        meta["time"] = Self.timeMark
+        skeleton["meta"] = meta
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: skeleton), as: UTF8.self)
+        parts = text.components(separatedBy: "\"\(Self.actionsMark)\"").flatMap { $0.components(separatedBy: "\"\(Self.timeMark)\"") }.map { Data($0.utf8) }
+        actionBytes = try actions.map { try JSONSerialization.data(withJSONObject: $0) }
+        timeFirst = text.range(of: Self.timeMark)!.lowerBound < text.range(of: Self.actionsMark)!.lowerBound
     }
+
+    private static let actionsMark = "@@scorefeed-actions@@", timeMark = "@@scorefeed-time@@"
+    /// The skeleton's bytes between the marks (three parts), whether the time comes first, and
+    /// each action's bytes.
+    private let parts: [Data]
+    private let timeFirst: Bool
+    private let actionBytes: [Data]
 
     var first: Double { times.min() ?? 0 }
     var span: Double { (times.max() ?? 0) - first }
@@ -41,7 +61,17 @@ struct GameCopies {
 
     /// The game as it stood at `fraction` of its span, stamped with that moment.
     func copy(at fraction: Double) throws -> Data {
-        try document(actions: visible(at: fraction), written: first + fraction * span)
+        let moment = first + fraction * span
+        let shown = fraction >= 1 ? actionBytes : zip(actionBytes, times).filter { $0.1 <= moment }.map(\.0)
+        // The skeleton holds the array's brackets.
+        var actions = Data()
+        for (index, bytes) in shown.enumerated() {
+            if index > 0 { actions.append(UInt8(ascii: ",")) }
+            actions.append(bytes)
+        }
+        let time = Data("\"\(Self.metaTime(moment))\"".utf8)
+        let (one, two) = timeFirst ? (time, actions) : (actions, time)
+        return parts[0] + one + parts[1] + two + parts[2]
     }
 
     /// The document with `actions` and `meta.time` set to `written` (Unix seconds), as the CDN
