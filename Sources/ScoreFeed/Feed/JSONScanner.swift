@@ -58,6 +58,12 @@ struct JSONScanner {
         }
     }
 
+    /// Whether the bytes from `index` on start with `prefix` (one `memcmp`).
+    func follows(_ prefix: [UInt8]) -> Bool {
+        guard bytes.count - index >= prefix.count, let base = bytes.baseAddress else { return false }
+        return prefix.withUnsafeBytes { memcmp(base + index, $0.baseAddress!, prefix.count) == 0 }
+    }
+
     /// After the top-level value: only white space may follow.
     mutating func end() throws(Declined) {
         skipWhitespace()

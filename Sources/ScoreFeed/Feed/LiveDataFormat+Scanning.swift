@@ -8,14 +8,28 @@ extension LiveDataFormat.Root {
     /// the result is the same either way, and a poll's whole play-by-play is read without
     /// `JSONDecoder`, which took three quarters of a simulated day's time.
     static func scanning(_ data: Data) -> Self? {
-        JSONScanner.reading(data) { (scanner: inout JSONScanner) throws(JSONScanner.Declined) in
-            let root = try scan(&scanner)
+        var memo: LiveDataFormat.ActionsMemo?
+        return scanning(data, memo: &memo)
+    }
+
+    /// ``scanning(_:)`` of a copy of the document read before with `memo`: actions whose bytes
+    /// repeat the last copy's (a poll's next copy mostly does) are taken from it after one
+    /// comparison of the bytes instead of being read again. `memo` is left with this copy's.
+    static func scanning(_ data: Data, memo: inout LiveDataFormat.ActionsMemo?) -> Self? {
+        let before = memo
+        var after: LiveDataFormat.ActionsMemo?
+        let root = JSONScanner.reading(data) { (scanner: inout JSONScanner) throws(JSONScanner.Declined) in
+            let root = try scan(&scanner, before: before, after: &after)
             try scanner.end()
             return root
         }
+        memo = root == nil ? nil : after
+        return root
     }
 
-    private static func scan(_ scanner: inout JSONScanner) throws(JSONScanner.Declined) -> Self {
+    private static func scan(
+        _ scanner: inout JSONScanner, before: LiveDataFormat.ActionsMemo?, after: inout LiveDataFormat.ActionsMemo?
+    ) throws(JSONScanner.Declined) -> Self {
         var root = Self()
         var seen: UInt32 = 0
         if try scanner.beginObject() {
@@ -23,7 +37,7 @@ extension LiveDataFormat.Root {
                 let key = try scanner.key()
                 if key.is("game") {
                     try mark(&seen, 1)
-                    if !scanner.null() { root.game = try game(&scanner) }
+                    if !scanner.null() { root.game = try game(&scanner, before: before, after: &after) }
                 } else if key.is("meta") {
                     try mark(&seen, 2)
                     if !scanner.null() {
@@ -56,7 +70,9 @@ extension LiveDataFormat.Root {
         return time
     }
 
-    private static func game(_ scanner: inout JSONScanner) throws(JSONScanner.Declined) -> Game {
+    private static func game(
+        _ scanner: inout JSONScanner, before: LiveDataFormat.ActionsMemo?, after: inout LiveDataFormat.ActionsMemo?
+    ) throws(JSONScanner.Declined) -> Game {
         var game = Game()
         var seen: UInt32 = 0
         if try scanner.beginObject() {
@@ -67,10 +83,24 @@ extension LiveDataFormat.Root {
                     if !scanner.null() {
                         var actions: [NBAActionSlot] = []
                         if try scanner.beginArray() {
-                            actions.reserveCapacity(700)
-                            repeat {
+                            let first = scanner.index
+                            var last = first
+                            var more = true
+                            // The last copy's actions, when this one starts with the same bytes: the
+                            // same bytes read from the start of an element are the same elements.
+                            if let before, !before.slots.isEmpty, scanner.follows(before.bytes) {
+                                scanner.index += before.bytes.count
+                                last = scanner.index
+                                actions = before.slots
+                                more = try scanner.nextElement()
+                            }
+                            actions.reserveCapacity(max(700, actions.count + 64))
+                            while more {
                                 actions.append(NBAActionSlot(action: try action(&scanner)))
-                            } while try scanner.nextElement()
+                                last = scanner.index
+                                more = try scanner.nextElement()
+                            }
+                            after = LiveDataFormat.ActionsMemo(bytes: Array(scanner.bytes[first..<last]), slots: actions)
                         }
                         game.actions = actions
                     }

@@ -124,11 +124,14 @@ public struct LivePoller: Sendable {
         // counts from now.
         if await service.progress(of: gameId) > 0 { watch.news(at: clock.now) }
         if boxscore != nil { await news.firstAnswer() }
+        /// The last copy's actions: the next copy's repeats are not read again.
+        var memo: LiveDataFormat.ActionsMemo?
         await DeadlineLoop(clock: clock).run(next: { ended ? nil : due }) { _ in
             let box = news.take()
             let deciding = boxscore == nil || box.failures >= Self.boxscoreGiveUp ? nil : box.box
             func decode(_ data: Data) throws(ScoreFeedError) -> LiveSnapshot {
-                try LiveSnapshot.decode(playByPlay: data, url: playByPlay.absoluteString, boxscore: box.bytes, box: deciding, homeTeamId: nil)
+                try LiveSnapshot.decode(
+                    playByPlay: data, url: playByPlay.absoluteString, boxscore: box.bytes, box: deciding, homeTeamId: nil, memo: &memo)
             }
             /// Nothing new: the newest copy is the whole game so far, so a boxscore that has just
             /// said final (or gone away) is read against it.
@@ -195,7 +198,8 @@ public struct LivePoller: Sendable {
             // The boxscore as it stands now (the play-by-play's request may have taken a while).
             let verdict = watch.verdict(now: clock.now, boxscore: news.latest)
             if verdict.phase != nil, let data = lastPlayByPlay,
-               let alone = try? LiveSnapshot.decode(playByPlay: data, url: playByPlay.absoluteString, boxscore: nil, box: nil, homeTeamId: nil),
+               let alone = try? LiveSnapshot.decode(
+                   playByPlay: data, url: playByPlay.absoluteString, boxscore: nil, box: nil, homeTeamId: nil, memo: &memo),
                alone.end != nil {
                 // The play-by-play lists the game's end while the boxscore lags: the end decides,
                 // with its final.

@@ -38,13 +38,25 @@ public struct LiveSnapshot: Sendable {
     public static func decode(
         playByPlay data: Data, url: String, boxscore: Data?, box: LiveBoxscore?, homeTeamId: Int?
     ) throws(ScoreFeedError) -> LiveSnapshot {
+        var memo: LiveDataFormat.ActionsMemo?
+        return try decode(playByPlay: data, url: url, boxscore: boxscore, box: box, homeTeamId: homeTeamId, memo: &memo)
+    }
+
+    /// ``decode(playByPlay:url:boxscore:box:homeTeamId:)`` of the next copy of a play-by-play
+    /// read before with `memo` (a poller's): the actions it repeats byte for byte are not read
+    /// again. The snapshot is the same either way.
+    static func decode(
+        playByPlay data: Data, url: String, boxscore: Data?, box: LiveBoxscore?, homeTeamId: Int?,
+        memo: inout LiveDataFormat.ActionsMemo?
+    ) throws(ScoreFeedError) -> LiveSnapshot {
         guard !data.isEmpty else { throw ScoreFeedError(.malformedJSON, "the answer is empty", at: .init(file: url)) }
         // The byte reader first: a document it reads whole, with actions whose first has an
-        // `orderNumber` or a `timeActual` (or none yet), is liveData play-by-play. Only another is
-        // told by its shape, one more pass over its bytes (a fifth of a poll's time).
-        let scanned = LiveDataFormat.Root.scanning(data)
+        // `orderNumber` or a `timeActual` or no v3 `actionId` (or with none yet), is liveData
+        // play-by-play, as ``FeedShape`` tells it. Only another is told by its shape, one more pass
+        // over its bytes (a fifth of a poll's time).
+        let scanned = LiveDataFormat.Root.scanning(data, memo: &memo)
         let read = scanned?.game?.actions.map { slots in
-            slots.first.map { $0.action?.orderNumber != nil || $0.action?.timeActual != nil } ?? true
+            slots.first.map { $0.action.map { $0.orderNumber != nil || $0.timeActual != nil || $0.actionId == nil } ?? false } ?? true
         } ?? false
         guard read || FeedShape.of(data) == .liveData else {
             throw ScoreFeedError(

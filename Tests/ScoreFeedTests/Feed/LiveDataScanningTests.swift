@@ -24,6 +24,41 @@ struct LiveDataScanningTests {
         #expect(taken >= 5)
     }
 
+    /// A poller's copies read one after the other with the last copy's actions kept
+    /// (``LiveDataFormat/Root/scanning(_:memo:)``) read as each copy alone does: growing copies
+    /// (the repeats taken from the memo), a correction of an early action, a deletion, the same
+    /// actions spelled with other bytes, a declined copy, and the game back from its start.
+    @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason))
+    func copiesReadAfterTheLastOneReadAsEachAlone() throws {
+        for name in NBAFiles.games where name.hasPrefix("playbyplay_") {
+            let data = try Data(contentsOf: URL(fileURLWithPath: NBAFiles.path(name)))
+            guard case .liveData = FeedShape.of(data) else { continue }
+            let copies = try GameCopies(file: name)
+            let half = copies.visible(at: 0.5)
+            var edited = half
+            edited[3]["description"] = "corrected"
+            var deleted = half
+            deleted.remove(at: half.count / 2)
+            var sequence: [(String, Data)] = (1...10).map { ("copy at \(Double($0) / 10)", try! copies.copy(at: Double($0) / 10)) }
+            sequence.insert(("an early action corrected", try copies.document(actions: edited, written: 1)), at: 5)
+            sequence.insert(("an action deleted", try copies.document(actions: deleted, written: 2)), at: 7)
+            sequence.append(("cut short", try copies.copy(at: 0.9).dropLast(7)))
+            sequence.append(("back to the start", try copies.copy(at: 0.2)))
+            sequence.append(("the same again", try copies.copy(at: 0.2)))
+            var memo: LiveDataFormat.ActionsMemo?
+            for (what, copy) in sequence {
+                let read = LiveDataFormat.Root.scanning(copy, memo: &memo)
+                #expect(read == LiveDataFormat.Root.scanning(copy), "\(name), \(what)")
+                #expect((read == nil) == (memo == nil), "\(name), \(what): a declined copy leaves no memo")
+            }
+            // The repeats do come from the memo: one marked there shows in the next copy's reading.
+            _ = LiveDataFormat.Root.scanning(try copies.copy(at: 0.3), memo: &memo)
+            memo?.slots[0].action?.description = "from the memo"
+            let next = LiveDataFormat.Root.scanning(try copies.copy(at: 0.4), memo: &memo)
+            #expect(next?.game?.actions?.first?.action?.description == "from the memo", "\(name)")
+        }
+    }
+
     /// Odd spellings: the byte reader declines (and `JSONDecoder` decides) or reads them alike.
     @Test(arguments: [
         (#"{"game":{"gameId":"1","actions":[{"actionNumber":1,"period":1,"actionType":"period","subType":"start","clock":"PT12M00.00S","scoreHome":"0","scoreAway":"0"}]}}"#, true),
