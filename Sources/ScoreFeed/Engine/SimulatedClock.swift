@@ -17,6 +17,8 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
 
     private let lock = NSLock()
     private var current: Date
+    /// Earliest deadline first (then the order they began to sleep): the next deadline is the
+    /// first, and the sleepers a move wakes are a prefix.
     private var sleeping: [Sleeper] = []
     private var nextId = 0
     /// A task waiting for a number of sleepers (or for a run's work to return).
@@ -49,7 +51,13 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
                 let (resume, watchers) = lock.withLock { () -> (Result<Void, any Error>?, [CheckedContinuation<Void, Never>]) in
                     if Task.isCancelled { return (.failure(CancellationError()), []) }
                     if deadline <= current { return (.success(()), []) }
-                    sleeping.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    // After every sleeper due no later (ids only grow: the order they began in).
+                    var low = 0, high = sleeping.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if sleeping[middle].deadline <= deadline { low = middle + 1 } else { high = middle }
+                    }
+                    sleeping.insert(Sleeper(id: id, deadline: deadline, continuation: continuation), at: low)
                     return (nil, takeSatisfiedWatchers())
                 }
                 for watcher in watchers { watcher.resume() }
@@ -68,13 +76,7 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
     public var sleeperCount: Int { lock.withLock { sleeping.count } }
 
     /// The earliest deadline a sleeper waits for; nil when none sleeps.
-    public var nextDeadline: Date? {
-        lock.withLock {
-            var earliest: Date?
-            for sleeper in sleeping where earliest.map({ sleeper.deadline < $0 }) ?? true { earliest = sleeper.deadline }
-            return earliest
-        }
-    }
+    public var nextDeadline: Date? { lock.withLock { sleeping.first?.deadline } }
 
     /// Returns once at least `count` tasks sleep on the clock: the tasks under test have done all
     /// they can at this moment. Returns at once when the task is cancelled.
@@ -147,14 +149,11 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
     public func advance(to date: Date) {
         let woken = lock.withLock { () -> [Sleeper] in
             if date > current { current = date }
-            var due: [Sleeper] = []
-            var waiting: [Sleeper] = []
-            waiting.reserveCapacity(sleeping.count)
-            for sleeper in sleeping {
-                if sleeper.deadline <= current { due.append(sleeper) } else { waiting.append(sleeper) }
-            }
-            sleeping = waiting
-            return due.count > 1 ? due.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) } : due
+            var count = 0
+            while count < sleeping.count, sleeping[count].deadline <= current { count += 1 }
+            let due = Array(sleeping[..<count])
+            sleeping.removeFirst(count)
+            return due
         }
         for sleeper in woken { sleeper.continuation.resume() }
     }
