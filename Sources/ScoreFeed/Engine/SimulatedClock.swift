@@ -17,8 +17,8 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
 
     private let lock = NSLock()
     private var current: Date
-    /// Earliest deadline first (then the order they began to sleep): the next deadline is the
-    /// first, and the sleepers a move wakes are a prefix.
+    /// Earliest deadline first (then the order they were put to sleep): the next deadline is
+    /// the first, and the sleepers a move wakes are a prefix.
     private var sleeping: [Sleeper] = []
     private var nextId = 0
     /// A task waiting for a number of sleepers (or for a run's work to return).
@@ -51,7 +51,8 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
                 let (resume, watchers) = lock.withLock { () -> (Result<Void, any Error>?, [CheckedContinuation<Void, Never>]) in
                     if Task.isCancelled { return (.failure(CancellationError()), []) }
                     if deadline <= current { return (.success(()), []) }
-                    // After every sleeper due no later (ids only grow: the order they began in).
+                    // After every sleeper due no later: equal deadlines wake in the order they
+                    // were put to sleep.
                     var low = 0, high = sleeping.count
                     while low < high {
                         let middle = (low + high) / 2

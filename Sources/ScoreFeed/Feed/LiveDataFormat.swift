@@ -104,7 +104,6 @@ public enum LiveDataFormat {
 
     // MARK: - Wire types
 
-    /// The top level of a play-by-play or boxscore file.
     /// The actions of the last copy of a play-by-play read, for reading the next copy
     /// (``Root/scanning(_:memo:)``): their bytes, from the first action's first byte to the last
     /// action's last, and what they read as.
@@ -113,6 +112,7 @@ public enum LiveDataFormat {
         var slots: [NBAActionSlot]
     }
 
+    /// The top level of a play-by-play or boxscore file.
     struct Root: Decodable, Equatable {
         var game: Game?
         /// When the feed wrote this copy (`meta.time`: Eastern wall-clock time without a zone,

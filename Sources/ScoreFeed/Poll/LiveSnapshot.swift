@@ -51,8 +51,10 @@ public struct LiveSnapshot: Sendable {
     ) throws(ScoreFeedError) -> LiveSnapshot {
         guard !data.isEmpty else { throw ScoreFeedError(.malformedJSON, "the answer is empty", at: .init(file: url)) }
         // The byte reader first: a document it reads whole, with actions whose first has an
-        // `orderNumber` or a `timeActual` or no v3 `actionId` (or with none yet), is liveData
-        // play-by-play, as ``FeedShape`` tells it. Only another is told by its shape, one more pass
+        // `orderNumber` or a `timeActual` or no v3 `actionId` (or with none yet), is taken as
+        // liveData play-by-play (``FeedShape`` would also refuse a null `actionId` or a fixture's,
+        // stats' or v3's top-level key beside `game.actions`; such a document gives what a plain
+        // liveData one with those actions gives). Only another is told by its shape, one more pass
         // over its bytes (a fifth of a poll's time).
         let scanned = LiveDataFormat.Root.scanning(data, memo: &memo)
         let read = scanned?.game?.actions.map { slots in

@@ -102,9 +102,9 @@ public enum Simulation {
                 continue
             case .spinning(let at):
                 sender.cutOff()
-                violations.append("instance \(number + 1) spun at \(at.timeIntervalSince(day.start)) s: \(SimulationExecutor.maxJobsPerMoment) steps without time moving (a loop that never waits)")
+                violations.append("instance \(instance) spun at \(at.timeIntervalSince(day.start)) s: \(SimulationExecutor.maxJobsPerMoment) steps without time moving (a loop that never waits)")
             case .stuck(let at):
-                violations.append("instance \(number + 1) got stuck at \(at.timeIntervalSince(day.start)) s: every task waits for something that never comes")
+                violations.append("instance \(instance) got stuck at \(at.timeIntervalSince(day.start)) s: every task waits for something that never comes")
             }
             break
         }

@@ -30,6 +30,7 @@ struct LiveDataScanningTests {
     /// actions spelled with other bytes, a declined copy, and the game back from its start.
     @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason))
     func copiesReadAfterTheLastOneReadAsEachAlone() throws {
+        var read = 0
         for name in NBAFiles.games where name.hasPrefix("playbyplay_") {
             let data = try Data(contentsOf: URL(fileURLWithPath: NBAFiles.path(name)))
             guard case .liveData = FeedShape.of(data) else { continue }
@@ -42,9 +43,14 @@ struct LiveDataScanningTests {
             var sequence: [(String, Data)] = (1...10).map { ("copy at \(Double($0) / 10)", try! copies.copy(at: Double($0) / 10)) }
             sequence.insert(("an early action corrected", try copies.document(actions: edited, written: 1)), at: 5)
             sequence.insert(("an action deleted", try copies.document(actions: deleted, written: 2)), at: 7)
-            sequence.append(("cut short", try copies.copy(at: 0.9).dropLast(7)))
-            sequence.append(("back to the start", try copies.copy(at: 0.2)))
+            sequence.append(("back to the start (the memo longer than the copy)", try copies.copy(at: 0.2)))
             sequence.append(("the same again", try copies.copy(at: 0.2)))
+            let spaced = try JSONSerialization.data(
+                withJSONObject: try #require(try JSONSerialization.jsonObject(with: copies.copy(at: 0.3)) as? [String: Any]),
+                options: [.prettyPrinted])
+            sequence.append(("the same actions spelled with other bytes", spaced))
+            sequence.append(("cut short", try copies.copy(at: 0.9).dropLast(7)))
+            sequence.append(("after a declined copy", try copies.copy(at: 0.95)))
             var memo: LiveDataFormat.ActionsMemo?
             for (what, copy) in sequence {
                 let read = LiveDataFormat.Root.scanning(copy, memo: &memo)
@@ -56,7 +62,9 @@ struct LiveDataScanningTests {
             memo?.slots[0].action?.description = "from the memo"
             let next = LiveDataFormat.Root.scanning(try copies.copy(at: 0.4), memo: &memo)
             #expect(next?.game?.actions?.first?.action?.description == "from the memo", "\(name)")
+            read += 1
         }
+        #expect(read >= 5, "the real liveData games were read")
     }
 
     /// Odd spellings: the byte reader declines (and `JSONDecoder` decides) or reads them alike.

@@ -13,7 +13,7 @@ import Darwin
 /// at once sends at most one push per game for the present state (with its priority-5 copy: at
 /// most 2 records and 1 priority 10), never a burst of the past, and its records carry today's
 /// dates, not the recordings' (issue 31). The other joins and catch-ups (a poller started late,
-/// an outage, a split backlog, a failover to a fresh state dir) run in process on virtual time:
+/// an outage, a failover to a fresh state dir) run in process on virtual time:
 /// `LiveDayScenarioTests`. `Tests/Figures/join.sh` prints the figures at more points, and
 /// `Tests/Figures/join-before.txt` holds them before the fix (d3c7698).
 @Suite(
