@@ -15,11 +15,16 @@ public enum LiveDataFormat {
     }
 
     /// The file mapped, before the score check. `homeTeamId` (a live poller that already knows
-    /// the home team) wins over the boxscore and over inference; `scanned` is the document as
-    /// the byte reader already read it.
-    static func feed(_ data: Data, scanned: Root? = nil, file: String?, boxscore: Data?, homeTeamId: Int? = nil) throws(ScoreFeedError) -> NBAFeed {
+    /// the home team) wins over the boxscore and over inference.
+    static func feed(_ data: Data, file: String?, boxscore: Data?, homeTeamId: Int? = nil) throws(ScoreFeedError) -> NBAFeed {
         let root: Root
-        if let scanned = scanned ?? Root.scanning(data) { root = scanned } else { root = try DecodingErrorText.decode(Root.self, from: data, file: file) }
+        if let scanned = Root.scanning(data) { root = scanned } else { root = try DecodingErrorText.decode(Root.self, from: data, file: file) }
+        return try feed(root: root, file: file, boxscore: boxscore, homeTeamId: homeTeamId)
+    }
+
+    /// ``feed(_:file:boxscore:homeTeamId:)`` of a document already read (a poller reads it first
+    /// to tell what it is).
+    static func feed(root: Root, file: String?, boxscore: Data?, homeTeamId: Int? = nil) throws(ScoreFeedError) -> NBAFeed {
         guard let game = root.game else {
             throw ScoreFeedError(.missingField, "no \"game\" in the top level", at: .init(file: file))
         }

@@ -65,7 +65,10 @@ public struct LiveSnapshot: Sendable {
                 .unknownFormat, "the answer (\(data.count) bytes) is not liveData play-by-play (cut, garbled or an error page)",
                 at: .init(file: url))
         }
-        let feed = try LiveDataFormat.feed(data, scanned: read ? scanned : nil, file: url, boxscore: boxscore, homeTeamId: homeTeamId)
+        // A document the byte reader declined is read by `JSONDecoder`, not scanned again.
+        let root: LiveDataFormat.Root
+        if let scanned { root = scanned } else { root = try DecodingErrorText.decode(LiveDataFormat.Root.self, from: data, file: url) }
+        let feed = try LiveDataFormat.feed(root: root, file: url, boxscore: boxscore, homeTeamId: homeTeamId)
         var events: [GameEvent] = []
         var ownEnd: GameEvent?
         var stated: FinalScore?

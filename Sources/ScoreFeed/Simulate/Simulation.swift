@@ -49,7 +49,6 @@ public enum Simulation {
         // A directory of its own: runs of the same day side by side never share one.
         let name = "day-\(day.seed)-\(day.index)-\(day.mode == .token ? "token" : "broadcast")-\(UUID().uuidString)"
         let base = root.appendingPathComponent(name)
-        try? FileManager.default.removeItem(at: base)
         defer { try? FileManager.default.removeItem(at: base) }
         var random = SeededRandom(seed: day.seed ^ UInt64(day.index) &* 0xA24B_AED4_963E_E407)
         var clock = SimulatedClock(day.start)
@@ -71,11 +70,15 @@ public enum Simulation {
             let started = from
             let instance = instances.count + 1
             let limit = stop?.at ?? day.start.addingTimeInterval(dayLimit)
+            /// The next instance's state directory: this one's as it stands (torn or not), or an
+            /// empty one when the machine was lost.
+            func handOver(_ stop: SimulatedDay.Restart, tearing: UInt64?) {
+                try? FileManager.default.createDirectory(at: next, withIntermediateDirectories: true)
+                if !stop.lostState { copy(directory, to: next, tearing: tearing) }
+            }
             let ending = SimulationExecutor.run(on: clock, until: limit, jobs: random.below(40), killed: {
                 sender.cutOff()
-                guard let stop else { return }
-                try? FileManager.default.createDirectory(at: next, withIntermediateDirectories: true)
-                if !stop.lostState { copy(directory, to: next, tearing: stop.tornJournal ? jitter : nil) }
+                if let stop { handOver(stop, tearing: stop.tornJournal ? jitter : nil) }
             }) { [clock, directory] in
                 await runInstance(day, started: started, clock: clock, state: directory, cdn: cdn, sender: sender, seed: jitter) { report in
                     told.add(Told(instance: instance, at: clock.now, report: report))
@@ -90,8 +93,7 @@ public enum Simulation {
                 }
                 // Done before its planned end: the next instance still starts then (a day's
                 // `poll --today` run again), on the state this one left.
-                try? FileManager.default.createDirectory(at: next, withIntermediateDirectories: true)
-                if !stop.lostState { copy(directory, to: next, tearing: nil) }
+                handOver(stop, tearing: nil)
                 from = stop.at.addingTimeInterval(stop.downFor)
                 directory = next
                 continue

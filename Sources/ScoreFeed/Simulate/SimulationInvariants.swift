@@ -64,10 +64,9 @@ public struct SimulationInvariants {
             // game was given up, and rightly ends suspended where the feed stopped.
             let back = plan.firstAction.addingTimeInterval(share * plan.game.span + pause)
             if !instances.contains(where: { $0 >= back }) {
-                return checkEnd(SimulatedDay.Game(
-                    game: plan.game, path: plan.path, tipOff: plan.tipOff, lead: plan.lead, fate: .silent(at: share), join: plan.join,
-                    backlogBatches: plan.backlogBatches, outages: plan.outages, timeouts: plan.timeouts, hostile: plan.hostile,
-                    staleShare: plan.staleShare), mine)
+                var silent = plan
+                silent.fate = .silent(at: share)
+                return checkEnd(silent, mine)
             }
         case .plays:
             break
