@@ -71,6 +71,8 @@ documents are the files' own bytes.
       {"scoreboard": {"gameDate", "games": [{"gameId", "gameStatus", ... "homeTeam", "awayTeam"}]}}
       (the served games, and the postponed ones: in --games / folder order, those named only by
       --postponed last)
+  GET /control/wait-hostile
+      answers {"hostile": n} once a hostile answer has begun (n > 0), or after 45 s (n = 0)
   GET /control/stats
       request counts, 304s, faults by kind, outage 503s, and per game: its virtual time, visible
       actions, gameStatus, the feed's score now (scoreHome, scoreAway: the last visible action's,
@@ -501,6 +503,8 @@ class Replay:
         self.random = random.Random(seed)
         self.fault_cycle = []
         self.lock = threading.Lock()
+        # Notified whenever a counter moves (/control/wait-hostile waits on it).
+        self.changed = threading.Condition(self.lock)
         self.cache = {}  # (kind, key) -> (state, body, etag, last_modified)
         self.stats = {"requests": 0, "byEndpoint": {"playbyplay": 0, "boxscore": 0, "scoreboard": 0, "control": 0,
                                                     "notFound": 0},
@@ -576,6 +580,13 @@ class Replay:
             else:
                 self.stats[key][kind] += 1
                 self.stats["faultsTotal"] += 1
+            self.changed.notify_all()
+
+    def wait_hostile(self, timeout):
+        """Blocks until a hostile answer has begun or `timeout` seconds pass; the count then."""
+        with self.lock:
+            self.changed.wait_for(lambda: self.stats["hostile"] > 0, timeout)
+            return self.stats["hostile"]
 
     def next_fault(self):
         """The fault for this game request, or None; seeded, taken in request order."""
@@ -857,6 +868,10 @@ def main():
                 self.close_connection = True
 
         def route(self, path):
+            if path == "/control/wait-hostile":
+                replay.count("control")
+                self.reply(200, encode({"hostile": replay.wait_hostile(45)}), {"Cache-Control": "no-store"})
+                return
             if path == "/control/stats":
                 replay.count("control")
                 self.reply(200, encode(replay.snapshot()), {"Cache-Control": "no-store"})

@@ -392,6 +392,9 @@ public actor MatchEngine {
 
     /// Writes the game's snapshot now and empties its journal: at a clean exit, so the state
     /// directory holds each game in one file.
+    /// How many inputs the session holds as journaled: what a restart restores of it.
+    var journaledInputs: Int { session.journaled }
+
     public func compact() {
         guard store != nil, checkpointFailure == nil else { return }
         // Already one file: nothing journaled since the last snapshot.
@@ -419,19 +422,25 @@ public actor MatchEngine {
             } else {
                 // The snapshot holds every input so far; the journal starts again after it.
                 _ = session.takeUnjournaled()
-                let snapshot = try session.encoded()
-                try store.write(snapshot, for: attributes.gameId)
+                var size = 0
+                try store.write(for: attributes.gameId) { () throws(ScoreFeedError) -> Data in
+                    do {
+                        let snapshot = try session.encoded()
+                        size = snapshot.count
+                        return snapshot
+                    } catch {
+                        throw ScoreFeedError(.io, "cannot encode the checkpoint of game \(attributes.gameId): \(error)")
+                    }
+                }
                 store.journal.reset(journalPath)
-                store.journal.noteSnapshot(bytes: snapshot.count)
+                store.journal.noteSnapshot(bytes: size)
                 snapshotted = true
-                snapshotBytes = snapshot.count
+                snapshotBytes = size
                 journalBytes = 0
             }
             checkpointFailure = nil
-        } catch let error as ScoreFeedError {
-            checkpointFailure = error
         } catch {
-            checkpointFailure = ScoreFeedError(.io, "cannot encode the checkpoint of game \(attributes.gameId): \(error)")
+            checkpointFailure = error
         }
         // Inputs a failed write took from the session are in no journal: the next commit writes
         // the whole game instead.

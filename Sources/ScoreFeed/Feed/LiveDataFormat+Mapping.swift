@@ -25,6 +25,16 @@ extension LiveDataFormat {
             self.file = file
         }
 
+        /// Whether a row of `kind` is what its action alone maps to (with the teams and file):
+        /// not a challenge's timeout or ruling (the mapper remembers the challenger) nor a type
+        /// it does not know (it notes a warning), so it can be taken again for the same action.
+        static func dependsOnActionAlone(_ kind: GameEvent.Kind) -> Bool {
+            switch kind {
+            case .replay, .timeout(.challenge), .other: false
+            default: true
+            }
+        }
+
         mutating func row(_ action: NBAAction, index: Int) throws(ScoreFeedError) -> NBAFeed.Row {
             let location = ScoreFeedError.Location(file: file, eventIndex: index, sequence: action.actionNumber)
             let seq = try NBAFeed.checkedSeq(action.actionNumber, name: "\"actionNumber\"", location: location)

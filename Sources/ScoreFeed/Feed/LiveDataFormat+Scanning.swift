@@ -88,10 +88,12 @@ extension LiveDataFormat.Root {
                             var more = true
                             // The last copy's actions, when this one starts with the same bytes: the
                             // same bytes read from the start of an element are the same elements.
+                            var reused: LiveDataFormat.ActionsMemo?
                             if let before, !before.slots.isEmpty, scanner.follows(before.bytes) {
                                 scanner.index += before.bytes.count
                                 last = scanner.index
                                 actions = before.slots
+                                reused = before
                                 more = try scanner.nextElement()
                             }
                             actions.reserveCapacity(max(700, actions.count + 64))
@@ -100,7 +102,9 @@ extension LiveDataFormat.Root {
                                 last = scanner.index
                                 more = try scanner.nextElement()
                             }
-                            after = LiveDataFormat.ActionsMemo(bytes: Array(scanner.bytes[first..<last]), slots: actions)
+                            after = LiveDataFormat.ActionsMemo(
+                                bytes: Array(scanner.bytes[first..<last]), slots: actions, reused: reused?.slots.count ?? 0,
+                                rows: reused?.rows ?? [], mapping: reused?.mapping)
                         }
                         game.actions = actions
                     }

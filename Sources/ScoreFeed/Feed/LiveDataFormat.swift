@@ -25,6 +25,16 @@ public enum LiveDataFormat {
     /// ``feed(_:file:boxscore:homeTeamId:)`` of a document already read (a poller reads it first
     /// to tell what it is).
     static func feed(root: Root, file: String?, boxscore: Data?, homeTeamId: Int? = nil) throws(ScoreFeedError) -> NBAFeed {
+        var memo: ActionsMemo?
+        return try feed(root: root, file: file, boxscore: boxscore, homeTeamId: homeTeamId, memo: &memo)
+    }
+
+    /// ``feed(root:file:boxscore:homeTeamId:)`` of a copy read with `memo`
+    /// (``Root/scanning(_:memo:)``): the slots it took unread from the copy before are mapped as
+    /// they were then, under the same teams; `memo` keeps this copy's rows for the next.
+    static func feed(
+        root: Root, file: String?, boxscore: Data?, homeTeamId: Int?, memo: inout ActionsMemo?
+    ) throws(ScoreFeedError) -> NBAFeed {
         guard let game = root.game else {
             throw ScoreFeedError(.missingField, "no \"game\" in the top level", at: .init(file: file))
         }
@@ -61,14 +71,28 @@ public enum LiveDataFormat {
         feed.adopt(gameTimeUTC: box?.gameTimeUTC, home: box?.homeTeam, away: box?.awayTeam)
 
         var mapper = Mapper(homeId: homeId, awayId: awayId, file: file)
+        let mapping = ActionsMemo.Mapping(homeId: homeId, awayId: awayId, file: file)
+        let known = memo.map { $0.mapping == mapping ? min($0.reused, $0.rows.count) : 0 } ?? 0
+        var mapped = [NBAFeed.Row?](repeating: nil, count: memo == nil ? 0 : slots.count)
         var rows: [NBAFeed.Row] = []
         rows.reserveCapacity(actions.count)
         for (index, action) in actions {
+            if index < known, let row = memo?.rows[index] {
+                rows.append(row)
+                mapped[index] = row
+                continue
+            }
             do {
-                rows.append(try mapper.row(action, index: index))
+                let row = try mapper.row(action, index: index)
+                rows.append(row)
+                if !mapped.isEmpty, Mapper.dependsOnActionAlone(row.kind) { mapped[index] = row }
             } catch {
                 rejected.append(error)
             }
+        }
+        if memo != nil {
+            memo?.rows = mapped
+            memo?.mapping = mapping
         }
         feed.setRejected(rejected)
         feed.warnings = mapper.unknown.warnings
@@ -115,6 +139,19 @@ public enum LiveDataFormat {
     struct ActionsMemo: Sendable {
         var bytes: [UInt8]
         var slots: [NBAActionSlot]
+        /// How many leading slots this copy took from the copy before it, unread.
+        var reused = 0
+        /// What ``feed(root:file:boxscore:homeTeamId:memo:)`` mapped each slot to (by position),
+        /// for the rows whose mapping depends on the action alone, under `mapping`.
+        var rows: [NBAFeed.Row?] = []
+        var mapping: Mapping?
+
+        /// What a row depends on besides its action: the teams and the file named in errors.
+        struct Mapping: Equatable, Sendable {
+            var homeId: Int?
+            var awayId: Int?
+            var file: String?
+        }
     }
 
     /// The top level of a play-by-play or boxscore file.

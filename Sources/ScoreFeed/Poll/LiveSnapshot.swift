@@ -68,7 +68,7 @@ public struct LiveSnapshot: Sendable {
         // A document the byte reader declined is read by `JSONDecoder`, not scanned again.
         let root: LiveDataFormat.Root
         if let scanned { root = scanned } else { root = try DecodingErrorText.decode(LiveDataFormat.Root.self, from: data, file: url) }
-        let feed = try LiveDataFormat.feed(root: root, file: url, boxscore: boxscore, homeTeamId: homeTeamId)
+        let feed = try LiveDataFormat.feed(root: root, file: url, boxscore: boxscore, homeTeamId: homeTeamId, memo: &memo)
         var events: [GameEvent] = []
         var ownEnd: GameEvent?
         var stated: FinalScore?

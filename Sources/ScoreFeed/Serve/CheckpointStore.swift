@@ -53,19 +53,34 @@ public struct CheckpointStore: Sendable {
 
     /// Writes `data` as the snapshot of `game`, durably.
     public func write(_ data: Data, for game: String) throws(ScoreFeedError) {
-        try write(data, to: url(for: game))
+        try write(to: url(for: game)) { data }
+    }
+
+    /// Writes the snapshot of `game` that `encode` makes, durably, encoding it only once its
+    /// file could be opened: a path that cannot be written (a directory in the way, a read-only
+    /// file system) costs no encoding, however often a failing game tries again.
+    func write(for game: String, encode: () throws(ScoreFeedError) -> Data) throws(ScoreFeedError) {
+        try write(to: url(for: game), encode)
     }
 
     /// Writes `data` as the directory's file `name` (`channels.json`), durably and atomically.
     public func write(_ data: Data, named name: String) throws(ScoreFeedError) {
-        try write(data, to: directory.appendingPathComponent(name))
+        try write(to: directory.appendingPathComponent(name)) { data }
     }
 
-    private func write(_ data: Data, to target: URL) throws(ScoreFeedError) {
+    private func write(to target: URL, _ encode: () throws(ScoreFeedError) -> Data) throws(ScoreFeedError) {
         let temporary = target.appendingPathExtension("tmp")
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else {
             throw ScoreFeedError(.io, "cannot open \(temporary.path): \(ScoreFeedError.errnoText(errno))", at: .init(file: temporary.path))
+        }
+        let data: Data
+        do {
+            data = try encode()
+        } catch {
+            close(fd)
+            unlink(temporary.path)
+            throw error
         }
         var failure = data.withUnsafeBytes { FileWrite.all($0, to: fd).failure }
         if failure == 0, fsync(fd) != 0 { failure = errno }

@@ -124,3 +124,15 @@ extension GameService {
         }
     }
 }
+
+extension GameService {
+    /// The inputs each game's session holds as journaled (after ``restore()``, what its
+    /// checkpoint gave back), for the simulator's check that a restart loses nothing durable.
+    func journaledInputs() async -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for id in order {
+            if let engine = games[id]?.engine { counts[id] = await engine.journaledInputs }
+        }
+        return counts
+    }
+}

@@ -80,9 +80,10 @@ public enum Simulation {
                 sender.cutOff()
                 if let stop { handOver(stop, tearing: stop.tornJournal ? jitter : nil) }
             }) { [clock, directory] in
-                await runInstance(day, started: started, clock: clock, state: directory, cdn: cdn, sender: sender, seed: jitter) { report in
-                    told.add(Told(instance: instance, at: clock.now, report: report))
-                }
+                await runInstance(
+                    day, started: started, clock: clock, state: directory, cdn: cdn, sender: sender, seed: jitter,
+                    report: { report in told.add(Told(instance: instance, at: clock.now, report: report)) },
+                    restoredCheck: { lost in told.restored(lost.map { "instance \(instance): \($0)" }) })
             }
             instances.append(Instance(started: started, lostStateBefore: number > 0 && (day.restarts.last { $0.at <= started }?.lostState ?? false)))
             switch ending {
@@ -113,6 +114,7 @@ public enum Simulation {
         var checker = SimulationInvariants(day: day, records: sender.records, instances: instances.map(\.started),
                                            lostState: instances.map(\.lostStateBefore), openChannels: sender.openChannels)
         checker.checkAll()
+        violations += told.lost
         if !checker.violations.isEmpty || !violations.isEmpty {
             // What the day's instances went through, for whoever reads the failure.
             let restarts = day.restarts.map {
@@ -122,7 +124,7 @@ public enum Simulation {
         }
         return Outcome(
             day: day.index, seed: day.seed, mode: day.mode, games: day.games.count, faults: day.faults,
-            checks: checker.checks, violations: violations + checker.violations, records: sender.records,
+            checks: checker.checks + told.restoresChecked, violations: violations + checker.violations, records: sender.records,
             instances: instances.count, simulatedSeconds: clock.now.timeIntervalSince(day.start), answers: cdn.answers,
             reports: told.all, channelsMade: sender.channelsMade, instanceStarts: instances.map(\.started))
     }
@@ -156,7 +158,7 @@ public enum Simulation {
     /// (pollers for `poll` games, the input lines of `serve` games) until they are over.
     static func runInstance(
         _ day: SimulatedDay, started: Date, clock: SimulatedClock, state: URL, cdn: SimulatedCDN, sender: SimulatedSender,
-        seed: UInt64, report: @escaping @Sendable (LivePoller.Report) -> Void
+        seed: UInt64, report: @escaping @Sendable (LivePoller.Report) -> Void, restoredCheck: @Sendable (_ lost: String?) -> Void = { _ in }
     ) async {
         let random = Jitter(seed: seed)
         let sink = ResilientSink(sender, clock: clock, random: random.next)
@@ -180,7 +182,12 @@ public enum Simulation {
                     clock: .system, renderer: renderer, stateDirectory: state, channels: .init(manage: day.mode != .token, deleteUnknown: true),
                     wallClock: clock),
                 sink: sink)
+            let durable = Self.durableInputs(in: state)
             _ = try await service.restore()
+            for (game, restored) in await service.journaledInputs() {
+                guard let held = durable[game] else { continue }
+                restoredCheck(restored == held ? nil : "game \(game): the restart restored \(restored) of its inputs, its checkpoint holds \(held) whole")
+            }
         } catch {
             return
         }
@@ -246,9 +253,54 @@ public enum Simulation {
         private let lock = NSLock()
         private var told: [Told] = []
 
+        private var losses: [String] = []
+        private var restores = 0
+
         func add(_ one: Told) { lock.withLock { told.append(one) } }
 
         var all: [Told] { lock.withLock { told } }
+
+        /// A game restored at a restart: what it lost of what its checkpoint held, if anything.
+        func restored(_ lost: String?) {
+            lock.withLock {
+                restores += 1
+                if let lost { losses.append(lost) }
+            }
+        }
+
+        var lost: [String] { lock.withLock { losses } }
+        var restoresChecked: Int { lock.withLock { restores } }
+    }
+
+    /// What each game's checkpoint in `directory` holds, read apart from ``Journal``: the inputs
+    /// its snapshot counts as journaled, or more when the journal beside it goes on in whole,
+    /// checksummed, numbered lines (a torn last line is not whole).
+    static func durableInputs(in directory: URL) -> [String: Int] {
+        var held: [String: Int] = [:]
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for file in files where file.hasPrefix("game-") && file.hasSuffix(".json") {
+            let url = directory.appendingPathComponent(file)
+            guard let data = try? Data(contentsOf: url),
+                  let snapshot = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  let game = (snapshot["attributes"] as? [String: Any])?["gameId"] as? String
+            else { continue }
+            var count = snapshot["journaled"] as? Int ?? 0
+            let journal = (try? Data(contentsOf: CheckpointStore.journalURL(of: url))) ?? Data()
+            var next: Int?
+            // Every piece but the last ended in a newline.
+            for line in journal.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast() {
+                let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 4, omittingEmptySubsequences: false)
+                guard fields.count == 5, let first = Int(String(decoding: fields[0], as: UTF8.self)),
+                      next == nil || first == next,
+                      UInt64(String(decoding: fields[1], as: UTF8.self), radix: 16) == Journal.checksum(Data(line.dropFirst(fields[0].count + fields[1].count + 2))),
+                      let inputs = try? JSONSerialization.jsonObject(with: Data(fields[4])) as? [Any]
+                else { break }
+                next = first + inputs.count
+                count = max(count, first + inputs.count - 1)
+            }
+            held[game] = count
+        }
+        return held
     }
 
     /// Seeded 0..<1 draws for jitter, shared by the tasks of one instance (they run one at a time).

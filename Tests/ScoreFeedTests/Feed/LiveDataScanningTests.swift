@@ -62,9 +62,42 @@ struct LiveDataScanningTests {
             memo?.slots[0].action?.description = "from the memo"
             let next = LiveDataFormat.Root.scanning(try copies.copy(at: 0.4), memo: &memo)
             #expect(next?.game?.actions?.first?.action?.description == "from the memo", "\(name)")
+
+            // What a poll makes of them (the rows mapped again only for the actions read again)
+            // is what each copy alone makes: also when the home team becomes known half way.
+            var snapshots: LiveDataFormat.ActionsMemo?
+            let someTeam = copies.actions.lazy.compactMap { $0["teamId"] as? Int }.first { $0 != 0 }
+            for (step, (what, copy)) in sequence.enumerated() {
+                let home = step < sequence.count / 2 ? nil : someTeam
+                let alone = Result { () throws(ScoreFeedError) in
+                    try LiveSnapshot.decode(playByPlay: copy, url: name, boxscore: nil, box: nil, homeTeamId: home)
+                }
+                let after = Result { () throws(ScoreFeedError) in
+                    try LiveSnapshot.decode(playByPlay: copy, url: name, boxscore: nil, box: nil, homeTeamId: home, memo: &snapshots)
+                }
+                #expect(Self.same(alone, after), "\(name), \(what)")
+            }
+            _ = try LiveSnapshot.decode(playByPlay: try copies.copy(at: 0.3), url: name, boxscore: nil, box: nil, homeTeamId: nil, memo: &snapshots)
+            let first = try #require(snapshots?.rows.firstIndex { $0 != nil }, "\(name): rows kept")
+            snapshots?.rows[first]?.description = "mapped before"
+            let later = try LiveSnapshot.decode(
+                playByPlay: try copies.copy(at: 0.4), url: name, boxscore: nil, box: nil, homeTeamId: nil, memo: &snapshots)
+            #expect(later.events.contains { $0.description == "mapped before" }, "\(name): the row is taken from the memo")
             read += 1
         }
         #expect(read >= 5, "the real liveData games were read")
+    }
+
+    /// Two polls' readings are the same: the same events, score, end, teams and rejections.
+    static func same(_ a: Result<LiveSnapshot, ScoreFeedError>, _ b: Result<LiveSnapshot, ScoreFeedError>) -> Bool {
+        switch (a, b) {
+        case (.success(let a), .success(let b)):
+            a.events == b.events && a.score == b.score && a.end == b.end && a.attributes == b.attributes
+                && a.rejected.map(\.description) == b.rejected.map(\.description) && a.teamsKnown == b.teamsKnown
+                && a.newest == b.newest
+        case (.failure(let a), .failure(let b)): a.description == b.description
+        default: false
+        }
     }
 
     /// Odd spellings: the byte reader declines (and `JSONDecoder` decides) or reads them alike.

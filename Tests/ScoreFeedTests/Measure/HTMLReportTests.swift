@@ -78,6 +78,8 @@ struct HTMLReportTests {
         #expect(result?["shown"] as? String == final, "the scrubbed-to-the-end lock screen shows the final score")
         #expect(result?["truth"] as? String == final)
         #expect(result?["phase"] as? String == "final")
+        // One screenshot to look at (a browser start each costs more than the check itself).
+        guard path == Self.games.last else { return }
         _ = try Self.chrome(["--hide-scrollbars", "--window-size=1100,1900", "--screenshot=\(folder.appendingPathComponent("\(name).png").path)", url])
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(name).png").path))
     }

@@ -55,9 +55,11 @@ final class LiveNBATestServer: Sendable {
         TestServerProcess.stop(process)
     }
 
-    /// The hostile answers the server has begun so far (its `/control/stats`).
-    func hostileAnswers() throws -> Int {
-        try stats()["hostile"] as? Int ?? 0
+    /// Returns once the server has begun a hostile answer (its `/control/wait-hostile`: one
+    /// request the server answers then, or after 45 s); the hostile answers begun so far.
+    func waitForHostileAnswer() throws -> Int {
+        let answer = try Data(contentsOf: URL(string: "http://127.0.0.1:\(port)/control/wait-hostile")!)
+        return (try JSONSerialization.jsonObject(with: answer) as? [String: Any])?["hostile"] as? Int ?? 0
     }
 
     /// The server's `/control/stats`: counters, and per game (`"games"`) its virtual time, the
