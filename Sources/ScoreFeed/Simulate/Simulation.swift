@@ -293,14 +293,38 @@ public enum Simulation {
                 guard fields.count == 5, let first = Int(String(decoding: fields[0], as: UTF8.self)),
                       next == nil || first == next,
                       UInt64(String(decoding: fields[1], as: UTF8.self), radix: 16) == Journal.checksum(Data(line.dropFirst(fields[0].count + fields[1].count + 2))),
-                      let inputs = try? JSONSerialization.jsonObject(with: Data(fields[4])) as? [Any]
+                      let inputs = elements(of: fields[4])
                 else { break }
-                next = first + inputs.count
-                count = max(count, first + inputs.count - 1)
+                next = first + inputs
+                count = max(count, first + inputs - 1)
             }
             held[game] = count
         }
         return held
+    }
+
+    /// How many elements the JSON array `bytes` holds (its top-level commas, strings skipped);
+    /// nil when it is not one array.
+    static func elements(of bytes: Data.SubSequence) -> Int? {
+        guard bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") else { return nil }
+        var depth = 0, commas = 0, inString = false, escaped = false, empty = true
+        for byte in bytes {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true; empty = false
+            case UInt8(ascii: "["), UInt8(ascii: "{"): if depth >= 1 { empty = false }; depth += 1
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            case UInt8(ascii: ","): if depth == 1 { commas += 1 }
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: "\r"): break
+            default: if depth >= 1 { empty = false }
+            }
+            if depth < 0 { return nil }
+        }
+        guard depth == 0, !inString else { return nil }
+        return empty ? 0 : commas + 1
     }
 
     /// Seeded 0..<1 draws for jitter, shared by the tasks of one instance (they run one at a time).
