@@ -392,9 +392,6 @@ public actor MatchEngine {
 
     /// Writes the game's snapshot now and empties its journal: at a clean exit, so the state
     /// directory holds each game in one file.
-    /// How many inputs the session holds as journaled: what a restart restores of it.
-    var journaledInputs: Int { session.journaled }
-
     public func compact() {
         guard store != nil, checkpointFailure == nil else { return }
         // Already one file: nothing journaled since the last snapshot.

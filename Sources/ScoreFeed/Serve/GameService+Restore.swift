@@ -11,6 +11,9 @@ extension GameService {
         /// and games whose policy state was from another version (resumed with a fresh policy
         /// that treats the hour's priority-10 budget as spent).
         public var problems: [ScoreFeedError] = []
+        /// The inputs each resumed game's checkpoint gave back (its journaled count before the
+        /// restore sends anything), for the simulator's check that a restart loses nothing.
+        var inputs: [String: Int] = [:]
     }
 
     /// Loads every checkpoint in the state directory and sends what their outboxes still hold.
@@ -60,6 +63,7 @@ extension GameService {
             let engine = MatchEngine(
                 session: session, clock: makeClock(at: session.now), sink: sink, checkpoints: store, wallClock: wallClock,
                 metrics: options.metrics)
+            restoration.inputs[id] = session.journaled
             add(id, Game(engine: engine))
             board.restored(id, channel: session.channel)
             counters.resumedGames += 1
@@ -122,17 +126,5 @@ extension GameService {
             salvaged ? "its pushes numbered on from seq \(seq + 1), as the file still shows"
                 : "its pushes numbered from seq \(seq + 1), past any the lost file could have used"
         }
-    }
-}
-
-extension GameService {
-    /// The inputs each game's session holds as journaled (after ``restore()``, what its
-    /// checkpoint gave back), for the simulator's check that a restart loses nothing durable.
-    func journaledInputs() async -> [String: Int] {
-        var counts: [String: Int] = [:]
-        for id in order {
-            if let engine = games[id]?.engine { counts[id] = await engine.journaledInputs }
-        }
-        return counts
     }
 }

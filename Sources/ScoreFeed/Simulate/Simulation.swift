@@ -183,8 +183,7 @@ public enum Simulation {
                     wallClock: clock),
                 sink: sink)
             let durable = Self.durableInputs(in: state)
-            _ = try await service.restore()
-            for (game, restored) in await service.journaledInputs() {
+            for (game, restored) in try await service.restore().inputs {
                 guard let held = durable[game] else { continue }
                 restoredCheck(restored == held ? nil : "game \(game): the restart restored \(restored) of its inputs, its checkpoint holds \(held) whole")
             }
