@@ -8,7 +8,7 @@ import ScoreFeedModel
 /// withheld (a checkpoint that cannot be written, a sink down past its give-up time, a reader
 /// of standard output that went away), and each game's summary names the cause. After the
 /// cause is gone, a run on the same state dir sends the rest: the union is a clean run.
-@Suite("Exit status and summaries")
+@Suite("Exit status and summaries", .serialized)
 struct ExitStatusTests {
     typealias Mode = RealFeedServeTests.Mode
 
@@ -95,38 +95,41 @@ struct ExitStatusTests {
     @Test(
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
         .enabled(if: NBAFiles.available, NBAFiles.absentReason),
+        .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fdinfo/0"), "reads the input's position from /proc"),
         .timeLimit(.minutes(1)), arguments: Mode.allCases)
     func noLineIsLostWhenTheEnginesFallBehind(_ mode: Mode) async throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let stream = try StateDirectoryLockTests.stream(mode, into: folder, copies: 6)
-        let bytes = try Data(contentsOf: stream)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: stream.path)[.size] as? Int)
         let held = (1 + LineReader.batchesAhead) * LineReader.batchBytes
         try #require(
-            bytes.count > held && bytes.count <= held + LineReader.batchBytes,
-            "the stream (\(bytes.count) bytes) must end in the batch the reader holds: past \(held) bytes, within one batch more")
-        let lines = bytes.split(separator: UInt8(ascii: "\n")).count
+            size > held && size <= held + LineReader.batchBytes,
+            "the stream (\(size) bytes) must end in the batch the reader holds: past \(held) bytes, within one batch more")
+        let lines = try String(contentsOf: stream, encoding: .utf8).split(separator: "\n").count
         let process = Process()
         process.executableURL = ScoreFeedProcess.executable
         process.arguments = StateDirectoryLockTests.serveArguments(mode, state: folder.appendingPathComponent("state"))
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
+        process.standardInput = try FileHandle(forReadingFrom: stream)
+        let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        // The stream goes in through a pipe while serve's output is not read: the write returns
-        // once serve's reader has taken all of it but what the pipe holds. A reader stopped
-        // short (its buffer full, for good) fails the test after 45 s instead of hanging it.
-        let written = DispatchSemaphore(value: 0)
-        let writer = input.fileHandleForWriting
-        Thread.detachNewThread {
-            try? writer.write(contentsOf: bytes)
-            try? writer.close()
-            written.signal()
+        // Waits until serve's reader is at the end of its input, its output unread, looking at its
+        // position every 20 ms (the pause is not a timing assertion: only the position counts);
+        // a reader stopped short (for good: its buffer full) fails the test after 240 s instead
+        // of hanging it.
+        let position = "/proc/\(process.processIdentifier)/fdinfo/0"
+        let deadline = ContinuousClock.now + .seconds(240)
+        var read = ""
+        while true {
+            read = (try? String(contentsOfFile: position, encoding: .utf8)) ?? ""
+            guard process.isRunning, !read.contains("pos:\t\(size)\n"), ContinuousClock.now < deadline else { break }
+            try await Task.sleep(for: .milliseconds(20))
         }
-        if written.wait(timeout: .now() + 45) == .timedOut {
+        if process.isRunning && !read.contains("pos:\t\(size)\n") {
             process.terminate()
-            Issue.record("serve's reader stopped short of the end of its \(bytes.count)-byte input")
+            Issue.record("serve's reader stopped short of the end of its \(size)-byte input: \(read.prefix(40))")
         }
         let records = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
