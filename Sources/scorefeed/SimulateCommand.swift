@@ -16,6 +16,7 @@ enum SimulateCommand {
 
         USAGE: scorefeed simulate [--days <n>] [--seed <n>] [--day <k>] [--mode <mode>]
                                   [--games <dir>] [--interval <s>] [--per-day <lo-hi>] [--pool <n>] [--lose-state]
+                                  [--moment <ms>]
                                   [--threads <n>] [--records <path>]
 
         OPTIONS:
@@ -31,6 +32,10 @@ enum SimulateCommand {
           --pool <n>              Different generated games the days draw from (default 300).
           --lose-state            Some restarts come without their state directory (a lost
                                   machine); off by default, see the manual.
+          --moment <ms>           Pushes this many milliseconds apart still count as one
+                                  moment for the join rule (default 0: the same instant); 10
+                                  takes serve's backlog split in batches as one catch-up,
+                                  which today breaks it (see the manual).
           --threads <n>           Days run side by side (default: the cores).
           --records <path>        Write every delivered push record (JSONL, day by day).
           -h, --help              Show help information.
@@ -57,6 +62,7 @@ enum SimulateCommand {
         let recordsPath = try arguments.option("--records")
         let generated: Int = try arguments.number("--pool", in: 1...100_000) ?? 300
         let losingState = arguments.flag("--lose-state")
+        let moment: Int = try arguments.number("--moment", in: 0...60_000) ?? 0
         let perDay = try arguments.option("--per-day").map { text throws(ScoreFeedError) -> ClosedRange<Int> in
             let parts = text.split(separator: "-").compactMap { Int($0) }
             guard parts.count == 2, parts[0] >= 1, parts[0] <= parts[1], parts[1] <= 100 else {
@@ -74,9 +80,10 @@ enum SimulateCommand {
         }
         let real = try games.map { path throws(ScoreFeedError) in try SimulatedGamePool.realGames(in: URL(fileURLWithPath: path)) } ?? []
         if games != nil && real.isEmpty { throw ScoreFeedError(.usage, "--games \(games!): no playbyplay_<id>.json in it") }
-        let options = Simulation.Options(
+        var options = Simulation.Options(
             days: days, seed: seed, firstDay: first, modes: modes, pool: SimulatedGamePool(real: real, generated: generated), pollInterval: interval,
             games: perDay, losingState: losingState, threads: threads)
+        options.moment = Double(moment) / 1000
         let began = Date()
         let outcomes = await Simulation.run(options)
         let seconds = Date().timeIntervalSince(began)
@@ -106,7 +113,7 @@ enum SimulateCommand {
             print("day \(outcome.day) (\(mode)) broke \(outcome.violations.count) invariant(s):")
             for violation in outcome.violations.prefix(5) { print("  \(violation)") }
             let extra = games.map { " --games \($0)" } ?? ""
-            print("  replay: scorefeed simulate --seed \(outcome.seed) --day \(outcome.day) --days 1 --mode \(mode)\(extra) --interval \(Int(interval)) --per-day \(perDay.lowerBound)-\(perDay.upperBound) --pool \(generated)\(losingState ? " --lose-state" : "")")
+            print("  replay: scorefeed simulate --seed \(outcome.seed) --day \(outcome.day) --days 1 --mode \(mode)\(extra) --interval \(Int(interval)) --per-day \(perDay.lowerBound)-\(perDay.upperBound) --pool \(generated)\(losingState ? " --lose-state" : "")\(moment > 0 ? " --moment \(moment)" : "")")
         }
         print(Simulation.figures(outcomes, seconds: seconds, digest: digest.hex))
         return broken.isEmpty ? 0 : ExitCode.failure

@@ -25,6 +25,9 @@ extension Simulation {
         public var threads: Int
         /// Where the days' state directories go (removed after each day).
         public var stateRoot: URL
+        /// Seconds apart that pushes still count as one moment for the join rule (0: the same
+        /// instant).
+        public var moment: TimeInterval = 0
 
         public init(
             days: Int, seed: UInt64, firstDay: Int = 0, modes: [PushRenderer.Mode] = [.token, .broadcastPerGame],
@@ -67,7 +70,7 @@ extension Simulation {
                     while let index = results.take(), index < work.count {
                         let (day, mode) = work[index]
                         let plan = SimulatedDay(index: day, seed: options.seed, mode: mode, pool: options.pool, pollInterval: options.pollInterval, games: options.games, losingState: options.losingState)
-                        results.set(index, run(plan, stateRoot: root))
+                        results.set(index, run(plan, stateRoot: root, moment: options.moment))
                     }
                     if left.finish() { done.resume() }
                 }

@@ -45,7 +45,7 @@ public enum Simulation {
 
     /// Runs `day` with its state directories under `root` (removed after). Blocks the calling
     /// thread: call it from a thread of its own.
-    public static func run(_ day: SimulatedDay, stateRoot root: URL) -> Outcome {
+    public static func run(_ day: SimulatedDay, stateRoot root: URL, moment: TimeInterval = 0) -> Outcome {
         // A directory of its own: runs of the same day side by side never share one.
         let name = "day-\(day.seed)-\(day.index)-\(day.mode == .token ? "token" : "broadcast")-\(UUID().uuidString)"
         let base = root.appendingPathComponent(name)
@@ -112,7 +112,8 @@ public enum Simulation {
             break
         }
         var checker = SimulationInvariants(day: day, records: sender.records, instances: instances.map(\.started),
-                                           lostState: instances.map(\.lostStateBefore), openChannels: sender.openChannels)
+                                           lostState: instances.map(\.lostStateBefore), openChannels: sender.openChannels,
+                                           moment: moment)
         checker.checkAll()
         violations += told.lost
         if !checker.violations.isEmpty || !violations.isEmpty {

@@ -10,10 +10,16 @@ public struct SimulationInvariants {
     let instances: [Date]
     let lostState: [Bool]
     let openChannels: Set<String>
+    /// How far apart pushes may be and still count as one moment (``checkMoments(_:_:)``).
+    let moment: TimeInterval
     public private(set) var checks = 0
     public private(set) var violations: [String] = []
 
-    init(day: SimulatedDay, records: [PushRecord], instances: [Date], lostState: [Bool], openChannels: Set<String>) {
+    init(
+        day: SimulatedDay, records: [PushRecord], instances: [Date], lostState: [Bool], openChannels: Set<String>,
+        moment: TimeInterval = 0
+    ) {
+        self.moment = moment
         self.day = day
         self.records = records
         self.instances = instances
@@ -120,13 +126,14 @@ public struct SimulationInvariants {
     /// priority-5 copy): an instance's first moment with it (a join, a catch-up after a restart),
     /// the answer after an outage, and every other. A record delivered again after a crash (its
     /// `apns-id` seen before) is a repeat, not a push of its moment.
-    /// A moment spans 10 ms: `serve`'s backlog split in batches arrives a millisecond apart, and
-    /// is one catch-up.
+    /// A moment is one instant (pushes `moment` apart or less count as one: `simulate --moment
+    /// 10` takes `serve`'s backlog split in batches a millisecond apart as one catch-up, which
+    /// today sends one push per batch).
     mutating func checkMoments(_ plan: SimulatedDay.Game, _ mine: [PushRecord]) {
         var seen: Set<String> = []
         var moments: [(at: Date, records: [PushRecord])] = []
         for record in mine.sorted(by: { $0.sentAt < $1.sentAt }) where seen.insert(record.key).inserted {
-            if let last = moments.last, record.sentAt.timeIntervalSince(last.at) < Self.moment {
+            if let last = moments.last, record.sentAt.timeIntervalSince(last.at) <= moment {
                 moments[moments.count - 1].records.append(record)
             } else {
                 moments.append((record.sentAt, [record]))
@@ -138,8 +145,6 @@ public struct SimulationInvariants {
             check(moment.count <= 2 && urgent <= 1, "game \(plan.game.id): \(Self.describe(at, in: mine, instances: starts, dayStart: start)) sent \(moment.count) pushes (\(urgent) priority 10)")
         }
     }
-
-    static let moment: TimeInterval = 0.01
 
     /// An instance's first moment with a game, or the moment's time into the day.
     private static func describe(_ at: Date, in mine: [PushRecord], instances: [Date], dayStart: Date) -> String {
