@@ -419,12 +419,9 @@ public actor MatchEngine {
             } else {
                 // The snapshot holds every input so far; the journal starts again after it.
                 _ = session.takeUnjournaled()
-                var size = 0
-                try store.write(for: attributes.gameId) { () throws(ScoreFeedError) -> Data in
+                let size = try store.write(for: attributes.gameId) { () throws(ScoreFeedError) -> Data in
                     do {
-                        let snapshot = try session.encoded()
-                        size = snapshot.count
-                        return snapshot
+                        return try session.encoded()
                     } catch {
                         throw ScoreFeedError(.io, "cannot encode the checkpoint of game \(attributes.gameId): \(error)")
                     }

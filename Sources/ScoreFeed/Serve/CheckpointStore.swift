@@ -53,22 +53,23 @@ public struct CheckpointStore: Sendable {
 
     /// Writes `data` as the snapshot of `game`, durably.
     public func write(_ data: Data, for game: String) throws(ScoreFeedError) {
-        try write(to: url(for: game)) { data }
+        _ = try write(to: url(for: game)) { data }
     }
 
     /// Writes the snapshot of `game` that `encode` makes, durably, encoding it only once its
     /// file could be opened: a path that cannot be written (a directory in the way, a read-only
-    /// file system) costs no encoding, however often a failing game tries again.
-    func write(for game: String, encode: () throws(ScoreFeedError) -> Data) throws(ScoreFeedError) {
+    /// file system) costs no encoding, however often a failing game tries again. Returns the
+    /// snapshot's size.
+    func write(for game: String, encode: () throws(ScoreFeedError) -> Data) throws(ScoreFeedError) -> Int {
         try write(to: url(for: game), encode)
     }
 
     /// Writes `data` as the directory's file `name` (`channels.json`), durably and atomically.
     public func write(_ data: Data, named name: String) throws(ScoreFeedError) {
-        try write(to: directory.appendingPathComponent(name)) { data }
+        _ = try write(to: directory.appendingPathComponent(name)) { data }
     }
 
-    private func write(to target: URL, _ encode: () throws(ScoreFeedError) -> Data) throws(ScoreFeedError) {
+    private func write(to target: URL, _ encode: () throws(ScoreFeedError) -> Data) throws(ScoreFeedError) -> Int {
         let temporary = target.appendingPathExtension("tmp")
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else {
@@ -96,6 +97,7 @@ public struct CheckpointStore: Sendable {
             fsync(dir)
             close(dir)
         }
+        return data.count
     }
 
     /// One snapshot file and its bytes (nil when the file could not be read), with its game's

@@ -292,8 +292,18 @@ public enum Simulation {
                 let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 4, omittingEmptySubsequences: false)
                 guard fields.count == 5, let first = Int(String(decoding: fields[0], as: UTF8.self)),
                       next == nil || first == next,
-                      UInt64(String(decoding: fields[1], as: UTF8.self), radix: 16) == Journal.checksum(Data(line.dropFirst(fields[0].count + fields[1].count + 2))),
-                      let inputs = elements(of: fields[4])
+                      UInt64(String(decoding: fields[1], as: UTF8.self), radix: 16) == Journal.checksum(line.dropFirst(fields[0].count + fields[1].count + 2)),
+                      let inputs = JSONScanner.reading(Data(fields[4]), { (scanner: inout JSONScanner) throws(JSONScanner.Declined) in
+                          var count = 0
+                          if try scanner.beginArray() {
+                              repeat {
+                                  try scanner.skipValue(depth: 2)
+                                  count += 1
+                              } while try scanner.nextElement()
+                          }
+                          try scanner.end()
+                          return count
+                      })
                 else { break }
                 next = first + inputs
                 count = max(count, first + inputs - 1)
@@ -301,30 +311,6 @@ public enum Simulation {
             held[game] = count
         }
         return held
-    }
-
-    /// How many elements the JSON array `bytes` holds (its top-level commas, strings skipped);
-    /// nil when it is not one array.
-    static func elements(of bytes: Data.SubSequence) -> Int? {
-        guard bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") else { return nil }
-        var depth = 0, commas = 0, inString = false, escaped = false, empty = true
-        for byte in bytes {
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true; empty = false
-            case UInt8(ascii: "["), UInt8(ascii: "{"): if depth >= 1 { empty = false }; depth += 1
-            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-            case UInt8(ascii: ","): if depth == 1 { commas += 1 }
-            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: "\r"): break
-            default: if depth >= 1 { empty = false }
-            }
-            if depth < 0 { return nil }
-        }
-        guard depth == 0, !inString else { return nil }
-        return empty ? 0 : commas + 1
     }
 
     /// Seeded 0..<1 draws for jitter, shared by the tasks of one instance (they run one at a time).
