@@ -3,7 +3,7 @@ import Testing
 import ScoreFeed
 
 /// Hostile endpoints (Tests/Support/nba_live_server.py --hostile): an answer of 8 GB, one that
-/// never ends, and 2 MB of gzip that inflate to 2 GB. Each is one clear error naming the URL,
+/// never ends, and 130 KB of gzip that inflate to 128 MB. Each is one clear error naming the URL,
 /// a failed request (so the usual backoff), and never holds more than the cap. Memory and the
 /// time SIGTERM takes are figures, not assertions: Tests/LiveChecks/hostile.sh.
 @Suite(
@@ -78,7 +78,7 @@ struct PollHostileTests {
                 #expect(line == expected || timedOut.contains(String(line)), "a clear error line: \(line)")
             }
         }
-        try await PollLiveTests.checkChannels(apns)
+        try await PollLiveTests.checkChannels(apns, stderr: run.stderr)
     }
 
     /// A signal in the middle of a request: every answer never ends and `--timeout` is 600 s,
