@@ -33,9 +33,8 @@ enum SimulateCommand {
           --lose-state            Some restarts come without their state directory (a lost
                                   machine); off by default, see the manual.
           --moment <ms>           Pushes this many milliseconds apart still count as one
-                                  moment for the join rule (default 0: the same instant); 10
-                                  takes serve's backlog split in batches as one catch-up,
-                                  which today breaks it (see the manual).
+                                  moment for the join rule (default 10: serve's backlog
+                                  split in batches is one catch-up; 0: the same instant).
           --threads <n>           Days run side by side (default: the cores).
           --records <path>        Write every delivered push record (JSONL, day by day).
           -h, --help              Show help information.
@@ -62,7 +61,7 @@ enum SimulateCommand {
         let recordsPath = try arguments.option("--records")
         let generated: Int = try arguments.number("--pool", in: 1...100_000) ?? 300
         let losingState = arguments.flag("--lose-state")
-        let moment: Int = try arguments.number("--moment", in: 0...60_000) ?? 0
+        let moment: Int = try arguments.number("--moment", in: 0...60_000) ?? Int((Simulation.defaultMoment * 1000).rounded())
         let perDay = try arguments.option("--per-day").map { text throws(ScoreFeedError) -> ClosedRange<Int> in
             let parts = text.split(separator: "-").compactMap { Int($0) }
             guard parts.count == 2, parts[0] >= 1, parts[0] <= parts[1], parts[1] <= 100 else {
@@ -113,7 +112,7 @@ enum SimulateCommand {
             print("day \(outcome.day) (\(mode)) broke \(outcome.violations.count) invariant(s):")
             for violation in outcome.violations.prefix(5) { print("  \(violation)") }
             let extra = games.map { " --games \($0)" } ?? ""
-            print("  replay: scorefeed simulate --seed \(outcome.seed) --day \(outcome.day) --days 1 --mode \(mode)\(extra) --interval \(Int(interval)) --per-day \(perDay.lowerBound)-\(perDay.upperBound) --pool \(generated)\(losingState ? " --lose-state" : "")\(moment > 0 ? " --moment \(moment)" : "")")
+            print("  replay: scorefeed simulate --seed \(outcome.seed) --day \(outcome.day) --days 1 --mode \(mode)\(extra) --interval \(Int(interval)) --per-day \(perDay.lowerBound)-\(perDay.upperBound) --pool \(generated)\(losingState ? " --lose-state" : "")\(Double(moment) / 1000 != Simulation.defaultMoment ? " --moment \(moment)" : "")")
         }
         print(Simulation.figures(outcomes, seconds: seconds, digest: digest.hex))
         return broken.isEmpty ? 0 : ExitCode.failure

@@ -11,6 +11,7 @@ extension Coalescer: Codable {
     enum CodingKeys: String, CodingKey {
         case configuration, budget, beyond, state, situation, dirty, significance, alert, holdUntil, paced, pacedAt
         case lastPushAt, intervalWait, recent, ended, endPending, budgetSpentAtFirstEvent
+        case arrival
     }
 
     public init(from decoder: any Decoder) throws {
@@ -44,6 +45,7 @@ extension Coalescer: Codable {
         pacedAt = try c.decodeIfPresent(Date.self, forKey: .pacedAt)
         lastPushAt = try c.decodeIfPresent(Date.self, forKey: .lastPushAt)
         recent = try c.decodeIfPresent([SentPush].self, forKey: .recent) ?? []
+        arrival = try c.decodeIfPresent(Arrival.self, forKey: .arrival)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -67,5 +69,8 @@ extension Coalescer: Codable {
         // Once ended, the end was pending before: the flags as they were written.
         try c.encode(phase == .ended || phase.isEnding, forKey: .endPending)
         try c.encode(phase == .takingOver, forKey: .budgetSpentAtFirstEvent)
+        // Present only while a catch-up waits for the rest of its backlog (its session saves it
+        // open).
+        try c.encodeIfPresent(arrival, forKey: .arrival)
     }
 }

@@ -43,8 +43,9 @@ public struct Coalescer: PushPolicy {
     var lastPushAt: Date?
     /// Recent pushes, newest last: enough to know what the device shows.
     var recent: [SentPush] = []
-    /// The arrival being taken in (``absorb(_:now:)``), until ``decide(now:)``: never
-    /// checkpointed, as an engine commits only after the arrival's decision.
+    /// The arrival being taken in (``absorb(_:now:)``), until ``decide(now:)``: checkpointed
+    /// only while a catch-up waits for the rest of its backlog (an engine commits otherwise only
+    /// after the arrival's decision).
     var arrival: Arrival?
     /// What the coalescer assumes of the device's priority-10 budget when its first arrival is a
     /// game already under way (`isJoin(_:)`): not checkpointed, as it acts only before the
@@ -55,7 +56,7 @@ public struct Coalescer: PushPolicy {
 
     /// An arrival's newest feed time, the feed time of its critical moment, and whether it is the
     /// first thing the coalescer takes in (``isUntouched``).
-    struct Arrival: Hashable, Sendable {
+    struct Arrival: Hashable, Sendable, Codable {
         var newest: Date
         var criticalAt: Date?
         var isFirst = false

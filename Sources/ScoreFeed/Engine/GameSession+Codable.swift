@@ -22,6 +22,7 @@ extension GameSession: Codable {
         case format, attributes, validator, board, coalescer, seq, lastTimestamp, startPending, lastPushed
         case unsentEvents, newestSourceTime, lastEventAt, ended, followsFeedScore, statistics, now, outbox, channel, endRecords
         case journaled, renderer, channelLinger
+        case arrival, arrivalSpan, settling
     }
 
     /// Refusals waiting in the outbox are not kept: they are reports, not pushes.
@@ -48,6 +49,13 @@ extension GameSession: Codable {
         try c.encode(endRecords, forKey: .endRecords)
         try c.encode(journaled, forKey: .journaled)
         try c.encode(renderer.configuration, forKey: .renderer)
+        // A catch-up waiting for the rest of its backlog: its open arrival (absent otherwise, so
+        // every other snapshot reads as before).
+        if let settling {
+            try c.encode(settling, forKey: .settling)
+            try c.encodeIfPresent(arrival, forKey: .arrival)
+            try c.encodeIfPresent(arrivalSpan, forKey: .arrivalSpan)
+        }
     }
 
     /// Reads formats 2 to 4 (``restore(_:journal:file:renderer:policy:)`` checks the format first;
@@ -86,6 +94,11 @@ extension GameSession: Codable {
             configuration.channelLinger = linger
         }
         renderer = renderer.reconfigured(configuration)
+        if let waiting = try c.decodeIfPresent(Settling.self, forKey: .settling) {
+            settling = waiting
+            arrival = try c.decodeIfPresent(Int.self, forKey: .arrival) ?? 0
+            arrivalSpan = try c.decodeIfPresent(ClosedRange<Date>.self, forKey: .arrivalSpan)
+        }
     }
 
     /// The snapshot's bytes (sorted keys: the same game state always writes the same bytes).

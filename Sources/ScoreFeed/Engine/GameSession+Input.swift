@@ -20,6 +20,7 @@ extension GameSession {
         case channelAnswered(ChannelAnswer, now: Date)
         case beginArrival
         case endArrival(now: Date)
+        case settleArrival(now: Date, window: TimeInterval)
         case callOff(GamePhase, why: String, now: Date)
         case staleCopy
     }
@@ -40,6 +41,7 @@ extension GameSession {
         case .channelAnswered(let answer, let now): channelAnswered(answer, now: now)
         case .beginArrival: beginArrival()
         case .endArrival(let now): endArrival(now: now)
+        case .settleArrival(let now, let window): endArrival(now: now, settling: window)
         case .callOff(let phase, let why, let now): callOff(phase, why: why, now: now)
         case .staleCopy: ignoreStaleCopy()
         }

@@ -44,9 +44,27 @@ public struct GameSession: Sendable {
     public internal(set) var endRecords: [PushRecord] = []
 
     /// Changes taken in since ``beginArrival()``, while an arrival is open (nil: none is): the
-    /// policy decides once, at ``endArrival(now:)``. Never checkpointed open: an engine commits
-    /// after the arrival's end.
+    /// policy decides once, at ``endArrival(now:)``. Checkpointed open only while a catch-up
+    /// waits for the rest of its backlog (``settling``).
     public internal(set) var arrival: Int?
+    /// The feed times the open arrival's changes span: a catch-up spans minutes, a live moment
+    /// seconds.
+    var arrivalSpan: ClosedRange<Date>?
+    /// A catch-up whose decision waits for the rest of its backlog (see
+    /// ``endArrival(now:settling:)``); nil when none waits.
+    public internal(set) var settling: Settling?
+
+    /// How long a catch-up's decision still waits.
+    public struct Settling: Hashable, Sendable, Codable {
+        /// When it is decided, unless another part of the backlog comes first.
+        public var until: Date
+        /// When it began to wait: it waits ``GameSession/settlingParts`` windows at most.
+        public var since: Date
+    }
+
+    /// The most windows a catch-up's decision waits for its parts, counted from the first: a
+    /// backlog that keeps coming is decided on what came by then, and the rest is a new moment.
+    public static let settlingParts: Double = 10
 
     /// Whether the session records each call that changes it in ``unjournaled`` (an engine
     /// with a journal sets it); not part of the saved form.
@@ -176,6 +194,8 @@ public struct GameSession: Sendable {
     /// A linger already over is not a deadline: the delete is the engine's to send (it waits
     /// for the sink, and is retried, backing off, with the game's other channel work).
     public var deadline: Date? {
+        // A catch-up waiting for its parts decides before anything else moves.
+        if let settling { return settling.until }
         guard let linger = channel.deadline, linger > now else { return policy.deadline }
         return min(policy.deadline ?? linger, linger)
     }
@@ -241,6 +261,7 @@ public struct GameSession: Sendable {
     public mutating func callOff(_ phase: GamePhase, why: String, now: Date) {
         record(.callOff(phase, why: why, now: now))
         advance(to: now)
+        if settling != nil { closeArrival() }
         guard !hasEnded,
               let change = fold.callOff(phase, why: why, time: newestSourceTime ?? self.now, clockAt: lastEventAt ?? self.now)
         else { return }
@@ -280,16 +301,23 @@ public struct GameSession: Sendable {
     }
 
     /// Lets the policy act on time passing (a held push coming due), and ends a channel's linger.
+    /// A catch-up that waited for its parts long enough is decided.
     public mutating func tick(now: Date) {
         record(.tick(now: now))
         advance(to: now)
+        if let settling {
+            if self.now >= settling.until { closeArrival() }
+            return
+        }
         perform(policy.tick(now: self.now))
     }
 
-    /// The feed is over: sends whatever the policy still holds.
+    /// The feed is over: sends whatever the policy still holds (a catch-up waiting for its parts
+    /// is decided first).
     public mutating func finish(now: Date) {
         record(.finish(now: now))
         advance(to: now)
+        if settling != nil { closeArrival() }
         perform(policy.finish(now: self.now))
     }
 
@@ -306,11 +334,43 @@ public struct GameSession: Sendable {
     /// Closes the arrival: the policy decides once, at `now`, on the state after it.
     public mutating func endArrival(now: Date) {
         record(.endArrival(now: now))
+        if (arrival ?? 0) > 0 { advance(to: now) }
+        closeArrival()
+    }
+
+    /// Closes the arrival as ``endArrival(now:)`` does, but as a catch-up that may still be
+    /// coming in parts (a backlog after a join or a restart, which `serve` reads in the pieces its
+    /// input delivers): its decision waits `window` seconds for the next part, which opens the
+    /// same arrival again, and is made at ``tick(now:)`` once no part came in time (at most
+    /// ``settlingParts`` windows after the first). A backlog in parts is then one moment, one push
+    /// and its priority-5 copy at most, as a backlog in one piece is. Which arrivals are catch-ups
+    /// is the caller's to say (``isCatchUp``, ``MatchEngine/take(arrival:settling:)``): the input
+    /// records it, so a journal replays the same decisions.
+    public mutating func endArrival(now: Date, settling window: TimeInterval) {
+        record(.settleArrival(now: now, window: window))
+        guard (arrival ?? 0) > 0 else { return closeArrival() }
+        advance(to: now)
+        let since = settling?.since ?? self.now
+        let last = since.addingTimeInterval(window * Self.settlingParts)
+        guard window > 0, self.now < last else { return closeArrival() }
+        settling = Settling(until: min(self.now.addingTimeInterval(window), last), since: since)
+    }
+
+    /// Whether the open arrival is a catch-up by its own look: a catch-up already waiting for its
+    /// parts, or changes spanning more than ``Coalescer/arrivalAlertWindow`` of feed time (a live
+    /// moment spans seconds).
+    public var isCatchUp: Bool {
+        settling != nil || arrivalSpan.map { $0.upperBound.timeIntervalSince($0.lowerBound) > Coalescer.arrivalAlertWindow } ?? false
+    }
+
+    /// The policy decides on the open arrival, at the session's `now`.
+    private mutating func closeArrival() {
         let changes = arrival ?? 0
         arrival = nil
+        arrivalSpan = nil
+        settling = nil
         guard changes > 0 else { return }
-        advance(to: now)
-        perform(policy.decide(now: self.now))
+        perform(policy.decide(now: now))
     }
 
     /// Numbers the pushes of a game whose earlier numbering is lost from after `seq` and
@@ -358,6 +418,8 @@ public struct GameSession: Sendable {
         if newestSourceTime.map({ change.event.time > $0 }) ?? true { newestSourceTime = change.event.time }
         if let changes = arrival {
             arrival = changes + 1
+            let time = change.event.time
+            arrivalSpan = arrivalSpan.map { min($0.lowerBound, time)...max($0.upperBound, time) } ?? time...time
             policy.absorb(change, now: now)
         } else {
             perform(policy.observe(change, now: now))

@@ -40,6 +40,8 @@ public actor MatchEngine {
     /// bytes written per event stay flat however long the game, and a restart reads at most this
     /// much or four snapshots' worth of journal per game.
     public static let smallestJournal = 262_144
+    /// Whether this engine took an arrival yet: its first is what the instance missed.
+    private var tookArrival = false
     /// The failure of the last checkpoint write, if it failed.
     public private(set) var checkpointFailure: ScoreFeedError?
     /// What APNs' answers did to the game's channel since ``takeChannelNews()`` was last called.
@@ -148,13 +150,20 @@ public actor MatchEngine {
     }
 
     /// ``receive(arrival:)`` without sending: the arrival is folded, decided and committed; its
-    /// pushes wait in the outbox for ``flush(holdingPushes:)``.
-    public func take(arrival items: [ArrivalItem]) -> [EventValidator.Verdict] {
+    /// pushes wait in the outbox for ``flush(holdingPushes:)``. With a `settling` window, a
+    /// catch-up's decision waits that long for the rest of its backlog (see
+    /// ``GameSession/endArrival(now:settling:)``): ``deadline`` says when, and ``tick()`` decides.
+    /// A catch-up is this engine's first arrival (a join, or the first after a restart: what an
+    /// instance missed comes first) or one that looks like it (``GameSession/isCatchUp``).
+    public func take(arrival items: [ArrivalItem], settling: TimeInterval = 0) -> [EventValidator.Verdict] {
         var verdicts: [EventValidator.Verdict] = []
         verdicts.reserveCapacity(items.count)
         let now = clock.now
         let before = (corrections: session.statistics.corrections, outbox: session.outbox.count)
         var changed = false
+        // A catch-up whose wait is over is decided before what comes next, also when the timer
+        // has not woken the game yet: a late part is a moment of its own.
+        if let settling = session.settling, settling.until <= now { session.tick(now: now) }
         session.beginArrival()
         for item in items {
             switch item {
@@ -167,7 +176,12 @@ public actor MatchEngine {
                 session.follow(score, now: now)
             }
         }
-        session.endArrival(now: now)
+        if settling > 0, !tookArrival || session.isCatchUp {
+            session.endArrival(now: now, settling: settling)
+        } else {
+            session.endArrival(now: now)
+        }
+        tookArrival = true
         if changed || session.statistics.corrections != before.corrections || session.outbox.count != before.outbox {
             commit()
         }

@@ -100,9 +100,9 @@ extension GameService {
 
     /// Takes an arrival into `engine` and sends what it decided, in one hop.
     static func arrive(
-        _ items: [MatchEngine.ArrivalItem], on engine: isolated MatchEngine, holdingPushes: Bool = false
+        _ items: [MatchEngine.ArrivalItem], on engine: isolated MatchEngine, holdingPushes: Bool = false, settling: TimeInterval = 0
     ) async -> (verdicts: [EventValidator.Verdict], failure: (any Error)?, step: Step) {
-        let verdicts = engine.take(arrival: items)
+        let verdicts = engine.take(arrival: items, settling: settling)
         do {
             try await engine.flush(holdingPushes: holdingPushes)
             return (verdicts, nil, Step.of(engine))
@@ -128,12 +128,14 @@ extension GameService {
     ) async -> [(index: Int, message: ScoreFeedError)] {
         var said: [(index: Int, game: String, Taken)] = []
         var steps = [Step?](repeating: nil, count: run.count)
-        let feedTime = options.clock == .feed
+        let (feedTime, settling) = (options.clock == .feed, options.catchUpWindow)
         await withTaskGroup(of: (place: Int, run: Run).self) { group in
             for (place, (id, events)) in run.enumerated() {
                 guard let game = games[id] else { continue }
                 let holding = holds(id)
-                group.addTask { (place, await Self.receive(events, on: game.engine, feedTime: feedTime, holdingPushes: holding)) }
+                group.addTask {
+                    (place, await Self.receive(events, on: game.engine, feedTime: feedTime, holdingPushes: holding, settling: settling))
+                }
             }
             for await (place, done) in group {
                 for (index, taken) in done.said { said.append((index, run[place].game, taken)) }
@@ -180,12 +182,12 @@ extension GameService {
     /// clock the run arrived together: it is one moment (one arrival, one decision); on feed time
     /// each event is its own moment, as in replay.
     static func receive(
-        _ events: [Pending], on engine: isolated MatchEngine, feedTime: Bool, holdingPushes: Bool
+        _ events: [Pending], on engine: isolated MatchEngine, feedTime: Bool, holdingPushes: Bool, settling: TimeInterval = 0
     ) async -> Run {
         var said: [(index: Int, Taken)] = []
         if !feedTime {
             let (verdicts, failure, step) = await arrive(
-                events.map { .event($0.event, index: $0.line - 1) }, on: engine, holdingPushes: holdingPushes)
+                events.map { .event($0.event, index: $0.line - 1) }, on: engine, holdingPushes: holdingPushes, settling: settling)
             for (i, verdict) in verdicts.enumerated() {
                 let taken = Taken(outcome: .success(verdict), checkpointFailure: step.checkpointFailure, seq: events[i].event.seq)
                 if taken.says { said.append((events[i].index, taken)) }
@@ -234,7 +236,8 @@ extension GameService {
         }
         counters.events += 1
         let run = await Self.receive(
-            [Pending(index: 0, line: line, event: event)], on: game.engine, feedTime: options.clock == .feed, holdingPushes: holds(id))
+            [Pending(index: 0, line: line, event: event)], on: game.engine, feedTime: options.clock == .feed, holdingPushes: holds(id),
+            settling: options.catchUpWindow)
         absorb(id, run.step)
         let failure = run.said.first.flatMap { takeIn($0.1, of: id, at: location) }
         await grantFreedChannels()

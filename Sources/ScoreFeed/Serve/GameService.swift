@@ -38,6 +38,15 @@ public actor GameService {
         /// drain and channel settling read and sleep on (a channel's creation time too, in either
         /// mode). ``SystemClock`` live; a ``SimulatedClock`` runs a live day on virtual time.
         public var wallClock: any EngineClock
+        /// Seconds a catch-up's decision waits for the rest of its backlog when `serve` reads it
+        /// in parts (see ``GameSession/endArrival(now:settling:)``); 0 decides each part at once.
+        /// On the system clock only: on feed time each event is its own moment.
+        public var catchUpWindow: TimeInterval = Self.defaultCatchUpWindow
+
+        /// Half a second: a backlog's parts come microseconds to milliseconds apart (a pipe's
+        /// 64 KB, a relay's writes), a live game's lines seconds apart, and a lock screen waits
+        /// seconds for APNs anyway.
+        public static let defaultCatchUpWindow: TimeInterval = 0.5
 
         public init(
             clock: ClockMode = .system, coalescer: Coalescer.Configuration = .standard,

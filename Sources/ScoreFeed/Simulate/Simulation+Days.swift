@@ -26,8 +26,8 @@ extension Simulation {
         /// Where the days' state directories go (removed after each day).
         public var stateRoot: URL
         /// Seconds apart that pushes still count as one moment for the join rule (0: the same
-        /// instant).
-        public var moment: TimeInterval = 0
+        /// instant; by default ``Simulation/defaultMoment``).
+        public var moment: TimeInterval = Simulation.defaultMoment
 
         public init(
             days: Int, seed: UInt64, firstDay: Int = 0, modes: [PushRenderer.Mode] = [.token, .broadcastPerGame],

@@ -43,9 +43,13 @@ public enum Simulation {
     /// Seconds past the day's start by which its last instance must have finished.
     public static let dayLimit: TimeInterval = 40 * 3600
 
+    /// How far apart pushes may be and still count as one moment for the join rule: 10 ms, so a
+    /// backlog `serve` reads in parts a millisecond apart is checked as the one catch-up it is.
+    public static let defaultMoment: TimeInterval = 0.01
+
     /// Runs `day` with its state directories under `root` (removed after). Blocks the calling
-    /// thread: call it from a thread of its own.
-    public static func run(_ day: SimulatedDay, stateRoot root: URL, moment: TimeInterval = 0) -> Outcome {
+    /// thread: call it from a thread of its own. `moment`: see ``defaultMoment``.
+    public static func run(_ day: SimulatedDay, stateRoot root: URL, moment: TimeInterval = defaultMoment) -> Outcome {
         // A directory of its own: runs of the same day side by side never share one.
         let name = "day-\(day.seed)-\(day.index)-\(day.mode == .token ? "token" : "broadcast")-\(UUID().uuidString)"
         let base = root.appendingPathComponent(name)

@@ -17,7 +17,7 @@ public struct SimulationInvariants {
 
     init(
         day: SimulatedDay, records: [PushRecord], instances: [Date], lostState: [Bool], openChannels: Set<String>,
-        moment: TimeInterval = 0
+        moment: TimeInterval = Simulation.defaultMoment
     ) {
         self.moment = moment
         self.day = day
@@ -126,9 +126,8 @@ public struct SimulationInvariants {
     /// priority-5 copy): an instance's first moment with it (a join, a catch-up after a restart),
     /// the answer after an outage, and every other. A record delivered again after a crash (its
     /// `apns-id` seen before) is a repeat, not a push of its moment.
-    /// A moment is one instant (pushes `moment` apart or less count as one: `simulate --moment
-    /// 10` takes `serve`'s backlog split in batches a millisecond apart as one catch-up, which
-    /// today sends one push per batch).
+    /// Pushes `moment` apart or less count as one moment (by default 10 ms: `serve`'s backlog
+    /// split in batches a millisecond apart is one catch-up).
     mutating func checkMoments(_ plan: SimulatedDay.Game, _ mine: [PushRecord]) {
         var seen: Set<String> = []
         var moments: [(at: Date, records: [PushRecord])] = []

@@ -117,6 +117,29 @@ struct LiveDayScenarioTests {
         }
     }
 
+    /// `serve` handed each game's lines up to the middle in four parts a millisecond apart (a
+    /// pipe's pieces): still one moment, pushes up to 10 ms apart counted as one (decided part by
+    /// part, the parts were pushed 5 to 7 times).
+    @Test(arguments: modes)
+    func aBacklogInPartsSendsThePresentOnce(_ mode: PushRenderer.Mode) async throws {
+        var games = Self.games(.serve)
+        for index in games.indices {
+            games[index].join = games[index].moment(0.5)
+            games[index].backlogBatches = 4
+        }
+        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode, pollInterval: 120))
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games)
+        for plan in games {
+            let mine = outcome.records.filter { $0.game == plan.game.id }
+            let first = try #require(mine.first, "\(plan.game.id) sent nothing")
+            let moment = mine.filter { $0.sentAt.timeIntervalSince(first.sentAt) <= 0.01 }
+            #expect(moment.count <= 2 && moment.filter { $0.priority == 10 }.count <= 1,
+                    "\(mode) \(plan.game.id): \(moment.count) pushes for the backlog in parts")
+            #expect(Self.score(moment.last) == Self.statedByLines(plan, at: try #require(plan.join)), "\(plan.game.id): the present")
+        }
+    }
+
     /// Each game's endpoints answer 503 from 0.4 to 0.7 of the game: once they answer again, one
     /// push for the present.
     @Test(arguments: modes)

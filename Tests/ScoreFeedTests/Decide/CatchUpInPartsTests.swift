@@ -1,0 +1,238 @@
+import Foundation
+import ScoreFeedModel
+import Testing
+
+@testable import ScoreFeed
+
+/// A backlog that `serve` reads in parts (a pipe's 64 KB at a time, a relay's writes) is one
+/// moment, as a backlog in one piece is: the pure rule of ``GameSession/endArrival(now:settling:)``,
+/// on timelines, without actors or clocks.
+@Suite("A catch-up in parts is one moment")
+struct CatchUpInPartsTests {
+    static let window: TimeInterval = 0.5
+
+    /// A game's first `share` of events, met at `now`: in one piece, decided at once.
+    static func whole(_ file: String, share: Double, renderer: PushRenderer.Configuration = .init()) throws -> GameSession {
+        let events = try Self.events(file, share: share)
+        let now = events.last!.time.addingTimeInterval(2)
+        var session = GameSession(attributes: try Self.document(file).attributes, renderer: renderer, now: now)
+        session.beginArrival()
+        for (index, event) in events.enumerated() { session.receive(event, index: index, now: now) }
+        session.endArrival(now: now)
+        return session
+    }
+
+    /// The same backlog in `parts`, `gap` seconds apart, each part's decision left to settle.
+    /// Returns the session once the last part is taken in (nothing ticked yet) and the moment it
+    /// came.
+    static func inParts(
+        _ file: String, share: Double, parts: Int, gap: TimeInterval, renderer: PushRenderer.Configuration = .init(),
+        recordsInputs: Bool = false
+    ) throws -> (session: GameSession, last: Date) {
+        let events = try Self.events(file, share: share)
+        let start = events.last!.time.addingTimeInterval(2)
+        var session = GameSession(attributes: try Self.document(file).attributes, renderer: renderer, now: start)
+        session.recordsInputs = recordsInputs
+        let size = (events.count + parts - 1) / parts
+        var now = start
+        for (part, first) in stride(from: 0, to: events.count, by: size).enumerated() {
+            now = start.addingTimeInterval(Double(part) * gap)
+            session.beginArrival()
+            for index in first..<min(events.count, first + size) { session.receive(events[index], index: index, now: now) }
+            session.endArrival(now: now, settling: window)
+        }
+        return (session, now)
+    }
+
+    static func document(_ file: String) throws -> FeedDocument {
+        try FeedReader.read(path: Make.fixtures.appendingPathComponent(file).path)
+    }
+
+    static func events(_ file: String, share: Double) throws -> [GameEvent] {
+        ArrivalTests.events(try document(file), share: share)
+    }
+
+    static func pushes(_ session: GameSession) -> [PushRecord] {
+        session.outbox.compactMap { if case .push(let record) = $0 { record } else { nil } }
+    }
+
+    /// What a push shows and how it goes, not when.
+    static func shown(_ records: [PushRecord]) -> [String] {
+        records.map { "\($0.event) p\($0.priority) \($0.state.awayScore)-\($0.state.homeScore) q\($0.state.period)" }
+    }
+
+    /// Parts a millisecond apart: nothing goes until the window after the last part has passed,
+    /// then one decision on the whole backlog (at most the present and its priority-5 copy),
+    /// showing what the backlog in one piece shows.
+    @Test(arguments: ["one-point.json", "overtime.json", "regulation-blowout.json"], [0.25, 0.6, 1.0])
+    func partsAMillisecondApartAreDecidedOnce(file: String, share: Double) throws {
+        var (session, last) = try Self.inParts(file, share: share, parts: 4, gap: 0.001)
+        #expect(Self.pushes(session).isEmpty, "nothing before the backlog settles")
+        #expect(session.deadline == last.addingTimeInterval(Self.window), "decided a window after the last part")
+        session.tick(now: last.addingTimeInterval(Self.window / 2))
+        #expect(Self.pushes(session).isEmpty, "not before the window is over")
+        session.tick(now: last.addingTimeInterval(Self.window))
+        let pushes = Self.pushes(session)
+        #expect(session.settling == nil && session.arrival == nil)
+        #expect(!pushes.isEmpty && pushes.count <= 2, "\(file) at \(share): \(Self.shown(pushes))")
+        #expect(pushes.filter { $0.priority == 10 }.count <= 1)
+        #expect(pushes.allSatisfy { $0.state == session.state }, "the present, once")
+        #expect(Self.shown(pushes) == Self.shown(Self.pushes(try Self.whole(file, share: share))), "as the backlog in one piece")
+    }
+
+    /// Without the window (each part decided at once, as before), the same parts push the past:
+    /// what settling saves.
+    @Test func partsDecidedAtOnceEachPushTheirMoment() throws {
+        let events = try Self.events("overtime.json", share: 0.8)
+        let start = events.last!.time.addingTimeInterval(2)
+        var session = GameSession(attributes: try Self.document("overtime.json").attributes, now: start)
+        let size = events.count / 4 + 1
+        for (part, first) in stride(from: 0, to: events.count, by: size).enumerated() {
+            let now = start.addingTimeInterval(Double(part) * 0.001)
+            session.beginArrival()
+            for index in first..<min(events.count, first + size) { session.receive(events[index], index: index, now: now) }
+            session.endArrival(now: now)
+        }
+        #expect(Self.pushes(session).count > 2, "\(Self.shown(Self.pushes(session)))")
+    }
+
+    /// A live moment (its changes seconds apart) does not look like a catch-up; a backlog that
+    /// spans more than ``Coalescer/arrivalAlertWindow`` of feed time does.
+    @Test func aLiveMomentIsNoCatchUpABacklogIs() throws {
+        let events = try Self.events("overtime.json", share: 1)
+        var session = GameSession(attributes: try Self.document("overtime.json").attributes, now: events[0].time)
+        for (index, event) in events.enumerated().prefix(150) {
+            session.beginArrival()
+            session.receive(event, index: index, now: event.time)
+            #expect(!session.isCatchUp, "event \(index) alone")
+            session.endArrival(now: event.time)
+        }
+        #expect(!Self.pushes(session).isEmpty)
+        session.beginArrival()
+        for index in 150..<250 { session.receive(events[index], index: index, now: events[249].time) }
+        #expect(session.isCatchUp, "100 events at once")
+    }
+
+    /// On an engine (the system clock's path, a simulated clock): its first arrival waits for
+    /// the rest of what the instance missed even when it spans seconds only; later live moments
+    /// go at once; a later backlog waits again.
+    @Test func anEngineWaitsOnItsFirstArrivalAndOnBacklogs() async throws {
+        let document = try Self.document("overtime.json")
+        let events = document.events
+        let clock = SimulatedClock(events[3].time)
+        let sink = RecordingSink()
+        let engine = MatchEngine(attributes: document.attributes, clock: clock, sink: sink)
+        func arrive(_ range: Range<Int>) async throws {
+            _ = await engine.take(arrival: range.map { .event(events[$0], index: $0) }, settling: Self.window)
+            try await engine.flush()
+        }
+        try await arrive(0..<3)
+        #expect(await sink.records.isEmpty, "the first arrival waits for its parts")
+        clock.advance(by: 0.001)
+        try await arrive(3..<4)
+        clock.advance(by: Self.window)
+        try await engine.tick()
+        let first = await sink.records
+        #expect(!first.isEmpty && first.count <= 2 && Set(first.map(\.sentAt)).count == 1, "one moment: \(Self.shown(first))")
+        var live = 0
+        for index in 4..<60 {
+            clock.advance(to: max(clock.now, events[index].time))
+            let before = await sink.records.count
+            try await arrive(index..<(index + 1))
+            #expect(await engine.deadline.map { $0 > clock.now } ?? true, "event \(index): no catch-up waits")
+            live += await sink.records.count - before
+        }
+        #expect(live > 0, "live moments go at once")
+        clock.advance(to: events[300].time)
+        let before = await sink.records.count
+        try await arrive(60..<300)
+        #expect(await sink.records.count == before, "a backlog waits again")
+        #expect(await engine.deadline == clock.now.addingTimeInterval(Self.window))
+    }
+
+    /// A part that comes after the wait is over, before the timer woke the game, is a moment of
+    /// its own: the waiting catch-up is decided first, on what it held.
+    @Test func aLatePartIsAMomentOfItsOwn() async throws {
+        let document = try Self.document("overtime.json")
+        let events = document.events
+        let clock = SimulatedClock(events[100].time)
+        let sink = RecordingSink()
+        let engine = MatchEngine(attributes: document.attributes, clock: clock, sink: sink)
+        _ = await engine.take(arrival: (0..<100).map { .event(events[$0], index: $0) }, settling: Self.window)
+        let backlog = await engine.current.state
+        clock.advance(by: 2 * Self.window)
+        _ = await engine.take(arrival: (100..<101).map { .event(events[$0], index: $0) }, settling: Self.window)
+        try await engine.flush()
+        let records = await sink.records
+        #expect(records.first?.state == backlog, "the catch-up shows what it held: \(Self.shown(records))")
+        #expect(await engine.current.settling == nil)
+        #expect(await engine.deadline.map { $0 > clock.now } ?? true)
+    }
+
+    /// A backlog that keeps coming, a part every 0.4 s, is decided ten windows after its first
+    /// part on what came by then; what comes later is a moment of its own.
+    @Test func aBacklogThatKeepsComingIsDecidedAfterTenWindows() throws {
+        let events = try Self.events("overtime.json", share: 1)
+        let start = events.last!.time.addingTimeInterval(2)
+        var session = GameSession(attributes: try Self.document("overtime.json").attributes, now: start)
+        var decidedAt: Date?
+        let size = events.count / 40 + 1
+        for (part, first) in stride(from: 0, to: events.count, by: size).enumerated() {
+            let now = start.addingTimeInterval(Double(part) * 0.4)
+            if let deadline = session.deadline, deadline <= now { session.tick(now: deadline) }
+            if decidedAt == nil, !Self.pushes(session).isEmpty { decidedAt = session.now }
+            session.beginArrival()
+            for index in first..<min(events.count, first + size) { session.receive(events[index], index: index, now: now) }
+            session.endArrival(now: now, settling: Self.window)
+        }
+        let limit = start.addingTimeInterval(Self.window * GameSession.settlingParts)
+        #expect(decidedAt.map { $0 <= limit } == true, "decided by \(limit), not at \(decidedAt.map(String.init(describing:)) ?? "never")")
+    }
+
+    /// A snapshot written while the catch-up waits holds its open arrival: restored, it is decided
+    /// as it would have been. Its journal (the parts' inputs) replays to the same session too.
+    @Test(arguments: [0.3, 1.0])
+    func aWaitingCatchUpIsSavedAndReplayedWhole(share: Double) throws {
+        let (waiting, last) = try Self.inParts("overtime.json", share: share, parts: 3, gap: 0.001, recordsInputs: true)
+        #expect(waiting.settling != nil)
+        let due = try #require(waiting.deadline)
+        var straight = waiting
+        straight.tick(now: due)
+
+        var restored = try GameSession.restore(try waiting.encoded(), file: "snapshot")
+        #expect(restored.settling == waiting.settling && restored.arrival == waiting.arrival)
+        #expect(restored.deadline == due)
+        restored.tick(now: due)
+        #expect(Self.pushes(restored) == Self.pushes(straight), "restored from its snapshot: the same decision")
+
+        var journaled = waiting
+        let inputs = journaled.takeUnjournaled()
+        #expect(inputs.contains(.settleArrival(now: last, window: Self.window)))
+        var replayed = GameSession(attributes: waiting.attributes, now: try #require(try Self.events("overtime.json", share: share).last).time.addingTimeInterval(2))
+        for input in inputs { replayed.apply(input) }
+        replayed.tick(now: due)
+        #expect(Self.pushes(replayed) == Self.pushes(straight), "replayed from its journal: the same decision")
+
+        // A snapshot of a game with no catch-up waiting reads as before: nothing of it is written.
+        let settled = try JSONSerialization.jsonObject(with: try straight.encoded()) as? [String: Any]
+        #expect(settled?["settling"] == nil && settled?["arrival"] == nil && settled?["arrivalSpan"] == nil)
+    }
+
+    /// The game's end in a backlog in parts goes once (with its priority-5 copy); the feed's end also closes a catch-up that
+    /// waits (`finish`), as a call-off does.
+    @Test func theEndOfABacklogInPartsGoesOnce() throws {
+        var (session, last) = try Self.inParts("overtime.json", share: 1, parts: 3, gap: 0.001)
+        session.tick(now: last.addingTimeInterval(Self.window))
+        let ends = Self.pushes(session).filter { $0.event == .end }
+        #expect(!ends.isEmpty && ends.count == Self.pushes(session).count, "the end and nothing else: \(Self.shown(Self.pushes(session)))")
+        #expect(ends.filter { $0.priority == 10 }.count <= 1 && ends.count <= 2, "the end once, with its priority-5 copy")
+
+        var finishing = try Self.inParts("overtime.json", share: 0.7, parts: 3, gap: 0.001).session
+        finishing.finish(now: last)
+        #expect(finishing.settling == nil && !Self.pushes(finishing).isEmpty, "finish decides the waiting catch-up")
+        var calledOff = try Self.inParts("overtime.json", share: 0.7, parts: 3, gap: 0.001).session
+        calledOff.callOff(.suspended, why: "test", now: last)
+        #expect(calledOff.settling == nil)
+        #expect(Self.pushes(calledOff).last?.event == .end, "\(Self.shown(Self.pushes(calledOff)))")
+    }
+}
