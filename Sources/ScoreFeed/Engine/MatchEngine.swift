@@ -161,9 +161,9 @@ public actor MatchEngine {
         let now = clock.now
         let before = (corrections: session.statistics.corrections, outbox: session.outbox.count)
         var changed = false
-        // A catch-up whose wait is over is decided before what comes next, also when the timer
-        // has not woken the game yet: a late part is a moment of its own.
-        if let settling = session.settling, settling.until <= now { session.tick(now: now) }
+        // A catch-up whose wait is over (the timer has not woken the game yet) is decided now, with
+        // what came: one moment, one decision.
+        let overdue = session.settling.map { $0.until <= now } ?? false
         session.beginArrival()
         for item in items {
             switch item {
@@ -176,7 +176,7 @@ public actor MatchEngine {
                 session.follow(score, now: now)
             }
         }
-        if settling > 0, !tookArrival || session.isCatchUp {
+        if settling > 0, !overdue, !tookArrival || session.isCatchUp {
             session.endArrival(now: now, settling: settling)
         } else {
             session.endArrival(now: now)
