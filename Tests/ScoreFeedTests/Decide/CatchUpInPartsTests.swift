@@ -113,17 +113,27 @@ struct CatchUpInPartsTests {
         #expect(session.isCatchUp, "100 events at once")
     }
 
+    /// An engine for overtime.json on a simulated clock at its event `index`'s time, recording
+    /// what it sends.
+    static func engine(startingAt index: Int) throws -> (events: [GameEvent], clock: SimulatedClock, sink: RecordingSink, engine: MatchEngine) {
+        let document = try Self.document("overtime.json")
+        let clock = SimulatedClock(document.events[index].time)
+        let sink = RecordingSink()
+        return (document.events, clock, sink, MatchEngine(attributes: document.attributes, clock: clock, sink: sink))
+    }
+
+    /// Hands `range` of `events` to `engine` as one arrival, a catch-up waiting ``window``.
+    static func take(_ range: Range<Int>, of events: [GameEvent], on engine: MatchEngine) async {
+        _ = await engine.take(arrival: range.map { .event(events[$0], index: $0) }, settling: window)
+    }
+
     /// On an engine (the system clock's path, a simulated clock): its first arrival waits for
     /// the rest of what the instance missed even when it spans seconds only; later live moments
     /// go at once; a later backlog waits again.
     @Test func anEngineWaitsOnItsFirstArrivalAndOnBacklogs() async throws {
-        let document = try Self.document("overtime.json")
-        let events = document.events
-        let clock = SimulatedClock(events[3].time)
-        let sink = RecordingSink()
-        let engine = MatchEngine(attributes: document.attributes, clock: clock, sink: sink)
+        let (events, clock, sink, engine) = try Self.engine(startingAt: 3)
         func arrive(_ range: Range<Int>) async throws {
-            _ = await engine.take(arrival: range.map { .event(events[$0], index: $0) }, settling: Self.window)
+            await Self.take(range, of: events, on: engine)
             try await engine.flush()
         }
         try await arrive(0..<3)
@@ -154,14 +164,10 @@ struct CatchUpInPartsTests {
     /// once with the waiting catch-up: one moment, one decision (not the catch-up's and then the
     /// part's, two at the same instant).
     @Test func aLatePartIsDecidedWithTheWaitingCatchUp() async throws {
-        let document = try Self.document("overtime.json")
-        let events = document.events
-        let clock = SimulatedClock(events[100].time)
-        let sink = RecordingSink()
-        let engine = MatchEngine(attributes: document.attributes, clock: clock, sink: sink)
-        _ = await engine.take(arrival: (0..<100).map { .event(events[$0], index: $0) }, settling: Self.window)
+        let (events, clock, sink, engine) = try Self.engine(startingAt: 100)
+        await Self.take(0..<100, of: events, on: engine)
         clock.advance(by: 2 * Self.window)
-        _ = await engine.take(arrival: (100..<101).map { .event(events[$0], index: $0) }, settling: Self.window)
+        await Self.take(100..<101, of: events, on: engine)
         try await engine.flush()
         let records = await sink.records
         #expect(!records.isEmpty && records.count <= 2 && records.filter { $0.priority == 10 }.count <= 1, "\(Self.shown(records))")
