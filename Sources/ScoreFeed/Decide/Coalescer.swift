@@ -49,7 +49,8 @@ public struct Coalescer: PushPolicy {
     var arrival: Arrival?
     /// What the coalescer assumes of the device's priority-10 budget when its first arrival is a
     /// game already under way (`isJoin(_:)`): not checkpointed, as it acts only before the
-    /// coalescer's first decision.
+    /// coalescer's first decision (a checkpoint written while a first catch-up waits for its
+    /// parts resumes under the options given at restart).
     public var joinBudget = JoinBudget.standard
     /// What a priority 10 buys at each kind of moment under the assumed delay, and the price's steps.
     var offers = Offers(scores: [], upgrades: [], scoresPerHour: 0)

@@ -40,7 +40,8 @@ public actor MatchEngine {
     /// bytes written per event stay flat however long the game, and a restart reads at most this
     /// much or four snapshots' worth of journal per game.
     public static let smallestJournal = 262_144
-    /// Whether this engine took an arrival yet: its first is what the instance missed.
+    /// Whether this engine took an arrival that changed its game yet: its first is what the
+    /// instance missed.
     private var tookArrival = false
     /// The failure of the last checkpoint write, if it failed.
     public private(set) var checkpointFailure: ScoreFeedError?
@@ -153,8 +154,9 @@ public actor MatchEngine {
     /// pushes wait in the outbox for ``flush(holdingPushes:)``. With a `settling` window, a
     /// catch-up's decision waits that long for the rest of its backlog (see
     /// ``GameSession/endArrival(now:settling:)``): ``deadline`` says when, and ``tick()`` decides.
-    /// A catch-up is this engine's first arrival (a join, or the first after a restart: what an
-    /// instance missed comes first) or one that looks like it (``GameSession/isCatchUp``).
+    /// A catch-up is this engine's first arrival that changes its game (a join, or the first after
+    /// a restart: what an instance missed comes first) or one that looks like it
+    /// (``GameSession/isCatchUp``).
     public func take(arrival items: [ArrivalItem], settling: TimeInterval = 0) -> [EventValidator.Verdict] {
         var verdicts: [EventValidator.Verdict] = []
         verdicts.reserveCapacity(items.count)
@@ -181,7 +183,9 @@ public actor MatchEngine {
         } else {
             session.endArrival(now: now)
         }
-        tookArrival = true
+        // An arrival of repeats only (a restarted instance's input sent again from its start)
+        // is not what the instance missed: the first that changes the game is.
+        if changed || session.statistics.corrections != before.corrections { tookArrival = true }
         if changed || session.statistics.corrections != before.corrections || session.outbox.count != before.outbox {
             commit()
         }

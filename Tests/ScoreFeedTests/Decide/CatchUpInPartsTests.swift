@@ -160,6 +160,28 @@ struct CatchUpInPartsTests {
         #expect(await engine.deadline == clock.now.addingTimeInterval(Self.window))
     }
 
+    /// An instance whose input starts again from the game's start: the repeats change nothing and
+    /// are not its first arrival; the first part with news is, and waits for the rest, however
+    /// little feed time it spans.
+    @Test func repeatsAreNotTheFirstArrival() async throws {
+        let document = try Self.document("overtime.json")
+        let events = document.events
+        var session = GameSession(attributes: document.attributes, now: events[99].time)
+        session.beginArrival()
+        for index in 0..<100 { session.receive(events[index], index: index, now: events[99].time) }
+        session.endArrival(now: events[99].time)
+        let clock = SimulatedClock(events[102].time.addingTimeInterval(600))
+        let sink = RecordingSink()
+        let engine = MatchEngine(session: session, clock: clock, sink: sink)
+        await Self.take(0..<100, of: events, on: engine)
+        clock.advance(by: 0.001)
+        await Self.take(100..<103, of: events, on: engine)
+        try await engine.flush()
+        let sent = await sink.records.count
+        #expect(sent == session.outbox.count, "the first part with news waits for the rest")
+        #expect(await engine.deadline == clock.now.addingTimeInterval(Self.window))
+    }
+
     /// A part that comes after the wait is over, before the timer woke the game, is decided at
     /// once with the waiting catch-up: one moment, one decision (not the catch-up's and then the
     /// part's, two at the same instant).
