@@ -61,7 +61,8 @@ enum SimulateCommand {
         let recordsPath = try arguments.option("--records")
         let generated: Int = try arguments.number("--pool", in: 1...100_000) ?? 300
         let losingState = arguments.flag("--lose-state")
-        let moment: Int = try arguments.number("--moment", in: 0...60_000) ?? Int((Simulation.defaultMoment * 1000).rounded())
+        let defaultMoment = Int((Simulation.defaultMoment * 1000).rounded())
+        let moment: Int = try arguments.number("--moment", in: 0...60_000) ?? defaultMoment
         let perDay = try arguments.option("--per-day").map { text throws(ScoreFeedError) -> ClosedRange<Int> in
             let parts = text.split(separator: "-").compactMap { Int($0) }
             guard parts.count == 2, parts[0] >= 1, parts[0] <= parts[1], parts[1] <= 100 else {
@@ -112,7 +113,7 @@ enum SimulateCommand {
             print("day \(outcome.day) (\(mode)) broke \(outcome.violations.count) invariant(s):")
             for violation in outcome.violations.prefix(5) { print("  \(violation)") }
             let extra = games.map { " --games \($0)" } ?? ""
-            print("  replay: scorefeed simulate --seed \(outcome.seed) --day \(outcome.day) --days 1 --mode \(mode)\(extra) --interval \(Int(interval)) --per-day \(perDay.lowerBound)-\(perDay.upperBound) --pool \(generated)\(losingState ? " --lose-state" : "")\(Double(moment) / 1000 != Simulation.defaultMoment ? " --moment \(moment)" : "")")
+            print("  replay: scorefeed simulate --seed \(outcome.seed) --day \(outcome.day) --days 1 --mode \(mode)\(extra) --interval \(Int(interval)) --per-day \(perDay.lowerBound)-\(perDay.upperBound) --pool \(generated)\(losingState ? " --lose-state" : "")\(moment != defaultMoment ? " --moment \(moment)" : "")")
         }
         print(Simulation.figures(outcomes, seconds: seconds, digest: digest.hex))
         return broken.isEmpty ? 0 : ExitCode.failure

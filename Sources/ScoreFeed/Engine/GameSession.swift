@@ -342,7 +342,9 @@ public struct GameSession: Sendable {
     /// coming in parts (a backlog after a join or a restart, which `serve` reads in the pieces its
     /// input delivers): its decision waits `window` seconds for the next part, which opens the
     /// same arrival again, and is made at ``tick(now:)`` once no part came in time (at most
-    /// ``settlingParts`` windows after the first). A backlog in parts is then one moment, one push
+    /// ``settlingParts`` windows after the first). A part that comes once the wait is over (before
+    /// the timer woke the game) is decided at once with the waiting catch-up: one moment, one
+    /// decision. A backlog in parts is then one moment, one push
     /// and its priority-5 copy at most, as a backlog in one piece is. Which arrivals are catch-ups
     /// is the caller's to say (``isCatchUp``, ``MatchEngine/take(arrival:settling:)``): the input
     /// records it, so a journal replays the same decisions.
@@ -352,7 +354,7 @@ public struct GameSession: Sendable {
         advance(to: now)
         let since = settling?.since ?? self.now
         let last = since.addingTimeInterval(window * Self.settlingParts)
-        guard window > 0, self.now < last else { return closeArrival() }
+        guard window > 0, self.now < last, self.now < settling?.until ?? .distantFuture else { return closeArrival() }
         settling = Settling(until: min(self.now.addingTimeInterval(window), last), since: since)
     }
 

@@ -163,9 +163,6 @@ public actor MatchEngine {
         let now = clock.now
         let before = (corrections: session.statistics.corrections, outbox: session.outbox.count)
         var changed = false
-        // A catch-up whose wait is over (the timer has not woken the game yet) is decided now, with
-        // what came: one moment, one decision.
-        let overdue = session.settling.map { $0.until <= now } ?? false
         session.beginArrival()
         for item in items {
             switch item {
@@ -178,15 +175,16 @@ public actor MatchEngine {
                 session.follow(score, now: now)
             }
         }
-        if settling > 0, !overdue, !tookArrival || session.isCatchUp {
+        if settling > 0, !tookArrival || session.isCatchUp {
             session.endArrival(now: now, settling: settling)
         } else {
             session.endArrival(now: now)
         }
+        let news = changed || session.statistics.corrections != before.corrections
         // An arrival of repeats only (a restarted instance's input sent again from its start)
         // is not what the instance missed: the first that changes the game is.
-        if changed || session.statistics.corrections != before.corrections { tookArrival = true }
-        if changed || session.statistics.corrections != before.corrections || session.outbox.count != before.outbox {
+        if news { tookArrival = true }
+        if news || session.outbox.count != before.outbox {
             commit()
         }
         return verdicts

@@ -182,7 +182,7 @@ extension GameService {
     /// clock the run arrived together: it is one moment (one arrival, one decision); on feed time
     /// each event is its own moment, as in replay.
     static func receive(
-        _ events: [Pending], on engine: isolated MatchEngine, feedTime: Bool, holdingPushes: Bool, settling: TimeInterval = 0
+        _ events: [Pending], on engine: isolated MatchEngine, feedTime: Bool, holdingPushes: Bool, settling: TimeInterval
     ) async -> Run {
         var said: [(index: Int, Taken)] = []
         if !feedTime {

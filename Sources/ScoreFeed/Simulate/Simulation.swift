@@ -297,17 +297,7 @@ public enum Simulation {
                 guard fields.count == 5, let first = Int(String(decoding: fields[0], as: UTF8.self)),
                       next == nil || first == next,
                       UInt64(String(decoding: fields[1], as: UTF8.self), radix: 16) == Journal.checksum(line.dropFirst(fields[0].count + fields[1].count + 2)),
-                      let inputs = JSONScanner.reading(Data(fields[4]), { (scanner: inout JSONScanner) throws(JSONScanner.Declined) in
-                          var count = 0
-                          if try scanner.beginArray() {
-                              repeat {
-                                  try scanner.skipValue(depth: 2)
-                                  count += 1
-                              } while try scanner.nextElement()
-                          }
-                          try scanner.end()
-                          return count
-                      })
+                      let inputs = elements(of: Data(fields[4]))
                 else { break }
                 next = first + inputs
                 count = max(count, first + inputs - 1)
@@ -315,6 +305,21 @@ public enum Simulation {
             held[game] = count
         }
         return held
+    }
+
+    /// How many elements the JSON array `bytes` holds; nil when it is not one array.
+    static func elements(of bytes: Data) -> Int? {
+        JSONScanner.reading(bytes) { (scanner: inout JSONScanner) throws(JSONScanner.Declined) in
+            var count = 0
+            if try scanner.beginArray() {
+                repeat {
+                    try scanner.skipValue(depth: 2)
+                    count += 1
+                } while try scanner.nextElement()
+            }
+            try scanner.end()
+            return count
+        }
     }
 
     /// Seeded 0..<1 draws for jitter, shared by the tasks of one instance (they run one at a time).
