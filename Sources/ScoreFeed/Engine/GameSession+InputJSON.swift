@@ -3,7 +3,8 @@ import ScoreFeedModel
 
 extension GameSession.Input {
     /// Appends this input as JSON, spelled exactly as its `Codable` form decodes (the journal's
-    /// hot path: an event applied, a push delivered, a tick), without a `JSONEncoder`. Numbers
+    /// hot path: an event applied, a push delivered, a tick, an arrival's bounds, the feed's
+    /// score followed), without a `JSONEncoder`. Numbers
     /// are written so they read back to the same bits. False, writing nothing, for the rare
     /// kinds left to the `Codable` form (and for a number that is not finite).
     func appendJSON(to out: inout JSONBytes) -> Bool {
@@ -18,7 +19,7 @@ extension GameSession.Input {
             out.raw(#","now":"#)
             out.date(now)
             out.raw("}}")
-        case .tick(let now), .finish(let now), .delivered(.some(let now)):
+        case .tick(let now), .finish(let now), .delivered(.some(let now)), .endArrival(let now):
             guard now.timeIntervalSinceReferenceDate.isFinite else { return false }
             out.raw(caseName)
             out.raw(#"":{"now":"#)
@@ -26,6 +27,26 @@ extension GameSession.Input {
             out.raw("}}")
         case .delivered(.none):
             out.raw(#"{"delivered":{}}"#)
+        case .beginArrival:
+            out.raw(#"{"beginArrival":{}}"#)
+        case .staleCopy:
+            out.raw(#"{"staleCopy":{}}"#)
+        case .settleArrival(let now, let window):
+            guard now.timeIntervalSinceReferenceDate.isFinite, window.isFinite else { return false }
+            out.raw(#"{"settleArrival":{"now":"#)
+            out.date(now)
+            out.raw(#","window":"#)
+            try? out.double(window)
+            out.raw("}}")
+        case .follow(let score, let now):
+            guard now.timeIntervalSinceReferenceDate.isFinite else { return false }
+            out.raw(#"{"follow":{"_0":{"home":"#)
+            out.int(score.home)
+            out.raw(#","away":"#)
+            out.int(score.away)
+            out.raw(#"},"now":"#)
+            out.date(now)
+            out.raw("}}")
         default:
             return false
         }
@@ -37,6 +58,7 @@ extension GameSession.Input {
         switch self {
         case .tick: #"{"tick"#
         case .finish: #"{"finish"#
+        case .endArrival: #"{"endArrival"#
         default: #"{"delivered"#
         }
     }

@@ -17,8 +17,8 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
 
     private let lock = NSLock()
     private var current: Date
-    /// Earliest deadline first (then the order they were put to sleep): the next deadline is
-    /// the first, and the sleepers a move wakes are a prefix.
+    /// Latest deadline first (then the reverse of the order they were put to sleep): the next
+    /// deadline is the last, and the sleepers a move wakes are a suffix, taken from the end.
     private var sleeping: [Sleeper] = []
     private var nextId = 0
     /// A task waiting for a number of sleepers (or for a run's work to return).
@@ -51,12 +51,12 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
                 let (resume, watchers) = lock.withLock { () -> (Result<Void, any Error>?, [CheckedContinuation<Void, Never>]) in
                     if Task.isCancelled { return (.failure(CancellationError()), []) }
                     if deadline <= current { return (.success(()), []) }
-                    // After every sleeper due no later: equal deadlines wake in the order they
+                    // Before every sleeper due no later: equal deadlines wake in the order they
                     // were put to sleep.
                     var low = 0, high = sleeping.count
                     while low < high {
                         let middle = (low + high) / 2
-                        if sleeping[middle].deadline <= deadline { low = middle + 1 } else { high = middle }
+                        if sleeping[middle].deadline > deadline { low = middle + 1 } else { high = middle }
                     }
                     sleeping.insert(Sleeper(id: id, deadline: deadline, continuation: continuation), at: low)
                     return (nil, takeSatisfiedWatchers())
@@ -77,7 +77,7 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
     public var sleeperCount: Int { lock.withLock { sleeping.count } }
 
     /// The earliest deadline a sleeper waits for; nil when none sleeps.
-    public var nextDeadline: Date? { lock.withLock { sleeping.first?.deadline } }
+    public var nextDeadline: Date? { lock.withLock { sleeping.last?.deadline } }
 
     /// Returns once at least `count` tasks sleep on the clock: the tasks under test have done all
     /// they can at this moment. Returns at once when the task is cancelled.
@@ -148,15 +148,16 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
     /// Moves the clock to `date` (never back) and wakes the sleepers it reaches (resumed earliest
     /// deadline first).
     public func advance(to date: Date) {
-        let woken = lock.withLock { () -> [Sleeper] in
+        let woken = lock.withLock { () -> [CheckedContinuation<Void, any Error>] in
             if date > current { current = date }
-            var count = 0
-            while count < sleeping.count, sleeping[count].deadline <= current { count += 1 }
-            let due = Array(sleeping[..<count])
-            sleeping.removeFirst(count)
+            var due: [CheckedContinuation<Void, any Error>] = []
+            while let last = sleeping.last, last.deadline <= current {
+                due.append(last.continuation)
+                sleeping.removeLast()
+            }
             return due
         }
-        for sleeper in woken { sleeper.continuation.resume() }
+        for continuation in woken { continuation.resume() }
     }
 
     /// Moves the clock forward by `seconds`.

@@ -33,15 +33,34 @@ extension GameService {
     public var nextDeadline: Date? { deadlines.next }
 
     /// Sends held pushes as they come due on the wall clock (``Options/wallClock``) until the task
-    /// is cancelled: the next deadline, looked at again at least every 0.1 s (a new event may hold
-    /// one sooner).
+    /// is cancelled: sleeps until the next deadline, woken sooner when a sooner one is scheduled
+    /// (``schedule(_:_:)``) or a game waits for a channel; at most ``timerRest`` at a time.
     func runTimer() async {
-        await DeadlineLoop(clock: wallClock).run(
-            next: {
-                let soon = wallClock.now.addingTimeInterval(0.1)
-                return min(nextDeadline ?? soon, soon)
-            },
-            work: { now in await fireDue(now: now) })
+        while !Task.isCancelled {
+            let now = wallClock.now
+            let target = min(nextDeadline ?? .distantFuture, now.addingTimeInterval(Self.timerRest))
+            if target > now {
+                timerTarget = target
+                await withTaskGroup(of: Void.self) { [wallClock, timerWakeUp] group in
+                    group.addTask { try? await wallClock.sleep(until: target) }
+                    group.addTask { await timerWakeUp.wait() }
+                    await group.next()
+                    group.cancelAll()
+                }
+                timerTarget = nil
+            }
+            guard !Task.isCancelled else { return }
+            await fireDue(now: wallClock.now)
+        }
+    }
+
+    /// The longest the timer sleeps without looking: every deadline wakes it on its own, so this
+    /// only bounds what a deadline set outside ``schedule(_:_:)`` would wait.
+    static let timerRest: TimeInterval = 1
+
+    /// Wakes the timer when it sleeps past `deadline`.
+    func wakeTimer(before deadline: Date) {
+        if let timerTarget, deadline < timerTarget { timerWakeUp.signal() }
     }
 
     /// On the feed clock, fires every game's held pushes at once, each at its own moment of feed

@@ -135,6 +135,10 @@ public actor GameService {
     var touched: [String] = []
     var touchedSet: Set<String> = []
     public internal(set) var counters = Counters()
+    /// The moment the timer (``runTimer()``) sleeps until, while it sleeps.
+    var timerTarget: Date?
+    /// Wakes the timer before ``timerTarget``.
+    let timerWakeUp = WakeUp()
 
     /// `report` receives lines for people about the games' channels (created, deleted, refused,
     /// pushes held for want of one).
@@ -211,6 +215,8 @@ public actor GameService {
     func absorb(_ id: String, _ step: Step) {
         schedule(id, step.deadline)
         carry(board.reported(id, step.channel, now: wallClock.now))
+        // A game waiting for a channel is given one by the timer's next look (``fireDue(now:)``).
+        if !board.waiting.isEmpty, timerTarget != nil { timerWakeUp.signal() }
     }
 
     /// Whether a call to game `id`'s engine is to hold its pushes: a batch is open. The game is
@@ -243,5 +249,6 @@ public actor GameService {
         if let scheduled = game.scheduled, scheduled <= deadline { return }
         deadlines.push(deadline, id)
         games[id]?.scheduled = deadline
+        wakeTimer(before: deadline)
     }
 }

@@ -46,7 +46,8 @@ extension Journal {
         let body = head[2].split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
         guard body.count == 3, let seq = Int(String(decoding: body[0], as: UTF8.self)),
               let lastTimestamp = Int(String(decoding: body[1], as: UTF8.self)),
-              let inputs = try? JSONDecoder().decode([GameSession.Input].self, from: Data(body[2]))
+              let inputs = body[2].withUnsafeBytes({ bytes in JSONScanner.reading(bytes) { (scanner: inout JSONScanner) throws(JSONScanner.Declined) in try scanner.inputs() } })
+                  ?? (try? JSONDecoder().decode([GameSession.Input].self, from: Data(body[2])))
         else { return nil }
         return (first, seq, lastTimestamp, inputs)
     }

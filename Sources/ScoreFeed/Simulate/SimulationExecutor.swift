@@ -12,7 +12,6 @@ import Foundation
 public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
     private let lock = NSLock()
     private var jobs: [UnownedJob] = []
-    private var head = 0
 
     public init() {}
 
@@ -82,23 +81,26 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
     /// ``maxJobsPerMoment`` ran and more are ready.
     private func runUntilIdle() -> Bool {
         var ran = 0
-        while let job = next() {
-            job.runSynchronously(on: asUnownedTaskExecutor())
-            ran += 1
+        let executor = asUnownedTaskExecutor()
+        // The ready jobs are taken in one piece and run in order; those they make ready wait for
+        // the next piece: the same order as one job at a time, one lock per piece.
+        var batch: [UnownedJob] = []
+        while true {
+            lock.withLock { swap(&batch, &jobs) }
+            guard !batch.isEmpty else { return true }
+            for job in batch {
+                job.runSynchronously(on: executor)
+                ran += 1
+            }
+            batch.removeAll(keepingCapacity: true)
             if ran >= Self.maxJobsPerMoment { return false }
         }
-        return true
     }
 
     private func next() -> UnownedJob? {
         lock.withLock {
-            guard head < jobs.count else {
-                jobs.removeAll(keepingCapacity: true)
-                head = 0
-                return nil
-            }
-            defer { head += 1 }
-            return jobs[head]
+            guard !jobs.isEmpty else { return nil }
+            return jobs.removeFirst()
         }
     }
 

@@ -64,6 +64,10 @@ struct JournalTests {
         events.append(Make.event(11, .substitution(out: nil)))
         var inputs: [GameSession.Input] = events.enumerated().map { .receive($1, index: $0, now: $1.time.addingTimeInterval(0.1)) }
         inputs += [.tick(now: Make.start), .finish(now: Make.start.addingTimeInterval(1e-7)), .delivered(now: nil), .delivered(now: Make.start)]
+        inputs += [
+            .beginArrival, .endArrival(now: Make.start.addingTimeInterval(0.25)), .staleCopy,
+            .settleArrival(now: Make.start.addingTimeInterval(3.3), window: 0.5), .follow(FinalScore(home: 101, away: 99), now: Make.start),
+        ]
         #expect(inputs.count > 20)
         for input in inputs {
             var bytes = JSONBytes()
@@ -72,6 +76,65 @@ struct JournalTests {
             let data = bytes.data()
             #expect(try JSONDecoder().decode(GameSession.Input.self, from: data) == input, "\(String(decoding: data, as: UTF8.self))")
         }
+        // The byte reader reads every one of them, alone and as a journal line's array, as `JSONDecoder` does.
+        var line = JSONBytes()
+        line.byte(UInt8(ascii: "["))
+        for (index, input) in inputs.enumerated() {
+            if index > 0 { line.byte(UInt8(ascii: ",")) }
+            _ = input.appendJSON(to: &line)
+        }
+        line.byte(UInt8(ascii: "]"))
+        let scanned = JSONScanner.reading(line.data()) { (scanner: inout JSONScanner) throws(JSONScanner.Declined) in try scanner.inputs() }
+        #expect(scanned == inputs)
+    }
+
+    /// The byte reader of journal lines reads what `JSONDecoder` reads, or declines it (then
+    /// `JSONDecoder` reads it): every input kind as `JSONEncoder` writes it, and each of them cut,
+    /// with a byte changed, with a member repeated or unknown.
+    @Test func theJournalsByteReaderReadsAsJSONDecoderOrDeclines() throws {
+        let now = Make.start.addingTimeInterval(12.5)
+        var inputs: [GameSession.Input] = [
+            .receive(Make.event(3, .fieldGoal(points: 3, made: true), team: .away), index: 2, now: now),
+            .receive(Make.event(4, .freeThrow(attempt: 1, of: 2, made: false, points: 1), team: .home), index: 3, now: now),
+            .receive(Make.event(5, .timeout(.full), team: .home), index: 4, now: now),
+            .receive(Make.event(6, .foul(.shooting), team: .home), index: 5, now: now),
+            .receive(Make.event(7, .turnover(kind: nil)), index: 6, now: now),
+            .receive(Make.event(8, .correction(points: -2), team: .away), index: 7, now: now),
+            .tick(now: now), .finish(now: now), .delivered(now: nil), .delivered(now: now), .beginArrival, .endArrival(now: now),
+            .settleArrival(now: now, window: 0.5), .follow(FinalScore(home: 1, away: 2), now: now), .staleCopy,
+            .continueNumbering(after: 4, lastTimestamp: 9), .useChannel("abc", storage: 1), .createChannel(storage: 0),
+            .beginDelete(now: now), .refuseChannel("no"), .callOff(.final, why: "over", now: now),
+        ]
+        inputs[0] = {
+            guard case .receive(var event, let index, let now) = inputs[0] else { return inputs[0] }
+            event.feedScore = FinalScore(home: 3, away: 0)
+            event.player = "A. Player"
+            event.description = "makes it"
+            return .receive(event, index: index, now: now)
+        }()
+        var declined = 0
+        for input in inputs {
+            let data = try JSONEncoder().encode([input])
+            let decoded = try JSONDecoder().decode([GameSession.Input].self, from: data)
+            var variants = [data, Data(data.dropLast()), Data(data.prefix(data.count / 2))]
+            var changed = data
+            changed[data.count / 2] = UInt8(ascii: "7")
+            variants.append(changed)
+            let text = String(decoding: data, as: UTF8.self)
+            variants.append(Data(text.replacingOccurrences(of: "{\"now\":", with: "{\"now\":1,\"now\":").utf8))
+            variants.append(Data(text.replacingOccurrences(of: "\"now\":", with: "\"later\":").utf8))
+            for (number, variant) in variants.enumerated() {
+                let byDecoder = try? JSONDecoder().decode([GameSession.Input].self, from: variant)
+                let scanned = JSONScanner.reading(variant) { (scanner: inout JSONScanner) throws(JSONScanner.Declined) in try scanner.inputs() }
+                if number == 0 { #expect(byDecoder == decoded) }
+                guard let scanned else {
+                    declined += 1
+                    continue
+                }
+                #expect(scanned == byDecoder, "\(String(decoding: variant, as: UTF8.self))")
+            }
+        }
+        #expect(declined > 0 && declined < inputs.count * 6, "some are read, some are left to JSONDecoder")
     }
 
     /// State that cannot be written (here: a directory stands where the snapshot's temporary

@@ -222,7 +222,7 @@ struct StreamLineTests {
         let held = await sink.records.filter { $0.state.homeScore == 2 || $0.state.awayScore == 3 }.count
         let timer = Task { await service.runTimer() }
         var outAt: [String: Date] = [:]
-        // The timer wakes every 0.1 s at least: a minute of it, or until everything went out.
+        // The timer wakes at each deadline and once a second at least: until everything went out.
         var steps = 0
         while outAt.count < games.count + 1, steps < 1000 {
             steps += 1
@@ -243,5 +243,65 @@ struct StreamLineTests {
             #expect(records.contains { $0.game == game && $0.state.homeScore == 2 }, "\(game)'s basket went out")
         }
         #expect(records.contains { $0.game == "S2" && $0.state.awayScore == 3 }, "S2's second basket went out")
+    }
+
+    /// The timer sleeps until the next deadline (idle, once a second at most), and an event that
+    /// holds a push due sooner wakes it: the push goes out when due, not at the end of the sleep.
+    /// On the simulation executor: one job at a time, time moving only when every task waits.
+    @Test func theTimerSleepsUntilItsDeadlineAndASoonerOneWakesIt() async throws {
+        let sink = RecordingSink()
+        let start = Date(timeIntervalSince1970: 1_739_240_000)
+        let clock = SimulatedClock(start)
+        var options = GameService.Options(clock: .system, coalescer: Coalescer.Configuration(minInterval: 0.25), wallClock: clock)
+        options.catchUpWindow = 0
+        let service = try GameService(options: options, sink: sink)
+        // Idle for a minute: the timer looks once a second (it looked ten times a second before).
+        var looks = 0
+        let timer = Task { await service.runTimer() }
+        while clock.now < start.addingTimeInterval(60) {
+            await clock.sleepers(atLeast: 1)
+            clock.advanceToNextDeadline()
+            looks += 1
+        }
+        timer.cancel()
+        await timer.value
+        #expect(looks == 60)
+        // A basket right after the tip-off push is held for the minimum interval, a quarter of a
+        // second, while the timer sleeps until a second from now: it is woken for it.
+        let ending = try await OffPool.run {
+            SimulationExecutor.run(on: clock) { () async -> Date? in
+                await withTaskGroup(of: Date?.self) { group in
+                    group.addTask {
+                        await service.runTimer()
+                        return nil
+                    }
+                    group.addTask {
+                        try? await clock.sleep(until: clock.now.addingTimeInterval(0.5))
+                        let now = clock.now
+                        var attributes = Make.attributes
+                        attributes.gameId = "W1"
+                        _ = await service.handle(.line((try? JSONEncoder().encode(attributes)) ?? Data(), number: 1))
+                        let time = Int(now.timeIntervalSince1970)
+                        for (number, line) in [
+                            #"{"game":"W1","seq":1,"time":\#(time),"period":1,"clock":"12:00","type":"periodStart"}"#,
+                            #"{"game":"W1","seq":2,"time":\#(time),"period":1,"clock":"11:59","type":"fieldGoal","team":"home","points":2,"made":true}"#,
+                        ].enumerated() {
+                            _ = await service.handle(.line(Data(line.utf8), number: number + 2))
+                        }
+                        try? await clock.sleep(until: now.addingTimeInterval(0.9))
+                        return now
+                    }
+                    let now = await group.next() ?? nil
+                    group.cancelAll()
+                    return now
+                }
+            }
+        }
+        guard case .finished(let handled?) = ending else {
+            Issue.record("the simulation ended as \(ending)")
+            return
+        }
+        let basket = await sink.records.first { $0.state.homeScore == 2 }
+        #expect(basket?.sentAt == handled.addingTimeInterval(0.25), "the held push goes out when due, a quarter of a second later")
     }
 }
