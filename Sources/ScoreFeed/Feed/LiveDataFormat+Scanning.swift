@@ -16,10 +16,12 @@ extension LiveDataFormat.Root {
     /// repeat the last copy's (a poll's next copy mostly does) are taken from it after one
     /// comparison of the bytes instead of being read again. `memo` is left with this copy's.
     static func scanning(_ data: Data, memo: inout LiveDataFormat.ActionsMemo?) -> Self? {
-        let before = memo
+        // Taken, not copied: the slots and bytes reused grow in place.
+        var before = memo
+        memo = nil
         var after: LiveDataFormat.ActionsMemo?
         let root = JSONScanner.reading(data) { (scanner: inout JSONScanner) throws(JSONScanner.Declined) in
-            let root = try scan(&scanner, before: before, after: &after)
+            let root = try scan(&scanner, before: &before, after: &after)
             try scanner.end()
             return root
         }
@@ -28,7 +30,7 @@ extension LiveDataFormat.Root {
     }
 
     private static func scan(
-        _ scanner: inout JSONScanner, before: LiveDataFormat.ActionsMemo?, after: inout LiveDataFormat.ActionsMemo?
+        _ scanner: inout JSONScanner, before: inout LiveDataFormat.ActionsMemo?, after: inout LiveDataFormat.ActionsMemo?
     ) throws(JSONScanner.Declined) -> Self {
         var root = Self()
         var seen: UInt32 = 0
@@ -37,7 +39,7 @@ extension LiveDataFormat.Root {
                 let key = try scanner.key()
                 if key.is("game") {
                     try mark(&seen, 1)
-                    if !scanner.null() { root.game = try game(&scanner, before: before, after: &after) }
+                    if !scanner.null() { root.game = try game(&scanner, before: &before, after: &after) }
                 } else if key.is("meta") {
                     try mark(&seen, 2)
                     if !scanner.null() {
@@ -71,7 +73,7 @@ extension LiveDataFormat.Root {
     }
 
     private static func game(
-        _ scanner: inout JSONScanner, before: LiveDataFormat.ActionsMemo?, after: inout LiveDataFormat.ActionsMemo?
+        _ scanner: inout JSONScanner, before: inout LiveDataFormat.ActionsMemo?, after: inout LiveDataFormat.ActionsMemo?
     ) throws(JSONScanner.Declined) -> Game {
         var game = Game()
         var seen: UInt32 = 0
@@ -88,23 +90,31 @@ extension LiveDataFormat.Root {
                             var more = true
                             // The last copy's actions, when this one starts with the same bytes: the
                             // same bytes read from the start of an element are the same elements.
-                            var reused: LiveDataFormat.ActionsMemo?
-                            if let before, !before.slots.isEmpty, scanner.follows(before.bytes) {
-                                scanner.index += before.bytes.count
+                            // Taken out of `before` (released), so they grow without a copy.
+                            var bytes: [UInt8] = []
+                            var reused = 0
+                            var rows: [NBAFeed.Row?] = []
+                            var mapping: LiveDataFormat.ActionsMemo.Mapping?
+                            if before?.slots.isEmpty == false, let known = before?.bytes, scanner.follows(known) {
+                                scanner.index += known.count
                                 last = scanner.index
-                                actions = before.slots
-                                reused = before
+                                actions = before?.slots ?? []
+                                bytes = known
+                                reused = actions.count
+                                rows = before?.rows ?? []
+                                mapping = before?.mapping
+                                before = nil
                                 more = try scanner.nextElement()
                             }
+                            let read = last
                             actions.reserveCapacity(max(700, actions.count + 64))
                             while more {
                                 actions.append(NBAActionSlot(action: try action(&scanner)))
                                 last = scanner.index
                                 more = try scanner.nextElement()
                             }
-                            after = LiveDataFormat.ActionsMemo(
-                                bytes: Array(scanner.bytes[first..<last]), slots: actions, reused: reused?.slots.count ?? 0,
-                                rows: reused?.rows ?? [], mapping: reused?.mapping)
+                            if reused == 0 { bytes = Array(scanner.bytes[first..<last]) } else { bytes += scanner.bytes[read..<last] }
+                            after = LiveDataFormat.ActionsMemo(bytes: bytes, slots: actions, reused: reused, rows: rows, mapping: mapping)
                         }
                         game.actions = actions
                     }

@@ -78,9 +78,12 @@ public struct SimulatedGame: Sendable {
         else { throw ScoreFeedError(.missingField, "no \"game\".\"actions\"", at: .init(file: file)) }
         var actions: [Action] = []
         var time: Double?
-        for action in raw {
+        // Each action as the file spells it, where the byte reader finds them all.
+        let spelled = Self.actionBytes(playByPlay).flatMap { $0.count == raw.count ? $0 : nil }
+        for (index, action) in raw.enumerated() {
             if let stated = (action["timeActual"] as? String).flatMap(ISOTime.seconds) { time = max(time ?? stated, stated) }
-            let json = (try? JSONSerialization.data(withJSONObject: action, options: [.sortedKeys])).map { [UInt8]($0) } ?? []
+            let json = spelled?[index]
+                ?? (try? JSONSerialization.data(withJSONObject: action, options: [.sortedKeys])).map { [UInt8]($0) } ?? []
             let home = (action["scoreHome"] as? String).flatMap(Int.init)
             let away = (action["scoreAway"] as? String).flatMap(Int.init)
             actions.append(Action(
@@ -102,6 +105,42 @@ public struct SimulatedGame: Sendable {
         let start = document.events.first?.time ?? Date(timeIntervalSince1970: 0)
         lines = [(0, StreamLine.headerLine(attributes))]
             + document.events.map { (max(0, $0.time.timeIntervalSince(start)), StreamLine.eventLine($0, game: id)) }
+    }
+
+    /// The bytes of each element of `game.actions` in a play-by-play document, as written there;
+    /// nil when the byte reader declines the document.
+    static func actionBytes(_ document: Data) -> [[UInt8]]? {
+        JSONScanner.reading(document) { (scanner: inout JSONScanner) throws(JSONScanner.Declined) -> [[UInt8]]? in
+            var found: [[UInt8]]?
+            if try scanner.beginObject() {
+                repeat {
+                    guard try scanner.key().is("game") else {
+                        try scanner.skipValue(depth: 1)
+                        continue
+                    }
+                    if try scanner.beginObject() {
+                        repeat {
+                            guard try scanner.key().is("actions"), found == nil else {
+                                try scanner.skipValue(depth: 2)
+                                continue
+                            }
+                            var elements: [[UInt8]] = []
+                            if try scanner.beginArray() {
+                                repeat {
+                                    scanner.skipWhitespace()
+                                    let start = scanner.index
+                                    try scanner.skipValue(depth: 3)
+                                    elements.append(Array(scanner.bytes[start..<scanner.index]))
+                                } while try scanner.nextElement()
+                            }
+                            found = elements
+                        } while try scanner.nextMember()
+                    }
+                } while try scanner.nextMember()
+            }
+            try scanner.end()
+            return found
+        } ?? nil
     }
 
     /// How many actions have appeared `elapsed` seconds after the first.
