@@ -50,11 +50,15 @@ public enum LiveDataFormat {
         func key(_ entry: NBAFeed.IndexedAction) -> Double {
             entry.action.orderNumber ?? entry.action.actionNumber.map(Double.init) ?? .infinity
         }
-        actions.sort { key($0) != key($1) ? key($0) < key($1) : $0.index < $1.index }
+        func before(_ a: NBAFeed.IndexedAction, _ b: NBAFeed.IndexedAction) -> Bool {
+            key(a) != key(b) ? key(a) < key(b) : a.index < b.index
+        }
+        // Mostly in order already: looked at once before sorting.
+        if zip(actions, actions.dropFirst()).contains(where: { !before($0, $1) }) { actions.sort(by: before) }
 
         // Home and away: the boxscore's, else the teams whose baskets move scoreHome and scoreAway
         // (one of them is enough when only two teams appear); unknown before the first basket.
-        let inferred = inferTeams(actions.map(\.action))
+        let inferred = inferTeams(actions.lazy.map(\.action))
         let homeId = homeTeamId ?? box?.homeTeam?.teamId ?? inferred.home
         let awayId = (homeTeamId == nil ? box?.awayTeam?.teamId : nil) ?? inferred.away.flatMap { $0 == homeId ? nil : $0 }
             ?? (homeId == nil ? nil : actions.lazy.compactMap(\.action.teamId).first { $0 != 0 && $0 != homeId })
@@ -113,7 +117,7 @@ public enum LiveDataFormat {
 
     /// The team whose basket first moves `scoreHome` is the home team, and the one that moves
     /// `scoreAway` the away team; when only one is known, the other is the other team in the feed.
-    static func inferTeams(_ actions: [NBAAction]) -> (home: Int?, away: Int?) {
+    static func inferTeams(_ actions: some Collection<NBAAction>) -> (home: Int?, away: Int?) {
         var home: Int?, away: Int?
         var last = (home: 0, away: 0)
         for action in actions {

@@ -50,11 +50,11 @@ struct NBAFeed: Sendable {
 
     /// Settles clocks, sequence numbers and times (``WallClockEstimate``) and stores the rows as
     /// actions. `start` is used only when no row has a known time.
-    mutating func setActions(_ rows: [Row], start: Double) {
+    mutating func setActions(_ rows: consuming [Row], start: Double) {
         var filled = rows
         var lastClock: (period: Int, clock: Double)?
-        var used = Set<Int>()
-        var nextFree = (rows.map(\.seq).max() ?? 0) + 1
+        var used = Set<Int>(minimumCapacity: filled.count)
+        var nextFree = (filled.lazy.map(\.seq).max() ?? 0) + 1
         for i in filled.indices {
             if filled[i].clock == nil {
                 filled[i].clock = lastClock.flatMap { $0.period == filled[i].period ? $0.clock : nil }

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension Journal {
     /// What a journal file holds: its inputs in order with the number of the first, and whether
@@ -17,7 +22,7 @@ extension Journal {
     /// follows on; the rest, from the first line that does not, is dropped.
     public static func read(_ data: Data) -> Reading {
         var reading = Reading()
-        let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
+        let lines = pieces(of: data).map { data[$0] }
         // The last piece is what follows the last newline: empty, or a torn line.
         var next: Int?
         for (index, line) in lines.enumerated() {
@@ -34,6 +39,28 @@ extension Journal {
             next = entry.first + entry.inputs.count
         }
         return reading
+    }
+
+    /// The ranges of `data` between newlines, as `split(separator: 0x0A,
+    /// omittingEmptySubsequences: false)` gives them (the last is what follows the last newline),
+    /// found with `memchr`: the generic split took a twentieth of a simulated day.
+    static func pieces(of data: Data) -> [Range<Int>] {
+        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> [Range<Int>] in
+            var pieces: [Range<Int>] = []
+            guard let base = buffer.baseAddress else { return [data.startIndex..<data.startIndex] }
+            var start = 0
+            while start <= buffer.count {
+                let rest = buffer.count - start
+                guard rest > 0, let found = memchr(base + start, 0x0A, rest) else {
+                    pieces.append(data.startIndex + start..<data.startIndex + buffer.count)
+                    break
+                }
+                let end = base.distance(to: UnsafeRawPointer(found))
+                pieces.append(data.startIndex + start..<data.startIndex + end)
+                start = end + 1
+            }
+            return pieces
+        }
     }
 
     private static func parse(

@@ -292,7 +292,7 @@ public enum Simulation {
             let journal = (try? Data(contentsOf: CheckpointStore.journalURL(of: url))) ?? Data()
             var next: Int?
             // Every piece but the last ended in a newline.
-            for line in journal.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast() {
+            for line in Journal.pieces(of: journal).dropLast().map({ journal[$0] }) {
                 let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 4, omittingEmptySubsequences: false)
                 guard fields.count == 5, let first = Int(String(decoding: fields[0], as: UTF8.self)),
                       next == nil || first == next,

@@ -274,4 +274,17 @@ struct JournalTests {
         let entries = try CheckpointStore(directory: dir).readAll()
         #expect(entries.count == 1 && entries[0].journal?.isEmpty != false, "a clean exit leaves one file per game")
     }
+
+    /// A journal's lines are found as `split(separator:omittingEmptySubsequences: false)` finds
+    /// them, in a whole buffer or a slice of one.
+    @Test(arguments: ["", "\n", "a", "a\n", "a\n\nb", "\n\n", "12 ab [1]\n13 cd [2]\n14 e"])
+    func linesAreThePiecesBetweenNewlines(_ text: String) {
+        let whole = Data(text.utf8)
+        var padded = Data("xx\n".utf8)
+        padded.append(whole)
+        for data in [whole, padded.dropFirst(3)] {
+            let split = data.split(separator: 0x0A, omittingEmptySubsequences: false).map { Data($0) }
+            #expect(Journal.pieces(of: data).map { Data(data[$0]) } == split)
+        }
+    }
 }
