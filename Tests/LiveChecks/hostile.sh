@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Issue 23's hostile endpoints, as figures: a release-build `scorefeed poll` follows the real
 # games of ../shared/nba-pbp from Tests/Support/nba_live_server.py, whose play-by-play AND
-# boxscore of every game are hostile (--hostile): 8 GB bodies, bodies that never end, or 130 KB
-# of gzip that inflate to 128 MB. For each kind it samples poll's VmRSS from /proc every 0.1 s for
+# boxscore of every game are hostile (--hostile): 8 GB bodies, bodies that never end, or 16 KB
+# of gzip that inflate to 16 MB. For each kind it samples poll's VmRSS from /proc every 0.1 s for
 # SECONDS (15), sends SIGTERM and measures how long poll takes to exit, and counts the error
 # lines. The issue asks: RSS under 100 MB, exit within 5 s.
 # Usage: Tests/LiveChecks/hostile.sh [SECONDS]      (builds the release binary first)

@@ -101,8 +101,8 @@ Hostile documents (--hostile playbyplay_<gameId>=KIND,boxscore_<gameId>=KIND,...
 for that document, after the fault plan, answers 200 with):
   huge       8 GB of spaces under its Content-Length, generated as it is sent, never held
   endless    a body with no length that never ends: a byte every 0.1 s, for ever
-  gzip       Content-Encoding: gzip, about 130 KB on the wire that inflate to 128 MB of zeros (a
-             16 MB block compressed once, its repeatable middle sent 7 times): 32 times poll's
+  gzip       Content-Encoding: gzip, about 16 KB on the wire that inflate to 16 MB of zeros (a
+             4 MB block compressed once, its repeatable middle sent 3 times): 4 times poll's
              default cap, a thousandfold, and cheap enough that the tests beside it are not starved
 Each is counted in the stats' "hostile".
 
@@ -135,11 +135,11 @@ HOSTILE_KINDS = ["huge", "endless", "gzip"]
 
 
 class GzipBomb:
-    """A gzip stream of zeros: the head (header and the first 16 MB block, full-flushed) and the
+    """A gzip stream of zeros: the head (header and the first 4 MB block, full-flushed) and the
     middle (the next block, full-flushed: the same bytes for every later block). No trailer: the
     stream is never meant to be read to its end."""
-    BLOCK = 16 << 20
-    REPEATS = 8  # 128 MB inflated
+    BLOCK = 4 << 20
+    REPEATS = 4  # 16 MB inflated
     _parts = None
     _lock = threading.Lock()
 

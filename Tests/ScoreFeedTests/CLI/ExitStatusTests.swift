@@ -85,6 +85,69 @@ struct ExitStatusTests {
         #expect(same && again.lines.count == clean.count, "every push the reader missed comes out, once")
     }
 
+    /// Without a state dir the reader going away is said once, not once per line serve still
+    /// had: no per-line sink error floods stderr.
+    @Test(
+        .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
+        .enabled(if: NBAFiles.available, NBAFiles.absentReason),
+        arguments: Mode.allCases)
+    func aReaderThatGoesAwayIsSaidOnceWithoutAStateDir(_ mode: Mode) throws {
+        let folder = try ScoreFeedProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stream = try StateDirectoryLockTests.stream(mode, into: folder)
+        let gone = try ScoreFeedProcess.run(
+            ["serve", "--clock", "feed"] + StateDirectoryLockTests.modeArguments(mode), closeOutput: true, input: stream)
+        #expect(gone.status == ExitCode.withheld, "\(gone.standardError.suffix(400))")
+        let lines = gone.standardError.split(separator: "\n")
+        #expect(lines.filter { $0.contains("the reader of standard output went away (EPIPE)") }.count == 1)
+        #expect(!lines.contains { $0.contains("reader-gone") }, "\(lines.prefix(3))")
+        #expect(lines.filter { $0.hasPrefix("game ") }.count == 8, "one summary per game")
+    }
+
+    /// A webhook down past --webhook-give-up: exit 75 and the summaries name the webhook.
+    @Test(
+        .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
+        .enabled(if: NBAFiles.available, NBAFiles.absentReason),
+        arguments: Mode.allCases)
+    func aSinkDownPastItsGiveUpExits75(_ mode: Mode) throws {
+        let folder = try ScoreFeedProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stream = try StateDirectoryLockTests.stream(mode, into: folder)
+        let run = try ScoreFeedProcess.run(
+            ["serve", "--clock", "feed", "--webhook", "http://127.0.0.1:9/push", "--webhook-give-up", "0", "--webhook-timeout", "1",
+             "--out", folder.appendingPathComponent("out.jsonl").path] + StateDirectoryLockTests.modeArguments(mode),
+            input: stream)
+        #expect(run.status == ExitCode.withheld, "\(run.standardError)")
+        #expect(run.standardError.contains("pushes not delivered (the webhook gave up on them)"))
+    }
+
+    /// The summary's words, one cause each.
+    @Test func theSummaryNamesTheCause() {
+        var game = GameService.GameSummary(
+            attributes: Make.attributes, statistics: .init(), state: GameState(), ended: false, unsent: 3, channel: .init(), holding: false)
+        #expect(LiveRun.summary(game, resumable: true).hasSuffix("; 3 pushes not delivered (the sink failed)"))
+        #expect(LiveRun.withholds(game))
+        game.checkpointFailure = ScoreFeedError(.io, "cannot write /s/game-TEST1.json: \(ScoreFeedError.errnoText(ENOSPC))")
+        let line = LiveRun.summary(game, resumable: true)
+        #expect(line.contains("3 pushes withheld: its checkpoint cannot be written (cannot write /s/game-TEST1.json: No space left on device (errno 28))"))
+        #expect(!line.contains("sink"))
+        game.unsent = 0
+        #expect(LiveRun.withholds(game), "a checkpoint that cannot be written is a failure even with nothing to send")
+        game.checkpointFailure = nil
+        #expect(!LiveRun.withholds(game))
+        game.unsent = 2
+        game.holding = true
+        #expect(!LiveRun.withholds(game) && LiveRun.summary(game, resumable: true).hasSuffix("2 pushes held for want of a channel"))
+    }
+}
+
+/// `serve` under pressure: engines that fall behind the reader of its input, and a signal while it
+/// finishes. Apart from ``ExitStatusTests`` so that the two serialized chains of waits run side by
+/// side; serialized, as each is timed against the machine's load.
+@Suite("Exit status: serve falling behind, a signal while finishing", .serialized)
+struct ServeUnderPressureTests {
+    typealias Mode = RealFeedServeTests.Mode
+
     /// No line is lost when the engines fall behind the reader. serve's stdout is not read until
     /// serve has read the whole of a 6-night stream (48 games, about 6 MB, so six batches of a
     /// megabyte): the first batch's pushes fill the pipe and stop the engines, four batches wait
@@ -140,25 +203,6 @@ struct ExitStatusTests {
         #expect(records.split(separator: "\n").count == 6 * 1491)
     }
 
-    /// Without a state dir the reader going away is said once, not once per line serve still
-    /// had: no per-line sink error floods stderr.
-    @Test(
-        .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
-        .enabled(if: NBAFiles.available, NBAFiles.absentReason),
-        arguments: Mode.allCases)
-    func aReaderThatGoesAwayIsSaidOnceWithoutAStateDir(_ mode: Mode) throws {
-        let folder = try ScoreFeedProcess.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let stream = try StateDirectoryLockTests.stream(mode, into: folder)
-        let gone = try ScoreFeedProcess.run(
-            ["serve", "--clock", "feed"] + StateDirectoryLockTests.modeArguments(mode), closeOutput: true, input: stream)
-        #expect(gone.status == ExitCode.withheld, "\(gone.standardError.suffix(400))")
-        let lines = gone.standardError.split(separator: "\n")
-        #expect(lines.filter { $0.contains("the reader of standard output went away (EPIPE)") }.count == 1)
-        #expect(!lines.contains { $0.contains("reader-gone") }, "\(lines.prefix(3))")
-        #expect(lines.filter { $0.hasPrefix("game ") }.count == 8, "one summary per game")
-    }
-
     /// SIGTERM while serve finishes (its input ended; a webhook that is down would keep it
     /// retrying for --webhook-give-up): it stops after 5 s more, says so, keeps what is not
     /// delivered in its checkpoints and exits 75; a run once the webhook is back would send it.
@@ -192,7 +236,12 @@ struct ExitStatusTests {
         #expect(!said.contains("CancellationError"))
         #expect(said.split(separator: "\n").filter { $0.hasPrefix("game ") && $0.contains("pushes not delivered") }.count == 8)
     }
+}
 
+/// `poll` exits 75 when a checkpoint cannot be written (apart from ``ExitStatusTests``: its polls
+/// wait on the test server's game clock).
+@Suite("Exit status: poll", .serialized)
+struct PollExitStatusTests {
     /// poll too: one game's checkpoint cannot be written against the NBA test server; poll exits
     /// 75 naming it; once it can be written, a poll on the same state dir completes every game.
     @Test(
@@ -216,41 +265,5 @@ struct ExitStatusTests {
         let again = try await PollLiveTests.poll(server, state: state, apns: apns)
         #expect(again.status == 0, "\(again.stderr.suffix(400))")
         try await PollLiveTests.check(failing.lines + again.lines, allowRepeats: true, label: "\(mode) checkpoint blocked, then freed:")
-    }
-
-    /// A webhook down past --webhook-give-up: exit 75 and the summaries name the webhook.
-    @Test(
-        .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
-        .enabled(if: NBAFiles.available, NBAFiles.absentReason),
-        arguments: Mode.allCases)
-    func aSinkDownPastItsGiveUpExits75(_ mode: Mode) throws {
-        let folder = try ScoreFeedProcess.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let stream = try StateDirectoryLockTests.stream(mode, into: folder)
-        let run = try ScoreFeedProcess.run(
-            ["serve", "--clock", "feed", "--webhook", "http://127.0.0.1:9/push", "--webhook-give-up", "0", "--webhook-timeout", "1",
-             "--out", folder.appendingPathComponent("out.jsonl").path] + StateDirectoryLockTests.modeArguments(mode),
-            input: stream)
-        #expect(run.status == ExitCode.withheld, "\(run.standardError)")
-        #expect(run.standardError.contains("pushes not delivered (the webhook gave up on them)"))
-    }
-
-    /// The summary's words, one cause each.
-    @Test func theSummaryNamesTheCause() {
-        var game = GameService.GameSummary(
-            attributes: Make.attributes, statistics: .init(), state: GameState(), ended: false, unsent: 3, channel: .init(), holding: false)
-        #expect(LiveRun.summary(game, resumable: true).hasSuffix("; 3 pushes not delivered (the sink failed)"))
-        #expect(LiveRun.withholds(game))
-        game.checkpointFailure = ScoreFeedError(.io, "cannot write /s/game-TEST1.json: \(ScoreFeedError.errnoText(ENOSPC))")
-        let line = LiveRun.summary(game, resumable: true)
-        #expect(line.contains("3 pushes withheld: its checkpoint cannot be written (cannot write /s/game-TEST1.json: No space left on device (errno 28))"))
-        #expect(!line.contains("sink"))
-        game.unsent = 0
-        #expect(LiveRun.withholds(game), "a checkpoint that cannot be written is a failure even with nothing to send")
-        game.checkpointFailure = nil
-        #expect(!LiveRun.withholds(game))
-        game.unsent = 2
-        game.holding = true
-        #expect(!LiveRun.withholds(game) && LiveRun.summary(game, resumable: true).hasSuffix("2 pushes held for want of a channel"))
     }
 }

@@ -3,7 +3,7 @@ import Testing
 import ScoreFeed
 
 /// Hostile endpoints (Tests/Support/nba_live_server.py --hostile): an answer of 8 GB, one that
-/// never ends, and 130 KB of gzip that inflate to 128 MB. Each is one clear error naming the URL,
+/// never ends, and 16 KB of gzip that inflate to 16 MB. Each is one clear error naming the URL,
 /// a failed request (so the usual backoff), and never holds more than the cap. Memory and the
 /// time SIGTERM takes are figures, not assertions: Tests/LiveChecks/hostile.sh.
 @Suite(
