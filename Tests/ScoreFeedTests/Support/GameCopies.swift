@@ -38,7 +38,13 @@ struct GameCopies {
         skeleton["meta"] = meta
         let text = String(decoding: try JSONSerialization.data(withJSONObject: skeleton), as: UTF8.self)
         parts = text.components(separatedBy: "\"\(Self.actionsMark)\"").flatMap { $0.components(separatedBy: "\"\(Self.timeMark)\"") }.map { Data($0.utf8) }
-        actionBytes = try actions.map { try JSONSerialization.data(withJSONObject: $0) }
+        // As the file spells them (the byte reader finds them), else written again.
+        let count = actions.count
+        if let spelled = SimulatedGame.actionBytes(data), spelled.count == count {
+            actionBytes = spelled.map { Data($0) }
+        } else {
+            actionBytes = try actions.map { try JSONSerialization.data(withJSONObject: $0) }
+        }
         timeFirst = text.range(of: Self.timeMark)!.lowerBound < text.range(of: Self.actionsMark)!.lowerBound
     }
 
