@@ -46,13 +46,7 @@ extension JSONScanner {
         } else if name.is("finish") {
             input = .finish(now: try onlyNow())
         } else if name.is("delivered") {
-            var now: Date?
-            try members { (key, scanner) throws(Declined) in
-                guard key.is("now") else { throw Declined() }
-                try scanner.fresh(now)
-                now = try scanner.date()
-            }
-            input = .delivered(now: now)
+            input = .delivered(now: try optionalNow())
         } else if name.is("beginArrival") {
             try members { (_, _) throws(Declined) in throw Declined() }
             input = .beginArrival
@@ -175,11 +169,9 @@ extension JSONScanner {
             }
         }
         let kind: GameEvent.Kind
-        if name.is("periodStart") || name.is("periodEnd") || name.is("jumpBall") || name.is("steal") || name.is("block")
-            || name.is("gameEnd") {
+        if let valueless = Self.valuelessKinds.first(where: { name.is($0.typeName) }) {
             try read([])
-            kind = name.is("periodStart") ? .periodStart : name.is("periodEnd") ? .periodEnd : name.is("jumpBall") ? .jumpBall
-                : name.is("steal") ? .steal : name.is("block") ? .block : .gameEnd
+            kind = valueless
         } else if name.is("fieldGoal") {
             try read([("points", .int(0)), ("made", .bool(0))])
             guard let points = ints[0], let made = bools[0] else { throw Declined() }
@@ -228,6 +220,9 @@ extension JSONScanner {
         return kind
     }
 
+    /// The kinds without values, spelled by their case name (``GameEvent/Kind/typeName``).
+    private static let valuelessKinds: [GameEvent.Kind] = [.periodStart, .periodEnd, .jumpBall, .steal, .block, .gameEnd]
+
     /// Where a kind's labelled value goes.
     private enum Slot {
         case int(Int), bool(Int), text(Int)
@@ -250,13 +245,18 @@ extension JSONScanner {
 
     /// `{"now":…}`, the value of the cases that carry only `now`.
     private mutating func onlyNow() throws(Declined) -> Date {
+        guard let now = try optionalNow() else { throw Declined() }
+        return now
+    }
+
+    /// `{"now":…}` or `{}` (a delivery with no time).
+    private mutating func optionalNow() throws(Declined) -> Date? {
         var now: Date?
         try members { (key, scanner) throws(Declined) in
             guard key.is("now") else { throw Declined() }
             try scanner.fresh(now)
             now = try scanner.date()
         }
-        guard let now else { throw Declined() }
         return now
     }
 }

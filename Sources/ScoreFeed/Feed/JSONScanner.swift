@@ -165,6 +165,11 @@ struct JSONScanner {
         func `is`(_ name: StaticString) -> Bool {
             name.utf8CodeUnitCount == count && memcmp(start, name.utf8Start, count) == 0
         }
+
+        /// Whether the key is exactly `name`.
+        func `is`(_ name: String) -> Bool {
+            name.utf8.elementsEqual(UnsafeBufferPointer(start: start, count: count))
+        }
     }
 
     // MARK: Scalars

@@ -91,19 +91,13 @@ extension LiveDataFormat.Root {
                             // The last copy's actions, when this one starts with the same bytes: the
                             // same bytes read from the start of an element are the same elements.
                             // Taken out of `before` (released), so they grow without a copy.
-                            var bytes: [UInt8] = []
-                            var reused = 0
-                            var rows: [NBAFeed.Row?] = []
-                            var mapping: LiveDataFormat.ActionsMemo.Mapping?
-                            if before?.slots.isEmpty == false, let known = before?.bytes, scanner.follows(known) {
-                                scanner.index += known.count
+                            var memo = LiveDataFormat.ActionsMemo(bytes: [], slots: [])
+                            if var taken = before.take(), !taken.slots.isEmpty, scanner.follows(taken.bytes) {
+                                scanner.index += taken.bytes.count
                                 last = scanner.index
-                                actions = before?.slots ?? []
-                                bytes = known
-                                reused = actions.count
-                                rows = before?.rows ?? []
-                                mapping = before?.mapping
-                                before = nil
+                                taken.reused = taken.slots.count
+                                swap(&actions, &taken.slots)
+                                memo = taken
                                 more = try scanner.nextElement()
                             }
                             let read = last
@@ -113,8 +107,9 @@ extension LiveDataFormat.Root {
                                 last = scanner.index
                                 more = try scanner.nextElement()
                             }
-                            if reused == 0 { bytes = Array(scanner.bytes[first..<last]) } else { bytes += scanner.bytes[read..<last] }
-                            after = LiveDataFormat.ActionsMemo(bytes: bytes, slots: actions, reused: reused, rows: rows, mapping: mapping)
+                            if memo.reused == 0 { memo.bytes = Array(scanner.bytes[first..<last]) } else { memo.bytes += scanner.bytes[read..<last] }
+                            memo.slots = actions
+                            after = memo
                         }
                         game.actions = actions
                     }

@@ -24,11 +24,35 @@ public struct DeadlineLoop: Sendable {
         next: () async throws -> Date?,
         work: (_ now: Date) async throws -> Void
     ) async rethrows {
+        try await run(isolation: isolation, wakeUp: nil, next: next, work: work)
+    }
+
+    /// ``run(isolation:next:work:)`` whose sleep `wakeUp` also ends: `work` then runs at once,
+    /// and `next` is asked again. A loop that is told when its next deadline moves sooner sleeps
+    /// until its deadline instead of looking again every so often.
+    func run(
+        isolation: isolated (any Actor)? = #isolation,
+        wakeUp: WakeUp?,
+        next: () async throws -> Date?,
+        work: (_ now: Date) async throws -> Void
+    ) async rethrows {
         while !Task.isCancelled, let deadline = try await next() {
-            do {
-                try await clock.sleep(until: deadline)
-            } catch {
-                return  // cancelled in the sleep
+            if let wakeUp {
+                // A deadline that has passed is not slept on.
+                if deadline > clock.now {
+                    await withTaskGroup(of: Void.self) { [clock] group in
+                        group.addTask { try? await clock.sleep(until: deadline) }
+                        group.addTask { await wakeUp.wait() }
+                        await group.next()
+                        group.cancelAll()
+                    }
+                }
+            } else {
+                do {
+                    try await clock.sleep(until: deadline)
+                } catch {
+                    return  // cancelled in the sleep
+                }
             }
             guard !Task.isCancelled else { return }
             try await work(clock.now)

@@ -36,22 +36,17 @@ extension GameService {
     /// is cancelled: sleeps until the next deadline, woken sooner when a sooner one is scheduled
     /// (``schedule(_:_:)``) or a game waits for a channel; at most ``timerRest`` at a time.
     func runTimer() async {
-        while !Task.isCancelled {
-            let now = wallClock.now
-            let target = min(nextDeadline ?? .distantFuture, now.addingTimeInterval(Self.timerRest))
-            if target > now {
+        await DeadlineLoop(clock: wallClock).run(
+            wakeUp: timerWakeUp,
+            next: {
+                let target = min(nextDeadline ?? .distantFuture, wallClock.now.addingTimeInterval(Self.timerRest))
                 timerTarget = target
-                await withTaskGroup(of: Void.self) { [wallClock, timerWakeUp] group in
-                    group.addTask { try? await wallClock.sleep(until: target) }
-                    group.addTask { await timerWakeUp.wait() }
-                    await group.next()
-                    group.cancelAll()
-                }
+                return target
+            },
+            work: { now in
                 timerTarget = nil
-            }
-            guard !Task.isCancelled else { return }
-            await fireDue(now: wallClock.now)
-        }
+                await fireDue(now: now)
+            })
     }
 
     /// The longest the timer sleeps without looking: every deadline wakes it on its own, so this

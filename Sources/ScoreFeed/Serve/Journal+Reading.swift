@@ -73,9 +73,15 @@ extension Journal {
         let body = head[2].split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
         guard body.count == 3, let seq = Int(String(decoding: body[0], as: UTF8.self)),
               let lastTimestamp = Int(String(decoding: body[1], as: UTF8.self)),
-              let inputs = body[2].withUnsafeBytes({ bytes in JSONScanner.reading(bytes) { (scanner: inout JSONScanner) throws(JSONScanner.Declined) in try scanner.inputs() } })
-                  ?? (try? JSONDecoder().decode([GameSession.Input].self, from: Data(body[2])))
+              let inputs = inputs(body[2])
         else { return nil }
         return (first, seq, lastTimestamp, inputs)
+    }
+
+    /// A line's inputs: read by the byte reader, or by `JSONDecoder` where it declines.
+    private static func inputs(_ json: Data.SubSequence) -> [GameSession.Input]? {
+        json.withUnsafeBytes { bytes in
+            JSONScanner.reading(bytes) { (scanner: inout JSONScanner) throws(JSONScanner.Declined) in try scanner.inputs() }
+        } ?? (try? JSONDecoder().decode([GameSession.Input].self, from: Data(json)))
     }
 }
