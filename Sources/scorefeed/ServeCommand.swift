@@ -80,11 +80,13 @@ enum ServeCommand {
 
         let service = live.service
         // On the system clock what is read at once is one moment for each game: a backlog is read
-        // whole (up to 64 MB, its writer waited for 0.1 s between full reads) before the games decide.
+        // whole (up to 64 MB, its writer waited for 0.1 s between full reads) before the games
+        // decide, and what was read while they were busy is taken as one.
+        let system = options.live.clock == .system
         let reader = LineReader(
             source: follow.map { .follow($0) } ?? .standardInput, maxLineBytes: maxLine,
-            batchBytes: options.live.clock == .system ? LineReader.arrivalBytes : LineReader.batchBytes,
-            grace: options.live.clock == .system ? 100 : 0)
+            batchBytes: system ? LineReader.arrivalBytes : LineReader.batchBytes, grace: system ? 100 : 0,
+            joinsWaiting: system)
         let source = follow ?? "stdin"
         let status = try await live.run {
             // Lines are parsed on the reader's thread; each batch is made durable with one sync,

@@ -186,12 +186,14 @@ public struct LivePoller: Sendable {
                 outcome = .failed(retryAfter: nil)
             }
             if let snapshot {
-                let progress = await service.progress(of: gameId)
-                if await hand(snapshot, to: service, handed: &handed, waitingForTeams: news.isAnnouncedOnly, report: report) {
+                let before = await service.standing(of: gameId)
+                let after = await hand(snapshot, to: service, before: before, handed: &handed, waitingForTeams: news.isAnnouncedOnly, report: report)
+                // Only a final ends the poll of a game here; one called off ends when the watch says so.
+                if after.ending == .final {
                     ended = true
                     return
                 }
-                if await service.progress(of: gameId) != progress { watch.news(at: clock.now) }
+                if after.progress != before.progress { watch.news(at: clock.now) }
                 if !handed.isEmpty { news.isAnnouncedOnly = false }
             }
             if let tipOff = box.box?.tipOff { watch.heard(tipOff: tipOff) }
@@ -203,7 +205,8 @@ public struct LivePoller: Sendable {
                alone.end != nil {
                 // The play-by-play lists the game's end while the boxscore lags: the end decides,
                 // with its final.
-                if await hand(alone, to: service, handed: &handed, waitingForTeams: false, report: report) {
+                let before = await service.standing(of: gameId)
+                if await hand(alone, to: service, before: before, handed: &handed, waitingForTeams: false, report: report).ending == .final {
                     ended = true
                     return
                 }
@@ -223,31 +226,31 @@ public struct LivePoller: Sendable {
     private func giveUp(_ verdict: FeedWatch.Verdict, service: GameService, report: @Sendable (Report) -> Void) async -> Bool {
         guard verdict.phase != nil else { return false }
         let why = verdict.why
-        if let earlier = await service.ending(of: gameId) {
+        let standing = await service.standing(of: gameId)
+        if let earlier = standing.ending {
             if earlier != .final { report(.stillCalledOff(gameId, earlier, why)) }
             return true
         }
-        let known = await service.knows(gameId)
+        let known = standing.known
         // A game that applied actions was under way: it stops suspended, whatever the verdict's
         // reason; one that never started is postponed.
-        let startedPlay = await service.progress(of: gameId) > 0
-        let called: GamePhase = startedPlay ? .suspended : .postponed
+        let called: GamePhase = standing.progress > 0 ? .suspended : .postponed
         if known, let problem = await service.callOff(called, why: why, game: gameId) { report(.problem(problem)) }
         report(.calledOff(gameId, called, why, ended: known))
         return true
     }
 
-    /// Hands `snapshot` to the game's engine: the actions it has not handed in this form, then
-    /// the feed's score, then the end. Returns whether the game has ended.
+    /// Hands `snapshot` to the game's engine, which stood as `before`: the actions it has not
+    /// handed in this form, then the feed's score, then the end. Returns where the game stands
+    /// after.
     private func hand(
-        _ snapshot: LiveSnapshot, to service: GameService, handed: inout [Int: UInt64], waitingForTeams: Bool,
-        report: @Sendable (Report) -> Void
-    ) async -> Bool {
-        let known = await service.knows(gameId)
-        let earlier = await service.ending(of: gameId)
+        _ snapshot: LiveSnapshot, to service: GameService, before: GameService.Standing, handed: inout [Int: UInt64],
+        waitingForTeams: Bool, report: @Sendable (Report) -> Void
+    ) async -> GameService.Standing {
+        let (known, earlier) = (before.known, before.ending)
         // Not before its teams are known (a game started from the scoreboard too); the next whole
         // snapshot brings everything.
-        if (!known || waitingForTeams) && !snapshot.teamsKnown { return false }
+        if (!known || waitingForTeams) && !snapshot.teamsKnown { return before }
         if handed.isEmpty && snapshot.teamsKnown {
             // The game's id is the poller's; the teams are the feed's. A game resumed from its
             // checkpoint is started too (it keeps its state): in broadcast mode, one with no channel
@@ -273,14 +276,10 @@ public struct LivePoller: Sendable {
             end: snapshot.end.map { ($0, snapshot.events.count + 1) }, game: gameId, source: playByPlay.absoluteString,
             ignoring: [.periodBackwards])
         for problem in problems { report(.problem(problem)) }
-        let ending = await service.ending(of: gameId)
-        if let earlier, earlier.isCalledOff, ending != earlier { report(.back(gameId, earlier)) }
-        // Only a final ends the poll of a game here; one called off ends when the watch says so.
-        if ending == .final {
-            report(.ended(gameId))
-            return true
-        }
-        return false
+        let after = await service.standing(of: gameId)
+        if let earlier, earlier.isCalledOff, after.ending != earlier { report(.back(gameId, earlier)) }
+        if after.ending == .final { report(.ended(gameId)) }
+        return after
     }
 
     /// Says a request's failure, except a 403 or 404 while the game is not yet known (or known

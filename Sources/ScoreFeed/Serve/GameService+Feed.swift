@@ -23,6 +23,27 @@ extension GameService {
         return statistics.accepted + statistics.edits
     }
 
+    /// Where a game stands, read in one hop: whether it is known, how it ended, its progress.
+    public struct Standing: Hashable, Sendable {
+        public var known = false
+        /// See ``GameService/ending(of:)``.
+        public var ending: GamePhase?
+        /// See ``GameService/progress(of:)``.
+        public var progress = 0
+    }
+
+    /// Where `game` stands (a poller asks before and after each snapshot it hands over).
+    public func standing(of id: String) async -> Standing {
+        guard let engine = games[id]?.engine else { return Standing() }
+        return await Self.standing(engine)
+    }
+
+    private static func standing(_ engine: isolated MatchEngine) -> Standing {
+        Standing(
+            known: true, ending: engine.hasEnded ? engine.state.phase : nil,
+            progress: engine.statistics.accepted + engine.statistics.edits)
+    }
+
     /// A copy of `game`'s feed older than one already seen was ignored: its engine counts it
     /// (nothing for a game not known).
     public func ignoreStaleCopy(game id: String) async {

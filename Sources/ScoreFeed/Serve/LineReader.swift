@@ -26,11 +26,19 @@ public struct LineReader: Sendable {
     /// never make a batch that large, so they never wait. 0: no wait.
     public var grace: Int32
 
-    public init(source: Source, maxLineBytes: Int = 65_536, batchBytes: Int = LineReader.batchBytes, grace: Int32 = 0) {
+    /// Whether the engines take every batch waiting as one (`serve` on the system clock, where a
+    /// batch is one moment): lines read while the engines were busy arrived together.
+    public var joinsWaiting: Bool
+
+    public init(
+        source: Source, maxLineBytes: Int = 65_536, batchBytes: Int = LineReader.batchBytes, grace: Int32 = 0,
+        joinsWaiting: Bool = false
+    ) {
         self.source = source
         self.maxLineBytes = maxLineBytes
         self.batchBytes = batchBytes
         self.grace = grace
+        self.joinsWaiting = joinsWaiting
     }
 
     /// The most bytes one batch gathers by default: a backlog is made durable in a few syncs,
@@ -63,74 +71,62 @@ public struct LineReader: Sendable {
     func batches<T: Sendable>(found transform: @escaping @Sendable (Found) -> T) -> Batches<T> {
         let source = self.source, limit = maxLineBytes, most = batchBytes, grace = self.grace
         // Room for the batches parsed ahead: the reader waits for a batch to be taken (no polling).
-        let room = DispatchSemaphore(value: Self.batchesAhead)
-        let stream = AsyncStream<[T]> { continuation in
-            let stop = StopFlag()
-            continuation.onTermination = { _ in
-                stop.set()
-                room.signal()
+        let handoff = Handoff<T>(room: Self.batchesAhead)
+        Thread.detachNewThread {
+            var fd: Int32 = STDIN_FILENO
+            if case .follow(let path) = source {
+                fd = open(path, O_RDONLY)
+                if fd < 0 {
+                    handoff.finish()
+                    return
+                }
             }
-            Thread.detachNewThread {
-                var fd: Int32 = STDIN_FILENO
-                if case .follow(let path) = source {
-                    fd = open(path, O_RDONLY)
-                    if fd < 0 {
-                        continuation.finish()
-                        return
-                    }
-                }
-                // The engines behind: the reader waits until they take a batch, so no line is ever
-                // lost and no more than ``batchesAhead`` batches wait.
-                func hand(_ items: [T]) {
-                    room.wait()
-                    guard !stop.isSet else { return }
-                    continuation.yield(items)
-                }
-                var splitter = Splitter(limit: limit)
-                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
-                defer { buffer.deallocate() }
-                var items: [T] = []
-                // Each batch is given the room the last one took and an eighth more, so a
-                // backlog's batches are seldom grown (and copied).
-                func handItems() {
-                    hand(items)
-                    let room = items.count + items.count / 8
-                    items = []
-                    items.reserveCapacity(room)
-                }
-                var batched = 0
-                while !stop.isSet {
-                    let n = read(fd, buffer.baseAddress, buffer.count)
-                    if n < 0 && errno == EINTR { continue }
-                    if n <= 0 {
-                        if case .follow = source, n == 0 {
-                            if !items.isEmpty {
-                                handItems()
-                                batched = 0
-                            }
-                            usleep(50_000)
-                            continue
+            var splitter = Splitter(limit: limit)
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
+            defer { buffer.deallocate() }
+            var items: [T] = []
+            // The engines behind: the reader waits until they take a batch, so no line is ever
+            // lost and no more than ``batchesAhead`` batches wait. Each batch is given the room
+            // the last one took and an eighth more, so a backlog's batches are seldom grown (and
+            // copied).
+            func handItems() {
+                handoff.put(items)
+                let room = items.count + items.count / 8
+                items = []
+                items.reserveCapacity(room)
+            }
+            var batched = 0
+            while !handoff.isStopped {
+                let n = read(fd, buffer.baseAddress, buffer.count)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 {
+                    if case .follow = source, n == 0 {
+                        if !items.isEmpty {
+                            handItems()
+                            batched = 0
                         }
-                        break
-                    }
-                    splitter.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) { items.append(transform($0)) }
-                    batched += n
-                    // What is already there joins the batch (up to a megabyte): a backlog is made
-                    // durable in a few syncs, a live feed's line goes at once.
-                    if batched < most, Self.readable(fd) || (grace > 0 && batched >= Self.backlogBytes && Self.readable(fd, waiting: grace)) {
+                        usleep(50_000)
                         continue
                     }
-                    guard !items.isEmpty else { continue }
-                    handItems()
-                    batched = 0
+                    break
                 }
-                splitter.finish { items.append(transform($0)) }
-                if !items.isEmpty { hand(items) }
-                if case .follow = source { close(fd) }
-                continuation.finish()
+                splitter.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) { items.append(transform($0)) }
+                batched += n
+                // What is already there joins the batch (up to a megabyte): a backlog is made
+                // durable in a few syncs, a live feed's line goes at once.
+                if batched < most, Self.readable(fd) || (grace > 0 && batched >= Self.backlogBytes && Self.readable(fd, waiting: grace)) {
+                    continue
+                }
+                guard !items.isEmpty else { continue }
+                handItems()
+                batched = 0
             }
+            splitter.finish { items.append(transform($0)) }
+            if !items.isEmpty { handoff.put(items) }
+            if case .follow = source { close(fd) }
+            handoff.finish()
         }
-        return Batches(stream: stream, room: room)
+        return Batches(handoff: handoff, joined: joinsWaiting)
     }
 
     /// A line as the splitter finds it, before anything is copied: its bytes (without the
@@ -212,23 +208,5 @@ public struct LineReader: Sendable {
         private static func trimmed(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
             line.last == 0x0D ? UnsafeRawBufferPointer(rebasing: line.dropLast()) : line
         }
-    }
-}
-
-/// A flag set from one thread and read from another.
-final class StopFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-
-    func set() {
-        lock.lock()
-        value = true
-        lock.unlock()
-    }
-
-    var isSet: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
     }
 }

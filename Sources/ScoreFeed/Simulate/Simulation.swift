@@ -237,12 +237,13 @@ public enum Simulation {
         var splitter = LineReader.Splitter(limit: 65_536)  // serve's default --max-line-bytes
         var index = 0
         while index < arrivals.count {
-            let at = arrivals[index].at
-            try? await clock.sleep(until: at)
+            try? await clock.sleep(until: arrivals[index].at)
             if Task.isCancelled { return }
-            // What arrived at this moment, split and parsed as serve's reader does.
+            // What arrived by now (more than one moment's lines when the service was busy past
+            // them: serve's reader hands what waits as one), split and parsed as serve's reader does.
+            let now = max(clock.now, arrivals[index].at)
             var batch: [ParsedLine] = []
-            while index < arrivals.count, arrivals[index].at == at {
+            while index < arrivals.count, arrivals[index].at <= now {
                 var bytes = arrivals[index].line
                 bytes.append(UInt8(ascii: "\n"))
                 bytes.withUnsafeBytes { buffer in splitter.feed(buffer) { batch.append(ParsedLine($0, source: "simulated input")) } }
