@@ -16,7 +16,7 @@ enum SimulateCommand {
 
         USAGE: scorefeed simulate [--days <n>] [--seed <n>] [--day <k>] [--mode <mode>]
                                   [--games <dir>] [--interval <s>] [--per-day <lo-hi>] [--pool <n>] [--lose-state]
-                                  [--moment <ms>]
+                                  [--moment <ms>] [--in-order]
                                   [--threads <n>] [--records <path>]
 
         OPTIONS:
@@ -35,6 +35,9 @@ enum SimulateCommand {
           --moment <ms>           Pushes this many milliseconds apart still count as one
                                   moment for the join rule (default 10: serve's backlog
                                   split in batches is one catch-up; 0: the same instant).
+          --in-order              Tasks ready at one instant run in the order they became
+                                  ready (default: a seeded order of the day's, as threads
+                                  could take them).
           --threads <n>           Days run side by side (default: the cores).
           --records <path>        Write every delivered push record (JSONL, day by day).
           -h, --help              Show help information.
@@ -61,6 +64,7 @@ enum SimulateCommand {
         let recordsPath = try arguments.option("--records")
         let generated: Int = try arguments.number("--pool", in: 1...100_000) ?? 300
         let losingState = arguments.flag("--lose-state")
+        let inOrder = arguments.flag("--in-order")
         let defaultMoment = Int((Simulation.defaultMoment * 1000).rounded())
         let moment: Int = try arguments.number("--moment", in: 0...60_000) ?? defaultMoment
         let perDay = try arguments.option("--per-day").map { text throws(ScoreFeedError) -> ClosedRange<Int> in
@@ -84,6 +88,7 @@ enum SimulateCommand {
             days: days, seed: seed, firstDay: first, modes: modes, pool: SimulatedGamePool(real: real, generated: generated), pollInterval: interval,
             games: perDay, losingState: losingState, threads: threads)
         options.moment = Double(moment) / 1000
+        options.shuffled = !inOrder
         let began = Date()
         let outcomes = await Simulation.run(options)
         let seconds = Date().timeIntervalSince(began)
@@ -113,7 +118,7 @@ enum SimulateCommand {
             print("day \(outcome.day) (\(mode)) broke \(outcome.violations.count) invariant(s):")
             for violation in outcome.violations.prefix(5) { print("  \(violation)") }
             let extra = games.map { " --games \($0)" } ?? ""
-            print("  replay: scorefeed simulate --seed \(outcome.seed) --day \(outcome.day) --days 1 --mode \(mode)\(extra) --interval \(Int(interval)) --per-day \(perDay.lowerBound)-\(perDay.upperBound) --pool \(generated)\(losingState ? " --lose-state" : "")\(moment != defaultMoment ? " --moment \(moment)" : "")")
+            print("  replay: scorefeed simulate --seed \(outcome.seed) --day \(outcome.day) --days 1 --mode \(mode)\(extra) --interval \(Int(interval)) --per-day \(perDay.lowerBound)-\(perDay.upperBound) --pool \(generated)\(losingState ? " --lose-state" : "")\(moment != defaultMoment ? " --moment \(moment)" : "")\(inOrder ? " --in-order" : "")")
         }
         print(Simulation.figures(outcomes, seconds: seconds, digest: digest.hex))
         return broken.isEmpty ? 0 : ExitCode.failure

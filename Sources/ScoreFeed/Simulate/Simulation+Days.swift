@@ -28,6 +28,9 @@ extension Simulation {
         /// Seconds apart that pushes still count as one moment for the join rule (0: the same
         /// instant; by default ``Simulation/defaultMoment``).
         public var moment: TimeInterval = Simulation.defaultMoment
+        /// Whether the tasks ready at one instant run in a seeded order of each day's instead of
+        /// the order they became ready (on by default: more of the orders live threads could take).
+        public var shuffled = true
 
         public init(
             days: Int, seed: UInt64, firstDay: Int = 0, modes: [PushRenderer.Mode] = [.token, .broadcastPerGame],
@@ -70,7 +73,7 @@ extension Simulation {
                     while let index = results.take(), index < work.count {
                         let (day, mode) = work[index]
                         let plan = SimulatedDay(index: day, seed: options.seed, mode: mode, pool: options.pool, pollInterval: options.pollInterval, games: options.games, losingState: options.losingState)
-                        results.set(index, run(plan, stateRoot: root, moment: options.moment))
+                        results.set(index, run(plan, stateRoot: root, moment: options.moment, shuffled: options.shuffled))
                     }
                     if left.finish() { done.resume() }
                 }

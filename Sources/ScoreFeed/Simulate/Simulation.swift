@@ -48,8 +48,10 @@ public enum Simulation {
     public static let defaultMoment: TimeInterval = 0.01
 
     /// Runs `day` with its state directories under `root` (removed after). Blocks the calling
-    /// thread: call it from a thread of its own. `moment`: see ``defaultMoment``.
-    public static func run(_ day: SimulatedDay, stateRoot root: URL, moment: TimeInterval = defaultMoment) -> Outcome {
+    /// thread: call it from a thread of its own. `moment`: see ``defaultMoment``. `shuffled`: the
+    /// tasks ready at one instant run in a seeded order of the day's (``SimulationExecutor``), not
+    /// in the order they became ready.
+    public static func run(_ day: SimulatedDay, stateRoot root: URL, moment: TimeInterval = defaultMoment, shuffled: Bool = true) -> Outcome {
         // A directory of its own: runs of the same day side by side never share one.
         let name = "day-\(day.seed)-\(day.index)-\(day.mode == .token ? "token" : "broadcast")-\(UUID().uuidString)"
         let base = root.appendingPathComponent(name)
@@ -80,7 +82,8 @@ public enum Simulation {
                 try? FileManager.default.createDirectory(at: next, withIntermediateDirectories: true)
                 if !stop.lostState { copy(directory, to: next, tearing: tearing) }
             }
-            let ending = SimulationExecutor.run(on: clock, until: limit, jobs: random.below(40), killed: {
+            let ending = SimulationExecutor.run(
+                on: clock, until: limit, jobs: random.below(40), shuffling: shuffled ? jitter ^ 0x5DEE_CE66_D1CE_5EED : nil, killed: {
                 sender.cutOff()
                 if let stop { handOver(stop, tearing: stop.tornJournal ? jitter : nil) }
             }) { [clock, directory] in

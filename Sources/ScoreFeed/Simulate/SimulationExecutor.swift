@@ -1,10 +1,12 @@
 import Foundation
 
 /// Runs a simulation's tasks one job at a time on the calling thread, in the order they became
-/// ready, and moves a ``SimulatedClock`` only when no job is left: every task is then asleep on
-/// the clock or waiting for one that is. So a whole live day (pollers, the service's timer,
-/// engines, sinks) runs the same way every time, as fast as one core allows, with no thread
-/// racing another (the deterministic simulation of FoundationDB and TigerBeetle).
+/// ready or in a seeded shuffle of it, and moves a ``SimulatedClock`` only when no job is left:
+/// every task is then asleep on the clock or waiting for one that is. So a whole live day
+/// (pollers, the service's timer, engines, sinks) runs the same way every time for one seed, as
+/// fast as one core allows, with no thread racing another (the deterministic simulation of
+/// FoundationDB and TigerBeetle); and other seeds try the other orders that threads could take
+/// at one instant (tasks ready together are not ordered by anything in the live code).
 ///
 /// Every task of the work must inherit the executor: child tasks (`async let`, task groups) do;
 /// a `Task {}` or a thread of its own inside the work escapes it, and a simulation whose jobs
@@ -12,8 +14,12 @@ import Foundation
 public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
     private let lock = NSLock()
     private var jobs: [UnownedJob] = []
+    /// Shuffles each piece of ready jobs; nil: they run in the order they became ready.
+    private var order: SeededRandom?
 
-    public init() {}
+    public init(shuffling seed: UInt64? = nil) {
+        order = seed.map { SeededRandom(seed: $0) }
+    }
 
     /// The most jobs one moment of simulated time may run: far beyond what a day's busiest
     /// moment needs (a restart's catch-up of every game), and reached in seconds by a loop that
@@ -42,14 +48,17 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
     /// deadline whenever every task is waiting. Blocks the calling thread (call it from a thread
     /// of its own, not from Swift's cooperative pool).
     ///
+    /// `shuffling`: a seed for the order of the jobs ready at once (see the type); nil runs them in
+    /// the order they became ready.
+    ///
     /// At `limit` the work is killed: the clock moves to `limit`, up to `jobs` more jobs run (a
     /// crash lands between any two steps), `killed` is called, and the work is cancelled and runs
     /// to its end (what it does after `killed` is the caller's to ignore).
     public static func run<Value: Sendable>(
-        on clock: SimulatedClock, until limit: Date = .distantFuture, jobs: Int = 0, killed: () -> Void = {},
-        _ work: @escaping @Sendable () async -> Value
+        on clock: SimulatedClock, until limit: Date = .distantFuture, jobs: Int = 0, shuffling seed: UInt64? = nil,
+        killed: () -> Void = {}, _ work: @escaping @Sendable () async -> Value
     ) -> Ending<Value> {
-        let executor = SimulationExecutor()
+        let executor = SimulationExecutor(shuffling: seed)
         let result = Box<Value>()
         let task = Task(executorPreference: executor) {
             result.value = await work()
@@ -82,12 +91,13 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
     private func runUntilIdle() -> Bool {
         var ran = 0
         let executor = asUnownedTaskExecutor()
-        // The ready jobs are taken in one piece and run in order; those they make ready wait for
-        // the next piece: the same order as one job at a time, one lock per piece.
+        // The ready jobs are taken in one piece and run in order (or shuffled); those they make
+        // ready wait for the next piece: the same order as one job at a time, one lock per piece.
         var batch: [UnownedJob] = []
         while true {
             lock.withLock { swap(&batch, &jobs) }
             guard !batch.isEmpty else { return true }
+            if batch.count > 1, order != nil { batch.shuffle(using: &order!) }
             for job in batch {
                 job.runSynchronously(on: executor)
                 ran += 1

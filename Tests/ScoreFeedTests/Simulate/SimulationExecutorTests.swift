@@ -33,6 +33,34 @@ struct SimulationExecutorTests {
         #expect(Set(logs).count == 1, "the same every run")
     }
 
+    /// Tasks that wake at one instant run in the order they became ready, or with a seed in a
+    /// shuffle of it: the same for the same seed, other orders for other seeds (as threads could
+    /// take them), so the simulator tries more than one interleaving of one moment.
+    @Test func tasksReadyTogetherRunInASeededOrder() async throws {
+        let orders = try await OffPool.run {
+            ([nil] + [1, 1, 2, 3, 4, 5, 6].map { UInt64($0) }).map { (seed: UInt64?) -> String in
+                let clock = SimulatedClock(Date(timeIntervalSince1970: 0))
+                let log = Log()
+                _ = SimulationExecutor.run(on: clock, shuffling: seed) {
+                    await withTaskGroup(of: Void.self) { group in
+                        for name in ["a", "b", "c", "d", "e"] {
+                            group.addTask {
+                                try? await clock.sleep(until: Date(timeIntervalSince1970: 1))
+                                log.add(name)
+                            }
+                        }
+                    }
+                    return 0
+                }
+                return log.lines.joined()
+            }
+        }
+        #expect(orders.allSatisfy { $0.count == 5 && Set($0).count == 5 }, "\(orders)")
+        #expect(orders[1] == orders[2], "one seed, one order")
+        #expect(Set(orders[1...]).count > 1, "other seeds, other orders: \(orders)")
+        #expect(Set(orders[1...]).contains { $0 != orders[0] }, "a seed leaves the order they became ready in")
+    }
+
     final class Log: @unchecked Sendable {
         private let lock = NSLock()
         private var all: [String] = []
