@@ -21,10 +21,6 @@ public actor MatchEngine {
     private var session: GameSession
     /// A call is handing the outbox to the sink; others leave their pushes to it.
     private var delivering = false
-    /// Pushes wait in the outbox until a ``flush(holdingPushes:)`` without the hold: the caller
-    /// is applying a batch it makes durable with one sync first (group commit). Channel
-    /// requests still go.
-    private var pushesHeld = false
     /// With a store: whether this run has written the game's snapshot (the first commit writes
     /// one, so the journal after it holds only inputs made under this run's options), its size,
     /// and the journal's bytes since.
@@ -117,18 +113,17 @@ public actor MatchEngine {
     public func receiveOnFeedTime(
         _ event: GameEvent, index: Int, holdingPushes: Bool = false, pace: (@Sendable (Date) async -> Void)? = nil
     ) async throws -> EventValidator.Verdict {
-        if holdingPushes { pushesHeld = true }
-        guard let feedTime else { return try await receive(event, index: index) }
+        guard let feedTime else { return try await take(event, index: index, judged: peek { $0.verdict(event, index: index) }, holdingPushes: holdingPushes) }
         let verdict = peek { $0.verdict(event, index: index) }
         switch verdict {
         case .duplicate, .reject:
             return session.receive(event, index: index, judged: verdict, now: session.now)
         case .accept, .edit:
             // Deadlines only move time: the verdict still holds after them.
-            try await fireDeadlines(through: event.time, pace: pace)
+            try await fireDeadlines(through: event.time, holdingPushes: holdingPushes, pace: pace)
             if let pace { await pace(event.time) }
             feedTime.advance(to: event.time)
-            return try await take(event, index: index, judged: verdict)
+            return try await take(event, index: index, judged: verdict, holdingPushes: holdingPushes)
         }
     }
 
@@ -190,16 +185,17 @@ public actor MatchEngine {
         return verdicts
     }
 
-    /// Folds `event` as judged at the clock's time, commits, and sends what the policy decided.
+    /// Folds `event` as judged at the clock's time, commits, and sends what the policy decided
+    /// (`holdingPushes`: see ``flush(holdingPushes:)``).
     private func take(
-        _ event: GameEvent, index: Int, judged verdict: EventValidator.Verdict
+        _ event: GameEvent, index: Int, judged verdict: EventValidator.Verdict, holdingPushes: Bool = false
     ) async throws -> EventValidator.Verdict {
         session.receive(event, index: index, judged: verdict, now: clock.now)
         switch verdict {
         case .accept, .edit: commit()
         case .duplicate, .reject: break
         }
-        if !session.outbox.isEmpty { try await deliver() }
+        if !session.outbox.isEmpty { try await deliver(holdingPushes: holdingPushes) }
         return verdict
     }
 
@@ -237,12 +233,13 @@ public actor MatchEngine {
     }
 
     /// Lets the policy act on time passing (a held push coming due, a channel's linger over).
-    public func tick() async throws {
+    /// `holdingPushes`: see ``flush(holdingPushes:)``.
+    public func tick(holdingPushes: Bool = false) async throws {
         if checkpointFailure != nil { commit() }
         let channel = session.channel
         session.tick(now: clock.now)
         if !session.outbox.isEmpty || session.channel != channel { commit() }
-        try await deliver()
+        try await deliver(holdingPushes: holdingPushes)
     }
 
     /// The game's broadcast channel.
@@ -272,14 +269,13 @@ public actor MatchEngine {
     /// Gives a game with no channel yet its channel (a create is sent at once), commits, and
     /// sends what can go (`holdingPushes`: see ``flush(holdingPushes:)``).
     public func setUpChannel(_ setup: ChannelSetup, holdingPushes: Bool = false) async throws {
-        if holdingPushes { pushesHeld = true }
         switch setup {
         case .use(let id): session.useChannel(id, storage: session.renderer.configuration.messageStorage)
         case .create: session.createChannel(storage: session.renderer.configuration.messageStorage)
         case .refuse(let reason): session.refuseChannel(reason)
         }
         commit()
-        try await deliver()
+        try await deliver(holdingPushes: holdingPushes)
     }
 
     /// Returns and forgets ``channelNews``.
@@ -292,12 +288,15 @@ public actor MatchEngine {
     /// each deadline before it fires, after `pace` (a live view replaying at a chosen speed) has
     /// waited for it. A bound on the count keeps a policy that asks again and again for the same
     /// moment from spinning forever.
-    public func fireDeadlines(through limit: Date, pace: (@Sendable (Date) async -> Void)? = nil) async throws {
+    /// `holdingPushes`: see ``flush(holdingPushes:)``.
+    public func fireDeadlines(
+        through limit: Date, holdingPushes: Bool = false, pace: (@Sendable (Date) async -> Void)? = nil
+    ) async throws {
         var fired = 0
         while let deadline = peek({ $0.deadline }), deadline <= limit, fired < 100_000 {
             if let pace { await pace(deadline) }
             feedTime?.advance(to: deadline)
-            try await tick()
+            try await tick(holdingPushes: holdingPushes)
             fired += 1
         }
     }
@@ -312,11 +311,11 @@ public actor MatchEngine {
     /// Sends what is still in the outbox (after a restart, a sink that failed, or a checkpoint
     /// that could not be written: it is tried again first). With `holdingPushes` (a batch the
     /// caller makes durable with one sync before any of its pushes goes) only channel requests
-    /// go, and the pushes wait for the flush without it.
+    /// go, and the pushes wait for a call without it: the caller, which knows the batch, says so
+    /// on every call; the engine keeps no memory of it.
     public func flush(holdingPushes: Bool = false) async throws {
-        pushesHeld = holdingPushes
         if checkpointFailure != nil { commit() }
-        try await deliver()
+        try await deliver(holdingPushes: holdingPushes)
     }
 
     // MARK: - Internals
@@ -328,12 +327,11 @@ public actor MatchEngine {
     /// Nothing goes out while the game's checkpoint cannot be written: a push the checkpoint does
     /// not hold could be rendered again with other bytes after a restart. A failing sink leaves
     /// the rest in the outbox for the next call.
-    private func deliver() async throws {
+    private func deliver(holdingPushes channelOnly: Bool = false) async throws {
         guard !delivering, checkpointFailure == nil else { return }
-        // A batch of lines is being applied: the service makes it durable with one sync, then
-        // flushes the games it touched. Only channel requests go now (a game's pushes wait for
-        // its channel, and the newest state alone waits while it has none).
-        let channelOnly = pushesHeld
+        // `channelOnly`: a batch of lines is being applied: the service makes it durable with one
+        // sync, then flushes the games it touched. Only channel requests go now (a game's pushes
+        // wait for its channel, and the newest state alone waits while it has none).
         delivering = true
         defer { delivering = false }
         do {

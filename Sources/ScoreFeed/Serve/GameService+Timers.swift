@@ -8,7 +8,7 @@ extension GameService {
     /// hop. `holdingPushes`: a batch is open (see ``MatchEngine/flush(holdingPushes:)``).
     static func tick(_ engine: isolated MatchEngine, now: Date, holdingPushes: Bool = false) async -> Step {
         if let deadline = engine.deadline, deadline <= now {
-            try? await engine.tick()
+            try? await engine.tick(holdingPushes: holdingPushes)
         } else {
             try? await engine.flush(holdingPushes: holdingPushes)
         }
