@@ -6,43 +6,40 @@ extension GameService {
     /// Gives game `id` its channel if it has none: the header's, or a created one within the cap
     /// (past it, the game waits for a channel to be deleted).
     func setUpChannel(_ id: String, header channel: String?) async {
-        carry(board.start(id, header: channel))
-        await carryOutSetUps()
+        await carry(board.start(id, header: channel))
     }
 
     /// Games that waited for a free channel get one, as far as the cap now allows.
     func grantFreedChannels() async {
-        if !board.waiting.isEmpty { carry(board.grantFreed()) }
-        await carryOutSetUps()
+        if !board.waiting.isEmpty { await carry(board.grantFreed()) }
     }
 
-    /// Carries out the channel set-ups the board decided: each game's engine sends its create (or
-    /// takes its header's channel, or is refused one), and reports back.
-    func carryOutSetUps() async {
-        while !setUps.isEmpty {
-            let (id, setup) = setUps.removeFirst()
-            guard let engine = games[id]?.engine else { continue }
-            do {
-                try await engine.setUpChannel(setup, holdingPushes: holds(id))
-            } catch {
-                report("game \(id): \(error)")
-            }
-            absorb(id, await Step.of(engine))
-        }
-    }
-
-    /// Carries out what the board said, but the set-ups, which wait for ``carryOutSetUps()``.
-    func carry(_ actions: [ChannelBoard.Action]) {
+    /// Carries out what the board said, at once and in order: a set-up goes to its game's engine
+    /// (which sends its create, takes its header's channel, or is refused one), and what the
+    /// engine then reports goes back to the board, whose answer is carried out in turn.
+    func carry(_ actions: [ChannelBoard.Action]) async {
+        var work = actions[...]
         var write = false
-        for action in actions {
+        while let action = work.popFirst() {
             switch action {
-            case .setUp(let game, let setup): setUps.append((game, setup))
+            case .setUp(let id, let setup):
+                guard let engine = games[id]?.engine else { continue }
+                do {
+                    try await engine.setUpChannel(setup, holdingPushes: holds(id))
+                } catch {
+                    report("game \(id): \(error)")
+                }
+                let status = await EngineStatus.of(engine)
+                schedule(id, status.deadline)
+                work += board.reported(id, status.channel, now: wallClock.now)
             case .report(let text): report(text)
             case .writeDirectory: write = true
             case .wake(let game, let at): schedule(game, at)
             }
         }
         if write { writeChannelDirectory() }
+        // A game waiting for a channel is given one by the timer's next look (``fireDue(now:)``).
+        if !board.waiting.isEmpty, timerTarget != nil { timerWakeUp.signal() }
     }
 
     /// Until `giveUp`, carries every game's channel through what is left of its life: creates and
@@ -65,12 +62,12 @@ extension GameService {
                     var nextLinger: Date?
                     for id in order {
                         guard let engine = games[id]?.engine else { continue }
-                        let step = await Step.of(engine)
-                        absorb(id, step)
-                        if step.channel.workWaits {
+                        let status = await EngineStatus.of(engine)
+                        await absorb(id, status)
+                        if status.channel.workWaits {
                             // Nothing moves while the game's checkpoint cannot be written: not waited for.
-                            if step.checkpointFailure == nil { busy.append(id) }
-                        } else if case .lingering(_, let until) = step.channel.channel.phase, options.clock == .feed || until <= giveUp {
+                            if status.checkpointFailure == nil { busy.append(id) }
+                        } else if case .lingering(_, let until) = status.channel.channel.phase, options.clock == .feed || until <= giveUp {
                             // A linger that outlasts the drain stays in the checkpoint for the next run.
                             busy.append(id)
                             nextLinger = min(nextLinger ?? until, until)
@@ -99,7 +96,7 @@ extension GameService {
                     if options.clock == .feed {
                         try? await game.engine.fireDeadlines(through: .distantFuture)
                     }
-                    absorb(id, await Self.tick(game.engine, now: now))
+                    await absorb(id, await Self.tick(game.engine, now: now))
                 }
             })
         await reconcileChannels()

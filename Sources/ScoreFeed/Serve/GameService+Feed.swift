@@ -77,7 +77,7 @@ extension GameService {
         } catch {
             failure = Self.sinkFailed(id, error)
         }
-        absorb(id, await Step.of(engine))
+        await absorb(id, await EngineStatus.of(engine))
         return failure
     }
 
@@ -108,13 +108,13 @@ extension GameService {
         let seqs = events.map(\.event.seq) + (end.map { [$0.event.seq] } ?? [])
         counters.lines += lines.count
         counters.events += lines.count
-        let (verdicts, failure, step) = await Self.arrive(items, on: game.engine, holdingPushes: holds(id))
+        let (verdicts, failure, status) = await Self.arrive(items, on: game.engine, holdingPushes: holds(id))
         for (i, verdict) in verdicts.enumerated() {
             let location = ScoreFeedError.Location(file: source, line: lines[i], sequence: seqs[i])
-            say(takeIn(Taken(outcome: .success(verdict), checkpointFailure: step.checkpointFailure, seq: seqs[i]), of: id, at: location))
+            say(takeIn(Taken(outcome: .success(verdict), checkpointFailure: status.checkpointFailure, seq: seqs[i]), of: id, at: location))
         }
         if let failure { say(Self.sinkFailed(id, failure)) }
-        absorb(id, step)
+        await absorb(id, status)
         await grantFreedChannels()
         return messages
     }
@@ -122,13 +122,13 @@ extension GameService {
     /// Takes an arrival into `engine` and sends what it decided, in one hop.
     static func arrive(
         _ items: [MatchEngine.ArrivalItem], on engine: isolated MatchEngine, holdingPushes: Bool = false, settling: TimeInterval = 0
-    ) async -> (verdicts: [EventValidator.Verdict], failure: (any Error)?, step: Step) {
+    ) async -> (verdicts: [EventValidator.Verdict], failure: (any Error)?, status: EngineStatus) {
         let verdicts = engine.take(arrival: items, settling: settling)
         do {
             try await engine.flush(holdingPushes: holdingPushes)
-            return (verdicts, nil, Step.of(engine))
+            return (verdicts, nil, EngineStatus.of(engine))
         } catch {
-            return (verdicts, error, Step.of(engine))
+            return (verdicts, error, EngineStatus.of(engine))
         }
     }
 
@@ -148,7 +148,7 @@ extension GameService {
         _ run: [(game: String, events: [Pending])], of batch: [ParsedLine], source: String?
     ) async -> [(index: Int, message: ScoreFeedError)] {
         var said: [(index: Int, game: String, Taken)] = []
-        var steps = [Step?](repeating: nil, count: run.count)
+        var statuses = [EngineStatus?](repeating: nil, count: run.count)
         let (feedTime, settling) = (options.clock == .feed, options.catchUpWindow)
         await withTaskGroup(of: (place: Int, run: Run).self) { group in
             for (place, (id, events)) in run.enumerated() {
@@ -160,7 +160,7 @@ extension GameService {
             }
             for await (place, done) in group {
                 for (index, taken) in done.said { said.append((index, run[place].game, taken)) }
-                steps[place] = done.step
+                statuses[place] = done.status
             }
         }
         var messages: [(index: Int, message: ScoreFeedError)] = []
@@ -168,7 +168,7 @@ extension GameService {
             let location = ScoreFeedError.Location(file: source, line: batch[index].number, sequence: taken.seq)
             if let message = takeIn(taken, of: id, at: location) { messages.append((index, message)) }
         }
-        for (place, step) in steps.enumerated() { if let step { absorb(run[place].game, step) } }
+        for (place, status) in statuses.enumerated() { if let status { await absorb(run[place].game, status) } }
         await grantFreedChannels()
         return messages
     }
@@ -196,7 +196,7 @@ extension GameService {
     /// a failure), by their place in the batch, then the game's state after the last.
     struct Run: Sendable {
         var said: [(index: Int, Taken)]
-        var step: Step
+        var status: EngineStatus
     }
 
     /// Hands a run of events to `engine`, in order, on the engine's own executor. On the system
@@ -207,16 +207,16 @@ extension GameService {
     ) async -> Run {
         var said: [(index: Int, Taken)] = []
         if !feedTime {
-            let (verdicts, failure, step) = await arrive(
+            let (verdicts, failure, status) = await arrive(
                 events.map { .event($0.event, index: $0.line - 1) }, on: engine, holdingPushes: holdingPushes, settling: settling)
             for (i, verdict) in verdicts.enumerated() {
-                let taken = Taken(outcome: .success(verdict), checkpointFailure: step.checkpointFailure, seq: events[i].event.seq)
+                let taken = Taken(outcome: .success(verdict), checkpointFailure: status.checkpointFailure, seq: events[i].event.seq)
                 if taken.says { said.append((events[i].index, taken)) }
             }
             if let failure, let last = events.last {
                 said.append((last.index, Taken(outcome: .failure(failure), checkpointFailure: nil, seq: last.event.seq)))
             }
-            return Run(said: said, step: step)
+            return Run(said: said, status: status)
         }
         // By index: a copy of each event (every string in it retained and released) is not needed.
         for i in events.indices {
@@ -230,7 +230,7 @@ extension GameService {
             let taken = Taken(outcome: outcome, checkpointFailure: engine.checkpointFailure, seq: events[i].event.seq)
             if taken.says { said.append((events[i].index, taken)) }
         }
-        return Run(said: said, step: Step.of(engine))
+        return Run(said: said, status: EngineStatus.of(engine))
     }
 
     /// The message for people about one event of game `id`: its rejection, the sink's failure,
@@ -259,7 +259,7 @@ extension GameService {
         let run = await Self.receive(
             [Pending(index: 0, line: line, event: event)], on: game.engine, feedTime: options.clock == .feed, holdingPushes: holds(id),
             settling: options.catchUpWindow)
-        absorb(id, run.step)
+        await absorb(id, run.status)
         let failure = run.said.first.flatMap { takeIn($0.1, of: id, at: location) }
         await grantFreedChannels()
         return failure

@@ -125,21 +125,21 @@ extension GameService {
         touchedSet = []
         for id in batch {
             guard let engine = games[id]?.engine else { continue }
-            let step = await Self.flush(engine)
-            failure = failure ?? checkpointProblem(id, step.checkpointFailure) ?? step.sinkFailure.map { Self.sinkFailed(id, $0) }
-            absorb(id, step)
+            let status = await Self.flush(engine)
+            failure = failure ?? checkpointProblem(id, status.checkpointFailure) ?? status.sinkFailure.map { Self.sinkFailed(id, $0) }
+            await absorb(id, status)
         }
         return failure
     }
 
-    static func flush(_ engine: isolated MatchEngine) async -> Step {
+    static func flush(_ engine: isolated MatchEngine) async -> EngineStatus {
         do {
             try await engine.flush()
-            return Step.of(engine)
+            return EngineStatus.of(engine)
         } catch {
-            var step = Step.of(engine)
-            step.sinkFailure = error
-            return step
+            var status = EngineStatus.of(engine)
+            status.sinkFailure = error
+            return status
         }
     }
 }

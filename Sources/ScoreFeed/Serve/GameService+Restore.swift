@@ -77,7 +77,7 @@ extension GameService {
             } catch {
                 restoration.problems.append(Self.sinkFailed(id, error))
             }
-            absorb(id, await Step.of(engine))
+            await absorb(id, await EngineStatus.of(engine))
         }
         // After the creates a crash left unanswered were sent again: a sender that deduplicates by
         // apns-request-id hands back the channel it made, which is then owned; one APNs made twice

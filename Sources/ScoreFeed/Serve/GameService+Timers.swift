@@ -6,13 +6,13 @@ extension GameService {
     /// Lets `engine` send what is due at `now` (a failing sink is ignored, as the push stays
     /// in the outbox), or try again what waits on the sink, and returns its next deadline, in one
     /// hop. `holdingPushes`: a batch is open (see ``MatchEngine/flush(holdingPushes:)``).
-    static func tick(_ engine: isolated MatchEngine, now: Date, holdingPushes: Bool = false) async -> Step {
+    static func tick(_ engine: isolated MatchEngine, now: Date, holdingPushes: Bool = false) async -> EngineStatus {
         if let deadline = engine.deadline, deadline <= now {
             try? await engine.tick(holdingPushes: holdingPushes)
         } else {
             try? await engine.flush(holdingPushes: holdingPushes)
         }
-        return Step.of(engine)
+        return EngineStatus.of(engine)
     }
 
     /// Fires every held push that is due now (system clock) across games.
@@ -20,11 +20,11 @@ extension GameService {
         while let (due, id) = deadlines.popDue(now) {
             guard let game = games[id] else { continue }
             if game.scheduled == due { games[id]?.scheduled = nil }
-            var step = await Self.tick(game.engine, now: now, holdingPushes: holds(id))
+            var status = await Self.tick(game.engine, now: now, holdingPushes: holds(id))
             // A deadline the tick could not move (its checkpoint cannot be written) is looked at
             // again a second later, not at once: this loop must end.
-            if let deadline = step.deadline, deadline <= now { step.deadline = now.addingTimeInterval(1) }
-            absorb(id, step)
+            if let deadline = status.deadline, deadline <= now { status.deadline = now.addingTimeInterval(1) }
+            await absorb(id, status)
         }
         await grantFreedChannels()
     }
@@ -86,14 +86,14 @@ extension GameService {
                 work: { now in
                     for id in order {
                         guard let engine = games[id]?.engine else { continue }
-                        absorb(id, await Self.tick(engine, now: now))
+                        await absorb(id, await Self.tick(engine, now: now))
                     }
                 })
         }
         for id in order {
             guard let game = games[id] else { continue }
             try? await game.engine.flush()
-            absorb(id, await Step.of(game.engine))
+            await absorb(id, await EngineStatus.of(game.engine))
         }
     }
 

@@ -85,7 +85,7 @@ public actor GameService {
 
     /// What the service needs from an engine after handing it an event or a tick, gathered on
     /// the engine's executor so that it takes one actor hop instead of one per question.
-    struct Step: Sendable {
+    struct EngineStatus: Sendable {
         var deadline: Date?
         var checkpointFailure: ScoreFeedError?
         /// The game's channel, its news, its held pushes and its waiting channel work, for the board.
@@ -94,8 +94,8 @@ public actor GameService {
         var sinkFailure: (any Error)?
 
         /// What the service needs from `engine` now.
-        static func of(_ engine: isolated MatchEngine) -> Step {
-            Step(
+        static func of(_ engine: isolated MatchEngine) -> EngineStatus {
+            EngineStatus(
                 deadline: engine.deadline, checkpointFailure: engine.checkpointFailure,
                 channel: .init(
                     channel: engine.channel, news: engine.takeChannelNews(), holding: engine.isHolding,
@@ -124,8 +124,6 @@ public actor GameService {
     var reportedFailures: Set<String> = []
     /// The channels of all games (in broadcast mode with a channel per game): what spans games.
     var board: ChannelBoard
-    /// Channel set-ups the board decided, carried out at the end of the call that led to them.
-    var setUps: [(game: String, setup: MatchEngine.ChannelSetup)] = []
     /// Where messages for people go (channel news, held games); serve and poll print them.
     let report: @Sendable (String) -> Void
     /// A batch of lines is open (with a state directory): the engines it touches hold their
@@ -211,12 +209,10 @@ public actor GameService {
     }
 
     /// Takes in what an engine said after a call: its next deadline, and its channel for the
-    /// board (which says what to do of it: see ``ChannelBoard/reported(_:_:now:)``).
-    func absorb(_ id: String, _ step: Step) {
-        schedule(id, step.deadline)
-        carry(board.reported(id, step.channel, now: wallClock.now))
-        // A game waiting for a channel is given one by the timer's next look (``fireDue(now:)``).
-        if !board.waiting.isEmpty, timerTarget != nil { timerWakeUp.signal() }
+    /// board, whose decisions (``ChannelBoard/reported(_:_:now:)``) are carried out at once.
+    func absorb(_ id: String, _ status: EngineStatus) async {
+        schedule(id, status.deadline)
+        await carry(board.reported(id, status.channel, now: wallClock.now))
     }
 
     /// Whether a call to game `id`'s engine is to hold its pushes: a batch is open. The game is
