@@ -89,7 +89,7 @@ public actor MatchEngine {
     /// Whether the `end` push has been rendered.
     public var hasEnded: Bool { peek { $0.hasEnded } }
 
-    /// When the policy next wants ``tick()`` called.
+    /// When the policy next wants ``tick(holdingPushes:)`` called.
     public var deadline: Date? { peek { $0.deadline } }
 
     public var statistics: GameSession.Statistics { session.statistics }
@@ -148,7 +148,7 @@ public actor MatchEngine {
     /// ``receive(arrival:)`` without sending: the arrival is folded, decided and committed; its
     /// pushes wait in the outbox for ``flush(holdingPushes:)``. With a `settling` window, a
     /// catch-up's decision waits that long for the rest of its backlog (see
-    /// ``GameSession/endArrival(now:settling:)``): ``deadline`` says when, and ``tick()`` decides.
+    /// ``GameSession/endArrival(now:settling:)``): ``deadline`` says when, and ``tick(holdingPushes:)`` decides.
     /// A catch-up is this engine's first arrival that changes its game (a join, or the first after
     /// a restart: what an instance missed comes first) or one that looks like it
     /// (``GameSession/isCatchUp``).
