@@ -21,6 +21,9 @@ public actor MatchEngine {
     private var session: GameSession
     /// A call is handing the outbox to the sink; others leave their pushes to it.
     private var delivering = false
+    /// A call without the batch's hold came while the delivery under way held its pushes: that
+    /// delivery sends them too before it returns.
+    private var releasedWhileDelivering = false
     /// With a store: whether this run has written the game's snapshot (the first commit writes
     /// one, so the journal after it holds only inputs made under this run's options), its size,
     /// and the journal's bytes since.
@@ -328,14 +331,25 @@ public actor MatchEngine {
     /// not hold could be rendered again with other bytes after a restart. A failing sink leaves
     /// the rest in the outbox for the next call.
     private func deliver(holdingPushes channelOnly: Bool = false) async throws {
-        guard !delivering, checkpointFailure == nil else { return }
+        guard checkpointFailure == nil else { return }
+        guard !delivering else {
+            if !channelOnly { releasedWhileDelivering = true }
+            return
+        }
         // `channelOnly`: a batch of lines is being applied: the service makes it durable with one
         // sync, then flushes the games it touched. Only channel requests go now (a game's pushes
         // wait for its channel, and the newest state alone waits while it has none).
         delivering = true
+        releasedWhileDelivering = false
         defer { delivering = false }
+        var channelOnly = channelOnly
         do {
-            while try await sendNext(channelOnly: channelOnly) {}
+            while true {
+                while try await sendNext(channelOnly: channelOnly) {}
+                // The batch's sync came (its flush found this delivery under way): the pushes go too.
+                guard channelOnly, releasedWhileDelivering, checkpointFailure == nil else { break }
+                channelOnly = false
+            }
         } catch {
             metrics?.countSinkError(error)
             throw error

@@ -250,7 +250,11 @@ public struct LivePoller: Sendable {
         let (known, earlier) = (before.known, before.ending)
         // Not before its teams are known (a game started from the scoreboard too); the next whole
         // snapshot brings everything.
-        if (!known || waitingForTeams) && !snapshot.teamsKnown { return before }
+        if (!known || waitingForTeams) && !snapshot.teamsKnown {
+            // Nothing handed: the poll goes on (a game restored as final ends with a snapshot
+            // that names its teams, which says so).
+            return GameService.Standing(known: known, ending: earlier == .final ? nil : earlier, progress: before.progress)
+        }
         if handed.isEmpty && snapshot.teamsKnown {
             // The game's id is the poller's; the teams are the feed's. A game resumed from its
             // checkpoint is started too (it keeps its state): in broadcast mode, one with no channel

@@ -168,7 +168,7 @@ extension GameService {
             let location = ScoreFeedError.Location(file: source, line: batch[index].number, sequence: taken.seq)
             if let message = takeIn(taken, of: id, at: location) { messages.append((index, message)) }
         }
-        for (place, status) in statuses.enumerated() { if let status { await absorb(run[place].game, status) } }
+        await absorb(statuses.enumerated().compactMap { place, status in status.map { (run[place].game, $0) } })
         await grantFreedChannels()
         return messages
     }

@@ -20,7 +20,9 @@ extension GameService {
         while let (due, id) = deadlines.popDue(now) {
             guard let game = games[id] else { continue }
             if game.scheduled == due { games[id]?.scheduled = nil }
-            var status = await Self.tick(game.engine, now: now, holdingPushes: holds(id))
+            // A game the open batch touched goes on holding its pushes for the batch's sync; any
+            // other sends what is due now.
+            var status = await Self.tick(game.engine, now: now, holdingPushes: inBatch(id))
             // A deadline the tick could not move (its checkpoint cannot be written) is looked at
             // again a second later, not at once: this loop must end.
             if let deadline = status.deadline, deadline <= now { status.deadline = now.addingTimeInterval(1) }

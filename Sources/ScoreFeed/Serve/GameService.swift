@@ -211,8 +211,19 @@ public actor GameService {
     /// Takes in what an engine said after a call: its next deadline, and its channel for the
     /// board, whose decisions (``ChannelBoard/reported(_:_:now:)``) are carried out at once.
     func absorb(_ id: String, _ status: EngineStatus) async {
-        schedule(id, status.deadline)
-        await carry(board.reported(id, status.channel, now: wallClock.now))
+        await absorb([(id, status)])
+    }
+
+    /// ``absorb(_:_:)`` of statuses gathered together (the games of a batch, side by side): the
+    /// board takes all of them before any of its decisions is carried out, so none is taken in
+    /// after a newer one a set-up's await let in.
+    func absorb(_ statuses: [(game: String, status: EngineStatus)]) async {
+        var actions: [ChannelBoard.Action] = []
+        for (id, status) in statuses {
+            schedule(id, status.deadline)
+            actions += board.reported(id, status.channel, now: wallClock.now)
+        }
+        await carry(actions)
     }
 
     /// Whether a call to game `id`'s engine is to hold its pushes: a batch is open. The game is
@@ -221,6 +232,11 @@ public actor GameService {
     func holds(_ id: String) -> Bool {
         if holdingPushes, touchedSet.insert(id).inserted { touched.append(id) }
         return holdingPushes
+    }
+
+    /// Whether game `id` is among those the open batch touched (their pushes wait for its sync).
+    func inBatch(_ id: String) -> Bool {
+        holdingPushes && touchedSet.contains(id)
     }
 
     /// The message for a sink that failed on game `id`'s push. A reader of standard output that

@@ -245,6 +245,40 @@ struct BroadcastChannelTests {
         #expect(await engine.channel.state == "deleted")
     }
 
+    /// A batch's flush that finds the engine still sending what the batch held back (its
+    /// channel's create, waiting on APNs) is not lost: once the create is answered, the delivery
+    /// under way sends the pushes too, instead of leaving them in the outbox for the game's next call.
+    @Test func aFlushDuringAHeldDeliverySendsThePushesOnceItEnds() async throws {
+        let (started, creating) = AsyncStream<Void>.makeStream()
+        let (answer, answering) = AsyncStream<Void>.makeStream()
+        let sent = Delivered()
+        let sink = CallbackSink(
+            send: { _ in sent.value = true },
+            manage: { request in
+                guard request.action == .create else { return ChannelAnswer(status: 200) }
+                creating.yield()
+                for await _ in answer { break }
+                return ChannelAnswer(status: 200, channelID: "Y2gx")
+            })
+        let session = GameSession(attributes: Make.attributes, renderer: Self.perGame, now: Make.start)
+        let engine = MatchEngine(session: session, clock: ManualClock(Make.start), sink: sink)
+        // The batch's create goes, its pushes held for the batch's sync.
+        async let setUp: Void = engine.setUpChannel(.create, holdingPushes: true)
+        for await _ in started { break }
+        for (index, event) in [Make.event(1, .periodStart, at: 0), Make.event(2, .fieldGoal(points: 3, made: true), team: .home, at: 30)].enumerated() {
+            try await engine.receiveOnFeedTime(event, index: index, holdingPushes: true)
+        }
+        try #require(await !engine.current.outbox.isEmpty, "the batch's pushes wait")
+        // The batch is durable: its flush comes while the create still waits on APNs.
+        try await engine.flush()
+        #expect(!sent.value, "nothing goes before the channel is open")
+        answering.yield()
+        try await setUp
+        #expect(sent.value)
+        #expect(await engine.current.outbox.isEmpty, "the pushes went with the delivery that was under way")
+        #expect(await engine.channel.state == "open")
+    }
+
     // MARK: - The service
 
     static func lines(seeds: [UInt64], channels: [String?]? = nil) -> [Data] {
