@@ -7,8 +7,8 @@ extension GameService {
     /// are left out; it still counts in `scorefeed_games`.
     public func metrics(now: Date, recorder: MetricsRecorder) async -> Metrics {
         var metrics = recorder.observed(now: now)
-        for id in order {
-            guard let engine = games[id]?.engine else { continue }
+        for id in state.order {
+            guard let engine = engines[id] else { continue }
             let session = await engine.current
             let ended = session.hasEnded
             metrics.gamesByState[session.operatingState, default: 0] += 1

@@ -6,12 +6,12 @@ extension GameService {
     /// Gives game `id` its channel if it has none: the header's, or a created one within the cap
     /// (past it, the game waits for a channel to be deleted).
     func setUpChannel(_ id: String, header channel: String?) async {
-        await carry(board.start(id, header: channel))
+        await carry(state.board.start(id, header: channel))
     }
 
     /// Games that waited for a free channel get one, as far as the cap now allows.
     func grantFreedChannels() async {
-        if !board.waiting.isEmpty { await carry(board.grantFreed()) }
+        if !state.board.waiting.isEmpty { await carry(state.board.grantFreed()) }
     }
 
     /// Carries out what the board said, at once and in order: a set-up goes to its game's engine
@@ -23,15 +23,15 @@ extension GameService {
         while let action = work.popFirst() {
             switch action {
             case .setUp(let id, let setup):
-                guard let engine = games[id]?.engine else { continue }
+                guard let engine = engines[id] else { continue }
                 do {
-                    try await engine.setUpChannel(setup, holdingPushes: holds(id))
+                    try await engine.setUpChannel(setup, holdingPushes: state.holds(id))
                 } catch {
                     report("game \(id): \(error)")
                 }
                 let status = await EngineStatus.of(engine)
                 schedule(id, status.deadline)
-                work += board.reported(id, status.channel, now: wallClock.now)
+                work += state.board.reported(id, status.channel, now: wallClock.now)
             case .report(let text): report(text)
             case .writeDirectory: write = true
             case .wake(let game, let at): schedule(game, at)
@@ -39,7 +39,7 @@ extension GameService {
         }
         if write { writeChannelDirectory() }
         // A game waiting for a channel is given one by the timer's next look (``fireDue(now:)``).
-        if !board.waiting.isEmpty, timerTarget != nil { timerWakeUp.signal() }
+        if !state.board.waiting.isEmpty, timerTarget != nil { timerWakeUp.signal() }
     }
 
     /// Until `giveUp`, carries every game's channel through what is left of its life: creates and
@@ -60,8 +60,8 @@ extension GameService {
                 while true {
                     busy = []
                     var nextLinger: Date?
-                    for id in order {
-                        guard let engine = games[id]?.engine else { continue }
+                    for id in state.order {
+                        guard let engine = engines[id] else { continue }
                         let status = await EngineStatus.of(engine)
                         await absorb(id, status)
                         if status.channel.workWaits {
@@ -73,10 +73,10 @@ extension GameService {
                             nextLinger = min(nextLinger ?? until, until)
                         }
                     }
-                    let waiting = board.waiting.count
+                    let waiting = state.board.waiting.count
                     await grantFreedChannels()
                     // A game just given its channel has work of its own: look again.
-                    if board.waiting.count < waiting { continue }
+                    if state.board.waiting.count < waiting { continue }
                     guard !busy.isEmpty else { return nil }
                     // On the feed clock a linger ends at once (on the first pass; later passes wait for
                     // the sink); on the system clock it is waited for.
@@ -92,11 +92,11 @@ extension GameService {
             },
             work: { now in
                 for id in busy {
-                    guard let game = games[id] else { continue }
+                    guard let engine = engines[id] else { continue }
                     if options.clock == .feed {
-                        try? await game.engine.fireDeadlines(through: .distantFuture)
+                        try? await engine.fireDeadlines(through: .distantFuture)
                     }
-                    await absorb(id, await Self.tick(game.engine, now: now))
+                    await absorb(id, await Self.tick(engine, now: now))
                 }
             })
         await reconcileChannels()
@@ -128,7 +128,7 @@ extension GameService {
             report("channels: cannot compare APNs' channels with the games' (\(result.failure!)); channels a lost create made are not found")
             return result
         }
-        let found = board.unknown(in: listed)
+        let found = state.board.unknown(in: listed)
         result.unknown = found.unknown
         guard !result.unknown.isEmpty else { return result }
         // A create not yet answered may be the one that made an unknown channel (its answer can
@@ -158,7 +158,7 @@ extension GameService {
     func writeChannelDirectory() {
         guard let store, options.perGameChannels else { return }
         do {
-            try store.write(board.directory.encoded(), named: ChannelDirectory.fileName)
+            try store.write(state.board.directory.encoded(), named: ChannelDirectory.fileName)
         } catch {
             report("channels: cannot write \(ChannelDirectory.fileName): \(error)")
         }

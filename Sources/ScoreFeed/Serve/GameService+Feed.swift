@@ -5,7 +5,7 @@ import ScoreFeedModel
 extension GameService {
     /// Hands one event of `game` to its engine, as a line would (`line` numbers it in messages).
     public func receive(_ event: GameEvent, game: String, line: Int, source: String? = nil) async -> ScoreFeedError? {
-        counters.lines += 1
+        state.counters.lines += 1
         return await apply(event, to: game, line: line, source: source)
     }
 
@@ -18,7 +18,7 @@ extension GameService {
     /// How many of `game`'s events its engine has applied (accepted or edits): what moves when
     /// its feed brings news.
     public func progress(of id: String) async -> Int {
-        guard let engine = games[id]?.engine else { return 0 }
+        guard let engine = engines[id] else { return 0 }
         let statistics = await engine.statistics
         return statistics.accepted + statistics.edits
     }
@@ -34,7 +34,7 @@ extension GameService {
 
     /// Where `game` stands (a poller asks before and after each snapshot it hands over).
     public func standing(of id: String) async -> Standing {
-        guard let engine = games[id]?.engine else { return Standing() }
+        guard let engine = engines[id] else { return Standing() }
         return await Self.standing(engine)
     }
 
@@ -52,13 +52,13 @@ extension GameService {
 
     /// The highest feed action number `game`'s engine has applied (nil: none, or not known).
     public func newestAction(of id: String) async -> Int? {
-        await games[id]?.engine.newestAction
+        await engines[id]?.newestAction
     }
 
     /// How `game` ended: its phase once its `end` is out (final, postponed or suspended); nil
     /// while it has not ended (or is not known).
     public func ending(of id: String) async -> GamePhase? {
-        guard let engine = games[id]?.engine, await engine.hasEnded else { return nil }
+        guard let engine = engines[id], await engine.hasEnded else { return nil }
         return await engine.state.phase
     }
 
@@ -70,7 +70,7 @@ extension GameService {
     /// Hands game `id`'s engine to `body` (nothing for a game not known), then takes in what the
     /// engine says; returns the sink's failure as a message for people.
     func call(_ id: String, _ body: (MatchEngine) async throws -> Void) async -> ScoreFeedError? {
-        guard let engine = games[id]?.engine else { return nil }
+        guard let engine = engines[id] else { return nil }
         var failure: ScoreFeedError?
         do {
             try await body(engine)
@@ -94,7 +94,7 @@ extension GameService {
         func say(_ message: ScoreFeedError?) {
             if let message, !ignoring.contains(message.code) { messages.append(message) }
         }
-        guard let game = games[id], options.clock == .system else {
+        guard let engine = engines[id], options.clock == .system else {
             for (event, line) in events { say(await receive(event, game: id, line: line, source: source)) }
             if let (score, time) = score { say(await follow(score, game: id, at: time)) }
             if let end { say(await receive(end.event, game: id, line: end.line, source: source)) }
@@ -106,9 +106,9 @@ extension GameService {
         if let end { items.append(.event(end.event, index: end.line - 1)) }
         let lines = events.map(\.line) + (end.map { [$0.line] } ?? [])
         let seqs = events.map(\.event.seq) + (end.map { [$0.event.seq] } ?? [])
-        counters.lines += lines.count
-        counters.events += lines.count
-        let (verdicts, failure, status) = await Self.arrive(items, on: game.engine, holdingPushes: holds(id))
+        state.counters.lines += lines.count
+        state.counters.events += lines.count
+        let (verdicts, failure, status) = await Self.arrive(items, on: engine, holdingPushes: state.holds(id))
         for (i, verdict) in verdicts.enumerated() {
             let location = ScoreFeedError.Location(file: source, line: lines[i], sequence: seqs[i])
             say(takeIn(Taken(outcome: .success(verdict), checkpointFailure: status.checkpointFailure, seq: seqs[i]), of: id, at: location))
@@ -152,10 +152,10 @@ extension GameService {
         let (feedTime, settling) = (options.clock == .feed, options.catchUpWindow)
         await withTaskGroup(of: (place: Int, run: Run).self) { group in
             for (place, (id, events)) in run.enumerated() {
-                guard let game = games[id] else { continue }
-                let holding = holds(id)
+                guard let engine = engines[id] else { continue }
+                let holding = state.holds(id)
                 group.addTask {
-                    (place, await Self.receive(events, on: game.engine, feedTime: feedTime, holdingPushes: holding, settling: settling))
+                    (place, await Self.receive(events, on: engine, feedTime: feedTime, holdingPushes: holding, settling: settling))
                 }
             }
             for await (place, done) in group {
@@ -251,13 +251,13 @@ extension GameService {
 
     func apply(_ event: GameEvent, to id: String, line: Int, source: String?) async -> ScoreFeedError? {
         let location = ScoreFeedError.Location(file: source, line: line, sequence: event.seq)
-        guard let game = games[id] else {
-            counters.unknownGame += 1
+        guard let engine = engines[id] else {
+            state.counters.unknownGame += 1
             return ScoreFeedError(.invalidValue, "event for game \"\(id)\", which has no header yet; skipped", at: location)
         }
-        counters.events += 1
+        state.counters.events += 1
         let run = await Self.receive(
-            [Pending(index: 0, line: line, event: event)], on: game.engine, feedTime: options.clock == .feed, holdingPushes: holds(id),
+            [Pending(index: 0, line: line, event: event)], on: engine, feedTime: options.clock == .feed, holdingPushes: state.holds(id),
             settling: options.catchUpWindow)
         await absorb(id, run.status)
         let failure = run.said.first.flatMap { takeIn($0.1, of: id, at: location) }

@@ -6,18 +6,18 @@ extension GameService {
     /// Handles one line parsed beforehand (on the reader's thread); returns a message for people
     /// when the line was bad.
     public func handle(_ line: ParsedLine, source: String? = nil) async -> ScoreFeedError? {
-        counters.lines += 1
+        state.counters.lines += 1
         switch line.content {
         case .success(nil):
             return nil
         case .success(.header(let attributes, let channel)?):
-            counters.headers += 1
+            state.counters.headers += 1
             await start(attributes, channel: channel)
             return nil
         case .success(.event(let id, let event)?):
             return await apply(event, to: id, line: line.number, source: source)
         case .failure(let error):
-            counters.badLines += 1
+            state.counters.badLines += 1
             return error
         }
     }
@@ -44,7 +44,7 @@ extension GameService {
                 let pending = Pending(index: end, line: batch[end].number, event: event)
                 if let known = place[id] {
                     run[known].events.append(pending)
-                } else if games[id] != nil {
+                } else if engines[id] != nil {
                     place[id] = run.count
                     run.append((id, [pending]))
                 } else {
@@ -57,8 +57,8 @@ extension GameService {
                 start += 1
             } else {
                 messages += await apply(run, of: batch, source: source).map(\.message)
-                counters.lines += end - start
-                counters.events += end - start
+                state.counters.lines += end - start
+                state.counters.events += end - start
                 start = end
             }
         }
@@ -76,7 +76,7 @@ extension GameService {
         var place: [String: Int] = [:]
         var events = 0
         for index in batch.indices {
-            if case .success(.event(let id, let event)?) = batch[index].content, games[id] != nil {
+            if case .success(.event(let id, let event)?) = batch[index].content, engines[id] != nil {
                 let pending = Pending(index: index, line: batch[index].number, event: event)
                 if let known = place[id] {
                     run[known].events.append(pending)
@@ -90,8 +90,8 @@ extension GameService {
             }
         }
         if !run.isEmpty {
-            counters.lines += events
-            counters.events += events
+            state.counters.lines += events
+            state.counters.events += events
             messages += await apply(run, of: batch, source: source)
         }
         var said = messages.sorted { $0.index < $1.index }.map(\.message)
@@ -102,15 +102,14 @@ extension GameService {
     /// Starts a batch of ``handle(_:source:)`` calls (with a journal): the games hold their pushes
     /// until ``endBatch()`` has made the whole batch durable with one sync (group commit).
     public func beginBatch() {
-        holdingPushes = store != nil
+        state.beginBatch(holding: store != nil)
     }
 
     /// Ends a batch of ``handle(_:source:)`` calls: one sync makes everything they applied
     /// durable (group commit), then every game they touched sends its pushes. Returns a message
     /// for people when the journal could not be written or a sink failed.
     public func endBatch() async -> ScoreFeedError? {
-        guard let journal = store?.journal, holdingPushes else { return nil }
-        holdingPushes = false
+        guard let journal = store?.journal, let batch = state.endBatch() else { return nil }
         var failure: ScoreFeedError?
         do {
             try MetricsRecorder.measure(options.metrics) { () throws(ScoreFeedError) in try journal.sync() }
@@ -120,11 +119,8 @@ extension GameService {
         }
         // Each game sends its pushes, each recorded as delivered before the next goes (any
         // game's): a crash sends again at most the one in flight.
-        let batch = touched
-        touched = []
-        touchedSet = []
         for id in batch {
-            guard let engine = games[id]?.engine else { continue }
+            guard let engine = engines[id] else { continue }
             let status = await Self.flush(engine)
             failure = failure ?? checkpointProblem(id, status.checkpointFailure) ?? status.sinkFailure.map { Self.sinkFailed(id, $0) }
             await absorb(id, status)

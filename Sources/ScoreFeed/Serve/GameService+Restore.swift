@@ -23,7 +23,7 @@ extension GameService {
         guard let store else { return restoration }
         // A checkpoint put aside on an earlier start whose game has not written a new one since.
         for aside in try store.putAside() where !FileManager.default.fileExists(atPath: aside.checkpoint.path) {
-            lostCheckpoints[aside.checkpoint.standardizedFileURL.path] = LostNumbering(aside.data, journal: aside.journal)
+            state.lostCheckpoints[aside.checkpoint.standardizedFileURL.path] = LostNumbering(aside.data, journal: aside.journal)
         }
         for entry in try store.readAll() {
             let place = ScoreFeedError.Location(file: entry.file.path)
@@ -43,7 +43,7 @@ extension GameService {
                     + "with its priority-10 budget counted as spent for an hour and \(numbering.explained)"
                     + (kept ? "; the file is kept as \(aside.lastPathComponent)" : "")
                 restoration.problems.append(problem)
-                lostCheckpoints[entry.file.standardizedFileURL.path] = numbering
+                state.lostCheckpoints[entry.file.standardizedFileURL.path] = numbering
                 continue
             }
             let id = session.attributes.gameId
@@ -64,14 +64,14 @@ extension GameService {
                 session: session, clock: makeClock(at: session.now), sink: sink, checkpoints: store, wallClock: wallClock,
                 metrics: options.metrics)
             restoration.inputs[id] = session.journaled
-            add(id, Game(engine: engine))
-            board.restored(id, channel: session.channel)
-            counters.resumedGames += 1
+            add(id, engine)
+            state.board.restored(id, channel: session.channel)
+            state.counters.resumedGames += 1
             restoration.resumedGames += 1
         }
         writeChannelDirectory()
-        for id in order {
-            guard let engine = games[id]?.engine else { continue }
+        for id in state.order {
+            guard let engine = engines[id] else { continue }
             do {
                 try await engine.flush()
             } catch {

@@ -17,12 +17,11 @@ extension GameService {
 
     /// Fires every held push that is due now (system clock) across games.
     public func fireDue(now: Date) async {
-        while let (due, id) = deadlines.popDue(now) {
-            guard let game = games[id] else { continue }
-            if game.scheduled == due { games[id]?.scheduled = nil }
+        while let id = state.popDue(now) {
+            guard let engine = engines[id] else { continue }
             // A game the open batch touched goes on holding its pushes for the batch's sync; any
             // other sends what is due now.
-            var status = await Self.tick(game.engine, now: now, holdingPushes: inBatch(id))
+            var status = await Self.tick(engine, now: now, holdingPushes: state.inBatch(id))
             // A deadline the tick could not move (its checkpoint cannot be written) is looked at
             // again a second later, not at once: this loop must end.
             if let deadline = status.deadline, deadline <= now { status.deadline = now.addingTimeInterval(1) }
@@ -32,7 +31,7 @@ extension GameService {
     }
 
     /// The earliest moment a held push is due, across games.
-    public var nextDeadline: Date? { deadlines.next }
+    public var nextDeadline: Date? { state.nextDeadline }
 
     /// Sends held pushes as they come due on the wall clock (``Options/wallClock``) until the task
     /// is cancelled: sleeps until the next deadline, woken sooner when a sooner one is scheduled
@@ -66,9 +65,9 @@ extension GameService {
     public func drainHeld(until giveUp: Date) async {
         _ = await endBatch()
         if options.clock == .feed {
-            for id in order {
-                guard let game = games[id] else { continue }
-                try? await game.engine.fireDeadlines(through: .distantFuture)
+            for id in state.order {
+                guard let engine = engines[id] else { continue }
+                try? await engine.fireDeadlines(through: .distantFuture)
             }
         } else {
             // The engines' own deadlines, not the wake-up heap, whose entries may be stale.
@@ -76,8 +75,8 @@ extension GameService {
             await DeadlineLoop(clock: wallClock).run(
                 next: {
                     var next: Date?
-                    for id in order {
-                        if let deadline = await games[id]?.engine.deadline { next = min(next ?? deadline, deadline) }
+                    for id in state.order {
+                        if let deadline = await engines[id]?.deadline { next = min(next ?? deadline, deadline) }
                     }
                     guard let next, next <= giveUp else { return nil }
                     defer { previous = next }
@@ -86,16 +85,16 @@ extension GameService {
                     return next
                 },
                 work: { now in
-                    for id in order {
-                        guard let engine = games[id]?.engine else { continue }
+                    for id in state.order {
+                        guard let engine = engines[id] else { continue }
                         await absorb(id, await Self.tick(engine, now: now))
                     }
                 })
         }
-        for id in order {
-            guard let game = games[id] else { continue }
-            try? await game.engine.flush()
-            await absorb(id, await EngineStatus.of(game.engine))
+        for id in state.order {
+            guard let engine = engines[id] else { continue }
+            try? await engine.flush()
+            await absorb(id, await EngineStatus.of(engine))
         }
     }
 
@@ -103,8 +102,8 @@ extension GameService {
     /// directory then holds each game in one file, as a clean exit leaves it.
     public func compact() async {
         guard store != nil else { return }
-        for id in order {
-            await games[id]?.engine.compact()
+        for id in state.order {
+            await engines[id]?.compact()
         }
         try? store?.journal.sync()
     }
@@ -128,8 +127,8 @@ extension GameService {
     /// Every game's figures, in the order the games came.
     public func summaries() async -> [GameSummary] {
         var result: [GameSummary] = []
-        for id in order {
-            guard let engine = games[id]?.engine else { continue }
+        for id in state.order {
+            guard let engine = engines[id] else { continue }
             let session = await engine.current
             result.append(GameSummary(
                 attributes: session.attributes, statistics: session.statistics, state: session.state,

@@ -6,9 +6,10 @@ import ScoreFeedModel
 /// restart resumes where it stopped.
 ///
 /// What a game has applied lives in its ``GameSession`` alone (inside the engine, and in its
-/// checkpoint); what spans the games' channels lives in the ``ChannelBoard``, whose actions this
-/// type carries out. It keeps the routing table, the wake-up heap, the open batch and the games
-/// it touched, and line counts; ``LiveService`` runs it live (its timer, drain and shutdown).
+/// checkpoint). What spans the games (their order, the wake-up heap, the open batch and the games
+/// it touched, the channel board, the counters) is one value, `ServiceState`, decided without an
+/// await; this actor keeps it and the engines, and carries out what it decides. ``LiveService``
+/// runs it live (its timer, drain and shutdown).
 /// Identity is not order: an event already applied is ignored at any distance, and a feed in
 /// its own order is never rejected for it. By concern: `+Lines` (serve's input and its
 /// group commit), `+Feed` (events, snapshots, scores, call-offs), `+Timers` (deadlines, the drain,
@@ -76,19 +77,12 @@ public actor GameService {
         public var resumedGames = 0
     }
 
-    struct Game {
-        var engine: MatchEngine
-        /// The earliest deadline of this game waiting in the heap (system clock): a later one
-        /// need not be added, as that entry's wake-up re-reads the engine and schedules again.
-        var scheduled: Date?
-    }
-
     /// What the service needs from an engine after handing it an event or a tick, gathered on
     /// the engine's executor so that it takes one actor hop instead of one per question.
     struct EngineStatus: Sendable {
         var deadline: Date?
         var checkpointFailure: ScoreFeedError?
-        /// The game's channel, its news, its held pushes and its waiting channel work, for the board.
+        /// The game's channel, its news, its held pushes and its waiting channel work, for the state.board.
         var channel: ChannelBoard.Report
         /// The sink failed (the output stays in the outbox for the next call).
         var sinkFailure: (any Error)?
@@ -113,26 +107,14 @@ public actor GameService {
     public nonisolated var journal: Journal? { store?.journal }
     /// The wall clock (``Options/wallClock``).
     nonisolated var wallClock: any EngineClock { options.wallClock }
-    var games: [String: Game] = [:]
-    /// Game ids in the order their headers (or checkpoints) came, for summaries.
-    var order: [String] = []
-    var deadlines = DeadlineHeap()
-    /// Games whose checkpoint could not be used, by the checkpoint's path: their budgets are
-    /// unknown, and the numbering they had reached when it could be read.
-    var lostCheckpoints: [String: LostNumbering] = [:]
-    /// Checkpoint write failures already reported, by game.
-    var reportedFailures: Set<String> = []
-    /// The channels of all games (in broadcast mode with a channel per game): what spans games.
-    var board: ChannelBoard
+    /// Each game's engine, by id: the only thing the service keeps per game.
+    var engines: [String: MatchEngine] = [:]
+    /// Everything else that spans the games, decided without an await (see ``ServiceState``).
+    var state: ServiceState
     /// Where messages for people go (channel news, held games); serve and poll print them.
     let report: @Sendable (String) -> Void
-    /// A batch of lines is open (with a state directory): the engines it touches hold their
-    /// pushes until ``endBatch()`` has made it durable with one sync (group commit).
-    var holdingPushes = false
-    /// Games a batch of lines touched, in order: flushed once the batch is durable.
-    var touched: [String] = []
-    var touchedSet: Set<String> = []
-    public internal(set) var counters = Counters()
+    /// What the service has read.
+    public var counters: Counters { state.counters }
     /// The moment the timer (``runTimer()``) sleeps until, while it sleeps.
     var timerTarget: Date?
     /// Wakes the timer before ``timerTarget``.
@@ -151,7 +133,7 @@ public actor GameService {
         self.options = options
         self.sink = sink
         self.report = report
-        board = ChannelBoard(perGame: options.perGameChannels, management: options.channels)
+        state = ServiceState(board: ChannelBoard(perGame: options.perGameChannels, management: options.channels))
         store = try options.stateDirectory.map { url throws(ScoreFeedError) in try CheckpointStore(directory: url) }
         identity = try store?.identity() ?? UUID().uuidString
     }
@@ -162,7 +144,7 @@ public actor GameService {
     /// created now, within ``ChannelManagement/maxChannels``.
     public func start(_ attributes: GameAttributes, channel: String? = nil) async {
         let id = attributes.gameId
-        if games[id] == nil { add(id, makeGame(attributes: attributes)) }
+        if engines[id] == nil { add(id, makeEngine(attributes: attributes)) }
         await setUpChannel(id, header: channel)
     }
 
@@ -171,35 +153,34 @@ public actor GameService {
     /// of tip-off and the app can subscribe; otherwise it starts with its first events. Returns
     /// whether it started now.
     public func announce(_ attributes: GameAttributes) async -> Bool {
-        guard options.perGameChannels, options.channels.manage, games[attributes.gameId] == nil else { return false }
+        guard options.perGameChannels, options.channels.manage, engines[attributes.gameId] == nil else { return false }
         await start(attributes)
         return true
     }
 
     /// Whether the game is known (from a header, a checkpoint or ``start(_:channel:)``).
-    public func knows(_ game: String) -> Bool { games[game] != nil }
+    public func knows(_ game: String) -> Bool { engines[game] != nil }
 
     // MARK: - Internals
 
-    func add(_ id: String, _ game: Game) {
-        if games[id] == nil { order.append(id) }
-        games[id] = game
+    func add(_ id: String, _ engine: MatchEngine) {
+        if engines[id] == nil { state.add(id) }
+        engines[id] = engine
     }
 
-    func makeGame(attributes: GameAttributes) -> Game {
+    func makeEngine(attributes: GameAttributes) -> MatchEngine {
         let clock = makeClock(at: Date(timeIntervalSince1970: 0))
         var policy = Coalescer(configuration: options.coalescer)
         let lost = store.flatMap {
-            lostCheckpoints.removeValue(forKey: $0.url(for: attributes.gameId).standardizedFileURL.path)
-                ?? lostCheckpoints.removeValue(forKey: $0.legacyURL(for: attributes.gameId).standardizedFileURL.path)
+            state.lostCheckpoints.removeValue(forKey: $0.url(for: attributes.gameId).standardizedFileURL.path)
+                ?? state.lostCheckpoints.removeValue(forKey: $0.legacyURL(for: attributes.gameId).standardizedFileURL.path)
         }
         if lost != nil { policy.assumeBudgetSpent(at: nil) }
         var session = GameSession(attributes: attributes, policy: policy, renderer: options.renderer, now: clock.now)
         if options.perGameChannels { session.claimChannel(for: identity) }
         if let lost { session.continueNumbering(after: lost.seq, lastTimestamp: lost.lastTimestamp) }
-        let engine = MatchEngine(
+        return MatchEngine(
             session: session, clock: clock, sink: sink, checkpoints: store, wallClock: wallClock, metrics: options.metrics)
-        return Game(engine: engine)
     }
 
     /// A new engine's clock: the wall clock, or on feed time a clock of its own (the engine
@@ -221,22 +202,9 @@ public actor GameService {
         var actions: [ChannelBoard.Action] = []
         for (id, status) in statuses {
             schedule(id, status.deadline)
-            actions += board.reported(id, status.channel, now: wallClock.now)
+            actions += state.board.reported(id, status.channel, now: wallClock.now)
         }
         await carry(actions)
-    }
-
-    /// Whether a call to game `id`'s engine is to hold its pushes: a batch is open. The game is
-    /// then among those ``endBatch()`` flushes, also when the batch ends while the call is in
-    /// flight.
-    func holds(_ id: String) -> Bool {
-        if holdingPushes, touchedSet.insert(id).inserted { touched.append(id) }
-        return holdingPushes
-    }
-
-    /// Whether game `id` is among those the open batch touched (their pushes wait for its sync).
-    func inBatch(_ id: String) -> Bool {
-        holdingPushes && touchedSet.contains(id)
     }
 
     /// The message for a sink that failed on game `id`'s push. A reader of standard output that
@@ -248,19 +216,15 @@ public actor GameService {
 
     /// A checkpoint failure of game `id`, reported once per game.
     func checkpointProblem(_ id: String, _ failure: ScoreFeedError?) -> ScoreFeedError? {
-        guard var failure, reportedFailures.insert(id).inserted else { return nil }
+        guard var failure, state.firstSaying(checkpointFailureOf: id) else { return nil }
         failure.message = "game \(id): cannot write its checkpoint (\(failure.message)); a restart would lose what it applied since"
         return failure
     }
 
-    /// Makes sure the game is woken at `deadline` (system clock): adds a heap entry unless one at
-    /// or before it is already waiting. Entries are never removed early; a wake-up that finds
-    /// nothing due just reschedules.
+    /// Makes sure the game is woken at `deadline` (system clock; see
+    /// ``ServiceState/schedule(_:_:)``), waking the timer when it sleeps past it.
     func schedule(_ id: String, _ deadline: Date?) {
-        guard options.clock == .system, let deadline, let game = games[id] else { return }
-        if let scheduled = game.scheduled, scheduled <= deadline { return }
-        deadlines.push(deadline, id)
-        games[id]?.scheduled = deadline
+        guard options.clock == .system, let deadline, engines[id] != nil, state.schedule(id, deadline) else { return }
         wakeTimer(before: deadline)
     }
 }

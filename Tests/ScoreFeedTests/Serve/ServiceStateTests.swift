@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+@testable import ScoreFeed
+
+/// What a ``GameService`` keeps across its games, as a plain value: timelines of wake-ups and
+/// batches, no actor, no clock.
+@Suite("ServiceState: the wake-ups, the batch and the messages of a service, as one value")
+struct ServiceStateTests {
+    static func state() -> ServiceState {
+        ServiceState(board: ChannelBoard(perGame: false, management: .init()))
+    }
+
+    static func at(_ seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }
+
+    /// A game needs one heap entry for its earliest deadline: a later one is left to that entry's
+    /// wake-up, a sooner one is added (and the timer told). Due wake-ups come earliest first, once.
+    @Test func wakeUpsComeEarliestFirstWithOneEntryPerEarliestDeadline() {
+        var state = Self.state()
+        let added = [("A", 10.0), ("A", 20), ("A", 10), ("B", 5), ("A", 3)].map { state.schedule($0.0, Self.at($0.1)) }
+        #expect(added == [true, false, false, true, true], "a later deadline waits for the earlier entry's wake-up; a sooner one gets its own")
+        #expect(state.nextDeadline == Self.at(3))
+        let early = state.popDue(Self.at(2))
+        #expect(early == nil)
+        var due: [String] = []
+        while let id = state.popDue(Self.at(10)) { due.append(id) }
+        #expect(due == ["A", "B", "A"], "the entry at 10 wakes A too: it reads its engine and schedules again")
+        #expect(state.nextDeadline == nil)
+        let again = state.schedule("A", Self.at(20))
+        #expect(again, "nothing waits for A any more")
+    }
+
+    /// A batch holds the pushes of the games it touches, each listed once in the order touched;
+    /// a game it did not touch is not held by the timer; without a journal nothing is held.
+    @Test func aBatchHoldsTheGamesItTouchesUntilItEnds() {
+        var state = Self.state()
+        let outside = (state.holds("A"), state.endBatch())
+        #expect(!outside.0 && outside.1 == nil, "no batch open")
+        state.beginBatch(holding: true)
+        let held = ["B", "A", "B"].map { state.holds($0) }
+        #expect(held == [true, true, true])
+        #expect(state.inBatch("A") && !state.inBatch("C"), "a game the batch did not touch sends what comes due")
+        let touched = state.endBatch()
+        #expect(touched == ["B", "A"])
+        let after = state.endBatch()
+        #expect(!state.inBatch("A") && after == nil, "ended once")
+        state.beginBatch(holding: false)
+        let unheld = (state.holds("A"), state.endBatch())
+        #expect(!unheld.0 && unheld.1 == nil, "no journal: nothing to sync, nothing held")
+    }
+
+    /// A game's checkpoint failure is said once, however many of its events meet it.
+    @Test func aCheckpointFailureIsSaidOncePerGame() {
+        var state = Self.state()
+        let said = ["A", "A", "B"].map { state.firstSaying(checkpointFailureOf: $0) }
+        #expect(said == [true, false, true])
+    }
+}
