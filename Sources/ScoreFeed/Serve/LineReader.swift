@@ -71,7 +71,7 @@ public struct LineReader: Sendable {
     func batches<T: Sendable>(found transform: @escaping @Sendable (Found) -> T) -> Batches<T> {
         let source = self.source, limit = maxLineBytes, most = batchBytes, grace = self.grace
         // Room for the batches parsed ahead: the reader waits for a batch to be taken (no polling).
-        let handoff = Handoff<T>(room: Self.batchesAhead)
+        let handoff = Handoff<T>(room: Self.batchesAhead, joinedBytes: most)
         Thread.detachNewThread {
             var fd: Int32 = STDIN_FILENO
             if case .follow(let path) = source {
@@ -89,13 +89,13 @@ public struct LineReader: Sendable {
             // lost and no more than ``batchesAhead`` batches wait. Each batch is given the room
             // the last one took and an eighth more, so a backlog's batches are seldom grown (and
             // copied).
+            var batched = 0
             func handItems() {
-                handoff.put(items)
+                handoff.put(items, bytes: batched)
                 let room = items.count + items.count / 8
                 items = []
                 items.reserveCapacity(room)
             }
-            var batched = 0
             while !handoff.isStopped {
                 let n = read(fd, buffer.baseAddress, buffer.count)
                 if n < 0 && errno == EINTR { continue }
@@ -122,7 +122,7 @@ public struct LineReader: Sendable {
                 batched = 0
             }
             splitter.finish { items.append(transform($0)) }
-            if !items.isEmpty { handoff.put(items) }
+            if !items.isEmpty { handoff.put(items, bytes: batched) }
             if case .follow = source { close(fd) }
             handoff.finish()
         }

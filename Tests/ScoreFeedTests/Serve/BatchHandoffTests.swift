@@ -22,6 +22,16 @@ struct BatchHandoffTests {
         }
     }
 
+    @Test("A joined batch is at most one batch's bytes of input: what is past it is the next take")
+    func aJoinedBatchIsBounded() async {
+        let handoff = LineReader.Handoff<Int>(room: 4, joinedBytes: 10)
+        #expect(handoff.put([1], bytes: 6) && handoff.put([2], bytes: 4) && handoff.put([3], bytes: 1))
+        handoff.finish()
+        #expect(await handoff.take(joined: true) == [1, 2])
+        #expect(await handoff.take(joined: true) == [3])
+        #expect(await handoff.take(joined: true) == nil)
+    }
+
     @Test("A batch left while the engines wait goes straight to them; the end follows the last batch")
     func aWaitingTakerGetsTheNextBatch() async {
         let handoff = LineReader.Handoff<Int>(room: 4)
