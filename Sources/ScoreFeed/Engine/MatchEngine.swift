@@ -204,23 +204,25 @@ public actor MatchEngine {
 
     /// The feed's running score now (see ``GameSession/follow(_:now:)``). On feed time the clock
     /// first moves to `time` (the newest event's), firing the deadlines before it.
-    public func follow(_ score: FinalScore, at time: Date? = nil) async throws {
+    /// `holdingPushes`: see ``flush(holdingPushes:)``.
+    public func follow(_ score: FinalScore, at time: Date? = nil, holdingPushes: Bool = false) async throws {
         if let feedTime, let time {
-            try await fireDeadlines(through: time)
+            try await fireDeadlines(through: time, holdingPushes: holdingPushes)
             feedTime.advance(to: time)
         }
         let corrections = session.statistics.corrections
         session.follow(score, now: clock.now)
         if session.statistics.corrections != corrections { commit() }
-        try await deliver()
+        try await deliver(holdingPushes: holdingPushes)
     }
 
     /// The game ends without a final (see ``GameSession/callOff(_:why:now:)``): postponed, or
-    /// suspended with the score it had. Commits, then sends the `end`.
-    public func callOff(_ phase: GamePhase, why: String) async throws {
+    /// suspended with the score it had. Commits, then sends the `end` (`holdingPushes`: see
+    /// ``flush(holdingPushes:)``).
+    public func callOff(_ phase: GamePhase, why: String, holdingPushes: Bool = false) async throws {
         session.callOff(phase, why: why, now: clock.now)
         commit()
-        try await deliver()
+        try await deliver(holdingPushes: holdingPushes)
     }
 
     /// A copy of the feed older than one already seen was ignored: counted, and committed.

@@ -9,10 +9,10 @@ extension GameService {
         return await apply(event, to: game, line: line, source: source)
     }
 
-    /// `game` ends without a final (``MatchEngine/callOff(_:why:)``): postponed, or suspended
+    /// `game` ends without a final (``MatchEngine/callOff(_:why:holdingPushes:)``): postponed, or suspended
     /// with the score it had. A game not known here is not started for it: nothing was shown.
     public func callOff(_ phase: GamePhase, why: String, game id: String) async -> ScoreFeedError? {
-        await call(id) { try await $0.callOff(phase, why: why) }
+        await call(id) { try await $0.callOff(phase, why: why, holdingPushes: $1) }
     }
 
     /// How many of `game`'s events its engine has applied (accepted or edits): what moves when
@@ -47,7 +47,7 @@ extension GameService {
     /// A copy of `game`'s feed older than one already seen was ignored: its engine counts it
     /// (nothing for a game not known).
     public func ignoreStaleCopy(game id: String) async {
-        _ = await call(id) { await $0.ignoreStaleCopy() }
+        _ = await call(id) { engine, _ in await engine.ignoreStaleCopy() }
     }
 
     /// The highest feed action number `game`'s engine has applied (nil: none, or not known).
@@ -64,16 +64,17 @@ extension GameService {
 
     /// The feed says `game`'s running score is `score` as of feed time `time` (its newest event's).
     public func follow(_ score: FinalScore, game id: String, at time: Date) async -> ScoreFeedError? {
-        await call(id) { try await $0.follow(score, at: time) }
+        await call(id) { try await $0.follow(score, at: time, holdingPushes: $1) }
     }
 
-    /// Hands game `id`'s engine to `body` (nothing for a game not known), then takes in what the
-    /// engine says; returns the sink's failure as a message for people.
-    func call(_ id: String, _ body: (MatchEngine) async throws -> Void) async -> ScoreFeedError? {
+    /// Hands game `id`'s engine to `body` (nothing for a game not known), with whether the call is
+    /// to hold its pushes for an open batch, then takes in what the engine says; returns the
+    /// sink's failure as a message for people.
+    func call(_ id: String, _ body: (MatchEngine, Bool) async throws -> Void) async -> ScoreFeedError? {
         guard let engine = engines[id] else { return nil }
         var failure: ScoreFeedError?
         do {
-            try await body(engine)
+            try await body(engine, state.holds(id))
         } catch {
             failure = Self.sinkFailed(id, error)
         }
