@@ -14,7 +14,8 @@ for name in "${suites[@]}"; do
   /usr/bin/time -f "%e %U %S" -o "$out.time" swift test --skip-build --filter "ScoreFeedTests\\.${name}/" >"$out" 2>&1
   count=$(grep -oE "Test run with [0-9]+ tests?" "$out" | grep -oE "[0-9]+" | head -1)
   [ "${count:-0}" = 0 ] && continue
-  read -r wall user sys < "$out.time"
+  # GNU time puts "Command exited with non-zero status N" before the figures of a suite that failed.
+  read -r wall user sys < <(tail -1 "$out.time")
   printf "%7.1f cpu %7.1f wall  %s (%s tests)%s\n" "$(echo "$user + $sys" | bc)" "$wall" "$name" "$count" \
     "$(grep -q '✘' "$out" && echo ' FAILED')"
 done | sort -rn
