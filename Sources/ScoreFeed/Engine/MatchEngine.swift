@@ -98,11 +98,11 @@ public actor MatchEngine {
     public var statistics: GameSession.Statistics { session.statistics }
 
     /// Validates and folds one event (found at `index` in its feed) at the clock's time, then
-    /// sends what the policy decided. Returns the validator's verdict so the caller can report
-    /// rejections.
+    /// sends what the policy decided (`holdingPushes`: see ``flush(holdingPushes:)``). Returns the
+    /// validator's verdict so the caller can report rejections.
     @discardableResult
-    public func receive(_ event: GameEvent, index: Int) async throws -> EventValidator.Verdict {
-        try await take(event, index: index, judged: peek { $0.verdict(event, index: index) })
+    public func receive(_ event: GameEvent, index: Int, holdingPushes: Bool = false) async throws -> EventValidator.Verdict {
+        try await take(event, index: index, judged: peek { $0.verdict(event, index: index) }, holdingPushes: holdingPushes)
     }
 
     /// Receives `event` on feed time (an engine whose clock is a ``ManualClock``): a duplicate or
@@ -110,13 +110,13 @@ public actor MatchEngine {
     /// the event's time fire first (after `pace` waited for each), then the clock moves to the
     /// event's time and the event is received. Replay and `serve --clock feed` both come here,
     /// so both send the same pushes for the same feed. On any other clock it is
-    /// ``receive(_:index:)``.
+    /// ``receive(_:index:holdingPushes:)``.
     /// `holdingPushes`: see ``flush(holdingPushes:)``.
     @discardableResult
     public func receiveOnFeedTime(
         _ event: GameEvent, index: Int, holdingPushes: Bool = false, pace: (@Sendable (Date) async -> Void)? = nil
     ) async throws -> EventValidator.Verdict {
-        guard let feedTime else { return try await take(event, index: index, judged: peek { $0.verdict(event, index: index) }, holdingPushes: holdingPushes) }
+        guard let feedTime else { return try await receive(event, index: index, holdingPushes: holdingPushes) }
         let verdict = peek { $0.verdict(event, index: index) }
         switch verdict {
         case .duplicate, .reject:

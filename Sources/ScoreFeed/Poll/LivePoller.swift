@@ -187,13 +187,14 @@ public struct LivePoller: Sendable {
             }
             if let snapshot {
                 let before = await service.standing(of: gameId)
-                let after = await hand(snapshot, to: service, before: before, handed: &handed, waitingForTeams: news.isAnnouncedOnly, report: report)
-                // Only a final ends the poll of a game here; one called off ends when the watch says so.
-                if after.ending == .final {
-                    ended = true
-                    return
+                if let after = await hand(snapshot, to: service, before: before, handed: &handed, waitingForTeams: news.isAnnouncedOnly, report: report) {
+                    // Only a final ends the poll of a game here; one called off ends when the watch says so.
+                    if after.ending == .final {
+                        ended = true
+                        return
+                    }
+                    if after.progress != before.progress { watch.news(at: clock.now) }
                 }
-                if after.progress != before.progress { watch.news(at: clock.now) }
                 if !handed.isEmpty { news.isAnnouncedOnly = false }
             }
             if let tipOff = box.box?.tipOff { watch.heard(tipOff: tipOff) }
@@ -206,7 +207,7 @@ public struct LivePoller: Sendable {
                 // The play-by-play lists the game's end while the boxscore lags: the end decides,
                 // with its final.
                 let before = await service.standing(of: gameId)
-                if await hand(alone, to: service, before: before, handed: &handed, waitingForTeams: false, report: report).ending == .final {
+                if await hand(alone, to: service, before: before, handed: &handed, waitingForTeams: false, report: report)?.ending == .final {
                     ended = true
                     return
                 }
@@ -242,19 +243,15 @@ public struct LivePoller: Sendable {
 
     /// Hands `snapshot` to the game's engine, which stood as `before`: the actions it has not
     /// handed in this form, then the feed's score, then the end. Returns where the game stands
-    /// after.
+    /// after, or nil when nothing could be handed (its teams not known yet).
     private func hand(
         _ snapshot: LiveSnapshot, to service: GameService, before: GameService.Standing, handed: inout [Int: UInt64],
         waitingForTeams: Bool, report: @Sendable (Report) -> Void
-    ) async -> GameService.Standing {
+    ) async -> GameService.Standing? {
         let (known, earlier) = (before.known, before.ending)
         // Not before its teams are known (a game started from the scoreboard too); the next whole
         // snapshot brings everything.
-        if (!known || waitingForTeams) && !snapshot.teamsKnown {
-            // Nothing handed: the poll goes on (a game restored as final ends with a snapshot
-            // that names its teams, which says so).
-            return GameService.Standing(known: known, ending: earlier == .final ? nil : earlier, progress: before.progress)
-        }
+        if (!known || waitingForTeams) && !snapshot.teamsKnown { return nil }
         if handed.isEmpty && snapshot.teamsKnown {
             // The game's id is the poller's; the teams are the feed's. A game resumed from its
             // checkpoint is started too (it keeps its state): in broadcast mode, one with no channel

@@ -29,9 +29,7 @@ extension GameService {
                 } catch {
                     report("game \(id): \(error)")
                 }
-                let status = await EngineStatus.of(engine)
-                schedule(id, status.deadline)
-                work += state.board.reported(id, status.channel, now: wallClock.now)
+                work += take(id, await EngineStatus.of(engine))
             case .report(let text): report(text)
             case .writeDirectory: write = true
             case .wake(let game, let at): schedule(game, at)

@@ -199,12 +199,14 @@ public actor GameService {
     /// board takes all of them before any of its decisions is carried out, so none is taken in
     /// after a newer one a set-up's await let in.
     func absorb(_ statuses: [(game: String, status: EngineStatus)]) async {
-        var actions: [ChannelBoard.Action] = []
-        for (id, status) in statuses {
-            schedule(id, status.deadline)
-            actions += state.board.reported(id, status.channel, now: wallClock.now)
-        }
-        await carry(actions)
+        await carry(statuses.flatMap { take($0.game, $0.status) })
+    }
+
+    /// Takes in game `id`'s status without an await: its deadline into the wake-up heap, its
+    /// channel into the board. Returns the board's decisions, for ``carry(_:)``.
+    func take(_ id: String, _ status: EngineStatus) -> [ChannelBoard.Action] {
+        schedule(id, status.deadline)
+        return state.board.reported(id, status.channel, now: wallClock.now)
     }
 
     /// The message for a sink that failed on game `id`'s push. A reader of standard output that
