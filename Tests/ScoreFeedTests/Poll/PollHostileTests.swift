@@ -4,8 +4,9 @@ import ScoreFeed
 
 /// Hostile endpoints (Tests/Support/nba_live_server.py --hostile): an answer of 8 GB, one that
 /// never ends, and 16 KB of gzip that inflate to 16 MB. Each is one clear error naming the URL,
-/// a failed request (so the usual backoff), and never holds more than the cap. Memory and the
-/// time SIGTERM takes are figures, not assertions: Tests/LiveChecks/hostile.sh.
+/// a failed request (so the usual backoff), and never holds more than the cap. poll following
+/// every game beside hostile boxscores is part of its smoke test (`PollLiveTests`). Memory and
+/// the time SIGTERM takes are figures, not assertions: Tests/LiveChecks/hostile.sh.
 @Suite(
     "poll: hostile endpoints", .serialized, .timeLimit(.minutes(1)),
     .enabled(if: NBAFiles.available, NBAFiles.absentReason),
@@ -44,41 +45,6 @@ struct PollHostileTests {
             return
         }
         #expect(!data.isEmpty)
-    }
-
-    /// Injects: each game's boxscore is hostile, one kind per game. Asserts (token and broadcast
-    /// mode): poll names each game and its boxscore URL in a clear error line, keeps following
-    /// every game (a hostile boxscore is a failed request, and the play-by-play's end decides),
-    /// each ends with replay's final, and poll exits 0.
-    @Test(.enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason), arguments: PollLiveTests.Mode.allCases)
-    func pollGoesOnWithEveryGameBesideHostileBoxscores(_ mode: PollLiveTests.Mode) async throws {
-        let games = PollLiveTests.games
-        var hostile: [String: String] = [:]
-        for (game, kind) in zip(games, Self.kinds) { hostile["boxscore_\(game)"] = kind }
-        let server = try LiveNBATestServer(games: games, speed: PollLiveTests.speed, hostile: hostile)
-        let apns = try mode.server()
-        let run = try await PollLiveTests.poll(server, state: nil, apns: apns, timeout: "2")
-        #expect(run.status == 0, "\(run.stderr.suffix(600))")
-        try await PollLiveTests.check(run.lines, label: "\(mode) hostile boxscores:")
-        let errors = run.stderr.split(separator: "\n")
-        for (game, kind) in zip(games, Self.kinds) {
-            let url = "http://127.0.0.1:\(server.port)/static/json/liveData/boxscore/boxscore_\(game).json"
-            let expected = kind == "endless"
-                ? "\(url): io: game \(game): no whole answer within 2 s (--timeout)"
-                : "\(url): body-too-large: game \(game): the answer passed the --max-body cap of 4194304 bytes (decoded) and was dropped"
-            #expect(errors.contains { $0 == expected }, "\(game) (\(kind)): \(run.stderr.suffix(600))")
-            // On a busy machine a request may also run out of time (libcurl may still be inflating
-            // a dropped gzip answer), before or after the answer began: those are the other clear
-            // lines, never anything else.
-            let timedOut = [
-                "\(url): io: game \(game): no whole answer within 2 s (--timeout)",
-                "\(url): io: game \(game): no answer: timed out",
-            ]
-            for line in errors where line.contains(url) {
-                #expect(line == expected || timedOut.contains(String(line)), "a clear error line: \(line)")
-            }
-        }
-        try await PollLiveTests.checkChannels(apns, stderr: run.stderr)
     }
 
     /// A signal in the middle of a request: every answer never ends and `--timeout` is 600 s,

@@ -316,18 +316,85 @@ struct PollLiveTests {
         return Int(stderr[range.upperBound...].prefix { $0.isNumber })
     }
 
-    /// The smoke test of `poll --games`: every game ends with replay's final while 15 % of the
-    /// requests fail or stall, in broadcast mode behind the APNs test server. Joins, outages, kill
-    /// -9, a stale edge and `--today` days run in process on virtual time in both modes
-    /// (`LiveDayScenarioTests`); `--today` through the binary is `EveryGameEndsTests`.
-    @Test(arguments: [0.15], [Mode.broadcast])
-    func eachGameEndsWithItsExactFinal(_ failRate: Double, _ mode: Mode) async throws {
-        let server = try LiveNBATestServer(games: Self.games, speed: Self.speed, failRate: failRate, seed: 7, slowSeconds: 3)
+    /// The smoke test of `poll --games`, in token and broadcast mode (behind the APNs test server),
+    /// one run each with everything a server can do wrong at once: 15 % of the requests fail or
+    /// stall, and each game's boxscore is hostile (an answer of 8 GB, one that never ends, a gzip
+    /// bomb; Tests/Support/nba_live_server.py --hostile). Every game ends with replay's final and
+    /// poll exits 0; each hostile boxscore is one clear line naming its URL; `--metrics` counts
+    /// every request's outcome and the pushes sum to the records written. Joins, outages, kill -9,
+    /// a stale edge and `--today` days run in process on virtual time in both modes
+    /// (`LiveDayScenarioTests`, `SimulationTests`); `--today` through the binary is
+    /// `EveryGameEndsTests`.
+    @Test(arguments: Mode.allCases)
+    func eachGameEndsWithItsExactFinal(_ mode: Mode) async throws {
+        var hostile: [String: String] = [:]
+        for (game, kind) in zip(Self.games, PollHostileTests.kinds) { hostile["boxscore_\(game)"] = kind }
+        let server = try LiveNBATestServer(
+            games: Self.games, speed: Self.speed, failRate: 0.15, seed: 7, slowSeconds: 3, hostile: hostile)
         let apns = try mode.server()
-        let run = try await Self.poll(server, state: nil, apns: apns)
-        #expect(run.status == 0, "poll exits 0 when every game has ended: \(run.stderr.suffix(400))")
-        try await Self.check(run.lines, label: "\(mode) fail rate \(failRate):")
-        if failRate > 0 { #expect(run.stderr.contains("http://127.0.0.1:\(server.port)"), "failures are named with their URL") }
+        let folder = try ScoreFeedProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("poll.prom")
+        let run = try await Self.poll(
+            server, state: nil, apns: apns, timeout: "2", extra: ["--metrics", file.path, "--metrics-interval", "0.5"])
+        #expect(run.status == 0, "poll exits 0 when every game has ended: \(run.stderr.suffix(600))")
+        try await Self.check(run.lines, label: "\(mode) failures and hostile boxscores:")
+        #expect(run.stderr.contains("http://127.0.0.1:\(server.port)"), "failures are named with their URL")
+        try Self.checkHostileLines(run.stderr, server: server)
+        try Self.checkMetrics(file, run: run, server: server)
         try await Self.checkChannels(apns, stderr: run.stderr)
+    }
+
+    /// Each game's hostile boxscore is said in one clear line naming the game and the URL: the
+    /// `--max-body` cap for 8 GB and for the gzip bomb (decoded bytes), the whole-request
+    /// `--timeout` for the answer that never ends. Every other line naming a boxscore's URL is a
+    /// clear line too: the URL, then a code, then the game.
+    static func checkHostileLines(_ stderr: String, server: LiveNBATestServer) throws {
+        let errors = stderr.split(separator: "\n")
+        for (game, kind) in zip(games, PollHostileTests.kinds) {
+            let url = "http://127.0.0.1:\(server.port)/static/json/liveData/boxscore/boxscore_\(game).json"
+            let expected = kind == "endless"
+                ? "\(url): io: game \(game): no whole answer within 2 s (--timeout)"
+                : "\(url): body-too-large: game \(game): the answer passed the --max-body cap of 4194304 bytes (decoded) and was dropped"
+            #expect(errors.contains { $0 == expected }, "\(game) (\(kind)): \(stderr.suffix(600))")
+            for line in errors where line.contains(url) {
+                let rest = line.dropFirst(url.count)
+                let code = rest.dropFirst(2).prefix { $0 != ":" }
+                #expect(line.hasPrefix(url + ": ") && !code.isEmpty && !code.contains(" ") && rest.contains(": game \(game): "),
+                        "a clear error line: \(line)")
+            }
+        }
+    }
+
+    /// The `--metrics` file of a run: in the exposition format (and promtool's, where it is
+    /// installed), the pushes sum to the records written, every request's outcome is counted
+    /// (the server's faults and the hostile boxscores among the failures, each failure said on
+    /// stderr a counted one), and every game ended.
+    static func checkMetrics(_ file: URL, run: (lines: [String], status: Int32, killed: Bool, stderr: String), server: LiveNBATestServer) throws {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(ExpositionCheck.problems(text) == [])
+        if ExpositionCheck.promtool != nil {
+            let check = try ExpositionCheck.promtoolCheck(text)
+            #expect(check.status == 0, "promtool: \(check.output)")
+        }
+        let records = run.lines.filter { !$0.hasPrefix("{\"kind\":\"channel\"") }.count
+        #expect(ExpositionCheck.sum(text, "scorefeed_pushes_total") == Double(records), "the pushes sum to the records written")
+        let requests = ExpositionCheck.samples(text).filter { $0.name == "scorefeed_poll_requests_total" }
+        func count(_ endpoint: String, _ outcome: (String) -> Bool) -> Double {
+            requests.filter { sample in
+                sample.labels.contains { $0 == ("endpoint", endpoint) } && sample.labels.contains { $0.0 == "outcome" && outcome($0.1) }
+            }.reduce(0) { $0 + $1.value }
+        }
+        #expect(count("playbyplay", { $0 == "200" }) > 0)
+        let failedBoxscores = count("boxscore", { $0 != "200" && $0 != "304" })
+        #expect(failedBoxscores > 0, "the hostile boxscores are counted as failures")
+        let failed = count("playbyplay", { $0 != "200" && $0 != "304" }) + failedBoxscores
+        // Each failure said on stderr (the pregame 404s are counted, not said) is a counted one.
+        let said = run.stderr.split(separator: "\n").filter { $0.contains("http://127.0.0.1:\(server.port)") }.count
+        #expect(failed >= Double(said) - 3, "\(failed) failures counted, \(said) lines said")
+        #expect(ExpositionCheck.sum(text, "scorefeed_games", ["state": "ended"]) == Double(games.count))
+        #expect(text.contains("# TYPE scorefeed_poll_lag_seconds gauge"))
+        let outcomes = requests.map { "\($0.labels.map(\.1).joined(separator: " ")): \(Int($0.value))" }.joined(separator: ", ")
+        print("metrics figures: poll: \(records) records, requests \(outcomes)")
     }
 }
