@@ -169,7 +169,7 @@ extension JSONScanner {
             }
         }
         let kind: GameEvent.Kind
-        if let valueless = Self.valuelessKinds.first(where: { name.is($0.typeName) }) {
+        if let valueless = Self.valuelessKinds.first(where: { name.is(named: $0.typeName) }) {
             try read([])
             kind = valueless
         } else if name.is("fieldGoal") {

@@ -53,8 +53,20 @@ public enum LiveDataFormat {
         func before(_ a: NBAFeed.IndexedAction, _ b: NBAFeed.IndexedAction) -> Bool {
             key(a) != key(b) ? key(a) < key(b) : a.index < b.index
         }
-        // Mostly in order already: looked at once before sorting.
-        if zip(actions, actions.dropFirst()).contains(where: { !before($0, $1) }) { actions.sort(by: before) }
+        // Mostly in order already: looked at once before sorting, field by field (no copy of an
+        // action per comparison).
+        var inOrder = true
+        var last = (key: -Double.infinity, index: Int.min)
+        for position in actions.indices {
+            let order = actions[position].action.orderNumber ?? actions[position].action.actionNumber.map(Double.init) ?? .infinity
+            let index = actions[position].index
+            if order < last.key || (order == last.key && index <= last.index) {
+                inOrder = false
+                break
+            }
+            last = (order, index)
+        }
+        if !inOrder { actions.sort(by: before) }
 
         // Home and away: the boxscore's, else the teams whose baskets move scoreHome and scoreAway
         // (one of them is enough when only two teams appear); unknown before the first basket.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import ScoreFeed
 import ScoreFeedModel
@@ -10,6 +11,16 @@ import ScoreFeedModel
 struct RealFeedServeTests {
     /// A real game as `import` writes it and `replay` reads it back.
     static func imported(_ file: String) throws -> FeedDocument {
+        if let document = importedFiles.withLock({ $0[file] }) { return document }
+        let document = try importing(file)
+        importedFiles.withLock { $0[file] = document }
+        return document
+    }
+
+    /// Each file imported once per run: the suites read the same few real games many times.
+    private static let importedFiles = Mutex<[String: FeedDocument]>([:])
+
+    private static func importing(_ file: String) throws -> FeedDocument {
         let original = try FeedReader.read(path: NBAFiles.path(file))
         let fixture = FixtureFormat.encode(
             attributes: original.attributes, events: original.events, finalScore: original.finalScore,
