@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import ScoreFeed
 @testable import scorefeed
@@ -16,12 +17,16 @@ struct ExitStatusTests {
         StateDirectoryLockTests.serveArguments(mode, state: state)
     }
 
-    /// The push lines of a clean run of `stream` on a fresh state dir.
+    /// The push lines of a clean run of `stream` on a fresh state dir (one run per mode).
     static func clean(_ mode: Mode, stream: URL, folder: URL) throws -> [Data] {
+        if let lines = cleanRuns.withLock({ $0[mode] }) { return lines }
         let run = try ScoreFeedProcess.run(serveArguments(mode, state: folder.appendingPathComponent("clean")), input: stream)
         #expect(run.status == 0, "\(run.standardError)")
+        cleanRuns.withLock { $0[mode] = run.lines }
         return run.lines
     }
+
+    private static let cleanRuns = Mutex<[Mode: [Data]]>([:])
 
     /// One game's checkpoint cannot be written (a directory stands where its temporary file
     /// goes, as a full disk would refuse it): serve exits 75, that game's summary names the

@@ -19,8 +19,10 @@ import Darwin
 /// also: no broadcast to an unknown or deleted channel, every game's `end` on its own channel,
 /// and no channel left open (channels made twice, by a create whose answer a kill lost, are
 /// counted and deleted by the run's reconciliation). Records are compared with the channel id
-/// left out, as each run's channels have new ids. The suite runs a fixed few seeds; `Tests/CrashSeries/run.sh` runs the long series
-/// (`SCOREFEED_KILL_RUNS`, `SCOREFEED_KILLS`).
+/// left out, as each run's channels have new ids. The suite runs one seed per producer and mode,
+/// a smoke test of the real process: kill -9 at any input, with journals cut at any byte, runs
+/// in process on virtual time in the simulator (`SimulationTests`, `LiveDayScenarioTests`);
+/// `Tests/CrashSeries/run.sh` runs the long series (`SCOREFEED_KILL_RUNS`, `SCOREFEED_KILLS`).
 @Suite(
     "kill -9 of serve on real games", .serialized,
     .enabled(if: NBAFiles.available, NBAFiles.absentReason),
@@ -40,7 +42,7 @@ struct CrashSafetyTests {
 
     static let games = ["playbyplay_0022400723.json", "playbyplay_0022400762.json", "playbyplay_0022000180.json"]
 
-    static let runs = ProcessInfo.processInfo.environment["SCOREFEED_KILL_RUNS"].flatMap(Int.init) ?? 2
+    static let runs = ProcessInfo.processInfo.environment["SCOREFEED_KILL_RUNS"].flatMap(Int.init) ?? 1
     static let kills = ProcessInfo.processInfo.environment["SCOREFEED_KILLS"].flatMap(Int.init) ?? 5
 
     /// The stream `scorefeed stream` writes for the three games, and what each game must end on.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import ScoreFeed
 
@@ -25,22 +26,48 @@ struct StateDirectoryLockTests {
     }
 
     /// The real games as `serve` reads them (token mode), or with a channel in each header
-    /// (broadcast mode, channels from the headers).
+    /// (broadcast mode, channels from the headers); with `copies`, more nights of the same games
+    /// under ids of their own (`<id>-2`, …). Written into `folder`; made once per run for each
+    /// mode and count.
     static func stream(_ mode: RealFeedServeTests.Mode, into folder: URL, copies: Int = 1) throws -> URL {
+        let url = folder.appendingPathComponent("\(mode)-\(copies).jsonl")
+        let key = "\(mode)-\(copies)"
+        if let made = streams.withLock({ $0[key] }) {
+            try made.write(to: url)
+            return url
+        }
+        let made = try making(mode, copies: copies, scratch: folder)
+        streams.withLock { $0[key] = made }
+        try made.write(to: url)
+        return url
+    }
+
+    private static let streams = Mutex<[String: Data]>([:])
+
+    private static func making(_ mode: RealFeedServeTests.Mode, copies: Int, scratch folder: URL) throws -> Data {
         let plain = folder.appendingPathComponent("plain.jsonl")
         let files = NBAFiles.games.map(NBAFiles.path)
         let written = try ScoreFeedProcess.run(["stream"] + files + ["--out", plain.path])
         #expect(written.status == 0, "\(written.standardError)")
-        guard mode == .broadcast || copies > 1 else { return plain }
+        defer { try? FileManager.default.removeItem(at: plain) }
+        guard mode == .broadcast || copies > 1 else { return try Data(contentsOf: plain) }
         let night = try String(contentsOf: plain, encoding: .utf8).split(separator: "\n").map(String.init)
-        // More nights: each copy's games under ids of their own ("<id>-2", …).
         let ids = night.compactMap { line in
             line.contains("\"gameId\"") ? (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["gameId"] as? String : nil
         }
+        // Each line names one game: cut around its id once, then each copy is a join.
+        let pieces: [(before: Substring, id: String, after: Substring)?] = night.map { line in
+            for id in ids {
+                if let range = line.range(of: "\"\(id)\"") {
+                    return (line[..<range.lowerBound], id, line[range.upperBound...])
+                }
+            }
+            return nil
+        }
         var lines = night
         for copy in (1..<copies).map({ $0 + 1 }) {
-            lines += night.map { line in
-                ids.reduce(line) { line, id in line.replacingOccurrences(of: "\"\(id)\"", with: "\"\(id)-\(copy)\"") }
+            lines += zip(night, pieces).map { line, piece in
+                piece.map { "\($0.before)\"\($0.id)-\(copy)\"\($0.after)" } ?? line
             }
         }
         if mode == .broadcast {
@@ -51,9 +78,7 @@ struct StateDirectoryLockTests {
                 return "{\"channel\":\"\(channel)\"," + line.dropFirst()
             }
         }
-        let url = folder.appendingPathComponent("\(mode)-\(copies).jsonl")
-        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: url)
-        return url
+        return Data((lines.joined(separator: "\n") + "\n").utf8)
     }
 
     static func modeArguments(_ mode: RealFeedServeTests.Mode) -> [String] {
