@@ -62,37 +62,88 @@ struct HTMLReportTests {
         .enabled(if: chromium != nil, "headless Chromium is not installed (apt-get install chromium); browser check skipped"),
         arguments: games)
     func showsTheFinalInABrowser(path: String) async throws {
-        let (data, html) = try await Self.report(path)
-        let folder = Make.packageRoot.appendingPathComponent(".build/reports")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        let page = folder.appendingPathComponent("\(name).html")
-        try Data(html.utf8).write(to: page)
-        let url = page.absoluteString + "#end"
-        let dom = try Self.chrome(["--dump-dom", url])
-        let selftest = try #require(dom.range(of: "<div id=\"selftest\" hidden=\"\">").map { dom[$0.upperBound...] }?.prefix { $0 != "<" })
-        let result = try JSONSerialization.jsonObject(with: Data(selftest.utf8)) as? [String: Any]
+        let (data, _) = try await Self.report(path)
+        let results = try await Self.browser.results()
+        let said = try #require(results[Self.pageName(path)], "the browser's result for \(path): \(results.keys.sorted())")
+        let result = try #require(try JSONSerialization.jsonObject(with: Data(said.utf8)) as? [String: Any], "\(said)")
         let final = "\(data.truth.last?.away ?? 0)-\(data.truth.last?.home ?? 0)"
-        #expect(result?["ok"] as? Bool == true, "console errors: \(result?["errors"] ?? "?")")
-        #expect(result?["svg"] as? Bool == true)
-        #expect(result?["shown"] as? String == final, "the scrubbed-to-the-end lock screen shows the final score")
-        #expect(result?["truth"] as? String == final)
-        #expect(result?["phase"] as? String == "final")
-        // One screenshot to look at (a browser start each costs more than the check itself).
+        #expect(result["ok"] as? Bool == true, "console errors: \(result["errors"] ?? "?")")
+        #expect(result["svg"] as? Bool == true)
+        #expect(result["shown"] as? String == final, "the scrubbed-to-the-end lock screen shows the final score")
+        #expect(result["truth"] as? String == final)
+        #expect(result["phase"] as? String == "final")
+        // One screenshot to look at.
         guard path == Self.games.last else { return }
+        let folder = Self.browser.folder, name = Self.pageName(path)
+        let url = folder.appendingPathComponent("\(name).html").absoluteString + "#end"
         _ = try Self.chrome(["--hide-scrollbars", "--window-size=1100,1900", "--screenshot=\(folder.appendingPathComponent("\(name).png").path)", url])
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(name).png").path))
     }
 
+    static func pageName(_ path: String) -> String {
+        URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+    }
+
+    static let browser = BrowserRun()
+
+    /// Every game's report opened in one Chromium (a browser start costs more than a report's
+    /// check): a page frames each report scrubbed to its end (`#end`) and gathers what each one's
+    /// self-test says (its JSON text), by page name.
+    actor BrowserRun {
+        let folder = Make.packageRoot.appendingPathComponent(".build/reports")
+        private var run: Task<[String: String], any Error>?
+
+        func results() async throws -> [String: String] {
+            if run == nil {
+                let folder = folder
+                run = Task { try await Self.open(HTMLReportTests.games, in: folder) }
+            }
+            return try await run!.value
+        }
+
+        private static func open(_ paths: [String], in folder: URL) async throws -> [String: String] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            var names: [String] = []
+            for path in paths {
+                let (_, html) = try await HTMLReportTests.report(path)
+                let name = HTMLReportTests.pageName(path)
+                try Data(html.utf8).write(to: folder.appendingPathComponent("\(name).html"))
+                names.append(name)
+            }
+            let list = String(decoding: try JSONSerialization.data(withJSONObject: names), as: UTF8.self)
+            let page = folder.appendingPathComponent("all-reports.html")
+            try Data("""
+                <!doctype html><meta charset="utf-8"><body><pre id="results"></pre><script>
+                var names = \(list), results = {}, left = names.length;
+                names.forEach(function (name) {
+                  var frame = document.createElement("iframe");
+                  frame.onload = function () {
+                    var test = frame.contentDocument && frame.contentDocument.getElementById("selftest");
+                    results[name] = test ? test.textContent : JSON.stringify({ errors: ["no self-test"] });
+                    if (--left === 0) { document.getElementById("results").textContent = JSON.stringify(results); }
+                  };
+                  frame.src = encodeURIComponent(name) + ".html#end";
+                  document.body.appendChild(frame);
+                });
+                </script>
+                """.utf8).write(to: page)
+            let dom = try HTMLReportTests.chrome(["--allow-file-access-from-files", "--dump-dom", page.absoluteString], budget: 30000)
+            let text = dom.range(of: "<pre id=\"results\">").map { dom[$0.upperBound...].prefix { $0 != "<" } } ?? ""
+            let json = text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+                .replacingOccurrences(of: "&amp;", with: "&")
+            return (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String]) ?? [:]
+        }
+    }
+
     /// Runs headless Chromium with a private profile and a time limit; returns its stdout.
-    static func chrome(_ arguments: [String]) throws -> String {
+    static func chrome(_ arguments: [String], budget: Int = 3000) throws -> String {
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-chrome-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: profile) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: chromium!)
         process.arguments = [
             "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-            "--user-data-dir=\(profile.path)", "--virtual-time-budget=3000", "--timeout=20000",
+            "--user-data-dir=\(profile.path)", "--virtual-time-budget=\(budget)", "--timeout=\(budget * 2)",
         ] + arguments
         let out = Pipe()
         process.standardOutput = out
