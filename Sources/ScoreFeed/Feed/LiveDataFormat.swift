@@ -60,7 +60,8 @@ public enum LiveDataFormat {
         for position in actions.indices {
             let order = actions[position].action.orderNumber ?? actions[position].action.actionNumber.map(Double.init) ?? .infinity
             let index = actions[position].index
-            if order < last.key || (order == last.key && index <= last.index) {
+            // `before(last, this)`, read field by field.
+            if !(order != last.key ? last.key < order : last.index < index) {
                 inOrder = false
                 break
             }
