@@ -56,8 +56,10 @@ public struct GameGenerator: Sendable {
         public func isSatisfied(by game: GeneratedGame) -> Bool {
             switch self {
             case .overtime:
+                // The fold of the whole game only for a game that went past regulation.
+                guard game.periods >= 5 else { return false }
                 let regulation = game.scoreAfterRegulation
-                return game.periods >= 5 && regulation.home == regulation.away
+                return regulation.home == regulation.away
             case .onePointMargin:
                 return abs(game.finalScore.home - game.finalScore.away) == 1
             case .scoreCorrection:
