@@ -47,18 +47,18 @@ public enum LiveDataFormat {
         let box = boxscore.flatMap { Root.scanning($0) ?? (try? JSONDecoder().decode(Root.self, from: $0)) }?.game
         var (actions, rejected) = NBAFeed.split(slots, file: file)
         // Feed order: orderNumber (actionNumber where it is missing), then position in the file.
-        func key(_ entry: NBAFeed.IndexedAction) -> Double {
-            entry.action.orderNumber ?? entry.action.actionNumber.map(Double.init) ?? .infinity
+        func key(_ action: NBAAction) -> Double {
+            action.orderNumber ?? action.actionNumber.map(Double.init) ?? .infinity
         }
         func before(_ a: NBAFeed.IndexedAction, _ b: NBAFeed.IndexedAction) -> Bool {
-            key(a) != key(b) ? key(a) < key(b) : a.index < b.index
+            key(a.action) != key(b.action) ? key(a.action) < key(b.action) : a.index < b.index
         }
         // Mostly in order already: looked at once before sorting, field by field (no copy of an
         // action per comparison).
         var inOrder = true
         var last = (key: -Double.infinity, index: Int.min)
         for position in actions.indices {
-            let order = actions[position].action.orderNumber ?? actions[position].action.actionNumber.map(Double.init) ?? .infinity
+            let order = key(actions[position].action)
             let index = actions[position].index
             // `before(last, this)`, read field by field.
             if !(order != last.key ? last.key < order : last.index < index) {

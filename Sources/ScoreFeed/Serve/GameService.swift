@@ -82,7 +82,7 @@ public actor GameService {
     struct EngineStatus: Sendable {
         var deadline: Date?
         var checkpointFailure: ScoreFeedError?
-        /// The game's channel, its news, its held pushes and its waiting channel work, for the state.board.
+        /// The game's channel, its news, its held pushes and its waiting channel work, for the board.
         var channel: ChannelBoard.Report
         /// The sink failed (the output stays in the outbox for the next call).
         var sinkFailure: (any Error)?

@@ -95,16 +95,14 @@ public struct LineReader: Sendable {
                 let room = items.count + items.count / 8
                 items = []
                 items.reserveCapacity(room)
+                batched = 0
             }
             while !handoff.isStopped {
                 let n = read(fd, buffer.baseAddress, buffer.count)
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 {
                     if case .follow = source, n == 0 {
-                        if !items.isEmpty {
-                            handItems()
-                            batched = 0
-                        }
+                        if !items.isEmpty { handItems() }
                         usleep(50_000)
                         continue
                     }
@@ -119,7 +117,6 @@ public struct LineReader: Sendable {
                 }
                 guard !items.isEmpty else { continue }
                 handItems()
-                batched = 0
             }
             splitter.finish { items.append(transform($0)) }
             if !items.isEmpty { handoff.put(items, bytes: batched) }

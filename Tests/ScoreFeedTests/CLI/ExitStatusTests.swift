@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import ScoreFeed
 @testable import scorefeed
@@ -19,14 +18,14 @@ struct ExitStatusTests {
 
     /// The push lines of a clean run of `stream` on a fresh state dir (one run per mode).
     static func clean(_ mode: Mode, stream: URL, folder: URL) throws -> [Data] {
-        if let lines = cleanRuns.withLock({ $0[mode] }) { return lines }
-        let run = try ScoreFeedProcess.run(serveArguments(mode, state: folder.appendingPathComponent("clean")), input: stream)
-        #expect(run.status == 0, "\(run.standardError)")
-        cleanRuns.withLock { $0[mode] = run.lines }
-        return run.lines
+        try cleanRuns.value(mode) {
+            let run = try ScoreFeedProcess.run(serveArguments(mode, state: folder.appendingPathComponent("clean")), input: stream)
+            #expect(run.status == 0, "\(run.standardError)")
+            return run.lines
+        }
     }
 
-    private static let cleanRuns = Mutex<[Mode: [Data]]>([:])
+    private static let cleanRuns = RunMemo<Mode, [Data]>()
 
     /// One game's checkpoint cannot be written (a directory stands where its temporary file
     /// goes, as a full disk would refuse it): serve exits 75, that game's summary names the

@@ -62,11 +62,11 @@ struct HTMLReportTests {
         .enabled(if: chromium != nil, "headless Chromium is not installed (apt-get install chromium); browser check skipped"),
         arguments: games)
     func showsTheFinalInABrowser(path: String) async throws {
-        let (data, _) = try await Self.report(path)
-        let results = try await Self.browser.results()
-        let said = try #require(results[Self.pageName(path)], "the browser's result for \(path): \(results.keys.sorted())")
+        let pages = try await Self.browser.pages()
+        let page = try #require(pages[Self.pageName(path)], "the report of \(path) among \(pages.keys.sorted())")
+        let said = try #require(page.selfTest, "the browser's result for \(path)")
         let result = try #require(try JSONSerialization.jsonObject(with: Data(said.utf8)) as? [String: Any], "\(said)")
-        let final = "\(data.truth.last?.away ?? 0)-\(data.truth.last?.home ?? 0)"
+        let final = page.final
         #expect(result["ok"] as? Bool == true, "console errors: \(result["errors"] ?? "?")")
         #expect(result["svg"] as? Bool == true)
         #expect(result["shown"] as? String == final, "the scrubbed-to-the-end lock screen shows the final score")
@@ -88,12 +88,19 @@ struct HTMLReportTests {
 
     /// Every game's report opened in one Chromium (a browser start costs more than a report's
     /// check): a page frames each report scrubbed to its end (`#end`) and gathers what each one's
-    /// self-test says (its JSON text), by page name.
+    /// self-test says, by page name.
     actor BrowserRun {
         let folder = Make.packageRoot.appendingPathComponent(".build/reports")
-        private var run: Task<[String: String], any Error>?
+        private var run: Task<[String: Page], any Error>?
 
-        func results() async throws -> [String: String] {
+        /// One game's report: the final its data says (away-home), and its self-test's JSON text
+        /// as the browser left it (nil: none came back).
+        struct Page: Sendable {
+            var final: String
+            var selfTest: String?
+        }
+
+        func pages() async throws -> [String: Page] {
             if run == nil {
                 let folder = folder
                 run = Task { try await Self.open(HTMLReportTests.games, in: folder) }
@@ -101,14 +108,16 @@ struct HTMLReportTests {
             return try await run!.value
         }
 
-        private static func open(_ paths: [String], in folder: URL) async throws -> [String: String] {
+        private static func open(_ paths: [String], in folder: URL) async throws -> [String: Page] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             var names: [String] = []
+            var pages: [String: Page] = [:]
             for path in paths {
-                let (_, html) = try await HTMLReportTests.report(path)
+                let (data, html) = try await HTMLReportTests.report(path)
                 let name = HTMLReportTests.pageName(path)
                 try Data(html.utf8).write(to: folder.appendingPathComponent("\(name).html"))
                 names.append(name)
+                pages[name] = Page(final: "\(data.truth.last?.away ?? 0)-\(data.truth.last?.home ?? 0)")
             }
             let list = String(decoding: try JSONSerialization.data(withJSONObject: names), as: UTF8.self)
             let page = folder.appendingPathComponent("all-reports.html")
@@ -131,7 +140,9 @@ struct HTMLReportTests {
             let text = dom.range(of: "<pre id=\"results\">").map { dom[$0.upperBound...].prefix { $0 != "<" } } ?? ""
             let json = text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
                 .replacingOccurrences(of: "&amp;", with: "&")
-            return (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String]) ?? [:]
+            let said = (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String]) ?? [:]
+            for (name, selfTest) in said { pages[name]?.selfTest = selfTest }
+            return pages
         }
     }
 

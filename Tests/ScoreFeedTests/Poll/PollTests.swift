@@ -341,7 +341,7 @@ struct PollLiveTests {
         try await Self.check(run.lines, label: "\(mode) failures and hostile boxscores:")
         #expect(run.stderr.contains("http://127.0.0.1:\(server.port)"), "failures are named with their URL")
         try Self.checkHostileLines(run.stderr, server: server)
-        try Self.checkMetrics(file, run: run, server: server)
+        try Self.checkMetrics(file, lines: run.lines, stderr: run.stderr, server: server)
         try await Self.checkChannels(apns, stderr: run.stderr)
     }
 
@@ -370,14 +370,14 @@ struct PollLiveTests {
     /// installed), the pushes sum to the records written, every request's outcome is counted
     /// (the server's faults and the hostile boxscores among the failures, each failure said on
     /// stderr a counted one), and every game ended.
-    static func checkMetrics(_ file: URL, run: (lines: [String], status: Int32, killed: Bool, stderr: String), server: LiveNBATestServer) throws {
+    static func checkMetrics(_ file: URL, lines: [String], stderr: String, server: LiveNBATestServer) throws {
         let text = try String(contentsOf: file, encoding: .utf8)
         #expect(ExpositionCheck.problems(text) == [])
         if ExpositionCheck.promtool != nil {
             let check = try ExpositionCheck.promtoolCheck(text)
             #expect(check.status == 0, "promtool: \(check.output)")
         }
-        let records = run.lines.filter { !$0.hasPrefix("{\"kind\":\"channel\"") }.count
+        let records = lines.filter { !$0.hasPrefix("{\"kind\":\"channel\"") }.count
         #expect(ExpositionCheck.sum(text, "scorefeed_pushes_total") == Double(records), "the pushes sum to the records written")
         let requests = ExpositionCheck.samples(text).filter { $0.name == "scorefeed_poll_requests_total" }
         func count(_ endpoint: String, _ outcome: (String) -> Bool) -> Double {
@@ -390,7 +390,7 @@ struct PollLiveTests {
         #expect(failedBoxscores > 0, "the hostile boxscores are counted as failures")
         let failed = count("playbyplay", { $0 != "200" && $0 != "304" }) + failedBoxscores
         // Each failure said on stderr (the pregame 404s are counted, not said) is a counted one.
-        let said = run.stderr.split(separator: "\n").filter { $0.contains("http://127.0.0.1:\(server.port)") }.count
+        let said = stderr.split(separator: "\n").filter { $0.contains("http://127.0.0.1:\(server.port)") }.count
         #expect(failed >= Double(said) - 3, "\(failed) failures counted, \(said) lines said")
         #expect(ExpositionCheck.sum(text, "scorefeed_games", ["state": "ended"]) == Double(games.count))
         #expect(text.contains("# TYPE scorefeed_poll_lag_seconds gauge"))

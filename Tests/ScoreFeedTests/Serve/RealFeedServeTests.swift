@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import ScoreFeed
 import ScoreFeedModel
@@ -11,14 +10,10 @@ import ScoreFeedModel
 struct RealFeedServeTests {
     /// A real game as `import` writes it and `replay` reads it back.
     static func imported(_ file: String) throws -> FeedDocument {
-        if let document = importedFiles.withLock({ $0[file] }) { return document }
-        let document = try importing(file)
-        importedFiles.withLock { $0[file] = document }
-        return document
+        try importedFiles.value(file) { try importing(file) }
     }
 
-    /// Each file imported once per run: the suites read the same few real games many times.
-    private static let importedFiles = Mutex<[String: FeedDocument]>([:])
+    private static let importedFiles = RunMemo<String, FeedDocument>()
 
     private static func importing(_ file: String) throws -> FeedDocument {
         let original = try FeedReader.read(path: NBAFiles.path(file))

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import ScoreFeed
 
@@ -31,18 +30,11 @@ struct StateDirectoryLockTests {
     /// mode and count.
     static func stream(_ mode: RealFeedServeTests.Mode, into folder: URL, copies: Int = 1) throws -> URL {
         let url = folder.appendingPathComponent("\(mode)-\(copies).jsonl")
-        let key = "\(mode)-\(copies)"
-        if let made = streams.withLock({ $0[key] }) {
-            try made.write(to: url)
-            return url
-        }
-        let made = try making(mode, copies: copies, scratch: folder)
-        streams.withLock { $0[key] = made }
-        try made.write(to: url)
+        try streams.value("\(mode)-\(copies)") { try making(mode, copies: copies, scratch: folder) }.write(to: url)
         return url
     }
 
-    private static let streams = Mutex<[String: Data]>([:])
+    private static let streams = RunMemo<String, Data>()
 
     private static func making(_ mode: RealFeedServeTests.Mode, copies: Int, scratch folder: URL) throws -> Data {
         let plain = folder.appendingPathComponent("plain.jsonl")
