@@ -30,8 +30,10 @@ public enum LiveDataFormat {
     }
 
     /// ``feed(root:file:boxscore:homeTeamId:)`` of a copy read with `memo`
-    /// (``Root/scanning(_:memo:)``): the slots it took unread from the copy before are mapped as
-    /// they were then, under the same teams; `memo` keeps this copy's rows for the next.
+    /// (``Root/scanning(_:memo:)``). A copy that repeats the last one and adds actions after its
+    /// last in feed order (a live game's usual next copy) maps and settles only the new actions
+    /// (``FeedMemo``); otherwise the slots it took unread from the copy before are mapped as they
+    /// were then, under the same teams. The feed is the same either way; `memo` keeps this copy's.
     static func feed(
         root: Root, file: String?, boxscore: Data?, homeTeamId: Int?, memo: inout ActionsMemo?
     ) throws(ScoreFeedError) -> NBAFeed {
@@ -45,29 +47,25 @@ public enum LiveDataFormat {
             throw ScoreFeedError(.missingField, "no \"actions\" in \"game\"", at: .init(file: file))
         }
         let box = boxscore.flatMap { Root.scanning($0) ?? (try? JSONDecoder().decode(Root.self, from: $0)) }?.game
+        let inputs = FeedMemo.Inputs(homeTeamId: homeTeamId, gameId: game.gameId, box: box, file: file)
+        if memo != nil, var last = memo?.lastFeed.take(),
+            let feed = last.appending(slots, reused: memo!.reused, inputs: inputs, written: root.written, box: box, rows: &memo!.rows)
+        {
+            memo?.lastFeed = last
+            return feed
+        }
         var (actions, rejected) = NBAFeed.split(slots, file: file)
-        // Feed order: orderNumber (actionNumber where it is missing), then position in the file.
-        func key(_ action: NBAAction) -> Double {
-            action.orderNumber ?? action.actionNumber.map(Double.init) ?? .infinity
-        }
-        func before(_ a: NBAFeed.IndexedAction, _ b: NBAFeed.IndexedAction) -> Bool {
-            key(a.action) != key(b.action) ? key(a.action) < key(b.action) : a.index < b.index
-        }
-        // Mostly in order already: looked at once before sorting, field by field (no copy of an
-        // action per comparison).
-        var inOrder = true
-        var last = (key: -Double.infinity, index: Int.min)
+        // Feed order (``comesBefore(_:_:)``). Mostly in order already: looked at once before
+        // sorting, by the sort's key (no copy of an action per comparison).
+        var last = (order: -Double.infinity, index: Int.min)
         for position in actions.indices {
-            let order = key(actions[position].action)
-            let index = actions[position].index
-            // `before(last, this)`, read field by field.
-            if !(order != last.key ? last.key < order : last.index < index) {
-                inOrder = false
+            let this = (order: orderKey(actions[position].action), index: actions[position].index)
+            guard comesBefore(last, this) else {
+                actions.sort { comesBefore((orderKey($0.action), $0.index), (orderKey($1.action), $1.index)) }
                 break
             }
-            last = (order, index)
+            last = this
         }
-        if !inOrder { actions.sort(by: before) }
 
         // Home and away: the boxscore's, else the teams whose baskets move scoreHome and scoreAway
         // (one of them is enough when only two teams appear); unknown before the first basket.
@@ -114,8 +112,26 @@ public enum LiveDataFormat {
         feed.setRejected(rejected)
         feed.warnings = mapper.unknown.warnings
         let start = feed.scheduledStart?.timeIntervalSince1970 ?? NBAFeed.unknownDate
-        feed.setActions(rows, start: start)
+        let settling = feed.setActions(rows, start: start)
+        // Kept for the next copy when what maps and orders its actions cannot change with more of
+        // them: the teams settled by baskets of both, each team's tricode found, no number renumbered.
+        let settled = inferred.settled && homeId != nil && awayId != nil && !settling.renumbered
+            && (box?.homeTeam?.teamTricode != nil || actions.contains { $0.action.teamId == homeId })
+            && (box?.awayTeam?.teamTricode != nil || actions.contains { $0.action.teamId == awayId })
+        if memo != nil, settled, let last = actions.last {
+            memo?.lastFeed = FeedMemo(
+                inputs: inputs, slotCount: slots.count, feed: feed, mapper: mapper, last: last, settling: settling, start: start)
+        }
         return feed
+    }
+
+    /// Feed order: `orderNumber` (`actionNumber` where it is missing), then position in the file.
+    static func comesBefore(_ a: (order: Double, index: Int), _ b: (order: Double, index: Int)) -> Bool {
+        a.order != b.order ? a.order < b.order : a.index < b.index
+    }
+
+    static func orderKey(_ action: NBAAction) -> Double {
+        action.orderNumber ?? action.actionNumber.map(Double.init) ?? .infinity
     }
 
     /// The error for a liveData boxscore given where play-by-play was expected.
@@ -130,7 +146,8 @@ public enum LiveDataFormat {
 
     /// The team whose basket first moves `scoreHome` is the home team, and the one that moves
     /// `scoreAway` the away team; when only one is known, the other is the other team in the feed.
-    static func inferTeams(_ actions: some Collection<NBAAction>) -> (home: Int?, away: Int?) {
+    /// `settled` when baskets showed both (more actions cannot change them).
+    static func inferTeams(_ actions: some Collection<NBAAction>) -> (home: Int?, away: Int?, settled: Bool) {
         var home: Int?, away: Int?
         var last = (home: 0, away: 0)
         for action in actions {
@@ -140,12 +157,12 @@ public enum LiveDataFormat {
                 if score.away > last.away, away == nil { away = team }
             }
             last = (score.home, score.away)
-            if home != nil, away != nil { break }
+            if home != nil, away != nil { return (home, away, true) }
         }
         let teams = actions.lazy.compactMap(\.teamId).filter { $0 != 0 }
         if home == nil, let away { home = teams.first { $0 != away } }
         if away == nil, let home { away = teams.first { $0 != home } }
-        return (home, away)
+        return (home, away, false)
     }
 
     // MARK: - Wire types
@@ -162,6 +179,8 @@ public enum LiveDataFormat {
         /// for the rows whose mapping depends on the action alone, under `mapping`.
         var rows: [NBAFeed.Row?] = []
         var mapping: Mapping?
+        /// What the feed made of this copy, when a next copy may only add to it.
+        var lastFeed: FeedMemo?
 
         /// What a row depends on besides its action: the teams and the file named in errors.
         struct Mapping: Equatable, Sendable {

@@ -8,15 +8,15 @@ extension NBAFeed {
     /// An action with its position in the file's `actions` array.
     typealias IndexedAction = (index: Int, action: NBAAction)
 
-    /// The elements of `actions` that are JSON objects, with their positions, and a rejection
-    /// for each one that is not.
-    static func split(
-        _ slots: [NBAActionSlot], file: String?
-    ) -> (actions: [IndexedAction], rejected: [ScoreFeedError]) {
+    /// The elements of `actions` that are JSON objects, with their positions (a slice's own
+    /// indices), and a rejection for each one that is not.
+    static func split<Slots: RandomAccessCollection<NBAActionSlot>>(
+        _ slots: Slots, file: String?
+    ) -> (actions: [IndexedAction], rejected: [ScoreFeedError]) where Slots.Index == Int {
         var rejected: [ScoreFeedError] = []
         var actions: [IndexedAction] = []
         actions.reserveCapacity(slots.count)
-        for (index, slot) in slots.enumerated() {
+        for (index, slot) in zip(slots.indices, slots) {
             if let action = slot.action {
                 actions.append((index, action))
             } else {

@@ -43,40 +43,67 @@ struct NBAFeed: Sendable {
         var wallTime: Double?
         /// The start of the minute the feed states (Unix seconds), for minute-precision feeds.
         var wallMinute: Double?
+
+        /// The settled row (its clock known) as an action at `time` (Unix seconds).
+        func action(at time: Double) -> FeedAction {
+            FeedAction(
+                event: GameEvent(
+                    seq: seq, time: Date(timeIntervalSince1970: time), period: period, clock: clock!,
+                    kind: kind, team: team, player: player, description: description),
+                feedScore: feedScore, position: position)
+        }
     }
 
     /// Where a feed with no date at all is placed: 2000-01-01T00:00:00Z.
     static let unknownDate: Double = 946_684_800
 
     /// Settles clocks, sequence numbers and times (``WallClockEstimate``) and stores the rows as
-    /// actions. `start` is used only when no row has a known time.
-    mutating func setActions(_ rows: consuming [Row], start: Double) {
+    /// actions. `start` is used only when no row has a known time. Returns what it settled by,
+    /// for rows appended later (``Settling``).
+    @discardableResult
+    mutating func setActions(_ rows: consuming [Row], start: Double) -> Settling {
         var filled = rows
-        var lastClock: (period: Int, clock: Double)?
-        var used = Set<Int>(minimumCapacity: filled.count)
-        var nextFree = (filled.lazy.map(\.seq).max() ?? 0) + 1
-        for i in filled.indices {
-            if filled[i].clock == nil {
-                filled[i].clock = lastClock.flatMap { $0.period == filled[i].period ? $0.clock : nil }
-                    ?? EventValidator.length(ofPeriod: max(1, filled[i].period))
-            }
-            lastClock = (filled[i].period, filled[i].clock!)
-            // A sequence number seen twice (v3 gives a block its shot's actionNumber) gets a fresh one.
-            if !used.insert(filled[i].seq).inserted, nextFree < Self.syntheticSeqBase {
-                filled[i].seq = nextFree
-                used.insert(nextFree)
-                nextFree += 1
-            }
+        var settling = Settling(nextFree: (filled.lazy.map(\.seq).max() ?? 0) + 1, capacity: filled.count)
+        for i in filled.indices { settling.settle(&filled[i]) }
+        let times = WallClockEstimate.times(settling.clocks, start: start)
+        actions = zip(filled, times).map { row, time in row.action(at: time) }
+        return settling
+    }
+
+    /// What settling rows in feed order carries from one row to the next: the last clock (a row
+    /// without one takes it), the sequence numbers used (a number seen twice gets a fresh one)
+    /// and what each row says about its time.
+    struct Settling: Sendable {
+        private var lastClock: (period: Int, clock: Double)?
+        private var used: Set<Int>
+        private var nextFree: Int
+        /// What each row settled so far says about its time, for ``WallClockEstimate``.
+        private(set) var clocks: [WallClockEstimate.Row] = []
+        /// Whether a sequence number was seen twice (and renumbered).
+        private(set) var renumbered = false
+
+        init(nextFree: Int, capacity: Int) {
+            self.nextFree = nextFree
+            used = Set(minimumCapacity: capacity)
+            clocks.reserveCapacity(capacity)
         }
-        let times = WallClockEstimate.times(
-            filled.map { .init(period: $0.period, clock: $0.clock!, exact: $0.wallTime, minute: $0.wallMinute) },
-            start: start)
-        actions = zip(filled, times).map { row, time in
-            FeedAction(
-                event: GameEvent(
-                    seq: row.seq, time: Date(timeIntervalSince1970: time), period: row.period, clock: row.clock!,
-                    kind: row.kind, team: row.team, player: row.player, description: row.description),
-                feedScore: row.feedScore, position: row.position)
+
+        mutating func settle(_ row: inout Row) {
+            if row.clock == nil {
+                row.clock = lastClock.flatMap { $0.period == row.period ? $0.clock : nil }
+                    ?? EventValidator.length(ofPeriod: max(1, row.period))
+            }
+            lastClock = (row.period, row.clock!)
+            // A sequence number seen twice (v3 gives a block its shot's actionNumber) gets a fresh one.
+            if !used.insert(row.seq).inserted {
+                renumbered = true
+                if nextFree < NBAFeed.syntheticSeqBase {
+                    row.seq = nextFree
+                    used.insert(nextFree)
+                    nextFree += 1
+                }
+            }
+            clocks.append(.init(period: row.period, clock: row.clock!, exact: row.wallTime, minute: row.wallMinute))
         }
     }
 

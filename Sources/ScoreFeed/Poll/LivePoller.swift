@@ -125,13 +125,17 @@ public struct LivePoller: Sendable {
         if await service.progress(of: gameId) > 0 { watch.news(at: clock.now) }
         if boxscore != nil { await news.firstAnswer() }
         /// The last copy's actions: the next copy's repeats are not read again.
-        var memo: LiveDataFormat.ActionsMemo?
+        var memo = LiveSnapshot.Memo()
+        /// How many leading events of the last snapshot decoded are in `handed` as they are: the
+        /// next snapshot's repeats of them are not looked at again.
+        var handedPrefix = 0
         await DeadlineLoop(clock: clock).run(next: { ended ? nil : due }) { _ in
             let box = news.take()
             let deciding = boxscore == nil || box.failures >= Self.boxscoreGiveUp ? nil : box.box
             func decode(_ data: Data) throws(ScoreFeedError) -> LiveSnapshot {
                 try LiveSnapshot.decode(
                     playByPlay: data, url: playByPlay.absoluteString, boxscore: box.bytes, box: deciding, homeTeamId: nil, memo: &memo)
+                    .trimming(&handedPrefix)
             }
             /// Nothing new: the newest copy is the whole game so far, so a boxscore that has just
             /// said final (or gone away) is read against it.
@@ -187,7 +191,7 @@ public struct LivePoller: Sendable {
             }
             if let snapshot {
                 let before = await service.standing(of: gameId)
-                if let after = await hand(snapshot, to: service, before: before, handed: &handed, waitingForTeams: news.isAnnouncedOnly, report: report) {
+                if let after = await hand(snapshot, to: service, before: before, handed: &handed, handedPrefix: &handedPrefix, waitingForTeams: news.isAnnouncedOnly, report: report) {
                     // Only a final ends the poll of a game here; one called off ends when the watch says so.
                     if after.ending == .final {
                         ended = true
@@ -202,12 +206,13 @@ public struct LivePoller: Sendable {
             let verdict = watch.verdict(now: clock.now, boxscore: news.latest)
             if verdict.phase != nil, let data = lastPlayByPlay,
                let alone = try? LiveSnapshot.decode(
-                   playByPlay: data, url: playByPlay.absoluteString, boxscore: nil, box: nil, homeTeamId: nil, memo: &memo),
+                   playByPlay: data, url: playByPlay.absoluteString, boxscore: nil, box: nil, homeTeamId: nil, memo: &memo)
+                   .trimming(&handedPrefix),
                alone.end != nil {
                 // The play-by-play lists the game's end while the boxscore lags: the end decides,
                 // with its final.
                 let before = await service.standing(of: gameId)
-                if await hand(alone, to: service, before: before, handed: &handed, waitingForTeams: false, report: report)?.ending == .final {
+                if await hand(alone, to: service, before: before, handed: &handed, handedPrefix: &handedPrefix, waitingForTeams: false, report: report)?.ending == .final {
                     ended = true
                     return
                 }
@@ -246,7 +251,7 @@ public struct LivePoller: Sendable {
     /// after, or nil when nothing could be handed (its teams not known yet).
     private func hand(
         _ snapshot: LiveSnapshot, to service: GameService, before: GameService.Standing, handed: inout [Int: UInt64],
-        waitingForTeams: Bool, report: @Sendable (Report) -> Void
+        handedPrefix: inout Int, waitingForTeams: Bool, report: @Sendable (Report) -> Void
     ) async -> GameService.Standing? {
         let (known, earlier) = (before.known, before.ending)
         // Not before its teams are known (a game started from the scoreboard too); the next whole
@@ -263,12 +268,14 @@ public struct LivePoller: Sendable {
         }
         for problem in snapshot.rejected { report(.problem(Self.named(problem, gameId))) }
         var fresh: [(event: GameEvent, line: Int)] = []
-        for (index, event) in snapshot.events.enumerated() {
+        // The events the last snapshot repeats and handed are not digested again.
+        for (index, event) in zip(snapshot.events.indices, snapshot.events).dropFirst(handedPrefix) {
             let digest = event.digest
             guard handed[event.seq] != digest else { continue }
             handed[event.seq] = digest
             fresh.append((event, index + 1))
         }
+        handedPrefix = snapshot.events.count
         // The whole snapshot is one moment: its new actions, the feed's score, the end. An action
         // inserted into a period already over is refused (the scoreboard cannot go back); the
         // feed's score still counts its points. Not worth an error line.
@@ -306,5 +313,14 @@ extension ScoreFeedError {
     /// A 403 or 404: before tip-off the NBA's endpoints do not have the game yet.
     var isNotYetPublished: Bool {
         message.contains("HTTP 403") || message.contains("HTTP 404")
+    }
+}
+
+private extension LiveSnapshot {
+    /// The snapshot, with `handedPrefix` (the leading events handed as they are) cut to the events
+    /// it repeats from the snapshot decoded before it.
+    func trimming(_ handedPrefix: inout Int) -> LiveSnapshot {
+        handedPrefix = min(handedPrefix, repeated)
+        return self
     }
 }

@@ -30,6 +30,10 @@ public struct LiveSnapshot: Sendable {
     /// number (``NewestCopy``): a stale CDN edge's older copy is told from a correction by it.
     public var stamp: NewestCopy.Stamp
 
+    /// How many leading ``events`` have the digests of the snapshot decoded before this one
+    /// with the same ``Memo``: a poller need not look at them again.
+    var repeated = 0
+
     /// Synthetic `seq` of an end the play-by-play does not list.
     public static let endSeq = NBAFeed.syntheticSeqBase - 1
 
@@ -38,16 +42,17 @@ public struct LiveSnapshot: Sendable {
     public static func decode(
         playByPlay data: Data, url: String, boxscore: Data?, box: LiveBoxscore?, homeTeamId: Int?
     ) throws(ScoreFeedError) -> LiveSnapshot {
-        var memo: LiveDataFormat.ActionsMemo?
+        var memo = Memo()
         return try decode(playByPlay: data, url: url, boxscore: boxscore, box: box, homeTeamId: homeTeamId, memo: &memo)
     }
 
     /// ``decode(playByPlay:url:boxscore:box:homeTeamId:)`` of the next copy of a play-by-play
     /// read before with `memo` (a poller's): the actions it repeats byte for byte are not read
-    /// again. The snapshot is the same either way.
+    /// again, and when it only adds actions after the last, only those are mapped and folded in.
+    /// The snapshot is the same either way.
     static func decode(
         playByPlay data: Data, url: String, boxscore: Data?, box: LiveBoxscore?, homeTeamId: Int?,
-        memo: inout LiveDataFormat.ActionsMemo?
+        memo: inout Memo
     ) throws(ScoreFeedError) -> LiveSnapshot {
         guard !data.isEmpty else { throw ScoreFeedError(.malformedJSON, "the answer is empty", at: .init(file: url)) }
         // The byte reader first: a document it reads whole, with actions whose first has an
@@ -56,7 +61,7 @@ public struct LiveSnapshot: Sendable {
         // stats' or v3's top-level key beside `game.actions`; such a document gives what a plain
         // liveData one with those actions gives). Only another is told by its shape, one more pass
         // over its bytes (a fifth of a poll's time).
-        let scanned = LiveDataFormat.Root.scanning(data, memo: &memo)
+        let scanned = LiveDataFormat.Root.scanning(data, memo: &memo.actions)
         let read = scanned?.game?.actions.map { slots in
             slots.first.map { $0.action.map { $0.orderNumber != nil || $0.timeActual != nil || $0.actionId == nil } ?? false } ?? true
         } ?? false
@@ -68,41 +73,75 @@ public struct LiveSnapshot: Sendable {
         // A document the byte reader declined is read by `JSONDecoder`, not scanned again.
         let root: LiveDataFormat.Root
         if let scanned { root = scanned } else { root = try DecodingErrorText.decode(LiveDataFormat.Root.self, from: data, file: url) }
-        let feed = try LiveDataFormat.feed(root: root, file: url, boxscore: boxscore, homeTeamId: homeTeamId, memo: &memo)
-        var events: [GameEvent] = []
-        var ownEnd: GameEvent?
-        var stated: FinalScore?
-        var newest: Date?
-        var newestAction: Int?
-        events.reserveCapacity(feed.actions.count)
-        for action in feed.actions {
-            var event = action.event
-            if event.seq < endSeq { newestAction = max(newestAction ?? event.seq, event.seq) }
-            event.feedScore = nil
-            if let score = action.feedScore { stated = score }
-            if newest.map({ event.time > $0 }) ?? true { newest = event.time }
-            if case .gameEnd = event.kind {
-                ownEnd = ownEnd ?? event
-            } else {
-                events.append(event)
-            }
+        let previous = memo.folded.take()
+        let feed = try LiveDataFormat.feed(root: root, file: url, boxscore: boxscore, homeTeamId: homeTeamId, memo: &memo.actions)
+        // The actions the feed kept from the copy before are folded already, unless their times moved.
+        let kept = memo.actions?.lastFeed.map { (count: $0.kept, moved: $0.moved) } ?? (count: 0, moved: false)
+        var folded = Folded()
+        var repeated = 0
+        if kept.count > 0, let previous, previous.actions == kept.count {
+            repeated = previous.events.count
+            if !kept.moved { folded = previous }
         }
+        folded.fold(feed.actions[folded.actions...])
+        if memo.actions?.lastFeed != nil { memo.folded = folded }
+
         var snapshot = LiveSnapshot(
-            attributes: feed.attributes, events: events, score: stated, newest: newest, end: nil, rejected: feed.rejected,
+            attributes: feed.attributes, events: folded.events, score: folded.stated, newest: folded.newest, end: nil,
+            rejected: feed.rejected,
             teamsKnown: !feed.attributes.home.id.isEmpty && !feed.attributes.away.id.isEmpty
                 && feed.attributes.home.id != feed.attributes.away.id,
-            stamp: NewestCopy.Stamp(written: feed.written, newestAction: newestAction ?? 0))
-        let over = box.map { $0.status == .final } ?? (ownEnd != nil)
+            stamp: NewestCopy.Stamp(written: feed.written, newestAction: folded.newestAction ?? 0), repeated: repeated)
+        let over = box.map { $0.status == .final } ?? (folded.ownEnd != nil)
         if over {
             if let final = box?.score { snapshot.score = final }
-            var end = ownEnd ?? GameEvent(
+            let newest = folded.newest
+            var end = folded.ownEnd ?? GameEvent(
                 seq: endSeq, time: newest ?? Date(timeIntervalSince1970: 0), period: 4, clock: 0, kind: .gameEnd,
                 description: "the feed says the game is over")
-            end.period = max(end.period, events.map(\.period).max() ?? 1)
+            end.period = max(end.period, folded.lastPeriod ?? 1)
             end.clock = 0
             if let newest, end.time < newest { end.time = newest }
             snapshot.end = end
         }
         return snapshot
+    }
+
+    /// What a poller keeps between the copies of a game's play-by-play it reads.
+    struct Memo: Sendable {
+        var actions: LiveDataFormat.ActionsMemo?
+        /// The last snapshot's actions folded, when the next copy may only add to them.
+        fileprivate var folded: Folded?
+    }
+
+    /// A feed's actions folded into a snapshot's parts, one after the other in feed order.
+    fileprivate struct Folded: Sendable {
+        /// How many of the feed's actions are folded in.
+        var actions = 0
+        var events: [GameEvent] = []
+        var ownEnd: GameEvent?
+        var stated: FinalScore?
+        var newest: Date?
+        var newestAction: Int?
+        /// The highest period of an event.
+        var lastPeriod: Int?
+
+        mutating func fold(_ added: ArraySlice<FeedAction>) {
+            events.reserveCapacity(events.count + added.count)
+            for action in added {
+                var event = action.event
+                if event.seq < endSeq { newestAction = max(newestAction ?? event.seq, event.seq) }
+                event.feedScore = nil
+                if let score = action.feedScore { stated = score }
+                if newest.map({ event.time > $0 }) ?? true { newest = event.time }
+                if case .gameEnd = event.kind {
+                    ownEnd = ownEnd ?? event
+                } else {
+                    lastPeriod = max(lastPeriod ?? event.period, event.period)
+                    events.append(event)
+                }
+            }
+            actions += added.count
+        }
     }
 }

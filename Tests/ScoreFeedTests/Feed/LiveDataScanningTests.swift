@@ -65,7 +65,7 @@ struct LiveDataScanningTests {
 
             // What a poll makes of them (the rows mapped again only for the actions read again)
             // is what each copy alone makes: also when the home team becomes known half way.
-            var snapshots: LiveDataFormat.ActionsMemo?
+            var snapshots = LiveSnapshot.Memo()
             let someTeam = copies.actions.lazy.compactMap { $0["teamId"] as? Int }.first { $0 != 0 }
             for (step, (what, copy)) in sequence.enumerated() {
                 let home = step < sequence.count / 2 ? nil : someTeam
@@ -77,15 +77,98 @@ struct LiveDataScanningTests {
                 }
                 #expect(Self.same(alone, after), "\(name), \(what)")
             }
+            // A copy that adds an action before the last (a late insert) is mapped whole, with the
+            // rows it repeats taken from the memo.
             _ = try LiveSnapshot.decode(playByPlay: try copies.copy(at: 0.3), url: name, boxscore: nil, box: nil, homeTeamId: nil, memo: &snapshots)
-            let first = try #require(snapshots?.rows.firstIndex { $0 != nil }, "\(name): rows kept")
-            snapshots?.rows[first]?.description = "mapped before"
+            let first = try #require(snapshots.actions?.rows.firstIndex { $0 != nil }, "\(name): rows kept")
+            snapshots.actions?.rows[first]?.description = "mapped before"
+            var inserted = try #require(copies.visible(at: 0.3).first)
+            inserted["actionNumber"] = 90_000
+            inserted["orderNumber"] = 1
             let later = try LiveSnapshot.decode(
-                playByPlay: try copies.copy(at: 0.4), url: name, boxscore: nil, box: nil, homeTeamId: nil, memo: &snapshots)
+                playByPlay: try copies.copy(at: 0.3, adding: [inserted]), url: name, boxscore: nil, box: nil, homeTeamId: nil,
+                memo: &snapshots)
             #expect(later.events.contains { $0.description == "mapped before" }, "\(name): the row is taken from the memo")
+            #expect(later.repeated == 0 && snapshots.actions?.lastFeed?.kept == 0, "\(name): mapped whole")
             read += 1
         }
         #expect(read >= 5, "the real liveData games were read")
+    }
+
+    /// A poll's copies that only add actions after the last one are mapped and folded for the new
+    /// ones alone (``LiveDataFormat/FeedMemo``), and read as each copy alone does. So are the
+    /// copies that cannot be: an action added before the last (a late insert), a number used
+    /// before, teams not yet known, a slot that is not an object. The new actions may be odd:
+    /// without a time (the estimate moves times before them), of an unknown type, a challenge
+    /// naming no team, without a period. A snapshot's `repeated` events have the digests of the
+    /// snapshot before.
+    @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason))
+    func copiesThatOnlyAddActionsAreMappedForTheNewOnes() throws {
+        var games = 0
+        for name in NBAFiles.games where name.hasPrefix("playbyplay_") {
+            let data = try Data(contentsOf: URL(fileURLWithPath: NBAFiles.path(name)))
+            guard case .liveData = FeedShape.of(data) else { continue }
+            let copies = try GameCopies(file: name)
+            var sequence: [(String, Data)] = try (1...40).map { ("copy at \(Double($0) / 40)", try copies.copy(at: Double($0) / 40)) }
+            let base = copies.visible(at: 0.5)
+            let last = try #require(base.last)
+            var number = 80_000
+            func after(_ change: (inout [String: Any]) -> Void) -> [String: Any] {
+                var action = last
+                number += 1
+                action["actionNumber"] = number
+                action["orderNumber"] = Double(number) * 100
+                change(&action)
+                return action
+            }
+            let untimed = after { $0["timeActual"] = nil }
+            let timed = after { _ in }
+            let odd: [Any] = [
+                untimed, timed,
+                after { $0["actionType"] = "mystery"; $0["subType"] = "kind" },
+                after { $0["actionType"] = "timeout"; $0["subType"] = "challenge" },
+                after { $0["actionType"] = "instantreplay"; $0["subType"] = "challenge"; $0["teamId"] = nil; $0["descriptor"] = "overturned" },
+                after { $0["period"] = nil },
+            ]
+            for count in 1...odd.count {
+                sequence.append(("at 0.5 with \(count) odd actions", try copies.copy(at: 0.5, adding: Array(odd.prefix(count)))))
+            }
+            let reused = after { $0["actionNumber"] = last["actionNumber"] }
+            sequence.append(("a number used before", try copies.copy(at: 0.5, adding: odd + [reused])))
+            let following = after { _ in }
+            sequence.append(("after it", try copies.copy(at: 0.5, adding: odd + [reused, following])))
+            sequence.append(("and then one", try copies.copy(at: 0.5, adding: odd + [reused, following, after { _ in }])))
+            // Not an object: `JSONDecoder` reads the copy, and the next is read whole.
+            sequence.append(("not an object", try copies.copy(at: 0.5, adding: odd + [reused, following, 7])))
+            var early = after { _ in }
+            early["orderNumber"] = 5
+            sequence.append(("a late insert", try copies.copy(at: 0.5, adding: odd + [reused, following, 7, early])))
+            sequence.append(("the whole game", try copies.copy(at: 1)))
+
+            var memo = LiveSnapshot.Memo()
+            var before: LiveSnapshot?
+            var added = 0
+            for (what, copy) in sequence {
+                let alone = Result { () throws(ScoreFeedError) in
+                    try LiveSnapshot.decode(playByPlay: copy, url: name, boxscore: nil, box: nil, homeTeamId: nil)
+                }
+                let read = Result { () throws(ScoreFeedError) in
+                    try LiveSnapshot.decode(playByPlay: copy, url: name, boxscore: nil, box: nil, homeTeamId: nil, memo: &memo)
+                }
+                #expect(Self.same(alone, read), "\(name), \(what)")
+                if memo.actions?.lastFeed?.kept ?? 0 > 0 { added += 1 }
+                guard case .success(let snapshot) = read else { continue }
+                let repeated = snapshot.repeated
+                #expect(repeated <= min(snapshot.events.count, before?.events.count ?? 0), "\(name), \(what)")
+                #expect(
+                    zip(snapshot.events.prefix(repeated), before?.events.prefix(repeated) ?? []).allSatisfy { $0.digest == $1.digest },
+                    "\(name), \(what)")
+                before = snapshot
+            }
+            #expect(added >= 25, "\(name): \(added) of \(sequence.count) copies mapped for their new actions alone")
+            games += 1
+        }
+        #expect(games >= 5, "the real liveData games were read")
     }
 
     /// Two polls' readings are the same: the same events, score, end, teams and rejections.
@@ -94,7 +177,7 @@ struct LiveDataScanningTests {
         case (.success(let a), .success(let b)):
             a.events == b.events && a.score == b.score && a.end == b.end && a.attributes == b.attributes
                 && a.rejected.map(\.description) == b.rejected.map(\.description) && a.teamsKnown == b.teamsKnown
-                && a.newest == b.newest
+                && a.newest == b.newest && a.stamp == b.stamp
         case (.failure(let a), .failure(let b)): a.description == b.description
         default: false
         }

@@ -65,10 +65,16 @@ struct GameCopies {
         return fraction >= 1 ? actions : zip(actions, times).filter { $0.1 <= moment }.map(\.0)
     }
 
-    /// The game as it stood at `fraction` of its span, stamped with that moment.
-    func copy(at fraction: Double) throws -> Data {
+    /// The game as it stood at `fraction` of its span, stamped with that moment: the actions at
+    /// the indices in `replaced` (of ``actions``) replaced, and `added` after its actions (their
+    /// bytes after the copy's, as a CDN's next copy has them).
+    func copy(at fraction: Double, replacing replaced: [Int: [String: Any]] = [:], adding added: [Any] = []) throws -> Data {
         let moment = first + fraction * span
-        let shown = fraction >= 1 ? actionBytes : zip(actionBytes, times).filter { $0.1 <= moment }.map(\.0)
+        var shown: [Data] = []
+        for (index, bytes) in actionBytes.enumerated() where fraction >= 1 || times[index] <= moment {
+            shown.append(try replaced[index].map { try JSONSerialization.data(withJSONObject: $0) } ?? bytes)
+        }
+        shown += try added.map { try JSONSerialization.data(withJSONObject: $0, options: .fragmentsAllowed) }
         // The skeleton holds the array's brackets.
         var actions = Data()
         for (index, bytes) in shown.enumerated() {

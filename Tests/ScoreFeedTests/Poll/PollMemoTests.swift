@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+@testable import ScoreFeed
+
+/// A poller reads each copy of a play-by-play after the last one (``LiveSnapshot/Memo``): the
+/// actions it repeats are not read, mapped or handed again. That changes nothing it hands.
+@Suite("poll: reading a copy after the last one changes nothing handed", .enabled(if: NBAFiles.available, NBAFiles.absentReason))
+struct PollMemoTests {
+    typealias Mode = RealFeedServeTests.Mode
+
+    /// A real game's copies with an early action edited half way (a rebound's kind) and a late
+    /// insert that sorts first for a while, polled as the CDN spells them (each copy repeats the
+    /// last one's bytes) and spelled anew each time (each copy read whole): the same records and
+    /// the same figures, the edit and the insert handed.
+    @Test(arguments: zip(["playbyplay_0022000001.json", "playbyplay_0022400723.json"], [Mode.token, .broadcast]))
+    func copiesReadAfterTheLastOneHandWhatCopiesReadWholeHand(_ file: String, _ mode: Mode) async throws {
+        let game = try #require(NBAFiles.gameId(in: file))
+        let copies = try GameCopies(file: file)
+        let rebound = try #require(copies.actions.firstIndex { $0["actionType"] as? String == "rebound" })
+        var edited = copies.actions[rebound]
+        edited["subType"] = edited["subType"] as? String == "offensive" ? "defensive" : "offensive"
+        var inserted = copies.actions[rebound]
+        inserted["actionNumber"] = 90_000
+        inserted["orderNumber"] = 1
+        let steps = 40
+        let plan = try (0...steps).map { step in
+            try copies.copy(
+                at: Double(step) / Double(steps), replacing: step >= steps / 2 ? [rebound: edited] : [:],
+                adding: (25..<35).contains(step) ? [inserted] : [])
+        }
+        // Each copy spelled unlike the one before it (pretty-printed every other one).
+        let whole = try plan.enumerated().map { step, copy in
+            try JSONSerialization.data(
+                withJSONObject: JSONSerialization.jsonObject(with: copy), options: step % 2 == 0 ? [.prettyPrinted] : [])
+        }
+        let read = try await StaleCopyPollTests.poll(StaleCopyPollTests.edge(plan), game: game, mode: mode)
+        let readWhole = try await StaleCopyPollTests.poll(StaleCopyPollTests.edge(whole), game: game, mode: mode)
+        #expect(read.records.map { $0.jsonLine() } == readWhole.records.map { $0.jsonLine() })
+        #expect(read.statistics == readWhole.statistics)
+        #expect(read.statistics.edits >= 1, "the edit was handed")
+        let last = try #require(read.records.last)
+        let final = try #require(RealFeedServeTests.imported(file).finalScore)
+        #expect(last.event == .end && last.state.homeScore == final.home && last.state.awayScore == final.away)
+    }
+}
