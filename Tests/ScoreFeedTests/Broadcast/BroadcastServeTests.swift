@@ -27,7 +27,12 @@ struct BroadcastServeTests {
     static func channel(of game: String) -> String { Data("backend-\(game)".utf8).base64EncodedString() }
 
     /// Runs `scorefeed serve --clock feed` with `lines` on stdin; returns its stdout lines and stderr.
-    static func serve(_ lines: [Data], _ arguments: [String]) throws -> (lines: [String], stderr: String, status: Int32) {
+    static func serve(_ lines: [Data], _ arguments: [String]) async throws -> (lines: [String], stderr: String, status: Int32) {
+        try await OffPool.run { try serveOnThisThread(lines, arguments) }
+    }
+
+    /// ``serve(_:_:)`` waiting on the calling thread: for a value made once, where nothing can await.
+    static func serveOnThisThread(_ lines: [Data], _ arguments: [String]) throws -> (lines: [String], stderr: String, status: Int32) {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in.jsonl"), output = folder.appendingPathComponent("out.jsonl")
@@ -50,15 +55,15 @@ struct BroadcastServeTests {
     /// Token mode's payloads, game by game (at broadcast's 1 s least interval: the same policy).
     static let tokenPayloads: [String: [String]]? = {
         guard let games, ScoreFeedProcess.executable != nil,
-              let run = try? serve(RealFeedServeTests.stream(games.documents), ["--min-interval", "1"]) else { return nil }
+              let run = try? serveOnThisThread(RealFeedServeTests.stream(games.documents), ["--min-interval", "1"]) else { return nil }
         return BroadcastAudit.payloads(inLines: run.lines)
     }()
 
-    @Test func headerChannelsCarryEveryPushOfTheirGameAndNoOther() throws {
+    @Test func headerChannelsCarryEveryPushOfTheirGameAndNoOther() async throws {
         let games = try #require(Self.games)
         let lines = games.documents.map { StreamLine.headerLine($0.attributes, channel: Self.channel(of: $0.attributes.gameId)) }
             + RealFeedServeTests.stream(games.documents).dropFirst(games.documents.count)
-        let run = try Self.serve(lines, ["--mode", "broadcast"])
+        let run = try await Self.serve(lines, ["--mode", "broadcast"])
         #expect(run.status == 0, "\(run.stderr.suffix(500))")
         #expect(!run.lines.contains { $0.hasPrefix("{\"kind\":\"channel\"") }, "the backend's channels are neither created nor deleted")
         var ends: [String: FinalScore] = [:]
@@ -79,7 +84,7 @@ struct BroadcastServeTests {
         let server = try APNsTestServer()
         let state = RealFeedServeTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
-        let run = try Self.serve(
+        let run = try await Self.serve(
             RealFeedServeTests.stream(games.documents),
             ["--mode", "broadcast", "--channels", "manage", "--channel-linger", "0", "--webhook", server.url.absoluteString,
              "--state-dir", state.path])
@@ -102,7 +107,7 @@ struct BroadcastServeTests {
         let two = Array(games.documents.prefix(2))
         // Creates: 503, 429 with Retry-After, a 2xx without the id; then APNs answers.
         let server = try APNsTestServer(script: ["503", "429:1", "noid"], faultOn: [.create, .delete])
-        let run = try Self.serve(
+        let run = try await Self.serve(
             RealFeedServeTests.stream(two),
             ["--mode", "broadcast", "--channels", "manage", "--channel-linger", "0", "--webhook", server.url.absoluteString,
              "--delete-unknown-channels"])

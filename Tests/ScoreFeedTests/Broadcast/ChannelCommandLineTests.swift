@@ -18,17 +18,17 @@ struct ChannelCommandLineTests {
         (["channels"], "channels needs --state-dir"),
         (["poll", "--games", "0022400762", "--mode", "broadcast"], "poll --mode broadcast needs --channels manage"),
     ])
-    func channelOptionsAreCheckedBeforeAnythingRuns(_ arguments: [String], _ message: String) throws {
-        let run = try ScoreFeedProcess.run(arguments)
+    func channelOptionsAreCheckedBeforeAnythingRuns(_ arguments: [String], _ message: String) async throws {
+        let run = try await ScoreFeedProcess.run(arguments)
         #expect(run.status == 64, "\(run.standardError.prefix(300))")
         #expect(run.standardError.contains(message), "\(run.standardError.prefix(300))")
         #expect(run.standardOutput.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: Make.packageRoot.appendingPathComponent("x.jsonl").path))
     }
 
-    @Test func serveAndPollHelpListTheChannelOptions() throws {
+    @Test func serveAndPollHelpListTheChannelOptions() async throws {
         for command in ["serve", "poll"] {
-            let run = try ScoreFeedProcess.run(["help", command])
+            let run = try await ScoreFeedProcess.run(["help", command])
             for option in ["--channels", "--message-storage", "--channel-linger", "--max-channels", "--delete-unknown-channels", "--mode"] {
                 #expect(run.output.contains(option), "\(command) help names \(option)")
             }
@@ -36,7 +36,7 @@ struct ChannelCommandLineTests {
         }
     }
 
-    @Test func channelsPrintsTheStateDirectorysTable() throws {
+    @Test func channelsPrintsTheStateDirectorysTable() async throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         var open = BroadcastChannel()
@@ -46,21 +46,21 @@ struct ChannelCommandLineTests {
         var directory = ChannelDirectory()
         directory.games = ["G1": .init(open), "G2": .init(refused)]
         try directory.encoded().write(to: folder.appendingPathComponent(ChannelDirectory.fileName))
-        let run = try ScoreFeedProcess.run(["channels", "--state-dir", folder.path])
+        let run = try await ScoreFeedProcess.run(["channels", "--state-dir", folder.path])
         #expect(run.status == 0, "\(run.standardError)")
         let lines = run.output.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("GAME") == true)
         #expect(lines.contains { $0.hasPrefix("G1") && $0.contains("open") && $0.contains("Y2gx") && $0.contains("header") })
         #expect(lines.contains { $0.hasPrefix("G2") && $0.contains("refused") && $0.contains("the cap is reached") })
         #expect(lines.last == "2 games, 1 channels at APNs (creating, open, lingering or deleting)")
-        let json = try ScoreFeedProcess.run(["channels", "--state-dir", folder.path, "--json"])
+        let json = try await ScoreFeedProcess.run(["channels", "--state-dir", folder.path, "--json"])
         #expect(try ChannelDirectory.decode(json.standardOutput, file: "stdout") == directory)
     }
 
-    @Test func channelsOnAStateDirWithoutBroadcastIsAClearError() throws {
+    @Test func channelsOnAStateDirWithoutBroadcastIsAClearError() async throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try ScoreFeedProcess.run(["channels", "--state-dir", folder.path])
+        let run = try await ScoreFeedProcess.run(["channels", "--state-dir", folder.path])
         #expect(run.status == 1)
         #expect(run.standardError.contains("no channels.json in \(folder.path)"))
     }

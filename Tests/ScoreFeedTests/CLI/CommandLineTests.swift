@@ -46,28 +46,28 @@ struct CommandLineTests {
         ["report", "Fixtures/overtime.json", "--out", "--budget", "15"],
         ["generate", "-o", "--overtime"],
     ])
-    func anOptionNeverTakesTheNextOptionAsItsValue(arguments: [String]) throws {
+    func anOptionNeverTakesTheNextOptionAsItsValue(arguments: [String]) async throws {
         let option = arguments.first { $0 == "--out" || $0 == "-o" }!
-        let run = try ScoreFeedProcess.run(arguments)
+        let run = try await ScoreFeedProcess.run(arguments)
         #expect(run.status == 64)
         #expect(run.standardError.contains("Error: \(option) needs a value"), "\(run.standardError)")
         #expect(run.standardOutput.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: Make.packageRoot.appendingPathComponent("--quiet").path))
     }
 
-    @Test func aNegativeNumberIsAValueNotAnOption() throws {
-        let run = try ScoreFeedProcess.run(["generate", "--seed", "-1"])
+    @Test func aNegativeNumberIsAValueNotAnOption() async throws {
+        let run = try await ScoreFeedProcess.run(["generate", "--seed", "-1"])
         #expect(run.status == 64)
         #expect(run.standardError.contains("--seed must be a number in 0…"), "\(run.standardError)")
     }
 
-    @Test func aDashStaysStandardOutput() throws {
-        let run = try ScoreFeedProcess.run(["generate", "--seed", "3", "-o", "-"])
+    @Test func aDashStaysStandardOutput() async throws {
+        let run = try await ScoreFeedProcess.run(["generate", "--seed", "3", "-o", "-"])
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.output.hasPrefix("{"))
     }
 
-    @Test func replayRefusesToWriteIntoItsInput() throws {
+    @Test func replayRefusesToWriteIntoItsInput() async throws {
         let (folder, file) = try Self.copyOfFixture()
         defer { try? FileManager.default.removeItem(at: folder) }
         let before = try Data(contentsOf: file)
@@ -80,11 +80,11 @@ struct CommandLineTests {
         ]
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
         for out in spellings {
-            let run = try ScoreFeedProcess.run(["replay", file.path, "--out", out, "--quiet"])
+            let run = try await ScoreFeedProcess.run(["replay", file.path, "--out", out, "--quiet"])
             #expect(run.status == 64, "--out \(out)")
             #expect(run.standardError.contains("refusing to write push records into the input file \(file.path)"), "\(run.standardError)")
         }
-        let reportJSON = try ScoreFeedProcess.run(["replay", file.path, "--report-json", link.path, "--quiet"])
+        let reportJSON = try await ScoreFeedProcess.run(["replay", file.path, "--report-json", link.path, "--quiet"])
         #expect(reportJSON.status == 64)
         #expect(reportJSON.standardError.contains("refusing to write the freshness report into the input file"))
         #expect(try Data(contentsOf: file) == before, "the input is untouched")
@@ -95,62 +95,62 @@ struct CommandLineTests {
         (["report", "{file}", "-o", "{file}"], "refusing to write the report into the input file {file}"),
         (["stream", "Fixtures/one-point.json", "{file}", "--out", "{file}"], "refusing to write the stream into the input file {file}"),
     ])
-    func otherCommandsRefuseToWriteIntoTheirInput(arguments: [String], message: String) throws {
+    func otherCommandsRefuseToWriteIntoTheirInput(arguments: [String], message: String) async throws {
         let (folder, file) = try Self.copyOfFixture()
         defer { try? FileManager.default.removeItem(at: folder) }
         let before = try Data(contentsOf: file)
-        let run = try ScoreFeedProcess.run(arguments.map { $0 == "{file}" ? file.path : $0 })
+        let run = try await ScoreFeedProcess.run(arguments.map { $0 == "{file}" ? file.path : $0 })
         #expect(run.status == 64)
         #expect(run.standardError.contains(message.replacingOccurrences(of: "{file}", with: file.path)), "\(run.standardError)")
         #expect(try Data(contentsOf: file) == before, "the input is untouched")
     }
 
-    @Test func replayWritesToAnotherFile() throws {
+    @Test func replayWritesToAnotherFile() async throws {
         let (folder, file) = try Self.copyOfFixture()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("pushes.jsonl")
-        let run = try ScoreFeedProcess.run(["replay", file.path, "--jsonl", "--quiet", "--out", out.path])
+        let run = try await ScoreFeedProcess.run(["replay", file.path, "--jsonl", "--quiet", "--out", out.path])
         #expect(run.status == 0, "\(run.standardError)")
         #expect(try Data(contentsOf: out) == run.standardOutput, "--out gets the same records as stdout")
     }
 
-    @Test func theDefaultsHedgeTheAssumedDelayAndBudget() throws {
+    @Test func theDefaultsHedgeTheAssumedDelayAndBudget() async throws {
         let game = "Fixtures/overtime.json"
-        let defaults = try ScoreFeedProcess.run(["replay", game, "--jsonl", "--quiet"])
-        let spelled = try ScoreFeedProcess.run([
+        let defaults = try await ScoreFeedProcess.run(["replay", game, "--jsonl", "--quiet"])
+        let spelled = try await ScoreFeedProcess.run([
             "replay", game, "--jsonl", "--quiet", "--p5-delay", "60", "--p5-shortest", "15", "--keep-uses-share", "0.3",
             "--budget", "15", "--largest-budget", "30",
         ])
         #expect(defaults.status == 0 && spelled.status == 0, "\(spelled.standardError)")
         #expect(!defaults.standardOutput.isEmpty)
         #expect(spelled.standardOutput == defaults.standardOutput, "--p5-delay and --budget make them known; --p5-shortest and --largest-budget bring the hedges back")
-        let told = try ScoreFeedProcess.run(["replay", game, "--jsonl", "--quiet", "--p5-delay", "60"])
+        let told = try await ScoreFeedProcess.run(["replay", game, "--jsonl", "--quiet", "--p5-delay", "60"])
         #expect(told.status == 0 && told.standardOutput != defaults.standardOutput, "--p5-delay alone turns the delay hedge off")
-        let known = try ScoreFeedProcess.run(["replay", game, "--jsonl", "--quiet", "--budget", "15"])
+        let known = try await ScoreFeedProcess.run(["replay", game, "--jsonl", "--quiet", "--budget", "15"])
         #expect(String(decoding: defaults.standardOutput, as: UTF8.self).contains(Push.beyondBudget), "the default goes beyond 15 at times")
         #expect(known.status == 0 && !String(decoding: known.standardOutput, as: UTF8.self).contains(Push.beyondBudget), "--budget alone makes it known")
         for arguments in [["--keep-uses-share", "1.5"], ["--largest-budget", "30", "--no-copies"]] {
-            let wrong = try ScoreFeedProcess.run(["replay", game] + arguments)
+            let wrong = try await ScoreFeedProcess.run(["replay", game] + arguments)
             #expect(wrong.status == 64, "\(arguments): \(wrong.standardError)")
         }
     }
 
-    @Test func replayUsageListsEveryOption() throws {
-        let run = try ScoreFeedProcess.run(["help", "replay"])
+    @Test func replayUsageListsEveryOption() async throws {
+        let run = try await ScoreFeedProcess.run(["help", "replay"])
         #expect(run.status == 0)
         #expect(run.output.contains("--speed <x>"))
         #expect(Self.optionsMissingFromUsage(run.output) == [])
     }
 
-    @Test func everyHelpPrintsWithNoUnexpandedInterpolation() throws {
-        let overview = try ScoreFeedProcess.run(["help"])
+    @Test func everyHelpPrintsWithNoUnexpandedInterpolation() async throws {
+        let overview = try await ScoreFeedProcess.run(["help"])
         #expect(overview.status == 0)
         #expect(!overview.output.contains("\\("))
         let section = try #require(overview.output.components(separatedBy: "SUBCOMMANDS:\n").last?.components(separatedBy: "\n\n").first)
         let names = section.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
         #expect(names.count >= 11, "\(names)")
         for name in names {
-            let help = try ScoreFeedProcess.run(["help", name])
+            let help = try await ScoreFeedProcess.run(["help", name])
             #expect(help.status == 0 && help.output.hasPrefix("OVERVIEW:"), "help \(name)")
             #expect(!help.output.contains("\\("), "help \(name)")
         }
@@ -163,8 +163,8 @@ struct CommandLineTests {
         (["replay", "--policy", "always"], "Error: --policy takes coalesce or every-change, not \"always\""),
         (["serve", "--clock", "wall"], "Error: --clock takes system or feed, not \"wall\""),
     ])
-    func aRefusedValueIsOneLineNamingWhatIsAllowed(arguments: [String], message: String) throws {
-        let run = try ScoreFeedProcess.run(arguments)
+    func aRefusedValueIsOneLineNamingWhatIsAllowed(arguments: [String], message: String) async throws {
+        let run = try await ScoreFeedProcess.run(arguments)
         #expect(run.status == 64)
         #expect(run.standardError.split(separator: "\n").first.map(String.init)?.hasPrefix(message) == true, "\(run.standardError.prefix(200))")
         #expect(run.standardOutput.isEmpty)

@@ -17,9 +17,9 @@ struct ExitStatusTests {
     }
 
     /// The push lines of a clean run of `stream` on a fresh state dir (one run per mode).
-    static func clean(_ mode: Mode, stream: URL, folder: URL) throws -> [Data] {
-        try cleanRuns.value(mode) {
-            let run = try ScoreFeedProcess.run(serveArguments(mode, state: folder.appendingPathComponent("clean")), input: stream)
+    static func clean(_ mode: Mode, stream: URL, folder: URL) async throws -> [Data] {
+        try await cleanRuns.value(mode) {
+            let run = try await ScoreFeedProcess.run(serveArguments(mode, state: folder.appendingPathComponent("clean")), input: stream)
             #expect(run.status == 0, "\(run.standardError)")
             return run.lines
         }
@@ -35,17 +35,17 @@ struct ExitStatusTests {
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
         .enabled(if: NBAFiles.available, NBAFiles.absentReason),
         arguments: Mode.allCases)
-    func aCheckpointThatCannotBeWrittenExits75AndTheSummaryNamesIt(_ mode: Mode) throws {
+    func aCheckpointThatCannotBeWrittenExits75AndTheSummaryNamesIt(_ mode: Mode) async throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let stream = try StateDirectoryLockTests.stream(mode, into: folder)
-        let clean = try Self.clean(mode, stream: stream, folder: folder)
+        let stream = try await StateDirectoryLockTests.stream(mode, into: folder)
+        let clean = try await Self.clean(mode, stream: stream, folder: folder)
         let state = folder.appendingPathComponent("state")
         let game = "0022400762"
         let blocker = try CheckpointStore(directory: state).url(for: game).appendingPathExtension("tmp")
         try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true)
 
-        let failing = try ScoreFeedProcess.run(Self.serveArguments(mode, state: state), input: stream)
+        let failing = try await ScoreFeedProcess.run(Self.serveArguments(mode, state: state), input: stream)
         #expect(failing.status == ExitCode.withheld)
         let summaries = failing.standardError.split(separator: "\n").filter { $0.hasPrefix("game ") && $0.contains(" events applied") }
         #expect(summaries.count == 8)
@@ -57,7 +57,7 @@ struct ExitStatusTests {
         #expect(failing.standardError.contains("exiting with status 75"))
 
         try FileManager.default.removeItem(at: blocker)
-        let again = try ScoreFeedProcess.run(Self.serveArguments(mode, state: state), input: stream)
+        let again = try await ScoreFeedProcess.run(Self.serveArguments(mode, state: state), input: stream)
         #expect(again.status == 0, "\(again.standardError)")
         let union = Set(failing.lines + again.lines) == Set(clean)
         #expect(union, "the union of what was written is a clean run")
@@ -71,18 +71,18 @@ struct ExitStatusTests {
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
         .enabled(if: NBAFiles.available, NBAFiles.absentReason),
         arguments: Mode.allCases)
-    func aReaderThatGoesAwayIsSaidAndTheCheckpointsHoldTheRest(_ mode: Mode) throws {
+    func aReaderThatGoesAwayIsSaidAndTheCheckpointsHoldTheRest(_ mode: Mode) async throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let stream = try StateDirectoryLockTests.stream(mode, into: folder)
-        let clean = try Self.clean(mode, stream: stream, folder: folder)
+        let stream = try await StateDirectoryLockTests.stream(mode, into: folder)
+        let clean = try await Self.clean(mode, stream: stream, folder: folder)
         let state = folder.appendingPathComponent("state")
-        let gone = try ScoreFeedProcess.run(Self.serveArguments(mode, state: state), closeOutput: true, input: stream)
+        let gone = try await ScoreFeedProcess.run(Self.serveArguments(mode, state: state), closeOutput: true, input: stream)
         #expect(gone.status == ExitCode.withheld, "\(gone.standardError)")
         #expect(gone.standardError.contains("the reader of standard output went away (EPIPE) while serve was writing game "))
         #expect(gone.standardError.contains(" seq 1"))
         #expect(gone.standardError.contains("--out <file> or --webhook <url> gives delivery that can"))
-        let again = try ScoreFeedProcess.run(Self.serveArguments(mode, state: state), input: stream)
+        let again = try await ScoreFeedProcess.run(Self.serveArguments(mode, state: state), input: stream)
         #expect(again.status == 0, "\(again.standardError)")
         // The games' pushes interleave in another order after a restart; each game's are the same.
         let same = Set(again.lines) == Set(clean)
@@ -95,11 +95,11 @@ struct ExitStatusTests {
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
         .enabled(if: NBAFiles.available, NBAFiles.absentReason),
         arguments: Mode.allCases)
-    func aReaderThatGoesAwayIsSaidOnceWithoutAStateDir(_ mode: Mode) throws {
+    func aReaderThatGoesAwayIsSaidOnceWithoutAStateDir(_ mode: Mode) async throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let stream = try StateDirectoryLockTests.stream(mode, into: folder)
-        let gone = try ScoreFeedProcess.run(
+        let stream = try await StateDirectoryLockTests.stream(mode, into: folder)
+        let gone = try await ScoreFeedProcess.run(
             ["serve", "--clock", "feed"] + StateDirectoryLockTests.modeArguments(mode), closeOutput: true, input: stream)
         #expect(gone.status == ExitCode.withheld, "\(gone.standardError.suffix(400))")
         let lines = gone.standardError.split(separator: "\n")
@@ -113,11 +113,11 @@ struct ExitStatusTests {
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
         .enabled(if: NBAFiles.available, NBAFiles.absentReason),
         arguments: Mode.allCases)
-    func aSinkDownPastItsGiveUpExits75(_ mode: Mode) throws {
+    func aSinkDownPastItsGiveUpExits75(_ mode: Mode) async throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let stream = try StateDirectoryLockTests.stream(mode, into: folder)
-        let run = try ScoreFeedProcess.run(
+        let stream = try await StateDirectoryLockTests.stream(mode, into: folder)
+        let run = try await ScoreFeedProcess.run(
             ["serve", "--clock", "feed", "--webhook", "http://127.0.0.1:9/push", "--webhook-give-up", "0", "--webhook-timeout", "1",
              "--out", folder.appendingPathComponent("out.jsonl").path] + StateDirectoryLockTests.modeArguments(mode),
             input: stream)

@@ -17,11 +17,11 @@ struct OptionCombinationTests {
     }
 
     @Test(.enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason))
-    func dashOIsOutForStream() throws {
+    func dashOIsOutForStream() async throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("lines.jsonl")
-        let run = try ScoreFeedProcess.run(["stream", "Fixtures/one-point.json", "-o", out.path])
+        let run = try await ScoreFeedProcess.run(["stream", "Fixtures/one-point.json", "-o", out.path])
         #expect(run.status == 0 && run.standardOutput.isEmpty, "\(run.standardError)")
         let written = try String(contentsOf: out, encoding: .utf8).split(separator: "\n")
         #expect(written.count > 100 && written[0].contains("\"gameId\":\"SF00000007\""), "\(written.prefix(1))")
@@ -69,8 +69,8 @@ struct OptionCombinationTests {
         (["bench", "--live", "0", "--events", "3"], "Error: --events is for the live part, which --live 0 skips"),
         (["bench", "--season", "0", "--live", "10", "--same-process"], "Error: --same-process does nothing with --season 0"),
     ])
-    func otherCommandsRefuseAnOptionThatWouldDoNothing(argv: [String], message: String) throws {
-        let run = try ScoreFeedProcess.run(argv)
+    func otherCommandsRefuseAnOptionThatWouldDoNothing(argv: [String], message: String) async throws {
+        let run = try await ScoreFeedProcess.run(argv)
         #expect(run.status == 64)
         #expect(run.standardError.hasPrefix(message), "\(run.standardError.prefix(300))")
         #expect(run.standardOutput.isEmpty)

@@ -26,7 +26,7 @@ struct ServeUnderPressureTests {
     func noLineIsLostWhenTheEnginesFallBehind(_ mode: Mode) async throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let stream = try StateDirectoryLockTests.stream(mode, into: folder, copies: 6)
+        let stream = try await StateDirectoryLockTests.stream(mode, into: folder, copies: 6)
         let size = try #require(try FileManager.default.attributesOfItem(atPath: stream.path)[.size] as? Int)
         let held = (1 + LineReader.batchesAhead) * LineReader.batchBytes
         try #require(
@@ -57,9 +57,12 @@ struct ServeUnderPressureTests {
             process.terminate()
             Issue.record("serve's reader stopped short of the end of its \(size)-byte input: \(read.prefix(40))")
         }
-        let records = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (records, said) = try await OffPool.run {
+            let records = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (records, said)
+        }
         #expect(process.terminationStatus == 0, "\(said.suffix(400))")
         #expect(said.contains("serve: \(lines) lines, 48 headers"), "\(said.suffix(400))")
         #expect(said.split(separator: "\n").filter { $0.hasPrefix("game ") && $0.contains(", ended, final ") }.count == 48)
@@ -73,10 +76,10 @@ struct ServeUnderPressureTests {
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
         .enabled(if: NBAFiles.available, NBAFiles.absentReason), .timeLimit(.minutes(1)),
         arguments: Mode.allCases)
-    func aSignalWhileFinishingStopsIt(_ mode: Mode) throws {
+    func aSignalWhileFinishingStopsIt(_ mode: Mode) async throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let stream = try StateDirectoryLockTests.stream(mode, into: folder)
+        let stream = try await StateDirectoryLockTests.stream(mode, into: folder)
         let process = Process()
         process.executableURL = ScoreFeedProcess.executable
         process.arguments = [
@@ -89,11 +92,15 @@ struct ServeUnderPressureTests {
         process.standardError = errors
         try process.run()
         // Waits until it says it is delivering what is still waiting (its input is done).
-        var said = ScoreFeedProcess.read(errors.fileHandleForReading, until: "delivering what is still waiting")
-        #expect(said.contains("delivering what is still waiting"))
-        process.terminate()
-        said += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (first, rest) = try await OffPool.run {
+            let first = ScoreFeedProcess.read(errors.fileHandleForReading, until: "delivering what is still waiting")
+            process.terminate()
+            let rest = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (first, rest)
+        }
+        #expect(first.contains("delivering what is still waiting"))
+        let said = first + rest
         #expect(process.terminationReason == .exit && process.terminationStatus == ExitCode.withheld, "\(said.suffix(400))")
         #expect(said.contains("serve: stopping: what is due goes out for 5 s more, the rest stays in the checkpoints"))
         #expect(!said.contains("CancellationError"))

@@ -50,7 +50,7 @@ struct StreamCommandTests {
         Make.fixtures.appendingPathComponent(name).path
     }
 
-    @Test func twoFixturesGiveHeadersThenEventsMergedByTime() throws {
+    @Test func twoFixturesGiveHeadersThenEventsMergedByTime() async throws {
         // The shipped fixtures are on different days: shift one-point onto overtime's evening,
         // starting at the same second, so the games interleave and their first events tie.
         let overtime = try FeedReader.read(path: Self.fixture("overtime.json"))
@@ -66,7 +66,7 @@ struct StreamCommandTests {
         try FixtureFormat.encode(attributes: onePoint.attributes, events: onePoint.events, finalScore: onePoint.finalScore)
             .write(to: shifted)
 
-        let run = try ScoreFeedProcess.run(["stream", shifted.path, Self.fixture("overtime.json")])
+        let run = try await ScoreFeedProcess.run(["stream", shifted.path, Self.fixture("overtime.json")])
         #expect(run.status == 0, "\(run.standardError)")
         let stream = try ParsedStream(run.lines)
         #expect(stream.headers == [onePoint.attributes, overtime.attributes])
@@ -82,10 +82,10 @@ struct StreamCommandTests {
         #expect(run.standardError.contains("stream: 2 games, \(stream.events.count) events"))
     }
 
-    @Test func everyLineOfEveryFixtureParses() throws {
+    @Test func everyLineOfEveryFixtureParses() async throws {
         let files = ["overtime.json", "one-point.json", "correction.json", "regulation-blowout.json"].map(Self.fixture)
         let documents = try files.map { try FeedReader.read(path: $0) }
-        let run = try ScoreFeedProcess.run(["stream"] + files)
+        let run = try await ScoreFeedProcess.run(["stream"] + files)
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput.last == UInt8(ascii: "\n"), "every line ends with a newline")
         let stream = try ParsedStream(run.lines)
@@ -99,11 +99,11 @@ struct StreamCommandTests {
     }
 
     @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason))
-    func realLiveDataGamesKeepEveryEventInTheirOrder() throws {
+    func realLiveDataGamesKeepEveryEventInTheirOrder() async throws {
         let files = NBAFiles.games.filter { $0.hasPrefix("playbyplay_") }.map(NBAFiles.path)
         try #require(!files.isEmpty, "liveData games (playbyplay_*.json) in \(NBAFiles.folder.path)")
         let documents = try files.map { try FeedReader.read(path: $0) }
-        let run = try ScoreFeedProcess.run(["stream"] + files)
+        let run = try await ScoreFeedProcess.run(["stream"] + files)
         #expect(run.status == 0, "\(run.standardError)")
         let stream = try ParsedStream(run.lines)
         #expect(stream.headers.map(\.gameId) == documents.map(\.attributes.gameId))
@@ -115,40 +115,40 @@ struct StreamCommandTests {
         }
     }
 
-    @Test func outWritesTheFileInsteadOfStandardOutput() throws {
+    @Test func outWritesTheFileInsteadOfStandardOutput() async throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("night.jsonl")
         try Data(String(repeating: "old content\n", count: 50_000).utf8).write(to: out)
-        let run = try ScoreFeedProcess.run(["stream", Self.fixture("overtime.json"), "--out", out.path])
+        let run = try await ScoreFeedProcess.run(["stream", Self.fixture("overtime.json"), "--out", out.path])
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput.isEmpty)
         let written = try Data(contentsOf: out)
-        let expected = try ScoreFeedProcess.run(["stream", Self.fixture("overtime.json")]).standardOutput
+        let expected = try await ScoreFeedProcess.run(["stream", Self.fixture("overtime.json")]).standardOutput
         #expect(written == expected, "the file is truncated and holds exactly the stream")
     }
 
-    @Test func theSameGameTwiceIsAUsageErrorNamingBothFiles() throws {
+    @Test func theSameGameTwiceIsAUsageErrorNamingBothFiles() async throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let copy = folder.appendingPathComponent("copy.json")
         try FileManager.default.copyItem(atPath: Self.fixture("overtime.json"), toPath: copy.path)
-        let run = try ScoreFeedProcess.run(["stream", "Fixtures/overtime.json", copy.path])
+        let run = try await ScoreFeedProcess.run(["stream", "Fixtures/overtime.json", copy.path])
         #expect(run.status == 64)
         #expect(run.standardError.contains("Fixtures/overtime.json and \(copy.path)"), "\(run.standardError)")
         #expect(run.standardOutput.isEmpty)
     }
 
     @Test(arguments: ["missing.json", "Fixtures/edge", "Fixtures/README.md"])
-    func aFileThatDoesNotReadIsAnErrorNamingIt(file: String) throws {
-        let run = try ScoreFeedProcess.run(["stream", "Fixtures/overtime.json", file])
+    func aFileThatDoesNotReadIsAnErrorNamingIt(file: String) async throws {
+        let run = try await ScoreFeedProcess.run(["stream", "Fixtures/overtime.json", file])
         #expect(run.status == 1, "\(run.standardError)")
         #expect(run.standardError.contains(file), "\(run.standardError)")
         #expect(run.standardOutput.isEmpty, "nothing is written before every file is read")
     }
 
-    @Test func aClosedStandardOutputEndsQuietly() throws {
-        let run = try ScoreFeedProcess.run(["stream", "Fixtures/overtime.json", "Fixtures/one-point.json"], closeOutput: true)
+    @Test func aClosedStandardOutputEndsQuietly() async throws {
+        let run = try await ScoreFeedProcess.run(["stream", "Fixtures/overtime.json", "Fixtures/one-point.json"], closeOutput: true)
         #expect(run.status == 0, "\(run.standardError)")
         #expect(!run.standardError.contains("Error"), "\(run.standardError)")
     }
@@ -161,16 +161,16 @@ struct StreamCommandTests {
         (["stream", "Fixtures/overtime.json", "--out", "./Fixtures/../Fixtures/overtime.json"],
          "refusing to write the stream into the input file Fixtures/overtime.json"),
     ])
-    func usageErrors(arguments: [String], message: String) throws {
+    func usageErrors(arguments: [String], message: String) async throws {
         let before = try Data(contentsOf: URL(fileURLWithPath: Self.fixture("overtime.json")))
-        let run = try ScoreFeedProcess.run(arguments)
+        let run = try await ScoreFeedProcess.run(arguments)
         #expect(run.status == 64)
         #expect(run.standardError.contains(message), "\(run.standardError)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: Self.fixture("overtime.json"))) == before)
     }
 
-    @Test func helpListsEveryOptionInItsUsage() throws {
-        let run = try ScoreFeedProcess.run(["help", "stream"])
+    @Test func helpListsEveryOptionInItsUsage() async throws {
+        let run = try await ScoreFeedProcess.run(["help", "stream"])
         #expect(run.status == 0)
         #expect(CommandLineTests.optionsMissingFromUsage(run.output).isEmpty)
     }

@@ -149,9 +149,9 @@ struct TodaysClockTests {
     }
 
     @Test(.enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason))
-    func replayWithSpeedPrintsTodaysDates() throws {
+    func replayWithSpeedPrintsTodaysDates() async throws {
         let since = Date()
-        let run = try ScoreFeedProcess.run(["replay", "Fixtures/one-point.json", "--speed", "100000", "--jsonl", "--start", "-q"])
+        let run = try await ScoreFeedProcess.run(["replay", "Fixtures/one-point.json", "--speed", "100000", "--jsonl", "--start", "-q"])
         let until = Date()
         #expect(run.status == 0, "replay --speed exits 0: \(run.standardError.suffix(300))")
         let checked = DeviceDates.expectToday(run.lines, since: since, until: until, what: "replay --speed 100000")

@@ -15,7 +15,7 @@ struct MetricsServeTests {
     /// What `scorefeed stream` writes for every real game.
     static let streamed: [Data]? = {
         guard NBAFiles.available, ScoreFeedProcess.available,
-              let run = try? ScoreFeedProcess.run(["stream"] + NBAFiles.games.map(NBAFiles.path)), run.status == 0 else { return nil }
+              let run = try? ScoreFeedProcess.runOnThisThread(["stream"] + NBAFiles.games.map(NBAFiles.path)), run.status == 0 else { return nil }
         return run.lines
     }()
 
@@ -53,17 +53,17 @@ struct MetricsServeTests {
     /// stderr and status, the metrics file's text and the folder of both (the caller removes it).
     static func serve(
         _ lines: [Data], mode: RealFeedServeTests.Mode
-    ) throws -> (run: (lines: [String], stderr: String, status: Int32), metrics: String, folder: URL) {
+    ) async throws -> (run: (lines: [String], stderr: String, status: Int32), metrics: String, folder: URL) {
         let folder = try ScoreFeedProcess.temporaryFolder()
         let metrics = folder.appendingPathComponent("m.prom"), state = folder.appendingPathComponent("state")
-        let run = try BroadcastServeTests.serve(
+        let run = try await BroadcastServeTests.serve(
             lines, ["--state-dir", state.path, "--metrics", metrics.path] + (mode == .broadcast ? ["--mode", "broadcast"] : []))
         return (run, String(decoding: (try? Data(contentsOf: metrics)) ?? Data(), as: UTF8.self), folder)
     }
 
     @Test(arguments: RealFeedServeTests.Mode.allCases)
-    func theMetricsAgreeWithTheRecordsAndTheSummaries(_ mode: RealFeedServeTests.Mode) throws {
-        let (run, text, folder) = try Self.serve(try Self.input(mode), mode: mode)
+    func theMetricsAgreeWithTheRecordsAndTheSummaries(_ mode: RealFeedServeTests.Mode) async throws {
+        let (run, text, folder) = try await Self.serve(try Self.input(mode), mode: mode)
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(run.status == 0, "\(run.stderr.suffix(500))")
         let summaries = try Summary.all(in: run.stderr)
@@ -100,14 +100,14 @@ struct MetricsServeTests {
     }
 
     @Test(arguments: RealFeedServeTests.Mode.allCases)
-    func statusShowsEachGameAsItsSummaryDoes(_ mode: RealFeedServeTests.Mode) throws {
-        let (run, _, folder) = try Self.serve(try Self.input(mode), mode: mode)
+    func statusShowsEachGameAsItsSummaryDoes(_ mode: RealFeedServeTests.Mode) async throws {
+        let (run, _, folder) = try await Self.serve(try Self.input(mode), mode: mode)
         defer { try? FileManager.default.removeItem(at: folder) }
         let state = folder.appendingPathComponent("state")
         let summaries = try Summary.all(in: run.stderr)
         let before = try FileManager.default.contentsOfDirectory(atPath: state.path).sorted()
 
-        let json = try ScoreFeedProcess.run(["status", "--state-dir", state.path, "--json"])
+        let json = try await ScoreFeedProcess.run(["status", "--state-dir", state.path, "--json"])
         #expect(json.status == 0, "\(json.standardError)")
         let directory = try JSONDecoder().decode(GameStatus.Directory.self, from: json.standardOutput)
         #expect(directory.problems.isEmpty)
@@ -126,7 +126,7 @@ struct MetricsServeTests {
             }
         }
 
-        let lines = try ScoreFeedProcess.run(["status", "--state-dir", state.path])
+        let lines = try await ScoreFeedProcess.run(["status", "--state-dir", state.path])
         #expect(lines.status == 0)
         let rows = lines.output.split(separator: "\n")
         #expect(rows.count == summaries.count, "one line per game")
@@ -139,8 +139,8 @@ struct MetricsServeTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: state.path).sorted() == before, "status writes nothing")
     }
 
-    @Test func statusOnAFolderThatIsNotThereSaysSo() throws {
-        let run = try ScoreFeedProcess.run(["status", "--state-dir", "/nonexistent/scorefeed-state"])
+    @Test func statusOnAFolderThatIsNotThereSaysSo() async throws {
+        let run = try await ScoreFeedProcess.run(["status", "--state-dir", "/nonexistent/scorefeed-state"])
         #expect(run.status == 1)
         #expect(run.standardError.contains("/nonexistent/scorefeed-state") && run.standardError.contains("no state directory"))
         #expect(!FileManager.default.fileExists(atPath: "/nonexistent/scorefeed-state"))
@@ -152,14 +152,14 @@ struct MetricsServeTests {
 @Suite("metrics: the command line", .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason))
 struct MetricsCommandLineTests {
     @Test(arguments: ["serve", "poll"])
-    func anIntervalWithoutAFileIsAUsageError(_ command: String) throws {
-        let run = try ScoreFeedProcess.run([command, "--games", "0022400762", "--metrics-interval", "5"].filter { command == "poll" || !$0.hasPrefix("--games") && $0 != "0022400762" })
+    func anIntervalWithoutAFileIsAUsageError(_ command: String) async throws {
+        let run = try await ScoreFeedProcess.run([command, "--games", "0022400762", "--metrics-interval", "5"].filter { command == "poll" || !$0.hasPrefix("--games") && $0 != "0022400762" })
         #expect(run.status == 64)
         #expect(run.standardError.contains("--metrics-interval is for --metrics <file>"))
     }
 
-    @Test func aFileThatCannotBeWrittenIsSaidOnceAndTheRunGoesOn() throws {
-        let run = try ScoreFeedProcess.run(["serve", "--clock", "feed", "--metrics", "/nonexistent/scorefeed/m.prom", "--metrics-interval", "0.1"])
+    @Test func aFileThatCannotBeWrittenIsSaidOnceAndTheRunGoesOn() async throws {
+        let run = try await ScoreFeedProcess.run(["serve", "--clock", "feed", "--metrics", "/nonexistent/scorefeed/m.prom", "--metrics-interval", "0.1"])
         #expect(run.status == 0, "\(run.standardError)")
         let said = run.standardError.split(separator: "\n").filter { $0.hasPrefix("metrics: ") }
         #expect(said.count == 1, "\(said)")
@@ -171,14 +171,14 @@ struct MetricsCommandLineTests {
 /// others are shown, and the exit status is 1; a file past the size cap is not read at all.
 @Suite("status: checkpoints it cannot use", .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason))
 struct StatusProblemTests {
-    @Test func aGarbledAndAnOversizedCheckpointAreNamedAndTheOthersShown() throws {
+    @Test func aGarbledAndAnOversizedCheckpointAreNamedAndTheOthersShown() async throws {
         let state = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: state) }
         let fixture = Make.packageRoot.appendingPathComponent("Fixtures/overtime.json").path
         // A game serve checkpointed: the fixture through serve into this state directory.
         let document = try FeedReader.read(path: fixture)
         let lines = RealFeedServeTests.stream([document])
-        let served = try BroadcastServeTests.serve(lines, ["--state-dir", state.path])
+        let served = try await BroadcastServeTests.serve(lines, ["--state-dir", state.path])
         #expect(served.status == 0)
         try Data("{not json".utf8).write(to: state.appendingPathComponent("game-garbled.json"))
         let big = state.appendingPathComponent("game-big.json")
@@ -187,7 +187,7 @@ struct StatusProblemTests {
         try handle.truncate(atOffset: UInt64(GameStatus.largestFile + 1))
         try handle.close()
 
-        let run = try ScoreFeedProcess.run(["status", "--state-dir", state.path])
+        let run = try await ScoreFeedProcess.run(["status", "--state-dir", state.path])
         #expect(run.status == 1)
         #expect(run.output.hasPrefix(document.attributes.gameId + "  ended  "), "\(run.output)")
         #expect(run.standardError.contains("game-garbled.json"))

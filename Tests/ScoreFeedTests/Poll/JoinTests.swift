@@ -281,7 +281,7 @@ struct JoinTests {
 
     static let stream: Stream? = {
         guard NBAFiles.available, ScoreFeedProcess.executable != nil,
-              let run = try? ScoreFeedProcess.run(["stream"] + games.map { NBAFiles.path("playbyplay_\($0).json") }),
+              let run = try? ScoreFeedProcess.runOnThisThread(["stream"] + games.map { NBAFiles.path("playbyplay_\($0).json") }),
               run.status == 0
         else { return nil }
         var stream = Stream(headerLines: [:], events: [])

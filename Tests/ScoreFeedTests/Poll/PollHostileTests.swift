@@ -73,10 +73,13 @@ struct PollHostileTests {
         try process.run()
         // Waits for a request to be under way: the server answers once it has begun an endless
         // answer (or after 45 s, which fails the test).
-        #expect(try server.waitForHostileAnswer() > 0, "no request began within 45 s")
+        #expect(try await OffPool.run { try server.waitForHostileAnswer() } > 0, "no request began within 45 s")
         process.terminate()
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let said = try await OffPool.run {
+            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return said
+        }
         // A crash says why in its first lines (the backtrace follows): both ends are shown.
         #expect(process.terminationReason == .exit, "\(said.prefix(1500)) … \(said.suffix(400))")
         #expect(!said.contains("cancelled"), "no error line for a request cut short: \(said.suffix(400))")

@@ -10,8 +10,8 @@ struct PollMemoTests {
 
     /// A real game's copies with an early action edited half way (a rebound's kind) and a late
     /// insert that sorts first for a while, polled as the CDN spells them (each copy repeats the
-    /// last one's bytes) and spelled anew each time (each copy read whole): the same records and
-    /// the same figures, the edit and the insert handed.
+    /// last one's bytes) and with the first action spelled anew each time (each copy read whole):
+    /// the same records and the same figures, the edit and the insert handed.
     @Test(arguments: zip(["playbyplay_0022000001.json", "playbyplay_0022400723.json"], [Mode.token, .broadcast]))
     func copiesReadAfterTheLastOneHandWhatCopiesReadWholeHand(_ file: String, _ mode: Mode) async throws {
         let game = try #require(NBAFiles.gameId(in: file))
@@ -23,16 +23,14 @@ struct PollMemoTests {
         inserted["actionNumber"] = 90_000
         inserted["orderNumber"] = 1
         let steps = 40
-        let plan = try (0...steps).map { step in
-            try copies.copy(
-                at: Double(step) / Double(steps), replacing: step >= steps / 2 ? [rebound: edited] : [:],
-                adding: (25..<35).contains(step) ? [inserted] : [])
+        /// The copy at `step`; `anew`, with its first action spelled unlike the copy before's.
+        func copy(_ step: Int, anew: Bool) throws -> Data {
+            var replaced = step >= steps / 2 ? [rebound: edited] : [:]
+            if anew { replaced[0] = copies.actions[0].merging(["spelling": step]) { $1 } }
+            return try copies.copy(at: Double(step) / Double(steps), replacing: replaced, adding: (25..<35).contains(step) ? [inserted] : [])
         }
-        // Each copy spelled unlike the one before it (pretty-printed every other one).
-        let whole = try plan.enumerated().map { step, copy in
-            try JSONSerialization.data(
-                withJSONObject: JSONSerialization.jsonObject(with: copy), options: step % 2 == 0 ? [.prettyPrinted] : [])
-        }
+        let plan = try (0...steps).map { try copy($0, anew: false) }
+        let whole = try (0...steps).map { try copy($0, anew: true) }
         let read = try await StaleCopyPollTests.poll(StaleCopyPollTests.edge(plan), game: game, mode: mode)
         let readWhole = try await StaleCopyPollTests.poll(StaleCopyPollTests.edge(whole), game: game, mode: mode)
         #expect(read.records.map { $0.jsonLine() } == readWhole.records.map { $0.jsonLine() })

@@ -74,15 +74,25 @@ struct CrashSafetyTests {
         let state = dir.appendingPathComponent("state"), out = dir.appendingPathComponent("out.jsonl")
         var random = SeededRandom(seed: seed)
         for _ in 0..<3 {
-            try Self.serve(stream.lines[...], state: state, out: out, killAfter: Int.random(in: 1..<stream.lines.count, using: &random), apns: apns)
+            try await Self.serve(stream.lines[...], state: state, out: out, killAfter: Int.random(in: 1..<stream.lines.count, using: &random), apns: apns)
         }
-        try Self.serve(stream.lines[...], state: state, out: out, killAfter: nil, apns: apns)
+        try await Self.serve(stream.lines[...], state: state, out: out, killAfter: nil, apns: apns)
         let audit = try await BroadcastAudit(apns)
         try audit.check(finals: stream.finals, oneChannel: false)
         print("kill series with a failing webhook: seed \(seed): 3 kills, \(audit.requests.filter { $0.status == 503 }.count) answers 503, \(audit.madeTwice.count) channels made twice")
     }
 
-    static func serve(_ lines: ArraySlice<Data>, state: URL, out: URL, killAfter: Int?, apns: APNsTestServer? = nil) throws {
+    static func serve(_ lines: ArraySlice<Data>, state: URL, out: URL, killAfter: Int?, apns: APNsTestServer? = nil) async throws {
+        let ended = try await OffPool.run { try serving(lines, state: state, out: out, killAfter: killAfter, apns: apns) }
+        if killAfter == nil {
+            #expect(ended.reason == .exit && ended.status == 0, "serve exits 0 when its input ends")
+        }
+    }
+
+    /// ``serve(_:state:out:killAfter:apns:)`` on the calling thread: how the process ended.
+    private static func serving(
+        _ lines: ArraySlice<Data>, state: URL, out: URL, killAfter: Int?, apns: APNsTestServer?
+    ) throws -> (reason: Process.TerminationReason, status: Int32) {
         signal(SIGPIPE, SIG_IGN)
         let process = Process()
         process.executableURL = ScoreFeedProcess.executable
@@ -110,9 +120,7 @@ struct CrashSafetyTests {
         if killAfter != nil { kill(process.processIdentifier, SIGKILL) }
         try? writer.close()
         process.waitUntilExit()
-        if killAfter == nil {
-            #expect(process.terminationReason == .exit && process.terminationStatus == 0, "serve exits 0 when its input ends")
-        }
+        return (process.terminationReason, process.terminationStatus)
     }
 
     /// The index of the first stream line whose event the checkpoints in `state` have not applied.
@@ -144,7 +152,7 @@ struct CrashSafetyTests {
             try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             let apns = mode == .broadcast ? try? APNsTestServer() : nil
             if mode == .broadcast && apns == nil { continue }
-            try? serve(stream.lines[...], state: dir.appendingPathComponent("state"), out: out, killAfter: nil, apns: apns)
+            _ = try? serving(stream.lines[...], state: dir.appendingPathComponent("state"), out: out, killAfter: nil, apns: apns)
             result[mode] = try? records(out)
         }
         return result
@@ -169,7 +177,7 @@ struct CrashSafetyTests {
         var from = 0
         for _ in 0..<Self.kills {
             let lines: ArraySlice<Data> = from == 0 ? stream.lines[...] : ArraySlice(stream.lines[..<stream.headers] + stream.lines[from...])
-            try Self.serve(lines, state: state, out: out, killAfter: Int.random(in: 1..<lines.count, using: &random), apns: apns)
+            try await Self.serve(lines, state: state, out: out, killAfter: Int.random(in: 1..<lines.count, using: &random), apns: apns)
             switch producer {
             case .fromTheStart:
                 from = 0
@@ -179,7 +187,7 @@ struct CrashSafetyTests {
             }
         }
         let lines: ArraySlice<Data> = from == 0 ? stream.lines[...] : ArraySlice(stream.lines[..<stream.headers] + stream.lines[from...])
-        try Self.serve(lines, state: state, out: out, killAfter: nil, apns: apns)
+        try await Self.serve(lines, state: state, out: out, killAfter: nil, apns: apns)
 
         let written = try Self.records(out)
         #expect(Set(written) == Set(clean), "the union of what was written is the clean run's records")

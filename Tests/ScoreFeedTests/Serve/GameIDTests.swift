@@ -182,11 +182,11 @@ struct GameIDTests {
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
         .enabled(if: NBAFiles.available, NBAFiles.absentReason),
         arguments: RealFeedServeTests.Mode.allCases)
-    func serveOnRealGamesWithAdversarialHeaders(_ mode: RealFeedServeTests.Mode) throws {
+    func serveOnRealGamesWithAdversarialHeaders(_ mode: RealFeedServeTests.Mode) async throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let stream = try StateDirectoryLockTests.stream(mode, into: folder)
-        let clean = try ScoreFeedProcess.run(StateDirectoryLockTests.serveArguments(mode, state: folder.appendingPathComponent("clean")), input: stream)
+        let stream = try await StateDirectoryLockTests.stream(mode, into: folder)
+        let clean = try await ScoreFeedProcess.run(StateDirectoryLockTests.serveArguments(mode, state: folder.appendingPathComponent("clean")), input: stream)
         var lines = try String(contentsOf: stream, encoding: .utf8).split(separator: "\n").map { Data($0.utf8) }
         let headers = lines.prefix { String(decoding: $0, as: UTF8.self).contains("\"gameId\"") }.count
         var spliced: [Data] = []
@@ -200,7 +200,7 @@ struct GameIDTests {
         try Data((lines.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n") + "\n").utf8).write(to: input)
         let root = folder.appendingPathComponent("root")
         let state = root.appendingPathComponent("state")
-        let run = try ScoreFeedProcess.run(StateDirectoryLockTests.serveArguments(mode, state: state), input: input)
+        let run = try await ScoreFeedProcess.run(StateDirectoryLockTests.serveArguments(mode, state: state), input: input)
         #expect(run.status == 0, "\(run.standardError.suffix(400))")
         let same = Set(run.lines) == Set(clean.lines)
         #expect(same && run.lines.count == clean.lines.count, "the night's games ran as without the bad headers")
@@ -219,7 +219,7 @@ struct GameIDTests {
         #expect(Set(files) == Set(night + Self.adversarial.filter(\.valid).map { "game-\(GameID.fileStem($0.id)).json" }))
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["state"])
 
-        let poll = try ScoreFeedProcess.run(["poll", "--games", "0022400762,bad\u{1}id", "--url-template", "http://127.0.0.1:9/{gameId}"])
+        let poll = try await ScoreFeedProcess.run(["poll", "--games", "0022400762,bad\u{1}id", "--url-template", "http://127.0.0.1:9/{gameId}"])
         #expect(poll.status == 64 && poll.standardError.contains("--games: the game id \"bad\\u{1}id\" contains the control character U+0001"), "\(poll.standardError.prefix(300))")
     }
 }

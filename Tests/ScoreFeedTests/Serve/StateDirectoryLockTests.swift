@@ -28,18 +28,18 @@ struct StateDirectoryLockTests {
     /// (broadcast mode, channels from the headers); with `copies`, more nights of the same games
     /// under ids of their own (`<id>-2`, …). Written into `folder`; made once per run for each
     /// mode and count.
-    static func stream(_ mode: RealFeedServeTests.Mode, into folder: URL, copies: Int = 1) throws -> URL {
+    static func stream(_ mode: RealFeedServeTests.Mode, into folder: URL, copies: Int = 1) async throws -> URL {
         let url = folder.appendingPathComponent("\(mode)-\(copies).jsonl")
-        try streams.value("\(mode)-\(copies)") { try making(mode, copies: copies, scratch: folder) }.write(to: url)
+        try await streams.value("\(mode)-\(copies)") { try await making(mode, copies: copies, scratch: folder) }.write(to: url)
         return url
     }
 
     private static let streams = RunMemo<String, Data>()
 
-    private static func making(_ mode: RealFeedServeTests.Mode, copies: Int, scratch folder: URL) throws -> Data {
+    private static func making(_ mode: RealFeedServeTests.Mode, copies: Int, scratch folder: URL) async throws -> Data {
         let plain = folder.appendingPathComponent("plain.jsonl")
         let files = NBAFiles.games.map(NBAFiles.path)
-        let written = try ScoreFeedProcess.run(["stream"] + files + ["--out", plain.path])
+        let written = try await ScoreFeedProcess.run(["stream"] + files + ["--out", plain.path])
         #expect(written.status == 0, "\(written.standardError)")
         defer { try? FileManager.default.removeItem(at: plain) }
         guard mode == .broadcast || copies > 1 else { return try Data(contentsOf: plain) }
@@ -112,26 +112,26 @@ struct StateDirectoryLockTests {
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
         .enabled(if: NBAFiles.available, NBAFiles.absentReason),
         arguments: RealFeedServeTests.Mode.allCases)
-    func aSecondServeOrPollStopsAtOnceAndAKilledHolderNeverBlocksARestart(_ mode: RealFeedServeTests.Mode) throws {
+    func aSecondServeOrPollStopsAtOnceAndAKilledHolderNeverBlocksARestart(_ mode: RealFeedServeTests.Mode) async throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let state = folder.appendingPathComponent("state")
-        let stream = try Self.stream(mode, into: folder)
+        let stream = try await Self.stream(mode, into: folder)
         let (holder, input) = try Self.holder(mode, state: state, stream: stream)
         let serveArguments = Self.serveArguments(mode, state: state)
 
-        let second = try ScoreFeedProcess.run(serveArguments, input: stream)
+        let second = try await ScoreFeedProcess.run(serveArguments, input: stream)
         #expect(second.status != 0)
         #expect(second.standardOutput.isEmpty, "the second serve sent nothing")
         #expect(second.standardError.contains("in use by process \(holder.processIdentifier) (serve)"), "\(second.standardError)")
-        let poll = try ScoreFeedProcess.run(Self.pollArguments(mode, state: state))
+        let poll = try await ScoreFeedProcess.run(Self.pollArguments(mode, state: state))
         #expect(poll.status != 0 && poll.standardOutput.isEmpty)
         #expect(poll.standardError.contains("in use by process \(holder.processIdentifier) (serve)"), "\(poll.standardError)")
 
         kill(holder.processIdentifier, SIGKILL)
-        holder.waitUntilExit()
+        try await OffPool.run { holder.waitUntilExit() }
         try? input.fileHandleForWriting.close()
-        let restart = try ScoreFeedProcess.run(serveArguments, input: stream)
+        let restart = try await ScoreFeedProcess.run(serveArguments, input: stream)
         #expect(restart.status == 0, "\(restart.standardError)")
         #expect(restart.lines.count > 1000, "the restart took the dir and sent the night's pushes")
         #expect(restart.standardError.contains("serve: resumed "), "the killed holder's checkpoints are taken up")
@@ -142,11 +142,11 @@ struct StateDirectoryLockTests {
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
         .enabled(if: NBAFiles.available, NBAFiles.absentReason),
         arguments: RealFeedServeTests.Mode.allCases)
-    func aServeStopsAtOnceOnTheDirOfARunningPoll(_ mode: RealFeedServeTests.Mode) throws {
+    func aServeStopsAtOnceOnTheDirOfARunningPoll(_ mode: RealFeedServeTests.Mode) async throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let state = folder.appendingPathComponent("state")
-        let stream = try Self.stream(mode, into: folder)
+        let stream = try await Self.stream(mode, into: folder)
         let poll = Process()
         poll.executableURL = ScoreFeedProcess.executable
         poll.arguments = Self.pollArguments(mode, state: state)
@@ -159,8 +159,8 @@ struct StateDirectoryLockTests {
             poll.waitUntilExit()
         }
         // "poll: following 1 game…" comes after the lock is taken.
-        _ = ScoreFeedProcess.read(errors.fileHandleForReading, until: "following")
-        let serve = try ScoreFeedProcess.run(Self.serveArguments(mode, state: state), input: stream)
+        _ = try await OffPool.run { ScoreFeedProcess.read(errors.fileHandleForReading, until: "following") }
+        let serve = try await ScoreFeedProcess.run(Self.serveArguments(mode, state: state), input: stream)
         #expect(serve.status != 0 && serve.standardOutput.isEmpty)
         #expect(serve.standardError.contains("in use by process \(poll.processIdentifier) (poll)"), "\(serve.standardError)")
     }

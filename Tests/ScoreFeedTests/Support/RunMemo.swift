@@ -11,4 +11,12 @@ final class RunMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         values.withLock { $0[key] = value }
         return value
     }
+
+    /// ``value(_:making:)-(_,()->Value)`` made by an `async` function.
+    func value(_ key: Key, making make: () async throws -> Value) async rethrows -> Value {
+        if let value = values.withLock({ $0[key] }) { return value }
+        let value = try await make()
+        values.withLock { $0[key] = value }
+        return value
+    }
 }

@@ -35,8 +35,24 @@ struct ScoreFeedProcess {
     /// enabled only when ``available``). Standard error goes to a
     /// temporary file, so a full pipe can never stall the run. With `closeOutput`, the reading
     /// end of standard output is closed at once: every write of the command finds no reader.
-    /// `input` is the file standard input reads (default none).
-    static func run(_ arguments: [String], closeOutput: Bool = false, input: URL? = nil) throws -> ScoreFeedProcess {
+    /// `input` is the file standard input reads (default none). The wait is off the tests' threads
+    /// (``OffPool``).
+    static func run(_ arguments: [String], closeOutput: Bool = false, input: URL? = nil) async throws -> ScoreFeedProcess {
+        let (run, signalled) = try await OffPool.run { try waiting(for: arguments, closeOutput: closeOutput, input: input) }
+        #expect(!signalled, "scorefeed \(arguments.joined(separator: " ")) ended by a signal")
+        return run
+    }
+
+    /// ``run(_:closeOutput:input:)`` waiting on the calling thread: for a value made once, where
+    /// nothing can await.
+    static func runOnThisThread(_ arguments: [String]) throws -> ScoreFeedProcess {
+        let (run, signalled) = try waiting(for: arguments, closeOutput: false, input: nil)
+        #expect(!signalled, "scorefeed \(arguments.joined(separator: " ")) ended by a signal")
+        return run
+    }
+
+    /// Runs the command to its end; whether a signal ended it.
+    private static func waiting(for arguments: [String], closeOutput: Bool, input: URL?) throws -> (ScoreFeedProcess, Bool) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -58,9 +74,11 @@ struct ScoreFeedProcess {
             data = output.fileHandleForReading.readDataToEndOfFile()
         }
         process.waitUntilExit()
-        #expect(process.terminationReason == .exit, "scorefeed \(arguments.joined(separator: " ")) ended by a signal")
         let standardError = String(decoding: try Data(contentsOf: errorFile), as: UTF8.self)
-        return ScoreFeedProcess(status: process.terminationStatus, standardOutput: data, standardError: standardError)
+        return (
+            ScoreFeedProcess(status: process.terminationStatus, standardOutput: data, standardError: standardError),
+            process.terminationReason != .exit
+        )
     }
 
     /// A new, empty temporary folder.

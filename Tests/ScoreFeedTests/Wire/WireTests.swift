@@ -21,10 +21,10 @@ struct WireTests {
     static let devices = 3
 
     /// Every real game's records in one JSON-lines file, as `scorefeed replay --jsonl` prints them.
-    static func replay(_ flags: [String]) throws -> URL {
+    static func replay(_ flags: [String]) async throws -> URL {
         var lines = Data()
         for game in NBAFiles.games {
-            let run = try ScoreFeedProcess.run(["replay", "--jsonl"] + flags + ["--bundle-id", APNsStandIn.bundleId, NBAFiles.path(game)])
+            let run = try await ScoreFeedProcess.run(["replay", "--jsonl"] + flags + ["--bundle-id", APNsStandIn.bundleId, NBAFiles.path(game)])
             #expect(run.status == 0, "replay \(game): \(run.standardError.suffix(500))")
             lines.append(run.standardOutput)
         }
@@ -67,8 +67,8 @@ struct WireTests {
     }
 
     @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason))
-    func tokenModeWithPushToStartSentRaw() throws {
-        let records = try Self.replay(Self.token)
+    func tokenModeWithPushToStartSentRaw() async throws {
+        let records = try await Self.replay(Self.token)
         defer { try? FileManager.default.removeItem(at: records) }
         let entries = try expectAllAccepted(records, .raw, perRecord: Self.devices)
         #expect(entries.contains { $0.event == "start" }, "the starts went out too")
@@ -80,8 +80,8 @@ struct WireTests {
     }
 
     @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason))
-    func broadcastModeSentRaw() throws {
-        let records = try Self.replay(Self.broadcast)
+    func broadcastModeSentRaw() async throws {
+        let records = try await Self.replay(Self.broadcast)
         defer { try? FileManager.default.removeItem(at: records) }
         let entries = try expectAllAccepted(records, .raw, perRecord: 1)
         #expect(entries.allSatisfy { $0.mode == "broadcast" || $0.status != 200 })
@@ -90,8 +90,8 @@ struct WireTests {
     @Test(
         .enabled(if: NBAFiles.available, NBAFiles.absentReason),
         .enabled(if: APNsStandIn.aioapnsAvailable, APNsStandIn.aioapnsAbsentReason))
-    func tokenModeWithPushToStartThroughAioapns() throws {
-        let records = try Self.replay(Self.token)
+    func tokenModeWithPushToStartThroughAioapns() async throws {
+        let records = try await Self.replay(Self.token)
         defer { try? FileManager.default.removeItem(at: records) }
         _ = try expectAllAccepted(records, .aioapns, perRecord: Self.devices)
     }
