@@ -35,14 +35,14 @@ struct LiveDataScanningTests {
             let data = try Data(contentsOf: URL(fileURLWithPath: NBAFiles.path(name)))
             guard case .liveData = FeedShape.of(data) else { continue }
             let copies = try GameCopies(file: name)
-            let half = copies.visible(at: 0.5)
-            var edited = half
-            edited[3]["description"] = "corrected"
+            let half = copies.visibleIndices(at: 0.5)
+            var edited = copies.actions[half[3]]
+            edited["description"] = "corrected"
             var deleted = half
             deleted.remove(at: half.count / 2)
             var sequence: [(String, Data)] = (1...10).map { ("copy at \(Double($0) / 10)", try! copies.copy(at: Double($0) / 10)) }
-            sequence.insert(("an early action corrected", try copies.document(actions: edited, written: 1)), at: 5)
-            sequence.insert(("an action deleted", try copies.document(actions: deleted, written: 2)), at: 7)
+            sequence.insert(("an early action corrected", try copies.copy(of: half, replacing: [half[3]: edited], written: 1)), at: 5)
+            sequence.insert(("an action deleted", try copies.copy(of: deleted, written: 2)), at: 7)
             sequence.append(("back to the start (the memo longer than the copy)", try copies.copy(at: 0.2)))
             sequence.append(("the same again", try copies.copy(at: 0.2)))
             let spaced = try JSONSerialization.data(

@@ -234,7 +234,6 @@ struct StaleCopyPollTests {
         let basket = try #require(actions.indices.dropFirst().last { score(actions[$0]) != score(actions[$0 - 1]) })
         let before = score(actions[basket - 1])
         let highest = actions.compactMap { $0["actionNumber"] as? Int }.max() ?? 0
-        let withBasket = Array(actions[...basket])
         var review = actions[basket]
         review["actionNumber"] = highest + 1
         review["orderNumber"] = ((review["orderNumber"] as? Int) ?? 0) + 1
@@ -248,7 +247,6 @@ struct StaleCopyPollTests {
         let t = times[basket]
         // The basket waved off, in a copy written later: with the review's own action appended,
         // or with the basket only gone (the copy's highest action number then lower than seen).
-        let waved = Array(actions[..<basket]) + (reviewAppended ? [review] : [])
         var ends: [[String: Any]] = []
         for (offset, kind) in [("period", "end"), ("game", "end")].enumerated() {
             var end = review
@@ -260,13 +258,14 @@ struct StaleCopyPollTests {
             end["timeActual"] = nil
             ends.append(end)
         }
+        let waved = reviewAppended ? [review] : []
         let plan = [
             try copies.copy(at: 0.5),
-            try copies.document(actions: Array(actions[..<(basket - 3)]), written: times[basket - 3]),
-            try copies.document(actions: withBasket, written: t),
-            try copies.document(actions: waved, written: t + 30),
-            try copies.document(actions: withBasket, written: t),  // the stale edge
-            try copies.document(actions: waved + ends, written: t + 60),
+            try copies.copy(of: 0..<(basket - 3), written: times[basket - 3]),
+            try copies.copy(of: 0...basket, written: t),
+            try copies.copy(of: 0..<basket, adding: waved, written: t + 30),
+            try copies.copy(of: 0...basket, written: t),  // the stale edge
+            try copies.copy(of: 0..<basket, adding: waved + ends, written: t + 60),
         ]
         let (records, statistics) = try await Self.poll(Self.edge(plan), game: game, mode: mode)
         #expect(Self.backwards(records) == 1, "the score goes back once")

@@ -10,9 +10,7 @@ import Darwin
 /// One real game's play-by-play, cut at any moment as the CDN would have served it then, with
 /// that moment as its `meta.time`.
 struct GameCopies {
-    /// The game's document, its actions and each action's time (its `timeActual`, else the one
-    /// before it).
-    let root: [String: Any]
+    /// The game's actions and each action's time (its `timeActual`, else the one before it).
     let actions: [[String: Any]]
     let times: [Double]
 
@@ -26,7 +24,6 @@ struct GameCopies {
             if let time = (action["timeActual"] as? String).flatMap(ISOTime.seconds) { last = time }
             return last
         }
-        self.root = root
         // The document around its actions and its time, and each action's bytes: written once, so
         // a copy is a concatenation, not a serialization of the whole game.
         var skeleton = root
@@ -61,18 +58,31 @@ struct GameCopies {
     /// The actions visible at `fraction` of the game's span (0: its first action, 1 and more:
     /// all of it), in the file's order.
     func visible(at fraction: Double) -> [[String: Any]] {
+        visibleIndices(at: fraction).map { actions[$0] }
+    }
+
+    /// The indices (of ``actions``) of the actions visible at `fraction` of the game's span.
+    func visibleIndices(at fraction: Double) -> [Int] {
         let moment = first + fraction * span
-        return fraction >= 1 ? actions : zip(actions, times).filter { $0.1 <= moment }.map(\.0)
+        return actions.indices.filter { fraction >= 1 || times[$0] <= moment }
     }
 
     /// The game as it stood at `fraction` of its span, stamped with that moment: the actions at
     /// the indices in `replaced` (of ``actions``) replaced, and `added` after its actions (their
     /// bytes after the copy's, as a CDN's next copy has them).
     func copy(at fraction: Double, replacing replaced: [Int: [String: Any]] = [:], adding added: [Any] = []) throws -> Data {
-        let moment = first + fraction * span
+        try copy(of: visibleIndices(at: fraction), replacing: replaced, adding: added, written: first + fraction * span)
+    }
+
+    /// A copy of the actions at `indices` (of ``actions``, as the file spells them), those in
+    /// `replaced` replaced, then `added`, with `meta.time` set to `written` (Unix seconds): the
+    /// CDN's spelling, without writing the whole document again.
+    func copy(
+        of indices: some Sequence<Int>, replacing replaced: [Int: [String: Any]] = [:], adding added: [Any] = [], written: Double
+    ) throws -> Data {
         var shown: [Data] = []
-        for (index, bytes) in actionBytes.enumerated() where fraction >= 1 || times[index] <= moment {
-            shown.append(try replaced[index].map { try JSONSerialization.data(withJSONObject: $0) } ?? bytes)
+        for index in indices {
+            shown.append(try replaced[index].map { try JSONSerialization.data(withJSONObject: $0) } ?? actionBytes[index])
         }
         shown += try added.map { try JSONSerialization.data(withJSONObject: $0, options: .fragmentsAllowed) }
         // The skeleton holds the array's brackets.
@@ -81,22 +91,9 @@ struct GameCopies {
             if index > 0 { actions.append(UInt8(ascii: ",")) }
             actions.append(bytes)
         }
-        let time = Data("\"\(Self.metaTime(moment))\"".utf8)
+        let time = Data("\"\(Self.metaTime(written))\"".utf8)
         let (one, two) = timeFirst ? (time, actions) : (actions, time)
         return parts[0] + one + parts[1] + two + parts[2]
-    }
-
-    /// The document with `actions` and `meta.time` set to `written` (Unix seconds), as the CDN
-    /// spells it.
-    func document(actions: [[String: Any]], written: Double) throws -> Data {
-        var root = root
-        var game = root["game"] as? [String: Any] ?? [:]
-        game["actions"] = actions
-        root["game"] = game
-        var meta = root["meta"] as? [String: Any] ?? [:]
-        meta["time"] = Self.metaTime(written)
-        root["meta"] = meta
-        return try JSONSerialization.data(withJSONObject: root)
     }
 
     /// `2025-02-11 01:16:27.797538`.
