@@ -31,10 +31,7 @@ struct LiveDataScanningTests {
     @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason))
     func copiesReadAfterTheLastOneReadAsEachAlone() throws {
         var read = 0
-        for name in NBAFiles.games where name.hasPrefix("playbyplay_") {
-            let data = try Data(contentsOf: URL(fileURLWithPath: NBAFiles.path(name)))
-            guard case .liveData = FeedShape.of(data) else { continue }
-            let copies = try GameCopies(file: name)
+        for (name, copies) in try Self.liveDataGames() {
             let half = copies.visibleIndices(at: 0.5)
             var edited = copies.actions[half[3]]
             edited["description"] = "corrected"
@@ -105,10 +102,7 @@ struct LiveDataScanningTests {
     @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason))
     func copiesThatOnlyAddActionsAreMappedForTheNewOnes() throws {
         var games = 0
-        for name in NBAFiles.games where name.hasPrefix("playbyplay_") {
-            let data = try Data(contentsOf: URL(fileURLWithPath: NBAFiles.path(name)))
-            guard case .liveData = FeedShape.of(data) else { continue }
-            let copies = try GameCopies(file: name)
+        for (name, copies) in try Self.liveDataGames() {
             var sequence: [(String, Data)] = try (1...20).map { ("copy at \(Double($0) / 20)", try copies.copy(at: Double($0) / 20)) }
             let base = copies.visible(at: 0.5)
             let last = try #require(base.last)
@@ -169,6 +163,15 @@ struct LiveDataScanningTests {
             games += 1
         }
         #expect(games >= 5, "the real liveData games were read")
+    }
+
+    /// The real liveData play-by-play games, each ready to be cut into copies.
+    static func liveDataGames() throws -> [(name: String, copies: GameCopies)] {
+        try NBAFiles.games.filter { $0.hasPrefix("playbyplay_") }.compactMap { name in
+            let data = try Data(contentsOf: URL(fileURLWithPath: NBAFiles.path(name)))
+            guard case .liveData = FeedShape.of(data) else { return nil }
+            return (name, try GameCopies(file: name))
+        }
     }
 
     /// Two polls' readings are the same: the same events, score, end, teams and rejections.
