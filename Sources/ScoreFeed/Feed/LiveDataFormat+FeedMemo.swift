@@ -51,15 +51,15 @@ extension LiveDataFormat {
 
         init(
             inputs: Inputs, slotCount: Int, feed: NBAFeed, mapper: Mapper, last: NBAFeed.IndexedAction,
-            settling: NBAFeed.Settling, start: Double
+            settled: NBAFeed.Settled, start: Double
         ) {
             self.inputs = inputs
             self.slotCount = slotCount
             self.feed = feed
             self.mapper = mapper
             self.last = (orderKey(last.action), last.index)
-            self.settling = settling
-            times = WallClockEstimate.times(settling.clocks, start: start)
+            settling = settled.settling
+            times = settled.times
             self.start = start
         }
 
@@ -100,7 +100,6 @@ extension LiveDataFormat {
                 moved = true
             }
             self.times = times
-            feed.actions.reserveCapacity(times.count)
             for (offset, row) in added.enumerated() { feed.actions.append(row.action(at: times[kept + offset])) }
             rejected.sort { ($0.location.eventIndex ?? 0) < ($1.location.eventIndex ?? 0) }
             feed.rejected += rejected

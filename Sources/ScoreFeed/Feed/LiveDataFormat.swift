@@ -112,15 +112,15 @@ public enum LiveDataFormat {
         feed.setRejected(rejected)
         feed.warnings = mapper.unknown.warnings
         let start = feed.scheduledStart?.timeIntervalSince1970 ?? NBAFeed.unknownDate
-        let settling = feed.setActions(rows, start: start)
+        let settled = feed.setActions(rows, start: start)
         // Kept for the next copy when what maps and orders its actions cannot change with more of
         // them: the teams settled by baskets of both, each team's tricode found, no number renumbered.
-        let settled = inferred.settled && homeId != nil && awayId != nil && !settling.renumbered
+        let decided = inferred.settled && homeId != nil && awayId != nil && !settled.settling.renumbered
             && (box?.homeTeam?.teamTricode != nil || actions.contains { $0.action.teamId == homeId })
             && (box?.awayTeam?.teamTricode != nil || actions.contains { $0.action.teamId == awayId })
-        if memo != nil, settled, let last = actions.last {
+        if memo != nil, decided, let last = actions.last {
             memo?.lastFeed = FeedMemo(
-                inputs: inputs, slotCount: slots.count, feed: feed, mapper: mapper, last: last, settling: settling, start: start)
+                inputs: inputs, slotCount: slots.count, feed: feed, mapper: mapper, last: last, settled: settled, start: start)
         }
         return feed
     }

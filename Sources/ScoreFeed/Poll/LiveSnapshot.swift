@@ -127,7 +127,7 @@ public struct LiveSnapshot: Sendable {
         var lastPeriod: Int?
 
         mutating func fold(_ added: ArraySlice<FeedAction>) {
-            events.reserveCapacity(events.count + added.count)
+            if events.isEmpty { events.reserveCapacity(added.count) }
             for action in added {
                 var event = action.event
                 if event.seq < endSeq { newestAction = max(newestAction ?? event.seq, event.seq) }
