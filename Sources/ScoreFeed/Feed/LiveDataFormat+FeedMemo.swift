@@ -38,9 +38,8 @@ extension LiveDataFormat {
         /// unknown types it noted).
         private var mapper: Mapper
         /// The last action in feed order.
-        private var last: (order: Double, index: Int)
+        private var last: FeedPosition
         private var settling: NBAFeed.Settling
-        private var times: [Double]
         /// Where times start when no action states one.
         private let start: Double
         /// How many leading actions of ``feed`` the call before made (their times may have moved:
@@ -51,15 +50,14 @@ extension LiveDataFormat {
 
         init(
             inputs: Inputs, slotCount: Int, feed: NBAFeed, mapper: Mapper, last: NBAFeed.IndexedAction,
-            settled: NBAFeed.Settled, start: Double
+            settling: NBAFeed.Settling, start: Double
         ) {
             self.inputs = inputs
             self.slotCount = slotCount
             self.feed = feed
             self.mapper = mapper
-            self.last = (orderKey(last.action), last.index)
-            settling = settled.settling
-            times = settled.times
+            self.last = position(of: last)
+            self.settling = settling
             self.start = start
         }
 
@@ -72,8 +70,8 @@ extension LiveDataFormat {
         ) -> NBAFeed? {
             guard inputs == self.inputs, reused == slotCount, slots.count >= slotCount, rows.count == slotCount else { return nil }
             var (actions, rejected) = NBAFeed.split(slots[slotCount...], file: inputs.file)
-            actions.sort { comesBefore((orderKey($0.action), $0.index), (orderKey($1.action), $1.index)) }
-            if let first = actions.first, !comesBefore(last, (orderKey(first.action), first.index)) { return nil }
+            sortInFeedOrder(&actions)
+            if let first = actions.first, !comesBefore(last, position(of: first)) { return nil }
             let kept = feed.actions.count
             rows.append(contentsOf: repeatElement(nil, count: slots.count - slotCount))
             var added: [NBAFeed.Row] = []
@@ -89,24 +87,24 @@ extension LiveDataFormat {
                 }
             }
             if settling.renumbered { return nil }
-            if let final = actions.last { last = (orderKey(final.action), final.index) }
+            if let final = actions.last { last = position(of: final) }
 
             // Times are estimated over the whole game: a new time can move an earlier one that
             // the feed did not state.
             let times = WallClockEstimate.times(settling.clocks, start: start)
             moved = false
-            for i in 0..<kept where times[i] != self.times[i] {
-                feed.actions[i].event.time = Date(timeIntervalSince1970: times[i])
-                moved = true
+            for i in 0..<kept {
+                let time = Date(timeIntervalSince1970: times[i])
+                if feed.actions[i].event.time != time {
+                    feed.actions[i].event.time = time
+                    moved = true
+                }
             }
-            self.times = times
             for (offset, row) in added.enumerated() { feed.actions.append(row.action(at: times[kept + offset])) }
-            rejected.sort { ($0.location.eventIndex ?? 0) < ($1.location.eventIndex ?? 0) }
-            feed.rejected += rejected
+            feed.setRejected(feed.rejected + rejected)
             feed.warnings = mapper.unknown.warnings
             feed.actionCount = slots.count
             feed.written = written
-            feed.statedFinal = nil
             feed.adopt(gameTimeUTC: box?.gameTimeUTC, home: box?.homeTeam, away: box?.awayTeam)
             slotCount = slots.count
             self.kept = kept

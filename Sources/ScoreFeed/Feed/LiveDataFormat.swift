@@ -55,17 +55,7 @@ public enum LiveDataFormat {
             return feed
         }
         var (actions, rejected) = NBAFeed.split(slots, file: file)
-        // Feed order (``comesBefore(_:_:)``). Mostly in order already: looked at once before
-        // sorting, by the sort's key (no copy of an action per comparison).
-        var last = (order: -Double.infinity, index: Int.min)
-        for position in actions.indices {
-            let this = (order: orderKey(actions[position].action), index: actions[position].index)
-            guard comesBefore(last, this) else {
-                actions.sort { comesBefore((orderKey($0.action), $0.index), (orderKey($1.action), $1.index)) }
-                break
-            }
-            last = this
-        }
+        sortInFeedOrder(&actions)
 
         // Home and away: the boxscore's, else the teams whose baskets move scoreHome and scoreAway
         // (one of them is enough when only two teams appear); unknown before the first basket.
@@ -112,26 +102,43 @@ public enum LiveDataFormat {
         feed.setRejected(rejected)
         feed.warnings = mapper.unknown.warnings
         let start = feed.scheduledStart?.timeIntervalSince1970 ?? NBAFeed.unknownDate
-        let settled = feed.setActions(rows, start: start)
+        let settling = feed.setActions(rows, start: start)
         // Kept for the next copy when what maps and orders its actions cannot change with more of
         // them: the teams settled by baskets of both, each team's tricode found, no number renumbered.
-        let decided = inferred.settled && homeId != nil && awayId != nil && !settled.settling.renumbered
+        let decided = inferred.settled && homeId != nil && awayId != nil && !settling.renumbered
             && (box?.homeTeam?.teamTricode != nil || actions.contains { $0.action.teamId == homeId })
             && (box?.awayTeam?.teamTricode != nil || actions.contains { $0.action.teamId == awayId })
         if memo != nil, decided, let last = actions.last {
             memo?.lastFeed = FeedMemo(
-                inputs: inputs, slotCount: slots.count, feed: feed, mapper: mapper, last: last, settled: settled, start: start)
+                inputs: inputs, slotCount: slots.count, feed: feed, mapper: mapper, last: last, settling: settling, start: start)
         }
         return feed
     }
 
-    /// Feed order: `orderNumber` (`actionNumber` where it is missing), then position in the file.
-    static func comesBefore(_ a: (order: Double, index: Int), _ b: (order: Double, index: Int)) -> Bool {
+    /// Where an action stands in feed order: its `orderNumber` (`actionNumber` where it is
+    /// missing), then its position in the file.
+    typealias FeedPosition = (order: Double, index: Int)
+
+    static func position(of entry: NBAFeed.IndexedAction) -> FeedPosition {
+        (entry.action.orderNumber ?? entry.action.actionNumber.map(Double.init) ?? .infinity, entry.index)
+    }
+
+    static func comesBefore(_ a: FeedPosition, _ b: FeedPosition) -> Bool {
         a.order != b.order ? a.order < b.order : a.index < b.index
     }
 
-    static func orderKey(_ action: NBAAction) -> Double {
-        action.orderNumber ?? action.actionNumber.map(Double.init) ?? .infinity
+    /// Sorts `actions` into feed order. Mostly in order already: looked at once before sorting,
+    /// by the sort's key (no copy of an action per comparison).
+    static func sortInFeedOrder(_ actions: inout [NBAFeed.IndexedAction]) {
+        var last: FeedPosition = (-.infinity, .min)
+        for entry in actions.indices {
+            let this = position(of: actions[entry])
+            guard comesBefore(last, this) else {
+                actions.sort { comesBefore(position(of: $0), position(of: $1)) }
+                return
+            }
+            last = this
+        }
     }
 
     /// The error for a liveData boxscore given where play-by-play was expected.

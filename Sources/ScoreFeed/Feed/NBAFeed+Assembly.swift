@@ -37,12 +37,10 @@ extension NBAFeed {
     }
 
     /// Takes what a companion states: the scheduled start (its `gameTimeUTC`), and the final
-    /// when both teams have a score.
+    /// when both teams have a score (else none).
     mutating func adopt(gameTimeUTC: String?, home: LiveDataFormat.Root.Team?, away: LiveDataFormat.Root.Team?) {
         scheduledStart = gameTimeUTC.flatMap(ISOTime.seconds).map { Date(timeIntervalSince1970: $0) }
-        if let homeScore = home?.score, let awayScore = away?.score {
-            statedFinal = Self.score(home: homeScore, away: awayScore)
-        }
+        statedFinal = Self.score(home: home?.score, away: away?.score)
     }
 
     /// Stores the rejections in file order (by event index).

@@ -58,22 +58,16 @@ struct NBAFeed: Sendable {
     static let unknownDate: Double = 946_684_800
 
     /// Settles clocks, sequence numbers and times (``WallClockEstimate``) and stores the rows as
-    /// actions. `start` is used only when no row has a known time. Returns what it settled by
-    /// and the times, for rows appended later.
+    /// actions. `start` is used only when no row has a known time. Returns what it settled by,
+    /// for rows appended later (``Settling``).
     @discardableResult
-    mutating func setActions(_ rows: consuming [Row], start: Double) -> Settled {
+    mutating func setActions(_ rows: consuming [Row], start: Double) -> Settling {
         var filled = rows
         var settling = Settling(nextFree: (filled.lazy.map(\.seq).max() ?? 0) + 1, capacity: filled.count)
         for i in filled.indices { settling.settle(&filled[i]) }
         let times = WallClockEstimate.times(settling.clocks, start: start)
         actions = zip(filled, times).map { row, time in row.action(at: time) }
-        return Settled(settling: settling, times: times)
-    }
-
-    /// What ``setActions(_:start:)`` settled the rows by, and their times (Unix seconds).
-    struct Settled: Sendable {
-        var settling: Settling
-        var times: [Double]
+        return settling
     }
 
     /// What settling rows in feed order carries from one row to the next: the last clock (a row
