@@ -12,7 +12,21 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
     private struct Sleeper {
         var id: Int
         var deadline: Date
-        var continuation: CheckedContinuation<Void, any Error>
+        var waker: Waker
+    }
+
+    /// What a sleeper's deadline resumes: a task in ``sleep(until:)``, or one in
+    /// ``sleep(until:or:)`` that a signal may wake first.
+    private enum Waker {
+        case task(CheckedContinuation<Void, any Error>)
+        case shot(OneShot)
+
+        func wake() {
+            switch self {
+            case .task(let continuation): continuation.resume()
+            case .shot(let shot): shot.fire()
+            }
+        }
     }
 
     private let lock = NSLock()
@@ -51,25 +65,54 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
                 let (resume, watchers) = lock.withLock { () -> (Result<Void, any Error>?, [CheckedContinuation<Void, Never>]) in
                     if Task.isCancelled { return (.failure(CancellationError()), []) }
                     if deadline <= current { return (.success(()), []) }
-                    // Before every sleeper due no later: equal deadlines wake in the order they
-                    // were put to sleep.
-                    var low = 0, high = sleeping.count
-                    while low < high {
-                        let middle = (low + high) / 2
-                        if sleeping[middle].deadline > deadline { low = middle + 1 } else { high = middle }
-                    }
-                    sleeping.insert(Sleeper(id: id, deadline: deadline, continuation: continuation), at: low)
+                    insert(Sleeper(id: id, deadline: deadline, waker: .task(continuation)))
                     return (nil, takeSatisfiedWatchers())
                 }
                 for watcher in watchers { watcher.resume() }
                 if let resume { continuation.resume(with: resume) }
             }
         } onCancel: {
-            let cancelled = lock.withLock { () -> Sleeper? in
-                guard let index = sleeping.firstIndex(where: { $0.id == id }) else { return nil }
-                return sleeping.remove(at: index)
-            }
-            cancelled?.continuation.resume(throwing: CancellationError())
+            if case .task(let continuation) = remove(id)?.waker { continuation.resume(throwing: CancellationError()) }
+        }
+    }
+
+    /// Suspends until the clock reaches `deadline`, `wakeUp` is signalled (at once when it was
+    /// since its last wait) or the task is cancelled, whichever comes first. What a race of
+    /// ``sleep(until:)`` and ``WakeUp/wait()`` in two child tasks does, with one sleeper and no
+    /// tasks: the live service's timer sleeps so at every deadline of a simulated day.
+    func sleep(until deadline: Date, or wakeUp: WakeUp) async {
+        let shot = OneShot()
+        let asleep = lock.withLock { () -> (id: Int, watchers: [CheckedContinuation<Void, Never>])? in
+            nextId += 1
+            guard deadline > current else { return nil }
+            insert(Sleeper(id: nextId, deadline: deadline, waker: .shot(shot)))
+            return (nextId, takeSatisfiedWatchers())
+        }
+        guard let (id, watchers) = asleep else { return }
+        for watcher in watchers { watcher.resume() }
+        wakeUp.arm(shot)
+        await shot.wait()
+        wakeUp.disarm(shot)
+        // Woken by the signal or a cancellation: it sleeps no more.
+        _ = remove(id)
+    }
+
+    /// Puts a sleeper in its place: before every sleeper due no later, so equal deadlines wake in
+    /// the order they were put to sleep (called under the lock).
+    private func insert(_ sleeper: Sleeper) {
+        var low = 0, high = sleeping.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sleeping[middle].deadline > sleeper.deadline { low = middle + 1 } else { high = middle }
+        }
+        sleeping.insert(sleeper, at: low)
+    }
+
+    /// Takes sleeper `id` out, if it still sleeps.
+    private func remove(_ id: Int) -> Sleeper? {
+        lock.withLock {
+            guard let index = sleeping.firstIndex(where: { $0.id == id }) else { return nil }
+            return sleeping.remove(at: index)
         }
     }
 
@@ -148,16 +191,16 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
     /// Moves the clock to `date` (never back) and wakes the sleepers it reaches (resumed earliest
     /// deadline first).
     public func advance(to date: Date) {
-        let woken = lock.withLock { () -> [CheckedContinuation<Void, any Error>] in
+        let woken = lock.withLock { () -> [Waker] in
             if date > current { current = date }
-            var due: [CheckedContinuation<Void, any Error>] = []
+            var due: [Waker] = []
             while let last = sleeping.last, last.deadline <= current {
-                due.append(last.continuation)
+                due.append(last.waker)
                 sleeping.removeLast()
             }
             return due
         }
-        for continuation in woken { continuation.resume() }
+        for waker in woken { waker.wake() }
     }
 
     /// Moves the clock forward by `seconds`.

@@ -39,7 +39,9 @@ public struct DeadlineLoop: Sendable {
         while !Task.isCancelled, let deadline = try await next() {
             if let wakeUp {
                 // A deadline that has passed is not slept on.
-                if deadline > clock.now {
+                if deadline > clock.now, let simulated = clock as? SimulatedClock {
+                    await simulated.sleep(until: deadline, or: wakeUp)
+                } else if deadline > clock.now {
                     await withTaskGroup(of: Void.self) { [clock] group in
                         group.addTask { try? await clock.sleep(until: deadline) }
                         group.addTask { await wakeUp.wait() }

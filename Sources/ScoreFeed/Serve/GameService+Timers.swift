@@ -50,9 +50,11 @@ extension GameService {
             })
     }
 
-    /// The longest the timer sleeps without looking: every deadline wakes it on its own, so this
-    /// only bounds what a deadline set outside ``schedule(_:_:)`` would wait.
-    static let timerRest: TimeInterval = 1
+    /// The longest the timer sleeps without looking: every deadline wakes it on its own (each
+    /// call to an engine reports its deadline, and ``schedule(_:_:)`` wakes the timer for a sooner
+    /// one), so this only bounds what a deadline set some other way would wait. A minute: an idle
+    /// service, or a simulated day, does not wake every second for nothing.
+    static let timerRest: TimeInterval = 60
 
     /// Wakes the timer when it sleeps past `deadline`.
     func wakeTimer(before deadline: Date) {

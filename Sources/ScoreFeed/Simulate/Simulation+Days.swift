@@ -129,6 +129,7 @@ extension Simulation {
         }
         let broken = outcomes.filter { !$0.violations.isEmpty }.count
         let pushes = outcomes.reduce(0) { $0 + $1.records.count }
+        let steps = outcomes.reduce(0) { $0 + $1.steps }
         let hours = outcomes.reduce(0) { $0 + $1.simulatedSeconds } / 3600
         func list(_ counts: [String: Int]) -> String {
             counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
@@ -140,6 +141,7 @@ extension Simulation {
             CDN answers: \(list(answers))
             checks: \(outcomes.reduce(0) { $0 + $1.checks }), violations: \(outcomes.reduce(0) { $0 + $1.violations.count })
             pushes: \(pushes), records digest: \(digest)
+            steps: \(steps) (\(outcomes.isEmpty ? 0 : steps / outcomes.count) a day)
             time: \(String(format: "%.1f", seconds)) s (\(String(format: "%.1f", Double(outcomes.count) / max(seconds, 0.001))) days/s)
             """
     }

@@ -31,6 +31,8 @@ public enum Simulation {
         public var channelsMade: [String: Int]
         /// When each instance started.
         public var instanceStarts: [Date]
+        /// Jobs the day's instances ran (``SimulationExecutor/run(on:until:jobs:shuffling:steps:killed:_:)``).
+        public var steps: Int
     }
 
     /// One thing a poller told (``LivePoller/Report``), and when.
@@ -65,6 +67,7 @@ public enum Simulation {
         var violations: [String] = []
         let told = Reports()
         var from = day.start
+        var steps = 0
         let stops: [SimulatedDay.Restart?] = day.restarts.map { $0 } + [nil]
         for (number, stop) in stops.enumerated() {
             if let stop, stop.at <= from { continue }
@@ -83,7 +86,7 @@ public enum Simulation {
                 if !stop.lostState { copy(directory, to: next, tearing: tearing) }
             }
             let ending = SimulationExecutor.run(
-                on: clock, until: limit, jobs: random.below(40), shuffling: shuffled ? jitter ^ 0x5DEE_CE66_D1CE_5EED : nil, killed: {
+                on: clock, until: limit, jobs: random.below(40), shuffling: shuffled ? jitter ^ 0x5DEE_CE66_D1CE_5EED : nil, steps: &steps, killed: {
                 sender.cutOff()
                 if let stop { handOver(stop, tearing: stop.tornJournal ? jitter : nil) }
             }) { [clock, directory] in
@@ -134,7 +137,7 @@ public enum Simulation {
             day: day.index, seed: day.seed, mode: day.mode, games: day.games.count, faults: day.faults,
             checks: checker.checks + told.restoresChecked, violations: violations + checker.violations, records: sender.records,
             instances: instances.count, simulatedSeconds: clock.now.timeIntervalSince(day.start), answers: cdn.answers,
-            reports: told.all, channelsMade: sender.channelsMade, instanceStarts: instances.map(\.started))
+            reports: told.all, channelsMade: sender.channelsMade, instanceStarts: instances.map(\.started), steps: steps)
     }
 
     private struct Instance {

@@ -16,6 +16,8 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
     private var jobs: [UnownedJob] = []
     /// Shuffles each piece of ready jobs; nil: they run in the order they became ready.
     private var order: SeededRandom?
+    /// Jobs run so far.
+    private var ran = 0
 
     public init(shuffling seed: UInt64? = nil) {
         order = seed.map { SeededRandom(seed: $0) }
@@ -58,7 +60,19 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
         on clock: SimulatedClock, until limit: Date = .distantFuture, jobs: Int = 0, shuffling seed: UInt64? = nil,
         killed: () -> Void = {}, _ work: @escaping @Sendable () async -> Value
     ) -> Ending<Value> {
+        var steps = 0
+        return run(on: clock, until: limit, jobs: jobs, shuffling: seed, steps: &steps, killed: killed, work)
+    }
+
+    /// ``run(on:until:jobs:shuffling:killed:_:)`` that adds to `steps` the jobs it ran: the
+    /// simulation's unit of work (a task resumed, an actor entered or left), a figure of what a
+    /// day costs that no host's noise moves.
+    public static func run<Value: Sendable>(
+        on clock: SimulatedClock, until limit: Date = .distantFuture, jobs: Int = 0, shuffling seed: UInt64? = nil,
+        steps: inout Int, killed: () -> Void = {}, _ work: @escaping @Sendable () async -> Value
+    ) -> Ending<Value> {
         let executor = SimulationExecutor(shuffling: seed)
+        defer { steps += executor.ran }
         let result = Box<Value>()
         let task = Task(executorPreference: executor) {
             result.value = await work()
@@ -75,6 +89,7 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
                     job.runSynchronously(on: executor.asUnownedTaskExecutor())
                     ran += 1
                 }
+                executor.ran += ran
                 killed()
                 cancelled = true
                 task.cancel()
@@ -90,6 +105,7 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
     /// ``maxJobsPerMoment`` ran and more are ready.
     private func runUntilIdle() -> Bool {
         var ran = 0
+        defer { self.ran += ran }
         let executor = asUnownedTaskExecutor()
         // The ready jobs are taken in one piece and run in order (or shuffled); those they make
         // ready wait for the next piece: the same order as one job at a time, one lock per piece.
