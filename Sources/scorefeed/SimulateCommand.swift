@@ -129,9 +129,11 @@ enum SimulateCommand {
         var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
         mutating func add(_ line: Data) {
-            for byte in line {
-                value ^= UInt64(byte)
-                value &*= 0x100_0000_01b3
+            line.withUnsafeBytes { bytes in
+                for byte in bytes {
+                    value ^= UInt64(byte)
+                    value &*= 0x100_0000_01b3
+                }
             }
             value ^= 0x0a
             value &*= 0x100_0000_01b3

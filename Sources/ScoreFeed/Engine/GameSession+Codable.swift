@@ -20,7 +20,7 @@ extension GameSession: Codable {
 
     enum CodingKeys: String, CodingKey {
         case format, attributes, validator, board, coalescer, seq, lastTimestamp, startPending, lastPushed
-        case unsentEvents, newestSourceTime, lastEventAt, ended, followsFeedScore, statistics, now, outbox, channel, endRecords
+        case unsentEvents, newestSourceTime, newestCopy, lastEventAt, ended, followsFeedScore, statistics, now, outbox, channel, endRecords
         case journaled, renderer, channelLinger
         case arrival, arrivalSpan, settling
     }
@@ -39,6 +39,7 @@ extension GameSession: Codable {
         try c.encode(lastPushed, forKey: .lastPushed)
         try c.encode(unsentEvents, forKey: .unsentEvents)
         try c.encodeIfPresent(newestSourceTime, forKey: .newestSourceTime)
+        try c.encodeIfPresent(newestCopy, forKey: .newestCopy)
         try c.encodeIfPresent(lastEventAt, forKey: .lastEventAt)
         try c.encode(hasEnded, forKey: .ended)
         try c.encode(fold.followsFeedScore, forKey: .followsFeedScore)
@@ -79,6 +80,7 @@ extension GameSession: Codable {
         lastPushed = try c.decode(GameState.self, forKey: .lastPushed)
         unsentEvents = try c.decode(Int.self, forKey: .unsentEvents)
         newestSourceTime = try c.decodeIfPresent(Date.self, forKey: .newestSourceTime)
+        newestCopy = try c.decodeIfPresent(Date.self, forKey: .newestCopy)
         lastEventAt = try c.decodeIfPresent(Date.self, forKey: .lastEventAt)
         if coalescer == nil { takeOverPolicy(ended: try c.decode(Bool.self, forKey: .ended)) }
         statistics = try c.decode(Statistics.self, forKey: .statistics)

@@ -23,6 +23,7 @@ extension GameSession {
         case settleArrival(now: Date, window: TimeInterval)
         case callOff(GamePhase, why: String, now: Date)
         case staleCopy
+        case copy(written: Date)
     }
 
     /// Applies `input` as the call it records.
@@ -44,6 +45,7 @@ extension GameSession {
         case .settleArrival(let now, let window): endArrival(now: now, settling: window)
         case .callOff(let phase, let why, let now): callOff(phase, why: why, now: now)
         case .staleCopy: ignoreStaleCopy()
+        case .copy(let written): noteCopy(written: written)
         }
     }
 

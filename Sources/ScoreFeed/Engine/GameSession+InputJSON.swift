@@ -31,6 +31,11 @@ extension GameSession.Input {
             out.raw(#"{"beginArrival":{}}"#)
         case .staleCopy:
             out.raw(#"{"staleCopy":{}}"#)
+        case .copy(let written):
+            guard written.timeIntervalSinceReferenceDate.isFinite else { return false }
+            out.raw(#"{"copy":{"written":"#)
+            out.date(written)
+            out.raw("}}")
         case .settleArrival(let now, let window):
             guard now.timeIntervalSinceReferenceDate.isFinite, window.isFinite else { return false }
             out.raw(#"{"settleArrival":{"now":"#)

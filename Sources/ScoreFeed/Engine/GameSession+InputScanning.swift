@@ -53,6 +53,15 @@ extension JSONScanner {
         } else if name.is("staleCopy") {
             try members { (_, _) throws(Declined) in throw Declined() }
             input = .staleCopy
+        } else if name.is("copy") {
+            var written: Date?
+            try members { (key, scanner) throws(Declined) in
+                guard key.is("written") else { throw Declined() }
+                try scanner.fresh(written)
+                written = try scanner.date()
+            }
+            guard let written else { throw Declined() }
+            input = .copy(written: written)
         } else if name.is("endArrival") {
             input = .endArrival(now: try onlyNow())
         } else if name.is("settleArrival") {

@@ -23,6 +23,11 @@ public struct GameSession: Sendable {
     public internal(set) var unsentEvents = 0
     /// Feed time of the newest event folded so far.
     public internal(set) var newestSourceTime: Date?
+    /// When the newest copy of the game's feed that was handed over was written (its liveData
+    /// `meta.time`, from a poll): a restarted poller refuses an older copy from a stale CDN edge by
+    /// it (see ``NewestCopy/init(floor:)``), as the newest action number cannot tell one in a feed
+    /// that numbers an early action highest.
+    public internal(set) var newestCopy: Date?
     /// The game's moment when it last applied an event (accepted or edited): where a game called
     /// off stops its clock.
     public internal(set) var lastEventAt: Date?
@@ -266,6 +271,14 @@ public struct GameSession: Sendable {
               let change = fold.callOff(phase, why: why, time: newestSourceTime ?? self.now, clockAt: lastEventAt ?? self.now)
         else { return }
         observe(change)
+    }
+
+    /// A copy of the game's feed written at `written` is handed over (its events follow): kept
+    /// when it is the newest so far (``newestCopy``).
+    public mutating func noteCopy(written: Date) {
+        guard newestCopy.map({ written > $0 }) ?? true else { return }
+        record(.copy(written: written))
+        newestCopy = written
     }
 
     /// A copy of the game's feed older than one already seen was ignored (nothing in it applied):

@@ -135,6 +135,8 @@ public actor MatchEngine {
     public enum ArrivalItem: Sendable {
         case event(GameEvent, index: Int)
         case score(FinalScore)
+        /// The copy of the feed the arrival came in was written then (``GameSession/noteCopy(written:)``).
+        case copy(written: Date)
     }
 
     /// Takes in what arrived together as one moment, at the clock's time (the live paths on the
@@ -171,6 +173,8 @@ public actor MatchEngine {
                 verdicts.append(verdict)
             case .score(let score):
                 session.follow(score, now: now)
+            case .copy(let written):
+                session.noteCopy(written: written)
             }
         }
         if settling > 0, !tookArrival || session.isCatchUp {
@@ -231,10 +235,21 @@ public actor MatchEngine {
         commit()
     }
 
-    /// The highest feed action number the game has applied (nil: none): what a poller that
-    /// starts again knows it has seen (see ``NewestCopy/init(floor:)``).
-    public var newestAction: Int? {
-        peek { $0.fold.validator.applied.keys.lazy.filter { $0 < LiveSnapshot.endSeq }.max() }
+    /// The newest copy of the feed the game took in: when it was written, and the highest feed
+    /// action number applied (nil: neither). What a poller that starts again knows it has seen
+    /// (see ``NewestCopy/init(floor:)``).
+    public var newestCopy: NewestCopy.Stamp? {
+        peek { session in
+            let action = session.fold.validator.applied.keys.lazy.filter { $0 < LiveSnapshot.endSeq }.max()
+            guard session.newestCopy != nil || action != nil else { return nil }
+            return NewestCopy.Stamp(written: session.newestCopy, newestAction: action)
+        }
+    }
+
+    /// Notes that a copy of the feed written at `written` is handed over; see
+    /// ``GameSession/noteCopy(written:)``. Committed with what the copy brings.
+    public func noteCopy(written: Date) {
+        session.noteCopy(written: written)
     }
 
     /// Lets the policy act on time passing (a held push coming due, a channel's linger over).

@@ -107,7 +107,7 @@ public struct LivePoller: Sendable {
         /// The newest copy of the play-by-play seen, and the validators it came with: an older
         /// copy (a stale CDN edge's) is ignored whole, and the next request asks for the newest
         /// again. Its floor is what the game applied in an earlier run.
-        var newest = NewestCopy(floor: await service.newestAction(of: gameId).map { NewestCopy.Stamp(newestAction: $0) })
+        var newest = NewestCopy(floor: await service.newestCopy(of: gameId))
         var newestValidators = validators
         /// The newest good play-by-play: a boxscore that turns final while the play-by-play stands
         /// still (304), fails or answers with an older copy is read against it.
@@ -281,7 +281,8 @@ public struct LivePoller: Sendable {
         // feed's score still counts its points. Not worth an error line.
         let problems = await service.receive(
             snapshot: fresh, score: snapshot.score.flatMap { score in snapshot.newest.map { (score, $0) } },
-            end: snapshot.end.map { ($0, snapshot.events.count + 1) }, game: gameId, source: playByPlay.absoluteString,
+            end: snapshot.end.map { ($0, snapshot.events.count + 1) }, game: gameId, written: snapshot.stamp.written,
+            source: playByPlay.absoluteString,
             ignoring: [.periodBackwards])
         for problem in problems { report(.problem(problem)) }
         let after = await service.standing(of: gameId)

@@ -54,9 +54,9 @@ public struct NewestCopy: Hashable, Sendable {
     /// Copies refused as older than the newest.
     public private(set) var stale = 0
 
-    /// `floor`: what is known to have been seen before this poller began (the highest action
-    /// number the game applied in an earlier run), so a restart's first answer from a stale edge
-    /// is caught too.
+    /// `floor`: what is known to have been seen before this poller began (when the newest copy
+    /// the game took in an earlier run was written, and the highest action number it applied),
+    /// so a restart's first answer from a stale edge is caught too.
     public init(floor: Stamp? = nil) {
         newest = floor
     }

@@ -50,9 +50,10 @@ extension GameService {
         _ = await call(id) { engine, _ in await engine.ignoreStaleCopy() }
     }
 
-    /// The highest feed action number `game`'s engine has applied (nil: none, or not known).
-    public func newestAction(of id: String) async -> Int? {
-        await engines[id]?.newestAction
+    /// The newest copy of `game`'s feed its engine took in (nil: none, or not known): see
+    /// ``MatchEngine/newestCopy``.
+    public func newestCopy(of id: String) async -> NewestCopy.Stamp? {
+        await engines[id]?.newestCopy
     }
 
     /// How `game` ended: its phase once its `end` is out (final, postponed or suspended); nil
@@ -86,23 +87,26 @@ extension GameService {
     /// the feed's running score, then the game's end. On the system clock the snapshot arrived
     /// together and is one moment: the past costs at most one push. On feed time each event is
     /// its own moment, as in replay. Returns the messages for people (rejections, the sink's
-    /// failure), in order; `ignoring` codes are not worth one.
+    /// failure), in order; `ignoring` codes are not worth one. `written`: when the copy was
+    /// written (its `meta.time`), kept with the game (``GameSession/newestCopy``).
     public func receive(
         snapshot events: [(event: GameEvent, line: Int)], score: (FinalScore, at: Date)?, end: (event: GameEvent, line: Int)?,
-        game id: String, source: String? = nil, ignoring: Set<ScoreFeedError.Code> = []
+        game id: String, written: Date? = nil, source: String? = nil, ignoring: Set<ScoreFeedError.Code> = []
     ) async -> [ScoreFeedError] {
         var messages: [ScoreFeedError] = []
         func say(_ message: ScoreFeedError?) {
             if let message, !ignoring.contains(message.code) { messages.append(message) }
         }
         guard let engine = engines[id], options.clock == .system else {
+            if let written, let engine = engines[id] { await engine.noteCopy(written: written) }
             for (event, line) in events { say(await receive(event, game: id, line: line, source: source)) }
             if let (score, time) = score { say(await follow(score, game: id, at: time)) }
             if let end { say(await receive(end.event, game: id, line: end.line, source: source)) }
             await grantFreedChannels()
             return messages
         }
-        var items: [MatchEngine.ArrivalItem] = events.map { .event($0.event, index: $0.line - 1) }
+        var items: [MatchEngine.ArrivalItem] = written.map { [.copy(written: $0)] } ?? []
+        items += events.map { .event($0.event, index: $0.line - 1) }
         if let (score, _) = score { items.append(.score(score)) }
         if let end { items.append(.event(end.event, index: end.line - 1)) }
         let lines = events.map(\.line) + (end.map { [$0.line] } ?? [])

@@ -303,4 +303,51 @@ struct StaleCopyPollTests {
         #expect(statistics.staleCopies == 1)
         #expect(records.last?.event == .end)
     }
+
+    /// A poll started again by a new instance on the state directory: its first answer is an
+    /// edge's older copy, lacking the game's newest actions but not its highest action number
+    /// (0022000001 numbers an early action highest, so the number cannot tell). It is refused
+    /// by when it was written, which the game's checkpoint kept. Found by `scorefeed simulate
+    /// --days 10 --seed 5 --games ../shared/nba-pbp`: day 6 showed 60-43 after 63-45.
+    @Test(arguments: ["playbyplay_0022000001.json", "playbyplay_0022400762.json"], Mode.allCases)
+    func aNewInstanceIgnoresAnOlderFirstCopyByWhenItWasWritten(_ file: String, _ mode: Mode) async throws {
+        let game = try #require(NBAFiles.gameId(in: file))
+        let copies = try GameCopies(file: file)
+        let state = try ScoreFeedProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let seen = copies.visibleIndices(at: 0.6)
+        let older = Array(seen.dropLast(6))
+        func highest(_ indices: [Int]) -> Int { indices.compactMap { copies.actions[$0]["actionNumber"] as? Int }.max() ?? 0 }
+        if file == "playbyplay_0022000001.json" {
+            #expect(highest(older) == highest(seen), "the older copy keeps the highest action number")
+        }
+        let written = copies.first + 0.6 * copies.span
+
+        // The first instance takes the game to 60 % of it, then stops.
+        let (signal, exhausted) = AsyncStream<Void>.makeStream()
+        let firstSink = mode.sink()
+        let first = try mode.service(clock: .feed, state: state, sink: firstSink)
+        var poller = LivePoller(gameId: game, playByPlay: Self.url, boxscore: nil, interval: 3)
+        poller.clock = ManualClock(Date(timeIntervalSince1970: 1_739_240_000))
+        let edge = Self.edge([try copies.copy(at: 0.3), try copies.copy(of: seen, written: written)], exhausted: exhausted)
+        let task = Task { [poller] in await poller.run(service: first, fetcher: edge) { _ in } }
+        for await _ in signal { break }
+        task.cancel()
+        await task.value
+        await first.shutDown()
+        let shown = await firstSink.records
+        #expect(!shown.isEmpty)
+
+        // The next instance restores the game; an edge answers the older copy first.
+        let sink = mode.sink()
+        let next = try mode.service(clock: .feed, state: state, sink: sink)
+        _ = try await next.restore()
+        let again = Self.edge([try copies.copy(of: older, written: written - 90), try copies.copy(at: 1)])
+        let (records, statistics) = try await Self.poll(again, game: game, mode: mode, service: next, sink: sink)
+        #expect(Self.backwards(shown + records) == 0, "the older copy is not shown")
+        #expect(statistics.staleCopies == 1)
+        let last = try #require(records.last)
+        let final = try #require(RealFeedServeTests.imported(file).finalScore)
+        #expect(last.event == .end && last.state.homeScore == final.home && last.state.awayScore == final.away)
+    }
 }
