@@ -14,7 +14,7 @@ cd "$work/tree"
 # name | file | text | replacement
 breaks=(
   "a join decided for every arrival|Sources/ScoreFeed/Decide/Coalescer+Join.swift|        arrival.isFirst && state.homeScore|        state.homeScore"
-  "a catch-up decided per event|Sources/ScoreFeed/Engine/MatchEngine.swift|                session.follow(score, now: now)\n            }\n        }|                session.follow(score, now: now)\n            }\n            session.endArrival(now: now); session.beginArrival()\n        }"
+  "a catch-up decided per event|Sources/ScoreFeed/Engine/MatchEngine.swift|                session.noteCopy(written: written)\n            }\n        }|                session.noteCopy(written: written)\n            }\n            session.endArrival(now: now); session.beginArrival()\n        }"
   "the last journalled input lost|Sources/ScoreFeed/Serve/Journal+Reading.swift|        return reading|        if !reading.inputs.isEmpty { reading.inputs.removeLast() }; return reading"
   "the end stays due after it is sent|Sources/ScoreFeed/Decide/Coalescer.swift|        phase = .ended\n        return decision|        if lastPushAt == nil { phase = .ended }\n        return decision"
   "a channel never deleted|Sources/ScoreFeed/Engine/MatchEngine.swift|            guard peek({ \$0.lingerIsOver(now: now) }) else { return false }|            guard peek({ \$0.lingerIsOver(now: now) }), now < Date.distantPast else { return false }"
