@@ -55,6 +55,39 @@ struct SimulatedClockTests {
         #expect(clock.now == Self.t0, "cancelling moves no time")
     }
 
+    /// The timer's sleep (``SimulatedClock/sleep(until:or:)``): one sleeper that ends at its
+    /// deadline or at a signal, whichever comes first, and leaves the clock either way; a signal
+    /// that found no sleeper ends the next sleep at once, and a cancelled task does not sleep.
+    @Test(.timeLimit(.minutes(1))) func aSleepEndsAtItsDeadlineOrASignalWhicheverIsFirst() async {
+        let clock = SimulatedClock(Self.t0)
+        let wakeUp = WakeUp()
+        // The signal first: the sleeper leaves the clock, and time has not moved.
+        let signalled = Task { await clock.sleep(until: Self.t0.addingTimeInterval(60), or: wakeUp) }
+        await clock.sleepers(atLeast: 1)
+        wakeUp.signal()
+        await signalled.value
+        #expect(clock.sleeperCount == 0, "woken by the signal, it sleeps no more")
+        #expect(clock.now == Self.t0)
+        // The deadline first: the signal that comes after is kept for the next sleep.
+        let timed = Task { await clock.sleep(until: Self.t0.addingTimeInterval(60), or: wakeUp) }
+        await clock.sleepers(atLeast: 1)
+        #expect(clock.advanceToNextDeadline() == Self.t0.addingTimeInterval(60))
+        await timed.value
+        wakeUp.signal()
+        await clock.sleep(until: Self.t0.addingTimeInterval(120), or: wakeUp)
+        #expect(clock.now == Self.t0.addingTimeInterval(60), "the kept signal ended it at once")
+        #expect(clock.sleeperCount == 0)
+        // A passed deadline is not slept on; a cancelled task does not sleep.
+        await clock.sleep(until: Self.t0, or: wakeUp)
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            await clock.sleep(until: Self.t0.addingTimeInterval(3600), or: wakeUp)
+        }
+        await cancelled.value
+        #expect(clock.sleeperCount == 0)
+        #expect(clock.now == Self.t0.addingTimeInterval(60))
+    }
+
     /// A deadline loop on the simulated clock: 20 minutes of a 3-second poll is 400 rounds, run
     /// as fast as the test can advance time, each at its moment.
     @Test func aDeadlineLoopRunsEachRoundAtItsMoment() async {
