@@ -137,35 +137,31 @@ extension GameService {
         }
     }
 
-    /// An event of a run, with its place in the batch and its line number.
-    struct Pending: Sendable {
-        var index: Int
-        var line: Int
-        var event: GameEvent
-    }
-
-    /// Applies a run of event lines for known games (`run`, each game's events in order, the
-    /// games as they first came): each game takes its own on its own executor, one hop per
-    /// game, the games side by side (a batch of many games uses every core). Then what the lines
-    /// have to say is taken in, in the order of the lines, and each game's state once, as it
-    /// stands after its last event. Returns the messages for people, by their line's place in the batch.
+    /// Applies a run of event lines for known games (`run`: each game's lines, by their places
+    /// in `batch`, in order, the games as they first came): each game takes its own on its own
+    /// executor, one hop per game, the games side by side (a batch of many games uses every core).
+    /// Then what the lines have to say is taken in, in the order of the lines, and each game's
+    /// state once, as it stands after its last event. Returns the messages for people, by their
+    /// line's place in the batch.
     func apply(
-        _ run: [(game: String, events: [Pending])], of batch: [ParsedLine], source: String?
+        _ run: [(game: String, places: [Int])], of batch: [ParsedLine], source: String?
     ) async -> [(index: Int, message: ScoreFeedError)] {
         var said: [(index: Int, game: String, Taken)] = []
         var statuses = [EngineStatus?](repeating: nil, count: run.count)
         let (feedTime, settling) = (options.clock == .feed, options.catchUpWindow)
-        await withTaskGroup(of: (place: Int, run: Run).self) { group in
-            for (place, (id, events)) in run.enumerated() {
+        await withTaskGroup(of: (place: Int, said: [(index: Int, Taken)], status: EngineStatus).self) { group in
+            for (place, (id, places)) in run.enumerated() {
                 guard let engine = engines[id] else { continue }
                 let holding = state.holds(id)
                 group.addTask {
-                    (place, await Self.receive(events, on: engine, feedTime: feedTime, holdingPushes: holding, settling: settling))
+                    let (taken, status) = await Self.receive(
+                        places, of: batch, on: engine, feedTime: feedTime, holdingPushes: holding, settling: settling)
+                    return (place, taken, status)
                 }
             }
-            for await (place, done) in group {
-                for (index, taken) in done.said { said.append((index, run[place].game, taken)) }
-                statuses[place] = done.status
+            for await (place, taken, status) in group {
+                for (index, one) in taken { said.append((index, run[place].game, one)) }
+                statuses[place] = status
             }
         }
         var messages: [(index: Int, message: ScoreFeedError)] = []
@@ -197,45 +193,44 @@ extension GameService {
         }
     }
 
-    /// What a game did with a run of its events: the events with something to say (a rejection,
-    /// a failure), by their place in the batch, then the game's state after the last.
-    struct Run: Sendable {
-        var said: [(index: Int, Taken)]
-        var status: EngineStatus
-    }
-
-    /// Hands a run of events to `engine`, in order, on the engine's own executor. On the system
-    /// clock the run arrived together: it is one moment (one arrival, one decision); on feed time
-    /// each event is its own moment, as in replay.
+    /// Hands the event lines at `places` of `batch` (one game's, in order) to `engine`, on the
+    /// engine's own executor. On the system clock they arrived together: one moment (one arrival,
+    /// one decision); on feed time each event is its own moment, as in replay. Returns the events
+    /// with something to say (a rejection, a failure), by their place in the batch, and the
+    /// game's state after the last.
     static func receive(
-        _ events: [Pending], on engine: isolated MatchEngine, feedTime: Bool, holdingPushes: Bool, settling: TimeInterval
-    ) async -> Run {
+        _ places: [Int], of batch: [ParsedLine], on engine: isolated MatchEngine, feedTime: Bool, holdingPushes: Bool,
+        settling: TimeInterval
+    ) async -> (said: [(index: Int, Taken)], status: EngineStatus) {
+        let events = places.compactMap { place -> (place: Int, event: GameEvent, index: Int)? in
+            guard case .success(.event(_, let event)?) = batch[place].content else { return nil }
+            return (place, event, batch[place].number - 1)
+        }
         var said: [(index: Int, Taken)] = []
         if !feedTime {
             let (verdicts, failure, status) = await arrive(
-                events.map { .event($0.event, index: $0.line - 1) }, on: engine, holdingPushes: holdingPushes, settling: settling)
+                events.map { .event($0.event, index: $0.index) }, on: engine, holdingPushes: holdingPushes, settling: settling)
             for (i, verdict) in verdicts.enumerated() {
                 let taken = Taken(outcome: .success(verdict), checkpointFailure: status.checkpointFailure, seq: events[i].event.seq)
-                if taken.says { said.append((events[i].index, taken)) }
+                if taken.says { said.append((events[i].place, taken)) }
             }
             if let failure, let last = events.last {
-                said.append((last.index, Taken(outcome: .failure(failure), checkpointFailure: nil, seq: last.event.seq)))
+                said.append((last.place, Taken(outcome: .failure(failure), checkpointFailure: nil, seq: last.event.seq)))
             }
-            return Run(said: said, status: status)
+            return (said, status)
         }
         // By index: a copy of each event (every string in it retained and released) is not needed.
         for i in events.indices {
             let outcome: Result<EventValidator.Verdict, any Error>
             do {
-                outcome = .success(
-                    try await engine.receiveOnFeedTime(events[i].event, index: events[i].line - 1, holdingPushes: holdingPushes))
+                outcome = .success(try await engine.receiveOnFeedTime(events[i].event, index: events[i].index, holdingPushes: holdingPushes))
             } catch {
                 outcome = .failure(error)
             }
             let taken = Taken(outcome: outcome, checkpointFailure: engine.checkpointFailure, seq: events[i].event.seq)
-            if taken.says { said.append((events[i].index, taken)) }
+            if taken.says { said.append((events[i].place, taken)) }
         }
-        return Run(said: said, status: EngineStatus.of(engine))
+        return (said, EngineStatus.of(engine))
     }
 
     /// The message for people about one event of game `id`: its rejection, the sink's failure,
@@ -261,11 +256,11 @@ extension GameService {
             return ScoreFeedError(.invalidValue, "event for game \"\(id)\", which has no header yet; skipped", at: location)
         }
         state.counters.events += 1
-        let run = await Self.receive(
-            [Pending(index: 0, line: line, event: event)], on: engine, feedTime: options.clock == .feed, holdingPushes: state.holds(id),
-            settling: options.catchUpWindow)
-        await absorb(id, run.status)
-        let failure = run.said.first.flatMap { takeIn($0.1, of: id, at: location) }
+        let (said, status) = await Self.receive(
+            [0], of: [ParsedLine(number: line, content: .success(.event(game: id, event)))], on: engine,
+            feedTime: options.clock == .feed, holdingPushes: state.holds(id), settling: options.catchUpWindow)
+        await absorb(id, status)
+        let failure = said.first.flatMap { takeIn($0.1, of: id, at: location) }
         await grantFreedChannels()
         return failure
     }

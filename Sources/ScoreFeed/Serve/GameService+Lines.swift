@@ -37,16 +37,15 @@ extension GameService {
             // A run of events for games already known goes to the games side by side; any other
             // line (a header, a bad line, an unknown game's event) on its own, in order.
             // Each game's events in order, the games as they first came (one lookup per line).
-            var run: [(game: String, events: [Pending])] = []
+            var run: [(game: String, places: [Int])] = []
             var place: [String: Int] = [:]
             var end = start
-            while end < batch.count, case .success(.event(let id, let event)?) = batch[end].content {
-                let pending = Pending(index: end, line: batch[end].number, event: event)
+            while end < batch.count, case .success(.event(let id, _)?) = batch[end].content {
                 if let known = place[id] {
-                    run[known].events.append(pending)
+                    run[known].places.append(end)
                 } else if engines[id] != nil {
                     place[id] = run.count
-                    run.append((id, [pending]))
+                    run.append((id, [end]))
                 } else {
                     break
                 }
@@ -72,17 +71,16 @@ extension GameService {
     func handle(arrival batch: [ParsedLine], source: String?) async -> [ScoreFeedError] {
         beginBatch()
         var messages: [(index: Int, message: ScoreFeedError)] = []
-        var run: [(game: String, events: [Pending])] = []
+        var run: [(game: String, places: [Int])] = []
         var place: [String: Int] = [:]
         var events = 0
         for index in batch.indices {
-            if case .success(.event(let id, let event)?) = batch[index].content, engines[id] != nil {
-                let pending = Pending(index: index, line: batch[index].number, event: event)
+            if case .success(.event(let id, _)?) = batch[index].content, engines[id] != nil {
                 if let known = place[id] {
-                    run[known].events.append(pending)
+                    run[known].places.append(index)
                 } else {
                     place[id] = run.count
-                    run.append((id, [pending]))
+                    run.append((id, [index]))
                 }
                 events += 1
             } else if let message = await handle(batch[index], source: source) {
