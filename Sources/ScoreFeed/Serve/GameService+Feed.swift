@@ -149,19 +149,18 @@ extension GameService {
         var said: [(index: Int, game: String, Taken)] = []
         var statuses = [EngineStatus?](repeating: nil, count: run.count)
         let (feedTime, settling) = (options.clock == .feed, options.catchUpWindow)
-        await withTaskGroup(of: (place: Int, said: [(index: Int, Taken)], status: EngineStatus).self) { group in
+        await withTaskGroup(of: (place: Int, game: (said: [(index: Int, Taken)], status: EngineStatus)).self) { group in
             for (place, (id, places)) in run.enumerated() {
                 guard let engine = engines[id] else { continue }
                 let holding = state.holds(id)
+                // The engine's answer is the task's result as it is: no hop back to build another.
                 group.addTask {
-                    let (taken, status) = await Self.receive(
-                        places, of: batch, on: engine, feedTime: feedTime, holdingPushes: holding, settling: settling)
-                    return (place, taken, status)
+                    (place, await Self.receive(places, of: batch, on: engine, feedTime: feedTime, holdingPushes: holding, settling: settling))
                 }
             }
-            for await (place, taken, status) in group {
-                for (index, one) in taken { said.append((index, run[place].game, one)) }
-                statuses[place] = status
+            for await (place, game) in group {
+                for (index, one) in game.said { said.append((index, run[place].game, one)) }
+                statuses[place] = game.status
             }
         }
         var messages: [(index: Int, message: ScoreFeedError)] = []
