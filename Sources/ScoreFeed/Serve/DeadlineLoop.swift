@@ -38,17 +38,7 @@ public struct DeadlineLoop: Sendable {
     ) async rethrows {
         while !Task.isCancelled, let deadline = try await next() {
             if let wakeUp {
-                // A deadline that has passed is not slept on.
-                if deadline > clock.now, let simulated = clock as? SimulatedClock {
-                    await simulated.sleep(until: deadline, or: wakeUp)
-                } else if deadline > clock.now {
-                    await withTaskGroup(of: Void.self) { [clock] group in
-                        group.addTask { try? await clock.sleep(until: deadline) }
-                        group.addTask { await wakeUp.wait() }
-                        await group.next()
-                        group.cancelAll()
-                    }
-                }
+                await wakeUp.sleep(on: clock, until: deadline)
             } else {
                 do {
                     try await clock.sleep(until: deadline)

@@ -201,33 +201,39 @@ extension GameService {
         _ places: [Int], of batch: [ParsedLine], on engine: isolated MatchEngine, feedTime: Bool, holdingPushes: Bool,
         settling: TimeInterval
     ) async -> (said: [(index: Int, Taken)], status: EngineStatus) {
-        let events = places.compactMap { place -> (place: Int, event: GameEvent, index: Int)? in
-            guard case .success(.event(_, let event)?) = batch[place].content else { return nil }
-            return (place, event, batch[place].number - 1)
-        }
         var said: [(index: Int, Taken)] = []
         if !feedTime {
-            let (verdicts, failure, status) = await arrive(
-                events.map { .event($0.event, index: $0.index) }, on: engine, holdingPushes: holdingPushes, settling: settling)
-            for (i, verdict) in verdicts.enumerated() {
-                let taken = Taken(outcome: .success(verdict), checkpointFailure: status.checkpointFailure, seq: events[i].event.seq)
-                if taken.says { said.append((events[i].place, taken)) }
+            // Each event is copied once, into the arrival; its place and seq are kept beside it.
+            var items: [MatchEngine.ArrivalItem] = []
+            var placed: [(place: Int, seq: Int)] = []
+            items.reserveCapacity(places.count)
+            placed.reserveCapacity(places.count)
+            for place in places {
+                guard case .success(.event(_, let event)?) = batch[place].content else { continue }
+                items.append(.event(event, index: batch[place].number - 1))
+                placed.append((place, event.seq))
             }
-            if let failure, let last = events.last {
-                said.append((last.place, Taken(outcome: .failure(failure), checkpointFailure: nil, seq: last.event.seq)))
+            let (verdicts, failure, status) = await arrive(items, on: engine, holdingPushes: holdingPushes, settling: settling)
+            for (i, verdict) in verdicts.enumerated() {
+                let taken = Taken(outcome: .success(verdict), checkpointFailure: status.checkpointFailure, seq: placed[i].seq)
+                if taken.says { said.append((placed[i].place, taken)) }
+            }
+            if let failure, let last = placed.last {
+                said.append((last.place, Taken(outcome: .failure(failure), checkpointFailure: nil, seq: last.seq)))
             }
             return (said, status)
         }
-        // By index: a copy of each event (every string in it retained and released) is not needed.
-        for i in events.indices {
+        // Each event taken from the batch as it is handed: no array of them is built first.
+        for place in places {
+            guard case .success(.event(_, let event)?) = batch[place].content else { continue }
             let outcome: Result<EventValidator.Verdict, any Error>
             do {
-                outcome = .success(try await engine.receiveOnFeedTime(events[i].event, index: events[i].index, holdingPushes: holdingPushes))
+                outcome = .success(try await engine.receiveOnFeedTime(event, index: batch[place].number - 1, holdingPushes: holdingPushes))
             } catch {
                 outcome = .failure(error)
             }
-            let taken = Taken(outcome: outcome, checkpointFailure: engine.checkpointFailure, seq: events[i].event.seq)
-            if taken.says { said.append((events[i].place, taken)) }
+            let taken = Taken(outcome: outcome, checkpointFailure: engine.checkpointFailure, seq: event.seq)
+            if taken.says { said.append((place, taken)) }
         }
         return (said, EngineStatus.of(engine))
     }

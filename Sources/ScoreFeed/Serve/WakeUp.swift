@@ -30,6 +30,21 @@ final class WakeUp: @unchecked Sendable {
         disarm(shot)
     }
 
+    /// Sleeps on `clock` until `deadline` (not at all when it has passed) or a signal, whichever
+    /// comes first. On a ``SimulatedClock`` that is one sleeper the signal can end
+    /// (``SimulatedClock/sleep(until:or:)``); on any other clock, a race of the clock's sleep and
+    /// ``wait()`` in two child tasks.
+    func sleep(on clock: any EngineClock, until deadline: Date) async {
+        guard deadline > clock.now else { return }
+        if let simulated = clock as? SimulatedClock { return await simulated.sleep(until: deadline, or: self) }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await clock.sleep(until: deadline) }
+            group.addTask { await self.wait() }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
     /// Makes `shot` the waiter: a signal fires it (at once when one came since the last wait).
     func arm(_ shot: OneShot) {
         let now = lock.withLock { () -> Bool in

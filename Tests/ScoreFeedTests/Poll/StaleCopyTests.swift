@@ -125,6 +125,30 @@ struct StaleCopyPollTests {
         return (await sink.records, statistics)
     }
 
+    /// Expects the last of `records` to be the game's `end` with the real final of `file`.
+    static func expectEndsOnItsFinal(
+        _ records: [PushRecord], file: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let last = try #require(records.last, sourceLocation: sourceLocation)
+        let final = try #require(RealFeedServeTests.imported(file).finalScore, sourceLocation: sourceLocation)
+        #expect(
+            last.event == .end && last.state.homeScore == final.home && last.state.awayScore == final.away,
+            sourceLocation: sourceLocation)
+    }
+
+    /// Polls the copies of `plan` into `service` until the edge has answered every one of them,
+    /// then stops the poller (a run that stops before the game ends, as at a restart).
+    static func pollThrough(_ plan: [Data], game: String, service: GameService) async {
+        let (signal, exhausted) = AsyncStream<Void>.makeStream()
+        let edge = edge(plan, exhausted: exhausted)
+        var poller = LivePoller(gameId: game, playByPlay: url, boxscore: nil, interval: 3)
+        poller.clock = ManualClock(Date(timeIntervalSince1970: 1_739_240_000))
+        let task = Task { [poller] in await poller.run(service: service, fetcher: edge) { _ in } }
+        for await _ in signal { break }
+        task.cancel()
+        await task.value
+    }
+
     /// Pushes whose score is below the push before on either side.
     static func backwards(_ records: [PushRecord]) -> Int {
         zip(records, records.dropFirst()).filter { $1.state.homeScore < $0.state.homeScore || $1.state.awayScore < $0.state.awayScore }.count
@@ -197,9 +221,7 @@ struct StaleCopyPollTests {
         #expect(mine.records.filter { $0.priority == 10 }.count == expected.records.filter { $0.priority == 10 }.count)
         #expect(mine.statistics.staleCopies == inserted)
         #expect(Self.backwards(mine.records) == Self.backwards(expected.records))
-        let last = try #require(mine.records.last)
-        let final = try #require(RealFeedServeTests.imported(file).finalScore)
-        #expect(last.event == .end && last.state.homeScore == final.home && last.state.awayScore == final.away)
+        try Self.expectEndsOnItsFinal(mine.records, file: file)
     }
 
     @Test(arguments: games, Mode.allCases)
@@ -213,9 +235,7 @@ struct StaleCopyPollTests {
         #expect(mine.statistics.staleCopies == inserted, "every older copy counted")
         #expect(mine.statistics.corrections == expected.statistics.corrections, "no correction the feed did not make")
         #expect(Self.backwards(mine.records) == Self.backwards(expected.records))
-        let last = try #require(mine.records.last)
-        let final = try #require(RealFeedServeTests.imported(file).finalScore)
-        #expect(last.event == .end && last.state.homeScore == final.home && last.state.awayScore == final.away)
+        try Self.expectEndsOnItsFinal(mine.records, file: file)
     }
 
     /// A basket waved off at the tail of the game, in a copy newer than any seen (the review's
@@ -283,17 +303,10 @@ struct StaleCopyPollTests {
     func aRestartedPollIgnoresAnOlderFirstCopy(_ mode: Mode) async throws {
         let file = "playbyplay_0022400762.json"
         let game = try #require(NBAFiles.gameId(in: file))
-        let (signal, exhausted) = AsyncStream<Void>.makeStream()
         let copies = try GameCopies(file: file)
-        let edge = Self.edge([try copies.copy(at: 0.3), try copies.copy(at: 0.6)], exhausted: exhausted)
         let sink = mode.sink()
         let service = try mode.service(clock: .feed, sink: sink)
-        var poller = LivePoller(gameId: game, playByPlay: Self.url, boxscore: nil, interval: 3)
-        poller.clock = ManualClock(Date(timeIntervalSince1970: 1_739_240_000))
-        let first = Task { [poller] in await poller.run(service: service, fetcher: edge) { _ in } }
-        for await _ in signal { break }
-        first.cancel()
-        await first.value
+        await Self.pollThrough([try copies.copy(at: 0.3), try copies.copy(at: 0.6)], game: game, service: service)
         let shownBefore = await sink.records.count
         #expect(shownBefore > 0)
 
@@ -324,16 +337,9 @@ struct StaleCopyPollTests {
         let written = copies.first + 0.6 * copies.span
 
         // The first instance takes the game to 60 % of it, then stops.
-        let (signal, exhausted) = AsyncStream<Void>.makeStream()
         let firstSink = mode.sink()
         let first = try mode.service(clock: .feed, state: state, sink: firstSink)
-        var poller = LivePoller(gameId: game, playByPlay: Self.url, boxscore: nil, interval: 3)
-        poller.clock = ManualClock(Date(timeIntervalSince1970: 1_739_240_000))
-        let edge = Self.edge([try copies.copy(at: 0.3), try copies.copy(of: seen, written: written)], exhausted: exhausted)
-        let task = Task { [poller] in await poller.run(service: first, fetcher: edge) { _ in } }
-        for await _ in signal { break }
-        task.cancel()
-        await task.value
+        await Self.pollThrough([try copies.copy(at: 0.3), try copies.copy(of: seen, written: written)], game: game, service: first)
         await first.shutDown()
         let shown = await firstSink.records
         #expect(!shown.isEmpty)
@@ -346,8 +352,6 @@ struct StaleCopyPollTests {
         let (records, statistics) = try await Self.poll(again, game: game, mode: mode, service: next, sink: sink)
         #expect(Self.backwards(shown + records) == 0, "the older copy is not shown")
         #expect(statistics.staleCopies == 1)
-        let last = try #require(records.last)
-        let final = try #require(RealFeedServeTests.imported(file).finalScore)
-        #expect(last.event == .end && last.state.homeScore == final.home && last.state.awayScore == final.away)
+        try Self.expectEndsOnItsFinal(records, file: file)
     }
 }
