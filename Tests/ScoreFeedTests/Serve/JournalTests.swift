@@ -66,6 +66,7 @@ struct JournalTests {
         inputs += [.tick(now: Make.start), .finish(now: Make.start.addingTimeInterval(1e-7)), .delivered(now: nil), .delivered(now: Make.start)]
         inputs += [
             .beginArrival, .endArrival(now: Make.start.addingTimeInterval(0.25)), .staleCopy,
+            .copy(written: Make.start.addingTimeInterval(-0.125)),
             .settleArrival(now: Make.start.addingTimeInterval(3.3), window: 0.5), .follow(FinalScore(home: 101, away: 99), now: Make.start),
         ]
         #expect(inputs.count > 20)
@@ -103,7 +104,7 @@ struct JournalTests {
             .tick(now: now), .finish(now: now), .delivered(now: nil), .delivered(now: now), .beginArrival, .endArrival(now: now),
             .settleArrival(now: now, window: 0.5), .follow(FinalScore(home: 1, away: 2), now: now), .staleCopy,
             .continueNumbering(after: 4, lastTimestamp: 9), .useChannel("abc", storage: 1), .createChannel(storage: 0),
-            .beginDelete(now: now), .refuseChannel("no"), .callOff(.final, why: "over", now: now),
+            .beginDelete(now: now), .refuseChannel("no"), .callOff(.final, why: "over", now: now), .copy(written: now),
         ]
         inputs[0] = {
             guard case .receive(var event, let index, let now) = inputs[0] else { return inputs[0] }
