@@ -21,6 +21,7 @@ extension GameSession {
         case beginArrival
         case endArrival(now: Date)
         case settleArrival(now: Date, window: TimeInterval)
+        case restart(now: Date, window: TimeInterval)
         case callOff(GamePhase, why: String, now: Date)
         case staleCopy
         case copy(written: Date)
@@ -43,6 +44,7 @@ extension GameSession {
         case .beginArrival: beginArrival()
         case .endArrival(let now): endArrival(now: now)
         case .settleArrival(let now, let window): endArrival(now: now, settling: window)
+        case .restart(let now, let window): restart(now: now, window: window)
         case .callOff(let phase, let why, let now): callOff(phase, why: why, now: now)
         case .staleCopy: ignoreStaleCopy()
         case .copy(let written): noteCopy(written: written)

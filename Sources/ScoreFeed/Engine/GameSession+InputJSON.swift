@@ -36,9 +36,9 @@ extension GameSession.Input {
             out.raw(#"{"copy":{"written":"#)
             out.date(written)
             out.raw("}}")
-        case .settleArrival(let now, let window):
+        case .settleArrival(let now, let window), .restart(let now, let window):
             guard now.timeIntervalSinceReferenceDate.isFinite, window.isFinite else { return false }
-            out.raw(#"{"settleArrival":{"now":"#)
+            if case .restart = self { out.raw(#"{"restart":{"now":"#) } else { out.raw(#"{"settleArrival":{"now":"#) }
             out.date(now)
             out.raw(#","window":"#)
             try? out.double(window)

@@ -64,7 +64,7 @@ extension JSONScanner {
             input = .copy(written: written)
         } else if name.is("endArrival") {
             input = .endArrival(now: try onlyNow())
-        } else if name.is("settleArrival") {
+        } else if name.is("settleArrival") || name.is("restart") {
             var now: Date?, window: Double?
             try members { (key, scanner) throws(Declined) in
                 if key.is("now") {
@@ -78,7 +78,7 @@ extension JSONScanner {
                 }
             }
             guard let now, let window else { throw Declined() }
-            input = .settleArrival(now: now, window: window)
+            input = name.is("restart") ? .restart(now: now, window: window) : .settleArrival(now: now, window: window)
         } else if name.is("follow") {
             var score: FinalScore?, now: Date?
             try members { (key, scanner) throws(Declined) in

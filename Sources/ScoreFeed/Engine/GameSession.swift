@@ -319,10 +319,25 @@ public struct GameSession: Sendable {
         record(.tick(now: now))
         advance(to: now)
         if let settling {
-            if self.now >= settling.until { closeArrival() }
-            return
+            guard self.now >= settling.until else { return }
+            let changes = arrival ?? 0
+            closeArrival()
+            // A restart's wait that no arrival joined: what the policy held is its own moment.
+            if changes > 0 { return }
         }
         perform(policy.tick(now: self.now))
+    }
+
+    /// This game was restored by an instance starting at `now`. What the policy held that comes
+    /// due within `window` waits that long for the game's first arrival, which is what the
+    /// instance missed: the two are then one catch-up, decided once (one push and its
+    /// priority-5 copy, or the `end`), where the held push would go out alone at once and the
+    /// backlog right after it. With no arrival in time, the held push goes at the window's end.
+    public mutating func restart(now: Date, window: TimeInterval) {
+        guard window > 0, settling == nil, arrival == nil, let due = policy.deadline, due <= now.addingTimeInterval(window) else { return }
+        record(.restart(now: now, window: window))
+        advance(to: now)
+        settling = Settling(until: self.now.addingTimeInterval(window), since: self.now)
     }
 
     /// The feed is over: sends whatever the policy still holds (a catch-up waiting for its parts

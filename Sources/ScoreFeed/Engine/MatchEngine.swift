@@ -262,6 +262,13 @@ public actor MatchEngine {
         try await deliver(holdingPushes: holdingPushes)
     }
 
+    /// This game was restored by an instance starting now: see ``GameSession/restart(now:window:)``.
+    public func restart(window: TimeInterval) {
+        let waiting = session.settling
+        session.restart(now: clock.now, window: window)
+        if session.settling != waiting { commit() }
+    }
+
     /// The game's broadcast channel.
     public var channel: BroadcastChannel { peek { $0.channel } }
 

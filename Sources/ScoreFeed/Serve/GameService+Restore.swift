@@ -72,6 +72,8 @@ extension GameService {
         writeChannelDirectory()
         for id in state.order {
             guard let engine = engines[id] else { continue }
+            // A push held before the stop waits briefly for what the stop kept from the game.
+            if options.clock == .system { await engine.restart(window: options.catchUpWindow) }
             do {
                 try await engine.flush()
             } catch {

@@ -225,19 +225,7 @@ public enum Simulation {
     static func feed(_ games: [SimulatedDay.Game], to service: GameService, from started: Date, clock: SimulatedClock) async {
         var arrivals: [(at: Date, order: Int, line: Data)] = []
         for (index, plan) in games.enumerated() {
-            let joined = max(plan.join ?? .distantPast, started)
-            var backlog: [Data] = []
-            for (number, (offset, line)) in plan.game.lines.enumerated() {
-                // The header comes at tip-off, the events as they happen.
-                let at = number == 0 ? plan.tipOff : plan.firstAction.addingTimeInterval(offset)
-                if at <= joined { backlog.append(line) } else { arrivals.append((at, index, line)) }
-            }
-            // The backlog in batches, at the join.
-            let size = max(1, (backlog.count + plan.backlogBatches - 1) / plan.backlogBatches)
-            for (part, start) in stride(from: 0, to: backlog.count, by: size).enumerated() {
-                let chunk = backlog[start..<min(backlog.count, start + size)]
-                arrivals.append((joined.addingTimeInterval(Double(part) * 1e-3), index, Data(chunk.joined(separator: [UInt8(ascii: "\n")]))))
-            }
+            arrivals += input(of: plan, from: started).map { ($0.at, index, $0.lines) }
         }
         arrivals.sort { ($0.at, $0.order) < ($1.at, $1.order) }
         var splitter = LineReader.Splitter(limit: 65_536)  // serve's default --max-line-bytes
@@ -257,6 +245,25 @@ public enum Simulation {
             }
             _ = await service.handle(batch: batch, source: "simulated input")
         }
+    }
+
+    /// What `serve` reads of `plan`'s lines in an instance started at `started`, and when: each
+    /// line when it appears, and what appeared before the instance started (or before the game
+    /// was joined) at once, in the game's number of batches a millisecond apart.
+    static func input(of plan: SimulatedDay.Game, from started: Date) -> [(at: Date, lines: Data)] {
+        let joined = max(plan.join ?? .distantPast, started)
+        var input: [(at: Date, lines: Data)] = []
+        var backlog: [Data] = []
+        for (number, (offset, line)) in plan.game.lines.enumerated() {
+            // The header comes at tip-off, the events as they happen.
+            let at = number == 0 ? plan.tipOff : plan.firstAction.addingTimeInterval(offset)
+            if at <= joined { backlog.append(line) } else { input.append((at, line)) }
+        }
+        let size = max(1, (backlog.count + plan.backlogBatches - 1) / plan.backlogBatches)
+        let parts = stride(from: 0, to: backlog.count, by: size).enumerated().map { part, start in
+            (joined.addingTimeInterval(Double(part) * 1e-3), Data(backlog[start..<min(backlog.count, start + size)].joined(separator: [UInt8(ascii: "\n")])))
+        }
+        return parts + input
     }
 
     /// What the pollers of a day told, from the tasks of one instance at a time.

@@ -128,11 +128,15 @@ public struct SimulationInvariants {
     /// `apns-id` seen before) is a repeat, not a push of its moment.
     /// Pushes `moment` apart or less count as one moment (by default 10 ms: `serve`'s backlog
     /// split in batches a millisecond apart is one catch-up).
+    /// A `serve` game's lines that come after a pause longer than `moment` (a live line after a
+    /// catch-up was decided, however soon) begin a moment of their own.
     mutating func checkMoments(_ plan: SimulatedDay.Game, _ mine: [PushRecord]) {
+        let news = plan.path == .serve ? newsAfterPauses(plan) : []
         var seen: Set<String> = []
         var moments: [(at: Date, records: [PushRecord])] = []
         for record in mine.sorted(by: { $0.sentAt < $1.sentAt }) where seen.insert(record.key).inserted {
-            if let last = moments.last, record.sentAt.timeIntervalSince(last.at) <= moment {
+            if let last = moments.last, record.sentAt.timeIntervalSince(last.at) <= moment,
+               !news.contains(where: { last.at < $0 && $0 <= record.sentAt }) {
                 moments[moments.count - 1].records.append(record)
             } else {
                 moments.append((record.sentAt, [record]))
@@ -143,6 +147,18 @@ public struct SimulationInvariants {
             let starts = instances, start = day.start
             check(moment.count <= 2 && urgent <= 1, "game \(plan.game.id): \(Self.describe(at, in: mine, instances: starts, dayStart: start)) sent \(moment.count) pushes (\(urgent) priority 10)")
         }
+    }
+
+    /// When `serve` read a line of `plan` more than ``moment`` after the line before it, in each
+    /// instance (``Simulation/input(of:from:)``).
+    private func newsAfterPauses(_ plan: SimulatedDay.Game) -> [Date] {
+        var times: [Date] = []
+        for (index, started) in instances.enumerated() {
+            let stop = index + 1 < instances.count ? instances[index + 1] : .distantFuture
+            times += Simulation.input(of: plan, from: started).map(\.at).filter { $0 >= started && $0 < stop }
+        }
+        times.sort()
+        return zip(times.dropFirst(), times).filter { $0.timeIntervalSince($1) > moment }.map(\.0)
     }
 
     /// An instance's first moment with a game, or the moment's time into the day.

@@ -80,6 +80,56 @@ struct CatchUpInPartsTests {
         #expect(Self.shown(pushes) == Self.shown(Self.pushes(try Self.whole(file, share: share))), "as the backlog in one piece")
     }
 
+    /// A game followed live event by event until its policy holds a push: the session, the
+    /// events, the index of the next one, and when the held push is due.
+    static func holding(_ file: String) throws -> (session: GameSession, events: [GameEvent], next: Int, due: Date) {
+        let events = try Self.events(file, share: 1)
+        var session = GameSession(attributes: try Self.document(file).attributes, now: events[0].time)
+        for (index, event) in events.enumerated() {
+            let sent = session.outbox.count
+            session.beginArrival()
+            session.receive(event, index: index, now: event.time)
+            session.endArrival(now: event.time)
+            if index > 20, session.outbox.count == sent, let due = session.deadline, due > event.time {
+                return (session, events, index + 1, due)
+            }
+        }
+        throw ScoreFeedError(.invalidValue, "\(file): the policy never held a push")
+    }
+
+    /// An instance restarted once the held push was due (``GameSession/restart(now:window:)``):
+    /// the push waits the window for the game's first arrival. With none, it goes at the
+    /// window's end; with one, the held change and the arrival are decided once.
+    @Test(arguments: ["one-point.json", "overtime.json", "regulation-blowout.json"])
+    func aRestartWaitsTheWindowForWhatTheStopKept(file: String) throws {
+        let (held, events, next, due) = try Self.holding(file)
+        let restart = due.addingTimeInterval(60)
+        let sent = held.outbox.count
+
+        var alone = held
+        alone.restart(now: restart, window: Self.window)
+        #expect(alone.deadline == restart.addingTimeInterval(Self.window), "it waits the window")
+        alone.tick(now: restart)
+        #expect(alone.outbox.count == sent, "not before the window is over")
+        alone.tick(now: restart.addingTimeInterval(Self.window))
+        #expect(alone.outbox.count > sent, "with no arrival, the held push goes at the window's end")
+        #expect(alone.settling == nil)
+
+        var joined = held
+        joined.restart(now: restart, window: Self.window)
+        joined.beginArrival()
+        for index in next..<min(events.count, next + 30) { joined.receive(events[index], index: index, now: restart) }
+        joined.endArrival(now: restart)
+        let pushes = Self.pushes(joined).dropFirst(Self.pushes(held).count)
+        #expect(!pushes.isEmpty && pushes.count <= 2, "\(file): \(Self.shown(Array(pushes)))")
+        #expect(pushes.filter { $0.priority == 10 }.count <= 1)
+        #expect(pushes.allSatisfy { $0.state == joined.state }, "the present, once")
+
+        var nothingHeld = try Self.whole(file, share: 0.5)
+        nothingHeld.restart(now: restart, window: Self.window)
+        #expect(nothingHeld.settling == nil, "nothing held, nothing waits")
+    }
+
     /// Without the window (each part decided at once, as before), the same parts push the past:
     /// what settling saves.
     @Test func partsDecidedAtOnceEachPushTheirMoment() throws {

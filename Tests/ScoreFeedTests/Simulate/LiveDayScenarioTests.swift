@@ -275,6 +275,30 @@ struct LiveDayScenarioTests {
         #expect(outcome.instances == 4)
     }
 
+    /// Each game alone, its instance killed between the last period's end and the game's end
+    /// (a few seconds apart in the feed, while the policy holds the period's end for the final)
+    /// and back once the game is final: the restart's first moment is one catch-up, the `end`
+    /// and its priority-5 copy. Before a restart waited for its first arrival, the held push went
+    /// out alone at once and the `end` right after it: 4 pushes, 2 of priority 10.
+    @Test(arguments: modes, 0..<5)
+    func aRestartAfterTheFinalSendsTheEndAsOneMoment(_ mode: PushRenderer.Mode, _ which: Int) async throws {
+        let plan = try #require(Self.games().dropFirst(which).first)
+        let actions = plan.game.actions
+        let periodEnd = try #require(actions.last { $0.offset < plan.game.span - 2 }?.offset)
+        let kill = plan.firstAction.addingTimeInterval((periodEnd + plan.game.span) / 2)
+        let over = try #require(plan.finalAt).addingTimeInterval(60)
+        let outcome = try await Self.run(SimulatedDay(
+            scripted: [plan], mode: mode, restarts: [SimulatedDay.Restart(at: kill, downFor: over.timeIntervalSince(kill))],
+            pollInterval: 1))
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, [plan])
+        #expect(outcome.instances == 2)
+        let back = try #require(outcome.instanceStarts.last)
+        let after = outcome.records.filter { $0.sentAt >= back }
+        let moment = Self.checkMoment(after, "\(mode) \(plan.game.id) restarted after its final")
+        #expect(moment.first?.event == .end, "\(plan.game.id): the restart's first push is the end")
+    }
+
     /// A stale CDN edge answers 40 % of the requests with an older copy: no push goes back, every
     /// final is right, and the older copies were served.
     @Test(arguments: modes)
