@@ -29,6 +29,24 @@ extension LiveDataFormat.Root {
         return root
     }
 
+    /// When a copy says it was written (`meta.time`, read as ``written`` is), read from the
+    /// members before `game` only: a poller refuses an older copy by it without reading its
+    /// actions. Nil when `meta` does not come first or the byte reader declines what it reads.
+    static func written(_ data: Data) -> Date? {
+        JSONScanner.reading(data) { (scanner: inout JSONScanner) throws(JSONScanner.Declined) -> Date? in
+            guard try scanner.beginObject() else { return nil }
+            repeat {
+                let key = try scanner.key()
+                if key.is("meta") {
+                    return try meta(&scanner).flatMap(ISOTime.seconds).map(Date.init(timeIntervalSince1970:))
+                }
+                if key.is("game") { return nil }
+                try scanner.skipValue(depth: 1)
+            } while try scanner.nextMember()
+            return nil
+        } ?? nil
+    }
+
     private static func scan(
         _ scanner: inout JSONScanner, before: inout LiveDataFormat.ActionsMemo?, after: inout LiveDataFormat.ActionsMemo?
     ) throws(JSONScanner.Declined) -> Self {

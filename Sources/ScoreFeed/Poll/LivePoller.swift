@@ -153,8 +153,10 @@ public struct LivePoller: Sendable {
                 switch await fetcher.get(playByPlay, validators: &validators) {
                 case .body(let data):
                     label = "200"
-                    let copy = try decode(data)
-                    if newest.admit(copy.stamp) {
+                    // An edge's older copy, told by its `meta.time` before its actions are read.
+                    let older = newest.refuses(written: LiveDataFormat.Root.written(data))
+                    let copy = older ? nil : try decode(data)
+                    if let copy, newest.admit(copy.stamp) {
                         snapshot = copy
                         lastPlayByPlay = data
                         newestValidators = validators

@@ -61,6 +61,15 @@ public struct NewestCopy: Hashable, Sendable {
         newest = floor
     }
 
+    /// Refuses (true, and counted) a copy written at `written`, before it is read, when that
+    /// alone makes it older than the newest (``Stamp/isOlder(than:)``: a different `meta.time`
+    /// decides, whatever the copy lists); false when only reading it can tell.
+    public mutating func refuses(written: Date?) -> Bool {
+        guard let written, let seen = newest?.written, written < seen else { return false }
+        stale += 1
+        return true
+    }
+
     /// Admits a copy stamped `stamp` (true), or refuses it as older than the newest (false, and
     /// counted).
     public mutating func admit(_ stamp: Stamp) -> Bool {

@@ -22,9 +22,14 @@ public struct SimulatedGame: Sendable {
     /// The event lines for `serve`, with when each appears (seconds after the first action).
     let lines: [(offset: Double, line: Data)]
 
-    /// One liveData action: its JSON object, when it appears, its period and the score it states.
+    /// The actions' JSON objects in order, joined by commas: a copy's `actions` array is a
+    /// prefix of it, up to ``ends``' entry for its last action.
+    private let body: [UInt8]
+    /// Where each action's JSON ends in ``body``.
+    private let ends: [Int]
+
+    /// One liveData action: when it appears, its period and the score it states.
     struct Action: Sendable {
-        var json: [UInt8]
         var offset: Double
         var number: Int
         var period: Int
@@ -45,6 +50,7 @@ public struct SimulatedGame: Sendable {
         let first = game.events.first?.time ?? Date(timeIntervalSince1970: 0)
         var fold = GameFold()
         var actions: [Action] = []
+        var json: [[UInt8]] = []
         var lines: [(Double, Data)] = []
         var corrects = false
         var last = FinalScore(home: 0, away: 0)
@@ -54,12 +60,12 @@ public struct SimulatedGame: Sendable {
             if score.home < last.home || score.away < last.away { corrects = true }
             last = score
             let offset = event.time.timeIntervalSince(first)
-            actions.append(Action(
-                json: Self.liveData(event, score: score, attributes: attributes), offset: offset, number: event.seq,
-                period: event.period, score: score))
+            json.append(Self.liveData(event, score: score, attributes: attributes))
+            actions.append(Action(offset: offset, number: event.seq, period: event.period, score: score))
             lines.append((offset, StreamLine.eventLine(event, game: id)))
         }
         self.actions = actions
+        (body, ends) = Self.joined(json)
         reach = Self.reach(actions)
         self.lines = [(0, StreamLine.headerLine(attributes))] + lines
         span = actions.last?.offset ?? 0
@@ -77,17 +83,18 @@ public struct SimulatedGame: Sendable {
             let game = root["game"] as? [String: Any], let raw = game["actions"] as? [[String: Any]]
         else { throw ScoreFeedError(.missingField, "no \"game\".\"actions\"", at: .init(file: file)) }
         var actions: [Action] = []
+        var json: [[UInt8]] = []
         var time: Double?
         // Each action as the file spells it, where the byte reader finds them all.
         let spelled = Self.actionBytes(playByPlay).flatMap { $0.count == raw.count ? $0 : nil }
         for (index, action) in raw.enumerated() {
             if let stated = (action["timeActual"] as? String).flatMap(ISOTime.seconds) { time = max(time ?? stated, stated) }
-            let json = spelled?[index]
-                ?? (try? JSONSerialization.data(withJSONObject: action, options: [.sortedKeys])).map { [UInt8]($0) } ?? []
+            json.append(spelled?[index]
+                ?? (try? JSONSerialization.data(withJSONObject: action, options: [.sortedKeys])).map { [UInt8]($0) } ?? [])
             let home = (action["scoreHome"] as? String).flatMap(Int.init)
             let away = (action["scoreAway"] as? String).flatMap(Int.init)
             actions.append(Action(
-                json: json, offset: time ?? 0, number: action["actionNumber"] as? Int ?? 0, period: action["period"] as? Int ?? 1,
+                offset: time ?? 0, number: action["actionNumber"] as? Int ?? 0, period: action["period"] as? Int ?? 1,
                 score: home.flatMap { home in away.map { FinalScore(home: home, away: $0) } }))
         }
         let first = actions.lazy.map(\.offset).first { $0 > 0 } ?? 0
@@ -100,6 +107,7 @@ public struct SimulatedGame: Sendable {
         }
         self.corrects = corrects
         self.actions = actions
+        (body, ends) = Self.joined(json)
         reach = Self.reach(actions)
         span = actions.map(\.offset).max() ?? 0
         let start = document.events.first?.time ?? Date(timeIntervalSince1970: 0)
@@ -176,15 +184,27 @@ public struct SimulatedGame: Sendable {
 
     /// The play-by-play with its first `count` actions, written at `written` (`meta.time`).
     func playByPlay(actions count: Int, written: Date) -> Data {
-        var out: [UInt8] = []
-        out.reserveCapacity(actions.prefix(count).reduce(128) { $0 + $1.json.count + 1 })
-        out += Array("{\"meta\":{\"time\":\"\(Self.metaTime(written))\"},\"game\":{\"gameId\":\"\(id)\",\"actions\":[".utf8)
-        for (index, action) in actions.prefix(count).enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            out += action.json
+        let head = Array("{\"meta\":{\"time\":\"\(Self.metaTime(written))\"},\"game\":{\"gameId\":\"\(id)\",\"actions\":[".utf8)
+        let length = count > 0 ? ends[min(count, ends.count) - 1] : 0
+        var out = Data(capacity: head.count + length + 3)
+        out.append(contentsOf: head)
+        body.withUnsafeBufferPointer { out.append(UnsafeBufferPointer(rebasing: $0[..<length])) }
+        out.append(contentsOf: [UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: "}")])
+        return out
+    }
+
+    /// `objects` joined by commas, and where each ends.
+    private static func joined(_ objects: [[UInt8]]) -> (body: [UInt8], ends: [Int]) {
+        var body: [UInt8] = []
+        body.reserveCapacity(objects.reduce(0) { $0 + $1.count + 1 })
+        var ends: [Int] = []
+        ends.reserveCapacity(objects.count)
+        for object in objects {
+            if !body.isEmpty { body.append(UInt8(ascii: ",")) }
+            body += object
+            ends.append(body.count)
         }
-        out += Array("]}}".utf8)
-        return Data(out)
+        return (body, ends)
     }
 
     /// The boxscore: `status` 1 (scheduled, `text` saying PPD for a postponed game), 2 or 3 with

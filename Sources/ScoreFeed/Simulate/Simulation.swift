@@ -225,7 +225,10 @@ public enum Simulation {
     static func feed(_ games: [SimulatedDay.Game], to service: GameService, from started: Date, clock: SimulatedClock) async {
         var arrivals: [(at: Date, order: Int, line: Data)] = []
         for (index, plan) in games.enumerated() {
-            arrivals += input(of: plan, from: started).map { ($0.at, index, $0.lines) }
+            let lines = plan.game.lines
+            arrivals += input(of: plan, from: started).map { at, places in
+                (at, index, places.count == 1 ? lines[places[0]].line : Data(places.map { lines[$0].line }.joined(separator: [UInt8(ascii: "\n")])))
+            }
         }
         arrivals.sort { ($0.at, $0.order) < ($1.at, $1.order) }
         var splitter = LineReader.Splitter(limit: 65_536)  // serve's default --max-line-bytes
@@ -247,21 +250,22 @@ public enum Simulation {
         }
     }
 
-    /// What `serve` reads of `plan`'s lines in an instance started at `started`, and when: each
-    /// line when it appears, and what appeared before the instance started (or before the game
-    /// was joined) at once, in the game's number of batches a millisecond apart.
-    static func input(of plan: SimulatedDay.Game, from started: Date) -> [(at: Date, lines: Data)] {
+    /// What `serve` reads of `plan`'s lines (by their places in the game's lines) in an instance
+    /// started at `started`, and when: each line when it appears, and what appeared before the
+    /// instance started (or before the game was joined) at once, in the game's number of batches
+    /// a millisecond apart.
+    static func input(of plan: SimulatedDay.Game, from started: Date) -> [(at: Date, lines: [Int])] {
         let joined = max(plan.join ?? .distantPast, started)
-        var input: [(at: Date, lines: Data)] = []
-        var backlog: [Data] = []
-        for (number, (offset, line)) in plan.game.lines.enumerated() {
+        var input: [(at: Date, lines: [Int])] = []
+        var backlog: [Int] = []
+        for (number, (offset, _)) in plan.game.lines.enumerated() {
             // The header comes at tip-off, the events as they happen.
             let at = number == 0 ? plan.tipOff : plan.firstAction.addingTimeInterval(offset)
-            if at <= joined { backlog.append(line) } else { input.append((at, line)) }
+            if at <= joined { backlog.append(number) } else { input.append((at, [number])) }
         }
         let size = max(1, (backlog.count + plan.backlogBatches - 1) / plan.backlogBatches)
         let parts = stride(from: 0, to: backlog.count, by: size).enumerated().map { part, start in
-            (joined.addingTimeInterval(Double(part) * 1e-3), Data(backlog[start..<min(backlog.count, start + size)].joined(separator: [UInt8(ascii: "\n")])))
+            (joined.addingTimeInterval(Double(part) * 1e-3), Array(backlog[start..<min(backlog.count, start + size)]))
         }
         return parts + input
     }

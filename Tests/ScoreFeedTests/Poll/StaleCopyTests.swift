@@ -62,6 +62,32 @@ struct NewestCopyTests {
         #expect(!admitAfterRestart(Stamp(written: t0 - 1, newestAction: 14)), "the floor keeps the time it learns")
     }
 
+    /// A copy whose `meta.time` (read before its actions, from the members ahead of `game`) is
+    /// earlier than the newest is refused unread, as ``NewestCopy/admit(_:)`` would refuse it
+    /// read; a copy whose time is later, the same, absent or behind `game` is left to be read.
+    @Test func aCopyWrittenEarlierIsRefusedBeforeItIsRead() throws {
+        let t0 = Self.t0
+        func written(_ text: String) -> Date? { LiveDataFormat.Root.written(Data(text.utf8)) }
+        let time = try #require(written(#"{"meta":{"version":1,"time":"2025-02-11 01:16:27.797538"},"game":{"actions":[{]}}"#))
+        #expect(time == Date(timeIntervalSince1970: try #require(ISOTime.seconds("2025-02-11T01:16:27.797538Z"))),
+                "read as the whole copy's stamp reads it, the actions (cut here) unread")
+        #expect(written(#"{"game":{"actions":[]},"meta":{"time":"2025-02-11 01:16:27.797538"}}"#) == nil, "meta after game")
+        #expect(written(#"{"meta":"garbled","game":{}}"#) == nil)
+        #expect(written("<html>502</html>") == nil)
+
+        var newest = NewestCopy()
+        func refuses(_ written: Date?) -> Bool { newest.refuses(written: written) }
+        func admit(_ stamp: Stamp) -> Bool { newest.admit(stamp) }
+        #expect(!refuses(t0), "nothing seen yet")
+        #expect(admit(Stamp(written: t0, newestAction: 10)))
+        for (copy, refused) in [(t0 - 1, true), (t0, false), (t0 + 1, false)] as [(Date, Bool)] {
+            #expect(refuses(copy) == refused)
+            #expect(Stamp(written: copy, newestAction: 99).isOlder(than: try #require(newest.newest)) == refused, "the rule, whatever the copy lists")
+        }
+        #expect(!refuses(nil))
+        #expect(newest.stale == 1)
+    }
+
     @Test func anOlderBoxscoreNeverTurnsAFinalBackIntoLive() {
         let news = LivePoller.BoxscoreNews()
         var live = LiveBoxscore(status: .live, statusText: "Q4 0:31")
