@@ -18,9 +18,10 @@ breaks=(
   "the last journalled input lost|Sources/ScoreFeed/Serve/Journal+Reading.swift|        return reading|        if !reading.inputs.isEmpty { reading.inputs.removeLast() }; return reading"
   "the end stays due after it is sent|Sources/ScoreFeed/Decide/Coalescer.swift|        phase = .ended\n        return decision|        if lastPushAt == nil { phase = .ended }\n        return decision"
   "a channel never deleted|Sources/ScoreFeed/Engine/MatchEngine.swift|            guard peek({ \$0.lingerIsOver(now: now) }) else { return false }|            guard peek({ \$0.lingerIsOver(now: now) }), now < Date.distantPast else { return false }"
-  "an older copy admitted as news|Sources/ScoreFeed/Poll/NewestCopy.swift|        if let newest, stamp.isOlder(than: newest) {|        if let newest, stamp.isOlder(than: newest), Date() < .distantPast {"
+  "an older copy admitted as news|Sources/ScoreFeed/Poll/NewestCopy.swift|        public func isOlder(than newest: Stamp) -> Bool {|        public func isOlder(than newest: Stamp) -> Bool {\n            if Date() > .distantPast { return false }"
   "every update at priority 10|Sources/ScoreFeed/Decide/Coalescer.swift|            wanted = Push(event: .update, priority: 5, reason: \"priority 5\")|            wanted = Push(event: .update, priority: 10, reason: \"priority 5\")"
   "a backlog in parts decided part by part|Sources/ScoreFeed/Serve/GameService.swift|        public static let defaultCatchUpWindow: TimeInterval = 0.5|        public static let defaultCatchUpWindow: TimeInterval = 0"
+  "a restart sends what was held at once|Sources/ScoreFeed/Serve/GameService+Restore.swift|            if options.clock == .system { await engine.restart(window: options.catchUpWindow) }|            _ = options\n"
   "a silent game never given up|Sources/ScoreFeed/Poll/LivePoller.swift|        guard verdict.phase != nil else { return false }|        guard verdict.phase != nil, Date() < .distantPast else { return false }"
 )
 status=0

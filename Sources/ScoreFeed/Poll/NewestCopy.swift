@@ -65,7 +65,7 @@ public struct NewestCopy: Hashable, Sendable {
     /// alone makes it older than the newest (``Stamp/isOlder(than:)``: a different `meta.time`
     /// decides, whatever the copy lists); false when only reading it can tell.
     public mutating func refuses(written: Date?) -> Bool {
-        guard let written, let seen = newest?.written, written < seen else { return false }
+        guard written != nil, let newest, Stamp(written: written).isOlder(than: newest) else { return false }
         stale += 1
         return true
     }
