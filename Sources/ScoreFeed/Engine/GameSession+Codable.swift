@@ -98,7 +98,8 @@ extension GameSession: Codable {
         renderer = renderer.reconfigured(configuration)
         if let waiting = try c.decodeIfPresent(Settling.self, forKey: .settling) {
             settling = waiting
-            arrival = try c.decodeIfPresent(Int.self, forKey: .arrival) ?? 0
+            // Absent while a restart waits for the first arrival (``restart(now:window:)``).
+            arrival = try c.decodeIfPresent(Int.self, forKey: .arrival)
             arrivalSpan = try c.decodeIfPresent(ClosedRange<Date>.self, forKey: .arrivalSpan)
         }
     }

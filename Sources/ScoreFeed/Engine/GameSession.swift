@@ -362,8 +362,19 @@ public struct GameSession: Sendable {
     /// Closes the arrival: the policy decides once, at `now`, on the state after it.
     public mutating func endArrival(now: Date) {
         record(.endArrival(now: now))
+        if keepsRestartWaiting() { return }
         if (arrival ?? 0) > 0 { advance(to: now) }
         closeArrival()
+    }
+
+    /// An arrival that changed nothing (a restarted `serve`'s input read again from its start)
+    /// closes without ending a restart's wait (``restart(now:window:)``): what the instance
+    /// missed is still to come. True when it did so.
+    private mutating func keepsRestartWaiting() -> Bool {
+        guard settling != nil, (arrival ?? 0) == 0 else { return false }
+        arrival = nil
+        arrivalSpan = nil
+        return true
     }
 
     /// Closes the arrival as ``endArrival(now:)`` does, but as a catch-up that may still be
@@ -378,6 +389,7 @@ public struct GameSession: Sendable {
     /// records it, so a journal replays the same decisions.
     public mutating func endArrival(now: Date, settling window: TimeInterval) {
         record(.settleArrival(now: now, window: window))
+        if keepsRestartWaiting() { return }
         guard (arrival ?? 0) > 0 else { return closeArrival() }
         advance(to: now)
         let since = settling?.since ?? self.now

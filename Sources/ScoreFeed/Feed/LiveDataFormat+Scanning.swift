@@ -31,19 +31,24 @@ extension LiveDataFormat.Root {
 
     /// When a copy says it was written (`meta.time`, read as ``written`` is), read from the
     /// members before `game` only: a poller refuses an older copy by it without reading its
-    /// actions. Nil when `meta` does not come first or the byte reader declines what it reads.
+    /// actions. Nil when `meta` does not come before `game`, comes twice before it, or the byte
+    /// reader declines what it reads (the whole copy is then read, as before).
     static func written(_ data: Data) -> Date? {
         JSONScanner.reading(data) { (scanner: inout JSONScanner) throws(JSONScanner.Declined) -> Date? in
             guard try scanner.beginObject() else { return nil }
+            var seen: UInt32 = 0
+            var time: String?
             repeat {
                 let key = try scanner.key()
+                if key.is("game") { break }
                 if key.is("meta") {
-                    return try meta(&scanner).flatMap(ISOTime.seconds).map(Date.init(timeIntervalSince1970:))
+                    try mark(&seen, 1)
+                    time = try meta(&scanner)
+                } else {
+                    try scanner.skipValue(depth: 1)
                 }
-                if key.is("game") { return nil }
-                try scanner.skipValue(depth: 1)
             } while try scanner.nextMember()
-            return nil
+            return time.flatMap(ISOTime.seconds).map(Date.init(timeIntervalSince1970:))
         } ?? nil
     }
 

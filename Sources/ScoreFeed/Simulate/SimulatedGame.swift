@@ -185,7 +185,7 @@ public struct SimulatedGame: Sendable {
     /// The play-by-play with its first `count` actions, written at `written` (`meta.time`).
     func playByPlay(actions count: Int, written: Date) -> Data {
         let head = Array("{\"meta\":{\"time\":\"\(Self.metaTime(written))\"},\"game\":{\"gameId\":\"\(id)\",\"actions\":[".utf8)
-        let length = count > 0 ? ends[min(count, ends.count) - 1] : 0
+        let length = count > 0 && !ends.isEmpty ? ends[min(count, ends.count) - 1] : 0
         var out = Data(capacity: head.count + length + 3)
         out.append(contentsOf: head)
         body.withUnsafeBufferPointer { out.append(UnsafeBufferPointer(rebasing: $0[..<length])) }

@@ -125,6 +125,26 @@ struct CatchUpInPartsTests {
         #expect(pushes.filter { $0.priority == 10 }.count <= 1)
         #expect(pushes.allSatisfy { $0.state == joined.state }, "the present, once")
 
+        // serve restarted reads its input again from the start: an arrival of repeats only is not
+        // what the instance missed, and the wait goes on for the news after it.
+        var repeated = held
+        repeated.restart(now: restart, window: Self.window)
+        let waiting = try repeated.encoded()
+        #expect(try GameSession.read(waiting, file: "restart").encoded() == waiting, "a snapshot of the wait reads back as it was")
+        repeated.beginArrival()
+        for index in 0..<next { repeated.receive(events[index], index: index, now: restart) }
+        repeated.endArrival(now: restart, settling: Self.window)
+        #expect(repeated.settling != nil && repeated.outbox.count == sent, "repeats only: still waiting")
+        let news = restart.addingTimeInterval(0.001)
+        repeated.beginArrival()
+        for index in next..<min(events.count, next + 30) { repeated.receive(events[index], index: index, now: news) }
+        repeated.endArrival(now: news, settling: Self.window)
+        repeated.tick(now: news.addingTimeInterval(Self.window))
+        let caughtUp = Self.pushes(repeated).dropFirst(Self.pushes(held).count)
+        #expect(!caughtUp.isEmpty && caughtUp.count <= 2 && caughtUp.filter { $0.priority == 10 }.count <= 1,
+                "\(file): \(Self.shown(Array(caughtUp)))")
+        #expect(caughtUp.allSatisfy { $0.state == repeated.state }, "the present, once")
+
         var nothingHeld = try Self.whole(file, share: 0.5)
         nothingHeld.restart(now: restart, window: Self.window)
         #expect(nothingHeld.settling == nil, "nothing held, nothing waits")

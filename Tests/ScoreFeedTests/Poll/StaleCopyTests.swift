@@ -73,6 +73,8 @@ struct NewestCopyTests {
                 "read as the whole copy's stamp reads it, the actions (cut here) unread")
         #expect(written(#"{"game":{"actions":[]},"meta":{"time":"2025-02-11 01:16:27.797538"}}"#) == nil, "meta after game")
         #expect(written(#"{"meta":"garbled","game":{}}"#) == nil)
+        #expect(written(#"{"meta":{"time":"2025-02-11 01:16:27.797538"},"meta":{"time":"2025-02-11 01:17:00.000000"},"game":{}}"#) == nil,
+                "meta twice: the whole copy is read, as JSONDecoder decides")
         #expect(written("<html>502</html>") == nil)
 
         var newest = NewestCopy()
