@@ -173,13 +173,16 @@ public struct SimulatedDay: Sendable {
                 at: start.addingTimeInterval(random.double(in: 60...max(61, end.timeIntervalSince(start)))),
                 downFor: random.double(in: 1...900), lostState: random.chance(0.15) && losingState, tornJournal: random.chance(0.5)))
         }
-        // A game's last seconds are where a stop costs most (a last period's end is held for the
-        // final a few seconds later): on one day in three a kill lands in them.
+        // A game's last seconds are where a stop costs most (its last period's end is held for
+        // the final a few seconds later): on one day in three a kill lands between a played
+        // game's last two actions.
         let played = games.filter { if case .plays = $0.fate { true } else { false } }
         if !played.isEmpty, random.chance(0.35) {
             let plan = played[random.below(played.count)]
+            let actions = plan.game.actions
+            let last = plan.game.span, before = actions.count > 1 ? min(last, actions[actions.count - 2].offset) : last
             restarts.append(Restart(
-                at: plan.firstAction.addingTimeInterval(max(0, plan.game.span - random.double(in: 0...40))),
+                at: plan.firstAction.addingTimeInterval(before + random.double(in: 0...1) * (last - before)),
                 downFor: random.double(in: 1...900), lostState: false, tornJournal: random.chance(0.5)))
         }
         // A comeback is seen by an instance that starts after the feed is back.
