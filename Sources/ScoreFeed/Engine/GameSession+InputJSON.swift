@@ -38,7 +38,8 @@ extension GameSession.Input {
             out.raw("}}")
         case .settleArrival(let now, let window), .restart(let now, let window):
             guard now.timeIntervalSinceReferenceDate.isFinite, window.isFinite else { return false }
-            if case .restart = self { out.raw(#"{"restart":{"now":"#) } else { out.raw(#"{"settleArrival":{"now":"#) }
+            out.raw(caseName)
+            out.raw(#"":{"now":"#)
             out.date(now)
             out.raw(#","window":"#)
             try? out.double(window)
@@ -58,12 +59,14 @@ extension GameSession.Input {
         return true
     }
 
-    /// `{"` and the case's name, for the cases that carry only `now`.
+    /// `{"` and the case's name, for the cases whose members begin with `now`.
     private var caseName: StaticString {
         switch self {
         case .tick: #"{"tick"#
         case .finish: #"{"finish"#
         case .endArrival: #"{"endArrival"#
+        case .settleArrival: #"{"settleArrival"#
+        case .restart: #"{"restart"#
         default: #"{"delivered"#
         }
     }
