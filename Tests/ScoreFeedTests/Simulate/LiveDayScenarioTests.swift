@@ -277,12 +277,16 @@ struct LiveDayScenarioTests {
 
     /// Each game alone, its instance killed between the last period's end and the game's end
     /// (a few seconds apart in the feed, while the policy holds the period's end for the final)
-    /// and back once the game is final: the restart's first moment is one catch-up, the `end`
-    /// and its priority-5 copy. Before a restart waited for its first arrival, the held push went
-    /// out alone at once and the `end` right after it: 4 pushes, 2 of priority 10.
-    @Test(arguments: modes, 0..<5)
-    func aRestartAfterTheFinalSendsTheEndAsOneMoment(_ mode: PushRenderer.Mode, _ which: Int) async throws {
-        let plan = try #require(Self.games().dropFirst(which).first)
+    /// and back once the game is final, polled or served (`serve` reads its input again from the
+    /// start, so its first arrival may be repeats only): the restart's first moment is one
+    /// catch-up, the `end` and its priority-5 copy. Before a restart waited for its first
+    /// arrival, the held push went out alone at once and the `end` right after it: 4 pushes, 2 of
+    /// priority 10.
+    @Test(arguments: modes, [SimulatedDay.Path.poll, .serve].flatMap { path in (0..<5).map { Placed(path: path, which: $0) } })
+    func aRestartAfterTheFinalSendsTheEndAsOneMoment(_ mode: PushRenderer.Mode, _ placed: Placed) async throws {
+        var plan = try #require(Self.games(placed.path).dropFirst(placed.which).first)
+        // Read again in four parts a millisecond apart: the first ones are repeats only.
+        if placed.path == .serve { plan.backlogBatches = 4 }
         let actions = plan.game.actions
         let periodEnd = try #require(actions.last { $0.offset < plan.game.span - 2 }?.offset)
         let kill = plan.firstAction.addingTimeInterval((periodEnd + plan.game.span) / 2)
@@ -297,6 +301,13 @@ struct LiveDayScenarioTests {
         let after = outcome.records.filter { $0.sentAt >= back }
         let moment = Self.checkMoment(after, "\(mode) \(plan.game.id) restarted after its final")
         #expect(moment.first?.event == .end, "\(plan.game.id): the restart's first push is the end")
+    }
+
+    /// A real game (by its place among them) on a path.
+    struct Placed: Sendable, CustomTestStringConvertible {
+        var path: SimulatedDay.Path
+        var which: Int
+        var testDescription: String { "\(path.rawValue) #\(which)" }
     }
 
     /// A stale CDN edge answers 40 % of the requests with an older copy: no push goes back, every
