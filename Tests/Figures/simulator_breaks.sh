@@ -2,7 +2,8 @@
 # Builds the live layer broken on purpose, one break at a time, and runs the simulator's default
 # run (or the days given) on each: a break the simulator does not catch is printed as MISSED.
 # Each break is a one-line change made by python3 in a scratch worktree of HEAD; the tree you
-# work in is not touched.
+# work in is not touched. (Session 12 dropped "a join decided for every arrival": under the default
+# join budget, `fresh`, a join is decided as any arrival is, so that break changed nothing.)
 # usage: Tests/Figures/simulator_breaks.sh [simulate options, e.g. --days 10]
 #        ONLY=<part of a break's name> runs that break alone.
 set -uo pipefail
@@ -13,7 +14,7 @@ git -C "$root" worktree add --detach "$work/tree" HEAD >/dev/null 2>&1 || { echo
 cd "$work/tree"
 # name | file | text | replacement
 breaks=(
-  "a join decided for every arrival|Sources/ScoreFeed/Decide/Coalescer+Join.swift|        arrival.isFirst && state.homeScore|        state.homeScore"
+  "a sooner deadline does not wake the timer|Sources/ScoreFeed/Serve/GameService+Timers.swift|        if let timerTarget, deadline < timerTarget { timerWakeUp.signal() }|        _ = deadline"
   "a catch-up decided per event|Sources/ScoreFeed/Engine/MatchEngine.swift|                session.noteCopy(written: written)\n            }\n        }|                session.noteCopy(written: written)\n            }\n            session.endArrival(now: now); session.beginArrival()\n        }"
   "the last journalled input lost|Sources/ScoreFeed/Serve/Journal+Reading.swift|        return reading|        if !reading.inputs.isEmpty { reading.inputs.removeLast() }; return reading"
   "the end stays due after it is sent|Sources/ScoreFeed/Decide/Coalescer.swift|        phase = .ended\n        return decision|        if lastPushAt == nil { phase = .ended }\n        return decision"

@@ -50,6 +50,10 @@ public actor MatchEngine {
     private let wallClock: any EngineClock
     /// Told each push's feed-to-push time, each checkpoint write and each sink error (`--metrics`).
     private let metrics: MetricsRecorder?
+    /// When this engine began (its clock): a deadline before it passed while no instance ran.
+    private let began: Date
+    /// The deadline last measured by ``measureLateness(_:)``: each is measured once.
+    private var measuredDeadline: Date?
 
     public init(
         attributes: GameAttributes,
@@ -76,6 +80,7 @@ public actor MatchEngine {
         self.clock = clock
         feedTime = clock as? ManualClock
         self.wallClock = wallClock
+        began = clock.now
         self.sink = sink
         self.session = session
         self.session.recordsInputs = checkpoints != nil
@@ -161,6 +166,7 @@ public actor MatchEngine {
         var verdicts: [EventValidator.Verdict] = []
         verdicts.reserveCapacity(items.count)
         let now = clock.now
+        measureLateness(now)
         let before = (corrections: session.statistics.corrections, outbox: session.outbox.count)
         var changed = false
         session.beginArrival()
@@ -197,6 +203,7 @@ public actor MatchEngine {
     private func take(
         _ event: GameEvent, index: Int, judged verdict: EventValidator.Verdict, holdingPushes: Bool = false
     ) async throws -> EventValidator.Verdict {
+        measureLateness(clock.now)
         session.receive(event, index: index, judged: verdict, now: clock.now)
         switch verdict {
         case .accept, .edit: commit()
@@ -215,6 +222,7 @@ public actor MatchEngine {
             feedTime.advance(to: time)
         }
         let corrections = session.statistics.corrections
+        measureLateness(clock.now)
         session.follow(score, now: clock.now)
         if session.statistics.corrections != corrections { commit() }
         try await deliver(holdingPushes: holdingPushes)
@@ -257,6 +265,7 @@ public actor MatchEngine {
     public func tick(holdingPushes: Bool = false) async throws {
         if checkpointFailure != nil { commit() }
         let channel = session.channel
+        measureLateness(clock.now)
         session.tick(now: clock.now)
         if !session.outbox.isEmpty || session.channel != channel { commit() }
         try await deliver(holdingPushes: holdingPushes)
@@ -346,6 +355,14 @@ public actor MatchEngine {
     }
 
     // MARK: - Internals
+
+    /// Tells the metrics how long after it came due the game's deadline is acted on at `now` (the
+    /// timer's tick, or an arrival that came first): `scorefeed_deadline_lateness_seconds`.
+    private func measureLateness(_ now: Date) {
+        guard let metrics, let due = session.deadline, due >= began, due <= now, due != measuredDeadline else { return }
+        measuredDeadline = due
+        metrics.observeDeadline(game: attributes.gameId, due: due, lateBy: now.timeIntervalSince(due))
+    }
 
     /// Hands the outbox to the sink, oldest first, each output removed once the sink has it and
     /// the checkpoint written again (a restart sends again at most the push that was in flight).

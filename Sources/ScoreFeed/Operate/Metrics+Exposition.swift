@@ -100,6 +100,10 @@ extension Metrics {
             name: "scorefeed_withheld_pushes",
             help: "Pushes rendered and not delivered, by cause: checkpoint (cannot be written), channel (none yet) or sink (failed or not yet taken).",
             type: "gauge", samples: Self.withholdingCauses.map { ("", [("cause", $0)], String(withheld[$0] ?? 0)) }))
+        families.append(Self.histogram(
+            "scorefeed_deadline_lateness_seconds",
+            "Seconds after it came due that a game's deadline (a held push, a catch-up's decision, a channel's linger) was acted on.",
+            deadlineLateness))
         families.append(Self.histogram("scorefeed_checkpoint_write_seconds", "Seconds per checkpoint write (snapshot, journal append or sync).", checkpointWrite))
         families.append(Family(
             name: "scorefeed_checkpoint_errors_total", help: "Checkpoint writes that failed.", type: "counter",

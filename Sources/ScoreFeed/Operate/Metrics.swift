@@ -91,6 +91,10 @@ public struct Metrics: Hashable, Sendable {
     /// Bounds of `scorefeed_checkpoint_write_seconds`: an append is microseconds, an fsync
     /// milliseconds, a slow disk more.
     public static let checkpointWriteBounds: [Double] = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1]
+    /// Bounds of `scorefeed_deadline_lateness_seconds`: a deadline is handled when it comes due, a
+    /// busy host's timer a few milliseconds after; anything past a second is a push held longer
+    /// than its policy chose.
+    public static let deadlineLatenessBounds: [Double] = [0.001, 0.01, 0.1, 1, 5, 10, 30, 60]
     /// The game states of `scorefeed_games`, always all written (zero when none).
     public static let gameStates = ["pregame", "live", "ended"]
     /// How long an ended game's series stay after its end was delivered (first seen delivered
@@ -122,6 +126,10 @@ public struct Metrics: Hashable, Sendable {
     /// The causes ``withheld`` names, each written even at 0.
     public static let withholdingCauses = ["checkpoint", "channel", "sink"]
     public var checkpointWrite = Histogram(bounds: Metrics.checkpointWriteBounds)
+    /// How long after it came due each game's deadline (a held push, a catch-up's decision, a
+    /// channel's linger) was acted on, on the game's clock. Deadlines that passed while no
+    /// instance ran (before a restart) are not counted: they are the restart's.
+    public var deadlineLateness = Histogram(bounds: Metrics.deadlineLatenessBounds)
     public var checkpointErrors = 0
     public var pollRequests: [PollRequest: Int] = [:]
     /// Nil unless polling: the longest time, across the games being polled, since a game's

@@ -15,18 +15,33 @@ extension GameService {
         return EngineStatus.of(engine)
     }
 
-    /// Fires every held push that is due now (system clock) across games.
+    /// Fires every held push that is due now (system clock) across games, each game in a child
+    /// task of its own, and returns once all of them are done.
     public func fireDue(now: Date) async {
+        await withDiscardingTaskGroup { group in startDue(now: now, in: &group) }
+        await grantFreedChannels()
+    }
+
+    /// Starts, in `group`, the work of every game whose deadline is due at `now`: one child per
+    /// game, so that a slow sink delays only the game it is sending for, never another game's
+    /// held push.
+    private func startDue(now: Date, in group: inout DiscardingTaskGroup) {
         while let id = state.popDue(now) {
             guard let engine = engines[id] else { continue }
             // A game the open batch touched goes on holding its pushes for the batch's sync; any
             // other sends what is due now.
-            var status = await Self.tick(engine, now: now, holdingPushes: state.inBatch(id))
-            // A deadline the tick could not move (its checkpoint cannot be written) is looked at
-            // again a second later, not at once: this loop must end.
-            if let deadline = status.deadline, deadline <= now { status.deadline = now.addingTimeInterval(1) }
-            await absorb(id, status)
+            let holding = state.inBatch(id)
+            group.addTask { await self.fire(id, engine, now: now, holdingPushes: holding) }
         }
+    }
+
+    /// Lets game `id` act on its deadline at `now`, then takes in its next one.
+    private func fire(_ id: String, _ engine: MatchEngine, now: Date, holdingPushes: Bool) async {
+        var status = await Self.tick(engine, now: now, holdingPushes: holdingPushes)
+        // A deadline the tick could not move (its checkpoint cannot be written) is looked at
+        // again a second later, not at once: the timer must not spin.
+        if let deadline = status.deadline, deadline <= now { status.deadline = now.addingTimeInterval(1) }
+        await absorb(id, status)
         await grantFreedChannels()
     }
 
@@ -35,19 +50,25 @@ extension GameService {
 
     /// Sends held pushes as they come due on the wall clock (``Options/wallClock``) until the task
     /// is cancelled: sleeps until the next deadline, woken sooner when a sooner one is scheduled
-    /// (``schedule(_:_:)``) or a game waits for a channel; at most ``timerRest`` at a time.
+    /// (``schedule(_:_:)``) or a game waits for a channel; at most ``timerRest`` at a time. Each
+    /// due game's work runs on its own in the timer's task group, so the timer never waits for a
+    /// sink and the next deadline is met on time whatever the last one is still sending.
     func runTimer() async {
-        await DeadlineLoop(clock: wallClock).run(
-            wakeUp: timerWakeUp,
-            next: {
-                let target = min(nextDeadline ?? .distantFuture, wallClock.now.addingTimeInterval(Self.timerRest))
-                timerTarget = target
-                return target
-            },
-            work: { now in
-                timerTarget = nil
-                await fireDue(now: now)
-            })
+        await withDiscardingTaskGroup { group in
+            await DeadlineLoop(clock: wallClock).run(
+                wakeUp: timerWakeUp,
+                next: {
+                    let target = min(nextDeadline ?? .distantFuture, wallClock.now.addingTimeInterval(Self.timerRest))
+                    timerTarget = target
+                    return target
+                },
+                work: { now in
+                    timerTarget = nil
+                    startDue(now: now, in: &group)
+                    await grantFreedChannels()
+                })
+            group.cancelAll()
+        }
     }
 
     /// The longest the timer sleeps without looking: every deadline wakes it on its own (each

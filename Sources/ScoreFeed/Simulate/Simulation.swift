@@ -66,6 +66,8 @@ public enum Simulation {
         var instances: [Instance] = []
         var violations: [String] = []
         let told = Reports()
+        // Every instance's engines tell it how late they acted on their deadlines.
+        let metrics = MetricsRecorder()
         var from = day.start
         var steps = 0
         let stops: [SimulatedDay.Restart?] = day.restarts.map { $0 } + [nil]
@@ -91,7 +93,7 @@ public enum Simulation {
                 if let stop { handOver(stop, tearing: stop.tornJournal ? jitter : nil) }
             }) { [clock, directory] in
                 await runInstance(
-                    day, started: started, clock: clock, state: directory, cdn: cdn, sender: sender, seed: jitter,
+                    day, started: started, clock: clock, state: directory, cdn: cdn, sender: sender, seed: jitter, metrics: metrics,
                     report: { report in told.add(Told(instance: instance, at: clock.now, report: report)) },
                     restoredCheck: { lost in told.restored(lost.map { "instance \(instance): \($0)" }) })
             }
@@ -125,6 +127,7 @@ public enum Simulation {
                                            lostState: instances.map(\.lostStateBefore), openChannels: sender.openChannels,
                                            moment: moment)
         checker.checkAll()
+        let deadlines = checker.checkDeadlines(metrics)
         violations += told.lost
         if !checker.violations.isEmpty || !violations.isEmpty {
             // What the day's instances went through, for whoever reads the failure.
@@ -135,7 +138,7 @@ public enum Simulation {
         }
         return Outcome(
             day: day.index, seed: day.seed, mode: day.mode, games: day.games.count, faults: day.faults,
-            checks: checker.checks + told.restoresChecked, violations: violations + checker.violations, records: sender.records,
+            checks: checker.checks + told.restoresChecked + deadlines, violations: violations + checker.violations, records: sender.records,
             instances: instances.count, simulatedSeconds: clock.now.timeIntervalSince(day.start), answers: cdn.answers,
             reports: told.all, channelsMade: sender.channelsMade, instanceStarts: instances.map(\.started), steps: steps)
     }
@@ -169,7 +172,7 @@ public enum Simulation {
     /// (pollers for `poll` games, the input lines of `serve` games) until they are over.
     static func runInstance(
         _ day: SimulatedDay, started: Date, clock: SimulatedClock, state: URL, cdn: SimulatedCDN, sender: SimulatedSender,
-        seed: UInt64, report: @escaping @Sendable (LivePoller.Report) -> Void, restoredCheck: @Sendable (_ lost: String?) -> Void = { _ in }
+        seed: UInt64, metrics: MetricsRecorder? = nil, report: @escaping @Sendable (LivePoller.Report) -> Void, restoredCheck: @Sendable (_ lost: String?) -> Void = { _ in }
     ) async {
         let random = Jitter(seed: seed)
         let sink = ResilientSink(sender, clock: clock, random: random.next)
@@ -191,7 +194,7 @@ public enum Simulation {
             service = try GameService(
                 options: .init(
                     clock: .system, renderer: renderer, stateDirectory: state, channels: .init(manage: day.mode != .token, deleteUnknown: true),
-                    wallClock: clock),
+                    metrics: metrics, wallClock: clock),
                 sink: sink)
             let durable = Self.durableInputs(in: state)
             for (game, restored) in try await service.restore().inputs {

@@ -169,6 +169,22 @@ public struct SimulationInvariants {
         return first ? "instance \((index ?? 0) + 1)'s first moment" : "a moment at +\(Int(at.timeIntervalSince(dayStart))) s"
     }
 
+    /// Every deadline an instance set (a held push, a catch-up's decision, a channel's linger) was
+    /// acted on when it came due, within ``deadlineSlack``: on virtual time nothing makes the
+    /// timer late but a timer that missed it or waited for another game. Deadlines that passed
+    /// while no instance ran are the restart's, not counted. Returns the deadlines checked.
+    mutating func checkDeadlines(_ metrics: MetricsRecorder) -> Int {
+        if let late = metrics.latestDeadline, late.seconds > Self.deadlineSlack {
+            violations.append(
+                "game \(late.game): a deadline due at +\(Int(late.due.timeIntervalSince(day.start))) s was acted on "
+                    + "\((late.seconds * 10).rounded() / 10) s late (a push held past its time)")
+        }
+        return metrics.observed(now: day.start).deadlineLateness.counts.reduce(0, +)
+    }
+
+    /// How late a deadline may be acted on: 10 ms of virtual time, the moment's width.
+    static let deadlineSlack: TimeInterval = 0.01
+
     /// No `apns-id` names two bodies.
     mutating func checkIDs() {
         var bodies: [String: Data] = [:]

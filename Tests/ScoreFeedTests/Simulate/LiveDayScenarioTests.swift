@@ -327,6 +327,19 @@ struct LiveDayScenarioTests {
         }
     }
 
+    /// Every real game tipping off at once, and a push sender that takes up to 10 s per request all
+    /// day: each game's held pushes still go when they come due (the deadline invariant, to 10 ms
+    /// of virtual time). With the timer waiting for each game's send in turn, `serve`'s catch-up
+    /// decisions went 6.7 s late behind another game's request (tried).
+    @Test(arguments: modes, [SimulatedDay.Path.poll, .serve])
+    func aSlowSenderHoldsNoOtherGamesPush(_ mode: PushRenderer.Mode, _ path: SimulatedDay.Path) async throws {
+        let games = Self.games(path, apart: 0)
+        let outcome = try await Self.run(SimulatedDay(
+            scripted: games, mode: mode, sink: SimulatedDay.SinkFaults(slowest: 10), pollInterval: 30))
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games)
+    }
+
     /// Every kind of endpoint fault on each game (503s, timeouts, hostile answers: cut documents,
     /// error pages, random bytes, the other endpoint's document) and a push sender down for ten
     /// minutes: each is a failed request and the games still end with their finals.
