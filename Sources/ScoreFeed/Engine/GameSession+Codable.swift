@@ -205,6 +205,9 @@ extension GameSession: Codable {
         if case .lingering = channel.phase, !endRecords.isEmpty {
             outbox = endRecords.map { .push($0) } + outbox
             channel.reopen()
+        } else if endWaitsForTheSink {
+            // The sink had not delivered the end when the last run stopped: it goes again.
+            outbox = endRecords.map { .push($0) } + outbox
         }
     }
 

@@ -25,6 +25,7 @@ extension GameSession {
         case callOff(GamePhase, why: String, now: Date)
         case staleCopy
         case copy(written: Date)
+        case endConfirmed
     }
 
     /// Applies `input` as the call it records.
@@ -48,6 +49,7 @@ extension GameSession {
         case .callOff(let phase, let why, let now): callOff(phase, why: why, now: now)
         case .staleCopy: ignoreStaleCopy()
         case .copy(let written): noteCopy(written: written)
+        case .endConfirmed: confirmEnd()
         }
     }
 

@@ -31,6 +31,8 @@ extension GameSession.Input {
             out.raw(#"{"beginArrival":{}}"#)
         case .staleCopy:
             out.raw(#"{"staleCopy":{}}"#)
+        case .endConfirmed:
+            out.raw(#"{"endConfirmed":{}}"#)
         case .copy(let written):
             guard written.timeIntervalSinceReferenceDate.isFinite else { return false }
             out.raw(#"{"copy":{"written":"#)

@@ -53,6 +53,9 @@ extension JSONScanner {
         } else if name.is("staleCopy") {
             try members { (_, _) throws(Declined) in throw Declined() }
             input = .staleCopy
+        } else if name.is("endConfirmed") {
+            try members { (_, _) throws(Declined) in throw Declined() }
+            input = .endConfirmed
         } else if name.is("copy") {
             var written: Date?
             try members { (key, scanner) throws(Declined) in

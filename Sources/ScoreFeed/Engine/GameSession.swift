@@ -43,9 +43,10 @@ public struct GameSession: Sendable {
     /// (written by another version): it resumed with a fresh policy that counts the hour's
     /// budget as spent.
     public internal(set) var policyWasReset = false
-    /// The game's `end` (and its copy) as handed to the sink, kept while its channel lingers: a
-    /// sink that holds records in memory (``ResilientSink``) may lose them in a crash, and a
-    /// restart then sends them again before the channel is deleted.
+    /// The game's `end` (and its copy) as handed to the sink, kept until the sink holds none of
+    /// the game's records (``confirmEnd()``) or, for a channel ScoreFeed made, until its delete: a
+    /// sink that holds records in memory (``ResilientSink``, while its endpoint is down) may lose
+    /// them in a crash, and a restart then sends them again, the same bytes.
     public internal(set) var endRecords: [PushRecord] = []
 
     /// Changes taken in since ``beginArrival()``, while an arrival is open (nil: none is): the
@@ -433,8 +434,7 @@ public struct GameSession: Sendable {
             statistics.handed[Statistics.Handed(priority: record.priority, event: record.event), default: 0] += 1
             if record.priority == 10, Push.isBeyondBudget(record.reason) { statistics.beyondBudget += 1 }
         }
-        if case .push(let record) = output, record.event == .end, channel.origin == .scorefeed,
-           !endRecords.contains(where: { $0.seq == record.seq }) {
+        if case .push(let record) = output, record.event == .end, !endRecords.contains(where: { $0.seq == record.seq }) {
             endRecords.append(record)
         }
         // The end and its priority-5 copy are both out: the channel's linger starts.
@@ -442,6 +442,20 @@ public struct GameSession: Sendable {
             advance(to: now ?? self.now)
             channel.endDelivered(now: self.now, linger: renderer.configuration.channelLinger)
         }
+    }
+
+    /// Whether the kept `end` waits for ``confirmEnd()``: a game without a channel ScoreFeed made
+    /// (whose delete clears it).
+    public var endWaitsForTheSink: Bool {
+        !endRecords.isEmpty && channel.origin != .scorefeed
+    }
+
+    /// The sink holds none of the game's records any more: the kept `end` has left it, and a
+    /// restart need not send it again.
+    public mutating func confirmEnd() {
+        guard endWaitsForTheSink else { return }
+        record(.endConfirmed)
+        endRecords = []
     }
 
     // MARK: - Internals

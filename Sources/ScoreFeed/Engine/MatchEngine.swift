@@ -418,8 +418,13 @@ public actor MatchEngine {
             }
         }
         guard let next else {
-            // Nothing to send: a linger that is over ends in the delete, once the sink holds
-            // none of the game's pushes (a webhook that is down may still hold its end).
+            // Nothing to send: an end the sink has delivered need not go again after a restart.
+            if peek({ $0.endWaitsForTheSink }), await sink.pending(game: attributes.gameId) == 0 {
+                session.confirmEnd()
+                commit()
+            }
+            // A linger that is over ends in the delete, once the sink holds none of the game's
+            // pushes (a webhook that is down may still hold its end).
             let now = clock.now
             guard peek({ $0.lingerIsOver(now: now) }) else { return false }
             if await sink.pending(game: attributes.gameId) > 0 { return false }
@@ -439,13 +444,17 @@ public actor MatchEngine {
             // An unusable answer leaves the create to send again, later (the news says so).
             if case .unusable = outcome { return false }
         case .output(let output):
+            var drained = false
             switch output {
             case .push(let record):
                 try await sink.send(record)
                 if let metrics, let source = record.sourceTime { metrics.observeFeedToPush(clock.now.timeIntervalSince(source)) }
+                // An end the sink delivered at once is not kept (one commit with its delivery).
+                if record.event == .end { drained = await sink.pending(game: attributes.gameId) == 0 }
             case .refused(let refusal): try await sink.refused(refusal)
             }
             session.delivered(now: clock.now)
+            if drained { session.confirmEnd() }
             commit()
         }
         // What the checkpoint does not hold must not be built on.

@@ -54,13 +54,18 @@ public final class Journal: @unchecked Sendable {
     }
 
     /// Buffers the inputs numbered from `first` for the journal at `path`; returns the line's
-    /// bytes. Inputs that are all deliveries need only reach the kernel before the next push;
-    /// any other must be synced.
+    /// bytes. Inputs that are all deliveries (and confirmed ends: one lost sends the end again)
+    /// need only reach the kernel before the next push; any other must be synced.
     @discardableResult
     public func append(
         _ inputs: [GameSession.Input], first: Int, seq: Int, lastTimestamp: Int, to path: String
     ) throws(ScoreFeedError) -> Int {
-        let mustSync = inputs.contains { if case .delivered = $0 { false } else { true } }
+        let mustSync = inputs.contains {
+            switch $0 {
+            case .delivered, .endConfirmed: false
+            default: true
+            }
+        }
         // The checksummed part: `seq lastTimestamp [inputs]`.
         var bytes = JSONBytes(capacity: 32 + 256 * inputs.count)
         bytes.int(seq)

@@ -68,7 +68,7 @@ struct JournalTests {
             .beginArrival, .endArrival(now: Make.start.addingTimeInterval(0.25)), .staleCopy,
             .copy(written: Make.start.addingTimeInterval(-0.125)),
             .settleArrival(now: Make.start.addingTimeInterval(3.3), window: 0.5), .follow(FinalScore(home: 101, away: 99), now: Make.start),
-            .restart(now: Make.start.addingTimeInterval(7.75), window: 0.5),
+            .restart(now: Make.start.addingTimeInterval(7.75), window: 0.5), .endConfirmed,
         ]
         #expect(inputs.count > 20)
         for input in inputs {
@@ -106,7 +106,7 @@ struct JournalTests {
             .settleArrival(now: now, window: 0.5), .follow(FinalScore(home: 1, away: 2), now: now), .staleCopy,
             .continueNumbering(after: 4, lastTimestamp: 9), .useChannel("abc", storage: 1), .createChannel(storage: 0),
             .beginDelete(now: now), .refuseChannel("no"), .callOff(.final, why: "over", now: now), .copy(written: now),
-            .restart(now: now, window: 0.5),
+            .restart(now: now, window: 0.5), .endConfirmed,
         ]
         inputs[0] = {
             guard case .receive(var event, let index, let now) = inputs[0] else { return inputs[0] }

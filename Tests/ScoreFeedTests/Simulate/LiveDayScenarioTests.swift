@@ -303,6 +303,24 @@ struct LiveDayScenarioTests {
         #expect(moment.first?.event == .end, "\(plan.game.id): the restart's first push is the end")
     }
 
+    /// Each game alone, its push sender down from two minutes before the final to a quarter of an
+    /// hour after it, and the instance killed five minutes after the final, while the sender's
+    /// queue (``ResilientSink``, in memory) still holds the `end`: the restart sends the end
+    /// again, and every game ends with its final. Before the end was kept until the sink had
+    /// delivered it, token mode lost it with the queue: the last push was an update short of the
+    /// final (`simulate --seed 21 --day 7 --mode token --games ../shared/nba-pbp`; tried).
+    @Test(arguments: modes, [SimulatedDay.Path.poll, .serve].flatMap { path in (0..<5).map { Placed(path: path, which: $0) } })
+    func aKillWhileTheSenderHoldsTheEndStillEndsTheGame(_ mode: PushRenderer.Mode, _ placed: Placed) async throws {
+        let plan = try #require(Self.games(placed.path).dropFirst(placed.which).first)
+        let final = try #require(plan.finalAt)
+        let outcome = try await Self.run(SimulatedDay(
+            scripted: [plan], mode: mode, restarts: [SimulatedDay.Restart(at: final.addingTimeInterval(300), downFor: 60)],
+            sink: SimulatedDay.SinkFaults(failing: [final.addingTimeInterval(-120)..<final.addingTimeInterval(900)]), pollInterval: 30))
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, [plan])
+        #expect(outcome.instances == 2)
+    }
+
     /// A real game (by its place among them) on a path.
     struct Placed: Sendable, CustomTestStringConvertible {
         var path: SimulatedDay.Path
