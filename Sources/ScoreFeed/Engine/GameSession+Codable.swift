@@ -192,8 +192,9 @@ extension GameSession: Codable {
     /// Applies today's options to a decoded game: its coalescer takes `configuration` (a game
     /// without a readable one gets a fresh coalescer that knows the score it takes over and
     /// counts the hour's budget as spent), its renderer `renderer`. A crash while the channel
-    /// lingered may have lost the end in the sink: it goes out again, the same bytes, before the
-    /// channel is deleted (no delete was sent while lingering).
+    /// lingered, or before the sink confirmed the end (``endWaitsForTheSink``), may have lost the
+    /// end in the sink: it goes out again, the same bytes (before the channel is deleted: no
+    /// delete was sent while lingering).
     mutating func resume(renderer configuration: PushRenderer.Configuration, policy: Coalescer.Configuration) {
         if policyWasReset {
             takeOverPolicy(ended: hasEnded, configuration: policy)
@@ -202,12 +203,10 @@ extension GameSession: Codable {
             self.policy = coalescer
         }
         renderer = renderer.reconfigured(configuration)
-        if case .lingering = channel.phase, !endRecords.isEmpty {
+        let lingering = if case .lingering = channel.phase { true } else { false }
+        if lingering && !endRecords.isEmpty || endWaitsForTheSink {
             outbox = endRecords.map { .push($0) } + outbox
-            channel.reopen()
-        } else if endWaitsForTheSink {
-            // The sink had not delivered the end when the last run stopped: it goes again.
-            outbox = endRecords.map { .push($0) } + outbox
+            if lingering { channel.reopen() }
         }
     }
 

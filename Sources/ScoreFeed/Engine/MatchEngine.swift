@@ -359,7 +359,7 @@ public actor MatchEngine {
     /// Tells the metrics how long after it came due the game's deadline is acted on at `now` (the
     /// timer's tick, or an arrival that came first): `scorefeed_deadline_lateness_seconds`.
     private func measureLateness(_ now: Date) {
-        guard let metrics, let due = session.deadline, due >= began, due <= now, due != measuredDeadline else { return }
+        guard let metrics, let due = peek({ $0.deadline }), due >= began, due <= now, due != measuredDeadline else { return }
         measuredDeadline = due
         metrics.observeDeadline(game: attributes.gameId, due: due, lateBy: now.timeIntervalSince(due))
     }

@@ -14,8 +14,8 @@ public final class MetricsRecorder: Sendable {
         /// Games being polled, and when each one's play-by-play last answered.
         var polled: [String: Date] = [:]
         var polling = false
-        /// The deadline acted on latest: see ``MetricsRecorder/latestDeadline``.
-        var latest: (game: String, due: Date, seconds: Double)?
+        /// The deadline acted on latest after it came due: see ``MetricsRecorder/worstDeadline``.
+        var worst: (game: String, due: Date, seconds: Double)?
     }
 
     private let state = Mutex(State())
@@ -39,14 +39,15 @@ public final class MetricsRecorder: Sendable {
     public func observeDeadline(game: String, due: Date, lateBy seconds: Double) {
         state.withLock {
             $0.metrics.deadlineLateness.observe(max(0, seconds))
-            if seconds > $0.latest?.seconds ?? 0 { $0.latest = (game, due, seconds) }
+            if seconds > $0.worst?.seconds ?? 0 { $0.worst = (game, due, seconds) }
         }
     }
 
-    /// The latest any deadline was acted on so far: its game, when it came due, and by how much
-    /// (nil: none was late). What a simulated day names when a push was held past its time.
-    public var latestDeadline: (game: String, due: Date, seconds: Double)? {
-        state.withLock { $0.latest }
+    /// The deadline acted on latest after it came due so far: its game, when it came due, and by
+    /// how much (nil: none was late). What a simulated day names when a push was held past its
+    /// time.
+    public var worstDeadline: (game: String, due: Date, seconds: Double)? {
+        state.withLock { $0.worst }
     }
 
     /// Runs `write` (a checkpoint write) and observes its time and whether it threw.

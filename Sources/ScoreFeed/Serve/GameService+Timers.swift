@@ -67,7 +67,6 @@ extension GameService {
                     startDue(now: now, in: &group)
                     await grantFreedChannels()
                 })
-            group.cancelAll()
         }
     }
 

@@ -127,7 +127,7 @@ public enum Simulation {
                                            lostState: instances.map(\.lostStateBefore), openChannels: sender.openChannels,
                                            moment: moment)
         checker.checkAll()
-        let deadlines = checker.checkDeadlines(metrics)
+        checker.checkDeadlines(metrics)
         violations += told.lost
         if !checker.violations.isEmpty || !violations.isEmpty {
             // What the day's instances went through, for whoever reads the failure.
@@ -138,7 +138,7 @@ public enum Simulation {
         }
         return Outcome(
             day: day.index, seed: day.seed, mode: day.mode, games: day.games.count, faults: day.faults,
-            checks: checker.checks + told.restoresChecked + deadlines, violations: violations + checker.violations, records: sender.records,
+            checks: checker.checks + told.restoresChecked, violations: violations + checker.violations, records: sender.records,
             instances: instances.count, simulatedSeconds: clock.now.timeIntervalSince(day.start), answers: cdn.answers,
             reports: told.all, channelsMade: sender.channelsMade, instanceStarts: instances.map(\.started), steps: steps)
     }
@@ -172,7 +172,7 @@ public enum Simulation {
     /// (pollers for `poll` games, the input lines of `serve` games) until they are over.
     static func runInstance(
         _ day: SimulatedDay, started: Date, clock: SimulatedClock, state: URL, cdn: SimulatedCDN, sender: SimulatedSender,
-        seed: UInt64, metrics: MetricsRecorder? = nil, report: @escaping @Sendable (LivePoller.Report) -> Void, restoredCheck: @Sendable (_ lost: String?) -> Void = { _ in }
+        seed: UInt64, metrics: MetricsRecorder, report: @escaping @Sendable (LivePoller.Report) -> Void, restoredCheck: @Sendable (_ lost: String?) -> Void = { _ in }
     ) async {
         let random = Jitter(seed: seed)
         let sink = ResilientSink(sender, clock: clock, random: random.next)
