@@ -70,15 +70,18 @@ extension GameService {
             restoration.resumedGames += 1
         }
         writeChannelDirectory()
+        // What the outboxes still hold goes out (side by side on the system clock: a slow sink
+        // delays the start by its slowest game, not by the sum of them).
+        let failures = await eachGame { id, engine -> ScoreFeedError? in
+            do { try await engine.flush() } catch { return Self.sinkFailed(id, error) }
+            return nil
+        }
         for id in state.order {
             guard let engine = engines[id] else { continue }
-            // A push held before the stop waits briefly for what the stop kept from the game.
+            if let failure = failures[id] ?? nil { restoration.problems.append(failure) }
+            // A push held before the stop waits briefly for what the stop kept from the game: the
+            // input, which starts once the restore is over, so the window starts now.
             if options.clock == .system { await engine.restart(window: options.catchUpWindow) }
-            do {
-                try await engine.flush()
-            } catch {
-                restoration.problems.append(Self.sinkFailed(id, error))
-            }
             await absorb(id, await EngineStatus.of(engine))
         }
         // After the creates a crash left unanswered were sent again: a sender that deduplicates by

@@ -107,16 +107,30 @@ extension GameService {
                     return next
                 },
                 work: { now in
-                    for id in state.order {
-                        guard let engine = engines[id] else { continue }
-                        await absorb(id, await Self.tick(engine, now: now))
-                    }
+                    await eachGame { id, engine in await self.absorb(id, await Self.tick(engine, now: now)) }
                 })
         }
-        for id in state.order {
-            guard let engine = engines[id] else { continue }
+        await eachGame { id, engine in
             try? await engine.flush()
-            await absorb(id, await EngineStatus.of(engine))
+            await self.absorb(id, await EngineStatus.of(engine))
+        }
+    }
+
+    /// Runs `work` for every game and returns what it gave for each. On the system clock the games
+    /// run side by side, so a slow sink delays only the game it is sending for (a drain, a
+    /// restore); on feed time one after the other, in the order they came, as `replay` sends.
+    @discardableResult
+    func eachGame<Result: Sendable>(_ work: @escaping @Sendable (String, MatchEngine) async -> Result) async -> [String: Result] {
+        let games = state.order.compactMap { id in engines[id].map { (id, $0) } }
+        var results: [String: Result] = [:]
+        guard options.clock == .system else {
+            for (id, engine) in games { results[id] = await work(id, engine) }
+            return results
+        }
+        return await withTaskGroup(of: (String, Result).self) { group in
+            for (id, engine) in games { group.addTask { (id, await work(id, engine)) } }
+            for await (id, result) in group { results[id] = result }
+            return results
         }
     }
 

@@ -358,6 +358,28 @@ struct LiveDayScenarioTests {
         Self.checkFinals(outcome, games)
     }
 
+    /// Every real game, ten minutes apart (each ends while the next still plays), a push sender
+    /// that takes up to a minute per request, and the instance killed between each game's last
+    /// period's end and its final (the policy holds the period's end a few seconds for the final):
+    /// after each restart and at the input's end, each held push is decided when it comes due (the
+    /// deadline invariant), whatever the other games' outboxes cost the sender. The restore sent
+    /// each game's outbox in turn after the restart's window for an earlier game's first arrival
+    /// had begun (52.8 s late; `simulate --seed 1 --day 213 --days 1 --mode token`, 0.8 s), and
+    /// the drain at the input's end ticked the games in turn (`serve`: 311 s late). Both tried.
+    @Test(arguments: modes, [SimulatedDay.Path.poll, .serve])
+    func aRestartWithASlowSenderActsOnTime(_ mode: PushRenderer.Mode, _ path: SimulatedDay.Path) async throws {
+        let games = Self.games(path, apart: 600)
+        let kills = try games.map { plan in
+            let periodEnd = try #require(plan.game.actions.last { $0.offset < plan.game.span - 2 }?.offset)
+            return SimulatedDay.Restart(at: plan.firstAction.addingTimeInterval((periodEnd + plan.game.span) / 2), downFor: 30)
+        }.sorted { $0.at < $1.at }
+        let outcome = try await Self.run(SimulatedDay(
+            scripted: games, mode: mode, restarts: kills, sink: SimulatedDay.SinkFaults(slowest: 60), pollInterval: 1))
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games)
+        #expect(outcome.instances == kills.count + 1)
+    }
+
     /// Every kind of endpoint fault on each game (503s, timeouts, hostile answers: cut documents,
     /// error pages, random bytes, the other endpoint's document) and a push sender down for ten
     /// minutes: each is a failed request and the games still end with their finals.
