@@ -34,7 +34,7 @@ public actor MatchEngine {
     private var journalBytes = 0
     /// The journal is folded into a new snapshot once it is four times as large as the snapshot
     /// and at least this large (a whole NBA game's journal is about 230 KB: most games snapshot
-    /// only at their start and at exit), at a moment the outbox is nearly empty (a snapshot holds
+    /// only at their start, once they have ended and sent everything, and at exit), at a moment the outbox is nearly empty (a snapshot holds
     /// the outbox's records): snapshots then cost at most a quarter of what the journal writes, so
     /// bytes written per event stay flat however long the game, and a restart reads at most this
     /// much or four snapshots' worth of journal per game.
@@ -485,7 +485,11 @@ public actor MatchEngine {
         let start = ContinuousClock.now
         defer { metrics?.observeCheckpointWrite(MetricsRecorder.seconds(since: start), failed: checkpointFailure != nil) }
         do {
-            if snapshotted,
+            // A game that has ended and sent everything is folded into one snapshot once its
+            // journal outweighs it: every later restart of the day reads the snapshot alone, not
+            // the whole game's inputs again.
+            let settled = session.hasEnded && session.outbox.isEmpty && journalBytes > snapshotBytes
+            if snapshotted, !settled,
                journalBytes < max(4 * snapshotBytes, Self.smallestJournal) || session.outbox.count > 1 {
                 let first = session.journaled + 1
                 let inputs = session.takeUnjournaled()
