@@ -34,10 +34,11 @@ public actor MatchEngine {
     private var journalBytes = 0
     /// The journal is folded into a new snapshot once it is four times as large as the snapshot
     /// and at least this large (a whole NBA game's journal is about 230 KB: most games snapshot
-    /// only at their start, once they have ended and sent everything, and at exit), at a moment the outbox is nearly empty (a snapshot holds
-    /// the outbox's records): snapshots then cost at most a quarter of what the journal writes, so
-    /// bytes written per event stay flat however long the game, and a restart reads at most this
-    /// much or four snapshots' worth of journal per game.
+    /// only at their start, once they have ended and sent everything, and at exit), at a moment
+    /// the outbox is nearly empty (a snapshot holds the outbox's records): snapshots then cost at
+    /// most a quarter of what the journal writes, so bytes written per event stay flat however
+    /// long the game, and a restart reads at most this much or four snapshots' worth of journal
+    /// per game.
     public static let smallestJournal = 262_144
     /// Whether this engine took an arrival that changed its game yet: its first is what the
     /// instance missed.
