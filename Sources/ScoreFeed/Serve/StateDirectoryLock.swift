@@ -53,7 +53,10 @@ public final class StateDirectoryLock: Sendable {
     }
 
     deinit {
-        // Closing the descriptor drops the lock; the file stays (removing it would race a taker).
+        // Unlocked first: a child process forked meanwhile (an embedder's, before its exec closes
+        // the inherited copy) shares the lock, which closing alone would leave held until that
+        // copy closes. The file stays (removing it would race a taker).
+        _ = flock(descriptor, LOCK_UN)
         close(descriptor)
     }
 
