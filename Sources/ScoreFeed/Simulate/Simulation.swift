@@ -70,8 +70,11 @@ public enum Simulation {
         let metrics = MetricsRecorder()
         var from = day.start
         var steps = 0
-        let stops: [SimulatedDay.Restart?] = day.restarts.map { $0 } + [nil]
-        for (number, stop) in stops.enumerated() {
+        var stops: [SimulatedDay.Restart?] = day.restarts.map { $0 } + [nil]
+        var number = -1
+        while number + 1 < stops.count {
+            number += 1
+            let stop = stops[number]
             if let stop, stop.at <= from { continue }
             clock = SimulatedClock(from)
             cdn.use(clock)
@@ -97,11 +100,19 @@ public enum Simulation {
                     report: { report in told.add(Told(instance: instance, at: clock.now, report: report)) },
                     restoredCheck: { lost in told.restored(lost.map { "instance \(instance): \($0)" }) })
             }
-            instances.append(Instance(started: started, lostStateBefore: number > 0 && (day.restarts.last { $0.at <= started }?.lostState ?? false)))
+            instances.append(Instance(started: started, lostStateBefore: number > 0 && number <= day.restarts.count && (day.restarts.last { $0.at <= started }?.lostState ?? false)))
             switch ending {
             case .finished:
                 guard let stop else {
                     from = clock.now
+                    // The sender was down when the day's last run stopped: what it could not send
+                    // (a final) stays in the state directory, and goes out when the service runs
+                    // again on it once the sender is back, as an operator's next run would.
+                    if stops.count == day.restarts.count + 1, let back = day.sink.failing.first(where: { $0.contains(from) })?.upperBound {
+                        stops.append(nil)
+                        from = back.addingTimeInterval(1)
+                        continue
+                    }
                     break
                 }
                 // Done before its planned end: the next instance still starts then (a day's
