@@ -5,7 +5,7 @@
 # work in is not touched. (Session 12 dropped "a join decided for every arrival": under the default
 # join budget, `fresh`, a join is decided as any arrival is, so that break changed nothing.)
 # usage: Tests/Figures/simulator_breaks.sh [simulate options, e.g. --days 10]
-#        ONLY=<part of a break's name> runs that break alone.
+#        ONLY=<extended regex> runs the breaks whose names match it (e.g. ONLY="backlog|restart").
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
@@ -28,7 +28,7 @@ breaks=(
 status=0
 for entry in "${breaks[@]}"; do
   IFS='|' read -r name file text replacement <<< "$entry"
-  [[ -z "${ONLY:-}" || "$name" == *"$ONLY"* ]] || continue
+  [[ -z "${ONLY:-}" || "$name" =~ $ONLY ]] || continue
   git checkout -q -- Sources
   python3 - "$file" "$text" "$replacement" <<'PY' || { echo "cannot apply: $name"; status=1; continue; }
 import sys
