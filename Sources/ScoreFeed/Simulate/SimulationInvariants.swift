@@ -110,11 +110,15 @@ public struct SimulationInvariants {
     }
 
     /// Priority 10 stays within the largest budget the policy hedges for, in every rolling hour
-    /// (counted afresh after a lost state directory: nothing can know what was spent before).
+    /// (counted afresh after a lost state directory: nothing can know what was spent before). A
+    /// record delivered again after a crash (its `apns-id` seen before) counts once: the policy
+    /// spent it once, and a sender that cannot know whether the first delivery got through
+    /// sends it again.
     mutating func checkBudget(_ plan: SimulatedDay.Game, _ mine: [PushRecord]) {
         let limit = Coalescer.Configuration.standard.largestBudget
         let resets = zip(instances, lostState).filter(\.1).map(\.0)
-        let urgent = mine.filter { $0.priority == 10 }.map(\.sentAt).sorted()
+        var seen: Set<String> = []
+        let urgent = mine.filter { $0.priority == 10 && seen.insert($0.key).inserted }.map(\.sentAt).sorted()
         var start = 0
         for (index, time) in urgent.enumerated() {
             while urgent[start] <= time.addingTimeInterval(-3600) || resets.contains(where: { urgent[start] < $0 && $0 <= time }) { start += 1 }

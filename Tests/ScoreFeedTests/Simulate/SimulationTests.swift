@@ -92,6 +92,21 @@ struct SimulationTests {
         #expect(twoBodies.contains { $0.contains("names two bodies") }, "\(twoBodies)")
         let noEnd = violations { records in records.removeAll { $0.game == played && $0.event == .end } }
         #expect(noEnd.contains { $0.contains("not its final end") }, "\(noEnd)")
+        // Priority 10 past the largest budget in an hour is caught; a record delivered again
+        // after a crash (its apns-id seen before) is one push, as the policy spent it
+        // (`--seed 31 --day 76 --mode broadcast` on the real games counted a resent end twice).
+        let largest = Coalescer.Configuration.standard.largestBudget
+        let urgent = try #require(outcome.records.first { $0.game == played && $0.priority == 10 })
+        let overBudget = violations { records in
+            for _ in 0..<largest {
+                var another = urgent
+                another.request.headers["apns-id"] = UUID().uuidString.lowercased()
+                records.append(another)
+            }
+        }
+        #expect(overBudget.contains { $0.contains("priority 10 within an hour") }, "\(overBudget)")
+        let resent = violations { records in records += Array(repeating: urgent, count: largest) }
+        #expect(!resent.contains { $0.contains("priority 10 within an hour") }, "\(resent)")
     }
 
     /// APNs busy or down (429, 5xx) when asked for a channel is not a refusal for good: the
