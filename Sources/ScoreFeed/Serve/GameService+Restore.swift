@@ -75,10 +75,10 @@ extension GameService {
         let failures = await eachGame { id, engine -> ScoreFeedError? in
             do { try await engine.flush() } catch { return Self.sinkFailed(id, error) }
             return nil
-        }
+        }.compactMapValues { $0 }
         for id in state.order {
             guard let engine = engines[id] else { continue }
-            if let failure = failures[id] ?? nil { restoration.problems.append(failure) }
+            if let failure = failures[id] { restoration.problems.append(failure) }
             // A push held before the stop waits briefly for what the stop kept from the game: the
             // input, which starts once the restore is over, so the window starts now.
             if options.clock == .system { await engine.restart(window: options.catchUpWindow) }

@@ -87,10 +87,7 @@ extension GameService {
     public func drainHeld(until giveUp: Date) async {
         _ = await endBatch()
         if options.clock == .feed {
-            for id in state.order {
-                guard let engine = engines[id] else { continue }
-                try? await engine.fireDeadlines(through: .distantFuture)
-            }
+            await eachGame { _, engine in try? await engine.fireDeadlines(through: .distantFuture) }
         } else {
             // The engines' own deadlines, not the wake-up heap, whose entries may be stale.
             var previous: Date?

@@ -75,6 +75,8 @@ public enum Simulation {
         while number + 1 < stops.count {
             number += 1
             let stop = stops[number]
+            // The run after the day's last, once the sender is back (below).
+            let rerun = number > day.restarts.count
             if let stop, stop.at <= from { continue }
             clock = SimulatedClock(from)
             cdn.use(clock)
@@ -100,7 +102,7 @@ public enum Simulation {
                     report: { report in told.add(Told(instance: instance, at: clock.now, report: report)) },
                     restoredCheck: { lost in told.restored(lost.map { "instance \(instance): \($0)" }) })
             }
-            instances.append(Instance(started: started, lostStateBefore: number > 0 && number <= day.restarts.count && (day.restarts.last { $0.at <= started }?.lostState ?? false)))
+            instances.append(Instance(started: started, lostStateBefore: number > 0 && !rerun && (day.restarts.last { $0.at <= started }?.lostState ?? false)))
             switch ending {
             case .finished:
                 guard let stop else {
@@ -108,7 +110,7 @@ public enum Simulation {
                     // The sender was down when the day's last run stopped: what it could not send
                     // (a final) stays in the state directory, and goes out when the service runs
                     // again on it once the sender is back, as an operator's next run would.
-                    if stops.count == day.restarts.count + 1, let back = day.sink.failing.first(where: { $0.contains(from) })?.upperBound {
+                    if !rerun, let back = day.sink.failing.first(where: { $0.contains(from) })?.upperBound {
                         stops.append(nil)
                         from = back.addingTimeInterval(1)
                         continue

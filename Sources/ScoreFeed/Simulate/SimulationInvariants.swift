@@ -38,8 +38,13 @@ public struct SimulationInvariants {
             let mine = byGame[plan.game.id] ?? []
             checkEnd(plan, mine)
             checkOrder(plan, mine)
-            checkBudget(plan, mine)
-            checkMoments(plan, mine)
+            // Each push once: a record delivered again after a crash (its `apns-id` seen before)
+            // repeats a push the policy made once, and a sender that cannot know whether the
+            // first delivery got through sends it again.
+            var seen: Set<String> = []
+            let pushes = mine.filter { seen.insert($0.key).inserted }
+            checkBudget(plan, pushes)
+            checkMoments(plan, pushes)
         }
         checkIDs()
         let open = openChannels.count
@@ -110,15 +115,12 @@ public struct SimulationInvariants {
     }
 
     /// Priority 10 stays within the largest budget the policy hedges for, in every rolling hour
-    /// (counted afresh after a lost state directory: nothing can know what was spent before). A
-    /// record delivered again after a crash (its `apns-id` seen before) counts once: the policy
-    /// spent it once, and a sender that cannot know whether the first delivery got through
-    /// sends it again.
-    mutating func checkBudget(_ plan: SimulatedDay.Game, _ mine: [PushRecord]) {
+    /// (counted afresh after a lost state directory: nothing can know what was spent before).
+    /// `pushes`: the game's records, each once (a record delivered again counts once).
+    mutating func checkBudget(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
         let limit = Coalescer.Configuration.standard.largestBudget
         let resets = zip(instances, lostState).filter(\.1).map(\.0)
-        var seen: Set<String> = []
-        let urgent = mine.filter { $0.priority == 10 && seen.insert($0.key).inserted }.map(\.sentAt).sorted()
+        let urgent = pushes.filter { $0.priority == 10 }.map(\.sentAt).sorted()
         var start = 0
         for (index, time) in urgent.enumerated() {
             while urgent[start] <= time.addingTimeInterval(-3600) || resets.contains(where: { urgent[start] < $0 && $0 <= time }) { start += 1 }
@@ -128,17 +130,16 @@ public struct SimulationInvariants {
 
     /// No moment sends a game more than two pushes and one priority 10 (the present state and its
     /// priority-5 copy): an instance's first moment with it (a join, a catch-up after a restart),
-    /// the answer after an outage, and every other. A record delivered again after a crash (its
-    /// `apns-id` seen before) is a repeat, not a push of its moment.
+    /// the answer after an outage, and every other. `pushes`: the game's records, each once (a
+    /// record delivered again after a crash is a repeat, not a push of its moment).
     /// Pushes `moment` apart or less count as one moment (by default 10 ms: `serve`'s backlog
     /// split in batches a millisecond apart is one catch-up).
     /// A `serve` game's lines that come after a pause longer than `moment` (a live line after a
     /// catch-up was decided, however soon) begin a moment of their own.
-    mutating func checkMoments(_ plan: SimulatedDay.Game, _ mine: [PushRecord]) {
+    mutating func checkMoments(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
         let news = plan.path == .serve ? newsAfterPauses(plan) : []
-        var seen: Set<String> = []
         var moments: [(at: Date, records: [PushRecord])] = []
-        for record in mine.sorted(by: { $0.sentAt < $1.sentAt }) where seen.insert(record.key).inserted {
+        for record in pushes.sorted(by: { $0.sentAt < $1.sentAt }) {
             if let last = moments.last, record.sentAt.timeIntervalSince(last.at) <= moment,
                !news.contains(where: { last.at < $0 && $0 <= record.sentAt }) {
                 moments[moments.count - 1].records.append(record)
@@ -149,7 +150,7 @@ public struct SimulationInvariants {
         for (at, moment) in moments {
             let urgent = moment.filter { $0.priority == 10 }.count
             let starts = instances, start = day.start
-            check(moment.count <= 2 && urgent <= 1, "game \(plan.game.id): \(Self.describe(at, in: mine, instances: starts, dayStart: start)) sent \(moment.count) pushes (\(urgent) priority 10)")
+            check(moment.count <= 2 && urgent <= 1, "game \(plan.game.id): \(Self.describe(at, in: pushes, instances: starts, dayStart: start)) sent \(moment.count) pushes (\(urgent) priority 10)")
         }
     }
 
