@@ -45,6 +45,7 @@ public struct SimulationInvariants {
             let pushes = mine.filter { seen.insert($0.key).inserted }
             checkBudget(plan, pushes)
             checkMoments(plan, pushes)
+            checkFinalsWhileDown(plan, pushes)
         }
         checkIDs()
         let open = openChannels.count
@@ -151,6 +152,38 @@ public struct SimulationInvariants {
             let urgent = moment.filter { $0.priority == 10 }.count
             let starts = instances, start = day.start
             check(moment.count <= 2 && urgent <= 1, "game \(plan.game.id): \(Self.describe(at, in: pushes, instances: starts, dayStart: start)) sent \(moment.count) pushes (\(urgent) priority 10)")
+        }
+    }
+
+    /// A game whose final came while no instance ran: the next instance's first push of it is its
+    /// `end`. What the policy held for the final (the last period's end) shows a game the feed has
+    /// already ended, so the restart waits for the feed instead of sending it alone first (its
+    /// catch-up window). Counted where the feed answers the restart at once: `serve`'s input, or
+    /// a poll path without faults around the restart; not after a lost state directory (a fresh
+    /// instance joins). `pushes`: the game's records, each once (one sent again after the restart
+    /// was made before it).
+    mutating func checkFinalsWhileDown(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
+        let lastLine: Date
+        switch plan.fate {
+        case .plays: lastLine = plan.firstAction.addingTimeInterval(plan.game.span)
+        case .comeback(_, let pause): lastLine = plan.firstAction.addingTimeInterval(plan.game.span + pause)
+        case .postponed, .silent: return
+        }
+        let final = plan.path == .serve ? lastLine : max(lastLine, plan.finalAt ?? lastLine)
+        for (index, started) in instances.enumerated().dropFirst() where !lostState[index] {
+            // The kill that this instance followed (none for the run after the day's last).
+            guard let killed = day.restarts.last(where: { $0.at.addingTimeInterval($0.downFor) == started })?.at,
+                  killed < lastLine, final < started, (plan.join ?? .distantPast) < killed
+            else { continue }
+            if plan.path == .poll {
+                let around = started.addingTimeInterval(-day.pollInterval)..<started.addingTimeInterval(2 * day.pollInterval)
+                guard plan.staleShare == 0, !(plan.outages + plan.timeouts + plan.hostile).contains(where: { $0.overlaps(around) })
+                else { continue }
+            }
+            let stop = index + 1 < instances.count ? instances[index + 1] : .distantFuture
+            guard let first = pushes.filter({ $0.sentAt >= started && $0.sentAt < stop }).min(by: { $0.sentAt < $1.sentAt }) else { continue }
+            check(first.event == .end,
+                  "game \(plan.game.id): its final came while no instance ran, and instance \(index + 1)'s first push of it is \(first.event.rawValue) \(first.state.phase.rawValue) seq \(first.seq), not its end")
         }
     }
 

@@ -61,11 +61,13 @@ struct SimulationTests {
         let outcome = try await OffPool.run { Simulation.run(day, stateRoot: Simulation.defaultStateRoot) }
         #expect(outcome.violations.isEmpty, "\(outcome.violations)")
         let played = try #require(day.games.first { $0.fate == .plays }?.game.id)
-        func violations(_ change: (inout [PushRecord]) -> Void) -> [String] {
+        func violations(
+            of day: SimulatedDay = day, instances: [Date] = [day.start], _ change: (inout [PushRecord]) -> Void
+        ) -> [String] {
             var records = outcome.records
             change(&records)
             var checker = SimulationInvariants(
-                day: day, records: records, instances: [day.start], lostState: [false], openChannels: [])
+                day: day, records: records, instances: instances, lostState: instances.map { _ in false }, openChannels: [])
             checker.checkAll()
             return checker.violations
         }
@@ -107,6 +109,27 @@ struct SimulationTests {
         #expect(overBudget.contains { $0.contains("priority 10 within an hour") }, "\(overBudget)")
         let resent = violations { records in records += Array(repeating: urgent, count: largest) }
         #expect(!resent.contains { $0.contains("priority 10 within an hour") }, "\(resent)")
+        // A final that came while no instance ran: the next instance's first push of the game is
+        // its end, not the update the policy held for it (a restart that sent its held push at
+        // once, before the feed was read).
+        let index = try #require(day.games.firstIndex { $0.game.id == played })
+        var down = day
+        down.games[index].path = .serve
+        let lastLine = down.games[index].firstAction.addingTimeInterval(down.games[index].game.span)
+        down.restarts = [SimulatedDay.Restart(at: lastLine.addingTimeInterval(-1), downFor: 300)]
+        let back = down.restarts[0].at.addingTimeInterval(300)
+        func endAfterRestart(_ records: inout [PushRecord]) {
+            for i in records.indices where records[i].game == played && records[i].event == .end { records[i].sentAt = back.addingTimeInterval(1) }
+        }
+        #expect(!violations(of: down, instances: [day.start, back], endAfterRestart).contains { $0.contains("while no instance ran") })
+        var held = try #require(outcome.records.last { $0.game == played && $0.event == .update })
+        held.sentAt = back
+        let heldFirst = violations(of: down, instances: [day.start, back]) { records in
+            endAfterRestart(&records)
+            held.request.headers["apns-id"] = UUID().uuidString.lowercased()
+            records.append(held)
+        }
+        #expect(heldFirst.contains { $0.contains("while no instance ran") && $0.contains("not its end") }, "\(heldFirst)")
     }
 
     /// APNs busy or down (429, 5xx) when asked for a channel is not a refusal for good: the
