@@ -19,7 +19,8 @@ public struct SimulatedGame: Sendable {
     /// then show a lower score than one before it.
     public var corrects: Bool
     let actions: [Action]
-    /// The event lines for `serve`, with when each appears (seconds after the first action).
+    /// The event lines for `serve`, each ending in its newline, with when each appears (seconds
+    /// after the first action).
     let lines: [(offset: Double, line: Data)]
 
     /// The actions' JSON objects in order, joined by commas: a copy's `actions` array is a
@@ -62,12 +63,12 @@ public struct SimulatedGame: Sendable {
             let offset = event.time.timeIntervalSince(first)
             json.append(Self.liveData(event, score: score, attributes: attributes))
             actions.append(Action(offset: offset, number: event.seq, period: event.period, score: score))
-            lines.append((offset, StreamLine.eventLine(event, game: id)))
+            lines.append((offset, StreamLine.eventLine(event, game: id) + Self.newline))
         }
         self.actions = actions
         (body, ends) = Self.joined(json)
         reach = Self.reach(actions)
-        self.lines = [(0, StreamLine.headerLine(attributes))] + lines
+        self.lines = [(0, StreamLine.headerLine(attributes) + Self.newline)] + lines
         span = actions.last?.offset ?? 0
         self.corrects = corrects
     }
@@ -111,9 +112,11 @@ public struct SimulatedGame: Sendable {
         reach = Self.reach(actions)
         span = actions.map(\.offset).max() ?? 0
         let start = document.events.first?.time ?? Date(timeIntervalSince1970: 0)
-        lines = [(0, StreamLine.headerLine(attributes))]
-            + document.events.map { (max(0, $0.time.timeIntervalSince(start)), StreamLine.eventLine($0, game: id)) }
+        lines = [(0, StreamLine.headerLine(attributes) + Self.newline)]
+            + document.events.map { (max(0, $0.time.timeIntervalSince(start)), StreamLine.eventLine($0, game: id) + Self.newline) }
     }
+
+    private static let newline = Data([UInt8(ascii: "\n")])
 
     /// The bytes of each element of `game.actions` in a play-by-play document, as written there;
     /// nil when the byte reader declines the document.

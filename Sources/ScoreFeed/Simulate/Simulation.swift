@@ -243,7 +243,7 @@ public enum Simulation {
         for (index, plan) in games.enumerated() {
             let lines = plan.game.lines
             arrivals += input(of: plan, from: started).map { at, places in
-                (at, index, places.count == 1 ? lines[places[0]].line : Data(places.map { lines[$0].line }.joined(separator: [UInt8(ascii: "\n")])))
+                (at, index, places.count == 1 ? lines[places[0]].line : Data(places.map { lines[$0].line }.joined()))
             }
         }
         arrivals.sort { ($0.at, $0.order) < ($1.at, $1.order) }
@@ -257,9 +257,7 @@ public enum Simulation {
             let now = max(clock.now, arrivals[index].at)
             var batch: [ParsedLine] = []
             while index < arrivals.count, arrivals[index].at <= now {
-                var bytes = arrivals[index].line
-                bytes.append(UInt8(ascii: "\n"))
-                bytes.withUnsafeBytes { buffer in splitter.feed(buffer) { batch.append(ParsedLine($0, source: "simulated input")) } }
+                arrivals[index].line.withUnsafeBytes { buffer in splitter.feed(buffer) { batch.append(ParsedLine($0, source: "simulated input")) } }
                 index += 1
             }
             _ = await service.handle(batch: batch, source: "simulated input")
