@@ -23,6 +23,7 @@ breaks=(
   "every update at priority 10|Sources/ScoreFeed/Decide/Coalescer.swift|            wanted = Push(event: .update, priority: 5, reason: \"priority 5\")|            wanted = Push(event: .update, priority: 10, reason: \"priority 5\")"
   "a backlog in parts decided part by part|Sources/ScoreFeed/Serve/GameService.swift|        public static let defaultCatchUpWindow: TimeInterval = 0.5|        public static let defaultCatchUpWindow: TimeInterval = 0"
   "a restart sends what was held at once|Sources/ScoreFeed/Serve/GameService+Restore.swift|            if options.clock == .system { await engine.restart(window: options.catchUpWindow) }|            _ = options\n"
+  "the hour's budget forgotten at a restart|Sources/ScoreFeed/Decide/Coalescer+Codable.swift|        budget = try c.decode(PushBudget.self, forKey: .budget)|        _ = try c.decode(PushBudget.self, forKey: .budget)"
   "a silent game never given up|Sources/ScoreFeed/Poll/LivePoller.swift|        guard verdict.phase != nil else { return false }|        guard verdict.phase != nil, Date() < .distantPast else { return false }"
 )
 status=0

@@ -118,15 +118,23 @@ public struct SimulationInvariants {
     /// Priority 10 stays within the largest budget the policy hedges for, in every rolling hour
     /// (counted afresh after a lost state directory: nothing can know what was spent before).
     /// `pushes`: the game's records, each once (a record delivered again counts once).
+    /// Those the policy books within the assumed budget (every priority 10 whose reason does not
+    /// say it went beyond it) stay within that budget in every rolling hour as well: what an hour
+    /// spent stays spent across a restart.
     mutating func checkBudget(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
-        let limit = Coalescer.Configuration.standard.largestBudget
+        let configuration = Coalescer.Configuration.standard
         let resets = zip(instances, lostState).filter(\.1).map(\.0)
-        let urgent = pushes.filter { $0.priority == 10 }.map(\.sentAt).sorted()
-        var start = 0
-        for (index, time) in urgent.enumerated() {
-            while urgent[start] <= time.addingTimeInterval(-3600) || resets.contains(where: { urgent[start] < $0 && $0 <= time }) { start += 1 }
-            check(index - start + 1 <= limit, "game \(plan.game.id): \(index - start + 1) priority 10 within an hour (budget \(limit))")
+        let urgent = pushes.filter { $0.priority == 10 }
+        func check(_ times: [Date], limit: Int, _ what: String) {
+            var start = 0
+            for (index, time) in times.enumerated() {
+                while times[start] <= time.addingTimeInterval(-3600) || resets.contains(where: { times[start] < $0 && $0 <= time }) { start += 1 }
+                self.check(index - start + 1 <= limit, "game \(plan.game.id): \(index - start + 1) \(what) within an hour (budget \(limit))")
+            }
         }
+        check(urgent.map(\.sentAt).sorted(), limit: configuration.largestBudget, "priority 10")
+        check(urgent.filter { !$0.reason.contains(Push.beyondBudget) }.map(\.sentAt).sorted(), limit: configuration.budget,
+              "priority 10 booked within the assumed budget")
     }
 
     /// No moment sends a game more than two pushes and one priority 10 (the present state and its

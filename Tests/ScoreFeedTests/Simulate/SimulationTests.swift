@@ -109,6 +109,21 @@ struct SimulationTests {
         #expect(overBudget.contains { $0.contains("priority 10 within an hour") }, "\(overBudget)")
         let resent = violations { records in records += Array(repeating: urgent, count: largest) }
         #expect(!resent.contains { $0.contains("priority 10 within an hour") }, "\(resent)")
+        // Those booked within the assumed budget stay within it: a restart that forgot what the
+        // hour spent books it again. Pushes whose reason says they went beyond it are the hedge's.
+        let budget = Coalescer.Configuration.standard.budget
+        func more(_ records: inout [PushRecord], reason: String) {
+            for _ in 0..<budget {
+                var another = urgent
+                another.request.headers["apns-id"] = UUID().uuidString.lowercased()
+                another.reason = reason
+                records.append(another)
+            }
+        }
+        let rebooked = violations { more(&$0, reason: "score (priority 10: score; budget to spare)") }
+        #expect(rebooked.contains { $0.contains("booked within the assumed budget") }, "\(rebooked)")
+        let hedged = violations { more(&$0, reason: "score; \(Push.beyondBudget)") }
+        #expect(!hedged.contains { $0.contains("booked within the assumed budget") }, "\(hedged)")
         // A final that came while no instance ran: the next instance's first push of the game is
         // its end, not the update the policy held for it (a restart that sent its held push at
         // once, before the feed was read).
