@@ -42,28 +42,117 @@ extension EventValidator: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         period = try container.decode(Int.self, forKey: .period)
         ended = try container.decode(Bool.self, forKey: .ended)
-        let text = try container.decode(String.self, forKey: .applied)
-        for entry in text.split(separator: " ") {
-            let parts = entry.split(separator: ":", omittingEmptySubsequences: false)
-            func digest(_ part: Substring) -> UInt64?? { part == "?" ? .some(nil) : UInt64(part, radix: 16).map { .some($0) } }
-            guard parts.count >= 4, let seq = Int(parts[0]), let first = digest(parts[1]), let points = Int(parts[2]),
-                ["h", "a", "-"].contains(parts[3])
-            else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .applied, in: container, debugDescription: "applied event \"\(entry)\" is not seq:digest:points:team")
+        var text = try container.decode(String.self, forKey: .applied)
+        var applied: [Int: AppliedEvent] = [:]
+        if let wrong = text.withUTF8({ Self.read(applied: $0, into: &applied) }) {
+            throw DecodingError.dataCorruptedError(forKey: .applied, in: container, debugDescription: wrong)
+        }
+        self.applied = applied
+    }
+
+    /// Reads the `applied` entries of `text` into `applied`, byte by byte (a restart reads every
+    /// game's, ~600 entries each); returns what is wrong with the first entry that does not read,
+    /// nil when all do. Entries are apart by one space or more; fields by one colon.
+    static func read(applied text: UnsafeBufferPointer<UInt8>, into applied: inout [Int: AppliedEvent]) -> String? {
+        let space = UInt8(ascii: " ")
+        var index = 0
+        while index < text.count {
+            if text[index] == space {
+                index += 1
+                continue
             }
+            let start = index
+            while index < text.count, text[index] != space { index += 1 }
+            let entry = UnsafeBufferPointer(rebasing: text[start..<index])
+            var fields = Fields(entry: entry)
+            func spelled(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: entry[range]), as: UTF8.self) }
+            guard let seq = fields.next().flatMap({ Self.integer(entry[$0]) }),
+                  let first = fields.next().flatMap({ Self.digest(entry[$0]) }),
+                  let points = fields.next().flatMap({ Self.integer(entry[$0]) }),
+                  let side = fields.next(), side.count == 1, let team = Self.team(entry[side.lowerBound])
+            else { return "applied event \"\(spelled(0..<entry.count))\" is not seq:digest:points:team" }
             var event = AppliedEvent(unknown: ())
             event.digest = first
             event.points = points
-            event.team = parts[3] == "h" ? .home : parts[3] == "a" ? .away : nil
-            for part in parts.dropFirst(4) {
-                guard let earlier = UInt64(part, radix: 16) else {
-                    throw DecodingError.dataCorruptedError(
-                        forKey: .applied, in: container, debugDescription: "applied event \"\(entry)\": \"\(part)\" is not a digest")
+            event.team = team
+            while let part = fields.next() {
+                guard let earlier = Self.hex(entry[part]) else {
+                    return "applied event \"\(spelled(0..<entry.count))\": \"\(spelled(part))\" is not a digest"
                 }
                 event.earlier.append(earlier)
             }
             applied[seq] = event
+        }
+        return nil
+    }
+
+    /// The colon-separated fields of one entry, in order (an entry ending in a colon ends with an
+    /// empty field).
+    private struct Fields {
+        let entry: UnsafeBufferPointer<UInt8>
+        var cursor = 0
+
+        mutating func next() -> Range<Int>? {
+            guard cursor <= entry.count else { return nil }
+            let from = cursor
+            while cursor < entry.count, entry[cursor] != UInt8(ascii: ":") { cursor += 1 }
+            defer { cursor += 1 }
+            return from..<cursor
+        }
+    }
+
+    /// A decimal integer with an optional sign, as `Int(_:)` reads one; nil when it is not one or
+    /// overflows.
+    private static func integer(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+        var digits = bytes[...]
+        let negative = digits.first == UInt8(ascii: "-")
+        if negative || digits.first == UInt8(ascii: "+") { digits = digits.dropFirst() }
+        guard !digits.isEmpty else { return nil }
+        var value = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let digit = Int(byte - UInt8(ascii: "0"))
+            let (times, overflowed) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowedToo) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+            guard !overflowed, !overflowedToo else { return nil }
+            value = sum
+        }
+        return value
+    }
+
+    /// A digest in hexadecimal (`?`: unknown, `.some(nil)`); nil when it is neither.
+    private static func digest(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64?? {
+        if bytes.count == 1, bytes.first == UInt8(ascii: "?") { return .some(nil) }
+        return hex(bytes).map { .some($0) }
+    }
+
+    /// Up to 16 hexadecimal digits, either case; nil when it is not that.
+    private static func hex(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64? {
+        var digits = bytes[...]
+        if digits.first == UInt8(ascii: "+") { digits = digits.dropFirst() }
+        guard !digits.isEmpty else { return nil }
+        var value: UInt64 = 0
+        for byte in digits {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            guard value >> 60 == 0 else { return nil }
+            value = value << 4 | UInt64(digit)
+        }
+        return value
+    }
+
+    /// `h`, `a` or `-`: the side that scored, or none (`.some(nil)`); nil for any other byte.
+    private static func team(_ byte: UInt8) -> TeamSide?? {
+        switch byte {
+        case UInt8(ascii: "h"): .some(.home)
+        case UInt8(ascii: "a"): .some(.away)
+        case UInt8(ascii: "-"): .some(nil)
+        default: nil
         }
     }
 }

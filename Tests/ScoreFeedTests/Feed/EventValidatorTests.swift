@@ -110,4 +110,71 @@ struct EventValidatorCheckpointTests {
         }
         #expect(validator.appliedText == expected)
     }
+
+    /// The `applied` text read byte by byte reads what the string-splitting reader before it
+    /// read, and refuses what it refused (`splitReader` is that reader): a whole game's entries
+    /// as written, and each of 800 copies cut short, with a byte changed or one taken out.
+    @Test func appliedTextReadsAsTheSplitReaderDid() throws {
+        var random = SeededRandom(seed: 22)
+        var validator = EventValidator()
+        for seq in [-3, 0, 7, 100, 1_000_000] + (0..<300).map({ _ in Int(random.next() % 5_000) }) {
+            var event = EventValidator.AppliedEvent(unknown: ())
+            event.digest = seq % 7 == 0 ? nil : random.next() >> (random.next() % 64)
+            event.points = [-3, -1, 0, 1, 2, 3, 12][abs(seq) % 7]
+            event.team = [TeamSide.home, .away, nil][abs(seq) % 3]
+            event.earlier = (0..<(abs(seq) % 3)).map { _ in random.next() >> (random.next() % 64) }
+            validator.applied[seq] = event
+        }
+        let whole = Array(validator.appliedText.utf8)
+        func bytewise(_ bytes: [UInt8]) -> [Int: EventValidator.AppliedEvent]? {
+            var applied: [Int: EventValidator.AppliedEvent] = [:]
+            return bytes.withUnsafeBufferPointer { EventValidator.read(applied: $0, into: &applied) } == nil ? applied : nil
+        }
+        #expect(bytewise(whole) == validator.applied)
+        let alphabet = Array("  ::?-+ha0f9FgxZ".utf8)
+        var refused = 0
+        for _ in 0..<800 {
+            var bytes = whole
+            let at = Int(random.next() % UInt64(bytes.count))
+            switch random.next() % 3 {
+            case 0: bytes.removeSubrange(at...)
+            case 1: bytes[at] = alphabet[Int(random.next() % UInt64(alphabet.count))]
+            default: bytes.remove(at: at)
+            }
+            let read = bytewise(bytes)
+            #expect(read == Self.splitReader(String(decoding: bytes, as: UTF8.self)), "\(String(decoding: bytes, as: UTF8.self))")
+            if read == nil { refused += 1 }
+        }
+        #expect(refused > 40, "the changes made some texts unreadable")
+        // And through the checkpoint's decoder: a bad entry is named in the error.
+        let bad = try JSONSerialization.data(withJSONObject: ["period": 1, "ended": false, "applied": "1:ff:2:h 2:zz:0:-"])
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(EventValidator.self, from: bad) }
+        do {
+            _ = try JSONDecoder().decode(EventValidator.self, from: bad)
+        } catch {
+            #expect("\(error)".contains("applied event \"2:zz:0:-\" is not seq:digest:points:team"))
+        }
+    }
+
+    /// The reader before the byte-by-byte one: split on spaces, then on colons.
+    static func splitReader(_ text: String) -> [Int: EventValidator.AppliedEvent]? {
+        var applied: [Int: EventValidator.AppliedEvent] = [:]
+        for entry in text.split(separator: " ") {
+            let parts = entry.split(separator: ":", omittingEmptySubsequences: false)
+            func digest(_ part: Substring) -> UInt64?? { part == "?" ? .some(nil) : UInt64(part, radix: 16).map { .some($0) } }
+            guard parts.count >= 4, let seq = Int(parts[0]), let first = digest(parts[1]), let points = Int(parts[2]),
+                  ["h", "a", "-"].contains(parts[3])
+            else { return nil }
+            var event = EventValidator.AppliedEvent(unknown: ())
+            event.digest = first
+            event.points = points
+            event.team = parts[3] == "h" ? .home : parts[3] == "a" ? .away : nil
+            for part in parts.dropFirst(4) {
+                guard let earlier = UInt64(part, radix: 16) else { return nil }
+                event.earlier.append(earlier)
+            }
+            applied[seq] = event
+        }
+        return applied
+    }
 }
