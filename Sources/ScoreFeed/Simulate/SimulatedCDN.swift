@@ -7,6 +7,9 @@ import Foundation
 public final class SimulatedCDN: LiveSource, @unchecked Sendable {
     private let lock = NSLock()
     private let games: [String: SimulatedDay.Game]
+    /// Each game's two addresses: its id and whether it is the boxscore's (read from the address
+    /// once, not at every request).
+    private let addresses: [String: (game: String, isBox: Bool)]
     private var random: SeededRandom
     private var clock: SimulatedClock
     /// Answers given, by kind (`200`, `304`, `stale`, `503`, `timeout`, `garbage`, `404`).
@@ -14,6 +17,10 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
 
     public init(day: SimulatedDay, clock: SimulatedClock) {
         games = Dictionary(day.games.map { ($0.game.id, $0) }, uniquingKeysWith: { a, _ in a })
+        addresses = Dictionary(
+            day.games.flatMap { plan in
+                [(Self.playByPlay(plan.game.id).absoluteString, (plan.game.id, false)), (Self.boxscore(plan.game.id).absoluteString, (plan.game.id, true))]
+            }, uniquingKeysWith: { a, _ in a })
         random = SeededRandom(seed: day.seed ^ UInt64(day.index) &* 31 ^ 0xC0FFEE)
         self.clock = clock
     }
@@ -25,13 +32,13 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
     public static func boxscore(_ game: String) -> URL { URL(string: "http://cdn.simulated/boxscore_\(game).json")! }
 
     public func get(_ url: URL, validators: inout LiveFetcher.Validators) async -> LiveFetcher.Answer {
-        let name = url.lastPathComponent
-        let isBox = name.hasPrefix("boxscore_")
-        let id = String(name.dropFirst(isBox ? 9 : 11).dropLast(5))
-        let place = ScoreFeedError.Location(file: url.absoluteString)
+        let address = url.absoluteString
+        let place = ScoreFeedError.Location(file: address)
         let clock = lock.withLock { self.clock }
         let now = clock.now
-        guard let plan = games[id] else { return count("404", .failed(ScoreFeedError(.io, "HTTP 404", at: place), retryAfter: nil)) }
+        guard let (id, isBox) = addresses[address], let plan = games[id] else {
+            return count("404", .failed(ScoreFeedError(.io, "HTTP 404", at: place), retryAfter: nil))
+        }
         if plan.outages.contains(where: { $0.contains(now) }) {
             let retry: TimeInterval? = draw { $0.chance(0.5) } ? 30 : nil
             return count("503", .failed(ScoreFeedError(.io, "HTTP 503 Service Unavailable", at: place), retryAfter: retry))

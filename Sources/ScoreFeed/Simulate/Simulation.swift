@@ -243,7 +243,7 @@ public enum Simulation {
         for (index, plan) in games.enumerated() {
             let lines = plan.game.lines
             arrivals += input(of: plan, from: started).map { at, places in
-                (at, index, places.count == 1 ? lines[places[0]].line : Data(places.map { lines[$0].line }.joined()))
+                (at, index, places.count == 1 ? lines[places[0]].line : places.reduce(into: Data()) { $0.append(lines[$1].line) })
             }
         }
         arrivals.sort { ($0.at, $0.order) < ($1.at, $1.order) }
@@ -316,11 +316,8 @@ public enum Simulation {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for file in files where file.hasPrefix("game-") && file.hasSuffix(".json") {
             let url = directory.appendingPathComponent(file)
-            guard let data = try? Data(contentsOf: url),
-                  let snapshot = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                  let game = (snapshot["attributes"] as? [String: Any])?["gameId"] as? String
-            else { continue }
-            var count = snapshot["journaled"] as? Int ?? 0
+            guard let data = try? Data(contentsOf: url), let (game, journaled) = gameAndJournaled(data) else { continue }
+            var count = journaled
             let journal = (try? Data(contentsOf: CheckpointStore.journalURL(of: url))) ?? Data()
             var next: Int?
             // Every piece but the last ended in a newline.
@@ -337,6 +334,33 @@ public enum Simulation {
             held[game] = count
         }
         return held
+    }
+
+    /// A snapshot's game id and its count of inputs journaled (0 when it has none: formats before
+    /// 4); nil when it is not a snapshot with a game id.
+    static func gameAndJournaled(_ snapshot: Data) -> (game: String, journaled: Int)? {
+        let read = JSONScanner.reading(snapshot) { (scanner: inout JSONScanner) throws(JSONScanner.Declined) -> (String?, Int) in
+            var game: String?
+            var journaled = 0
+            if try scanner.beginObject() {
+                repeat {
+                    let key = try scanner.key()
+                    if key.is("journaled") {
+                        journaled = try scanner.int()
+                    } else if key.is("attributes"), try scanner.beginObject() {
+                        repeat {
+                            if try scanner.key().is("gameId") { game = try scanner.string() } else { try scanner.skipValue(depth: 2) }
+                        } while try scanner.nextMember()
+                    } else if !key.is("attributes") {
+                        try scanner.skipValue(depth: 1)
+                    }
+                } while try scanner.nextMember()
+            }
+            try scanner.end()
+            return (game, journaled)
+        }
+        guard let read, let game = read.0 else { return nil }
+        return (game, read.1)
     }
 
     /// How many elements the JSON array `bytes` holds; nil when it is not one array.
