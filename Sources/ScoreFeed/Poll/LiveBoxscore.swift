@@ -31,7 +31,11 @@ public struct LiveBoxscore: Hashable, Sendable {
     /// Whether a status and its text call a game off (see ``isCalledOff``).
     static func callsOff(status: Status, text: String?) -> Bool {
         guard status != .final, let text else { return false }
-        let word = text.trimmingCharacters(in: .whitespaces).lowercased()
+        // Trimmed only when an end is white space: `trimmingCharacters` costs more than the rest
+        // of a poll's look at its boxscore, and the text is almost always bare ("Q3 5:12").
+        let bare = (text.unicodeScalars.first.map { !$0.properties.isWhitespace } ?? true)
+            && (text.unicodeScalars.last.map { !$0.properties.isWhitespace } ?? true)
+        let word = (bare ? text : text.trimmingCharacters(in: .whitespaces)).lowercased()
         return word == "ppd" || word.hasPrefix("postpone") || word.hasPrefix("cancel")
     }
 

@@ -229,9 +229,26 @@ public struct SimulatedGame: Sendable {
         var time = tm()
         var t = time_t(whole)
         gmtime_r(&t, &time)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let fraction = String(Int(((seconds - whole) * 1e6).rounded(.down)) + 1_000_000).dropFirst()
-        return "\(time.tm_year + 1900)-\(two(time.tm_mon + 1))-\(two(time.tm_mday)) \(two(time.tm_hour)):\(two(time.tm_min)):\(two(time.tm_sec)).\(fraction)"
+        // Written digit by digit: a day's CDN writes one for every answer.
+        var text: [UInt8] = []
+        text.reserveCapacity(26)
+        func digits(_ value: Int, _ count: Int, then separator: Character?) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            while divisor > 0 {
+                text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+            if let separator { text.append(separator.asciiValue!) }
+        }
+        digits(Int(time.tm_year) + 1900, 4, then: "-")
+        digits(Int(time.tm_mon) + 1, 2, then: "-")
+        digits(Int(time.tm_mday), 2, then: " ")
+        digits(Int(time.tm_hour), 2, then: ":")
+        digits(Int(time.tm_min), 2, then: ":")
+        digits(Int(time.tm_sec), 2, then: ".")
+        digits(Int(((seconds - whole) * 1e6).rounded(.down)), 6, then: nil)
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// An ISO 8601 time in UTC, as `timeActual` and `gameTimeUTC` write it.

@@ -34,6 +34,9 @@ struct FeedWatchTests {
         Case(name: "the boxscore says PPD: postponed at once", news: [], boxscore: (.scheduled, "PPD"), now: 0, expected: "postponed"),
         Case(name: "the boxscore says Postponed", news: [], boxscore: (.scheduled, " Postponed "), now: 0, expected: "postponed"),
         Case(name: "the boxscore says Cancelled", news: [], boxscore: (.scheduled, "Cancelled"), now: 0, expected: "postponed"),
+        Case(name: "white space at one end only is trimmed", news: [], boxscore: (.scheduled, "\tppd"), now: 0, expected: "postponed"),
+        Case(name: "a no-break space is white space", news: [], boxscore: (.scheduled, "\u{00A0}Cancelled"), now: 0, expected: "postponed"),
+        Case(name: "a line break is not trimmed (as before)", news: [], boxscore: (.scheduled, "PPD\n"), now: 0, expected: "follow"),
         Case(name: "a scheduled game's time is no call-off", news: [], boxscore: (.scheduled, "7:30 pm ET"), now: 10, expected: "follow"),
         Case(name: "a final is never called off, whatever its text", news: [0], boxscore: (.final, "PPD"), now: 10, expected: "follow"),
     ]

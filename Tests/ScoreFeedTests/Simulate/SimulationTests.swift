@@ -147,6 +147,15 @@ struct SimulationTests {
         #expect(heldFirst.contains { $0.contains("while no instance ran") && $0.contains("not its end") }, "\(heldFirst)")
     }
 
+    /// The simulated CDN writes `meta.time` as the NBA's does: date, time, microseconds.
+    @Test(arguments: [
+        (1_739_236_587.5, "2025-02-11 01:16:27.500000"), (946_684_805, "2000-01-01 00:00:05.000000"),
+        (1_739_236_587.25, "2025-02-11 01:16:27.250000"),
+    ])
+    func metaTimeIsTheCDNs(_ seconds: Double, _ expected: String) {
+        #expect(SimulatedGame.metaTime(Date(timeIntervalSince1970: seconds)) == expected)
+    }
+
     /// APNs busy or down (429, 5xx) when asked for a channel is not a refusal for good: the
     /// request is sent again later, so the game still gets its channel (a simulated day found a
     /// game that never showed anything after one 429).
