@@ -1,5 +1,5 @@
-/// Reads fixed-width decimal fields out of ASCII bytes, for the feeds' dates and times without
-/// a formatter.
+/// Reads fixed-width decimal fields and hexadecimal digits out of ASCII bytes, for the feeds'
+/// dates and times without a formatter, and the escapes and digests that spell numbers in hex.
 enum ASCIIDigits {
     /// The number spelled by `bytes[range]`, or nil when the range runs past the end or holds a
     /// byte that is not a digit.
@@ -12,5 +12,16 @@ enum ASCIIDigits {
             value = value * 10 + digit
         }
         return value
+    }
+
+    /// The value of one hexadecimal digit, either case; nil for any other byte.
+    @inline(__always)
+    static func hex(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }

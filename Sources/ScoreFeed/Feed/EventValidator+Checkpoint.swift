@@ -133,14 +133,7 @@ extension EventValidator: Codable {
         guard !digits.isEmpty else { return nil }
         var value: UInt64 = 0
         for byte in digits {
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            guard value >> 60 == 0 else { return nil }
+            guard let digit = ASCIIDigits.hex(byte), value >> 60 == 0 else { return nil }
             value = value << 4 | UInt64(digit)
         }
         return value
