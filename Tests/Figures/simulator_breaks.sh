@@ -24,6 +24,7 @@ breaks=(
   "a backlog in parts decided part by part|Sources/ScoreFeed/Serve/GameService.swift|        public static let defaultCatchUpWindow: TimeInterval = 0.5|        public static let defaultCatchUpWindow: TimeInterval = 0"
   "a restart sends what was held at once|Sources/ScoreFeed/Serve/GameService+Restore.swift|            if options.clock == .system { await engine.restart(window: options.catchUpWindow) }|            _ = options\n"
   "the hour's budget forgotten at a restart|Sources/ScoreFeed/Decide/Coalescer+Codable.swift|        budget = try c.decode(PushBudget.self, forKey: .budget)|        _ = try c.decode(PushBudget.self, forKey: .budget)"
+  "no priority-5 copies|Sources/ScoreFeed/Render/PushRenderer.swift|        if push.priority5Copy && push.priority == 10 {|        if push.priority5Copy && push.priority == 10 && Date() < .distantPast {"
   "a silent game never given up|Sources/ScoreFeed/Poll/LivePoller.swift|        guard verdict.phase != nil else { return false }|        guard verdict.phase != nil, Date() < .distantPast else { return false }"
 )
 status=0

@@ -46,6 +46,7 @@ public struct SimulationInvariants {
             checkBudget(plan, pushes)
             checkMoments(plan, pushes)
             checkFinalsWhileDown(plan, pushes)
+            checkCopies(plan, pushes)
         }
         checkIDs()
         let open = openChannels.count
@@ -118,8 +119,8 @@ public struct SimulationInvariants {
     /// Priority 10 stays within the largest budget the policy hedges for, in every rolling hour
     /// (counted afresh after a lost state directory: nothing can know what was spent before).
     /// `pushes`: the game's records, each once (a record delivered again counts once).
-    /// Those the policy books within the assumed budget (every priority 10 whose reason does not
-    /// say it went beyond it) stay within that budget in every rolling hour as well: what an hour
+    /// Those the policy books within the assumed budget (every priority-10 update or end whose
+    /// reason does not say it went beyond it) stay within that budget in every rolling hour as well: what an hour
     /// spent stays spent across a restart.
     mutating func checkBudget(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
         let configuration = Coalescer.Configuration.standard
@@ -133,7 +134,8 @@ public struct SimulationInvariants {
             }
         }
         check(urgent.map(\.sentAt).sorted(), limit: configuration.largestBudget, "priority 10")
-        check(urgent.filter { !$0.reason.contains(Push.beyondBudget) }.map(\.sentAt).sorted(), limit: configuration.budget,
+        // A push-to-start is the renderer's, not booked by the policy.
+        check(urgent.filter { $0.event != .start && !$0.reason.contains(Push.beyondBudget) }.map(\.sentAt).sorted(), limit: configuration.budget,
               "priority 10 booked within the assumed budget")
     }
 
@@ -193,6 +195,33 @@ public struct SimulationInvariants {
             check(first.event == .end,
                   "game \(plan.game.id): its final came while no instance ran, and instance \(index + 1)'s first push of it is \(first.event.rawValue) \(first.state.phase.rawValue) seq \(first.seq), not its end")
         }
+    }
+
+    /// A priority-10 push that nothing else backs goes with its priority-5 copy (the same event
+    /// and state, at the same moment), in case the device's budget is smaller than assumed and
+    /// drops the first: every `end` at priority 10, and every push beyond the assumed budget.
+    /// Not counted where the copy may have been lost with the sender's queue: a kill, or the sender
+    /// down, between the push and the game's next record (updates in flight are given up, as
+    /// every later state supersedes them). `pushes`: the game's records, each once, in order.
+    mutating func checkCopies(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
+        guard Coalescer.Configuration.standard.copies else { return }
+        let copies = Set(pushes.filter { $0.priority == 5 }.map { Copy(event: $0.event, state: $0.state, at: $0.sentAt) })
+        let kills = day.restarts.map(\.at)
+        for (index, push) in pushes.enumerated()
+        where push.priority == 10 && (push.event == .end || (push.event == .update && push.reason.contains(Push.beyondBudget))) {
+            let next = pushes[(index + 1)...].first { $0.sentAt > push.sentAt }?.sentAt ?? .distantFuture
+            let span = push.sentAt...next
+            guard !kills.contains(where: span.contains), !day.sink.failing.contains(where: { $0.lowerBound <= next && push.sentAt <= $0.upperBound })
+            else { continue }
+            check(copies.contains(Copy(event: push.event, state: push.state, at: push.sentAt)),
+                  "game \(plan.game.id): the priority-10 \(push.event.rawValue) seq \(push.seq) (\(push.reason)) has no priority-5 copy")
+        }
+    }
+
+    private struct Copy: Hashable {
+        let event: Push.Event
+        let state: GameState
+        let at: Date
     }
 
     /// When `serve` read a line of `plan` more than ``moment`` after the line before it, in each

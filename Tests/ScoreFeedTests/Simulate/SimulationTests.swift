@@ -124,6 +124,11 @@ struct SimulationTests {
         #expect(rebooked.contains { $0.contains("booked within the assumed budget") }, "\(rebooked)")
         let hedged = violations { more(&$0, reason: "score; \(Push.beyondBudget)") }
         #expect(!hedged.contains { $0.contains("booked within the assumed budget") }, "\(hedged)")
+        // A priority-10 end goes with its priority-5 copy (the budget may be smaller than
+        // assumed); without it the end may never show.
+        #expect(outcome.records.contains { $0.game == played && $0.event == .end && $0.priority == 10 })
+        let uncopied = violations { records in records.removeAll { $0.game == played && $0.event == .end && $0.priority == 5 } }
+        #expect(uncopied.contains { $0.contains("has no priority-5 copy") }, "\(uncopied)")
         // A final that came while no instance ran: the next instance's first push of the game is
         // its end, not the update the policy held for it (a restart that sent its held push at
         // once, before the feed was read).
