@@ -25,6 +25,7 @@ breaks=(
   "a restart sends what was held at once|Sources/ScoreFeed/Serve/GameService+Restore.swift|            if options.clock == .system { await engine.restart(window: options.catchUpWindow) }|            _ = options\n"
   "the hour's budget forgotten at a restart|Sources/ScoreFeed/Decide/Coalescer+Codable.swift|        budget = try c.decode(PushBudget.self, forKey: .budget)|        _ = try c.decode(PushBudget.self, forKey: .budget)"
   "no priority-5 copies|Sources/ScoreFeed/Render/PushRenderer.swift|        if push.priority5Copy && push.priority == 10 {|        if push.priority5Copy && push.priority == 10 && Date() < .distantPast {"
+  "a restart leaves the outboxes for later|Sources/ScoreFeed/Serve/GameService+Restore.swift|            do { try await engine.flush() } catch { return Self.sinkFailed(id, error) }|            _ = engine"
   "a silent game never given up|Sources/ScoreFeed/Poll/LivePoller.swift|        guard verdict.phase != nil else { return false }|        guard verdict.phase != nil, Date() < .distantPast else { return false }"
 )
 status=0

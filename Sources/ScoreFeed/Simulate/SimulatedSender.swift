@@ -11,6 +11,8 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     private var live = true
     /// What it delivered, in order.
     public private(set) var records: [PushRecord] = []
+    /// When it delivered each of ``records`` (the simulated clock's time).
+    public private(set) var deliveredAt: [Date] = []
     /// The channels it made and has not deleted.
     public var openChannels: Set<String> { lock.withLock { channels.open } }
     private var channels = ChannelServiceStandIn()
@@ -50,7 +52,11 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
             lock.withLock { failures["send", default: 0] += 1 }
             throw ScoreFeedError(.io, "the push sender answered 503")
         }
-        lock.withLock { if live { records.append(record) } }
+        lock.withLock {
+            guard live else { return }
+            records.append(record)
+            deliveredAt.append(now)
+        }
     }
 
     public func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? {

@@ -136,7 +136,7 @@ public enum Simulation {
             }
             break
         }
-        var checker = SimulationInvariants(day: day, records: sender.records, instances: instances.map(\.started),
+        var checker = SimulationInvariants(day: day, records: sender.records, deliveredAt: sender.deliveredAt, instances: instances.map(\.started),
                                            lostState: instances.map(\.lostStateBefore), openChannels: sender.openChannels,
                                            moment: moment)
         checker.checkAll()

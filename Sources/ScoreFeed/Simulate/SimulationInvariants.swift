@@ -6,6 +6,8 @@ import ScoreFeedModel
 public struct SimulationInvariants {
     let day: SimulatedDay
     let records: [PushRecord]
+    /// When the sender delivered each record (empty: not known, not checked).
+    let deliveredAt: [Date]
     /// When each instance started, and whether it started without the state before it.
     let instances: [Date]
     let lostState: [Bool]
@@ -16,12 +18,13 @@ public struct SimulationInvariants {
     public private(set) var violations: [String] = []
 
     init(
-        day: SimulatedDay, records: [PushRecord], instances: [Date], lostState: [Bool], openChannels: Set<String>,
-        moment: TimeInterval = Simulation.defaultMoment
+        day: SimulatedDay, records: [PushRecord], deliveredAt: [Date] = [], instances: [Date], lostState: [Bool],
+        openChannels: Set<String>, moment: TimeInterval = Simulation.defaultMoment
     ) {
         self.moment = moment
         self.day = day
         self.records = records
+        self.deliveredAt = deliveredAt
         self.instances = instances
         self.lostState = lostState
         self.openChannels = openChannels
@@ -49,6 +52,7 @@ public struct SimulationInvariants {
             checkCopies(plan, pushes)
         }
         checkIDs()
+        checkLeftOver()
         let open = openChannels.count
         if day.mode != .token { check(open == 0, "channels left open at the day's end: \(open)") }
     }
@@ -222,6 +226,26 @@ public struct SimulationInvariants {
         let event: Push.Event
         let state: GameState
         let at: Date
+    }
+
+    /// What an instance left unsent (records made before the next instance started, delivered by
+    /// it) goes out as that instance starts, before anything waits for the feed: its restore sends
+    /// every game's outbox first. Not counted where the sender is slow, down or refusing channels
+    /// around the start (its retries and a channel's creation take their time).
+    mutating func checkLeftOver() {
+        guard deliveredAt.count == records.count, day.sink.slowest == 0 else { return }
+        for (index, started) in instances.enumerated().dropFirst() {
+            let stop = index + 1 < instances.count ? instances[index + 1] : .distantFuture
+            let around = started.addingTimeInterval(-1)..<started.addingTimeInterval(900)
+            guard !day.sink.failing.contains(where: { $0.overlaps(around) }),
+                  !day.sink.channelOutages.contains(where: { $0.overlaps(around) }), day.sink.channelRefusals == 0
+            else { continue }
+            for (record, at) in zip(records, deliveredAt) where at >= started && at < stop && record.sentAt < started {
+                check(at <= started.addingTimeInterval(moment),
+                      "game \(record.game): instance \(index + 1) sent seq \(record.seq), left by the instance before it, "
+                          + "\((at.timeIntervalSince(started) * 10).rounded() / 10) s after it started (its restore sends what is left at once)")
+            }
+        }
     }
 
     /// When `serve` read a line of `plan` more than ``moment`` after the line before it, in each

@@ -129,6 +129,23 @@ struct SimulationTests {
         #expect(outcome.records.contains { $0.game == played && $0.event == .end && $0.priority == 10 })
         let uncopied = violations { records in records.removeAll { $0.game == played && $0.event == .end && $0.priority == 5 } }
         #expect(uncopied.contains { $0.contains("has no priority-5 copy") }, "\(uncopied)")
+        // What an instance left unsent goes out as the next one starts (its restore sends every
+        // outbox first), not when the game next has news.
+        let left = try #require(outcome.records.firstIndex { $0.game == played && $0.event == .update })
+        let restart = outcome.records[left].sentAt.addingTimeInterval(1)
+        func leftOver(deliveredAfter delay: TimeInterval) -> [String] {
+            var quiet = day
+            quiet.sink = SimulatedDay.SinkFaults()
+            var delivered = outcome.records.map(\.sentAt)
+            delivered[left] = restart.addingTimeInterval(delay)
+            var checker = SimulationInvariants(
+                day: quiet, records: outcome.records, deliveredAt: delivered, instances: [day.start, restart], lostState: [false, false],
+                openChannels: [])
+            checker.checkAll()
+            return checker.violations
+        }
+        #expect(!leftOver(deliveredAfter: 0).contains { $0.contains("left by the instance before it") })
+        #expect(leftOver(deliveredAfter: 30).contains { $0.contains("left by the instance before it") })
         // A final that came while no instance ran: the next instance's first push of the game is
         // its end, not the update the policy held for it (a restart that sent its held push at
         // once, before the feed was read).
