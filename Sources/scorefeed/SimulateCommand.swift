@@ -91,29 +91,12 @@ enum SimulateCommand {
             games: perDay, losingState: losingState, threads: threads)
         options.moment = Double(moment) / 1000
         options.shuffled = !inOrder
+        let stream = try RecordStream(path: recordsPath)
         let began = Date()
-        let outcomes = await Simulation.run(options)
+        // Each day's records are digested (and written) in order as the days finish, then let go.
+        let outcomes = await Simulation.run(options) { stream.add($0.records) }
         let seconds = Date().timeIntervalSince(began)
-
-        var digest = Digest()
-        var records = Data()
-        for outcome in outcomes {
-            for record in outcome.records {
-                let line = record.jsonLine()
-                digest.add(line)
-                if recordsPath != nil {
-                    records.append(line)
-                    records.append(UInt8(ascii: "\n"))
-                }
-            }
-        }
-        if let recordsPath {
-            do {
-                try records.write(to: URL(fileURLWithPath: recordsPath))
-            } catch {
-                throw ScoreFeedError(.io, "cannot write the records: \(error.localizedDescription)", at: .init(file: recordsPath))
-            }
-        }
+        try stream.finish()
         let broken = outcomes.filter { !$0.violations.isEmpty }
         for outcome in broken {
             let mode = outcome.mode == .token ? "token" : "broadcast"
@@ -122,8 +105,53 @@ enum SimulateCommand {
             let extra = games.map { " --games \($0)" } ?? ""
             print("  replay: scorefeed simulate --seed \(outcome.seed) --day \(outcome.day) --days 1 --mode \(mode)\(extra) --interval \(Int(interval)) --per-day \(perDay.lowerBound)-\(perDay.upperBound) --pool \(generated)\(losingState ? " --lose-state" : "")\(moment != defaultMoment ? " --moment \(moment)" : "")\(inOrder ? " --in-order" : "")")
         }
-        print(Simulation.figures(outcomes, seconds: seconds, digest: digest.hex))
+        print(Simulation.figures(outcomes, seconds: seconds, digest: stream.digest))
         return broken.isEmpty ? 0 : ExitCode.failure
+    }
+
+    /// The run's records as they come, day by day in order: their digest, and with `--records`
+    /// their lines written to the file (the first write that fails is reported at the end).
+    final class RecordStream: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = Digest()
+        private let path: String?
+        private let file: FileHandle?
+        private var failure: String?
+
+        init(path: String?) throws(ScoreFeedError) {
+            self.path = path
+            guard let path else {
+                file = nil
+                return
+            }
+            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+                throw ScoreFeedError(.io, "cannot write the records: the file cannot be made", at: .init(file: path))
+            }
+            file = handle
+        }
+
+        func add(_ records: [PushRecord]) {
+            var lines = Data()
+            lock.withLock {
+                for record in records {
+                    let line = record.jsonLine()
+                    value.add(line)
+                    if file != nil {
+                        lines.append(line)
+                        lines.append(UInt8(ascii: "\n"))
+                    }
+                }
+                guard let file, failure == nil, !lines.isEmpty else { return }
+                do { try file.write(contentsOf: lines) } catch { failure = error.localizedDescription }
+            }
+        }
+
+        var digest: String { lock.withLock { value.hex } }
+
+        func finish() throws(ScoreFeedError) {
+            try? file?.close()
+            if let failure, let path { throw ScoreFeedError(.io, "cannot write the records: \(failure)", at: .init(file: path)) }
+        }
     }
 
     /// FNV-1a 64 of the record lines, in order.

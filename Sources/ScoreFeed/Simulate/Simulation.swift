@@ -18,8 +18,11 @@ public enum Simulation {
         /// Invariant checks made, and those that failed (one line each).
         public var checks: Int
         public var violations: [String]
-        /// What the sender delivered, in order.
+        /// What the sender delivered, in order (emptied once handed on by
+        /// ``Simulation/run(_:each:)``).
         public var records: [PushRecord]
+        /// How many records the sender delivered.
+        public var pushes: Int
         public var instances: Int
         /// Simulated seconds from the day's start to its end.
         public var simulatedSeconds: Double
@@ -152,6 +155,7 @@ public enum Simulation {
         return Outcome(
             day: day.index, seed: day.seed, mode: day.mode, games: day.games.count, faults: day.faults,
             checks: checker.checks + told.restoresChecked, violations: violations + checker.violations, records: sender.records,
+            pushes: sender.records.count,
             instances: instances.count, simulatedSeconds: clock.now.timeIntervalSince(day.start), answers: cdn.answers,
             reports: told.all, channelsMade: sender.channelsMade, instanceStarts: instances.map(\.started), steps: steps)
     }
