@@ -6,20 +6,18 @@ import Foundation
 /// Deterministic: its randomness is seeded and the simulation runs one job at a time.
 public final class SimulatedCDN: LiveSource, @unchecked Sendable {
     private let lock = NSLock()
-    private let games: [String: SimulatedDay.Game]
-    /// Each game's two addresses: its id and whether it is the boxscore's (read from the address
-    /// once, not at every request).
-    private let addresses: [String: (game: String, isBox: Bool)]
+    /// Each game's plan by its two addresses, and whether the address is the boxscore's (found
+    /// by the whole address: no URL parsing per request).
+    private let games: [String: (plan: SimulatedDay.Game, isBox: Bool)]
     private var random: SeededRandom
     private var clock: SimulatedClock
     /// Answers given, by kind (`200`, `304`, `stale`, `503`, `timeout`, `garbage`, `404`).
     public private(set) var answers: [String: Int] = [:]
 
     public init(day: SimulatedDay, clock: SimulatedClock) {
-        games = Dictionary(day.games.map { ($0.game.id, $0) }, uniquingKeysWith: { a, _ in a })
-        addresses = Dictionary(
+        games = Dictionary(
             day.games.flatMap { plan in
-                [(Self.playByPlay(plan.game.id).absoluteString, (plan.game.id, false)), (Self.boxscore(plan.game.id).absoluteString, (plan.game.id, true))]
+                [(Self.playByPlay(plan.game.id).absoluteString, (plan, false)), (Self.boxscore(plan.game.id).absoluteString, (plan, true))]
             }, uniquingKeysWith: { a, _ in a })
         random = SeededRandom(seed: day.seed ^ UInt64(day.index) &* 31 ^ 0xC0FFEE)
         self.clock = clock
@@ -36,7 +34,7 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         let place = ScoreFeedError.Location(file: address)
         let clock = lock.withLock { self.clock }
         let now = clock.now
-        guard let (id, isBox) = addresses[address], let plan = games[id] else {
+        guard let (plan, isBox) = games[address] else {
             return count("404", .failed(ScoreFeedError(.io, "HTTP 404", at: place), retryAfter: nil))
         }
         if plan.outages.contains(where: { $0.contains(now) }) {

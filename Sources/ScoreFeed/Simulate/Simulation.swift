@@ -351,11 +351,9 @@ public enum Simulation {
                     let key = try scanner.key()
                     if key.is("journaled") {
                         journaled = try scanner.int()
-                    } else if key.is("attributes"), try scanner.beginObject() {
-                        repeat {
-                            if try scanner.key().is("gameId") { game = try scanner.string() } else { try scanner.skipValue(depth: 2) }
-                        } while try scanner.nextMember()
-                    } else if !key.is("attributes") {
+                    } else if key.is("attributes") {
+                        game = try attributesGameId(&scanner)
+                    } else {
                         try scanner.skipValue(depth: 1)
                     }
                 } while try scanner.nextMember()
@@ -365,6 +363,16 @@ public enum Simulation {
         }
         guard let read, let game = read.0 else { return nil }
         return (game, read.1)
+    }
+
+    /// The `gameId` of the snapshot's `attributes` object, which the scanner is at.
+    private static func attributesGameId(_ scanner: inout JSONScanner) throws(JSONScanner.Declined) -> String? {
+        var game: String?
+        guard try scanner.beginObject() else { return nil }
+        repeat {
+            if try scanner.key().is("gameId") { game = try scanner.string() } else { try scanner.skipValue(depth: 2) }
+        } while try scanner.nextMember()
+        return game
     }
 
     /// How many elements the JSON array `bytes` holds; nil when it is not one array.

@@ -130,16 +130,16 @@ public struct SimulationInvariants {
         let configuration = Coalescer.Configuration.standard
         let resets = zip(instances, lostState).filter(\.1).map(\.0)
         let urgent = pushes.filter { $0.priority == 10 }
-        func check(_ times: [Date], limit: Int, _ what: String) {
+        func checkHours(_ times: [Date], limit: Int, _ what: String) {
             var start = 0
             for (index, time) in times.enumerated() {
                 while times[start] <= time.addingTimeInterval(-3600) || resets.contains(where: { times[start] < $0 && $0 <= time }) { start += 1 }
-                self.check(index - start + 1 <= limit, "game \(plan.game.id): \(index - start + 1) \(what) within an hour (budget \(limit))")
+                check(index - start + 1 <= limit, "game \(plan.game.id): \(index - start + 1) \(what) within an hour (budget \(limit))")
             }
         }
-        check(urgent.map(\.sentAt).sorted(), limit: configuration.largestBudget, "priority 10")
+        checkHours(urgent.map(\.sentAt).sorted(), limit: configuration.largestBudget, "priority 10")
         // A push-to-start is the renderer's, not booked by the policy.
-        check(urgent.filter { $0.event != .start && !$0.reason.contains(Push.beyondBudget) }.map(\.sentAt).sorted(), limit: configuration.budget,
+        checkHours(urgent.filter { $0.event != .start && !$0.reason.contains(Push.beyondBudget) }.map(\.sentAt).sorted(), limit: configuration.budget,
               "priority 10 booked within the assumed budget")
     }
 
@@ -177,12 +177,7 @@ public struct SimulationInvariants {
     /// instance joins). `pushes`: the game's records, each once (one sent again after the restart
     /// was made before it).
     mutating func checkFinalsWhileDown(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
-        let lastLine: Date
-        switch plan.fate {
-        case .plays: lastLine = plan.firstAction.addingTimeInterval(plan.game.span)
-        case .comeback(_, let pause): lastLine = plan.firstAction.addingTimeInterval(plan.game.span + pause)
-        case .postponed, .silent: return
-        }
+        guard let lastLine = plan.lastAction else { return }
         let final = plan.path == .serve ? lastLine : max(lastLine, plan.finalAt ?? lastLine)
         for (index, started) in instances.enumerated().dropFirst() where !lostState[index] {
             // The kill that this instance followed (none for the run after the day's last).
@@ -194,7 +189,7 @@ public struct SimulationInvariants {
                 guard plan.staleShare == 0, !(plan.outages + plan.timeouts + plan.hostile).contains(where: { $0.overlaps(around) })
                 else { continue }
             }
-            let stop = index + 1 < instances.count ? instances[index + 1] : .distantFuture
+            let stop = nextStart(after: index)
             guard let first = pushes.filter({ $0.sentAt >= started && $0.sentAt < stop }).min(by: { $0.sentAt < $1.sentAt }) else { continue }
             check(first.event == .end,
                   "game \(plan.game.id): its final came while no instance ran, and instance \(index + 1)'s first push of it is \(first.event.rawValue) \(first.state.phase.rawValue) seq \(first.seq), not its end")
@@ -235,7 +230,7 @@ public struct SimulationInvariants {
     mutating func checkLeftOver() {
         guard deliveredAt.count == records.count, day.sink.slowest == 0 else { return }
         for (index, started) in instances.enumerated().dropFirst() {
-            let stop = index + 1 < instances.count ? instances[index + 1] : .distantFuture
+            let stop = nextStart(after: index)
             let around = started.addingTimeInterval(-1)..<started.addingTimeInterval(900)
             guard !day.sink.failing.contains(where: { $0.overlaps(around) }),
                   !day.sink.channelOutages.contains(where: { $0.overlaps(around) }), day.sink.channelRefusals == 0
@@ -248,12 +243,17 @@ public struct SimulationInvariants {
         }
     }
 
+    /// When the instance after instance `index` started: the end of `index`'s run.
+    private func nextStart(after index: Int) -> Date {
+        index + 1 < instances.count ? instances[index + 1] : .distantFuture
+    }
+
     /// When `serve` read a line of `plan` more than ``moment`` after the line before it, in each
     /// instance (``Simulation/input(of:from:)``).
     private func newsAfterPauses(_ plan: SimulatedDay.Game) -> [Date] {
         var times: [Date] = []
         for (index, started) in instances.enumerated() {
-            let stop = index + 1 < instances.count ? instances[index + 1] : .distantFuture
+            let stop = nextStart(after: index)
             times += Simulation.input(of: plan, from: started).map(\.at).filter { $0 >= started && $0 < stop }
         }
         times.sort()
