@@ -29,6 +29,12 @@ extension PayloadSerialization {
         }
     }
 
+    /// How many times its compact bytes a payload can take in any serialization: a payload of
+    /// at most `limit / largestGrowth` bytes fits `limit` in all of them, unmeasured. The most a
+    /// byte grows is 6, a DEL or control character written raw that becomes `\u007f`; a 2-byte
+    /// character becomes 6 bytes, a separator 2, a float such as `1e15` at most 4.5 times its text.
+    public static let largestGrowth = 6
+
     /// This serialization's size of `payload`; see ``sizes(of:)``.
     public func size(of payload: Data) throws(ScoreFeedError) -> Int {
         try Self.sizes(of: payload)[self]

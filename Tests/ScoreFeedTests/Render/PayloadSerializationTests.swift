@@ -31,6 +31,20 @@ struct PayloadSerializationTests {
         #expect(try PythonJSON.sizes(of: Data(c.json.utf8)) == sizes, "the reference writer agrees")
     }
 
+    /// The size guard leaves a payload of at most `limit / largestGrowth` bytes unmeasured: no
+    /// serialization may grow a payload more, and a string of raw DEL characters comes close.
+    @Test(arguments: cases.map(\.json) + [
+        "{\"a\":\"" + String(repeating: "\u{7F}", count: 200) + "\"}", "[" + Array(repeating: "1e15", count: 30).joined(separator: ",") + "]",
+        "{\"a\":\"" + String(repeating: "é", count: 40) + "\"}", "[" + Array(repeating: "{\"a\":0}", count: 30).joined(separator: ",") + "]",
+        #"{"k":"\ud83c\udfc0\u00e9\/"}"#, "{\"a\":\"" + String(repeating: "🏀\u{1}/", count: 20) + "\"}",
+    ])
+    func noSerializationGrowsAPayloadMoreThanTheGuardAssumes(_ json: String) throws {
+        let payload = Data(json.utf8)
+        let largest = try PayloadSerialization.sizes(of: payload).largest.bytes
+        #expect(largest <= payload.count * PayloadSerialization.largestGrowth)
+        if json.hasPrefix("{\"a\":\"\u{7F}") { #expect(Double(largest) > 5.5 * Double(payload.count), "the bound is close to the worst case") }
+    }
+
     @Test(arguments: ["", "{", #"{"a":"#, #"{"a":"\x"}"#, "[1,2,x]", #""unterminated"#])
     func textThatIsNotJSONIsAnError(_ text: String) {
         #expect(throws: ScoreFeedError.self) { try PayloadSerialization.sizes(of: Data(text.utf8)) }
