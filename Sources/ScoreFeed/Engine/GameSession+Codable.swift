@@ -104,9 +104,10 @@ extension GameSession: Codable {
         }
     }
 
-    /// The snapshot's bytes (sorted keys: the same game state always writes the same bytes).
+    /// The snapshot's bytes (sorted keys: the same game state always writes the same bytes),
+    /// as `JSONEncoder` with `.sortedKeys` writes them (``CheckpointEncoder``).
     public func encoded() throws -> Data {
-        try Self.encoder.encode(self)
+        try CheckpointEncoder.encode(self)
     }
 
     /// Continues the game saved in `data` (a snapshot file's bytes; `file` names it in errors)
@@ -219,11 +220,4 @@ extension GameSession: Codable {
         policy = fresh
         policyWasReset = true
     }
-
-    /// Shared: a `JSONEncoder` whose options are not changed after this is safe to share.
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
 }

@@ -155,21 +155,24 @@ struct JSONBytes: ~Copyable {
         text.withUTF8 { append($0) }
     }
 
-    /// Appends a JSON string.
-    mutating func string(_ value: String) {
+    /// Appends a JSON string; with `escapingSlashes`, `/` as `\/`, as `JSONEncoder` writes it by
+    /// default (what a checkpoint holds).
+    mutating func string(_ value: String, escapingSlashes: Bool = false) {
         byte(UInt8(ascii: "\""))
         var value = value
+        let slash = escapingSlashes ? UInt8(ascii: "/") : UInt8(ascii: "\"")
         value.withUTF8 { utf8 in
             var start = 0
             for index in utf8.indices {
                 let c = utf8[index]
-                guard c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") else { continue }
+                guard c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c == slash else { continue }
                 if start < index { append(UnsafeBufferPointer(rebasing: utf8[start..<index])) }
                 start = index + 1
                 byte(UInt8(ascii: "\\"))
                 switch c {
                 case UInt8(ascii: "\""): byte(UInt8(ascii: "\""))
                 case UInt8(ascii: "\\"): byte(UInt8(ascii: "\\"))
+                case UInt8(ascii: "/"): byte(UInt8(ascii: "/"))
                 case 0x08: byte(UInt8(ascii: "b"))
                 case 0x09: byte(UInt8(ascii: "t"))
                 case 0x0A: byte(UInt8(ascii: "n"))

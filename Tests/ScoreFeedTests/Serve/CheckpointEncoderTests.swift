@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+@testable import ScoreFeed
+import ScoreFeedModel
+
+/// Snapshots are written by ``CheckpointEncoder``, not `JSONEncoder`: the two must give the same
+/// bytes, so a snapshot reads as it always did and an unchanged game writes an unchanged file.
+/// `JSONEncoder` with `.sortedKeys` is the reference here.
+@Suite("Checkpoint encoder: JSONEncoder's bytes")
+struct CheckpointEncoderTests {
+    static func reference(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(value)
+    }
+
+    static func expectSame(_ value: some Encodable, _ context: String) throws {
+        let mine = try CheckpointEncoder.encode(value), theirs = try reference(value)
+        #expect(mine == theirs, "\(context): \(String(decoding: mine.prefix(300), as: UTF8.self)) against \(String(decoding: theirs.prefix(300), as: UTF8.self))")
+    }
+
+    /// Every fixture and real game, and generated ones: the game's snapshot every 40 events and
+    /// at its end, in token mode with push-to-start and in broadcast mode, pushes left in the
+    /// outbox on every other event, a restart's catch-up window open half way.
+    @Test(arguments: [
+        PushRenderer.Configuration(start: true), PushRenderer.Configuration(bundleId: "com.example.app", mode: .broadcastPerGame),
+    ])
+    func everyGamesSnapshotIsJSONEncodersBytes(_ renderer: PushRenderer.Configuration) throws {
+        var documents = try Make.fixtureFiles().map { try FeedReader.read(path: Make.fixtures.appendingPathComponent($0).path) }
+        if NBAFiles.available { documents += NBAFiles.games.compactMap { try? FeedReader.read(path: NBAFiles.path($0)) } }
+        var games = documents.map { (attributes: $0.attributes, events: $0.events) }
+        games += (1...3).map { seed in GameGenerator(seed: UInt64(seed)).generate() }.map { ($0.attributes, $0.events) }
+        var compared = 0
+        for game in games {
+            guard let first = game.events.first else { continue }
+            var session = GameSession(attributes: game.attributes, renderer: renderer, now: first.time)
+            for (index, event) in game.events.enumerated() {
+                session.receive(event, index: index, now: event.time)
+                if index == game.events.count / 2 { session.restart(now: event.time, window: 0.5) }
+                while let deadline = session.deadline, deadline <= event.time { session.tick(now: deadline) }
+                if index % 2 == 0 {
+                    while case .output = session.nextDelivery { session.delivered(now: event.time) }
+                }
+                if index % 40 == 0 || index == game.events.count - 1 {
+                    try Self.expectSame(session, "\(game.attributes.gameId) at event \(index)")
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared > 100)
+    }
+
+    /// Text that needs escaping, numbers at their edges, dates, `Data`, optionals and every kind
+    /// of container, by a value that encodes itself by hand.
+    @Test func awkwardValuesAreSpelledAsJSONEncoderSpellsThem() throws {
+        try Self.expectSame(Awkward(), "awkward")
+        for text in ["a/b", "quote \" backslash \\ tab \t nul \u{0} \u{1F} del \u{7F}", "é 😀 \u{2028}", ""] {
+            try Self.expectSame([text: text], "text \(text)")
+        }
+        for number in [0.1, 1e16, 1e15, -0.0, 5e-324, 1.7976931348623157e308, 720, 12.5, -2.5e-7, 758777287.125] {
+            try Self.expectSame(["n": number], "number \(number)")
+            try Self.expectSame(Date(timeIntervalSinceReferenceDate: number), "date \(number)")
+        }
+        try Self.expectSame([Int.min, Int.max, 0, -1], "integers")
+        try Self.expectSame(["b": 2, "a": 1, "B": 3, "10 end": 4, "5 end": 5, "é": 6, "_": 7], "key order")
+        #expect(throws: (any Error).self) { try CheckpointEncoder.encode(["n": Double.nan]) }
+    }
+
+    struct Awkward: Encodable {
+        enum Key: String, CodingKey { case z, a, nested, list, data, optional, missing, unsigned, float, super_, date, empty }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode("last", forKey: .z)
+            try c.encode(true, forKey: .a)
+            var nested = c.nestedContainer(keyedBy: Key.self, forKey: .nested)
+            try nested.encode(Int8(-8), forKey: .z)
+            try nested.encodeNil(forKey: .a)
+            var list = c.nestedUnkeyedContainer(forKey: .list)
+            try list.encode(1)
+            try list.encode("two")
+            try list.encodeNil()
+            var inner = list.nestedContainer(keyedBy: Key.self)
+            try inner.encode(UInt16(7), forKey: .a)
+            var deeper = list.nestedUnkeyedContainer()
+            try deeper.encode(2.5)
+            try c.encode(Data([0, 1, 2, 250, 255]), forKey: .data)
+            try c.encodeIfPresent(Optional<Int>.some(3), forKey: .optional)
+            try c.encodeIfPresent(Optional<Int>.none, forKey: .missing)
+            try c.encode(UInt64.max, forKey: .unsigned)
+            try c.encode(Float(1.1), forKey: .float)
+            try c.encode(Date(timeIntervalSinceReferenceDate: 758777287.5), forKey: .date)
+            try c.encode([String: Int](), forKey: .empty)
+            let sup = c.superEncoder(forKey: .super_)
+            var single = sup.singleValueContainer()
+            try single.encode("from super")
+        }
+    }
+}
