@@ -103,6 +103,8 @@ extension Simulation {
         private let each: (@Sendable (Outcome) -> Void)?
         /// Outcomes handed to ``each`` so far (those before this index).
         private var handed = 0
+        /// Whether a thread is handing outcomes to ``each``: the others leave it to that one.
+        private var handing = false
 
         init(count: Int, each: (@Sendable (Outcome) -> Void)?) {
             outcomes = Array(repeating: nil, count: count)
@@ -116,12 +118,25 @@ extension Simulation {
             }
         }
 
+        /// Keeps `outcome` and hands on, in order, those now ready. `each` runs outside the lock,
+        /// so the other threads take their next day meanwhile; one thread hands at a time.
         func set(_ index: Int, _ outcome: Outcome) {
-            lock.withLock {
+            let hands: Bool = lock.withLock {
                 outcomes[index] = outcome
-                guard let each else { return }
-                while handed < outcomes.count, let next = outcomes[handed] {
-                    each(next)
+                guard each != nil, !handing else { return false }
+                handing = true
+                return true
+            }
+            guard hands, let each else { return }
+            while let next: Outcome = lock.withLock({
+                guard handed < outcomes.count, let next = outcomes[handed] else {
+                    handing = false
+                    return nil
+                }
+                return next
+            }) {
+                each(next)
+                lock.withLock {
                     outcomes[handed]?.records = []
                     handed += 1
                 }
