@@ -72,6 +72,18 @@ public struct SimulatedDay: Sendable {
             }
         }
 
+        /// When the feed shows what it has `elapsed` seconds into the game's timeline, or nil
+        /// when it never does (a postponed game, or past where a silent game stops).
+        public func date(at elapsed: Double) -> Date? {
+            switch fate {
+            case .plays: return firstAction.addingTimeInterval(elapsed)
+            case .postponed: return nil
+            case .silent(let share): return elapsed <= share * game.span ? firstAction.addingTimeInterval(elapsed) : nil
+            case .comeback(let share, let pause):
+                return firstAction.addingTimeInterval(elapsed <= share * game.span ? elapsed : elapsed + pause)
+            }
+        }
+
         /// When the feed's last action appears, or nil when it never does.
         public var lastAction: Date? { pauseBeforeTheEnd.map { firstAction.addingTimeInterval(game.span + $0) } }
 

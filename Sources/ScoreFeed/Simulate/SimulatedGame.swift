@@ -39,6 +39,16 @@ public struct SimulatedGame: Sendable {
     /// For each action, the latest offset up to it: actions appear in the file's order, one
     /// inserted late with the action before it, so the first `k` appear once `reach[k - 1]` has.
     private let reach: [Double]
+    /// Each new score the play-by-play states (`poll`) and the event lines make (`serve`), with
+    /// when it appears (seconds after the first action), in order: the news a push must bring.
+    let pollScores: [Scored]
+    let serveScores: [Scored]
+
+    /// A score and when the feed starts to show it.
+    struct Scored: Sendable {
+        var offset: Double
+        var score: FinalScore
+    }
 
     public var id: String { attributes.gameId }
 
@@ -71,6 +81,9 @@ public struct SimulatedGame: Sendable {
         self.lines = [(0, StreamLine.headerLine(attributes) + Self.newline)] + lines
         span = actions.last?.offset ?? 0
         self.corrects = corrects
+        pollScores = Self.stated(actions, reach: reach)
+        // Each line is one event, folded as it comes: the same scores, as the feed states them.
+        serveScores = pollScores
     }
 
     /// A real game: its liveData play-by-play and boxscore.
@@ -114,6 +127,33 @@ public struct SimulatedGame: Sendable {
         let start = document.events.first?.time ?? Date(timeIntervalSince1970: 0)
         lines = [(0, StreamLine.headerLine(attributes) + Self.newline)]
             + document.events.map { (max(0, $0.time.timeIntervalSince(start)), StreamLine.eventLine($0, game: id) + Self.newline) }
+        pollScores = Self.stated(actions, reach: reach)
+        serveScores = Self.folded(document.events, start: start)
+    }
+
+    /// The new scores the play-by-play states as its actions appear.
+    private static func stated(_ actions: [Action], reach: [Double]) -> [Scored] {
+        var scores: [Scored] = []
+        for (action, appears) in zip(actions, reach) {
+            guard let score = action.score, score != scores.last?.score ?? FinalScore(home: 0, away: 0) else { continue }
+            scores.append(Scored(offset: appears, score: score))
+        }
+        return scores
+    }
+
+    /// The new scores `events` make as they are read, each when its line appears (the lines come
+    /// in the order of their times).
+    private static func folded(_ events: [GameEvent], start: Date) -> [Scored] {
+        var fold = GameFold()
+        var scores: [Scored] = []
+        let order = events.indices.sorted { (events[$0].time, $0) < (events[$1].time, $1) }
+        for (index, place) in order.enumerated() {
+            fold.apply(events[place], index: index, now: events[place].time)
+            let score = FinalScore(home: fold.state.homeScore, away: fold.state.awayScore)
+            guard score != scores.last?.score ?? FinalScore(home: 0, away: 0) else { continue }
+            scores.append(Scored(offset: max(0, events[place].time.timeIntervalSince(start)), score: score))
+        }
+        return scores
     }
 
     private static let newline = Data([UInt8(ascii: "\n")])

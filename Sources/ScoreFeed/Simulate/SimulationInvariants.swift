@@ -50,6 +50,7 @@ public struct SimulationInvariants {
             checkMoments(plan, pushes)
             checkFinalsWhileDown(plan, pushes)
             checkCopies(plan, pushes)
+            checkFreshness(plan, pushes)
         }
         checkIDs()
         checkLeftOver()
@@ -240,6 +241,65 @@ public struct SimulationInvariants {
                       "game \(record.game): instance \(index + 1) sent seq \(record.seq), left by the instance before it, "
                           + "\((at.timeIntervalSince(started) * 10).rounded() / 10) s after it started (its restore sends what is left at once)")
             }
+        }
+    }
+
+    /// How long after the feed shows a new score a push may show it (or a newer one), beyond a
+    /// poll's interval: the policy holds a decisive end for ``Coalescer/Configuration/settle``
+    /// (3 s) and nothing else; the rest is room for the moment.
+    static let freshnessSlack: TimeInterval = 10
+
+    /// News goes out: once a game's first push is out, every score its feed starts to show is on
+    /// a push (or a newer score is) within a poll's interval (serve: none) and
+    /// ``freshnessSlack``. Not counted where something explains a wait: the feed failing (an
+    /// outage, time-outs, garbage) or a stale edge that may answer any poll; a join, a restart or
+    /// the sender down (and its retries after) around the news; a slow sender (a batch's games
+    /// are flushed in turn, each awaiting its requests); a broadcast game while channels are
+    /// refused or down; a game paused for a comeback (given up, it is only taken back by a later
+    /// instance).
+    /// `pushes`: the game's records, each once.
+    mutating func checkFreshness(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
+        let sent = pushes.sorted { $0.sentAt < $1.sentAt }
+        guard let first = sent.first?.sentAt, plan.staleShare == 0, day.sink.slowest == 0 else { return }
+        if day.mode != .token, day.sink.channelRefusals > 0 { return }
+        let wait = (plan.path == .poll ? day.pollInterval : 0) + Self.freshnessSlack
+        let scored = plan.path == .poll ? plan.game.pollScores : plan.game.serveScores
+        var hold = Double.infinity
+        if case .comeback(let share, _) = plan.fate { hold = share * plan.game.span }
+        // Each news: when it appears, and the first push that shows it or a newer score.
+        let news: [(at: Date, score: FinalScore)] = scored.compactMap { one in
+            guard one.offset <= hold, let at = plan.date(at: one.offset) else { return nil }
+            return (at, one.score)
+        }
+        guard !news.isEmpty else { return }
+        var places: [FinalScore: [Int]] = [:]
+        for (index, one) in news.enumerated() { places[one.score, default: []].append(index) }
+        var shown = [PushRecord?](repeating: nil, count: news.count)
+        var covered = 0
+        for push in sent where covered < news.count {
+            let score = FinalScore(home: push.state.homeScore, away: push.state.awayScore)
+            // The newest news with this score that had appeared when the push went.
+            guard let last = places[score]?.last(where: { news[$0].at <= push.sentAt.addingTimeInterval(0.001) }), last >= covered
+            else { continue }
+            for index in covered...last { shown[index] = push }
+            covered = last + 1
+        }
+        // The sender's queue keeps only the newest state of a game while it fails, and tries
+        // again up to its longest wait after it is back.
+        let retry = ResilientSink.Options().backoff.maximum
+        let troubles = plan.outages + plan.timeouts + plan.hostile + day.sink.failing.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(retry) }
+            + (day.mode == .token ? [] : day.sink.channelOutages)
+            + day.restarts.map { $0.at..<$0.at.addingTimeInterval($0.downFor + wait) }
+        for (index, one) in news.enumerated() where one.at > first && one.at > plan.join ?? .distantPast {
+            let window = one.at.addingTimeInterval(-wait)..<one.at.addingTimeInterval(wait)
+            guard !troubles.contains(where: { $0.overlaps(window) }) else { continue }
+            let lag = shown[index].map { $0.sentAt.timeIntervalSince(one.at) }
+            let since = Int(one.at.timeIntervalSince(day.start))
+            check(lag.map { $0 <= wait } ?? false,
+                  "game \(plan.game.id) (\(plan.path.rawValue)): the feed showed \(one.score.away)-\(one.score.home) (away-home) at +\(since) s, "
+                      + (shown[index].map { "no push showed it or newer for \(Int($0.sentAt.timeIntervalSince(one.at))) s (seq \($0.seq) did)" }
+                          ?? "no push ever showed it or newer")
+                      + "; at most \(Int(wait)) s")
         }
     }
 

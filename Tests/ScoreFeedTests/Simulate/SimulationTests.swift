@@ -169,6 +169,40 @@ struct SimulationTests {
         #expect(heldFirst.contains { $0.contains("while no instance ran") && $0.contains("not its end") }, "\(heldFirst)")
     }
 
+    /// News goes out within a poll: on a day without faults, every score the feed shows is on a
+    /// push within a poll's interval and the slack; pushes that stop for ten minutes in a game
+    /// (the newest state going after) are caught, on the poll path and on serve's.
+    @Test func theCheckerCatchesNewsHeldBack() async throws {
+        let options = Self.options(seed: 5, days: 1, modes: [.token])
+        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5)
+        day.sink = SimulatedDay.SinkFaults()
+        day.restarts = []
+        for i in day.games.indices {
+            (day.games[i].outages, day.games[i].timeouts, day.games[i].hostile, day.games[i].staleShare) = ([], [], [], 0)
+            day.games[i].join = nil
+            day.games[i].fate = .plays
+            day.games[i].path = i % 2 == 0 ? .poll : .serve
+        }
+        let calm = day
+        let outcome = try await OffPool.run { Simulation.run(calm, stateRoot: Simulation.defaultStateRoot) }
+        #expect(outcome.violations.isEmpty, "\(outcome.violations)")
+        func stale(_ change: (inout [PushRecord]) -> Void) -> [String] {
+            var records = outcome.records
+            change(&records)
+            var checker = SimulationInvariants(day: calm, records: records, instances: [calm.start], lostState: [false], openChannels: [])
+            checker.checkAll()
+            return checker.violations.filter { $0.contains("no push showed it or newer for") }
+        }
+        for plan in calm.games {
+            let shown = outcome.records.filter { $0.game == plan.game.id && $0.event == .update }.map(\.sentAt)
+            let from = try #require(shown.dropFirst(shown.count / 3).first)
+            let late = stale { records in
+                records.removeAll { $0.game == plan.game.id && $0.sentAt > from && $0.sentAt < from.addingTimeInterval(600) }
+            }
+            #expect(late.contains { $0.contains("game \(plan.game.id) (\(plan.path.rawValue))") }, "\(late)")
+        }
+    }
+
     /// The simulated CDN writes `meta.time` as the NBA's does: date, time, microseconds.
     @Test(arguments: [
         (1_739_236_587.5, "2025-02-11 01:16:27.500000"), (946_684_805, "2000-01-01 00:00:05.000000"),
