@@ -27,6 +27,10 @@ breaks=(
   "no priority-5 copies|Sources/ScoreFeed/Render/PushRenderer.swift|        if push.priority5Copy && push.priority == 10 {|        if push.priority5Copy && push.priority == 10 && Date() < .distantPast {"
   "a restart leaves the outboxes for later|Sources/ScoreFeed/Serve/GameService+Restore.swift|            do { try await engine.flush() } catch { return Self.sinkFailed(id, error) }|            _ = engine"
   "a silent game never given up|Sources/ScoreFeed/Poll/LivePoller.swift|        guard verdict.phase != nil else { return false }|        guard verdict.phase != nil, Date() < .distantPast else { return false }"
+  "a poller that waits twice its interval|Sources/ScoreFeed/Poll/PollSchedule.swift|            return now.addingTimeInterval(interval)|            return now.addingTimeInterval(2 * interval)"
+  "an arrival's pushes left for the timer|Sources/ScoreFeed/Serve/GameService+Feed.swift|            try await engine.flush(holdingPushes: holdingPushes)|            try await engine.flush(holdingPushes: true)"
+  "a decisive end held 30 s|Sources/ScoreFeed/Decide/Coalescer+Configuration.swift|            settle: TimeInterval = 3,|            settle: TimeInterval = 30,"
+  "a catch-up window of 60 s|Sources/ScoreFeed/Serve/GameService.swift|        public static let defaultCatchUpWindow: TimeInterval = 0.5|        public static let defaultCatchUpWindow: TimeInterval = 60"
 )
 status=0
 for entry in "${breaks[@]}"; do
