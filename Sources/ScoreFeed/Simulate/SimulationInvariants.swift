@@ -247,7 +247,7 @@ public struct SimulationInvariants {
     /// How long after the feed shows a new score a push may show it (or a newer one), beyond a
     /// poll's interval: the policy holds a decisive end for ``Coalescer/Configuration/settle``
     /// (3 s) and nothing else; the rest is room for the moment.
-    static let freshnessSlack: TimeInterval = 10
+    public static let freshnessSlack: TimeInterval = 10
 
     /// News goes out: once a game's first push is out, every score its feed starts to show is on
     /// a push (or a newer score is) within a poll's interval (serve: none) and
