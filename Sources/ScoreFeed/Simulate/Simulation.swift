@@ -75,6 +75,7 @@ public enum Simulation {
         var steps = 0
         var stops: [SimulatedDay.Restart?] = day.restarts.map { $0 } + [nil]
         var number = -1
+        var killed: Date?
         while number + 1 < stops.count {
             number += 1
             let stop = stops[number]
@@ -105,7 +106,9 @@ public enum Simulation {
                     report: { report in told.add(Told(instance: instance, at: clock.now, report: report)) },
                     restoredCheck: { lost in told.restored(lost.map { "instance \(instance): \($0)" }) })
             }
-            instances.append(Instance(started: started, lostStateBefore: number > 0 && !rerun && (day.restarts.last { $0.at <= started }?.lostState ?? false)))
+            instances.append(Instance(
+                started: started, lostStateBefore: number > 0 && !rerun && (day.restarts.last { $0.at <= started }?.lostState ?? false),
+                killedBefore: killed))
             switch ending {
             case .finished:
                 guard let stop else {
@@ -116,6 +119,7 @@ public enum Simulation {
                     if !rerun, let back = day.sink.failing.first(where: { $0.contains(from) })?.upperBound {
                         stops.append(nil)
                         from = back.addingTimeInterval(1)
+                        killed = nil
                         continue
                     }
                     break
@@ -124,11 +128,13 @@ public enum Simulation {
                 // `poll --today` run again), on the state this one left.
                 handOver(stop, tearing: nil)
                 from = stop.at.addingTimeInterval(stop.downFor)
+                killed = stop.at
                 directory = next
                 continue
             case .timedOut:
                 if stop == nil { violations.append("the day did not finish within \(Int(dayLimit / 3600)) h of its start") }
                 from = limit.addingTimeInterval(stop?.downFor ?? 0)
+                killed = stop?.at
                 directory = next
                 continue
             case .spinning(let at):
@@ -140,8 +146,8 @@ public enum Simulation {
             break
         }
         var checker = SimulationInvariants(day: day, records: sender.records, deliveredAt: sender.deliveredAt, instances: instances.map(\.started),
-                                           lostState: instances.map(\.lostStateBefore), openChannels: sender.openChannels,
-                                           moment: moment)
+                                           lostState: instances.map(\.lostStateBefore), kills: instances.map(\.killedBefore),
+                                           openChannels: sender.openChannels, moment: moment)
         checker.checkAll()
         checker.checkDeadlines(metrics)
         violations += told.lost
@@ -163,6 +169,9 @@ public enum Simulation {
     private struct Instance {
         var started: Date
         var lostStateBefore: Bool
+        /// When the instance before it was killed (nil for the first, and for the run once the
+        /// sender is back).
+        var killedBefore: Date?
     }
 
     /// The state directory as a crash left it: `from`'s files in `to`, one journal's last line

@@ -11,6 +11,9 @@ public struct SimulationInvariants {
     /// When each instance started, and whether it started without the state before it.
     let instances: [Date]
     let lostState: [Bool]
+    /// When the instance before each was killed (nil: none was, or the run came once the
+    /// sender was back).
+    let kills: [Date?]
     let openChannels: Set<String>
     /// How far apart pushes may be and still count as one moment (``checkMoments(_:_:)``).
     let moment: TimeInterval
@@ -19,8 +22,10 @@ public struct SimulationInvariants {
 
     init(
         day: SimulatedDay, records: [PushRecord], deliveredAt: [Date] = [], instances: [Date], lostState: [Bool],
-        openChannels: Set<String>, moment: TimeInterval = Simulation.defaultMoment
+        kills: [Date?]? = nil, openChannels: Set<String>, moment: TimeInterval = Simulation.defaultMoment
     ) {
+        // Not given (a test's hand-made instances): the restart whose downtime ends as it starts.
+        self.kills = kills ?? instances.map { started in day.restarts.last { $0.at.addingTimeInterval($0.downFor) == started }?.at }
         self.moment = moment
         self.day = day
         self.records = records
@@ -182,7 +187,7 @@ public struct SimulationInvariants {
         let final = plan.path == .serve ? lastLine : max(lastLine, plan.finalAt ?? lastLine)
         for (index, started) in instances.enumerated().dropFirst() where !lostState[index] {
             // The kill that this instance followed (none for the run after the day's last).
-            guard let killed = day.restarts.last(where: { $0.at.addingTimeInterval($0.downFor) == started })?.at,
+            guard let killed = kills[index],
                   killed < lastLine, final < started, (plan.join ?? .distantPast) < killed
             else { continue }
             if plan.path == .poll {
