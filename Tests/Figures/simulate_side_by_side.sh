@@ -18,13 +18,7 @@ options=("$@")
 work=$(mktemp -d)
 trap 'for w in "$work"/wt-*; do [ -d "$w" ] && git -C "$root" worktree remove --force "$w" >/dev/null 2>&1; done; rm -rf "$work"' EXIT
 # A binary as given, or a release build of a revision in a worktree of its own.
-binary() {
-  if [ -x "$1" ] && [ -f "$1" ]; then echo "$1"; return; fi
-  local tree="$work/wt-$(git -C "$root" rev-parse --short "$1")"
-  git -C "$root" worktree add -q --detach "$tree" "$1" >&2
-  (cd "$tree" && swift build -c release --product scorefeed >&2)
-  echo "$tree/.build/release/scorefeed"
-}
+. "$here/binary.sh"
 first=$(binary "$a")
 second=$(binary "$b")
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; simulate ${options[*]}"
