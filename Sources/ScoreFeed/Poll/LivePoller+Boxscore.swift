@@ -129,8 +129,7 @@ extension LivePoller {
             case .failed(let error, let retryAfter):
                 label = MetricsRecorder.pollOutcome(of: error)
                 news.failed()
-                await tell(error, service: service, news: news, report: report)
-                outcome = .failed(retryAfter: retryAfter)
+                outcome = await failure(error, retryAfter: retryAfter, service: service, news: news, report: report)
             }
             news.answered()
             due = schedule.next(after: outcome, now: clock.now, random: random())

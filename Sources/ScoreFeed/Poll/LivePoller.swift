@@ -174,8 +174,7 @@ public struct LivePoller: Sendable {
                     snapshot = try standingStill().map(decode)
                 case .failed(let error, let retryAfter):
                     label = MetricsRecorder.pollOutcome(of: error)
-                    await tell(error, service: service, news: news, report: report)
-                    outcome = .failed(retryAfter: retryAfter)
+                    outcome = await failure(error, retryAfter: retryAfter, service: service, news: news, report: report)
                     // The boxscore says final but the play-by-play cannot be had: a few tries for
                     // the last actions, then the game ends on the boxscore's final anyway.
                     if deciding?.status == .final {
@@ -293,11 +292,17 @@ public struct LivePoller: Sendable {
         return after
     }
 
-    /// Says a request's failure, except a 403 or 404 while the game is not yet known (or known
-    /// only from the scoreboard): before tip-off the NBA's endpoints do not have it yet.
-    func tell(_ error: ScoreFeedError, service: GameService, news: BoxscoreNews, report: @Sendable (Report) -> Void) async {
+    /// A request's failure: said, and the next request backed off. A 403 or 404 while the game
+    /// is not yet known (or known only from the scoreboard) is neither: before tip-off the NBA's
+    /// endpoints do not have the game yet, and it may appear at any poll, so the next comes at the
+    /// interval (backed off, the first actions waited up to a minute more).
+    func failure(
+        _ error: ScoreFeedError, retryAfter: TimeInterval?, service: GameService, news: BoxscoreNews, report: @Sendable (Report) -> Void
+    ) async -> PollSchedule.Outcome {
         let known = await service.knows(gameId) && !news.isAnnouncedOnly
-        if known || !error.isNotYetPublished { report(.problem(Self.named(error, gameId))) }
+        if !known && error.isNotYetPublished { return .unchanged }
+        report(.problem(Self.named(error, gameId)))
+        return .failed(retryAfter: retryAfter)
     }
 
     /// The outcome label of a body that came (200) but could not be read.

@@ -254,9 +254,9 @@ public struct SimulationInvariants {
     /// (3 s) and nothing else; the rest is room for the moment.
     public static let freshnessSlack: TimeInterval = 10
 
-    /// News goes out: once a game's first push is out, every score its feed starts to show is on
-    /// a push (or a newer score is) within a poll's interval (serve: none) and
-    /// ``freshnessSlack``. Not counted where something explains a wait: the feed failing (an
+    /// News goes out: every score a game's feed starts to show is on a push (or a newer score
+    /// is) within a poll's interval (serve: none) and ``freshnessSlack``, its first too (a poller
+    /// that follows a game from before tip-off polls at its interval through the pregame 404s). Not counted where something explains a wait: the feed failing (an
     /// outage, time-outs, garbage) or a stale edge that may answer any poll; a join, a restart or
     /// the sender down (and its retries after) around the news; a slow sender (a batch's games
     /// are flushed in turn, each awaiting its requests); a broadcast game while channels are
@@ -265,7 +265,7 @@ public struct SimulationInvariants {
     /// `pushes`: the game's records, each once.
     mutating func checkFreshness(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
         let sent = pushes.sorted { $0.sentAt < $1.sentAt }
-        guard let first = sent.first?.sentAt, plan.staleShare == 0, day.sink.slowest == 0 else { return }
+        guard !sent.isEmpty, plan.staleShare == 0, day.sink.slowest == 0 else { return }
         if day.mode != .token, day.sink.channelRefusals > 0 { return }
         let wait = (plan.path == .poll ? day.pollInterval : 0) + Self.freshnessSlack
         let scored = plan.path == .poll ? plan.game.pollScores : plan.game.serveScores
@@ -295,7 +295,7 @@ public struct SimulationInvariants {
         let troubles = plan.outages + plan.timeouts + plan.hostile + day.sink.failing.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(retry) }
             + (day.mode == .token ? [] : day.sink.channelOutages)
             + day.restarts.map { $0.at..<$0.at.addingTimeInterval($0.downFor + wait) }
-        for (index, one) in news.enumerated() where one.at > first && one.at > plan.join ?? .distantPast {
+        for (index, one) in news.enumerated() where one.at > plan.join ?? .distantPast {
             let window = one.at.addingTimeInterval(-wait)..<one.at.addingTimeInterval(wait)
             guard !troubles.contains(where: { $0.overlaps(window) }) else { continue }
             let lag = shown[index].map { $0.sentAt.timeIntervalSince(one.at) }

@@ -117,6 +117,22 @@ struct LiveDayScenarioTests {
         }
     }
 
+    /// Followed from ten minutes before tip-off, when the NBA's endpoints answer 404: the first
+    /// action is on a push within one poll's interval (the pregame 404s are not failures to back
+    /// off from; backed off, the first actions waited up to a minute more).
+    @Test(arguments: modes)
+    func aGameFollowedBeforeTipOffShowsItsFirstActionWithinAPoll(_ mode: PushRenderer.Mode) async throws {
+        let games = Self.games(.poll)
+        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode, pollInterval: 30))
+        Self.checkInvariants(outcome)
+        #expect(outcome.answers["404", default: 0] > games.count, "the endpoints had no game before tip-off")
+        for plan in games {
+            let first = try #require(outcome.records.first { $0.game == plan.game.id && $0.event != .start })
+            let late = first.sentAt.timeIntervalSince(plan.firstAction)
+            #expect(late >= 0 && late <= 30, "\(plan.game.id): its first push came \(Int(late)) s after its first action")
+        }
+    }
+
     /// `serve` handed each game's lines up to the middle in four parts a millisecond apart (a
     /// pipe's pieces): still one moment, pushes up to 10 ms apart counted as one (decided part by
     /// part, the parts were pushed 5 to 7 times).
