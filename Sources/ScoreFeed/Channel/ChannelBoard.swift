@@ -101,6 +101,9 @@ public struct ChannelBoard: Sendable {
         return actions
     }
 
+    /// The longest wait before channel work that waits on the sink is tried again.
+    public static let longestRetry: TimeInterval = 60
+
     /// `game`'s engine reported its channel at `now` (wall clock): the board keeps it, says its
     /// news, backs off channel work that waits on the sink, says once that its pushes are held,
     /// and gives a new channel to a game live again whose channel ScoreFeed deleted.
@@ -109,7 +112,7 @@ public struct ChannelBoard: Sendable {
         if report.workWaits {
             // Woken again, backing off from 1 s to a minute.
             let delay = retry[game] ?? 1
-            retry[game] = min(delay * 2, 60)
+            retry[game] = min(delay * 2, Self.longestRetry)
             actions.append(.wake(game: game, at: now.addingTimeInterval(delay)))
         } else {
             retry[game] = nil

@@ -260,8 +260,8 @@ public struct SimulationInvariants {
     /// outage, time-outs, garbage) or a stale edge that may answer any poll; a join, a restart or
     /// the sender down (and its retries after) around the news; a slow sender (a batch's games
     /// are flushed in turn, each awaiting its requests); a broadcast game while channels are
-    /// refused or down; a game paused for a comeback (given up, it is only taken back by a later
-    /// instance).
+    /// refused or down (and their retries after); a game paused for a comeback (given up, it is
+    /// only taken back by a later instance).
     /// `pushes`: the game's records, each once.
     mutating func checkFreshness(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
         let sent = pushes.sorted { $0.sentAt < $1.sentAt }
@@ -293,7 +293,7 @@ public struct SimulationInvariants {
         // again up to its longest wait after it is back.
         let retry = ResilientSink.Options().backoff.maximum
         let troubles = plan.outages + plan.timeouts + plan.hostile + day.sink.failing.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(retry) }
-            + (day.mode == .token ? [] : day.sink.channelOutages)
+            + (day.mode == .token ? [] : day.sink.channelOutages.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(ChannelBoard.longestRetry) })
             + day.restarts.map { $0.at..<$0.at.addingTimeInterval($0.downFor + wait) }
         for (index, one) in news.enumerated() where one.at > plan.join ?? .distantPast {
             let window = one.at.addingTimeInterval(-wait)..<one.at.addingTimeInterval(wait)
