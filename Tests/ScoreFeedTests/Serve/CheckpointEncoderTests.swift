@@ -57,7 +57,7 @@ struct CheckpointEncoderTests {
         for text in ["a/b", "quote \" backslash \\ tab \t nul \u{0} \u{1F} del \u{7F}", "é 😀 \u{2028}", ""] {
             try Self.expectSame([text: text], "text \(text)")
         }
-        for number in [0.1, 1e16, 1e15, -0.0, 5e-324, 1.7976931348623157e308, 720, 12.5, -2.5e-7, 758777287.125] {
+        for number in [0.1, 1e16, 1e15, -0.0, Double.leastNonzeroMagnitude, 1.7976931348623157e308, 720, 12.5, -2.5e-7, 758777287.125] {
             try Self.expectSame(["n": number], "number \(number)")
             try Self.expectSame(Date(timeIntervalSinceReferenceDate: number), "date \(number)")
         }
