@@ -256,13 +256,13 @@ public struct SimulationInvariants {
 
     /// News goes out: every score a game's feed starts to show is on a push (or a newer score
     /// is) within a poll's interval (serve: none) and ``freshnessSlack``, its first too (a poller
-    /// that follows a game from before tip-off polls at its interval through the pregame 404s). Not counted where something explains a wait: the feed failing (an
-    /// outage, time-outs, garbage) or a stale edge that may answer any poll; a join, a restart or
-    /// the sender down (and its retries after) around the news; a slow sender (a batch's games
-    /// are flushed in turn, each awaiting its requests); a broadcast game while channels are
-    /// refused or down (and their retries after); a game paused for a comeback (given up, it is
-    /// only taken back by a later instance).
-    /// `pushes`: the game's records, each once.
+    /// that follows a game from before tip-off polls at its interval through the pregame 404s).
+    /// Not counted where something explains a wait: the feed failing (an outage, time-outs,
+    /// garbage) or a stale edge that may answer any poll; a join, a restart or the sender down
+    /// (and its retries after) around the news; a slow sender (a batch's games are flushed in
+    /// turn, each awaiting its requests); a broadcast game while channels are refused or down
+    /// (and their retries after); a game paused for a comeback (given up, it is only taken back
+    /// by a later instance). `pushes`: the game's records, each once.
     mutating func checkFreshness(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
         let sent = pushes.sorted { $0.sentAt < $1.sentAt }
         guard !sent.isEmpty, plan.staleShare == 0, day.sink.slowest == 0 else { return }
