@@ -293,14 +293,17 @@ public struct LivePoller: Sendable {
     }
 
     /// A request's failure: said, and the next request backed off. A 403 or 404 while the game
-    /// is not yet known (or known only from the scoreboard) is neither: before tip-off the NBA's
-    /// endpoints do not have the game yet, and it may appear at any poll, so the next comes at the
-    /// interval (backed off, the first actions waited up to a minute more).
+    /// is not yet known (or known only from the scoreboard) is not said: before tip-off the NBA's
+    /// endpoints do not have the game yet. A 404 without a `Retry-After` is not backed off from
+    /// either, as the game may appear at any poll (backed off, its first actions waited up to a
+    /// minute more); a 403 (a block) and a server's `Retry-After` still are.
     func failure(
         _ error: ScoreFeedError, retryAfter: TimeInterval?, service: GameService, news: BoxscoreNews, report: @Sendable (Report) -> Void
     ) async -> PollSchedule.Outcome {
         let known = await service.knows(gameId) && !news.isAnnouncedOnly
-        if !known && error.isNotYetPublished { return .unchanged }
+        guard known || !error.isNotYetPublished else {
+            return retryAfter == nil && error.message.contains("HTTP 404") ? .notYetPublished : .failed(retryAfter: retryAfter)
+        }
         report(.problem(Self.named(error, gameId)))
         return .failed(retryAfter: retryAfter)
     }

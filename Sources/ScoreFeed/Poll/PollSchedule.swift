@@ -12,6 +12,10 @@ public struct PollSchedule: Hashable, Sendable {
         case unchanged
         /// No usable answer; the server may have said how long to wait.
         case failed(retryAfter: TimeInterval?)
+        /// A 404 for a game not published yet (before tip-off): asked again at the interval, as
+        /// it may appear at any poll; the failures before it are kept, so a 404 between two
+        /// failures does not undo their backoff.
+        case notYetPublished
     }
 
     public var interval: TimeInterval
@@ -32,6 +36,8 @@ public struct PollSchedule: Hashable, Sendable {
         switch outcome {
         case .fresh, .unchanged:
             failures = 0
+            return now.addingTimeInterval(interval)
+        case .notYetPublished:
             return now.addingTimeInterval(interval)
         case .failed(let retryAfter):
             failures += 1

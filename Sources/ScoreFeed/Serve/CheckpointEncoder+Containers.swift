@@ -38,7 +38,7 @@ extension CheckpointEncoder {
         mutating func encode(_ value: Bool, forKey key: Key) throws { object.set(.bool(value), for: key.stringValue) }
         mutating func encode(_ value: String, forKey key: Key) throws { object.set(.string(value), for: key.stringValue) }
         mutating func encode(_ value: Double, forKey key: Key) throws { object.set(.double(value), for: key.stringValue) }
-        mutating func encode(_ value: Float, forKey key: Key) throws { object.set(.number(Self.spelled(value)), for: key.stringValue) }
+        mutating func encode(_ value: Float, forKey key: Key) throws { object.set(.number(try Self.spelled(value)), for: key.stringValue) }
         mutating func encode(_ value: Int, forKey key: Key) throws { object.set(.int(value), for: key.stringValue) }
         mutating func encode(_ value: Int8, forKey key: Key) throws { object.set(.int(Int(value)), for: key.stringValue) }
         mutating func encode(_ value: Int16, forKey key: Key) throws { object.set(.int(Int(value)), for: key.stringValue) }
@@ -56,7 +56,13 @@ extension CheckpointEncoder {
         mutating func nestedContainer<NestedKey: CodingKey>(
             keyedBy keyType: NestedKey.Type, forKey key: Key
         ) -> KeyedEncodingContainer<NestedKey> {
-            let nested = Object()
+            // Asked again for the same key, the same object (as `JSONEncoder` keeps it).
+            let nested: Object
+            if let index = object.keys.lastIndex(of: key.stringValue), case .object(let existing) = object.values[index] {
+                nested = existing
+            } else {
+                nested = Object()
+            }
             object.set(.object(nested), for: key.stringValue)
             return KeyedEncodingContainer(Keyed<NestedKey>(object: nested, codingPath: codingPath + [key]))
         }
@@ -77,7 +83,8 @@ extension CheckpointEncoder {
             return Writer(slot: slot, codingPath: codingPath)
         }
 
-        static func spelled(_ value: Float) -> String {
+        static func spelled(_ value: Float) throws -> String {
+            guard value.isFinite else { throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "\(value) is not a finite number")) }
             var text = value.description
             if text.hasSuffix(".0") { text.removeLast(2) }
             return text
@@ -93,7 +100,7 @@ extension CheckpointEncoder {
         mutating func encode(_ value: Bool) throws { array.values.append(.bool(value)) }
         mutating func encode(_ value: String) throws { array.values.append(.string(value)) }
         mutating func encode(_ value: Double) throws { array.values.append(.double(value)) }
-        mutating func encode(_ value: Float) throws { array.values.append(.number(Keyed<AnyKey>.spelled(value))) }
+        mutating func encode(_ value: Float) throws { array.values.append(.number(try Keyed<AnyKey>.spelled(value))) }
         mutating func encode(_ value: Int) throws { array.values.append(.int(value)) }
         mutating func encode(_ value: Int8) throws { array.values.append(.int(Int(value))) }
         mutating func encode(_ value: Int16) throws { array.values.append(.int(Int(value))) }
@@ -135,7 +142,7 @@ extension CheckpointEncoder {
         mutating func encode(_ value: Bool) throws { slot.value = .bool(value) }
         mutating func encode(_ value: String) throws { slot.value = .string(value) }
         mutating func encode(_ value: Double) throws { slot.value = .double(value) }
-        mutating func encode(_ value: Float) throws { slot.value = .number(Keyed<AnyKey>.spelled(value)) }
+        mutating func encode(_ value: Float) throws { slot.value = .number(try Keyed<AnyKey>.spelled(value)) }
         mutating func encode(_ value: Int) throws { slot.value = .int(value) }
         mutating func encode(_ value: Int8) throws { slot.value = .int(Int(value)) }
         mutating func encode(_ value: Int16) throws { slot.value = .int(Int(value)) }

@@ -6,9 +6,11 @@ import Foundation
 /// plain values, then one pass writes it with ``JSONBytes``. Checkpoints written by either read
 /// the same (`CheckpointEncoderTests` holds the two to the same bytes).
 ///
-/// Spelled as `JSONEncoder` spells them with its default strategies: keys in sorted order, `/`
-/// escaped, dates as seconds since 2001 (`Date`'s own encoding), `Data` in Base64, a `URL` as its
-/// absolute string, a non-finite double refused.
+/// Spelled as `JSONEncoder` spells them with its default strategies: keys in the order of their
+/// UTF-8 bytes (swift-foundation's `.sortedKeys` on Linux; Apple's Foundation orders digits as
+/// numbers, so there its bytes differ, and read the same), `/` escaped, dates as seconds since
+/// 2001 (`Date`'s own encoding), `Data` in Base64, a `URL` as its absolute string, a non-finite
+/// number refused. `Decimal` is not spelled as `JSONEncoder` does: no checkpoint holds one.
 struct CheckpointEncoder {
     /// `value` as JSON text.
     static func encode(_ value: some Encodable) throws -> Data {
@@ -91,7 +93,7 @@ struct CheckpointEncoder {
         case .string(let string): out.string(string, escapingSlashes: true)
         case .object(let object):
             out.byte(UInt8(ascii: "{"))
-            let order = object.keys.indices.sorted { object.keys[$0] < object.keys[$1] }
+            let order = object.keys.indices.sorted { object.keys[$0].utf8.lexicographicallyPrecedes(object.keys[$1].utf8) }
             for (place, index) in order.enumerated() {
                 if place > 0 { out.byte(UInt8(ascii: ",")) }
                 out.string(object.keys[index], escapingSlashes: true)

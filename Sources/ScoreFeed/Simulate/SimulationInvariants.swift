@@ -258,7 +258,7 @@ public struct SimulationInvariants {
     /// is) within a poll's interval (serve: none) and ``freshnessSlack``, its first too (a poller
     /// that follows a game from before tip-off polls at its interval through the pregame 404s).
     /// Not counted where something explains a wait: the feed failing (an outage, time-outs,
-    /// garbage) or a stale edge that may answer any poll; a join, a restart or the sender down
+    /// garbage, and the poller's backoff after) or a stale edge that may answer any poll; a join, a restart or the sender down
     /// (and its retries after) around the news; a slow sender (a batch's games are flushed in
     /// turn, each awaiting its requests); a broadcast game while channels are refused or down
     /// (and their retries after); a game paused for a comeback (given up, it is only taken back
@@ -292,7 +292,10 @@ public struct SimulationInvariants {
         // The sender's queue keeps only the newest state of a game while it fails, and tries
         // again up to its longest wait after it is back.
         let retry = ResilientSink.Options().backoff.maximum
-        let troubles = plan.outages + plan.timeouts + plan.hostile + day.sink.failing.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(retry) }
+        // A poller backs off from the feed's failures up to its longest wait (and a time-out's).
+        let backedOff = PollSchedule(interval: day.pollInterval).backoff.maximum + Self.freshnessSlack
+        let troubles = (plan.outages + plan.timeouts + plan.hostile).map { $0.lowerBound..<$0.upperBound.addingTimeInterval(backedOff) }
+            + day.sink.failing.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(retry) }
             + (day.mode == .token ? [] : day.sink.channelOutages.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(ChannelBoard.longestRetry) })
             + day.restarts.map { $0.at..<$0.at.addingTimeInterval($0.downFor + wait) }
         for (index, one) in news.enumerated() where one.at > plan.join ?? .distantPast {

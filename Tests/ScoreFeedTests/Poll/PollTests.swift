@@ -27,6 +27,12 @@ struct PollCoreTests {
         // One good answer and the interval is back.
         #expect(schedule.next(after: .fresh, now: Self.t0, random: 0) == Self.t0.addingTimeInterval(3))
         #expect(schedule.failures == 0)
+        // A game not published yet (a pregame 404) is asked again at the interval, and undoes no
+        // backoff: the failure after it waits as the one before it would have.
+        _ = (1...4).map { _ in schedule.next(after: .failed(retryAfter: nil), now: Self.t0, random: 0) }
+        #expect(schedule.next(after: .notYetPublished, now: Self.t0, random: 0) == Self.t0.addingTimeInterval(3))
+        #expect(schedule.failures == 4)
+        #expect(schedule.next(after: .failed(retryAfter: nil), now: Self.t0, random: 0).timeIntervalSince(Self.t0) == 16)
     }
 
     static let url = "http://cdn.test/playbyplay_0022400762.json"

@@ -64,6 +64,21 @@ struct CheckpointEncoderTests {
         try Self.expectSame([Int.min, Int.max, 0, -1], "integers")
         try Self.expectSame(["b": 2, "a": 1, "B": 3, "10 end": 4, "5 end": 5, "é": 6, "_": 7], "key order")
         #expect(throws: (any Error).self) { try CheckpointEncoder.encode(["n": Double.nan]) }
+        #expect(throws: (any Error).self) { try CheckpointEncoder.encode(["f": Float.infinity]) }
+        try Self.expectSame(Twice(), "a nested container asked for twice")
+    }
+
+    /// Asks for the same nested container twice: both writes land in one object.
+    struct Twice: Encodable {
+        enum Key: String, CodingKey { case inner, a, b }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Key.self)
+            var first = c.nestedContainer(keyedBy: Key.self, forKey: .inner)
+            try first.encode(1, forKey: .a)
+            var second = c.nestedContainer(keyedBy: Key.self, forKey: .inner)
+            try second.encode(2, forKey: .b)
+        }
     }
 
     struct Awkward: Encodable {
