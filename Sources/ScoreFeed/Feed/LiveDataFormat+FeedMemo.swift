@@ -42,6 +42,9 @@ extension LiveDataFormat {
         private var settling: NBAFeed.Settling
         /// Where times start when no action states one.
         private let start: Double
+        /// The times of ``feed``'s actions as last estimated, extended by the next copy's (empty
+        /// until the first: the feed's times were estimated whole).
+        private var estimate = WallClockEstimate.Estimate()
         /// How many leading actions of ``feed`` the call before made (their times may have moved:
         /// a time is placed between its neighbours' when the feed states none).
         private(set) var kept = 0
@@ -91,9 +94,11 @@ extension LiveDataFormat {
 
             // Times are estimated over the whole game: a new time can move an earlier one that
             // the feed did not state.
-            let times = WallClockEstimate.times(settling.clocks, start: start)
+            estimate = WallClockEstimate.estimate(settling.clocks, start: start, extending: estimate)
+            let times = estimate.times
             moved = false
-            for i in 0..<kept {
+            // The times before the estimate's last known anchor stand as they were.
+            for i in min(estimate.kept, kept)..<kept {
                 let time = Date(timeIntervalSince1970: times[i])
                 if feed.actions[i].event.time != time {
                     feed.actions[i].event.time = time

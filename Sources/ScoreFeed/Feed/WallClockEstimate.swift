@@ -50,32 +50,60 @@ enum WallClockEstimate {
     /// Progress of each row: never decreasing, at least ``secondsPerAction`` per row.
     static func progress(_ rows: [Row]) -> [Double] {
         var result: [Double] = []
-        result.reserveCapacity(rows.count)
-        for (i, row) in rows.enumerated() {
-            let value = elapsed(period: row.period, clock: row.clock) + secondsPerAction * Double(i)
-            result.append(i == 0 ? value : max(value, result[i - 1] + secondsPerAction))
-        }
+        extendProgress(&result, to: rows)
         return result
+    }
+
+    /// `progress` (of a prefix of `rows`) carried on to every row: a row's progress depends on the
+    /// rows before it alone.
+    private static func extendProgress(_ progress: inout [Double], to rows: [Row]) {
+        progress.reserveCapacity(rows.count)
+        for i in progress.count..<rows.count {
+            let value = elapsed(period: rows[i].period, clock: rows[i].clock) + secondsPerAction * Double(i)
+            progress.append(i == 0 ? value : max(value, progress[i - 1] + secondsPerAction))
+        }
     }
 
     /// A time for every row (Unix seconds), non-decreasing; `start` is used only when no row
     /// has a known time.
     static func times(_ rows: [Row], start: Double) -> [Double] {
-        guard !rows.isEmpty else { return [] }
-        let u = progress(rows)
-        var anchors: [(index: Int, time: Double)] = []
-        for (i, row) in rows.enumerated() {
-            if let exact = row.exact {
-                anchors.append((i, exact))
-            } else if let minute = row.minute, i == 0 || rows[i - 1].minute != minute {
-                anchors.append((i, minute))
-            }
+        estimate(rows, start: start).times
+    }
+
+    /// The progress and times of some rows, kept to estimate rows appended to them
+    /// (``estimate(_:start:extending:)``).
+    struct Estimate: Sendable {
+        var progress: [Double] = []
+        var times: [Double] = []
+        /// How many leading times the estimate this one extended gave and this one kept as they
+        /// were (the rest were worked out again).
+        var kept = 0
+    }
+
+    /// ``times(_:start:)`` of `rows`, and what it took. `known` is the estimate of a prefix of
+    /// `rows` under the same `start`: the times up to its last anchor stand, as a time depends only
+    /// on the rows before it and the next anchor, so only the rows after that anchor are worked
+    /// out again (a live game's next copy, whose actions all state their time, costs its new rows).
+    static func estimate(_ rows: [Row], start: Double, extending known: Estimate? = nil) -> Estimate {
+        var estimate = known.flatMap { $0.times.count <= rows.count && $0.progress.count == $0.times.count ? $0 : nil } ?? Estimate()
+        guard !rows.isEmpty else { return Estimate() }
+        extendProgress(&estimate.progress, to: rows)
+        let u = estimate.progress
+        func isAnchor(_ i: Int) -> Bool {
+            rows[i].exact != nil || rows[i].minute.map { i == 0 || rows[i - 1].minute != $0 } ?? false
         }
-        var result: [Double] = []
-        result.reserveCapacity(rows.count)
+        func anchorTime(_ i: Int) -> Double { rows[i].exact ?? rows[i].minute! }
+        // The last known anchor and the times before it stand; the rest are worked out again.
+        let last = (0..<estimate.times.count).last(where: isAnchor)
+        let from = last.map { $0 + 1 } ?? 0
+        estimate.times.removeSubrange(from...)
+        estimate.kept = from
+        var anchors: [(index: Int, time: Double)] = []
+        for i in (last ?? 0)..<rows.count where isAnchor(i) { anchors.append((i, anchorTime(i))) }
+        estimate.times.reserveCapacity(rows.count)
         var next = 0
-        var previous = -Double.infinity
-        for i in rows.indices {
+        var previous = from > 0 ? estimate.times[from - 1] : -Double.infinity
+        for i in from..<rows.count {
             while next < anchors.count, anchors[next].index < i { next += 1 }
             var t: Double
             if next < anchors.count, anchors[next].index == i {
@@ -97,9 +125,9 @@ enum WallClockEstimate {
             }
             if let minute = rows[i].minute { t = min(max(t, minute), minute + 59.9) }
             t = max(t, previous)
-            result.append(t)
+            estimate.times.append(t)
             previous = t
         }
-        return result
+        return estimate
     }
 }

@@ -79,4 +79,47 @@ struct NBAFormatTimeTests {
         let times = WallClockEstimate.times(rows, start: 0)
         #expect(times.allSatisfy { $0.isFinite })
     }
+
+    /// Rows of every kind, seeded: exact times, stated minutes (some out of order), none.
+    static func mixedRows(seed: UInt64, count: Int) -> [Row] {
+        var random = SeededRandom(seed: seed)
+        var rows: [Row] = []
+        var time = 1000.0
+        for i in 0..<count {
+            time += random.double(in: 0...40)
+            let period = 1 + i / 40
+            let clock = 720 - Double(i % 40) * 17
+            switch random.below(4) {
+            case 0: rows.append(Row(period: period, clock: clock, exact: time))
+            case 1: rows.append(Row(period: period, clock: clock, minute: (time / 60).rounded(.down) * 60))
+            case 2: rows.append(Row(period: period, clock: clock, minute: (time / 60).rounded(.down) * 60 - 120))
+            default: rows.append(Row(period: period, clock: clock))
+            }
+        }
+        return rows
+    }
+
+    /// A copy's rows estimated from the last copy's estimate are timed as the whole copy is:
+    /// rows appended one or several at a time, after rows with and without anchors.
+    @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func anEstimateExtendedGivesTheWholeEstimatesTimes(seed: UInt64) {
+        let rows = Self.mixedRows(seed: seed, count: 200)
+        var random = SeededRandom(seed: seed &* 31)
+        var estimate = WallClockEstimate.Estimate()
+        var end = 0
+        while end < rows.count {
+            end = min(rows.count, end + 1 + random.below(6))
+            let prefix = Array(rows[..<end])
+            estimate = WallClockEstimate.estimate(prefix, start: 500, extending: estimate)
+            #expect(estimate.times == WallClockEstimate.times(prefix, start: 500), "rows 0..<\(end)")
+        }
+        // No anchor at all: each extension works the whole game out again.
+        let none = (0..<30).map { Row(period: 1, clock: 720 - Double($0) * 10) }
+        let first = WallClockEstimate.estimate(Array(none[..<20]), start: 500)
+        let all = WallClockEstimate.estimate(none, start: 500, extending: first)
+        #expect(all.kept == 0 && all.times == WallClockEstimate.times(none, start: 500))
+        // Every row exact: only the new rows are worked out.
+        let exact = (0..<30).map { Row(period: 1, clock: 720 - Double($0) * 10, exact: 1000 + Double($0)) }
+        #expect(WallClockEstimate.estimate(exact, start: 0, extending: WallClockEstimate.estimate(Array(exact[..<20]), start: 0)).kept == 20)
+    }
 }
