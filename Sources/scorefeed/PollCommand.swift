@@ -61,6 +61,8 @@ enum PollCommand {
         Failures (timeouts, 429 and 503 with their Retry-After, 5xx, cut, empty, garbled or
         too large bodies) are one line on stderr each, naming the game, the URL and what was
         wrong; the game backs off with jitter and tries again. Nothing of a bad answer is folded.
+        Before a game is known, a 403 or 404 is not said (the NBA's endpoints do not have a game
+        before tip-off): a 404 is asked again at the interval, a 403 backed off from.
         With --state-dir a killed poll resumes where it stopped: what each game has applied is
         in its checkpoint, and the first poll after a restart repeats it harmlessly.
 

@@ -105,7 +105,7 @@ extension GameSession: Codable {
     }
 
     /// The snapshot's bytes (sorted keys: the same game state always writes the same bytes),
-    /// as `JSONEncoder` with `.sortedKeys` writes them (written by a lighter encoder of its own).
+    /// as `JSONEncoder` with `.sortedKeys` writes them on Linux (written by a lighter encoder of its own).
     public func encoded() throws -> Data {
         try CheckpointEncoder.encode(self)
     }

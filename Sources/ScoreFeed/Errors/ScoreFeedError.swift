@@ -75,6 +75,24 @@ public struct ScoreFeedError: Error, Hashable, Sendable, CustomStringConvertible
         self.location = location
     }
 
+    /// The HTTP status a failed request's message names (`HTTP 404`, as ``LiveFetcher`` and the
+    /// senders write it: "HTTP " and three digits, anywhere in the message); nil when it names
+    /// none. How a poller treats a failure (a 404 before tip-off, a block) and how metrics count
+    /// it both read it here.
+    public var httpStatus: Int? {
+        var rest = message.utf8[...]
+        while let at = rest.firstIndex(of: UInt8(ascii: "H")) {
+            rest = rest[at...]
+            if rest.starts(with: "HTTP ".utf8) {
+                let digits = rest.dropFirst(5).prefix(4)
+                let number = digits.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+                if number.count == 3 { return number.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } }
+            }
+            rest = rest.dropFirst()
+        }
+        return nil
+    }
+
     /// `file, event #12, seq 40: points-out-of-range: …`
     public var description: String {
         let place = location.description

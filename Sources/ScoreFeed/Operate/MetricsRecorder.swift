@@ -106,10 +106,7 @@ public final class MetricsRecorder: Sendable {
     /// The outcome label of a failed poll request: the HTTP status it names (`503`), `timeout`,
     /// `no-answer`, or the error's code (`malformed-json`).
     public static func pollOutcome(of error: ScoreFeedError) -> String {
-        if let range = error.message.range(of: "HTTP ") {
-            let status = error.message[range.upperBound...].prefix { $0.isNumber }
-            if status.count == 3 { return String(status) }
-        }
+        if let status = error.httpStatus { return String(status) }
         if error.message.contains("timed out") || error.message.hasPrefix("no whole answer within") { return "timeout" }
         if error.message.hasPrefix("cancelled") { return "cancelled" }
         if error.message.hasPrefix("no answer") { return "no-answer" }

@@ -301,11 +301,18 @@ public struct LivePoller: Sendable {
         _ error: ScoreFeedError, retryAfter: TimeInterval?, service: GameService, news: BoxscoreNews, report: @Sendable (Report) -> Void
     ) async -> PollSchedule.Outcome {
         let known = await service.knows(gameId) && !news.isAnnouncedOnly
-        guard known || !error.isNotYetPublished else {
-            return retryAfter == nil && error.message.contains("HTTP 404") ? .notYetPublished : .failed(retryAfter: retryAfter)
+        let (outcome, said) = Self.failure(error, retryAfter: retryAfter, gameKnown: known)
+        if said { report(.problem(Self.named(error, gameId))) }
+        return outcome
+    }
+
+    /// What a failed request means for the next one, and whether it is said: see
+    /// ``failure(_:retryAfter:service:news:report:)``.
+    static func failure(_ error: ScoreFeedError, retryAfter: TimeInterval?, gameKnown: Bool) -> (PollSchedule.Outcome, said: Bool) {
+        guard gameKnown || !error.isNotYetPublished else {
+            return (retryAfter == nil && error.httpStatus == 404 ? .notYetPublished : .failed(retryAfter: retryAfter), false)
         }
-        report(.problem(Self.named(error, gameId)))
-        return .failed(retryAfter: retryAfter)
+        return (.failed(retryAfter: retryAfter), true)
     }
 
     /// The outcome label of a body that came (200) but could not be read.
@@ -323,7 +330,7 @@ public struct LivePoller: Sendable {
 extension ScoreFeedError {
     /// A 403 or 404: before tip-off the NBA's endpoints do not have the game yet.
     var isNotYetPublished: Bool {
-        message.contains("HTTP 403") || message.contains("HTTP 404")
+        httpStatus == 403 || httpStatus == 404
     }
 }
 

@@ -1,12 +1,14 @@
 import Foundation
 
 /// An append-only JSON writer over a byte array, for the hot path of rendering a push (one
-/// payload per push, sometimes several while the size guard trims). It spells strings and
-/// numbers exactly as Foundation's `JSONEncoder` with `.withoutEscapingSlashes` does, so a
-/// hand-written payload is byte for byte what the encoder would give with `.sortedKeys`:
+/// payload per push, sometimes several while the size guard trims) and for checkpoints
+/// (``CheckpointEncoder``). It spells strings and numbers exactly as Foundation's `JSONEncoder`
+/// does, so a hand-written payload is byte for byte what the encoder would give with
+/// `.sortedKeys` (and `.withoutEscapingSlashes`, unless asked to escape them):
 ///
 /// - strings: `"` and `\` escaped, `\b \t \n \f \r` short, other controls as `\u00xx`
-///   (lower-case hex), everything else (slashes, DEL, non-ASCII) as raw UTF-8;
+///   (lower-case hex), `/` raw or as `\/` (``string(_:escapingSlashes:)``), everything else
+///   (DEL, non-ASCII) as raw UTF-8;
 /// - integers in decimal; doubles as Swift's shortest round-trip `description` without a
 ///   trailing `.0` (`720`, `12.5`, `1e+16`); a non-finite double is an error, as in the encoder.
 ///
@@ -113,7 +115,7 @@ struct JSONBytes: ~Copyable {
         }
     }
 
-    private mutating func unsigned(_ value: UInt) {
+    mutating func unsigned(_ value: UInt) {
         var digits = 1, rest = value
         while rest >= 10 {
             rest /= 10
@@ -150,7 +152,19 @@ struct JSONBytes: ~Copyable {
             int(Int(value))
             return
         }
-        var text = value.description
+        described(value.description)
+    }
+
+    /// A `Float` as `JSONEncoder` spells it: its own shortest description (not the `Double` it
+    /// widens to) without a trailing `.0`; a non-finite one is an error.
+    mutating func float(_ value: Float) throws(NonFinite) {
+        guard value.isFinite else { throw NonFinite(value: Double(value)) }
+        described(value.description)
+    }
+
+    /// A number's `description` without a trailing `.0`.
+    private mutating func described(_ description: String) {
+        var text = description
         if text.hasSuffix(".0") { text.removeLast(2) }
         text.withUTF8 { append($0) }
     }

@@ -38,7 +38,7 @@ extension CheckpointEncoder {
         mutating func encode(_ value: Bool, forKey key: Key) throws { object.set(.bool(value), for: key.stringValue) }
         mutating func encode(_ value: String, forKey key: Key) throws { object.set(.string(value), for: key.stringValue) }
         mutating func encode(_ value: Double, forKey key: Key) throws { object.set(.double(value), for: key.stringValue) }
-        mutating func encode(_ value: Float, forKey key: Key) throws { object.set(.number(try Self.spelled(value)), for: key.stringValue) }
+        mutating func encode(_ value: Float, forKey key: Key) throws { object.set(.float(value), for: key.stringValue) }
         mutating func encode(_ value: Int, forKey key: Key) throws { object.set(.int(value), for: key.stringValue) }
         mutating func encode(_ value: Int8, forKey key: Key) throws { object.set(.int(Int(value)), for: key.stringValue) }
         mutating func encode(_ value: Int16, forKey key: Key) throws { object.set(.int(Int(value)), for: key.stringValue) }
@@ -68,7 +68,13 @@ extension CheckpointEncoder {
         }
 
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            let nested = Array()
+            // Asked again for the same key, the same array.
+            let nested: Array
+            if let index = object.keys.lastIndex(of: key.stringValue), case .array(let existing) = object.values[index] {
+                nested = existing
+            } else {
+                nested = Array()
+            }
             object.set(.array(nested), for: key.stringValue)
             return Unkeyed(array: nested, codingPath: codingPath + [key])
         }
@@ -82,13 +88,6 @@ extension CheckpointEncoder {
             object.set(.later(slot), for: name)
             return Writer(slot: slot, codingPath: codingPath)
         }
-
-        static func spelled(_ value: Float) throws -> String {
-            guard value.isFinite else { throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "\(value) is not a finite number")) }
-            var text = value.description
-            if text.hasSuffix(".0") { text.removeLast(2) }
-            return text
-        }
     }
 
     struct Unkeyed: UnkeyedEncodingContainer {
@@ -100,7 +99,7 @@ extension CheckpointEncoder {
         mutating func encode(_ value: Bool) throws { array.values.append(.bool(value)) }
         mutating func encode(_ value: String) throws { array.values.append(.string(value)) }
         mutating func encode(_ value: Double) throws { array.values.append(.double(value)) }
-        mutating func encode(_ value: Float) throws { array.values.append(.number(try Keyed<AnyKey>.spelled(value))) }
+        mutating func encode(_ value: Float) throws { array.values.append(.float(value)) }
         mutating func encode(_ value: Int) throws { array.values.append(.int(value)) }
         mutating func encode(_ value: Int8) throws { array.values.append(.int(Int(value))) }
         mutating func encode(_ value: Int16) throws { array.values.append(.int(Int(value))) }
@@ -142,7 +141,7 @@ extension CheckpointEncoder {
         mutating func encode(_ value: Bool) throws { slot.value = .bool(value) }
         mutating func encode(_ value: String) throws { slot.value = .string(value) }
         mutating func encode(_ value: Double) throws { slot.value = .double(value) }
-        mutating func encode(_ value: Float) throws { slot.value = .number(try Keyed<AnyKey>.spelled(value)) }
+        mutating func encode(_ value: Float) throws { slot.value = .float(value) }
         mutating func encode(_ value: Int) throws { slot.value = .int(value) }
         mutating func encode(_ value: Int8) throws { slot.value = .int(Int(value)) }
         mutating func encode(_ value: Int16) throws { slot.value = .int(Int(value)) }
@@ -156,13 +155,5 @@ extension CheckpointEncoder {
         mutating func encode(_ value: some Encodable) throws {
             slot.value = try CheckpointEncoder.value(of: value, at: codingPath)
         }
-    }
-
-    /// A key by name, for ``Keyed`` where no type of keys is at hand.
-    struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
     }
 }

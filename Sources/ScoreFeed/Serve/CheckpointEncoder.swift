@@ -1,8 +1,7 @@
 import Foundation
 
-/// Writes what a state directory holds (a game's snapshot, a journal entry without a hand-written
-/// form, the channel directory) as Foundation's `JSONEncoder` with `.sortedKeys` writes it, byte
-/// for byte, at a fraction of its cost: the values' own `encode(to:)` fill a light tree of
+/// Writes a game's snapshot (what a state directory holds of it) as Foundation's `JSONEncoder`
+/// with `.sortedKeys` writes it on Linux, byte for byte, at a fraction of its cost: the values' own `encode(to:)` fill a light tree of
 /// plain values, then one pass writes it with ``JSONBytes``. Checkpoints written by either read
 /// the same (`CheckpointEncoderTests` holds the two to the same bytes).
 ///
@@ -10,11 +9,11 @@ import Foundation
 /// UTF-8 bytes (swift-foundation's `.sortedKeys` on Linux; Apple's Foundation orders digits as
 /// numbers, so there its bytes differ, and read the same), `/` escaped, dates as seconds since
 /// 2001 (`Date`'s own encoding), `Data` in Base64, a `URL` as its absolute string, a non-finite
-/// number refused. `Decimal` is not spelled as `JSONEncoder` does: no checkpoint holds one.
+/// number refused, a `Decimal` as its description.
 struct CheckpointEncoder {
     /// `value` as JSON text.
     static func encode(_ value: some Encodable) throws -> Data {
-        let root = try Self.value(of: value, at: [])
+        let root = try Self.value(of: value, at: [], top: true)
         var out = JSONBytes(capacity: 1024)
         try write(root, into: &out)
         return out.data()
@@ -28,7 +27,9 @@ struct CheckpointEncoder {
         case int(Int)
         case unsigned(UInt64)
         case double(Double)
-        /// A number already spelled (a `Float`, as `JSONEncoder` spells it).
+        /// A `Float`, spelled as itself, not as the `Double` it widens to (as `JSONEncoder` does).
+        case float(Float)
+        /// A number already spelled (a `Decimal`, its `description`, as `JSONEncoder` spells it).
         case number(String)
         case string(String)
         case object(Object)
@@ -60,7 +61,7 @@ struct CheckpointEncoder {
     }
 
     /// `value` encoded: the types `JSONEncoder` spells itself first, then the value's own encoding.
-    static func value(of value: some Encodable, at path: [any CodingKey]) throws -> Value {
+    static func value(of value: some Encodable, at path: [any CodingKey], top: Bool = false) throws -> Value {
         switch value {
         case let data as Data: return .string(data.base64EncodedString())
         case let url as URL: return .string(url.absoluteString)
@@ -68,11 +69,16 @@ struct CheckpointEncoder {
         case let int as Int: return .int(int)
         case let double as Double: return .double(double)
         case let bool as Bool: return .bool(bool)
+        case let decimal as Decimal: return .number(decimal.description)
         default: break
         }
         let slot = Slot()
         try value.encode(to: Writer(slot: slot, codingPath: path))
-        // A value that asked for no container is written as an empty object, as `JSONEncoder` does.
+        // A value that asked for no container is written as an empty object, as `JSONEncoder`
+        // does; at the top, it is an error there.
+        if top, slot.value == nil {
+            throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "Top-level \(type(of: value)) did not encode any values."))
+        }
         return slot.value ?? .object(Object())
     }
 
@@ -81,12 +87,18 @@ struct CheckpointEncoder {
         case .null: out.raw("null")
         case .bool(let bool): out.bool(bool)
         case .int(let int): out.int(int)
-        case .unsigned(let unsigned): out.raw(String(unsigned))
+        case .unsigned(let unsigned): out.unsigned(UInt(unsigned))
         case .double(let double):
             do {
                 try out.double(double)
             } catch {
                 throw EncodingError.invalidValue(double, .init(codingPath: [], debugDescription: "\(error)"))
+            }
+        case .float(let float):
+            do {
+                try out.float(float)
+            } catch {
+                throw EncodingError.invalidValue(float, .init(codingPath: [], debugDescription: "\(error)"))
             }
         case .number(let text): out.raw(text)
         case .later(let slot): try write(slot.value ?? .object(Object()), into: &out)

@@ -22,10 +22,9 @@ public struct SimulationInvariants {
 
     init(
         day: SimulatedDay, records: [PushRecord], deliveredAt: [Date] = [], instances: [Date], lostState: [Bool],
-        kills: [Date?]? = nil, openChannels: Set<String>, moment: TimeInterval = Simulation.defaultMoment
+        kills: [Date?], openChannels: Set<String>, moment: TimeInterval = Simulation.defaultMoment
     ) {
-        // Not given (a test's hand-made instances): the restart whose downtime ends as it starts.
-        self.kills = kills ?? instances.map { started in day.restarts.last { $0.at.addingTimeInterval($0.downFor) == started }?.at }
+        self.kills = kills
         self.moment = moment
         self.day = day
         self.records = records
@@ -258,13 +257,16 @@ public struct SimulationInvariants {
     /// is) within a poll's interval (serve: none) and ``freshnessSlack``, its first too (a poller
     /// that follows a game from before tip-off polls at its interval through the pregame 404s).
     /// Not counted where something explains a wait: the feed failing (an outage, time-outs,
-    /// garbage, and the poller's backoff after) or a stale edge that may answer any poll; a join, a restart or the sender down
-    /// (and its retries after) around the news; a slow sender (a batch's games are flushed in
+    /// garbage, and the poller's backoff after) or a stale edge that may answer any poll; news
+    /// from before a join (the join's catch-up shows it); a restart or the sender down (and its
+    /// retries after) around the news; a slow sender (a batch's games are flushed in
     /// turn, each awaiting its requests); a broadcast game while channels are refused or down
     /// (and their retries after); a game paused for a comeback (given up, it is only taken back
     /// by a later instance). `pushes`: the game's records, each once.
     mutating func checkFreshness(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
         let sent = pushes.sorted { $0.sentAt < $1.sentAt }
+        // A game with no push at all breaks ``checkEnd(_:_:)`` already (its last push carries the
+        // feed's final).
         guard !sent.isEmpty, plan.staleShare == 0, day.sink.slowest == 0 else { return }
         if day.mode != .token, day.sink.channelRefusals > 0 { return }
         let wait = (plan.path == .poll ? day.pollInterval : 0) + Self.freshnessSlack

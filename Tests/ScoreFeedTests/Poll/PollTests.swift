@@ -35,6 +35,33 @@ struct PollCoreTests {
         #expect(schedule.next(after: .failed(retryAfter: nil), now: Self.t0, random: 0).timeIntervalSince(Self.t0) == 16)
     }
 
+    /// A failed request: whether it is said, and how the next request waits. Before the game is
+    /// known, a 404 is asked again at the interval, unsaid; a 403 (a block) and a `Retry-After`
+    /// are backed off from, unsaid; once the game is known every failure is said and backed off.
+    @Test(arguments: [
+        ("HTTP 404 Not Found", nil, false, PollSchedule.Outcome.notYetPublished, false),
+        ("HTTP 404 (refused)", nil, false, .notYetPublished, false),
+        ("HTTP 404 (refused); retry after 30.0 s", 30, false, .failed(retryAfter: 30), false),
+        ("HTTP 403 (refused)", nil, false, .failed(retryAfter: nil), false),
+        ("HTTP 503 (the server failed)", nil, false, .failed(retryAfter: nil), true),
+        ("no answer: timed out after 10 s", nil, false, .failed(retryAfter: nil), true),
+        ("HTTP 404 (refused)", nil, true, .failed(retryAfter: nil), true),
+        ("HTTP 403 (refused)", nil, true, .failed(retryAfter: nil), true),
+        ("HTTP 4040 (refused)", nil, false, .failed(retryAfter: nil), true),
+    ] as [(String, TimeInterval?, Bool, PollSchedule.Outcome, Bool)])
+    func aFailureBeforeTheGameIsKnownIsTreatedByItsStatus(message: String, retryAfter: TimeInterval?, known: Bool, outcome: PollSchedule.Outcome, said: Bool) {
+        let (got, told) = LivePoller.failure(ScoreFeedError(.io, message), retryAfter: retryAfter, gameKnown: known)
+        #expect(got == outcome && told == said)
+    }
+
+    @Test(arguments: [
+        ("HTTP 404", 404), ("game 1: HTTP 503 (the server failed)", 503), ("HTTP 4040", nil), ("HTTP 40", nil), ("HTTP", nil),
+        ("no answer", nil), ("HHTTP 429 (too many requests)", 429), ("", nil),
+    ] as [(String, Int?)])
+    func anErrorNamesItsHTTPStatus(message: String, status: Int?) {
+        #expect(ScoreFeedError(.io, message).httpStatus == status)
+    }
+
     static let url = "http://cdn.test/playbyplay_0022400762.json"
 
     @Test(arguments: [

@@ -5,7 +5,9 @@ import ScoreFeedModel
 
 /// Snapshots are written by ``CheckpointEncoder``, not `JSONEncoder`: the two must give the same
 /// bytes, so a snapshot reads as it always did and an unchanged game writes an unchanged file.
-/// `JSONEncoder` with `.sortedKeys` is the reference here.
+/// `JSONEncoder` with `.sortedKeys` is the reference here, on Linux: Apple's Foundation sorts keys
+/// in an order of its own, so there the bytes differ (and read the same).
+#if os(Linux)
 @Suite("Checkpoint encoder: JSONEncoder's bytes")
 struct CheckpointEncoderTests {
     static func reference(_ value: some Encodable) throws -> Data {
@@ -66,6 +68,15 @@ struct CheckpointEncoderTests {
         #expect(throws: (any Error).self) { try CheckpointEncoder.encode(["n": Double.nan]) }
         #expect(throws: (any Error).self) { try CheckpointEncoder.encode(["f": Float.infinity]) }
         try Self.expectSame(Twice(), "a nested container asked for twice")
+        try Self.expectSame(["d": Decimal(string: "1.10")!, "e": Decimal(string: "-12345678901234567890.5")!], "decimals")
+        #expect(throws: (any Error).self) { try Self.reference(Nothing()) }
+        #expect(throws: (any Error).self, "a top-level value that writes nothing") { try CheckpointEncoder.encode(Nothing()) }
+        try Self.expectSame([Nothing()], "a value that writes nothing, in an array")
+    }
+
+    /// Writes nothing at all.
+    struct Nothing: Encodable {
+        func encode(to encoder: any Encoder) throws {}
     }
 
     /// Asks for the same nested container twice: both writes land in one object.
@@ -78,6 +89,10 @@ struct CheckpointEncoderTests {
             try first.encode(1, forKey: .a)
             var second = c.nestedContainer(keyedBy: Key.self, forKey: .inner)
             try second.encode(2, forKey: .b)
+            var list = c.nestedUnkeyedContainer(forKey: .a)
+            try list.encode(1)
+            var again = c.nestedUnkeyedContainer(forKey: .a)
+            try again.encode(2)
         }
     }
 
@@ -112,3 +127,4 @@ struct CheckpointEncoderTests {
         }
     }
 }
+#endif

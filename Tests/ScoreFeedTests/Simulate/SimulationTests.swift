@@ -62,12 +62,12 @@ struct SimulationTests {
         #expect(outcome.violations.isEmpty, "\(outcome.violations)")
         let played = try #require(day.games.first { $0.fate == .plays }?.game.id)
         func violations(
-            of day: SimulatedDay = day, instances: [Date] = [day.start], _ change: (inout [PushRecord]) -> Void
+            of day: SimulatedDay = day, instances: [Date] = [day.start], kills: [Date?] = [nil], _ change: (inout [PushRecord]) -> Void
         ) -> [String] {
             var records = outcome.records
             change(&records)
             var checker = SimulationInvariants(
-                day: day, records: records, instances: instances, lostState: instances.map { _ in false }, openChannels: [])
+                day: day, records: records, instances: instances, lostState: instances.map { _ in false }, kills: kills, openChannels: [])
             checker.checkAll()
             return checker.violations
         }
@@ -140,7 +140,7 @@ struct SimulationTests {
             delivered[left] = restart.addingTimeInterval(delay)
             var checker = SimulationInvariants(
                 day: quiet, records: outcome.records, deliveredAt: delivered, instances: [day.start, restart], lostState: [false, false],
-                openChannels: [])
+                kills: [nil, nil], openChannels: [])
             checker.checkAll()
             return checker.violations
         }
@@ -158,10 +158,10 @@ struct SimulationTests {
         func endAfterRestart(_ records: inout [PushRecord]) {
             for i in records.indices where records[i].game == played && records[i].event == .end { records[i].sentAt = back.addingTimeInterval(1) }
         }
-        #expect(!violations(of: down, instances: [day.start, back], endAfterRestart).contains { $0.contains("while no instance ran") })
+        #expect(!violations(of: down, instances: [day.start, back], kills: [nil, down.restarts[0].at], endAfterRestart).contains { $0.contains("while no instance ran") })
         var held = try #require(outcome.records.last { $0.game == played && $0.event == .update })
         held.sentAt = back
-        let heldFirst = violations(of: down, instances: [day.start, back]) { records in
+        let heldFirst = violations(of: down, instances: [day.start, back], kills: [nil, down.restarts[0].at]) { records in
             endAfterRestart(&records)
             held.request.headers["apns-id"] = UUID().uuidString.lowercased()
             records.append(held)
@@ -189,7 +189,7 @@ struct SimulationTests {
         func stale(_ change: (inout [PushRecord]) -> Void) -> [String] {
             var records = outcome.records
             change(&records)
-            var checker = SimulationInvariants(day: calm, records: records, instances: [calm.start], lostState: [false], openChannels: [])
+            var checker = SimulationInvariants(day: calm, records: records, instances: [calm.start], lostState: [false], kills: [nil], openChannels: [])
             checker.checkAll()
             return checker.violations.filter { $0.contains("no push showed it or newer for") }
         }
