@@ -280,13 +280,12 @@ public struct LivePoller: Sendable {
         // The whole snapshot is one moment: its new actions, the feed's score, the end. An action
         // inserted into a period already over is refused (the scoreboard cannot go back); the
         // feed's score still counts its points. Not worth an error line.
-        let problems = await service.receive(
+        let (problems, after) = await service.receive(
             snapshot: fresh, score: snapshot.score.flatMap { score in snapshot.newest.map { (score, $0) } },
             end: snapshot.end.map { ($0, snapshot.events.count + 1) }, game: gameId, written: snapshot.stamp.written,
             source: playByPlay.absoluteString,
             ignoring: [.periodBackwards])
         for problem in problems { report(.problem(problem)) }
-        let after = await service.standing(of: gameId)
         if let earlier, earlier.isCalledOff, after.ending != earlier { report(.back(gameId, earlier)) }
         if after.ending == .final { report(.ended(gameId)) }
         return after

@@ -38,7 +38,7 @@ extension GameService {
         return await Self.standing(engine)
     }
 
-    private static func standing(_ engine: isolated MatchEngine) -> Standing {
+    static func standing(_ engine: isolated MatchEngine) -> Standing {
         Standing(
             known: true, ending: engine.hasEnded ? engine.state.phase : nil,
             progress: engine.statistics.accepted + engine.statistics.edits)
@@ -87,12 +87,13 @@ extension GameService {
     /// the feed's running score, then the game's end. On the system clock the snapshot arrived
     /// together and is one moment: the past costs at most one push. On feed time each event is
     /// its own moment, as in replay. Returns the messages for people (rejections, the sink's
-    /// failure), in order; `ignoring` codes are not worth one. `written`: when the copy was
-    /// written (its `meta.time`), kept with the game (``GameSession/newestCopy``).
+    /// failure), in order, and where the game stands after (as ``standing(of:)`` says, read on the
+    /// same trip to its engine); `ignoring` codes are not worth a message. `written`: when the
+    /// copy was written (its `meta.time`), kept with the game (``GameSession/newestCopy``).
     public func receive(
         snapshot events: [(event: GameEvent, line: Int)], score: (FinalScore, at: Date)?, end: (event: GameEvent, line: Int)?,
         game id: String, written: Date? = nil, source: String? = nil, ignoring: Set<ScoreFeedError.Code> = []
-    ) async -> [ScoreFeedError] {
+    ) async -> (problems: [ScoreFeedError], standing: Standing) {
         var messages: [ScoreFeedError] = []
         func say(_ message: ScoreFeedError?) {
             if let message, !ignoring.contains(message.code) { messages.append(message) }
@@ -103,7 +104,7 @@ extension GameService {
             if let (score, time) = score { say(await follow(score, game: id, at: time)) }
             if let end { say(await receive(end.event, game: id, line: end.line, source: source)) }
             await grantFreedChannels()
-            return messages
+            return (messages, await standing(of: id))
         }
         var items: [MatchEngine.ArrivalItem] = written.map { [.copy(written: $0)] } ?? []
         items += events.map { .event($0.event, index: $0.line - 1) }
@@ -119,9 +120,10 @@ extension GameService {
             say(takeIn(Taken(outcome: .success(verdict), checkpointFailure: status.checkpointFailure, seq: seqs[i]), of: id, at: location))
         }
         if let failure { say(Self.sinkFailed(id, failure)) }
-        await absorb(id, status)
-        await grantFreedChannels()
-        return messages
+        // A channel set up for the game since may have sent what waited for it: then asked again.
+        var setUp = await absorb(id, status)
+        setUp.formUnion(await grantFreedChannels())
+        return (messages, setUp.contains(id) ? await standing(of: id) : status.standing)
     }
 
     /// Takes an arrival into `engine` and sends what it decided, in one hop.

@@ -86,6 +86,8 @@ public actor GameService {
         var channel: ChannelBoard.Report
         /// The sink failed (the output stays in the outbox for the next call).
         var sinkFailure: (any Error)?
+        /// Where the game stands, for its poller (``GameService/Standing``).
+        var standing: Standing
 
         /// What the service needs from `engine` now.
         static func of(_ engine: isolated MatchEngine) -> EngineStatus {
@@ -93,7 +95,8 @@ public actor GameService {
                 deadline: engine.deadline, checkpointFailure: engine.checkpointFailure,
                 channel: .init(
                     channel: engine.channel, news: engine.takeChannelNews(), holding: engine.isHolding,
-                    workWaits: engine.channelWorkWaits))
+                    workWaits: engine.channelWorkWaits),
+                standing: GameService.standing(engine))
         }
     }
 
@@ -191,14 +194,16 @@ public actor GameService {
 
     /// Takes in what an engine said after a call: its next deadline, and its channel for the
     /// board, whose decisions (``ChannelBoard/reported(_:_:now:)``) are carried out at once.
-    func absorb(_ id: String, _ status: EngineStatus) async {
+    @discardableResult
+    func absorb(_ id: String, _ status: EngineStatus) async -> Set<String> {
         await absorb([(id, status)])
     }
 
     /// ``absorb(_:_:)`` of statuses gathered together (the games of a batch, side by side): the
     /// board takes all of them before any of its decisions is carried out, so none is taken in
     /// after a newer one a set-up's await let in.
-    func absorb(_ statuses: [(game: String, status: EngineStatus)]) async {
+    @discardableResult
+    func absorb(_ statuses: [(game: String, status: EngineStatus)]) async -> Set<String> {
         await carry(statuses.flatMap { take($0.game, $0.status) })
     }
 
