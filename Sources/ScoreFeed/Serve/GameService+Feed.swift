@@ -141,7 +141,8 @@ extension GameService {
 
     /// Applies a run of event lines for known games (`run`: each game's lines, by their places
     /// in `batch`, in order, the games as they first came): each game takes its own on its own
-    /// executor, one hop per game, the games side by side (a batch of many games uses every core).
+    /// executor, one hop per game, the games side by side (a batch of many games uses every core;
+    /// a batch of one game, a live line's, goes straight to its engine).
     /// Then what the lines have to say is taken in, in the order of the lines, and each game's
     /// state once, as it stands after its last event. Returns the messages for people, by their
     /// line's place in the batch.
@@ -151,18 +152,26 @@ extension GameService {
         var said: [(index: Int, game: String, Taken)] = []
         var statuses = [EngineStatus?](repeating: nil, count: run.count)
         let (feedTime, settling) = (options.clock == .feed, options.catchUpWindow)
-        await withTaskGroup(of: (place: Int, game: (said: [(index: Int, Taken)], status: EngineStatus)).self) { group in
-            for (place, (id, places)) in run.enumerated() {
-                guard let engine = engines[id] else { continue }
-                let holding = state.holds(id)
-                // The engine's answer is the task's result as it is: no hop back to build another.
-                group.addTask {
-                    (place, await Self.receive(places, of: batch, on: engine, feedTime: feedTime, holdingPushes: holding, settling: settling))
+        if run.count == 1, let engine = engines[run[0].game] {
+            // One game (a live line, as it comes): straight to its engine, no child task.
+            let game = await Self.receive(
+                run[0].places, of: batch, on: engine, feedTime: feedTime, holdingPushes: state.holds(run[0].game), settling: settling)
+            for (index, one) in game.said { said.append((index, run[0].game, one)) }
+            statuses[0] = game.status
+        } else {
+            await withTaskGroup(of: (place: Int, game: (said: [(index: Int, Taken)], status: EngineStatus)).self) { group in
+                for (place, (id, places)) in run.enumerated() {
+                    guard let engine = engines[id] else { continue }
+                    let holding = state.holds(id)
+                    // The engine's answer is the task's result as it is: no hop back to build another.
+                    group.addTask {
+                        (place, await Self.receive(places, of: batch, on: engine, feedTime: feedTime, holdingPushes: holding, settling: settling))
+                    }
                 }
-            }
-            for await (place, game) in group {
-                for (index, one) in game.said { said.append((index, run[place].game, one)) }
-                statuses[place] = game.status
+                for await (place, game) in group {
+                    for (index, one) in game.said { said.append((index, run[place].game, one)) }
+                    statuses[place] = game.status
+                }
             }
         }
         var messages: [(index: Int, message: ScoreFeedError)] = []
