@@ -94,7 +94,7 @@ extension LiveDataFormat {
 
             // Times are estimated over the whole game: a new time can move an earlier one that
             // the feed did not state.
-            estimate = WallClockEstimate.estimate(settling.clocks, start: start, extending: estimate)
+            WallClockEstimate.extend(&estimate, to: settling.clocks, start: start)
             let times = estimate.times
             moved = false
             // The times before the estimate's last known anchor stand as they were.

@@ -67,11 +67,13 @@ enum WallClockEstimate {
     /// A time for every row (Unix seconds), non-decreasing; `start` is used only when no row
     /// has a known time.
     static func times(_ rows: [Row], start: Double) -> [Double] {
-        estimate(rows, start: start).times
+        var estimate = Estimate()
+        extend(&estimate, to: rows, start: start)
+        return estimate.times
     }
 
     /// The progress and times of some rows, kept to estimate rows appended to them
-    /// (``estimate(_:start:extending:)``).
+    /// (``extend(_:to:start:)``).
     struct Estimate: Sendable {
         var progress: [Double] = []
         var times: [Double] = []
@@ -80,13 +82,14 @@ enum WallClockEstimate {
         var kept = 0
     }
 
-    /// ``times(_:start:)`` of `rows`, and what it took. `known` is the estimate of a prefix of
-    /// `rows` under the same `start`: the times up to its last anchor stand, as a time depends only
-    /// on the rows before it and the next anchor, so only the rows after that anchor are worked
-    /// out again (a live game's next copy, whose actions all state their time, costs its new rows).
-    static func estimate(_ rows: [Row], start: Double, extending known: Estimate? = nil) -> Estimate {
-        var estimate = known.flatMap { $0.times.count <= rows.count && $0.progress.count == $0.times.count ? $0 : nil } ?? Estimate()
-        guard !rows.isEmpty else { return Estimate() }
+    /// `estimate`, of a prefix of `rows` under the same `start`, made ``times(_:start:)`` of
+    /// `rows`: the times up to its last anchor stand, as a time depends only on the rows before it
+    /// and the next anchor, so only the rows after that anchor are worked out again (a live
+    /// game's next copy, whose actions all state their time, costs its new rows). In place: the
+    /// memo that keeps it is not copied.
+    static func extend(_ estimate: inout Estimate, to rows: [Row], start: Double) {
+        if estimate.times.count > rows.count || estimate.progress.count != estimate.times.count { estimate = Estimate() }
+        guard !rows.isEmpty else { return estimate = Estimate() }
         extendProgress(&estimate.progress, to: rows)
         let u = estimate.progress
         func isAnchor(_ i: Int) -> Bool {
@@ -128,6 +131,5 @@ enum WallClockEstimate {
             estimate.times.append(t)
             previous = t
         }
-        return estimate
     }
 }

@@ -110,16 +110,20 @@ struct NBAFormatTimeTests {
         while end < rows.count {
             end = min(rows.count, end + 1 + random.below(6))
             let prefix = Array(rows[..<end])
-            estimate = WallClockEstimate.estimate(prefix, start: 500, extending: estimate)
+            WallClockEstimate.extend(&estimate, to: prefix, start: 500)
             #expect(estimate.times == WallClockEstimate.times(prefix, start: 500), "rows 0..<\(end)")
         }
         // No anchor at all: each extension works the whole game out again.
         let none = (0..<30).map { Row(period: 1, clock: 720 - Double($0) * 10) }
-        let first = WallClockEstimate.estimate(Array(none[..<20]), start: 500)
-        let all = WallClockEstimate.estimate(none, start: 500, extending: first)
+        var all = WallClockEstimate.Estimate()
+        WallClockEstimate.extend(&all, to: Array(none[..<20]), start: 500)
+        WallClockEstimate.extend(&all, to: none, start: 500)
         #expect(all.kept == 0 && all.times == WallClockEstimate.times(none, start: 500))
         // Every row exact: only the new rows are worked out.
         let exact = (0..<30).map { Row(period: 1, clock: 720 - Double($0) * 10, exact: 1000 + Double($0)) }
-        #expect(WallClockEstimate.estimate(exact, start: 0, extending: WallClockEstimate.estimate(Array(exact[..<20]), start: 0)).kept == 20)
+        var timed = WallClockEstimate.Estimate()
+        WallClockEstimate.extend(&timed, to: Array(exact[..<20]), start: 0)
+        WallClockEstimate.extend(&timed, to: exact, start: 0)
+        #expect(timed.kept == 20 && timed.times == WallClockEstimate.times(exact, start: 0))
     }
 }
