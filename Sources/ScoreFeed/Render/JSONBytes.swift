@@ -174,6 +174,8 @@ struct JSONBytes: ~Copyable {
     mutating func string(_ value: String, escapingSlashes: Bool = false) {
         byte(UInt8(ascii: "\""))
         var value = value
+        // The byte escaped besides `"`, `\` and controls: `/` when asked, else `"` again (so one
+        // comparison per byte serves both spellings).
         let slash = escapingSlashes ? UInt8(ascii: "/") : UInt8(ascii: "\"")
         value.withUTF8 { utf8 in
             var start = 0
