@@ -42,6 +42,10 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     private var now: Date { lock.withLock { clock.now } }
 
     public func send(_ record: PushRecord) async throws {
+        // What a killed instance still sends goes nowhere, at once: it draws nothing from the
+        // day's randomness, so the next instance's sender does not depend on how the killed one
+        // wound down.
+        guard lock.withLock({ live }) else { return }
         if faults.slowest > 0 {
             let clock = lock.withLock { self.clock }
             let wait = lock.withLock { random.double(in: 0...faults.slowest) }

@@ -100,6 +100,9 @@ public enum Simulation {
                 on: clock, until: limit, jobs: random.below(40), shuffling: shuffled ? jitter ^ 0x5DEE_CE66_D1CE_5EED : nil, steps: &steps, killed: {
                 sender.cutOff()
                 if let stop { handOver(stop, tearing: stop.tornJournal ? jitter : nil) }
+                // Killed: nothing it writes from now on lands anywhere (its shutdown still runs,
+                // as the work must end, but finds no directory and encodes no snapshot).
+                try? FileManager.default.removeItem(at: directory)
             }) { [clock, directory] in
                 await runInstance(
                     day, started: started, clock: clock, state: directory, cdn: cdn, sender: sender, seed: jitter, metrics: metrics,
