@@ -120,7 +120,8 @@ extension GameService {
             say(takeIn(Taken(outcome: .success(verdict), checkpointFailure: status.checkpointFailure, seq: seqs[i]), of: id, at: location))
         }
         if let failure { say(Self.sinkFailed(id, failure)) }
-        // A channel set up for the game since may have sent what waited for it: then asked again.
+        // The game's engine was entered again since for a channel set-up (a create, a header's
+        // channel, a refusal), which moves its session: then its standing is read anew.
         var setUp = await absorb(id, status)
         setUp.formUnion(await grantFreedChannels())
         return (messages, setUp.contains(id) ? await standing(of: id) : status.standing)
