@@ -62,6 +62,31 @@ struct PollCoreTests {
         #expect(ScoreFeedError(.io, message).httpStatus == status)
     }
 
+    /// A poll's snapshot comes back with where its game stands after, as `standing(of:)` says,
+    /// read on the same trip to the engine: part of a game, then the rest with its end (held a
+    /// few seconds for a decisive end, or not), in token and broadcast mode.
+    @Test(arguments: [PushRenderer.Mode.token, .broadcastPerGame])
+    func aSnapshotComesBackWithWhereItsGameStands(_ mode: PushRenderer.Mode) async throws {
+        let game = GameGenerator(seed: 5).generate()
+        let clock = SimulatedClock(try #require(game.events.first).time)
+        let service = try GameService(
+            options: .init(clock: .system, renderer: .init(mode: mode), channels: .init(manage: mode != .token), wallClock: clock),
+            sink: RecordingSink(answeringChannels: true))
+        await service.start(game.attributes)
+        let id = game.attributes.gameId
+        let events = game.events.enumerated().map { (event: $1, line: $0 + 1) }
+        let half = events.count / 2
+        let first = await service.receive(snapshot: Array(events[..<half]), score: nil, end: nil, game: id)
+        #expect(first.problems.isEmpty)
+        #expect(first.standing == (await service.standing(of: id)))
+        #expect(first.standing.known && first.standing.ending == nil && first.standing.progress == half)
+        let rest = await service.receive(snapshot: Array(events[half..<(events.count - 1)]), score: nil, end: events.last, game: id)
+        #expect(rest.standing == (await service.standing(of: id)))
+        #expect(rest.standing.progress == events.count)
+        let unknown = await service.receive(snapshot: [], score: nil, end: nil, game: "not followed")
+        #expect(!unknown.standing.known)
+    }
+
     static let url = "http://cdn.test/playbyplay_0022400762.json"
 
     @Test(arguments: [
