@@ -47,15 +47,8 @@ enum WallClockEstimate {
         return before + (length - left) + breaks
     }
 
-    /// Progress of each row: never decreasing, at least ``secondsPerAction`` per row.
-    static func progress(_ rows: [Row]) -> [Double] {
-        var result: [Double] = []
-        extendProgress(&result, to: rows)
-        return result
-    }
-
-    /// `progress` (of a prefix of `rows`) carried on to every row: a row's progress depends on the
-    /// rows before it alone.
+    /// `progress` (of a prefix of `rows`) carried on to every row: never decreasing, at least
+    /// ``secondsPerAction`` per row. A row's progress depends on the rows before it alone.
     private static func extendProgress(_ progress: inout [Double], to rows: [Row]) {
         progress.reserveCapacity(rows.count)
         for i in progress.count..<rows.count {

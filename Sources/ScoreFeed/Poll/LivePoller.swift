@@ -308,8 +308,10 @@ public struct LivePoller: Sendable {
     /// What a failed request means for the next one, and whether it is said: see
     /// ``failure(_:retryAfter:service:news:report:)``.
     static func failure(_ error: ScoreFeedError, retryAfter: TimeInterval?, gameKnown: Bool) -> (PollSchedule.Outcome, said: Bool) {
-        guard gameKnown || !error.isNotYetPublished else {
-            return (retryAfter == nil && error.httpStatus == 404 ? .notYetPublished : .failed(retryAfter: retryAfter), false)
+        // A 403 or 404: before tip-off the NBA's endpoints do not have the game yet.
+        let status = error.httpStatus
+        guard gameKnown || (status != 403 && status != 404) else {
+            return (retryAfter == nil && status == 404 ? .notYetPublished : .failed(retryAfter: retryAfter), false)
         }
         return (.failed(retryAfter: retryAfter), true)
     }
@@ -323,13 +325,6 @@ public struct LivePoller: Sendable {
         var failure = error as? ScoreFeedError ?? ScoreFeedError(.io, "\(error)")
         if !failure.message.hasPrefix("game ") { failure.message = "game \(game): " + failure.message }
         return failure
-    }
-}
-
-extension ScoreFeedError {
-    /// A 403 or 404: before tip-off the NBA's endpoints do not have the game yet.
-    var isNotYetPublished: Bool {
-        httpStatus == 403 || httpStatus == 404
     }
 }
 

@@ -58,11 +58,7 @@ extension CheckpointEncoder {
         ) -> KeyedEncodingContainer<NestedKey> {
             // Asked again for the same key, the same object (as `JSONEncoder` keeps it).
             let nested: Object
-            if let index = object.keys.lastIndex(of: key.stringValue), case .object(let existing) = object.values[index] {
-                nested = existing
-            } else {
-                nested = Object()
-            }
+            if case .object(let existing) = object.value(for: key.stringValue) { nested = existing } else { nested = Object() }
             object.set(.object(nested), for: key.stringValue)
             return KeyedEncodingContainer(Keyed<NestedKey>(object: nested, codingPath: codingPath + [key]))
         }
@@ -70,11 +66,7 @@ extension CheckpointEncoder {
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
             // Asked again for the same key, the same array.
             let nested: Array
-            if let index = object.keys.lastIndex(of: key.stringValue), case .array(let existing) = object.values[index] {
-                nested = existing
-            } else {
-                nested = Array()
-            }
+            if case .array(let existing) = object.value(for: key.stringValue) { nested = existing } else { nested = Array() }
             object.set(.array(nested), for: key.stringValue)
             return Unkeyed(array: nested, codingPath: codingPath + [key])
         }

@@ -42,6 +42,11 @@ struct CheckpointEncoder {
         var keys: [String] = []
         var values: [Value] = []
 
+        /// The value last set for `key`.
+        func value(for key: String) -> Value? {
+            keys.lastIndex(of: key).map { values[$0] }
+        }
+
         func set(_ value: Value, for key: String) {
             // A key written twice keeps its last value, as in `JSONEncoder`.
             if let index = keys.lastIndex(of: key) { values[index] = value } else {

@@ -10,25 +10,20 @@ extension GameService {
     }
 
     /// Games that waited for a free channel get one, as far as the cap now allows.
-    @discardableResult
-    func grantFreedChannels() async -> Set<String> {
-        state.board.waiting.isEmpty ? [] : await carry(state.board.grantFreed())
+    func grantFreedChannels() async {
+        if !state.board.waiting.isEmpty { await carry(state.board.grantFreed()) }
     }
 
     /// Carries out what the board said, at once and in order: a set-up goes to its game's engine
     /// (which sends its create, takes its header's channel, or is refused one), and what the
-    /// engine then reports goes back to the board, whose answer is carried out in turn. Returns
-    /// the games whose engines it handed a set-up.
-    @discardableResult
-    func carry(_ actions: [ChannelBoard.Action]) async -> Set<String> {
+    /// engine then reports goes back to the board, whose answer is carried out in turn.
+    func carry(_ actions: [ChannelBoard.Action]) async {
         var work = actions[...]
         var write = false
-        var setUp: Set<String> = []
         while let action = work.popFirst() {
             switch action {
             case .setUp(let id, let setup):
                 guard let engine = engines[id] else { continue }
-                setUp.insert(id)
                 do {
                     try await engine.setUpChannel(setup, holdingPushes: state.holds(id))
                 } catch {
@@ -43,7 +38,6 @@ extension GameService {
         if write { writeChannelDirectory() }
         // A game waiting for a channel is given one by the timer's next look (``fireDue(now:)``).
         if !state.board.waiting.isEmpty, timerTarget != nil { timerWakeUp.signal() }
-        return setUp
     }
 
     /// Until `giveUp`, carries every game's channel through what is left of its life: creates and

@@ -120,11 +120,11 @@ extension GameService {
             say(takeIn(Taken(outcome: .success(verdict), checkpointFailure: status.checkpointFailure, seq: seqs[i]), of: id, at: location))
         }
         if let failure { say(Self.sinkFailed(id, failure)) }
-        // The game's engine was entered again since for a channel set-up (a create, a header's
-        // channel, a refusal), which moves its session: then its standing is read anew.
-        var setUp = await absorb(id, status)
-        setUp.formUnion(await grantFreedChannels())
-        return (messages, setUp.contains(id) ? await standing(of: id) : status.standing)
+        await absorb(id, status)
+        await grantFreedChannels()
+        // A channel set up for the game meanwhile moves none of its standing (its phase, its
+        // end, its events taken): the status's stands.
+        return (messages, status.standing)
     }
 
     /// Takes an arrival into `engine` and sends what it decided, in one hop.
@@ -153,14 +153,16 @@ extension GameService {
         var said: [(index: Int, game: String, Taken)] = []
         var statuses = [EngineStatus?](repeating: nil, count: run.count)
         let (feedTime, settling) = (options.clock == .feed, options.catchUpWindow)
+        func took(_ place: Int, _ game: (said: [(index: Int, Taken)], status: EngineStatus)) {
+            for (index, one) in game.said { said.append((index, run[place].game, one)) }
+            statuses[place] = game.status
+        }
         if run.count == 1, let engine = engines[run[0].game] {
             // One game (a live line, as it comes): straight to its engine, no child task.
-            let game = await Self.receive(
-                run[0].places, of: batch, on: engine, feedTime: feedTime, holdingPushes: state.holds(run[0].game), settling: settling)
-            for (index, one) in game.said { said.append((index, run[0].game, one)) }
-            statuses[0] = game.status
+            took(0, await Self.receive(
+                run[0].places, of: batch, on: engine, feedTime: feedTime, holdingPushes: state.holds(run[0].game), settling: settling))
         } else {
-            await withTaskGroup(of: (place: Int, game: (said: [(index: Int, Taken)], status: EngineStatus)).self) { group in
+            let taken = await withTaskGroup(of: (place: Int, game: (said: [(index: Int, Taken)], status: EngineStatus)).self) { group in
                 for (place, (id, places)) in run.enumerated() {
                     guard let engine = engines[id] else { continue }
                     let holding = state.holds(id)
@@ -169,11 +171,11 @@ extension GameService {
                         (place, await Self.receive(places, of: batch, on: engine, feedTime: feedTime, holdingPushes: holding, settling: settling))
                     }
                 }
-                for await (place, game) in group {
-                    for (index, one) in game.said { said.append((index, run[place].game, one)) }
-                    statuses[place] = game.status
-                }
+                var taken: [(place: Int, game: (said: [(index: Int, Taken)], status: EngineStatus))] = []
+                for await one in group { taken.append(one) }
+                return taken
             }
+            for (place, game) in taken { took(place, game) }
         }
         var messages: [(index: Int, message: ScoreFeedError)] = []
         for (index, id, taken) in said.sorted(by: { $0.index < $1.index }) {

@@ -194,16 +194,14 @@ public actor GameService {
 
     /// Takes in what an engine said after a call: its next deadline, and its channel for the
     /// board, whose decisions (``ChannelBoard/reported(_:_:now:)``) are carried out at once.
-    @discardableResult
-    func absorb(_ id: String, _ status: EngineStatus) async -> Set<String> {
+    func absorb(_ id: String, _ status: EngineStatus) async {
         await absorb([(id, status)])
     }
 
     /// ``absorb(_:_:)`` of statuses gathered together (the games of a batch, side by side): the
     /// board takes all of them before any of its decisions is carried out, so none is taken in
     /// after a newer one a set-up's await let in.
-    @discardableResult
-    func absorb(_ statuses: [(game: String, status: EngineStatus)]) async -> Set<String> {
+    func absorb(_ statuses: [(game: String, status: EngineStatus)]) async {
         await carry(statuses.flatMap { take($0.game, $0.status) })
     }
 

@@ -85,20 +85,10 @@ public struct SimulatedDay: Sendable {
         }
 
         /// When the feed's last action appears, or nil when it never does.
-        public var lastAction: Date? { pauseBeforeTheEnd.map { firstAction.addingTimeInterval(game.span + $0) } }
+        public var lastAction: Date? { date(at: game.span) }
 
         /// When the boxscore says final (two minutes after the last action appears), or nil.
-        public var finalAt: Date? { pauseBeforeTheEnd.map { firstAction.addingTimeInterval(game.span + $0 + 120) } }
-
-        /// How long the feed stops before it plays to its end (0 for a game that plays through);
-        /// nil when it never reaches its end.
-        private var pauseBeforeTheEnd: TimeInterval? {
-            switch fate {
-            case .plays: 0
-            case .comeback(_, let pause): pause
-            case .postponed, .silent: nil
-            }
-        }
+        public var finalAt: Date? { lastAction?.addingTimeInterval(120) }
     }
 
     /// An instance's death and the next one's start.

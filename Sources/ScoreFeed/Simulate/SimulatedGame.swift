@@ -135,8 +135,7 @@ public struct SimulatedGame: Sendable {
     private static func stated(_ actions: [Action], reach: [Double]) -> [Scored] {
         var scores: [Scored] = []
         for (action, appears) in zip(actions, reach) {
-            guard let score = action.score, score != scores.last?.score ?? FinalScore(home: 0, away: 0) else { continue }
-            scores.append(Scored(offset: appears, score: score))
+            if let score = action.score { scores.appendIfNew(Scored(offset: appears, score: score)) }
         }
         return scores
     }
@@ -150,8 +149,7 @@ public struct SimulatedGame: Sendable {
         for (index, place) in order.enumerated() {
             fold.apply(events[place], index: index, now: events[place].time)
             let score = FinalScore(home: fold.state.homeScore, away: fold.state.awayScore)
-            guard score != scores.last?.score ?? FinalScore(home: 0, away: 0) else { continue }
-            scores.append(Scored(offset: max(0, events[place].time.timeIntervalSince(start)), score: score))
+            scores.appendIfNew(Scored(offset: max(0, events[place].time.timeIntervalSince(start)), score: score))
         }
         return scores
     }
@@ -343,5 +341,12 @@ public struct SimulatedGame: Sendable {
         out.raw(",\"description\":"); out.string(event.description ?? "")
         out.raw("}")
         return [UInt8](out.data())
+    }
+}
+
+extension [SimulatedGame.Scored] {
+    /// Appends `one` when its score is news: not the last one's (0–0 before the first).
+    mutating func appendIfNew(_ one: SimulatedGame.Scored) {
+        if one.score != last?.score ?? FinalScore(home: 0, away: 0) { append(one) }
     }
 }
