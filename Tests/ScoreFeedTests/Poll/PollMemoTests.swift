@@ -40,4 +40,32 @@ struct PollMemoTests {
         let final = try #require(RealFeedServeTests.imported(file).finalScore)
         #expect(last.event == .end && last.state.homeScore == final.home && last.state.awayScore == final.away)
     }
+
+    /// The same game with every seventh action's `timeActual` gone (as real feeds sometimes have
+    /// it), so their times are estimated between their neighbours' and a later copy's anchor moves
+    /// them: the memo extends the last copy's estimate, and hands what copies read whole hand.
+    @Test(arguments: zip(["playbyplay_0022000001.json", "playbyplay_0022400723.json"], [Mode.broadcast, .token]))
+    func copiesWithTimesMissingHandWhatCopiesReadWholeHand(_ file: String, _ mode: Mode) async throws {
+        let game = try #require(NBAFiles.gameId(in: file))
+        let copies = try GameCopies(file: file)
+        var untimed: [Int: [String: Any]] = [:]
+        for index in copies.actions.indices where index % 7 == 3 {
+            var action = copies.actions[index]
+            action["timeActual"] = nil
+            untimed[index] = action
+        }
+        let steps = 40
+        func copy(_ step: Int, anew: Bool) throws -> Data {
+            var replaced = untimed
+            if anew { replaced[0] = copies.actions[0].merging(["spelling": step]) { $1 } }
+            return try copies.copy(at: Double(step) / Double(steps), replacing: replaced)
+        }
+        let read = try await StaleCopyPollTests.poll(StaleCopyPollTests.edge(try (0...steps).map { try copy($0, anew: false) }), game: game, mode: mode)
+        let readWhole = try await StaleCopyPollTests.poll(StaleCopyPollTests.edge(try (0...steps).map { try copy($0, anew: true) }), game: game, mode: mode)
+        #expect(read.records.map { $0.jsonLine() } == readWhole.records.map { $0.jsonLine() })
+        #expect(read.statistics == readWhole.statistics)
+        let last = try #require(read.records.last)
+        let final = try #require(RealFeedServeTests.imported(file).finalScore)
+        #expect(last.event == .end && last.state.homeScore == final.home && last.state.awayScore == final.away)
+    }
 }
