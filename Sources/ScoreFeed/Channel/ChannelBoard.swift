@@ -33,23 +33,6 @@ public struct ChannelBoard: Sendable {
         case wake(game: String, at: Date)
     }
 
-    /// What an engine says of its game's channel after a call.
-    public struct Report: Sendable {
-        public var channel: BroadcastChannel
-        public var news: [BroadcastChannel.Outcome]
-        /// Its pushes wait for want of a channel.
-        public var holding: Bool
-        /// A request the sink did not answer, or a delete behind pushes it still holds.
-        public var workWaits: Bool
-
-        public init(channel: BroadcastChannel, news: [BroadcastChannel.Outcome] = [], holding: Bool = false, workWaits: Bool = false) {
-            self.channel = channel
-            self.news = news
-            self.holding = holding
-            self.workWaits = workWaits
-        }
-    }
-
     public init(perGame: Bool, management: ChannelManagement) {
         self.perGame = perGame
         self.management = management
@@ -104,12 +87,18 @@ public struct ChannelBoard: Sendable {
     /// The longest wait before channel work that waits on the sink is tried again.
     public static let longestRetry: TimeInterval = 60
 
-    /// `game`'s engine reported its channel at `now` (wall clock): the board keeps it, says its
-    /// news, backs off channel work that waits on the sink, says once that its pushes are held,
-    /// and gives a new channel to a game live again whose channel ScoreFeed deleted.
-    public mutating func reported(_ game: String, _ report: Report, now: Date) -> [Action] {
+    /// `game`'s engine reported its channel at `now` (wall clock), with what APNs' answers did to
+    /// it since the last report (`news`), whether its pushes wait for want of a channel
+    /// (`holding`) and whether channel work waits on the sink (`workWaits`: a request the sink did
+    /// not answer, or a delete behind pushes it still holds). The board keeps the channel, says
+    /// its news, backs off the work that waits, says once that its pushes are held, and gives a
+    /// new channel to a game live again whose channel ScoreFeed deleted.
+    public mutating func reported(
+        _ game: String, _ channel: BroadcastChannel, news: [BroadcastChannel.Outcome] = [], holding: Bool = false,
+        workWaits: Bool = false, now: Date
+    ) -> [Action] {
         var actions: [Action] = []
-        if report.workWaits {
+        if workWaits {
             // Woken again, backing off from 1 s to a minute.
             let delay = retry[game] ?? 1
             retry[game] = min(delay * 2, Self.longestRetry)
@@ -119,12 +108,12 @@ public struct ChannelBoard: Sendable {
         }
         guard perGame else { return actions }
         reserved.remove(game)
-        if channels[game] != report.channel {
-            channels[game] = report.channel
+        if channels[game] != channel {
+            channels[game] = channel
             actions.append(.writeDirectory)
         }
-        for news in report.news {
-            switch news {
+        for outcome in news {
+            switch outcome {
             case .opened(let channel): actions.append(.report("game \(game): broadcast channel \(channel) created"))
             case .deleted(let channel, let gone):
                 actions.append(.report("game \(game): broadcast channel \(channel) deleted" + (gone ? " (APNs no longer knew it: deleted before)" : "")))
@@ -133,9 +122,9 @@ public struct ChannelBoard: Sendable {
             case .ignored: break
             }
         }
-        if report.holding, reportedHolds.insert(game).inserted {
+        if holding, reportedHolds.insert(game).inserted {
             let why: String
-            switch report.channel.phase {
+            switch channel.phase {
             case .refused(let reason, _): why = reason
             case .creating: why = "its channel is being created"
             default:
@@ -145,7 +134,7 @@ public struct ChannelBoard: Sendable {
         }
         // A game called off whose feed came back lost the channel ScoreFeed made for it: once
         // its pushes wait for one, it gets a new one.
-        if management.manage, report.holding, case .none = report.channel.phase, report.channel.creates > 0, !waiting.contains(game) {
+        if management.manage, holding, case .none = channel.phase, channel.creates > 0, !waiting.contains(game) {
             actions += start(game, header: nil)
         }
         return actions

@@ -386,7 +386,7 @@ public struct GameSession: Sendable {
     /// the timer woke the game) is decided at once with the waiting catch-up: one moment, one
     /// decision. A backlog in parts is then one moment, one push
     /// and its priority-5 copy at most, as a backlog in one piece is. Which arrivals are catch-ups
-    /// is the caller's to say (``isCatchUp``, ``MatchEngine/take(arrival:settling:)``): the input
+    /// is the caller's to say (``isCatchUp``, ``MatchEngine/take(arrival:score:end:written:settling:)``): the input
     /// records it, so a journal replays the same decisions.
     public mutating func endArrival(now: Date, settling window: TimeInterval) {
         record(.settleArrival(now: now, window: window))

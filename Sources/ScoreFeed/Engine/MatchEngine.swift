@@ -136,54 +136,50 @@ public actor MatchEngine {
         }
     }
 
-    /// One thing that arrived for the game: an event (found at `index` in its feed), or the
-    /// feed's running score.
-    public enum ArrivalItem: Sendable {
-        case event(GameEvent, index: Int)
-        case score(FinalScore)
-        /// The copy of the feed the arrival came in was written then (``GameSession/noteCopy(written:)``).
-        case copy(written: Date)
-    }
-
     /// Takes in what arrived together as one moment, at the clock's time (the live paths on the
-    /// system clock): every event and score is folded, then the policy decides once on the state
-    /// after all of it (see ``GameSession/beginArrival()``), and what it decided is sent. Returns
-    /// the verdict of each event, in order.
+    /// system clock): every event (each found at `index` in its feed) is folded, then the feed's
+    /// running `score`, then the `end` event (a poll's snapshot); the policy decides once on the
+    /// state after all of it (see ``GameSession/beginArrival()``), and what it decided is sent.
+    /// `written`: when the copy of the feed the arrival came in was written
+    /// (``GameSession/noteCopy(written:)``). Returns the verdict of each event, the end's last.
     @discardableResult
-    public func receive(arrival items: [ArrivalItem]) async throws -> [EventValidator.Verdict] {
-        let verdicts = take(arrival: items)
+    public func receive(
+        arrival events: [(event: GameEvent, index: Int)], score: FinalScore? = nil, end: (event: GameEvent, index: Int)? = nil,
+        written: Date? = nil
+    ) async throws -> [EventValidator.Verdict] {
+        let verdicts = take(arrival: events, score: score, end: end, written: written)
         if !session.outbox.isEmpty { try await deliver() }
         return verdicts
     }
 
-    /// ``receive(arrival:)`` without sending: the arrival is folded, decided and committed; its
-    /// pushes wait in the outbox for ``flush(holdingPushes:)``. With a `settling` window, a
+    /// ``receive(arrival:score:end:written:)`` without sending: the arrival is folded, decided and
+    /// committed; its pushes wait in the outbox for ``flush(holdingPushes:)``. With a `settling` window, a
     /// catch-up's decision waits that long for the rest of its backlog (see
     /// ``GameSession/endArrival(now:settling:)``): ``deadline`` says when, and ``tick(holdingPushes:)`` decides.
     /// A catch-up is this engine's first arrival that changes its game (a join, or the first after
     /// a restart: what an instance missed comes first) or one that looks like it
     /// (``GameSession/isCatchUp``).
-    public func take(arrival items: [ArrivalItem], settling: TimeInterval = 0) -> [EventValidator.Verdict] {
+    public func take(
+        arrival events: [(event: GameEvent, index: Int)], score: FinalScore? = nil, end: (event: GameEvent, index: Int)? = nil,
+        written: Date? = nil, settling: TimeInterval = 0
+    ) -> [EventValidator.Verdict] {
         var verdicts: [EventValidator.Verdict] = []
-        verdicts.reserveCapacity(items.count)
+        verdicts.reserveCapacity(events.count + (end == nil ? 0 : 1))
         let now = clock.now
         measureLateness(now)
         let before = (corrections: session.statistics.corrections, outbox: session.outbox.count)
         var changed = false
         session.beginArrival()
-        for item in items {
-            switch item {
-            case .event(let event, let index):
-                let verdict = session.receive(event, index: index, now: now)
-                if case .accept = verdict { changed = true }
-                if case .edit = verdict { changed = true }
-                verdicts.append(verdict)
-            case .score(let score):
-                session.follow(score, now: now)
-            case .copy(let written):
-                session.noteCopy(written: written)
-            }
+        if let written { session.noteCopy(written: written) }
+        func receive(_ event: GameEvent, index: Int) {
+            let verdict = session.receive(event, index: index, now: now)
+            if case .accept = verdict { changed = true }
+            if case .edit = verdict { changed = true }
+            verdicts.append(verdict)
         }
+        for (event, index) in events { receive(event, index: index) }
+        if let score { session.follow(score, now: now) }
+        if let (event, index) = end { receive(event, index: index) }
         if settling > 0, !tookArrival || session.isCatchUp {
             session.endArrival(now: now, settling: settling)
         } else {

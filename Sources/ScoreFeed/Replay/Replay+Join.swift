@@ -4,7 +4,7 @@ import ScoreFeedModel
 extension Replay {
     /// Replays `document` as a game met in progress at `join`, on virtual time: the events before
     /// the first one past `join` (in feed order, what a `poll` started then finds in its first
-    /// snapshot) reach the engine as one arrival at `join` (``MatchEngine/receive(arrival:)``,
+    /// snapshot) reach the engine as one arrival at `join` (``MatchEngine/receive(arrival:score:end:written:)``,
     /// the live path); each later event comes at its own feed time, as ``run(_:sink:report:)``
     /// replays it. For the join measure (``JoinGrid``): rejected and duplicate events are passed
     /// over, `pace` and `progress` are not called.
@@ -14,7 +14,7 @@ extension Replay {
             attributes: document.attributes, clock: ManualClock(join), sink: sink, policy: policy, renderer: renderer)
         let events = Array(zip(document.events, document.positions))
         let split = events.firstIndex { $0.0.time > join } ?? events.count
-        try await engine.receive(arrival: events[..<split].map { .event($0.0, index: $0.1) })
+        try await engine.receive(arrival: events[..<split].map { ($0.0, $0.1) })
         for (event, position) in events[split...] {
             try await engine.receiveOnFeedTime(event, index: position)
         }

@@ -62,10 +62,10 @@ extension GameService {
                         guard let engine = engines[id] else { continue }
                         let status = await EngineStatus.of(engine)
                         await absorb(id, status)
-                        if status.channel.workWaits {
+                        if status.workWaits {
                             // Nothing moves while the game's checkpoint cannot be written: not waited for.
                             if status.checkpointFailure == nil { busy.append(id) }
-                        } else if case .lingering(_, let until) = status.channel.channel.phase, options.clock == .feed || until <= giveUp {
+                        } else if case .lingering(_, let until) = status.channel.phase, options.clock == .feed || until <= giveUp {
                             // A linger that outlasts the drain stays in the checkpoint for the next run.
                             busy.append(id)
                             nextLinger = min(nextLinger ?? until, until)

@@ -106,18 +106,21 @@ extension GameService {
             await grantFreedChannels()
             return (messages, await standing(of: id))
         }
-        var items: [MatchEngine.ArrivalItem] = written.map { [.copy(written: $0)] } ?? []
-        items += events.map { .event($0.event, index: $0.line - 1) }
-        if let (score, _) = score { items.append(.score(score)) }
-        if let end { items.append(.event(end.event, index: end.line - 1)) }
         let lines = events.map(\.line) + (end.map { [$0.line] } ?? [])
         let seqs = events.map(\.event.seq) + (end.map { [$0.event.seq] } ?? [])
         state.counters.lines += lines.count
         state.counters.events += lines.count
-        let (verdicts, failure, status) = await Self.arrive(items, on: engine, holdingPushes: state.holds(id))
+        let (verdicts, failure, status) = await Self.arrive(
+            events.map { ($0.event, $0.line - 1) }, score: score?.0, end: end.map { ($0.event, $0.line - 1) }, written: written, on: engine,
+            holdingPushes: state.holds(id))
+        var failing = status.checkpointFailure
         for (i, verdict) in verdicts.enumerated() {
-            let location = ScoreFeedError.Location(file: source, line: lines[i], sequence: seqs[i])
-            say(takeIn(Taken(outcome: .success(verdict), checkpointFailure: status.checkpointFailure, seq: seqs[i]), of: id, at: location))
+            if let rejection = Self.rejection(verdict, of: id, at: .init(file: source, line: lines[i], sequence: seqs[i])) {
+                say(rejection)
+            } else if failing != nil {
+                say(checkpointProblem(id, failing))
+                failing = nil
+            }
         }
         if let failure { say(Self.sinkFailed(id, failure)) }
         await absorb(id, status)
@@ -129,9 +132,10 @@ extension GameService {
 
     /// Takes an arrival into `engine` and sends what it decided, in one hop.
     static func arrive(
-        _ items: [MatchEngine.ArrivalItem], on engine: isolated MatchEngine, holdingPushes: Bool = false, settling: TimeInterval = 0
+        _ events: [(event: GameEvent, index: Int)], score: FinalScore? = nil, end: (event: GameEvent, index: Int)? = nil,
+        written: Date? = nil, on engine: isolated MatchEngine, holdingPushes: Bool = false, settling: TimeInterval = 0
     ) async -> (verdicts: [EventValidator.Verdict], failure: (any Error)?, status: EngineStatus) {
-        let verdicts = engine.take(arrival: items, settling: settling)
+        let verdicts = engine.take(arrival: events, score: score, end: end, written: written, settling: settling)
         do {
             try await engine.flush(holdingPushes: holdingPushes)
             return (verdicts, nil, EngineStatus.of(engine))
@@ -150,122 +154,112 @@ extension GameService {
     func apply(
         _ run: [(game: String, places: [Int])], of batch: [ParsedLine], source: String?
     ) async -> [(index: Int, message: ScoreFeedError)] {
-        var said: [(index: Int, game: String, Taken)] = []
-        var statuses = [EngineStatus?](repeating: nil, count: run.count)
+        var messages: [(index: Int, message: ScoreFeedError)] = []
+        var statuses: [(game: String, status: EngineStatus)] = []
+        statuses.reserveCapacity(run.count)
         let (feedTime, settling) = (options.clock == .feed, options.catchUpWindow)
-        func took(_ place: Int, _ game: (said: [(index: Int, Taken)], status: EngineStatus)) {
-            for (index, one) in game.said { said.append((index, run[place].game, one)) }
-            statuses[place] = game.status
+        func took(_ game: String, _ said: Said) {
+            messages += said.messages
+            if let (index, failure) = said.checkpointFailure, let message = checkpointProblem(game, failure) {
+                messages.append((index, message))
+            }
+            statuses.append((game, said.status))
         }
         if run.count == 1, let engine = engines[run[0].game] {
             // One game (a live line, as it comes): straight to its engine, no child task.
-            took(0, await Self.receive(
-                run[0].places, of: batch, on: engine, feedTime: feedTime, holdingPushes: state.holds(run[0].game), settling: settling))
+            took(run[0].game, await Self.receive(
+                run[0].places, of: batch, on: engine, source: source, feedTime: feedTime, holdingPushes: state.holds(run[0].game),
+                settling: settling))
         } else {
-            let taken = await withTaskGroup(of: (place: Int, game: (said: [(index: Int, Taken)], status: EngineStatus)).self) { group in
+            let taken = await withTaskGroup(of: (place: Int, said: Said).self) { group in
                 for (place, (id, places)) in run.enumerated() {
                     guard let engine = engines[id] else { continue }
                     let holding = state.holds(id)
                     // The engine's answer is the task's result as it is: no hop back to build another.
                     group.addTask {
-                        (place, await Self.receive(places, of: batch, on: engine, feedTime: feedTime, holdingPushes: holding, settling: settling))
+                        (place, await Self.receive(
+                            places, of: batch, on: engine, source: source, feedTime: feedTime, holdingPushes: holding, settling: settling))
                     }
                 }
-                var taken: [(place: Int, game: (said: [(index: Int, Taken)], status: EngineStatus))] = []
+                var taken: [(place: Int, said: Said)] = []
                 for await one in group { taken.append(one) }
                 return taken
             }
-            for (place, game) in taken { took(place, game) }
+            // The games' statuses in the run's order, as they first came.
+            for (place, said) in taken.sorted(by: { $0.place < $1.place }) { took(run[place].game, said) }
         }
-        var messages: [(index: Int, message: ScoreFeedError)] = []
-        for (index, id, taken) in said.sorted(by: { $0.index < $1.index }) {
-            let location = ScoreFeedError.Location(file: source, line: batch[index].number, sequence: taken.seq)
-            if let message = takeIn(taken, of: id, at: location) { messages.append((index, message)) }
-        }
-        await absorb(statuses.enumerated().compactMap { place, status in status.map { (run[place].game, $0) } })
+        messages.sort { $0.index < $1.index }
+        await absorb(statuses)
         await grantFreedChannels()
         return messages
     }
 
-    /// What one event did to its game, as far as the messages for people go.
-    struct Taken: Sendable {
-        /// The validator's verdict, or the sink's failure.
-        var outcome: Result<EventValidator.Verdict, any Error>
-        var checkpointFailure: ScoreFeedError?
-        /// The event's `seq`, for the message's location.
-        var seq: Int
-
-        /// Whether there is anything to tell people.
-        var says: Bool {
-            if checkpointFailure != nil { return true }
-            switch outcome {
-            case .success(.reject): return true
-            case .success: return false
-            case .failure: return true
-            }
-        }
-    }
+    /// What one game's engine says about the events it was handed: the messages for people (its
+    /// rejections and the sink's failure, by their line's place in the batch), its checkpoint's
+    /// failure with the place of the first event it touched (said once per game, by the service),
+    /// and the game's status after the last.
+    typealias Said = (
+        messages: [(index: Int, message: ScoreFeedError)], checkpointFailure: (index: Int, error: ScoreFeedError)?, status: EngineStatus
+    )
 
     /// Hands the event lines at `places` of `batch` (one game's, in order) to `engine`, on the
     /// engine's own executor. On the system clock they arrived together: one moment (one arrival,
-    /// one decision); on feed time each event is its own moment, as in replay. Returns the events
-    /// with something to say (a rejection, a failure), by their place in the batch, and the
-    /// game's state after the last.
+    /// one decision); on feed time each event is its own moment, as in replay.
     static func receive(
-        _ places: [Int], of batch: [ParsedLine], on engine: isolated MatchEngine, feedTime: Bool, holdingPushes: Bool,
-        settling: TimeInterval
-    ) async -> (said: [(index: Int, Taken)], status: EngineStatus) {
-        var said: [(index: Int, Taken)] = []
+        _ places: [Int], of batch: [ParsedLine], on engine: isolated MatchEngine, source: String?, feedTime: Bool,
+        holdingPushes: Bool, settling: TimeInterval
+    ) async -> Said {
+        let id = engine.attributes.gameId
+        var messages: [(index: Int, message: ScoreFeedError)] = []
+        var checkpointFailure: (index: Int, error: ScoreFeedError)?
+        func location(_ place: Int, _ event: GameEvent) -> ScoreFeedError.Location {
+            .init(file: source, line: batch[place].number, sequence: event.seq)
+        }
+        /// What one event's verdict says, with the checkpoint's failure as it stood after it.
+        func judged(_ verdict: EventValidator.Verdict, _ place: Int, _ event: GameEvent, _ failure: ScoreFeedError?) {
+            if let rejection = rejection(verdict, of: id, at: location(place, event)) {
+                messages.append((place, rejection))
+            } else if checkpointFailure == nil, let failure {
+                checkpointFailure = (place, failure)
+            }
+        }
         if !feedTime {
-            // Each event is copied once, into the arrival; its place and seq are kept beside it.
-            var items: [MatchEngine.ArrivalItem] = []
-            var placed: [(place: Int, seq: Int)] = []
-            items.reserveCapacity(places.count)
+            // Each event is copied once, into the arrival; its place is kept beside it.
+            var events: [(event: GameEvent, index: Int)] = []
+            var placed: [Int] = []
+            events.reserveCapacity(places.count)
             placed.reserveCapacity(places.count)
             for place in places {
                 guard case .success(.event(_, let event)?) = batch[place].content else { continue }
-                items.append(.event(event, index: batch[place].number - 1))
-                placed.append((place, event.seq))
+                events.append((event, batch[place].number - 1))
+                placed.append(place)
             }
-            let (verdicts, failure, status) = await arrive(items, on: engine, holdingPushes: holdingPushes, settling: settling)
-            for (i, verdict) in verdicts.enumerated() {
-                let taken = Taken(outcome: .success(verdict), checkpointFailure: status.checkpointFailure, seq: placed[i].seq)
-                if taken.says { said.append((placed[i].place, taken)) }
+            let (verdicts, failure, status) = await arrive(events, on: engine, holdingPushes: holdingPushes, settling: settling)
+            for (i, verdict) in verdicts.enumerated() { judged(verdict, placed[i], events[i].event, status.checkpointFailure) }
+            if let failure, let last = placed.last, let event = events.last?.event {
+                messages.append((last, sinkFailed(id, failure, at: location(last, event))))
             }
-            if let failure, let last = placed.last {
-                said.append((last.place, Taken(outcome: .failure(failure), checkpointFailure: nil, seq: last.seq)))
-            }
-            return (said, status)
+            return (messages, checkpointFailure, status)
         }
         // Each event taken from the batch as it is handed: no array of them is built first.
         for place in places {
             guard case .success(.event(_, let event)?) = batch[place].content else { continue }
-            let outcome: Result<EventValidator.Verdict, any Error>
             do {
-                outcome = .success(try await engine.receiveOnFeedTime(event, index: batch[place].number - 1, holdingPushes: holdingPushes))
+                let verdict = try await engine.receiveOnFeedTime(event, index: batch[place].number - 1, holdingPushes: holdingPushes)
+                judged(verdict, place, event, engine.checkpointFailure)
             } catch {
-                outcome = .failure(error)
+                messages.append((place, sinkFailed(id, error, at: location(place, event))))
             }
-            let taken = Taken(outcome: outcome, checkpointFailure: engine.checkpointFailure, seq: event.seq)
-            if taken.says { said.append((place, taken)) }
         }
-        return (said, EngineStatus.of(engine))
+        return (messages, checkpointFailure, EngineStatus.of(engine))
     }
 
-    /// The message for people about one event of game `id`: its rejection, the sink's failure,
-    /// or the game's checkpoint failure (said once).
-    func takeIn(_ taken: Taken, of id: String, at location: ScoreFeedError.Location) -> ScoreFeedError? {
-        switch taken.outcome {
-        case .success(let verdict):
-            if case .reject(var error) = verdict {
-                error.location = location
-                error.message = "game \(id): " + error.message
-                return error
-            }
-            return checkpointProblem(id, taken.checkpointFailure)
-        case .failure(let error):
-            return Self.sinkFailed(id, error, at: location)
-        }
+    /// The message for people about an event of game `id` its validator rejected (nil: it was not).
+    static func rejection(_ verdict: EventValidator.Verdict, of id: String, at location: ScoreFeedError.Location) -> ScoreFeedError? {
+        guard case .reject(var error) = verdict else { return nil }
+        error.location = location
+        error.message = "game \(id): " + error.message
+        return error
     }
 
     func apply(_ event: GameEvent, to id: String, line: Int, source: String?) async -> ScoreFeedError? {
@@ -275,11 +269,11 @@ extension GameService {
             return ScoreFeedError(.invalidValue, "event for game \"\(id)\", which has no header yet; skipped", at: location)
         }
         state.counters.events += 1
-        let (said, status) = await Self.receive(
-            [0], of: [ParsedLine(number: line, content: .success(.event(game: id, event)))], on: engine,
+        let said = await Self.receive(
+            [0], of: [ParsedLine(number: line, content: .success(.event(game: id, event)))], on: engine, source: source,
             feedTime: options.clock == .feed, holdingPushes: state.holds(id), settling: options.catchUpWindow)
-        await absorb(id, status)
-        let failure = said.first.flatMap { takeIn($0.1, of: id, at: location) }
+        await absorb(id, said.status)
+        let failure = said.messages.first?.message ?? said.checkpointFailure.flatMap { checkpointProblem(id, $0.error) }
         await grantFreedChannels()
         return failure
     }

@@ -82,8 +82,13 @@ public actor GameService {
     struct EngineStatus: Sendable {
         var deadline: Date?
         var checkpointFailure: ScoreFeedError?
-        /// The game's channel, its news, its held pushes and its waiting channel work, for the board.
-        var channel: ChannelBoard.Report
+        /// The game's channel, what APNs' answers did to it since the last status, whether its
+        /// pushes wait for want of one, and whether channel work waits on the sink: for the board
+        /// (``ChannelBoard/reported(_:_:news:holding:workWaits:now:)``).
+        var channel: BroadcastChannel
+        var news: [BroadcastChannel.Outcome]
+        var holding: Bool
+        var workWaits: Bool
         /// The sink failed (the output stays in the outbox for the next call).
         var sinkFailure: (any Error)?
         /// Where the game stands, for its poller (``GameService/Standing``).
@@ -93,9 +98,8 @@ public actor GameService {
         static func of(_ engine: isolated MatchEngine) -> EngineStatus {
             EngineStatus(
                 deadline: engine.deadline, checkpointFailure: engine.checkpointFailure,
-                channel: .init(
-                    channel: engine.channel, news: engine.takeChannelNews(), holding: engine.isHolding,
-                    workWaits: engine.channelWorkWaits),
+                channel: engine.channel, news: engine.takeChannelNews(), holding: engine.isHolding,
+                workWaits: engine.channelWorkWaits,
                 standing: GameService.standing(engine))
         }
     }
@@ -193,7 +197,7 @@ public actor GameService {
     }
 
     /// Takes in what an engine said after a call: its next deadline, and its channel for the
-    /// board, whose decisions (``ChannelBoard/reported(_:_:now:)``) are carried out at once.
+    /// board, whose decisions (``ChannelBoard/reported(_:_:news:holding:workWaits:now:)``) are carried out at once.
     func absorb(_ id: String, _ status: EngineStatus) async {
         await absorb([(id, status)])
     }
@@ -209,7 +213,8 @@ public actor GameService {
     /// channel into the board. Returns the board's decisions, for ``carry(_:)``.
     func take(_ id: String, _ status: EngineStatus) -> [ChannelBoard.Action] {
         schedule(id, status.deadline)
-        return state.board.reported(id, status.channel, now: wallClock.now)
+        return state.board.reported(
+            id, status.channel, news: status.news, holding: status.holding, workWaits: status.workWaits, now: wallClock.now)
     }
 
     /// The message for a sink that failed on game `id`'s push. A reader of standard output that

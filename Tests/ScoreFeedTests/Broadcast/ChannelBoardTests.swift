@@ -33,7 +33,7 @@ struct ChannelBoardTests {
     @Test func aHeadersChannelIsUsedRefusedWhenBadOrAnotherGames() {
         var board = Self.board(manage: false)
         #expect(Self.setUps(board.start("A", header: Self.good)) == ["A use(\"\(Self.good)\")"])
-        _ = board.reported("A", .init(channel: Self.channel(.open(id: Self.good), origin: .header)), now: Self.now)
+        _ = board.reported("A", Self.channel(.open(id: Self.good), origin: .header), now: Self.now)
         #expect(Self.setUps(board.start("B", header: Self.good)).first?.contains("refuse") == true, "two games never share one")
         #expect(Self.setUps(board.start("C", header: "not base64!")).first?.contains("refuse") == true)
         #expect(board.start("D", header: nil).isEmpty, "no header, not managing: no channel")
@@ -50,10 +50,10 @@ struct ChannelBoardTests {
         #expect(board.start("C", header: nil).isEmpty, "said once")
         _ = board.start("D", header: nil)
         #expect(board.waiting == ["C", "D"])
-        _ = board.reported("A", .init(channel: Self.channel(.open(id: Self.good))), now: Self.now)
-        _ = board.reported("B", .init(channel: Self.channel(.open(id: Self.other))), now: Self.now)
+        _ = board.reported("A", Self.channel(.open(id: Self.good)), now: Self.now)
+        _ = board.reported("B", Self.channel(.open(id: Self.other)), now: Self.now)
         #expect(board.grantFreed().isEmpty, "still full")
-        _ = board.reported("A", .init(channel: Self.channel(.deleted(id: Self.good))), now: Self.now)
+        _ = board.reported("A", Self.channel(.deleted(id: Self.good)), now: Self.now)
         #expect(Self.setUps(board.grantFreed()) == ["C create"], "the first waiting, once one is freed")
         #expect(board.waiting == ["D"])
     }
@@ -61,24 +61,24 @@ struct ChannelBoardTests {
     @Test func anEnginesReportIsKeptSaidAndBackedOff() {
         var board = Self.board()
         _ = board.start("A", header: nil)
-        let opened = board.reported("A", .init(channel: Self.channel(.open(id: Self.good)), news: [.opened(Self.good)]), now: Self.now)
+        let opened = board.reported("A", Self.channel(.open(id: Self.good)), news: [.opened(Self.good)], now: Self.now)
         #expect(opened.contains(.writeDirectory))
         #expect(Self.reports(opened) == ["game A: broadcast channel \(Self.good) created"])
         #expect(board.directory.games["A"] != nil)
-        #expect(!board.reported("A", .init(channel: Self.channel(.open(id: Self.good))), now: Self.now).contains(.writeDirectory), "unchanged: not rewritten")
+        #expect(!board.reported("A", Self.channel(.open(id: Self.good)), now: Self.now).contains(.writeDirectory), "unchanged: not rewritten")
         // Channel work that waits on the sink is woken again, backing off 1, 2, 4 … 60 s.
         var waits: [TimeInterval] = []
         for _ in 0..<8 {
-            for case .wake(_, let at) in board.reported("A", .init(channel: Self.channel(.deleting(id: Self.good)), workWaits: true), now: Self.now) {
+            for case .wake(_, let at) in board.reported("A", Self.channel(.deleting(id: Self.good)), workWaits: true, now: Self.now) {
                 waits.append(at.timeIntervalSince(Self.now))
             }
         }
         #expect(waits == [1, 2, 4, 8, 16, 32, 60, 60])
-        _ = board.reported("A", .init(channel: Self.channel(.deleting(id: Self.good))), now: Self.now)
-        let again = board.reported("A", .init(channel: Self.channel(.deleting(id: Self.good)), workWaits: true), now: Self.now)
+        _ = board.reported("A", Self.channel(.deleting(id: Self.good)), now: Self.now)
+        let again = board.reported("A", Self.channel(.deleting(id: Self.good)), workWaits: true, now: Self.now)
         #expect(again.contains(.wake(game: "A", at: Self.now.addingTimeInterval(1))), "from 1 s again once it moved")
         // Held pushes are said once.
-        let held = { board.reported("B", .init(channel: Self.channel(.creating), holding: true), now: Self.now) }
+        let held = { board.reported("B", Self.channel(.creating), holding: true, now: Self.now) }
         #expect(Self.reports(held()).count == 1)
         #expect(Self.reports(held()).isEmpty)
     }
@@ -86,13 +86,13 @@ struct ChannelBoardTests {
     @Test func aGameLiveAgainWithoutItsDeletedChannelGetsANewOne() {
         var board = Self.board()
         _ = board.start("A", header: nil)
-        _ = board.reported("A", .init(channel: Self.channel(.deleted(id: Self.good))), now: Self.now)
-        #expect(Self.setUps(board.reported("A", .init(channel: Self.channel(.none, creates: 1)), now: Self.now)).isEmpty,
+        _ = board.reported("A", Self.channel(.deleted(id: Self.good)), now: Self.now)
+        #expect(Self.setUps(board.reported("A", Self.channel(.none, creates: 1), now: Self.now)).isEmpty,
                 "nothing waits for a channel yet (an ended game whose create was not sent is never asked again)")
-        let back = board.reported("A", .init(channel: Self.channel(.none, creates: 1), holding: true), now: Self.now)
+        let back = board.reported("A", Self.channel(.none, creates: 1), holding: true, now: Self.now)
         #expect(Self.setUps(back) == ["A create"])
         var fresh = Self.board()
-        #expect(Self.setUps(fresh.reported("B", .init(channel: BroadcastChannel(), holding: true), now: Self.now)).isEmpty,
+        #expect(Self.setUps(fresh.reported("B", BroadcastChannel(), holding: true, now: Self.now)).isEmpty,
                 "a game never given one waits for its start")
     }
 
@@ -102,9 +102,9 @@ struct ChannelBoardTests {
     ])
     func channelsNoGameOwnsAreDeletedOnlyWhenAllAreOurs(deleteUnknown: Bool, creating: Bool, backend: Bool, deletable: Bool) {
         var board = Self.board(deleteUnknown: deleteUnknown)
-        _ = board.reported("A", .init(channel: Self.channel(.open(id: Self.good))), now: Self.now)
-        if creating { _ = board.reported("B", .init(channel: Self.channel(.creating)), now: Self.now) }
-        if backend { _ = board.reported("C", .init(channel: Self.channel(.open(id: "aGVhZGVy"), origin: .header)), now: Self.now) }
+        _ = board.reported("A", Self.channel(.open(id: Self.good)), now: Self.now)
+        if creating { _ = board.reported("B", Self.channel(.creating), now: Self.now) }
+        if backend { _ = board.reported("C", Self.channel(.open(id: "aGVhZGVy"), origin: .header), now: Self.now) }
         let found = board.unknown(in: [Self.good, Self.other])
         #expect(found.unknown == [Self.other])
         #expect(found.deletable == deletable)

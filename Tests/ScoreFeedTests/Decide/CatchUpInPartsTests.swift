@@ -194,7 +194,7 @@ struct CatchUpInPartsTests {
 
     /// Hands `range` of `events` to `engine` as one arrival, a catch-up waiting ``window``.
     static func take(_ range: Range<Int>, of events: [GameEvent], on engine: MatchEngine) async {
-        _ = await engine.take(arrival: range.map { .event(events[$0], index: $0) }, settling: window)
+        _ = await engine.take(arrival: range.map { (events[$0], $0) }, settling: window)
     }
 
     /// On an engine (the system clock's path, a simulated clock): its first arrival waits for
