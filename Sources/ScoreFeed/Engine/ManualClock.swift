@@ -4,24 +4,17 @@ import Foundation
 /// advance it step by step. `sleep` does not wait: callers that use a manual clock drive time
 /// themselves.
 public final class ManualClock: EngineClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
+    private let current: AtomicDate
 
     public init(_ start: Date = Date(timeIntervalSince1970: 0)) {
-        current = start
+        current = AtomicDate(start)
     }
 
-    public var now: Date {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
-    }
+    public var now: Date { current.value }
 
     /// Moves the clock to `date`; it never goes backwards.
     public func advance(to date: Date) {
-        lock.lock()
-        defer { lock.unlock() }
-        if date > current { current = date }
+        current.advance(to: date)
     }
 
     /// Moves the clock forward by `seconds`.

@@ -30,7 +30,9 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private var current: Date
+    /// The time, moved under the lock and read without it (every engine call reads it).
+    private let time: AtomicDate
+    private var current: Date { time.value }
     /// Latest deadline first (then the reverse of the order they were put to sleep): the next
     /// deadline is the last, and the sleepers a move wakes are a suffix, taken from the end.
     private var sleeping: [Sleeper] = []
@@ -48,10 +50,10 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
     private var finishedRuns: Set<Int> = []
 
     public init(_ start: Date = Date(timeIntervalSince1970: 0)) {
-        current = start
+        time = AtomicDate(start)
     }
 
-    public var now: Date { lock.withLock { current } }
+    public var now: Date { current }
 
     /// Suspends until the clock reaches `deadline` (at once when it has); throws
     /// `CancellationError` when the task is cancelled first.
@@ -192,7 +194,7 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
     /// deadline first).
     public func advance(to date: Date) {
         let woken = lock.withLock { () -> [Waker] in
-            if date > current { current = date }
+            time.advance(to: date)
             var due: [Waker] = []
             while let last = sleeping.last, last.deadline <= current {
                 due.append(last.waker)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs a simulation's tasks one job at a time on the calling thread, in the order they became
 /// ready or in a seeded shuffle of it, and moves a ``SimulatedClock`` only when no job is left:
@@ -12,8 +13,8 @@ import Foundation
 /// a `Task {}` or a thread of its own inside the work escapes it, and a simulation whose jobs
 /// all wait for something outside ends as stuck.
 public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
-    private let lock = NSLock()
-    private var jobs: [UnownedJob] = []
+    /// The jobs ready to run, in the order they became ready.
+    private let jobs = Mutex<[UnownedJob]>([])
     /// Shuffles each piece of ready jobs; nil: they run in the order they became ready.
     private var order: SeededRandom?
     /// Jobs run so far.
@@ -30,7 +31,7 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        lock.withLock { jobs.append(job) }
+        jobs.withLock { $0.append(job) }
     }
 
     /// How `run(on:until:_:)` ended.
@@ -111,7 +112,7 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
         // ready wait for the next piece: the same order as one job at a time, one lock per piece.
         var batch: [UnownedJob] = []
         while true {
-            lock.withLock { swap(&batch, &jobs) }
+            jobs.withLock { swap(&batch, &$0) }
             guard !batch.isEmpty else { return true }
             if batch.count > 1, order != nil { batch.shuffle(using: &order!) }
             for job in batch {
@@ -124,10 +125,7 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     private func next() -> UnownedJob? {
-        lock.withLock {
-            guard !jobs.isEmpty else { return nil }
-            return jobs.removeFirst()
-        }
+        jobs.withLock { jobs in jobs.isEmpty ? nil : jobs.removeFirst() }
     }
 
     /// The work's value, set on the executor's thread.
