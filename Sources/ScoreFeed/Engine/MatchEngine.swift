@@ -12,6 +12,9 @@ import ScoreFeedModel
 /// the outbox, so records reach the sink in `seq` order.
 public actor MatchEngine {
     public nonisolated let attributes: GameAttributes
+    /// Whether the game sends on a channel of its own (``PushRenderer/Mode/broadcastPerGame``):
+    /// only then has it channel work to report to the service's board.
+    nonisolated let hasOwnChannel: Bool
     private let clock: any EngineClock
     /// The clock when it is feed time (a ``ManualClock``): the engine moves it itself, to each
     /// event's time and each deadline's, so that no caller holds it too.
@@ -78,6 +81,7 @@ public actor MatchEngine {
     ) {
         self.metrics = metrics
         attributes = session.attributes
+        hasOwnChannel = session.needsChannel
         self.clock = clock
         feedTime = clock as? ManualClock
         self.wallClock = wallClock

@@ -94,12 +94,14 @@ public actor GameService {
         /// Where the game stands, for its poller (``GameService/Standing``).
         var standing: Standing
 
-        /// What the service needs from `engine` now.
+        /// What the service needs from `engine` now (a game without a channel of its own has
+        /// nothing for the board).
         static func of(_ engine: isolated MatchEngine) -> EngineStatus {
-            EngineStatus(
+            let own = engine.hasOwnChannel
+            return EngineStatus(
                 deadline: engine.deadline, checkpointFailure: engine.checkpointFailure,
-                channel: engine.channel, news: engine.takeChannelNews(), holding: engine.isHolding,
-                workWaits: engine.channelWorkWaits,
+                channel: own ? engine.channel : BroadcastChannel(), news: own ? engine.takeChannelNews() : [],
+                holding: own && engine.isHolding, workWaits: own && engine.channelWorkWaits,
                 standing: GameService.standing(engine))
         }
     }
@@ -213,6 +215,7 @@ public actor GameService {
     /// channel into the board. Returns the board's decisions, for ``carry(_:)``.
     func take(_ id: String, _ status: EngineStatus) -> [ChannelBoard.Action] {
         schedule(id, status.deadline)
+        guard options.perGameChannels else { return [] }
         return state.board.reported(
             id, status.channel, news: status.news, holding: status.holding, workWaits: status.workWaits, now: wallClock.now)
     }
