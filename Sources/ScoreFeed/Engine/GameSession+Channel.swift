@@ -13,7 +13,7 @@ extension GameSession {
 
     /// Broadcast mode with a channel per game: pushes leave only on the game's own channel.
     public var needsChannel: Bool {
-        renderer.configuration.mode == .broadcastPerGame
+        renderer.configuration.mode.isPerGame
     }
 
     /// Whether pushes wait because the game has no channel to send on.
@@ -39,12 +39,13 @@ extension GameSession {
     /// only while the channel is open); then the channel's delete once nothing else waits.
     /// Nil when nothing can go now.
     public var nextDelivery: Delivery? {
+        guard needsChannel else { return outbox.first.map { .output($0) } }
         let bundleId = renderer.configuration.bundleId
         if case .creating = channel.phase, let request = channel.request(game: attributes.gameId, bundleId: bundleId) {
             return .channel(request)
         }
         if let first = outbox.first {
-            guard needsChannel, case .push(var record) = first else { return .output(first) }
+            guard case .push(var record) = first else { return .output(first) }
             guard let id = channel.sendableID else { return nil }
             record.request.headers["apns-channel-id"] = id
             return .output(.push(record))

@@ -21,6 +21,8 @@ public actor MatchEngine {
     private let feedTime: ManualClock?
     private let sink: any PushSink
     private let store: CheckpointStore?
+    /// The store's journal, read on every delivery (without copying the store).
+    private let journal: Journal?
     private var session: GameSession
     /// A call is handing the outbox to the sink; others leave their pushes to it.
     private var delivering = false
@@ -90,6 +92,7 @@ public actor MatchEngine {
         self.session = session
         self.session.recordsInputs = checkpoints != nil
         store = checkpoints
+        journal = checkpoints?.journal
         journalPath = checkpoints?.journalURL(for: session.attributes.gameId).path ?? ""
     }
 
@@ -408,7 +411,7 @@ public actor MatchEngine {
         if channelOnly {
             guard case .channel = next else { return false }
         }
-        if let journal = store?.journal {
+        if let journal {
             do {
                 try MetricsRecorder.measure(metrics) { () throws(ScoreFeedError) in
                     if journal.needsSync { try journal.sync(journalPath) } else if journal.hasPending { try journal.write(journalPath) }
@@ -427,7 +430,7 @@ public actor MatchEngine {
             // A linger that is over ends in the delete, once the sink holds none of the game's
             // pushes (a webhook that is down may still hold its end).
             let now = clock.now
-            guard peek({ $0.lingerIsOver(now: now) }) else { return false }
+            guard hasOwnChannel, peek({ $0.lingerIsOver(now: now) }) else { return false }
             if await sink.pending(game: attributes.gameId) > 0 { return false }
             session.beginDelete(now: clock.now)
             commit()

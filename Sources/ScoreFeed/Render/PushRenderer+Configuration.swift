@@ -95,7 +95,7 @@ extension PushRenderer {
         public static let failoverHeadStart = 60
 
         /// Whether the push-to-start is actually sent (token mode only).
-        public var sendsStart: Bool { start && mode == .token }
+        public var sendsStart: Bool { start && mode.isToken }
 
         /// Checks combinations APNs would refuse: push-to-start in broadcast mode, an empty
         /// channel id or bundle id.
@@ -125,6 +125,16 @@ extension PushRenderer {
         /// Broadcast mode with each game on its own channel, stamped on its pushes by its session
         /// when they leave (``BroadcastChannel``).
         public static var broadcastPerGame: Mode { .broadcast(channelId: nil) }
+
+        /// Whether this is ``token`` (read by a match, not by comparing modes: every push asks).
+        public var isToken: Bool {
+            if case .token = self { true } else { false }
+        }
+
+        /// Whether this is ``broadcastPerGame``.
+        public var isPerGame: Bool {
+            if case .broadcast(channelId: nil) = self { true } else { false }
+        }
 
         /// APNs' payload limit: 4096 bytes per device push, 5120 per broadcast push.
         public var payloadLimit: Int {

@@ -79,7 +79,7 @@ public struct PushRenderer: Sendable {
         self.startPending = configuration.sendsStart
         topic = "\(configuration.bundleId).push-type.liveactivity"
         path = Self.path(configuration)
-        let shared = [("apns-push-type", "liveactivity")] + (configuration.mode == .token ? [("apns-topic", topic)] : [])
+        let shared = [("apns-push-type", "liveactivity")] + (configuration.mode.isToken ? [("apns-topic", topic)] : [])
         requestIDKey = RequestID.RecordKey(
             activity: configuration.activity ?? attributes.gameId, method: "POST", path: path, headers: shared)
     }
@@ -235,7 +235,7 @@ public struct PushRenderer: Sendable {
         }
         headers["apns-id"] = id
         // Apple's broadcast and channel APIs name the request's UUID `apns-request-id`.
-        if configuration.mode != .token { headers["apns-request-id"] = id }
+        if !configuration.mode.isToken { headers["apns-request-id"] = id }
         var shownDiff = diff
         if fitted.trimmed.contains("lastPlay"), let index = shownDiff.changes.firstIndex(where: { $0.field == .lastPlay }) {
             shownDiff.changes[index].new = fitted.aps.contentState.lastPlay.map { .text($0) } ?? .null

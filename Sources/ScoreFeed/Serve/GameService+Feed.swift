@@ -110,9 +110,9 @@ extension GameService {
         let seqs = events.map(\.event.seq) + (end.map { [$0.event.seq] } ?? [])
         state.counters.lines += lines.count
         state.counters.events += lines.count
-        let (verdicts, failure, status) = await Self.arrive(
+        let (verdicts, failure, status, standing) = await Self.arrive(
             events.map { ($0.event, $0.line - 1) }, score: score?.0, end: end.map { ($0.event, $0.line - 1) }, written: written, on: engine,
-            holdingPushes: state.holds(id))
+            holdingPushes: state.holds(id), standing: true)
         var failing = status.checkpointFailure
         for (i, verdict) in verdicts.enumerated() {
             if let rejection = Self.rejection(verdict, of: id, at: .init(file: source, line: lines[i], sequence: seqs[i])) {
@@ -127,21 +127,24 @@ extension GameService {
         await grantFreedChannels()
         // A channel set up for the game meanwhile moves none of its standing (its phase, its
         // end, its events taken): the status's stands.
-        return (messages, status.standing)
+        return (messages, standing ?? Standing())
     }
 
-    /// Takes an arrival into `engine` and sends what it decided, in one hop.
+    /// Takes an arrival into `engine` and sends what it decided, in one hop; with `standing`, also
+    /// reads where the game stands after (for its poller).
     static func arrive(
         _ events: [(event: GameEvent, index: Int)], score: FinalScore? = nil, end: (event: GameEvent, index: Int)? = nil,
-        written: Date? = nil, on engine: isolated MatchEngine, holdingPushes: Bool = false, settling: TimeInterval = 0
-    ) async -> (verdicts: [EventValidator.Verdict], failure: (any Error)?, status: EngineStatus) {
+        written: Date? = nil, on engine: isolated MatchEngine, holdingPushes: Bool = false, settling: TimeInterval = 0,
+        standing: Bool = false
+    ) async -> (verdicts: [EventValidator.Verdict], failure: (any Error)?, status: EngineStatus, standing: Standing?) {
         let verdicts = engine.take(arrival: events, score: score, end: end, written: written, settling: settling)
+        var failure: (any Error)?
         do {
             try await engine.flush(holdingPushes: holdingPushes)
-            return (verdicts, nil, EngineStatus.of(engine))
         } catch {
-            return (verdicts, error, EngineStatus.of(engine))
+            failure = error
         }
+        return (verdicts, failure, EngineStatus.of(engine), standing ? Self.standing(engine) : nil)
     }
 
     /// Applies a run of event lines for known games (`run`: each game's lines, by their places
@@ -234,7 +237,7 @@ extension GameService {
                 events.append((event, batch[place].number - 1))
                 placed.append(place)
             }
-            let (verdicts, failure, status) = await arrive(events, on: engine, holdingPushes: holdingPushes, settling: settling)
+            let (verdicts, failure, status, _) = await arrive(events, on: engine, holdingPushes: holdingPushes, settling: settling)
             for (i, verdict) in verdicts.enumerated() { judged(verdict, placed[i], events[i].event, status.checkpointFailure) }
             if let failure, let last = placed.last, let event = events.last?.event {
                 messages.append((last, sinkFailed(id, failure, at: location(last, event))))

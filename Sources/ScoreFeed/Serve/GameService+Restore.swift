@@ -59,7 +59,7 @@ extension GameService {
                     "the push policy's state in the checkpoint is from another version; game \(id) resumes with a fresh policy and its priority-10 budget counted as spent for the next hour",
                     at: place))
             }
-            if options.perGameChannels { session.claimChannel(for: identity) }
+            if perGameChannels { session.claimChannel(for: identity) }
             let engine = MatchEngine(
                 session: session, clock: makeClock(at: session.now), sink: sink, checkpoints: store, wallClock: wallClock,
                 metrics: options.metrics)
@@ -87,7 +87,7 @@ extension GameService {
         // After the creates a crash left unanswered were sent again: a sender that deduplicates by
         // apns-request-id hands back the channel it made, which is then owned; one APNs made twice
         // is not.
-        if options.perGameChannels && options.channels.manage { await reconcileChannels() }
+        if perGameChannels && options.channels.manage { await reconcileChannels() }
         return restoration
     }
 

@@ -64,7 +64,7 @@ public actor GameService {
         }
 
         /// Whether each game sends on its own channel.
-        var perGameChannels: Bool { renderer.mode == .broadcastPerGame }
+        var perGameChannels: Bool { renderer.mode.isPerGame }
     }
 
     /// What the service has read.
@@ -82,17 +82,15 @@ public actor GameService {
     struct EngineStatus: Sendable {
         var deadline: Date?
         var checkpointFailure: ScoreFeedError?
-        /// The game's channel, what APNs' answers did to it since the last status, whether its
-        /// pushes wait for want of one, and whether channel work waits on the sink: for the board
-        /// (``ChannelBoard/reported(_:_:news:holding:workWaits:now:)``).
-        var channel: BroadcastChannel
+        /// The game's channel (nil: it has none of its own), what APNs' answers did to it since
+        /// the last status, whether its pushes wait for want of one, and whether channel work
+        /// waits on the sink: for the board (``ChannelBoard/reported(_:_:news:holding:workWaits:now:)``).
+        var channel: BroadcastChannel?
         var news: [BroadcastChannel.Outcome]
         var holding: Bool
         var workWaits: Bool
         /// The sink failed (the output stays in the outbox for the next call).
         var sinkFailure: (any Error)?
-        /// Where the game stands, for its poller (``GameService/Standing``).
-        var standing: Standing
 
         /// What the service needs from `engine` now (a game without a channel of its own has
         /// nothing for the board).
@@ -100,13 +98,14 @@ public actor GameService {
             let own = engine.hasOwnChannel
             return EngineStatus(
                 deadline: engine.deadline, checkpointFailure: engine.checkpointFailure,
-                channel: own ? engine.channel : BroadcastChannel(), news: own ? engine.takeChannelNews() : [],
-                holding: own && engine.isHolding, workWaits: own && engine.channelWorkWaits,
-                standing: GameService.standing(engine))
+                channel: own ? engine.channel : nil, news: own ? engine.takeChannelNews() : [],
+                holding: own && engine.isHolding, workWaits: own && engine.channelWorkWaits)
         }
     }
 
     nonisolated let options: Options
+    /// Whether each game sends on its own channel (``Options``' renderer mode, read once).
+    nonisolated let perGameChannels: Bool
     let sink: any PushSink
     nonisolated let store: CheckpointStore?
     /// The state directory's identity (``CheckpointStore/identity()``), or without one a random
@@ -140,9 +139,10 @@ public actor GameService {
             options.renderer.headStart = PushRenderer.Configuration.failoverHeadStart
         }
         self.options = options
+        perGameChannels = options.perGameChannels
         self.sink = sink
         self.report = report
-        state = ServiceState(board: ChannelBoard(perGame: options.perGameChannels, management: options.channels))
+        state = ServiceState(board: ChannelBoard(perGame: perGameChannels, management: options.channels))
         store = try options.stateDirectory.map { url throws(ScoreFeedError) in try CheckpointStore(directory: url) }
         identity = try store?.identity() ?? UUID().uuidString
     }
@@ -162,7 +162,7 @@ public actor GameService {
     /// of tip-off and the app can subscribe; otherwise it starts with its first events. Returns
     /// whether it started now.
     public func announce(_ attributes: GameAttributes) async -> Bool {
-        guard options.perGameChannels, options.channels.manage, engines[attributes.gameId] == nil else { return false }
+        guard perGameChannels, options.channels.manage, engines[attributes.gameId] == nil else { return false }
         await start(attributes)
         return true
     }
@@ -186,7 +186,7 @@ public actor GameService {
         }
         if lost != nil { policy.assumeBudgetSpent(at: nil) }
         var session = GameSession(attributes: attributes, policy: policy, renderer: options.renderer, now: clock.now)
-        if options.perGameChannels { session.claimChannel(for: identity) }
+        if perGameChannels { session.claimChannel(for: identity) }
         if let lost { session.continueNumbering(after: lost.seq, lastTimestamp: lost.lastTimestamp) }
         return MatchEngine(
             session: session, clock: clock, sink: sink, checkpoints: store, wallClock: wallClock, metrics: options.metrics)
@@ -201,6 +201,7 @@ public actor GameService {
     /// Takes in what an engine said after a call: its next deadline, and its channel for the
     /// board, whose decisions (``ChannelBoard/reported(_:_:news:holding:workWaits:now:)``) are carried out at once.
     func absorb(_ id: String, _ status: EngineStatus) async {
+        guard perGameChannels else { return schedule(id, status.deadline) }
         await absorb([(id, status)])
     }
 
@@ -208,6 +209,10 @@ public actor GameService {
     /// board takes all of them before any of its decisions is carried out, so none is taken in
     /// after a newer one a set-up's await let in.
     func absorb(_ statuses: [(game: String, status: EngineStatus)]) async {
+        guard perGameChannels else {
+            for (id, status) in statuses { schedule(id, status.deadline) }
+            return
+        }
         await carry(statuses.flatMap { take($0.game, $0.status) })
     }
 
@@ -215,9 +220,9 @@ public actor GameService {
     /// channel into the board. Returns the board's decisions, for ``carry(_:)``.
     func take(_ id: String, _ status: EngineStatus) -> [ChannelBoard.Action] {
         schedule(id, status.deadline)
-        guard options.perGameChannels else { return [] }
+        guard let channel = status.channel else { return [] }
         return state.board.reported(
-            id, status.channel, news: status.news, holding: status.holding, workWaits: status.workWaits, now: wallClock.now)
+            id, channel, news: status.news, holding: status.holding, workWaits: status.workWaits, now: wallClock.now)
     }
 
     /// The message for a sink that failed on game `id`'s push. A reader of standard output that
