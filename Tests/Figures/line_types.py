@@ -454,11 +454,42 @@ def main():
             if args.functions:
                 functions_of(t)
         print()
+    stages = stages_of(args.binary, [t for t in both if t[0] in ("ScoreFeed", "ScoreFeedModel")])
+    if stages:
+        print("by stage (the folder of Sources/ that defines the type, or its outer type): "
+              + ", ".join(f"{stage} {len(names)}" for stage, names in sorted(stages.items(), key=lambda kv: (-len(kv[1]), kv[0]))))
+        for stage, names in sorted(stages.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            print(f"  {stage}: {', '.join(sorted(names))}")
+        print()
     total = len(both)
     mains = len([t for t in both if t[0] in ("ScoreFeed", "ScoreFeedModel")])
     print(f"TOTAL: {mains} named types of ScoreFeed and ScoreFeedModel per live line "
           f"({total} with the scorefeed executable's); " + "; ".join(counts))
     print("calls/line: calls added, over all the type's functions (or its value operations), per added line.")
+
+
+def stages_of(binary, types):
+    """Each type by the stage of the pipeline that defines it: the folder under Sources/<module>/ of
+    the file declaring its outermost type, in the checkout the debug binary was built in (nothing
+    when the binary is not in a checkout's .build)."""
+    path = os.path.realpath(binary)
+    if "/.build/" not in path:
+        return {}
+    sources = os.path.join(path.split("/.build/")[0], "Sources")
+    declared = {}
+    pattern = re.compile(r"^(?:(?:public|internal|private|fileprivate|final|package|indirect)\s+)*"
+                         r"(?:struct|enum|class|actor|protocol)\s+([A-Z]\w*)", re.M)
+    for folder, _, files in os.walk(sources):
+        for file in files:
+            if file.endswith(".swift"):
+                with open(os.path.join(folder, file), encoding="utf-8", errors="replace") as handle:
+                    for top in pattern.findall(handle.read()):
+                        relative = os.path.relpath(folder, sources).split(os.sep)
+                        declared.setdefault(top, relative[1] if len(relative) > 1 else relative[0])
+    stages = collections.defaultdict(list)
+    for module, name, _ in types:
+        stages[declared.get(name.split(".")[0], "?")].append(name)
+    return stages
 
 
 if __name__ == "__main__":
