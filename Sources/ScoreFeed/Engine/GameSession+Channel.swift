@@ -1,16 +1,6 @@
 import Foundation
 
 extension GameSession {
-    /// What the engine does next to empty the outbox.
-    public enum Delivery: Hashable, Sendable {
-        /// A request to the channel-management service, whose answer goes to
-        /// ``channelAnswered(_:now:)``.
-        case channel(ChannelRequest)
-        /// The oldest output, ready to go (a broadcast stamped with its game's channel); once the
-        /// sink has it, call ``delivered(now:)``.
-        case output(PushRenderer.Output)
-    }
-
     /// Broadcast mode with a channel per game: pushes leave only on the game's own channel.
     public var needsChannel: Bool {
         renderer.configuration.mode.isPerGame
@@ -35,22 +25,27 @@ extension GameSession {
         }
     }
 
-    /// What to send next: the channel's create first; then the outbox, oldest first (a broadcast
-    /// only while the channel is open); then the channel's delete once nothing else waits.
-    /// Nil when nothing can go now.
-    public var nextDelivery: Delivery? {
-        guard needsChannel else { return outbox.first.map { .output($0) } }
+    /// The request to the channel-management service to send before anything else (its answer
+    /// goes to ``channelAnswered(_:now:)``): the channel's create first, its delete once nothing
+    /// else waits; nil when none is due now.
+    public var nextChannelRequest: ChannelRequest? {
+        guard needsChannel else { return nil }
         let bundleId = renderer.configuration.bundleId
         if case .creating = channel.phase, let request = channel.request(game: attributes.gameId, bundleId: bundleId) {
-            return .channel(request)
+            return request
         }
-        if let first = outbox.first {
-            guard case .push(var record) = first else { return .output(first) }
-            guard let id = channel.sendableID else { return nil }
-            record.request.headers["apns-channel-id"] = id
-            return .output(.push(record))
-        }
-        return channel.request(game: attributes.gameId, bundleId: bundleId).map { .channel($0) }
+        return outbox.isEmpty ? channel.request(game: attributes.gameId, bundleId: bundleId) : nil
+    }
+
+    /// The oldest output, ready to go (a broadcast stamped with its game's channel, only while the
+    /// channel is open); once the sink has it, call ``delivered(now:)``. Nil when none can go now.
+    /// ``nextChannelRequest`` goes first.
+    public var nextOutput: PushRenderer.Output? {
+        guard let first = outbox.first else { return nil }
+        guard needsChannel, case .push(var record) = first else { return first }
+        guard let id = channel.sendableID else { return nil }
+        record.request.headers["apns-channel-id"] = id
+        return .push(record)
     }
 
     /// Sends on `id`, the channel your backend made (the game header's `"channel"`).

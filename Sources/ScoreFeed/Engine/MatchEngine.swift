@@ -370,7 +370,7 @@ public actor MatchEngine {
 
     /// Hands the outbox to the sink, oldest first, each output removed once the sink has it and
     /// the checkpoint written again (a restart sends again at most the push that was in flight).
-    /// The channel's create goes first and its delete last (``GameSession/nextDelivery``); the
+    /// The channel's create goes first and its delete last (``GameSession/nextChannelRequest``, then ``GameSession/nextOutput``); the
     /// phase that needs them is committed before they are awaited, so a restart sends them again.
     /// Nothing goes out while the game's checkpoint cannot be written: a push the checkpoint does
     /// not hold could be rendered again with other bytes after a restart. A failing sink leaves
@@ -407,10 +407,9 @@ public actor MatchEngine {
     /// delivery reaches the kernel (one it does not know delivered is sent again: at a crash,
     /// only the one in flight). Returns whether there may be more.
     private func sendNext(channelOnly: Bool) async throws -> Bool {
-        let next = peek { $0.nextDelivery }
-        if channelOnly {
-            guard case .channel = next else { return false }
-        }
+        let request = peek { $0.nextChannelRequest }
+        if channelOnly, request == nil { return false }
+        let output = request == nil ? peek { $0.nextOutput } : nil
         if let journal {
             do {
                 try MetricsRecorder.measure(metrics) { () throws(ScoreFeedError) in
@@ -421,7 +420,7 @@ public actor MatchEngine {
                 return false
             }
         }
-        guard let next else {
+        guard request != nil || output != nil else {
             // Nothing to send: an end the sink has delivered need not go again after a restart.
             if peek({ $0.endWaitsForTheSink }), await sink.pending(game: attributes.gameId) == 0 {
                 session.confirmEnd()
@@ -436,8 +435,7 @@ public actor MatchEngine {
             commit()
             return checkpointFailure == nil
         }
-        switch next {
-        case .channel(let request):
+        if let request {
             guard let answer = try await sink.manage(request) else {
                 throw ScoreFeedError(
                     .channel, "game \(attributes.gameId): no sink answers channel requests (the \(request.action.rawValue) needs --webhook)")
@@ -447,7 +445,7 @@ public actor MatchEngine {
             channelNews.append(outcome)
             // An unusable answer leaves the create to send again, later (the news says so).
             if case .unusable = outcome { return false }
-        case .output(let output):
+        } else if let output {
             var drained = false
             switch output {
             case .push(let record):
@@ -475,7 +473,7 @@ public actor MatchEngine {
     /// Writes the game's snapshot now and empties its journal: at a clean exit, so the state
     /// directory holds each game in one file.
     public func compact() {
-        guard store != nil, checkpointFailure == nil else { return }
+        guard journal != nil, checkpointFailure == nil else { return }
         // Already one file: nothing journaled since the last snapshot.
         if snapshotted, journalBytes == 0, peek({ $0.unjournaled.isEmpty }) { return }
         snapshotted = false
@@ -485,7 +483,7 @@ public actor MatchEngine {
     /// Writes the checkpoint, when the engine has a store; a failure is kept (and stops delivery)
     /// until a later write succeeds.
     private func commit() {
-        guard let store else { return }
+        guard journal != nil, let store else { return }
         let start = ContinuousClock.now
         defer { metrics?.observeCheckpointWrite(MetricsRecorder.seconds(since: start), failed: checkpointFailure != nil) }
         do {

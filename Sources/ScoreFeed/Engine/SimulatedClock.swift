@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A clock for simulations and tests of the live layer: time moves only when told to, and a
 /// sleeper stays suspended until time reaches its deadline (or its task is cancelled), as on the
@@ -30,9 +31,10 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    /// The time, moved under the lock and read without it (every engine call reads it).
-    private let time: AtomicDate
-    private var current: Date { time.value }
+    /// The time, moved under the lock and read without it (every engine call reads it): the bits
+    /// of its seconds since the reference date.
+    private let time: Atomic<UInt64>
+    private var current: Date { Date(timeIntervalSinceReferenceDate: Double(bitPattern: time.load(ordering: .acquiring))) }
     /// Latest deadline first (then the reverse of the order they were put to sleep): the next
     /// deadline is the last, and the sleepers a move wakes are a suffix, taken from the end.
     private var sleeping: [Sleeper] = []
@@ -50,7 +52,7 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
     private var finishedRuns: Set<Int> = []
 
     public init(_ start: Date = Date(timeIntervalSince1970: 0)) {
-        time = AtomicDate(start)
+        time = Atomic(start.timeIntervalSinceReferenceDate.bitPattern)
     }
 
     public var now: Date { current }
@@ -194,7 +196,7 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
     /// deadline first).
     public func advance(to date: Date) {
         let woken = lock.withLock { () -> [Waker] in
-            time.advance(to: date)
+            if date > current { time.store(date.timeIntervalSinceReferenceDate.bitPattern, ordering: .releasing) }
             var due: [Waker] = []
             while let last = sleeping.last, last.deadline <= current {
                 due.append(last.waker)

@@ -65,7 +65,7 @@ extension GameService {
                         if status.workWaits {
                             // Nothing moves while the game's checkpoint cannot be written: not waited for.
                             if status.checkpointFailure == nil { busy.append(id) }
-                        } else if case .lingering(_, let until)? = status.channel?.phase, options.clock == .feed || until <= giveUp {
+                        } else if case .lingering(_, let until)? = status.channel?.phase, feedTime || until <= giveUp {
                             // A linger that outlasts the drain stays in the checkpoint for the next run.
                             busy.append(id)
                             nextLinger = min(nextLinger ?? until, until)
@@ -79,8 +79,8 @@ extension GameService {
                     // On the feed clock a linger ends at once (on the first pass; later passes wait for
                     // the sink); on the system clock it is waited for.
                     var wait = pause
-                    if options.clock == .system, let nextLinger { wait = min(wait, max(0.05, nextLinger.timeIntervalSince(wallClock.now))) }
-                    if options.clock == .feed, firstPass { wait = 0 }
+                    if !feedTime, let nextLinger { wait = min(wait, max(0.05, nextLinger.timeIntervalSince(wallClock.now))) }
+                    if feedTime, firstPass { wait = 0 }
                     firstPass = false
                     let due = wallClock.now.addingTimeInterval(wait)
                     guard due <= giveUp else { return nil }
@@ -91,7 +91,7 @@ extension GameService {
             work: { now in
                 for id in busy {
                     guard let engine = engines[id] else { continue }
-                    if options.clock == .feed {
+                    if feedTime {
                         try? await engine.fireDeadlines(through: .distantFuture)
                     }
                     await absorb(id, await Self.tick(engine, now: now))

@@ -98,7 +98,7 @@ extension GameService {
         func say(_ message: ScoreFeedError?) {
             if let message, !ignoring.contains(message.code) { messages.append(message) }
         }
-        guard let engine = engines[id], options.clock == .system else {
+        guard let engine = engines[id], !feedTime else {
             if let written, let engine = engines[id] { await engine.noteCopy(written: written) }
             for (event, line) in events { say(await receive(event, game: id, line: line, source: source)) }
             if let (score, time) = score { say(await follow(score, game: id, at: time)) }
@@ -160,7 +160,7 @@ extension GameService {
         var messages: [(index: Int, message: ScoreFeedError)] = []
         var statuses: [(game: String, status: EngineStatus)] = []
         statuses.reserveCapacity(run.count)
-        let (feedTime, settling) = (options.clock == .feed, options.catchUpWindow)
+        let (feedTime, settling) = (self.feedTime, options.catchUpWindow)
         func took(_ game: String, _ said: Said) {
             messages += said.messages
             if let (index, failure) = said.checkpointFailure, let message = checkpointProblem(game, failure) {
@@ -274,7 +274,7 @@ extension GameService {
         state.counters.events += 1
         let said = await Self.receive(
             [0], of: [ParsedLine(number: line, content: .success(.event(game: id, event)))], on: engine, source: source,
-            feedTime: options.clock == .feed, holdingPushes: state.holds(id), settling: options.catchUpWindow)
+            feedTime: feedTime, holdingPushes: state.holds(id), settling: options.catchUpWindow)
         await absorb(id, said.status)
         let failure = said.messages.first?.message ?? said.checkpointFailure.flatMap { checkpointProblem(id, $0.error) }
         await grantFreedChannels()

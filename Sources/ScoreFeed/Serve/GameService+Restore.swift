@@ -81,7 +81,7 @@ extension GameService {
             if let failure = failures[id] { restoration.problems.append(failure) }
             // A push held before the stop waits briefly for what the stop kept from the game: the
             // input, which starts once the restore is over, so the window starts now.
-            if options.clock == .system { await engine.restart(window: options.catchUpWindow) }
+            if !feedTime { await engine.restart(window: options.catchUpWindow) }
             await absorb(id, await EngineStatus.of(engine))
         }
         // After the creates a crash left unanswered were sent again: a sender that deduplicates by

@@ -106,13 +106,15 @@ public actor GameService {
     nonisolated let options: Options
     /// Whether each game sends on its own channel (``Options``' renderer mode, read once).
     nonisolated let perGameChannels: Bool
+    /// Whether the engines run on feed time (``ClockMode/feed``), read once.
+    public nonisolated let feedTime: Bool
     let sink: any PushSink
     nonisolated let store: CheckpointStore?
     /// The state directory's identity (``CheckpointStore/identity()``), or without one a random
     /// one for this run: the owner of the channels this service creates (``BroadcastChannel/owner``).
     public nonisolated let identity: String
     /// The games' journals (with a state directory): bytes written and syncs made, for figures.
-    public nonisolated var journal: Journal? { store?.journal }
+    public nonisolated let journal: Journal?
     /// The wall clock (``Options/wallClock``).
     nonisolated var wallClock: any EngineClock { options.wallClock }
     /// Each game's engine, by id: the only thing the service keeps per game.
@@ -135,16 +137,18 @@ public actor GameService {
     ) throws(ScoreFeedError) {
         var options = options
         // On the system clock a game new to this instance may follow a lost one's timestamps.
-        if options.clock == .system, options.renderer.headStart == nil {
+        if case .system = options.clock, options.renderer.headStart == nil {
             options.renderer.headStart = PushRenderer.Configuration.failoverHeadStart
         }
         self.options = options
         perGameChannels = options.perGameChannels
+        if case .feed = options.clock { feedTime = true } else { feedTime = false }
         self.sink = sink
         self.report = report
         state = ServiceState(board: ChannelBoard(perGame: perGameChannels, management: options.channels))
         store = try options.stateDirectory.map { url throws(ScoreFeedError) in try CheckpointStore(directory: url) }
         identity = try store?.identity() ?? UUID().uuidString
+        journal = store?.journal
     }
 
     /// Starts following a game (a header, or a poller that knows its teams); a game already known
@@ -195,7 +199,7 @@ public actor GameService {
     /// A new engine's clock: the wall clock, or on feed time a clock of its own (the engine
     /// moves it) starting at `start`.
     func makeClock(at start: Date) -> any EngineClock {
-        options.clock == .feed ? ManualClock(start) : wallClock
+        feedTime ? ManualClock(start) : wallClock
     }
 
     /// Takes in what an engine said after a call: its next deadline, and its channel for the
@@ -242,7 +246,7 @@ public actor GameService {
     /// Makes sure the game is woken at `deadline` (system clock; see
     /// ``ServiceState/schedule(_:_:)``), waking the timer when it sleeps past it.
     func schedule(_ id: String, _ deadline: Date?) {
-        guard options.clock == .system, let deadline, engines[id] != nil, state.schedule(id, deadline) else { return }
+        guard !feedTime, let deadline, engines[id] != nil, state.schedule(id, deadline) else { return }
         wakeTimer(before: deadline)
     }
 }

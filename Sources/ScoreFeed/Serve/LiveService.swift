@@ -72,7 +72,7 @@ public struct LiveService: Sendable {
                 await input()
                 return .inputEnded
             }
-            if games.options.clock == .system {
+            if !games.feedTime {
                 group.addTask {
                     await games.runTimer()
                     return nil
