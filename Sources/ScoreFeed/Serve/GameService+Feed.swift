@@ -162,10 +162,11 @@ extension GameService {
         statuses.reserveCapacity(run.count)
         let (feedTime, settling) = (self.feedTime, options.catchUpWindow)
         func took(_ game: String, _ said: Said) {
-            messages += said.messages
+            // The checkpoint's failure first: on the line of a sink's failure too, it is said before it.
             if let (index, failure) = said.checkpointFailure, let message = checkpointProblem(game, failure) {
                 messages.append((index, message))
             }
+            messages += said.messages
             statuses.append((game, said.status))
         }
         if run.count == 1, let engine = engines[run[0].game] {
