@@ -63,7 +63,7 @@ extension BenchCommand {
         let journal = service.journal
         for header in headers {
             number += 1
-            _ = await service.handle(ParsedLine(header, number: number, source: nil))
+            _ = await service.handle(StreamLine(header, number: number, source: nil))
         }
         trimMalloc()
         let rssHeaders = anonymousRSS()
@@ -71,7 +71,7 @@ extension BenchCommand {
         for lines in warmupLines {
             for line in lines {
                 number += 1
-                _ = await service.handle(ParsedLine(line, number: number, source: nil))
+                _ = await service.handle(StreamLine(line, number: number, source: nil))
                 let now = Date()
                 if let due = await service.nextDeadline, due <= now { await service.fireDue(now: now) }
             }
@@ -125,7 +125,7 @@ extension BenchCommand {
                 number += 1
                 let lineStart = ContinuousClock.now
                 sink.lineStarted(lineStart)
-                _ = await service.handle(ParsedLine(line, number: number, source: nil))
+                _ = await service.handle(StreamLine(line, number: number, source: nil))
                 handling.append(seconds(ContinuousClock.now - lineStart))
                 // The timer, as `serve` runs it: held pushes go out once due, between lines.
                 let now = Date()
@@ -173,7 +173,7 @@ extension BenchCommand {
         func flushBatch() async {
             let parsed = batch.map { line in
                 number += 1
-                return ParsedLine(line, number: number, source: nil)
+                return StreamLine(line, number: number, source: nil)
             }
             _ = await service.handle(batch: parsed)
             filled += batch.count

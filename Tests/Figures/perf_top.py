@@ -12,7 +12,7 @@ import sys
 
 # The live path's stages, by the frames that mark them (a regular expression each).
 STAGES = [
-    ("reader: lines split and parsed", r"LineReader|ParsedLine\.init"),
+    ("reader: lines split and parsed", r"LineReader|StreamLine\.init"),
     ("service: a batch handed to the engines", r"GameService\.(handle|apply|receive|endBatch)"),
     ("engine: fold (validator, scoreboard, diff)", r"GameFold\.apply"),
     ("engine: policy (coalescer)", r"Coalescer|PushPolicy"),

@@ -16,17 +16,18 @@ func cpuSeconds() -> Double {
     return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
-func describe(_ line: ParsedLine) -> String {
-    switch line.content {
-    case .success(.event(let game, let event)?):
+/// Line `number` (every line of the input is one value, in order) as the reader parsed it.
+func describe(_ line: StreamLine, number: Int) -> String {
+    switch line {
+    case .event(let game, let event, _):
         // Dates print to the second: the time's and the clock's bits are printed too.
-        "\(line.number) event \(game) \(event) \(event.time.timeIntervalSince1970.bitPattern) \(event.clock.bitPattern)"
-    case .success(.header(let attributes, let channel)?):
-        "\(line.number) header \(attributes) \(channel as Any)"
-    case .success(nil):
-        "\(line.number) empty"
-    case .failure(let error):
-        "\(line.number) error \(error.code) \(error.location) \(error)"
+        "\(number) event \(game) \(event) \(event.time.timeIntervalSince1970.bitPattern) \(event.clock.bitPattern)"
+    case .header(let attributes, let channel):
+        "\(number) header \(attributes) \(channel as Any)"
+    case .blank:
+        "\(number) empty"
+    case .bad(let error):
+        "\(number) error \(error.code) \(error.location) \(error)"
     }
 }
 
@@ -43,13 +44,13 @@ Task {
     for await batch in LineReader(source: .standardInput).parsedBatches(source: "stdin") {
         for line in batch {
             tally.lines += 1
-            switch line.content {
-            case .success(.event?): tally.events += 1
-            case .success(.header?): tally.headers += 1
-            case .success(nil): break
-            case .failure: tally.bad += 1
+            switch line {
+            case .event: tally.events += 1
+            case .header: tally.headers += 1
+            case .blank: break
+            case .bad: tally.bad += 1
             }
-            if dump { print(describe(line)) }
+            if dump { print(describe(line, number: tally.lines)) }
         }
     }
     done.signal()

@@ -13,7 +13,9 @@ enum LineOutcome: Equatable {
         do {
             switch try StreamLine.parse(line, number: number, source: "fuzz", decoding: decoding) {
             case .header(let attributes, let channel): self = .header(attributes, channel: channel)
-            case .event(let game, let event): self = .event(game, event)
+            case .event(let game, let event, _): self = .event(game, event)
+            case .bad(let error): self = .error(error)
+            case .blank: self = .error(ScoreFeedError(.invalidValue, "parse gave an empty line"))
             }
         } catch {
             self = .error(error)

@@ -5,8 +5,8 @@ import Foundation
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     var inPlace = LineReader.Splitter(limit: 4096)
-    inPlace.feed(UnsafeRawBufferPointer(start: start, count: count)) { _ = ParsedLine($0, source: "fuzz") }
-    inPlace.finish { _ = ParsedLine($0, source: "fuzz") }
+    inPlace.feed(UnsafeRawBufferPointer(start: start, count: count)) { _ = StreamLine($0, source: "fuzz") }
+    inPlace.finish { _ = StreamLine($0, source: "fuzz") }
     let data = Data(bytes: start, count: count)
     var splitter = LineReader.Splitter(limit: 4096)
     for case .line(let line, let number) in splitter.feed(ArraySlice(Array(data))) {

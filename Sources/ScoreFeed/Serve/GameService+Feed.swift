@@ -155,7 +155,7 @@ extension GameService {
     /// state once, as it stands after its last event. Returns the messages for people, by their
     /// line's place in the batch.
     func apply(
-        _ run: [(game: String, places: [Int])], of batch: [ParsedLine], source: String?
+        _ run: [(game: String, places: [Int])], of batch: [StreamLine], source: String?
     ) async -> [(index: Int, message: ScoreFeedError)] {
         var messages: [(index: Int, message: ScoreFeedError)] = []
         var statuses: [(game: String, status: EngineStatus)] = []
@@ -210,18 +210,19 @@ extension GameService {
     /// engine's own executor. On the system clock they arrived together: one moment (one arrival,
     /// one decision); on feed time each event is its own moment, as in replay.
     static func receive(
-        _ places: [Int], of batch: [ParsedLine], on engine: isolated MatchEngine, source: String?, feedTime: Bool,
+        _ places: [Int], of batch: [StreamLine], on engine: isolated MatchEngine, source: String?, feedTime: Bool,
         holdingPushes: Bool, settling: TimeInterval
     ) async -> Said {
         let id = engine.attributes.gameId
         var messages: [(index: Int, message: ScoreFeedError)] = []
         var checkpointFailure: (index: Int, error: ScoreFeedError)?
-        func location(_ place: Int, _ event: GameEvent) -> ScoreFeedError.Location {
-            .init(file: source, line: batch[place].number, sequence: event.seq)
+        func location(_ line: Int, _ event: GameEvent) -> ScoreFeedError.Location {
+            .init(file: source, line: line, sequence: event.seq)
         }
-        /// What one event's verdict says, with the checkpoint's failure as it stood after it.
-        func judged(_ verdict: EventValidator.Verdict, _ place: Int, _ event: GameEvent, _ failure: ScoreFeedError?) {
-            if let rejection = rejection(verdict, of: id, at: location(place, event)) {
+        /// What the event on line `line` (at `place` in the batch) says by its verdict, with the
+        /// checkpoint's failure as it stood after it.
+        func judged(_ verdict: EventValidator.Verdict, _ place: Int, _ line: Int, _ event: GameEvent, _ failure: ScoreFeedError?) {
+            if let rejection = rejection(verdict, of: id, at: location(line, event)) {
                 messages.append((place, rejection))
             } else if checkpointFailure == nil, let failure {
                 checkpointFailure = (place, failure)
@@ -234,25 +235,27 @@ extension GameService {
             events.reserveCapacity(places.count)
             placed.reserveCapacity(places.count)
             for place in places {
-                guard case .success(.event(_, let event)?) = batch[place].content else { continue }
-                events.append((event, batch[place].number - 1))
+                guard case .event(_, let event, let line) = batch[place] else { continue }
+                events.append((event, line - 1))
                 placed.append(place)
             }
             let (verdicts, failure, status, _) = await arrive(events, on: engine, holdingPushes: holdingPushes, settling: settling)
-            for (i, verdict) in verdicts.enumerated() { judged(verdict, placed[i], events[i].event, status.checkpointFailure) }
-            if let failure, let last = placed.last, let event = events.last?.event {
-                messages.append((last, sinkFailed(id, failure, at: location(last, event))))
+            for (i, verdict) in verdicts.enumerated() {
+                judged(verdict, placed[i], events[i].index + 1, events[i].event, status.checkpointFailure)
+            }
+            if let failure, let last = placed.last, let (event, index) = events.last {
+                messages.append((last, sinkFailed(id, failure, at: location(index + 1, event))))
             }
             return (messages, checkpointFailure, status)
         }
         // Each event taken from the batch as it is handed: no array of them is built first.
         for place in places {
-            guard case .success(.event(_, let event)?) = batch[place].content else { continue }
+            guard case .event(_, let event, let line) = batch[place] else { continue }
             do {
-                let verdict = try await engine.receiveOnFeedTime(event, index: batch[place].number - 1, holdingPushes: holdingPushes)
-                judged(verdict, place, event, engine.checkpointFailure)
+                let verdict = try await engine.receiveOnFeedTime(event, index: line - 1, holdingPushes: holdingPushes)
+                judged(verdict, place, line, event, engine.checkpointFailure)
             } catch {
-                messages.append((place, sinkFailed(id, error, at: location(place, event))))
+                messages.append((place, sinkFailed(id, error, at: location(line, event))))
             }
         }
         return (messages, checkpointFailure, EngineStatus.of(engine))
@@ -274,7 +277,7 @@ extension GameService {
         }
         state.counters.events += 1
         let said = await Self.receive(
-            [0], of: [ParsedLine(number: line, content: .success(.event(game: id, event)))], on: engine, source: source,
+            [0], of: [.event(game: id, event, line: line)], on: engine, source: source,
             feedTime: feedTime, holdingPushes: state.holds(id), settling: options.catchUpWindow)
         await absorb(id, said.status)
         let failure = said.messages.first?.message ?? said.checkpointFailure.flatMap { checkpointProblem(id, $0.error) }

@@ -5,18 +5,18 @@ import ScoreFeedModel
 extension GameService {
     /// Handles one line parsed beforehand (on the reader's thread); returns a message for people
     /// when the line was bad.
-    public func handle(_ line: ParsedLine, source: String? = nil) async -> ScoreFeedError? {
+    public func handle(_ line: StreamLine, source: String? = nil) async -> ScoreFeedError? {
         state.counters.lines += 1
-        switch line.content {
-        case .success(nil):
+        switch line {
+        case .blank:
             return nil
-        case .success(.header(let attributes, let channel)?):
+        case .header(let attributes, let channel):
             state.counters.headers += 1
             await start(attributes, channel: channel)
             return nil
-        case .success(.event(let id, let event)?):
-            return await apply(event, to: id, line: line.number, source: source)
-        case .failure(let error):
+        case .event(let id, let event, let number):
+            return await apply(event, to: id, line: number, source: source)
+        case .bad(let error):
             state.counters.badLines += 1
             return error
         }
@@ -28,7 +28,7 @@ extension GameService {
     /// On the system clock the batch arrived together: each game's events in it are one moment
     /// (one arrival, one decision), wherever headers and other lines fall between them. On feed
     /// time each event is its own moment, as in replay.
-    public func handle(batch: [ParsedLine], source: String? = nil) async -> [ScoreFeedError] {
+    public func handle(batch: [StreamLine], source: String? = nil) async -> [ScoreFeedError] {
         if !feedTime { return await handle(arrival: batch, source: source) }
         beginBatch()
         var messages: [ScoreFeedError] = []
@@ -40,7 +40,7 @@ extension GameService {
             var run: [(game: String, places: [Int])] = []
             var place: [String: Int] = [:]
             var end = start
-            while end < batch.count, case .success(.event(let id, _)?) = batch[end].content {
+            while end < batch.count, case .event(let id, _, _) = batch[end] {
                 if let known = place[id] {
                     run[known].places.append(end)
                 } else if engines[id] != nil {
@@ -68,14 +68,14 @@ extension GameService {
     /// ``handle(batch:source:)`` on the system clock: headers, bad lines and events of unknown
     /// games are taken in order; every known game's events wait, then go to the games as one
     /// run, so each game decides once on the batch.
-    func handle(arrival batch: [ParsedLine], source: String?) async -> [ScoreFeedError] {
+    func handle(arrival batch: [StreamLine], source: String?) async -> [ScoreFeedError] {
         beginBatch()
         var messages: [(index: Int, message: ScoreFeedError)] = []
         var run: [(game: String, places: [Int])] = []
         var place: [String: Int] = [:]
         var events = 0
         for index in batch.indices {
-            if case .success(.event(let id, _)?) = batch[index].content, engines[id] != nil {
+            if case .event(let id, _, _) = batch[index], engines[id] != nil {
                 if let known = place[id] {
                     run[known].places.append(index)
                 } else {

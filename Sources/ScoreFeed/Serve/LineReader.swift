@@ -63,8 +63,8 @@ public struct LineReader: Sendable {
     /// engines, on a core of its own: what `serve` reads. Each line is parsed from the read buffer
     /// itself (no copy of it is made). The stream ends when standard input ends (a followed file
     /// never ends by itself). A batch is what `serve` makes durable with one sync.
-    public func parsedBatches(source: String?) -> Batches<ParsedLine> {
-        batches(found: { ParsedLine($0, source: source) })
+    public func parsedBatches(source: String?) -> Batches<StreamLine> {
+        batches(found: { StreamLine($0, source: source) })
     }
 
     /// The batches, each line turned into `T` while its bytes are still in the read buffer.

@@ -20,7 +20,7 @@ extension StreamLine {
               var event = texts.plainEvent(raw, index: number - 1, in: scanner)
         else { return nil }
         event.description = shortened(event.description)
-        return .event(game: scanner.string(game), event)
+        return .event(game: scanner.string(game), event, line: number)
     }
 
     /// Reads an event line's object into `raw` and `texts`; returns where its game id lies, or nil for

@@ -1,7 +1,9 @@
 import Foundation
 import ScoreFeedModel
 
-/// One line of the `serve` input stream: a game header or an event of a game.
+/// One line of the `serve` input stream: a game header, an event of a game, an empty line, or a
+/// bad one. What `serve`'s reader hands the engines (parsed on its own thread, where the line's
+/// bytes lie: ``init(_:source:)``), and what ``parse(_:number:source:)-(Data,_,_)`` reads.
 ///
 /// - A header is the game's attributes: `{"gameId": "G1", "league": "NBA", "home": {…}, "away": {…}}`,
 ///   with, in broadcast mode, the game's channel when your backend made it: `"channel": "<base64>"`.
@@ -11,9 +13,42 @@ public enum StreamLine: Sendable {
     /// `channel`: the header's `"channel"` as given ("" when it is not a string); checked when
     /// the game starts, so a bad one costs the game its channel, not its header.
     case header(GameAttributes, channel: String? = nil)
-    case event(game: String, GameEvent)
+    /// An event of `game`, found on line `line` (1-based: the event's index in the stream is
+    /// `line - 1`).
+    case event(game: String, GameEvent, line: Int)
+    /// An empty line: nothing to do.
+    case blank
+    /// A line too long, or neither a header nor an event: the error says what and where.
+    case bad(ScoreFeedError)
 
-    /// Parses one line (without its newline). `number` is its 1-based line number, for messages.
+    /// Parses line `number` (its bytes without the newline), from `source`, for messages: a bad
+    /// line is ``bad(_:)``, an empty one ``blank``. For a line an embedder has in hand, not from a
+    /// ``LineReader``.
+    public init(_ line: Data, number: Int, source: String?) {
+        self = line.withUnsafeBytes { StreamLine(LineReader.Found.line($0, number: number), source: source) }
+    }
+
+    /// Parses a line the reader found, from its bytes in place (from `source`, for messages).
+    public init(_ found: LineReader.Found, source: String?) {
+        switch found {
+        case .oversized(let number, let length):
+            self = .bad(ScoreFeedError(
+                .invalidValue, "line of \(length)+ bytes exceeds the limit; skipped", at: .init(file: source, line: number)))
+        case .line(let bytes, let number):
+            if bytes.isEmpty {
+                self = .blank
+            } else {
+                do throws(ScoreFeedError) {
+                    self = try StreamLine.parse(bytes, number: number, source: source)
+                } catch {
+                    self = .bad(error)
+                }
+            }
+        }
+    }
+
+    /// Parses one line (without its newline): a header or an event, or the error that says why it
+    /// is neither. `number` is its 1-based line number, for messages.
     ///
     /// One pass over the bytes per line (`JSONScanner`): the header's and the event's fields
     /// are read together, then the keys that tell a header from an event decide. Input the byte
@@ -82,7 +117,7 @@ public enum StreamLine: Sendable {
                 let raw = try decoded.get()
                 var event = try raw.event(index: number - 1)
                 event.description = shortened(event.description)
-                return .event(game: game, event)
+                return .event(game: game, event, line: number)
             } catch var error as ScoreFeedError {
                 error.location = ScoreFeedError.Location(file: source, line: number, sequence: error.location.sequence)
                 error.message = "game \(game): " + error.message

@@ -271,9 +271,9 @@ public enum Simulation {
             // What arrived by now (more than one moment's lines when the service was busy past
             // them: serve's reader hands what waits as one), split and parsed as serve's reader does.
             let now = max(clock.now, arrivals[index].at)
-            var batch: [ParsedLine] = []
+            var batch: [StreamLine] = []
             while index < arrivals.count, arrivals[index].at <= now {
-                arrivals[index].line.withUnsafeBytes { buffer in splitter.feed(buffer) { batch.append(ParsedLine($0, source: "simulated input")) } }
+                arrivals[index].line.withUnsafeBytes { buffer in splitter.feed(buffer) { batch.append(StreamLine($0, source: "simulated input")) } }
                 index += 1
             }
             _ = await service.handle(batch: batch, source: "simulated input")

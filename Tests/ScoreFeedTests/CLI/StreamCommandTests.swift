@@ -18,8 +18,10 @@ struct StreamCommandTests {
                 case .header(let attributes, _):
                     #expect(events.isEmpty, "line \(index + 1): a header after the first event")
                     headers.append(attributes)
-                case .event(let game, let event):
+                case .event(let game, let event, _):
                     events.append((game, event))
+                case .blank, .bad:
+                    Issue.record("line \(index + 1): parse gave \(line) neither a header nor an event")
                 }
             }
         }

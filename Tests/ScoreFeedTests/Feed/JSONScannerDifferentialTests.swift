@@ -23,7 +23,9 @@ struct JSONScannerDifferentialTests {
         do {
             switch try StreamLine.parse(line, number: number, source: source, decoding: decoding) {
             case .header(let attributes, let channel): return .header(attributes, channel: channel)
-            case .event(let game, let event): return .event(game, event)
+            case .event(let game, let event, _): return .event(game, event)
+            case .bad(let error): return .error(error)
+            case .blank: return .error(ScoreFeedError(.invalidValue, "parse gave an empty line"))
             }
         } catch {
             return .error(error)
@@ -67,7 +69,7 @@ struct JSONScannerDifferentialTests {
             let general = Result { () throws(ScoreFeedError) in
                 try StreamLine.parseInFull(line, number: number, source: source, decoding: .bytes)
             }
-            if case .success(.event(let game, let event)) = general {
+            if case .success(.event(let game, let event, _)) = general {
                 #expect(direct.game == game && direct.event == event, "\(comment) line \(String(decoding: line.prefix(300), as: UTF8.self))")
             } else {
                 Issue.record("\(comment): the direct reader took a line the general path does not read as an event")
@@ -79,7 +81,7 @@ struct JSONScannerDifferentialTests {
     /// What the direct event reader (``StreamLine/event(reading:number:)``) made of a line, or nil
     /// when it left the line to the general path.
     static func directEvent(_ line: Data, number: Int) -> (game: String, event: GameEvent)? {
-        guard case .event(let game, let event)? = line.withUnsafeBytes({ StreamLine.event(reading: $0, number: number) })
+        guard case .event(let game, let event, _)? = line.withUnsafeBytes({ StreamLine.event(reading: $0, number: number) })
         else { return nil }
         return (game, event)
     }

@@ -24,12 +24,12 @@ struct GameServiceBatchTests {
     }
 
     /// `lines` parsed as serve's reader parses them, numbered from 1.
-    static func parsed(_ lines: [Data]) -> [ParsedLine] {
-        lines.enumerated().map { ParsedLine(.line($0.element, number: $0.offset + 1), source: "stdin") }
+    static func parsed(_ lines: [Data]) -> [StreamLine] {
+        lines.enumerated().map { StreamLine(.line($0.element, number: $0.offset + 1), source: "stdin") }
     }
 
     /// Hands `lines` to `service` in batches of `size`; returns the messages, in order.
-    static func handle(_ lines: [ParsedLine], in size: Int, to service: GameService) async -> [ScoreFeedError] {
+    static func handle(_ lines: [StreamLine], in size: Int, to service: GameService) async -> [ScoreFeedError] {
         var messages: [ScoreFeedError] = []
         var start = 0
         while start < lines.count {

@@ -50,7 +50,7 @@ struct LiveServiceTests {
     }
 
     /// The games' lines as `serve` reads them, and their documents.
-    static func lines() throws -> (documents: [FeedDocument], lines: [ParsedLine]) {
+    static func lines() throws -> (documents: [FeedDocument], lines: [StreamLine]) {
         let documents = try GameServiceBatchTests.games()
         return (documents, GameServiceBatchTests.parsed(RealFeedServeTests.stream(documents)))
     }

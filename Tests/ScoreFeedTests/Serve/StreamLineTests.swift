@@ -50,7 +50,7 @@ struct StreamLineTests {
             let raw = try JSONDecoder().decode(RawEvent.self, from: line)
             var event = try raw.event(index: number - 1)
             event.description = event.description.map { String($0.prefix(500)) }
-            return .event(game: game, event)
+            return .event(game: game, event, line: number)
         } catch var error as ScoreFeedError {
             error.location = ScoreFeedError.Location(file: source, line: number, sequence: error.location.sequence)
             error.message = "game \(game): " + error.message
@@ -70,7 +70,9 @@ struct StreamLineTests {
         do {
             switch try parse() {
             case .header(let attributes, _): return "header \(attributes)"
-            case .event(let game, let event): return "event \(game) \(event)"
+            case .event(let game, let event, let line): return "event \(game) \(event) line \(line)"
+            case .blank: return "blank"
+            case .bad(let error): return "bad \(error.code) \(error.message) \(error.location)"
             }
         } catch {
             return "error \(error.code) \(error.message) \(error.location)"
@@ -122,7 +124,7 @@ struct StreamLineTests {
         let line = StreamLine.eventLine(event, game: game)
         #expect(line.last != UInt8(ascii: "\n"), "one line, no newline")
         #expect(!line.contains(UInt8(ascii: "\n")))
-        guard case .event(let parsedGame, let parsed) = try StreamLine.parse(line, number: 1) else {
+        guard case .event(let parsedGame, let parsed, _) = try StreamLine.parse(line, number: 1) else {
             Issue.record("an event line parsed as a header: \(String(decoding: line, as: UTF8.self))")
             return nil
         }

@@ -35,7 +35,7 @@ extension LineReader.Splitter {
     }
 }
 
-extension ParsedLine {
+extension StreamLine {
     /// Parses `item` (from `source`, for messages).
     init(_ item: LineReader.Item, source: String?) {
         switch item {
@@ -50,7 +50,7 @@ extension ParsedLine {
 extension GameService {
     /// Handles one line of the input, as `serve` does once it has parsed it.
     func handle(_ item: LineReader.Item, source: String? = nil) async -> ScoreFeedError? {
-        await handle(ParsedLine(item, source: source), source: source)
+        await handle(StreamLine(item, source: source), source: source)
     }
 
     /// The shutdown `serve` and `poll` run at the end of their input (``LiveService``): held
