@@ -37,9 +37,13 @@ func documentOutcome(_ data: Data, _ decoding: JSONDecoding) -> String {
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
     var splitter = LineReader.Splitter(limit: 4096)
-    var items = splitter.feed(ArraySlice(Array(data)))
-    if let last = splitter.finish() { items.append(last) }
-    for case .line(let line, let number) in items where !line.isEmpty {
+    var lines: [(line: Data, number: Int)] = []
+    func keep(_ found: LineReader.Found) {
+        if case .line(let line, let number) = found, !line.isEmpty { lines.append((Data(line), number)) }
+    }
+    splitter.feed(UnsafeRawBufferPointer(start: start, count: count), keep)
+    splitter.finish(keep)
+    for (line, number) in lines {
         let bytes = LineOutcome(line, number: number, .bytes)
         let reference = LineOutcome(line, number: number, .foundation)
         if bytes != reference {

@@ -1,5 +1,5 @@
 // libFuzzer target: the `serve` input stream, split and parsed as serve's reader does it (each
-// line parsed where it lies in the buffer), and through the copying API.
+// line parsed where it lies in the buffer), and each line copied out and parsed from its `Data`.
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -7,10 +7,9 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     var inPlace = LineReader.Splitter(limit: 4096)
     inPlace.feed(UnsafeRawBufferPointer(start: start, count: count)) { _ = StreamLine($0, source: "fuzz") }
     inPlace.finish { _ = StreamLine($0, source: "fuzz") }
-    let data = Data(bytes: start, count: count)
     var splitter = LineReader.Splitter(limit: 4096)
-    for case .line(let line, let number) in splitter.feed(ArraySlice(Array(data))) {
-        _ = try? StreamLine.parse(line, number: number)
+    splitter.feed(UnsafeRawBufferPointer(start: start, count: count)) { found in
+        if case .line(let line, let number) = found { _ = try? StreamLine.parse(Data(line), number: number) }
     }
     return 0
 }
