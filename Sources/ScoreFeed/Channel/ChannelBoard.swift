@@ -92,11 +92,13 @@ public struct ChannelBoard: Sendable {
     /// (`holding`) and whether channel work waits on the sink (`workWaits`: a request the sink did
     /// not answer, or a delete behind pushes it still holds). The board keeps the channel, says
     /// its news, backs off the work that waits, says once that its pushes are held, and gives a
-    /// new channel to a game live again whose channel ScoreFeed deleted.
+    /// new channel to a game live again whose channel ScoreFeed deleted. Without a channel per
+    /// game (token mode, or one channel for all) there is nothing to keep.
     public mutating func reported(
         _ game: String, _ channel: BroadcastChannel, news: [BroadcastChannel.Outcome] = [], holding: Bool = false,
         workWaits: Bool = false, now: Date
     ) -> [Action] {
+        guard perGame else { return [] }
         var actions: [Action] = []
         if workWaits {
             // Woken again, backing off from 1 s to a minute.
@@ -106,7 +108,6 @@ public struct ChannelBoard: Sendable {
         } else {
             retry[game] = nil
         }
-        guard perGame else { return actions }
         reserved.remove(game)
         if channels[game] != channel {
             channels[game] = channel

@@ -29,12 +29,7 @@ extension GameSession {
     /// goes to ``channelAnswered(_:now:)``): the channel's create first, its delete once nothing
     /// else waits; nil when none is due now.
     public var nextChannelRequest: ChannelRequest? {
-        guard needsChannel else { return nil }
-        let bundleId = renderer.configuration.bundleId
-        if case .creating = channel.phase, let request = channel.request(game: attributes.gameId, bundleId: bundleId) {
-            return request
-        }
-        return outbox.isEmpty ? channel.request(game: attributes.gameId, bundleId: bundleId) : nil
+        channelRequestDue ? channel.request(game: attributes.gameId, bundleId: renderer.configuration.bundleId) : nil
     }
 
     /// The oldest output, ready to go (a broadcast stamped with its game's channel, only while the

@@ -202,7 +202,7 @@ public struct GameSession: Sendable {
     public var deadline: Date? {
         // A catch-up waiting for its parts decides before anything else moves.
         if let settling { return settling.until }
-        guard needsChannel, let linger = channel.deadline, linger > now else { return policy.deadline }
+        guard let linger = channel.deadline, linger > now else { return policy.deadline }
         return min(policy.deadline ?? linger, linger)
     }
 

@@ -1,30 +1,20 @@
 import Foundation
-import Synchronization
 
 /// A clock that moves only when told to: replay advances it to each event's feed time, tests
 /// advance it step by step. `sleep` does not wait: callers that use a manual clock drive time
 /// themselves.
 public final class ManualClock: EngineClock, @unchecked Sendable {
-    /// The time, read and moved without a lock (every engine call reads it): the bits of its
-    /// seconds since the reference date.
-    private let current: Atomic<UInt64>
+    private let current: AtomicDate
 
     public init(_ start: Date = Date(timeIntervalSince1970: 0)) {
-        current = Atomic(start.timeIntervalSinceReferenceDate.bitPattern)
+        current = AtomicDate(start)
     }
 
-    public var now: Date { Date(timeIntervalSinceReferenceDate: Double(bitPattern: current.load(ordering: .acquiring))) }
+    public var now: Date { current.value }
 
     /// Moves the clock to `date`; it never goes backwards.
     public func advance(to date: Date) {
-        let new = date.timeIntervalSinceReferenceDate
-        var old = current.load(ordering: .relaxed)
-        while new > Double(bitPattern: old) {
-            let (exchanged, found) = current.compareExchange(
-                expected: old, desired: new.bitPattern, successOrdering: .acquiringAndReleasing, failureOrdering: .relaxed)
-            if exchanged { return }
-            old = found
-        }
+        current.advance(to: date)
     }
 
     /// Moves the clock forward by `seconds`.

@@ -12,17 +12,12 @@ import ScoreFeedModel
 /// the outbox, so records reach the sink in `seq` order.
 public actor MatchEngine {
     public nonisolated let attributes: GameAttributes
-    /// Whether the game sends on a channel of its own (``PushRenderer/Mode/broadcastPerGame``):
-    /// only then has it channel work to report to the service's board.
-    nonisolated let hasOwnChannel: Bool
     private let clock: any EngineClock
     /// The clock when it is feed time (a ``ManualClock``): the engine moves it itself, to each
     /// event's time and each deadline's, so that no caller holds it too.
     private let feedTime: ManualClock?
     private let sink: any PushSink
     private let store: CheckpointStore?
-    /// The store's journal, read on every delivery (without copying the store).
-    private let journal: Journal?
     private var session: GameSession
     /// A call is handing the outbox to the sink; others leave their pushes to it.
     private var delivering = false
@@ -83,7 +78,6 @@ public actor MatchEngine {
     ) {
         self.metrics = metrics
         attributes = session.attributes
-        hasOwnChannel = session.needsChannel
         self.clock = clock
         feedTime = clock as? ManualClock
         self.wallClock = wallClock
@@ -92,7 +86,6 @@ public actor MatchEngine {
         self.session = session
         self.session.recordsInputs = checkpoints != nil
         store = checkpoints
-        journal = checkpoints?.journal
         journalPath = checkpoints?.journalURL(for: session.attributes.gameId).path ?? ""
     }
 
@@ -370,8 +363,9 @@ public actor MatchEngine {
 
     /// Hands the outbox to the sink, oldest first, each output removed once the sink has it and
     /// the checkpoint written again (a restart sends again at most the push that was in flight).
-    /// The channel's create goes first and its delete last (``GameSession/nextChannelRequest``, then ``GameSession/nextOutput``); the
-    /// phase that needs them is committed before they are awaited, so a restart sends them again.
+    /// The channel's create goes first and its delete last (``GameSession/nextChannelRequest``,
+    /// then ``GameSession/nextOutput``); the phase that needs them is committed before they are
+    /// awaited, so a restart sends them again.
     /// Nothing goes out while the game's checkpoint cannot be written: a push the checkpoint does
     /// not hold could be rendered again with other bytes after a restart. A failing sink leaves
     /// the rest in the outbox for the next call.
@@ -410,7 +404,7 @@ public actor MatchEngine {
         let request = peek { $0.nextChannelRequest }
         if channelOnly, request == nil { return false }
         let output = request == nil ? peek { $0.nextOutput } : nil
-        if let journal {
+        if let journal = store?.journal {
             do {
                 try MetricsRecorder.measure(metrics) { () throws(ScoreFeedError) in
                     if journal.needsSync { try journal.sync(journalPath) } else if journal.hasPending { try journal.write(journalPath) }
@@ -429,7 +423,7 @@ public actor MatchEngine {
             // A linger that is over ends in the delete, once the sink holds none of the game's
             // pushes (a webhook that is down may still hold its end).
             let now = clock.now
-            guard hasOwnChannel, peek({ $0.lingerIsOver(now: now) }) else { return false }
+            guard peek({ $0.lingerIsOver(now: now) }) else { return false }
             if await sink.pending(game: attributes.gameId) > 0 { return false }
             session.beginDelete(now: clock.now)
             commit()
@@ -473,7 +467,7 @@ public actor MatchEngine {
     /// Writes the game's snapshot now and empties its journal: at a clean exit, so the state
     /// directory holds each game in one file.
     public func compact() {
-        guard journal != nil, checkpointFailure == nil else { return }
+        guard store != nil, checkpointFailure == nil else { return }
         // Already one file: nothing journaled since the last snapshot.
         if snapshotted, journalBytes == 0, peek({ $0.unjournaled.isEmpty }) { return }
         snapshotted = false
@@ -483,7 +477,7 @@ public actor MatchEngine {
     /// Writes the checkpoint, when the engine has a store; a failure is kept (and stops delivery)
     /// until a later write succeeds.
     private func commit() {
-        guard journal != nil, let store else { return }
+        guard let store else { return }
         let start = ContinuousClock.now
         defer { metrics?.observeCheckpointWrite(MetricsRecorder.seconds(since: start), failed: checkpointFailure != nil) }
         do {

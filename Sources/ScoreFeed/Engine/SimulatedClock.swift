@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A clock for simulations and tests of the live layer: time moves only when told to, and a
 /// sleeper stays suspended until time reaches its deadline (or its task is cancelled), as on the
@@ -31,10 +30,9 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    /// The time, moved under the lock and read without it (every engine call reads it): the bits
-    /// of its seconds since the reference date.
-    private let time: Atomic<UInt64>
-    private var current: Date { Date(timeIntervalSinceReferenceDate: Double(bitPattern: time.load(ordering: .acquiring))) }
+    /// The time, moved under the lock and read without it (every engine call reads it).
+    private let time: AtomicDate
+    private var current: Date { time.value }
     /// Latest deadline first (then the reverse of the order they were put to sleep): the next
     /// deadline is the last, and the sleepers a move wakes are a suffix, taken from the end.
     private var sleeping: [Sleeper] = []
@@ -52,7 +50,7 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
     private var finishedRuns: Set<Int> = []
 
     public init(_ start: Date = Date(timeIntervalSince1970: 0)) {
-        time = Atomic(start.timeIntervalSinceReferenceDate.bitPattern)
+        time = AtomicDate(start)
     }
 
     public var now: Date { current }
@@ -196,7 +194,7 @@ public final class SimulatedClock: EngineClock, @unchecked Sendable {
     /// deadline first).
     public func advance(to date: Date) {
         let woken = lock.withLock { () -> [Waker] in
-            if date > current { time.store(date.timeIntervalSinceReferenceDate.bitPattern, ordering: .releasing) }
+            time.advance(to: date)
             var due: [Waker] = []
             while let last = sleeping.last, last.deadline <= current {
                 due.append(last.waker)

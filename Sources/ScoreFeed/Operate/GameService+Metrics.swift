@@ -20,7 +20,7 @@ extension GameService {
                 metrics.withheld[cause, default: 0] += unsent
             }
             if ended, unsent == 0, now.timeIntervalSince(recorder.endSeen(id, now: now)) > Metrics.endedGameRetention { continue }
-            metrics.games.append(Self.figures(of: session, at: feedTime ? session.now : max(now, session.now)))
+            metrics.games.append(Self.figures(of: session, at: options.clock == .feed ? session.now : max(now, session.now)))
         }
         return metrics
     }

@@ -11,7 +11,7 @@ extension GameService {
 
     /// Games that waited for a free channel get one, as far as the cap now allows.
     func grantFreedChannels() async {
-        if perGameChannels, !state.board.waiting.isEmpty { await carry(state.board.grantFreed()) }
+        if !state.board.waiting.isEmpty { await carry(state.board.grantFreed()) }
     }
 
     /// Carries out what the board said, at once and in order: a set-up goes to its game's engine
@@ -49,7 +49,7 @@ extension GameService {
     /// talked to the sink (at least APNs' list), which is to be finished again.
     @discardableResult
     public func settleChannels(until giveUp: Date) async -> Bool {
-        guard perGameChannels && options.channels.manage else { return false }
+        guard options.perGameChannels && options.channels.manage else { return false }
         var pause: TimeInterval = 0.5
         var firstPass = true
         var busy: [String] = []
@@ -65,7 +65,7 @@ extension GameService {
                         if status.workWaits {
                             // Nothing moves while the game's checkpoint cannot be written: not waited for.
                             if status.checkpointFailure == nil { busy.append(id) }
-                        } else if case .lingering(_, let until)? = status.channel?.phase, feedTime || until <= giveUp {
+                        } else if case .lingering(_, let until) = status.channel.phase, options.clock == .feed || until <= giveUp {
                             // A linger that outlasts the drain stays in the checkpoint for the next run.
                             busy.append(id)
                             nextLinger = min(nextLinger ?? until, until)
@@ -79,8 +79,8 @@ extension GameService {
                     // On the feed clock a linger ends at once (on the first pass; later passes wait for
                     // the sink); on the system clock it is waited for.
                     var wait = pause
-                    if !feedTime, let nextLinger { wait = min(wait, max(0.05, nextLinger.timeIntervalSince(wallClock.now))) }
-                    if feedTime, firstPass { wait = 0 }
+                    if options.clock == .system, let nextLinger { wait = min(wait, max(0.05, nextLinger.timeIntervalSince(wallClock.now))) }
+                    if options.clock == .feed, firstPass { wait = 0 }
                     firstPass = false
                     let due = wallClock.now.addingTimeInterval(wait)
                     guard due <= giveUp else { return nil }
@@ -91,7 +91,7 @@ extension GameService {
             work: { now in
                 for id in busy {
                     guard let engine = engines[id] else { continue }
-                    if feedTime {
+                    if options.clock == .feed {
                         try? await engine.fireDeadlines(through: .distantFuture)
                     }
                     await absorb(id, await Self.tick(engine, now: now))
@@ -154,7 +154,7 @@ extension GameService {
 
     /// Rewrites `channels.json` from the games' channels (with a state directory).
     func writeChannelDirectory() {
-        guard let store, perGameChannels else { return }
+        guard let store, options.perGameChannels else { return }
         do {
             try store.write(state.board.directory.encoded(), named: ChannelDirectory.fileName)
         } catch {

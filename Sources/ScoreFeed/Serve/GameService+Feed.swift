@@ -98,7 +98,7 @@ extension GameService {
         func say(_ message: ScoreFeedError?) {
             if let message, !ignoring.contains(message.code) { messages.append(message) }
         }
-        guard let engine = engines[id], !feedTime else {
+        guard let engine = engines[id], options.clock == .system else {
             if let written, let engine = engines[id] { await engine.noteCopy(written: written) }
             for (event, line) in events { say(await receive(event, game: id, line: line, source: source)) }
             if let (score, time) = score { say(await follow(score, game: id, at: time)) }
@@ -160,7 +160,7 @@ extension GameService {
         var messages: [(index: Int, message: ScoreFeedError)] = []
         var statuses: [(game: String, status: EngineStatus)] = []
         statuses.reserveCapacity(run.count)
-        let (feedTime, settling) = (self.feedTime, options.catchUpWindow)
+        let (feedTime, settling) = (options.clock == .feed, options.catchUpWindow)
         func took(_ game: String, _ said: Said) {
             // The checkpoint's failure first: on the line of a sink's failure too, it is said before it.
             if let (index, failure) = said.checkpointFailure, let message = checkpointProblem(game, failure) {
@@ -229,22 +229,22 @@ extension GameService {
             }
         }
         if !feedTime {
-            // Each event is copied once, into the arrival; its place is kept beside it.
+            // Each event is copied once, into the arrival; its place and line are kept beside it.
             var events: [(event: GameEvent, index: Int)] = []
-            var placed: [Int] = []
+            var placed: [(place: Int, line: Int)] = []
             events.reserveCapacity(places.count)
             placed.reserveCapacity(places.count)
             for place in places {
                 guard case .event(_, let event, let line) = batch[place] else { continue }
                 events.append((event, line - 1))
-                placed.append(place)
+                placed.append((place, line))
             }
             let (verdicts, failure, status, _) = await arrive(events, on: engine, holdingPushes: holdingPushes, settling: settling)
             for (i, verdict) in verdicts.enumerated() {
-                judged(verdict, placed[i], events[i].index + 1, events[i].event, status.checkpointFailure)
+                judged(verdict, placed[i].place, placed[i].line, events[i].event, status.checkpointFailure)
             }
-            if let failure, let last = placed.last, let (event, index) = events.last {
-                messages.append((last, sinkFailed(id, failure, at: location(index + 1, event))))
+            if let failure, let last = placed.last, let event = events.last?.event {
+                messages.append((last.place, sinkFailed(id, failure, at: location(last.line, event))))
             }
             return (messages, checkpointFailure, status)
         }
@@ -278,9 +278,10 @@ extension GameService {
         state.counters.events += 1
         let said = await Self.receive(
             [0], of: [.event(game: id, event, line: line)], on: engine, source: source,
-            feedTime: feedTime, holdingPushes: state.holds(id), settling: options.catchUpWindow)
+            feedTime: options.clock == .feed, holdingPushes: state.holds(id), settling: options.catchUpWindow)
         await absorb(id, said.status)
-        let failure = said.messages.first?.message ?? said.checkpointFailure.flatMap { checkpointProblem(id, $0.error) }
+        // The checkpoint's failure first, as a batch says it (``apply(_:of:source:)``).
+        let failure = said.checkpointFailure.flatMap { checkpointProblem(id, $0.error) } ?? said.messages.first?.message
         await grantFreedChannels()
         return failure
     }

@@ -29,7 +29,7 @@ extension GameService {
     /// (one arrival, one decision), wherever headers and other lines fall between them. On feed
     /// time each event is its own moment, as in replay.
     public func handle(batch: [StreamLine], source: String? = nil) async -> [ScoreFeedError] {
-        if !feedTime { return await handle(arrival: batch, source: source) }
+        if options.clock == .system { return await handle(arrival: batch, source: source) }
         beginBatch()
         var messages: [ScoreFeedError] = []
         var start = 0
@@ -100,14 +100,14 @@ extension GameService {
     /// Starts a batch of ``handle(_:source:)`` calls (with a journal): the games hold their pushes
     /// until ``endBatch()`` has made the whole batch durable with one sync (group commit).
     public func beginBatch() {
-        state.beginBatch(holding: journal != nil)
+        state.beginBatch(holding: store != nil)
     }
 
     /// Ends a batch of ``handle(_:source:)`` calls: one sync makes everything they applied
     /// durable (group commit), then every game they touched sends its pushes. Returns a message
     /// for people when the journal could not be written or a sink failed.
     public func endBatch() async -> ScoreFeedError? {
-        guard let journal, let batch = state.endBatch() else { return nil }
+        guard let journal = store?.journal, let batch = state.endBatch() else { return nil }
         var failure: ScoreFeedError?
         do {
             try MetricsRecorder.measure(options.metrics) { () throws(ScoreFeedError) in try journal.sync() }

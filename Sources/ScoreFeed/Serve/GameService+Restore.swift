@@ -59,7 +59,7 @@ extension GameService {
                     "the push policy's state in the checkpoint is from another version; game \(id) resumes with a fresh policy and its priority-10 budget counted as spent for the next hour",
                     at: place))
             }
-            if perGameChannels { session.claimChannel(for: identity) }
+            if options.perGameChannels { session.claimChannel(for: identity) }
             let engine = MatchEngine(
                 session: session, clock: makeClock(at: session.now), sink: sink, checkpoints: store, wallClock: wallClock,
                 metrics: options.metrics)
@@ -81,13 +81,13 @@ extension GameService {
             if let failure = failures[id] { restoration.problems.append(failure) }
             // A push held before the stop waits briefly for what the stop kept from the game: the
             // input, which starts once the restore is over, so the window starts now.
-            if !feedTime { await engine.restart(window: options.catchUpWindow) }
+            if options.clock == .system { await engine.restart(window: options.catchUpWindow) }
             await absorb(id, await EngineStatus.of(engine))
         }
         // After the creates a crash left unanswered were sent again: a sender that deduplicates by
         // apns-request-id hands back the channel it made, which is then owned; one APNs made twice
         // is not.
-        if perGameChannels && options.channels.manage { await reconcileChannels() }
+        if options.perGameChannels && options.channels.manage { await reconcileChannels() }
         return restoration
     }
 

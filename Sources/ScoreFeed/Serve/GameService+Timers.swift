@@ -86,7 +86,7 @@ extension GameService {
     /// a failed sink left.
     public func drainHeld(until giveUp: Date) async {
         _ = await endBatch()
-        if feedTime {
+        if options.clock == .feed {
             await eachGame { _, engine in try? await engine.fireDeadlines(through: .distantFuture) }
         } else {
             // The engines' own deadlines, not the wake-up heap, whose entries may be stale.
@@ -120,7 +120,7 @@ extension GameService {
     func eachGame<Result: Sendable>(_ work: @escaping @Sendable (String, MatchEngine) async -> Result) async -> [String: Result] {
         let games = state.order.compactMap { id in engines[id].map { (id, $0) } }
         var results: [String: Result] = [:]
-        guard !feedTime else {
+        guard options.clock == .system else {
             for (id, engine) in games { results[id] = await work(id, engine) }
             return results
         }

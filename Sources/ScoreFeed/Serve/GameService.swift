@@ -82,39 +82,32 @@ public actor GameService {
     struct EngineStatus: Sendable {
         var deadline: Date?
         var checkpointFailure: ScoreFeedError?
-        /// The game's channel (nil: it has none of its own), what APNs' answers did to it since
-        /// the last status, whether its pushes wait for want of one, and whether channel work
-        /// waits on the sink: for the board (``ChannelBoard/reported(_:_:news:holding:workWaits:now:)``).
-        var channel: BroadcastChannel?
+        /// The game's channel, what APNs' answers did to it since the last status, whether its
+        /// pushes wait for want of one, and whether channel work waits on the sink: for the board
+        /// (``ChannelBoard/reported(_:_:news:holding:workWaits:now:)``).
+        var channel: BroadcastChannel
         var news: [BroadcastChannel.Outcome]
         var holding: Bool
         var workWaits: Bool
         /// The sink failed (the output stays in the outbox for the next call).
         var sinkFailure: (any Error)?
 
-        /// What the service needs from `engine` now (a game without a channel of its own has
-        /// nothing for the board).
+        /// What the service needs from `engine` now.
         static func of(_ engine: isolated MatchEngine) -> EngineStatus {
-            let own = engine.hasOwnChannel
-            return EngineStatus(
-                deadline: engine.deadline, checkpointFailure: engine.checkpointFailure,
-                channel: own ? engine.channel : nil, news: own ? engine.takeChannelNews() : [],
-                holding: own && engine.isHolding, workWaits: own && engine.channelWorkWaits)
+            EngineStatus(
+                deadline: engine.deadline, checkpointFailure: engine.checkpointFailure, channel: engine.channel,
+                news: engine.takeChannelNews(), holding: engine.isHolding, workWaits: engine.channelWorkWaits)
         }
     }
 
     nonisolated let options: Options
-    /// Whether each game sends on its own channel (``Options``' renderer mode, read once).
-    nonisolated let perGameChannels: Bool
-    /// Whether the engines run on feed time (``ClockMode/feed``), read once.
-    public nonisolated let feedTime: Bool
     let sink: any PushSink
     nonisolated let store: CheckpointStore?
     /// The state directory's identity (``CheckpointStore/identity()``), or without one a random
     /// one for this run: the owner of the channels this service creates (``BroadcastChannel/owner``).
     public nonisolated let identity: String
     /// The games' journals (with a state directory): bytes written and syncs made, for figures.
-    public nonisolated let journal: Journal?
+    public nonisolated var journal: Journal? { store?.journal }
     /// The wall clock (``Options/wallClock``).
     nonisolated var wallClock: any EngineClock { options.wallClock }
     /// Each game's engine, by id: the only thing the service keeps per game.
@@ -137,18 +130,15 @@ public actor GameService {
     ) throws(ScoreFeedError) {
         var options = options
         // On the system clock a game new to this instance may follow a lost one's timestamps.
-        if case .system = options.clock, options.renderer.headStart == nil {
+        if options.clock == .system, options.renderer.headStart == nil {
             options.renderer.headStart = PushRenderer.Configuration.failoverHeadStart
         }
         self.options = options
-        perGameChannels = options.perGameChannels
-        if case .feed = options.clock { feedTime = true } else { feedTime = false }
         self.sink = sink
         self.report = report
-        state = ServiceState(board: ChannelBoard(perGame: perGameChannels, management: options.channels))
+        state = ServiceState(board: ChannelBoard(perGame: options.perGameChannels, management: options.channels))
         store = try options.stateDirectory.map { url throws(ScoreFeedError) in try CheckpointStore(directory: url) }
         identity = try store?.identity() ?? UUID().uuidString
-        journal = store?.journal
     }
 
     /// Starts following a game (a header, or a poller that knows its teams); a game already known
@@ -166,7 +156,7 @@ public actor GameService {
     /// of tip-off and the app can subscribe; otherwise it starts with its first events. Returns
     /// whether it started now.
     public func announce(_ attributes: GameAttributes) async -> Bool {
-        guard perGameChannels, options.channels.manage, engines[attributes.gameId] == nil else { return false }
+        guard options.perGameChannels, options.channels.manage, engines[attributes.gameId] == nil else { return false }
         await start(attributes)
         return true
     }
@@ -190,7 +180,7 @@ public actor GameService {
         }
         if lost != nil { policy.assumeBudgetSpent(at: nil) }
         var session = GameSession(attributes: attributes, policy: policy, renderer: options.renderer, now: clock.now)
-        if perGameChannels { session.claimChannel(for: identity) }
+        if options.perGameChannels { session.claimChannel(for: identity) }
         if let lost { session.continueNumbering(after: lost.seq, lastTimestamp: lost.lastTimestamp) }
         return MatchEngine(
             session: session, clock: clock, sink: sink, checkpoints: store, wallClock: wallClock, metrics: options.metrics)
@@ -199,13 +189,12 @@ public actor GameService {
     /// A new engine's clock: the wall clock, or on feed time a clock of its own (the engine
     /// moves it) starting at `start`.
     func makeClock(at start: Date) -> any EngineClock {
-        feedTime ? ManualClock(start) : wallClock
+        options.clock == .feed ? ManualClock(start) : wallClock
     }
 
     /// Takes in what an engine said after a call: its next deadline, and its channel for the
     /// board, whose decisions (``ChannelBoard/reported(_:_:news:holding:workWaits:now:)``) are carried out at once.
     func absorb(_ id: String, _ status: EngineStatus) async {
-        guard perGameChannels else { return schedule(id, status.deadline) }
         await absorb([(id, status)])
     }
 
@@ -213,10 +202,6 @@ public actor GameService {
     /// board takes all of them before any of its decisions is carried out, so none is taken in
     /// after a newer one a set-up's await let in.
     func absorb(_ statuses: [(game: String, status: EngineStatus)]) async {
-        guard perGameChannels else {
-            for (id, status) in statuses { schedule(id, status.deadline) }
-            return
-        }
         await carry(statuses.flatMap { take($0.game, $0.status) })
     }
 
@@ -224,9 +209,8 @@ public actor GameService {
     /// channel into the board. Returns the board's decisions, for ``carry(_:)``.
     func take(_ id: String, _ status: EngineStatus) -> [ChannelBoard.Action] {
         schedule(id, status.deadline)
-        guard let channel = status.channel else { return [] }
         return state.board.reported(
-            id, channel, news: status.news, holding: status.holding, workWaits: status.workWaits, now: wallClock.now)
+            id, status.channel, news: status.news, holding: status.holding, workWaits: status.workWaits, now: wallClock.now)
     }
 
     /// The message for a sink that failed on game `id`'s push. A reader of standard output that
@@ -246,7 +230,7 @@ public actor GameService {
     /// Makes sure the game is woken at `deadline` (system clock; see
     /// ``ServiceState/schedule(_:_:)``), waking the timer when it sleeps past it.
     func schedule(_ id: String, _ deadline: Date?) {
-        guard !feedTime, let deadline, engines[id] != nil, state.schedule(id, deadline) else { return }
+        guard options.clock == .system, let deadline, engines[id] != nil, state.schedule(id, deadline) else { return }
         wakeTimer(before: deadline)
     }
 }

@@ -72,7 +72,7 @@ public struct LiveService: Sendable {
                 await input()
                 return .inputEnded
             }
-            if !games.feedTime {
+            if games.options.clock == .system {
                 group.addTask {
                     await games.runTimer()
                     return nil
