@@ -44,8 +44,13 @@ enum CoalescerOptions {
 
     /// Takes the coalescer's options out of `arguments`; `budget`, when given, replaces `--budget`
     /// (the knobs that follow the budget follow it, and explicit knobs still win).
-    static func parse(_ arguments: inout Arguments, budget: Int? = nil, broadcast: Bool = false) throws(ScoreFeedError) -> Coalescer.Configuration {
-        var configuration: Coalescer.Configuration = arguments.flag("--frequent") ? .frequentUpdates : .standard
+    /// `android`: the pushes are Android's, whose policy starts from ``Coalescer/Configuration/android``.
+    static func parse(
+        _ arguments: inout Arguments, budget: Int? = nil, broadcast: Bool = false, android: Bool = false
+    ) throws(ScoreFeedError) -> Coalescer.Configuration {
+        let frequent = arguments.flag("--frequent")
+        if android, frequent { throw ScoreFeedError(.usage, "--frequent is iOS's profile (NSSupportsLiveActivitiesFrequentUpdates); Android's policy plans for FCM") }
+        var configuration: Coalescer.Configuration = android ? .android : frequent ? .frequentUpdates : .standard
         let asked: Int? = try arguments.number("--budget", in: 0...10_000)
         if let budget = budget ?? asked { configuration = configuration.withBudget(budget) }
         let largest: Int? = try arguments.number("--largest-budget", in: 0...10_000)

@@ -99,7 +99,7 @@ struct LiveRun {
             drainTimeout = TimeInterval(try arguments.number("--drain-timeout", in: 0...86_400) ?? 600)
             metrics = try MetricsOutput.parse(&arguments)
             push = try PushOptions.parse(&arguments, use: .live)
-            coalescer = try CoalescerOptions.parse(&arguments, broadcast: push.isBroadcast)
+            coalescer = try CoalescerOptions.parse(&arguments, broadcast: push.isBroadcast, android: push.platform == .android)
             try push.refuseOverwriting(inputs)
             try OutputGuard.refuse(metrics?.path, inputs: inputs + [push.out].compactMap { $0 }, writing: "the metrics")
             try parseChannels(&arguments)
@@ -116,6 +116,13 @@ struct LiveRun {
                          cap.map { _ in "--max-channels" }, deleteUnknown ? "--delete-unknown-channels" : nil].compactMap { $0 }
             guard push.isBroadcast else {
                 if !given.isEmpty { throw ScoreFeedError(.usage, "\(given.joined(separator: ", ")) \(given.count == 1 ? "is" : "are") for --mode broadcast") }
+                return
+            }
+            guard push.platform == .ios else {
+                if !given.isEmpty {
+                    throw ScoreFeedError(
+                        .usage, "\(given.joined(separator: ", ")) \(given.count == 1 ? "is" : "are") for iOS broadcast channels: Android's broadcast goes to each game's FCM topic, which needs no channel")
+                }
                 return
             }
             channels.manage = (how ?? .header) == .manage

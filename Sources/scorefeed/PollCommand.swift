@@ -107,7 +107,7 @@ enum PollCommand {
             guard boxscoreTemplate == "none" || boxscoreTemplate.contains("{gameId}") else {
                 throw ScoreFeedError(.usage, "--boxscore-template must contain {gameId}, or be none")
             }
-            if live.push.isBroadcast && !live.channels.manage {
+            if live.push.isBroadcast && live.push.platform == .ios && !live.channels.manage {
                 throw ScoreFeedError(
                     .usage,
                     "poll --mode broadcast needs --channels manage: the NBA's feed has no game headers to carry a channel, so ScoreFeed makes each game's channel (with --webhook)")

@@ -49,6 +49,13 @@ struct PushOptions {
             """
         }
         return out + "\n" + """
+              --platform <platform>   ios (default): Live Activity requests for APNs; android:
+                                      Android Live Updates as FCM HTTP v1 data messages, POST
+                                      /v1/projects/{project}/messages:send, each record's line
+                                      starting {"platform":"android" (broadcast mode: to the
+                                      game's topic game-<id>).
+              --fcm-project <id>      Android: the Firebase project in the request path (default:
+                                      the literal {project}, for the sender to fill in).
               --bundle-id <id>        The app's bundle id, for apns-topic or the broadcast path
                                       (default com.example.app).
             """ + "\n" + channel + "\n" + """
@@ -77,6 +84,8 @@ struct PushOptions {
     /// `--out` (`-o`): the file the records are appended to (see ``Use`` for what it does to stdout).
     var out: String?
     var mode: PushRenderer.Mode = .token
+    var platform: PushRenderer.Platform = .ios
+    var fcmProject: String?
     var start = false
     var webhook: URL?
     var webhookToken: String?
@@ -99,9 +108,20 @@ struct PushOptions {
         var options = PushOptions(use: use)
         options.out = try arguments.option("-o", "--out")
         options.bundleId = try arguments.option("--bundle-id") ?? defaultBundleId
+        options.platform = try arguments.choice("--platform", of: PushRenderer.Platform.self) ?? .ios
+        options.fcmProject = try arguments.option("--fcm-project")
+        if let project = options.fcmProject {
+            guard options.platform == .android else { throw ScoreFeedError(.usage, "--fcm-project is for --platform android") }
+            guard !project.isEmpty, project.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") }) else {
+                throw ScoreFeedError(.usage, "--fcm-project needs a Firebase project id (letters, digits, -), not \"\(project)\"")
+            }
+        }
         let modeName = try arguments.choice("--mode", of: ModeName.self) ?? .token
         var channel: String?
         switch use {
+        case .replay where options.platform == .android:
+            try arguments.refuse(
+                "--channel-id", "--channel-id is for iOS broadcasts: Android's broadcast goes to each game's FCM topic, game-<id>")
         case .replay:
             channel = try arguments.option("--channel-id")
         case .live:
@@ -110,6 +130,9 @@ struct PushOptions {
                 "--channel-id is for replaying one game: serve and poll send each game on its own channel. Put \"channel\": \"<id>\" in each game header (serve), or let ScoreFeed create and delete them with --channels manage --webhook <url>")
         }
         options.start = arguments.flag("--start")
+        if options.start, options.platform == .android {
+            throw ScoreFeedError(.usage, "--start is iOS's push-to-start: every Android activity begins with its start")
+        }
         options.staleAfter = try arguments.number("--stale-after", in: 0...28_800)
         options.dismissAfter = try arguments.number("--dismiss-after", in: 0...14_400)
         let url = try arguments.option("--webhook")
@@ -121,6 +144,9 @@ struct PushOptions {
         case .token:
             if channel != nil { throw ScoreFeedError(.usage, "--channel-id is for --mode broadcast") }
             options.mode = .token
+        case .broadcast where options.platform == .android:
+            // Each game's FCM topic: no channel to name or make.
+            options.mode = .broadcastPerGame
         case .broadcast:
             if use == .replay, (channel ?? "").isEmpty {
                 throw ScoreFeedError(.usage, "--mode broadcast needs --channel-id <id>")
@@ -166,6 +192,8 @@ struct PushOptions {
     func renderer() -> PushRenderer.Configuration {
         var configuration = PushRenderer.Configuration(bundleId: bundleId)
         configuration.mode = mode
+        configuration.platform = platform
+        configuration.fcmProject = fcmProject
         configuration.start = start
         if let staleAfter { configuration.staleAfter = staleAfter }
         if let dismissAfter { configuration.dismissAfter = dismissAfter }

@@ -89,7 +89,7 @@ enum ReplayCommand {
                 try CoalescerOptions.refuse(
                     CoalescerOptions.coalescerOnly, in: &arguments, "with --policy every-change: it tunes the coalescer")
             }
-            coalescer = try CoalescerOptions.parse(&arguments, broadcast: push.isBroadcast)
+            coalescer = try CoalescerOptions.parse(&arguments, broadcast: push.isBroadcast, android: push.platform == .android)
             speed = try arguments.number("--speed", in: 0.001...1_000_000)
             noColor = arguments.flag("--no-color")
             if noColor, speed == nil {

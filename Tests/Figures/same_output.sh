@@ -57,7 +57,7 @@ run() { # binary file command args...
 }
 same=0
 for file in "${games[@]}"; do
-  for how in "replay --jsonl" "replay --jsonl --mode broadcast" "report"; do
+  for how in "replay --jsonl" "replay --jsonl --mode broadcast --channel-id dGVzdA==" "report"; do
     a=$(run "$1" "$file" $how); b=$(run "$2" "$file" $how)
     if [ "$a" = "$b" ]; then same=$((same + 1)); else echo "DIFFERENT $(basename "$file") $how: $a / $b"; differ=1; fi
   done

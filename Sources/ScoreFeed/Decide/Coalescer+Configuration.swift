@@ -98,6 +98,11 @@ extension Coalescer {
         public static let standard = Configuration()
         /// For apps with `NSSupportsLiveActivitiesFrequentUpdates`: a larger budget.
         public static let frequentUpdates = Configuration(budget: 60)
+        /// Android Live Updates (FCM): no device drops a `HIGH` message for want of an hourly
+        /// budget (FCM caps a device at 240 messages a minute, 5,000 an hour), so the policy plans
+        /// for 600 an hour, known: every change worth a push goes `HIGH` at once, and no
+        /// priority-5 copy follows (there is no silent drop to hedge for).
+        public static let android = Configuration(budget: 600, largestBudget: 600, copies: false)
 
         /// This configuration with another budget, known: no priority 10 beyond it; the knobs
         /// that follow the budget follow it.

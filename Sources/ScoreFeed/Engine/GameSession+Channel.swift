@@ -3,7 +3,7 @@ import Foundation
 extension GameSession {
     /// Broadcast mode with a channel per game: pushes leave only on the game's own channel.
     public var needsChannel: Bool {
-        renderer.configuration.mode.isPerGame
+        renderer.configuration.hasChannelPerGame
     }
 
     /// Whether pushes wait because the game has no channel to send on.

@@ -14,7 +14,7 @@ extension PushRecord {
 
     /// Appends ``jsonLine()``'s bytes to `out` (a writer puts many lines in one buffer).
     func write(into out: inout JSONBytes) {
-        out.raw("{\"activity\":"); out.string(activity)
+        out.raw(platform == .android ? "{\"platform\":\"android\",\"activity\":" : "{\"activity\":"); out.string(activity)
         out.raw(",\"game\":"); out.string(game)
         out.raw(",\"seq\":"); out.int(seq)
         out.raw(",\"event\":"); out.string(event.rawValue)

@@ -1,8 +1,8 @@
 import Foundation
 import ScoreFeedModel
 
-/// One finished request for the push sender: the APNs path, headers and payload bytes, plus
-/// what the engine knew when it made it. Its JSON line is the push record (the README's "The
+/// One finished request for the push sender: the APNs (or FCM) path, headers and payload bytes,
+/// plus what the engine knew when it made it. Its JSON line is the push record (the README's "The
 /// push record").
 public struct PushRecord: Hashable, Sendable, Codable {
     /// The Live Activity this push updates (the game id unless configured otherwise).
@@ -32,6 +32,14 @@ public struct PushRecord: Hashable, Sendable, Codable {
     /// Payload fields the size guard shortened to fit the APNs limit (`lastPlay`, `alert.body`,
     /// …), least important first; empty when nothing was trimmed.
     public var trimmed: [String] = []
+    /// The lock screen it is for: an APNs request (iOS) or an FCM HTTP v1 message (Android, whose
+    /// line starts `{"platform":"android"`; its `timestamp` is in milliseconds).
+    public var platform: PushRenderer.Platform {
+        get { platformOption ?? .ios }
+        set { platformOption = newValue == .ios ? nil : newValue }
+    }
+    /// Nil for iOS, so an iOS record is saved as before platforms existed.
+    var platformOption: PushRenderer.Platform? = nil
 
     /// Method, path and headers of the HTTP/2 request to APNs.
     public struct Request: Hashable, Sendable, Codable {

@@ -1,15 +1,26 @@
 import Foundation
 
 extension PushRenderer {
-    /// How requests are addressed (token or broadcast), how long they live and how big they may be.
+    /// Which lock screen the requests are for (APNs or FCM), how they are addressed (token or
+    /// broadcast), how long they live and how big they may be.
     public struct Configuration: Hashable, Sendable, Codable {
         /// The app's bundle id: the topic is `<bundleId>.push-type.liveactivity` in token mode, the
         /// path is `/4/broadcasts/apps/<bundleId>` in broadcast mode.
         public var bundleId: String
         /// The activity id in records; defaults to the game id.
         public var activity: String?
-        /// Per-device pushes or one broadcast to a channel (iOS 18+).
+        /// Per-device pushes or one broadcast to a channel (iOS 18+), or to a game's FCM topic.
         public var mode: Mode
+        /// iOS (APNs Live Activity requests, the default) or Android (FCM HTTP v1 data messages).
+        public var platform: Platform {
+            get { platformOption ?? .ios }
+            set { platformOption = newValue == .ios ? nil : newValue }
+        }
+        /// Nil for iOS, so an iOS configuration is saved as before platforms existed.
+        private var platformOption: Platform?
+        /// Android: the Firebase project in the request's path; nil keeps the literal `{project}`
+        /// for the sender to fill in.
+        public var fcmProject: String?
         /// Token mode only: send a push-to-start (`event: start`, iOS 17.2+) before the first update,
         /// so devices without the activity get one. Broadcast pushes cannot start an activity;
         /// ``validate()`` reports that combination and the renderer never emits a start in it.
@@ -22,9 +33,10 @@ extension PushRenderer {
         /// `dismissal-date` on `end` = send time + this, at most 4 hours (the renderer caps it).
         public var dismissAfter: TimeInterval
         /// The most payload bytes a push may have: 4096 per device push, 5120 per broadcast push
-        /// (the mode's own unless set). Longer text is trimmed, then the push is refused.
+        /// (the mode's own unless set). Longer text is trimmed, then the push is refused. On
+        /// Android it bounds FCM's data (its keys and values): 4096 bytes, 2048 to a topic.
         public var payloadLimit: Int {
-            get { payloadLimitOverride ?? mode.payloadLimit }
+            get { payloadLimitOverride ?? (platform == .android ? (mode.isToken ? 4096 : 2048) : mode.payloadLimit) }
             set { payloadLimitOverride = newValue }
         }
         private var payloadLimitOverride: Int?
@@ -94,8 +106,21 @@ extension PushRenderer {
         /// hours after which a device drops a push.
         public static let failoverHeadStart = 60
 
-        /// Whether the push-to-start is actually sent (token mode only).
-        public var sendsStart: Bool { start && mode.isToken }
+        /// Whether the push-to-start is actually sent (token mode only); on Android every activity
+        /// begins with its `start`, in both modes (the app posts its notification on it).
+        public var sendsStart: Bool { platform == .android || (start && mode.isToken) }
+
+        /// Whether each game has a broadcast channel of its own that ScoreFeed keeps (iOS
+        /// broadcast mode without a channel id): an FCM topic needs no channel, devices
+        /// subscribe to it by name.
+        public var hasChannelPerGame: Bool { platform == .ios && mode.isPerGame }
+
+        /// Android broadcast mode: the FCM topic of the game, `game-` and the game id as in file
+        /// names (``GameID/fileStem(_:)``: the NBA's ids as they are, any other byte `%XX`, all
+        /// within FCM's topic characters), the name the app subscribes to.
+        public static func topic(of gameId: String) -> String {
+            "game-" + GameID.fileStem(gameId)
+        }
 
         /// Checks combinations APNs would refuse: push-to-start in broadcast mode, an empty
         /// channel id or bundle id.
@@ -110,6 +135,14 @@ extension PushRenderer {
                 }
             }
         }
+    }
+
+    /// The lock screen a push is for.
+    public enum Platform: String, Hashable, Sendable, Codable, CaseIterable {
+        /// Live Activities through APNs (the push record of DESIGN.md, byte for byte as before).
+        case ios
+        /// Android Live Updates through FCM HTTP v1 data messages (`"platform": "android"`).
+        case android
     }
 
     /// How APNs addresses the push.

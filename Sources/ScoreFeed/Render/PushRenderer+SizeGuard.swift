@@ -26,11 +26,12 @@ extension PushRenderer {
             case tooLarge(bytes: Int, serialization: PayloadSerialization, trimmed: [String])
         }
 
-        /// One trimmable text field of the payload.
-        struct TextField: Sendable {
+        /// One trimmable text field of a message (`Message`: an APNs payload's `aps`, or an
+        /// Android data message).
+        struct TextField<Message>: Sendable {
             var name: String
-            var get: @Sendable (APNsPayload.APS) -> String?
-            var set: @Sendable (inout APNsPayload.APS, String?) -> Void
+            var get: @Sendable (Message) -> String?
+            var set: @Sendable (inout Message, String?) -> Void
             /// Characters that must remain (the alert title keeps one).
             var keep: Int = 0
             /// Whether the field may be removed (`nil`) rather than left empty.
@@ -38,7 +39,7 @@ extension PushRenderer {
         }
 
         /// The trimmable fields, least important first.
-        static let fields: [TextField] = [
+        static let fields: [TextField<APNsPayload.APS>] = [
             TextField(
                 name: "lastPlay", get: { $0.contentState.lastPlay }, set: { $0.contentState.lastPlay = $1 },
                 removable: true),
@@ -52,14 +53,32 @@ extension PushRenderer {
         ]
 
         func fit(_ original: APNsPayload.APS) throws(ScoreFeedError) -> Outcome {
-            var aps = original
-            var payload = try PushRenderer.encode(aps)
+            let payload = try PushRenderer.encode(original)
             // Most payloads are far below the limit in every serialization: none is measured.
-            if payload.count <= limit / PayloadSerialization.largestGrowth { return .fits(payload, aps, trimmed: []) }
-            var size = try PayloadSerialization.sizes(of: payload).largest
+            if payload.count <= limit / PayloadSerialization.largestGrowth { return .fits(payload, original, trimmed: []) }
+            func measure(_ aps: APNsPayload.APS) throws(ScoreFeedError) -> Int {
+                try PayloadSerialization.sizes(of: PushRenderer.encode(aps)).largest.bytes
+            }
+            let (aps, bytes, trimmed) = try trim(original, bytes: try measure(original), fields: Self.fields, measure: measure)
+            let fitted = try PushRenderer.encode(aps)
+            guard bytes <= limit else {
+                let size = try PayloadSerialization.sizes(of: fitted).largest
+                return .tooLarge(bytes: size.bytes, serialization: size.serialization, trimmed: trimmed)
+            }
+            return .fits(fitted, aps, trimmed: trimmed)
+        }
+
+        /// `message` with its `fields` trimmed, least important first, until `measure` finds it
+        /// within the limit (or every field is at its shortest): the message, its size, and the
+        /// fields trimmed. `bytes` is the untrimmed message's size.
+        func trim<Message>(
+            _ message: Message, bytes: Int, fields: [TextField<Message>], measure: (Message) throws(ScoreFeedError) -> Int
+        ) throws(ScoreFeedError) -> (Message, bytes: Int, trimmed: [String]) {
+            var message = message
+            var size = bytes
             var trimmed: [String] = []
-            for field in Self.fields where size.bytes > limit {
-                guard let text = field.get(aps), text.count > field.keep else { continue }
+            for field in fields where size > limit {
+                guard let text = field.get(message), text.count > field.keep else { continue }
                 let characters = Array(text)
                 func candidate(_ kept: Int) -> String? {
                     if kept == 0 { return field.removable ? nil : "" }
@@ -67,35 +86,28 @@ extension PushRenderer {
                 }
                 trimmed.append(field.name)
                 // The shortest this field may get; if even that is too big, go on to the next field.
-                field.set(&aps, candidate(field.keep))
-                payload = try PushRenderer.encode(aps)
-                size = try PayloadSerialization.sizes(of: payload).largest
-                guard size.bytes <= limit else { continue }
-                // Binary search the longest prefix that fits: every serialization grows with each
+                field.set(&message, candidate(field.keep))
+                size = try measure(message)
+                guard size <= limit else { continue }
+                // Binary search the longest prefix that fits: every measure grows with each
                 // character kept, and each character is at least one byte, so no more than
                 // `limit` characters can.
                 var low = field.keep, high = min(characters.count - 1, limit)
-                var best = (payload, size)
                 while low < high {
                     let middle = (low + high + 1) / 2
-                    var attempt = aps
+                    var attempt = message
                     field.set(&attempt, candidate(middle))
-                    let encoded = try PushRenderer.encode(attempt)
-                    let measured = try PayloadSerialization.sizes(of: encoded).largest
-                    if measured.bytes <= limit {
+                    let measured = try measure(attempt)
+                    if measured <= limit {
                         low = middle
-                        aps = attempt
-                        best = (encoded, measured)
+                        message = attempt
+                        size = measured
                     } else {
                         high = middle - 1
                     }
                 }
-                (payload, size) = best
             }
-            guard size.bytes <= limit else {
-                return .tooLarge(bytes: size.bytes, serialization: size.serialization, trimmed: trimmed)
-            }
-            return .fits(payload, aps, trimmed: trimmed)
+            return (message, size, trimmed)
         }
 
         /// The first `kept` characters, without trailing white space, and an ellipsis.

@@ -2,7 +2,7 @@ import Foundation
 import ScoreFeedModel
 
 /// Turns a decided push and the current state into finished APNs requests, in token or
-/// broadcast mode. Pure value type: it keeps the activity's `seq` and last `aps.timestamp` so
+/// broadcast mode, or into FCM HTTP v1 data messages for Android (``Configuration/platform``). Pure value type: it keeps the activity's `seq` and last `aps.timestamp` so
 /// both strictly increase, and whether the push-to-start is still due.
 ///
 /// - `aps.timestamp` is the send second (Unix, rounded down), or one more than the previous
@@ -131,7 +131,8 @@ public struct PushRenderer: Sendable {
             outputs.append(started)
         }
         outputs.append(make(push, state: state, diff: diff, coalesced: coalesced, sentAt: sentAt, sourceTime: sourceTime))
-        if push.priority5Copy && push.priority == 10 {
+        // Android has no hidden budget to hedge: a HIGH message is delivered, so no copy follows.
+        if push.priority5Copy && push.priority == 10 && configuration.platform == .ios {
             // Right behind it, with the next timestamp and the same state: a device that showed
             // the first shows nothing new; one whose budget dropped it shows this a delay later.
             let copy = Push(event: push.event, priority: 5, reason: "priority-5 copy of the push before, in case the budget dropped it")
@@ -158,6 +159,19 @@ public struct PushRenderer: Sendable {
         // The dates a device reads: the engine's clock, or today's under a paced replay.
         let moment = configuration.pacing?.wall(sentAt) ?? sentAt
         let state = configuration.pacing?.shown(state, sentAt: sentAt, moment: moment) ?? state
+        if configuration.platform == .android {
+            // The same rule as `aps.timestamp`'s below, in milliseconds.
+            let sent = Int((moment.timeIntervalSince1970 * 1000).rounded(.down))
+            let timestamp = max(lastTimestamp == 0 ? sent + (configuration.headStart ?? 0) * 1000 : sent, lastTimestamp + 1)
+            let output = android(
+                push, priority: push.event == .update ? push.priority : 10, seq: seq + 1, timestamp: timestamp, moment: moment,
+                state: state, diff: diff, coalesced: coalesced, sentAt: sentAt, sourceTime: sourceTime)
+            if case .push = output {
+                seq += 1
+                lastTimestamp = timestamp
+            }
+            return output
+        }
         let sent = Int(moment.timeIntervalSince1970.rounded(.down))
         // No earlier timestamp: this instance cannot know what a lost one sent.
         let timestamp = max(lastTimestamp == 0 ? sent + (configuration.headStart ?? 0) : sent, lastTimestamp + 1)
@@ -249,6 +263,7 @@ public struct PushRenderer: Sendable {
 
     /// The request's path in `configuration`'s mode.
     static func path(_ configuration: Configuration) -> String {
+        if configuration.platform == .android { return androidPath(configuration) }
         switch configuration.mode {
         case .token: return "/3/device/{token}"
         case .broadcast: return "/4/broadcasts/apps/\(configuration.bundleId)"

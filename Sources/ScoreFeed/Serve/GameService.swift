@@ -64,7 +64,7 @@ public actor GameService {
         }
 
         /// Whether each game sends on its own channel.
-        var perGameChannels: Bool { renderer.mode.isPerGame }
+        var perGameChannels: Bool { renderer.hasChannelPerGame }
     }
 
     /// What the service has read.

@@ -22,7 +22,7 @@ struct MetricsServeTests {
     /// `lines` with a channel of its own in each game's header (broadcast mode), or as they are.
     static func input(_ mode: RealFeedServeTests.Mode) throws -> [Data] {
         let lines = try #require(streamed, "scorefeed stream failed")
-        guard mode == .broadcast else { return lines }
+        guard mode.hasChannels else { return lines }
         return try lines.map { line in
             var object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
             guard let game = object["gameId"] as? String else { return line }
@@ -57,7 +57,7 @@ struct MetricsServeTests {
         let folder = try ScoreFeedProcess.temporaryFolder()
         let metrics = folder.appendingPathComponent("m.prom"), state = folder.appendingPathComponent("state")
         let run = try await BroadcastServeTests.serve(
-            lines, ["--state-dir", state.path, "--metrics", metrics.path] + (mode == .broadcast ? ["--mode", "broadcast"] : []))
+            lines, ["--state-dir", state.path, "--metrics", metrics.path] + mode.arguments)
         return (run, String(decoding: (try? Data(contentsOf: metrics)) ?? Data(), as: UTF8.self), folder)
     }
 
@@ -119,7 +119,7 @@ struct MetricsServeTests {
             #expect(game.corrections == summary.corrections)
             #expect(game.awayScore == summary.awayScore && game.homeScore == summary.homeScore, "\(game.game)'s final")
             #expect(game.unsent == 0 && game.lastEvent != nil)
-            if mode == .broadcast {
+            if mode.hasChannels {
                 #expect(game.channel == BroadcastServeTests.channel(of: game.game), "\(game.game)'s own channel")
             } else {
                 #expect(game.channel == nil && game.channelState == nil)
@@ -134,7 +134,7 @@ struct MetricsServeTests {
             let game = try #require(directory.games.first { row.hasPrefix($0.game + "  ") })
             #expect(row.contains("  ended  \(game.away) \(game.awayScore) – \(game.homeScore) \(game.home)  "))
             #expect(row.contains("pushes p10 \(game.priority10) p5 \(game.priority5)"))
-            #expect(mode == .token || row.contains("channel \(game.channel ?? "?")"))
+            #expect(!mode.hasChannels || row.contains("channel \(game.channel ?? "?")"))
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: state.path).sorted() == before, "status writes nothing")
     }

@@ -47,9 +47,7 @@ struct EveryGameEndsTests {
 
     /// The phase in a record's content-state.
     static func phase(_ push: JoinTests.Push) -> String? {
-        let object = try? JSONSerialization.jsonObject(with: Data(push.line.utf8)) as? [String: Any]
-        let aps = (object?["payload"] as? [String: Any])?["aps"] as? [String: Any]
-        return (aps?["content-state"] as? [String: Any])?["phase"] as? String
+        RecordLine(push.line)?.phase
     }
 
     /// The feed's score of `game` now (the live server's).

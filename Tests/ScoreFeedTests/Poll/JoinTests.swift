@@ -76,7 +76,7 @@ struct JoinTests {
 
     /// `serve` on the system clock, draining at most 5 s once its input ends.
     static func serve(_ mode: Mode) -> [String] {
-        ["serve", "--clock", "system", "--drain-timeout", "5", "--bundle-id", "com.acme"] + (mode == .broadcast ? ["--mode", "broadcast"] : [])
+        ["serve", "--clock", "system", "--drain-timeout", "5", "--bundle-id", "com.acme"] + mode.arguments
     }
 
     /// One push record a run wrote.
@@ -90,21 +90,18 @@ struct JoinTests {
         var apnsID: String
         var score: FinalScore?
 
-        /// A push record line; nil for a channel request or anything without a request.
+        /// A push record line (either platform's); nil for a channel request or anything without
+        /// a request.
         init?(_ line: String) throws {
-            guard !line.hasPrefix("{\"kind\":\"channel\""),
-                  let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let headers = (object["request"] as? [String: Any])?["headers"] as? [String: String],
-                  let apnsID = headers["apns-id"], let game = object["game"] as? String
-            else { return nil }
+            guard !line.hasPrefix("{\"kind\":\"channel\""), let record = RecordLine(line) else { return nil }
             self.line = line
-            self.game = game
-            self.seq = object["seq"] as? Int ?? 0
-            self.event = object["event"] as? String ?? ""
-            self.priority = object["priority"] as? Int ?? 0
-            self.sentAt = (object["sentAt"] as? NSNumber)?.doubleValue ?? 0
-            self.apnsID = apnsID
-            self.score = try BroadcastAudit.score(inRecord: line)
+            self.game = record.game
+            self.seq = record.seq
+            self.event = record.event
+            self.priority = record.priority
+            self.sentAt = (record.object["sentAt"] as? NSNumber)?.doubleValue ?? 0
+            self.apnsID = record.id
+            self.score = record.score.map { FinalScore(home: $0.home, away: $0.away) }
         }
 
         /// The record without its `sentAt`: what one `apns-id` must always name.
@@ -255,7 +252,7 @@ struct JoinTests {
         func headers(_ mode: Mode) -> [Data] {
             JoinTests.games.compactMap { game in
                 guard let line = headerLines[game] else { return nil }
-                guard mode == .broadcast else { return line }
+                guard mode.hasChannels else { return line }
                 return line.dropLast() + Data(",\"channel\":\"\(BroadcastServeTests.channel(of: game))\"}".utf8)
             }
         }

@@ -66,7 +66,7 @@ struct PollHostileTests {
         defer { try? FileManager.default.removeItem(at: state) }
         let process = Process()
         process.executableURL = ScoreFeedProcess.executable
-        process.arguments = PollLiveTests.arguments(server, state: state, apns: apns, timeout: "600")
+        process.arguments = PollLiveTests.arguments(server, state: state, apns: apns, timeout: "600", extra: mode.pollArguments)
         process.standardOutput = FileHandle.nullDevice
         let errors = Pipe()
         process.standardError = errors

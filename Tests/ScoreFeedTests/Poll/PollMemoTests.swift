@@ -12,7 +12,9 @@ struct PollMemoTests {
     /// insert that sorts first for a while, polled as the CDN spells them (each copy repeats the
     /// last one's bytes) and with the first action spelled anew each time (each copy read whole):
     /// the same records and the same figures, the edit and the insert handed.
-    @Test(arguments: zip(["playbyplay_0022000001.json", "playbyplay_0022400723.json"], [Mode.token, .broadcast]))
+    @Test(arguments: zip(
+        ["playbyplay_0022000001.json", "playbyplay_0022400723.json", "playbyplay_0022000001.json", "playbyplay_0022400723.json"],
+        [Mode.token, .broadcast, .androidBroadcast, .androidToken]))
     func copiesReadAfterTheLastOneHandWhatCopiesReadWholeHand(_ file: String, _ mode: Mode) async throws {
         let game = try #require(NBAFiles.gameId(in: file))
         let copies = try GameCopies(file: file)
@@ -44,7 +46,9 @@ struct PollMemoTests {
     /// The same game with every seventh action's `timeActual` gone (as real feeds sometimes have
     /// it), so their times are estimated between their neighbours' and a later copy's anchor moves
     /// them: the memo extends the last copy's estimate, and hands what copies read whole hand.
-    @Test(arguments: zip(["playbyplay_0022000001.json", "playbyplay_0022400723.json"], [Mode.broadcast, .token]))
+    @Test(arguments: zip(
+        ["playbyplay_0022000001.json", "playbyplay_0022400723.json", "playbyplay_0022000001.json", "playbyplay_0022400723.json"],
+        [Mode.broadcast, .token, .androidToken, .androidBroadcast]))
     func copiesWithTimesMissingHandWhatCopiesReadWholeHand(_ file: String, _ mode: Mode) async throws {
         let game = try #require(NBAFiles.gameId(in: file))
         let copies = try GameCopies(file: file)

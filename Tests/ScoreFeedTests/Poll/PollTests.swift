@@ -247,9 +247,12 @@ struct PollLiveTests {
     static let speed = ProcessInfo.processInfo.environment["SCOREFEED_POLL_SPEED"].flatMap(Double.init) ?? 1000
     static let interval = ProcessInfo.processInfo.environment["SCOREFEED_POLL_INTERVAL"] ?? "0.2"
 
-    static func replay(_ game: String) async throws -> [PushRecord] {
+    static func replay(_ game: String, platform: PushRenderer.Platform = .ios) async throws -> [PushRecord] {
         let sink = RecordingSink()
-        _ = try await Replay().run(try FeedReader.read(path: NBAFiles.path("playbyplay_\(game).json")), sink: sink)
+        var renderer = PushRenderer.Configuration()
+        renderer.platform = platform
+        _ = try await Replay(policy: Coalescer(configuration: platform == .android ? .android : .standard), renderer: renderer)
+            .run(try FeedReader.read(path: NBAFiles.path("playbyplay_\(game).json")), sink: sink)
         return await sink.records
     }
 
@@ -304,46 +307,62 @@ struct PollLiveTests {
     }
 
     /// Every game ends with its end and replay's final; at least 90 % of replay's pushes; `seq`
-    /// rising per game; one body per apns-id.
-    static func check(_ lines: [String], allowRepeats: Bool = false, label: String = "") async throws {
+    /// rising per game; one body per apns-id (on Android, per seq and timestamp). The records
+    /// are the platform's of `mode`.
+    static func check(_ lines: [String], mode: Mode = .token, allowRepeats: Bool = false, label: String = "") async throws {
         var bodies: [String: String] = [:]
         var lastSeq: [String: Int] = [:]
-        var byGame: [String: [[String: Any]]] = [:]
+        var byGame: [String: [RecordLine]] = [:]
         for line in lines where !line.hasPrefix("{\"kind\":\"channel\"") {
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            let id = try #require(((object["request"] as? [String: Any])?["headers"] as? [String: String])?["apns-id"])
-            if let body = bodies[id] { #expect(body == line, "one body per apns-id") }
-            bodies[id] = line
-            let game = try #require(object["game"] as? String), seq = try #require(object["seq"] as? Int)
+            let record = try #require(RecordLine(line), "a push record: \(line.prefix(200))")
+            #expect(record.isAndroid == (mode.platform == .android), "\(mode)'s records")
+            if let body = bodies[record.id] { #expect(body == line, "one body per apns-id") }
+            bodies[record.id] = line
+            let game = record.game, seq = record.seq
             if let previous = lastSeq[game] {
                 #expect(seq == previous + 1 || (allowRepeats && seq == previous), "seq of \(game): \(seq) after \(previous)")
             }
             lastSeq[game] = seq
-            if seq > (byGame[game]?.last?["seq"] as? Int ?? 0) { byGame[game, default: []].append(object) }
+            if seq > (byGame[game]?.last?.seq ?? 0) { byGame[game, default: []].append(record) }
         }
         for game in games {
-            let expected = try await replay(game)
+            let expected = try await replay(game, platform: mode.platform)
             let mine = byGame[game] ?? []
             #expect(mine.count * 10 >= expected.count * 9, "\(game): \(mine.count) pushes, replay \(expected.count)")
             let last = try #require(mine.last, "\(game) sent nothing")
-            #expect(last["event"] as? String == "end")
-            let payload = try JSONSerialization.data(withJSONObject: last["payload"] ?? [:])
-            let state = ((try JSONSerialization.jsonObject(with: payload) as? [String: Any])?["aps"] as? [String: Any])?["content-state"] as? [String: Any]
+            #expect(last.event == "end")
             let final = try #require(expected.last?.state)
-            #expect(state?["homeScore"] as? Int == final.homeScore && state?["awayScore"] as? Int == final.awayScore, "\(game)'s final")
+            #expect(last.score?.home == final.homeScore && last.score?.away == final.awayScore, "\(game)'s final")
             // A figure for Tests/LiveChecks/poll.sh, not an assertion.
             let same = Set(lines.filter { $0.contains("\"game\":\"\(game)\"") }) == Set(expected.map { String(decoding: $0.jsonLine(), as: UTF8.self) })
-            print("poll figures: \(label) game \(game): \(mine.count) pushes, replay \(expected.count), records identical to replay's: \(same ? "yes" : "no"), last \(last["event"] as? String ?? "-")")
+            print("poll figures: \(label) game \(game): \(mine.count) pushes, replay \(expected.count), records identical to replay's: \(same ? "yes" : "no"), last \(last.event)")
         }
     }
 
     /// Token mode, or broadcast mode with ScoreFeed managing each game's channel behind the APNs
-    /// test server.
+    /// test server; and Android's two (a device token, each game's FCM topic: no channels).
     enum Mode: String, CaseIterable, Sendable {
         case token, broadcast
+        case androidToken = "android-token", androidBroadcast = "android-broadcast"
 
         func server() throws -> APNsTestServer? {
-            self == .broadcast ? try APNsTestServer() : nil
+            hasChannels ? try APNsTestServer() : nil
+        }
+
+        var platform: PushRenderer.Platform { self == .token || self == .broadcast ? .ios : .android }
+
+        /// Whether games have channels ScoreFeed makes (iOS broadcast).
+        var hasChannels: Bool { self == .broadcast }
+
+        /// The platform's options, and `--mode broadcast` for Android's topics (iOS broadcast's
+        /// come with its APNs server: ``PollLiveTests/arguments(_:state:today:apns:timeout:extra:)``).
+        var pollArguments: [String] {
+            platform == .android ? ["--platform", "android"] + (self == .androidBroadcast ? ["--mode", "broadcast"] : []) : []
+        }
+
+        /// `serve`'s options for this mode (channels from the headers in iOS broadcast).
+        var arguments: [String] {
+            (platform == .android ? ["--platform", "android"] : []) + (self == .broadcast || self == .androidBroadcast ? ["--mode", "broadcast"] : [])
         }
     }
 
@@ -394,9 +413,9 @@ struct PollLiveTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("poll.prom")
         let run = try await Self.poll(
-            server, state: nil, apns: apns, timeout: "2", extra: ["--metrics", file.path, "--metrics-interval", "0.5"])
+            server, state: nil, apns: apns, timeout: "2", extra: ["--metrics", file.path, "--metrics-interval", "0.5"] + mode.pollArguments)
         #expect(run.status == 0, "poll exits 0 when every game has ended: \(run.stderr.suffix(600))")
-        try await Self.check(run.lines, label: "\(mode) failures and hostile boxscores:")
+        try await Self.check(run.lines, mode: mode, label: "\(mode) failures and hostile boxscores:")
         #expect(run.stderr.contains("http://127.0.0.1:\(server.port)"), "failures are named with their URL")
         try Self.checkHostileLines(run.stderr, server: server)
         try Self.checkMetrics(file, lines: run.lines, stderr: run.stderr, server: server)

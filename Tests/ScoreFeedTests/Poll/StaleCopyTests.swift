@@ -232,7 +232,7 @@ struct StaleCopyPollTests {
             let sink = mode.sink()
             let service = try GameService(
                 options: .init(
-                    clock: .system, renderer: mode.renderer, channels: .init(manage: mode == .broadcast), wallClock: clock),
+                    clock: .system, coalescer: mode.coalescer, renderer: mode.renderer, channels: .init(manage: mode.hasChannels), wallClock: clock),
                 sink: sink)
             // A request per step of the game's copies, so the clock keeps pace with the game.
             var poller = LivePoller(gameId: game, playByPlay: Self.url, boxscore: nil, interval: copies.span / Double(steps))

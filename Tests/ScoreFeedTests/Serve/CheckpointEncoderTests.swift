@@ -101,6 +101,8 @@ struct CheckpointEncoderTests {
 
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: Key.self)
+            try c.encode("first", forKey: .z)
+            try c.encode(["set", "twice"], forKey: .z)
             try c.encode("last", forKey: .z)
             try c.encode(true, forKey: .a)
             var nested = c.nestedContainer(keyedBy: Key.self, forKey: .nested)

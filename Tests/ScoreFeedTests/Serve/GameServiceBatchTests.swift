@@ -44,8 +44,8 @@ struct GameServiceBatchTests {
     /// service's game got.
     static func replay(_ document: FeedDocument, mode: Mode, channel: String?) async throws -> [PushRecord] {
         let sink = RecordingSink()
-        let renderer: PushRenderer.Configuration = mode == .token ? .init() : .init(mode: .broadcast(channelId: channel ?? "none"))
-        _ = try await Replay(renderer: renderer).run(document, sink: sink)
+        let renderer: PushRenderer.Configuration = mode.hasChannels ? .init(mode: .broadcast(channelId: channel ?? "none")) : mode.replayRenderer
+        _ = try await Replay(policy: Coalescer(configuration: mode.coalescer), renderer: renderer).run(document, sink: sink)
         return await sink.records
     }
 
@@ -57,6 +57,11 @@ struct GameServiceBatchTests {
     @Test(arguments: [1, 100, Int.max])
     func inBroadcastModeEachGameOnItsOwnChannelSendsWhatReplaySends(batch size: Int) async throws {
         try await check(mode: .broadcast, batch: size, durable: true)
+    }
+
+    @Test(arguments: [Mode.androidToken, .androidBroadcast], [1, 100, Int.max])
+    func onAndroidEachGameSendsWhatReplaySendsForIt(_ mode: Mode, batch size: Int) async throws {
+        try await check(mode: mode, batch: size, durable: true)
     }
 
     func check(mode: Mode, batch size: Int, durable: Bool) async throws {
@@ -85,7 +90,7 @@ struct GameServiceBatchTests {
             #expect(sent.map { $0.jsonLine() } == expected.map { $0.jsonLine() }, "game \(id): event and payload bytes as replay's")
             #expect(sent.last?.event == .end, "game \(id) ends")
         }
-        if mode == .broadcast {
+        if mode.hasChannels {
             #expect(channels.count == 2, "a channel per game")
             #expect(await sink.openChannels.isEmpty, "both deleted after their end")
         }

@@ -87,11 +87,11 @@ struct LiveServiceTests {
         #expect(finishes.last?.channelRequests == (await recording.channelRequests.count))
         // With managed channels the channels settle again after the sink's last deliveries, and
         // the sink is finished again after them.
-        #expect(finishes.count == (mode == .broadcast ? 2 : 1))
+        #expect(finishes.count == (mode.hasChannels ? 2 : 1))
         for document in documents {
             #expect(records.last { $0.game == document.attributes.gameId }?.event == .end)
         }
-        if mode == .broadcast {
+        if mode.hasChannels {
             // Settled: every channel made was deleted, and nothing was left open.
             let requests = await recording.channelRequests
             #expect(requests.filter { $0.action == .create }.count == documents.count)
@@ -120,7 +120,7 @@ struct LiveServiceTests {
         let finishes = await sink.finishes
         #expect(finishes.last?.records == (await recording.records.count))
         #expect(finishes.last?.channelRequests == requests.count, "the deletes and the list were finished too")
-        if mode == .broadcast {
+        if mode.hasChannels {
             #expect(finishes.first?.channelRequests == documents.count + 1, "the creates and one list, no delete before the ends went")
             #expect(requests.filter { $0.action == .delete }.count == documents.count)
             #expect(await recording.openChannels.isEmpty)

@@ -35,36 +35,63 @@ struct RealFeedServeTests {
 
     static func replay(_ document: FeedDocument, mode: Mode = .token) async throws -> [PushRecord] {
         let sink = RecordingSink()
-        _ = try await Replay(renderer: mode.replayRenderer).run(document, sink: sink)
+        _ = try await Replay(policy: Coalescer(configuration: mode.coalescer), renderer: mode.replayRenderer).run(document, sink: sink)
         return await sink.records
     }
 
     /// Token mode, or broadcast mode with each game on the channel ScoreFeed creates for it (the
-    /// recording sink plays APNs: the first channel it makes is ``Mode/firstChannel``).
+    /// recording sink plays APNs: the first channel it makes is ``Mode/firstChannel``); and the
+    /// same two for Android (FCM data messages to a device token, or to each game's topic), so
+    /// every live-path test that runs for iOS runs for Android.
     enum Mode: String, CaseIterable, Sendable {
         case token, broadcast
+        case androidToken = "android-token", androidBroadcast = "android-broadcast"
 
         static let firstChannel = Data("channel-1".utf8).base64EncodedString()
 
+        var platform: PushRenderer.Platform { self == .token || self == .broadcast ? .ios : .android }
+
+        /// Whether games have broadcast channels that ScoreFeed makes and deletes (iOS broadcast).
+        var hasChannels: Bool { self == .broadcast }
+
+        /// Whether pushes go to a broadcast (an iOS channel or an FCM topic).
+        var isBroadcast: Bool { self == .broadcast || self == .androidBroadcast }
+
+        /// The policy both replay and the service run: each platform's own.
+        var coalescer: Coalescer.Configuration { platform == .android ? .android : .standard }
+
+        /// `serve`'s and `poll`'s options for this mode (channels come from the headers).
+        var arguments: [String] {
+            (platform == .android ? ["--platform", "android"] : []) + (isBroadcast ? ["--mode", "broadcast"] : [])
+        }
+
         /// What replay of one game renders: in broadcast mode, on the channel serve's game gets.
         var replayRenderer: PushRenderer.Configuration {
-            self == .token ? .init() : .init(mode: .broadcast(channelId: Self.firstChannel))
+            var configuration: PushRenderer.Configuration = switch self {
+            case .token, .androidToken: .init()
+            case .broadcast: .init(mode: .broadcast(channelId: Self.firstChannel))
+            case .androidBroadcast: .init(mode: .broadcastPerGame)
+            }
+            configuration.platform = platform
+            return configuration
         }
 
         /// A service in this mode (broadcast: channels managed, deleted as soon as the end is out).
         func service(clock: GameService.ClockMode, state: URL? = nil, sink: any PushSink) throws -> GameService {
             try GameService(
                 options: .init(
-                    clock: clock, renderer: renderer, stateDirectory: state, channels: .init(manage: self == .broadcast)),
+                    clock: clock, coalescer: coalescer, renderer: renderer, stateDirectory: state, channels: .init(manage: hasChannels)),
                 sink: sink)
         }
 
         /// The service's renderer: token, or a channel per game deleted as soon as the end is out.
         var renderer: PushRenderer.Configuration {
-            self == .token ? .init() : PushRenderer.Configuration(mode: .broadcastPerGame).lingering(0)
+            var configuration: PushRenderer.Configuration = isBroadcast ? PushRenderer.Configuration(mode: .broadcastPerGame).lingering(0) : .init()
+            configuration.platform = platform
+            return configuration
         }
 
-        func sink() -> RecordingSink { RecordingSink(answeringChannels: self == .broadcast) }
+        func sink() -> RecordingSink { RecordingSink(answeringChannels: hasChannels) }
     }
 
     /// Hands `lines` to `service`, numbering them from `first`; returns the messages.
@@ -106,7 +133,7 @@ struct RealFeedServeTests {
         let summary = try #require(await service.summaries().first)
         #expect(summary.statistics.duplicates == document.events.count - summary.statistics.rejected)
         #expect(summary.statistics.edits == 0)
-        if mode == .broadcast {
+        if mode.hasChannels {
             #expect(await sink.channelRequests.filter { $0.action != .list }.map(\.action) == [.create, .delete], "one channel, deleted after the end")
             #expect(await sink.openChannels.isEmpty)
         }
@@ -131,7 +158,7 @@ struct RealFeedServeTests {
         let summaries = await service.summaries()
         #expect(summaries.count == documents.count)
         #expect(summaries.allSatisfy { $0.ended && $0.unsent == 0 })
-        if mode == .broadcast {
+        if mode.hasChannels {
             var channels: [String: Set<String>] = [:]
             for record in records { channels[record.game, default: []].insert(record.request.headers["apns-channel-id"] ?? "") }
             #expect(channels.values.allSatisfy { $0.count == 1 } && Set(channels.values.compactMap(\.first)).count == documents.count)

@@ -42,7 +42,7 @@ struct StateDirectoryLockTests {
         let written = try await ScoreFeedProcess.run(["stream"] + files + ["--out", plain.path])
         #expect(written.status == 0, "\(written.standardError)")
         defer { try? FileManager.default.removeItem(at: plain) }
-        guard mode == .broadcast || copies > 1 else { return try Data(contentsOf: plain) }
+        guard mode.hasChannels || copies > 1 else { return try Data(contentsOf: plain) }
         let night = try String(contentsOf: plain, encoding: .utf8).split(separator: "\n").map(String.init)
         let ids = night.compactMap { line in
             line.contains("\"gameId\"") ? (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["gameId"] as? String : nil
@@ -62,7 +62,7 @@ struct StateDirectoryLockTests {
                 piece.map { "\($0.before)\"\($0.id)-\(copy)\"\($0.after)" } ?? line
             }
         }
-        if mode == .broadcast {
+        if mode.hasChannels {
             lines = lines.map { line in
                 guard line.contains("\"gameId\"") else { return line }
                 let id = try! JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
@@ -74,7 +74,7 @@ struct StateDirectoryLockTests {
     }
 
     static func modeArguments(_ mode: RealFeedServeTests.Mode) -> [String] {
-        mode == .broadcast ? ["--mode", "broadcast"] : []
+        mode.arguments
     }
 
     /// `serve --clock feed` on `state` in `mode`.
@@ -86,7 +86,7 @@ struct StateDirectoryLockTests {
     /// ever, holding the dir.
     static func pollArguments(_ mode: RealFeedServeTests.Mode, state: URL) -> [String] {
         ["poll", "--games", "0022400762", "--url-template", "http://127.0.0.1:9/{gameId}", "--state-dir", state.path]
-            + (mode == .broadcast ? ["--mode", "broadcast", "--channels", "manage", "--webhook", "http://127.0.0.1:9/x"] : [])
+            + mode.arguments + (mode.hasChannels ? ["--channels", "manage", "--webhook", "http://127.0.0.1:9/x"] : [])
     }
 
     /// A `serve` that holds `state` until killed: it has read the stream's headers and first

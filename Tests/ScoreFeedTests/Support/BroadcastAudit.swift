@@ -67,11 +67,7 @@ struct BroadcastAudit {
 
     /// The score in a push record line's content-state.
     static func score(inRecord line: String) throws -> FinalScore? {
-        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-        let aps = (object?["payload"] as? [String: Any])?["aps"] as? [String: Any]
-        guard let state = aps?["content-state"] as? [String: Any], let home = state["homeScore"] as? Int,
-              let away = state["awayScore"] as? Int else { return nil }
-        return FinalScore(home: home, away: away)
+        RecordLine(line)?.score.map { FinalScore(home: $0.home, away: $0.away) }
     }
 
     /// The payload's bytes as they stand in a push record line (between `"payload":` and `,"diff":`).

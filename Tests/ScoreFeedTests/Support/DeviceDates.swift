@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// The dates a device reads in one push record line: `aps.timestamp`, `stale-date`,
-/// `dismissal-date`, `apns-expiration` and a running game clock's `endsAt` (Unix seconds).
+/// `dismissal-date`, `apns-expiration` and a running game clock's `endsAt` (Unix seconds); on
+/// Android, the data's `timestamp` and `dismiss_after` and the clock's `endsAt`.
 struct DeviceDates {
     var seq: Int
     var event: String
@@ -13,19 +14,21 @@ struct DeviceDates {
     var expiration: Double?
     var endsAt: Double?
 
-    /// Nil for a line that is not a push record (a channel request).
+    /// Nil for a line that is not a push record (a channel request). An Android record's dates
+    /// are its data's `timestamp` and `dismiss_after` (milliseconds), as seconds.
     init?(line: Data) {
-        guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
-              let request = object["request"] as? [String: Any], let headers = request["headers"] as? [String: String],
-              let payload = object["payload"] as? [String: Any], let aps = payload["aps"] as? [String: Any]
-        else { return nil }
-        seq = object["seq"] as? Int ?? 0
-        event = object["event"] as? String ?? ""
-        timestamp = (aps["timestamp"] as? NSNumber)?.doubleValue
-        staleDate = (aps["stale-date"] as? NSNumber)?.doubleValue
-        dismissalDate = (aps["dismissal-date"] as? NSNumber)?.doubleValue
-        expiration = headers["apns-expiration"].flatMap(Double.init)
-        let clock = (aps["content-state"] as? [String: Any])?["clock"] as? [String: Any]
+        guard let record = RecordLine(line) else { return nil }
+        seq = record.seq
+        event = record.event
+        timestamp = record.timestamp
+        if let aps = record.aps {
+            staleDate = (aps["stale-date"] as? NSNumber)?.doubleValue
+            dismissalDate = (aps["dismissal-date"] as? NSNumber)?.doubleValue
+        } else {
+            dismissalDate = record.data?["dismiss_after"].flatMap(Double.init).map { $0 / 1000 }
+        }
+        expiration = record.headers["apns-expiration"].flatMap(Double.init)
+        let clock = record.state?["clock"] as? [String: Any]
         // A Swift `Date` in the content-state counts from 2001 (`JSONEncoder`'s default).
         endsAt = ((clock?["running"] as? [String: Any])?["endsAt"] as? NSNumber).map { $0.doubleValue + 978_307_200 }
     }

@@ -1,0 +1,102 @@
+import Foundation
+import ScoreFeedModel
+
+extension PushRenderer {
+    /// Android's request path: FCM HTTP v1's send, the project given or `{project}` for the
+    /// sender to fill in.
+    static func androidPath(_ configuration: Configuration) -> String {
+        "/v1/projects/\(configuration.fcmProject ?? "{project}")/messages:send"
+    }
+
+    /// The trimmable text of an Android message, least important first: the same fields, by the
+    /// same names, as an APNs payload's (``SizeGuard/fields``).
+    static let androidFields: [SizeGuard.TextField<AndroidMessage>] = [
+        .init(name: "lastPlay", get: { $0.state.lastPlay }, set: { $0.state.lastPlay = $1 }, removable: true),
+        .init(name: "alert.body", get: { $0.alert?.body }, set: { $0.alert?.body = $1 ?? "" }),
+        .init(name: "alert.title", get: { $0.alert?.title }, set: { $0.alert?.title = $1 ?? "" }, keep: 1),
+        .init(name: "attributes.league", get: { $0.attributes.league }, set: { $0.attributes.league = $1 ?? "" }),
+        .init(name: "attributes.away.city", get: { $0.attributes.away.city }, set: { $0.attributes.away.city = $1 ?? "" }),
+        .init(name: "attributes.home.city", get: { $0.attributes.home.city }, set: { $0.attributes.home.city = $1 ?? "" }),
+        .init(name: "attributes.away.name", get: { $0.attributes.away.name }, set: { $0.attributes.away.name = $1 ?? "" }),
+        .init(name: "attributes.home.name", get: { $0.attributes.home.name }, set: { $0.attributes.home.name = $1 ?? "" }),
+    ]
+
+    /// `push` as an Android record numbered `seq`, stamped `timestamp` (Unix milliseconds):
+    /// an FCM HTTP v1 data message (``AndroidMessage``) in the push record's envelope with
+    /// `"platform": "android"`. Its data fits FCM's limit (``Configuration/payloadLimit``), text
+    /// trimmed as an APNs payload's is, or it is refused.
+    ///
+    /// - `android.priority`: `HIGH` for a priority 10 (the `start`, the `end` and every push the
+    ///   policy wants seen now), `NORMAL` for a priority 5.
+    /// - `android.ttl`: the `start` lives ``Configuration/expiration`` (1 hour), an `update`
+    ///   ``Configuration/staleAfter`` (5 minutes: a phone offline longer gets no backlog of old
+    ///   scores, only the next news), the `end` 4 hours (a late `end` still takes a stale score
+    ///   away).
+    /// - `collapse_key` (the game's topic name) on a `NORMAL` update only: a phone in Doze gets the
+    ///   newest of them, not each. A `HIGH` message is not collapsible, so it never waits in
+    ///   FCM's bucket of collapsible messages (20 a device, refilled one every 3 minutes).
+    func android(
+        _ push: Push, priority: Int, seq: Int, timestamp: Int, moment: Date, state: GameState, diff: Diff, coalesced: Int,
+        sentAt: Date, sourceTime: Date?
+    ) -> Output {
+        let sent = Int((moment.timeIntervalSince1970 * 1000).rounded(.down))
+        let high = priority == 10
+        let alert: APNsPayload.Alert? = high ? push.alert.map { alertText($0, state: state, now: moment) } : nil
+        let ttl = switch push.event {
+        case .start: Int(configuration.expiration)
+        case .update: Int(configuration.staleAfter)
+        case .end: 4 * 3600
+        }
+        let topic = Configuration.topic(of: attributes.gameId)
+        let message = AndroidMessage(
+            target: configuration.mode.isToken ? .token : .topic(topic), gameId: attributes.gameId, seq: seq, event: push.event,
+            timestamp: timestamp, state: state, attributes: attributes, alert: alert,
+            dismissAfter: push.event == .end ? sent + Int(min(configuration.dismissAfter, Configuration.maximumDismissal)) * 1000 : nil,
+            high: high, ttl: max(0, ttl), collapseKey: high || push.event != .update ? nil : topic)
+        let limit = configuration.payloadLimit
+        func refusal(bytes: Int, _ error: ScoreFeedError) -> Output {
+            .refused(PushRefusal(
+                activity: activity, game: attributes.gameId, event: push.event, priority: priority, sentAt: sentAt,
+                sourceTime: sourceTime, reason: push.reason, bytes: bytes, limit: limit, error: error))
+        }
+        let measure = { (message: AndroidMessage) throws(ScoreFeedError) -> Int in
+            do {
+                return AndroidMessage.size(of: try message.data())
+            } catch {
+                throw ScoreFeedError(.invalidValue, "could not encode the message: \(error)")
+            }
+        }
+        let fitted: AndroidMessage, data: [(key: String, value: String)], trimmed: [String]
+        do {
+            let guardrail = SizeGuard(limit: limit)
+            let (trimmedMessage, bytes, names) = try guardrail.trim(
+                message, bytes: try measure(message), fields: Self.androidFields, measure: measure)
+            guard bytes <= limit else {
+                let what = names.isEmpty ? "" : " even after trimming \(names.joined(separator: ", "))"
+                return refusal(bytes: bytes, ScoreFeedError(
+                    .payloadTooLarge,
+                    "\(push.event.rawValue) data of \(bytes) bytes exceeds FCM's limit of \(limit) for a \(configuration.mode.isToken ? "token" : "topic") message\(what); not sent"))
+            }
+            fitted = trimmedMessage
+            data = try trimmedMessage.data()
+            trimmed = names
+        } catch let error as ScoreFeedError {
+            return refusal(bytes: 0, error)
+        } catch {
+            return refusal(bytes: 0, ScoreFeedError(.invalidValue, "could not encode the message: \(error)"))
+        }
+        let payload = AndroidMessage.body(
+            target: fitted.target, data: data, high: fitted.high, ttl: fitted.ttl, collapseKey: fitted.collapseKey)
+        var shownDiff = diff
+        if trimmed.contains("lastPlay"), let index = shownDiff.changes.firstIndex(where: { $0.field == .lastPlay }) {
+            shownDiff.changes[index].new = fitted.state.lastPlay.map { .text($0) } ?? .null
+        }
+        var record = PushRecord(
+            activity: activity, game: attributes.gameId, seq: seq, event: push.event, priority: priority,
+            sentAt: sentAt, sourceTime: sourceTime, coalesced: coalesced,
+            request: .init(path: Self.androidPath(configuration), headers: ["content-type": "application/json; charset=UTF-8"]), payload: payload,
+            diff: shownDiff, reason: push.reason, state: fitted.state, timestamp: timestamp, trimmed: trimmed)
+        record.platform = .android
+        return .push(record)
+    }
+}
