@@ -9,6 +9,7 @@ enum FreshnessCommand {
         baselines and the clairvoyant bound, per game and as medians, at one or more budgets.
 
         USAGE: scorefeed freshness [<file> ...] [--generated <n>] [--budgets <list>] [options]
+               scorefeed freshness --platform android [<file> ...] [--generated <n>] [options]
                scorefeed freshness --grid [--told] [--grid-budgets <list>] [--grid-delays <list>] <file> ...
                scorefeed freshness --join <list> [--grid-budgets <list>] [--grid-delays <list>] <file> ...
 
@@ -19,6 +20,10 @@ enum FreshnessCommand {
           --generated <n>         Also measure n generated games (seeds 1…n).
           --budgets <list>        Budgets to measure, comma separated (default 15,60); they
                                   replace --budget, the other coalescer options apply to each.
+          --platform <platform>   ios (default), or android: the engine's Android messages
+                                  under the Android device model (FCM's collapsible bucket,
+                                  NORMAL late as Doze delays it, the per-device caps) against
+                                  HIGH on every change, with and without a collapse key.
         \(gridHelp)
         \(joinHelp)
         \(CoalescerOptions.help)
@@ -49,7 +54,13 @@ enum FreshnessCommand {
         var arguments = Arguments(argv)
         if let join = try arguments.option("--join") { return try await runJoin(join, &arguments) }
         if arguments.flag("--grid") { return try await runGrid(&arguments) }
+        let platform = try arguments.choice("--platform", of: PushRenderer.Platform.self) ?? .ios
         let generated: Int = try arguments.number("--generated", in: 0...100_000) ?? 0
+        if platform == .android {
+            try arguments.refuse("--budgets", "--budgets is for iOS: Android's policy plans for FCM, which has no hourly budget to measure")
+            let configuration = try CoalescerOptions.parse(&arguments, android: true)
+            return try await runAndroid(try games(files: try arguments.positionals(max: .max), generated: generated), configuration)
+        }
         let budgetText = try arguments.option("--budgets") ?? "15,60"
         let budgets = budgetText.split(separator: ",").compactMap { Int($0) }
         guard !budgets.isEmpty, budgets.count == budgetText.split(separator: ",").count, budgets.allSatisfy({ $0 >= 0 }) else {
@@ -60,17 +71,7 @@ enum FreshnessCommand {
         try CoalescerOptions.refuse(["--budget", "--frequent"], in: &arguments, "here: --budgets <list> names the budgets measured")
         let coalescerOptions = arguments
         _ = try CoalescerOptions.parse(&arguments)
-        let files = try arguments.positionals(max: .max)
-        guard !files.isEmpty || generated > 0 else {
-            throw ScoreFeedError(.usage, "name game files or --generated <n>")
-        }
-        var games = try files.map { path throws(ScoreFeedError) in
-            Game(name: URL(fileURLWithPath: path).lastPathComponent, document: try FeedReader.read(path: path))
-        }
-        for seed in 0..<generated {
-            let game = GameGenerator(seed: UInt64(seed + 1)).generate()
-            games.append(Game(name: "generated seed \(seed + 1)", document: game.document))
-        }
+        let games = try games(files: try arguments.positionals(max: .max), generated: generated)
         for budget in budgets {
             var options = coalescerOptions
             let configuration = try CoalescerOptions.parse(&options, budget: budget)
@@ -86,6 +87,76 @@ enum FreshnessCommand {
             print(table(reports, budget: budget, delay: configuration.priority5Delay, perGame: games.count <= 40))
         }
         return 0
+    }
+
+    /// The games named, then `generated` generated ones (seeds 1…n).
+    static func games(files: [String], generated: Int) throws(ScoreFeedError) -> [Game] {
+        guard !files.isEmpty || generated > 0 else {
+            throw ScoreFeedError(.usage, "name game files or --generated <n>")
+        }
+        var games = try files.map { path throws(ScoreFeedError) in
+            Game(name: URL(fileURLWithPath: path).lastPathComponent, document: try FeedReader.read(path: path))
+        }
+        for seed in 0..<generated {
+            let game = GameGenerator(seed: UInt64(seed + 1)).generate()
+            games.append(Game(name: "generated seed \(seed + 1)", document: game.document))
+        }
+        return games
+    }
+
+    /// The Android table: each game's engine (Android's policy and messages) against the two
+    /// `HIGH` senders under ``AndroidDeviceModel``, and the medians.
+    static func runAndroid(_ games: [Game], _ configuration: Coalescer.Configuration) async throws -> Int32 {
+        var renderer = PushRenderer.Configuration()
+        renderer.platform = .android
+        var reports: [(String, AndroidFreshnessReport)] = []
+        for game in games {
+            let sink = RecordingSink()
+            _ = try await Replay(policy: Coalescer(configuration: configuration), renderer: renderer).run(game.document, sink: sink)
+            reports.append((game.name, AndroidFreshnessReport(game: game.document.attributes.gameId, records: await sink.records, timeline: game.timeline)))
+        }
+        print(androidTable(reports, perGame: games.count <= 40))
+        return 0
+    }
+
+    static func androidTable(_ reports: [(String, AndroidFreshnessReport)], perGame: Bool) -> String {
+        func f(_ x: Double) -> String { String(format: "%.3f", x) }
+        func seconds(_ x: Double?) -> String { x.map { "\(Int($0)) s" } ?? "never" }
+        let columns = ["engine", "HIGH", "collaps.", "NORMAL", "eng-best", "HIGH n", "NORMAL n", "final"]
+        var lines = [
+            "Android device model: \(AndroidDeviceModel().summary). Wrong share (lower is better):",
+            FreshnessReport.pad("game", 28, left: true) + columns.map { FreshnessReport.pad($0, 10) }.joined(),
+        ]
+        var engine: [Double] = [], best: [Double] = [], high: [Double] = [], collapsible: [Double] = [], finals: [Double] = []
+        var neverFinal = 0
+        for (name, report) in reports {
+            let rows = report.rows
+            engine.append(report.engine.wrongShare)
+            best.append(report.bestBaseline.wrongShare)
+            high.append(rows[1].wrongShare)
+            collapsible.append(rows[2].wrongShare)
+            if let lag = report.engine.finalLag { finals.append(lag) } else { neverFinal += 1 }
+            if perGame {
+                let cells = [
+                    f(rows[0].wrongShare), f(rows[1].wrongShare), f(rows[2].wrongShare), f(rows[3].wrongShare),
+                    String(format: "%+.3f", report.engine.wrongShare - report.bestBaseline.wrongShare),
+                    "\(report.engine.priority10)", "\(report.engine.priority5)", seconds(report.engine.finalLag),
+                ]
+                lines.append(FreshnessReport.pad(String(name.prefix(27)), 28, left: true) + cells.map { FreshnessReport.pad($0, 10) }.joined())
+            }
+        }
+        func median(_ xs: [Double]) -> Double {
+            let s = xs.sorted()
+            return s.isEmpty ? 0 : (s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2)
+        }
+        lines.append(
+            "median of \(reports.count) games: engine \(f(median(engine))), HIGH every change \(f(median(high))), "
+                + "HIGH collapsible \(f(median(collapsible))); engine - better baseline \(String(format: "%+.4f", median(engine) - median(best))) "
+                + "of game time")
+        lines.append(
+            "  the engine's final on screen: at most \(seconds(finals.max())) after it was sent"
+                + (neverFinal > 0 ? ", never on \(neverFinal) games" : ", on every game"))
+        return lines.joined(separator: "\n") + "\n"
     }
 
     static func table(_ reports: [(String, FreshnessReport)], budget: Int, delay: Double, perGame: Bool) -> String {

@@ -155,14 +155,24 @@ enum ReplayCommand {
             return ExitCode.failure
         }
         await console?.finish()
-        let report = FreshnessReport(
-            game: document.attributes.gameId, records: await recording.records.filter { $0.event != .start },
-            timeline: ScoreTimeline(events: document.events),
-            model: DeviceModel(options.coalescer))
+        let timeline = ScoreTimeline(events: document.events)
+        let records = await recording.records
+        // iOS: the push-to-start announces the activity; Android's start shows the game as any message does.
+        let report: any Encodable & Sendable
+        let reportText: String
+        if options.push.platform == .android {
+            let android = AndroidFreshnessReport(game: document.attributes.gameId, records: records, timeline: timeline)
+            (report, reportText) = (android, android.text)
+        } else {
+            let ios = FreshnessReport(
+                game: document.attributes.gameId, records: records.filter { $0.event != .start }, timeline: timeline,
+                model: DeviceModel(options.coalescer))
+            (report, reportText) = (ios, ios.text)
+        }
         if !quiet {
             Console.error(summaryText(summary, file: path))
             Console.error(sourceText(document))
-            Console.error("\n" + report.text)
+            Console.error("\n" + reportText)
         }
         if let reportPath = options.reportPath {
             let encoder = JSONEncoder()

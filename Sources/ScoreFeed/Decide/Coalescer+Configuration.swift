@@ -102,7 +102,9 @@ extension Coalescer {
         /// budget (FCM caps a device at 240 messages a minute, 5,000 an hour), so the policy plans
         /// for 600 an hour, known: every change worth a push goes `HIGH` at once, and no
         /// priority-5 copy follows (there is no silent drop to hedge for).
-        public static let android = Configuration(budget: 600, largestBudget: 600, copies: false)
+        public static let android = Configuration(
+            budget: 600, largestBudget: 600, priority5Delay: AndroidDeviceModel().normalDelay,
+            shortestPriority5Delay: AndroidDeviceModel().normalDelay, copies: false)
 
         /// This configuration with another budget, known: no priority 10 beyond it; the knobs
         /// that follow the budget follow it.

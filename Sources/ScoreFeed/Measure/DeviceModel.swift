@@ -40,22 +40,29 @@ public struct DeviceModel: Hashable, Sendable {
         /// Feed time of the newest event in the push.
         public var sourceTime: Date
         public var isEnd: Bool
+        /// Android: the message has a `collapse_key` (``AndroidDeviceModel``'s bucket).
+        public var collapsible = false
 
-        public init(sentAt: Date, priority: Int, timestamp: Int, score: FinalScore, sourceTime: Date, isEnd: Bool) {
+        public init(sentAt: Date, priority: Int, timestamp: Int, score: FinalScore, sourceTime: Date, isEnd: Bool, collapsible: Bool = false) {
             self.sentAt = sentAt
             self.priority = priority
             self.timestamp = timestamp
             self.score = score
             self.sourceTime = sourceTime
             self.isEnd = isEnd
+            self.collapsible = collapsible
         }
 
         public init(_ record: PushRecord) {
             self.init(
                 sentAt: record.sentAt, priority: record.priority, timestamp: record.timestamp,
                 score: FinalScore(home: record.state.homeScore, away: record.state.awayScore),
-                sourceTime: record.sourceTime ?? record.sentAt, isEnd: record.event == .end)
+                sourceTime: record.sourceTime ?? record.sentAt, isEnd: record.event == .end,
+                collapsible: record.platform == .android && record.payload.range(of: Self.collapseKey) != nil)
         }
+
+        /// What marks a collapsible FCM message in an Android record's body.
+        private static let collapseKey = Data(",\"collapse_key\":".utf8)
     }
 
     /// One change of what the screen shows.

@@ -26,13 +26,26 @@ public struct Freshness: Hashable, Sendable, Codable {
 
     /// Measures `pushes` against the true `timeline`.
     public init(policy: String, pushes: [DeviceModel.Sent], timeline: ScoreTimeline, model: DeviceModel) {
+        self.init(policy: policy, pushes: pushes, timeline: timeline, screen: model.screen(pushes), budget: model.budget, window: model.window)
+    }
+
+    /// Measures `pushes` against the true `timeline` on an Android phone: budget overruns count
+    /// the messages past FCM's hourly cap.
+    public init(policy: String, pushes: [DeviceModel.Sent], timeline: ScoreTimeline, android: AndroidDeviceModel) {
+        self.init(
+            policy: policy, pushes: pushes, timeline: timeline, screen: android.screen(pushes), budget: android.perHour,
+            window: DeviceModel.hour)
+    }
+
+    /// Measures `pushes`, which put `screen` on the device, against the true `timeline`; a
+    /// priority 10 beyond `budget` in a rolling `window` is an overrun.
+    init(policy: String, pushes: [DeviceModel.Sent], timeline: ScoreTimeline, screen: [DeviceModel.Shown], budget: Int, window: TimeInterval) {
         self.policy = policy
         self.pushes = pushes.count
         priority10 = pushes.filter { $0.priority == 10 }.count
         priority5 = pushes.count - priority10
-        (peakHourlyPriority10, budgetOverruns) = Self.budgetUse(pushes, model: model)
+        (peakHourlyPriority10, budgetOverruns) = Self.budgetUse(pushes, budget: budget, window: window)
         priority10ByHour = Self.byHour(pushes.filter { $0.priority == 10 }.map(\.sentAt), from: timeline.start)
-        let screen = model.screen(pushes)
         wrongShare = Self.wrongShare(screen: screen, timeline: timeline)
         var lags: [Double] = []
         var unshown = 0
@@ -83,14 +96,14 @@ public struct Freshness: Hashable, Sendable, Codable {
         return hours
     }
 
-    static func budgetUse(_ pushes: [DeviceModel.Sent], model: DeviceModel) -> (peak: Int, overruns: Int) {
+    static func budgetUse(_ pushes: [DeviceModel.Sent], budget: Int, window: TimeInterval) -> (peak: Int, overruns: Int) {
         let times = pushes.filter { $0.priority == 10 }.map(\.sentAt).sorted()
         var peak = 0, overruns = 0, low = 0
         for (i, time) in times.enumerated() {
-            while times[low] <= time.addingTimeInterval(-model.window) { low += 1 }
+            while times[low] <= time.addingTimeInterval(-window) { low += 1 }
             let count = i - low + 1
             peak = max(peak, count)
-            if count > model.budget { overruns += 1 }
+            if count > budget { overruns += 1 }
         }
         return (peak, overruns)
     }

@@ -41,6 +41,34 @@ struct OptionCombinationTests {
         #expect(error?.code == .usage && error?.message.hasPrefix(message) == true, "\(String(describing: error))")
     }
 
+    /// Android's options, and what iOS's options would do on Android: refused, naming why.
+    @Test(arguments: [
+        (["Fixtures/one-point.json", "--fcm-project", "demo"], "--fcm-project is for --platform android"),
+        (["Fixtures/one-point.json", "--platform", "android", "--start"], "--start is iOS's push-to-start"),
+        (["Fixtures/one-point.json", "--platform", "android", "--mode", "broadcast", "--channel-id", "dGVzdA=="], "--channel-id is for iOS broadcasts"),
+        (["Fixtures/one-point.json", "--platform", "android", "--frequent"], "--frequent is iOS's profile"),
+        (["Fixtures/one-point.json", "--platform", "android", "--fcm-project", "a/b"], "--fcm-project needs a Firebase project id"),
+        (["Fixtures/one-point.json", "--platform", "watchos"], "--platform takes ios or android"),
+    ])
+    func androidRefusesWhatItCannotDo(argv: [String], message: String) {
+        var arguments = Arguments(argv)
+        let error = #expect(throws: ScoreFeedError.self) { _ = try ReplayCommand.Options(&arguments) }
+        #expect(error?.code == .usage && error?.message.hasPrefix(message) == true, "\(String(describing: error))")
+    }
+
+    @Test func androidTakesItsOwnOptionsAndItsPolicy() throws {
+        var replay = Arguments(["Fixtures/one-point.json", "--platform", "android", "--mode", "broadcast", "--fcm-project", "demo-1"])
+        let options = try ReplayCommand.Options(&replay)
+        #expect(options.push.renderer().platform == .android && options.push.renderer().fcmProject == "demo-1")
+        #expect(options.push.renderer().mode == .broadcastPerGame)
+        #expect(options.coalescer.budget == Coalescer.Configuration.android.budget && !options.coalescer.copies)
+        var serve = Arguments(["--platform", "android", "--mode", "broadcast", "--channels", "manage"])
+        let error = #expect(throws: ScoreFeedError.self) { _ = try ServeCommand.Options(&serve) }
+        #expect(error?.message.contains("FCM topic") == true, "\(String(describing: error))")
+        var poll = Arguments(["--games", "0022400762", "--platform", "android", "--mode", "broadcast"])
+        #expect(try PollCommand.Options(&poll).live.push.platform == .android, "poll's Android broadcast needs no channels")
+    }
+
     /// What every-change reads of the coalescer's options (the freshness report's device), and
     /// `--no-color` where a table is shown, are still taken.
     @Test(arguments: [
