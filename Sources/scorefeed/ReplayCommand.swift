@@ -19,6 +19,7 @@ enum ReplayCommand {
                                 [--run <n>] [--min-interval <s>]
                                 [--alerts <list>] [--report-json <path>] [--speed <x>]
                                 [--no-color] [--policy <policy>] [--bundle-id <id>]
+                                [--platform <platform>] [--fcm-project <id>]
                                 [--mode <mode>] [--channel-id <id>] [--start]
                                 [--webhook <url>] [--webhook-token-env <name>]
                                 [--webhook-timeout <s>] [--webhook-give-up <s>]

@@ -16,7 +16,7 @@ enum SimulateCommand {
         restores all its checkpoints hold, the day finishes).
         The same seed gives the same pushes, byte for byte.
 
-        USAGE: scorefeed simulate [--days <n>] [--seed <n>] [--day <k>] [--mode <mode>]
+        USAGE: scorefeed simulate [--days <n>] [--seed <n>] [--day <k>] [--mode <mode>] [--platform <platform>]
                                   [--games <dir>] [--interval <s>] [--per-day <lo-hi>] [--pool <n>] [--lose-state]
                                   [--moment <ms>] [--in-order]
                                   [--threads <n>] [--records <path>]
@@ -27,6 +27,8 @@ enum SimulateCommand {
           --day <k>               The first day's index (default 0): with --days 1, one day
                                   replayed alone, as a failure's line says.
           --mode <mode>           token, broadcast (a channel per game) or both (default both).
+          --platform <platform>   ios (APNs), android (FCM: a topic per game in broadcast
+                                  mode) or both (default both): each day runs for each.
           --games <dir>           Real games to draw from besides generated ones:
                                   playbyplay_<id>.json with boxscore_<id>.json beside it.
           --interval <s>          Seconds between a poller's requests (default 30).
@@ -50,7 +52,7 @@ enum SimulateCommand {
 
         EXAMPLES:
           scorefeed simulate --days 1000 --seed 7
-          scorefeed simulate --seed 7 --day 412 --days 1 --mode broadcast --records day.jsonl
+          scorefeed simulate --seed 7 --day 412 --days 1 --mode broadcast --platform ios --records day.jsonl
 
         """
 
@@ -60,6 +62,7 @@ enum SimulateCommand {
         let seed: UInt64 = try arguments.number("--seed", in: 0...UInt64.max) ?? 1
         let first: Int = try arguments.number("--day", in: 0...1_000_000_000) ?? 0
         let modeName = try arguments.option("--mode") ?? "both"
+        let platformName = try arguments.option("--platform") ?? "both"
         let games = try arguments.option("--games")
         let interval: Double = try arguments.number("--interval", in: 1...3600) ?? 30
         let threads: Int = try arguments.number("--threads", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
@@ -84,11 +87,21 @@ enum SimulateCommand {
         case "both": modes = [.token, .broadcastPerGame]
         default: throw ScoreFeedError(.usage, "--mode must be token, broadcast or both, not '\(modeName)'")
         }
+        let platforms: [PushRenderer.Platform]
+        switch platformName {
+        case "both": platforms = [.ios, .android]
+        default:
+            guard let platform = PushRenderer.Platform(rawValue: platformName) else {
+                throw ScoreFeedError(.usage, "--platform must be ios, android or both, not '\(platformName)'")
+            }
+            platforms = [platform]
+        }
         let real = try games.map { path throws(ScoreFeedError) in try SimulatedGamePool.realGames(in: URL(fileURLWithPath: path)) } ?? []
         if games != nil && real.isEmpty { throw ScoreFeedError(.usage, "--games \(games!): no playbyplay_<id>.json in it") }
         var options = Simulation.Options(
             days: days, seed: seed, firstDay: first, modes: modes, pool: SimulatedGamePool(real: real, generated: generated), pollInterval: interval,
             games: perDay, losingState: losingState, threads: threads)
+        options.platforms = platforms
         options.moment = Double(moment) / 1000
         options.shuffled = !inOrder
         let stream = try RecordStream(path: recordsPath)
@@ -100,10 +113,10 @@ enum SimulateCommand {
         let broken = outcomes.filter { !$0.violations.isEmpty }
         for outcome in broken {
             let mode = outcome.mode == .token ? "token" : "broadcast"
-            print("day \(outcome.day) (\(mode)) broke \(outcome.violations.count) invariant(s):")
+            print("day \(outcome.day) (\(mode), \(outcome.platform.rawValue)) broke \(outcome.violations.count) invariant(s):")
             for violation in outcome.violations.prefix(5) { print("  \(violation)") }
             let extra = games.map { " --games \($0)" } ?? ""
-            print("  replay: scorefeed simulate --seed \(outcome.seed) --day \(outcome.day) --days 1 --mode \(mode)\(extra) --interval \(Int(interval)) --per-day \(perDay.lowerBound)-\(perDay.upperBound) --pool \(generated)\(losingState ? " --lose-state" : "")\(moment != defaultMoment ? " --moment \(moment)" : "")\(inOrder ? " --in-order" : "")")
+            print("  replay: scorefeed simulate --seed \(outcome.seed) --day \(outcome.day) --days 1 --mode \(mode) --platform \(outcome.platform.rawValue)\(extra) --interval \(Int(interval)) --per-day \(perDay.lowerBound)-\(perDay.upperBound) --pool \(generated)\(losingState ? " --lose-state" : "")\(moment != defaultMoment ? " --moment \(moment)" : "")\(inOrder ? " --in-order" : "")")
         }
         print(Simulation.figures(outcomes, seconds: seconds, digest: stream.digest))
         return broken.isEmpty ? 0 : ExitCode.failure

@@ -4,12 +4,13 @@ extension SimulatedDay {
     /// A day a test scripts instead of drawing: these games, these kills, this sender. The day
     /// starts ten minutes before its first tip-off, as a drawn one does.
     public init(
-        scripted games: [Game], mode: PushRenderer.Mode, seed: UInt64 = 1, restarts: [Restart] = [], sink: SinkFaults = SinkFaults(),
-        pollInterval: TimeInterval = 30
+        scripted games: [Game], mode: PushRenderer.Mode, platform: PushRenderer.Platform = .ios, seed: UInt64 = 1, restarts: [Restart] = [],
+        sink: SinkFaults = SinkFaults(), pollInterval: TimeInterval = 30
     ) {
         index = 0
         self.seed = seed
         self.mode = mode
+        self.platform = platform
         self.games = games
         self.restarts = restarts.sorted { $0.at < $1.at }
         self.sink = sink

@@ -20,6 +20,15 @@ public struct SimulatedDay: Sendable {
     /// Token mode: each game's activity is started by a push (`--start`), a game that comes back
     /// after it was ended by a new one.
     public var startsActivities = false
+    /// The lock screen the day's records are for: iOS (APNs) or Android (FCM, whose broadcast
+    /// goes to topics: no channels, so no channel faults).
+    public var platform: PushRenderer.Platform = .ios
+
+    /// Whether games have channels the service makes and deletes (iOS broadcast mode).
+    public var hasChannels: Bool { platform == .ios && mode == .broadcastPerGame }
+
+    /// The policy of the day's platform.
+    public var coalescer: Coalescer.Configuration { platform == .android ? .android : .standard }
 
     /// How one game goes.
     public enum Fate: Hashable, Sendable {
@@ -131,13 +140,14 @@ public struct SimulatedDay: Sendable {
     /// A day drawn from `seed` over `pool` (games are drawn from it; real games among them are
     /// used as they are), with a number of games in `games`.
     public init(
-        index: Int, seed: UInt64, mode: PushRenderer.Mode, pool: SimulatedGamePool, pollInterval: TimeInterval = 30,
-        games gameCount: ClosedRange<Int> = 5...15, losingState: Bool = false
+        index: Int, seed: UInt64, mode: PushRenderer.Mode, platform: PushRenderer.Platform = .ios, pool: SimulatedGamePool,
+        pollInterval: TimeInterval = 30, games gameCount: ClosedRange<Int> = 5...15, losingState: Bool = false
     ) {
         var random = SeededRandom(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
         self.index = index
         self.seed = seed
         self.mode = mode
+        self.platform = platform
         self.pollInterval = pollInterval
         // A day in the 2025 season, the first tip-off at 7 pm Eastern (00:00 UTC).
         let day = Date(timeIntervalSince1970: 1_735_689_600 + Double(index % 180) * 86_400)
@@ -217,6 +227,8 @@ public struct SimulatedDay: Sendable {
                 sink.channelOutages = [from..<from.addingTimeInterval(random.double(in: 30...1800))]
             }
             if random.chance(0.3) { sink.channelRefusals = random.double(in: 0.1...0.5) }
+            // Drawn all the same (the day's other draws stay as iOS's), and none on Android.
+            if platform == .android { (sink.channelOutages, sink.channelRefusals) = ([], 0) }
         }
         self.sink = sink
     }

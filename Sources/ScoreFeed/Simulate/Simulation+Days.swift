@@ -13,6 +13,8 @@ extension Simulation {
         /// The first day's index (a failure is replayed by its seed and index alone).
         public var firstDay: Int
         public var modes: [PushRenderer.Mode]
+        /// The lock screens each day runs for (both by default: every invariant holds for each).
+        public var platforms: [PushRenderer.Platform] = [.ios, .android]
         public var pool: SimulatedGamePool
         public var pollInterval: TimeInterval
         /// Games a day holds.
@@ -58,9 +60,9 @@ extension Simulation {
         return base.appendingPathComponent("scorefeed-simulate-\(ProcessInfo.processInfo.processIdentifier)")
     }
 
-    /// Runs the days (each in each mode) on ``Options/threads`` threads of their own, off Swift's
-    /// cooperative pool; returns their outcomes in order (day, then mode), whatever order they
-    /// finished in.
+    /// Runs the days (each in each mode, for each platform) on ``Options/threads`` threads of their
+    /// own, off Swift's cooperative pool; returns their outcomes in order (day, then mode, then
+    /// platform), whatever order they finished in.
     public static func run(_ options: Options) async -> [Outcome] {
         await run(options, each: nil)
     }
@@ -70,7 +72,9 @@ extension Simulation {
     /// more records than those of the days finished out of order (1,000 days delivered about
     /// 1.1 million). `each` is called on the simulation's threads, one call at a time.
     public static func run(_ options: Options, each: (@Sendable (Outcome) -> Void)?) async -> [Outcome] {
-        let work = (0..<options.days).flatMap { day in options.modes.map { (options.firstDay + day, $0) } }
+        let work = (0..<options.days).flatMap { day in
+            options.modes.flatMap { mode in options.platforms.map { (options.firstDay + day, mode, $0) } }
+        }
         // A directory of this run's own: runs side by side (tests) never share one.
         let root = options.stateRoot.appendingPathComponent("run-\(UUID().uuidString)")
         let results = Results(count: work.count, each: each)
@@ -79,8 +83,10 @@ extension Simulation {
             for _ in 0..<options.threads {
                 let thread = Thread {
                     while let index = results.take(), index < work.count {
-                        let (day, mode) = work[index]
-                        let plan = SimulatedDay(index: day, seed: options.seed, mode: mode, pool: options.pool, pollInterval: options.pollInterval, games: options.games, losingState: options.losingState)
+                        let (day, mode, platform) = work[index]
+                        let plan = SimulatedDay(
+                            index: day, seed: options.seed, mode: mode, platform: platform, pool: options.pool, pollInterval: options.pollInterval,
+                            games: options.games, losingState: options.losingState)
                         results.set(index, run(plan, stateRoot: root, moment: options.moment, shuffled: options.shuffled))
                     }
                     if left.finish() { done.resume() }

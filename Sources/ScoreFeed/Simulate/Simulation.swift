@@ -13,6 +13,7 @@ public enum Simulation {
         public var day: Int
         public var seed: UInt64
         public var mode: PushRenderer.Mode
+        public var platform: PushRenderer.Platform
         public var games: Int
         public var faults: [String: Int]
         /// Invariant checks made, and those that failed (one line each).
@@ -58,7 +59,7 @@ public enum Simulation {
     /// in the order they became ready.
     public static func run(_ day: SimulatedDay, stateRoot root: URL, moment: TimeInterval = defaultMoment, shuffled: Bool = true) -> Outcome {
         // A directory of its own: runs of the same day side by side never share one.
-        let name = "day-\(day.seed)-\(day.index)-\(day.mode == .token ? "token" : "broadcast")-\(UUID().uuidString)"
+        let name = "day-\(day.seed)-\(day.index)-\(day.platform.rawValue)-\(day.mode == .token ? "token" : "broadcast")-\(UUID().uuidString)"
         let base = root.appendingPathComponent(name)
         defer { try? FileManager.default.removeItem(at: base) }
         var random = SeededRandom(seed: day.seed ^ UInt64(day.index) &* 0xA24B_AED4_963E_E407)
@@ -162,7 +163,7 @@ public enum Simulation {
             violations.append("(instances started \(instances.count); kills \(restarts.isEmpty ? "none" : restarts.joined(separator: ", ")))")
         }
         return Outcome(
-            day: day.index, seed: day.seed, mode: day.mode, games: day.games.count, faults: day.faults,
+            day: day.index, seed: day.seed, mode: day.mode, platform: day.platform, games: day.games.count, faults: day.faults,
             checks: checker.checks + told.restoresChecked, violations: violations + checker.violations, records: sender.records,
             pushes: sender.records.count,
             instances: instances.count, simulatedSeconds: clock.now.timeIntervalSince(day.start), answers: cdn.answers,
@@ -207,6 +208,7 @@ public enum Simulation {
         let sink = ResilientSink(sender, clock: clock, random: random.next)
         // Broadcast: a channel per game, kept the default linger after its end.
         var renderer = PushRenderer.Configuration(mode: day.mode)
+        renderer.platform = day.platform
         renderer.start = day.startsActivities
         let service: GameService
         do {
@@ -222,7 +224,8 @@ public enum Simulation {
             }
             service = try GameService(
                 options: .init(
-                    clock: .system, renderer: renderer, stateDirectory: state, channels: .init(manage: day.mode != .token, deleteUnknown: true),
+                    clock: .system, coalescer: day.coalescer, renderer: renderer, stateDirectory: state,
+                    channels: .init(manage: day.hasChannels, deleteUnknown: true),
                     metrics: metrics, wallClock: clock),
                 sink: sink)
             let durable = Self.durableInputs(in: state)

@@ -4,7 +4,7 @@ import Testing
 import ScoreFeedModel
 
 /// The live layer's scenarios on the real games in `../shared/nba-pbp`, in process on virtual
-/// time: scripted days (``SimulatedDay/init(scripted:mode:seed:restarts:sink:pollInterval:)``) run
+/// time: scripted days (``SimulatedDay/init(scripted:mode:platform:seed:restarts:sink:pollInterval:)``) run
 /// through `GameService`, `LiveService`, the pollers and the sinks as `poll` and `serve` run them,
 /// in token and broadcast mode (channels made and deleted by ScoreFeed). Issue 30's joins and
 /// catch-ups (one push for the present), issue 32's days where games go silent or are postponed
@@ -13,7 +13,26 @@ import ScoreFeedModel
 /// servers keeps one smoke test per command (`PollLiveTests`, `EveryGameEndsTests`).
 @Suite("live days on the real games, on virtual time", .enabled(if: NBAFiles.available, NBAFiles.absentReason))
 struct LiveDayScenarioTests {
-    static let modes: [PushRenderer.Mode] = [.token, .broadcastPerGame]
+    /// Token and broadcast mode, for iOS and for Android: every scenario runs in each.
+    static let modes: [Lane] = [
+        Lane(.token, .ios), Lane(.broadcastPerGame, .ios), Lane(.token, .android), Lane(.broadcastPerGame, .android),
+    ]
+
+    /// A mode on a platform.
+    struct Lane: Sendable, CustomTestStringConvertible, CustomStringConvertible {
+        var mode: PushRenderer.Mode
+        var platform: PushRenderer.Platform
+
+        init(_ mode: PushRenderer.Mode, _ platform: PushRenderer.Platform) {
+            self.mode = mode
+            self.platform = platform
+        }
+
+        /// Whether games have channels ScoreFeed makes (iOS broadcast).
+        var hasChannels: Bool { platform == .ios && mode.isPerGame }
+        var description: String { "\(mode.name) \(platform.rawValue)" }
+        var testDescription: String { description }
+    }
 
     /// Every liveData game beside the package.
     static let real: [SimulatedGame] = (try? SimulatedGamePool.realGames(in: NBAFiles.folder)) ?? []
@@ -101,10 +120,10 @@ struct LiveDayScenarioTests {
     /// Followed from the middle of each game (a poller started late; serve handed each game's
     /// lines up to then at once): one push for the present, not a burst of the past.
     @Test(arguments: modes, [SimulatedDay.Path.poll, .serve])
-    func aJoinMidGameSendsThePresentOnce(_ mode: PushRenderer.Mode, _ path: SimulatedDay.Path) async throws {
+    func aJoinMidGameSendsThePresentOnce(_ mode: Lane, _ path: SimulatedDay.Path) async throws {
         var games = Self.games(path)
         for index in games.indices { games[index].join = games[index].moment(0.5) }
-        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode, pollInterval: 120))
+        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, pollInterval: 120))
         Self.checkInvariants(outcome)
         Self.checkFinals(outcome, games)
         for plan in games {
@@ -121,13 +140,14 @@ struct LiveDayScenarioTests {
     /// action is on a push within one poll's interval (the pregame 404s are not failures to back
     /// off from; backed off, the first actions waited up to a minute more).
     @Test(arguments: modes)
-    func aGameFollowedBeforeTipOffShowsItsFirstActionWithinAPoll(_ mode: PushRenderer.Mode) async throws {
+    func aGameFollowedBeforeTipOffShowsItsFirstActionWithinAPoll(_ mode: Lane) async throws {
         let games = Self.games(.poll)
-        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode, pollInterval: 30))
+        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, pollInterval: 30))
         Self.checkInvariants(outcome)
         #expect(outcome.answers["404", default: 0] > games.count, "the endpoints had no game before tip-off")
         for plan in games {
-            let first = try #require(outcome.records.first { $0.game == plan.game.id && $0.event != .start })
+            // Android's start shows the game as any message does (it takes the first update's place).
+            let first = try #require(outcome.records.first { $0.game == plan.game.id && ($0.event != .start || mode.platform == .android) })
             let late = first.sentAt.timeIntervalSince(plan.firstAction)
             #expect(late >= 0 && late <= 30, "\(plan.game.id): its first push came \(Int(late)) s after its first action")
         }
@@ -137,13 +157,13 @@ struct LiveDayScenarioTests {
     /// pipe's pieces): still one moment, pushes up to 10 ms apart counted as one (decided part by
     /// part, the parts were pushed 5 to 7 times).
     @Test(arguments: modes)
-    func aBacklogInPartsSendsThePresentOnce(_ mode: PushRenderer.Mode) async throws {
+    func aBacklogInPartsSendsThePresentOnce(_ mode: Lane) async throws {
         var games = Self.games(.serve)
         for index in games.indices {
             games[index].join = games[index].moment(0.5)
             games[index].backlogBatches = 4
         }
-        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode, pollInterval: 120))
+        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, pollInterval: 120))
         Self.checkInvariants(outcome)
         Self.checkFinals(outcome, games)
         for plan in games {
@@ -159,10 +179,10 @@ struct LiveDayScenarioTests {
     /// Each game's endpoints answer 503 from 0.4 to 0.7 of the game: once they answer again, one
     /// push for the present.
     @Test(arguments: modes)
-    func anOutageIsCaughtUpWithOnePush(_ mode: PushRenderer.Mode) async throws {
+    func anOutageIsCaughtUpWithOnePush(_ mode: Lane) async throws {
         var games = Self.games()
         for index in games.indices { games[index].outages = [games[index].moment(0.4)..<games[index].moment(0.7)] }
-        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode, pollInterval: 120))
+        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, pollInterval: 120))
         Self.checkInvariants(outcome)
         Self.checkFinals(outcome, games)
         #expect(outcome.answers.contains { $0.key.contains("503") && $0.value > 0 }, "the endpoints were down: \(outcome.answers)")
@@ -181,11 +201,11 @@ struct LiveDayScenarioTests {
     /// directory (serve, each game's lines from the start again): no `apns-id` names two bodies,
     /// and every game ends with its final.
     @Test(arguments: modes)
-    func aFailoverToAFreshStateDirNeverNamesAnotherBodyWithAnID(_ mode: PushRenderer.Mode) async throws {
+    func aFailoverToAFreshStateDirNeverNamesAnotherBodyWithAnID(_ mode: Lane) async throws {
         let games = Self.games(.serve, apart: 0)
         let kill = try #require(games.map { $0.moment(0.5) }.min())
         let outcome = try await Self.run(SimulatedDay(
-            scripted: games, mode: mode, restarts: [SimulatedDay.Restart(at: kill, downFor: 30, lostState: true)], pollInterval: 120))
+            scripted: games, mode: mode.mode, platform: mode.platform, restarts: [SimulatedDay.Restart(at: kill, downFor: 30, lostState: true)], pollInterval: 120))
         #expect(outcome.instances == 2)
         #expect(!outcome.violations.contains { $0.contains("names two bodies") }, "\(outcome.violations.prefix(4))")
         #expect(!outcome.violations.contains { $0.contains("shows") && $0.contains("after") }, "no score backwards: \(outcome.violations.prefix(4))")
@@ -203,12 +223,12 @@ struct LiveDayScenarioTests {
     /// postponed: each ends on the lock screen (final; suspended at the feed's score; postponed
     /// only) and the day finishes by itself.
     @Test(arguments: modes)
-    func aDayWithASilentAndAPostponedGameFinishesByItself(_ mode: PushRenderer.Mode) async throws {
+    func aDayWithASilentAndAPostponedGameFinishesByItself(_ mode: Lane) async throws {
         try #require(Self.real.count >= 3)
         var games = Array(Self.games().prefix(3))
         games[1].fate = .silent(at: 0.68)
         games[2].fate = .postponed
-        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode, pollInterval: 120))
+        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, pollInterval: 120))
         Self.checkInvariants(outcome)
         Self.checkFinals(outcome, [games[0]])
         let silent = outcome.records.filter { $0.game == games[1].game.id }
@@ -221,7 +241,7 @@ struct LiveDayScenarioTests {
         let told = outcome.reports.map(\.report)
         #expect(told.contains { if case .calledOff(games[2].game.id, .postponed, _, _) = $0 { true } else { false } }, "the postponement is told")
         #expect(told.contains { if case .calledOff(games[1].game.id, .suspended, _, ended: true) = $0 { true } else { false } }, "the give-up is told")
-        if mode != .token {
+        if mode.hasChannels {
             #expect(outcome.channelsMade[games[1].game.id] == 1, "the silent game had one channel: \(outcome.channelsMade)")
         }
     }
@@ -231,7 +251,7 @@ struct LiveDayScenarioTests {
     /// later), follows it to its final, on a new activity in token mode and a new channel in
     /// broadcast mode, and leaves the game that ended alone.
     @Test(arguments: modes)
-    func aKillWhileAGameIsGivenUpThenItsComeback(_ mode: PushRenderer.Mode) async throws {
+    func aKillWhileAGameIsGivenUpThenItsComeback(_ mode: Lane) async throws {
         try #require(Self.real.count >= 3)
         var games = Array(Self.games(apart: 0).prefix(3))
         let giveUp = FeedWatch.defaultGiveUpAfter
@@ -243,7 +263,7 @@ struct LiveDayScenarioTests {
         games[2].tipOff = kill.addingTimeInterval(-3600)
         let again = back.addingTimeInterval(600)
         var day = SimulatedDay(
-            scripted: games, mode: mode, restarts: [SimulatedDay.Restart(at: kill, tornJournal: true), SimulatedDay.Restart(at: again)],
+            scripted: games, mode: mode.mode, platform: mode.platform, restarts: [SimulatedDay.Restart(at: kill, tornJournal: true), SimulatedDay.Restart(at: again)],
             pollInterval: 120)
         day.startsActivities = true
         let outcome = try await Self.run(day)
@@ -266,9 +286,11 @@ struct LiveDayScenarioTests {
                 "the third says the game is back")
         let resumed = silent.filter { $0.sentAt >= starts[2] }
         if let seq = suspended.map(\.seq).max() { #expect(resumed.allSatisfy { $0.seq > seq }, "seq keeps rising after the suspended end") }
-        if mode == .token { #expect(resumed.first?.event == .start, "a new activity starts for the game that came back") }
+        if mode.mode == .token || mode.platform == .android {
+            #expect(resumed.first?.event == .start, "a new activity starts for the game that came back")
+        }
         #expect(!outcome.records.contains { $0.game == games[0].game.id && $0.sentAt >= starts[2] }, "the ended game is left alone")
-        if mode != .token { #expect(outcome.channelsMade[games[1].game.id] == 2, "a new channel for the game that came back") }
+        if mode.hasChannels { #expect(outcome.channelsMade[games[1].game.id] == 2, "a new channel for the game that came back") }
     }
 
     // MARK: - Crashes, a stale edge, faults
@@ -276,12 +298,12 @@ struct LiveDayScenarioTests {
     /// kill -9 three times (two journals torn mid-line), polled and served games alike: each
     /// instance restores what the one before had applied, sent and spent; every final once.
     @Test(arguments: modes)
-    func killNineAndRestartLosesAndChangesNothing(_ mode: PushRenderer.Mode) async throws {
+    func killNineAndRestartLosesAndChangesNothing(_ mode: Lane) async throws {
         var games = Self.games(apart: 900)
         for index in games.indices where index % 2 == 1 { games[index].path = .serve }
         let middle = games[games.count / 2]
         let outcome = try await Self.run(SimulatedDay(
-            scripted: games, mode: mode,
+            scripted: games, mode: mode.mode, platform: mode.platform,
             restarts: [
                 SimulatedDay.Restart(at: middle.moment(0.25), tornJournal: true), SimulatedDay.Restart(at: middle.moment(0.5)),
                 SimulatedDay.Restart(at: middle.moment(0.8), downFor: 600, tornJournal: true),
@@ -299,7 +321,7 @@ struct LiveDayScenarioTests {
     /// arrival, the held push went out alone at once and the `end` right after it: 4 pushes, 2 of
     /// priority 10.
     @Test(arguments: modes, [SimulatedDay.Path.poll, .serve].flatMap { path in (0..<5).map { Placed(path: path, which: $0) } })
-    func aRestartAfterTheFinalSendsTheEndAsOneMoment(_ mode: PushRenderer.Mode, _ placed: Placed) async throws {
+    func aRestartAfterTheFinalSendsTheEndAsOneMoment(_ mode: Lane, _ placed: Placed) async throws {
         var plan = try #require(Self.games(placed.path).dropFirst(placed.which).first)
         // Read again in four parts a millisecond apart: the first ones are repeats only.
         if placed.path == .serve { plan.backlogBatches = 4 }
@@ -308,7 +330,7 @@ struct LiveDayScenarioTests {
         let kill = plan.firstAction.addingTimeInterval((periodEnd + plan.game.span) / 2)
         let over = try #require(plan.finalAt).addingTimeInterval(60)
         let outcome = try await Self.run(SimulatedDay(
-            scripted: [plan], mode: mode, restarts: [SimulatedDay.Restart(at: kill, downFor: over.timeIntervalSince(kill))],
+            scripted: [plan], mode: mode.mode, platform: mode.platform, restarts: [SimulatedDay.Restart(at: kill, downFor: over.timeIntervalSince(kill))],
             pollInterval: 1))
         Self.checkInvariants(outcome)
         Self.checkFinals(outcome, [plan])
@@ -326,11 +348,11 @@ struct LiveDayScenarioTests {
     /// delivered it, token mode lost it with the queue: the last push was an update short of the
     /// final (`simulate --seed 21 --day 7 --mode token --games ../shared/nba-pbp`; tried).
     @Test(arguments: modes, [SimulatedDay.Path.poll, .serve].flatMap { path in (0..<5).map { Placed(path: path, which: $0) } })
-    func aKillWhileTheSenderHoldsTheEndStillEndsTheGame(_ mode: PushRenderer.Mode, _ placed: Placed) async throws {
+    func aKillWhileTheSenderHoldsTheEndStillEndsTheGame(_ mode: Lane, _ placed: Placed) async throws {
         let plan = try #require(Self.games(placed.path).dropFirst(placed.which).first)
         let final = try #require(plan.finalAt)
         let outcome = try await Self.run(SimulatedDay(
-            scripted: [plan], mode: mode, restarts: [SimulatedDay.Restart(at: final.addingTimeInterval(300), downFor: 60)],
+            scripted: [plan], mode: mode.mode, platform: mode.platform, restarts: [SimulatedDay.Restart(at: final.addingTimeInterval(300), downFor: 60)],
             sink: SimulatedDay.SinkFaults(failing: [final.addingTimeInterval(-120)..<final.addingTimeInterval(900)]), pollInterval: 30))
         Self.checkInvariants(outcome)
         Self.checkFinals(outcome, [plan])
@@ -343,12 +365,12 @@ struct LiveDayScenarioTests {
     /// sends it. Before the simulator ran the service again, such a day broke as a dropped final
     /// (`simulate --seed 2 --day 305 --days 1 --mode token`, a silent game called off).
     @Test(arguments: modes, [SimulatedDay.Path.poll, .serve].flatMap { path in (0..<5).map { Placed(path: path, which: $0) } })
-    func aSenderDownAtTheDaysEndSendsTheFinalOnTheNextRun(_ mode: PushRenderer.Mode, _ placed: Placed) async throws {
+    func aSenderDownAtTheDaysEndSendsTheFinalOnTheNextRun(_ mode: Lane, _ placed: Placed) async throws {
         let plan = try #require(Self.games(placed.path).dropFirst(placed.which).first)
         // The last action (serve's final line) or the boxscore's final, whichever comes first.
         let final = min(try #require(plan.finalAt), plan.firstAction.addingTimeInterval(plan.game.span))
         let outcome = try await Self.run(SimulatedDay(
-            scripted: [plan], mode: mode, sink: SimulatedDay.SinkFaults(failing: [final.addingTimeInterval(-60)..<final.addingTimeInterval(7200)]),
+            scripted: [plan], mode: mode.mode, platform: mode.platform, sink: SimulatedDay.SinkFaults(failing: [final.addingTimeInterval(-60)..<final.addingTimeInterval(7200)]),
             pollInterval: 30))
         Self.checkInvariants(outcome)
         Self.checkFinals(outcome, [plan])
@@ -365,10 +387,10 @@ struct LiveDayScenarioTests {
     /// A stale CDN edge answers 40 % of the requests with an older copy: no push goes back, every
     /// final is right, and the older copies were served.
     @Test(arguments: modes)
-    func aStaleEdgeNeverTakesTheScreenBack(_ mode: PushRenderer.Mode) async throws {
+    func aStaleEdgeNeverTakesTheScreenBack(_ mode: Lane) async throws {
         var games = Self.games()
         for index in games.indices { games[index].staleShare = 0.4 }
-        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode, pollInterval: 120))
+        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, pollInterval: 120))
         Self.checkInvariants(outcome)
         Self.checkFinals(outcome, games)
         #expect(outcome.answers.contains { $0.key.contains("stale") && $0.value > 0 }, "older copies were served: \(outcome.answers)")
@@ -384,10 +406,10 @@ struct LiveDayScenarioTests {
     /// of virtual time). With the timer waiting for each game's send in turn, `serve`'s catch-up
     /// decisions went 6.7 s late behind another game's request (tried).
     @Test(arguments: modes, [SimulatedDay.Path.poll, .serve])
-    func aSlowSenderHoldsNoOtherGamesPush(_ mode: PushRenderer.Mode, _ path: SimulatedDay.Path) async throws {
+    func aSlowSenderHoldsNoOtherGamesPush(_ mode: Lane, _ path: SimulatedDay.Path) async throws {
         let games = Self.games(path, apart: 0)
         let outcome = try await Self.run(SimulatedDay(
-            scripted: games, mode: mode, sink: SimulatedDay.SinkFaults(slowest: 10), pollInterval: 30))
+            scripted: games, mode: mode.mode, platform: mode.platform, sink: SimulatedDay.SinkFaults(slowest: 10), pollInterval: 30))
         Self.checkInvariants(outcome)
         Self.checkFinals(outcome, games)
     }
@@ -401,14 +423,14 @@ struct LiveDayScenarioTests {
     /// had begun (52.8 s late; `simulate --seed 1 --day 213 --days 1 --mode token`, 0.8 s), and
     /// the drain at the input's end ticked the games in turn (`serve`: 311 s late). Both tried.
     @Test(arguments: modes, [SimulatedDay.Path.poll, .serve])
-    func aRestartWithASlowSenderActsOnTime(_ mode: PushRenderer.Mode, _ path: SimulatedDay.Path) async throws {
+    func aRestartWithASlowSenderActsOnTime(_ mode: Lane, _ path: SimulatedDay.Path) async throws {
         let games = Self.games(path, apart: 600)
         let kills = try games.map { plan in
             let periodEnd = try #require(plan.game.actions.last { $0.offset < plan.game.span - 2 }?.offset)
             return SimulatedDay.Restart(at: plan.firstAction.addingTimeInterval((periodEnd + plan.game.span) / 2), downFor: 30)
         }.sorted { $0.at < $1.at }
         let outcome = try await Self.run(SimulatedDay(
-            scripted: games, mode: mode, restarts: kills, sink: SimulatedDay.SinkFaults(slowest: 60), pollInterval: 1))
+            scripted: games, mode: mode.mode, platform: mode.platform, restarts: kills, sink: SimulatedDay.SinkFaults(slowest: 60), pollInterval: 1))
         Self.checkInvariants(outcome)
         Self.checkFinals(outcome, games)
         #expect(outcome.instances == kills.count + 1)
@@ -418,7 +440,7 @@ struct LiveDayScenarioTests {
     /// error pages, random bytes, the other endpoint's document) and a push sender down for ten
     /// minutes: each is a failed request and the games still end with their finals.
     @Test(arguments: modes)
-    func faultyEndpointsAndSenderStillEndEveryGame(_ mode: PushRenderer.Mode) async throws {
+    func faultyEndpointsAndSenderStillEndEveryGame(_ mode: Lane) async throws {
         var games = Self.games()
         for index in games.indices {
             games[index].outages = [games[index].moment(0.1)..<games[index].moment(0.15)]
@@ -427,7 +449,7 @@ struct LiveDayScenarioTests {
         }
         let down = games[0].moment(0.9)
         let outcome = try await Self.run(SimulatedDay(
-            scripted: games, mode: mode, sink: SimulatedDay.SinkFaults(failing: [down..<down.addingTimeInterval(600)], slowest: 2),
+            scripted: games, mode: mode.mode, platform: mode.platform, sink: SimulatedDay.SinkFaults(failing: [down..<down.addingTimeInterval(600)], slowest: 2),
             pollInterval: 120))
         Self.checkInvariants(outcome)
         Self.checkFinals(outcome, games)

@@ -22,15 +22,16 @@ struct SimulationTests {
         let lines = first.flatMap(\.records).map { $0.jsonLine() }
         #expect(!lines.isEmpty && lines == again.flatMap(\.records).map { $0.jsonLine() })
         #expect(first.flatMap(\.violations).isEmpty, "\(first.flatMap(\.violations).prefix(3))")
-        #expect(first.map(\.day) == [0])
+        #expect(first.map(\.day) == [0, 0] && first.map(\.platform) == [.ios, .android], "the day for each platform")
     }
 
-    /// Days full of faults keep every invariant, in both modes; each day injects faults and
-    /// makes checks.
+    /// Days full of faults keep every invariant, in both modes, on both platforms; each day
+    /// injects faults and makes checks.
     @Test(arguments: [3] as [UInt64])
     func daysKeepTheirInvariants(_ seed: UInt64) async {
         let outcomes = await Simulation.run(Self.options(seed: seed, days: 2, modes: Self.modes))
-        #expect(outcomes.count == 4)
+        #expect(outcomes.count == 8)
+        #expect(Set(outcomes.map(\.platform)) == [.ios, .android])
         for outcome in outcomes {
             #expect(outcome.violations.isEmpty, "day \(outcome.day) \(outcome.mode): \(outcome.violations.prefix(3))")
             #expect(outcome.checks > 0 && outcome.faults.values.reduce(0, +) > outcome.games)
