@@ -34,7 +34,7 @@ struct ExitStatusTests {
     @Test(
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
         .enabled(if: NBAFiles.available, NBAFiles.absentReason),
-        arguments: Mode.allCases)
+        arguments: [Mode.token, .broadcast])
     func aCheckpointThatCannotBeWrittenExits75AndTheSummaryNamesIt(_ mode: Mode) async throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -70,7 +70,7 @@ struct ExitStatusTests {
     @Test(
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
         .enabled(if: NBAFiles.available, NBAFiles.absentReason),
-        arguments: Mode.allCases)
+        arguments: [Mode.token, .broadcast])
     func aReaderThatGoesAwayIsSaidAndTheCheckpointsHoldTheRest(_ mode: Mode) async throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -94,7 +94,7 @@ struct ExitStatusTests {
     @Test(
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
         .enabled(if: NBAFiles.available, NBAFiles.absentReason),
-        arguments: Mode.allCases)
+        arguments: [Mode.token, .broadcast])
     func aReaderThatGoesAwayIsSaidOnceWithoutAStateDir(_ mode: Mode) async throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -112,7 +112,7 @@ struct ExitStatusTests {
     @Test(
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
         .enabled(if: NBAFiles.available, NBAFiles.absentReason),
-        arguments: Mode.allCases)
+        arguments: [Mode.token, .broadcast])
     func aSinkDownPastItsGiveUpExits75(_ mode: Mode) async throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

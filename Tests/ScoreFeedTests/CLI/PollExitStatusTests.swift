@@ -14,7 +14,7 @@ struct PollExitStatusTests {
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
         .enabled(if: NBAFiles.available, NBAFiles.absentReason),
         .enabled(if: Python3.available, Python3.absentReason), .timeLimit(.minutes(1)),
-        arguments: PollLiveTests.Mode.allCases)
+        arguments: [PollLiveTests.Mode.token, .broadcast])
     func pollExits75WhenACheckpointCannotBeWritten(_ mode: PollLiveTests.Mode) async throws {
         let server = try LiveNBATestServer(games: PollLiveTests.games, speed: PollLiveTests.speed)
         let apns = try mode.server()

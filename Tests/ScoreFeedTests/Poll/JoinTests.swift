@@ -30,7 +30,7 @@ struct JoinTests {
 
     // MARK: - The scenarios
 
-    @Test(arguments: Mode.allCases)
+    @Test(arguments: Mode.ofProcesses)
     func serveHandedABacklogSendsThePresentOnce(_ mode: Mode) async throws {
         let stream = try #require(Self.stream, "scorefeed stream wrote the games")
         let backlog = stream.cut(0.55)

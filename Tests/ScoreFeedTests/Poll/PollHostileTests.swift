@@ -52,7 +52,7 @@ struct PollHostileTests {
     /// poll exits at once, of itself, with no error line for the requests it cut short.
     @Test(
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason), .timeLimit(.minutes(1)),
-        arguments: PollLiveTests.Mode.allCases)
+        arguments: PollLiveTests.Mode.ofProcesses)
     func aSignalInTheMiddleOfARequestStopsPoll(_ mode: PollLiveTests.Mode) async throws {
         let games = PollLiveTests.games
         var hostile: [String: String] = [:]

@@ -345,6 +345,11 @@ struct PollLiveTests {
         case token, broadcast
         case androidToken = "android-token", androidBroadcast = "android-broadcast"
 
+        /// For tests of the process and the wall clock (exit statuses, signals, a whole poll of
+        /// the live server): both iOS modes and Android's topic mode (see
+        /// ``RealFeedServeTests/Mode/ofProcesses``).
+        static let ofProcesses: [Mode] = [.token, .broadcast, .androidBroadcast]
+
         func server() throws -> APNsTestServer? {
             hasChannels ? try APNsTestServer() : nil
         }
@@ -402,8 +407,13 @@ struct PollLiveTests {
     /// a stale edge and `--today` days run in process on virtual time in both modes
     /// (`LiveDayScenarioTests`, `SimulationTests`); `--today` through the binary is
     /// `EveryGameEndsTests`.
-    @Test(arguments: Mode.allCases)
+    @Test(arguments: [Mode.token, .broadcast])
     func eachGameEndsWithItsExactFinal(_ mode: Mode) async throws {
+        try await Self.checkEachGameEnds(mode)
+    }
+
+    /// ``eachGameEndsWithItsExactFinal(_:)``'s run, in `mode`.
+    static func checkEachGameEnds(_ mode: Mode) async throws {
         var hostile: [String: String] = [:]
         for (game, kind) in zip(Self.games, PollHostileTests.kinds) { hostile["boxscore_\(game)"] = kind }
         let server = try LiveNBATestServer(
@@ -473,5 +483,18 @@ struct PollLiveTests {
         #expect(text.contains("# TYPE scorefeed_poll_lag_seconds gauge"))
         let outcomes = requests.map { "\($0.labels.map(\.1).joined(separator: " ")): \(Int($0.value))" }.joined(separator: ", ")
         print("metrics figures: poll: \(records) records, requests \(outcomes)")
+    }
+}
+
+/// ``PollLiveTests/eachGameEndsWithItsExactFinal(_:)`` for Android (records to each game's
+/// topic), in a suite of its own: it runs beside the iOS runs instead of after them.
+@Suite(
+    "poll: real games from a live server, Android", .timeLimit(.minutes(1)),
+    .enabled(if: NBAFiles.available, NBAFiles.absentReason),
+    .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
+    .enabled(if: Python3.available, Python3.absentReason))
+struct AndroidPollLiveTests {
+    @Test func eachGameEndsWithItsExactFinal() async throws {
+        try await PollLiveTests.checkEachGameEnds(.androidBroadcast)
     }
 }

@@ -9,7 +9,7 @@ import ScoreFeedModel
 struct SilentGameTests {
     typealias Mode = RealFeedServeTests.Mode
 
-    @Test(arguments: Mode.allCases)
+    @Test(arguments: Mode.withAndroidTopic)
     func aGameSilentWhileLiveEndsSuspendedAtItsScore(_ mode: Mode) async throws {
         let file = "playbyplay_0022400762.json"
         let game = try #require(NBAFiles.gameId(in: file))

@@ -221,7 +221,7 @@ struct StaleCopyPollTests {
     /// On the wall clock, as production runs (a simulated one): the poller asks every
     /// `interval`, the engines decide on that clock, and each answer is one moment. An older copy
     /// costs what a repeat of the newest costs: no push, no priority 10.
-    @Test(arguments: ["playbyplay_0022400762.json", "playbyplay_0022000001.json"], Mode.allCases)
+    @Test(arguments: ["playbyplay_0022400762.json", "playbyplay_0022000001.json"], Mode.withAndroidToken)
     func onTheWallClockAnOlderCopyCostsWhatARepeatCosts(_ file: String, _ mode: Mode) async throws {
         let game = try #require(NBAFiles.gameId(in: file))
         let copies = try GameCopies(file: file)
@@ -252,7 +252,7 @@ struct StaleCopyPollTests {
         try Self.expectEndsOnItsFinal(mine.records, file: file)
     }
 
-    @Test(arguments: games, Mode.allCases)
+    @Test(arguments: games, Mode.withAndroidTopic)
     func olderCopiesChangeNoRecord(_ file: String, _ mode: Mode) async throws {
         let game = try #require(NBAFiles.gameId(in: file))
         let (clean, stale, inserted) = try Self.plans(try GameCopies(file: file), steps: 40, seed: 38)
@@ -269,7 +269,7 @@ struct StaleCopyPollTests {
     /// A basket waved off at the tail of the game, in a copy newer than any seen (the review's
     /// own action appended, or not): the score goes back once, and the stale edge's copy that
     /// still has the basket does not bring it back.
-    @Test(arguments: Mode.allCases, [true, false])
+    @Test(arguments: Mode.withAndroidToken, [true, false])
     func aRealDeletionAtTheTailTakesTheScoreBackOnce(_ mode: Mode, reviewAppended: Bool) async throws {
         let file = "playbyplay_0022400723.json"
         let game = try #require(NBAFiles.gameId(in: file))
@@ -327,7 +327,7 @@ struct StaleCopyPollTests {
     /// A poll started again (the same service, as a restart with its state dir): its first
     /// answer is an edge's older copy, lacking actions the game applied in the run before. It is
     /// ignored: the floor is the highest action number the game applied.
-    @Test(arguments: Mode.allCases)
+    @Test(arguments: Mode.withAndroidTopic)
     func aRestartedPollIgnoresAnOlderFirstCopy(_ mode: Mode) async throws {
         let file = "playbyplay_0022400762.json"
         let game = try #require(NBAFiles.gameId(in: file))
@@ -350,7 +350,7 @@ struct StaleCopyPollTests {
     /// (0022000001 numbers an early action highest, so the number cannot tell). It is refused
     /// by when it was written, which the game's checkpoint kept. Found by `scorefeed simulate
     /// --days 10 --seed 5 --games ../shared/nba-pbp`: day 6 showed 60-43 after 63-45.
-    @Test(arguments: ["playbyplay_0022000001.json", "playbyplay_0022400762.json"], Mode.allCases)
+    @Test(arguments: ["playbyplay_0022000001.json", "playbyplay_0022400762.json"], Mode.withAndroidToken)
     func aNewInstanceIgnoresAnOlderFirstCopyByWhenItWasWritten(_ file: String, _ mode: Mode) async throws {
         let game = try #require(NBAFiles.gameId(in: file))
         let copies = try GameCopies(file: file)

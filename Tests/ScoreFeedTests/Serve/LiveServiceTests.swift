@@ -65,7 +65,7 @@ struct LiveServiceTests {
         }
     }
 
-    @Test(arguments: Mode.allCases)
+    @Test(arguments: Mode.withAndroidTopic)
     func theInputThenTheDrainThenTheSinkFinishedThenTheChannelsThenOneSnapshot(_ mode: Mode) async throws {
         let (documents, lines) = try Self.lines()
         let state = RealFeedServeTests.temporaryDirectory()
@@ -104,7 +104,7 @@ struct LiveServiceTests {
     /// A sink that delivers each game's `end` only when it is finished (a webhook catching up at
     /// the end): the channels cannot be deleted during the drain, so they are deleted after the
     /// sink's last deliveries, and what that sends is finished too.
-    @Test(arguments: Mode.allCases)
+    @Test(arguments: Mode.withAndroidToken)
     func deletesThatWaitForTheSinkGoAfterItsLastDeliveriesAndAreFinishedToo(_ mode: Mode) async throws {
         let (documents, lines) = try Self.lines()
         let recording = mode.sink()
@@ -134,7 +134,7 @@ struct LiveServiceTests {
         case byRequest, byOutputGone
     }
 
-    @Test(arguments: Mode.allCases, Stopped.allCases)
+    @Test(arguments: Mode.withAndroidTopic, Stopped.allCases)
     func aStopOnTheSystemClockEndsTheRunAndTheCheckpointsKeepTheRest(_ mode: Mode, _ stopped: Stopped) async throws {
         let (documents, lines) = try Self.lines()
         let state = RealFeedServeTests.temporaryDirectory()
@@ -172,7 +172,7 @@ struct LiveServiceTests {
         #expect(applying.reduce(0, +) > 0)
     }
 
-    @Test(arguments: Mode.allCases)
+    @Test(arguments: Mode.withAndroidToken)
     func aStopDuringTheShutdownCutsItToTheGraceAndStillCompacts(_ mode: Mode) async throws {
         let (documents, lines) = try Self.lines()
         let state = RealFeedServeTests.temporaryDirectory()

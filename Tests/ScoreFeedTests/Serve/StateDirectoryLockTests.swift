@@ -111,7 +111,7 @@ struct StateDirectoryLockTests {
     @Test(
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
         .enabled(if: NBAFiles.available, NBAFiles.absentReason),
-        arguments: RealFeedServeTests.Mode.allCases)
+        arguments: RealFeedServeTests.Mode.withAndroidToken)
     func aSecondServeOrPollStopsAtOnceAndAKilledHolderNeverBlocksARestart(_ mode: RealFeedServeTests.Mode) async throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -141,7 +141,7 @@ struct StateDirectoryLockTests {
     @Test(
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
         .enabled(if: NBAFiles.available, NBAFiles.absentReason),
-        arguments: RealFeedServeTests.Mode.allCases)
+        arguments: RealFeedServeTests.Mode.withAndroidTopic)
     func aServeStopsAtOnceOnTheDirOfARunningPoll(_ mode: RealFeedServeTests.Mode) async throws {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

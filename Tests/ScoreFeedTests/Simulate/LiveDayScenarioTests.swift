@@ -13,10 +13,12 @@ import ScoreFeedModel
 /// servers keeps one smoke test per command (`PollLiveTests`, `EveryGameEndsTests`).
 @Suite("live days on the real games, on virtual time", .enabled(if: NBAFiles.available, NBAFiles.absentReason))
 struct LiveDayScenarioTests {
-    /// Token and broadcast mode, for iOS and for Android: every scenario runs in each.
-    static let modes: [Lane] = [
-        Lane(.token, .ios), Lane(.broadcastPerGame, .ios), Lane(.token, .android), Lane(.broadcastPerGame, .android),
-    ]
+    /// Both iOS modes and one of Android's, taken in turn by the scenarios: each runs for both
+    /// platforms, and the suite in every mode of each, at three runs a scenario instead of four
+    /// (Android's two modes differ only in each message's target). The sweeps (a scenario at five
+    /// moments of a game, on both paths) take Android's topics.
+    static let withAndroidToken: [Lane] = [Lane(.token, .ios), Lane(.broadcastPerGame, .ios), Lane(.token, .android)]
+    static let withAndroidTopic: [Lane] = [Lane(.token, .ios), Lane(.broadcastPerGame, .ios), Lane(.broadcastPerGame, .android)]
 
     /// A mode on a platform.
     struct Lane: Sendable, CustomTestStringConvertible, CustomStringConvertible {
@@ -119,7 +121,7 @@ struct LiveDayScenarioTests {
 
     /// Followed from the middle of each game (a poller started late; serve handed each game's
     /// lines up to then at once): one push for the present, not a burst of the past.
-    @Test(arguments: modes, [SimulatedDay.Path.poll, .serve])
+    @Test(arguments: withAndroidToken, [SimulatedDay.Path.poll, .serve])
     func aJoinMidGameSendsThePresentOnce(_ mode: Lane, _ path: SimulatedDay.Path) async throws {
         var games = Self.games(path)
         for index in games.indices { games[index].join = games[index].moment(0.5) }
@@ -139,7 +141,7 @@ struct LiveDayScenarioTests {
     /// Followed from ten minutes before tip-off, when the NBA's endpoints answer 404: the first
     /// action is on a push within one poll's interval (the pregame 404s are not failures to back
     /// off from; backed off, the first actions waited up to a minute more).
-    @Test(arguments: modes)
+    @Test(arguments: withAndroidTopic)
     func aGameFollowedBeforeTipOffShowsItsFirstActionWithinAPoll(_ mode: Lane) async throws {
         let games = Self.games(.poll)
         let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, pollInterval: 30))
@@ -156,7 +158,7 @@ struct LiveDayScenarioTests {
     /// `serve` handed each game's lines up to the middle in four parts a millisecond apart (a
     /// pipe's pieces): still one moment, pushes up to 10 ms apart counted as one (decided part by
     /// part, the parts were pushed 5 to 7 times).
-    @Test(arguments: modes)
+    @Test(arguments: withAndroidToken)
     func aBacklogInPartsSendsThePresentOnce(_ mode: Lane) async throws {
         var games = Self.games(.serve)
         for index in games.indices {
@@ -178,7 +180,7 @@ struct LiveDayScenarioTests {
 
     /// Each game's endpoints answer 503 from 0.4 to 0.7 of the game: once they answer again, one
     /// push for the present.
-    @Test(arguments: modes)
+    @Test(arguments: withAndroidTopic)
     func anOutageIsCaughtUpWithOnePush(_ mode: Lane) async throws {
         var games = Self.games()
         for index in games.indices { games[index].outages = [games[index].moment(0.4)..<games[index].moment(0.7)] }
@@ -200,7 +202,7 @@ struct LiveDayScenarioTests {
     /// The machine is lost at half time of every game and another starts on an empty state
     /// directory (serve, each game's lines from the start again): no `apns-id` names two bodies,
     /// and every game ends with its final.
-    @Test(arguments: modes)
+    @Test(arguments: withAndroidToken)
     func aFailoverToAFreshStateDirNeverNamesAnotherBodyWithAnID(_ mode: Lane) async throws {
         let games = Self.games(.serve, apart: 0)
         let kill = try #require(games.map { $0.moment(0.5) }.min())
@@ -222,7 +224,7 @@ struct LiveDayScenarioTests {
     /// A day where one game is played, one's feed goes silent at 68 % for good, and one is
     /// postponed: each ends on the lock screen (final; suspended at the feed's score; postponed
     /// only) and the day finishes by itself.
-    @Test(arguments: modes)
+    @Test(arguments: withAndroidTopic)
     func aDayWithASilentAndAPostponedGameFinishesByItself(_ mode: Lane) async throws {
         try #require(Self.real.count >= 3)
         var games = Array(Self.games().prefix(3))
@@ -250,7 +252,7 @@ struct LiveDayScenarioTests {
     /// game keeps it busy; the next one does not end the silent game twice; a third, once the feed is back (a suspended game completed
     /// later), follows it to its final, on a new activity in token mode and a new channel in
     /// broadcast mode, and leaves the game that ended alone.
-    @Test(arguments: modes)
+    @Test(arguments: withAndroidToken)
     func aKillWhileAGameIsGivenUpThenItsComeback(_ mode: Lane) async throws {
         try #require(Self.real.count >= 3)
         var games = Array(Self.games(apart: 0).prefix(3))
@@ -297,7 +299,7 @@ struct LiveDayScenarioTests {
 
     /// kill -9 three times (two journals torn mid-line), polled and served games alike: each
     /// instance restores what the one before had applied, sent and spent; every final once.
-    @Test(arguments: modes)
+    @Test(arguments: withAndroidTopic)
     func killNineAndRestartLosesAndChangesNothing(_ mode: Lane) async throws {
         var games = Self.games(apart: 900)
         for index in games.indices where index % 2 == 1 { games[index].path = .serve }
@@ -320,7 +322,7 @@ struct LiveDayScenarioTests {
     /// catch-up, the `end` and its priority-5 copy. Before a restart waited for its first
     /// arrival, the held push went out alone at once and the `end` right after it: 4 pushes, 2 of
     /// priority 10.
-    @Test(arguments: modes, [SimulatedDay.Path.poll, .serve].flatMap { path in (0..<5).map { Placed(path: path, which: $0) } })
+    @Test(arguments: withAndroidTopic, [SimulatedDay.Path.poll, .serve].flatMap { path in (0..<5).map { Placed(path: path, which: $0) } })
     func aRestartAfterTheFinalSendsTheEndAsOneMoment(_ mode: Lane, _ placed: Placed) async throws {
         var plan = try #require(Self.games(placed.path).dropFirst(placed.which).first)
         // Read again in four parts a millisecond apart: the first ones are repeats only.
@@ -347,7 +349,7 @@ struct LiveDayScenarioTests {
     /// again, and every game ends with its final. Before the end was kept until the sink had
     /// delivered it, token mode lost it with the queue: the last push was an update short of the
     /// final (`simulate --seed 21 --day 7 --mode token --games ../shared/nba-pbp`; tried).
-    @Test(arguments: modes, [SimulatedDay.Path.poll, .serve].flatMap { path in (0..<5).map { Placed(path: path, which: $0) } })
+    @Test(arguments: withAndroidTopic, [SimulatedDay.Path.poll, .serve].flatMap { path in (0..<5).map { Placed(path: path, which: $0) } })
     func aKillWhileTheSenderHoldsTheEndStillEndsTheGame(_ mode: Lane, _ placed: Placed) async throws {
         let plan = try #require(Self.games(placed.path).dropFirst(placed.which).first)
         let final = try #require(plan.finalAt)
@@ -364,7 +366,7 @@ struct LiveDayScenarioTests {
     /// the end stays in the state directory, and the next run on it, once the sender is back,
     /// sends it. Before the simulator ran the service again, such a day broke as a dropped final
     /// (`simulate --seed 2 --day 305 --days 1 --mode token`, a silent game called off).
-    @Test(arguments: modes, [SimulatedDay.Path.poll, .serve].flatMap { path in (0..<5).map { Placed(path: path, which: $0) } })
+    @Test(arguments: withAndroidTopic, [SimulatedDay.Path.poll, .serve].flatMap { path in (0..<5).map { Placed(path: path, which: $0) } })
     func aSenderDownAtTheDaysEndSendsTheFinalOnTheNextRun(_ mode: Lane, _ placed: Placed) async throws {
         let plan = try #require(Self.games(placed.path).dropFirst(placed.which).first)
         // The last action (serve's final line) or the boxscore's final, whichever comes first.
@@ -386,7 +388,7 @@ struct LiveDayScenarioTests {
 
     /// A stale CDN edge answers 40 % of the requests with an older copy: no push goes back, every
     /// final is right, and the older copies were served.
-    @Test(arguments: modes)
+    @Test(arguments: withAndroidToken)
     func aStaleEdgeNeverTakesTheScreenBack(_ mode: Lane) async throws {
         var games = Self.games()
         for index in games.indices { games[index].staleShare = 0.4 }
@@ -405,7 +407,7 @@ struct LiveDayScenarioTests {
     /// day: each game's held pushes still go when they come due (the deadline invariant, to 10 ms
     /// of virtual time). With the timer waiting for each game's send in turn, `serve`'s catch-up
     /// decisions went 6.7 s late behind another game's request (tried).
-    @Test(arguments: modes, [SimulatedDay.Path.poll, .serve])
+    @Test(arguments: withAndroidTopic, [SimulatedDay.Path.poll, .serve])
     func aSlowSenderHoldsNoOtherGamesPush(_ mode: Lane, _ path: SimulatedDay.Path) async throws {
         let games = Self.games(path, apart: 0)
         let outcome = try await Self.run(SimulatedDay(
@@ -422,7 +424,7 @@ struct LiveDayScenarioTests {
     /// each game's outbox in turn after the restart's window for an earlier game's first arrival
     /// had begun (52.8 s late; `simulate --seed 1 --day 213 --days 1 --mode token`, 0.8 s), and
     /// the drain at the input's end ticked the games in turn (`serve`: 311 s late). Both tried.
-    @Test(arguments: modes, [SimulatedDay.Path.poll, .serve])
+    @Test(arguments: withAndroidTopic, [SimulatedDay.Path.poll, .serve])
     func aRestartWithASlowSenderActsOnTime(_ mode: Lane, _ path: SimulatedDay.Path) async throws {
         let games = Self.games(path, apart: 600)
         let kills = try games.map { plan in
@@ -439,7 +441,7 @@ struct LiveDayScenarioTests {
     /// Every kind of endpoint fault on each game (503s, timeouts, hostile answers: cut documents,
     /// error pages, random bytes, the other endpoint's document) and a push sender down for ten
     /// minutes: each is a failed request and the games still end with their finals.
-    @Test(arguments: modes)
+    @Test(arguments: withAndroidToken)
     func faultyEndpointsAndSenderStillEndEveryGame(_ mode: Lane) async throws {
         var games = Self.games()
         for index in games.indices {

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import ScoreFeed
+
+/// The process-level tests (exit statuses, a signal while finishing, a reader that falls behind,
+/// poll's exit status) for Android, with records to each game's topic. They run the iOS suites'
+/// own test functions, in a suite of their own so that they run beside those serialized suites
+/// rather than after them: the platform changes only what is rendered, which the in-process suites
+/// check in every mode.
+@Suite(
+    "Exit statuses and pressure, Android",
+    .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
+    .enabled(if: NBAFiles.available, NBAFiles.absentReason))
+struct AndroidProcessTests {
+    @Test(
+        .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fdinfo/0"), "reads the input's position from /proc"),
+        .timeLimit(.minutes(1)))
+    func noLineIsLostWhenTheEnginesFallBehind() async throws {
+        try await ServeUnderPressureTests().noLineIsLostWhenTheEnginesFallBehind(.androidBroadcast)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aSignalWhileFinishingStopsIt() async throws {
+        try await ServeUnderPressureTests().aSignalWhileFinishingStopsIt(.androidBroadcast)
+    }
+
+    @Test func aCheckpointThatCannotBeWrittenExits75AndTheSummaryNamesIt() async throws {
+        try await ExitStatusTests().aCheckpointThatCannotBeWrittenExits75AndTheSummaryNamesIt(.androidBroadcast)
+    }
+
+    @Test func aReaderThatGoesAwayIsSaidAndTheCheckpointsHoldTheRest() async throws {
+        try await ExitStatusTests().aReaderThatGoesAwayIsSaidAndTheCheckpointsHoldTheRest(.androidBroadcast)
+    }
+
+    @Test func aReaderThatGoesAwayIsSaidOnceWithoutAStateDir() async throws {
+        try await ExitStatusTests().aReaderThatGoesAwayIsSaidOnceWithoutAStateDir(.androidBroadcast)
+    }
+
+    @Test func aSinkDownPastItsGiveUpExits75() async throws {
+        try await ExitStatusTests().aSinkDownPastItsGiveUpExits75(.androidBroadcast)
+    }
+
+    @Test(.enabled(if: Python3.available, Python3.absentReason), .timeLimit(.minutes(1)))
+    func pollExits75WhenACheckpointCannotBeWritten() async throws {
+        try await PollExitStatusTests().pollExits75WhenACheckpointCannotBeWritten(.androidBroadcast)
+    }
+}
