@@ -145,10 +145,6 @@ enum FreshnessCommand {
                 lines.append(FreshnessReport.pad(String(name.prefix(27)), 28, left: true) + cells.map { FreshnessReport.pad($0, 10) }.joined())
             }
         }
-        func median(_ xs: [Double]) -> Double {
-            let s = xs.sorted()
-            return s.isEmpty ? 0 : (s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2)
-        }
         lines.append(
             "median of \(reports.count) games: engine \(f(median(engine))), HIGH every change \(f(median(high))), "
                 + "HIGH collapsible \(f(median(collapsible))); engine - better baseline \(String(format: "%+.4f", median(engine) - median(best))) "
@@ -157,6 +153,12 @@ enum FreshnessCommand {
             "  the engine's final on screen: at most \(seconds(finals.max())) after it was sent"
                 + (neverFinal > 0 ? ", never on \(neverFinal) games" : ", on every game"))
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The middle value (the mean of the two middle ones for an even count); 0 for none.
+    static func median(_ xs: [Double]) -> Double {
+        let s = xs.sorted()
+        return s.isEmpty ? 0 : (s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2)
     }
 
     static func table(_ reports: [(String, FreshnessReport)], budget: Int, delay: Double, perGame: Bool) -> String {
@@ -186,10 +188,6 @@ enum FreshnessCommand {
                 ]
                 lines.append(FreshnessReport.pad(String(name.prefix(27)), 28, left: true) + cells.map { FreshnessReport.pad($0, 10) }.joined())
             }
-        }
-        func median(_ xs: [Double]) -> Double {
-            let s = xs.sorted()
-            return s.isEmpty ? 0 : (s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2)
         }
         lines.append(
             "median of \(reports.count) games: engine \(f(median(engine))), best named baseline \(f(median(best))), "

@@ -110,27 +110,14 @@ final class APNsStandIn {
         privateKey = keys.appendingPathComponent("AuthKey.p8")
         log = folder.appendingPathComponent("standin.jsonl")
         certificate = folder.appendingPathComponent("cert/cert.pem")
-        let process = Process()
-        process.executableURL = python
-        process.arguments = [
-            Self.support.appendingPathComponent("apns_standin.py").path, "--log", log.path,
-            "--cert-dir", folder.appendingPathComponent("cert").path,
-            "--provider-key", (providerKey ?? keys.appendingPathComponent("AuthKey.pub.pem")).path,
-            "--key-id", Self.keyID, "--team-id", Self.teamID, "--bundle-id", Self.bundleId,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Bounded, so a broken interpreter cannot hang the tests.
-        guard let line = WebhookTestServer.firstLine(of: output.fileHandleForReading, within: 60), line.hasPrefix("PORT "),
-              let port = Int(line.dropFirst(5).trimmingCharacters(in: .whitespacesAndNewlines))
-        else {
-            TestServerProcess.stop(process)
-            throw Failure(description: "the APNs stand-in did not start; run Tests/Support/apns_standin.py with the venv's python to see why")
-        }
-        self.process = process
-        self.port = port
+        (process, port) = try TestServerProcess.start(
+            Self.support.appendingPathComponent("apns_standin.py"),
+            [
+                "--log", log.path, "--cert-dir", folder.appendingPathComponent("cert").path,
+                "--provider-key", (providerKey ?? keys.appendingPathComponent("AuthKey.pub.pem")).path,
+                "--key-id", Self.keyID, "--team-id", Self.teamID, "--bundle-id", Self.bundleId,
+            ],
+            what: "the APNs stand-in (with the venv's python)", python: python, within: 60)
     }
 
     deinit {

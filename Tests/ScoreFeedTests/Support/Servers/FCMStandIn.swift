@@ -92,25 +92,10 @@ final class FCMStandIn {
         log = folder.appendingPathComponent("standin.jsonl")
         self.project = project
         accessToken = "ya29.scorefeed-\(UUID().uuidString.lowercased())"
-        let process = Process()
-        process.executableURL = python
-        process.arguments = [
-            Self.support.appendingPathComponent("fcm_standin.py").path, "--log", log.path, "--project", project,
-            "--access-token", accessToken,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Bounded, so a broken interpreter cannot hang the tests.
-        guard let line = WebhookTestServer.firstLine(of: output.fileHandleForReading, within: 60), line.hasPrefix("PORT "),
-              let port = Int(line.dropFirst(5).trimmingCharacters(in: .whitespacesAndNewlines))
-        else {
-            TestServerProcess.stop(process)
-            throw Failure(description: "the FCM stand-in did not start; run Tests/Support/fcm_standin.py with the venv's python to see why")
-        }
-        self.process = process
-        self.port = port
+        (process, port) = try TestServerProcess.start(
+            Self.support.appendingPathComponent("fcm_standin.py"),
+            ["--log", log.path, "--project", project, "--access-token", accessToken],
+            what: "the FCM stand-in (with the venv's python)", python: python, within: 60)
     }
 
     deinit {

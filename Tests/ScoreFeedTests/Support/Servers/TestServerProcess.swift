@@ -9,9 +9,10 @@ import Darwin
 /// What the python test servers' wrappers share: starting one and waiting (bounded) for the
 /// "PORT n" line it prints once listening, and stopping it.
 enum TestServerProcess {
-    /// Runs `python3 script arguments…`; returns the process and its port, or throws naming `what`.
-    static func start(_ script: URL, _ arguments: [String], what: String) throws -> (Process, Int) {
-        guard let python = Python3.url else { throw WebhookTestServer.Failure(description: "python3 is not on the PATH") }
+    /// Runs `python3 script arguments…` (`python`: another interpreter, a venv's) and waits up to
+    /// `seconds` for the port it prints; returns the process and its port, or throws naming `what`.
+    static func start(_ script: URL, _ arguments: [String], what: String, python: URL? = nil, within seconds: Double = 30) throws -> (Process, Int) {
+        guard let python = python ?? Python3.url else { throw WebhookTestServer.Failure(description: "python3 is not on the PATH") }
         let process = Process()
         process.executableURL = python
         process.arguments = [script.path] + arguments
@@ -20,7 +21,7 @@ enum TestServerProcess {
         process.standardError = FileHandle.nullDevice
         try process.run()
         // Ready once it printed its port; bounded so a broken interpreter cannot hang the tests.
-        guard let line = WebhookTestServer.firstLine(of: output.fileHandleForReading, within: 30), line.hasPrefix("PORT "),
+        guard let line = WebhookTestServer.firstLine(of: output.fileHandleForReading, within: seconds), line.hasPrefix("PORT "),
               let port = Int(line.dropFirst(5).trimmingCharacters(in: .whitespacesAndNewlines))
         else {
             stop(process)
