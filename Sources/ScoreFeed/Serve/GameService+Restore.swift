@@ -30,8 +30,7 @@ extension GameService {
             var session: GameSession
             do {
                 guard let data = entry.data else { throw ScoreFeedError(.io, "cannot read the file", at: place) }
-                session = try GameSession.restore(
-                    data, journal: entry.journal, file: entry.file.path, renderer: options.renderer, policy: options.coalescer)
+                session = try GameSession.read(data, journal: entry.journal, file: entry.file.path)
                 try GameID.check(session.attributes.gameId, "its game id", at: place)
             } catch {
                 var problem = error as? ScoreFeedError ?? ScoreFeedError(.invalidValue, "\(error)", at: place)
@@ -47,6 +46,17 @@ extension GameService {
                 continue
             }
             let id = session.attributes.gameId
+            // A game's activity lives on one lock screen: an iOS game taken on by an Android run
+            // would go on with no start (and the other way round, with a start mid-game).
+            let written = session.renderer.configuration.platform
+            guard written == options.renderer.platform else {
+                throw ScoreFeedError(
+                    .usage,
+                    "game \(id)'s checkpoint was written for \(written.rawValue), and this run is for \(options.renderer.platform.rawValue): "
+                        + "a state directory holds one platform's games (give each platform its own --state-dir)",
+                    at: place)
+            }
+            session.resume(renderer: options.renderer, policy: options.coalescer)
             if case .superseded(let aside) = store.adopt(entry.file, for: id) {
                 restoration.problems.append(ScoreFeedError(
                     .invalidValue, "game \(id) has a checkpoint under its own name too, which is used; this older one is put aside as \(aside.lastPathComponent)",

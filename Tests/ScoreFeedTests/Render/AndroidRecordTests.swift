@@ -191,4 +191,30 @@ struct AndroidRecordTests {
         older.timestamp -= 1
         #expect(message.supersedes(older) && !older.supersedes(message) && !message.supersedes(message))
     }
+
+    /// A state directory holds one platform's games: a run for the other platform on it stops at
+    /// its restore, naming the game and both platforms, instead of going on with another renderer
+    /// (an iOS game on Android would have no start; an Android one on iOS a start mid-game).
+    @Test(arguments: [PushRenderer.Platform.ios, .android])
+    func aStateDirectoryHoldsOnePlatformsGames(_ written: PushRenderer.Platform) async throws {
+        let dir = RealFeedServeTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func service(_ platform: PushRenderer.Platform) throws -> GameService {
+            var renderer = PushRenderer.Configuration()
+            renderer.platform = platform
+            return try GameService(
+                options: .init(clock: .feed, coalescer: platform == .android ? .android : .standard, renderer: renderer, stateDirectory: dir),
+                sink: RecordingSink())
+        }
+        let document = GameGenerator(seed: 4).generate().document
+        let first = try service(written)
+        _ = try await first.restore()
+        await RealFeedServeTests.feed(RealFeedServeTests.stream([document]).prefix(80), to: first)
+        let other: PushRenderer.Platform = written == .ios ? .android : .ios
+        let error = await #expect(throws: ScoreFeedError.self) { _ = try await service(other).restore() }
+        #expect(error?.code == .usage, "\(String(describing: error))")
+        #expect(error?.message.contains("written for \(written.rawValue), and this run is for \(other.rawValue)") == true, "\(String(describing: error))")
+        // The same platform takes the game on.
+        #expect(try await service(written).restore().resumedGames == 1)
+    }
 }
