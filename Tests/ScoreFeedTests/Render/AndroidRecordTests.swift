@@ -82,7 +82,7 @@ struct AndroidRecordTests {
 
     @Test(arguments: [PushRenderer.Mode.token, .broadcastPerGame])
     func everyFixtureMeetsTheContract(_ mode: PushRenderer.Mode) async throws {
-        for file in try Make.fixtureFiles() {
+        for file in Make.fixtureFiles() {
             let document = try FeedReader.read(path: Make.fixtures.appendingPathComponent(file).path)
             let records = try await Self.replay(document, mode)
             try Self.expectContract(records, mode: mode, final: document.finalScore, "\(file) \(mode.name)")
