@@ -112,7 +112,8 @@ struct PushOptions {
         options.fcmProject = try arguments.option("--fcm-project")
         if let project = options.fcmProject {
             guard options.platform == .android else { throw ScoreFeedError(.usage, "--fcm-project is for --platform android") }
-            guard !project.isEmpty, project.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") }) else {
+            // Firebase project ids: lower-case letters, digits and hyphens (upper case let through).
+            guard !project.isEmpty, project.count <= 64, project.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") }) else {
                 throw ScoreFeedError(.usage, "--fcm-project needs a Firebase project id (letters, digits, -), not \"\(project)\"")
             }
         }

@@ -421,7 +421,10 @@ public struct GameSession: Sendable {
     /// `apns-id`s cover the body, so none is used again for another one either way).
     public mutating func continueNumbering(after seq: Int, lastTimestamp: Int) {
         record(.continueNumbering(after: seq, lastTimestamp: lastTimestamp))
-        renderer.resume(seq: seq, lastTimestamp: lastTimestamp, startPending: renderer.startPending)
+        // The lost file may be the other platform's (a file too broken to say whose it was):
+        // its timestamp is taken in this platform's unit.
+        let timestamp = PushRenderer.timestamp(lastTimestamp, for: renderer.configuration.platform)
+        renderer.resume(seq: seq, lastTimestamp: timestamp, startPending: renderer.startPending)
     }
 
     /// Removes the oldest output from the outbox once the sink has it (at `now`, the engine's

@@ -8,6 +8,17 @@ extension PushRenderer {
         "/v1/projects/\(configuration.fcmProject ?? "{project}")/messages:send"
     }
 
+    /// `timestamp`, an iOS `aps.timestamp` (Unix seconds) or an Android one (milliseconds), in
+    /// `platform`'s unit, rounded up: a number past 10^11 is milliseconds (seconds would be the
+    /// year 5138), one below is seconds. 0 (none known) stays 0.
+    static func timestamp(_ timestamp: Int, for platform: Platform) -> Int {
+        let isMilliseconds = timestamp >= 100_000_000_000
+        switch platform {
+        case .ios: return isMilliseconds ? (timestamp + 999) / 1000 : timestamp
+        case .android: return isMilliseconds || timestamp <= 0 ? timestamp : timestamp * 1000 + 999
+        }
+    }
+
     /// The trimmable text of an Android message, least important first: the same fields, by the
     /// same names, as an APNs payload's (``SizeGuard/fields``).
     static let androidFields: [SizeGuard.TextField<AndroidMessage>] = [
@@ -28,10 +39,11 @@ extension PushRenderer {
     ///
     /// - `android.priority`: `HIGH` for a priority 10 (the `start`, the `end` and every push the
     ///   policy wants seen now), `NORMAL` for a priority 5.
-    /// - `android.ttl`: the `start` lives ``Configuration/expiration`` (1 hour), an `update`
+    /// - `android.ttl`: the `start` lives ``Configuration/expiration`` (1 hour); a `HIGH` update
     ///   ``Configuration/staleAfter`` (5 minutes: a phone offline longer gets no backlog of old
-    ///   scores, only the next news), the `end` 4 hours (a late `end` still takes a stale score
-    ///   away).
+    ///   scores, only the next news); a `NORMAL` one, which waits for a phone in Doze and
+    ///   collapses to the newest, ``Configuration/expiration``; the `end` 4 hours (a late `end`
+    ///   still takes a stale score away).
     /// - `collapse_key` (the game's topic name) on a `NORMAL` update only: a phone in Doze gets the
     ///   newest of them, not each. A `HIGH` message is not collapsible, so it never waits in
     ///   FCM's bucket of collapsible messages (20 a device, refilled one every 3 minutes).
@@ -44,7 +56,8 @@ extension PushRenderer {
         let alert: APNsPayload.Alert? = high ? push.alert.map { alertText($0, state: state, now: moment) } : nil
         let ttl = switch push.event {
         case .start: Int(configuration.expiration)
-        case .update: Int(configuration.staleAfter)
+        // A NORMAL update waits for the phone (Doze), and collapses: only the newest is kept.
+        case .update: Int(high ? configuration.staleAfter : configuration.expiration)
         case .end: 4 * 3600
         }
         let topic = Configuration.topic(of: attributes.gameId)

@@ -148,8 +148,8 @@ public struct SimulationInvariants {
               "priority 10 booked within the assumed budget")
     }
 
-    /// No moment sends a game more than two pushes and one priority 10 besides a start (the present
-    /// state and its priority-5 copy, or a start and the end): an instance's first moment with it (a join, a catch-up after a restart),
+    /// No moment sends a game more than two pushes and one priority 10 besides a start that goes
+    /// with the end (the present state and its priority-5 copy, or a start and the end): an instance's first moment with it (a join, a catch-up after a restart),
     /// the answer after an outage, and every other. `pushes`: the game's records, each once (a
     /// record delivered again after a crash is a repeat, not a push of its moment).
     /// Pushes `moment` apart or less count as one moment (by default 10 ms: `serve`'s backlog
@@ -168,9 +168,10 @@ public struct SimulationInvariants {
             }
         }
         for (at, moment) in moments {
-            // A start is the renderer's, not the policy's (as in ``checkBudget(_:_:)``): Android's
-            // start for a game met at its end goes with the end.
-            let urgent = moment.filter { $0.priority == 10 && $0.event != .start }.count
+            // A start that goes with its game's end is the renderer's (Android's, for a game met at
+            // its end), not the policy's: it does not count (as in ``checkBudget(_:_:)``).
+            let startWithEnd = moment.contains { $0.event == .start } && moment.contains { $0.event == .end }
+            let urgent = moment.filter { $0.priority == 10 }.count - (startWithEnd ? 1 : 0)
             let starts = instances, start = day.start
             check(moment.count <= 2 && urgent <= 1, "game \(plan.game.id): \(Self.describe(at, in: pushes, instances: starts, dayStart: start)) sent \(moment.count) pushes (\(urgent) priority 10)")
         }

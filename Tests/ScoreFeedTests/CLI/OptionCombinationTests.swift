@@ -48,6 +48,7 @@ struct OptionCombinationTests {
         (["Fixtures/one-point.json", "--platform", "android", "--mode", "broadcast", "--channel-id", "dGVzdA=="], "--channel-id is for iOS broadcasts"),
         (["Fixtures/one-point.json", "--platform", "android", "--frequent"], "--frequent is iOS's profile"),
         (["Fixtures/one-point.json", "--platform", "android", "--fcm-project", "a/b"], "--fcm-project needs a Firebase project id"),
+        (["Fixtures/one-point.json", "--platform", "android", "--fcm-project", "a?b"], "--fcm-project needs a Firebase project id"),
         (["Fixtures/one-point.json", "--platform", "watchos"], "--platform takes ios or android"),
     ])
     func androidRefusesWhatItCannotDo(argv: [String], message: String) {

@@ -67,9 +67,8 @@ struct ServeUnderPressureTests {
         #expect(said.contains("serve: \(lines) lines, 48 headers"), "\(said.suffix(400))")
         #expect(said.split(separator: "\n").filter { $0.hasPrefix("game ") && $0.contains(", ended, final ") }.count == 48)
         // Six copies of what replay sends for the eight games: 1,491 pushes on iOS (token or
-        // broadcast); on Android (no priority-5 copies, its own policy) 1,169, and 1,168 to topics
-        // (a second between two pushes to a broadcast).
-        let perCopy = mode.platform == .ios ? 1491 : mode.isBroadcast ? 1168 : 1169
+        // broadcast); on Android (no priority-5 copies, its own policy) 1,169.
+        let perCopy = mode.platform == .ios ? 1491 : 1169
         #expect(records.split(separator: "\n").count == 6 * perCopy)
     }
 

@@ -217,4 +217,25 @@ struct AndroidRecordTests {
         // The same platform takes the game on.
         #expect(try await service(written).restore().resumedGames == 1)
     }
+
+    /// A game whose checkpoint was lost numbers on from what the file still shows: a file of the
+    /// other platform's (too broken to say whose) has its timestamp in the other unit, taken in
+    /// this platform's, so an iOS `aps.timestamp` never becomes milliseconds (devices drop a push
+    /// stamped thousands of years ahead).
+    @Test func aLostCheckpointsTimestampIsTakenInThisPlatformsUnit() throws {
+        #expect(PushRenderer.timestamp(1_608_685_322_901, for: .ios) == 1_608_685_323)
+        #expect(PushRenderer.timestamp(1_608_685_322, for: .ios) == 1_608_685_322)
+        #expect(PushRenderer.timestamp(1_608_685_322, for: .android) == 1_608_685_322_999)
+        #expect(PushRenderer.timestamp(1_608_685_322_901, for: .android) == 1_608_685_322_901)
+        #expect(PushRenderer.timestamp(0, for: .android) == 0 && PushRenderer.timestamp(0, for: .ios) == 0)
+        for platform in PushRenderer.Platform.allCases {
+            var configuration = PushRenderer.Configuration()
+            configuration.platform = platform
+            var session = GameSession(attributes: Make.attributes, renderer: configuration, now: Make.start)
+            let other = platform == .ios ? 1_739_240_100_500 : 1_739_240_100
+            session.continueNumbering(after: 60, lastTimestamp: other)
+            let expected = platform == .ios ? 1_739_240_101 : 1_739_240_100_999
+            #expect(session.renderer.seq == 60 && session.renderer.lastTimestamp == expected, "\(platform)")
+        }
+    }
 }
