@@ -99,8 +99,7 @@ struct LiveRun {
             drainTimeout = TimeInterval(try arguments.number("--drain-timeout", in: 0...86_400) ?? 600)
             metrics = try MetricsOutput.parse(&arguments)
             push = try PushOptions.parse(&arguments, use: .live)
-            // A second between broadcasts is Apple's advice; FCM's topics have their own limits, far above.
-            coalescer = try CoalescerOptions.parse(&arguments, broadcast: push.isBroadcast && push.platform == .ios, android: push.platform == .android)
+            coalescer = try CoalescerOptions.parse(&arguments, broadcast: push.pacesBroadcasts, android: push.platform == .android)
             try push.refuseOverwriting(inputs)
             try OutputGuard.refuse(metrics?.path, inputs: inputs + [push.out].compactMap { $0 }, writing: "the metrics")
             try parseChannels(&arguments)

@@ -100,6 +100,10 @@ struct PushOptions {
         return false
     }
 
+    /// Whether the policy keeps a second between pushes: Apple's advice for broadcasts. FCM's
+    /// topics have limits of their own, far above.
+    var pacesBroadcasts: Bool { isBroadcast && platform == .ios }
+
     /// Takes the options out of `arguments`; the token is read from `environment`.
     static func parse(
         _ arguments: inout Arguments, use: Use,

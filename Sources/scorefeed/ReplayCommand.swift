@@ -90,8 +90,7 @@ enum ReplayCommand {
                 try CoalescerOptions.refuse(
                     CoalescerOptions.coalescerOnly, in: &arguments, "with --policy every-change: it tunes the coalescer")
             }
-            // A second between broadcasts is Apple's advice; FCM's topics have their own limits, far above.
-            coalescer = try CoalescerOptions.parse(&arguments, broadcast: push.isBroadcast && push.platform == .ios, android: push.platform == .android)
+            coalescer = try CoalescerOptions.parse(&arguments, broadcast: push.pacesBroadcasts, android: push.platform == .android)
             speed = try arguments.number("--speed", in: 0.001...1_000_000)
             noColor = arguments.flag("--no-color")
             if noColor, speed == nil {

@@ -29,6 +29,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import apns_send  # noqa: E402
 from apns_send import payload_bytes  # noqa: E402
 
 TOKEN_PLACEHOLDER = re.compile(rb'"token"\s*:\s*"\{token\}"')
@@ -105,11 +106,9 @@ def error_of(response):
         return None, response.text[:200]
 
 
-class Tally:
-    """Counts answers by "status STATUS" and keeps the first few failures."""
-
-    def __init__(self):
-        self.answers, self.failures, self.requests = {}, [], 0
+class Tally(apns_send.Tally):
+    """Counts answers by "status STATUS" and keeps the first few failures; each failure is also
+    said on stderr with its line, game and seq."""
 
     def add(self, number, record, to, status, error=None, message=None):
         self.requests += 1
@@ -122,16 +121,6 @@ class Tally:
                 self.failures.append({"line": number, "game": record.get("game"), "seq": record.get("seq"),
                                       "event": record.get("event"), "to": to, "status": status, "error": error,
                                       "message": message})
-
-    def summary(self, records, **extra):
-        summary = {"records": records, "requests": self.requests, "answers": self.answers}
-        summary.update(extra)
-        summary["first failures"] = self.failures
-        return summary
-
-    @property
-    def all_ok(self):
-        return self.requests > 0 and set(self.answers) == {"200"}
 
 
 def send(args):
@@ -167,13 +156,14 @@ def arguments(doc):
     return parser
 
 
-def main():
-    args = arguments(__doc__).parse_args()
+def main(send=send, name="fcm_send.py", doc=__doc__):
+    """Runs `send` on the command line's arguments; an input error is said (exit 2)."""
+    args = arguments(doc).parse_args()
     try:
         return send(args)
     except InputError as error:
         print(json.dumps({"error": str(error)}), flush=True)
-        sys.stderr.write("fcm_send.py: %s\n" % error)
+        sys.stderr.write("%s: %s\n" % (name, error))
         return 2
 
 

@@ -37,7 +37,8 @@ import sys
 import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fcm_send import InputError, Tally, arguments, fcm_device_tokens, message_of, read_android_records  # noqa: E402
+import fcm_send  # noqa: E402
+from fcm_send import InputError, Tally, fcm_device_tokens, message_of, read_android_records  # noqa: E402
 
 DURATION = re.compile(r"^([0-9]+)(?:\.([0-9]{1,9}))?s$")
 MAPPED_MESSAGE = {"token", "topic", "condition", "data", "android"}
@@ -174,15 +175,5 @@ def send(args):
     return 0 if tally.all_ok else 1
 
 
-def main():
-    args = arguments(__doc__).parse_args()
-    try:
-        return send(args)
-    except InputError as error:
-        print(json.dumps({"error": str(error)}), flush=True)
-        sys.stderr.write("fcm_send_admin.py: %s\n" % error)
-        return 2
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(fcm_send.main(send, "fcm_send_admin.py", __doc__))

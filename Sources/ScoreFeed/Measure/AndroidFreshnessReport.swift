@@ -18,13 +18,19 @@ public struct AndroidFreshnessReport: Hashable, Sendable, Codable {
         gameHours = timeline.duration / 3600
         scoreChanges = timeline.changes.count
         self.model = model
-        var normal = Baselines.priority5EveryChange(timeline)
-        for index in normal.indices { normal[index].collapsible = true }
+        /// The same messages, each with a `collapse_key`: a sender that lets FCM keep only the newest.
+        func collapsible(_ pushes: [DeviceModel.Sent]) -> [DeviceModel.Sent] {
+            pushes.map { push in
+                var push = push
+                push.collapsible = true
+                return push
+            }
+        }
         rows = [
             Freshness(policy: "engine", pushes: records.map(DeviceModel.Sent.init), timeline: timeline, android: model),
             Freshness(policy: "HIGH every change", pushes: Baselines.everyChange(timeline), timeline: timeline, android: model),
-            Freshness(policy: "HIGH collapsible", pushes: Baselines.collapsibleEveryChange(timeline), timeline: timeline, android: model),
-            Freshness(policy: "NORMAL collapsible", pushes: normal, timeline: timeline, android: model),
+            Freshness(policy: "HIGH collapsible", pushes: collapsible(Baselines.everyChange(timeline)), timeline: timeline, android: model),
+            Freshness(policy: "NORMAL collapsible", pushes: collapsible(Baselines.priority5EveryChange(timeline)), timeline: timeline, android: model),
         ]
     }
 

@@ -181,15 +181,3 @@ extension Baselines {
         return (bought, taken.count)
     }
 }
-
-extension Baselines {
-    /// Android: `HIGH` with a `collapse_key` on every score change, and the final (a sender that
-    /// lets FCM keep only the newest): the first 20 at once, then held by FCM's bucket.
-    public static func collapsibleEveryChange(_ timeline: ScoreTimeline) -> [DeviceModel.Sent] {
-        everyChange(timeline).map { push in
-            var push = push
-            push.collapsible = true
-            return push
-        }
-    }
-}

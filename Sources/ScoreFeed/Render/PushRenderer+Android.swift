@@ -72,31 +72,35 @@ extension PushRenderer {
                 activity: activity, game: attributes.gameId, event: push.event, priority: priority, sentAt: sentAt,
                 sourceTime: sourceTime, reason: push.reason, bytes: bytes, limit: limit, error: error))
         }
-        let measure = { (message: AndroidMessage) throws(ScoreFeedError) -> Int in
+        func encoded(_ message: AndroidMessage) throws(ScoreFeedError) -> [(key: String, value: String)] {
             do {
-                return AndroidMessage.size(of: try message.data())
+                return try message.data()
             } catch {
                 throw ScoreFeedError(.invalidValue, "could not encode the message: \(error)")
             }
         }
         let fitted: AndroidMessage, data: [(key: String, value: String)], trimmed: [String]
         do {
-            let guardrail = SizeGuard(limit: limit)
-            let (trimmedMessage, bytes, names) = try guardrail.trim(
-                message, bytes: try measure(message), fields: Self.androidFields, measure: measure)
-            guard bytes <= limit else {
-                let what = names.isEmpty ? "" : " even after trimming \(names.joined(separator: ", "))"
-                return refusal(bytes: bytes, ScoreFeedError(
-                    .payloadTooLarge,
-                    "\(push.event.rawValue) data of \(bytes) bytes exceeds FCM's limit of \(limit) for a \(configuration.mode.isToken ? "token" : "topic") message\(what); not sent"))
+            // Encoded once; again only for each trimming step of a message over the limit.
+            let whole = try encoded(message)
+            let size = AndroidMessage.size(of: whole)
+            if size <= limit {
+                (fitted, data, trimmed) = (message, whole, [])
+            } else {
+                let (trimmedMessage, bytes, names) = try SizeGuard(limit: limit).trim(
+                    message, bytes: size, fields: Self.androidFields) { (message) throws(ScoreFeedError) in
+                    AndroidMessage.size(of: try encoded(message))
+                }
+                guard bytes <= limit else {
+                    let what = names.isEmpty ? "" : " even after trimming \(names.joined(separator: ", "))"
+                    return refusal(bytes: bytes, ScoreFeedError(
+                        .payloadTooLarge,
+                        "\(push.event.rawValue) data of \(bytes) bytes exceeds FCM's limit of \(limit) for a \(configuration.mode.isToken ? "token" : "topic") message\(what); not sent"))
+                }
+                (fitted, data, trimmed) = (trimmedMessage, try encoded(trimmedMessage), names)
             }
-            fitted = trimmedMessage
-            data = try trimmedMessage.data()
-            trimmed = names
-        } catch let error as ScoreFeedError {
-            return refusal(bytes: 0, error)
         } catch {
-            return refusal(bytes: 0, ScoreFeedError(.invalidValue, "could not encode the message: \(error)"))
+            return refusal(bytes: 0, error)
         }
         let payload = AndroidMessage.body(
             target: fitted.target, data: data, high: fitted.high, ttl: fitted.ttl, collapseKey: fitted.collapseKey)
