@@ -44,4 +44,13 @@ struct AndroidProcessTests {
     func pollExits75WhenACheckpointCannotBeWritten() async throws {
         try await PollExitStatusTests().pollExits75WhenACheckpointCannotBeWritten(.androidBroadcast)
     }
+
+    /// kill -9 of serve on three real games, five times at random lines, the producer resuming a
+    /// few lines before the first event not applied: what was written is a clean run's.
+    @Test func killedAndRestartedItSendsWhatACleanRunSends() async throws {
+        let clean = try #require(CrashSafetyTests.cleanAndroid, "a clean Android run")
+        #expect(clean.allSatisfy { $0.hasPrefix("{\"platform\":\"android\"") })
+        try await CrashSafetyTests.killSeries(.fewLinesBack, 1000, clean: clean, apns: nil, extra: CrashSafetyTests.android, label: "android topics")
+    }
 }
+

@@ -37,7 +37,7 @@ struct EveryGameEndsTests {
             + (apns.map {
                 ["--mode", "broadcast", "--channels", "manage", "--channel-linger", "0", "--webhook", $0.url.absoluteString,
                  "--delete-unknown-channels"]
-            } ?? ["--start"])
+            } ?? (mode.platform == .android ? mode.pollArguments : ["--start"]))
     }
 
     /// Runs `arguments` until the process exits by itself (killed after `bound` seconds: status 9).

@@ -497,4 +497,11 @@ struct AndroidPollLiveTests {
     @Test func eachGameEndsWithItsExactFinal() async throws {
         try await PollLiveTests.checkEachGameEnds(.androidBroadcast)
     }
+
+    /// ``EveryGameEndsTests``'s day (`poll --today` on the system clock, a game played, one gone
+    /// silent, one postponed) for Android.
+    @Test(.timeLimit(.minutes(1)))
+    func aDayWithASilentAndAPostponedGameFinishesByItself() async throws {
+        try await EveryGameEndsTests().aDayWithASilentAndAPostponedGameFinishesByItself(.androidBroadcast)
+    }
 }

@@ -82,8 +82,10 @@ struct CrashSafetyTests {
         print("kill series with a failing webhook: seed \(seed): 3 kills, \(audit.requests.filter { $0.status == 503 }.count) answers 503, \(audit.madeTwice.count) channels made twice")
     }
 
-    static func serve(_ lines: ArraySlice<Data>, state: URL, out: URL, killAfter: Int?, apns: APNsTestServer? = nil) async throws {
-        let ended = try await OffPool.run { try serving(lines, state: state, out: out, killAfter: killAfter, apns: apns) }
+    static func serve(
+        _ lines: ArraySlice<Data>, state: URL, out: URL, killAfter: Int?, apns: APNsTestServer? = nil, extra: [String] = []
+    ) async throws {
+        let ended = try await OffPool.run { try serving(lines, state: state, out: out, killAfter: killAfter, apns: apns, extra: extra) }
         if killAfter == nil {
             #expect(ended.reason == .exit && ended.status == 0, "serve exits 0 when its input ends")
         }
@@ -91,7 +93,7 @@ struct CrashSafetyTests {
 
     /// ``serve(_:state:out:killAfter:apns:)`` on the calling thread: how the process ended.
     private static func serving(
-        _ lines: ArraySlice<Data>, state: URL, out: URL, killAfter: Int?, apns: APNsTestServer?
+        _ lines: ArraySlice<Data>, state: URL, out: URL, killAfter: Int?, apns: APNsTestServer?, extra: [String] = []
     ) throws -> (reason: Process.TerminationReason, status: Int32) {
         signal(SIGPIPE, SIG_IGN)
         let process = Process()
@@ -100,7 +102,7 @@ struct CrashSafetyTests {
             + (apns.map {
                 ["--mode", "broadcast", "--bundle-id", "com.acme", "--channels", "manage", "--channel-linger", "0",
                  "--webhook", $0.url.absoluteString, "--delete-unknown-channels"]
-            } ?? [])
+            } ?? []) + extra
         let input = Pipe()
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
@@ -158,15 +160,38 @@ struct CrashSafetyTests {
         return result
     }()
 
+    /// Android's options for the series (records to each game's topic: no channels).
+    static let android = ["--platform", "android", "--mode", "broadcast"]
+
+    /// A clean run's records on Android.
+    static let cleanAndroid: [String]? = {
+        guard let stream, ScoreFeedProcess.executable != nil else { return nil }
+        let dir = RealFeedServeTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("clean.jsonl")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        _ = try? serving(stream.lines[...], state: dir.appendingPathComponent("state"), out: out, killAfter: nil, apns: nil, extra: android)
+        return try? records(out)
+    }()
+
     static let cases: [(Producer, UInt64, Mode)] = Mode.allCases.flatMap { mode in
         Producer.allCases.flatMap { producer in (0..<UInt64(runs)).map { (producer, 1000 + $0, mode) } }
     }
 
     @Test(arguments: cases)
     func killedAndRestartedItSendsWhatACleanRunSends(_ producer: Producer, _ seed: UInt64, _ mode: Mode) async throws {
-        let stream = try #require(Self.stream)
         let clean = try #require(Self.clean[mode], "python3 runs the APNs test server")
         let apns = mode == .broadcast ? try APNsTestServer() : nil
+        try await Self.killSeries(producer, seed, clean: clean, apns: apns, label: mode.rawValue)
+    }
+
+    /// Kills `serve` (SIGKILL) at random lines ``kills`` times, the producer sending again as
+    /// `producer` does, then lets it finish: the union of what was written is `clean`, one body
+    /// per request id, every game ends with its final. `extra`: the run's other options.
+    static func killSeries(
+        _ producer: Producer, _ seed: UInt64, clean: [String], apns: APNsTestServer?, extra: [String] = [], label: String
+    ) async throws {
+        let stream = try #require(Self.stream)
         #expect(clean.count > 300)
         let dir = RealFeedServeTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -177,7 +202,7 @@ struct CrashSafetyTests {
         var from = 0
         for _ in 0..<Self.kills {
             let lines: ArraySlice<Data> = from == 0 ? stream.lines[...] : ArraySlice(stream.lines[..<stream.headers] + stream.lines[from...])
-            try await Self.serve(lines, state: state, out: out, killAfter: Int.random(in: 1..<lines.count, using: &random), apns: apns)
+            try await Self.serve(lines, state: state, out: out, killAfter: Int.random(in: 1..<lines.count, using: &random), apns: apns, extra: extra)
             switch producer {
             case .fromTheStart:
                 from = 0
@@ -187,7 +212,7 @@ struct CrashSafetyTests {
             }
         }
         let lines: ArraySlice<Data> = from == 0 ? stream.lines[...] : ArraySlice(stream.lines[..<stream.headers] + stream.lines[from...])
-        try await Self.serve(lines, state: state, out: out, killAfter: nil, apns: apns)
+        try await Self.serve(lines, state: state, out: out, killAfter: nil, apns: apns, extra: extra)
 
         let written = try Self.records(out)
         #expect(Set(written) == Set(clean), "the union of what was written is the clean run's records")
@@ -198,26 +223,19 @@ struct CrashSafetyTests {
             madeTwice = audit.madeTwice.values.reduce(0) { $0 + $1 - 1 }
         }
         // A figure for the long series, not an assertion: how many records were written twice.
-        print("kill series: \(mode) \(producer) seed \(seed): \(Self.kills) kills, \(written.count) records written for \(clean.count) clean, \(madeTwice) channels made twice, \(written.count - Set(written).count) repeated")
+        print("kill series: \(label) \(producer) seed \(seed): \(Self.kills) kills, \(written.count) records written for \(clean.count) clean, \(madeTwice) channels made twice, \(written.count - Set(written).count) repeated")
         var bodies: [String: String] = [:]
-        var last: [String: [String: Any]] = [:]
+        var last: [String: RecordLine] = [:]
         for line in written {
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            let headers = (object["request"] as? [String: Any])?["headers"] as? [String: String]
-            let id = try #require(headers?["apns-id"])
-            if let body = bodies[id] { #expect(body == line, "one body per apns-id") }
-            bodies[id] = line
-            if let game = object["game"] as? String, (last[game]?["seq"] as? Int ?? 0) < (object["seq"] as? Int ?? 0) {
-                last[game] = object
-            }
+            let record = try #require(RecordLine(line), "a push record: \(line.prefix(200))")
+            if let body = bodies[record.id] { #expect(body == line, "one body per apns-id") }
+            bodies[record.id] = line
+            if (last[record.game]?.seq ?? 0) < record.seq { last[record.game] = record }
         }
         for (game, final) in stream.finals {
             let record = try #require(last[game], "\(game) sent nothing")
-            #expect(record["event"] as? String == "end", "\(game) ends with its end")
-            let payload = try JSONSerialization.data(withJSONObject: record["payload"] ?? [:])
-            let aps = try #require((try JSONSerialization.jsonObject(with: payload) as? [String: Any])?["aps"] as? [String: Any])
-            let content = try #require(aps["content-state"] as? [String: Any])
-            #expect(content["homeScore"] as? Int == final.home && content["awayScore"] as? Int == final.away, "\(game)'s final")
+            #expect(record.event == "end", "\(game) ends with its end")
+            #expect(record.score?.home == final.home && record.score?.away == final.away, "\(game)'s final")
         }
     }
 }
