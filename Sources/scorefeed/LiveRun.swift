@@ -157,12 +157,14 @@ struct LiveRun {
         self.metrics = metrics
         screen = ReaderGoneSink(JSONLSink.standardOutput(writing: writing))
         output = try options.push.open(screen: screen, quiet: false, writing: writing)
+        var serviceOptions = GameService.Options(
+            clock: options.clock, coalescer: options.coalescer,
+            renderer: options.renderer,
+            stateDirectory: options.stateDir.map { URL(fileURLWithPath: $0) }, channels: options.channels,
+            metrics: metrics?.recorder)
+        serviceOptions.otherLanes = options.push.otherLanes(beside: options.renderer)
         service = try GameService(
-            options: .init(
-                clock: options.clock, coalescer: options.coalescer,
-                renderer: options.renderer,
-                stateDirectory: options.stateDir.map { URL(fileURLWithPath: $0) }, channels: options.channels,
-                metrics: metrics?.recorder),
+            options: serviceOptions,
             sink: output.sink(),
             report: { Console.error("\(command): \($0)") })
     }

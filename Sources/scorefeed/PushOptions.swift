@@ -53,7 +53,11 @@ struct PushOptions {
                                       Android Live Updates as FCM HTTP v1 data messages, POST
                                       /v1/projects/{project}/messages:send, each record's line
                                       starting {"platform":"android" (broadcast mode: to the
-                                      game's topic game-<id>).
+                                      game's topic game-<id>); ios,android: both, from one fold,
+                                      each platform under its own policy and budget, in one
+                                      stream (the iOS records are those of --platform ios).
+                                      Push-to-start, broadcast channels and --frequent are the
+                                      iOS lane's.
               --fcm-project <id>      Android: the Firebase project in the request path (default:
                                       the literal {project}, for the sender to fill in).
               --bundle-id <id>        The app's bundle id, for apns-topic or the broadcast path
@@ -84,7 +88,8 @@ struct PushOptions {
     /// `--out` (`-o`): the file the records are appended to (see ``Use`` for what it does to stdout).
     var out: String?
     var mode: PushRenderer.Mode = .token
-    var platform: PushRenderer.Platform = .ios
+    /// The platforms pushed to, in lane order (iOS first): `--platform ios,android` gives both.
+    var platforms: [PushRenderer.Platform] = [.ios]
     var fcmProject: String?
     var start = false
     var webhook: URL?
@@ -104,6 +109,28 @@ struct PushOptions {
     /// topics have limits of their own, far above.
     var pacesBroadcasts: Bool { isBroadcast && platform == .ios }
 
+    /// The first lane's platform: the one whose options `--start`, `--channel-id` and the
+    /// coalescer's flags set.
+    var platform: PushRenderer.Platform { platforms[0] }
+
+    /// Whether iOS is among the platforms (the iOS-only options are allowed).
+    var hasIOS: Bool { platforms.contains(.ios) }
+
+    /// The lanes after the first: Android's beside iOS's with `--platform ios,android`.
+    func otherLanes(beside renderer: PushRenderer.Configuration) -> [PlatformLane.Options] {
+        platforms.dropFirst().map { _ in PlatformLane.Options.android(beside: renderer, project: fcmProject) }
+    }
+
+    /// `--platform`: `ios`, `android`, or both as `ios,android` (either order: iOS's lane first).
+    static func platforms(_ arguments: inout Arguments) throws(ScoreFeedError) -> [PushRenderer.Platform] {
+        guard let text = try arguments.option("--platform") else { return [.ios] }
+        let named = text.split(separator: ",", omittingEmptySubsequences: false).map { PushRenderer.Platform(rawValue: String($0)) }
+        guard !named.isEmpty, named.allSatisfy({ $0 != nil }), Set(named).count == named.count else {
+            throw ScoreFeedError(.usage, "--platform takes ios, android or ios,android, not \"\(text)\"")
+        }
+        return PushRenderer.Platform.allCases.filter { named.contains($0) }
+    }
+
     /// Takes the options out of `arguments`; the token is read from `environment`.
     static func parse(
         _ arguments: inout Arguments, use: Use,
@@ -112,10 +139,10 @@ struct PushOptions {
         var options = PushOptions(use: use)
         options.out = try arguments.option("-o", "--out")
         options.bundleId = try arguments.option("--bundle-id") ?? defaultBundleId
-        options.platform = try arguments.choice("--platform", of: PushRenderer.Platform.self) ?? .ios
+        options.platforms = try platforms(&arguments)
         options.fcmProject = try arguments.option("--fcm-project")
         if let project = options.fcmProject {
-            guard options.platform == .android else { throw ScoreFeedError(.usage, "--fcm-project is for --platform android") }
+            guard options.platforms.contains(.android) else { throw ScoreFeedError(.usage, "--fcm-project is for --platform android") }
             // Firebase project ids: lower-case letters, digits and hyphens (upper case let through).
             guard !project.isEmpty, project.count <= 64, project.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") }) else {
                 throw ScoreFeedError(.usage, "--fcm-project needs a Firebase project id (letters, digits, -), not \"\(project)\"")
@@ -124,7 +151,7 @@ struct PushOptions {
         let modeName = try arguments.choice("--mode", of: ModeName.self) ?? .token
         var channel: String?
         switch use {
-        case .replay where options.platform == .android:
+        case .replay where !options.hasIOS:
             try arguments.refuse(
                 "--channel-id", "--channel-id is for iOS broadcasts: Android's broadcast goes to each game's FCM topic, game-<id>")
         case .replay:
@@ -135,7 +162,7 @@ struct PushOptions {
                 "--channel-id is for replaying one game: serve and poll send each game on its own channel. Put \"channel\": \"<id>\" in each game header (serve), or let ScoreFeed create and delete them with --channels manage --webhook <url>")
         }
         options.start = arguments.flag("--start")
-        if options.start, options.platform == .android {
+        if options.start, !options.hasIOS {
             throw ScoreFeedError(.usage, "--start is iOS's push-to-start: every Android activity begins with its start")
         }
         options.staleAfter = try arguments.number("--stale-after", in: 0...28_800)
@@ -149,7 +176,7 @@ struct PushOptions {
         case .token:
             if channel != nil { throw ScoreFeedError(.usage, "--channel-id is for --mode broadcast") }
             options.mode = .token
-        case .broadcast where options.platform == .android:
+        case .broadcast where !options.hasIOS:
             // Each game's FCM topic: no channel to name or make.
             options.mode = .broadcastPerGame
         case .broadcast:

@@ -86,6 +86,9 @@ enum ReplayCommand {
             quiet = arguments.flag("-q", "--quiet")
             push = try PushOptions.parse(&arguments, use: .replay)
             policy = try arguments.choice("--policy", of: PolicyName.self) ?? .coalesce
+            if policy == .everyChange, push.platforms.count > 1 {
+                throw ScoreFeedError(.usage, "--policy every-change is a baseline for one platform: replay each platform on its own")
+            }
             if policy == .everyChange {
                 try CoalescerOptions.refuse(
                     CoalescerOptions.coalescerOnly, in: &arguments, "with --policy every-change: it tunes the coalescer")
@@ -145,6 +148,7 @@ enum ReplayCommand {
             }
             replay.progress = { [console] event, state in await console?.update(time: event.time, state: state) }
         }
+        replay.otherLanes = options.push.otherLanes(beside: replay.renderer)
         let summary: ReplaySummary
         do {
             summary = try await replay.run(document, sink: output.sink(adding: extra)) { error in
@@ -159,17 +163,23 @@ enum ReplayCommand {
         let timeline = ScoreTimeline(events: document.events)
         let records = await recording.records
         // iOS: the push-to-start announces the activity; Android's start shows the game as any message does.
-        let report: any Encodable & Sendable
-        let reportText: String
-        if options.push.platform == .android {
-            let android = AndroidFreshnessReport(game: document.attributes.gameId, records: records, timeline: timeline)
-            (report, reportText) = (android, android.text)
-        } else {
-            let ios = FreshnessReport(
-                game: document.attributes.gameId, records: records.filter { $0.event != .start }, timeline: timeline,
-                model: DeviceModel(options.coalescer))
-            (report, reportText) = (ios, ios.text)
+        var reports: [(platform: PushRenderer.Platform, report: any Encodable & Sendable, text: String)] = []
+        for platform in options.push.platforms {
+            let own = records.filter { $0.platform == platform }
+            if platform == .android {
+                let android = AndroidFreshnessReport(game: document.attributes.gameId, records: own, timeline: timeline)
+                reports.append((platform, android, android.text))
+            } else {
+                let ios = FreshnessReport(
+                    game: document.attributes.gameId, records: own.filter { $0.event != .start }, timeline: timeline,
+                    model: DeviceModel(options.coalescer))
+                reports.append((platform, ios, ios.text))
+            }
         }
+        // One platform's report as it was; several under their platforms' names.
+        let report: any Encodable & Sendable = reports.count == 1
+            ? reports[0].report : PlatformReports(reports: Dictionary(uniqueKeysWithValues: reports.map { ($0.platform.rawValue, $0.report) }))
+        let reportText = reports.map(\.text).joined(separator: "\n")
         if !quiet {
             Console.error(summaryText(summary, file: path))
             Console.error(sourceText(document))
@@ -232,5 +242,23 @@ enum ReplayCommand {
         let ms = Double(s.wallTime.components.seconds) * 1000 + Double(s.wallTime.components.attoseconds) / 1e15
         lines.append("  wall time     \(String(format: "%.1f", ms)) ms")
         return lines.joined(separator: "\n")
+    }
+}
+
+/// The freshness reports of several platforms, as `--report-json` writes them: one member per
+/// platform (`ios`, `android`).
+struct PlatformReports: Encodable, Sendable {
+    var reports: [String: any Encodable & Sendable]
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Name.self)
+        for (name, report) in reports { try c.encode(report, forKey: Name(stringValue: name)) }
+    }
+
+    struct Name: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 }

@@ -3,24 +3,25 @@ import Foundation
 extension GameSession {
     /// Broadcast mode with a channel per game: pushes leave only on the game's own channel.
     public var needsChannel: Bool {
-        renderer.configuration.hasChannelPerGame
+        channelLane != nil
     }
 
     /// Whether pushes wait because the game has no channel to send on.
     public var isHolding: Bool {
-        needsChannel && channel.sendableID == nil && outboxHoldsAPush
+        guard let lane = channelLane else { return false }
+        return channel.sendableID == nil && lanes[lane].outboxHoldsAPush
     }
 
-    /// Whether a push (not only refusals) waits in the outbox.
+    /// Whether a push (not only refusals) waits in any lane's outbox.
     var outboxHoldsAPush: Bool {
-        outbox.contains { if case .push = $0 { true } else { false } }
+        lanes.contains { $0.outboxHoldsAPush }
     }
 
     /// Whether the channel's create or delete is to be sent (the delete once the outbox is empty).
     public var channelRequestDue: Bool {
         switch channel.phase {
         case .creating: return true
-        case .deleting: return outbox.isEmpty
+        case .deleting: return outboxCount == 0
         default: return false
         }
     }
@@ -32,15 +33,9 @@ extension GameSession {
         channelRequestDue ? channel.request(game: attributes.gameId, bundleId: renderer.configuration.bundleId) : nil
     }
 
-    /// The oldest output, ready to go (a broadcast stamped with its game's channel, only while the
-    /// channel is open); once the sink has it, call ``delivered(now:)``. Nil when none can go now.
-    /// ``nextChannelRequest`` goes first.
+    /// The oldest output ready to go (see ``nextDelivery``, which also names its lane).
     public var nextOutput: PushRenderer.Output? {
-        guard let first = outbox.first else { return nil }
-        guard needsChannel, case .push(var record) = first else { return first }
-        guard let id = channel.sendableID else { return nil }
-        record.request.headers["apns-channel-id"] = id
-        return .push(record)
+        nextDelivery?.output
     }
 
     /// Sends on `id`, the channel your backend made (the game header's `"channel"`).
@@ -61,7 +56,8 @@ extension GameSession {
     /// no device would get anything on it).
     public mutating func createChannel(storage: Int) {
         record(.createChannel(storage: storage))
-        guard !hasEnded || outboxHoldsAPush else { return }
+        let lane = channelLane ?? 0
+        guard !lanes[lane].policy.hasEnded || lanes[lane].outboxHoldsAPush else { return }
         channel.create(storage: storage)
     }
 

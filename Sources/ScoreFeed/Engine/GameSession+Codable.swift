@@ -14,21 +14,28 @@ import ScoreFeedModel
 /// and format 1 (before checkpoints had a number) still loads. Any other format is refused with a
 /// clear error, never read as a game with a fresh budget. The options given at restart apply to
 /// the resumed game once its journal is applied, and what the hour has spent stays spent.
+///
+/// Format 5 is format 4 for a game pushed to several platforms: the first lane's fields stay at
+/// the top, and `lanes` holds each other lane's (``PlatformLane``). A game with one lane is
+/// written as format 4, as before lanes existed.
 extension GameSession: Codable {
-    /// The format this version of ScoreFeed writes and reads.
-    public static let checkpointFormat = 4
+    /// The newest format this version of ScoreFeed writes and reads.
+    public static let checkpointFormat = 5
+
+    /// The format of a game with one lane.
+    static let oneLaneFormat = 4
 
     enum CodingKeys: String, CodingKey {
         case format, attributes, validator, board, coalescer, seq, lastTimestamp, startPending, lastPushed
         case unsentEvents, newestSourceTime, newestCopy, lastEventAt, ended, followsFeedScore, statistics, now, outbox, channel, endRecords
         case journaled, renderer, channelLinger
-        case arrival, arrivalSpan, settling
+        case arrival, arrivalSpan, settling, lanes
     }
 
     /// Refusals waiting in the outbox are not kept: they are reports, not pushes.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(Self.checkpointFormat, forKey: .format)
+        try c.encode(lanes.count > 1 ? Self.checkpointFormat : Self.oneLaneFormat, forKey: .format)
         try c.encode(attributes, forKey: .attributes)
         try c.encode(fold.validator, forKey: .validator)
         try c.encode(fold.board, forKey: .board)
@@ -50,6 +57,7 @@ extension GameSession: Codable {
         try c.encode(endRecords, forKey: .endRecords)
         try c.encode(journaled, forKey: .journaled)
         try c.encode(renderer.configuration, forKey: .renderer)
+        if lanes.count > 1 { try c.encode(Array(lanes.dropFirst()), forKey: .lanes) }
         // A catch-up waiting for the rest of its backlog: its open arrival (absent otherwise, so
         // every other snapshot reads as before).
         if let settling {
@@ -74,19 +82,19 @@ extension GameSession: Codable {
         fold = GameFold(
             validator: try c.decode(EventValidator.self, forKey: .validator), board: try c.decode(Scoreboard.self, forKey: .board),
             followsFeedScore: try c.decodeIfPresent(Bool.self, forKey: .followsFeedScore) ?? false)
-        renderer.resume(
+        lanes[0].renderer.resume(
             seq: try c.decode(Int.self, forKey: .seq), lastTimestamp: try c.decode(Int.self, forKey: .lastTimestamp),
             startPending: try c.decode(Bool.self, forKey: .startPending))
-        lastPushed = try c.decode(GameState.self, forKey: .lastPushed)
-        unsentEvents = try c.decode(Int.self, forKey: .unsentEvents)
+        lanes[0].lastPushed = try c.decode(GameState.self, forKey: .lastPushed)
+        lanes[0].unsentEvents = try c.decode(Int.self, forKey: .unsentEvents)
         newestSourceTime = try c.decodeIfPresent(Date.self, forKey: .newestSourceTime)
         newestCopy = try c.decodeIfPresent(Date.self, forKey: .newestCopy)
         lastEventAt = try c.decodeIfPresent(Date.self, forKey: .lastEventAt)
-        if coalescer == nil { takeOverPolicy(ended: try c.decode(Bool.self, forKey: .ended)) }
+        if coalescer == nil { takeOverPolicy(lane: 0, ended: try c.decode(Bool.self, forKey: .ended)) }
         statistics = try c.decode(Statistics.self, forKey: .statistics)
         // Ids are lower-cased here, as the records are read: checkpoints written before ids were
         // lower case hold upper-case ones (PushRecord.withCanonicalIDs()).
-        outbox = try c.decode([PushRecord].self, forKey: .outbox).map { .push($0.withCanonicalIDs()) }
+        lanes[0].outbox = try c.decode([PushRecord].self, forKey: .outbox).map { .push($0.withCanonicalIDs()) }
         channel = try c.decodeIfPresent(BroadcastChannel.self, forKey: .channel) ?? BroadcastChannel()
         endRecords = (try c.decodeIfPresent([PushRecord].self, forKey: .endRecords) ?? []).map { $0.withCanonicalIDs() }
         journaled = try c.decodeIfPresent(Int.self, forKey: .journaled) ?? 0
@@ -95,7 +103,11 @@ extension GameSession: Codable {
         if configuration.lingerOption == nil, let linger = try c.decodeIfPresent(TimeInterval.self, forKey: .channelLinger) {
             configuration.channelLinger = linger
         }
-        renderer = renderer.reconfigured(configuration)
+        lanes[0].renderer = renderer.reconfigured(configuration)
+        for saved in try c.decodeIfPresent([PlatformLane.Saved].self, forKey: .lanes) ?? [] {
+            lanes.append(PlatformLane(saved, attributes: attributes))
+            if saved.coalescer == nil { takeOverPolicy(lane: lanes.count - 1, ended: saved.ended) }
+        }
         if let waiting = try c.decodeIfPresent(Settling.self, forKey: .settling) {
             settling = waiting
             // Absent while a restart waits for the first arrival (``restart(now:window:)``).
@@ -197,27 +209,42 @@ extension GameSession: Codable {
     /// end in the sink: it goes out again, the same bytes (before the channel is deleted: no
     /// delete was sent while lingering).
     mutating func resume(renderer configuration: PushRenderer.Configuration, policy: Coalescer.Configuration) {
-        if policyWasReset {
-            takeOverPolicy(ended: hasEnded, configuration: policy)
-        } else if var coalescer = self.policy as? Coalescer {
-            coalescer.reconfigure(policy)
-            self.policy = coalescer
+        resume(lanes: [PlatformLane.Options(renderer: configuration, policy: policy)])
+    }
+
+    /// ``resume(renderer:policy:)`` for each lane, with the options of the same platform in
+    /// `options` (a lane that has none keeps its own). An `end` kept goes back to its own lane.
+    mutating func resume(lanes options: [PlatformLane.Options]) {
+        for lane in lanes.indices {
+            let platform = lanes[lane].platform
+            guard let option = options.first(where: { $0.renderer.platform == platform }) ?? (lanes.count == 1 ? options.first : nil)
+            else { continue }
+            if lanes[lane].policyWasReset {
+                takeOverPolicy(lane: lane, ended: lanes[lane].policy.hasEnded, configuration: option.policy)
+            } else if var coalescer = lanes[lane].policy as? Coalescer {
+                coalescer.reconfigure(option.policy)
+                lanes[lane].policy = coalescer
+            }
+            lanes[lane].renderer = lanes[lane].renderer.reconfigured(option.renderer)
         }
-        renderer = renderer.reconfigured(configuration)
         let lingering = if case .lingering = channel.phase { true } else { false }
         if lingering && !endRecords.isEmpty || endWaitsForTheSink {
-            outbox = endRecords.map { .push($0) } + outbox
+            for lane in lanes.indices.reversed() {
+                let platform = lanes[lane].platform
+                let ends = endRecords.filter { $0.platform == platform || lanes.count == 1 }
+                lanes[lane].outbox = ends.map { .push($0) } + lanes[lane].outbox
+            }
             if lingering { channel.reopen() }
         }
     }
 
-    /// Replaces a policy whose state is lost with a fresh coalescer that knows the score it takes
-    /// over, whether the game's end went out, and counts the hour's budget as spent.
-    mutating func takeOverPolicy(ended: Bool, configuration: Coalescer.Configuration = .standard) {
+    /// Replaces a lane's policy whose state is lost with a fresh coalescer that knows the score
+    /// it takes over, whether the game's end went out, and counts the hour's budget as spent.
+    mutating func takeOverPolicy(lane: Int, ended: Bool, configuration: Coalescer.Configuration = .standard) {
         var fresh = Coalescer(configuration: configuration)
-        fresh.resume(state: fold.state, shown: lastPushed, at: now, ended: ended)
+        fresh.resume(state: fold.state, shown: lanes[lane].lastPushed, at: now, ended: ended)
         fresh.assumeBudgetSpent(at: now)
-        policy = fresh
-        policyWasReset = true
+        lanes[lane].policy = fresh
+        lanes[lane].policyWasReset = true
     }
 }

@@ -55,12 +55,12 @@ extension GameSession {
         session.fold = GameFold(
             validator: EventValidator(applied: old.validator.seen, period: old.validator.period, ended: old.validator.ended),
             board: old.board, followsFeedScore: false)
-        session.renderer.resume(seq: old.seq, lastTimestamp: old.lastTimestamp, startPending: old.startPending)
-        session.lastPushed = old.lastPushed
-        session.unsentEvents = old.unsentEvents
+        session.lanes[0].renderer.resume(seq: old.seq, lastTimestamp: old.lastTimestamp, startPending: old.startPending)
+        session.lanes[0].lastPushed = old.lastPushed
+        session.lanes[0].unsentEvents = old.unsentEvents
         session.newestSourceTime = old.newestSourceTime
         session.statistics = old.statistics
-        if policy.coalescer == nil { session.takeOverPolicy(ended: old.ended) }
+        if policy.coalescer == nil { session.takeOverPolicy(lane: 0, ended: old.ended) }
         return session
     }
 }

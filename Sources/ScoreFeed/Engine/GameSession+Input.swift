@@ -12,6 +12,8 @@ extension GameSession {
         case tick(now: Date)
         case finish(now: Date)
         case delivered(now: Date?)
+        /// An output of another lane than the first was delivered (``GameSession/delivered(lane:now:)``).
+        case deliveredOnLane(Int, now: Date?)
         case continueNumbering(after: Int, lastTimestamp: Int)
         case useChannel(String, storage: Int)
         case createChannel(storage: Int)
@@ -36,6 +38,7 @@ extension GameSession {
         case .tick(let now): tick(now: now)
         case .finish(let now): finish(now: now)
         case .delivered(let now): delivered(now: now)
+        case .deliveredOnLane(let lane, let now): delivered(lane: lane, now: now)
         case .continueNumbering(let seq, let lastTimestamp): continueNumbering(after: seq, lastTimestamp: lastTimestamp)
         case .useChannel(let id, let storage): useChannel(id, storage: storage)
         case .createChannel(let storage): createChannel(storage: storage)

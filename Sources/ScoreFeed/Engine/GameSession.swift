@@ -2,8 +2,9 @@ import Foundation
 import ScoreFeedModel
 
 /// Everything one game has applied, spent and sent, in one value: the applied events and the
-/// scoreboard (the fold), the push policy, the renderer's numbering, the rendered pushes not yet
-/// handed to the sink (the outbox), and in broadcast mode the game's channel. Pure: each call is
+/// scoreboard (the fold), and for each platform it pushes to (``lanes``: iOS, Android, or both)
+/// the push policy, the renderer's numbering and the rendered pushes not yet handed to the sink
+/// (the outbox), and in iOS broadcast mode the game's channel. Pure: each call is
 /// handed `now` and says what to do by filling the outbox; ``MatchEngine`` and `serve` only drive
 /// it, checkpoint it (its own `Codable` form is the snapshot, and the calls that changed it since
 /// are the journal: ``Input``) and empty the outbox into the sink.
@@ -15,12 +16,9 @@ public struct GameSession: Sendable {
     public let attributes: GameAttributes
     /// The applied events and the scoreboard: the one record of what this game has seen.
     public internal(set) var fold: GameFold
-    public internal(set) var policy: any PushPolicy
-    public internal(set) var renderer: PushRenderer
-    /// The state in the last push rendered (the device's view once delivered).
-    public internal(set) var lastPushed: GameState
-    /// Accepted events since the last push.
-    public internal(set) var unsentEvents = 0
+    /// Each platform's decisions on the one fold, in the order their pushes are handed to the
+    /// sink when several are due together: one lane, or iOS's then Android's.
+    public internal(set) var lanes: [PlatformLane]
     /// Feed time of the newest event folded so far.
     public internal(set) var newestSourceTime: Date?
     /// When the newest copy of the game's feed that was handed over was written (its liveData
@@ -32,17 +30,11 @@ public struct GameSession: Sendable {
     /// off stops its clock.
     public internal(set) var lastEventAt: Date?
     public internal(set) var statistics = Statistics()
-    /// Rendered pushes (and refusals) waiting for the sink, oldest first.
-    public internal(set) var outbox: [PushRenderer.Output] = []
     /// The latest time the session was handed: the game's clock when it is checkpointed.
     public internal(set) var now: Date
     /// The game's broadcast channel, in broadcast mode with a channel per game (see
     /// ``needsChannel``): its pushes leave only while it is open, stamped with its id.
     public internal(set) var channel = BroadcastChannel()
-    /// The policy's state was absent or unreadable in the checkpoint this game was restored from
-    /// (written by another version): it resumed with a fresh policy that counts the hour's
-    /// budget as spent.
-    public internal(set) var policyWasReset = false
     /// The game's `end` (and its copy) as handed to the sink, kept until the sink holds none of
     /// the game's records (``confirmEnd()``) or, for a channel ScoreFeed made, until its delete: a
     /// sink that holds records in memory (``ResilientSink``, while its endpoint is down) may lose
@@ -112,24 +104,32 @@ public struct GameSession: Sendable {
 
         public init() {}
 
-        /// A kind of push handed to the sink: its priority and event.
+        /// A kind of push handed to the sink: its platform, priority and event.
         public struct Handed: Hashable, Sendable {
+            public var platform: PushRenderer.Platform
             public var priority: Int
             public var event: Push.Event
 
-            public init(priority: Int, event: Push.Event) {
+            public init(platform: PushRenderer.Platform = .ios, priority: Int, event: Push.Event) {
+                self.platform = platform
                 self.priority = priority
                 self.event = event
             }
 
-            /// How a checkpoint spells it, as a key: `"10 update"`.
-            var key: String { "\(priority) \(event.rawValue)" }
+            /// How a checkpoint spells it, as a key: `"10 update"` for iOS (as before platforms
+            /// existed), `"android 10 update"` for Android.
+            var key: String { (platform == .ios ? "" : platform.rawValue + " ") + "\(priority) \(event.rawValue)" }
 
             /// The kind a checkpoint's key names; nil for a key this version does not know.
             init?(key: String) {
-                let parts = key.split(separator: " ")
+                var parts = key.split(separator: " ")
+                var platform = PushRenderer.Platform.ios
+                if parts.count == 3, let named = PushRenderer.Platform(rawValue: String(parts[0])) {
+                    platform = named
+                    parts.removeFirst()
+                }
                 guard parts.count == 2, let priority = Int(parts[0]), let event = Push.Event(rawValue: String(parts[1])) else { return nil }
-                self.init(priority: priority, event: event)
+                self.init(platform: platform, priority: priority, event: event)
             }
         }
 
@@ -182,11 +182,15 @@ public struct GameSession: Sendable {
         now: Date = Date(timeIntervalSince1970: 0)
     ) {
         self.attributes = attributes
-        self.policy = policy
-        self.renderer = PushRenderer(attributes: attributes, configuration: renderer)
+        lanes = [PlatformLane(attributes: attributes, policy: policy, renderer: renderer, state: initialState)]
         fold = GameFold(state: initialState)
-        lastPushed = initialState
         self.now = now
+    }
+
+    /// Pushes the game to one more platform too (`--platform ios,android`), from the same fold:
+    /// a new game's, before its first input.
+    public mutating func addLane(policy: any PushPolicy, renderer: PushRenderer.Configuration) {
+        lanes.append(PlatformLane(attributes: attributes, policy: policy, renderer: renderer, state: fold.state))
     }
 
     /// The state after every event applied so far.
@@ -194,7 +198,7 @@ public struct GameSession: Sendable {
 
     /// Whether the `end` has been decided and rendered: the game pushes nothing more. The policy
     /// owns it (its phase); the feed's own game end is ``GameFold/sawGameEnd``.
-    public var hasEnded: Bool { policy.hasEnded }
+    public var hasEnded: Bool { lanes.allSatisfy { $0.policy.hasEnded } }
 
     /// When the policy (or the channel's linger) next wants ``tick(now:)`` called.
     /// A linger already over is not a deadline: the delete is the engine's to send (it waits
@@ -202,8 +206,15 @@ public struct GameSession: Sendable {
     public var deadline: Date? {
         // A catch-up waiting for its parts decides before anything else moves.
         if let settling { return settling.until }
-        guard let linger = channel.deadline, linger > now else { return policy.deadline }
-        return min(policy.deadline ?? linger, linger)
+        let due = policyDeadline
+        guard let linger = channel.deadline, linger > now else { return due }
+        return min(due ?? linger, linger)
+    }
+
+    /// The soonest moment a lane's policy wants ``tick(now:)``.
+    var policyDeadline: Date? {
+        if lanes.count == 1 { return lanes[0].policy.deadline }
+        return lanes.lazy.compactMap(\.policy.deadline).min()
     }
 
     /// What ``receive(_:index:now:)`` would say of `event`, changing nothing.
@@ -294,9 +305,13 @@ public struct GameSession: Sendable {
     /// the next change, with the budget it spent; a channel ScoreFeed made and deleted is made
     /// again.
     private mutating func reopen() {
-        policy.reopen(now: now)
+        for lane in lanes.indices {
+            lanes[lane].policy.reopen(now: now)
+            let renderer = lanes[lane].renderer
+            lanes[lane].renderer.resume(
+                seq: renderer.seq, lastTimestamp: renderer.lastTimestamp, startPending: renderer.configuration.sendsStart)
+        }
         fold.reopen()
-        renderer.resume(seq: renderer.seq, lastTimestamp: renderer.lastTimestamp, startPending: renderer.configuration.sendsStart)
         endRecords = []
         statistics.reopened += 1
         // A channel still lingering goes on; one deleted (or once its delete is answered) is made again.
@@ -326,7 +341,13 @@ public struct GameSession: Sendable {
             // A restart's wait that no arrival joined: what the policy held is its own moment.
             if changes > 0 { return }
         }
-        perform(policy.tick(now: self.now))
+        // With several lanes, a tick for one lane's deadline alone is that lane's: the others are
+        // ticked when they would be on their own (their deadline, a linger, a timer).
+        let due = lanes.count == 1 ? nil : lanes.map { $0.policy.deadline.map { $0 <= self.now } ?? false }
+        let forOneLane = (due?.contains(true) ?? false) && !(channel.deadline.map { $0 <= self.now } ?? false)
+        for lane in lanes.indices where !forOneLane || due?[lane] == true {
+            perform(lanes[lane].policy.tick(now: self.now), lane: lane)
+        }
     }
 
     /// This game was restored by an instance starting at `now`. What the policy held that comes
@@ -335,7 +356,7 @@ public struct GameSession: Sendable {
     /// priority-5 copy, or the `end`), where the held push would go out alone at once and the
     /// backlog right after it. With no arrival in time, the held push goes at the window's end.
     public mutating func restart(now: Date, window: TimeInterval) {
-        guard window > 0, settling == nil, arrival == nil, let due = policy.deadline, due <= now.addingTimeInterval(window) else { return }
+        guard window > 0, settling == nil, arrival == nil, let due = policyDeadline, due <= now.addingTimeInterval(window) else { return }
         record(.restart(now: now, window: window))
         advance(to: now)
         settling = Settling(until: self.now.addingTimeInterval(window), since: self.now)
@@ -347,7 +368,7 @@ public struct GameSession: Sendable {
         record(.finish(now: now))
         advance(to: now)
         if settling != nil { closeArrival() }
-        perform(policy.finish(now: self.now))
+        for lane in lanes.indices { perform(lanes[lane].policy.finish(now: self.now), lane: lane) }
     }
 
     /// Opens an arrival: what reaches the game together (a poll's snapshot, the lines read in
@@ -413,7 +434,7 @@ public struct GameSession: Sendable {
         arrivalSpan = nil
         settling = nil
         guard changes > 0 else { return }
-        perform(policy.decide(now: now))
+        for lane in lanes.indices { perform(lanes[lane].policy.decide(now: now), lane: lane) }
     }
 
     /// Numbers the pushes of a game whose earlier numbering is lost from after `seq` and
@@ -422,28 +443,42 @@ public struct GameSession: Sendable {
     public mutating func continueNumbering(after seq: Int, lastTimestamp: Int) {
         record(.continueNumbering(after: seq, lastTimestamp: lastTimestamp))
         // The lost file may be the other platform's (a file too broken to say whose it was):
-        // its timestamp is taken in this platform's unit.
-        let timestamp = PushRenderer.timestamp(lastTimestamp, for: renderer.configuration.platform)
-        renderer.resume(seq: seq, lastTimestamp: timestamp, startPending: renderer.startPending)
+        // its timestamp is taken in each lane's unit.
+        for lane in lanes.indices {
+            let renderer = lanes[lane].renderer
+            let timestamp = PushRenderer.timestamp(lastTimestamp, for: renderer.configuration.platform)
+            lanes[lane].renderer.resume(seq: seq, lastTimestamp: timestamp, startPending: renderer.startPending)
+        }
     }
 
-    /// Removes the oldest output from the outbox once the sink has it (at `now`, the engine's
-    /// clock: once the `end` and its copy are delivered, the channel's linger starts).
-    public mutating func delivered(now: Date? = nil) {
-        guard !outbox.isEmpty else { return }
-        record(.delivered(now: now))
-        let output = outbox.removeFirst()
+    /// Where the numbering stands, for a journal line (see ``continueNumbering(after:lastTimestamp:)``):
+    /// the lane's own with one lane; with several, the highest `seq` and the latest timestamp in
+    /// milliseconds, which every lane numbers on from.
+    public var numbering: (seq: Int, lastTimestamp: Int) {
+        if lanes.count == 1 { return (lanes[0].renderer.seq, lanes[0].renderer.lastTimestamp) }
+        return (
+            lanes.map(\.renderer.seq).max() ?? 0,
+            lanes.map { PushRenderer.timestamp($0.renderer.lastTimestamp, for: .android) }.max() ?? 0)
+    }
+
+    /// Removes the oldest output from `lane`'s outbox once the sink has it (at `now`, the
+    /// engine's clock: once the `end` and its copy are delivered, the channel's linger starts).
+    /// ``nextDelivery`` names the lane.
+    public mutating func delivered(lane: Int = 0, now: Date? = nil) {
+        guard lanes.indices.contains(lane), !lanes[lane].outbox.isEmpty else { return }
+        record(lane == 0 ? .delivered(now: now) : .deliveredOnLane(lane, now: now))
+        let output = lanes[lane].outbox.removeFirst()
         if case .push(let record) = output {
-            statistics.handed[Statistics.Handed(priority: record.priority, event: record.event), default: 0] += 1
+            statistics.handed[Statistics.Handed(platform: record.platform, priority: record.priority, event: record.event), default: 0] += 1
             if record.priority == 10, Push.isBeyondBudget(record.reason) { statistics.beyondBudget += 1 }
         }
         if case .push(let record) = output, record.event == .end, !endRecords.contains(where: { $0.seq == record.seq }) {
             endRecords.append(record)
         }
         // The end and its priority-5 copy are both out: the channel's linger starts.
-        if hasEnded, !outboxHoldsAPush {
+        if let channelLane, lanes[channelLane].policy.hasEnded, !lanes[channelLane].outboxHoldsAPush {
             advance(to: now ?? self.now)
-            channel.endDelivered(now: self.now, linger: renderer.configuration.channelLinger)
+            channel.endDelivered(now: self.now, linger: lanes[channelLane].renderer.configuration.channelLinger)
         }
     }
 
@@ -471,30 +506,30 @@ public struct GameSession: Sendable {
         if time > now { now = time }
     }
 
-    /// Hands a change the fold made to the policy and renders its decision.
+    /// Hands a change the fold made to each lane's policy and renders its decision.
     private mutating func observe(_ change: StateChange) {
-        unsentEvents += 1
+        for lane in lanes.indices { lanes[lane].unsentEvents += 1 }
         if newestSourceTime.map({ change.event.time > $0 }) ?? true { newestSourceTime = change.event.time }
         if let changes = arrival {
             arrival = changes + 1
             let time = change.event.time
             arrivalSpan = arrivalSpan.map { min($0.lowerBound, time)...max($0.upperBound, time) } ?? time...time
-            policy.absorb(change, now: now)
+            for lane in lanes.indices { lanes[lane].policy.absorb(change, now: now) }
         } else {
-            perform(policy.observe(change, now: now))
+            for lane in lanes.indices { perform(lanes[lane].policy.observe(change, now: now), lane: lane) }
         }
     }
 
-    private mutating func perform(_ decision: PushDecision) {
+    private mutating func perform(_ decision: PushDecision, lane: Int) {
         guard case .push(var push) = decision else { return }
         let state = fold.state
-        let diff = Diff(from: lastPushed, to: state)
+        let diff = Diff(from: lanes[lane].lastPushed, to: state)
         // The record says what changed and why the policy sent it now.
         if !diff.isEmpty && push.event != .end { push.reason = "\(diff.reason) (\(push.reason))" }
         // The renderer may put a push-to-start first, or refuse a push that does not fit even
         // trimmed: the refusal goes to the sink as an error, not a request, and the game goes on.
-        let outputs = renderer.outputs(
-            for: push, state: state, diff: diff, coalesced: unsentEvents, sentAt: now, sourceTime: newestSourceTime)
+        let outputs = lanes[lane].renderer.outputs(
+            for: push, state: state, diff: diff, coalesced: lanes[lane].unsentEvents, sentAt: now, sourceTime: newestSourceTime)
         for output in outputs {
             switch output {
             case .push(let record):
@@ -504,22 +539,23 @@ public struct GameSession: Sendable {
                 // did not ask for is counted.
                 // So is one before an end (the end goes as well).
                 if record.event == .start, record.priority == 10, push.priority != 10 || push.event == .end {
-                    policy.countPriority10(at: now)
+                    lanes[lane].policy.countPriority10(at: now)
                 }
-                lastPushed = state
-                unsentEvents = 0
+                lanes[lane].lastPushed = state
+                lanes[lane].unsentEvents = 0
             case .refused:
                 statistics.refused += 1
             }
         }
-        outbox += outputs
-        if isHolding { supersedeHeldUpdates() }
+        lanes[lane].outbox += outputs
+        if lane == channelLane, isHolding { supersedeHeldUpdates(lane: lane) }
     }
 
     /// While the game has no channel, only the newest state waits: updates followed by a push of
     /// a newer state are dropped (an `end` never is; a priority 10 and its priority-5 copy of the
     /// newest state both stay). Receivers see the gap in `seq`.
-    private mutating func supersedeHeldUpdates() {
+    private mutating func supersedeHeldUpdates(lane: Int) {
+        let outbox = lanes[lane].outbox
         let pushes = outbox.compactMap { if case .push(let record) = $0 { record } else { nil } }
         guard let newest = pushes.last?.state,
               let older = outbox.lastIndex(where: { if case .push(let record) = $0 { record.state != newest } else { false } })
@@ -533,6 +569,6 @@ public struct GameSession: Sendable {
                 kept.append(output)
             }
         }
-        outbox = kept
+        lanes[lane].outbox = kept
     }
 }

@@ -148,7 +148,7 @@ public actor MatchEngine {
         written: Date? = nil
     ) async throws -> [EventValidator.Verdict] {
         let verdicts = take(arrival: events, score: score, end: end, written: written)
-        if !session.outbox.isEmpty { try await deliver() }
+        if peek({ $0.outboxCount }) > 0 { try await deliver() }
         return verdicts
     }
 
@@ -167,7 +167,7 @@ public actor MatchEngine {
         verdicts.reserveCapacity(events.count + (end == nil ? 0 : 1))
         let now = clock.now
         measureLateness(now)
-        let before = (corrections: session.statistics.corrections, outbox: session.outbox.count)
+        let before = (corrections: session.statistics.corrections, outbox: peek({ $0.outboxCount }))
         var changed = false
         session.beginArrival()
         if let written { session.noteCopy(written: written) }
@@ -189,7 +189,7 @@ public actor MatchEngine {
         // An arrival of repeats only (a restarted instance's input sent again from its start)
         // is not what the instance missed: the first that changes the game is.
         if news { tookArrival = true }
-        if news || session.outbox.count != before.outbox {
+        if news || peek({ $0.outboxCount }) != before.outbox {
             commit()
         }
         return verdicts
@@ -206,7 +206,7 @@ public actor MatchEngine {
         case .accept, .edit: commit()
         case .duplicate, .reject: break
         }
-        if !session.outbox.isEmpty { try await deliver(holdingPushes: holdingPushes) }
+        if peek({ $0.outboxCount }) > 0 { try await deliver(holdingPushes: holdingPushes) }
         return verdict
     }
 
@@ -264,7 +264,7 @@ public actor MatchEngine {
         let channel = session.channel
         measureLateness(clock.now)
         session.tick(now: clock.now)
-        if !session.outbox.isEmpty || session.channel != channel { commit() }
+        if peek({ $0.outboxCount }) > 0 || session.channel != channel { commit() }
         try await deliver(holdingPushes: holdingPushes)
     }
 
@@ -337,7 +337,7 @@ public actor MatchEngine {
     /// The feed is over: sends whatever the policy still holds.
     public func finish() async throws {
         session.finish(now: clock.now)
-        if !session.outbox.isEmpty { commit() }
+        if peek({ $0.outboxCount }) > 0 { commit() }
         try await deliver()
     }
 
@@ -403,7 +403,8 @@ public actor MatchEngine {
     private func sendNext(channelOnly: Bool) async throws -> Bool {
         let request = peek { $0.nextChannelRequest }
         if channelOnly, request == nil { return false }
-        let output = request == nil ? peek { $0.nextOutput } : nil
+        let next = request == nil ? peek { $0.nextDelivery } : nil
+        let output = next?.output
         if let journal = store?.journal {
             do {
                 try MetricsRecorder.measure(metrics) { () throws(ScoreFeedError) in
@@ -449,7 +450,7 @@ public actor MatchEngine {
                 if record.event == .end { drained = await sink.pending(game: attributes.gameId) == 0 }
             case .refused(let refusal): try await sink.refused(refusal)
             }
-            session.delivered(now: clock.now)
+            session.delivered(lane: next?.lane ?? 0, now: clock.now)
             if drained { session.confirmEnd() }
             commit()
         }
@@ -484,15 +485,15 @@ public actor MatchEngine {
             // A game that has ended and sent everything is folded into one snapshot once its
             // journal outweighs it: every later restart of the day reads the snapshot alone, not
             // the whole game's inputs again.
-            let settled = session.hasEnded && session.outbox.isEmpty && journalBytes > snapshotBytes
+            let settled = session.hasEnded && peek({ $0.outboxCount }) == 0 && journalBytes > snapshotBytes
             if snapshotted, !settled,
-               journalBytes < max(4 * snapshotBytes, Self.smallestJournal) || session.outbox.count > 1 {
+               journalBytes < max(4 * snapshotBytes, Self.smallestJournal) || peek({ $0.outboxCount }) > 1 {
                 let first = session.journaled + 1
                 let inputs = session.takeUnjournaled()
                 if !inputs.isEmpty {
+                    let numbering = session.numbering
                     journalBytes += try store.journal.append(
-                        inputs, first: first, seq: session.renderer.seq, lastTimestamp: session.renderer.lastTimestamp,
-                        to: journalPath)
+                        inputs, first: first, seq: numbering.seq, lastTimestamp: numbering.lastTimestamp, to: journalPath)
                 }
             } else {
                 // The snapshot holds every input so far; the journal starts again after it.

@@ -31,7 +31,8 @@ extension GameService {
         let s = session.statistics
         var pushes: [Metrics.PushKind: Int] = [:]
         for (kind, count) in s.handed {
-            pushes[Metrics.PushKind(priority: kind.priority, event: kind.event.rawValue), default: 0] += count
+            let platform = kind.platform == .ios ? nil : kind.platform.rawValue
+            pushes[Metrics.PushKind(priority: kind.priority, event: kind.event.rawValue, platform: platform), default: 0] += count
         }
         return Metrics.Game(
             id: session.attributes.gameId,

@@ -59,7 +59,7 @@ extension Metrics {
         var events = Family(name: "scorefeed_events_total", help: "Events by game and verdict (applied, duplicate, edit, rejected).", type: "counter")
         var pushes = Family(
             name: "scorefeed_pushes_total",
-            help: "Push records handed to the sink, by game, priority and event; their sum is the records written.", type: "counter")
+            help: "Push records handed to the sink, by game, platform (when not iOS), priority and event; their sum is the records written.", type: "counter")
         var budget = Family(name: "scorefeed_priority10_budget_used", help: "Priority-10 pushes in the rolling hour, by game.", type: "gauge")
         var beyond = Family(name: "scorefeed_beyond_budget_total", help: "Priority-10 pushes sent beyond the assumed budget, by game.", type: "counter")
         var corrections = Family(
@@ -72,7 +72,8 @@ extension Metrics {
                 events.samples.append(("", [("game", game.id), ("verdict", verdict)], String(game.events[verdict] ?? 0)))
             }
             for (kind, count) in game.pushes.sorted(by: { $0.key < $1.key }) {
-                pushes.samples.append(("", [("game", game.id), ("priority", String(kind.priority)), ("event", kind.event)], String(count)))
+                let platform = kind.platform.map { [("platform", $0)] } ?? []
+                pushes.samples.append(("", [("game", game.id)] + platform + [("priority", String(kind.priority)), ("event", kind.event)], String(count)))
             }
             budget.samples.append(("", [("game", game.id)], String(game.budgetUsed)))
             beyond.samples.append(("", [("game", game.id)], String(game.beyondBudget)))

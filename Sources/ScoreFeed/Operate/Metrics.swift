@@ -35,17 +35,23 @@ public struct Metrics: Hashable, Sendable {
         }
     }
 
-    /// A push's priority and event, the labels of `scorefeed_pushes_total`.
+    /// A push's priority and event, and its platform when it is not iOS: the labels of
+    /// `scorefeed_pushes_total` (an iOS series has no `platform` label, as before Android).
     public struct PushKind: Hashable, Sendable, Comparable {
         public var priority: Int
         public var event: String
+        /// `android`, or nil for iOS.
+        public var platform: String?
 
-        public init(priority: Int, event: String) {
+        public init(priority: Int, event: String, platform: String? = nil) {
             self.priority = priority
             self.event = event
+            self.platform = platform
         }
 
-        public static func < (a: PushKind, b: PushKind) -> Bool { (a.priority, a.event) < (b.priority, b.event) }
+        public static func < (a: PushKind, b: PushKind) -> Bool {
+            (a.platform ?? "", a.priority, a.event) < (b.platform ?? "", b.priority, b.event)
+        }
     }
 
     /// A poll request's endpoint and outcome (`200`, `304`, or the error: an HTTP status, or a

@@ -7,6 +7,9 @@ import ScoreFeedModel
 public struct Replay: Sendable {
     public var policy: any PushPolicy
     public var renderer: PushRenderer.Configuration
+    /// The platforms the game is pushed to besides ``renderer``'s (`--platform ios,android`),
+    /// each deciding on the same fold under its own policy.
+    public var otherLanes: [PlatformLane.Options] = []
     /// Stop at the first rejected event instead of reporting it and going on.
     public var strict: Bool
     /// Called before the virtual clock moves to a time: a live view waits here to replay at a
@@ -31,8 +34,10 @@ public struct Replay: Sendable {
     ) async throws -> ReplaySummary {
         let started = ContinuousClock.now
         let start = document.events.first?.time ?? document.scheduledStart ?? Date(timeIntervalSince1970: 0)
-        let engine = MatchEngine(
-            attributes: document.attributes, clock: ManualClock(start), sink: sink, policy: policy, renderer: renderer)
+        let clock = ManualClock(start)
+        var session = GameSession(attributes: document.attributes, policy: policy, renderer: renderer, now: clock.now)
+        for lane in otherLanes { session.addLane(policy: Coalescer(configuration: lane.policy), renderer: lane.renderer) }
+        let engine = MatchEngine(session: session, clock: clock, sink: sink)
         var summary = try await feed(document, to: engine, report: report)
         summary.wallTime = ContinuousClock.now - started
         return summary

@@ -48,15 +48,16 @@ extension GameService {
             let id = session.attributes.gameId
             // A game's activity lives on one lock screen: an iOS game taken on by an Android run
             // would go on with no start (and the other way round, with a start mid-game).
-            let written = session.renderer.configuration.platform
-            guard written == options.renderer.platform else {
+            let written = session.platforms.map(\.rawValue).joined(separator: ",")
+            let running = options.lanes.map(\.renderer.platform.rawValue).joined(separator: ",")
+            guard written == running else {
                 throw ScoreFeedError(
                     .usage,
-                    "game \(id)'s checkpoint was written for \(written.rawValue), and this run is for \(options.renderer.platform.rawValue): "
-                        + "a state directory holds one platform's games (give each platform its own --state-dir)",
+                    "game \(id)'s checkpoint was written for \(written), and this run is for \(running): "
+                        + "a state directory holds the games of one set of platforms (give each its own --state-dir)",
                     at: place)
             }
-            session.resume(renderer: options.renderer, policy: options.coalescer)
+            session.resume(lanes: options.lanes)
             if case .superseded(let aside) = store.adopt(entry.file, for: id) {
                 restoration.problems.append(ScoreFeedError(
                     .invalidValue, "game \(id) has a checkpoint under its own name too, which is used; this older one is put aside as \(aside.lastPathComponent)",

@@ -27,6 +27,9 @@ public actor GameService {
         public var clock: ClockMode
         public var coalescer: Coalescer.Configuration
         public var renderer: PushRenderer.Configuration
+        /// The platforms each game is pushed to besides ``renderer``'s, each under its own policy
+        /// (`--platform ios,android`: the Android lane, ``PlatformLane/Options/android(beside:project:)``).
+        public var otherLanes: [PlatformLane.Options] = []
         /// Checkpoints go here; nil runs without them.
         public var stateDirectory: URL?
         /// Broadcast mode with a channel per game (``PushRenderer/Mode/broadcastPerGame``): where
@@ -65,6 +68,11 @@ public actor GameService {
 
         /// Whether each game sends on its own channel.
         var perGameChannels: Bool { renderer.hasChannelPerGame }
+
+        /// Every lane's options, the first's first.
+        public var lanes: [PlatformLane.Options] {
+            [PlatformLane.Options(renderer: renderer, policy: coalescer)] + otherLanes
+        }
     }
 
     /// What the service has read.
@@ -132,6 +140,9 @@ public actor GameService {
         // On the system clock a game new to this instance may follow a lost one's timestamps.
         if options.clock == .system, options.renderer.headStart == nil {
             options.renderer.headStart = PushRenderer.Configuration.failoverHeadStart
+            for lane in options.otherLanes.indices where options.otherLanes[lane].renderer.headStart == nil {
+                options.otherLanes[lane].renderer.headStart = PushRenderer.Configuration.failoverHeadStart
+            }
         }
         self.options = options
         self.sink = sink
@@ -180,6 +191,11 @@ public actor GameService {
         }
         if lost != nil { policy.assumeBudgetSpent(at: nil) }
         var session = GameSession(attributes: attributes, policy: policy, renderer: options.renderer, now: clock.now)
+        for lane in options.otherLanes {
+            var policy = Coalescer(configuration: lane.policy)
+            if lost != nil { policy.assumeBudgetSpent(at: nil) }
+            session.addLane(policy: policy, renderer: lane.renderer)
+        }
         if options.perGameChannels { session.claimChannel(for: identity) }
         if let lost { session.continueNumbering(after: lost.seq, lastTimestamp: lost.lastTimestamp) }
         return MatchEngine(

@@ -62,7 +62,7 @@ public final class Journal: @unchecked Sendable {
     ) throws(ScoreFeedError) -> Int {
         let mustSync = inputs.contains {
             switch $0 {
-            case .delivered, .endConfirmed: false
+            case .delivered, .deliveredOnLane, .endConfirmed: false
             default: true
             }
         }

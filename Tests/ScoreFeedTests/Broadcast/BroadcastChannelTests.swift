@@ -146,7 +146,7 @@ struct BroadcastChannelTests {
     /// A game on its open channel "Y2gx" (a 60 s linger) whose end was just received.
     static func endedOnChannel() -> (GameSession, GameEvent) {
         var session = Self.session()
-        session.renderer = session.renderer.reconfigured(perGame.lingering(60))
+        session.lanes[0].renderer = session.renderer.reconfigured(perGame.lingering(60))
         session.createChannel(storage: 0)
         session.channelAnswered(ChannelAnswer(status: 200, channelID: "Y2gx"), now: Make.start)
         let end = Make.event(50, .gameEnd, period: 4, clock: 0, at: 3000)

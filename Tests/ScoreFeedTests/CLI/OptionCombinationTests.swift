@@ -49,7 +49,7 @@ struct OptionCombinationTests {
         (["Fixtures/one-point.json", "--platform", "android", "--frequent"], "--frequent is iOS's profile"),
         (["Fixtures/one-point.json", "--platform", "android", "--fcm-project", "a/b"], "--fcm-project needs a Firebase project id"),
         (["Fixtures/one-point.json", "--platform", "android", "--fcm-project", "a?b"], "--fcm-project needs a Firebase project id"),
-        (["Fixtures/one-point.json", "--platform", "watchos"], "--platform takes ios or android"),
+        (["Fixtures/one-point.json", "--platform", "watchos"], "--platform takes ios, android or ios,android"),
     ])
     func androidRefusesWhatItCannotDo(argv: [String], message: String) {
         var arguments = Arguments(argv)
