@@ -33,9 +33,9 @@ extension GameSession {
         channelRequestDue ? channel.request(game: attributes.gameId, bundleId: renderer.configuration.bundleId) : nil
     }
 
-    /// The oldest output ready to go (see ``nextDelivery``, which also names its lane).
+    /// The oldest output ready to go (see ``nextLaneOutput``, which also names its lane).
     public var nextOutput: PushRenderer.Output? {
-        nextDelivery?.output
+        nextLaneOutput?.output
     }
 
     /// Sends on `id`, the channel your backend made (the game header's `"channel"`).

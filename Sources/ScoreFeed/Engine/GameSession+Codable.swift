@@ -135,6 +135,16 @@ extension GameSession: Codable {
         return session
     }
 
+    /// ``restore(_:journal:file:renderer:policy:)`` for a game with several lanes: each lane
+    /// takes the options of its platform in `lanes`.
+    public static func restore(
+        _ data: Data, journal: Data? = nil, file: String, lanes: [PlatformLane.Options]
+    ) throws(ScoreFeedError) -> GameSession {
+        var session = try read(data, journal: journal, file: file)
+        session.resume(lanes: lanes)
+        return session
+    }
+
     /// The game saved in `data` and its `journal`, under the options they were written with:
     /// what it was at its last sync, to look at (`scorefeed status`), not to continue.
     public static func read(_ data: Data, journal: Data? = nil, file: String) throws(ScoreFeedError) -> GameSession {

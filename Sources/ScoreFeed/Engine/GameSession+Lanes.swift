@@ -43,7 +43,7 @@ extension GameSession {
     /// broadcast stamped with its game's channel, only while the channel is open). Once the sink
     /// has it, call ``delivered(lane:now:)`` with the lane. Nil when none can go now;
     /// ``nextChannelRequest`` goes first.
-    public var nextDelivery: (lane: Int, output: PushRenderer.Output)? {
+    public var nextLaneOutput: (lane: Int, output: PushRenderer.Output)? {
         for lane in lanes.indices {
             guard let first = lanes[lane].outbox.first else { continue }
             guard lanes[lane].renderer.configuration.hasChannelPerGame, case .push(var record) = first else { return (lane, first) }

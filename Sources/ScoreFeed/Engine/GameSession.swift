@@ -463,7 +463,7 @@ public struct GameSession: Sendable {
 
     /// Removes the oldest output from `lane`'s outbox once the sink has it (at `now`, the
     /// engine's clock: once the `end` and its copy are delivered, the channel's linger starts).
-    /// ``nextDelivery`` names the lane.
+    /// ``nextLaneOutput`` names the lane.
     public mutating func delivered(lane: Int = 0, now: Date? = nil) {
         guard lanes.indices.contains(lane), !lanes[lane].outbox.isEmpty else { return }
         record(lane == 0 ? .delivered(now: now) : .deliveredOnLane(lane, now: now))

@@ -403,7 +403,7 @@ public actor MatchEngine {
     private func sendNext(channelOnly: Bool) async throws -> Bool {
         let request = peek { $0.nextChannelRequest }
         if channelOnly, request == nil { return false }
-        let next = request == nil ? peek { $0.nextDelivery } : nil
+        let next = request == nil ? peek { $0.nextLaneOutput } : nil
         let output = next?.output
         if let journal = store?.journal {
             do {

@@ -52,5 +52,13 @@ struct AndroidProcessTests {
         #expect(clean.allSatisfy { $0.hasPrefix("{\"platform\":\"android\"") })
         try await CrashSafetyTests.killSeries(.fewLinesBack, 1000, clean: clean, apns: nil, extra: CrashSafetyTests.android, label: "android topics")
     }
+
+    /// `--platform ios,android`: both lanes of each game in one checkpoint (format 5) and one
+    /// journal; killed at random lines, what was written is a clean run's.
+    @Test func bothPlatformsKilledAndRestartedSendWhatACleanRunSends() async throws {
+        let clean = try #require(CrashSafetyTests.cleanBoth, "a clean run of both platforms")
+        #expect(clean.contains { $0.hasPrefix(#"{"platform":"android""#) } && clean.contains { !$0.hasPrefix(#"{"platform":"android""#) })
+        try await CrashSafetyTests.killSeries(.fewLinesBack, 1001, clean: clean, apns: nil, extra: CrashSafetyTests.both, label: "ios,android")
+    }
 }
 

@@ -50,11 +50,28 @@ struct OptionCombinationTests {
         (["Fixtures/one-point.json", "--platform", "android", "--fcm-project", "a/b"], "--fcm-project needs a Firebase project id"),
         (["Fixtures/one-point.json", "--platform", "android", "--fcm-project", "a?b"], "--fcm-project needs a Firebase project id"),
         (["Fixtures/one-point.json", "--platform", "watchos"], "--platform takes ios, android or ios,android"),
+        (["Fixtures/one-point.json", "--platform", "ios,ios"], "--platform takes ios, android or ios,android"),
+        (["Fixtures/one-point.json", "--platform", "ios,"], "--platform takes ios, android or ios,android"),
+        (["Fixtures/one-point.json", "--platform", "ios,android", "--policy", "every-change"], "--policy every-change is a baseline for one platform"),
     ])
     func androidRefusesWhatItCannotDo(argv: [String], message: String) {
         var arguments = Arguments(argv)
         let error = #expect(throws: ScoreFeedError.self) { _ = try ReplayCommand.Options(&arguments) }
         #expect(error?.code == .usage && error?.message.hasPrefix(message) == true, "\(String(describing: error))")
+    }
+
+    /// Both platforms, in either order: iOS's lane first, whose options the iOS-only flags set;
+    /// Android's lane under its own policy.
+    @Test(arguments: ["ios,android", "android,ios"])
+    func bothPlatformsTakeTheIOSOptionsForTheIOSLane(_ platforms: String) throws {
+        var arguments = Arguments([
+            "Fixtures/one-point.json", "--platform", platforms, "--start", "--frequent", "--fcm-project", "demo-1"])
+        let options = try ReplayCommand.Options(&arguments)
+        #expect(options.push.platforms == [.ios, .android])
+        #expect(options.push.renderer().start && options.coalescer == .frequentUpdates)
+        let lanes = options.push.otherLanes(beside: options.push.renderer())
+        #expect(lanes.count == 1 && lanes[0].renderer.platform == .android && lanes[0].renderer.fcmProject == "demo-1")
+        #expect(lanes[0].policy == .android && !lanes[0].renderer.start)
     }
 
     @Test func androidTakesItsOwnOptionsAndItsPolicy() throws {

@@ -163,16 +163,25 @@ struct CrashSafetyTests {
     /// Android's options for the series (records to each game's topic: no channels).
     static let android = ["--platform", "android", "--mode", "broadcast"]
 
+    /// Both platforms' options for the series (token mode).
+    static let both = ["--platform", "ios,android"]
+
     /// A clean run's records on Android.
-    static let cleanAndroid: [String]? = {
+    static let cleanAndroid: [String]? = cleanRun(extra: android)
+
+    /// A clean run's records on both platforms.
+    static let cleanBoth: [String]? = cleanRun(extra: both)
+
+    /// A clean run's records with the options `extra` (no APNs server: no channels).
+    static func cleanRun(extra: [String]) -> [String]? {
         guard let stream, ScoreFeedProcess.executable != nil else { return nil }
         let dir = RealFeedServeTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("clean.jsonl")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        _ = try? serving(stream.lines[...], state: dir.appendingPathComponent("state"), out: out, killAfter: nil, apns: nil, extra: android)
+        _ = try? serving(stream.lines[...], state: dir.appendingPathComponent("state"), out: out, killAfter: nil, apns: nil, extra: extra)
         return try? records(out)
-    }()
+    }
 
     static let cases: [(Producer, UInt64, Mode)] = Mode.allCases.flatMap { mode in
         Producer.allCases.flatMap { producer in (0..<UInt64(runs)).map { (producer, 1000 + $0, mode) } }

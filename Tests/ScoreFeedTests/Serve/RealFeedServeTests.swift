@@ -35,7 +35,9 @@ struct RealFeedServeTests {
 
     static func replay(_ document: FeedDocument, mode: Mode = .token) async throws -> [PushRecord] {
         let sink = RecordingSink()
-        _ = try await Replay(policy: Coalescer(configuration: mode.coalescer), renderer: mode.replayRenderer).run(document, sink: sink)
+        var replay = Replay(policy: Coalescer(configuration: mode.coalescer), renderer: mode.replayRenderer)
+        replay.otherLanes = mode.otherLanes
+        _ = try await replay.run(document, sink: sink)
         return await sink.records
     }
 
@@ -46,6 +48,8 @@ struct RealFeedServeTests {
     enum Mode: String, CaseIterable, Sendable {
         case token, broadcast
         case androidToken = "android-token", androidBroadcast = "android-broadcast"
+        /// `--platform ios,android` in token mode: one fold, an APNs lane and an FCM lane.
+        case both = "ios-android"
 
         static let firstChannel = Data("channel-1".utf8).base64EncodedString()
 
@@ -61,7 +65,10 @@ struct RealFeedServeTests {
         static let withAndroidToken: [Mode] = [.token, .broadcast, .androidToken]
         static let withAndroidTopic: [Mode] = [.token, .broadcast, .androidBroadcast]
 
-        var platform: PushRenderer.Platform { self == .token || self == .broadcast ? .ios : .android }
+        var platform: PushRenderer.Platform { self == .token || self == .broadcast || self == .both ? .ios : .android }
+
+        /// The lanes after the first (Android's beside iOS's, with ``both``).
+        var otherLanes: [PlatformLane.Options] { self == .both ? [.android(beside: renderer)] : [] }
 
         /// Whether games have broadcast channels that ScoreFeed makes and deletes (iOS broadcast).
         var hasChannels: Bool { self == .broadcast }
@@ -74,13 +81,14 @@ struct RealFeedServeTests {
 
         /// `serve`'s and `poll`'s options for this mode (channels come from the headers).
         var arguments: [String] {
-            (platform == .android ? ["--platform", "android"] : []) + (isBroadcast ? ["--mode", "broadcast"] : [])
+            (platform == .android ? ["--platform", "android"] : self == .both ? ["--platform", "ios,android"] : [])
+                + (isBroadcast ? ["--mode", "broadcast"] : [])
         }
 
         /// What replay of one game renders: in broadcast mode, on the channel serve's game gets.
         var replayRenderer: PushRenderer.Configuration {
             var configuration: PushRenderer.Configuration = switch self {
-            case .token, .androidToken: .init()
+            case .token, .androidToken, .both: .init()
             case .broadcast: .init(mode: .broadcast(channelId: Self.firstChannel))
             case .androidBroadcast: .init(mode: .broadcastPerGame)
             }
@@ -90,10 +98,10 @@ struct RealFeedServeTests {
 
         /// A service in this mode (broadcast: channels managed, deleted as soon as the end is out).
         func service(clock: GameService.ClockMode, state: URL? = nil, sink: any PushSink) throws -> GameService {
-            try GameService(
-                options: .init(
-                    clock: clock, coalescer: coalescer, renderer: renderer, stateDirectory: state, channels: .init(manage: hasChannels)),
-                sink: sink)
+            var options = GameService.Options(
+                clock: clock, coalescer: coalescer, renderer: renderer, stateDirectory: state, channels: .init(manage: hasChannels))
+            options.otherLanes = otherLanes
+            return try GameService(options: options, sink: sink)
         }
 
         /// The service's renderer: token, or a channel per game deleted as soon as the end is out.

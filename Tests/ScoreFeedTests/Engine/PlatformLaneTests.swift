@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+@testable import ScoreFeed
+import ScoreFeedModel
+
+/// `--platform ios,android`: one fold, a lane per platform. Each lane's records are those its
+/// platform sends alone, byte for byte; a game with two lanes is checkpointed as one value
+/// (format 5) and journaled, and comes back the same.
+@Suite("One fold, a lane per platform")
+struct PlatformLaneTests {
+    /// Every fixture, and every real game when ../shared is there.
+    static let games: [String] = {
+        let fixtures = (try? FileManager.default.contentsOfDirectory(atPath: "Fixtures")) ?? []
+        let shipped = fixtures.filter { $0.hasSuffix(".json") }.sorted().map { "Fixtures/" + $0 }
+        return shipped + (NBAFiles.available ? NBAFiles.games.map(NBAFiles.path) : [])
+    }()
+
+    static func replay(
+        _ document: FeedDocument, _ renderer: PushRenderer.Configuration, policy: Coalescer.Configuration,
+        otherLanes: [PlatformLane.Options] = []
+    ) async throws -> [String] {
+        let sink = RecordingSink()
+        var replay = Replay(policy: Coalescer(configuration: policy), renderer: renderer)
+        replay.otherLanes = otherLanes
+        _ = try await replay.run(document, sink: sink)
+        return await sink.records.map { String(decoding: $0.jsonLine(), as: UTF8.self) }
+    }
+
+    @Test(arguments: games, [false, true])
+    func eachLaneSendsWhatItsPlatformSendsAlone(_ file: String, _ broadcast: Bool) async throws {
+        let document = try FeedReader.read(path: file)
+        let ios = PushRenderer.Configuration(mode: broadcast ? .broadcast(channelId: "dGVzdA==") : .token)
+        let android = PlatformLane.Options.android(beside: ios)
+        let alone = try await Self.replay(document, ios, policy: .standard)
+        let androidAlone = try await Self.replay(document, android.renderer, policy: .android)
+        let both = try await Self.replay(document, ios, policy: .standard, otherLanes: [android])
+        let (androidLines, iosLines) = (both.filter { $0.hasPrefix(#"{"platform":"android""#) }, both.filter { !$0.hasPrefix(#"{"platform":"android""#) })
+        #expect(iosLines == alone, "the iOS records of --platform ios, byte for byte")
+        #expect(androidLines == androidAlone, "the Android records of --platform android, byte for byte")
+        #expect(androidLines.count > 100 && iosLines.count > 100)
+        if broadcast { #expect(androidAlone.allSatisfy { $0.contains(#""topic":"game-"#) }, "Android's broadcast goes to the game's topic") }
+    }
+
+    @Test func theAndroidLaneTakesTheIOSLanesLifetimesAndItsOwnLimits() {
+        var ios = PushRenderer.Configuration(bundleId: "com.team.app", mode: .broadcast(channelId: "dGVzdA=="), start: false, staleAfter: 120)
+        ios.payloadLimit = 5000
+        let android = PlatformLane.Options.android(beside: ios, project: "team-prod")
+        #expect(android.renderer.platform == .android && android.renderer.fcmProject == "team-prod")
+        #expect(android.renderer.mode == .broadcastPerGame, "a topic per game, not the iOS channel")
+        #expect(android.renderer.staleAfter == 120 && android.renderer.bundleId == "com.team.app")
+        #expect(android.renderer.payloadLimit == 2048, "FCM's limit to a topic, not the iOS override")
+        #expect(android.policy == .android)
+    }
+
+    /// A session with two lanes fed a generated game, its inputs recorded, every output
+    /// delivered from the lane that names it.
+    static func recorded(_ events: ArraySlice<GameEvent>, into session: inout GameSession) {
+        for (index, event) in zip(events.indices, events) {
+            session.receive(event, index: index, now: event.time)
+            while let deadline = session.deadline, deadline <= event.time { session.tick(now: deadline) }
+            while let next = session.nextLaneOutput { _ = next.output; session.delivered(lane: next.lane, now: event.time) }
+        }
+    }
+
+    static func twoLanes(_ game: GeneratedGame) -> GameSession {
+        var session = GameSession(attributes: game.attributes)
+        let android = PlatformLane.Options.android(beside: session.renderer.configuration)
+        session.addLane(policy: Coalescer(configuration: android.policy), renderer: android.renderer)
+        return session
+    }
+
+    @Test func twoLanesAreOneCheckpointAndTheJournalBringsThemBackByteForByte() throws {
+        let game = GameGenerator(seed: 11).generate()
+        var live = Self.twoLanes(game)
+        live.recordsInputs = true
+        Self.recorded(game.events.prefix(150), into: &live)
+        _ = live.takeUnjournaled()
+        let snapshot = try live.encoded()
+        let text = String(decoding: snapshot, as: UTF8.self)
+        #expect(text.contains(#""format":5"#) && text.contains(#""lanes":[{"#), "format 5: the other lane beside the first's fields")
+        let decoded = try GameSession.decode(snapshot, file: "game.json")
+        #expect(decoded.platforms == [.ios, .android])
+        #expect(try decoded.encoded() == snapshot, "read back, the same bytes")
+
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-lanes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("game.journal").path
+        let journal = Journal()
+        for range in [150..<200, 200..<201, 201..<game.events.count] {
+            Self.recorded(game.events[range], into: &live)
+            let first = live.journaled + 1
+            let numbering = live.numbering
+            try journal.append(live.takeUnjournaled(), first: first, seq: numbering.seq, lastTimestamp: numbering.lastTimestamp, to: path)
+        }
+        try journal.sync()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(String(decoding: bytes, as: UTF8.self).contains("deliveredOnLane"), "the Android lane's deliveries are journaled by lane")
+        let read = try GameSession.read(snapshot, journal: bytes, file: "game.json")
+        #expect(try read.encoded() == live.encoded(), "the same game, byte for byte")
+        // Restored, each lane sends its own end again (the sink never confirmed it), and only it.
+        let restored = try GameSession.restore(
+            snapshot, journal: bytes, file: "game.json",
+            lanes: [.init(renderer: .init(), policy: .standard), .android(beside: .init())])
+        #expect(restored.hasEnded && restored.lanes.allSatisfy { !$0.outbox.isEmpty })
+        for lane in restored.lanes {
+            for case .push(let record) in lane.outbox {
+                #expect(record.platform == lane.platform && record.event == .end)
+            }
+        }
+        #expect(Journal.read(bytes).seq == live.numbering.seq)
+    }
+
+    @Test func aLostNumberingGoesOnInEachLanesUnit() {
+        var session = Self.twoLanes(GameGenerator(seed: 3).generate())
+        // The lost run's latest, in milliseconds: iOS takes it in seconds, rounded up.
+        session.continueNumbering(after: 41, lastTimestamp: 1_700_000_000_500)
+        #expect(session.lanes.map(\.renderer.seq) == [41, 41])
+        #expect(session.lanes[0].renderer.lastTimestamp == 1_700_000_001)
+        #expect(session.lanes[1].renderer.lastTimestamp == 1_700_000_000_500)
+        #expect(session.numbering.seq == 41 && session.numbering.lastTimestamp == 1_700_000_001_999)
+    }
+
+    @Test func aStateDirectoryForOneSetOfPlatformsRefusesAnother() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-lanes-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let document = try FeedReader.read(path: "Fixtures/one-point.json")
+        var options = GameService.Options(clock: .feed, stateDirectory: dir)
+        options.otherLanes = [.android(beside: options.renderer)]
+        let service = try GameService(options: options, sink: RecordingSink())
+        _ = try await service.restore()
+        for (i, line) in RealFeedServeTests.stream([document]).prefix(40).enumerated() { _ = await service.handle(.line(line, number: i + 1)) }
+        await service.shutDown()
+
+        let iosOnly = try GameService(options: .init(clock: .feed, stateDirectory: dir), sink: RecordingSink())
+        await #expect {
+            _ = try await iosOnly.restore()
+        } throws: { error in
+            let message = (error as? ScoreFeedError)?.message ?? ""
+            return (error as? ScoreFeedError)?.code == .usage && message.contains("written for ios,android, and this run is for ios")
+        }
+        let again = try GameService(options: options, sink: RecordingSink())
+        let restoration = try await again.restore()
+        #expect(restoration.resumedGames == 1 && restoration.problems.isEmpty)
+    }
+}
