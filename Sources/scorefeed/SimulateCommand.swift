@@ -28,7 +28,10 @@ enum SimulateCommand {
                                   replayed alone, as a failure's line says.
           --mode <mode>           token, broadcast (a channel per game) or both (default both).
           --platform <platform>   ios (APNs), android (FCM: a topic per game in broadcast
-                                  mode) or both (default both): each day runs for each.
+                                  mode) or both (default both): each day runs for each;
+                                  ios,android: each day runs once with both lanes (one
+                                  fold), each lane's records checked as its platform's
+                                  alone; all: the three.
           --games <dir>           Real games to draw from besides generated ones:
                                   playbyplay_<id>.json with boxscore_<id>.json beside it.
           --interval <s>          Seconds between a poller's requests (default 30).
@@ -87,14 +90,16 @@ enum SimulateCommand {
         case "both": modes = [.token, .broadcastPerGame]
         default: throw ScoreFeedError(.usage, "--mode must be token, broadcast or both, not '\(modeName)'")
         }
-        let platforms: [PushRenderer.Platform]
+        let platforms: [[PushRenderer.Platform]]
         switch platformName {
-        case "both": platforms = [.ios, .android]
+        case "both": platforms = [[.ios], [.android]]
+        case "ios,android": platforms = [[.ios, .android]]
+        case "all": platforms = [[.ios], [.android], [.ios, .android]]
         default:
             guard let platform = PushRenderer.Platform(rawValue: platformName) else {
-                throw ScoreFeedError(.usage, "--platform must be ios, android or both, not '\(platformName)'")
+                throw ScoreFeedError(.usage, "--platform must be ios, android, both, ios,android or all, not '\(platformName)'")
             }
-            platforms = [platform]
+            platforms = [[platform]]
         }
         let real = try games.map { path throws(ScoreFeedError) in try SimulatedGamePool.realGames(in: URL(fileURLWithPath: path)) } ?? []
         if games != nil && real.isEmpty { throw ScoreFeedError(.usage, "--games \(games!): no playbyplay_<id>.json in it") }
@@ -113,10 +118,11 @@ enum SimulateCommand {
         let broken = outcomes.filter { !$0.violations.isEmpty }
         for outcome in broken {
             let mode = outcome.mode == .token ? "token" : "broadcast"
-            print("day \(outcome.day) (\(mode), \(outcome.platform.rawValue)) broke \(outcome.violations.count) invariant(s):")
+            let platform = outcome.platforms.map(\.rawValue).joined(separator: ",")
+            print("day \(outcome.day) (\(mode), \(platform)) broke \(outcome.violations.count) invariant(s):")
             for violation in outcome.violations.prefix(5) { print("  \(violation)") }
             let extra = games.map { " --games \($0)" } ?? ""
-            print("  replay: scorefeed simulate --seed \(outcome.seed) --day \(outcome.day) --days 1 --mode \(mode) --platform \(outcome.platform.rawValue)\(extra) --interval \(Int(interval)) --per-day \(perDay.lowerBound)-\(perDay.upperBound) --pool \(generated)\(losingState ? " --lose-state" : "")\(moment != defaultMoment ? " --moment \(moment)" : "")\(inOrder ? " --in-order" : "")")
+            print("  replay: scorefeed simulate --seed \(outcome.seed) --day \(outcome.day) --days 1 --mode \(mode) --platform \(platform)\(extra) --interval \(Int(interval)) --per-day \(perDay.lowerBound)-\(perDay.upperBound) --pool \(generated)\(losingState ? " --lose-state" : "")\(moment != defaultMoment ? " --moment \(moment)" : "")\(inOrder ? " --in-order" : "")")
         }
         print(Simulation.figures(outcomes, seconds: seconds, digest: stream.digest))
         return broken.isEmpty ? 0 : ExitCode.failure

@@ -10,7 +10,7 @@ extension SimulatedDay {
         index = 0
         self.seed = seed
         self.mode = mode
-        self.platform = platform
+        platforms = [platform]
         self.games = games
         self.restarts = restarts.sorted { $0.at < $1.at }
         self.sink = sink

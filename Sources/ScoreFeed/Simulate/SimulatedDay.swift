@@ -20,9 +20,26 @@ public struct SimulatedDay: Sendable {
     /// Token mode: each game's activity is started by a push (`--start`), a game that comes back
     /// after it was ended by a new one.
     public var startsActivities = false
-    /// The lock screen the day's records are for: iOS (APNs) or Android (FCM, whose broadcast
-    /// goes to topics: no channels, so no channel faults).
-    public var platform: PushRenderer.Platform = .ios
+    /// The lock screens the day's records are for: iOS (APNs), Android (FCM, whose broadcast
+    /// goes to topics: no channels, so no channel faults), or both from one fold
+    /// (`--platform ios,android`: each game an APNs lane and an FCM lane).
+    public var platforms: [PushRenderer.Platform] = [.ios]
+
+    /// The first lane's platform (the only one's, on one platform).
+    public var platform: PushRenderer.Platform {
+        get { platforms[0] }
+        set { platforms = [newValue] }
+    }
+
+    /// The platforms' names as the CLI spells them: `ios`, `android`, `ios,android`.
+    public var platformName: String { platforms.map(\.rawValue).joined(separator: ",") }
+
+    /// The same day as one of its platforms sees it: what that lane's records must meet.
+    public func alone(_ platform: PushRenderer.Platform) -> SimulatedDay {
+        var day = self
+        day.platforms = [platform]
+        return day
+    }
 
     /// Whether games have channels the service makes and deletes (iOS broadcast mode).
     public var hasChannels: Bool { platform == .ios && mode == .broadcastPerGame }
@@ -147,7 +164,7 @@ public struct SimulatedDay: Sendable {
         self.index = index
         self.seed = seed
         self.mode = mode
-        self.platform = platform
+        platforms = [platform]
         self.pollInterval = pollInterval
         // A day in the 2025 season, the first tip-off at 7 pm Eastern (00:00 UTC).
         let day = Date(timeIntervalSince1970: 1_735_689_600 + Double(index % 180) * 86_400)

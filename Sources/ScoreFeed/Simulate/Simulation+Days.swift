@@ -13,8 +13,9 @@ extension Simulation {
         /// The first day's index (a failure is replayed by its seed and index alone).
         public var firstDay: Int
         public var modes: [PushRenderer.Mode]
-        /// The lock screens each day runs for (both by default: every invariant holds for each).
-        public var platforms: [PushRenderer.Platform] = [.ios, .android]
+        /// The lock screens each day runs for, a run each (iOS's and Android's by default: every
+        /// invariant holds for each); `[.ios, .android]` is one run with both lanes.
+        public var platforms: [[PushRenderer.Platform]] = [[.ios], [.android]]
         public var pool: SimulatedGamePool
         public var pollInterval: TimeInterval
         /// Games a day holds.
@@ -83,10 +84,11 @@ extension Simulation {
             for _ in 0..<options.threads {
                 let thread = Thread {
                     while let index = results.take(), index < work.count {
-                        let (day, mode, platform) = work[index]
-                        let plan = SimulatedDay(
-                            index: day, seed: options.seed, mode: mode, platform: platform, pool: options.pool, pollInterval: options.pollInterval,
+                        let (day, mode, platforms) = work[index]
+                        var plan = SimulatedDay(
+                            index: day, seed: options.seed, mode: mode, platform: platforms[0], pool: options.pool, pollInterval: options.pollInterval,
                             games: options.games, losingState: options.losingState)
+                        plan.platforms = platforms
                         results.set(index, run(plan, stateRoot: root, moment: options.moment, shuffled: options.shuffled))
                     }
                     if left.finish() { done.resume() }
