@@ -341,13 +341,21 @@ public struct GameSession: Sendable {
             // A restart's wait that no arrival joined: what the policy held is its own moment.
             if changes > 0 { return }
         }
-        // With several lanes, a tick for one lane's deadline alone is that lane's: the others are
-        // ticked when they would be on their own (their deadline, a linger, a timer).
-        let due = lanes.count == 1 ? nil : lanes.map { $0.policy.deadline.map { $0 <= self.now } ?? false }
-        let forOneLane = (due?.contains(true) ?? false) && !(channel.deadline.map { $0 <= self.now } ?? false)
-        for lane in lanes.indices where !forOneLane || due?[lane] == true {
-            perform(lanes[lane].policy.tick(now: self.now), lane: lane)
+        guard lanes.count > 1 else { return perform(lanes[0].policy.tick(now: self.now), lane: 0) }
+        for lane in lanesToTick() { perform(lanes[lane].policy.tick(now: self.now), lane: lane) }
+    }
+
+    /// The lanes a tick at ``now`` is for: every lane, unless with several lanes it is for one
+    /// lane's deadline alone (no linger over): then only the lanes whose deadline came. The
+    /// others are ticked when they would be on their own (their deadline, a linger, a timer).
+    private func lanesToTick() -> [Int] {
+        let due = lanes.indices.filter { lane in
+            guard let deadline = lanes[lane].policy.deadline else { return false }
+            return deadline <= now
         }
+        if due.isEmpty { return Array(lanes.indices) }
+        if let linger = channel.deadline, linger <= now { return Array(lanes.indices) }
+        return due
     }
 
     /// This game was restored by an instance starting at `now`. What the policy held that comes

@@ -46,6 +46,14 @@ extension GameSession {
     /// Priority-10 pushes in the rolling hour up to `time`, within the assumed budget and beyond
     /// it (a policy with no budget: none).
     public func priority10Used(at time: Date) -> Int {
+        lanes[0].priority10Used(at: time)
+    }
+}
+
+extension PlatformLane {
+    /// Priority-10 pushes of this lane in the rolling hour up to `time`, within the assumed
+    /// budget and beyond it (a policy with no budget: none).
+    public func priority10Used(at time: Date) -> Int {
         guard let coalescer = policy as? Coalescer else { return 0 }
         return coalescer.budget.used(at: time) + coalescer.beyond.used(at: time)
     }

@@ -31,6 +31,17 @@ public struct GameStatus: Hashable, Sendable, Codable {
     /// The broadcast channel's id and state (none in token mode).
     public var channel: String?
     public var channelState: String?
+    /// With several platforms (`--platform ios,android`), each lane's pushes handed to the sink
+    /// by priority and its budget used; nil with one.
+    public var lanes: [Lane]?
+
+    /// One platform's figures in a game pushed to several.
+    public struct Lane: Hashable, Sendable, Codable {
+        public var platform: String
+        public var priority10: Int
+        public var priority5: Int
+        public var budgetUsed: Int
+    }
 
     public init(_ session: GameSession, now: Date) {
         let a = session.attributes, s = session.state, statistics = session.statistics
@@ -54,6 +65,14 @@ public struct GameStatus: Hashable, Sendable, Codable {
             channel = session.channel.id
             channelState = session.channel.state
         }
+        if session.lanes.count > 1 {
+            lanes = session.lanes.map { lane in
+                let handed = statistics.handed.filter { $0.key.platform == lane.platform }
+                return Lane(
+                    platform: lane.platform.rawValue, priority10: handed.filter { $0.key.priority == 10 }.values.reduce(0, +),
+                    priority5: handed.filter { $0.key.priority != 10 }.values.reduce(0, +), budgetUsed: lane.priority10Used(at: now))
+            }
+        }
     }
 
     /// One line for people: `0022400762  ended  DAL 128 – 129 SAC  Q4 0.0  last event 3h ago  …`.
@@ -66,6 +85,9 @@ public struct GameStatus: Hashable, Sendable, Codable {
         ]
         if staleCopies > 0 { parts.append("older copies ignored \(staleCopies)") }
         if let channelState { parts.append("channel \(channel ?? "-") \(channelState)") }
+        for lane in lanes ?? [] {
+            parts.append("\(lane.platform): sent p10 \(lane.priority10) p5 \(lane.priority5) budget used \(lane.budgetUsed)")
+        }
         return parts.joined(separator: "  ")
     }
 

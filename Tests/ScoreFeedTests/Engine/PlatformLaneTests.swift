@@ -111,6 +111,22 @@ struct PlatformLaneTests {
         #expect(Journal.read(bytes).seq == live.numbering.seq)
     }
 
+    /// Pushes waiting in both lanes when the snapshot is written stay in their own lanes.
+    @Test func eachLanesWaitingPushesAreSavedInItsLane() throws {
+        let game = GameGenerator(seed: 5).generate()
+        var session = Self.twoLanes(game)
+        for (index, event) in game.events.enumerated() { session.receive(event, index: index, now: event.time) }
+        session.finish(now: game.events.last!.time.addingTimeInterval(60))
+        #expect(session.lanes.allSatisfy { $0.outbox.count > 10 }, "nothing delivered: both lanes hold pushes")
+        let decoded = try GameSession.decode(try session.encoded(), file: "game.json")
+        for (saved, lane) in zip(decoded.lanes, session.lanes) {
+            let same = saved.outbox == lane.outbox
+            #expect(same, "\(lane.platform)'s \(lane.outbox.count) pushes, in its own lane (read back: \(saved.outbox.count))")
+            #expect(saved.outbox.allSatisfy { if case .push(let record) = $0 { record.platform == lane.platform } else { true } })
+        }
+        #expect(try decoded.encoded() == session.encoded())
+    }
+
     @Test func aLostNumberingGoesOnInEachLanesUnit() {
         var session = Self.twoLanes(GameGenerator(seed: 3).generate())
         // The lost run's latest, in milliseconds: iOS takes it in seconds, rounded up.
