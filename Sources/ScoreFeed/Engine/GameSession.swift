@@ -480,7 +480,8 @@ public struct GameSession: Sendable {
             statistics.handed[Statistics.Handed(platform: record.platform, priority: record.priority, event: record.event), default: 0] += 1
             if record.priority == 10, Push.isBeyondBudget(record.reason) { statistics.beyondBudget += 1 }
         }
-        if case .push(let record) = output, record.event == .end, !endRecords.contains(where: { $0.seq == record.seq }) {
+        if case .push(let record) = output, record.event == .end,
+           !endRecords.contains(where: { $0.seq == record.seq && $0.platform == record.platform }) {
             endRecords.append(record)
         }
         // The end and its priority-5 copy are both out: the channel's linger starts.

@@ -5,8 +5,8 @@ import Foundation
 ///
 /// Rules:
 /// - Records wait in arrival order, so each activity's stay in `seq` order.
-/// - An `update` is skipped when a later `update` or `end` of the same activity is waiting: the
-///   newer one carries the whole state. Receivers then see gaps in `seq`; records are never
+/// - An `update` is skipped when a later `update` or `end` of the same activity on the same
+///   platform is waiting: the newer one carries the whole state. Receivers then see gaps in `seq`; records are never
 ///   renumbered or changed: a record's `apns-id` covers its `seq` and its body, and goes with it.
 /// - `start` and `end` are never skipped. The record being sent is never skipped.
 /// - After a failure the next attempt waits a ``Backoff`` delay that grows with consecutive
@@ -44,7 +44,7 @@ public struct DeliveryQueue: Sendable {
     @discardableResult
     public mutating func enqueue(_ record: PushRecord) -> [PushRecord] {
         waiting.append(record)
-        return coalesce(record.activity)
+        return coalesce(record)
     }
 
     /// Whether an attempt may start at `now`.
@@ -85,7 +85,7 @@ public struct DeliveryQueue: Sendable {
         inFlight = nil
         consecutiveFailures += 1
         nextAttempt = now.addingTimeInterval(backoff.delay(afterFailure: consecutiveFailures, random: random))
-        return coalesce(record.activity)
+        return coalesce(record)
     }
 
     /// The in-flight attempt was abandoned (cancelled) without counting as a failure.
@@ -93,15 +93,18 @@ public struct DeliveryQueue: Sendable {
         inFlight = nil
     }
 
-    /// Drops waiting updates of `activity` followed by a later update or end of it.
-    private mutating func coalesce(_ activity: String) -> [PushRecord] {
-        guard let newest = waiting.lastIndex(where: { $0.activity == activity && $0.event != .start }) else { return [] }
+    /// Drops waiting updates of `latest`'s activity on its platform (an activity id names an iOS
+    /// Live Activity and an Android notification alike) followed by a later update or end of it.
+    private mutating func coalesce(_ latest: PushRecord) -> [PushRecord] {
+        let activity = latest.activity, platform = latest.platform
+        func same(_ record: PushRecord) -> Bool { record.activity == activity && record.platform == platform }
+        guard let newest = waiting.lastIndex(where: { same($0) && $0.event != .start }) else { return [] }
         var dropped: [PushRecord] = []
         var kept: [PushRecord] = []
         kept.reserveCapacity(waiting.count)
         for (index, record) in waiting.enumerated() {
-            let isInFlight = inFlight.map { $0.activity == record.activity && $0.seq == record.seq } ?? false
-            if index < newest, record.activity == activity, record.event == .update, !isInFlight {
+            let isInFlight = inFlight.map { same($0) && $0.seq == record.seq } ?? false
+            if index < newest, same(record), record.event == .update, !isInFlight {
                 dropped.append(record)
             } else {
                 kept.append(record)
