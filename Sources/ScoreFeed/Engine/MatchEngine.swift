@@ -382,13 +382,18 @@ public actor MatchEngine {
         releasedWhileDelivering = false
         defer { delivering = false }
         var channelOnly = channelOnly
+        // A channel request that failed or was answered unusably is not sent again in this
+        // delivery: the other platforms' pushes, which need no channel, still go, and its failure
+        // is thrown after them.
+        var channel = ChannelPass()
         do {
             while true {
-                while try await sendNext(channelOnly: channelOnly) {}
+                while try await sendNext(channelOnly: channelOnly, channel: &channel) {}
                 // The batch's sync came (its flush found this delivery under way): the pushes go too.
                 guard channelOnly, releasedWhileDelivering, checkpointFailure == nil else { break }
                 channelOnly = false
             }
+            if let failure = channel.failure { throw failure }
         } catch {
             metrics?.countSinkError(error)
             throw error
@@ -400,8 +405,8 @@ public actor MatchEngine {
     /// not hold could be rendered again with other bytes after a restart), and the last
     /// delivery reaches the kernel (one it does not know delivered is sent again: at a crash,
     /// only the one in flight). Returns whether there may be more.
-    private func sendNext(channelOnly: Bool) async throws -> Bool {
-        let request = peek { $0.nextChannelRequest }
+    private func sendNext(channelOnly: Bool, channel: inout ChannelPass) async throws -> Bool {
+        let request = channel.waits ? nil : peek { $0.nextChannelRequest }
         if channelOnly, request == nil { return false }
         let next = request == nil ? peek { $0.nextLaneOutput } : nil
         let output = next?.output
@@ -431,15 +436,26 @@ public actor MatchEngine {
             return checkpointFailure == nil
         }
         if let request {
-            guard let answer = try await sink.manage(request) else {
+            let sent: ChannelAnswer?
+            do {
+                sent = try await sink.manage(request)
+            } catch where !channelOnly && peek({ $0.lanes.count > 1 }) {
+                channel = ChannelPass(waits: true, failure: error)
+                return true
+            }
+            guard let answer = sent else {
                 throw ScoreFeedError(
                     .channel, "game \(attributes.gameId): no sink answers channel requests (the \(request.action.rawValue) needs --webhook)")
             }
             let outcome = session.channelAnswered(answer, now: wallClock.now)
             commit()
             channelNews.append(outcome)
-            // An unusable answer leaves the create to send again, later (the news says so).
-            if case .unusable = outcome { return false }
+            // An unusable answer leaves the create to send again, later (the news says so); a lane
+            // that needs no channel sends on meanwhile.
+            if case .unusable = outcome {
+                channel.waits = true
+                return !channelOnly && peek { $0.lanes.count > 1 }
+            }
         } else if let output {
             var drained = false
             switch output {
@@ -456,6 +472,13 @@ public actor MatchEngine {
         }
         // What the checkpoint does not hold must not be built on.
         return checkpointFailure == nil
+    }
+
+    /// A delivery's channel request that could not be made now (with several lanes, the others
+    /// send on): it is not tried again in the same delivery, and its failure is thrown at its end.
+    private struct ChannelPass {
+        var waits = false
+        var failure: (any Error)?
     }
 
     /// Reads the session in place: a non-mutating call on a stored property of an actor copies
