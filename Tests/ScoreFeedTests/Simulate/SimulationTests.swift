@@ -25,13 +25,19 @@ struct SimulationTests {
         #expect(first.map(\.day) == [0, 0] && first.map(\.platform) == [.ios, .android], "the day for each platform")
     }
 
-    /// Days full of faults keep every invariant, in both modes, on both platforms; each day
+    /// Days full of faults keep every invariant, in both modes, on both platforms and on both at
+    /// once (`--platform ios,android`: each lane checked as its platform's alone); each day
     /// injects faults and makes checks.
     @Test(arguments: [3] as [UInt64])
     func daysKeepTheirInvariants(_ seed: UInt64) async {
-        let outcomes = await Simulation.run(Self.options(seed: seed, days: 2, modes: Self.modes))
-        #expect(outcomes.count == 8)
-        #expect(Set(outcomes.map(\.platform)) == [.ios, .android])
+        var options = Self.options(seed: seed, days: 2, modes: Self.modes)
+        options.platforms = [[.ios], [.android], [.ios, .android]]
+        let outcomes = await Simulation.run(options)
+        #expect(outcomes.count == 12)
+        #expect(Set(outcomes.map(\.platforms)) == [[.ios], [.android], [.ios, .android]])
+        for both in outcomes where both.platforms.count == 2 {
+            #expect(Set(both.records.map(\.platform)) == [.ios, .android], "day \(both.day): both lanes' records")
+        }
         for outcome in outcomes {
             #expect(outcome.violations.isEmpty, "day \(outcome.day) \(outcome.mode): \(outcome.violations.prefix(3))")
             #expect(outcome.checks > 0 && outcome.faults.values.reduce(0, +) > outcome.games)
@@ -46,7 +52,10 @@ struct SimulationTests {
     func realGamesKeepTheInvariants() async throws {
         let real = try SimulatedGamePool.realGames(in: NBAFiles.folder)
         #expect(real.count >= 5)
-        let outcomes = await Simulation.run(Self.options(seed: 21, days: 1, modes: Self.modes, pool: SimulatedGamePool(real: real, generated: 20)))
+        var options = Self.options(seed: 21, days: 1, modes: Self.modes, pool: SimulatedGamePool(real: real, generated: 20))
+        options.platforms = [[.ios], [.android], [.ios, .android]]
+        let outcomes = await Simulation.run(options)
+        #expect(outcomes.count == 6)
         for outcome in outcomes {
             #expect(outcome.violations.isEmpty, "day \(outcome.day) \(outcome.mode): \(outcome.violations.prefix(3))")
         }
