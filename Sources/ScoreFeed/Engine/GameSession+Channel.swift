@@ -14,7 +14,7 @@ extension GameSession {
 
     /// Whether a push (not only refusals) waits in any lane's outbox.
     var outboxHoldsAPush: Bool {
-        lanes.contains { $0.outboxHoldsAPush }
+        lanes.indices.contains { lanes[$0].outboxHoldsAPush }
     }
 
     /// Whether the channel's create or delete is to be sent (the delete once the outbox is empty).

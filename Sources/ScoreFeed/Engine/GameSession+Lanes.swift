@@ -25,18 +25,19 @@ extension GameSession {
 
     /// How many outputs wait in all lanes.
     var outboxCount: Int {
-        lanes.count == 1 ? lanes[0].outbox.count : lanes.reduce(0) { $0 + $1.outbox.count }
+        lanes.count == 1 ? lanes[0].outbox.count : lanes.indices.reduce(0) { $0 + lanes[$1].outbox.count }
     }
 
     /// Whether a lane's policy state was absent or unreadable in the checkpoint this game was
     /// restored from (written by another version): it resumed with a fresh policy that counts
     /// the hour's budget as spent.
-    public var policyWasReset: Bool { lanes.contains(where: \.policyWasReset) }
+    public var policyWasReset: Bool { lanes.indices.contains { lanes[$0].policyWasReset } }
 
     /// The lane whose pushes go on the game's broadcast channel (iOS broadcast mode with a
     /// channel per game), if any.
     var channelLane: Int? {
-        lanes.firstIndex { $0.renderer.configuration.hasChannelPerGame }
+        // By index: iterating the lanes would copy each (its policy, renderer and outbox retained).
+        lanes.indices.first { lanes[$0].renderer.configuration.hasChannelPerGame }
     }
 
     /// The next output to hand to the sink and its lane: the first lane's oldest that can go (a

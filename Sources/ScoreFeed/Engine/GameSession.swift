@@ -198,7 +198,10 @@ public struct GameSession: Sendable {
 
     /// Whether the `end` has been decided and rendered: the game pushes nothing more. The policy
     /// owns it (its phase); the feed's own game end is ``GameFold/sawGameEnd``.
-    public var hasEnded: Bool { lanes.allSatisfy { $0.policy.hasEnded } }
+    public var hasEnded: Bool {
+        // By index: iterating the lanes would copy each (its policy, renderer and outbox retained).
+        lanes.count == 1 ? lanes[0].policy.hasEnded : lanes.indices.allSatisfy { lanes[$0].policy.hasEnded }
+    }
 
     /// When the policy (or the channel's linger) next wants ``tick(now:)`` called.
     /// A linger already over is not a deadline: the delete is the engine's to send (it waits
