@@ -53,6 +53,29 @@ struct AndroidProcessTests {
         try await CrashSafetyTests.killSeries(.fewLinesBack, 1000, clean: clean, apns: nil, extra: CrashSafetyTests.android, label: "android topics")
     }
 
+    /// `replay --platform ios,android` on each real game, as a user runs it: the iOS lines are
+    /// `--platform ios`'s and the Android lines `--platform android`'s, byte for byte; the report
+    /// has a table per platform, and `--report-json` one member each.
+    @Test(arguments: NBAFiles.games.prefix(4))
+    func replayOfBothPlatformsIsEachAlone(_ file: String) async throws {
+        let path = NBAFiles.path(file)
+        let dir = RealFeedServeTests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let json = dir.appendingPathComponent("report.json").path
+        let both = try await ScoreFeedProcess.run(["replay", path, "--jsonl", "--platform", "ios,android", "--report-json", json])
+        let ios = try await ScoreFeedProcess.run(["replay", path, "--jsonl", "-q"])
+        let android = try await ScoreFeedProcess.run(["replay", path, "--jsonl", "-q", "--platform", "android"])
+        #expect(both.status == 0 && ios.status == 0 && android.status == 0, "\(both.standardError.suffix(300))")
+        let isAndroid = { (line: Data) in line.starts(with: Data(#"{"platform":"android""#.utf8)) }
+        #expect(both.lines.filter { !isAndroid($0) } == ios.lines, "the iOS lines of --platform ios")
+        #expect(both.lines.filter(isAndroid) == android.lines, "the Android lines of --platform android")
+        #expect(ios.lines.count > 100 && android.lines.count > 100)
+        #expect(both.standardError.contains("HIGH") && both.standardError.contains("clairvoyant"), "both freshness tables")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        #expect(Set(report.keys) == ["ios", "android"])
+    }
+
     /// `--platform ios,android`: both lanes of each game in one checkpoint (format 5) and one
     /// journal; killed at random lines, what was written is a clean run's.
     @Test func bothPlatformsKilledAndRestartedSendWhatACleanRunSends() async throws {

@@ -310,6 +310,13 @@ struct PollLiveTests {
     /// rising per game; one body per apns-id (on Android, per seq and timestamp). The records
     /// are the platform's of `mode`.
     static func check(_ lines: [String], mode: Mode = .token, allowRepeats: Bool = false, label: String = "") async throws {
+        if mode == .both {
+            // Each lane's lines as its platform's alone.
+            let android = lines.filter { $0.hasPrefix(#"{"platform":"android""#) }
+            #expect(!android.isEmpty && android.count < lines.count, "both platforms' records")
+            try await check(lines.filter { !$0.hasPrefix(#"{"platform":"android""#) }, mode: .token, allowRepeats: allowRepeats, label: label + " (ios)")
+            return try await check(android, mode: .androidToken, allowRepeats: allowRepeats, label: label + " (android)")
+        }
         var bodies: [String: String] = [:]
         var lastSeq: [String: Int] = [:]
         var byGame: [String: [RecordLine]] = [:]
@@ -344,6 +351,8 @@ struct PollLiveTests {
     enum Mode: String, CaseIterable, Sendable {
         case token, broadcast
         case androidToken = "android-token", androidBroadcast = "android-broadcast"
+        /// `--platform ios,android` in token mode.
+        case both = "ios-android"
 
         /// For tests of the process and the wall clock (exit statuses, signals, a whole poll of
         /// the live server): both iOS modes and Android's topic mode (see
@@ -354,7 +363,7 @@ struct PollLiveTests {
             hasChannels ? try APNsTestServer() : nil
         }
 
-        var platform: PushRenderer.Platform { self == .token || self == .broadcast ? .ios : .android }
+        var platform: PushRenderer.Platform { self == .token || self == .broadcast || self == .both ? .ios : .android }
 
         /// Whether games have channels ScoreFeed makes (iOS broadcast).
         var hasChannels: Bool { self == .broadcast }
@@ -362,12 +371,14 @@ struct PollLiveTests {
         /// The platform's options, and `--mode broadcast` for Android's topics (iOS broadcast's
         /// come with its APNs server: ``PollLiveTests/arguments(_:state:today:apns:timeout:extra:)``).
         var pollArguments: [String] {
-            platform == .android ? ["--platform", "android"] + (self == .androidBroadcast ? ["--mode", "broadcast"] : []) : []
+            self == .both ? ["--platform", "ios,android"]
+                : platform == .android ? ["--platform", "android"] + (self == .androidBroadcast ? ["--mode", "broadcast"] : []) : []
         }
 
         /// `serve`'s options for this mode (channels from the headers in iOS broadcast).
         var arguments: [String] {
-            (platform == .android ? ["--platform", "android"] : []) + (self == .broadcast || self == .androidBroadcast ? ["--mode", "broadcast"] : [])
+            (self == .both ? ["--platform", "ios,android"] : platform == .android ? ["--platform", "android"] : [])
+                + (self == .broadcast || self == .androidBroadcast ? ["--mode", "broadcast"] : [])
         }
     }
 
@@ -496,6 +507,12 @@ struct PollLiveTests {
 struct AndroidPollLiveTests {
     @Test func eachGameEndsWithItsExactFinal() async throws {
         try await PollLiveTests.checkEachGameEnds(.androidBroadcast)
+    }
+
+    /// `poll --platform ios,android` of the live server (failures, hostile boxscores): each
+    /// lane's records as its platform's alone, every game ended on both.
+    @Test func bothPlatformsEndEachGameWithItsExactFinal() async throws {
+        try await PollLiveTests.checkEachGameEnds(.both)
     }
 
     /// ``EveryGameEndsTests``'s day (`poll --today` on the system clock, a game played, one gone
