@@ -27,6 +27,7 @@ extension HTMLReport {
             .previews { display: flex; flex-wrap: wrap; gap: 18px; align-items: flex-start; }
             figure { margin: 0; } figcaption { font-size: 12px; color: #8e8e93; margin-top: 6px; text-align: center; }
             .lock { width: 360px; border-radius: 22px; padding: 14px 16px; background: rgba(40,40,46,.92); color: #fff; }
+            .lock.android { border-radius: 16px; background: #2b2d31; box-shadow: 0 1px 3px rgba(0,0,0,.4); }
             .lock .row { display: flex; align-items: center; justify-content: space-between; }
             .lock .side { display: flex; align-items: center; gap: 8px; } .lock .side.home { flex-direction: row-reverse; }
             .badge { width: 30px; height: 30px; border-radius: 50%; display: grid; place-items: center; font-size: 10px; font-weight: 700; color: #fff; border: 1.5px solid rgba(255,255,255,.6); }
@@ -125,6 +126,8 @@ extension HTMLReport {
               '<div class="last">' + esc(s.lastPlay || "") + "</div>" +
               '<div class="meta"><span>' + dots(s.awayTimeouts, "#fff") + " fouls " + s.awayFouls + bonus(s.awayInBonus) + "</span><span>fouls " +
               s.homeFouls + bonus(s.homeInBonus) + " " + dots(s.homeTimeouts, "#fff") + "</span></div>";
+            // An Android report has the notification alone: no Dynamic Island.
+            if (!document.getElementById("compact")) { return { shown: s.awayScore + "-" + s.homeScore, truth: truth.away + "-" + truth.home, phase: s.phase }; }
             document.getElementById("compact").innerHTML =
               '<span style="color:' + color(A.away.primaryColor) + '">●</span><span>' + esc(A.away.tricode) + " " + s.awayScore + "</span><span>" +
               esc(st[1] || st[0]) + "</span><span>" + s.homeScore + " " + esc(A.home.tricode) + '</span><span style="color:' + color(A.home.primaryColor) + '">●</span>';

@@ -76,6 +76,26 @@ struct AndroidProcessTests {
         #expect(Set(report.keys) == ["ios", "android"])
     }
 
+    /// `scorefeed report` on real games as a user runs it, for each platform: a page with the
+    /// game's final, its preview (the Live Activity, or Android's Live Update), and the line on
+    /// stderr naming what was written.
+    @Test(arguments: NBAFiles.games.prefix(3), ["ios", "android"])
+    func reportOfARealGameOnEachPlatform(_ file: String, _ platform: String) async throws {
+        let dir = RealFeedServeTests.temporaryDirectory()
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = dir.appendingPathComponent("report.html")
+        let run = try await ScoreFeedProcess.run(["report", NBAFiles.path(file), "-o", page.path, "--platform", platform])
+        #expect(run.status == 0, "\(run.standardError.suffix(300))")
+        #expect(run.standardError.hasPrefix("wrote \(page.path)"))
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let document = try FeedReader.read(path: NBAFiles.path(file))
+        let final = try #require(document.finalScore)
+        #expect(html.contains("\(final.away) – \(final.home)"), "the final in the title")
+        #expect(html.contains(platform == "android" ? "Live Update" : "Dynamic Island, compact"))
+        #expect(html.contains(#""platform":"\#(platform)""#))
+    }
+
     /// `--platform ios,android`: both lanes of each game in one checkpoint (format 5) and one
     /// journal; killed at random lines, what was written is a clean run's.
     @Test func bothPlatformsKilledAndRestartedSendWhatACleanRunSends() async throws {

@@ -10,17 +10,22 @@ struct HTMLReportTests {
     static let games: [String] = Make.fixtureFiles().map { Make.fixtures.appendingPathComponent($0).path }
         + (NBAFiles.available ? NBAFiles.games.map(NBAFiles.path) : [])
 
-    static func report(_ path: String) async throws -> (ReportData, String) {
+    static func report(_ path: String, platform: PushRenderer.Platform = .ios) async throws -> (ReportData, String) {
         let document = try FeedReader.read(path: path)
         let sink = RecordingSink()
-        _ = try await Replay().run(document, sink: sink)
-        let data = ReportData(document: document, records: await sink.records, model: DeviceModel(budget: 15))
+        var renderer = PushRenderer.Configuration()
+        renderer.platform = platform
+        _ = try await Replay(policy: Coalescer(configuration: platform == .android ? .android : .standard), renderer: renderer).run(document, sink: sink)
+        let records = await sink.records
+        let data = platform == .android
+            ? ReportData(document: document, records: records, android: AndroidDeviceModel())
+            : ReportData(document: document, records: records, model: DeviceModel(budget: 15))
         return (data, HTMLReport.render(data))
     }
 
-    @Test(arguments: games)
-    func isSelfContained(path: String) async throws {
-        let (data, html) = try await Self.report(path)
+    @Test(arguments: games, PushRenderer.Platform.allCases)
+    func isSelfContained(path: String, platform: PushRenderer.Platform) async throws {
+        let (data, html) = try await Self.report(path, platform: platform)
         #expect(html.contains("<svg id=\"worm\""))
         #expect(html.contains("<script id=\"report-data\" type=\"application/json\">"))
         for external in ["http://", "https://", "<link", " src=", "@import", "url("] {
@@ -30,8 +35,14 @@ struct HTMLReportTests {
         #expect(data.screen.last.map { ($0.state.homeScore, $0.state.awayScore) } ?? (-1, -1) == (data.truth.last?.home ?? 0, data.truth.last?.away ?? 0))
         // The shaded spans are the wrong share, one rect each.
         let shaded = data.wrongSpans.reduce(0) { $0 + $1[1] - $1[0] }
-        #expect(abs(shaded / (data.end - data.start) - data.freshness.engine.wrongShare) < 0.01, "\(path)")
+        #expect(abs(shaded / (data.end - data.start) - data.engine.wrongShare) < 0.01, "\(path)")
         #expect(html.components(separatedBy: "<rect class=\"wrong\"").count - 1 == data.wrongSpans.count)
+        if platform == .android {
+            #expect(data.platform == .android && data.androidFreshness?.rows.map(\.policy) == ["engine", "HIGH every change", "HIGH collapsible", "NORMAL collapsible"])
+            #expect(html.contains("Live Update") && !html.contains("Dynamic Island, compact") && !html.contains("id=\"budget\""), "Android's notification, no budget chart")
+        } else {
+            #expect(html.contains("Dynamic Island, compact") && html.contains("id=\"budget\""))
+        }
     }
 
     @Test func theWormShadesWhereTheScreenWasWrong() {
@@ -62,16 +73,7 @@ struct HTMLReportTests {
         .enabled(if: chromium != nil, "headless Chromium is not installed (apt-get install chromium); browser check skipped"),
         arguments: games)
     func showsTheFinalInABrowser(path: String) async throws {
-        let pages = try await Self.browser.pages()
-        let page = try #require(pages[Self.pageName(path)], "the report of \(path) among \(pages.keys.sorted())")
-        let said = try #require(page.selfTest, "the browser's result for \(path)")
-        let result = try #require(try JSONSerialization.jsonObject(with: Data(said.utf8)) as? [String: Any], "\(said)")
-        let final = page.final
-        #expect(result["ok"] as? Bool == true, "console errors: \(result["errors"] ?? "?")")
-        #expect(result["svg"] as? Bool == true)
-        #expect(result["shown"] as? String == final, "the scrubbed-to-the-end lock screen shows the final score")
-        #expect(result["truth"] as? String == final)
-        #expect(result["phase"] as? String == "final")
+        try await Self.expectTheFinalInABrowser(path: path, platform: .ios)
         // One screenshot to look at.
         guard path == Self.games.last else { return }
         let folder = Self.browser.folder, name = Self.pageName(path)
@@ -80,8 +82,31 @@ struct HTMLReportTests {
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(name).png").path))
     }
 
-    static func pageName(_ path: String) -> String {
-        URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+    @Test(
+        .enabled(if: chromium != nil, "headless Chromium is not installed (apt-get install chromium); browser check skipped"),
+        arguments: games)
+    func showsTheFinalOnAndroidInABrowser(path: String) async throws {
+        try await Self.expectTheFinalInABrowser(path: path, platform: .android)
+    }
+
+    /// The page of `path`'s report for `platform`, scrubbed to its end in Chromium: no console
+    /// error, the worm drawn, and the preview showing the final score.
+    static func expectTheFinalInABrowser(path: String, platform: PushRenderer.Platform) async throws {
+        let pages = try await Self.browser.pages()
+        let name = Self.pageName(path, platform: platform)
+        let page = try #require(pages[name], "the report of \(path) among \(pages.keys.sorted())")
+        let said = try #require(page.selfTest, "the browser's result for \(path)")
+        let result = try #require(try JSONSerialization.jsonObject(with: Data(said.utf8)) as? [String: Any], "\(said)")
+        let final = page.final
+        #expect(result["ok"] as? Bool == true, "console errors: \(result["errors"] ?? "?")")
+        #expect(result["svg"] as? Bool == true)
+        #expect(result["shown"] as? String == final, "the scrubbed-to-the-end lock screen shows the final score")
+        #expect(result["truth"] as? String == final)
+        #expect(result["phase"] as? String == "final")
+    }
+
+    static func pageName(_ path: String, platform: PushRenderer.Platform = .ios) -> String {
+        URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent + (platform == .ios ? "" : "-android")
     }
 
     static let browser = BrowserRun()
@@ -113,11 +138,13 @@ struct HTMLReportTests {
             var names: [String] = []
             var pages: [String: Page] = [:]
             for path in paths {
-                let (data, html) = try await HTMLReportTests.report(path)
-                let name = HTMLReportTests.pageName(path)
-                try Data(html.utf8).write(to: folder.appendingPathComponent("\(name).html"))
-                names.append(name)
-                pages[name] = Page(final: "\(data.truth.last?.away ?? 0)-\(data.truth.last?.home ?? 0)")
+                for platform in PushRenderer.Platform.allCases {
+                    let (data, html) = try await HTMLReportTests.report(path, platform: platform)
+                    let name = HTMLReportTests.pageName(path, platform: platform)
+                    try Data(html.utf8).write(to: folder.appendingPathComponent("\(name).html"))
+                    names.append(name)
+                    pages[name] = Page(final: "\(data.truth.last?.away ?? 0)-\(data.truth.last?.home ?? 0)")
+                }
             }
             let list = String(decoding: try JSONSerialization.data(withJSONObject: names), as: UTF8.self)
             let page = folder.appendingPathComponent("all-reports.html")
