@@ -27,6 +27,15 @@ extension GameSession.Input {
             out.raw("}}")
         case .delivered(.none):
             out.raw(#"{"delivered":{}}"#)
+        case .deliveredOnLane(let lane, let now):
+            guard now?.timeIntervalSinceReferenceDate.isFinite ?? true else { return false }
+            out.raw(#"{"deliveredOnLane":{"_0":"#)
+            out.int(lane)
+            if let now {
+                out.raw(#","now":"#)
+                out.date(now)
+            }
+            out.raw("}}")
         case .beginArrival:
             out.raw(#"{"beginArrival":{}}"#)
         case .staleCopy:

@@ -47,6 +47,21 @@ extension JSONScanner {
             input = .finish(now: try onlyNow())
         } else if name.is("delivered") {
             input = .delivered(now: try optionalNow())
+        } else if name.is("deliveredOnLane") {
+            var lane: Int?, now: Date?
+            try members { (key, scanner) throws(Declined) in
+                if key.is("_0") {
+                    try scanner.fresh(lane)
+                    lane = try scanner.int()
+                } else if key.is("now") {
+                    try scanner.fresh(now)
+                    now = try scanner.date()
+                } else {
+                    throw Declined()
+                }
+            }
+            guard let lane else { throw Declined() }
+            input = .deliveredOnLane(lane, now: now)
         } else if name.is("beginArrival") {
             try members { (_, _) throws(Declined) in throw Declined() }
             input = .beginArrival

@@ -63,7 +63,8 @@ struct JournalTests {
         events.append(Make.event(10, .replay(ruling: nil, challenge: true)))
         events.append(Make.event(11, .substitution(out: nil)))
         var inputs: [GameSession.Input] = events.enumerated().map { .receive($1, index: $0, now: $1.time.addingTimeInterval(0.1)) }
-        inputs += [.tick(now: Make.start), .finish(now: Make.start.addingTimeInterval(1e-7)), .delivered(now: nil), .delivered(now: Make.start)]
+        inputs += [.tick(now: Make.start), .finish(now: Make.start.addingTimeInterval(1e-7)), .delivered(now: nil), .delivered(now: Make.start),
+                   .deliveredOnLane(1, now: nil), .deliveredOnLane(1, now: Make.start.addingTimeInterval(0.125))]
         inputs += [
             .beginArrival, .endArrival(now: Make.start.addingTimeInterval(0.25)), .staleCopy,
             .copy(written: Make.start.addingTimeInterval(-0.125)),
@@ -102,7 +103,7 @@ struct JournalTests {
             .receive(Make.event(6, .foul(.shooting), team: .home), index: 5, now: now),
             .receive(Make.event(7, .turnover(kind: nil)), index: 6, now: now),
             .receive(Make.event(8, .correction(points: -2), team: .away), index: 7, now: now),
-            .tick(now: now), .finish(now: now), .delivered(now: nil), .delivered(now: now), .beginArrival, .endArrival(now: now),
+            .tick(now: now), .finish(now: now), .delivered(now: nil), .delivered(now: now), .deliveredOnLane(1, now: now), .deliveredOnLane(2, now: nil), .beginArrival, .endArrival(now: now),
             .settleArrival(now: now, window: 0.5), .follow(FinalScore(home: 1, away: 2), now: now), .staleCopy,
             .continueNumbering(after: 4, lastTimestamp: 9), .useChannel("abc", storage: 1), .createChannel(storage: 0),
             .beginDelete(now: now), .refuseChannel("no"), .callOff(.final, why: "over", now: now), .copy(written: now),
