@@ -34,11 +34,15 @@ extension GameService {
             let platform = kind.platform == .ios ? nil : kind.platform.rawValue
             pushes[Metrics.PushKind(priority: kind.priority, event: kind.event.rawValue, platform: platform), default: 0] += count
         }
-        return Metrics.Game(
+        var game = Metrics.Game(
             id: session.attributes.gameId,
             events: ["applied": s.accepted, "duplicate": s.duplicates, "edit": s.edits, "rejected": s.rejected],
             pushes: pushes, budgetUsed: session.priority10Used(at: time), beyondBudget: s.beyondBudget, corrections: s.corrections,
             staleCopies: s.staleCopies)
+        for lane in session.lanes.indices.dropFirst() {
+            game.otherLanesBudgetUsed[session.lanes[lane].platform.rawValue] = session.lanes[lane].priority10Used(at: time)
+        }
+        return game
     }
 }
 

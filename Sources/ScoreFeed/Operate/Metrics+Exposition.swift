@@ -60,7 +60,8 @@ extension Metrics {
         var pushes = Family(
             name: "scorefeed_pushes_total",
             help: "Push records handed to the sink, by game, platform (when not iOS), priority and event; their sum is the records written.", type: "counter")
-        var budget = Family(name: "scorefeed_priority10_budget_used", help: "Priority-10 pushes in the rolling hour, by game.", type: "gauge")
+        var budget = Family(
+            name: "scorefeed_priority10_budget_used", help: "Priority-10 pushes in the rolling hour, by game (and platform, for a second one).", type: "gauge")
         var beyond = Family(name: "scorefeed_beyond_budget_total", help: "Priority-10 pushes sent beyond the assumed budget, by game.", type: "counter")
         var corrections = Family(
             name: "scorefeed_score_corrections_total", help: "Times the feed's running score corrected the game's, by game.", type: "counter")
@@ -76,6 +77,9 @@ extension Metrics {
                 pushes.samples.append(("", [("game", game.id)] + platform + [("priority", String(kind.priority)), ("event", kind.event)], String(count)))
             }
             budget.samples.append(("", [("game", game.id)], String(game.budgetUsed)))
+            for (platform, used) in game.otherLanesBudgetUsed.sorted(by: { $0.key < $1.key }) {
+                budget.samples.append(("", [("game", game.id), ("platform", platform)], String(used)))
+            }
             beyond.samples.append(("", [("game", game.id)], String(game.beyondBudget)))
             corrections.samples.append(("", [("game", game.id)], String(game.corrections)))
             stale.samples.append(("", [("game", game.id)], String(game.staleCopies)))

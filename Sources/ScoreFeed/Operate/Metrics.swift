@@ -12,8 +12,12 @@ public struct Metrics: Hashable, Sendable {
         public var events: [String: Int]
         /// Pushes handed to the sink, by ``PushKind``.
         public var pushes: [PushKind: Int]
-        /// Priority-10 pushes in the rolling hour (within the assumed budget and beyond it).
+        /// Priority-10 pushes in the rolling hour (within the assumed budget and beyond it), of
+        /// the first lane.
         public var budgetUsed: Int
+        /// The same for each other lane (`--platform ios,android`: `android`'s `HIGH` messages),
+        /// by platform.
+        public var otherLanesBudgetUsed: [String: Int] = [:]
         /// Priority-10 pushes handed to the sink beyond the assumed budget.
         public var beyondBudget: Int
         /// Times the feed's running score corrected the fold's.

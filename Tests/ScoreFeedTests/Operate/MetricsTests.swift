@@ -17,6 +17,9 @@ struct MetricsTests {
                 pushes: [.init(priority: 10, event: "update"): 40, .init(priority: 5, event: "update"): 150, .init(priority: 10, event: "end"): 1],
                 budgetUsed: 12, beyondBudget: 4, corrections: 1))
         }
+        // A game pushed to both platforms: Android's pushes and budget under their own label.
+        metrics.games[0].pushes[.init(priority: 10, event: "update", platform: "android")] = 9
+        metrics.games[0].otherLanesBudgetUsed = ["android": 9]
         metrics.gamesByState = ["live": 2, "ended": 1]
         for seconds in [0.2, 0.7, 3, 45, 700] { metrics.feedToPush.observe(seconds) }
         for seconds in [0.00005, 0.002, 0.02] { metrics.checkpointWrite.observe(seconds) }
@@ -38,7 +41,9 @@ struct MetricsTests {
                      "scorefeed_poll_lag_seconds", "scorefeed_games", "scorefeed_build_info"] {
             #expect(text.contains("# HELP \(name) ") && text.contains("# TYPE \(name) "), "\(name) has HELP and TYPE")
         }
-        #expect(ExpositionCheck.sum(text, "scorefeed_pushes_total") == 3 * 191)
+        #expect(ExpositionCheck.sum(text, "scorefeed_pushes_total") == 3 * 191 + 9)
+        #expect(text.contains("scorefeed_pushes_total{game=\"0022400762\",platform=\"android\",priority=\"10\",event=\"update\"} 9\n"))
+        #expect(text.contains("scorefeed_priority10_budget_used{game=\"0022400762\",platform=\"android\"} 9\n"))
         #expect(ExpositionCheck.sum(text, "scorefeed_feed_to_push_seconds_count") == 5)
         #expect(text.contains("scorefeed_feed_to_push_seconds_bucket{le=\"1\"} 2\n"))
         #expect(text.contains("scorefeed_feed_to_push_seconds_bucket{le=\"+Inf\"} 5\n"))
