@@ -56,8 +56,8 @@ struct PushOptions {
                                       game's topic game-<id>); ios,android: both, from one fold,
                                       each platform under its own policy and budget, in one
                                       stream (the iOS records are those of --platform ios).
-                                      Push-to-start, broadcast channels and --frequent are the
-                                      iOS lane's.
+                                      Push-to-start, broadcast channels and the coalescer
+                                      options are the iOS lane's.
               --fcm-project <id>      Android: the Firebase project in the request path (default:
                                       the literal {project}, for the sender to fill in).
               --bundle-id <id>        The app's bundle id, for apns-topic or the broadcast path

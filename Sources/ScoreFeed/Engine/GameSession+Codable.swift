@@ -173,16 +173,26 @@ extension GameSession: Codable {
         struct Numbering: Decodable {
             var seq: Int?
             var lastTimestamp: Int?
+            /// A format-5 file's other lanes, each numbered as the top.
+            var lanes: [Numbering]?
 
             init(from decoder: any Decoder) throws {
                 let c = try decoder.container(keyedBy: CodingKeys.self)
                 seq = try? c.decodeIfPresent(Int.self, forKey: .seq)
                 lastTimestamp = try? c.decodeIfPresent(Int.self, forKey: .lastTimestamp)
+                lanes = try? c.decodeIfPresent([Numbering].self, forKey: .lanes)
             }
         }
         guard let read = data.flatMap({ try? JSONDecoder().decode(Numbering.self, from: $0) }), let seq = read.seq, seq >= 0
         else { return nil }
-        return (seq, read.lastTimestamp ?? 0)
+        let others = (read.lanes ?? []).filter { ($0.seq ?? -1) >= 0 }
+        guard !others.isEmpty else { return (seq, read.lastTimestamp ?? 0) }
+        // Several lanes: every lane numbers on past the highest seq and the latest timestamp
+        // (in milliseconds: ``continueNumbering(after:lastTimestamp:)`` takes it in each lane's unit).
+        let all = [read] + others
+        return (
+            all.compactMap(\.seq).max() ?? seq,
+            all.map { PushRenderer.timestamp($0.lastTimestamp ?? 0, for: .android) }.max() ?? 0)
     }
 
     /// Reads a snapshot of any format this version knows, options not yet applied.
@@ -238,10 +248,11 @@ extension GameSession: Codable {
             lanes[lane].renderer = lanes[lane].renderer.reconfigured(option.renderer)
         }
         let lingering = if case .lingering = channel.phase { true } else { false }
-        if lingering && !endRecords.isEmpty || endWaitsForTheSink {
-            for lane in lanes.indices.reversed() {
+        let again = endRecords.filter { lingering || keptForTheSink($0) }
+        if !again.isEmpty {
+            for lane in lanes.indices {
                 let platform = lanes[lane].platform
-                let ends = endRecords.filter { $0.platform == platform || lanes.count == 1 }
+                let ends = lanes.count == 1 ? again : again.filter { $0.platform == platform }
                 lanes[lane].outbox = ends.map { .push($0) } + lanes[lane].outbox
             }
             if lingering { channel.reopen() }

@@ -104,32 +104,33 @@ public struct GameSession: Sendable {
 
         public init() {}
 
-        /// A kind of push handed to the sink: its platform, priority and event.
+        /// A kind of push handed to the sink: its lane (``GameSession/lanes``), priority and event.
         public struct Handed: Hashable, Sendable {
-            public var platform: PushRenderer.Platform
+            /// 0: the first lane (the only one, on one platform).
+            public var lane: Int
             public var priority: Int
             public var event: Push.Event
 
-            public init(platform: PushRenderer.Platform = .ios, priority: Int, event: Push.Event) {
-                self.platform = platform
+            public init(lane: Int = 0, priority: Int, event: Push.Event) {
+                self.lane = lane
                 self.priority = priority
                 self.event = event
             }
 
-            /// How a checkpoint spells it, as a key: `"10 update"` for iOS (as before platforms
-            /// existed), `"android 10 update"` for Android.
-            var key: String { (platform == .ios ? "" : platform.rawValue + " ") + "\(priority) \(event.rawValue)" }
+            /// How a checkpoint spells it, as a key: `"10 update"` for the first lane (as before
+            /// lanes existed), `"lane 1 10 update"` for the next.
+            var key: String { (lane == 0 ? "" : "lane \(lane) ") + "\(priority) \(event.rawValue)" }
 
             /// The kind a checkpoint's key names; nil for a key this version does not know.
             init?(key: String) {
                 var parts = key.split(separator: " ")
-                var platform = PushRenderer.Platform.ios
-                if parts.count == 3, let named = PushRenderer.Platform(rawValue: String(parts[0])) {
-                    platform = named
-                    parts.removeFirst()
+                var lane = 0
+                if parts.count == 4, parts[0] == "lane", let named = Int(parts[1]), named > 0 {
+                    lane = named
+                    parts.removeFirst(2)
                 }
                 guard parts.count == 2, let priority = Int(parts[0]), let event = Push.Event(rawValue: String(parts[1])) else { return nil }
-                self.init(platform: platform, priority: priority, event: event)
+                self.init(lane: lane, priority: priority, event: event)
             }
         }
 
@@ -480,32 +481,41 @@ public struct GameSession: Sendable {
         record(lane == 0 ? .delivered(now: now) : .deliveredOnLane(lane, now: now))
         let output = lanes[lane].outbox.removeFirst()
         if case .push(let record) = output {
-            statistics.handed[Statistics.Handed(platform: record.platform, priority: record.priority, event: record.event), default: 0] += 1
+            statistics.handed[Statistics.Handed(lane: lane, priority: record.priority, event: record.event), default: 0] += 1
             if record.priority == 10, Push.isBeyondBudget(record.reason) { statistics.beyondBudget += 1 }
         }
         if case .push(let record) = output, record.event == .end,
            !endRecords.contains(where: { $0.seq == record.seq && $0.platform == record.platform }) {
             endRecords.append(record)
         }
-        // The end and its priority-5 copy are both out: the channel's linger starts.
-        if let channelLane, lanes[channelLane].policy.hasEnded, !lanes[channelLane].outboxHoldsAPush {
+        // The lane's end and its priority-5 copy are both out: on the channel's lane, the
+        // channel's linger starts.
+        if lanes[lane].policy.hasEnded, !lanes[lane].outboxHoldsAPush {
             advance(to: now ?? self.now)
-            channel.endDelivered(now: self.now, linger: lanes[channelLane].renderer.configuration.channelLinger)
+            if lanes.count == 1 || lane == channelLane {
+                channel.endDelivered(now: self.now, linger: lanes[lane].renderer.configuration.channelLinger)
+            }
         }
     }
 
-    /// Whether the kept `end` waits for ``confirmEnd()``: a game without a channel ScoreFeed made
-    /// (whose delete clears it).
+    /// Whether a kept `end` waits for ``confirmEnd()``: one of a lane without a channel ScoreFeed
+    /// made (that channel's delete clears the ends of its lane).
     public var endWaitsForTheSink: Bool {
-        !endRecords.isEmpty && channel.origin != .scorefeed
+        endRecords.contains(where: keptForTheSink)
     }
 
-    /// The sink holds none of the game's records any more: the kept `end` has left it, and a
-    /// restart need not send it again.
+    /// Whether the kept `end` `record` waits for the sink rather than for a channel's delete.
+    func keptForTheSink(_ record: PushRecord) -> Bool {
+        guard channel.origin == .scorefeed, let channelLane else { return true }
+        return lanes.count > 1 && record.platform != lanes[channelLane].platform
+    }
+
+    /// The sink holds none of the game's records any more: the kept `end`s waiting for it have
+    /// left it, and a restart need not send them again.
     public mutating func confirmEnd() {
         guard endWaitsForTheSink else { return }
         record(.endConfirmed)
-        endRecords = []
+        endRecords.removeAll(where: keptForTheSink)
     }
 
     // MARK: - Internals

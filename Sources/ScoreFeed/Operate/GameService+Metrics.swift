@@ -31,7 +31,8 @@ extension GameService {
         let s = session.statistics
         var pushes: [Metrics.PushKind: Int] = [:]
         for (kind, count) in s.handed {
-            let platform = kind.platform == .ios ? nil : kind.platform.rawValue
+            let lane = session.lanes.indices.contains(kind.lane) ? session.lanes[kind.lane].platform : .ios
+            let platform = lane == .ios ? nil : lane.rawValue
             pushes[Metrics.PushKind(priority: kind.priority, event: kind.event.rawValue, platform: platform), default: 0] += count
         }
         var game = Metrics.Game(

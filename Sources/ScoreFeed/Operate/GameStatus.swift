@@ -66,11 +66,12 @@ public struct GameStatus: Hashable, Sendable, Codable {
             channelState = session.channel.state
         }
         if session.lanes.count > 1 {
-            lanes = session.lanes.map { lane in
-                let handed = statistics.handed.filter { $0.key.platform == lane.platform }
+            lanes = session.lanes.indices.map { index in
+                let handed = statistics.handed.filter { $0.key.lane == index }
                 return Lane(
-                    platform: lane.platform.rawValue, priority10: handed.filter { $0.key.priority == 10 }.values.reduce(0, +),
-                    priority5: handed.filter { $0.key.priority != 10 }.values.reduce(0, +), budgetUsed: lane.priority10Used(at: now))
+                    platform: session.lanes[index].platform.rawValue, priority10: handed.filter { $0.key.priority == 10 }.values.reduce(0, +),
+                    priority5: handed.filter { $0.key.priority != 10 }.values.reduce(0, +),
+                    budgetUsed: session.lanes[index].priority10Used(at: now))
             }
         }
     }

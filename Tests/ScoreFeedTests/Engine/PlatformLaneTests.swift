@@ -127,6 +127,67 @@ struct PlatformLaneTests {
         #expect(try decoded.encoded() == session.encoded())
     }
 
+    /// iOS broadcast on a channel ScoreFeed made, beside Android: iOS's end waits for the
+    /// channel's delete, Android's for the sink alone (as Android alone would), and a restart
+    /// while the channel lingers sends each lane's own end again in its own lane.
+    @Test func eachLanesEndIsKeptByItsOwnRule() throws {
+        let perGame = PushRenderer.Configuration(mode: .broadcastPerGame).lingering(60)
+        var session = GameSession(attributes: Make.attributes, renderer: perGame, now: Make.start)
+        let android = PlatformLane.Options.android(beside: perGame)
+        session.addLane(policy: Coalescer(configuration: android.policy), renderer: android.renderer)
+        session.createChannel(storage: 0)
+        session.channelAnswered(ChannelAnswer(status: 200, channelID: "Y2gx"), now: Make.start)
+        session.receive(Make.event(1, .periodStart, at: 0), index: 0, now: Make.start)
+        let end = Make.event(2, .gameEnd, period: 4, clock: 0, at: 3000)
+        session.receive(end, index: 1, now: end.time)
+        session.finish(now: end.time)
+        while let next = session.nextLaneOutput { _ = next.output; session.delivered(lane: next.lane, now: end.time) }
+        #expect(Set(session.endRecords.map(\.platform)) == [.ios, .android])
+        #expect(session.endWaitsForTheSink, "Android's end waits for the sink")
+        #expect(session.deadline == end.time.addingTimeInterval(60), "iOS's channel lingers")
+        // A restart while the channel lingers: each lane's end again, in its own lane.
+        let restored = try GameSession.restore(session.encoded(), file: "t", lanes: [.init(renderer: perGame, policy: .standard), android])
+        for lane in restored.lanes {
+            let ends = lane.outbox.compactMap { if case .push(let record) = $0 { record } else { nil } }
+            #expect(!ends.isEmpty && ends.allSatisfy { $0.event == .end && $0.platform == lane.platform })
+        }
+        // The sink confirmed: Android's end goes, iOS's stays until the delete.
+        session.confirmEnd()
+        #expect(session.endRecords.map(\.platform).allSatisfy { $0 == .ios } && !session.endRecords.isEmpty)
+        #expect(!session.endWaitsForTheSink)
+    }
+
+    /// With one lane the session is as before lanes: the clock moves on with each delivery
+    /// after the end, and the pushes handed are counted under the keys checkpoints always had.
+    @Test func oneLaneKeepsItsOldSavedForm() throws {
+        var session = GameSession(attributes: Make.attributes, now: Make.start)
+        let end = Make.event(2, .gameEnd, period: 4, clock: 0, at: 3000)
+        session.receive(Make.event(1, .periodStart, at: 0), index: 0, now: Make.start)
+        session.receive(end, index: 1, now: end.time)
+        let later = end.time.addingTimeInterval(42)
+        while let next = session.nextLaneOutput { _ = next.output; session.delivered(lane: next.lane, now: later) }
+        #expect(session.now == later)
+        let text = String(decoding: try session.encoded(), as: UTF8.self)
+        #expect(text.contains(#""format":4"#) && text.contains(#""10 end":1"#) && !text.contains("lane"))
+        var two = Self.twoLanes(GameGenerator(seed: 2).generate())
+        two.receive(Make.event(1, .periodStart, at: 0), index: 0, now: Make.start)
+        two.receive(end, index: 1, now: end.time)
+        while let next = two.nextLaneOutput { _ = next.output; two.delivered(lane: next.lane, now: later) }
+        let both = String(decoding: try two.encoded(), as: UTF8.self)
+        #expect(both.contains(#""10 end":1"#) && both.contains(#""lane 1 10 end":1"#))
+        #expect(try GameSession.decode(two.encoded(), file: "t").statistics.handed == two.statistics.handed)
+    }
+
+    /// A format-5 file too broken to restore still says where every lane's numbering stood.
+    @Test func aBrokenTwoLaneFileNumbersOnPastEveryLane() {
+        let file = Data(#"{"format":5,"seq":12,"lastTimestamp":1700000000,"lanes":[{"seq":30,"lastTimestamp":1700000100500}],"attributes":"#.utf8)
+        let salvaged = GameSession.salvageNumbering(file)
+        #expect(salvaged == nil, "not JSON: nothing to salvage")
+        let whole = Data(#"{"format":5,"seq":12,"lastTimestamp":1700000000,"lanes":[{"seq":30,"lastTimestamp":1700000100500}]}"#.utf8)
+        let numbering = GameSession.salvageNumbering(whole)
+        #expect(numbering?.seq == 30 && numbering?.lastTimestamp == 1_700_000_100_500)
+    }
+
     @Test func aLostNumberingGoesOnInEachLanesUnit() {
         var session = Self.twoLanes(GameGenerator(seed: 3).generate())
         // The lost run's latest, in milliseconds: iOS takes it in seconds, rounded up.
