@@ -6,6 +6,11 @@ extension GameSession {
         channelLane != nil
     }
 
+    /// The message-storage policy the game's channel is made with: its lane's renderer's.
+    public var channelStorage: Int {
+        lanes[channelLane ?? 0].renderer.configuration.messageStorage
+    }
+
     /// Whether pushes wait because the game has no channel to send on.
     public var isHolding: Bool {
         guard let lane = channelLane else { return false }
@@ -30,7 +35,7 @@ extension GameSession {
     /// goes to ``channelAnswered(_:now:)``): the channel's create first, its delete once nothing
     /// else waits; nil when none is due now.
     public var nextChannelRequest: ChannelRequest? {
-        channelRequestDue ? channel.request(game: attributes.gameId, bundleId: renderer.configuration.bundleId) : nil
+        channelRequestDue ? channel.request(game: attributes.gameId, bundleId: lanes[channelLane ?? 0].renderer.configuration.bundleId) : nil
     }
 
     /// The oldest output ready to go (see ``nextLaneOutput``, which also names its lane).

@@ -303,8 +303,8 @@ public actor MatchEngine {
     /// sends what can go (`holdingPushes`: see ``flush(holdingPushes:)``).
     public func setUpChannel(_ setup: ChannelSetup, holdingPushes: Bool = false) async throws {
         switch setup {
-        case .use(let id): session.useChannel(id, storage: session.renderer.configuration.messageStorage)
-        case .create: session.createChannel(storage: session.renderer.configuration.messageStorage)
+        case .use(let id): session.useChannel(id, storage: session.channelStorage)
+        case .create: session.createChannel(storage: session.channelStorage)
         case .refuse(let reason): session.refuseChannel(reason)
         }
         commit()

@@ -117,7 +117,7 @@ extension GameService {
     @discardableResult
     public func reconcileChannels() async -> Reconciliation {
         var result = Reconciliation()
-        let bundleId = options.renderer.bundleId
+        let bundleId = (options.channelRenderer ?? options.renderer).bundleId
         let listing = ChannelRequest.list(bundleId: bundleId, requestID: UUID().uuidString.lowercased())
         let answer: ChannelAnswer?
         do { answer = try await sink.manage(listing) } catch { answer = nil; result.failure = "\(error)" }

@@ -66,8 +66,13 @@ public actor GameService {
             self.metrics = metrics
         }
 
-        /// Whether each game sends on its own channel.
-        var perGameChannels: Bool { renderer.hasChannelPerGame }
+        /// Whether each game sends on its own channel (one of its lanes does: iOS broadcast).
+        var perGameChannels: Bool { channelRenderer != nil }
+
+        /// The renderer of the lane that sends on the games' channels, if one does.
+        var channelRenderer: PushRenderer.Configuration? {
+            renderer.hasChannelPerGame ? renderer : otherLanes.first { $0.renderer.hasChannelPerGame }?.renderer
+        }
 
         /// Every lane's options, the first's first.
         public var lanes: [PlatformLane.Options] {
