@@ -34,29 +34,22 @@ extension GameSession: Codable {
 
     /// Refusals waiting in the outbox are not kept: they are reports, not pushes.
     public func encode(to encoder: any Encoder) throws {
+        // The first lane's fields at the top, by the names a lane is saved with (a format-4 file's).
+        try lanes[0].encode(to: encoder)
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(lanes.count > 1 ? Self.checkpointFormat : Self.oneLaneFormat, forKey: .format)
         try c.encode(attributes, forKey: .attributes)
         try c.encode(fold.validator, forKey: .validator)
         try c.encode(fold.board, forKey: .board)
-        try c.encodeIfPresent(policy as? Coalescer, forKey: .coalescer)
-        try c.encode(renderer.seq, forKey: .seq)
-        try c.encode(renderer.lastTimestamp, forKey: .lastTimestamp)
-        try c.encode(renderer.startPending, forKey: .startPending)
-        try c.encode(lastPushed, forKey: .lastPushed)
-        try c.encode(unsentEvents, forKey: .unsentEvents)
         try c.encodeIfPresent(newestSourceTime, forKey: .newestSourceTime)
         try c.encodeIfPresent(newestCopy, forKey: .newestCopy)
         try c.encodeIfPresent(lastEventAt, forKey: .lastEventAt)
-        try c.encode(lanes[0].policy.hasEnded, forKey: .ended)
         try c.encode(fold.followsFeedScore, forKey: .followsFeedScore)
         try c.encode(statistics, forKey: .statistics)
         try c.encode(now, forKey: .now)
-        try c.encode(lanes[0].outbox.compactMap { if case .push(let record) = $0 { record } else { nil } }, forKey: .outbox)
         try c.encode(channel, forKey: .channel)
         try c.encode(endRecords, forKey: .endRecords)
         try c.encode(journaled, forKey: .journaled)
-        try c.encode(renderer.configuration, forKey: .renderer)
         if lanes.count > 1 { try c.encode(Array(lanes.dropFirst()), forKey: .lanes) }
         // A catch-up waiting for the rest of its backlog: its open arrival (absent otherwise, so
         // every other snapshot reads as before).
