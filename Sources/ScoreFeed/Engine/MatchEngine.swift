@@ -385,15 +385,16 @@ public actor MatchEngine {
         // A channel request that failed or was answered unusably is not sent again in this
         // delivery: the other platforms' pushes, which need no channel, still go, and its failure
         // is thrown after them.
-        var channel = ChannelPass()
+        var channelWaits = false
+        var channelFailure: (any Error)?
         do {
             while true {
-                while try await sendNext(channelOnly: channelOnly, channel: &channel) {}
+                while try await sendNext(channelOnly: channelOnly, channelWaits: &channelWaits, channelFailure: &channelFailure) {}
                 // The batch's sync came (its flush found this delivery under way): the pushes go too.
                 guard channelOnly, releasedWhileDelivering, checkpointFailure == nil else { break }
                 channelOnly = false
             }
-            if let failure = channel.failure { throw failure }
+            if let channelFailure { throw channelFailure }
         } catch {
             metrics?.countSinkError(error)
             throw error
@@ -405,8 +406,11 @@ public actor MatchEngine {
     /// not hold could be rendered again with other bytes after a restart), and the last
     /// delivery reaches the kernel (one it does not know delivered is sent again: at a crash,
     /// only the one in flight). Returns whether there may be more.
-    private func sendNext(channelOnly: Bool, channel: inout ChannelPass) async throws -> Bool {
-        let request = channel.waits ? nil : peek { $0.nextChannelRequest }
+    /// `channelWaits`: a channel request that could not be made now is not tried again in this
+    /// delivery (with several lanes, the others send on); `channelFailure`: its failure, thrown
+    /// at the delivery's end.
+    private func sendNext(channelOnly: Bool, channelWaits: inout Bool, channelFailure: inout (any Error)?) async throws -> Bool {
+        let request = channelWaits ? nil : peek { $0.nextChannelRequest }
         if channelOnly, request == nil { return false }
         let next = request == nil ? peek { $0.nextLaneOutput } : nil
         let output = next?.output
@@ -440,7 +444,8 @@ public actor MatchEngine {
             do {
                 sent = try await sink.manage(request)
             } catch where !channelOnly && peek({ $0.lanes.count > 1 }) {
-                channel = ChannelPass(waits: true, failure: error)
+                channelWaits = true
+                channelFailure = error
                 return true
             }
             guard let answer = sent else {
@@ -453,7 +458,7 @@ public actor MatchEngine {
             // An unusable answer leaves the create to send again, later (the news says so); a lane
             // that needs no channel sends on meanwhile.
             if case .unusable = outcome {
-                channel.waits = true
+                channelWaits = true
                 return !channelOnly && peek { $0.lanes.count > 1 }
             }
         } else if let output {
@@ -472,13 +477,6 @@ public actor MatchEngine {
         }
         // What the checkpoint does not hold must not be built on.
         return checkpointFailure == nil
-    }
-
-    /// A delivery's channel request that could not be made now (with several lanes, the others
-    /// send on): it is not tried again in the same delivery, and its failure is thrown at its end.
-    private struct ChannelPass {
-        var waits = false
-        var failure: (any Error)?
     }
 
     /// Reads the session in place: a non-mutating call on a stored property of an actor copies
