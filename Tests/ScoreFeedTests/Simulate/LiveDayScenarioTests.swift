@@ -315,6 +315,33 @@ struct LiveDayScenarioTests {
         #expect(outcome.instances == 4)
     }
 
+    /// Both lock screens from one fold (`--platform ios,android`), through the same three kills
+    /// (two journals torn), a join, polled and served games, in both iOS modes: each lane keeps
+    /// every invariant as its platform's alone, and every game ends with its final on both.
+    @Test(arguments: [PushRenderer.Mode.token, .broadcastPerGame])
+    func bothPlatformsThroughKillsAndAJoin(_ mode: PushRenderer.Mode) async throws {
+        var games = Self.games(apart: 900)
+        for index in games.indices where index % 2 == 1 { games[index].path = .serve }
+        games[0].join = games[0].moment(0.5)
+        let middle = games[games.count / 2]
+        var day = SimulatedDay(
+            scripted: games, mode: mode, platform: .ios,
+            restarts: [
+                SimulatedDay.Restart(at: middle.moment(0.25), tornJournal: true), SimulatedDay.Restart(at: middle.moment(0.5)),
+                SimulatedDay.Restart(at: middle.moment(0.8), downFor: 600, tornJournal: true),
+            ], pollInterval: 120)
+        day.platforms = [.ios, .android]
+        let outcome = try await Self.run(day)
+        Self.checkInvariants(outcome)
+        #expect(outcome.instances == 4)
+        for platform in PushRenderer.Platform.allCases {
+            var lane = outcome
+            lane.records = outcome.records.filter { $0.platform == platform }
+            #expect(lane.records.count > games.count, "\(platform)'s records")
+            Self.checkFinals(lane, games)
+        }
+    }
+
     /// Each game alone, its instance killed between the last period's end and the game's end
     /// (a few seconds apart in the feed, while the policy holds the period's end for the final)
     /// and back once the game is final, polled or served (`serve` reads its input again from the
