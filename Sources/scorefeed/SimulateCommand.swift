@@ -28,10 +28,10 @@ enum SimulateCommand {
                                   replayed alone, as a failure's line says.
           --mode <mode>           token, broadcast (a channel per game) or both (default both).
           --platform <platform>   ios (APNs), android (FCM: a topic per game in broadcast
-                                  mode) or both (default both): each day runs for each;
-                                  ios,android: each day runs once with both lanes (one
-                                  fold), each lane's records checked as its platform's
-                                  alone; all: the three.
+                                  mode), both (each day runs for each), ios,android (each
+                                  day runs once with both lanes of one fold, each lane's
+                                  records checked as its platform's alone), or all (the
+                                  three; the default).
           --games <dir>           Real games to draw from besides generated ones:
                                   playbyplay_<id>.json with boxscore_<id>.json beside it.
           --interval <s>          Seconds between a poller's requests (default 30).
@@ -65,7 +65,7 @@ enum SimulateCommand {
         let seed: UInt64 = try arguments.number("--seed", in: 0...UInt64.max) ?? 1
         let first: Int = try arguments.number("--day", in: 0...1_000_000_000) ?? 0
         let modeName = try arguments.option("--mode") ?? "both"
-        let platformName = try arguments.option("--platform") ?? "both"
+        let platformName = try arguments.option("--platform") ?? "all"
         let games = try arguments.option("--games")
         let interval: Double = try arguments.number("--interval", in: 1...3600) ?? 30
         let threads: Int = try arguments.number("--threads", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
