@@ -14,6 +14,13 @@ extension GameSession {
     /// Changes since the first lane's last push.
     public var unsentEvents: Int { lanes[0].unsentEvents }
 
+    /// `read` of `lane`, in place: `lanes[i].property` of a property computed on the lane (or
+    /// behind a protocol) copies the whole lane first (its policy, renderer and outbox retained),
+    /// an inout access does not.
+    static func inPlace<T>(_ lane: inout PlatformLane, _ read: (inout PlatformLane) -> T) -> T {
+        read(&lane)
+    }
+
     /// The platforms the game is pushed to, in lane order.
     public var platforms: [PushRenderer.Platform] { lanes.map(\.platform) }
 

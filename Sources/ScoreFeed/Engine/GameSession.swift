@@ -489,8 +489,8 @@ public struct GameSession: Sendable {
             endRecords.append(record)
         }
         // The lane's end and its priority-5 copy are both out: on the channel's lane, the
-        // channel's linger starts.
-        if lanes[lane].policy.hasEnded, !lanes[lane].outboxHoldsAPush {
+        // channel's linger starts. (Read in place: reading an array's element copies it whole.)
+        if Self.inPlace(&lanes[lane], { $0.policy.hasEnded && !$0.outboxHoldsAPush }) {
             advance(to: now ?? self.now)
             if lanes.count == 1 || lane == channelLane {
                 channel.endDelivered(now: self.now, linger: lanes[lane].renderer.configuration.channelLinger)
