@@ -26,10 +26,11 @@ extension GameSession: Codable {
     static let oneLaneFormat = 4
 
     enum CodingKeys: String, CodingKey {
-        case format, attributes, validator, board, coalescer, seq, lastTimestamp, startPending, lastPushed
-        case unsentEvents, newestSourceTime, newestCopy, lastEventAt, ended, followsFeedScore, statistics, now, outbox, channel, endRecords
-        case journaled, renderer, channelLinger
-        case arrival, arrivalSpan, settling, lanes
+        case format, attributes, validator, board, newestSourceTime, newestCopy, lastEventAt, followsFeedScore, statistics, now
+        case channel, endRecords, journaled, arrival, arrivalSpan, settling, lanes
+        /// The first lane's numbering, at the top (as a lane saves it): what a file too
+        /// broken to restore still says (``salvageNumbering(_:)``).
+        case seq, lastTimestamp
     }
 
     /// Refusals waiting in the outbox are not kept: they are reports, not pushes.
@@ -60,7 +61,7 @@ extension GameSession: Codable {
         }
     }
 
-    /// Reads formats 2 to 4 (``restore(_:journal:file:renderer:policy:)`` checks the format first;
+    /// Reads formats 2 to 5 (``restore(_:journal:file:renderer:policy:)`` checks the format first;
     /// format 1 has a reader of its own); what a format lacks takes its default. The
     /// records of the outbox and the kept `end`s are read with their ids lower-cased
     /// (``PushRecord/withCanonicalIDs()``): an old checkpoint's upper-case id goes out as the same
@@ -70,37 +71,21 @@ extension GameSession: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let attributes = try c.decode(GameAttributes.self, forKey: .attributes)
-        let coalescer = try? c.decode(Coalescer.self, forKey: .coalescer)
-        self.init(attributes: attributes, policy: coalescer ?? Coalescer(), now: try c.decode(Date.self, forKey: .now))
+        self.init(attributes: attributes, now: try c.decode(Date.self, forKey: .now))
         fold = GameFold(
             validator: try c.decode(EventValidator.self, forKey: .validator), board: try c.decode(Scoreboard.self, forKey: .board),
             followsFeedScore: try c.decodeIfPresent(Bool.self, forKey: .followsFeedScore) ?? false)
-        lanes[0].renderer.resume(
-            seq: try c.decode(Int.self, forKey: .seq), lastTimestamp: try c.decode(Int.self, forKey: .lastTimestamp),
-            startPending: try c.decode(Bool.self, forKey: .startPending))
-        lanes[0].lastPushed = try c.decode(GameState.self, forKey: .lastPushed)
-        lanes[0].unsentEvents = try c.decode(Int.self, forKey: .unsentEvents)
         newestSourceTime = try c.decodeIfPresent(Date.self, forKey: .newestSourceTime)
         newestCopy = try c.decodeIfPresent(Date.self, forKey: .newestCopy)
         lastEventAt = try c.decodeIfPresent(Date.self, forKey: .lastEventAt)
-        if coalescer == nil { takeOverPolicy(lane: 0, ended: try c.decode(Bool.self, forKey: .ended)) }
         statistics = try c.decode(Statistics.self, forKey: .statistics)
-        // Ids are lower-cased here, as the records are read: checkpoints written before ids were
-        // lower case hold upper-case ones (PushRecord.withCanonicalIDs()).
-        lanes[0].outbox = try c.decode([PushRecord].self, forKey: .outbox).map { .push($0.withCanonicalIDs()) }
         channel = try c.decodeIfPresent(BroadcastChannel.self, forKey: .channel) ?? BroadcastChannel()
         endRecords = (try c.decodeIfPresent([PushRecord].self, forKey: .endRecords) ?? []).map { $0.withCanonicalIDs() }
         journaled = try c.decodeIfPresent(Int.self, forKey: .journaled) ?? 0
-        var configuration = try c.decodeIfPresent(PushRenderer.Configuration.self, forKey: .renderer) ?? renderer.configuration
-        // Written before the linger was the renderer's: it is beside the configuration.
-        if configuration.lingerOption == nil, let linger = try c.decodeIfPresent(TimeInterval.self, forKey: .channelLinger) {
-            configuration.channelLinger = linger
-        }
-        lanes[0].renderer = renderer.reconfigured(configuration)
-        for saved in try c.decodeIfPresent([PlatformLane.Saved].self, forKey: .lanes) ?? [] {
-            lanes.append(PlatformLane(saved, attributes: attributes))
-            if saved.coalescer == nil { takeOverPolicy(lane: lanes.count - 1, ended: saved.ended) }
-        }
+        // The first lane's fields are at the top, by the names the other lanes are saved with.
+        let saved = [try PlatformLane.Saved(from: decoder)] + (try c.decodeIfPresent([PlatformLane.Saved].self, forKey: .lanes) ?? [])
+        lanes = saved.map { PlatformLane($0, attributes: attributes) }
+        for (lane, one) in saved.enumerated() where one.coalescer == nil { takeOverPolicy(lane: lane, ended: one.ended) }
         if let waiting = try c.decodeIfPresent(Settling.self, forKey: .settling) {
             settling = waiting
             // Absent while a restart waits for the first arrival (``restart(now:window:)``).

@@ -6,6 +6,8 @@ import ScoreFeedModel
 extension PlatformLane: Encodable {
     enum CodingKeys: String, CodingKey {
         case coalescer, seq, lastTimestamp, startPending, lastPushed, unsentEvents, ended, outbox, renderer
+        /// Format 3's linger, beside the configuration (read, never written).
+        case channelLinger
     }
 
     /// Refusals waiting in the outbox are not kept: they are reports, not pushes.
@@ -22,8 +24,9 @@ extension PlatformLane: Encodable {
         try c.encode(renderer.configuration, forKey: .renderer)
     }
 
-    /// A lane as read from a checkpoint; its policy is read leniently (nil: absent or from
-    /// another version, replaced by the session as a format-4 one is).
+    /// A lane as read from a checkpoint (the first lane from the top of any format from 2 on, the
+    /// others from format 5's `lanes`); its policy is read leniently (nil: absent or from another
+    /// version, replaced by the session).
     struct Saved: Decodable {
         var coalescer: Coalescer?
         var seq: Int
@@ -45,11 +48,17 @@ extension PlatformLane: Encodable {
             unsentEvents = try c.decode(Int.self, forKey: .unsentEvents)
             ended = try c.decode(Bool.self, forKey: .ended)
             outbox = try c.decode([PushRecord].self, forKey: .outbox)
-            renderer = try c.decode(PushRenderer.Configuration.self, forKey: .renderer)
+            // Absent before format 4; the linger was beside it before it was the renderer's.
+            renderer = try c.decodeIfPresent(PushRenderer.Configuration.self, forKey: .renderer) ?? PushRenderer.Configuration()
+            if renderer.lingerOption == nil, let linger = try c.decodeIfPresent(TimeInterval.self, forKey: .channelLinger) {
+                renderer.channelLinger = linger
+            }
         }
     }
 
-    /// The lane `saved` holds, of the game `attributes` name.
+    /// The lane `saved` holds, of the game `attributes` name. Ids are lower-cased as the records
+    /// are read: checkpoints written before ids were lower case hold upper-case ones
+    /// (``PushRecord/withCanonicalIDs()``).
     init(_ saved: Saved, attributes: GameAttributes) {
         self.init(attributes: attributes, policy: saved.coalescer ?? Coalescer(), renderer: saved.renderer, state: saved.lastPushed)
         renderer.resume(seq: saved.seq, lastTimestamp: saved.lastTimestamp, startPending: saved.startPending)
