@@ -77,10 +77,9 @@ enum FreshnessCommand {
             let configuration = try CoalescerOptions.parse(&options, budget: budget)
             var reports: [(String, FreshnessReport)] = []
             for game in games {
-                let sink = RecordingSink()
-                _ = try await Replay(policy: Coalescer(configuration: configuration)).run(game.document, sink: sink)
+                let records = try await Replay(policy: Coalescer(configuration: configuration)).records(game.document)
                 let report = FreshnessReport(
-                    game: game.document.attributes.gameId, records: await sink.records, timeline: game.timeline,
+                    game: game.document.attributes.gameId, records: records, timeline: game.timeline,
                     model: DeviceModel(configuration))
                 reports.append((game.name, report))
             }
@@ -111,9 +110,8 @@ enum FreshnessCommand {
         renderer.platform = .android
         var reports: [(String, AndroidFreshnessReport)] = []
         for game in games {
-            let sink = RecordingSink()
-            _ = try await Replay(policy: Coalescer(configuration: configuration), renderer: renderer).run(game.document, sink: sink)
-            reports.append((game.name, AndroidFreshnessReport(game: game.document.attributes.gameId, records: await sink.records, timeline: game.timeline)))
+            let records = try await Replay(policy: Coalescer(configuration: configuration), renderer: renderer).records(game.document)
+            reports.append((game.name, AndroidFreshnessReport(game: game.document.attributes.gameId, records: records, timeline: game.timeline)))
         }
         print(androidTable(reports, perGame: games.count <= 40))
         return 0

@@ -38,11 +38,9 @@ enum ReportCommand {
         guard let path = files.first else { throw ScoreFeedError(.usage, "name a game file") }
         try OutputGuard.refuse(out, inputs: [path], writing: "the report")
         let document = try FeedReader.read(path: path)
-        let sink = RecordingSink()
         var renderer = PushRenderer.Configuration()
         renderer.platform = platform
-        _ = try await Replay(policy: Coalescer(configuration: configuration), renderer: renderer).run(document, sink: sink)
-        let records = await sink.records
+        let records = try await Replay(policy: Coalescer(configuration: configuration), renderer: renderer).records(document)
         let data = platform == .android
             ? ReportData(document: document, records: records, android: AndroidDeviceModel())
             : ReportData(document: document, records: records, model: DeviceModel(configuration))

@@ -475,9 +475,10 @@ public struct GameSession: Sendable {
 
     /// Removes the oldest output from `lane`'s outbox once the sink has it (at `now`, the
     /// engine's clock: once the `end` and its copy are delivered, the channel's linger starts).
-    /// ``nextLaneOutput`` names the lane.
-    public mutating func delivered(lane: Int = 0, now: Date? = nil) {
-        guard lanes.indices.contains(lane), !lanes[lane].outbox.isEmpty else { return }
+    /// ``nextLaneOutput`` names the lane. False when the lane had nothing to remove.
+    @discardableResult
+    public mutating func delivered(lane: Int = 0, now: Date? = nil) -> Bool {
+        guard lanes.indices.contains(lane), !lanes[lane].outbox.isEmpty else { return false }
         record(lane == 0 ? .delivered(now: now) : .deliveredOnLane(lane, now: now))
         let output = lanes[lane].outbox.removeFirst()
         if case .push(let record) = output {
@@ -496,6 +497,7 @@ public struct GameSession: Sendable {
                 channel.endDelivered(now: self.now, linger: lanes[lane].renderer.configuration.channelLinger)
             }
         }
+        return true
     }
 
     /// Whether a kept `end` waits for ``confirmEnd()``: one of a lane without a channel ScoreFeed

@@ -471,12 +471,11 @@ public actor MatchEngine {
                 if record.event == .end { drained = await sink.pending(game: attributes.gameId) == 0 }
             case .refused(let refusal): try await sink.refused(refusal)
             }
-            let waiting = peek { $0.outboxCount }
-            session.delivered(lane: next?.lane ?? 0, now: clock.now)
+            let took = session.delivered(lane: next?.lane ?? 0, now: clock.now)
             if drained { session.confirmEnd() }
             commit()
             // A delivery that took nothing from the outbox would be sent again and again: stop.
-            if peek({ $0.outboxCount }) >= waiting { return false }
+            if !took { return false }
         }
         // What the checkpoint does not hold must not be built on.
         return checkpointFailure == nil

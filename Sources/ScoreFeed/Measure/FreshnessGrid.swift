@@ -110,11 +110,10 @@ public struct FreshnessGrid: Sendable {
     /// One game on a device with `budget` and `delay`.
     public func measure(_ game: Game, budget: Int, delay: TimeInterval) async throws -> Result {
         let configuration = told ? defaults.withBudget(budget).knowingDelay(delay) : defaults
-        let sink = RecordingSink()
-        _ = try await Replay(policy: Coalescer(configuration: configuration, values: game.engineValues)).run(game.document, sink: sink)
+        let records = try await Replay(policy: Coalescer(configuration: configuration, values: game.engineValues)).records(game.document)
         let device = DeviceModel(budget: budget, priority5Delay: delay)
         let timeline = game.moments.timeline
-        let engine = Freshness(policy: "engine", pushes: await sink.records.map(DeviceModel.Sent.init), timeline: timeline, model: device)
+        let engine = Freshness(policy: "engine", pushes: records.map(DeviceModel.Sent.init), timeline: timeline, model: device)
         let assumed = told ? budget : configuration.budget
         let baselines: [(String, [DeviceModel.Sent])] = [
             ("p10 every change", Baselines.everyChange(timeline)),

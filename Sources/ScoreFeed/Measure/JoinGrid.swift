@@ -111,9 +111,7 @@ public struct JoinGrid: Sendable {
         var cells: [Cell] = []
         var ran: [[DeviceModel.Sent]] = []
         for game in games {
-            let sink = RecordingSink()
-            _ = try await Replay(policy: Coalescer(configuration: defaults, values: game.engineValues)).run(game.document, sink: sink)
-            ran.append(await sink.records.map(DeviceModel.Sent.init))
+            ran.append(try await Replay(policy: Coalescer(configuration: defaults, values: game.engineValues)).records(game.document).map(DeviceModel.Sent.init))
         }
         for fraction in fractions {
             var runs: [(joined: ScoreTimeline, join: Date, engine: [Coalescer.JoinBudget: [DeviceModel.Sent]],

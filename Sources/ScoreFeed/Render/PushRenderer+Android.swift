@@ -68,9 +68,7 @@ extension PushRenderer {
             high: high, ttl: max(0, ttl), collapseKey: high || push.event != .update ? nil : topic)
         let limit = configuration.payloadLimit
         func refusal(bytes: Int, _ error: ScoreFeedError) -> Output {
-            .refused(PushRefusal(
-                activity: activity, game: attributes.gameId, event: push.event, priority: priority, sentAt: sentAt,
-                sourceTime: sourceTime, reason: push.reason, bytes: bytes, limit: limit, error: error))
+            self.refusal(push, priority: priority, sentAt: sentAt, sourceTime: sourceTime, bytes: bytes, error)
         }
         func encoded(_ message: AndroidMessage) throws(ScoreFeedError) -> [(key: String, value: String)] {
             do {
@@ -104,15 +102,13 @@ extension PushRenderer {
         }
         let payload = AndroidMessage.body(
             target: fitted.target, data: data, high: fitted.high, ttl: fitted.ttl, collapseKey: fitted.collapseKey)
-        var shownDiff = diff
-        if trimmed.contains("lastPlay"), let index = shownDiff.changes.firstIndex(where: { $0.field == .lastPlay }) {
-            shownDiff.changes[index].new = fitted.state.lastPlay.map { .text($0) } ?? .null
-        }
         var record = PushRecord(
             activity: activity, game: attributes.gameId, seq: seq, event: push.event, priority: priority,
             sentAt: sentAt, sourceTime: sourceTime, coalesced: coalesced,
-            request: .init(path: Self.androidPath(configuration), headers: ["content-type": "application/json; charset=UTF-8"]), payload: payload,
-            diff: shownDiff, reason: push.reason, state: fitted.state, timestamp: timestamp, trimmed: trimmed)
+            // `path` is the FCM path on Android (``path(_:)``), made once.
+            request: .init(path: path, headers: ["content-type": "application/json; charset=UTF-8"]), payload: payload,
+            diff: Self.shown(diff, trimmed: trimmed, lastPlay: fitted.state.lastPlay), reason: push.reason, state: fitted.state,
+            timestamp: timestamp, trimmed: trimmed)
         record.platform = .android
         return .push(record)
     }

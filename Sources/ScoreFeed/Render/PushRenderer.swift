@@ -69,7 +69,7 @@ public struct PushRenderer: Sendable {
     /// Token mode's `apns-topic`, the same on every request.
     private let topic: String
     /// The request's path, the same on every request.
-    private let path: String
+    let path: String
     /// Where every `apns-id` of this activity starts (see ``RequestID/uuid(for:)``).
     private let requestIDKey: RequestID.RecordKey
 
@@ -152,6 +152,15 @@ public struct PushRenderer: Sendable {
         }
     }
 
+    /// The timestamp of a push sent at `moment`, in the platform's unit (`aps.timestamp`'s
+    /// seconds, an Android message's milliseconds): past the last one, and with no earlier one
+    /// (this instance cannot know what a lost one sent) put ``Configuration/headStart`` ahead.
+    private func nextTimestamp(at moment: Date) -> Int {
+        let perSecond = configuration.platform == .android ? 1000 : 1
+        let sent = Int((moment.timeIntervalSince1970 * Double(perSecond)).rounded(.down))
+        return max(lastTimestamp == 0 ? sent + (configuration.headStart ?? 0) * perSecond : sent, lastTimestamp + 1)
+    }
+
     private mutating func make(
         _ push: Push, state: GameState, diff: Diff, coalesced: Int, sentAt: Date, sourceTime: Date?
     ) -> Output {
@@ -159,10 +168,8 @@ public struct PushRenderer: Sendable {
         // The dates a device reads: the engine's clock, or today's under a paced replay.
         let moment = configuration.pacing?.wall(sentAt) ?? sentAt
         let state = configuration.pacing?.shown(state, sentAt: sentAt, moment: moment) ?? state
+        let timestamp = nextTimestamp(at: moment)
         if configuration.platform == .android {
-            // The same rule as `aps.timestamp`'s below, in milliseconds.
-            let sent = Int((moment.timeIntervalSince1970 * 1000).rounded(.down))
-            let timestamp = max(lastTimestamp == 0 ? sent + (configuration.headStart ?? 0) * 1000 : sent, lastTimestamp + 1)
             let output = android(
                 push, priority: push.event == .update ? push.priority : 10, seq: seq + 1, timestamp: timestamp, moment: moment,
                 state: state, diff: diff, coalesced: coalesced, sentAt: sentAt, sourceTime: sourceTime)
@@ -173,8 +180,6 @@ public struct PushRenderer: Sendable {
             return output
         }
         let sent = Int(moment.timeIntervalSince1970.rounded(.down))
-        // No earlier timestamp: this instance cannot know what a lost one sent.
-        let timestamp = max(lastTimestamp == 0 ? sent + (configuration.headStart ?? 0) : sent, lastTimestamp + 1)
         // A push-to-start needs an alert, so it is always priority 10.
         let priority = push.event == .start ? 10 : push.priority
         var aps = APNsPayload.APS(
@@ -199,10 +204,7 @@ public struct PushRenderer: Sendable {
 
         let guardrail = SizeGuard(limit: configuration.payloadLimit)
         func refusal(bytes: Int, _ error: ScoreFeedError) -> Output {
-            .refused(PushRefusal(
-                activity: activity, game: attributes.gameId, event: push.event, priority: priority, sentAt: sentAt,
-                sourceTime: sourceTime, reason: push.reason, bytes: bytes, limit: configuration.payloadLimit,
-                error: error))
+            self.refusal(push, priority: priority, sentAt: sentAt, sourceTime: sourceTime, bytes: bytes, error)
         }
         let fitted: (payload: Data, aps: APNsPayload.APS, trimmed: [String])
         do {
@@ -250,15 +252,29 @@ public struct PushRenderer: Sendable {
         headers["apns-id"] = id
         // Apple's broadcast and channel APIs name the request's UUID `apns-request-id`.
         if !configuration.mode.isToken { headers["apns-request-id"] = id }
-        var shownDiff = diff
-        if fitted.trimmed.contains("lastPlay"), let index = shownDiff.changes.firstIndex(where: { $0.field == .lastPlay }) {
-            shownDiff.changes[index].new = fitted.aps.contentState.lastPlay.map { .text($0) } ?? .null
-        }
         return .push(PushRecord(
             activity: activity, game: attributes.gameId, seq: seq, event: push.event, priority: priority,
             sentAt: sentAt, sourceTime: sourceTime, coalesced: coalesced,
-            request: .init(path: path, headers: headers), payload: fitted.payload, diff: shownDiff,
+            request: .init(path: path, headers: headers), payload: fitted.payload,
+            diff: Self.shown(diff, trimmed: fitted.trimmed, lastPlay: fitted.aps.contentState.lastPlay),
             reason: push.reason, state: fitted.aps.contentState, timestamp: timestamp, trimmed: fitted.trimmed))
+    }
+
+    /// `push` refused (over the payload limit even trimmed, or not encodable): a report for the
+    /// sink, not a request, with no `seq`.
+    func refusal(_ push: Push, priority: Int, sentAt: Date, sourceTime: Date?, bytes: Int, _ error: ScoreFeedError) -> Output {
+        .refused(PushRefusal(
+            activity: activity, game: attributes.gameId, event: push.event, priority: priority, sentAt: sentAt,
+            sourceTime: sourceTime, reason: push.reason, bytes: bytes, limit: configuration.payloadLimit, error: error))
+    }
+
+    /// The record's diff as the pushed state shows it: a `lastPlay` the size guard trimmed is the
+    /// trimmed text.
+    static func shown(_ diff: Diff, trimmed: [String], lastPlay: String?) -> Diff {
+        guard trimmed.contains("lastPlay"), let index = diff.changes.firstIndex(where: { $0.field == .lastPlay }) else { return diff }
+        var shown = diff
+        shown.changes[index].new = lastPlay.map { .text($0) } ?? .null
+        return shown
     }
 
     /// The request's path in `configuration`'s mode.

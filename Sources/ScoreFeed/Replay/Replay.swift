@@ -27,6 +27,14 @@ public struct Replay: Sendable {
         self.strict = strict
     }
 
+    /// The records `document` replays into, in send order (rejections are left out): what the
+    /// measures and the report read.
+    public func records(_ document: FeedDocument) async throws -> [PushRecord] {
+        let sink = RecordingSink()
+        _ = try await run(document, sink: sink)
+        return await sink.records
+    }
+
     /// Runs `document` into `sink`. Rejections are passed to `report` as they happen, in feed
     /// order; in strict mode the first one is thrown instead.
     public func run(

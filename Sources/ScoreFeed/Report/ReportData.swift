@@ -86,7 +86,7 @@ public struct ReportData: Codable, Sendable {
     /// The report of `document` replayed into Android `records` (FCM messages), under `model`.
     public init(document: FeedDocument, records: [PushRecord], android model: AndroidDeviceModel) {
         let timeline = ScoreTimeline(events: document.events)
-        self.init(document: document, records: records, timeline: timeline, screen: model.screen(records.map(DeviceModel.Sent.init)), window: 3600)
+        self.init(document: document, records: records, timeline: timeline, screen: model.screen(records.map(DeviceModel.Sent.init)), window: DeviceModel.hour)
         platform = .android
         priority5Delay = model.normalDelay
         androidFreshness = AndroidFreshnessReport(game: document.attributes.gameId, records: records, timeline: timeline, model: model)
