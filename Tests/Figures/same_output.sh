@@ -12,19 +12,11 @@ root=$(cd "$here/../.." && pwd)
 [ $# -eq 2 ] || { echo "usage: $0 <binary> <other binary>" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for i in $(seq 1 120); do "$1" generate --seed "$i" -o "$work/g$i.json" >/dev/null 2>&1; done
-"$1" stream "$work"/g*.json --out "$work/generated.jsonl" 2>/dev/null
+. "$here/streams.sh"
+make_streams "$1"
 sed 's/$/\r/' "$work/generated.jsonl" > "$work/crlf.jsonl"
-streams=(generated crlf)
+streams=(generated crlf "${streams[@]:1}")
 S="$root/../shared/nba-pbp"
-if [ -d "$S" ]; then
-  "$1" stream $(ls "$S"/playbyplay_*.json "$S"/stats_0*.json "$S"/ind-vs-mem-*.json) --out "$work/real.jsonl" 2>/dev/null
-  streams+=(real)
-fi
-for seed in 1 2 3; do
-  python3 "$here/hostile_lines.py" "$seed" "$work/generated.jsonl" ${streams[2]:+"$work/real.jsonl"} > "$work/hostile$seed.jsonl"
-  streams+=("hostile$seed")
-done
 outcome() { # binary stream args...
   local binary=$1 stream=$2
   shift 2

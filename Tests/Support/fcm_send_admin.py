@@ -32,15 +32,14 @@ answered 200 and matched its record.
 import datetime
 import json
 import os
-import re
 import sys
 import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fcm_send  # noqa: E402
 from fcm_send import InputError, Tally, fcm_device_tokens, message_of, read_android_records  # noqa: E402
+from fcm_standin import DURATION  # noqa: E402
 
-DURATION = re.compile(r"^([0-9]+)(?:\.([0-9]{1,9}))?s$")
 MAPPED_MESSAGE = {"token", "topic", "condition", "data", "android"}
 MAPPED_ANDROID = {"priority", "ttl", "collapse_key"}
 

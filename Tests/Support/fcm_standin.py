@@ -56,9 +56,7 @@ The first failed check decides:
     string); not looked into further                400 INVALID_ARGUMENT
   A value of the wrong JSON type anywhere above is refused; null stands for an absent field.
 
-Other endpoints: GET /standin/counts answers {"requests", "accepted", "answers": {"200": n,
-"400 INVALID_ARGUMENT": m, ...}}. Every request to the FCM path is appended to --log as one JSON
-line once answered:
+Every request is appended to --log as one JSON line once answered (numbered from 1 in "n"):
 
   {"n", "status", "error" (e.g. "INVALID_ARGUMENT", null on 200), "detail" (what failed, for
    people), "contract" (refused by ScoreFeed's contract, not by FCM), "project", "target"
@@ -333,7 +331,7 @@ def main():
     checker = Checker(args.project, args.access_token)
     lock = threading.Lock()
     log = open(args.log, "a", encoding="utf-8")
-    counts = {"requests": 0, "accepted": 0, "answers": {}}
+    counts = {"requests": 0}
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -341,18 +339,10 @@ def main():
         # connection never waits on a delayed ACK.
         disable_nagle_algorithm = True
 
-        def do_GET(self):
-            if self.path == "/standin/counts":
-                with lock:
-                    body = json.dumps(counts).encode()
-                self.reply(200, {}, body)
-            else:
-                self.answer()
-
         def do_POST(self):
             self.answer()
 
-        do_PUT = do_PATCH = do_DELETE = do_OPTIONS = do_POST
+        do_GET = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = do_POST
 
         def read_body(self):
             if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
@@ -385,10 +375,6 @@ def main():
             with lock:
                 counts["requests"] += 1
                 entry["n"] = counts["requests"]
-                key = "200" if entry["status"] == 200 else "%d %s" % (entry["status"], entry["error"])
-                counts["answers"][key] = counts["answers"].get(key, 0) + 1
-                if entry["status"] == 200:
-                    counts["accepted"] += 1
                 log.write(json.dumps(entry, ensure_ascii=False) + "\n")
                 log.flush()
             if entry["status"] == 200:

@@ -59,8 +59,7 @@ struct AndroidProcessTests {
     @Test(arguments: NBAFiles.games.prefix(4))
     func replayOfBothPlatformsIsEachAlone(_ file: String) async throws {
         let path = NBAFiles.path(file)
-        let dir = RealFeedServeTests.temporaryDirectory()
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let json = dir.appendingPathComponent("report.json").path
         let both = try await ScoreFeedProcess.run(["replay", path, "--jsonl", "--platform", "ios,android", "--report-json", json])
@@ -81,8 +80,7 @@ struct AndroidProcessTests {
     /// stderr naming what was written.
     @Test(arguments: NBAFiles.games.prefix(3), ["ios", "android"])
     func reportOfARealGameOnEachPlatform(_ file: String, _ platform: String) async throws {
-        let dir = RealFeedServeTests.temporaryDirectory()
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let page = dir.appendingPathComponent("report.html")
         let run = try await ScoreFeedProcess.run(["report", NBAFiles.path(file), "-o", page.path, "--platform", platform])

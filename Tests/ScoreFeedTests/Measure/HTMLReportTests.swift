@@ -10,13 +10,17 @@ struct HTMLReportTests {
     static let games: [String] = Make.fixtureFiles().map { Make.fixtures.appendingPathComponent($0).path }
         + (NBAFiles.available ? NBAFiles.games.map(NBAFiles.path) : [])
 
+    /// The report of `path` for `platform` and its page, made once per test run (the checks in
+    /// process and the browser's read the same pages).
     static func report(_ path: String, platform: PushRenderer.Platform = .ios) async throws -> (ReportData, String) {
+        try await reports.value("\(platform.rawValue) \(path)") { try await making(path, platform: platform) }
+    }
+
+    private static let reports = RunMemo<String, (ReportData, String)>()
+
+    private static func making(_ path: String, platform: PushRenderer.Platform) async throws -> (ReportData, String) {
         let document = try FeedReader.read(path: path)
-        let sink = RecordingSink()
-        var renderer = PushRenderer.Configuration()
-        renderer.platform = platform
-        _ = try await Replay(policy: Coalescer(configuration: platform == .android ? .android : .standard), renderer: renderer).run(document, sink: sink)
-        let records = await sink.records
+        let records = try await RealFeedServeTests.replay(document, mode: platform == .ios ? .token : .androidToken)
         let data = platform == .android
             ? ReportData(document: document, records: records, android: AndroidDeviceModel())
             : ReportData(document: document, records: records, model: DeviceModel(budget: 15))

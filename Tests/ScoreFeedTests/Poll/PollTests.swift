@@ -248,12 +248,8 @@ struct PollLiveTests {
     static let interval = ProcessInfo.processInfo.environment["SCOREFEED_POLL_INTERVAL"] ?? "0.2"
 
     static func replay(_ game: String, platform: PushRenderer.Platform = .ios) async throws -> [PushRecord] {
-        let sink = RecordingSink()
-        var renderer = PushRenderer.Configuration()
-        renderer.platform = platform
-        _ = try await Replay(policy: Coalescer(configuration: platform == .android ? .android : .standard), renderer: renderer)
-            .run(try FeedReader.read(path: NBAFiles.path("playbyplay_\(game).json")), sink: sink)
-        return await sink.records
+        try await RealFeedServeTests.replay(
+            FeedReader.read(path: NBAFiles.path("playbyplay_\(game).json")), mode: platform == .ios ? .token : .androidToken)
     }
 
     /// `poll --clock feed`'s arguments for the server: its games, or `--today` from its
@@ -348,39 +344,9 @@ struct PollLiveTests {
 
     /// Token mode, or broadcast mode with ScoreFeed managing each game's channel behind the APNs
     /// test server; and Android's two (a device token, each game's FCM topic: no channels).
-    enum Mode: String, CaseIterable, Sendable {
-        case token, broadcast
-        case androidToken = "android-token", androidBroadcast = "android-broadcast"
-        /// `--platform ios,android` in token mode.
-        case both = "ios-android"
-
-        /// For tests of the process and the wall clock (exit statuses, signals, a whole poll of
-        /// the live server): both iOS modes and Android's topic mode (see
-        /// ``RealFeedServeTests/Mode/ofProcesses``).
-        static let ofProcesses: [Mode] = [.token, .broadcast, .androidBroadcast]
-
-        func server() throws -> APNsTestServer? {
-            hasChannels ? try APNsTestServer() : nil
-        }
-
-        var platform: PushRenderer.Platform { self == .token || self == .broadcast || self == .both ? .ios : .android }
-
-        /// Whether games have channels ScoreFeed makes (iOS broadcast).
-        var hasChannels: Bool { self == .broadcast }
-
-        /// The platform's options, and `--mode broadcast` for Android's topics (iOS broadcast's
-        /// come with its APNs server: ``PollLiveTests/arguments(_:state:today:apns:timeout:extra:)``).
-        var pollArguments: [String] {
-            self == .both ? ["--platform", "ios,android"]
-                : platform == .android ? ["--platform", "android"] + (self == .androidBroadcast ? ["--mode", "broadcast"] : []) : []
-        }
-
-        /// `serve`'s options for this mode (channels from the headers in iOS broadcast).
-        var arguments: [String] {
-            (self == .both ? ["--platform", "ios,android"] : platform == .android ? ["--platform", "android"] : [])
-                + (self == .broadcast || self == .androidBroadcast ? ["--mode", "broadcast"] : [])
-        }
-    }
+    /// ``RealFeedServeTests/Mode``: token, iOS broadcast (channels ScoreFeed manages behind the
+    /// APNs test server), Android's two, and both platforms at once.
+    typealias Mode = RealFeedServeTests.Mode
 
     /// In broadcast mode, what APNs saw: one channel per game made before its first broadcast,
     /// every broadcast accepted on its own game's channel, each game's end with replay's final,
@@ -521,4 +487,15 @@ struct AndroidPollLiveTests {
     func aDayWithASilentAndAPostponedGameFinishesByItself() async throws {
         try await EveryGameEndsTests().aDayWithASilentAndAPostponedGameFinishesByItself(.androidBroadcast)
     }
+}
+
+extension RealFeedServeTests.Mode {
+    /// The APNs test server that answers the channel requests of iOS broadcast; nil otherwise.
+    func server() throws -> APNsTestServer? {
+        hasChannels ? try APNsTestServer() : nil
+    }
+
+    /// `poll`'s options for this mode: ``arguments``, but iOS broadcast's come with its APNs
+    /// server (``PollLiveTests/arguments(_:state:today:apns:timeout:extra:)``).
+    var pollArguments: [String] { hasChannels ? [] : arguments }
 }

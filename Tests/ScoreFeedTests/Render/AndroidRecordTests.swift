@@ -59,7 +59,7 @@ struct AndroidRecordTests {
             }
             let data = try #require(message["data"] as? [String: String], "\(context) seq \(record.seq): data values are strings", sourceLocation: sourceLocation)
             for key in data.keys {
-                #expect(!AndroidMessage.reservedKeys.contains(key) && !key.hasPrefix("google") && !key.hasPrefix("gcm"), sourceLocation: sourceLocation)
+                #expect(!FCMRules.isReserved(key), "\(key) is reserved", sourceLocation: sourceLocation)
             }
             let size = data.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
             #expect(size <= (mode.isToken ? 4096 : 2048), "\(context) seq \(record.seq): \(size) bytes of data", sourceLocation: sourceLocation)
@@ -200,11 +200,8 @@ struct AndroidRecordTests {
         let dir = RealFeedServeTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         func service(_ platform: PushRenderer.Platform) throws -> GameService {
-            var renderer = PushRenderer.Configuration()
-            renderer.platform = platform
-            return try GameService(
-                options: .init(clock: .feed, coalescer: platform == .android ? .android : .standard, renderer: renderer, stateDirectory: dir),
-                sink: RecordingSink())
+            let mode: RealFeedServeTests.Mode = platform == .ios ? .token : .androidToken
+            return try mode.service(clock: .feed, state: dir, sink: RecordingSink())
         }
         let document = GameGenerator(seed: 4).generate().document
         let first = try service(written)

@@ -143,28 +143,23 @@ struct CrashSafetyTests {
         return BroadcastAudit.pushLines(text.split(separator: "\n"))
     }
 
-    /// A clean run's records, in each mode.
+    /// A clean run's records, in each mode (broadcast: behind an APNs test server that makes the
+    /// channels).
     static let clean: [Mode: [String]] = {
-        guard let stream, ScoreFeedProcess.executable != nil else { return [:] }
         var result: [Mode: [String]] = [:]
         for mode in Mode.allCases {
-            let dir = RealFeedServeTests.temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: dir) }
-            let out = dir.appendingPathComponent("clean.jsonl")
-            try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             let apns = mode == .broadcast ? try? APNsTestServer() : nil
             if mode == .broadcast && apns == nil { continue }
-            _ = try? serving(stream.lines[...], state: dir.appendingPathComponent("state"), out: out, killAfter: nil, apns: apns)
-            result[mode] = try? records(out)
+            result[mode] = cleanRun(apns: apns)
         }
         return result
     }()
 
     /// Android's options for the series (records to each game's topic: no channels).
-    static let android = ["--platform", "android", "--mode", "broadcast"]
+    static let android = RealFeedServeTests.Mode.androidBroadcast.arguments
 
     /// Both platforms' options for the series (token mode).
-    static let both = ["--platform", "ios,android"]
+    static let both = RealFeedServeTests.Mode.both.arguments
 
     /// A clean run's records on Android.
     static let cleanAndroid: [String]? = cleanRun(extra: android)
@@ -172,14 +167,15 @@ struct CrashSafetyTests {
     /// A clean run's records on both platforms.
     static let cleanBoth: [String]? = cleanRun(extra: both)
 
-    /// A clean run's records with the options `extra` (no APNs server: no channels).
-    static func cleanRun(extra: [String]) -> [String]? {
+    /// A clean run's records with the options `extra`, and `apns` answering channel requests
+    /// (nil: none, no channels); nil without the stream or the executable.
+    static func cleanRun(apns: APNsTestServer? = nil, extra: [String] = []) -> [String]? {
         guard let stream, ScoreFeedProcess.executable != nil else { return nil }
         let dir = RealFeedServeTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("clean.jsonl")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        _ = try? serving(stream.lines[...], state: dir.appendingPathComponent("state"), out: out, killAfter: nil, apns: nil, extra: extra)
+        _ = try? serving(stream.lines[...], state: dir.appendingPathComponent("state"), out: out, killAfter: nil, apns: apns, extra: extra)
         return try? records(out)
     }
 

@@ -45,7 +45,20 @@ struct FCMWireTests {
         var finals: [String: FinalScore]
     }
 
+    /// ``replay(_:)`` of `mode`, a file of its own for each caller (who removes it); the replays
+    /// themselves run once per test run (three tests read each mode's).
     static func replay(_ mode: Mode) async throws -> Replayed {
+        let made = try await replays.value(mode) { try await replaying(mode) }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-fcm-wire-\(UUID().uuidString).jsonl")
+        try made.output.write(to: file)
+        return Replayed(file: file, lines: made.lines, finals: made.finals)
+    }
+
+    private static let replays = RunMemo<Mode, (output: Data, lines: [Data], finals: [String: FinalScore])>()
+
+    /// Every real game replayed with `--platform android` in `mode`, by the executable: its
+    /// standard output, its lines, and each game's final.
+    private static func replaying(_ mode: Mode) async throws -> (output: Data, lines: [Data], finals: [String: FinalScore]) {
         var all = Data()
         var lines: [Data] = []
         var finals: [String: FinalScore] = [:]
@@ -61,9 +74,7 @@ struct FCMWireTests {
             lines += run.lines
             all.append(run.standardOutput)
         }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-fcm-wire-\(UUID().uuidString).jsonl")
-        try all.write(to: file)
-        return Replayed(file: file, lines: lines, finals: finals)
+        return (all, lines, finals)
     }
 
     /// ``FCMRules`` on every line: one message per reason, with a count and an example.

@@ -127,8 +127,13 @@ final class APNsStandIn {
 
     /// Every request the stand-in answered so far.
     func entries() throws -> [Entry] {
+        try Self.entries(log)
+    }
+
+    /// The JSON lines of a stand-in's `log`, each decoded (none when it is not written yet).
+    static func entries<Logged: Decodable>(_ log: URL) throws -> [Logged] {
         guard let data = try? Data(contentsOf: log) else { return [] }
-        return try data.split(separator: UInt8(ascii: "\n")).map { try JSONDecoder().decode(Entry.self, from: Data($0)) }
+        return try data.split(separator: UInt8(ascii: "\n")).map { try JSONDecoder().decode(Logged.self, from: Data($0)) }
     }
 
     enum Client: String, Sendable {
@@ -155,14 +160,20 @@ final class APNsStandIn {
             arguments = [Self.support.appendingPathComponent("apns_send_aioapns.py").path, "--host", "localhost", "--port", String(port)]
                 + common + ["--wait", "20", records.path]
         }
-        let (status, output, standardError) = try Self.run(python, arguments, check: false)
+        return try Self.sending(python, arguments, "\(client.rawValue) sender")
+    }
+
+    /// Runs the sender `python arguments…` and reads the summary it prints last; `standardError`:
+    /// whether the sender's standard error goes into ``Sent/output`` too.
+    static func sending(_ python: URL, _ arguments: [String], _ sender: String, standardError keep: Bool = false) throws -> Sent {
+        let (status, output, standardError) = try run(python, arguments, check: false)
         guard let line = output.split(separator: "\n").last,
               var sent = try? JSONDecoder().decode(Sent.self, from: Data(line.utf8))
         else {
-            throw Failure(description: "\(client.rawValue) sender printed no summary (status \(status)): \(output.prefix(1000))\n\(standardError.suffix(2000))")
+            throw Failure(description: "\(sender) printed no summary (status \(status)): \(output.prefix(1000))\n\(standardError.suffix(2000))")
         }
         sent.status = status
-        sent.output = String(line)
+        sent.output = String(line) + (keep && !standardError.isEmpty ? "\n" + standardError.prefix(1500) : "")
         return sent
     }
 

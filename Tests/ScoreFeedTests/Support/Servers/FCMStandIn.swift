@@ -52,7 +52,6 @@ final class FCMStandIn {
         var target: String?
         /// The token or topic.
         var to: String?
-        var dataBytes: Int?
         /// X-Firebase-Client, else User-Agent.
         var client: String?
         /// The message as received, on a 200.
@@ -66,23 +65,9 @@ final class FCMStandIn {
         var token: String?
         var topic: String?
         var data: [String: String]?
-        var android: Android?
     }
 
-    struct Android: Decodable, Sendable {
-        var priority: String?
-        var ttl: String?
-        var collapseKey: String?
-
-        enum CodingKeys: String, CodingKey {
-            case priority, ttl
-            case collapseKey = "collapse_key"
-        }
-    }
-
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
+    typealias Failure = APNsStandIn.Failure
 
     /// Starts a stand-in for `project`, taking a token made for the run.
     init(project: String = FCMStandIn.project) throws {
@@ -105,34 +90,25 @@ final class FCMStandIn {
 
     /// Every request the stand-in answered so far, in the order it answered them.
     func entries() throws -> [Entry] {
-        guard let data = try? Data(contentsOf: log) else { return [] }
-        return try data.split(separator: UInt8(ascii: "\n")).map { try JSONDecoder().decode(Entry.self, from: Data($0)) }
+        try APNsStandIn.entries(log)
     }
 
-    enum Client: String, Sendable, CaseIterable {
+    enum Client: String, Sendable {
         /// `fcm_send.py`: each payload as it stands, its exact bytes, over `httpx`.
         case raw = "fcm_send.py"
         /// `fcm_send_admin.py`: through `firebase-admin`, which builds and serializes the message again.
         case admin = "fcm_send_admin.py"
     }
 
-    /// Sends every record in `records` (JSON lines) with `client`, each token-mode record to
-    /// `devices` registration tokens, bearing `accessToken` (default: the one the stand-in takes).
-    /// The sender's summary: its counts by answer, its exit status and its output.
-    func send(_ records: URL, with client: Client, devices: Int = 1, accessToken: String? = nil) throws -> APNsStandIn.Sent {
+    /// Sends every record in `records` (JSON lines) with `client`, each token-mode record to one
+    /// registration token, bearing `accessToken` (default: the one the stand-in takes). The
+    /// sender's summary: its counts by answer, its exit status and its output.
+    func send(_ records: URL, with client: Client, accessToken: String? = nil) throws -> APNsStandIn.Sent {
         guard let python = APNsStandIn.python else { throw Failure(description: "\(Self.absentReason)") }
         let arguments = [
             Self.support.appendingPathComponent(client.rawValue).path, "--url", "http://127.0.0.1:\(port)", "--project", project,
-            "--access-token", accessToken ?? self.accessToken, "--devices", String(devices), records.path,
+            "--access-token", accessToken ?? self.accessToken, records.path,
         ]
-        let (status, output, standardError) = try APNsStandIn.run(python, arguments, check: false)
-        guard let line = output.split(separator: "\n").last,
-              var sent = try? JSONDecoder().decode(APNsStandIn.Sent.self, from: Data(line.utf8))
-        else {
-            throw Failure(description: "\(client.rawValue) printed no summary (status \(status)): \(output.prefix(1000))\n\(standardError.suffix(2000))")
-        }
-        sent.status = status
-        sent.output = String(line) + (standardError.isEmpty ? "" : "\n" + standardError.prefix(1500))
-        return sent
+        return try APNsStandIn.sending(python, arguments, client.rawValue, standardError: true)
     }
 }
