@@ -225,7 +225,7 @@ struct PushOptions {
         var configuration = PushRenderer.Configuration(bundleId: bundleId)
         configuration.mode = mode
         configuration.platform = platform
-        configuration.fcmProject = fcmProject
+        configuration.fcmProject = platform == .android ? fcmProject : nil
         configuration.start = start
         if let staleAfter { configuration.staleAfter = staleAfter }
         if let dismissAfter { configuration.dismissAfter = dismissAfter }

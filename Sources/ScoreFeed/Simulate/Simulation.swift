@@ -13,9 +13,10 @@ public enum Simulation {
         public var day: Int
         public var seed: UInt64
         public var mode: PushRenderer.Mode
-        public var platform: PushRenderer.Platform
-        /// Every lane's platform (``platform`` first).
+        /// Every lane's platform.
         public var platforms: [PushRenderer.Platform]
+        /// The first lane's (the only one's, on one platform).
+        public var platform: PushRenderer.Platform { platforms[0] }
         public var games: Int
         public var faults: [String: Int]
         /// Invariant checks made, and those that failed (one line each).
@@ -61,7 +62,7 @@ public enum Simulation {
     /// in the order they became ready.
     public static func run(_ day: SimulatedDay, stateRoot root: URL, moment: TimeInterval = defaultMoment, shuffled: Bool = true) -> Outcome {
         // A directory of its own: runs of the same day side by side never share one.
-        let name = "day-\(day.seed)-\(day.index)-\(day.platforms.map(\.rawValue).joined(separator: "-"))-\(day.mode == .token ? "token" : "broadcast")-\(UUID().uuidString)"
+        let name = "day-\(day.seed)-\(day.index)-\(day.platformName)-\(day.mode == .token ? "token" : "broadcast")-\(UUID().uuidString)"
         let base = root.appendingPathComponent(name)
         defer { try? FileManager.default.removeItem(at: base) }
         var random = SeededRandom(seed: day.seed ^ UInt64(day.index) &* 0xA24B_AED4_963E_E407)
@@ -175,7 +176,7 @@ public enum Simulation {
             violations.append("(instances started \(instances.count); kills \(restarts.isEmpty ? "none" : restarts.joined(separator: ", ")))")
         }
         return Outcome(
-            day: day.index, seed: day.seed, mode: day.mode, platform: day.platform, platforms: day.platforms, games: day.games.count,
+            day: day.index, seed: day.seed, mode: day.mode, platforms: day.platforms, games: day.games.count,
             faults: day.faults, checks: checks + told.restoresChecked, violations: violations, records: sender.records,
             pushes: sender.records.count,
             instances: instances.count, simulatedSeconds: clock.now.timeIntervalSince(day.start), answers: cdn.answers,
