@@ -417,7 +417,7 @@ public actor MatchEngine {
         if let journal = store?.journal {
             do {
                 try MetricsRecorder.measure(metrics) { () throws(ScoreFeedError) in
-                    if journal.needsSync { try journal.sync(journalPath) } else if journal.hasPending { try journal.write(journalPath) }
+                    try journal.readyForPush(journalPath)
                 }
             } catch {
                 checkpointFailure = error
@@ -484,8 +484,8 @@ public actor MatchEngine {
     /// Reads the session in place: a non-mutating call on a stored property of an actor copies
     /// the whole value first (every array and string in it retained and released), an inout
     /// access does not.
-    private func peek<T>(_ read: (inout GameSession) -> T) -> T {
-        read(&session)
+    private func peek<T, E: Error>(_ read: (inout GameSession) throws(E) -> T) throws(E) -> T {
+        try read(&session)
     }
 
     /// Writes the game's snapshot now and empties its journal: at a clean exit, so the state
@@ -508,13 +508,15 @@ public actor MatchEngine {
             // A game that has ended and sent everything is folded into one snapshot once its
             // journal outweighs it: every later restart of the day reads the snapshot alone, not
             // the whole game's inputs again.
-            let settled = session.hasEnded && peek({ $0.outboxCount }) == 0 && journalBytes > snapshotBytes
+            // (The session is read through `peek`: a plain read of an actor's stored value copies it.)
+            let outboxCount = peek { $0.outboxCount }
+            let settled = peek({ $0.hasEnded }) && outboxCount == 0 && journalBytes > snapshotBytes
             if snapshotted, !settled,
-               journalBytes < max(4 * snapshotBytes, Self.smallestJournal) || peek({ $0.outboxCount }) > 1 {
-                let first = session.journaled + 1
+               journalBytes < max(4 * snapshotBytes, Self.smallestJournal) || outboxCount > 1 {
+                let first = peek { $0.journaled } + 1
                 let inputs = session.takeUnjournaled()
                 if !inputs.isEmpty {
-                    let numbering = session.numbering
+                    let numbering = peek { $0.numbering }
                     journalBytes += try store.journal.append(
                         inputs, first: first, seq: numbering.seq, lastTimestamp: numbering.lastTimestamp, to: journalPath)
                 }
@@ -523,7 +525,7 @@ public actor MatchEngine {
                 _ = session.takeUnjournaled()
                 let size = try store.write(for: attributes.gameId) { () throws(ScoreFeedError) -> Data in
                     do {
-                        return try session.encoded()
+                        return try peek { session in try session.encoded() }
                     } catch {
                         throw ScoreFeedError(.io, "cannot encode the checkpoint of game \(attributes.gameId): \(error)")
                     }

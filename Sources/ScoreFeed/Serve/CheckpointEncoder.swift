@@ -66,17 +66,16 @@ struct CheckpointEncoder {
     }
 
     /// `value` encoded: the types `JSONEncoder` spells itself first, then the value's own encoding.
-    static func value(of value: some Encodable, at path: [any CodingKey], top: Bool = false) throws -> Value {
-        switch value {
-        case let data as Data: return .string(data.base64EncodedString())
-        case let url as URL: return .string(url.absoluteString)
-        case let string as String: return .string(string)
-        case let int as Int: return .int(int)
-        case let double as Double: return .double(double)
-        case let bool as Bool: return .bool(bool)
-        case let decimal as Decimal: return .number(decimal.description)
-        default: break
-        }
+    /// The types are told apart by their metatypes, not by casts: a cast of a value of any other
+    /// type looks up its conformances (a scan of every image's, the first time per type).
+    static func value<T: Encodable>(of value: T, at path: [any CodingKey], top: Bool = false) throws -> Value {
+        if T.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
+        if T.self == Int.self { return .int(unsafeBitCast(value, to: Int.self)) }
+        if T.self == Double.self { return .double(unsafeBitCast(value, to: Double.self)) }
+        if T.self == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }
+        if T.self == Data.self { return .string(unsafeBitCast(value, to: Data.self).base64EncodedString()) }
+        if T.self == URL.self { return .string(unsafeBitCast(value, to: URL.self).absoluteString) }
+        if T.self == Decimal.self { return .number(unsafeBitCast(value, to: Decimal.self).description) }
         let slot = Slot()
         try value.encode(to: Writer(slot: slot, codingPath: path))
         // A value that asked for no container is written as an empty object, as `JSONEncoder`

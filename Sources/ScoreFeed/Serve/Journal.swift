@@ -9,7 +9,7 @@ import Darwin
 /// last snapshot, one line per commit. Appends are buffered; ``sync(_:)`` writes every game's
 /// buffered lines and syncs each file once, so one sync makes a whole batch of lines durable
 /// (group commit) before any of their pushes is handed to the sink. That a push was delivered
-/// only needs to reach the kernel before the next push goes (``write(_:)``): it survives the
+/// only needs to reach the kernel before the next push goes (``readyForPush(_:)``): it survives the
 /// process being killed, and after a power cut the pushes since the last sync are sent again,
 /// byte for byte. Shared by every engine of a service (a lock guards it).
 ///
@@ -82,21 +82,23 @@ public final class Journal: @unchecked Sendable {
             }
         }
         bytes.byte(UInt8(ascii: "]"))
-        // The line: `first checksum ` and the checksummed part.
-        var line = JSONBytes(capacity: 40 + bytes.count)
-        line.int(first)
-        line.byte(UInt8(ascii: " "))
-        line.hex(bytes.withBytes { Self.checksum($0) })
-        line.byte(UInt8(ascii: " "))
-        line.append(bytes)
-        line.byte(0x0A)
-        line.withBytes { line in
-            lock.withLock {
-                pending[path, default: []].append(contentsOf: line)
-                if mustSync { owesSync = true }
+        // The line: `first checksum `, the checksummed part and a newline, copied once into the
+        // file's buffer.
+        var head = JSONBytes(capacity: 40)
+        head.int(first)
+        head.byte(UInt8(ascii: " "))
+        head.hex(bytes.withBytes { Self.checksum($0) })
+        head.byte(UInt8(ascii: " "))
+        let length = head.count + bytes.count + 1
+        head.withBytes { head in
+            bytes.withBytes { body in
+                lock.withLock {
+                    pending[path, default: []].withAppended(head, body)
+                    if mustSync { owesSync = true }
+                }
             }
         }
-        return line.count
+        return length
     }
 
     /// Whether something must be synced before the next push leaves.
@@ -109,6 +111,18 @@ public final class Journal: @unchecked Sendable {
         lock.withLock { !pending.isEmpty }
     }
 
+    /// What must come before the next push leaves (one look under the lock): lines that must be
+    /// synced are synced (``sync(_:)``); else buffered deliveries are handed to the kernel without
+    /// waiting for the disk, enough for a delivery to outlive the process. Throws as ``sync(_:)``
+    /// does.
+    public func readyForPush(_ path: String) throws(ScoreFeedError) {
+        lock.lock()
+        defer { lock.unlock() }
+        if owesSync { return try syncLocked(path) }
+        guard !pending.isEmpty else { return }
+        if let failure = Self.failure(writePending(), for: path) { throw failure }
+    }
+
     /// Writes every buffered line and syncs each file written to since its last sync. A file
     /// that cannot be written keeps its lines buffered (cut back to where it was) and stops no
     /// other: the error is thrown for `path` only (for any file when `path` is nil), so one
@@ -116,6 +130,10 @@ public final class Journal: @unchecked Sendable {
     public func sync(_ path: String? = nil) throws(ScoreFeedError) {
         lock.lock()
         defer { lock.unlock() }
+        try syncLocked(path)
+    }
+
+    private func syncLocked(_ path: String?) throws(ScoreFeedError) {
         var failures = writePending()
         for file in unsynced.sorted() {
             guard let fd = files[file] else { continue }
@@ -130,14 +148,6 @@ public final class Journal: @unchecked Sendable {
         if let failure = Self.failure(failures, for: path) { throw failure }
     }
 
-    /// Hands every buffered line to the kernel without waiting for the disk: enough for a
-    /// delivery to outlive the process. Throws as ``sync(_:)`` does.
-    public func write(_ path: String? = nil) throws(ScoreFeedError) {
-        lock.lock()
-        defer { lock.unlock() }
-        if let failure = Self.failure(writePending(), for: path) { throw failure }
-    }
-
     /// The failure that concerns `path` (any, when nil), the first by file name.
     private static func failure(_ failures: [String: ScoreFeedError], for path: String?) -> ScoreFeedError? {
         guard let path else { return failures.keys.sorted().first.flatMap { failures[$0] } }
@@ -147,7 +157,8 @@ public final class Journal: @unchecked Sendable {
     /// Writes every buffered line; returns the files that could not be written.
     private func writePending() -> [String: ScoreFeedError] {
         var failures: [String: ScoreFeedError] = [:]
-        for path in pending.keys.sorted() {
+        // (One file, the usual case with a delivery, needs no sorting.)
+        for path in pending.count == 1 ? Array(pending.keys) : pending.keys.sorted() {
             guard let bytes = pending[path] else { continue }
             let fd: Int32
             do {
@@ -221,5 +232,14 @@ public final class Journal: @unchecked Sendable {
             }
             return hash
         }
+    }
+}
+
+private extension [UInt8] {
+    /// Appends a journal line: `head`, `body` and a newline.
+    mutating func withAppended(_ head: UnsafeRawBufferPointer, _ body: UnsafeRawBufferPointer) {
+        append(contentsOf: head)
+        append(contentsOf: body)
+        append(0x0A)
     }
 }

@@ -31,6 +31,8 @@ public final class JSONLSink: PushSink, @unchecked Sendable {
     private let closeOnDeinit: Bool
     /// Immediate writes, one at a time.
     private let lock = NSLock()
+    /// Where an immediate write renders its line (guarded by `lock`), kept from line to line.
+    private var immediate = JSONBytes(capacity: 4_096)
     private let writer: BackgroundWriter?
 
     /// Lines go to standard output.
@@ -65,12 +67,12 @@ public final class JSONLSink: PushSink, @unchecked Sendable {
 
     public nonisolated(nonsending) func send(_ record: PushRecord) async throws {
         if let writer { return try await writer.enqueue(.push(record)) }
-        try write(record.jsonLine())
+        try write(.push(record))
     }
 
     public nonisolated(nonsending) func refused(_ refusal: PushRefusal) async throws {
         if let writer { return try await writer.enqueue(.refusal(refusal)) }
-        try write(refusal.jsonLine())
+        try write(.refusal(refusal))
     }
 
     /// Writes the channel request as its line (`"kind":"channel"`); a file has no answer.
@@ -78,7 +80,7 @@ public final class JSONLSink: PushSink, @unchecked Sendable {
         if let writer {
             try await writer.enqueue(.channel(request))
         } else {
-            try write(request.jsonLine())
+            try write(.channel(request))
         }
         return nil
     }
@@ -94,12 +96,12 @@ public final class JSONLSink: PushSink, @unchecked Sendable {
         try await flush()
     }
 
-    /// Writes `line` and a newline now (appended in place: the line is the caller's to give).
-    private func write(_ line: consuming Data) throws(ScoreFeedError) {
-        line.append(0x0A)
+    /// Writes `line` and a newline now, rendered into the buffer kept for immediate writes.
+    private func write(_ line: BackgroundWriter.Line) throws(ScoreFeedError) {
         lock.lock()
         defer { lock.unlock() }
-        try Self.write(line, to: handle)
+        line.render(into: &immediate)
+        try immediate.drain { (bytes: Data) throws(ScoreFeedError) in try Self.write(bytes, to: handle) }
     }
 
     /// One write call for whole lines (retried only when short): with O_APPEND, lines from
