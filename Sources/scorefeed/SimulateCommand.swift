@@ -17,7 +17,7 @@ enum SimulateCommand {
         The same seed gives the same pushes, byte for byte.
 
         USAGE: scorefeed simulate [--days <n>] [--seed <n>] [--day <k>] [--mode <mode>] [--platform <platform>]
-                                  [--games <dir>] [--interval <s>] [--per-day <lo-hi>] [--pool <n>] [--lose-state]
+                                  [--games <dir>] [--interval <s>] [--per-day <lo-hi>] [--pool <n>] [--keep-state]
                                   [--moment <ms>] [--in-order]
                                   [--threads <n>] [--records <path>]
 
@@ -37,8 +37,8 @@ enum SimulateCommand {
           --interval <s>          Seconds between a poller's requests (default 30).
           --per-day <lo-hi>       Games a day holds (default 5-15).
           --pool <n>              Different generated games the days draw from (default 300).
-          --lose-state            Some restarts come without their state directory (a lost
-                                  machine); off by default, see the manual.
+          --keep-state            No restart comes without its state directory (by default
+                                  15 % do, as after a lost machine; see the manual).
           --moment <ms>           Pushes this many milliseconds apart still count as one
                                   moment for the join rule (default 10: serve's backlog
                                   split in batches is one catch-up; 0: the same instant).
@@ -71,7 +71,10 @@ enum SimulateCommand {
         let threads: Int = try arguments.number("--threads", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         let recordsPath = try arguments.option("--records")
         let generated: Int = try arguments.number("--pool", in: 1...100_000) ?? 300
-        let losingState = arguments.flag("--lose-state")
+        // Lost state directories are in the schedule unless told otherwise (`--lose-state`, their
+        // switch before they were, is still taken).
+        let keepingState = arguments.flag("--keep-state")
+        let losingState = !keepingState || arguments.flag("--lose-state")
         let inOrder = arguments.flag("--in-order")
         let defaultMoment = Int((Simulation.defaultMoment * 1000).rounded())
         let moment: Int = try arguments.number("--moment", in: 0...60_000) ?? defaultMoment
@@ -122,7 +125,7 @@ enum SimulateCommand {
             print("day \(outcome.day) (\(mode), \(platform)) broke \(outcome.violations.count) invariant(s):")
             for violation in outcome.violations.prefix(5) { print("  \(violation)") }
             let extra = games.map { " --games \($0)" } ?? ""
-            print("  replay: scorefeed simulate --seed \(outcome.seed) --day \(outcome.day) --days 1 --mode \(mode) --platform \(platform)\(extra) --interval \(Int(interval)) --per-day \(perDay.lowerBound)-\(perDay.upperBound) --pool \(generated)\(losingState ? " --lose-state" : "")\(moment != defaultMoment ? " --moment \(moment)" : "")\(inOrder ? " --in-order" : "")")
+            print("  replay: scorefeed simulate --seed \(outcome.seed) --day \(outcome.day) --days 1 --mode \(mode) --platform \(platform)\(extra) --interval \(Int(interval)) --per-day \(perDay.lowerBound)-\(perDay.upperBound) --pool \(generated)\(losingState ? "" : " --keep-state")\(moment != defaultMoment ? " --moment \(moment)" : "")\(inOrder ? " --in-order" : "")")
         }
         print(Simulation.figures(outcomes, seconds: seconds, digest: stream.digest))
         return broken.isEmpty ? 0 : ExitCode.failure

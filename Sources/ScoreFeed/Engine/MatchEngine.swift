@@ -101,6 +101,9 @@ public actor MatchEngine {
     /// When the policy next wants ``tick(holdingPushes:)`` called.
     public var deadline: Date? { peek { $0.deadline } }
 
+    /// Whether the deadline is a catch-up's wait for its next part (``GameSession/settling``).
+    public var waitsForParts: Bool { peek { $0.settling != nil } }
+
     public var statistics: GameSession.Statistics { session.statistics }
 
     /// Validates and folds one event (found at `index` in its feed) at the clock's time, then
@@ -352,6 +355,12 @@ public actor MatchEngine {
     }
 
     // MARK: - Internals
+
+    /// The deadline due now is held on purpose (a catch-up waiting for its next part while the
+    /// service takes input, ``GameService``): it is not counted late when it is acted on.
+    public func excuseLateness() {
+        measuredDeadline = peek { $0.deadline }
+    }
 
     /// Tells the metrics how long after it came due the game's deadline is acted on at `now` (the
     /// timer's tick, or an arrival that came first): `scorefeed_deadline_lateness_seconds`.

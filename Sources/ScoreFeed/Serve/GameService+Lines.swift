@@ -29,7 +29,15 @@ extension GameService {
     /// (one arrival, one decision), wherever headers and other lines fall between them. On feed
     /// time each event is its own moment, as in replay.
     public func handle(batch: [StreamLine], source: String? = nil) async -> [ScoreFeedError] {
-        if options.clock == .system { return await handle(arrival: batch, source: source) }
+        if options.clock == .system {
+            // A catch-up whose wait runs out meanwhile waits for this input to be taken
+            // (``ServiceState/holdsCatchUp(_:now:)``).
+            state.beginInput()
+            defer {
+                for (id, at) in state.endInput(now: wallClock.now, window: options.catchUpWindow) { schedule(id, at) }
+            }
+            return await handle(arrival: batch, source: source)
+        }
         beginBatch()
         var messages: [ScoreFeedError] = []
         var start = 0

@@ -28,6 +28,13 @@ extension GameService {
     private func startDue(now: Date, in group: inout DiscardingTaskGroup) {
         while let id = state.popDue(now) {
             guard let engine = engines[id] else { continue }
+            // A catch-up whose next part may wait behind the input being taken is decided later
+            // (the input's end wakes it).
+            if let later = state.holdsCatchUp(id, now: now) {
+                if later < .distantFuture { schedule(id, later) }
+                group.addTask { await engine.excuseLateness() }
+                continue
+            }
             // A game the open batch touched goes on holding its pushes for the batch's sync; any
             // other sends what is due now.
             let holding = state.inBatch(id)

@@ -102,6 +102,8 @@ public actor GameService {
         var news: [BroadcastChannel.Outcome]
         var holding: Bool
         var workWaits: Bool
+        /// The deadline is a catch-up's wait for its next part (``GameSession/settling``).
+        var waitsForParts: Bool
         /// The sink failed (the output stays in the outbox for the next call).
         var sinkFailure: (any Error)?
 
@@ -109,7 +111,8 @@ public actor GameService {
         static func of(_ engine: isolated MatchEngine) -> EngineStatus {
             EngineStatus(
                 deadline: engine.deadline, checkpointFailure: engine.checkpointFailure, channel: engine.channel,
-                news: engine.takeChannelNews(), holding: engine.isHolding, workWaits: engine.channelWorkWaits)
+                news: engine.takeChannelNews(), holding: engine.isHolding, workWaits: engine.channelWorkWaits,
+                waitsForParts: engine.waitsForParts)
         }
     }
 
@@ -229,6 +232,7 @@ public actor GameService {
     /// Takes in game `id`'s status without an await: its deadline into the wake-up heap, its
     /// channel into the board. Returns the board's decisions, for ``carry(_:)``.
     func take(_ id: String, _ status: EngineStatus) -> [ChannelBoard.Action] {
+        state.note(id, waitsForParts: status.waitsForParts)
         schedule(id, status.deadline)
         return state.board.reported(
             id, status.channel, news: status.news, holding: status.holding, workWaits: status.workWaits, now: wallClock.now)

@@ -29,6 +29,13 @@ struct ServiceState: Sendable {
     var lostCheckpoints: [String: GameService.LostNumbering] = [:]
     /// Games whose checkpoint write failure was already said.
     private var reportedFailures: Set<String> = []
+    /// Input is being taken (a batch of lines, until its pushes are handed over).
+    private(set) var takingInput = false
+    /// Games whose deadline is a catch-up's wait for its next part, as their engines last said.
+    private var waitingForParts: Set<String> = []
+    /// Catch-ups whose wait ran out while input was being taken, and until when they wait now
+    /// (`distantFuture`: until the input is taken).
+    private var heldCatchUps: [String: Date] = [:]
 
     init(board: ChannelBoard) {
         self.board = board
@@ -59,6 +66,50 @@ struct ServiceState: Sendable {
 
     /// The earliest wake-up waiting, across games.
     var nextDeadline: Date? { deadlines.next }
+
+    // MARK: - A catch-up in parts
+
+    /// Whether game `id`'s deadline is a catch-up's wait for its next part (``GameSession/settling``).
+    mutating func note(_ id: String, waitsForParts: Bool) {
+        if waitsForParts {
+            waitingForParts.insert(id)
+        } else {
+            waitingForParts.remove(id)
+            heldCatchUps[id] = nil
+        }
+    }
+
+    /// Input is being taken: see ``holdsCatchUp(_:now:)``.
+    mutating func beginInput() {
+        takingInput = true
+    }
+
+    /// The input is taken: every catch-up held meanwhile waits `window` more for its next part,
+    /// which may have come while the service could not take it. Returns when each is woken.
+    mutating func endInput(now: Date, window: TimeInterval) -> [(id: String, at: Date)] {
+        takingInput = false
+        let until = now.addingTimeInterval(window)
+        for id in heldCatchUps.keys { heldCatchUps[id] = until }
+        return heldCatchUps.keys.sorted().map { ($0, until) }
+    }
+
+    /// Whether game `id`, due at `now`, is not to be decided yet: a catch-up waiting for its next
+    /// part whose wait ran out while the service was taking input (the part may be waiting to be
+    /// read behind it: a slow sink holds the batch before it) waits until the input is taken and
+    /// a window more (``endInput(now:window:)``): the wait is for input, not for the service.
+    /// Returns nil when it is to be decided now, `distantFuture` while the input is taken, else
+    /// when to wake it.
+    mutating func holdsCatchUp(_ id: String, now: Date) -> Date? {
+        guard waitingForParts.contains(id) else { return nil }
+        if takingInput {
+            heldCatchUps[id] = heldCatchUps[id] ?? .distantFuture
+            return .distantFuture
+        }
+        guard let until = heldCatchUps[id] else { return nil }
+        if now < until { return until }
+        heldCatchUps[id] = nil
+        return nil
+    }
 
     // MARK: - The batch
 

@@ -155,10 +155,11 @@ public struct SimulatedDay: Sendable {
     }
 
     /// A day drawn from `seed` over `pool` (games are drawn from it; real games among them are
-    /// used as they are), with a number of games in `games`.
+    /// used as they are), with a number of games in `games`; with `losingState`, some restarts
+    /// come without their state directory.
     public init(
         index: Int, seed: UInt64, mode: PushRenderer.Mode, platform: PushRenderer.Platform = .ios, pool: SimulatedGamePool,
-        pollInterval: TimeInterval = 30, games gameCount: ClosedRange<Int> = 5...15, losingState: Bool = false
+        pollInterval: TimeInterval = 30, games gameCount: ClosedRange<Int> = 5...15, losingState: Bool = true
     ) {
         var random = SeededRandom(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
         self.index = index

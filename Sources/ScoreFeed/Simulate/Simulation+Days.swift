@@ -20,9 +20,9 @@ extension Simulation {
         public var pollInterval: TimeInterval
         /// Games a day holds.
         public var games: ClosedRange<Int>
-        /// Whether a restart may come without its state directory (a lost machine). Off by
-        /// default: what a fresh instance may then send (an older score from a backlog's first
-        /// batch, a second final, the lost instance's channels left open) is not settled yet.
+        /// Whether a restart may come without its state directory (a lost machine; on by
+        /// default): the fresh instance then sends each final's end again, once, and never an
+        /// older score than the lost one showed.
         public var losingState: Bool
         /// Days run side by side, each on a thread of its own.
         public var threads: Int
@@ -37,7 +37,7 @@ extension Simulation {
 
         public init(
             days: Int, seed: UInt64, firstDay: Int = 0, modes: [PushRenderer.Mode] = [.token, .broadcastPerGame],
-            pool: SimulatedGamePool = SimulatedGamePool(), pollInterval: TimeInterval = 30, games: ClosedRange<Int> = 5...15, losingState: Bool = false,
+            pool: SimulatedGamePool = SimulatedGamePool(), pollInterval: TimeInterval = 30, games: ClosedRange<Int> = 5...15, losingState: Bool = true,
             threads: Int = ProcessInfo.processInfo.activeProcessorCount, stateRoot: URL = Simulation.defaultStateRoot
         ) {
             self.days = days

@@ -62,7 +62,8 @@ public struct SimulationInvariants {
         if day.hasChannels { check(open == 0, "channels left open at the day's end: \(open)") }
     }
 
-    /// The last push carries the feed's score; a final ends its game exactly once, and nothing
+    /// The last push carries the feed's score; a final ends its game exactly once (once per state
+    /// directory: after a lost one, the fresh instance sends it again), and nothing but that end
     /// follows it.
     mutating func checkEnd(_ plan: SimulatedDay.Game, _ mine: [PushRecord]) {
         var id = plan.game.id
@@ -102,14 +103,26 @@ public struct SimulationInvariants {
         let finals = ends.filter { $0.state.phase == .final }
         check(Set(finals.map(\.state)).count == 1, "game \(id): \(Set(finals.map(\.state)).count) different final ends")
         // One end, and its priority-5 copy when it went at priority 10; a retry after a crash
-        // repeats a record (the same apns-id), never makes another.
-        var distinct: [String: Int] = [:]
-        for end in finals { distinct[end.key] = end.priority }
-        let priorities = distinct.values.sorted()
-        check(priorities == [10] || priorities == [5] || priorities == [5, 10],
-              "game \(id): \(distinct.count) final ends (priorities \(priorities))")
+        // repeats a record (the same apns-id), never makes another. An instance that starts
+        // without its state directory cannot know that the lost one's end reached the device, so
+        // it sends the final's end again (a final is never dropped): once per state directory.
+        let resets = zip(instances, lostState).filter(\.1).map(\.0)
+        let byDirectory = Dictionary(grouping: finals) { end in resets.filter { $0 <= end.sentAt }.count }
+        for (directory, ends) in byDirectory.sorted(by: { $0.key < $1.key }) {
+            var distinct: [String: Int] = [:]
+            for end in ends { distinct[end.key] = end.priority }
+            let priorities = distinct.values.sorted()
+            let which = resets.isEmpty ? "" : " from state directory \(directory + 1)"
+            check(priorities == [10] || priorities == [5] || priorities == [5, 10],
+                  "game \(id): \(distinct.count) final ends\(which) (priorities \(priorities))")
+        }
         if let first = mine.firstIndex(where: { $0.event == .end && $0.state.phase == .final }) {
-            let after = mine[(first + 1)...].filter { $0.state != mine[first].state || $0.event != .end }
+            // Only the end again (on Android, a fresh directory's activity begins with its start).
+            func directory(_ record: PushRecord) -> Int { resets.filter { $0 <= record.sentAt }.count }
+            let after = mine[(first + 1)...].filter { record in
+                record.state != mine[first].state
+                    || !(record.event == .end || (record.event == .start && directory(record) > directory(mine[first])))
+            }
             check(after.isEmpty, "game \(id): \(after.count) pushes after its final end (first: \(after.first?.event.rawValue ?? "") seq \(after.first?.seq ?? 0))")
         }
     }

@@ -49,6 +49,31 @@ struct ServiceStateTests {
     }
 
     /// A game's checkpoint failure is said once, however many of its events meet it.
+    /// A catch-up waiting for its next part whose wait runs out while the service takes input
+    /// waits for the input to be taken and a window more (the part may be behind it); a game
+    /// that waits for nothing, or a catch-up due while no input is taken, is decided at once.
+    @Test func aCatchUpDueWhileInputIsTakenWaitsForIt() {
+        var state = Self.state()
+        state.note("A", waitsForParts: true)
+        state.note("B", waitsForParts: false)
+        #expect(state.holdsCatchUp("A", now: Self.at(1)) == nil, "no input taken: decided when due")
+        state.beginInput()
+        #expect(state.holdsCatchUp("B", now: Self.at(2)) == nil, "B waits for no part: its deadline is kept")
+        #expect(state.holdsCatchUp("A", now: Self.at(2)) == .distantFuture, "A waits while the input is taken")
+        #expect(state.holdsCatchUp("A", now: Self.at(20)) == .distantFuture)
+        let woken = state.endInput(now: Self.at(21), window: 0.5)
+        #expect(woken.map(\.id) == ["A"] && woken.map(\.at) == [Self.at(21.5)], "a window more, counted from the input's end")
+        #expect(state.holdsCatchUp("A", now: Self.at(21.2)) == Self.at(21.5), "a wake-up before it finds it still waiting")
+        #expect(state.holdsCatchUp("A", now: Self.at(21.5)) == nil, "then it is decided")
+        #expect(state.holdsCatchUp("A", now: Self.at(22)) == nil, "once")
+        // The next part came while it was held: the engine decided, and says it waits no more.
+        state.beginInput()
+        #expect(state.holdsCatchUp("A", now: Self.at(30)) == .distantFuture)
+        state.note("A", waitsForParts: false)
+        #expect(state.endInput(now: Self.at(31), window: 0.5).isEmpty, "nothing held any more")
+        #expect(state.holdsCatchUp("A", now: Self.at(31)) == nil)
+    }
+
     @Test func aCheckpointFailureIsSaidOncePerGame() {
         var state = Self.state()
         let said = ["A", "A", "B"].map { state.firstSaying(checkpointFailureOf: $0) }

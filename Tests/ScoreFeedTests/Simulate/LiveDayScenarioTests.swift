@@ -219,6 +219,22 @@ struct LiveDayScenarioTests {
         }
     }
 
+    /// The day a sweep with lost state directories found (`simulate --seed 3 --day 5 --days 1
+    /// --mode broadcast --platform ios --games ../shared/nba-pbp --lose-state`): the instance that
+    /// starts on an empty directory reads every game's lines again, its first batch waits 21 s on
+    /// the channel creates of a slow sender while the rest of the lines wait behind it, and each
+    /// catch-up's half-second wait for its next part ran out meanwhile: three games showed the
+    /// first part's score, older than the lost instance had shown, for 21 s. A catch-up now waits
+    /// for the input to be taken; and the fresh directory sends each final's end again, once.
+    @Test(arguments: [PushRenderer.Mode.broadcastPerGame, .token])
+    func aFreshStateDirBehindASlowSenderShowsNoOlderScore(_ mode: PushRenderer.Mode) async throws {
+        let pool = SimulatedGamePool(real: Self.real, generated: 300)
+        let day = SimulatedDay(index: 5, seed: 3, mode: mode, platform: .ios, pool: pool, pollInterval: 30, games: 5...15, losingState: true)
+        #expect(day.restarts.contains(where: \.lostState) && day.sink.slowest > 0, "the day loses a state directory and has a slow sender")
+        let outcome = try await Self.run(day)
+        Self.checkInvariants(outcome)
+    }
+
     // MARK: - Every game ends (issue 32)
 
     /// A day where one game is played, one's feed goes silent at 68 % for good, and one is

@@ -72,12 +72,14 @@ struct SimulationTests {
         #expect(outcome.violations.isEmpty, "\(outcome.violations)")
         let played = try #require(day.games.first { $0.fate == .plays }?.game.id)
         func violations(
-            of day: SimulatedDay = day, instances: [Date] = [day.start], kills: [Date?] = [nil], _ change: (inout [PushRecord]) -> Void
+            of day: SimulatedDay = day, instances: [Date] = [day.start], lostState: [Bool]? = nil, kills: [Date?] = [nil],
+            _ change: (inout [PushRecord]) -> Void
         ) -> [String] {
             var records = outcome.records
             change(&records)
             var checker = SimulationInvariants(
-                day: day, records: records, instances: instances, lostState: instances.map { _ in false }, kills: kills, openChannels: [])
+                day: day, records: records, instances: instances, lostState: lostState ?? instances.map { _ in false }, kills: kills,
+                openChannels: [])
             checker.checkAll()
             return checker.violations
         }
@@ -88,6 +90,26 @@ struct SimulationTests {
             records.append(end)
         }
         #expect(endAgain.contains { $0.contains("different final ends") || $0.contains("final is") }, "\(endAgain)")
+        // The final's end sent again under a new id: a second end of one state directory, or the
+        // end a fresh state directory sends again after the lost one's (allowed: it cannot know
+        // that the lost one's reached the device).
+        let final = try #require(outcome.records.last { $0.game == played && $0.event == .end })
+        func sendAgain(_ records: inout [PushRecord], after seconds: TimeInterval) {
+            var again = final
+            again.request.headers["apns-id"] = UUID().uuidString.lowercased()
+            again.sentAt = final.sentAt.addingTimeInterval(seconds)
+            records.append(again)
+        }
+        let again = final.sentAt.addingTimeInterval(60)
+        let twice = violations(instances: [day.start, again], kills: [nil, nil]) { sendAgain(&$0, after: 120) }
+        #expect(twice.contains { $0.contains("final ends") }, "a second end from one state directory: \(twice)")
+        let fresh = violations(instances: [day.start, again], lostState: [false, true], kills: [nil, nil]) { sendAgain(&$0, after: 120) }
+        #expect(!fresh.contains { $0.contains("final ends") || $0.contains("after its final end") }, "a fresh directory's end: \(fresh)")
+        let freshTwice = violations(instances: [day.start, again], lostState: [false, true], kills: [nil, nil]) { records in
+            sendAgain(&records, after: 120)
+            sendAgain(&records, after: 180)
+        }
+        #expect(freshTwice.contains { $0.contains("final ends from state directory 2") }, "twice from the fresh one: \(freshTwice)")
         let backwards = violations { records in
             let index = records.lastIndex { $0.game == played && $0.event == .update && $0.state.homeScore > 10 }!
             records.insert(records[index], at: records.count - 1)
