@@ -22,7 +22,7 @@ breaks=(
   "an older copy admitted as news|Sources/ScoreFeed/Poll/NewestCopy.swift|        public func isOlder(than newest: Stamp) -> Bool {|        public func isOlder(than newest: Stamp) -> Bool {\n            if Date() > .distantPast { return false }"
   "every update at priority 10|Sources/ScoreFeed/Decide/Coalescer.swift|            wanted = Push(event: .update, priority: 5, reason: \"priority 5\")|            wanted = Push(event: .update, priority: 10, reason: \"priority 5\")"
   "a backlog in parts decided part by part|Sources/ScoreFeed/Serve/GameService.swift|        public static let defaultCatchUpWindow: TimeInterval = 0.5|        public static let defaultCatchUpWindow: TimeInterval = 0"
-  "a restart sends what was held at once|Sources/ScoreFeed/Serve/GameService+Restore.swift|            if !feedTime { await engine.restart(window: options.catchUpWindow) }|            _ = options\n"
+  "a restart sends what was held at once|Sources/ScoreFeed/Serve/GameService+Restore.swift|            if options.clock == .system { await engine.restart(window: options.catchUpWindow) }|            _ = options\n"
   "the hour's budget forgotten at a restart|Sources/ScoreFeed/Decide/Coalescer+Codable.swift|        budget = try c.decode(PushBudget.self, forKey: .budget)|        _ = try c.decode(PushBudget.self, forKey: .budget)"
   "no priority-5 copies|Sources/ScoreFeed/Render/PushRenderer.swift|        if push.priority5Copy && push.priority == 10 {|        if push.priority5Copy && push.priority == 10 && Date() < .distantPast {"
   "a restart leaves the outboxes for later|Sources/ScoreFeed/Serve/GameService+Restore.swift|            do { try await engine.flush() } catch { return Self.sinkFailed(id, error) }|            _ = engine"

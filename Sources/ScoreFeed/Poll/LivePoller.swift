@@ -129,6 +129,8 @@ public struct LivePoller: Sendable {
         /// How many leading events of the last snapshot decoded are in `handed` as they are: the
         /// next snapshot's repeats of them are not looked at again.
         var handedPrefix = 0
+        /// Old copies of a game new to this instance taken without a decision (``firstCopyWait``).
+        var oldCopies = 0
         await DeadlineLoop(clock: clock).run(next: { ended ? nil : due }) { _ in
             let box = news.take()
             let deciding = boxscore == nil || box.failures >= Self.boxscoreGiveUp ? nil : box.box
@@ -192,7 +194,7 @@ public struct LivePoller: Sendable {
             }
             if let snapshot {
                 let before = await service.standing(of: gameId)
-                if let after = await hand(snapshot, to: service, before: before, handed: &handed, handedPrefix: &handedPrefix, waitingForTeams: news.isAnnouncedOnly, report: report) {
+                if let after = await hand(snapshot, to: service, before: before, handed: &handed, handedPrefix: &handedPrefix, oldCopies: &oldCopies, waitingForTeams: news.isAnnouncedOnly, report: report) {
                     // Only a final ends the poll of a game here; one called off ends when the watch says so.
                     if after.ending == .final {
                         ended = true
@@ -213,7 +215,7 @@ public struct LivePoller: Sendable {
                 // The play-by-play lists the game's end while the boxscore lags: the end decides,
                 // with its final.
                 let before = await service.standing(of: gameId)
-                if await hand(alone, to: service, before: before, handed: &handed, handedPrefix: &handedPrefix, waitingForTeams: false, report: report)?.ending == .final {
+                if await hand(alone, to: service, before: before, handed: &handed, handedPrefix: &handedPrefix, oldCopies: &oldCopies, waitingForTeams: false, report: report)?.ending == .final {
                     ended = true
                     return
                 }
@@ -252,7 +254,7 @@ public struct LivePoller: Sendable {
     /// after, or nil when nothing could be handed (its teams not known yet).
     private func hand(
         _ snapshot: LiveSnapshot, to service: GameService, before: GameService.Standing, handed: inout [Int: UInt64],
-        handedPrefix: inout Int, waitingForTeams: Bool, report: @Sendable (Report) -> Void
+        handedPrefix: inout Int, oldCopies: inout Int, waitingForTeams: Bool, report: @Sendable (Report) -> Void
     ) async -> GameService.Standing? {
         let (known, earlier) = (before.known, before.ending)
         // Not before its teams are known (a game started from the scoreboard too); the next whole
@@ -284,12 +286,36 @@ public struct LivePoller: Sendable {
             snapshot: fresh, score: snapshot.score.flatMap { score in snapshot.newest.map { (score, $0) } },
             end: snapshot.end.map { ($0, snapshot.events.count + 1) }, game: gameId, written: snapshot.stamp.written,
             source: playByPlay.absoluteString,
-            ignoring: [.periodBackwards])
+            ignoring: [.periodBackwards], waitingForNext: firstCopyWait(snapshot, after: before, waited: &oldCopies))
         for problem in problems { report(.problem(problem)) }
         if let earlier, earlier.isCalledOff, after.ending != earlier { report(.back(gameId, earlier)) }
         if after.ending == .final { report(.ended(gameId)) }
         return after
     }
+
+    /// How long a copy of a game new to this instance waits for the next one before it is shown.
+    /// A copy written more than a poll's interval ago may be a stale edge's (with nothing known of
+    /// the game, nothing tells it from a game at a break), and an instance that took over from a
+    /// lost one would show a score older than the lost one had shown. So the first copies of a
+    /// game whose events the instance does not hold (`before`) wait a poll's interval and 10 s for
+    /// the next, one catch-up in parts, while they are old, at most ``oldCopiesWaited`` of them
+    /// (`waited` counts them); the first fresh copy, or the game's end, decides on all of them as
+    /// one moment. A game the instance holds refuses older copies by its checkpoint
+    /// (``GameSession/newestCopy``) and waits for nothing.
+    func firstCopyWait(_ snapshot: LiveSnapshot, after before: GameService.Standing, waited: inout Int) -> TimeInterval {
+        guard waited < Self.oldCopiesWaited, before.progress == 0 || waited > 0, snapshot.end == nil, let written = snapshot.stamp.written,
+              clock.now.timeIntervalSince(written) > schedule.interval
+        else {
+            waited = Self.oldCopiesWaited
+            return 0
+        }
+        waited += 1
+        return schedule.interval + 10
+    }
+
+    /// The most old copies a game new to the instance waits through (``firstCopyWait``): about two
+    /// minutes at a poll every 30 s, a break's length; then the last of them is shown.
+    static let oldCopiesWaited = 4
 
     /// A request's failure: said, and the next request backed off. A 403 or 404 while the game
     /// is not yet known (or known only from the scoreboard) is not said: before tip-off the NBA's

@@ -90,9 +90,12 @@ extension GameService {
     /// failure), in order, and where the game stands after (as ``standing(of:)`` says, read on the
     /// same trip to its engine); `ignoring` codes are not worth a message. `written`: when the
     /// copy was written (its `meta.time`), kept with the game (``GameSession/newestCopy``).
+    /// `waitingForNext`: the snapshot's decision waits up to that long for the next snapshot
+    /// (a catch-up in parts: the next one that changes the game decides on both, as one moment).
     public func receive(
         snapshot events: [(event: GameEvent, line: Int)], score: (FinalScore, at: Date)?, end: (event: GameEvent, line: Int)?,
-        game id: String, written: Date? = nil, source: String? = nil, ignoring: Set<ScoreFeedError.Code> = []
+        game id: String, written: Date? = nil, source: String? = nil, ignoring: Set<ScoreFeedError.Code> = [],
+        waitingForNext window: TimeInterval = 0
     ) async -> (problems: [ScoreFeedError], standing: Standing) {
         var messages: [ScoreFeedError] = []
         func say(_ message: ScoreFeedError?) {
@@ -112,7 +115,7 @@ extension GameService {
         state.counters.events += lines.count
         let (verdicts, failure, status, standing) = await Self.arrive(
             events.map { ($0.event, $0.line - 1) }, score: score?.0, end: end.map { ($0.event, $0.line - 1) }, written: written, on: engine,
-            holdingPushes: state.holds(id), standing: true)
+            holdingPushes: state.holds(id), settling: window, standing: true)
         var failing = status.checkpointFailure
         for (i, verdict) in verdicts.enumerated() {
             if let rejection = Self.rejection(verdict, of: id, at: .init(file: source, line: lines[i], sequence: seqs[i])) {

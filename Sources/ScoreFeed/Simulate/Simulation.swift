@@ -80,6 +80,10 @@ public enum Simulation {
         var stops: [SimulatedDay.Restart?] = day.restarts.map { $0 } + [nil]
         var number = -1
         var killed: Date?
+        // Whether the next instance starts on an empty directory: the stop that ended the last
+        // one lost it (not the last stop scheduled before the next start: stops that fall while
+        // no instance runs are skipped).
+        var handedEmpty = false
         while number + 1 < stops.count {
             number += 1
             let stop = stops[number]
@@ -114,7 +118,7 @@ public enum Simulation {
                     restoredCheck: { lost in told.restored(lost.map { "instance \(instance): \($0)" }) })
             }
             instances.append(Instance(
-                started: started, lostStateBefore: number > 0 && !rerun && (day.restarts.last { $0.at <= started }?.lostState ?? false),
+                started: started, lostStateBefore: handedEmpty,
                 killedBefore: killed))
             switch ending {
             case .finished:
@@ -127,6 +131,7 @@ public enum Simulation {
                         stops.append(nil)
                         from = back.addingTimeInterval(1)
                         killed = nil
+                        handedEmpty = false
                         continue
                     }
                     break
@@ -136,12 +141,14 @@ public enum Simulation {
                 handOver(stop, tearing: nil)
                 from = stop.at.addingTimeInterval(stop.downFor)
                 killed = stop.at
+                handedEmpty = stop.lostState
                 directory = next
                 continue
             case .timedOut:
                 if stop == nil { violations.append("the day did not finish within \(Int(dayLimit / 3600)) h of its start") }
                 from = limit.addingTimeInterval(stop?.downFor ?? 0)
                 killed = stop?.at
+                handedEmpty = stop?.lostState ?? false
                 directory = next
                 continue
             case .spinning(let at):

@@ -46,6 +46,19 @@ struct SimulationTests {
         #expect(faults["kill -9", default: 0] > 0 && faults["game via poll", default: 0] > 0, "\(faults)")
     }
 
+    /// The day a 1,000-day run with lost state directories found (`simulate --seed 1 --day 369
+    /// --days 1 --mode broadcast --platform ios`): the instance on the empty directory polled a
+    /// game whose first two answers came from a stale edge (written minutes before), and showed
+    /// 33-37 after the lost instance had shown 35-37. A game new to an instance now waits through
+    /// its old copies (up to four) for a fresh one, and shows the newest as one moment.
+    @Test func aFreshStateDirWaitsThroughAStaleEdgesOldCopies() async throws {
+        let day = SimulatedDay(index: 369, seed: 1, mode: .broadcastPerGame, platform: .ios, pool: SimulatedGamePool(), pollInterval: 30)
+        #expect(day.restarts.contains(where: \.lostState) && day.games.contains { $0.staleShare > 0 }, "a lost directory and a stale edge")
+        let outcome = try await OffPool.run { Simulation.run(day, stateRoot: Simulation.defaultStateRoot) }
+        #expect(outcome.violations.isEmpty, "\(outcome.violations.prefix(3))")
+        #expect(outcome.answers["stale", default: 0] > 0, "\(outcome.answers)")
+    }
+
     /// Real recorded games (the NBA's numbering, inserted and deleted actions) through the poll
     /// and serve paths of simulated days.
     @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason))
