@@ -74,7 +74,8 @@ enum SimulateCommand {
         // Lost state directories are in the schedule unless told otherwise (`--lose-state`, their
         // switch before they were, is still taken).
         let keepingState = arguments.flag("--keep-state")
-        let losingState = !keepingState || arguments.flag("--lose-state")
+        let losing = arguments.flag("--lose-state")
+        let losingState = !keepingState || losing
         let inOrder = arguments.flag("--in-order")
         let defaultMoment = Int((Simulation.defaultMoment * 1000).rounded())
         let moment: Int = try arguments.number("--moment", in: 0...60_000) ?? defaultMoment

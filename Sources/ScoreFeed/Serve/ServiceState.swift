@@ -89,26 +89,28 @@ struct ServiceState: Sendable {
     mutating func endInput(now: Date, window: TimeInterval) -> [(id: String, at: Date)] {
         takingInput = false
         let until = now.addingTimeInterval(window)
-        for id in heldCatchUps.keys { heldCatchUps[id] = until }
-        return heldCatchUps.keys.sorted().map { ($0, until) }
+        let held = heldCatchUps.filter { $0.value == .distantFuture }.keys.sorted()
+        for id in held { heldCatchUps[id] = until }
+        return held.map { ($0, until) }
     }
 
     /// Whether game `id`, due at `now`, is not to be decided yet: a catch-up waiting for its next
     /// part whose wait ran out while the service was taking input (the part may be waiting to be
     /// read behind it: a slow sink holds the batch before it) waits until the input is taken and
-    /// a window more (``endInput(now:window:)``): the wait is for input, not for the service.
+    /// a window more (``endInput(now:window:)``): the wait is for input, not for the service. It
+    /// is held once: at the end of that window it is decided, even while later input is taken.
     /// Returns nil when it is to be decided now, `distantFuture` while the input is taken, else
     /// when to wake it.
     mutating func holdsCatchUp(_ id: String, now: Date) -> Date? {
         guard waitingForParts.contains(id) else { return nil }
-        if takingInput {
-            heldCatchUps[id] = heldCatchUps[id] ?? .distantFuture
-            return .distantFuture
+        if let until = heldCatchUps[id], until != .distantFuture {
+            if now < until { return until }
+            heldCatchUps[id] = nil
+            return nil
         }
-        guard let until = heldCatchUps[id] else { return nil }
-        if now < until { return until }
-        heldCatchUps[id] = nil
-        return nil
+        guard takingInput else { return nil }
+        heldCatchUps[id] = .distantFuture
+        return .distantFuture
     }
 
     // MARK: - The batch

@@ -66,6 +66,14 @@ struct ServiceStateTests {
         #expect(state.holdsCatchUp("A", now: Self.at(21.2)) == Self.at(21.5), "a wake-up before it finds it still waiting")
         #expect(state.holdsCatchUp("A", now: Self.at(21.5)) == nil, "then it is decided")
         #expect(state.holdsCatchUp("A", now: Self.at(22)) == nil, "once")
+        // Held once: input taken again when its extra window runs out does not hold it again.
+        state.beginInput()
+        #expect(state.holdsCatchUp("A", now: Self.at(23)) == .distantFuture)
+        #expect(state.endInput(now: Self.at(24), window: 0.5).map(\.id) == ["A"])
+        state.beginInput()
+        #expect(state.holdsCatchUp("A", now: Self.at(24.2)) == Self.at(24.5), "its window not yet over")
+        #expect(state.holdsCatchUp("A", now: Self.at(24.5)) == nil, "decided, though input is being taken")
+        #expect(state.endInput(now: Self.at(25), window: 0.5).isEmpty)
         // The next part came while it was held: the engine decided, and says it waits no more.
         state.beginInput()
         #expect(state.holdsCatchUp("A", now: Self.at(30)) == .distantFuture)
