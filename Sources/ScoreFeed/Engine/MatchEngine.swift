@@ -517,7 +517,6 @@ public actor MatchEngine {
             // A game that has ended and sent everything is folded into one snapshot once its
             // journal outweighs it: every later restart of the day reads the snapshot alone, not
             // the whole game's inputs again.
-            // (The session is read through `peek`: a plain read of an actor's stored value copies it.)
             let outboxCount = peek { $0.outboxCount }
             let settled = peek({ $0.hasEnded }) && outboxCount == 0 && journalBytes > snapshotBytes
             if snapshotted, !settled,

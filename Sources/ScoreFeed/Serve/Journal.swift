@@ -92,8 +92,13 @@ public final class Journal: @unchecked Sendable {
         let length = head.count + bytes.count + 1
         head.withBytes { head in
             bytes.withBytes { body in
+                func appendLine(to buffer: inout [UInt8]) {
+                    buffer.append(contentsOf: head)
+                    buffer.append(contentsOf: body)
+                    buffer.append(0x0A)
+                }
                 lock.withLock {
-                    pending[path, default: []].withAppended(head, body)
+                    appendLine(to: &pending[path, default: []])
                     if mustSync { owesSync = true }
                 }
             }
@@ -235,11 +240,3 @@ public final class Journal: @unchecked Sendable {
     }
 }
 
-private extension [UInt8] {
-    /// Appends a journal line: `head`, `body` and a newline.
-    mutating func withAppended(_ head: UnsafeRawBufferPointer, _ body: UnsafeRawBufferPointer) {
-        append(contentsOf: head)
-        append(contentsOf: body)
-        append(0x0A)
-    }
-}

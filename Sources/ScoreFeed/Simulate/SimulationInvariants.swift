@@ -62,6 +62,14 @@ public struct SimulationInvariants {
         if day.hasChannels { check(open == 0, "channels left open at the day's end: \(open)") }
     }
 
+    /// When instances started on an empty state directory (a lost machine), in order.
+    var resets: [Date] { zip(instances, lostState).filter(\.1).map(\.0) }
+
+    /// Which state directory sent `record`: 0 for the day's first, one more after each lost one.
+    func directory(of record: PushRecord) -> Int {
+        resets.filter { $0 <= record.sentAt }.count
+    }
+
     /// The last push carries the feed's score; a final ends its game exactly once (once per state
     /// directory: after a lost one, the fresh instance sends it again), and nothing but that end
     /// follows it.
@@ -106,22 +114,20 @@ public struct SimulationInvariants {
         // repeats a record (the same apns-id), never makes another. An instance that starts
         // without its state directory cannot know that the lost one's end reached the device, so
         // it sends the final's end again (a final is never dropped): once per state directory.
-        let resets = zip(instances, lostState).filter(\.1).map(\.0)
-        let byDirectory = Dictionary(grouping: finals) { end in resets.filter { $0 <= end.sentAt }.count }
-        for (directory, ends) in byDirectory.sorted(by: { $0.key < $1.key }) {
+        let byDirectory = Dictionary(grouping: finals) { directory(of: $0) }
+        for (index, ends) in byDirectory.sorted(by: { $0.key < $1.key }) {
             var distinct: [String: Int] = [:]
             for end in ends { distinct[end.key] = end.priority }
             let priorities = distinct.values.sorted()
-            let which = resets.isEmpty ? "" : " from state directory \(directory + 1)"
+            let which = resets.isEmpty ? "" : " from state directory \(index + 1)"
             check(priorities == [10] || priorities == [5] || priorities == [5, 10],
                   "game \(id): \(distinct.count) final ends\(which) (priorities \(priorities))")
         }
         if let first = mine.firstIndex(where: { $0.event == .end && $0.state.phase == .final }) {
             // Only the end again (on Android, a fresh directory's activity begins with its start).
-            func directory(_ record: PushRecord) -> Int { resets.filter { $0 <= record.sentAt }.count }
             let after = mine[(first + 1)...].filter { record in
                 record.state != mine[first].state
-                    || !(record.event == .end || (record.event == .start && directory(record) > directory(mine[first])))
+                    || !(record.event == .end || (record.event == .start && directory(of: record) > directory(of: mine[first])))
             }
             check(after.isEmpty, "game \(id): \(after.count) pushes after its final end (first: \(after.first?.event.rawValue ?? "") seq \(after.first?.seq ?? 0))")
         }
@@ -146,7 +152,7 @@ public struct SimulationInvariants {
     /// spent stays spent across a restart.
     mutating func checkBudget(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
         let configuration = day.coalescer
-        let resets = zip(instances, lostState).filter(\.1).map(\.0)
+        let resets = self.resets
         let urgent = pushes.filter { $0.priority == 10 }
         func checkHours(_ times: [Date], limit: Int, _ what: String) {
             var start = 0
