@@ -82,6 +82,12 @@ public struct LivePoller: Sendable {
         if let announced, await service.announce(announced) {
             report(.started(announced))
             news.isAnnouncedOnly = true
+        } else if announced != nil, case let standing = await service.standing(of: gameId), standing.known, standing.progress == 0,
+                  standing.ending == nil {
+            // Announced by an instance before this one (restored from its checkpoint) and no
+            // play-by-play since: still known only from the scoreboard, so its pregame 404s are
+            // asked again at the interval, not backed off from (the tip-off waited up to a minute).
+            news.isAnnouncedOnly = true
         }
         // The task group ends before this call returns: `report` does not outlive it.
         await withoutActuallyEscaping(report) { report in

@@ -140,11 +140,16 @@ struct LiveDayScenarioTests {
 
     /// Followed from ten minutes before tip-off, when the NBA's endpoints answer 404: the first
     /// action is on a push within one poll's interval (the pregame 404s are not failures to back
-    /// off from; backed off, the first actions waited up to a minute more).
-    @Test(arguments: withAndroidTopic)
-    func aGameFollowedBeforeTipOffShowsItsFirstActionWithinAPoll(_ mode: Lane) async throws {
+    /// off from; backed off, the first actions waited up to a minute more). Also when the
+    /// instance is killed before each tip-off: the next one restores the games announced
+    /// from the scoreboard (broadcast: their channels) and still asks at the interval (it used to
+    /// take them for games whose play-by-play had gone, and back off).
+    @Test(arguments: withAndroidTopic, [false, true])
+    func aGameFollowedBeforeTipOffShowsItsFirstActionWithinAPoll(_ mode: Lane, killedBeforeTipOff: Bool) async throws {
         let games = Self.games(.poll)
-        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, pollInterval: 30))
+        let restarts = !killedBeforeTipOff ? [] : games.map { SimulatedDay.Restart(at: $0.tipOff.addingTimeInterval(-240)) }
+        let outcome = try await Self.run(
+            SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, restarts: restarts, pollInterval: 30))
         Self.checkInvariants(outcome)
         #expect(outcome.answers["404", default: 0] > games.count, "the endpoints had no game before tip-off")
         for plan in games {
