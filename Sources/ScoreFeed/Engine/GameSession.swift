@@ -367,8 +367,15 @@ public struct GameSession: Sendable {
     /// instance missed: the two are then one catch-up, decided once (one push and its
     /// priority-5 copy, or the `end`), where the held push would go out alone at once and the
     /// backlog right after it. With no arrival in time, the held push goes at the window's end.
+    /// A catch-up that was waiting for its parts when the instance stopped (its wait over while
+    /// no instance ran) waits `window` again, for the same reason.
     public mutating func restart(now: Date, window: TimeInterval) {
-        guard window > 0, settling == nil, arrival == nil, let due = policyDeadline, due <= now.addingTimeInterval(window) else { return }
+        guard window > 0 else { return }
+        if let settling, (arrival ?? 0) > 0 {
+            guard settling.until < now.addingTimeInterval(window) else { return }
+        } else {
+            guard settling == nil, arrival == nil, let due = policyDeadline, due <= now.addingTimeInterval(window) else { return }
+        }
         record(.restart(now: now, window: window))
         advance(to: now)
         settling = Settling(until: self.now.addingTimeInterval(window), since: self.now)

@@ -198,6 +198,13 @@ public struct LivePoller: Sendable {
                 if label == "200" { label = Self.outcome(of: error) }
                 outcome = .failed(retryAfter: nil)
             }
+            // A game new to this instance waiting for a fresh copy (``firstCopyWait``): an answer
+            // without one (a 304, a failure, an edge's older copy) counts as one more old copy, the
+            // last one handed again, so the feed failing does not cut the wait short. (Not once the
+            // boxscore says final: its few tries for the last actions decide then.)
+            if snapshot == nil, oldCopies > 0, oldCopies < Self.oldCopiesWaited, deciding?.status != .final {
+                snapshot = try? lastPlayByPlay.map(decode)
+            }
             if let snapshot {
                 let before = await service.standing(of: gameId)
                 if let after = await hand(snapshot, to: service, before: before, handed: &handed, handedPrefix: &handedPrefix, oldCopies: &oldCopies, waitingForTeams: news.isAnnouncedOnly, report: report) {
@@ -303,10 +310,10 @@ public struct LivePoller: Sendable {
     /// A copy written more than a poll's interval ago may be a stale edge's (with nothing known of
     /// the game, nothing tells it from a game at a break), and an instance that took over from a
     /// lost one would show a score older than the lost one had shown. So the first copies of a
-    /// game whose events the instance does not hold (`before`) wait a poll's interval and 10 s for
-    /// the next, one catch-up in parts, while they are old, at most ``oldCopiesWaited`` of them
-    /// (`waited` counts them); the first fresh copy, or the game's end, decides on all of them as
-    /// one moment. A game the instance holds refuses older copies by its checkpoint
+    /// game whose events the instance does not hold (`before`) wait a poll's interval and 15 s (a
+    /// request's time-out and room) for the next, one catch-up in parts, while they are old, at
+    /// most ``oldCopiesWaited`` of them (`waited` counts them, and each answer without a copy
+    /// meanwhile); the first fresh copy, or the game's end, decides on all of them as one moment. A game the instance holds refuses older copies by its checkpoint
     /// (``GameSession/newestCopy``) and waits for nothing.
     func firstCopyWait(_ snapshot: LiveSnapshot, after before: GameService.Standing, waited: inout Int) -> TimeInterval {
         guard waited < Self.oldCopiesWaited, before.progress == 0 || waited > 0, snapshot.end == nil, let written = snapshot.stamp.written,
@@ -316,7 +323,7 @@ public struct LivePoller: Sendable {
             return 0
         }
         waited += 1
-        return schedule.interval + 10
+        return schedule.interval + 15
     }
 
     /// The most old copies a game new to the instance waits through (``firstCopyWait``): about two

@@ -51,7 +51,11 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         var elapsed = plan.elapsed(at: now)
         var written = now
         var label = "200"
-        if plan.staleShare > 0, draw({ $0.chance(plan.staleShare) }) {
+        if let window = plan.staleWindows.first(where: { $0.during.contains(now) }) {
+            elapsed = plan.elapsed(at: now.addingTimeInterval(-window.lag))
+            written = now.addingTimeInterval(-window.lag)
+            label = "stale"
+        } else if plan.staleShare > 0, draw({ $0.chance(plan.staleShare) }) {
             // A stale edge: the copy it cached some seconds to minutes ago.
             let lag = draw { $0.double(in: 5...300) }
             elapsed = plan.elapsed(at: now.addingTimeInterval(-lag))

@@ -82,6 +82,9 @@ public struct SimulatedDay: Sendable {
         public var hostile: [Range<Date>]
         /// poll: the share of answers that come from a stale edge (an older copy).
         public var staleShare: Double
+        /// poll: in these windows every answer comes from a stale edge, the copy of `lag` seconds
+        /// before (a test's script; a drawn day has none).
+        public var staleWindows: [(during: Range<Date>, lag: TimeInterval)] = []
 
         public var firstAction: Date { tipOff.addingTimeInterval(lead) }
 

@@ -213,7 +213,7 @@ public struct SimulationInvariants {
             else { continue }
             if plan.path == .poll {
                 let around = started.addingTimeInterval(-day.pollInterval)..<started.addingTimeInterval(2 * day.pollInterval)
-                guard plan.staleShare == 0, !(plan.outages + plan.timeouts + plan.hostile).contains(where: { $0.overlaps(around) })
+                guard plan.staleShare == 0, plan.staleWindows.isEmpty, !(plan.outages + plan.timeouts + plan.hostile).contains(where: { $0.overlaps(around) })
                 else { continue }
             }
             let stop = nextStart(after: index)
@@ -289,7 +289,7 @@ public struct SimulationInvariants {
         let sent = pushes.sorted { $0.sentAt < $1.sentAt }
         // A game with no push at all breaks ``checkEnd(_:_:)`` already (its last push carries the
         // feed's final).
-        guard !sent.isEmpty, plan.staleShare == 0, day.sink.slowest == 0 else { return }
+        guard !sent.isEmpty, plan.staleShare == 0, plan.staleWindows.isEmpty, day.sink.slowest == 0 else { return }
         if day.hasChannels, day.sink.channelRefusals > 0 { return }
         let wait = (plan.path == .poll ? day.pollInterval : 0) + Self.freshnessSlack
         let scored = plan.path == .poll ? plan.game.pollScores : plan.game.serveScores

@@ -183,6 +183,33 @@ struct LiveDayScenarioTests {
         }
     }
 
+    /// The instance is killed between the parts of each game's join backlog and restarted a
+    /// minute later: the catch-up it left waiting for its parts (its wait over while no instance
+    /// ran) waits again for the input the restart reads, and the two are one moment. It used to be
+    /// decided alone as the instance started, and the rest of the backlog right after it: four
+    /// pushes at once. (Found on `poll`, killed in a join's wait for a fresh copy: `simulate
+    /// --seed 28 --day 16 --days 1 --mode token --platform ios --games ../shared/nba-pbp`.)
+    @Test(arguments: withAndroidToken)
+    func aCatchUpLeftWaitingByAKillIsOneMomentWithTheRestart(_ mode: Lane) async throws {
+        var games = Self.games(.serve)
+        for index in games.indices {
+            games[index].join = games[index].moment(0.5)
+            games[index].backlogBatches = 4
+        }
+        let restarts = games.map { SimulatedDay.Restart(at: $0.moment(0.5).addingTimeInterval(0.0015), downFor: 60) }
+        let outcome = try await Self.run(
+            SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, restarts: restarts, pollInterval: 120))
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games)
+        for (plan, restart) in zip(games, restarts) {
+            let started = restart.at.addingTimeInterval(restart.downFor)
+            let mine = outcome.records.filter { $0.game == plan.game.id }
+            #expect(!mine.contains { $0.sentAt > plan.join! && $0.sentAt < started }, "\(plan.game.id): the catch-up waited for its parts")
+            let moment = Self.checkMoment(mine.filter { $0.sentAt >= started }, "\(mode) \(plan.game.id) after the restart")
+            #expect(Self.score(moment.last) == Self.statedByLines(plan, at: started), "\(plan.game.id): the present")
+        }
+    }
+
     /// Each game's endpoints answer 503 from 0.4 to 0.7 of the game: once they answer again, one
     /// push for the present.
     @Test(arguments: withAndroidTopic)
@@ -448,6 +475,37 @@ struct LiveDayScenarioTests {
             let shown = outcome.records.filter { $0.game == plan.game.id }.map { $0.state.homeScore + $0.state.awayScore }
             let falls = zip(shown, shown.dropFirst()).filter { $1 < $0 }.count
             #expect(plan.game.corrects || falls == 0, "\(plan.game.id): \(falls) pushes went back")
+        }
+    }
+
+    /// The instance is lost with its state directory in the middle of each game, and the fresh
+    /// one's first answer for the game is a stale edge's copy of two minutes before; then the
+    /// endpoint times out for a minute. The fresh instance waits through the time-outs for a fresh
+    /// copy, and shows no score older than the lost one had. It used to wait for one answer only
+    /// and show the old copy when that one timed out (`simulate --seed 23 --day 9 --days 1 --mode
+    /// broadcast --platform ios,android --games ../shared/nba-pbp`: 90-86 after 90-88).
+    @Test(arguments: withAndroidTopic)
+    func aFreshStateDirWaitsThroughTimeOutsForAFreshCopy(_ mode: Lane) async throws {
+        var games = Self.games()
+        var restarts: [SimulatedDay.Restart] = []
+        for index in games.indices {
+            let lost = SimulatedDay.Restart(at: games[index].moment(0.5), downFor: 20, lostState: true)
+            let back = lost.at.addingTimeInterval(lost.downFor)
+            games[index].staleWindows = [(back..<back.addingTimeInterval(1), 120)]
+            games[index].timeouts = [back.addingTimeInterval(1)..<back.addingTimeInterval(75)]
+            restarts.append(lost)
+        }
+        let outcome = try await Self.run(
+            SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, restarts: restarts, pollInterval: 30))
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games, seqRises: false)
+        #expect(outcome.answers["stale", default: 0] >= games.count && outcome.answers["timeout", default: 0] >= games.count, "\(outcome.answers)")
+        for (plan, lost) in zip(games, restarts) {
+            let mine = outcome.records.filter { $0.game == plan.game.id }
+            let before = mine.filter { $0.sentAt < lost.at }.map { $0.state.homeScore + $0.state.awayScore }.max() ?? 0
+            let first = try #require(mine.first { $0.sentAt > lost.at }, "\(plan.game.id): the fresh instance showed it")
+            #expect(plan.game.corrects || first.state.homeScore + first.state.awayScore >= before,
+                    "\(mode) \(plan.game.id): the fresh instance first showed \(first.state.awayScore)-\(first.state.homeScore)")
         }
     }
 
