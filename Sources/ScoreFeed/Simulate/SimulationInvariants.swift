@@ -54,6 +54,7 @@ public struct SimulationInvariants {
             checkMoments(plan, pushes)
             checkFinalsWhileDown(plan, pushes)
             checkCopies(plan, pushes)
+            checkTimestamps(plan, pushes)
             checkFreshness(plan, pushes)
         }
         checkIDs()
@@ -241,6 +242,23 @@ public struct SimulationInvariants {
             else { continue }
             check(copies.contains(Copy(event: push.event, state: push.state, at: push.sentAt)),
                   "game \(plan.game.id): the priority-10 \(push.event.rawValue) seq \(push.seq) (\(push.reason)) has no priority-5 copy")
+        }
+    }
+
+    /// A device shows a push only when its `timestamp` is newer than the newest it has shown
+    /// (DESIGN.md: keep them strictly increasing): each push of a game has a timestamp above every
+    /// one made before it, across restarts and lost state directories, but a priority-5 copy, which
+    /// repeats its original's (the same body at the other priority). `pushes`: the game's records,
+    /// each once (a record delivered again after a crash is the same push).
+    mutating func checkTimestamps(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
+        var last: PushRecord?
+        for push in pushes.sorted(by: { ($0.sentAt, $0.seq) < ($1.sentAt, $1.seq) }) {
+            defer { if push.timestamp > last?.timestamp ?? .min { last = push } }
+            guard let last else { continue }
+            let copy = push.priority == 5 && last.priority == 10 && push.event == last.event && push.state == last.state
+            check(push.timestamp > last.timestamp || (copy && push.timestamp == last.timestamp),
+                  "game \(plan.game.id): push seq \(push.seq) (\(push.event.rawValue)) has timestamp \(push.timestamp), "
+                      + "not after seq \(last.seq)'s \(last.timestamp): the device ignores it")
         }
     }
 
