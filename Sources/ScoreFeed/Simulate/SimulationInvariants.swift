@@ -55,6 +55,7 @@ public struct SimulationInvariants {
             checkFinalsWhileDown(plan, pushes)
             checkCopies(plan, pushes)
             checkTimestamps(plan, pushes)
+            checkRequests(plan, pushes)
             checkFreshness(plan, pushes)
         }
         checkIDs()
@@ -261,6 +262,27 @@ public struct SimulationInvariants {
                       + "not after seq \(last.seq)'s \(last.timestamp): the device ignores it")
         }
     }
+
+    /// What APNs and a device refuse or ignore (DESIGN.md), on each iOS push: a payload over
+    /// APNs' limit (4096 bytes per device push, 5120 per broadcast push), a `timestamp` more than
+    /// 8 h ahead (dropped), an alert on a priority-5 push, a `dismissal-date` on anything but an
+    /// `end`. `pushes`: the game's records, each once.
+    mutating func checkRequests(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
+        guard day.platform == .ios else { return }
+        let limit = day.mode.payloadLimit
+        for push in pushes {
+            let ahead = TimeInterval(push.timestamp) - push.sentAt.timeIntervalSince1970
+            check(push.payload.count <= limit && ahead <= 8 * 3600
+                      && (push.priority == 10 || push.payload.range(of: Self.alertKey) == nil)
+                      && (push.event == .end || push.payload.range(of: Self.dismissalKey) == nil),
+                  "game \(plan.game.id): push seq \(push.seq) (\(push.event.rawValue), priority \(push.priority)) is refused or ignored: "
+                      + "\(push.payload.count) bytes (at most \(limit)), timestamp \(Int(ahead)) s ahead (at most 8 h), "
+                      + "alert \(push.payload.range(of: Self.alertKey) != nil), dismissal-date \(push.payload.range(of: Self.dismissalKey) != nil)")
+        }
+    }
+
+    private static let alertKey = Data("\"alert\":".utf8)
+    private static let dismissalKey = Data("\"dismissal-date\":".utf8)
 
     private struct Copy: Hashable {
         let event: Push.Event

@@ -137,6 +137,19 @@ struct SimulationTests {
         }
         #expect(stuck.contains { $0.contains("the device ignores it") }, "\(stuck)")
         #expect(outcome.records.contains { $0.game == played && $0.priority == 5 && $0.event == .update }, "copies were checked too")
+        // What APNs or a device refuses or ignores: an alert on a priority-5 push, a timestamp
+        // more than 8 h ahead.
+        let refused = violations { records in
+            let copy = records.firstIndex { $0.game == played && $0.priority == 5 && $0.event == .update }!
+            records[copy].payload = Data(String(decoding: records[copy].payload, as: UTF8.self)
+                .replacingOccurrences(of: "{\"aps\":{", with: "{\"aps\":{\"alert\":{\"title\":\"Score\"},").utf8)
+        }
+        #expect(refused.contains { $0.contains("is refused or ignored") && $0.contains("alert true") }, "\(refused)")
+        let ahead = violations { records in
+            let last = records.lastIndex { $0.game == played }!
+            records[last].timestamp += 9 * 3600
+        }
+        #expect(ahead.contains { $0.contains("is refused or ignored") }, "\(ahead)")
         let twoBodies = violations { records in
             let index = records.firstIndex { $0.game == played && $0.event == .update }!
             var copy = records[index + 1]
