@@ -9,7 +9,10 @@ import ScoreFeedModel
 ///   push's when several fall in the same second, so it strictly increases per activity (a
 ///   device ignores an update not newer than the last it saw). Its *lead* over the send second
 ///   grows by one with each push beyond one a second and melts by one a second: 2 s at most on
-///   every real game and fixture replayed (token and broadcast mode, with push-to-start).
+///   every real game and fixture replayed (token and broadcast mode, with push-to-start). With a
+///   ``Configuration/headStart`` (the system clock), an iOS broadcast `update` leads by the head
+///   start at least: APNs drops a broadcast update whose timestamp is in the past when it
+///   arrives, as a sender taking seconds per request would deliver it.
 /// - An activity with no earlier timestamp (``lastTimestamp`` 0: new to this instance, with no
 ///   state dir, a fresh one, or a checkpoint lost with its numbering) stamps its first push
 ///   ``Configuration/headStart`` seconds ahead (``Configuration/failoverHeadStart``, 60 s, on
@@ -154,11 +157,19 @@ public struct PushRenderer: Sendable {
 
     /// The timestamp of a push sent at `moment`, in the platform's unit (`aps.timestamp`'s
     /// seconds, an Android message's milliseconds): past the last one, and with no earlier one
-    /// (this instance cannot know what a lost one sent) put ``Configuration/headStart`` ahead.
-    private func nextTimestamp(at moment: Date) -> Int {
+    /// (this instance cannot know what a lost one sent) put ``Configuration/headStart`` ahead. An
+    /// iOS broadcast `update` is put the head start ahead every time: APNs drops a broadcast
+    /// update whose timestamp is in the past (an `end` it does not), and a sender that takes
+    /// seconds per request, or retries for a while, would deliver it so. A lost instance's
+    /// broadcast stamps then led by the head start too, so a broadcast activity's first push
+    /// leads by twice the head start.
+    private func nextTimestamp(at moment: Date, event: Push.Event) -> Int {
         let perSecond = configuration.platform == .android ? 1000 : 1
         let sent = Int((moment.timeIntervalSince1970 * Double(perSecond)).rounded(.down))
-        return max(lastTimestamp == 0 ? sent + (configuration.headStart ?? 0) * perSecond : sent, lastTimestamp + 1)
+        let headStart = (configuration.headStart ?? 0) * perSecond
+        let broadcast = configuration.platform == .ios && !configuration.mode.isToken
+        let lead = lastTimestamp == 0 ? (broadcast ? 2 * headStart : headStart) : (broadcast && event == .update ? headStart : 0)
+        return max(sent + lead, lastTimestamp + 1)
     }
 
     private mutating func make(
@@ -168,7 +179,7 @@ public struct PushRenderer: Sendable {
         // The dates a device reads: the engine's clock, or today's under a paced replay.
         let moment = configuration.pacing?.wall(sentAt) ?? sentAt
         let state = configuration.pacing?.shown(state, sentAt: sentAt, moment: moment) ?? state
-        let timestamp = nextTimestamp(at: moment)
+        let timestamp = nextTimestamp(at: moment, event: push.event)
         if configuration.platform == .android {
             let output = android(
                 push, priority: push.event == .update ? push.priority : 10, seq: seq + 1, timestamp: timestamp, moment: moment,

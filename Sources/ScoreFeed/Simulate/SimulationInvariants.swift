@@ -60,6 +60,7 @@ public struct SimulationInvariants {
         }
         checkIDs()
         checkLeftOver()
+        checkBroadcastStamps()
         let open = openChannels.count
         if day.hasChannels { check(open == 0, "channels left open at the day's end: \(open)") }
     }
@@ -278,6 +279,31 @@ public struct SimulationInvariants {
                   "game \(plan.game.id): push seq \(push.seq) (\(push.event.rawValue), priority \(push.priority)) is refused or ignored: "
                       + "\(push.payload.count) bytes (at most \(limit)), timestamp \(Int(ahead)) s ahead (at most 8 h), "
                       + "alert \(push.payload.range(of: Self.alertKey) != nil), dismissal-date \(push.payload.range(of: Self.dismissalKey) != nil)")
+        }
+    }
+
+    /// APNs drops a broadcast `update` whose timestamp is in the past (an `end` it does not, and
+    /// DESIGN.md says no more): each iOS broadcast update is delivered before its timestamp's
+    /// second is over (the renderer stamps them ahead). Not counted where the sender or APNs'
+    /// channel service failed, or a kill came, between the push and its delivery (the retries, up
+    /// to their longest wait, or the next instance send it late; a later push supersedes it).
+    mutating func checkBroadcastStamps() {
+        // A sender slower than the stamps lead (``PushRenderer/Configuration/failoverHeadStart``)
+        // delivers late whatever the stamp.
+        guard day.hasChannels, deliveredAt.count == records.count,
+              day.sink.slowest < TimeInterval(PushRenderer.Configuration.failoverHeadStart)
+        else { return }
+        let kills = day.restarts.map(\.at)
+        let retry = ResilientSink.Options().backoff.maximum
+        let troubles = day.sink.failing.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(retry) }
+            + day.sink.channelOutages.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(ChannelBoard.longestRetry) }
+        for (record, at) in zip(records, deliveredAt) where record.event == .update {
+            guard !kills.contains(where: { record.sentAt <= $0 && $0 <= at }),
+                  !troubles.contains(where: { $0.lowerBound <= at && record.sentAt <= $0.upperBound })
+            else { continue }
+            check(at.timeIntervalSince1970 < Double(record.timestamp + 1),
+                  "game \(record.game): broadcast update seq \(record.seq) was delivered \(Int(at.timeIntervalSince1970) - record.timestamp) s "
+                      + "after its timestamp: APNs drops it")
         }
     }
 

@@ -17,8 +17,8 @@ struct TimestampHeadStartTests {
         stamps(headStart: headStart, last: last, at: times.map { Make.start.addingTimeInterval($0) })
     }
 
-    static func stamps(headStart: Int?, last: Int, at times: [Date]) -> [Int] {
-        var configuration = PushRenderer.Configuration()
+    static func stamps(headStart: Int?, last: Int, at times: [Date], mode: PushRenderer.Mode = .token) -> [Int] {
+        var configuration = PushRenderer.Configuration(mode: mode)
         configuration.headStart = headStart
         var renderer = PushRenderer(attributes: Make.attributes, configuration: configuration)
         if last != 0 { renderer.resume(seq: 9, lastTimestamp: last, startPending: false) }
@@ -136,7 +136,7 @@ struct TimestampHeadStartTests {
             for record in records {
                 highest = max(highest, record.timestamp)
                 let restart = record.sentAt.addingTimeInterval(1)
-                let first = Self.stamps(headStart: headStart, last: 0, at: [restart])[0]
+                let first = Self.stamps(headStart: headStart, last: 0, at: [restart], mode: name.hasSuffix(" broadcast") ? .broadcast(channelId: "Y2gx") : .token)[0]
                 #expect(first >= highest, "\(name): a replacement after seq \(record.seq) stamps \(first), below \(highest)")
                 points += 1
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import ScoreFeed
 
 /// The dates a device reads in one push record line: `aps.timestamp`, `stale-date`,
 /// `dismissal-date`, `apns-expiration` and a running game clock's `endsAt` (Unix seconds); on
@@ -35,8 +36,9 @@ struct DeviceDates {
 
     /// Checks that records made on today's clock between `since` and `until` carry today's dates:
     /// none before the run began (a device would ignore the update, drop it as expired, dismiss
-    /// the activity at once or show a game clock already run out), a timestamp at most the
-    /// failover head start (60 s) and one second per record ahead of the run's end, and a game
+    /// the activity at once or show a game clock already run out), a timestamp at most twice the
+    /// failover head start (a broadcast activity's first push) and one second per record ahead of
+    /// the run's end, and a game
     /// clock that runs out at most a quarter (12 minutes) after the run. Returns how many
     /// records it checked.
     @discardableResult
@@ -49,7 +51,8 @@ struct DeviceDates {
             checked += 1
             let name = "\(what): seq \(dates.seq) (\(dates.event))"
             let timestamp = dates.timestamp ?? 0
-            #expect(timestamp >= since && timestamp <= until + 60 + Double(lines.count),
+            // A broadcast activity's first push leads by twice the head start (``PushRenderer``).
+            #expect(timestamp >= since && timestamp <= until + Double(2 * PushRenderer.Configuration.failoverHeadStart + lines.count),
                     "\(name): aps.timestamp \(timestamp) is not today's (the run: \(since)–\(until))", sourceLocation: sourceLocation)
             for (key, date) in [("stale-date", dates.staleDate), ("dismissal-date", dates.dismissalDate)] {
                 if let date { #expect(date > since, "\(name): \(key) \(date) is before the run began (\(since))", sourceLocation: sourceLocation) }
