@@ -33,7 +33,6 @@ breaks=(
   "a catch-up window of 60 s|Sources/ScoreFeed/Serve/GameService.swift|        public static let defaultCatchUpWindow: TimeInterval = 0.5|        public static let defaultCatchUpWindow: TimeInterval = 60"
   "timestamps that do not rise within a second|Sources/ScoreFeed/Render/PushRenderer.swift|        return max(lastTimestamp == 0 ? sent + (configuration.headStart ?? 0) * perSecond : sent, lastTimestamp + 1)|        return max(lastTimestamp == 0 ? sent + (configuration.headStart ?? 0) * perSecond : sent, lastTimestamp)"
   "pregame 404s backed off from|Sources/ScoreFeed/Poll/LivePoller.swift|            return (retryAfter == nil && status == 404 ? .notYetPublished : .failed(retryAfter: retryAfter), false)|            return (.failed(retryAfter: retryAfter), false)"
-  "alerts on priority 5 too|Sources/ScoreFeed/Render/PushRenderer.swift|        } else if let alert = push.alert, priority == 10 {|        } else if let alert = push.alert, priority > 0 {"
   "iOS timestamps in milliseconds|Sources/ScoreFeed/Render/PushRenderer.swift|        let perSecond = configuration.platform == .android ? 1000 : 1|        let perSecond = 1000"
   "a catch-up decided while input is taken|Sources/ScoreFeed/Serve/ServiceState.swift|        guard waitingForParts.contains(id) else { return nil }|        guard waitingForParts.contains(id), Date() < .distantPast else { return nil }"
 )

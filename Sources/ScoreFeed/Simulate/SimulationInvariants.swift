@@ -273,12 +273,25 @@ public struct SimulationInvariants {
         let limit = day.mode.payloadLimit
         for push in pushes {
             let ahead = TimeInterval(push.timestamp) - push.sentAt.timeIntervalSince1970
-            check(push.payload.count <= limit && ahead <= 8 * 3600
-                      && (push.priority == 10 || push.payload.range(of: Self.alertKey) == nil)
-                      && (push.event == .end || push.payload.range(of: Self.dismissalKey) == nil),
+            let alert = push.priority != 10 && Self.has("\"alert\":", in: push.payload)
+            let dismissal = push.event != .end && Self.has("\"dismissal-date\":", in: push.payload)
+            check(push.payload.count <= limit && ahead <= 8 * 3600 && !alert && !dismissal,
                   "game \(plan.game.id): push seq \(push.seq) (\(push.event.rawValue), priority \(push.priority)) is refused or ignored: "
                       + "\(push.payload.count) bytes (at most \(limit)), timestamp \(Int(ahead)) s ahead (at most 8 h), "
-                      + "alert \(push.payload.range(of: Self.alertKey) != nil), dismissal-date \(push.payload.range(of: Self.dismissalKey) != nil)")
+                      + "alert \(alert), dismissal-date \(dismissal)")
+        }
+    }
+
+    /// Whether `payload` holds `key` (a key with its quotes and colon: a string in the payload
+    /// has its quotes escaped).
+    private static func has(_ key: StaticString, in payload: Data) -> Bool {
+        let needle = UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+        return payload.withUnsafeBytes { bytes in
+            guard bytes.count >= needle.count else { return false }
+            for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
+                if memcmp(bytes.baseAddress! + start, needle.baseAddress!, needle.count) == 0 { return true }
+            }
+            return false
         }
     }
 
@@ -306,9 +319,6 @@ public struct SimulationInvariants {
                       + "after its timestamp: APNs drops it")
         }
     }
-
-    private static let alertKey = Data("\"alert\":".utf8)
-    private static let dismissalKey = Data("\"dismissal-date\":".utf8)
 
     private struct Copy: Hashable {
         let event: Push.Event
