@@ -160,16 +160,23 @@ struct LiveDayScenarioTests {
         }
     }
 
-    /// `serve` handed each game's lines up to the middle in four parts a millisecond apart (a
-    /// pipe's pieces): still one moment, pushes up to 10 ms apart counted as one (decided part by
-    /// part, the parts were pushed 5 to 7 times).
-    @Test(arguments: withAndroidToken)
-    func aBacklogInPartsSendsThePresentOnce(_ mode: Lane) async throws {
+    /// The real games on `serve`, each joined at its middle, its backlog handed in four parts a
+    /// millisecond apart.
+    static func joinedInParts() -> [SimulatedDay.Game] {
         var games = Self.games(.serve)
         for index in games.indices {
             games[index].join = games[index].moment(0.5)
             games[index].backlogBatches = 4
         }
+        return games
+    }
+
+    /// `serve` handed each game's lines up to the middle in four parts a millisecond apart (a
+    /// pipe's pieces): still one moment, pushes up to 10 ms apart counted as one (decided part by
+    /// part, the parts were pushed 5 to 7 times).
+    @Test(arguments: withAndroidToken)
+    func aBacklogInPartsSendsThePresentOnce(_ mode: Lane) async throws {
+        let games = Self.joinedInParts()
         let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, pollInterval: 120))
         Self.checkInvariants(outcome)
         Self.checkFinals(outcome, games)
@@ -191,11 +198,7 @@ struct LiveDayScenarioTests {
     /// --seed 28 --day 16 --days 1 --mode token --platform ios --games ../shared/nba-pbp`.)
     @Test(arguments: withAndroidToken)
     func aCatchUpLeftWaitingByAKillIsOneMomentWithTheRestart(_ mode: Lane) async throws {
-        var games = Self.games(.serve)
-        for index in games.indices {
-            games[index].join = games[index].moment(0.5)
-            games[index].backlogBatches = 4
-        }
+        let games = Self.joinedInParts()
         let restarts = games.map { SimulatedDay.Restart(at: $0.moment(0.5).addingTimeInterval(0.0015), downFor: 60) }
         let outcome = try await Self.run(
             SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, restarts: restarts, pollInterval: 120))
