@@ -31,7 +31,7 @@ breaks=(
   "an arrival's pushes left for the timer|Sources/ScoreFeed/Serve/GameService+Feed.swift|            try await engine.flush(holdingPushes: holdingPushes)|            try await engine.flush(holdingPushes: true)"
   "a decisive end held 30 s|Sources/ScoreFeed/Decide/Coalescer+Configuration.swift|            settle: TimeInterval = 3,|            settle: TimeInterval = 30,"
   "a catch-up window of 60 s|Sources/ScoreFeed/Serve/GameService.swift|        public static let defaultCatchUpWindow: TimeInterval = 0.5|        public static let defaultCatchUpWindow: TimeInterval = 60"
-  "timestamps that do not rise within a second|Sources/ScoreFeed/Render/PushRenderer.swift|        return max(lastTimestamp == 0 ? sent + (configuration.headStart ?? 0) * perSecond : sent, lastTimestamp + 1)|        return max(lastTimestamp == 0 ? sent + (configuration.headStart ?? 0) * perSecond : sent, lastTimestamp)"
+  "timestamps that do not rise within a second|Sources/ScoreFeed/Render/PushRenderer.swift|        return max(sent + lead, lastTimestamp + 1)|        return max(sent + lead, lastTimestamp)"
   "pregame 404s backed off from|Sources/ScoreFeed/Poll/LivePoller.swift|            return (retryAfter == nil && status == 404 ? .notYetPublished : .failed(retryAfter: retryAfter), false)|            return (.failed(retryAfter: retryAfter), false)"
   "iOS timestamps in milliseconds|Sources/ScoreFeed/Render/PushRenderer.swift|        let perSecond = configuration.platform == .android ? 1000 : 1|        let perSecond = 1000"
   "a catch-up decided while input is taken|Sources/ScoreFeed/Serve/ServiceState.swift|        guard waitingForParts.contains(id) else { return nil }|        guard waitingForParts.contains(id), Date() < .distantPast else { return nil }"

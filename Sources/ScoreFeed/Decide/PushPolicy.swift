@@ -94,13 +94,7 @@ public struct Push: Hashable, Sendable {
     public static func isBeyondBudget(_ reason: String) -> Bool {
         var reason = reason
         return reason.withUTF8 { text in
-            beyondBudgetBytes.withUnsafeBufferPointer { marker in
-                guard let start = text.baseAddress, let needle = marker.baseAddress, text.count >= marker.count else { return false }
-                for offset in 0...(text.count - marker.count) where start[offset] == needle[0] {
-                    if memcmp(start + offset, needle, marker.count) == 0 { return true }
-                }
-                return false
-            }
+            beyondBudgetBytes.withUnsafeBytes { ByteSearch.contains(UnsafeRawBufferPointer(text), $0) }
         }
     }
 

@@ -367,18 +367,22 @@ public struct GameSession: Sendable {
     /// instance missed: the two are then one catch-up, decided once (one push and its
     /// priority-5 copy, or the `end`), where the held push would go out alone at once and the
     /// backlog right after it. With no arrival in time, the held push goes at the window's end.
-    /// A catch-up that was waiting for its parts when the instance stopped (its wait over while
-    /// no instance ran) waits `window` again, for the same reason.
+    /// A catch-up that was waiting for its parts when the instance stopped waits again from
+    /// `now`, as long as it was to wait and at least `window` (a poll's wait for a fresh copy is
+    /// longer than a backlog's for its next part), for the same reason: decided alone at the start,
+    /// it went out with an older score, and what the instance read right after it.
     public mutating func restart(now: Date, window: TimeInterval) {
         guard window > 0 else { return }
+        var wait = window
         if let settling, (arrival ?? 0) > 0 {
-            guard settling.until < now.addingTimeInterval(window) else { return }
+            wait = max(window, settling.until.timeIntervalSince(settling.since))
+            guard settling.until < now.addingTimeInterval(wait) else { return }
         } else {
             guard settling == nil, arrival == nil, let due = policyDeadline, due <= now.addingTimeInterval(window) else { return }
         }
         record(.restart(now: now, window: window))
         advance(to: now)
-        settling = Settling(until: self.now.addingTimeInterval(window), since: self.now)
+        settling = Settling(until: self.now.addingTimeInterval(wait), since: self.now)
     }
 
     /// The feed is over: sends whatever the policy still holds (a catch-up waiting for its parts

@@ -128,15 +128,17 @@ public struct LivePoller: Sendable {
         var watch = FeedWatch(giveUpAfter: giveUpAfter, started: clock.now, tipOff: tipOff)
         // A game under way before this run (a restart, a game called off before): its silence
         // counts from now.
-        if await service.progress(of: gameId) > 0 { watch.news(at: clock.now) }
+        let before = await service.standing(of: gameId)
+        if before.progress > 0 { watch.news(at: clock.now) }
         if boxscore != nil { await news.firstAnswer() }
         /// The last copy's actions: the next copy's repeats are not read again.
         var memo = LiveSnapshot.Memo()
         /// How many leading events of the last snapshot decoded are in `handed` as they are: the
         /// next snapshot's repeats of them are not looked at again.
         var handedPrefix = 0
-        /// Old copies of a game new to this instance taken without a decision (``firstCopyWait``).
-        var oldCopies = 0
+        /// Old copies of a game new to this instance taken without a decision (``firstCopyWait``);
+        /// a game restored while it waited for a fresh copy goes on waiting.
+        var oldCopies = before.progress > 0 && before.waitsForParts ? 1 : 0
         await DeadlineLoop(clock: clock).run(next: { ended ? nil : due }) { _ in
             let box = news.take()
             let deciding = boxscore == nil || box.failures >= Self.boxscoreGiveUp ? nil : box.box

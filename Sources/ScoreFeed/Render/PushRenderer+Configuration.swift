@@ -59,9 +59,11 @@ extension PushRenderer {
         /// Seconds the first `aps.timestamp` of an activity with no earlier timestamp (a game new
         /// to this instance: no state dir, a fresh one, a lost checkpoint) is put ahead of its
         /// send second, so that it is not below any timestamp a lost instance could have sent
-        /// for the activity (see ``PushRenderer``'s timestamp rule). Nil (the default) is none:
-        /// replay and the feed clock stamp the recorded times; a ``GameService`` on the system
-        /// clock sets ``failoverHeadStart``.
+        /// for the activity (see ``PushRenderer``'s timestamp rule); an iOS broadcast activity's
+        /// first push twice that, and each of its updates at least this much ahead (APNs drops a
+        /// broadcast update stamped in the past). Nil (the default) is none: replay and the feed
+        /// clock stamp the recorded times; a ``GameService`` on the system clock sets
+        /// ``failoverHeadStart``.
         public var headStart: Int?
         /// A recording replayed against the real clock: the dates a device reads are put on the
         /// wall clock (``Pacing``). Nil (the default): they are the engine's clock, today's in
@@ -101,9 +103,10 @@ extension PushRenderer {
         public static let maximumDismissal: TimeInterval = 4 * 3600
 
         /// The ``headStart`` of a ``GameService`` on the system clock: 60 seconds, far above the
-        /// largest lead a run's timestamps take over the clock (2 s on every real game and
-        /// fixture, token and broadcast mode, with and without push-to-start), far below the 8
-        /// hours after which a device drops a push.
+        /// largest lead a run's timestamps take over the clock by their own pace (2 s on every
+        /// real game and fixture, token and broadcast mode, with and without push-to-start; iOS
+        /// broadcast updates lead by the head start on top), far below the 8 hours after which a
+        /// device drops a push.
         public static let failoverHeadStart = 60
 
         /// Whether the push-to-start is actually sent (token mode only); on Android every activity

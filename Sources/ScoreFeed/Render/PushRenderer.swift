@@ -16,7 +16,8 @@ import ScoreFeedModel
 /// - An activity with no earlier timestamp (``lastTimestamp`` 0: new to this instance, with no
 ///   state dir, a fresh one, or a checkpoint lost with its numbering) stamps its first push
 ///   ``Configuration/headStart`` seconds ahead (``Configuration/failoverHeadStart``, 60 s, on
-///   the system clock; none in replay and on the feed clock, which stamp the recorded times).
+///   the system clock; none in replay and on the feed clock, which stamp the recorded times); an
+///   iOS broadcast activity twice that, as its updates all lead by the head start (below).
 ///   Why: an instance that replaces a lost one (its state dir gone with its machine) cannot know
 ///   the timestamps the lost one sent, and a device ignores a push below the last it saw. The
 ///   lost one sent at most `floor(t)` + its lead by wall time `t`; the replacement's first push,

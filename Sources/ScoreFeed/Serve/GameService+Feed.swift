@@ -30,6 +30,9 @@ extension GameService {
         public var ending: GamePhase?
         /// See ``GameService/progress(of:)``.
         public var progress = 0
+        /// A catch-up of the game waits for its next part (a poll's wait for a fresh copy, also one
+        /// restored open from the checkpoint).
+        public var waitsForParts = false
     }
 
     /// Where `game` stands (a poller asks before and after each snapshot it hands over).
@@ -41,7 +44,7 @@ extension GameService {
     static func standing(_ engine: isolated MatchEngine) -> Standing {
         Standing(
             known: true, ending: engine.hasEnded ? engine.state.phase : nil,
-            progress: engine.statistics.accepted + engine.statistics.edits)
+            progress: engine.statistics.accepted + engine.statistics.edits, waitsForParts: engine.waitsForParts)
     }
 
     /// A copy of `game`'s feed older than one already seen was ignored: its engine counts it

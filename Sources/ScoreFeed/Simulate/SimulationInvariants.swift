@@ -65,6 +65,16 @@ public struct SimulationInvariants {
         if day.hasChannels { check(open == 0, "channels left open at the day's end: \(open)") }
     }
 
+    /// When the push sender or APNs' channel service failed, each with the retries' longest wait
+    /// after it (the sender's queue keeps only a game's newest state while it fails and tries
+    /// again up to its longest wait once it is back; a channel's work backs off up to
+    /// ``ChannelBoard/longestRetry``).
+    var senderTroubles: [Range<Date>] {
+        let retry = ResilientSink.Options().backoff.maximum
+        return day.sink.failing.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(retry) }
+            + (!day.hasChannels ? [] : day.sink.channelOutages.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(ChannelBoard.longestRetry) })
+    }
+
     /// When instances started on an empty state directory (a lost machine), in order.
     var resets: [Date] { zip(instances, lostState).filter(\.1).map(\.0) }
 
@@ -249,16 +259,15 @@ public struct SimulationInvariants {
 
     /// A device shows a push only when its `timestamp` is newer than the newest it has shown
     /// (DESIGN.md: keep them strictly increasing): each push of a game has a timestamp above every
-    /// one made before it, across restarts and lost state directories, but a priority-5 copy, which
-    /// repeats its original's (the same body at the other priority). `pushes`: the game's records,
-    /// each once (a record delivered again after a crash is the same push).
+    /// one made before it (its priority-5 copy's too), across restarts and lost state directories.
+    /// `pushes`: the game's records, each once (a record delivered again after a crash is the same
+    /// push).
     mutating func checkTimestamps(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
         var last: PushRecord?
         for push in pushes.sorted(by: { ($0.sentAt, $0.seq) < ($1.sentAt, $1.seq) }) {
             defer { if push.timestamp > last?.timestamp ?? .min { last = push } }
             guard let last else { continue }
-            let copy = push.priority == 5 && last.priority == 10 && push.event == last.event && push.state == last.state
-            check(push.timestamp > last.timestamp || (copy && push.timestamp == last.timestamp),
+            check(push.timestamp > last.timestamp,
                   "game \(plan.game.id): push seq \(push.seq) (\(push.event.rawValue)) has timestamp \(push.timestamp), "
                       + "not after seq \(last.seq)'s \(last.timestamp): the device ignores it")
         }
@@ -285,14 +294,7 @@ public struct SimulationInvariants {
     /// Whether `payload` holds `key` (a key with its quotes and colon: a string in the payload
     /// has its quotes escaped).
     private static func has(_ key: StaticString, in payload: Data) -> Bool {
-        let needle = UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
-        return payload.withUnsafeBytes { bytes in
-            guard bytes.count >= needle.count else { return false }
-            for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
-                if memcmp(bytes.baseAddress! + start, needle.baseAddress!, needle.count) == 0 { return true }
-            }
-            return false
-        }
+        payload.withUnsafeBytes { ByteSearch.contains($0, UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)) }
     }
 
     /// APNs drops a broadcast `update` whose timestamp is in the past (an `end` it does not, and
@@ -301,15 +303,13 @@ public struct SimulationInvariants {
     /// channel service failed, or a kill came, between the push and its delivery (the retries, up
     /// to their longest wait, or the next instance send it late; a later push supersedes it).
     mutating func checkBroadcastStamps() {
-        // A sender slower than the stamps lead (``PushRenderer/Configuration/failoverHeadStart``)
-        // delivers late whatever the stamp.
-        guard day.hasChannels, deliveredAt.count == records.count,
+        // A sender slower than the stamps' lead (``PushRenderer/Configuration/failoverHeadStart``)
+        // delivers late whatever the stamp, as do channels refused and made again later.
+        guard day.hasChannels, deliveredAt.count == records.count, day.sink.channelRefusals == 0,
               day.sink.slowest < TimeInterval(PushRenderer.Configuration.failoverHeadStart)
         else { return }
         let kills = day.restarts.map(\.at)
-        let retry = ResilientSink.Options().backoff.maximum
-        let troubles = day.sink.failing.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(retry) }
-            + day.sink.channelOutages.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(ChannelBoard.longestRetry) }
+        let troubles = senderTroubles
         for (record, at) in zip(records, deliveredAt) where record.event == .update {
             guard !kills.contains(where: { record.sentAt <= $0 && $0 <= at }),
                   !troubles.contains(where: { $0.lowerBound <= at && record.sentAt <= $0.upperBound })
@@ -389,14 +389,10 @@ public struct SimulationInvariants {
             for index in covered...last { shown[index] = push }
             covered = last + 1
         }
-        // The sender's queue keeps only the newest state of a game while it fails, and tries
-        // again up to its longest wait after it is back.
-        let retry = ResilientSink.Options().backoff.maximum
         // A poller backs off from the feed's failures up to its longest wait (and a time-out's).
         let backedOff = PollSchedule(interval: day.pollInterval).backoff.maximum + Self.freshnessSlack
         let troubles = (plan.outages + plan.timeouts + plan.hostile).map { $0.lowerBound..<$0.upperBound.addingTimeInterval(backedOff) }
-            + day.sink.failing.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(retry) }
-            + (!day.hasChannels ? [] : day.sink.channelOutages.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(ChannelBoard.longestRetry) })
+            + senderTroubles
             + day.restarts.map { $0.at..<$0.at.addingTimeInterval($0.downFor + wait) }
         for (index, one) in news.enumerated() where one.at > plan.join ?? .distantPast {
             let window = one.at.addingTimeInterval(-wait)..<one.at.addingTimeInterval(wait)

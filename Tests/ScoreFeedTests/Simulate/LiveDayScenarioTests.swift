@@ -213,6 +213,39 @@ struct LiveDayScenarioTests {
         }
     }
 
+    /// `poll` follows each game from its middle, and its first answer is a stale edge's copy of
+    /// two minutes before, so the join waits for a fresh one; the instance is killed in that wait
+    /// and back two minutes later, its first answer stale again. The restored game goes on
+    /// waiting for a fresh copy, and shows the present in one moment, not the stale copy's score
+    /// (the restarted poller took the game for one it knew and decided on the stale copy).
+    @Test(arguments: withAndroidTopic)
+    func aJoinsWaitForAFreshCopyGoesOnAfterARestart(_ mode: Lane) async throws {
+        var games = Self.games()
+        var restarts: [SimulatedDay.Restart] = []
+        for index in games.indices {
+            let join = games[index].moment(0.5)
+            let kill = SimulatedDay.Restart(at: join.addingTimeInterval(10), downFor: 120)
+            let back = kill.at.addingTimeInterval(kill.downFor)
+            games[index].join = join
+            games[index].staleWindows = [(join..<join.addingTimeInterval(1), 120), (back..<back.addingTimeInterval(1), 120)]
+            restarts.append(kill)
+        }
+        let outcome = try await Self.run(
+            SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, restarts: restarts, pollInterval: 30))
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games)
+        #expect(outcome.answers["stale", default: 0] >= 2 * games.count, "\(outcome.answers)")
+        for (plan, kill) in zip(games, restarts) {
+            let back = kill.at.addingTimeInterval(kill.downFor)
+            let mine = outcome.records.filter { $0.game == plan.game.id }
+            #expect(!mine.contains { $0.sentAt < back }, "\(plan.game.id): nothing before the fresh copy")
+            let moment = Self.checkMoment(mine, "\(mode) \(plan.game.id) after the restart")
+            let shown = try #require(moment.last)
+            #expect(shown.sentAt > back, "\(plan.game.id): decided on the fresh copy after the stale one")
+            #expect(Self.score(shown) == Self.stated(plan, from: shown.sentAt, to: shown.sentAt).last, "\(plan.game.id): the present")
+        }
+    }
+
     /// Each game's endpoints answer 503 from 0.4 to 0.7 of the game: once they answer again, one
     /// push for the present.
     @Test(arguments: withAndroidTopic)

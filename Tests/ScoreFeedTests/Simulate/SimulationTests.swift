@@ -129,14 +129,12 @@ struct SimulationTests {
             records[records.count - 2].state.homeScore = 0
         }
         #expect(backwards.contains { $0.contains("after") && $0.contains("was shown") }, "\(backwards)")
-        // A push whose timestamp is not after the one before (the device ignores it), and a
-        // priority-5 copy, which repeats its original's (allowed).
+        // A push whose timestamp is not after the one before: the device ignores it.
         let stuck = violations { records in
             let updates = records.indices.filter { records[$0].game == played && records[$0].event == .update && records[$0].priority == 10 }
             records[updates[3]].timestamp = records[updates[2]].timestamp
         }
         #expect(stuck.contains { $0.contains("the device ignores it") }, "\(stuck)")
-        #expect(outcome.records.contains { $0.game == played && $0.priority == 5 && $0.event == .update }, "copies were checked too")
         // What APNs or a device refuses or ignores: an alert on a priority-5 push, a timestamp
         // more than 8 h ahead.
         let refused = violations { records in
