@@ -315,8 +315,9 @@ public struct LivePoller: Sendable {
     /// game whose events the instance does not hold (`before`) wait a poll's interval and 15 s (a
     /// request's time-out and room) for the next, one catch-up in parts, while they are old, at
     /// most ``oldCopiesWaited`` of them (`waited` counts them, and each answer without a copy
-    /// meanwhile); the first fresh copy, or the game's end, decides on all of them as one moment. A game the instance holds refuses older copies by its checkpoint
-    /// (``GameSession/newestCopy``) and waits for nothing.
+    /// meanwhile); the first fresh copy, or the game's end, decides on all of them as one moment.
+    /// A game the instance holds refuses older copies by its checkpoint (``GameSession/newestCopy``)
+    /// and waits for nothing, but for a wait restored open.
     func firstCopyWait(_ snapshot: LiveSnapshot, after before: GameService.Standing, waited: inout Int) -> TimeInterval {
         guard waited < Self.oldCopiesWaited, before.progress == 0 || waited > 0, snapshot.end == nil, let written = snapshot.stamp.written,
               clock.now.timeIntervalSince(written) > schedule.interval
