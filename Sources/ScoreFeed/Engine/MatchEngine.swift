@@ -358,7 +358,7 @@ public actor MatchEngine {
 
     /// The deadline due now is held on purpose (a catch-up waiting for its next part while the
     /// service takes input, ``GameService``): it is not counted late when it is acted on.
-    public func excuseLateness() {
+    func excuseLateness() {
         measuredDeadline = peek { $0.deadline }
     }
 

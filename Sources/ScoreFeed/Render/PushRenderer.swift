@@ -169,7 +169,8 @@ public struct PushRenderer: Sendable {
         let sent = Int((moment.timeIntervalSince1970 * Double(perSecond)).rounded(.down))
         let headStart = (configuration.headStart ?? 0) * perSecond
         let broadcast = configuration.platform == .ios && !configuration.mode.isToken
-        let lead = lastTimestamp == 0 ? (broadcast ? 2 * headStart : headStart) : (broadcast && event == .update ? headStart : 0)
+        var lead = broadcast && event == .update ? headStart : 0
+        if lastTimestamp == 0 { lead = broadcast ? 2 * headStart : headStart }
         return max(sent + lead, lastTimestamp + 1)
     }
 

@@ -85,6 +85,8 @@ public struct SimulatedDay: Sendable {
         /// poll: in these windows every answer comes from a stale edge, the copy of `lag` seconds
         /// before (a test's script; a drawn day has none).
         public var staleWindows: [(during: Range<Date>, lag: TimeInterval)] = []
+        /// Whether some answers come from a stale edge (drawn or scripted).
+        public var hasStaleEdge: Bool { staleShare > 0 || !staleWindows.isEmpty }
 
         public var firstAction: Date { tipOff.addingTimeInterval(lead) }
 

@@ -11,6 +11,8 @@ public struct SimulationInvariants {
     /// When each instance started, and whether it started without the state before it.
     let instances: [Date]
     let lostState: [Bool]
+    /// When instances started on an empty state directory (a lost machine), in order.
+    let resets: [Date]
     /// When the instance before each was killed (nil: none was, or the run came once the
     /// sender was back).
     let kills: [Date?]
@@ -31,6 +33,7 @@ public struct SimulationInvariants {
         self.deliveredAt = deliveredAt
         self.instances = instances
         self.lostState = lostState
+        resets = zip(instances, lostState).filter(\.1).map(\.0)
         self.openChannels = openChannels
     }
 
@@ -75,8 +78,6 @@ public struct SimulationInvariants {
             + (!day.hasChannels ? [] : day.sink.channelOutages.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(ChannelBoard.longestRetry) })
     }
 
-    /// When instances started on an empty state directory (a lost machine), in order.
-    var resets: [Date] { zip(instances, lostState).filter(\.1).map(\.0) }
 
     /// Which state directory sent `record`: 0 for the day's first, one more after each lost one.
     func directory(of record: PushRecord) -> Int {
@@ -165,7 +166,6 @@ public struct SimulationInvariants {
     /// spent stays spent across a restart.
     mutating func checkBudget(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
         let configuration = day.coalescer
-        let resets = self.resets
         let urgent = pushes.filter { $0.priority == 10 }
         func checkHours(_ times: [Date], limit: Int, _ what: String) {
             var start = 0
@@ -226,7 +226,7 @@ public struct SimulationInvariants {
             else { continue }
             if plan.path == .poll {
                 let around = started.addingTimeInterval(-day.pollInterval)..<started.addingTimeInterval(2 * day.pollInterval)
-                guard plan.staleShare == 0, plan.staleWindows.isEmpty, !(plan.outages + plan.timeouts + plan.hostile).contains(where: { $0.overlaps(around) })
+                guard !plan.hasStaleEdge, !(plan.outages + plan.timeouts + plan.hostile).contains(where: { $0.overlaps(around) })
                 else { continue }
             }
             let stop = nextStart(after: index)
@@ -365,7 +365,7 @@ public struct SimulationInvariants {
         let sent = pushes.sorted { $0.sentAt < $1.sentAt }
         // A game with no push at all breaks ``checkEnd(_:_:)`` already (its last push carries the
         // feed's final).
-        guard !sent.isEmpty, plan.staleShare == 0, plan.staleWindows.isEmpty, day.sink.slowest == 0 else { return }
+        guard !sent.isEmpty, !plan.hasStaleEdge, day.sink.slowest == 0 else { return }
         if day.hasChannels, day.sink.channelRefusals > 0 { return }
         let wait = (plan.path == .poll ? day.pollInterval : 0) + Self.freshnessSlack
         let scored = plan.path == .poll ? plan.game.pollScores : plan.game.serveScores
