@@ -287,8 +287,8 @@ public struct LivePoller: Sendable {
         for problem in snapshot.rejected { report(.problem(Self.named(problem, gameId))) }
         var fresh: [(event: GameEvent, line: Int)] = []
         // The events the last snapshot repeats and handed are not digested again.
-        for (index, event) in zip(snapshot.events.indices, snapshot.events).dropFirst(handedPrefix) {
-            let digest = event.digest
+        for index in snapshot.events.indices.dropFirst(handedPrefix) {
+            let event = snapshot.events[index], digest = event.digest
             guard handed[event.seq] != digest else { continue }
             handed[event.seq] = digest
             fresh.append((event, index + 1))
