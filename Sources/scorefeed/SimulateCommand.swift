@@ -6,15 +6,16 @@ enum SimulateCommand {
     static let help = """
         OVERVIEW: Simulate whole live days in process on virtual time: 5–15 games a day (generated,
         and real ones with --games), polled from a simulated CDN or read as serve's input, while
-        feeds fail, time out, answer garbage or older copies, games are postponed, go silent or
-        come back, the instance is killed (a journal torn, a state directory lost) and restarted,
-        and the push sender fails or stalls. After each day it checks what must hold (the final
-        ends each game once, no score goes back, no apns-id names two bodies, priority 10 within
-        the budget, a priority 10 unbacked has its priority-5 copy, each push's timestamp after
-        the last, no push that APNs or a device refuses, a broadcast update delivered before its
-        timestamp, a join sends at most 2 pushes, a restart sends what was left at once and a
-        final missed while down first, news is on a push within a poll's interval and 10 s, no
-        channel left open, a restart restores all its checkpoints hold, the day finishes).
+        feeds fail, time out, answer garbage or older copies, games are postponed, go silent or come
+        back, the instance is killed (a journal torn, a state directory lost) and restarted, and the
+        push sender fails or stalls (one day in five, all at once: a storm). After each day it
+        checks what must hold (the final ends each game once, no score goes back, no apns-id names
+        two bodies, priority 10 within the budget, a priority 10 unbacked has its priority-5 copy,
+        each push's timestamp after the last, no push that APNs or a device refuses, a broadcast
+        update delivered before its timestamp, a join sends at most 2 pushes, a restart sends what
+        was left at once and a final missed while down first, news is on a push within a poll's
+        interval and 10 s, no channel left open, a restart restores all its checkpoints hold, the
+        day finishes).
         The same seed gives the same pushes, byte for byte.
 
         USAGE: scorefeed simulate [--days <n>] [--seed <n>] [--day <k>] [--mode <mode>] [--platform <platform>]

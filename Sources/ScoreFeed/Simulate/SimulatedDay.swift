@@ -15,6 +15,11 @@ public struct SimulatedDay: Sendable {
     /// The instance dies (`kill -9`) at each of these moments and another starts.
     public var restarts: [Restart]
     public var sink: SinkFaults
+    /// A storm: one day in five, the faults that do most harm together come together (more games
+    /// read by `serve`, more backlogs split, an instance lost with its state directory while games
+    /// are on, more restarts that lose it, a sender slow on every request). Alone each is common enough; a fault that needs them all at once
+    /// would hide in days drawn one fault at a time.
+    public var isStorm = false
     /// What the poll path waits between requests.
     public var pollInterval: TimeInterval
     /// Token mode: each game's activity is started by a push (`--start`), a game that comes back
@@ -167,6 +172,10 @@ public struct SimulatedDay: Sendable {
         pollInterval: TimeInterval = 30, games gameCount: ClosedRange<Int> = 5...15, losingState: Bool = true
     ) {
         var random = SeededRandom(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
+        // Drawn apart, so the other days are drawn as before storms were.
+        var weather = SeededRandom(seed: (seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15) ^ 0x5707_3D47)
+        let storm = weather.chance(0.2)
+        isStorm = storm
         self.index = index
         self.seed = seed
         self.mode = mode
@@ -182,7 +191,7 @@ public struct SimulatedDay: Sendable {
             var game = pool.game(random.next())
             while !ids.insert(game.id).inserted { game = pool.game(random.next()) }
             var plan = Game(
-                game: game, path: random.chance(0.25) ? .serve : .poll, tipOff: tipOff, lead: random.double(in: 180...600),
+                game: game, path: random.chance(storm ? 0.5 : 0.25) ? .serve : .poll, tipOff: tipOff, lead: random.double(in: 180...600),
                 fate: .plays, join: nil, backlogBatches: 1, outages: [], timeouts: [], hostile: [], staleShare: 0)
             let first = plan.firstAction
             func window(_ longest: TimeInterval) -> Range<Date> {
@@ -190,7 +199,7 @@ public struct SimulatedDay: Sendable {
                 return from..<from.addingTimeInterval(random.double(in: 10...longest))
             }
             if random.chance(0.2) { plan.join = first.addingTimeInterval(random.double(in: 0...(game.span * 1.1))) }
-            if random.chance(0.3) { plan.backlogBatches = random.int(in: 2...4) }
+            if random.chance(storm ? 0.6 : 0.3) { plan.backlogBatches = random.int(in: 2...4) }
             if plan.path == .poll {
                 switch random.below(10) {
                 case 0: plan.fate = .postponed
@@ -213,7 +222,13 @@ public struct SimulatedDay: Sendable {
         for _ in 0..<random.weighted([2, 2, 1]) {
             restarts.append(Restart(
                 at: start.addingTimeInterval(random.double(in: 60...max(61, end.timeIntervalSince(start)))),
-                downFor: random.double(in: 1...900), lostState: random.chance(0.15) && losingState, tornJournal: random.chance(0.5)))
+                downFor: random.double(in: 1...900), lostState: random.chance(storm ? 0.5 : 0.15) && losingState, tornJournal: random.chance(0.5)))
+        }
+        // A storm's instance is lost with its state directory while games are on.
+        if storm {
+            restarts.append(Restart(
+                at: start.addingTimeInterval(weather.double(in: 0.2...0.8) * end.timeIntervalSince(start)),
+                downFor: weather.double(in: 1...900), lostState: losingState, tornJournal: weather.chance(0.5)))
         }
         // A game's last seconds are where a stop costs most (its last period's end is held for
         // the final a few seconds later): on one day in three a kill lands between a played
@@ -244,6 +259,7 @@ public struct SimulatedDay: Sendable {
             }
         }
         if random.chance(0.3) { sink.slowest = random.double(in: 0.1...5) }
+        if storm { sink.slowest = max(sink.slowest, 1 + weather.double(in: 0...4)) }
         if mode == .broadcastPerGame {
             if random.chance(0.3) {
                 let from = start.addingTimeInterval(random.double(in: 0...3600))
@@ -260,6 +276,7 @@ public struct SimulatedDay: Sendable {
     public var faults: [String: Int] {
         var counts: [String: Int] = [:]
         func count(_ kind: String, _ n: Int = 1) { if n > 0 { counts[kind, default: 0] += n } }
+        if isStorm { count("storm") }
         for plan in games {
             count("game via \(plan.path.rawValue)")
             if plan.join != nil { count("join") }

@@ -65,7 +65,7 @@ struct SimulationTests {
     func realGamesKeepTheInvariants() async throws {
         let real = try SimulatedGamePool.realGames(in: NBAFiles.folder)
         #expect(real.count >= 5)
-        var options = Self.options(seed: 21, days: 1, modes: Self.modes, pool: SimulatedGamePool(real: real, generated: 20))
+        var options = Self.options(seed: 23, days: 1, modes: Self.modes, pool: SimulatedGamePool(real: real, generated: 20))
         options.platforms = [[.ios], [.android], [.ios, .android]]
         let outcomes = await Simulation.run(options)
         #expect(outcomes.count == 6)
