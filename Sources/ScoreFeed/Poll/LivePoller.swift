@@ -209,7 +209,10 @@ public struct LivePoller: Sendable {
             }
             if let snapshot {
                 let before = await service.standing(of: gameId)
-                if let after = await hand(snapshot, to: service, before: before, handed: &handed, handedPrefix: &handedPrefix, oldCopies: &oldCopies, waitingForTeams: news.isAnnouncedOnly, report: report) {
+                if let after = await hand(
+                    snapshot, to: service, before: before, handed: &handed, handedPrefix: &handedPrefix, oldCopies: &oldCopies,
+                    nextRequest: schedule.longestWait(after: outcome), waitingForTeams: news.isAnnouncedOnly, report: report
+                ) {
                     // Only a final ends the poll of a game here; one called off ends when the watch says so.
                     if after.ending == .final {
                         ended = true
@@ -230,7 +233,10 @@ public struct LivePoller: Sendable {
                 // The play-by-play lists the game's end while the boxscore lags: the end decides,
                 // with its final.
                 let before = await service.standing(of: gameId)
-                if await hand(alone, to: service, before: before, handed: &handed, handedPrefix: &handedPrefix, oldCopies: &oldCopies, waitingForTeams: false, report: report)?.ending == .final {
+                if await hand(
+                    alone, to: service, before: before, handed: &handed, handedPrefix: &handedPrefix, oldCopies: &oldCopies,
+                    nextRequest: schedule.longestWait(after: outcome), waitingForTeams: false, report: report
+                )?.ending == .final {
                     ended = true
                     return
                 }
@@ -269,7 +275,7 @@ public struct LivePoller: Sendable {
     /// after, or nil when nothing could be handed (its teams not known yet).
     private func hand(
         _ snapshot: LiveSnapshot, to service: GameService, before: GameService.Standing, handed: inout [Int: UInt64],
-        handedPrefix: inout Int, oldCopies: inout Int, waitingForTeams: Bool, report: @Sendable (Report) -> Void
+        handedPrefix: inout Int, oldCopies: inout Int, nextRequest: TimeInterval, waitingForTeams: Bool, report: @Sendable (Report) -> Void
     ) async -> GameService.Standing? {
         let (known, earlier) = (before.known, before.ending)
         // Not before its teams are known (a game started from the scoreboard too); the next whole
@@ -301,7 +307,7 @@ public struct LivePoller: Sendable {
             snapshot: fresh, score: snapshot.score.flatMap { score in snapshot.newest.map { (score, $0) } },
             end: snapshot.end.map { ($0, snapshot.events.count + 1) }, game: gameId, written: snapshot.stamp.written,
             source: playByPlay.absoluteString,
-            ignoring: [.periodBackwards], waitingForNext: firstCopyWait(snapshot, after: before, waited: &oldCopies))
+            ignoring: [.periodBackwards], waitingForNext: firstCopyWait(snapshot, after: before, waited: &oldCopies, nextRequest: nextRequest))
         for problem in problems { report(.problem(problem)) }
         if let earlier, earlier.isCalledOff, after.ending != earlier { report(.back(gameId, earlier)) }
         if after.ending == .final { report(.ended(gameId)) }
@@ -312,13 +318,14 @@ public struct LivePoller: Sendable {
     /// A copy written more than a poll's interval ago may be a stale edge's (with nothing known of
     /// the game, nothing tells it from a game at a break), and an instance that took over from a
     /// lost one would show a score older than the lost one had shown. So the first copies of a
-    /// game whose events the instance does not hold (`before`) wait a poll's interval and 15 s (a
-    /// request's time-out and room) for the next, one catch-up in parts, while they are old, at
+    /// game whose events the instance does not hold (`before`) wait for the next request (at most
+    /// `nextRequest` away: a poll's interval, or longer as a failure backs off or a `Retry-After`
+    /// asks) and 15 s (a request's time-out and room), one catch-up in parts, while they are old, at
     /// most ``oldCopiesWaited`` of them (`waited` counts them, and each answer without a copy
     /// meanwhile); the first fresh copy, or the game's end, decides on all of them as one moment.
     /// A game the instance holds refuses older copies by its checkpoint (``GameSession/newestCopy``)
     /// and waits for nothing, but for a wait restored open.
-    func firstCopyWait(_ snapshot: LiveSnapshot, after before: GameService.Standing, waited: inout Int) -> TimeInterval {
+    func firstCopyWait(_ snapshot: LiveSnapshot, after before: GameService.Standing, waited: inout Int, nextRequest: TimeInterval) -> TimeInterval {
         guard waited < Self.oldCopiesWaited, before.progress == 0 || waited > 0, snapshot.end == nil, let written = snapshot.stamp.written,
               clock.now.timeIntervalSince(written) > schedule.interval
         else {
@@ -326,7 +333,7 @@ public struct LivePoller: Sendable {
             return 0
         }
         waited += 1
-        return schedule.interval + 15
+        return max(schedule.interval, nextRequest) + 15
     }
 
     /// The most old copies a game new to the instance waits through (``firstCopyWait``): about two

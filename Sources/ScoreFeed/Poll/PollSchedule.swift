@@ -47,4 +47,11 @@ public struct PollSchedule: Hashable, Sendable {
             return now.addingTimeInterval(wait)
         }
     }
+
+    /// The longest ``next(after:now:random:)`` can wait after `outcome` (its jitter only
+    /// shortens): what a wait that must outlast the next request waits for.
+    public func longestWait(after outcome: Outcome) -> TimeInterval {
+        guard case .failed(let retryAfter) = outcome else { return interval }
+        return max(interval, backoff.delay(afterFailure: failures + 1, random: 0), min(retryAfter ?? 0, Self.longestRetryAfter))
+    }
 }

@@ -38,7 +38,7 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
             return count("404", .failed(ScoreFeedError(.io, "HTTP 404", at: place), retryAfter: nil))
         }
         if plan.outages.contains(where: { $0.contains(now) }) {
-            let retry: TimeInterval? = draw { $0.chance(0.5) } ? 30 : nil
+            let retry: TimeInterval? = plan.outageRetryAfter ?? (draw { $0.chance(0.5) } ? 30 : nil)
             return count("503", .failed(ScoreFeedError(.io, "HTTP 503 Service Unavailable", at: place), retryAfter: retry))
         }
         if plan.timeouts.contains(where: { $0.contains(now) }) {

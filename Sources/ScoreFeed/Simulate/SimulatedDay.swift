@@ -83,6 +83,9 @@ public struct SimulatedDay: Sendable {
         /// poll: the CDN's endpoints answer 503 in these windows, time out in these, and answer
         /// garbage in these.
         public var outages: [Range<Date>]
+        /// poll: the `Retry-After` every 503 of an outage says (a test's script); nil: drawn, 30 s
+        /// or none.
+        public var outageRetryAfter: TimeInterval?
         public var timeouts: [Range<Date>]
         public var hostile: [Range<Date>]
         /// poll: the share of answers that come from a stale edge (an older copy).

@@ -35,6 +35,29 @@ struct PollCoreTests {
         #expect(schedule.next(after: .failed(retryAfter: nil), now: Self.t0, random: 0).timeIntervalSince(Self.t0) == 16)
     }
 
+    /// The longest the next request can wait, asked before it is scheduled: what a fresh
+    /// instance's wait for a fresh copy must outlast. It is never shorter than the wait `next`
+    /// then picks, at any jitter.
+    @Test(arguments: [
+        ([], PollSchedule.Outcome.fresh, 30.0),
+        ([], .unchanged, 30),
+        ([], .notYetPublished, 30),
+        ([], .failed(retryAfter: nil), 30),
+        ([], .failed(retryAfter: 45), 45),
+        ([], .failed(retryAfter: 900), 600),
+        (Array(repeating: PollSchedule.Outcome.failed(retryAfter: nil), count: 6), .failed(retryAfter: nil), 60),
+        (Array(repeating: PollSchedule.Outcome.failed(retryAfter: nil), count: 5), .failed(retryAfter: 10), 32),
+    ])
+    func theLongestWaitBoundsTheNextRequest(before: [PollSchedule.Outcome], outcome: PollSchedule.Outcome, longest: TimeInterval) {
+        var schedule = PollSchedule(interval: 30)
+        for earlier in before { _ = schedule.next(after: earlier, now: Self.t0, random: 0.5) }
+        #expect(schedule.longestWait(after: outcome) == longest)
+        for random in [0.0, 0.5, 0.99] {
+            var copy = schedule
+            #expect(copy.next(after: outcome, now: Self.t0, random: random).timeIntervalSince(Self.t0) <= longest)
+        }
+    }
+
     /// A failed request: whether it is said, and how the next request waits. Before the game is
     /// known, a 404 is asked again at the interval, unsaid; a 403 (a block) and a `Retry-After`
     /// are backed off from, unsaid; once the game is known every failure is said and backed off.

@@ -522,20 +522,44 @@ struct LiveDayScenarioTests {
     /// broadcast --platform ios,android --games ../shared/nba-pbp`: 90-86 after 90-88).
     @Test(arguments: withAndroidTopic)
     func aFreshStateDirWaitsThroughTimeOutsForAFreshCopy(_ mode: Lane) async throws {
+        try await freshStateDirMeetsAStaleEdge(mode, pollInterval: 30) { game, back in
+            game.timeouts = [back.addingTimeInterval(1)..<back.addingTimeInterval(75)]
+        }
+    }
+
+    /// As above, polled every 5 s, and after the stale copy the endpoint answers 503 with a
+    /// `Retry-After` of 40 s for a minute: the next request comes after the 5 s interval's wait
+    /// for a fresh copy would have run out. The wait now lasts until the next request; it used to
+    /// be the interval's, and the old copy was shown 20 s after it came.
+    @Test(arguments: withAndroidTopic)
+    func aFreshStateDirWaitsThroughARetryAfterForAFreshCopy(_ mode: Lane) async throws {
+        try await freshStateDirMeetsAStaleEdge(mode, pollInterval: 5) { game, back in
+            game.outages = [back.addingTimeInterval(1)..<back.addingTimeInterval(60)]
+            game.outageRetryAfter = 40
+        }
+    }
+
+    /// Each game's instance lost with its state directory in the middle of the game; the fresh
+    /// one's first answer is a stale edge's copy of two minutes before, then `fault` from then on.
+    /// The fresh instance shows no score older than the lost one had.
+    private func freshStateDirMeetsAStaleEdge(
+        _ mode: Lane, pollInterval: TimeInterval, fault: (inout SimulatedDay.Game, Date) -> Void
+    ) async throws {
         var games = Self.games()
         var restarts: [SimulatedDay.Restart] = []
         for index in games.indices {
             let lost = SimulatedDay.Restart(at: games[index].moment(0.5), downFor: 20, lostState: true)
             let back = lost.at.addingTimeInterval(lost.downFor)
             games[index].staleWindows = [(back..<back.addingTimeInterval(1), 120)]
-            games[index].timeouts = [back.addingTimeInterval(1)..<back.addingTimeInterval(75)]
+            fault(&games[index], back)
             restarts.append(lost)
         }
         let outcome = try await Self.run(
-            SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, restarts: restarts, pollInterval: 30))
+            SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, restarts: restarts, pollInterval: pollInterval))
         Self.checkInvariants(outcome)
         Self.checkFinals(outcome, games, seqRises: false)
-        #expect(outcome.answers["stale", default: 0] >= games.count && outcome.answers["timeout", default: 0] >= games.count, "\(outcome.answers)")
+        let failures = outcome.answers["timeout", default: 0] + outcome.answers["503", default: 0]
+        #expect(outcome.answers["stale", default: 0] >= games.count && failures >= games.count, "\(outcome.answers)")
         for (plan, lost) in zip(games, restarts) {
             let mine = outcome.records.filter { $0.game == plan.game.id }
             let before = mine.filter { $0.sentAt < lost.at }.map { $0.state.homeScore + $0.state.awayScore }.max() ?? 0
