@@ -16,8 +16,9 @@ public struct SimulatedDay: Sendable {
     public var restarts: [Restart]
     public var sink: SinkFaults
     /// A storm: one day in five, the faults that do most harm together come together (more games
-    /// read by `serve`, more backlogs split, an instance lost with its state directory while games
-    /// are on, more restarts that lose it, a sender slow on every request). Alone each is common enough; a fault that needs them all at once
+    /// read by `serve`, more backlogs split, more stale edges, an instance lost with its state
+    /// directory while games are on and replaced within a minute, more restarts that lose it, a
+    /// sender slow on every request). Alone each is common enough; a fault that needs them all at once
     /// would hide in days drawn one fault at a time.
     public var isStorm = false
     /// What the poll path waits between requests.
@@ -213,7 +214,7 @@ public struct SimulatedDay: Sendable {
                 if random.chance(0.3) { plan.outages = (0..<random.int(in: 1...3)).map { _ in window(1200) } }
                 if random.chance(0.2) { plan.timeouts = (0..<random.int(in: 1...2)).map { _ in window(600) } }
                 if random.chance(0.2) { plan.hostile = (0..<random.int(in: 1...2)).map { _ in window(300) } }
-                if random.chance(0.3) { plan.staleShare = random.double(in: 0.05...0.4) }
+                if random.chance(storm ? 0.6 : 0.3) { plan.staleShare = random.double(in: 0.05...0.4) }
             }
             games.append(plan)
         }
@@ -227,11 +228,12 @@ public struct SimulatedDay: Sendable {
                 at: start.addingTimeInterval(random.double(in: 60...max(61, end.timeIntervalSince(start)))),
                 downFor: random.double(in: 1...900), lostState: random.chance(storm ? 0.5 : 0.15) && losingState, tornJournal: random.chance(0.5)))
         }
-        // A storm's instance is lost with its state directory while games are on.
+        // A storm's instance is lost with its state directory while games are on, and another
+        // takes over within a minute (a failover): what the lost one showed is still recent.
         if storm {
             restarts.append(Restart(
                 at: start.addingTimeInterval(weather.double(in: 0.2...0.8) * end.timeIntervalSince(start)),
-                downFor: weather.double(in: 1...900), lostState: losingState, tornJournal: weather.chance(0.5)))
+                downFor: weather.double(in: 1...60), lostState: losingState, tornJournal: weather.chance(0.5)))
         }
         // A game's last seconds are where a stop costs most (its last period's end is held for
         // the final a few seconds later): on one day in three a kill lands between a played
