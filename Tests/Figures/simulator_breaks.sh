@@ -33,7 +33,7 @@ breaks=(
   "a catch-up window of 60 s|Sources/ScoreFeed/Serve/GameService.swift|        public static let defaultCatchUpWindow: TimeInterval = 0.5|        public static let defaultCatchUpWindow: TimeInterval = 60"
   "timestamps that do not rise within a second|Sources/ScoreFeed/Render/PushRenderer.swift|        return max(sent + lead, lastTimestamp + 1)|        return max(sent + lead, lastTimestamp)"
   "pregame 404s backed off from|Sources/ScoreFeed/Poll/LivePoller.swift|            return (retryAfter == nil && status == 404 ? .notYetPublished : .failed(retryAfter: retryAfter), false)|            return (.failed(retryAfter: retryAfter), false)"
-  "a stale edge's first copy shown at once|Sources/ScoreFeed/Poll/LivePoller.swift|        return schedule.interval + 15|        return 0"
+  "a stale edge's first copy shown at once|Sources/ScoreFeed/Poll/LivePoller.swift|        return nextRequest + 15|        return 0"
   "a kept end not sent again at a restart|Sources/ScoreFeed/Engine/GameSession+Codable.swift|keptForTheSink(\$0) }|keptForTheSink(\$0) && false }"
   "iOS timestamps in milliseconds|Sources/ScoreFeed/Render/PushRenderer.swift|        let perSecond = configuration.platform == .android ? 1000 : 1|        let perSecond = 1000"
   "a catch-up decided while input is taken|Sources/ScoreFeed/Serve/ServiceState.swift|        guard waitingForParts.contains(id) else { return nil }|        guard waitingForParts.contains(id), Date() < .distantPast else { return nil }"

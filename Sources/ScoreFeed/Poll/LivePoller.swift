@@ -319,10 +319,12 @@ public struct LivePoller: Sendable {
     /// the game, nothing tells it from a game at a break), and an instance that took over from a
     /// lost one would show a score older than the lost one had shown. So the first copies of a
     /// game whose events the instance does not hold (`before`) wait for the next request (at most
-    /// `nextRequest` away: a poll's interval, or longer as a failure backs off or a `Retry-After`
-    /// asks) and 15 s (a request's time-out and room), one catch-up in parts, while they are old, at
-    /// most ``oldCopiesWaited`` of them (`waited` counts them, and each answer without a copy
-    /// meanwhile); the first fresh copy, or the game's end, decides on all of them as one moment.
+    /// `nextRequest` away, ``PollSchedule/longestWait(after:)``: a poll's interval, or longer as a
+    /// failure backs off or a `Retry-After` asks, up to ten minutes) and 15 s (a request's
+    /// time-out and room), one catch-up in parts, while they are old, at most ``oldCopiesWaited``
+    /// of them (`waited` counts them, and each answer without a copy meanwhile); the first fresh
+    /// copy, or the game's end, decides on all of them as one moment. While the feed fails there is
+    /// nothing newer to show, and the old copy would take the screen back: waiting is right.
     /// A game the instance holds refuses older copies by its checkpoint (``GameSession/newestCopy``)
     /// and waits for nothing, but for a wait restored open.
     func firstCopyWait(_ snapshot: LiveSnapshot, after before: GameService.Standing, waited: inout Int, nextRequest: TimeInterval) -> TimeInterval {
@@ -333,11 +335,12 @@ public struct LivePoller: Sendable {
             return 0
         }
         waited += 1
-        return max(schedule.interval, nextRequest) + 15
+        return nextRequest + 15
     }
 
     /// The most old copies a game new to the instance waits through (``firstCopyWait``): about two
-    /// minutes at a poll every 30 s, a break's length; then the last of them is shown.
+    /// minutes at a poll every 30 s while the feed answers, a break's length (longer while it
+    /// fails: each wait lasts until the next request); then the last of them is shown.
     static let oldCopiesWaited = 4
 
     /// A request's failure: said, and the next request backed off. A 403 or 404 while the game

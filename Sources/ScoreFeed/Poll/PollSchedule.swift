@@ -49,7 +49,8 @@ public struct PollSchedule: Hashable, Sendable {
     }
 
     /// The longest ``next(after:now:random:)`` can wait after `outcome` (its jitter only
-    /// shortens): what a wait that must outlast the next request waits for.
+    /// shortens), asked before `next` counts `outcome`: what a wait that must outlast the next
+    /// request waits for.
     public func longestWait(after outcome: Outcome) -> TimeInterval {
         guard case .failed(let retryAfter) = outcome else { return interval }
         return max(interval, backoff.delay(afterFailure: failures + 1, random: 0), min(retryAfter ?? 0, Self.longestRetryAfter))

@@ -17,8 +17,8 @@ public struct SimulatedDay: Sendable {
     public var sink: SinkFaults
     /// A storm: one day in five, the faults that do most harm together come together (more games
     /// read by `serve`, more backlogs split, more stale edges, an instance lost with its state
-    /// directory while games are on and replaced within a minute, more restarts that lose it, a
-    /// sender slow on every request). Alone each is common enough; a fault that needs them all at once
+    /// directory while games are on and replaced within a minute, more drawn restarts that lose
+    /// it, a sender slow on every request: each takes up to 1–5 s). Alone each is common enough; a fault that needs them all at once
     /// would hide in days drawn one fault at a time.
     public var isStorm = false
     /// What the poll path waits between requests.
@@ -84,11 +84,11 @@ public struct SimulatedDay: Sendable {
         /// poll: the CDN's endpoints answer 503 in these windows, time out in these, and answer
         /// garbage in these.
         public var outages: [Range<Date>]
+        public var timeouts: [Range<Date>]
+        public var hostile: [Range<Date>]
         /// poll: the `Retry-After` every 503 of an outage says (a test's script); nil: drawn, 30 s
         /// or none.
         public var outageRetryAfter: TimeInterval?
-        public var timeouts: [Range<Date>]
-        public var hostile: [Range<Date>]
         /// poll: the share of answers that come from a stale edge (an older copy).
         public var staleShare: Double
         /// poll: in these windows every answer comes from a stale edge, the copy of `lag` seconds

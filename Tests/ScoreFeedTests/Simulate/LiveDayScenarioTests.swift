@@ -530,7 +530,8 @@ struct LiveDayScenarioTests {
     /// As above, polled every 5 s, and after the stale copy the endpoint answers 503 with a
     /// `Retry-After` of 40 s for a minute: the next request comes after the 5 s interval's wait
     /// for a fresh copy would have run out. The wait now lasts until the next request; it used to
-    /// be the interval's, and the old copy was shown 20 s after it came.
+    /// be the interval's and 15 s: the 503 handed the old copy again with 20 s to wait, and it
+    /// was shown 25 s after it came, 20 s before the next request.
     @Test(arguments: withAndroidTopic)
     func aFreshStateDirWaitsThroughARetryAfterForAFreshCopy(_ mode: Lane) async throws {
         try await freshStateDirMeetsAStaleEdge(mode, pollInterval: 5) { game, back in
