@@ -18,7 +18,8 @@ public struct SimulatedDay: Sendable {
     /// A storm: one day in five, the faults that do most harm together come together (more games
     /// read by `serve`, more backlogs split, more stale edges, an instance lost with its state
     /// directory while games are on and replaced within a minute, more drawn restarts that lose
-    /// it, a sender slow on every request: each takes up to 1–5 s). Alone each is common enough; a fault that needs them all at once
+    /// it, a sender slow on every request (each takes up to 1–5 s) and down as a game ends, the
+    /// instance killed before it is back). Alone each is common enough; a fault that needs them all at once
     /// would hide in days drawn one fault at a time.
     public var isStorm = false
     /// What the poll path waits between requests.
@@ -255,6 +256,17 @@ public struct SimulatedDay: Sendable {
                     downFor: random.double(in: 1...120), lostState: false, tornJournal: random.chance(0.5)))
             }
         }
+        // A storm's sender is down as a played game ends, and the instance dies before it is
+        // back: the game's end waits in the sender's queue, in memory, and in its checkpoint.
+        var senderDown: Range<Date>?
+        if storm, !played.isEmpty {
+            let plan = played[weather.below(played.count)]
+            let ends = plan.firstAction.addingTimeInterval(plan.game.span)
+            senderDown = ends.addingTimeInterval(-weather.double(in: 5...60))..<ends.addingTimeInterval(weather.double(in: 400...900))
+            restarts.append(Restart(
+                at: ends.addingTimeInterval(weather.double(in: 130...360)), downFor: weather.double(in: 1...300),
+                lostState: false, tornJournal: weather.chance(0.5)))
+        }
         self.restarts = restarts.sorted { $0.at < $1.at }
         var sink = SinkFaults()
         if random.chance(0.3) {
@@ -263,6 +275,7 @@ public struct SimulatedDay: Sendable {
                 return from..<from.addingTimeInterval(random.double(in: 5...900))
             }
         }
+        if let senderDown { sink.failing.append(senderDown) }
         if random.chance(0.3) { sink.slowest = random.double(in: 0.1...5) }
         if storm { sink.slowest = max(sink.slowest, 1 + weather.double(in: 0...4)) }
         if mode == .broadcastPerGame {

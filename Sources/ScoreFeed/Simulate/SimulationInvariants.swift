@@ -301,7 +301,8 @@ public struct SimulationInvariants {
     /// DESIGN.md says no more): each iOS broadcast update is delivered before its timestamp's
     /// second is over (the renderer stamps them ahead). Not counted where the sender or APNs'
     /// channel service failed, or a kill came, between the push and its delivery (the retries, up
-    /// to their longest wait, or the next instance send it late; a later push supersedes it).
+    /// to their longest wait, or the next instance send it late; a later push supersedes it), nor
+    /// for a push made while the sender still delivered older ones (it waited in the queue).
     mutating func checkBroadcastStamps() {
         // A sender slower than the stamps' lead (``PushRenderer/Configuration/failoverHeadStart``)
         // delivers late whatever the stamp, as do channels refused and made again later.
@@ -310,7 +311,19 @@ public struct SimulationInvariants {
         else { return }
         let kills = day.restarts.map(\.at)
         let troubles = senderTroubles
-        for (record, at) in zip(records, deliveredAt) where record.event == .update {
+        // A record made while the sender still had an older one to deliver (delivered after this
+        // one was made) waited in the sender's queue: a slow sender behind a burst, such as a
+        // failover's catch-up of every game, delivers it late whatever its stamp. That is the
+        // sender's capacity, not the stamp (found by storms; see SimulatingLiveDays, "Storms").
+        for (index, (record, at)) in zip(records, deliveredAt).enumerated() where record.event == .update {
+            var earlier = index - 1
+            var queued = false
+            // Deliveries are in order: only those after this record was made can be its queue.
+            while earlier >= 0, deliveredAt[earlier] > record.sentAt, !queued {
+                queued = records[earlier].sentAt < record.sentAt
+                earlier -= 1
+            }
+            if queued { continue }
             guard !kills.contains(where: { record.sentAt <= $0 && $0 <= at }),
                   !troubles.contains(where: { $0.lowerBound <= at && record.sentAt <= $0.upperBound })
             else { continue }
