@@ -207,11 +207,13 @@ public struct LivePoller: Sendable {
             if snapshot == nil, oldCopies > 0, oldCopies < Self.oldCopiesWaited, deciding?.status != .final {
                 snapshot = try? lastPlayByPlay.map(decode)
             }
+            // How far off the next request may be: a wait for a fresh copy outlasts it.
+            let nextRequest = schedule.longestWait(after: outcome)
             if let snapshot {
                 let before = await service.standing(of: gameId)
                 if let after = await hand(
                     snapshot, to: service, before: before, handed: &handed, handedPrefix: &handedPrefix, oldCopies: &oldCopies,
-                    nextRequest: schedule.longestWait(after: outcome), waitingForTeams: news.isAnnouncedOnly, report: report
+                    nextRequest: nextRequest, waitingForTeams: news.isAnnouncedOnly, report: report
                 ) {
                     // Only a final ends the poll of a game here; one called off ends when the watch says so.
                     if after.ending == .final {
@@ -235,7 +237,7 @@ public struct LivePoller: Sendable {
                 let before = await service.standing(of: gameId)
                 if await hand(
                     alone, to: service, before: before, handed: &handed, handedPrefix: &handedPrefix, oldCopies: &oldCopies,
-                    nextRequest: schedule.longestWait(after: outcome), waitingForTeams: false, report: report
+                    nextRequest: nextRequest, waitingForTeams: false, report: report
                 )?.ending == .final {
                     ended = true
                     return

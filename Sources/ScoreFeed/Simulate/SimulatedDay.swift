@@ -176,9 +176,10 @@ public struct SimulatedDay: Sendable {
         index: Int, seed: UInt64, mode: PushRenderer.Mode, platform: PushRenderer.Platform = .ios, pool: SimulatedGamePool,
         pollInterval: TimeInterval = 30, games gameCount: ClosedRange<Int> = 5...15, losingState: Bool = true
     ) {
-        var random = SeededRandom(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
+        let daySeed = seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15
+        var random = SeededRandom(seed: daySeed)
         // Drawn apart, so the other days are drawn as before storms were.
-        var weather = SeededRandom(seed: (seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15) ^ 0x5707_3D47)
+        var weather = SeededRandom(seed: daySeed ^ 0x5707_3D47)
         let storm = weather.chance(0.2)
         isStorm = storm
         self.index = index

@@ -78,7 +78,6 @@ public struct SimulationInvariants {
             + (!day.hasChannels ? [] : day.sink.channelOutages.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(ChannelBoard.longestRetry) })
     }
 
-
     /// Which state directory sent `record`: 0 for the day's first, one more after each lost one.
     func directory(of record: PushRecord) -> Int {
         resets.filter { $0 <= record.sentAt }.count
