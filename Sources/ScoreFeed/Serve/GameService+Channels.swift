@@ -89,12 +89,12 @@ extension GameService {
                 }
             },
             work: { now in
-                for id in busy {
-                    guard let engine = engines[id] else { continue }
-                    if options.clock == .feed {
-                        try? await engine.fireDeadlines(through: .distantFuture)
-                    }
-                    await absorb(id, await Self.tick(engine, now: now))
+                // Side by side on the system clock: a delete the sink is slow to answer must not hold
+                // another game's linger past its end.
+                let feed = options.clock == .feed
+                await eachGame(of: busy) { id, engine in
+                    if feed { try? await engine.fireDeadlines(through: .distantFuture) }
+                    await self.absorb(id, await Self.tick(engine, now: now))
                 }
             })
         await reconcileChannels()

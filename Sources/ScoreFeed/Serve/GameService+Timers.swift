@@ -72,7 +72,9 @@ extension GameService {
                 work: { now in
                     timerTarget = nil
                     startDue(now: now, in: &group)
-                    await grantFreedChannels()
+                    // A channel granted now is created through the sink: in a child, like a game's
+                    // work, so a slow sink never holds the timer past another game's deadline.
+                    if !state.board.waiting.isEmpty { group.addTask { await self.grantFreedChannels() } }
                 })
         }
     }
@@ -89,30 +91,28 @@ extension GameService {
     }
 
     /// On the feed clock, fires every game's held pushes at once, each at its own moment of feed
-    /// time; on the system clock, waits for each to come due until `giveUp`. Then sends whatever
-    /// a failed sink left.
+    /// time; on the system clock, each game waits for its own deadlines until `giveUp`, side by
+    /// side (a sink slow for one game holds no other's deadline). Then sends whatever a failed
+    /// sink left.
     public func drainHeld(until giveUp: Date) async {
         _ = await endBatch()
         if options.clock == .feed {
             await eachGame { _, engine in try? await engine.fireDeadlines(through: .distantFuture) }
         } else {
-            // The engines' own deadlines, not the wake-up heap, whose entries may be stale.
-            var previous: Date?
-            await DeadlineLoop(clock: wallClock).run(
-                next: {
-                    var next: Date?
-                    for id in state.order {
-                        if let deadline = await engines[id]?.deadline { next = min(next ?? deadline, deadline) }
-                    }
-                    guard let next, next <= giveUp else { return nil }
-                    defer { previous = next }
-                    // The last tick could not move it (a checkpoint that cannot be written).
-                    if next <= wallClock.now, next == previous { return wallClock.now.addingTimeInterval(0.5) }
-                    return next
-                },
-                work: { now in
-                    await eachGame { id, engine in await self.absorb(id, await Self.tick(engine, now: now)) }
-                })
+            let clock = wallClock
+            await eachGame { id, engine in
+                // The engine's own deadline, not the wake-up heap, whose entries may be stale.
+                var previous: Date?
+                await DeadlineLoop(clock: clock).run(
+                    next: {
+                        guard let next = await engine.deadline, next <= giveUp else { return nil }
+                        defer { previous = next }
+                        // The last tick could not move it (a checkpoint that cannot be written).
+                        if next <= clock.now, next == previous { return clock.now.addingTimeInterval(0.5) }
+                        return next
+                    },
+                    work: { now in await self.absorb(id, await Self.tick(engine, now: now)) })
+            }
         }
         await eachGame { id, engine in
             try? await engine.flush()
@@ -120,12 +120,15 @@ extension GameService {
         }
     }
 
-    /// Runs `work` for every game and returns what it gave for each. On the system clock the games
-    /// run side by side, so a slow sink delays only the game it is sending for (a drain, a
-    /// restore); on feed time one after the other, in the order they came, as `replay` sends.
+    /// Runs `work` for every game (or those of `ids`) and returns what it gave for each. On the
+    /// system clock the games run side by side, so a slow sink delays only the game it is sending
+    /// for (a drain, a restore, a channel's settling); on feed time one after the other, in the
+    /// order they came, as `replay` sends.
     @discardableResult
-    func eachGame<Result: Sendable>(_ work: @escaping @Sendable (String, MatchEngine) async -> Result) async -> [String: Result] {
-        let games = state.order.compactMap { id in engines[id].map { (id, $0) } }
+    func eachGame<Result: Sendable>(
+        of ids: [String]? = nil, _ work: @escaping @Sendable (String, MatchEngine) async -> Result
+    ) async -> [String: Result] {
+        let games = (ids ?? state.order).compactMap { id in engines[id].map { (id, $0) } }
         var results: [String: Result] = [:]
         guard options.clock == .system else {
             for (id, engine) in games { results[id] = await work(id, engine) }

@@ -583,6 +583,28 @@ struct LiveDayScenarioTests {
         Self.checkFinals(outcome, games)
     }
 
+    /// Every real game ending within seconds of the others, the day's last moments, and a push
+    /// sender that takes up to 10 s per request: after the input's end each game still acts on
+    /// its own deadlines when they come due (in broadcast mode its channel's linger, then the
+    /// delete). The drain at the input's end waited for every game's tick before the next
+    /// deadline, so one game's slow delete held another's linger (1.5 s late, on a storm day of
+    /// the 1,000 day-runs: `simulate --seed 1 --day 497 --days 1 --mode broadcast --platform
+    /// ios`; tried).
+    @Test(arguments: withAndroidTopic)
+    func aSlowSenderHoldsNoOtherGamesDeadlineAfterTheInput(_ mode: Lane) async throws {
+        let end = Self.evening.addingTimeInterval(4 * 3600)
+        let games = try Self.games(apart: 0).enumerated().map { index, plan in
+            let length = try #require(plan.finalAt).timeIntervalSince(plan.tipOff)
+            return SimulatedDay.Game(plan.game, tipOff: end.addingTimeInterval(Double(index) * 0.5 - length))
+        }
+        let outcome = try await Self.run(SimulatedDay(
+            scripted: games, mode: mode.mode, platform: mode.platform,
+            sink: SimulatedDay.SinkFaults(failing: [end.addingTimeInterval(-60)..<end.addingTimeInterval(7200)], slowest: 10), pollInterval: 30))
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games)
+        #expect(outcome.instances == 2, "the day's run, and the next once the sender is back")
+    }
+
     /// Every real game, ten minutes apart (each ends while the next still plays), a push sender
     /// that takes up to a minute per request, and the instance killed between each game's last
     /// period's end and its final (the policy holds the period's end a few seconds for the final):
