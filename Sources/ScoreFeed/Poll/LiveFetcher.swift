@@ -7,6 +7,14 @@ import FoundationNetworking
 public protocol LiveSource: Sendable {
     /// GETs `url`, conditional on `validators`, which a good answer updates.
     func get(_ url: URL, validators: inout LiveFetcher.Validators) async -> LiveFetcher.Answer
+    /// The longest one request may take before it is given up (`--timeout`): what a wait for the
+    /// next answer allows besides the time until the request.
+    var requestTimeout: TimeInterval { get }
+}
+
+extension LiveSource {
+    /// ``LiveFetcher``'s default.
+    public var requestTimeout: TimeInterval { 10 }
 }
 
 /// Conditional GETs of the NBA's live documents: `If-None-Match` and `If-Modified-Since` from the
@@ -37,6 +45,7 @@ public final class LiveFetcher: LiveSource {
 
     private let client: BoundedHTTP
     private let timeout: TimeInterval
+    public var requestTimeout: TimeInterval { timeout }
     /// What a `Retry-After` date is read against.
     private let clock: any EngineClock
 

@@ -207,8 +207,8 @@ public struct LivePoller: Sendable {
             if snapshot == nil, oldCopies > 0, oldCopies < Self.oldCopiesWaited, deciding?.status != .final {
                 snapshot = try? lastPlayByPlay.map(decode)
             }
-            // How far off the next request may be: a wait for a fresh copy outlasts it.
-            let nextRequest = schedule.longestWait(after: outcome)
+            // How far off the next answer may be: a wait for a fresh copy outlasts it.
+            let nextRequest = schedule.longestWait(after: outcome) + fetcher.requestTimeout
             if let snapshot {
                 let before = await service.standing(of: gameId)
                 if let after = await hand(
@@ -320,10 +320,10 @@ public struct LivePoller: Sendable {
     /// A copy written more than a poll's interval ago may be a stale edge's (with nothing known of
     /// the game, nothing tells it from a game at a break), and an instance that took over from a
     /// lost one would show a score older than the lost one had shown. So the first copies of a
-    /// game whose events the instance does not hold (`before`) wait for the next request (at most
-    /// `nextRequest` away, ``PollSchedule/longestWait(after:)``: a poll's interval, or longer as a
-    /// failure backs off or a `Retry-After` asks, up to ten minutes) and 15 s (a request's
-    /// time-out and room), one catch-up in parts, while they are old, at most ``oldCopiesWaited``
+    /// game whose events the instance does not hold (`before`) wait for the next answer (at most
+    /// `nextRequest` away: ``PollSchedule/longestWait(after:)``, a poll's interval or longer as a
+    /// failure backs off or a `Retry-After` asks, up to ten minutes, and the request's time-out,
+    /// ``LiveSource/requestTimeout``) and 5 s of room, one catch-up in parts, while they are old, at most ``oldCopiesWaited``
     /// of them (`waited` counts them, and each answer without a copy meanwhile); the first fresh
     /// copy, or the game's end, decides on all of them as one moment. While the feed fails there is
     /// nothing newer to show, and the old copy would take the screen back: waiting is right.
@@ -337,7 +337,7 @@ public struct LivePoller: Sendable {
             return 0
         }
         waited += 1
-        return nextRequest + 15
+        return nextRequest + 5
     }
 
     /// The most old copies a game new to the instance waits through (``firstCopyWait``): about two

@@ -13,8 +13,11 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
     private var clock: SimulatedClock
     /// Answers given, by kind (`200`, `304`, `stale`, `503`, `timeout`, `garbage`, `404`).
     public private(set) var answers: [String: Int] = [:]
+    /// How long a request that times out takes (``SimulatedDay/requestTimeout``).
+    public let requestTimeout: TimeInterval
 
     public init(day: SimulatedDay, clock: SimulatedClock) {
+        requestTimeout = day.requestTimeout
         games = Dictionary(
             day.games.flatMap { plan in
                 [(Self.playByPlay(plan.game.id).absoluteString, (plan, false)), (Self.boxscore(plan.game.id).absoluteString, (plan, true))]
@@ -42,8 +45,8 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
             return count("503", .failed(ScoreFeedError(.io, "HTTP 503 Service Unavailable", at: place), retryAfter: retry))
         }
         if plan.timeouts.contains(where: { $0.contains(now) }) {
-            try? await clock.sleep(until: now.addingTimeInterval(10))
-            return count("timeout", .failed(ScoreFeedError(.io, "no answer: timed out after 10 s", at: place), retryAfter: nil))
+            try? await clock.sleep(until: now.addingTimeInterval(requestTimeout))
+            return count("timeout", .failed(ScoreFeedError(.io, "no answer: timed out after \(JSONText.number(requestTimeout)) s", at: place), retryAfter: nil))
         }
         if plan.hostile.contains(where: { $0.contains(now) }) {
             return count("garbage", .body(garbage(plan, now: now, isBox: isBox)))

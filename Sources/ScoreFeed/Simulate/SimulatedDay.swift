@@ -24,6 +24,9 @@ public struct SimulatedDay: Sendable {
     public var isStorm = false
     /// What the poll path waits between requests.
     public var pollInterval: TimeInterval
+    /// How long a request that times out takes (the poller's `--timeout`; a drawn day's is the
+    /// default, 10 s).
+    public var requestTimeout: TimeInterval = 10
     /// Token mode: each game's activity is started by a push (`--start`), a game that comes back
     /// after it was ended by a new one.
     public var startsActivities = false

@@ -527,6 +527,16 @@ struct LiveDayScenarioTests {
         }
     }
 
+    /// As above, with requests that take a minute to time out (`--timeout 60`): the wait outlasts
+    /// the request. It used to allow 15 s for it: the old copy was shown 45 s after it came, while
+    /// the next request still waited for its answer.
+    @Test(arguments: withAndroidTopic)
+    func aFreshStateDirWaitsThroughLongTimeOutsForAFreshCopy(_ mode: Lane) async throws {
+        try await freshStateDirMeetsAStaleEdge(mode, pollInterval: 30, requestTimeout: 60) { game, back in
+            game.timeouts = [back.addingTimeInterval(1)..<back.addingTimeInterval(75)]
+        }
+    }
+
     /// As above, polled every 5 s, and after the stale copy the endpoint answers 503 with a
     /// `Retry-After` of 40 s for a minute: the next request comes after the 5 s interval's wait
     /// for a fresh copy would have run out. The wait now lasts until the next request; it used to
@@ -544,7 +554,7 @@ struct LiveDayScenarioTests {
     /// one's first answer is a stale edge's copy of two minutes before, then `fault` from then on.
     /// The fresh instance shows no score older than the lost one had.
     private func freshStateDirMeetsAStaleEdge(
-        _ mode: Lane, pollInterval: TimeInterval, fault: (inout SimulatedDay.Game, Date) -> Void
+        _ mode: Lane, pollInterval: TimeInterval, requestTimeout: TimeInterval = 10, fault: (inout SimulatedDay.Game, Date) -> Void
     ) async throws {
         var games = Self.games()
         var restarts: [SimulatedDay.Restart] = []
@@ -555,8 +565,9 @@ struct LiveDayScenarioTests {
             fault(&games[index], back)
             restarts.append(lost)
         }
-        let outcome = try await Self.run(
-            SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, restarts: restarts, pollInterval: pollInterval))
+        var day = SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, restarts: restarts, pollInterval: pollInterval)
+        day.requestTimeout = requestTimeout
+        let outcome = try await Self.run(day)
         Self.checkInvariants(outcome)
         Self.checkFinals(outcome, games, seqRises: false)
         let failures = outcome.answers["timeout", default: 0] + outcome.answers["503", default: 0]
