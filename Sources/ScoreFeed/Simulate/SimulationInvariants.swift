@@ -310,16 +310,17 @@ public struct SimulationInvariants {
         else { return }
         let kills = day.restarts.map(\.at)
         let troubles = senderTroubles
-        // A record made while the sender still had an older one to deliver (delivered after this
-        // one was made) waited in the sender's queue: a slow sender behind a burst, such as a
-        // failover's catch-up of every game, delivers it late whatever its stamp. That is the
-        // sender's capacity, not the stamp (found by storms; see SimulatingLiveDays, "Storms").
+        // A record made while the sender still had an older one of its activity to deliver
+        // (delivered after this one was made) waited behind it: a game's own pushes go one at a
+        // time, and a sender slower than the lead for each delivers the later ones late whatever
+        // the stamp. Other games' pushes go side by side (``ResilientSink``), so a failover's
+        // catch-up of every game is no queue (storms found one; see SimulatingLiveDays, "Storms").
         for (index, (record, at)) in zip(records, deliveredAt).enumerated() where record.event == .update {
             var earlier = index - 1
             var queued = false
             // Deliveries are in order: only those after this record was made can be its queue.
             while earlier >= 0, deliveredAt[earlier] > record.sentAt, !queued {
-                queued = records[earlier].sentAt < record.sentAt
+                queued = records[earlier].activity == record.activity && records[earlier].sentAt < record.sentAt
                 earlier -= 1
             }
             if queued { continue }

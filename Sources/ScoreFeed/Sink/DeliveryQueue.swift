@@ -4,7 +4,8 @@ import Foundation
 /// newer one supersedes, and when to try again. Handed the time; no I/O.
 ///
 /// Rules:
-/// - Records wait in arrival order, so each activity's stay in `seq` order.
+/// - Records wait in arrival order, so each activity's stay in `seq` order. Each activity has at
+///   most one record in flight; different activities' go side by side.
 /// - An `update` is skipped when a later `update` or `end` of the same activity on the same
 ///   platform is waiting: the newer one carries the whole state. Receivers then see gaps in `seq`; records are never
 ///   renumbered or changed: a record's `apns-id` covers its `seq` and its body, and goes with it.
@@ -24,8 +25,8 @@ public struct DeliveryQueue: Sendable {
     public private(set) var consecutiveFailures = 0
     /// No attempt before this time (nil: now).
     public private(set) var nextAttempt: Date?
-    /// The record handed out by ``begin()`` and not yet settled.
-    public private(set) var inFlight: PushRecord?
+    /// The records handed out by ``begin(activity:)`` and not yet settled, by activity.
+    public private(set) var inFlight: [String: PushRecord] = [:]
     public let backoff: Backoff
 
     public init(backoff: Backoff = Backoff(initial: 1, maximum: 60)) {
@@ -52,45 +53,56 @@ public struct DeliveryQueue: Sendable {
         nextAttempt.map { now >= $0 } ?? true
     }
 
-    /// The oldest waiting record, now in flight; nil when nothing waits or one is in flight.
-    public mutating func begin() -> PushRecord? {
-        guard inFlight == nil, let first = waiting.first else { return nil }
-        inFlight = first
+    /// The activities with records waiting, in the order of their oldest.
+    public var activities: [String] {
+        var seen = Set<String>()
+        return waiting.lazy.map(\.activity).filter { seen.insert($0).inserted }
+    }
+
+    /// The oldest waiting record of `activity`, now in flight; nil when none waits or one of the
+    /// activity is in flight.
+    public mutating func begin(activity: String) -> PushRecord? {
+        guard inFlight[activity] == nil, let first = waiting.first(where: { $0.activity == activity }) else { return nil }
+        inFlight[activity] = first
         return first
     }
 
-    /// The in-flight record was delivered: the sink is healthy again.
-    public mutating func delivered() {
-        guard inFlight != nil else { return }
-        waiting.removeFirst()
-        inFlight = nil
+    /// The in-flight record of `activity` was delivered: the sink is healthy again.
+    public mutating func delivered(activity: String) {
+        guard settle(activity) != nil else { return }
         consecutiveFailures = 0
         nextAttempt = nil
     }
 
-    /// The receiver refused the in-flight record for good: it is dropped (the sink itself works).
-    public mutating func rejectedInFlight() {
-        guard let record = inFlight else { return }
-        waiting.removeFirst()
+    /// The receiver refused the in-flight record of `activity` for good: it is dropped (the sink
+    /// itself works).
+    public mutating func rejectedInFlight(activity: String) {
+        guard let record = settle(activity) else { return }
         rejectedCount += 1
         if record.event == .end { refusedEnds.append(record.activity) }
-        inFlight = nil
     }
 
-    /// The in-flight record failed at `now`: it waits again (unless a newer state superseded it
-    /// meanwhile), and the next attempt backs off. Returns the records skipped because of it.
+    /// The in-flight record of `activity` failed at `now`: it waits again (unless a newer state
+    /// superseded it meanwhile), and the next attempt, of any activity, backs off. Returns the
+    /// records skipped because of it.
     @discardableResult
-    public mutating func failed(now: Date, random: Double) -> [PushRecord] {
-        guard let record = inFlight else { return [] }
-        inFlight = nil
+    public mutating func failed(activity: String, now: Date, random: Double) -> [PushRecord] {
+        guard let record = inFlight.removeValue(forKey: activity) else { return [] }
         consecutiveFailures += 1
         nextAttempt = now.addingTimeInterval(backoff.delay(afterFailure: consecutiveFailures, random: random))
         return coalesce(record)
     }
 
-    /// The in-flight attempt was abandoned (cancelled) without counting as a failure.
-    public mutating func abandoned() {
-        inFlight = nil
+    /// The in-flight attempt of `activity` was abandoned (cancelled) without counting as a failure.
+    public mutating func abandoned(activity: String) {
+        inFlight[activity] = nil
+    }
+
+    /// Takes `activity`'s in-flight record out of flight and out of the queue (it is its oldest).
+    private mutating func settle(_ activity: String) -> PushRecord? {
+        guard let record = inFlight.removeValue(forKey: activity) else { return nil }
+        if let index = waiting.firstIndex(where: { $0.activity == activity }) { waiting.remove(at: index) }
+        return record
     }
 
     /// Drops waiting updates of `latest`'s activity on its platform (an activity id names an iOS
@@ -103,7 +115,7 @@ public struct DeliveryQueue: Sendable {
         var kept: [PushRecord] = []
         kept.reserveCapacity(waiting.count)
         for (index, record) in waiting.enumerated() {
-            let isInFlight = inFlight.map { same($0) && $0.seq == record.seq } ?? false
+            let isInFlight = inFlight[activity].map { same($0) && $0.seq == record.seq } ?? false
             if index < newest, same(record), record.event == .update, !isInFlight {
                 dropped.append(record)
             } else {

@@ -5,7 +5,10 @@ import Foundation
 /// `send` never throws because of the inner sink. While the inner sink is failing, records wait
 /// in a ``DeliveryQueue``: only the newest state per activity is kept (superseded updates are
 /// skipped and counted, receivers see the gap in `seq`), `start` and `end` are never skipped,
-/// and each activity's records go out in order. Waiting records are retried, after a growing
+/// and each activity's records go out in order. Different activities' go side by side: a
+/// request the inner sink is slow to answer holds no other game's push (after a failover every
+/// game's catch-up comes at once, and a broadcast update that waits a minute is past its
+/// timestamp). Waiting records are retried, after a growing
 /// backoff, on the next `send` and by ``flush()``, which a caller runs when its games are over:
 /// it waits until everything is delivered or ``Options/giveUpAfter`` has passed, and then
 /// throws an error naming what was not delivered.
@@ -57,11 +60,12 @@ public actor ResilientSink: PushSink {
     private var queue: DeliveryQueue
     private var delivered = 0
     private var failures = 0
-    private var draining = false
+    /// Activities whose records a drain is sending.
+    private var draining: Set<String> = []
     /// Channel requests that failed in a row, and when the next may be tried.
     private var channelFailures = 0
     private var nextChannelAttempt: Date?
-    private var drainWaiters: [CheckedContinuation<Void, Never>] = []
+    private var drainWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
 
     /// - Parameters:
     ///   - inner: the sink that may fail.
@@ -95,7 +99,7 @@ public actor ResilientSink: PushSink {
     /// due. Returns once it was tried; never throws for the inner sink's failures.
     public func send(_ record: PushRecord) async throws {
         queue.enqueue(record)
-        await drain()
+        await drainAll { $0 == record.activity }
     }
 
     /// Passes the refusal on; a failure to do so is not the game's problem.
@@ -105,7 +109,8 @@ public actor ResilientSink: PushSink {
 
     /// The records of `game` still waiting (after trying them again, when an attempt is due).
     public func pending(game: String) async -> Int {
-        await drain()
+        let mine = Set(queue.waiting.lazy.filter { $0.game == game }.map(\.activity))
+        await drainAll { mine.contains($0) }
         return queue.waiting.filter { $0.game == game }.count
     }
 
@@ -145,7 +150,7 @@ public actor ResilientSink: PushSink {
             // short leaves its record due at once, and a sleep to a time already past returns
             // without looking, so this asks on every round.
             try Task.checkCancellation()
-            await drain()
+            await drainAll { _ in true }
             guard !queue.isEmpty, let next = queue.nextAttempt, next <= giveUp else { break }
             try await clock.sleep(until: next)
         }
@@ -165,36 +170,47 @@ public actor ResilientSink: PushSink {
         }
     }
 
-    /// Sends waiting records while attempts are due. One drain at a time, so each activity's
-    /// records leave in order; a caller arriving meanwhile waits for it to finish.
-    private func drain() async {
-        if draining {
-            await withCheckedContinuation { drainWaiters.append($0) }
+    /// Sends every activity's waiting records while attempts are due, the activities side by
+    /// side. An activity a drain is already sending is waited for when `joining` says so (its
+    /// caller needs its records tried), and otherwise left to that drain.
+    private func drainAll(joining: (String) -> Bool) async {
+        let activities = queue.activities.filter { !draining.contains($0) || joining($0) }
+        guard !activities.isEmpty else { return }
+        if activities.count == 1 { return await drain(activities[0]) }
+        await withDiscardingTaskGroup { group in
+            for activity in activities { group.addTask { await self.drain(activity) } }
+        }
+    }
+
+    /// Sends `activity`'s waiting records, in order, while attempts are due. One drain per
+    /// activity at a time, so its records leave in order; a caller arriving meanwhile waits for
+    /// it to finish.
+    private func drain(_ activity: String) async {
+        if draining.contains(activity) {
+            await withCheckedContinuation { drainWaiters[activity, default: []].append($0) }
             return
         }
-        draining = true
+        draining.insert(activity)
         defer {
-            draining = false
-            let waiters = drainWaiters
-            drainWaiters = []
-            for waiter in waiters { waiter.resume() }
+            draining.remove(activity)
+            for waiter in drainWaiters.removeValue(forKey: activity) ?? [] { waiter.resume() }
         }
-        while queue.isDue(now: clock.now), let record = queue.begin() {
+        while queue.isDue(now: clock.now), let record = queue.begin(activity: activity) {
             do {
                 try await inner.send(record)
                 let wasFailing = queue.isFailing
-                queue.delivered()
+                queue.delivered(activity: activity)
                 delivered += 1
                 if wasFailing { onEvent(.recovered(skipped: queue.skippedCount)) }
             } catch let error as ScoreFeedError where error.code == .sinkRejected {
-                queue.rejectedInFlight()
+                queue.rejectedInFlight(activity: activity)
                 onEvent(.rejected(activity: record.activity, seq: record.seq, error))
             } catch is CancellationError {
-                queue.abandoned()
+                queue.abandoned(activity: activity)
                 return
             } catch {
                 let wasFailing = queue.isFailing
-                queue.failed(now: clock.now, random: random())
+                queue.failed(activity: activity, now: clock.now, random: random())
                 failures += 1
                 if !wasFailing {
                     onEvent(.failing(error as? ScoreFeedError ?? ScoreFeedError(.sinkUnavailable, "\(error)")))

@@ -616,6 +616,24 @@ struct LiveDayScenarioTests {
         #expect(outcome.instances == 2, "the day's run, and the next once the sender is back")
     }
 
+    /// Every real game at once, the instance lost with its state directory halfway through and
+    /// replaced 20 s later (a failover), and a push sender that takes up to 10 s per request: the
+    /// fresh instance's catch-ups of every game reach the sender at once, and each game's
+    /// broadcast updates still reach it before their timestamps (the broadcast invariant). One
+    /// queue for every game's records (``ResilientSink`` before it sent each activity's side by
+    /// side) held the last games' catch-ups past the stamps' 60 s lead.
+    @Test(arguments: withAndroidTopic)
+    func aFailoverBehindASlowSenderDeliversEveryCatchUpInTime(_ mode: Lane) async throws {
+        let games = Self.games(apart: 0)
+        let lost = SimulatedDay.Restart(at: try #require(games.first).moment(0.5), downFor: 20, lostState: true)
+        let outcome = try await Self.run(SimulatedDay(
+            scripted: games, mode: mode.mode, platform: mode.platform, restarts: [lost], sink: SimulatedDay.SinkFaults(slowest: 10),
+            pollInterval: 30))
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games, seqRises: false)
+        #expect(outcome.instances == 2)
+    }
+
     /// Every real game, ten minutes apart (each ends while the next still plays), a push sender
     /// that takes up to a minute per request, and the instance killed between each game's last
     /// period's end and its final (the policy holds the period's end a few seconds for the final):
