@@ -112,7 +112,8 @@ extension GameService {
     }
 
     /// Ends a batch of ``handle(_:source:)`` calls: one sync makes everything they applied
-    /// durable (group commit), then every game they touched sends its pushes. Returns a message
+    /// durable (group commit), then every game they touched sends its pushes (side by side on
+    /// the system clock, in the order they came on the feed clock). Returns a message
     /// for people when the journal could not be written or a sink failed.
     public func endBatch() async -> ScoreFeedError? {
         guard let journal = store?.journal, let batch = state.endBatch() else { return nil }
@@ -123,13 +124,17 @@ extension GameService {
             // Each game tries again before it sends, and holds its pushes while it fails.
             failure = error
         }
-        // Each game sends its pushes, each recorded as delivered before the next goes (any
-        // game's): a crash sends again at most the one in flight.
-        for id in batch {
-            guard let engine = engines[id] else { continue }
+        // Each game sends its pushes, each recorded as delivered before its next goes: a crash
+        // sends again at most the one in flight of each game. The games go side by side on the
+        // system clock (a sender slow for one holds no other's), in turn on the feed clock.
+        let statuses = await eachGame(of: batch) { id, engine in
             let status = await Self.flush(engine)
+            await self.absorb(id, status)
+            return status
+        }
+        for id in batch {
+            guard let status = statuses[id] else { continue }
             failure = failure ?? checkpointProblem(id, status.checkpointFailure) ?? status.sinkFailure.map { Self.sinkFailed(id, $0) }
-            await absorb(id, status)
         }
         return failure
     }

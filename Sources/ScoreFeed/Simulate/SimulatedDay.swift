@@ -18,7 +18,7 @@ public struct SimulatedDay: Sendable {
     /// A storm: one day in five, the faults that do most harm together come together (more games
     /// read by `serve`, more backlogs split, more stale edges, an instance lost with its state
     /// directory while games are on and replaced within a minute, more drawn restarts that lose
-    /// it, a sender slow on every request (each takes up to 1–5 s) and down as a game ends, the
+    /// it, a sender slow on every request (each takes up to 1–30 s) and down as a game ends, the
     /// instance killed before it is back). Alone each is common enough; a fault that needs them all at once
     /// would hide in days drawn one fault at a time.
     public var isStorm = false
@@ -281,7 +281,7 @@ public struct SimulatedDay: Sendable {
         }
         if let senderDown { sink.failing.append(senderDown) }
         if random.chance(0.3) { sink.slowest = random.double(in: 0.1...5) }
-        if storm { sink.slowest = max(sink.slowest, 1 + weather.double(in: 0...4)) }
+        if storm { sink.slowest = max(sink.slowest, 1 + weather.double(in: 0...29)) }
         if mode == .broadcastPerGame {
             if random.chance(0.3) {
                 let from = start.addingTimeInterval(random.double(in: 0...3600))
