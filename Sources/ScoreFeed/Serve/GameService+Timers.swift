@@ -73,8 +73,13 @@ extension GameService {
                     timerTarget = nil
                     startDue(now: now, in: &group)
                     // A channel granted now is created through the sink: in a child, like a game's
-                    // work, so a slow sink never holds the timer past another game's deadline.
-                    if !state.board.waiting.isEmpty { group.addTask { await self.grantFreedChannels() } }
+                    // work, so a slow sink never holds the timer past another game's deadline. (Granted
+                    // here, before the timer sleeps again: a child that found nothing to grant would
+                    // wake it, and it would look again at once, and again.)
+                    if !state.board.waiting.isEmpty {
+                        let granted = state.board.grantFreed()
+                        if !granted.isEmpty { group.addTask { await self.carry(granted) } }
+                    }
                 })
         }
     }

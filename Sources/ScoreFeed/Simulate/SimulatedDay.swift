@@ -27,6 +27,12 @@ public struct SimulatedDay: Sendable {
     /// How long a request that times out takes (the poller's `--timeout`; a drawn day's is the
     /// default, 10 s).
     public var requestTimeout: TimeInterval = 10
+    /// The most channels ScoreFeed keeps at once (`--max-channels`; a drawn day's is the
+    /// default): a game past it holds its pushes until another game's channel is deleted.
+    public var maxChannels: Int?
+
+    /// Whether a broadcast game may wait for its channel: APNs refuses creates, or the cap holds it.
+    var channelsWait: Bool { sink.channelRefusals > 0 || maxChannels != nil }
     /// Token mode: each game's activity is started by a push (`--start`), a game that comes back
     /// after it was ended by a new one.
     public var startsActivities = false

@@ -245,7 +245,7 @@ public enum Simulation {
             }
             var options = GameService.Options(
                 clock: .system, coalescer: day.coalescer, renderer: renderer, stateDirectory: state,
-                channels: .init(manage: day.hasChannels, deleteUnknown: true),
+                channels: .init(manage: day.hasChannels, maxChannels: day.maxChannels ?? ChannelManagement().maxChannels, deleteUnknown: true),
                 metrics: metrics, wallClock: clock)
             options.otherLanes = otherLanes
             service = try GameService(options: options, sink: sink)

@@ -305,7 +305,7 @@ public struct SimulationInvariants {
     mutating func checkBroadcastStamps() {
         // A sender slower than the stamps' lead (``PushRenderer/Configuration/failoverHeadStart``)
         // delivers late whatever the stamp, as do channels refused and made again later.
-        guard day.hasChannels, deliveredAt.count == records.count, day.sink.channelRefusals == 0,
+        guard day.hasChannels, deliveredAt.count == records.count, !day.channelsWait,
               day.sink.slowest < TimeInterval(PushRenderer.Configuration.failoverHeadStart)
         else { return }
         let kills = day.restarts.map(\.at)
@@ -349,7 +349,7 @@ public struct SimulationInvariants {
             let stop = nextStart(after: index)
             let around = started.addingTimeInterval(-1)..<started.addingTimeInterval(900)
             guard !day.sink.failing.contains(where: { $0.overlaps(around) }),
-                  !day.sink.channelOutages.contains(where: { $0.overlaps(around) }), day.sink.channelRefusals == 0
+                  !day.sink.channelOutages.contains(where: { $0.overlaps(around) }), !day.channelsWait
             else { continue }
             for (record, at) in zip(records, deliveredAt) where at >= started && at < stop && record.sentAt < started {
                 check(at <= started.addingTimeInterval(moment),
@@ -379,7 +379,7 @@ public struct SimulationInvariants {
         // A game with no push at all breaks ``checkEnd(_:_:)`` already (its last push carries the
         // feed's final).
         guard !sent.isEmpty, !plan.hasStaleEdge, day.sink.slowest == 0 else { return }
-        if day.hasChannels, day.sink.channelRefusals > 0 { return }
+        if day.hasChannels, day.channelsWait { return }
         let wait = (plan.path == .poll ? day.pollInterval : 0) + Self.freshnessSlack
         let scored = plan.path == .poll ? plan.game.pollScores : plan.game.serveScores
         var hold = Double.infinity

@@ -11,7 +11,8 @@ import Foundation
 ///   renumbered or changed: a record's `apns-id` covers its `seq` and its body, and goes with it.
 /// - `start` and `end` are never skipped. The record being sent is never skipped.
 /// - After a failure the next attempt waits a ``Backoff`` delay that grows with consecutive
-///   failures; a success resets it.
+///   failures; a success resets it. Attempts side by side count as one round: their failures
+///   count once, and a success that began before the last failure was counted does not reset it.
 public struct DeliveryQueue: Sendable {
     /// Records not yet delivered, oldest first.
     public private(set) var waiting: [PushRecord] = []
@@ -27,6 +28,10 @@ public struct DeliveryQueue: Sendable {
     public private(set) var nextAttempt: Date?
     /// The records handed out by ``begin(activity:)`` and not yet settled, by activity.
     public private(set) var inFlight: [String: PushRecord] = [:]
+    /// The round each in-flight attempt began in; a round ends when a failure is counted or a
+    /// success ends the failing.
+    private var roundOfAttempt: [String: Int] = [:]
+    private var round = 0
     public let backoff: Backoff
 
     public init(backoff: Backoff = Backoff(initial: 1, maximum: 60)) {
@@ -64,14 +69,20 @@ public struct DeliveryQueue: Sendable {
     public mutating func begin(activity: String) -> PushRecord? {
         guard inFlight[activity] == nil, let first = waiting.first(where: { $0.activity == activity }) else { return nil }
         inFlight[activity] = first
+        roundOfAttempt[activity] = round
         return first
     }
 
-    /// The in-flight record of `activity` was delivered: the sink is healthy again.
-    public mutating func delivered(activity: String) {
-        guard settle(activity) != nil else { return }
+    /// The in-flight record of `activity` was delivered: the sink is healthy again, unless the
+    /// attempt began before the last failure was counted. Returns whether it ended the failing.
+    @discardableResult
+    public mutating func delivered(activity: String) -> Bool {
+        let began = roundOfAttempt[activity]
+        guard settle(activity) != nil, isFailing, began == round else { return false }
         consecutiveFailures = 0
         nextAttempt = nil
+        round += 1
+        return true
     }
 
     /// The receiver refused the in-flight record of `activity` for good: it is dropped (the sink
@@ -88,19 +99,25 @@ public struct DeliveryQueue: Sendable {
     @discardableResult
     public mutating func failed(activity: String, now: Date, random: Double) -> [PushRecord] {
         guard let record = inFlight.removeValue(forKey: activity) else { return [] }
-        consecutiveFailures += 1
-        nextAttempt = now.addingTimeInterval(backoff.delay(afterFailure: consecutiveFailures, random: random))
+        // Attempts that went side by side fail together once: one outage, one failure.
+        if roundOfAttempt.removeValue(forKey: activity) == round {
+            consecutiveFailures += 1
+            nextAttempt = now.addingTimeInterval(backoff.delay(afterFailure: consecutiveFailures, random: random))
+            round += 1
+        }
         return coalesce(record)
     }
 
     /// The in-flight attempt of `activity` was abandoned (cancelled) without counting as a failure.
     public mutating func abandoned(activity: String) {
         inFlight[activity] = nil
+        roundOfAttempt[activity] = nil
     }
 
     /// Takes `activity`'s in-flight record out of flight and out of the queue (it is its oldest).
     private mutating func settle(_ activity: String) -> PushRecord? {
         guard let record = inFlight.removeValue(forKey: activity) else { return nil }
+        roundOfAttempt[activity] = nil
         if let index = waiting.firstIndex(where: { $0.activity == activity }) { waiting.remove(at: index) }
         return record
     }

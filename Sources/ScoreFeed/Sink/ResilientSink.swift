@@ -5,13 +5,13 @@ import Foundation
 /// `send` never throws because of the inner sink. While the inner sink is failing, records wait
 /// in a ``DeliveryQueue``: only the newest state per activity is kept (superseded updates are
 /// skipped and counted, receivers see the gap in `seq`), `start` and `end` are never skipped,
-/// and each activity's records go out in order. Different activities' go side by side: a
-/// request the inner sink is slow to answer holds no other game's push (after a failover every
-/// game's catch-up comes at once, and a broadcast update that waits a minute is past its
-/// timestamp). Waiting records are retried, after a growing
-/// backoff, on the next `send` and by ``flush()``, which a caller runs when its games are over:
-/// it waits until everything is delivered or ``Options/giveUpAfter`` has passed, and then
-/// throws an error naming what was not delivered.
+/// and each activity's records go out in order. Different activities' go side by side: while the
+/// inner sink works, a request it is slow to answer holds no other game's push (after a failover
+/// every game's catch-up comes at once, and a broadcast update that waits a minute is past its
+/// timestamp). Waiting records are retried, after a growing backoff, on the next `send` (which
+/// returns once they were tried too, side by side with its own) and by ``flush()``, which a
+/// caller runs when its games are over: it waits until everything is delivered or
+/// ``Options/giveUpAfter`` has passed, and then throws an error naming what was not delivered.
 ///
 /// The engine need not change: the wrapper is a ``PushSink`` like any other.
 public actor ResilientSink: PushSink {
@@ -107,10 +107,11 @@ public actor ResilientSink: PushSink {
         try? await inner.refused(refusal)
     }
 
-    /// The records of `game` still waiting (after trying them again, when an attempt is due).
+    /// The records of `game` still waiting (after trying them again, when an attempt is due; other
+    /// games' are left to their own calls).
     public func pending(game: String) async -> Int {
         let mine = Set(queue.waiting.lazy.filter { $0.game == game }.map(\.activity))
-        await drainAll { mine.contains($0) }
+        await drainAll(retryingOthers: false) { mine.contains($0) }
         return queue.waiting.filter { $0.game == game }.count
     }
 
@@ -170,27 +171,42 @@ public actor ResilientSink: PushSink {
         }
     }
 
-    /// Sends every activity's waiting records while attempts are due, the activities side by
-    /// side. An activity a drain is already sending is waited for when `joining` says so (its
-    /// caller needs its records tried), and otherwise left to that drain.
-    private func drainAll(joining: (String) -> Bool) async {
-        let activities = queue.activities.filter { !draining.contains($0) || joining($0) }
-        guard !activities.isEmpty else { return }
-        if activities.count == 1 { return await drain(activities[0]) }
-        await withDiscardingTaskGroup { group in
-            for activity in activities { group.addTask { await self.drain(activity) } }
+    /// Sends the waiting records of the activities with records waiting while attempts are due,
+    /// the activities side by side: those `joining` names are sent, or waited for when a drain
+    /// already sends them (their caller needs them tried); the others (with `retryingOthers`: what
+    /// waits after a failure) only when no drain sends them yet. Each activity is taken before
+    /// anything is awaited, so a call arriving meanwhile waits for its drain.
+    private func drainAll(retryingOthers: Bool = true, joining: (String) -> Bool) async {
+        var run: [String] = [], join: [String] = []
+        for activity in queue.activities {
+            if draining.contains(activity) {
+                if joining(activity) { join.append(activity) }
+            } else if retryingOthers || joining(activity) {
+                draining.insert(activity)
+                run.append(activity)
+            }
+        }
+        switch (run.count, join.count) {
+        case (0, 0): return
+        case (1, 0): await drain(run[0])
+        case (0, 1): await waitForDrain(join[0])
+        default:
+            await withDiscardingTaskGroup { group in
+                for activity in run { group.addTask { await self.drain(activity) } }
+                for activity in join { group.addTask { await self.waitForDrain(activity) } }
+            }
         }
     }
 
-    /// Sends `activity`'s waiting records, in order, while attempts are due. One drain per
-    /// activity at a time, so its records leave in order; a caller arriving meanwhile waits for
-    /// it to finish.
+    /// Returns once the drain sending `activity` has finished.
+    private func waitForDrain(_ activity: String) async {
+        guard draining.contains(activity) else { return }
+        await withCheckedContinuation { drainWaiters[activity, default: []].append($0) }
+    }
+
+    /// Sends `activity`'s waiting records, in order, while attempts are due, then lets go of the
+    /// activity (taken by ``drainAll(retryingOthers:joining:)``) and wakes who waited for it.
     private func drain(_ activity: String) async {
-        if draining.contains(activity) {
-            await withCheckedContinuation { drainWaiters[activity, default: []].append($0) }
-            return
-        }
-        draining.insert(activity)
         defer {
             draining.remove(activity)
             for waiter in drainWaiters.removeValue(forKey: activity) ?? [] { waiter.resume() }
@@ -198,10 +214,8 @@ public actor ResilientSink: PushSink {
         while queue.isDue(now: clock.now), let record = queue.begin(activity: activity) {
             do {
                 try await inner.send(record)
-                let wasFailing = queue.isFailing
-                queue.delivered(activity: activity)
                 delivered += 1
-                if wasFailing { onEvent(.recovered(skipped: queue.skippedCount)) }
+                if queue.delivered(activity: activity) { onEvent(.recovered(skipped: queue.skippedCount)) }
             } catch let error as ScoreFeedError where error.code == .sinkRejected {
                 queue.rejectedInFlight(activity: activity)
                 onEvent(.rejected(activity: record.activity, seq: record.seq, error))
@@ -212,7 +226,7 @@ public actor ResilientSink: PushSink {
                 let wasFailing = queue.isFailing
                 queue.failed(activity: activity, now: clock.now, random: random())
                 failures += 1
-                if !wasFailing {
+                if !wasFailing, queue.isFailing {
                     onEvent(.failing(error as? ScoreFeedError ?? ScoreFeedError(.sinkUnavailable, "\(error)")))
                 }
                 return

@@ -635,6 +635,27 @@ struct LiveDayScenarioTests {
         #expect(outcome.instances == 2)
     }
 
+    /// Every real game twenty minutes apart, with room for two channels (`--max-channels 2`): a
+    /// game past the cap holds its pushes until an earlier game's channel is deleted after its
+    /// linger, then goes on, and every game ends with its final; the timer sleeps meanwhile. The
+    /// timer that granted freed channels in a child of its own woke itself for each grant that
+    /// found the cap still full, and looked again at once: virtual time stood still (tried).
+    @Test(arguments: withAndroidTopic)
+    func gamesPastTheChannelCapWaitAndEnd(_ mode: Lane) async throws {
+        let games = Self.games(apart: 1200)
+        var day = SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, pollInterval: 30)
+        day.maxChannels = 2
+        let outcome = try await Self.run(day)
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games)
+        if mode.hasChannels, games.count >= 3 {
+            // The third game tips off while the first two hold both channels: it waits for the
+            // first one's final (and linger).
+            let third = try #require(outcome.records.first { $0.game == games[2].game.id })
+            #expect(third.sentAt > (try #require(games[0].finalAt)), "the third game waited for a channel")
+        }
+    }
+
     /// Every real game, ten minutes apart (each ends while the next still plays), a push sender
     /// that takes up to a minute per request, and the instance killed between each game's last
     /// period's end and its final (the policy holds the period's end a few seconds for the final):

@@ -212,6 +212,26 @@ struct ResilientSinkTests {
         #expect(!queue.isDue(now: Make.start), "a failure backs off every activity")
     }
 
+    /// Attempts side by side that fail in one outage count as one failure (the backoff stays at
+    /// its first step, not ten steps on after ten games' catch-ups), and a success that began
+    /// before the failure was counted does not end the failing; one that began after does.
+    @Test func failuresSideBySideCountOnce() {
+        var queue = DeliveryQueue(backoff: Backoff(initial: 2, jitter: 0))
+        for activity in ["A", "B", "C"] { queue.enqueue(Self.records(activity, count: 1, end: false)[0]) }
+        let begun = ["A", "B", "C"].compactMap { queue.begin(activity: $0) }
+        #expect(begun.count == 3)
+        queue.failed(activity: "A", now: Make.start, random: 0)
+        queue.failed(activity: "B", now: Make.start.addingTimeInterval(1), random: 0)
+        #expect(queue.consecutiveFailures == 1 && queue.nextAttempt == Make.start.addingTimeInterval(2))
+        let ended = queue.delivered(activity: "C")
+        #expect(!ended && queue.isFailing, "C's attempt began before the failure")
+        #expect(queue.waiting.map(\.activity) == ["A", "B"])
+        let again = queue.begin(activity: "A")
+        let recovered = queue.delivered(activity: "A")
+        #expect(again != nil && recovered, "an attempt begun after the failure ends it")
+        #expect(!queue.isFailing && queue.nextAttempt == nil)
+    }
+
     /// A sink that takes a set time per record of each activity, on a simulated clock, and
     /// remembers when it delivered each.
     actor TimedSink: PushSink {
