@@ -60,6 +60,8 @@ public struct DeliveryQueue: Sendable {
 
     /// The activities with records waiting, in the order of their oldest.
     public var activities: [String] {
+        // Mostly the one record just queued.
+        if waiting.count < 2 { return waiting.map(\.activity) }
         var seen = Set<String>()
         return waiting.lazy.map(\.activity).filter { seen.insert($0).inserted }
     }
