@@ -155,6 +155,9 @@ public actor ResilientSink: PushSink {
             guard !queue.isEmpty, let next = queue.nextAttempt, next <= giveUp else { break }
             try await clock.sleep(until: next)
         }
+        // Cancelled in the middle of the drain: its sends gave their records back, which is no
+        // failure of the sink.
+        if !queue.isEmpty { try Task.checkCancellation() }
         let refusedEnds = queue.refusedEnds
         guard queue.isEmpty, refusedEnds.isEmpty else {
             var parts: [String] = []
