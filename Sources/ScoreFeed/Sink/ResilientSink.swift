@@ -8,7 +8,7 @@ import Foundation
 /// and each activity's records go out in order. Different activities' go side by side: while the
 /// inner sink works, a request it is slow to answer holds no other game's push (after a failover
 /// every game's catch-up comes at once, and a broadcast update that waits a minute is past its
-/// timestamp). Waiting records are retried, after a growing backoff, on the next `send` (which
+/// timestamp), up to ``Options/maxInFlight`` requests at once. Waiting records are retried, after a growing backoff, on the next `send` (which
 /// returns once they were tried too, side by side with its own) and by ``flush()``, which a
 /// caller runs when its games are over: it waits until everything is delivered or
 /// ``Options/giveUpAfter`` has passed, and then throws an error naming what was not delivered.
@@ -21,10 +21,15 @@ public actor ResilientSink: PushSink {
         public var backoff: Backoff
         /// ``ResilientSink/flush()`` gives up this many seconds after it starts.
         public var giveUpAfter: TimeInterval
+        /// The most records sent at once, across activities: past it, an activity's next record
+        /// waits for another's request to end (a sender's connections are few, and a request
+        /// queued behind them spends its own time-out there).
+        public var maxInFlight: Int
 
-        public init(backoff: Backoff = Backoff(initial: 1, maximum: 60), giveUpAfter: TimeInterval = 600) {
+        public init(backoff: Backoff = Backoff(initial: 1, maximum: 60), giveUpAfter: TimeInterval = 600, maxInFlight: Int = 32) {
             self.backoff = backoff
             self.giveUpAfter = giveUpAfter
+            self.maxInFlight = maxInFlight
         }
     }
 
@@ -66,6 +71,10 @@ public actor ResilientSink: PushSink {
     private var channelFailures = 0
     private var nextChannelAttempt: Date?
     private var drainWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
+    /// Requests the inner sink has under way, and the drains waiting for one to end
+    /// (``Options/maxInFlight``).
+    private var sending = 0
+    private var slotWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// - Parameters:
     ///   - inner: the sink that may fail.
@@ -214,26 +223,60 @@ public actor ResilientSink: PushSink {
             draining.remove(activity)
             for waiter in drainWaiters.removeValue(forKey: activity) ?? [] { waiter.resume() }
         }
-        while queue.isDue(now: clock.now), let record = queue.begin(activity: activity) {
-            do {
-                try await inner.send(record)
-                delivered += 1
-                if queue.delivered(activity: activity) { onEvent(.recovered(skipped: queue.skippedCount)) }
-            } catch let error as ScoreFeedError where error.code == .sinkRejected {
-                queue.rejectedInFlight(activity: activity)
-                onEvent(.rejected(activity: record.activity, seq: record.seq, error))
-            } catch is CancellationError {
-                queue.abandoned(activity: activity)
-                return
-            } catch {
-                let wasFailing = queue.isFailing
-                queue.failed(activity: activity, now: clock.now, random: random())
-                failures += 1
-                if !wasFailing, queue.isFailing {
-                    onEvent(.failing(error as? ScoreFeedError ?? ScoreFeedError(.sinkUnavailable, "\(error)")))
-                }
+        while queue.isDue(now: clock.now), queue.waiting.contains(where: { $0.activity == activity }) {
+            await takeSlot()
+            guard queue.isDue(now: clock.now), let record = queue.begin(activity: activity) else {
+                giveBackSlot()
                 return
             }
+            let goesOn = await attempt(record, of: activity)
+            giveBackSlot()
+            guard goesOn else { return }
+        }
+    }
+
+    /// Sends `record`, `activity`'s in flight, and settles it; false when the drain stops (the
+    /// sink failed, or the task was cancelled).
+    private func attempt(_ record: PushRecord, of activity: String) async -> Bool {
+        do {
+            try await inner.send(record)
+            delivered += 1
+            if queue.delivered(activity: activity) { onEvent(.recovered(skipped: queue.skippedCount)) }
+            return true
+        } catch let error as ScoreFeedError where error.code == .sinkRejected {
+            queue.rejectedInFlight(activity: activity)
+            onEvent(.rejected(activity: record.activity, seq: record.seq, error))
+            return true
+        } catch is CancellationError {
+            queue.abandoned(activity: activity)
+            return false
+        } catch {
+            let wasFailing = queue.isFailing
+            queue.failed(activity: activity, now: clock.now, random: random())
+            failures += 1
+            if !wasFailing, queue.isFailing {
+                onEvent(.failing(error as? ScoreFeedError ?? ScoreFeedError(.sinkUnavailable, "\(error)")))
+            }
+            return false
+        }
+    }
+
+    /// Waits until fewer than ``Options/maxInFlight`` requests are under way, and counts one more.
+    private func takeSlot() async {
+        if sending < max(1, options.maxInFlight) {
+            sending += 1
+            return
+        }
+        // The slot is handed over by ``giveBackSlot()``, counted as it was.
+        await withCheckedContinuation { slotWaiters.append($0) }
+    }
+
+    /// A request ended: its slot goes to the drain that waited longest, or is free.
+    private func giveBackSlot() {
+        if slotWaiters.isEmpty {
+            sending -= 1
+        } else {
+            slotWaiters.removeFirst().resume()
         }
     }
 }

@@ -212,6 +212,23 @@ struct ResilientSinkTests {
         #expect(!queue.isDue(now: Make.start), "a failure backs off every activity")
     }
 
+    /// At most ``ResilientSink/Options/maxInFlight`` requests at once: with room for two, three
+    /// games' records (10 s each, on virtual time) go two at once, the third when one ends.
+    @Test func atMostMaxInFlightRequestsGoAtOnce() throws {
+        let clock = SimulatedClock(Make.start)
+        let inner = TimedSink(clock: clock, takes: ["A": 10, "B": 10, "C": 10])
+        let sink = ResilientSink(inner, options: .init(maxInFlight: 2), clock: clock)
+        let records = ["A", "B", "C"].map { Self.records($0, count: 1, end: false)[0] }
+        let ending = SimulationExecutor.run(on: clock) {
+            await withDiscardingTaskGroup { group in
+                for record in records { group.addTask { try? await sink.send(record) } }
+            }
+            return await inner.delivered
+        }
+        guard case .finished(let delivered) = ending else { throw ScoreFeedError(.invalidValue, "the run did not finish: \(ending)") }
+        #expect(delivered.map { $0.split(separator: "@").last.map(String.init) ?? "" }.sorted() == ["10", "10", "20"], "\(delivered)")
+    }
+
     /// Attempts side by side that fail in one outage count as one failure (the backoff stays at
     /// its first step, not ten steps on after ten games' catch-ups), and a success that began
     /// before the failure was counted does not end the failing; one that began after does.
