@@ -208,12 +208,12 @@ public struct LivePoller: Sendable {
                 snapshot = try? lastPlayByPlay.map(decode)
             }
             // How far off the next answer may be: a wait for a fresh copy outlasts it.
-            let nextRequest = schedule.longestWait(after: outcome) + fetcher.requestTimeout
+            let nextAnswer = schedule.longestWait(after: outcome) + fetcher.requestTimeout
             if let snapshot {
                 let before = await service.standing(of: gameId)
                 if let after = await hand(
                     snapshot, to: service, before: before, handed: &handed, handedPrefix: &handedPrefix, oldCopies: &oldCopies,
-                    nextRequest: nextRequest, waitingForTeams: news.isAnnouncedOnly, report: report
+                    nextAnswer: nextAnswer, waitingForTeams: news.isAnnouncedOnly, report: report
                 ) {
                     // Only a final ends the poll of a game here; one called off ends when the watch says so.
                     if after.ending == .final {
@@ -237,7 +237,7 @@ public struct LivePoller: Sendable {
                 let before = await service.standing(of: gameId)
                 if await hand(
                     alone, to: service, before: before, handed: &handed, handedPrefix: &handedPrefix, oldCopies: &oldCopies,
-                    nextRequest: nextRequest, waitingForTeams: false, report: report
+                    nextAnswer: nextAnswer, waitingForTeams: false, report: report
                 )?.ending == .final {
                     ended = true
                     return
@@ -277,7 +277,7 @@ public struct LivePoller: Sendable {
     /// after, or nil when nothing could be handed (its teams not known yet).
     private func hand(
         _ snapshot: LiveSnapshot, to service: GameService, before: GameService.Standing, handed: inout [Int: UInt64],
-        handedPrefix: inout Int, oldCopies: inout Int, nextRequest: TimeInterval, waitingForTeams: Bool, report: @Sendable (Report) -> Void
+        handedPrefix: inout Int, oldCopies: inout Int, nextAnswer: TimeInterval, waitingForTeams: Bool, report: @Sendable (Report) -> Void
     ) async -> GameService.Standing? {
         let (known, earlier) = (before.known, before.ending)
         // Not before its teams are known (a game started from the scoreboard too); the next whole
@@ -309,7 +309,7 @@ public struct LivePoller: Sendable {
             snapshot: fresh, score: snapshot.score.flatMap { score in snapshot.newest.map { (score, $0) } },
             end: snapshot.end.map { ($0, snapshot.events.count + 1) }, game: gameId, written: snapshot.stamp.written,
             source: playByPlay.absoluteString,
-            ignoring: [.periodBackwards], waitingForNext: firstCopyWait(snapshot, after: before, waited: &oldCopies, nextRequest: nextRequest))
+            ignoring: [.periodBackwards], waitingForNext: firstCopyWait(snapshot, after: before, waited: &oldCopies, nextAnswer: nextAnswer))
         for problem in problems { report(.problem(problem)) }
         if let earlier, earlier.isCalledOff, after.ending != earlier { report(.back(gameId, earlier)) }
         if after.ending == .final { report(.ended(gameId)) }
@@ -321,15 +321,16 @@ public struct LivePoller: Sendable {
     /// the game, nothing tells it from a game at a break), and an instance that took over from a
     /// lost one would show a score older than the lost one had shown. So the first copies of a
     /// game whose events the instance does not hold (`before`) wait for the next answer (at most
-    /// `nextRequest` away: ``PollSchedule/longestWait(after:)``, a poll's interval or longer as a
+    /// `nextAnswer` away: ``PollSchedule/longestWait(after:)``, a poll's interval or longer as a
     /// failure backs off or a `Retry-After` asks, up to ten minutes, and the request's time-out,
-    /// ``LiveSource/requestTimeout``) and 5 s of room, one catch-up in parts, while they are old, at most ``oldCopiesWaited``
-    /// of them (`waited` counts them, and each answer without a copy meanwhile); the first fresh
-    /// copy, or the game's end, decides on all of them as one moment. While the feed fails there is
-    /// nothing newer to show, and the old copy would take the screen back: waiting is right.
+    /// ``LiveSource/requestTimeout``) and 5 s of room, one catch-up in parts, while they are old,
+    /// at most ``oldCopiesWaited`` of them (`waited` counts them, and each answer without a copy
+    /// meanwhile); the first fresh copy, or the game's end, decides on all of them as one moment.
+    /// While the feed fails there is nothing newer to show, and the old copy would take the screen
+    /// back: waiting is right.
     /// A game the instance holds refuses older copies by its checkpoint (``GameSession/newestCopy``)
     /// and waits for nothing, but for a wait restored open.
-    func firstCopyWait(_ snapshot: LiveSnapshot, after before: GameService.Standing, waited: inout Int, nextRequest: TimeInterval) -> TimeInterval {
+    func firstCopyWait(_ snapshot: LiveSnapshot, after before: GameService.Standing, waited: inout Int, nextAnswer: TimeInterval) -> TimeInterval {
         guard waited < Self.oldCopiesWaited, before.progress == 0 || waited > 0, snapshot.end == nil, let written = snapshot.stamp.written,
               clock.now.timeIntervalSince(written) > schedule.interval
         else {
@@ -337,7 +338,7 @@ public struct LivePoller: Sendable {
             return 0
         }
         waited += 1
-        return nextRequest + 5
+        return nextAnswer + 5
     }
 
     /// The most old copies a game new to the instance waits through (``firstCopyWait``): about two

@@ -19,8 +19,8 @@ public struct SimulatedDay: Sendable {
     /// read by `serve`, more backlogs split, more stale edges, an instance lost with its state
     /// directory while games are on and replaced within a minute, more drawn restarts that lose
     /// it, a sender slow on every request (each takes up to 1–30 s) and down as a game ends, the
-    /// instance killed before it is back). Alone each is common enough; a fault that needs them all at once
-    /// would hide in days drawn one fault at a time.
+    /// instance killed before it is back). Alone each is common enough; a fault that needs them
+    /// all at once would hide in days drawn one fault at a time.
     public var isStorm = false
     /// What the poll path waits between requests.
     public var pollInterval: TimeInterval

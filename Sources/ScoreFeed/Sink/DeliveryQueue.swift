@@ -26,11 +26,14 @@ public struct DeliveryQueue: Sendable {
     public private(set) var consecutiveFailures = 0
     /// No attempt before this time (nil: now).
     public private(set) var nextAttempt: Date?
-    /// The records handed out by ``begin(activity:)`` and not yet settled, by activity.
-    public private(set) var inFlight: [String: PushRecord] = [:]
-    /// The round each in-flight attempt began in; a round ends when a failure is counted or a
-    /// success ends the failing.
-    private var roundOfAttempt: [String: Int] = [:]
+    /// A record handed out by ``begin(activity:)`` and not yet settled, and the round its attempt
+    /// began in (a round ends when a failure is counted or a success ends the failing).
+    private struct Attempt: Sendable {
+        var record: PushRecord
+        var round: Int
+    }
+    /// The attempts under way, by activity.
+    private var inFlight: [String: Attempt] = [:]
     private var round = 0
     public let backoff: Backoff
 
@@ -70,8 +73,7 @@ public struct DeliveryQueue: Sendable {
     /// activity is in flight.
     public mutating func begin(activity: String) -> PushRecord? {
         guard inFlight[activity] == nil, let first = waiting.first(where: { $0.activity == activity }) else { return nil }
-        inFlight[activity] = first
-        roundOfAttempt[activity] = round
+        inFlight[activity] = Attempt(record: first, round: round)
         return first
     }
 
@@ -79,8 +81,7 @@ public struct DeliveryQueue: Sendable {
     /// attempt began before the last failure was counted. Returns whether it ended the failing.
     @discardableResult
     public mutating func delivered(activity: String) -> Bool {
-        let began = roundOfAttempt[activity]
-        guard settle(activity) != nil, isFailing, began == round else { return false }
+        guard let attempt = settle(activity), isFailing, attempt.round == round else { return false }
         consecutiveFailures = 0
         nextAttempt = nil
         round += 1
@@ -90,7 +91,7 @@ public struct DeliveryQueue: Sendable {
     /// The receiver refused the in-flight record of `activity` for good: it is dropped (the sink
     /// itself works).
     public mutating func rejectedInFlight(activity: String) {
-        guard let record = settle(activity) else { return }
+        guard let record = settle(activity)?.record else { return }
         rejectedCount += 1
         if record.event == .end { refusedEnds.append(record.activity) }
     }
@@ -100,28 +101,26 @@ public struct DeliveryQueue: Sendable {
     /// records skipped because of it.
     @discardableResult
     public mutating func failed(activity: String, now: Date, random: Double) -> [PushRecord] {
-        guard let record = inFlight.removeValue(forKey: activity) else { return [] }
+        guard let attempt = inFlight.removeValue(forKey: activity) else { return [] }
         // Attempts that went side by side fail together once: one outage, one failure.
-        if roundOfAttempt.removeValue(forKey: activity) == round {
+        if attempt.round == round {
             consecutiveFailures += 1
             nextAttempt = now.addingTimeInterval(backoff.delay(afterFailure: consecutiveFailures, random: random))
             round += 1
         }
-        return coalesce(record)
+        return coalesce(attempt.record)
     }
 
     /// The in-flight attempt of `activity` was abandoned (cancelled) without counting as a failure.
     public mutating func abandoned(activity: String) {
         inFlight[activity] = nil
-        roundOfAttempt[activity] = nil
     }
 
     /// Takes `activity`'s in-flight record out of flight and out of the queue (it is its oldest).
-    private mutating func settle(_ activity: String) -> PushRecord? {
-        guard let record = inFlight.removeValue(forKey: activity) else { return nil }
-        roundOfAttempt[activity] = nil
+    private mutating func settle(_ activity: String) -> Attempt? {
+        guard let attempt = inFlight.removeValue(forKey: activity) else { return nil }
         if let index = waiting.firstIndex(where: { $0.activity == activity }) { waiting.remove(at: index) }
-        return record
+        return attempt
     }
 
     /// Drops waiting updates of `latest`'s activity on its platform (an activity id names an iOS
@@ -134,7 +133,7 @@ public struct DeliveryQueue: Sendable {
         var kept: [PushRecord] = []
         kept.reserveCapacity(waiting.count)
         for (index, record) in waiting.enumerated() {
-            let isInFlight = inFlight[activity].map { same($0) && $0.seq == record.seq } ?? false
+            let isInFlight = inFlight[activity].map { same($0.record) && $0.record.seq == record.seq } ?? false
             if index < newest, same(record), record.event == .update, !isInFlight {
                 dropped.append(record)
             } else {

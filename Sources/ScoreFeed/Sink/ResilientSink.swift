@@ -8,10 +8,11 @@ import Foundation
 /// and each activity's records go out in order. Different activities' go side by side: while the
 /// inner sink works, a request it is slow to answer holds no other game's push (after a failover
 /// every game's catch-up comes at once, and a broadcast update that waits a minute is past its
-/// timestamp), up to ``Options/maxInFlight`` requests at once. Waiting records are retried, after a growing backoff, on the next `send` (which
-/// returns once they were tried too, side by side with its own) and by ``flush()``, which a
-/// caller runs when its games are over: it waits until everything is delivered or
-/// ``Options/giveUpAfter`` has passed, and then throws an error naming what was not delivered.
+/// timestamp), up to ``Options/maxInFlight`` requests at once. Waiting records are retried,
+/// after a growing backoff, on the next `send` (which returns once they were tried too, side by
+/// side with its own) and by ``flush()``, which a caller runs when its games are over: it waits
+/// until everything is delivered or ``Options/giveUpAfter`` has passed, and then throws an error
+/// naming what was not delivered.
 ///
 /// The engine need not change: the wrapper is a ``PushSink`` like any other.
 public actor ResilientSink: PushSink {
