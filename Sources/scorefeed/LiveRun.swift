@@ -222,7 +222,8 @@ struct LiveRun {
         let readerGone = outcome.stop == .outputGone || screen.noticed
         var withheld = outcome.finishFailure != nil || readerGone
         for game in await service.summaries() {
-            let waiting = await output.webhook?.sink.pending(game: game.attributes.gameId) ?? 0
+            // Counted, not tried again: the shutdown had its chance (a stop's grace, the give-up).
+            let waiting = await output.webhook?.sink.waiting(game: game.attributes.gameId) ?? 0
             let sinkCause = readerGone ? "the reader of standard output went away" : "the sink failed"
             Console.error(Self.summary(game, resumable: stateDir != nil, webhookWaiting: waiting, sinkCause: sinkCause))
             withheld = withheld || Self.withholds(game) || waiting > 0

@@ -117,6 +117,13 @@ public actor ResilientSink: PushSink {
         try? await inner.refused(refusal)
     }
 
+    /// The records of `game` still waiting, counted without trying them: for a summary once the
+    /// run is over, which must not hold up the exit with more attempts (each up to the inner
+    /// sink's own retries and time-outs) after a stop's grace ran out.
+    public func waiting(game: String) -> Int {
+        queue.waiting.lazy.filter { $0.game == game }.count
+    }
+
     /// The records of `game` still waiting (after trying them again, when an attempt is due; other
     /// games' are left to their own calls).
     public func pending(game: String) async -> Int {

@@ -162,6 +162,28 @@ struct ResilientSinkTests {
         #expect(await sink.statistics.waiting == waiting, "what waits is kept")
     }
 
+    /// The summaries at a run's end count what waits without trying it again: after a stop's
+    /// grace, `serve` printed them through ``ResilientSink/pending(game:)``, which made one more
+    /// attempt for a game whose retry was due, each up to the webhook's own retries and time-outs
+    /// (2.4 s more after the grace with a refused connection; tried). ``ResilientSink/pending(game:)``
+    /// still tries, for the channel rules that ask it.
+    @Test func waitingCountsWithoutTryingAgain() async throws {
+        let inner = SwitchableSink()
+        let clock = ManualClock(Make.start)
+        let sink = ResilientSink(inner, options: .init(backoff: Backoff(initial: 5, jitter: 0)), clock: clock)
+        await inner.set(up: false)
+        for record in Self.records("A", count: 3) + Self.records("B", count: 2) { try await sink.send(record) }
+        let tried = await inner.attempts, game = Make.attributes.gameId
+        let waiting = await sink.statistics.waiting
+        clock.advance(by: 10)
+        let counted = await sink.waiting(game: game)
+        #expect(waiting > 0 && counted == waiting, "both activities' records are the game's")
+        #expect(await sink.waiting(game: "another") == 0)
+        #expect(await inner.attempts == tried, "counting makes no attempt, though one is due")
+        #expect(await sink.pending(game: game) == waiting)
+        #expect(await inner.attempts > tried, "pending tries what is due")
+    }
+
     @Test func rejectedRecordsAreDroppedAndARejectedEndIsReported() async throws {
         let inner = SwitchableSink()
         await inner.reject([2, 4])
