@@ -21,7 +21,7 @@ struct AndroidProcessTests {
 
     @Test(.timeLimit(.minutes(1)))
     func aSignalWhileFinishingStopsIt() async throws {
-        try await ServeUnderPressureTests().aSignalWhileFinishingStopsIt(.androidBroadcast)
+        try await FinishingSignalTests().aSignalWhileFinishingStopsIt(.androidBroadcast)
     }
 
     @Test func aCheckpointThatCannotBeWrittenExits75AndTheSummaryNamesIt() async throws {
