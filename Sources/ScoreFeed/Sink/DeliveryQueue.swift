@@ -13,6 +13,13 @@ import Foundation
 /// - After a failure the next attempt waits a ``Backoff`` delay that grows with consecutive
 ///   failures; a success resets it. Attempts side by side count as one round: their failures
 ///   count once, and a success that began before the last failure was counted does not reset it.
+/// - An activity whose records fail while other activities' are delivered fails alone: it backs
+///   off on its own, its wait growing with each failure that follows another activity's delivery,
+///   until one of its own records is delivered, and such a failure backs off no other activity.
+///   While the sink fails, an activity that has not failed tries it first. So one record that the
+///   receiver cannot take neither stalls every game nor is tried again with each of their sends.
+///   In an outage nothing is delivered between an activity's failures, so its own wait stays at
+///   the first step and a recovery is not held up.
 public struct DeliveryQueue: Sendable {
     /// Records not yet delivered, oldest first.
     public private(set) var waiting: [PushRecord] = []
@@ -34,6 +41,16 @@ public struct DeliveryQueue: Sendable {
     }
     /// The attempts under way, by activity.
     private var inFlight: [String: Attempt] = [:]
+    /// An activity's own failures (each that followed another activity's delivery counts one
+    /// more), when its next attempt may start, and the deliveries counted at its last failure.
+    private struct OwnBackoff: Sendable {
+        var failures: Int
+        var until: Date
+        var deliveries: Int
+    }
+    private var ownBackoff: [String: OwnBackoff] = [:]
+    /// Records delivered so far.
+    private var deliveries = 0
     private var round = 0
     public let backoff: Backoff
 
@@ -56,9 +73,26 @@ public struct DeliveryQueue: Sendable {
         return coalesce(record)
     }
 
-    /// Whether an attempt may start at `now`.
+    /// Whether an attempt may start at `now` (as far as the sink's failures go).
     public func isDue(now: Date) -> Bool {
         nextAttempt.map { now >= $0 } ?? true
+    }
+
+    /// Whether an attempt of `activity` may start at `now`: the sink's backoff and its own. While
+    /// the sink fails, an activity that failed before also waits while an activity that has not
+    /// failed has records waiting: that one tries the sink first, so one record the receiver
+    /// cannot take is not mistaken for the sink down, again and again.
+    public func isDue(activity: String, now: Date) -> Bool {
+        guard isDue(now: now) else { return false }
+        guard let own = ownBackoff[activity] else { return true }
+        return now >= own.until && (!isFailing || !waiting.contains { $0.activity != activity && ownBackoff[$0.activity] == nil })
+    }
+
+    /// When the first waiting record may next be tried: the latest of the sink's backoff and
+    /// its activity's own, for the activity due first (nil: nothing waits).
+    public var nextDue: Date? {
+        guard let own = activities.lazy.map({ self.ownBackoff[$0]?.until ?? .distantPast }).min() else { return nil }
+        return max(own, nextAttempt ?? .distantPast)
     }
 
     /// The activities with records waiting, in the order of their oldest.
@@ -81,7 +115,10 @@ public struct DeliveryQueue: Sendable {
     /// attempt began before the last failure was counted. Returns whether it ended the failing.
     @discardableResult
     public mutating func delivered(activity: String) -> Bool {
-        guard let attempt = settle(activity), isFailing, attempt.round == round else { return false }
+        guard let attempt = settle(activity) else { return false }
+        ownBackoff[activity] = nil
+        deliveries += 1
+        guard isFailing, attempt.round == round else { return false }
         consecutiveFailures = 0
         nextAttempt = nil
         round += 1
@@ -92,18 +129,25 @@ public struct DeliveryQueue: Sendable {
     /// itself works).
     public mutating func rejectedInFlight(activity: String) {
         guard let record = settle(activity)?.record else { return }
+        ownBackoff[activity] = nil
         rejectedCount += 1
         if record.event == .end { refusedEnds.append(record.activity) }
     }
 
     /// The in-flight record of `activity` failed at `now`: it waits again (unless a newer state
-    /// superseded it meanwhile), and the next attempt, of any activity, backs off. Returns the
-    /// records skipped because of it.
+    /// superseded it meanwhile), and the next attempt, of any activity, backs off; unless other
+    /// activities' records were delivered since this activity last failed, when it fails alone
+    /// and only it backs off further. Returns the records skipped because of it.
     @discardableResult
     public mutating func failed(activity: String, now: Date, random: Double) -> [PushRecord] {
         guard let attempt = inFlight.removeValue(forKey: activity) else { return [] }
+        let own = ownBackoff[activity]
+        let alone = own.map { $0.deliveries < deliveries } ?? false
+        let failures = (own?.failures ?? 0) + (alone || own == nil ? 1 : 0)
+        ownBackoff[activity] = OwnBackoff(
+            failures: failures, until: now.addingTimeInterval(backoff.delay(afterFailure: failures, random: random)), deliveries: deliveries)
         // Attempts that went side by side fail together once: one outage, one failure.
-        if attempt.round == round {
+        if !alone, attempt.round == round {
             consecutiveFailures += 1
             nextAttempt = now.addingTimeInterval(backoff.delay(afterFailure: consecutiveFailures, random: random))
             round += 1

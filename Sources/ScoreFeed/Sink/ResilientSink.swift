@@ -169,7 +169,7 @@ public actor ResilientSink: PushSink {
             // without looking, so this asks on every round.
             try Task.checkCancellation()
             await drainAll { _ in true }
-            guard !queue.isEmpty, let next = queue.nextAttempt, next <= giveUp else { break }
+            guard let next = queue.nextDue, next <= giveUp else { break }
             try await clock.sleep(until: next)
         }
         // Cancelled in the middle of the drain: its sends gave their records back, which is no
@@ -231,9 +231,9 @@ public actor ResilientSink: PushSink {
             draining.remove(activity)
             for waiter in drainWaiters.removeValue(forKey: activity) ?? [] { waiter.resume() }
         }
-        while queue.isDue(now: clock.now), queue.waiting.contains(where: { $0.activity == activity }) {
+        while queue.isDue(activity: activity, now: clock.now), queue.waiting.contains(where: { $0.activity == activity }) {
             await takeSlot()
-            guard queue.isDue(now: clock.now), let record = queue.begin(activity: activity) else {
+            guard queue.isDue(activity: activity, now: clock.now), let record = queue.begin(activity: activity) else {
                 giveBackSlot()
                 return
             }

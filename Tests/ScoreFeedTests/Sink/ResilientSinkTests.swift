@@ -271,6 +271,91 @@ struct ResilientSinkTests {
         #expect(!queue.isFailing && queue.nextAttempt == nil)
     }
 
+    /// An activity whose records fail while the others' are delivered backs off on its own, its
+    /// wait growing with each failure, until one of its records is delivered; after its first
+    /// failure (which may be an outage's) it backs off no other activity. Before, each delivery of
+    /// another activity ended the failing and let it be tried again at once.
+    @Test func anActivityFailingAloneBacksOffOnItsOwn() throws {
+        var queue = DeliveryQueue(backoff: Backoff(initial: 2, multiplier: 2, jitter: 0))
+        let a = Self.records("A", count: 2, end: false), b = Self.records("B", count: 3, end: false)
+        queue.enqueue(a[0])
+        var now = Make.start
+        for (index, wait) in [2.0, 4.0, 8.0].enumerated() {
+            let tried = queue.begin(activity: "A")
+            queue.failed(activity: "A", now: now, random: 0)
+            // The first failure may be an outage's; once B was delivered since, A fails alone.
+            #expect(queue.isFailing == (index == 0), "B backs off for A's first failure only")
+            queue.enqueue(b[index])
+            let other = queue.begin(activity: "B")
+            queue.delivered(activity: "B")
+            #expect(tried != nil && other != nil && !queue.isFailing)
+            #expect(queue.isDue(now: now) && queue.isDue(activity: "B", now: now))
+            #expect(!queue.isDue(activity: "A", now: now.addingTimeInterval(wait - 0.1)), "A waits \(wait) s")
+            #expect(queue.nextDue == now.addingTimeInterval(wait))
+            now = now.addingTimeInterval(wait)
+            #expect(queue.isDue(activity: "A", now: now))
+        }
+        let last = queue.begin(activity: "A")
+        queue.delivered(activity: "A")
+        queue.enqueue(a[1])
+        #expect(last != nil)
+        #expect(queue.isDue(activity: "A", now: now), "delivered: its own wait is over")
+    }
+
+    /// A sink that fails every record of one activity and delivers the others'.
+    actor OneActivityFailingSink: PushSink {
+        let failing: String
+        private(set) var attempts: [String: Int] = [:]
+        private(set) var delivered: [String] = []
+
+        init(failing: String) { self.failing = failing }
+
+        func send(_ record: PushRecord) async throws {
+            attempts[record.activity, default: 0] += 1
+            guard record.activity != failing else { throw ScoreFeedError(.sinkUnavailable, "HTTP 500") }
+            delivered.append(record.activity)
+        }
+    }
+
+    /// A minute of another activity's records, one a second, while every record of A fails: B's
+    /// records all go, and A is tried again as its own backoff comes due (its wait doubling), not
+    /// with each of B's sends. Before, A's retries went first and each failure backed off the
+    /// whole sink further: 1 of B's 60 records went, 58 were superseded while they waited (tried).
+    @Test func anActivityFailingAloneIsNotTriedWithEveryOtherSend() async throws {
+        let inner = OneActivityFailingSink(failing: "A")
+        let clock = ManualClock(Make.start)
+        let sink = ResilientSink(inner, options: .init(backoff: Backoff(initial: 1, multiplier: 2, maximum: 60, jitter: 0)), clock: clock)
+        try await sink.send(Self.records("A", count: 1, end: false)[0])
+        for record in Self.records("B", count: 60, end: false) {
+            clock.advance(by: 1)
+            try await sink.send(record)
+        }
+        let attempts = await inner.attempts
+        #expect((5...7).contains(attempts["A"] ?? 0), "A at about 0, 2, 4, 8, 16 and 32 s: \(attempts)")
+        let statistics = await sink.statistics, delivered = await inner.delivered.count
+        #expect(delivered == 60, "\(statistics)")
+        #expect(await sink.waiting(game: Make.attributes.gameId) == 1, "A's record still waits")
+    }
+
+    /// An outage's failures (attempts begun while the sink was already failing) are the sink's,
+    /// not an activity's own: once the sink is back, every activity is due at once.
+    @Test func anOutageLeavesNoActivityWaitingOnItsOwn() {
+        var queue = DeliveryQueue(backoff: Backoff(initial: 2, multiplier: 2, jitter: 0))
+        for activity in ["A", "B"] { queue.enqueue(Self.records(activity, count: 1, end: false)[0]) }
+        var now = Make.start
+        for _ in 0..<4 {
+            let begun = ["A", "B"].compactMap { queue.begin(activity: $0) }
+            #expect(begun.count == 2)
+            for activity in ["A", "B"] { queue.failed(activity: activity, now: now, random: 0) }
+            now = queue.nextAttempt ?? now
+        }
+        #expect(queue.consecutiveFailures == 4 && now == Make.start.addingTimeInterval(2 + 4 + 8 + 16))
+        let again = queue.begin(activity: "B")
+        let recovered = queue.delivered(activity: "B")
+        #expect(again != nil && recovered)
+        #expect(queue.isDue(activity: "A", now: now), "the sink is back: A goes at once")
+    }
+
     /// A sink that takes a set time per record of each activity, on a simulated clock, and
     /// remembers when it delivered each.
     actor TimedSink: PushSink {
