@@ -169,6 +169,20 @@ public struct SimulatedDay: Sendable {
         public var channelOutages: [Range<Date>] = []
         /// The share of channel creates APNs refuses (429).
         public var channelRefusals: Double = 0
+        /// It fails every push of one game in a window (a body it cannot take) and takes every
+        /// other game's.
+        public var gameFailing: [GameFailure] = []
+
+        /// One game's pushes failing for a while.
+        public struct GameFailure: Hashable, Sendable {
+            public var game: String
+            public var during: Range<Date>
+
+            public init(game: String, during: Range<Date>) {
+                self.game = game
+                self.during = during
+            }
+        }
 
         public init(failing: [Range<Date>] = [], slowest: TimeInterval = 0, channelOutages: [Range<Date>] = [], channelRefusals: Double = 0) {
             self.failing = failing
@@ -297,6 +311,16 @@ public struct SimulatedDay: Sendable {
             // Drawn all the same (the day's other draws stay as iOS's), and none on Android.
             if platform == .android { (sink.channelOutages, sink.channelRefusals) = ([], 0) }
         }
+        // On one day in five the sender fails every push of one played game for up to twenty
+        // minutes before its end, and takes the others': that game waits alone. Drawn apart, so
+        // the other days are drawn as before.
+        var choking = SeededRandom(seed: daySeed ^ 0x0C40_CE5E)
+        if !played.isEmpty, choking.chance(0.2) {
+            let plan = played[choking.below(played.count)]
+            let from = plan.firstAction.addingTimeInterval(choking.double(in: 0.05...0.6) * plan.game.span)
+            let length = choking.double(in: 60...max(61, min(1200, 0.3 * plan.game.span)))
+            sink.gameFailing = [SinkFaults.GameFailure(game: plan.game.id, during: from..<from.addingTimeInterval(length))]
+        }
         self.sink = sink
     }
 
@@ -327,6 +351,7 @@ public struct SimulatedDay: Sendable {
             if restart.tornJournal { count("torn journal") }
         }
         count("sink outage", sink.failing.count)
+        count("one game's pushes failing", sink.gameFailing.count)
         if sink.slowest > 0 { count("slow sink") }
         count("channel outage", sink.channelOutages.count)
         if sink.channelRefusals > 0 { count("channel refusals") }

@@ -56,6 +56,10 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
             lock.withLock { failures["send", default: 0] += 1 }
             throw ScoreFeedError(.io, "the push sender answered 503")
         }
+        if faults.gameFailing.contains(where: { $0.game == record.game && $0.during.contains(now) }) {
+            lock.withLock { failures["send (one game)", default: 0] += 1 }
+            throw ScoreFeedError(.io, "the push sender answered 500 for game \(record.game)'s push")
+        }
         lock.withLock {
             guard live else { return }
             records.append(record)

@@ -78,6 +78,19 @@ public struct SimulationInvariants {
             + (!day.hasChannels ? [] : day.sink.channelOutages.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(ChannelBoard.longestRetry) })
     }
 
+    /// ``senderTroubles``, and the windows where the sender failed `game`'s pushes alone, with its
+    /// retries' longest wait after each. Only that game's: every other game's pushes go on.
+    func senderTroubles(for game: String) -> [Range<Date>] {
+        senderTroubles + gameFailing(game)
+    }
+
+    /// The windows where the sender failed `game`'s pushes alone, with the retries' longest wait
+    /// after each.
+    func gameFailing(_ game: String) -> [Range<Date>] {
+        let retry = ResilientSink.Options().backoff.maximum
+        return day.sink.gameFailing.filter { $0.game == game }.map { $0.during.lowerBound..<$0.during.upperBound.addingTimeInterval(retry) }
+    }
+
     /// Which state directory sent `record`: 0 for the day's first, one more after each lost one.
     func directory(of record: PushRecord) -> Int {
         resets.filter { $0 <= record.sentAt }.count
@@ -245,11 +258,12 @@ public struct SimulationInvariants {
         guard day.coalescer.copies else { return }
         let copies = Set(pushes.filter { $0.priority == 5 }.map { Copy(event: $0.event, state: $0.state, at: $0.sentAt) })
         let kills = day.restarts.map(\.at)
+        let failing = day.sink.failing + gameFailing(plan.game.id)
         for (index, push) in pushes.enumerated()
         where push.priority == 10 && (push.event == .end || (push.event == .update && push.reason.contains(Push.beyondBudget))) {
             let next = pushes[(index + 1)...].first { $0.sentAt > push.sentAt }?.sentAt ?? .distantFuture
             let span = push.sentAt...next
-            guard !kills.contains(where: span.contains), !day.sink.failing.contains(where: { $0.lowerBound <= next && push.sentAt <= $0.upperBound })
+            guard !kills.contains(where: span.contains), !failing.contains(where: { $0.lowerBound <= next && push.sentAt <= $0.upperBound })
             else { continue }
             check(copies.contains(Copy(event: push.event, state: push.state, at: push.sentAt)),
                   "game \(plan.game.id): the priority-10 \(push.event.rawValue) seq \(push.seq) (\(push.reason)) has no priority-5 copy")
@@ -325,7 +339,7 @@ public struct SimulationInvariants {
             }
             if queued { continue }
             guard !kills.contains(where: { record.sentAt <= $0 && $0 <= at }),
-                  !troubles.contains(where: { $0.lowerBound <= at && record.sentAt <= $0.upperBound })
+                  !(troubles + gameFailing(record.game)).contains(where: { $0.lowerBound <= at && record.sentAt <= $0.upperBound })
             else { continue }
             check(at.timeIntervalSince1970 < Double(record.timestamp + 1),
                   "game \(record.game): broadcast update seq \(record.seq) was delivered \(Int(at.timeIntervalSince1970) - record.timestamp) s "
@@ -352,6 +366,7 @@ public struct SimulationInvariants {
                   !day.sink.channelOutages.contains(where: { $0.overlaps(around) }), !day.channelsWait
             else { continue }
             for (record, at) in zip(records, deliveredAt) where at >= started && at < stop && record.sentAt < started {
+                guard !gameFailing(record.game).contains(where: { $0.overlaps(around) }) else { continue }
                 check(at <= started.addingTimeInterval(moment),
                       "game \(record.game): instance \(index + 1) sent seq \(record.seq), left by the instance before it, "
                           + "\((at.timeIntervalSince(started) * 10).rounded() / 10) s after it started (its restore sends what is left at once)")
@@ -369,9 +384,10 @@ public struct SimulationInvariants {
     /// that follows a game from before tip-off polls at its interval through the pregame 404s).
     /// Not counted where something explains a wait: the feed failing (an outage, time-outs,
     /// garbage, and the poller's backoff after) or a stale edge that may answer any poll; news
-    /// from before a join (the join's catch-up shows it); a restart or the sender down (and its
-    /// retries after) around the news; a slow sender (a batch's games are flushed in
-    /// turn, each awaiting its requests); a broadcast game while channels are refused or down
+    /// from before a join (the join's catch-up shows it); a restart or the sender down, or
+    /// failing this game's pushes alone (and its retries after), around the news (another game's
+    /// pushes failing alone excuse nothing); a slow sender (a batch waits for its games'
+    /// requests, and each game's pushes for its own); a broadcast game while channels are refused or down
     /// (and their retries after); a game paused for a comeback (given up, it is only taken back
     /// by a later instance). `pushes`: the game's records, each once.
     mutating func checkFreshness(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
@@ -405,7 +421,7 @@ public struct SimulationInvariants {
         // A poller backs off from the feed's failures up to its longest wait (and a time-out's).
         let backedOff = PollSchedule(interval: day.pollInterval).backoff.maximum + Self.freshnessSlack
         let troubles = (plan.outages + plan.timeouts + plan.hostile).map { $0.lowerBound..<$0.upperBound.addingTimeInterval(backedOff) }
-            + senderTroubles
+            + senderTroubles(for: plan.game.id)
             + day.restarts.map { $0.at..<$0.at.addingTimeInterval($0.downFor + wait) }
         for (index, one) in news.enumerated() where one.at > plan.join ?? .distantPast {
             let window = one.at.addingTimeInterval(-wait)..<one.at.addingTimeInterval(wait)

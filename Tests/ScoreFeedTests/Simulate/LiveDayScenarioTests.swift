@@ -678,6 +678,33 @@ struct LiveDayScenarioTests {
         #expect(outcome.instances == kills.count + 1)
     }
 
+    /// Every real game five minutes apart, half polled and half served, and a push sender that
+    /// fails every push of the first game for twenty minutes mid-game (a body it cannot take)
+    /// while it takes the others': every other game's news still goes out within a poll's
+    /// interval and 10 s (the freshness invariant excuses only the failing game), and the failing
+    /// game catches up and ends with its final. Before an activity failing alone backed off on its
+    /// own, its retries went first and each failure backed off every game further: on all three
+    /// lanes another game's news went out up to 65 s late, and priority-5 copies were superseded
+    /// while they waited (tried).
+    @Test(arguments: withAndroidTopic)
+    func oneGameFailingAloneHoldsNoOtherGame(_ mode: Lane) async throws {
+        var games = Self.games(apart: 300)
+        for index in games.indices where index % 2 == 1 { games[index].path = .serve }
+        let from = games[0].moment(0.3)
+        var day = SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, pollInterval: 30)
+        day.sink.gameFailing = [.init(game: games[0].game.id, during: from..<from.addingTimeInterval(1200))]
+        let outcome = try await Self.run(day)
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games)
+        #expect(outcome.faults["one game's pushes failing"] == 1)
+        // Of the failing game's pushes made in its window only the newest waiting went, once the
+        // sender took it again (the others were superseded while they waited); the other games'
+        // pushes of the window all went.
+        let during = outcome.records.filter { (from..<from.addingTimeInterval(1200)).contains($0.sentAt) }
+        let failing = during.filter { $0.game == games[0].game.id }.count
+        #expect(failing <= 2 && during.count - failing > 20, "\(failing) of the failing game's, \(during.count - failing) of the others'")
+    }
+
     /// Every kind of endpoint fault on each game (503s, timeouts, hostile answers: cut documents,
     /// error pages, random bytes, the other endpoint's document) and a push sender down for ten
     /// minutes: each is a failed request and the games still end with their finals.
