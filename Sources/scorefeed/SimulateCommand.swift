@@ -8,7 +8,8 @@ enum SimulateCommand {
         and real ones with --games), polled from a simulated CDN or read as serve's input, while
         feeds fail, time out, answer garbage or older copies, games are postponed, go silent or come
         back, the instance is killed (a journal torn, a state directory lost) and restarted, and the
-        push sender fails or stalls (one day in five, all at once: a storm). After each day it
+        push sender fails or stalls (for every game, or for one game's pushes alone; one day in
+        five, all at once: a storm). After each day it
         checks what must hold (the final ends each game once, no score goes back, no apns-id names
         two bodies, priority 10 within the budget, a priority 10 unbacked has its priority-5 copy,
         each push's timestamp after the last, no push that APNs or a device refuses, a broadcast
