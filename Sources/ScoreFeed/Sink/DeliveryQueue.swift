@@ -12,14 +12,15 @@ import Foundation
 /// - `start` and `end` are never skipped. The record being sent is never skipped.
 /// - After a failure the next attempt waits a ``Backoff`` delay that grows with consecutive
 ///   failures; a success resets it. Attempts side by side count as one round: their failures
-///   count once, and a success that began before the last failure was counted does not reset it.
-/// - An activity whose records fail while other activities' are delivered fails alone: it backs
-///   off on its own, its wait growing with each failure that follows another activity's delivery,
-///   until one of its own records is delivered, and such a failure backs off no other activity.
-///   While the sink fails, an activity that has not failed tries it first. So one record that the
-///   receiver cannot take neither stalls every game nor is tried again with each of their sends.
-///   In an outage nothing is delivered between an activity's failures, so its own wait stays at
-///   the first step and a recovery is not held up.
+///   count once, and a success that began before the last failure was counted does not reset it,
+///   unless that failure was the first (one record failing beside others delivered).
+/// - Every failure also backs off its own activity. An activity whose records fail while other
+///   activities' are delivered fails alone: its own wait grows with each failure that follows
+///   another activity's delivery, until one of its own records is delivered or refused, and such
+///   a failure backs off no other activity. While the sink fails, an activity that has not failed
+///   tries it first. So one record that the receiver cannot take neither stalls every game nor is
+///   tried again with each of their sends. In an outage nothing is delivered between an
+///   activity's failures, so its own wait stops growing, and a recovery is not held up.
 public struct DeliveryQueue: Sendable {
     /// Records not yet delivered, oldest first.
     public private(set) var waiting: [PushRecord] = []
@@ -51,6 +52,9 @@ public struct DeliveryQueue: Sendable {
     private var ownBackoff: [String: OwnBackoff] = [:]
     /// Records delivered so far.
     private var deliveries = 0
+    /// How many records of each activity wait (in flight included). Every activity with an own
+    /// backoff has some, so the activities that have not failed are the ones beyond those.
+    private var waitingPerActivity: [String: Int] = [:]
     private var round = 0
     public let backoff: Backoff
 
@@ -70,6 +74,7 @@ public struct DeliveryQueue: Sendable {
     @discardableResult
     public mutating func enqueue(_ record: PushRecord) -> [PushRecord] {
         waiting.append(record)
+        waitingPerActivity[record.activity, default: 0] += 1
         return coalesce(record)
     }
 
@@ -85,7 +90,7 @@ public struct DeliveryQueue: Sendable {
     public func isDue(activity: String, now: Date) -> Bool {
         guard isDue(now: now) else { return false }
         guard let own = ownBackoff[activity] else { return true }
-        return now >= own.until && (!isFailing || !waiting.contains { $0.activity != activity && ownBackoff[$0.activity] == nil })
+        return now >= own.until && (!isFailing || waitingPerActivity.count <= ownBackoff.count)
     }
 
     /// When the first waiting record may next be tried: the latest of the sink's backoff and
@@ -118,7 +123,10 @@ public struct DeliveryQueue: Sendable {
         guard let attempt = settle(activity) else { return false }
         ownBackoff[activity] = nil
         deliveries += 1
-        guard isFailing, attempt.round == round else { return false }
+        // Begun in the round whose failure was counted: a success beside the first failure (one
+        // record the receiver cannot take) ends it; beside later ones, it may be older than the
+        // outage.
+        guard isFailing, attempt.round == round || (consecutiveFailures == 1 && attempt.round == round - 1) else { return false }
         consecutiveFailures = 0
         nextAttempt = nil
         round += 1
@@ -135,9 +143,9 @@ public struct DeliveryQueue: Sendable {
     }
 
     /// The in-flight record of `activity` failed at `now`: it waits again (unless a newer state
-    /// superseded it meanwhile), and the next attempt, of any activity, backs off; unless other
-    /// activities' records were delivered since this activity last failed, when it fails alone
-    /// and only it backs off further. Returns the records skipped because of it.
+    /// superseded it meanwhile), its activity backs off, and so does the next attempt of any
+    /// activity; unless other activities' records were delivered since this activity last failed,
+    /// when it fails alone and only its own wait grows. Returns the records skipped because of it.
     @discardableResult
     public mutating func failed(activity: String, now: Date, random: Double) -> [PushRecord] {
         guard let attempt = inFlight.removeValue(forKey: activity) else { return [] }
@@ -163,8 +171,17 @@ public struct DeliveryQueue: Sendable {
     /// Takes `activity`'s in-flight record out of flight and out of the queue (it is its oldest).
     private mutating func settle(_ activity: String) -> Attempt? {
         guard let attempt = inFlight.removeValue(forKey: activity) else { return nil }
-        if let index = waiting.firstIndex(where: { $0.activity == activity }) { waiting.remove(at: index) }
+        if let index = waiting.firstIndex(where: { $0.activity == activity }) {
+            waiting.remove(at: index)
+            countOut(activity, 1)
+        }
         return attempt
+    }
+
+    /// `count` records of `activity` left the queue.
+    private mutating func countOut(_ activity: String, _ count: Int) {
+        let left = (waitingPerActivity[activity] ?? 0) - count
+        waitingPerActivity[activity] = left > 0 ? left : nil
     }
 
     /// Drops waiting updates of `latest`'s activity on its platform (an activity id names an iOS
@@ -186,6 +203,7 @@ public struct DeliveryQueue: Sendable {
         }
         if !dropped.isEmpty {
             waiting = kept
+            countOut(activity, dropped.count)
             skipped[activity, default: 0] += dropped.count
         }
         return dropped

@@ -9,8 +9,9 @@ import Foundation
 /// inner sink works, a request it is slow to answer holds no other game's push (after a failover
 /// every game's catch-up comes at once, and a broadcast update that waits a minute is past its
 /// timestamp), up to ``Options/maxInFlight`` requests at once. Waiting records are retried,
-/// after a growing backoff, on the next `send` (which returns once they were tried too, side by
-/// side with its own) and by ``flush()``, which a caller runs when its games are over: it waits
+/// after a growing backoff (the sink's, and each activity's own: one record the receiver cannot
+/// take holds back only its own activity), on the next `send` (which returns once those due were
+/// tried, side by side with its own) and by ``flush()``, which a caller runs when its games are over: it waits
 /// until everything is delivered or ``Options/giveUpAfter`` has passed, and then throws an error
 /// naming what was not delivered.
 ///
@@ -106,7 +107,8 @@ public actor ResilientSink: PushSink {
     public var skippedByActivity: [String: Int] { queue.skipped }
 
     /// Queues `record` (superseding older waiting updates of its activity) and delivers what is
-    /// due. Returns once it was tried; never throws for the inner sink's failures.
+    /// due. Returns once it was tried, or at once when its activity's attempts are not due yet;
+    /// never throws for the inner sink's failures.
     public func send(_ record: PushRecord) async throws {
         queue.enqueue(record)
         await drainAll { $0 == record.activity }
@@ -125,7 +127,8 @@ public actor ResilientSink: PushSink {
     }
 
     /// The records of `game` still waiting (after trying them again, when an attempt is due; other
-    /// games' are left to their own calls).
+    /// games' are left to their own calls, so while the sink fails, an activity of `game` that
+    /// failed before waits for another game's that has not, sent by that game's calls or a flush).
     public func pending(game: String) async -> Int {
         let mine = Set(queue.waiting.lazy.filter { $0.game == game }.map(\.activity))
         await drainAll(retryingOthers: false) { mine.contains($0) }

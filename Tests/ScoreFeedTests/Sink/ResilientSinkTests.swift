@@ -253,7 +253,8 @@ struct ResilientSinkTests {
 
     /// Attempts side by side that fail in one outage count as one failure (the backoff stays at
     /// its first step, not ten steps on after ten games' catch-ups), and a success that began
-    /// before the failure was counted does not end the failing; one that began after does.
+    /// before the outage's later failures were counted does not end the failing; one that began
+    /// after does.
     @Test func failuresSideBySideCountOnce() {
         var queue = DeliveryQueue(backoff: Backoff(initial: 2, jitter: 0))
         for activity in ["A", "B", "C"] { queue.enqueue(Self.records(activity, count: 1, end: false)[0]) }
@@ -262,13 +263,32 @@ struct ResilientSinkTests {
         queue.failed(activity: "A", now: Make.start, random: 0)
         queue.failed(activity: "B", now: Make.start.addingTimeInterval(1), random: 0)
         #expect(queue.consecutiveFailures == 1 && queue.nextAttempt == Make.start.addingTimeInterval(2))
+        let retry = queue.begin(activity: "A")
+        queue.failed(activity: "A", now: Make.start.addingTimeInterval(2), random: 0)
+        #expect(retry != nil && queue.consecutiveFailures == 2, "a failure of the next round counts")
         let ended = queue.delivered(activity: "C")
-        #expect(!ended && queue.isFailing, "C's attempt began before the failure")
+        #expect(!ended && queue.isFailing, "C's attempt began before the outage's second failure")
         #expect(queue.waiting.map(\.activity) == ["A", "B"])
-        let again = queue.begin(activity: "A")
-        let recovered = queue.delivered(activity: "A")
+        let again = queue.begin(activity: "B")
+        let recovered = queue.delivered(activity: "B")
         #expect(again != nil && recovered, "an attempt begun after the failure ends it")
         #expect(!queue.isFailing && queue.nextAttempt == nil)
+    }
+
+    /// A success begun beside the first failure (in the round it was counted in) ends it: a
+    /// receiver that answers one body's 500 sooner than another's 200 shows one record it cannot
+    /// take, not an outage, and the other activities go on at once; the failing one waits on its
+    /// own. Before, the others waited out the sink's backoff, and their records were superseded.
+    @Test func aSuccessBesideTheFirstFailureEndsIt() {
+        var queue = DeliveryQueue(backoff: Backoff(initial: 2, jitter: 0))
+        for activity in ["A", "B"] { queue.enqueue(Self.records(activity, count: 1, end: false)[0]) }
+        let begun = ["A", "B"].compactMap { queue.begin(activity: $0) }
+        queue.failed(activity: "A", now: Make.start, random: 0)
+        let recovered = queue.delivered(activity: "B")
+        #expect(begun.count == 2 && recovered && !queue.isFailing)
+        queue.enqueue(Self.records("B", count: 2, end: false)[1])
+        #expect(queue.isDue(activity: "B", now: Make.start))
+        #expect(!queue.isDue(activity: "A", now: Make.start.addingTimeInterval(1.9)) && queue.isDue(activity: "A", now: Make.start.addingTimeInterval(2)))
     }
 
     /// An activity whose records fail while the others' are delivered backs off on its own, its
