@@ -43,11 +43,14 @@ public struct DeliveryQueue: Sendable {
     /// The attempts under way, by activity.
     private var inFlight: [String: Attempt] = [:]
     /// An activity's own failures (each that followed another activity's delivery counts one
-    /// more), when its next attempt may start, and the deliveries counted at its last failure.
+    /// more), when its next attempt may start, the deliveries counted at its last failure, and
+    /// whether it was seen failing alone (its later failures then stay its own, until another
+    /// activity fails too or one of its records goes).
     private struct OwnBackoff: Sendable {
         var failures: Int
         var until: Date
         var deliveries: Int
+        var alone: Bool
     }
     private var ownBackoff: [String: OwnBackoff] = [:]
     /// Records delivered so far.
@@ -150,15 +153,22 @@ public struct DeliveryQueue: Sendable {
     public mutating func failed(activity: String, now: Date, random: Double) -> [PushRecord] {
         guard let attempt = inFlight.removeValue(forKey: activity) else { return [] }
         let own = ownBackoff[activity]
-        let alone = own.map { $0.deliveries < deliveries } ?? false
-        let failures = (own?.failures ?? 0) + (alone || own == nil ? 1 : 0)
+        let delivered = own.map { $0.deliveries < deliveries } ?? false
+        // Seen failing alone, it stays alone until another activity's failure is counted (an
+        // outage after all: its failure then forgets who was alone).
+        let alone = delivered || (own?.alone ?? false)
+        let failures = (own?.failures ?? 0) + (delivered || own == nil ? 1 : 0)
         ownBackoff[activity] = OwnBackoff(
-            failures: failures, until: now.addingTimeInterval(backoff.delay(afterFailure: failures, random: random)), deliveries: deliveries)
+            failures: failures, until: now.addingTimeInterval(backoff.delay(afterFailure: failures, random: random)), deliveries: deliveries,
+            alone: alone)
         // Attempts that went side by side fail together once: one outage, one failure.
         if !alone, attempt.round == round {
             consecutiveFailures += 1
             nextAttempt = now.addingTimeInterval(backoff.delay(afterFailure: consecutiveFailures, random: random))
             round += 1
+            // Another activity failing too: those seen failing alone may have been the outage's
+            // first signs; their next failures count for the sink again.
+            for key in ownBackoff.keys where key != activity { ownBackoff[key]?.alone = false }
         }
         return coalesce(attempt.record)
     }

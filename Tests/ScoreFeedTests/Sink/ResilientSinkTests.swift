@@ -357,6 +357,36 @@ struct ResilientSinkTests {
         #expect(await sink.waiting(game: Make.attributes.gameId) == 1, "A's record still waits")
     }
 
+    /// An activity seen failing alone stays alone while nothing else is delivered in between (a
+    /// quiet moment of the day: its failure is still no sign of an outage), until another
+    /// activity's failure counts for the sink. Before, its failure after a quiet spell backed off
+    /// every game, and a record sent then waited for the next send (`simulate --seed 8`, day 31:
+    /// another game's news 51 s late; tried).
+    @Test func anActivitySeenFailingAloneStaysAlone() {
+        var queue = DeliveryQueue(backoff: Backoff(initial: 2, jitter: 0))
+        let a = Self.records("A", count: 1, end: false)[0], b = Self.records("B", count: 1, end: false)[0]
+        let c = Self.records("C", count: 1, end: false)[0]
+        queue.enqueue(a)
+        var begun = queue.begin(activity: "A")
+        queue.failed(activity: "A", now: Make.start, random: 0)
+        queue.enqueue(b)
+        _ = queue.begin(activity: "B")
+        queue.delivered(activity: "B")
+        let again = queue.begin(activity: "A")
+        queue.failed(activity: "A", now: Make.start.addingTimeInterval(2), random: 0)
+        #expect(begun != nil && again != nil && !queue.isFailing, "A failed after B was delivered: alone")
+        begun = queue.begin(activity: "A")
+        queue.failed(activity: "A", now: Make.start.addingTimeInterval(10), random: 0)
+        #expect(begun != nil && !queue.isFailing, "nothing delivered since, but A was seen failing alone")
+        queue.enqueue(c)
+        begun = queue.begin(activity: "C")
+        queue.failed(activity: "C", now: Make.start.addingTimeInterval(11), random: 0)
+        #expect(begun != nil && queue.isFailing, "C fails too: the sink's")
+        begun = queue.begin(activity: "A")
+        queue.failed(activity: "A", now: Make.start.addingTimeInterval(20), random: 0)
+        #expect(begun != nil && queue.consecutiveFailures == 2, "after another activity's failure, A's counts for the sink again")
+    }
+
     /// An outage's failures (attempts begun while the sink was already failing) are the sink's,
     /// not an activity's own: once the sink is back, every activity is due at once.
     @Test func anOutageLeavesNoActivityWaitingOnItsOwn() {
