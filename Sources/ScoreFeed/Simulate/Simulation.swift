@@ -167,6 +167,8 @@ public enum Simulation {
             var checker = SimulationInvariants(
                 day: day.alone(platform), records: own.map { sender.records[$0] },
                 deliveredAt: sender.deliveredAt.count == sender.records.count ? own.map { sender.deliveredAt[$0] } : [],
+                otherLanes: sender.deliveredAt.count != sender.records.count || day.platforms.count == 1 ? []
+                    : sender.records.indices.filter { sender.records[$0].platform != platform }.map { (sender.records[$0], sender.deliveredAt[$0]) },
                 instances: instances.map(\.started), lostState: instances.map(\.lostStateBefore), kills: instances.map(\.killedBefore),
                 openChannels: platform == day.platform ? sender.openChannels : [], moment: moment)
             checker.checkAll()

@@ -8,6 +8,9 @@ public struct SimulationInvariants {
     let records: [PushRecord]
     /// When the sender delivered each record (empty: not known, not checked).
     let deliveredAt: [Date]
+    /// The other platforms' records of a day on several, with when each was delivered: a lane's
+    /// record may wait behind another lane's of its activity (one in flight per activity).
+    let otherLanes: [(record: PushRecord, at: Date)]
     /// When each instance started, and whether it started without the state before it.
     let instances: [Date]
     let lostState: [Bool]
@@ -23,9 +26,10 @@ public struct SimulationInvariants {
     public private(set) var violations: [String] = []
 
     init(
-        day: SimulatedDay, records: [PushRecord], deliveredAt: [Date] = [], instances: [Date], lostState: [Bool],
-        kills: [Date?], openChannels: Set<String>, moment: TimeInterval = Simulation.defaultMoment
+        day: SimulatedDay, records: [PushRecord], deliveredAt: [Date] = [], otherLanes: [(record: PushRecord, at: Date)] = [],
+        instances: [Date], lostState: [Bool], kills: [Date?], openChannels: Set<String>, moment: TimeInterval = Simulation.defaultMoment
     ) {
+        self.otherLanes = otherLanes
         self.kills = kills
         self.moment = moment
         self.day = day
@@ -336,6 +340,11 @@ public struct SimulationInvariants {
             while earlier >= 0, deliveredAt[earlier] > record.sentAt, !queued {
                 queued = records[earlier].activity == record.activity && records[earlier].sentAt < record.sentAt
                 earlier -= 1
+            }
+            // Or behind another lane's record of its activity (an iOS Live Activity and its
+            // Android notification share the id, and the sender keeps one of them in flight).
+            queued = queued || otherLanes.contains {
+                $0.record.activity == record.activity && $0.record.sentAt < record.sentAt && $0.at > record.sentAt && $0.at <= at
             }
             if queued { continue }
             guard !kills.contains(where: { record.sentAt <= $0 && $0 <= at }),

@@ -17,10 +17,11 @@ import Foundation
 /// - Every failure also backs off its own activity. An activity whose records fail while other
 ///   activities' are delivered fails alone: its own wait grows with each failure that follows
 ///   another activity's delivery, until one of its own records is delivered or refused, and such
-///   a failure backs off no other activity. While the sink fails, an activity that has not failed
-///   tries it first. So one record that the receiver cannot take neither stalls every game nor is
-///   tried again with each of their sends. In an outage nothing is delivered between an
-///   activity's failures, so its own wait stops growing, and a recovery is not held up.
+///   a failure backs off no other activity. An activity that has not failed may always try: while
+///   the sink fails it is the probe, and goes first. So one record that the receiver cannot take
+///   neither stalls every game nor is tried again with each of their sends. In an outage nothing
+///   is delivered between an activity's failures, so its own wait stops growing, and a recovery
+///   is not held up.
 public struct DeliveryQueue: Sendable {
     /// Records not yet delivered, oldest first.
     public private(set) var waiting: [PushRecord] = []
@@ -86,21 +87,24 @@ public struct DeliveryQueue: Sendable {
         nextAttempt.map { now >= $0 } ?? true
     }
 
-    /// Whether an attempt of `activity` may start at `now`: the sink's backoff and its own. While
-    /// the sink fails, an activity that failed before also waits while an activity that has not
-    /// failed has records waiting: that one tries the sink first, so one record the receiver
-    /// cannot take is not mistaken for the sink down, again and again.
+    /// Whether an attempt of `activity` may start at `now`. An activity that has not failed may
+    /// always try: while the sink fails it is the probe (one attempt: if it fails, it waits like
+    /// the others), so one game's failures never hold another game's first record back. One that
+    /// failed waits for the sink's backoff and its own, and while the sink fails, also while an
+    /// activity that has not failed has records waiting: that one tries the sink first, so one
+    /// record the receiver cannot take is not mistaken for the sink down, again and again.
     public func isDue(activity: String, now: Date) -> Bool {
-        guard isDue(now: now) else { return false }
         guard let own = ownBackoff[activity] else { return true }
+        guard isDue(now: now) else { return false }
         return now >= own.until && (!isFailing || waitingPerActivity.count <= ownBackoff.count)
     }
 
-    /// When the first waiting record may next be tried: the latest of the sink's backoff and
-    /// its activity's own, for the activity due first (nil: nothing waits).
+    /// When the first waiting record may next be tried (nil: nothing waits): at once for an
+    /// activity that has not failed, else the latest of the sink's backoff and the activity's own.
     public var nextDue: Date? {
-        guard let own = activities.lazy.map({ self.ownBackoff[$0]?.until ?? .distantPast }).min() else { return nil }
-        return max(own, nextAttempt ?? .distantPast)
+        activities.lazy.map { activity in
+            self.ownBackoff[activity].map { max($0.until, self.nextAttempt ?? .distantPast) } ?? .distantPast
+        }.min()
     }
 
     /// The activities with records waiting, in the order of their oldest.

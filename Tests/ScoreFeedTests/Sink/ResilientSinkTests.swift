@@ -387,6 +387,25 @@ struct ResilientSinkTests {
         #expect(begun != nil && queue.consecutiveFailures == 2, "after another activity's failure, A's counts for the sink again")
     }
 
+    /// An activity that has not failed may try at once, even while the sink's backoff runs (it is
+    /// the probe); once it failed, it waits like the others. Before, another game's first failure
+    /// held its record until some later send carried it (`simulate --seed 1 --day 48 --mode token
+    /// --platform ios` on the 1,000 day-runs, one game's pushes failing: another game's news 114 s
+    /// late, its record superseded while it waited; tried).
+    @Test func anActivityThatHasNotFailedProbesAtOnce() {
+        var queue = DeliveryQueue(backoff: Backoff(initial: 2, jitter: 0))
+        for activity in ["A", "B", "C"] { queue.enqueue(Self.records(activity, count: 1, end: false)[0]) }
+        let first = ["A", "B"].compactMap { queue.begin(activity: $0) }
+        queue.failed(activity: "A", now: Make.start, random: 0)
+        queue.failed(activity: "B", now: Make.start, random: 0)
+        #expect(first.count == 2 && queue.isFailing && !queue.isDue(now: Make.start.addingTimeInterval(1)))
+        #expect(queue.isDue(activity: "C", now: Make.start.addingTimeInterval(1)), "C has not failed: it probes")
+        #expect(!queue.isDue(activity: "A", now: Make.start.addingTimeInterval(1)) && !queue.isDue(activity: "B", now: Make.start.addingTimeInterval(1)))
+        let probe = queue.begin(activity: "C")
+        queue.failed(activity: "C", now: Make.start.addingTimeInterval(1), random: 0)
+        #expect(probe != nil && !queue.isDue(activity: "C", now: Make.start.addingTimeInterval(1.5)), "failed: it waits like the others")
+    }
+
     /// An outage's failures (attempts begun while the sink was already failing) are the sink's,
     /// not an activity's own: once the sink is back, every activity is due at once.
     @Test func anOutageLeavesNoActivityWaitingOnItsOwn() {
