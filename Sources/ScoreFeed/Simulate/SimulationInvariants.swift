@@ -8,9 +8,10 @@ public struct SimulationInvariants {
     let records: [PushRecord]
     /// When the sender delivered each record (empty: not known, not checked).
     let deliveredAt: [Date]
-    /// The other platforms' records of a day on several, with when each was delivered: a lane's
-    /// record may wait behind another lane's of its activity (one in flight per activity).
-    let otherLanes: [(record: PushRecord, at: Date)]
+    /// The other platforms' records of a day on several, with when each was delivered, by
+    /// activity: a lane's record may wait behind another lane's of its activity (one in flight
+    /// per activity).
+    let otherLanes: [String: [(record: PushRecord, at: Date)]]
     /// When each instance started, and whether it started without the state before it.
     let instances: [Date]
     let lostState: [Bool]
@@ -29,7 +30,7 @@ public struct SimulationInvariants {
         day: SimulatedDay, records: [PushRecord], deliveredAt: [Date] = [], otherLanes: [(record: PushRecord, at: Date)] = [],
         instances: [Date], lostState: [Bool], kills: [Date?], openChannels: Set<String>, moment: TimeInterval = Simulation.defaultMoment
     ) {
-        self.otherLanes = otherLanes
+        self.otherLanes = Dictionary(grouping: otherLanes, by: \.record.activity)
         self.kills = kills
         self.moment = moment
         self.day = day
@@ -77,8 +78,7 @@ public struct SimulationInvariants {
     /// again up to its longest wait once it is back; a channel's work backs off up to
     /// ``ChannelBoard/longestRetry``).
     var senderTroubles: [Range<Date>] {
-        let retry = ResilientSink.Options().backoff.maximum
-        return day.sink.failing.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(retry) }
+        day.sink.failing.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(Self.retryTail) }
             + (!day.hasChannels ? [] : day.sink.channelOutages.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(ChannelBoard.longestRetry) })
     }
 
@@ -91,9 +91,11 @@ public struct SimulationInvariants {
     /// The windows where the sender failed `game`'s pushes alone, with the retries' longest wait
     /// after each.
     func gameFailing(_ game: String) -> [Range<Date>] {
-        let retry = ResilientSink.Options().backoff.maximum
-        return day.sink.gameFailing.filter { $0.game == game }.map { $0.during.lowerBound..<$0.during.upperBound.addingTimeInterval(retry) }
+        day.sink.gameFailing.filter { $0.game == game }.map { $0.during.lowerBound..<$0.during.upperBound.addingTimeInterval(Self.retryTail) }
     }
+
+    /// The longest the sender's queue waits between its retries (``ResilientSink``'s default).
+    static let retryTail = ResilientSink.Options().backoff.maximum
 
     /// Which state directory sent `record`: 0 for the day's first, one more after each lost one.
     func directory(of record: PushRecord) -> Int {
@@ -328,6 +330,7 @@ public struct SimulationInvariants {
         else { return }
         let kills = day.restarts.map(\.at)
         let troubles = senderTroubles
+        let failingAlone = Dictionary(uniqueKeysWithValues: Set(day.sink.gameFailing.map(\.game)).map { ($0, gameFailing($0)) })
         // A record made while the sender still had an older one of its activity to deliver
         // (delivered after this one was made) waited behind it: a game's own pushes go one at a
         // time, and a sender slower than the lead for each delivers the later ones late whatever
@@ -343,12 +346,12 @@ public struct SimulationInvariants {
             }
             // Or behind another lane's record of its activity (an iOS Live Activity and its
             // Android notification share the id, and the sender keeps one of them in flight).
-            queued = queued || otherLanes.contains {
-                $0.record.activity == record.activity && $0.record.sentAt < record.sentAt && $0.at > record.sentAt && $0.at <= at
+            queued = queued || (otherLanes[record.activity] ?? []).contains {
+                $0.record.sentAt < record.sentAt && $0.at > record.sentAt && $0.at <= at
             }
             if queued { continue }
             guard !kills.contains(where: { record.sentAt <= $0 && $0 <= at }),
-                  !(troubles + gameFailing(record.game)).contains(where: { $0.lowerBound <= at && record.sentAt <= $0.upperBound })
+                  !(troubles + (failingAlone[record.game] ?? [])).contains(where: { $0.lowerBound <= at && record.sentAt <= $0.upperBound })
             else { continue }
             check(at.timeIntervalSince1970 < Double(record.timestamp + 1),
                   "game \(record.game): broadcast update seq \(record.seq) was delivered \(Int(at.timeIntervalSince1970) - record.timestamp) s "

@@ -107,6 +107,11 @@ public struct DeliveryQueue: Sendable {
         }.min()
     }
 
+    /// Whether a record of `activity` waits (or is in flight).
+    public func isWaiting(activity: String) -> Bool {
+        waitingPerActivity[activity] != nil
+    }
+
     /// The activities with records waiting, in the order of their oldest.
     public var activities: [String] {
         // Mostly the one record just queued.
@@ -157,11 +162,11 @@ public struct DeliveryQueue: Sendable {
     public mutating func failed(activity: String, now: Date, random: Double) -> [PushRecord] {
         guard let attempt = inFlight.removeValue(forKey: activity) else { return [] }
         let own = ownBackoff[activity]
-        let delivered = own.map { $0.deliveries < deliveries } ?? false
+        let othersDelivered = own.map { $0.deliveries < deliveries } ?? false
         // Seen failing alone, it stays alone until another activity's failure is counted (an
         // outage after all: its failure then forgets who was alone).
-        let alone = delivered || (own?.alone ?? false)
-        let failures = (own?.failures ?? 0) + (delivered || own == nil ? 1 : 0)
+        let alone = othersDelivered || (own?.alone ?? false)
+        let failures = (own?.failures ?? 0) + (othersDelivered || own == nil ? 1 : 0)
         ownBackoff[activity] = OwnBackoff(
             failures: failures, until: now.addingTimeInterval(backoff.delay(afterFailure: failures, random: random)), deliveries: deliveries,
             alone: alone)

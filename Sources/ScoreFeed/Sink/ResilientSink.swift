@@ -11,9 +11,9 @@ import Foundation
 /// timestamp), up to ``Options/maxInFlight`` requests at once. Waiting records are retried,
 /// after a growing backoff (the sink's, and each activity's own: one record the receiver cannot
 /// take holds back only its own activity), on the next `send` (which returns once those due were
-/// tried, side by side with its own) and by ``flush()``, which a caller runs when its games are over: it waits
-/// until everything is delivered or ``Options/giveUpAfter`` has passed, and then throws an error
-/// naming what was not delivered.
+/// tried, side by side with its own) and by ``flush()``, which a caller runs when its games are
+/// over: it waits until everything is delivered or ``Options/giveUpAfter`` has passed, and then
+/// throws an error naming what was not delivered.
 ///
 /// The engine need not change: the wrapper is a ``PushSink`` like any other.
 public actor ResilientSink: PushSink {
@@ -132,7 +132,7 @@ public actor ResilientSink: PushSink {
     public func pending(game: String) async -> Int {
         let mine = Set(queue.waiting.lazy.filter { $0.game == game }.map(\.activity))
         await drainAll(retryingOthers: false) { mine.contains($0) }
-        return queue.waiting.filter { $0.game == game }.count
+        return waiting(game: game)
     }
 
     /// Passes a channel request to the inner sink, which must answer it now (a create's channel
@@ -234,7 +234,7 @@ public actor ResilientSink: PushSink {
             draining.remove(activity)
             for waiter in drainWaiters.removeValue(forKey: activity) ?? [] { waiter.resume() }
         }
-        while queue.isDue(activity: activity, now: clock.now), queue.waiting.contains(where: { $0.activity == activity }) {
+        while queue.isDue(activity: activity, now: clock.now), queue.isWaiting(activity: activity) {
             await takeSlot()
             guard queue.isDue(activity: activity, now: clock.now), let record = queue.begin(activity: activity) else {
                 giveBackSlot()
