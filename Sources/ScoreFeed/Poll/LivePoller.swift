@@ -327,12 +327,14 @@ public struct LivePoller: Sendable {
     /// at most ``oldCopiesWaited`` of them (`waited` counts them, and each answer without a copy
     /// meanwhile); the first fresh copy, or the game's end, decides on all of them as one moment.
     /// While the feed fails there is nothing newer to show, and the old copy would take the screen
-    /// back: waiting is right.
+    /// back: waiting is right. A copy that lists the game's end while the boxscore does not say
+    /// final waits so too, however new: the boxscore may be a stale edge's, and the lost instance
+    /// may have ended the game on a newer one (the end of the last period shown after it).
     /// A game the instance holds refuses older copies by its checkpoint (``GameSession/newestCopy``)
     /// and waits for nothing, but for a wait restored open.
     func firstCopyWait(_ snapshot: LiveSnapshot, after before: GameService.Standing, waited: inout Int, nextAnswer: TimeInterval) -> TimeInterval {
-        guard waited < Self.oldCopiesWaited, before.progress == 0 || waited > 0, snapshot.end == nil, let written = snapshot.stamp.written,
-              clock.now.timeIntervalSince(written) > schedule.interval
+        guard waited < Self.oldCopiesWaited, before.progress == 0 || waited > 0, snapshot.end == nil,
+              snapshot.endListed || snapshot.stamp.written.map({ clock.now.timeIntervalSince($0) > schedule.interval }) == true
         else {
             waited = Self.oldCopiesWaited
             return 0

@@ -21,6 +21,9 @@ public struct LiveSnapshot: Sendable {
     /// The game's end, once the feed says the game is over (the play-by-play's own end action,
     /// or one made after the last action).
     public var end: GameEvent?
+    /// Whether the play-by-play lists the game's own end (its `game end` action), said final by
+    /// the boxscore or not yet: a boxscore that still says live may be a stale edge's.
+    public var endListed = false
     /// Actions that could not be read.
     public var rejected: [ScoreFeedError]
     /// Whether home and away are known (from the boxscore, or from baskets already scored): a
@@ -92,6 +95,7 @@ public struct LiveSnapshot: Sendable {
             teamsKnown: !feed.attributes.home.id.isEmpty && !feed.attributes.away.id.isEmpty
                 && feed.attributes.home.id != feed.attributes.away.id,
             stamp: NewestCopy.Stamp(written: feed.written, newestAction: folded.newestAction ?? 0), repeated: repeated)
+        snapshot.endListed = folded.ownEnd != nil
         let over = box.map { $0.status == .final } ?? (folded.ownEnd != nil)
         if over {
             if let final = box?.score { snapshot.score = final }

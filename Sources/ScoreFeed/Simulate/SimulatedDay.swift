@@ -104,8 +104,11 @@ public struct SimulatedDay: Sendable {
         /// poll: in these windows every answer comes from a stale edge, the copy of `lag` seconds
         /// before (a test's script; a drawn day has none).
         public var staleWindows: [(during: Range<Date>, lag: TimeInterval)] = []
+        /// poll: as ``staleWindows``, for the boxscore alone (its edge lags while the
+        /// play-by-play's answers are fresh).
+        public var staleBoxscoreWindows: [(during: Range<Date>, lag: TimeInterval)] = []
         /// Whether some answers come from a stale edge (drawn or scripted).
-        public var hasStaleEdge: Bool { staleShare > 0 || !staleWindows.isEmpty }
+        public var hasStaleEdge: Bool { staleShare > 0 || !staleWindows.isEmpty || !staleBoxscoreWindows.isEmpty }
 
         public var firstAction: Date { tipOff.addingTimeInterval(lead) }
 

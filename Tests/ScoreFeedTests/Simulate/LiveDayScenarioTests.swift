@@ -550,6 +550,35 @@ struct LiveDayScenarioTests {
         }
     }
 
+    /// Each game's instance lost with its state directory just after it sent the game's end;
+    /// the fresh one's first boxscore is a stale edge's, from before the game was final, while
+    /// the play-by-play already lists the game's end. The fresh instance waits for the next
+    /// answer and sends the end again, nothing else: it showed the end of the fourth period,
+    /// live, after the end (`scorefeed simulate --days 500 --seed 1 --platform ios`, days 67 and
+    /// 476: "2 pushes after its final end").
+    @Test(arguments: withAndroidTopic)
+    func aFreshStateDirAfterTheEndWaitsOutALaggingBoxscore(_ mode: Lane) async throws {
+        var games = Self.games()
+        var restarts: [SimulatedDay.Restart] = []
+        for index in games.indices {
+            let final = try #require(games[index].finalAt)
+            let lost = SimulatedDay.Restart(at: final.addingTimeInterval(60), downFor: 20, lostState: true)
+            let back = lost.at.addingTimeInterval(lost.downFor)
+            games[index].staleBoxscoreWindows = [(back..<back.addingTimeInterval(1), 120)]
+            restarts.append(lost)
+        }
+        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, restarts: restarts))
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games, seqRises: false)
+        #expect(outcome.answers["stale", default: 0] >= games.count, "\(outcome.answers)")
+        for (plan, lost) in zip(games, restarts) {
+            let mine = outcome.records.filter { $0.game == plan.game.id }
+            #expect(mine.contains { $0.sentAt < lost.at && $0.event == .end }, "\(plan.game.id): the lost instance ended the game")
+            let after = mine.filter { $0.sentAt > lost.at }
+            #expect(!after.isEmpty && after.allSatisfy { $0.event == .end || $0.event == .start }, "\(mode) \(plan.game.id): \(after.map(\.event))")
+        }
+    }
+
     /// Each game's instance lost with its state directory in the middle of the game; the fresh
     /// one's first answer is a stale edge's copy of two minutes before, then `fault` from then on.
     /// The fresh instance shows no score older than the lost one had.
