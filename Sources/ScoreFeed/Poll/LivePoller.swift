@@ -130,6 +130,9 @@ public struct LivePoller: Sendable {
         // counts from now.
         let before = await service.standing(of: gameId)
         if before.progress > 0 { watch.news(at: clock.now) }
+        /// Where the game stands: only this loop's own calls (start, receive, call-off) move it, so
+        /// each hand-over's answer is the next one's start, without a trip to the engine to ask.
+        var standing = before
         if boxscore != nil { await news.firstAnswer() }
         /// The last copy's actions: the next copy's repeats are not read again.
         var memo = LiveSnapshot.Memo()
@@ -210,11 +213,12 @@ public struct LivePoller: Sendable {
             // How far off the next answer may be: a wait for a fresh copy outlasts it.
             let nextAnswer = schedule.longestWait(after: outcome) + fetcher.requestTimeout
             if let snapshot {
-                let before = await service.standing(of: gameId)
+                let before = standing
                 if let after = await hand(
                     snapshot, to: service, before: before, handed: &handed, handedPrefix: &handedPrefix, oldCopies: &oldCopies,
                     nextAnswer: nextAnswer, waitingForTeams: news.isAnnouncedOnly, report: report
                 ) {
+                    standing = after
                     // Only a final ends the poll of a game here; one called off ends when the watch says so.
                     if after.ending == .final {
                         ended = true
@@ -234,9 +238,8 @@ public struct LivePoller: Sendable {
                alone.end != nil {
                 // The play-by-play lists the game's end while the boxscore lags: the end decides,
                 // with its final.
-                let before = await service.standing(of: gameId)
                 if await hand(
-                    alone, to: service, before: before, handed: &handed, handedPrefix: &handedPrefix, oldCopies: &oldCopies,
+                    alone, to: service, before: standing, handed: &handed, handedPrefix: &handedPrefix, oldCopies: &oldCopies,
                     nextAnswer: nextAnswer, waitingForTeams: false, report: report
                 )?.ending == .final {
                     ended = true

@@ -8,6 +8,8 @@ public struct SimulationInvariants {
     let records: [PushRecord]
     /// When the sender delivered each record (empty: not known, not checked).
     let deliveredAt: [Date]
+    /// When each record (by its key) was first delivered, where every delivery's time is known.
+    private var firstDelivery: [String: Date] = [:]
     /// The other platforms' records of a day on several, with when each was delivered, by
     /// activity: a lane's record may wait behind another lane's of its activity (one in flight
     /// per activity).
@@ -48,6 +50,9 @@ public struct SimulationInvariants {
     }
 
     mutating func checkAll() {
+        if deliveredAt.count == records.count {
+            for (record, at) in zip(records, deliveredAt) where firstDelivery[record.key] == nil { firstDelivery[record.key] = at }
+        }
         let byGame = Dictionary(grouping: records, by: \.game)
         for plan in day.games {
             let mine = byGame[plan.game.id] ?? []
@@ -259,7 +264,11 @@ public struct SimulationInvariants {
     /// drops the first: every `end` at priority 10, and every push beyond the assumed budget.
     /// Not counted where the copy may have been lost with the sender's queue: a kill, or the sender
     /// down, between the push and the game's next record (updates in flight are given up, as
-    /// every later state supersedes them). `pushes`: the game's records, each once, in order.
+    /// every later state supersedes them); nor where the game's next record was made before the
+    /// copy could go: it waits behind its priority-10 push (one record of a lane in flight at a
+    /// time) and then takes up to the sender's slowest answer, and a newer state made by then
+    /// supersedes it in the sender's queue (an attempt cut short, as at the run's end, leaves it
+    /// there). `pushes`: the game's records, each once, in order.
     mutating func checkCopies(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
         guard day.coalescer.copies else { return }
         let copies = Set(pushes.filter { $0.priority == 5 }.map { Copy(event: $0.event, state: $0.state, at: $0.sentAt) })
@@ -271,6 +280,7 @@ public struct SimulationInvariants {
             let span = push.sentAt...next
             guard !kills.contains(where: span.contains), !failing.contains(where: { $0.lowerBound <= next && push.sentAt <= $0.upperBound })
             else { continue }
+            if let delivered = firstDelivery[push.key], next <= delivered.addingTimeInterval(day.sink.slowest) { continue }
             check(copies.contains(Copy(event: push.event, state: push.state, at: push.sentAt)),
                   "game \(plan.game.id): the priority-10 \(push.event.rawValue) seq \(push.seq) (\(push.reason)) has no priority-5 copy")
         }

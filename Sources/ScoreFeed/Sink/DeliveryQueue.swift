@@ -5,7 +5,9 @@ import Foundation
 ///
 /// Rules:
 /// - Records wait in arrival order, so each activity's stay in `seq` order. Each activity has at
-///   most one record in flight; different activities' go side by side.
+///   most one record in flight; different activities' go side by side. An activity id names an
+///   iOS Live Activity and the game's Android notification alike: two receivers, each with its
+///   own records in flight (``lane(of:)``), so a slow FCM request holds back no APNs one.
 /// - An `update` is skipped when a later `update` or `end` of the same activity on the same
 ///   platform is waiting: the newer one carries the whole state. Receivers then see gaps in `seq`; records are never
 ///   renumbered or changed: a record's `apns-id` covers its `seq` and its body, and goes with it.
@@ -68,6 +70,13 @@ public struct DeliveryQueue: Sendable {
 
     public var isEmpty: Bool { waiting.isEmpty }
 
+    /// The key the queue takes `record`'s activity by (every `activity` parameter below): the
+    /// activity id for iOS, the id and the platform for another (one game's Live Activity and its
+    /// Android notification share the id, and each goes in its own order).
+    public static func lane(of record: PushRecord) -> String {
+        record.platform == .ios ? record.activity : "\(record.activity) \(record.platform.rawValue)"
+    }
+
     /// Whether the sink is failing (a failure since the last delivery).
     public var isFailing: Bool { consecutiveFailures > 0 }
 
@@ -78,7 +87,7 @@ public struct DeliveryQueue: Sendable {
     @discardableResult
     public mutating func enqueue(_ record: PushRecord) -> [PushRecord] {
         waiting.append(record)
-        waitingPerActivity[record.activity, default: 0] += 1
+        waitingPerActivity[Self.lane(of: record), default: 0] += 1
         return coalesce(record)
     }
 
@@ -115,15 +124,15 @@ public struct DeliveryQueue: Sendable {
     /// The activities with records waiting, in the order of their oldest.
     public var activities: [String] {
         // Mostly the one record just queued.
-        if waiting.count < 2 { return waiting.map(\.activity) }
+        if waiting.count < 2 { return waiting.map(Self.lane(of:)) }
         var seen = Set<String>()
-        return waiting.lazy.map(\.activity).filter { seen.insert($0).inserted }
+        return waiting.lazy.map(Self.lane(of:)).filter { seen.insert($0).inserted }
     }
 
     /// The oldest waiting record of `activity`, now in flight; nil when none waits or one of the
     /// activity is in flight.
     public mutating func begin(activity: String) -> PushRecord? {
-        guard inFlight[activity] == nil, let first = waiting.first(where: { $0.activity == activity }) else { return nil }
+        guard inFlight[activity] == nil, let first = waiting.first(where: { Self.lane(of: $0) == activity }) else { return nil }
         inFlight[activity] = Attempt(record: first, round: round)
         return first
     }
@@ -190,7 +199,7 @@ public struct DeliveryQueue: Sendable {
     /// Takes `activity`'s in-flight record out of flight and out of the queue (it is its oldest).
     private mutating func settle(_ activity: String) -> Attempt? {
         guard let attempt = inFlight.removeValue(forKey: activity) else { return nil }
-        if let index = waiting.firstIndex(where: { $0.activity == activity }) {
+        if let index = waiting.firstIndex(where: { Self.lane(of: $0) == activity }) {
             waiting.remove(at: index)
             countOut(activity, 1)
         }
@@ -203,17 +212,17 @@ public struct DeliveryQueue: Sendable {
         waitingPerActivity[activity] = left > 0 ? left : nil
     }
 
-    /// Drops waiting updates of `latest`'s activity on its platform (an activity id names an iOS
-    /// Live Activity and an Android notification alike) followed by a later update or end of it.
+    /// Drops waiting updates of `latest`'s activity on its platform (its lane, ``lane(of:)``)
+    /// followed by a later update or end of it.
     private mutating func coalesce(_ latest: PushRecord) -> [PushRecord] {
-        let activity = latest.activity, platform = latest.platform
+        let lane = Self.lane(of: latest), activity = latest.activity, platform = latest.platform
         func same(_ record: PushRecord) -> Bool { record.activity == activity && record.platform == platform }
         guard let newest = waiting.lastIndex(where: { same($0) && $0.event != .start }) else { return [] }
         var dropped: [PushRecord] = []
         var kept: [PushRecord] = []
         kept.reserveCapacity(waiting.count)
         for (index, record) in waiting.enumerated() {
-            let isInFlight = inFlight[activity].map { same($0.record) && $0.record.seq == record.seq } ?? false
+            let isInFlight = inFlight[lane].map { $0.record.seq == record.seq } ?? false
             if index < newest, same(record), record.event == .update, !isInFlight {
                 dropped.append(record)
             } else {
@@ -222,7 +231,7 @@ public struct DeliveryQueue: Sendable {
         }
         if !dropped.isEmpty {
             waiting = kept
-            countOut(activity, dropped.count)
+            countOut(lane, dropped.count)
             skipped[activity, default: 0] += dropped.count
         }
         return dropped

@@ -5,7 +5,8 @@ import Foundation
 /// `send` never throws because of the inner sink. While the inner sink is failing, records wait
 /// in a ``DeliveryQueue``: only the newest state per activity is kept (superseded updates are
 /// skipped and counted, receivers see the gap in `seq`), `start` and `end` are never skipped,
-/// and each activity's records go out in order. Different activities' go side by side: while the
+/// and each activity's records go out in order. Different activities' go side by side, and so do
+/// one activity's iOS and Android records (``DeliveryQueue/lane(of:)``): while the
 /// inner sink works, a request it is slow to answer holds no other game's push (after a failover
 /// every game's catch-up comes at once, and a broadcast update that waits a minute is past its
 /// timestamp), up to ``Options/maxInFlight`` requests at once. Waiting records are retried,
@@ -111,7 +112,8 @@ public actor ResilientSink: PushSink {
     /// never throws for the inner sink's failures.
     public func send(_ record: PushRecord) async throws {
         queue.enqueue(record)
-        await drainAll { $0 == record.activity }
+        let lane = DeliveryQueue.lane(of: record)
+        await drainAll { $0 == lane }
     }
 
     /// Passes the refusal on; a failure to do so is not the game's problem.
@@ -130,7 +132,7 @@ public actor ResilientSink: PushSink {
     /// games' are left to their own calls, so while the sink fails, an activity of `game` that
     /// failed before waits for another game's that has not, sent by that game's calls or a flush).
     public func pending(game: String) async -> Int {
-        let mine = Set(queue.waiting.lazy.filter { $0.game == game }.map(\.activity))
+        let mine = Set(queue.waiting.lazy.filter { $0.game == game }.map(DeliveryQueue.lane(of:)))
         await drainAll(retryingOthers: false) { mine.contains($0) }
         return waiting(game: game)
     }

@@ -234,6 +234,31 @@ struct ResilientSinkTests {
         #expect(!queue.isDue(now: Make.start), "a failure backs off every activity")
     }
 
+    /// One game's iOS Live Activity and its Android notification share the activity id but are two
+    /// receivers: each has its own record in flight, and neither supersedes the other's. With one
+    /// in flight per id, the records waiting after a failure went one lane after the other, an
+    /// FCM request holding back the APNs one behind it.
+    @Test func anActivitysIOSAndAndroidRecordsGoSideBySide() {
+        var queue = DeliveryQueue(backoff: Backoff(initial: 2, jitter: 0))
+        let ios = Self.records("A", count: 2, end: false)
+        let android = ios.map { record in
+            var record = record
+            record.platform = .android
+            return record
+        }
+        let lane = DeliveryQueue.lane(of: android[0])
+        #expect(DeliveryQueue.lane(of: ios[0]) == "A" && lane != "A")
+        for record in [android[0], ios[0]] { queue.enqueue(record) }
+        #expect(queue.activities == [lane, "A"])
+        #expect(queue.begin(activity: lane)?.platform == .android)
+        #expect(queue.begin(activity: "A")?.platform == .ios, "iOS's goes while Android's is in flight")
+        queue.enqueue(ios[1])
+        #expect(queue.enqueue(android[1]).isEmpty, "neither lane supersedes the other's")
+        queue.delivered(activity: "A")
+        #expect(queue.begin(activity: "A")?.seq == 2)
+        #expect(queue.begin(activity: lane) == nil, "Android's next waits for its own in flight")
+    }
+
     /// At most ``ResilientSink/Options/maxInFlight`` requests at once: with room for two, three
     /// games' records (10 s each, on virtual time) go two at once, the third when one ends.
     @Test func atMostMaxInFlightRequestsGoAtOnce() throws {
