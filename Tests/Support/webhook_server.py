@@ -15,6 +15,8 @@ out, --cycle repeats (default: always 200). Actions:
   drop                      close the connection without answering
   huge                      200 with a 1 GB body of spaces, generated as it is sent (the client
                             should stop reading at its cap)
+  endless                   the same without a Content-Length (the body ends when the connection
+                            does): only what arrives tells the cap is passed
 With --token T, a request without "Authorization: Bearer T" gets 401.
 
 Stop it with SIGTERM. Python 3.7+ standard library only.
@@ -71,11 +73,12 @@ def main():
                     self.close_connection = True
                     return
                 headers = {}
-                if action == "huge":
+                if action in ("huge", "endless"):
                     self.close_connection = True
                     self.send_response(200)
                     self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(1 << 30))
+                    if action == "huge":
+                        self.send_header("Content-Length", str(1 << 30))
                     self.end_headers()
                     chunk = b" " * (1 << 16)
                     for _ in range((1 << 30) // len(chunk)):

@@ -189,10 +189,10 @@ extension BoundedHTTP {
             return finished == nil
         }
 
-        /// Settles it with `result` unless it is settled, and resumes the caller; false when it
-        /// was settled before.
+        /// Settles it with `result` unless it is settled, runs `first`, and resumes the caller;
+        /// false when it was settled before.
         @discardableResult
-        private func settle(_ result: Result<Answer, Failure>) -> Bool {
+        private func settle(_ result: Result<Answer, Failure>, first: () -> Void = {}) -> Bool {
             let (settled, waiting) = state.withLock { state -> (Bool, Waiting?) in
                 guard state.result == nil else { return (false, nil) }
                 state.result = result
@@ -200,16 +200,18 @@ extension BoundedHTTP {
                 defer { state.continuation = nil }
                 return (true, state.continuation)
             }
+            guard settled else { return false }
+            first()
             waiting?.resume(returning: result)
-            return settled
+            return true
         }
 
-        /// Stops it for `reason` unless it is over, resuming the caller at once and calling
-        /// `onStop`; true when this call stopped it.
+        /// Stops it for `reason` unless it is over, calling `onStop` and then resuming the caller
+        /// at once; true when this call stopped it. In that order: the caller's next request on
+        /// the URL must find the stopped lane retired, not make its task on the session being
+        /// cancelled (where it waited out the whole time-out, although answered).
         func stop(_ reason: Failure) -> Bool {
-            guard settle(.failure(reason)) else { return false }
-            onStop()
-            return true
+            settle(.failure(reason), first: onStop)
         }
 
         func received(_ response: URLResponse) {
@@ -260,7 +262,13 @@ extension BoundedHTTP {
             _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
             completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
         ) {
-            transfer(dataTask)?.received(response)
+            guard let transfer = transfer(dataTask) else { return completionHandler(.allow) }
+            // An answer that says it is over the cap is stopped before its body is read.
+            if response.expectedContentLength > Int64(transfer.limit) {
+                _ = transfer.stop(.tooLarge(limit: transfer.limit))
+                return completionHandler(.cancel)
+            }
+            transfer.received(response)
             completionHandler(.allow)
         }
 
