@@ -401,8 +401,9 @@ public struct SimulationInvariants {
     /// (3 s) and nothing else; the rest is room for the moment.
     public static let freshnessSlack: TimeInterval = 10
 
-    /// News goes out: every score a game's feed starts to show is on a push (or a newer score
-    /// is) within a poll's interval (serve: none) and ``freshnessSlack``, its first too (a poller
+    /// News goes out: every score a game's feed starts to show is on a push the sender has (or a
+    /// newer score is: delivered, not only made, where delivery times are known) within a poll's
+    /// interval (serve: none) and ``freshnessSlack``, its first too (a poller
     /// that follows a game from before tip-off polls at its interval through the pregame 404s).
     /// Not counted where something explains a wait: the feed failing (an outage, time-outs,
     /// garbage, and the poller's backoff after) or a stale edge that may answer any poll; news
@@ -448,11 +449,12 @@ public struct SimulationInvariants {
         for (index, one) in news.enumerated() where one.at > plan.join ?? .distantPast {
             let window = one.at.addingTimeInterval(-wait)..<one.at.addingTimeInterval(wait)
             guard !troubles.contains(where: { $0.overlaps(window) }) else { continue }
-            let lag = shown[index].map { $0.sentAt.timeIntervalSince(one.at) }
+            // When the sender had it (made, where delivery times are not known).
+            let lag = shown[index].map { (firstDelivery[$0.key] ?? $0.sentAt).timeIntervalSince(one.at) }
             let since = Int(one.at.timeIntervalSince(day.start))
             check(lag.map { $0 <= wait } ?? false,
                   "game \(plan.game.id) (\(plan.path.rawValue)): the feed showed \(one.score.away)-\(one.score.home) (away-home) at +\(since) s, "
-                      + (shown[index].map { "no push showed it or newer for \(Int($0.sentAt.timeIntervalSince(one.at))) s (seq \($0.seq) did)" }
+                      + (shown[index].map { "no push showed it or newer for \(Int(lag ?? 0)) s (seq \($0.seq) did)" }
                           ?? "no push ever showed it or newer")
                       + "; at most \(Int(wait)) s")
         }
