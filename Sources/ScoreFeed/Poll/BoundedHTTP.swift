@@ -55,10 +55,7 @@ public final class BoundedHTTP: Sendable {
     deinit {
         // Not here: invalidating waits for each session's queue, which a hostile transfer may
         // hold for seconds (libcurl inflating what it has read), and would hold up the exit.
-        let sessions = lanes.withLock { $0.values.map(\.session) }
-        DispatchQueue.global().async {
-            for session in sessions { session.invalidateAndCancel() }
-        }
+        for lane in lanes.withLock({ Array($0.values) }) { lane.retire() }
     }
 
     /// Sends `request` and reads its answer within the bounds. Returns as soon as a bound is
@@ -75,11 +72,15 @@ public final class BoundedHTTP: Sendable {
                 DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [timeout] in
                     _ = transfer.stop(.timedOut(seconds: timeout))
                 }
-                // Making a task waits for the session's queue: never on the caller's thread.
+                // Making a task waits for the session's queue: never on the caller's thread. A lane
+                // another request retired meanwhile makes none: the request fails as a lost
+                // connection (tried again like one).
                 DispatchQueue.global().async {
-                    let task = lane.session.dataTask(with: request)
-                    lane.receiver.add(transfer, for: task.taskIdentifier)
-                    if !transfer.isSettled { task.resume() }
+                    let made = lane.makeTask(request) { task in
+                        lane.receiver.add(transfer, for: task.taskIdentifier)
+                        if !transfer.isSettled { task.resume() }
+                    }
+                    if !made { transfer.complete(URLError(.networkConnectionLost)) }
                 }
             }
         } onCancel: {
@@ -103,7 +104,7 @@ public final class BoundedHTTP: Sendable {
         lanes.withLock { lanes in
             if lanes[url] === lane { lanes[url] = nil }
         }
-        DispatchQueue.global().async { lane.session.invalidateAndCancel() }
+        lane.retire()
     }
 }
 
@@ -117,6 +118,37 @@ extension BoundedHTTP {
     final class Lane: @unchecked Sendable {
         let session: URLSession
         let receiver = Receiver()
+        /// Set once the lane is retired: no task is made on it after.
+        private let retired = Mutex(false)
+        /// Held while a task is made, and taken by the retirement before it cancels the session:
+        /// swift-corelibs-foundation stops the process when a task is made on a session that is
+        /// invalidated, and requests side by side on one URL share its lane.
+        private let making = NSLock()
+
+        /// Makes a task for `request` and hands it to `start`, unless the lane is retired (false).
+        func makeTask(_ request: URLRequest, start: (URLSessionDataTask) -> Void) -> Bool {
+            making.lock()
+            defer { making.unlock() }
+            guard !retired.withLock({ $0 }) else { return false }
+            start(session.dataTask(with: request))
+            return true
+        }
+
+        /// No task is made on it from now on; its session is cancelled and let go on another
+        /// thread, once a task being made is (that waits for the session's queue, which a
+        /// hostile transfer may hold for seconds: never on the transfer's own thread).
+        func retire() {
+            let first = retired.withLock { retired in
+                defer { retired = true }
+                return !retired
+            }
+            guard first else { return }
+            DispatchQueue.global().async { [self] in
+                making.lock()
+                making.unlock()
+                session.invalidateAndCancel()
+            }
+        }
 
         init(timeout: TimeInterval) {
             let configuration = URLSessionConfiguration.ephemeral

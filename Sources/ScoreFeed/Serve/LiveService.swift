@@ -1,8 +1,7 @@
 import Foundation
 
 /// Runs a ``GameService`` live, as `serve` and `poll` do and as a service embedding ScoreFeed
-/// would: the input beside the timer that sends held pushes on the system clock (and the sink's
-/// own work, ``PushSink/run()``: a ``ResilientSink``'s retries as they come due), until the
+/// would: the input beside the timer that sends held pushes on the system clock, until the
 /// input ends, a stop is asked for or the output goes away; then the shutdown, in this order:
 /// the drain (held pushes come due) and the channels settling (lingers run out, deletes
 /// answered), the sink's last deliveries (lines written in the background, a webhook's queue),
@@ -76,11 +75,6 @@ public struct LiveService: Sendable {
             if games.options.clock == .system {
                 group.addTask {
                     await games.runTimer()
-                    return nil
-                }
-                // The sink's own work: a ResilientSink's retries as they come due.
-                group.addTask {
-                    await games.sink.run()
                     return nil
                 }
             }

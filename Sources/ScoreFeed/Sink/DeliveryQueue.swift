@@ -72,9 +72,10 @@ public struct DeliveryQueue: Sendable {
 
     /// The key the queue takes `record`'s activity by (every `activity` parameter below): the
     /// activity id for iOS, the id and the platform for another (one game's Live Activity and its
-    /// Android notification share the id, and each goes in its own order).
+    /// Android notification share the id, and each goes in its own order), joined by a control
+    /// character no id holds, so no other activity's id is the same key.
     public static func lane(of record: PushRecord) -> String {
-        record.platform == .ios ? record.activity : "\(record.activity) \(record.platform.rawValue)"
+        record.platform == .ios ? record.activity : "\(record.activity)\u{1F}\(record.platform.rawValue)"
     }
 
     /// Whether the sink is failing (a failure since the last delivery).

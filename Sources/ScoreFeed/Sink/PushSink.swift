@@ -25,11 +25,6 @@ public protocol PushSink: Sendable {
     /// once more after the channels have settled (the deletes that waited for the last `end`s),
     /// so a sink's `finish` must deliver what came since, and be safe to call again.
     nonisolated(nonsending) func finish() async throws
-
-    /// What the sink does on its own while a live service runs, until the task is cancelled:
-    /// ``ResilientSink`` retries what waits as soon as it is due, not only on the next `send`.
-    /// ``LiveService`` runs it beside its timer on the system clock. The default does nothing.
-    nonisolated(nonsending) func run() async
 }
 
 extension PushSink {
@@ -44,7 +39,4 @@ extension PushSink {
 
     /// Holds nothing: there is nothing to finish.
     public nonisolated(nonsending) func finish() async throws {}
-
-    /// Has nothing to do on its own.
-    public nonisolated(nonsending) func run() async {}
 }

@@ -12,8 +12,7 @@ import Foundation
 /// timestamp), up to ``Options/maxInFlight`` requests at once. Waiting records are retried,
 /// after a growing backoff (the sink's, and each activity's own: one record the receiver cannot
 /// take holds back only its own activity), on the next `send` (which returns once those due were
-/// tried, side by side with its own), by ``run()`` as they come due (no other send needed), and
-/// by ``flush()``, which a caller runs when its games are
+/// tried, side by side with its own) and by ``flush()``, which a caller runs when its games are
 /// over: it waits until everything is delivered or ``Options/giveUpAfter`` has passed, and then
 /// throws an error naming what was not delivered.
 ///
@@ -79,12 +78,6 @@ public actor ResilientSink: PushSink {
     /// (``Options/maxInFlight``).
     private var sending = 0
     private var slotWaiters: [CheckedContinuation<Void, Never>] = []
-    /// Told when a call leaves records waiting, so that ``run()`` tries them when they are due.
-    private let held: AsyncStream<Void>
-    private let hold: AsyncStream<Void>.Continuation
-    /// Attempts begun so far (``run()`` waits to be told when a round began none).
-    private var attemptsBegun = 0
-    private var running = false
 
     /// - Parameters:
     ///   - inner: the sink that may fail.
@@ -103,7 +96,6 @@ public actor ResilientSink: PushSink {
         self.random = random
         self.onEvent = onEvent
         self.queue = DeliveryQueue(backoff: options.backoff)
-        (held, hold) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     public var statistics: Statistics {
@@ -122,29 +114,6 @@ public actor ResilientSink: PushSink {
         queue.enqueue(record)
         let lane = DeliveryQueue.lane(of: record)
         await drainAll { $0 == lane }
-        if !queue.isEmpty { hold.yield() }
-    }
-
-    /// Tries what waits as soon as it is due (the sink's backoff, or an activity's own, over),
-    /// not only when the next `send` comes: after an outage, a quiet game's last update would
-    /// otherwise wait for some game's next push. Returns when the task is cancelled.
-    public func run() async {
-        // One run at a time (its stream has one reader); another call returns at once.
-        guard !running else { return }
-        running = true
-        defer { running = false }
-        var told = held.makeAsyncIterator()
-        while !Task.isCancelled {
-            let begun = attemptsBegun
-            if !queue.isEmpty { await drainAll { _ in true } }
-            if let next = queue.nextDue, next > clock.now {
-                do { try await clock.sleep(until: next) } catch { return }
-            } else if queue.isEmpty || attemptsBegun == begun {
-                // Nothing waits, or nothing could go (every activity waits for another's drain):
-                // until a call leaves records waiting.
-                guard await told.next(isolation: self) != nil else { return }
-            }
-        }
     }
 
     /// Passes the refusal on; a failure to do so is not the game's problem.
@@ -273,7 +242,6 @@ public actor ResilientSink: PushSink {
                 giveBackSlot()
                 return
             }
-            attemptsBegun += 1
             let goesOn = await attempt(record, of: activity)
             giveBackSlot()
             guard goesOn else { return }

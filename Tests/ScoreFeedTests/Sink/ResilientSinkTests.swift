@@ -276,49 +276,6 @@ struct ResilientSinkTests {
         #expect(delivered.map { $0.split(separator: "@").last.map(String.init) ?? "" }.sorted() == ["10", "10", "20"], "\(delivered)")
     }
 
-    /// A sink down until a time on a simulated clock, then up; remembers when it delivered what.
-    actor DownUntilSink: PushSink {
-        let clock: SimulatedClock
-        let up: Date
-        private(set) var delivered: [(seq: Int, at: Date)] = []
-
-        init(clock: SimulatedClock, up: Date) {
-            self.clock = clock
-            self.up = up
-        }
-
-        func send(_ record: PushRecord) async throws {
-            guard clock.now >= up else { throw ScoreFeedError(.sinkUnavailable, "connection refused") }
-            delivered.append((record.seq, clock.now))
-        }
-    }
-
-    /// `run()` tries what waits as soon as it is due, with no other send to carry it: a record
-    /// sent while the sender is down (for 5 s) goes at the first attempt after it is back (6 s,
-    /// after waits of 2 and 4 s), and nothing is sent twice. Before, it waited for the next `send`
-    /// or the run's end (a quiet game's last update after an outage).
-    @Test func runTriesWhatWaitsWhenItIsDue() throws {
-        let clock = SimulatedClock(Make.start)
-        let inner = DownUntilSink(clock: clock, up: Make.start.addingTimeInterval(5))
-        let sink = ResilientSink(inner, options: .init(backoff: Backoff(initial: 2, jitter: 0)), clock: clock)
-        let record = Self.records("A", count: 1, end: false)[0]
-        let ending = SimulationExecutor.run(on: clock) {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await sink.run() }
-                group.addTask {
-                    try? await sink.send(record)
-                    try? await clock.sleep(until: Make.start.addingTimeInterval(60))
-                }
-                await group.next()
-                group.cancelAll()
-            }
-            let waiting = await sink.statistics.waiting
-            return (await inner.delivered.map { "\($0.seq)@\(Int($0.at.timeIntervalSince(Make.start)))" }, waiting)
-        }
-        guard case .finished(let (delivered, waiting)) = ending else { throw ScoreFeedError(.invalidValue, "the run did not finish: \(ending)") }
-        #expect(delivered == ["1@6"] && waiting == 0)
-    }
-
     /// Attempts side by side that fail in one outage count as one failure (the backoff stays at
     /// its first step, not ten steps on after ten games' catch-ups), and a success that began
     /// before the outage's later failures were counted does not end the failing; one that began
