@@ -119,7 +119,7 @@ extension BoundedHTTP {
         let session: URLSession
         let receiver = Receiver()
         /// Set once the lane is retired: no task is made on it after.
-        private let retired = Mutex(false)
+        private let retired = Atomic(false)
         /// Held while a task is made, and taken by the retirement before it cancels the session:
         /// swift-corelibs-foundation stops the process when a task is made on a session that is
         /// invalidated, and requests side by side on one URL share its lane.
@@ -129,7 +129,7 @@ extension BoundedHTTP {
         func makeTask(_ request: URLRequest, start: (URLSessionDataTask) -> Void) -> Bool {
             making.lock()
             defer { making.unlock() }
-            guard !retired.withLock({ $0 }) else { return false }
+            guard !retired.load(ordering: .acquiring) else { return false }
             start(session.dataTask(with: request))
             return true
         }
@@ -138,11 +138,7 @@ extension BoundedHTTP {
         /// thread, once a task being made is (that waits for the session's queue, which a
         /// hostile transfer may hold for seconds: never on the transfer's own thread).
         func retire() {
-            let first = retired.withLock { retired in
-                defer { retired = true }
-                return !retired
-            }
-            guard first else { return }
+            guard !retired.exchange(true, ordering: .acquiringAndReleasing) else { return }
             DispatchQueue.global().async { [self] in
                 making.lock()
                 making.unlock()

@@ -54,7 +54,8 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         var elapsed = plan.elapsed(at: now)
         var written = now
         var label = "200"
-        if let window = (isBox ? plan.staleWindows + plan.staleBoxscoreWindows : plan.staleWindows).first(where: { $0.during.contains(now) }) {
+        if let window = plan.staleWindows.first(where: { $0.during.contains(now) })
+            ?? (isBox ? plan.staleBoxscoreWindows.first(where: { $0.during.contains(now) }) : nil) {
             elapsed = plan.elapsed(at: now.addingTimeInterval(-window.lag))
             written = now.addingTimeInterval(-window.lag)
             label = "stale"

@@ -9,10 +9,10 @@ public struct SimulationInvariants {
     /// When the sender delivered each record (empty: not known, not checked).
     let deliveredAt: [Date]
     /// When each record (by its key) was first delivered, where every delivery's time is known.
-    private var firstDelivery: [String: Date] = [:]
+    let firstDelivery: [String: Date]
     /// The other platforms' records of a day on several, with when each was delivered, by
-    /// activity: a lane's record may wait behind another lane's of its activity (one in flight
-    /// per activity).
+    /// activity: a lane's record may wait behind another lane's of its activity (a game's engine
+    /// sends its lanes' records one after the other).
     let otherLanes: [String: [(record: PushRecord, at: Date)]]
     /// When each instance started, and whether it started without the state before it.
     let instances: [Date]
@@ -38,6 +38,8 @@ public struct SimulationInvariants {
         self.day = day
         self.records = records
         self.deliveredAt = deliveredAt
+        firstDelivery = deliveredAt.count == records.count
+            ? Dictionary(zip(records.map(\.key), deliveredAt), uniquingKeysWith: { first, _ in first }) : [:]
         self.instances = instances
         self.lostState = lostState
         resets = zip(instances, lostState).filter(\.1).map(\.0)
@@ -50,9 +52,6 @@ public struct SimulationInvariants {
     }
 
     mutating func checkAll() {
-        if deliveredAt.count == records.count {
-            for (record, at) in zip(records, deliveredAt) where firstDelivery[record.key] == nil { firstDelivery[record.key] = at }
-        }
         let byGame = Dictionary(grouping: records, by: \.game)
         for plan in day.games {
             let mine = byGame[plan.game.id] ?? []
@@ -342,8 +341,9 @@ public struct SimulationInvariants {
               day.sink.slowest < TimeInterval(PushRenderer.Configuration.failoverHeadStart)
         else { return }
         let kills = day.restarts.map(\.at)
+        // The sender's troubles, and for a game whose pushes it failed alone, those too.
         let troubles = senderTroubles
-        let failingAlone = Dictionary(uniqueKeysWithValues: Set(day.sink.gameFailing.map(\.game)).map { ($0, gameFailing($0)) })
+        let gameTroubles = Dictionary(uniqueKeysWithValues: Set(day.sink.gameFailing.map(\.game)).map { ($0, senderTroubles(for: $0)) })
         // A record made while the sender still had an older one of its activity to deliver
         // (delivered after this one was made) waited behind it: a game's own pushes go one at a
         // time, and a sender slower than the lead for each delivers the later ones late whatever
@@ -358,13 +358,13 @@ public struct SimulationInvariants {
                 earlier -= 1
             }
             // Or behind another lane's record of its activity (an iOS Live Activity and its
-            // Android notification share the id, and the sender keeps one of them in flight).
+            // Android notification are one game's: its engine sends their records one at a time).
             queued = queued || (otherLanes[record.activity] ?? []).contains {
                 $0.record.sentAt < record.sentAt && $0.at > record.sentAt && $0.at <= at
             }
             if queued { continue }
             guard !kills.contains(where: { record.sentAt <= $0 && $0 <= at }),
-                  !(troubles + (failingAlone[record.game] ?? [])).contains(where: { $0.lowerBound <= at && record.sentAt <= $0.upperBound })
+                  !(gameTroubles[record.game] ?? troubles).contains(where: { $0.lowerBound <= at && record.sentAt <= $0.upperBound })
             else { continue }
             check(at.timeIntervalSince1970 < Double(record.timestamp + 1),
                   "game \(record.game): broadcast update seq \(record.seq) was delivered \(Int(at.timeIntervalSince1970) - record.timestamp) s "

@@ -7,7 +7,7 @@ import Foundation
 /// - Records wait in arrival order, so each activity's stay in `seq` order. Each activity has at
 ///   most one record in flight; different activities' go side by side. An activity id names an
 ///   iOS Live Activity and the game's Android notification alike: two receivers, each with its
-///   own records in flight (``lane(of:)``), so a slow FCM request holds back no APNs one.
+///   own record in flight (``lane(of:)``), so what waits after a failure goes lane beside lane.
 /// - An `update` is skipped when a later `update` or `end` of the same activity on the same
 ///   platform is waiting: the newer one carries the whole state. Receivers then see gaps in `seq`; records are never
 ///   renumbered or changed: a record's `apns-id` covers its `seq` and its body, and goes with it.

@@ -118,19 +118,28 @@ struct ResilientSinkTests {
         }
     }
 
+    /// Flushes `sink` and expects it to give up (`sink-unavailable`), naming the end of `game`.
+    static func expectFlushGivesUp(
+        _ sink: ResilientSink, namingTheEndOf game: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        do {
+            try await sink.flush()
+            Issue.record("flush should give up", sourceLocation: sourceLocation)
+        } catch let error as ScoreFeedError {
+            #expect(error.code == .sinkUnavailable, sourceLocation: sourceLocation)
+            #expect(error.message.contains("end of \(game)"), sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("flush threw \(error)", sourceLocation: sourceLocation)
+        }
+    }
+
     @Test func flushGivesUpWithAnErrorNamingTheEnd() async throws {
         let inner = SwitchableSink()
         let clock = ManualClock(Make.start)
         let sink = ResilientSink(inner, options: .init(backoff: Backoff(initial: 1, maximum: 30), giveUpAfter: 300), clock: clock)
         await inner.set(up: false)
         for record in Self.records("GAME9", count: 3) { try await sink.send(record) }
-        do {
-            try await sink.flush()
-            Issue.record("flush should give up")
-        } catch let error as ScoreFeedError {
-            #expect(error.code == .sinkUnavailable)
-            #expect(error.message.contains("end of GAME9"))
-        }
+        await Self.expectFlushGivesUp(sink, namingTheEndOf: "GAME9")
         #expect(clock.now.timeIntervalSince(Make.start) <= 300 + 30, "bounded by giveUpAfter (virtual time)")
         #expect(await sink.statistics.waiting == 1)
         // Once the sink is back, a later flush delivers it.

@@ -25,13 +25,7 @@ struct WebhookRestartTests {
         let sink = ResilientSink(webhook, options: .init(giveUpAfter: 120), clock: clock)
         let rendered = try await WebhookSinkTests().replay([(try #require(WebhookSinkTests.games.last), "GAME3")], into: sink)
         #expect(try server.requests().isEmpty)
-        do {
-            try await sink.flush()
-            Issue.record("flush should give up while nothing listens")
-        } catch let error as ScoreFeedError {
-            #expect(error.code == .sinkUnavailable)
-            #expect(error.message.contains("end of GAME3"))
-        }
+        await ResilientSinkTests.expectFlushGivesUp(sink, namingTheEndOf: "GAME3")
         // The end, and its priority-5 copy when the end went at priority 10.
         let ends = rendered["GAME3"]!.filter { $0.event == .end }.count
         #expect(ends >= 1)
