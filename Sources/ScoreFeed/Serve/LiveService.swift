@@ -1,7 +1,8 @@
 import Foundation
 
 /// Runs a ``GameService`` live, as `serve` and `poll` do and as a service embedding ScoreFeed
-/// would: the input beside the timer that sends held pushes on the system clock, until the
+/// would: the input beside the timer that sends held pushes on the system clock (and the sink's
+/// own work, ``PushSink/run()``, until the shutdown is over), until the
 /// input ends, a stop is asked for or the output goes away; then the shutdown, in this order:
 /// the drain (held pushes come due) and the channels settling (lingers run out, deletes
 /// answered), the sink's last deliveries (lines written in the background, a webhook's queue),
@@ -65,6 +66,24 @@ public struct LiveService: Sendable {
         alongside: [@Sendable () async -> Void] = [],
         stopRequests: (@Sendable () async -> Void)? = nil,
         outputGone: (@Sendable () async -> Void)? = nil
+    ) async -> Outcome {
+        let games = self.games
+        // The sink's own work (a ResilientSink's retries as they come due) runs through the
+        // shutdown, whose last deliveries and channel deletes wait for it, and stops after it.
+        return await withDiscardingTaskGroup { sinkWork in
+            sinkWork.addTask { await games.sink.run() }
+            let outcome = await runGames(input: input, alongside: alongside, stopRequests: stopRequests, outputGone: outputGone)
+            sinkWork.cancelAll()
+            return outcome
+        }
+    }
+
+    /// ``run(input:alongside:stopRequests:outputGone:)`` but the sink's own work.
+    private func runGames(
+        input: @escaping @Sendable () async -> Void,
+        alongside: [@Sendable () async -> Void],
+        stopRequests: (@Sendable () async -> Void)?,
+        outputGone: (@Sendable () async -> Void)?
     ) async -> Outcome {
         let games = self.games
         let stop = await withTaskGroup(of: Stop?.self) { group in

@@ -112,9 +112,14 @@ public struct DeliveryQueue: Sendable {
     /// When the first waiting record may next be tried (nil: nothing waits): at once for an
     /// activity that has not failed, else the latest of the sink's backoff and the activity's own.
     public var nextDue: Date? {
-        activities.lazy.map { activity in
-            self.ownBackoff[activity].map { max($0.until, self.nextAttempt ?? .distantPast) } ?? .distantPast
-        }.min()
+        activities.lazy.map(due(activity:)).min()
+    }
+
+    /// When `activity` may next be tried as far as the backoffs go (`distantPast`: it has not
+    /// failed). While the sink fails it may have to wait longer, for a probe
+    /// (``isDue(activity:now:)``).
+    public func due(activity: String) -> Date {
+        ownBackoff[activity].map { max($0.until, nextAttempt ?? .distantPast) } ?? .distantPast
     }
 
     /// Whether a record of `activity` waits (or is in flight).

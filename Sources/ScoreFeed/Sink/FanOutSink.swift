@@ -51,6 +51,13 @@ public struct FanOutSink: PushSink {
         if let firstError { throw firstError }
     }
 
+    /// Runs every sink's own work side by side, until cancelled.
+    public func run() async {
+        await withDiscardingTaskGroup { group in
+            for sink in sinks { group.addTask { await sink.run() } }
+        }
+    }
+
     /// What any of the sinks still holds of `game`.
     public func pending(game: String) async -> Int {
         var total = 0

@@ -25,6 +25,11 @@ public protocol PushSink: Sendable {
     /// once more after the channels have settled (the deletes that waited for the last `end`s),
     /// so a sink's `finish` must deliver what came since, and be safe to call again.
     nonisolated(nonsending) func finish() async throws
+
+    /// The sink's own work while a live service runs, until the task is cancelled: a
+    /// ``ResilientSink`` tries what waits as soon as it is due, not only on the next `send`.
+    /// ``LiveService`` runs it beside its games and cancels it once its shutdown is over.
+    nonisolated(nonsending) func run() async
 }
 
 extension PushSink {
@@ -39,4 +44,7 @@ extension PushSink {
 
     /// Holds nothing: there is nothing to finish.
     public nonisolated(nonsending) func finish() async throws {}
+
+    /// Has no work of its own.
+    public nonisolated(nonsending) func run() async {}
 }

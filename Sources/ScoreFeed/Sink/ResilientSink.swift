@@ -12,7 +12,8 @@ import Foundation
 /// timestamp), up to ``Options/maxInFlight`` requests at once. Waiting records are retried,
 /// after a growing backoff (the sink's, and each activity's own: one record the receiver cannot
 /// take holds back only its own activity), on the next `send` (which returns once those due were
-/// tried, side by side with its own) and by ``flush()``, which a caller runs when its games are
+/// tried, side by side with its own), by ``run()`` as soon as they are due (no other `send`
+/// needed), and by ``flush()``, which a caller runs when its games are
 /// over: it waits until everything is delivered or ``Options/giveUpAfter`` has passed, and then
 /// throws an error naming what was not delivered.
 ///
@@ -78,6 +79,10 @@ public actor ResilientSink: PushSink {
     /// (``Options/maxInFlight``).
     private var sending = 0
     private var slotWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Signalled when a drain ends, for ``run()``: what waits may now be due at another time.
+    private let drainEnded = WakeUp()
+    /// Whether ``run()`` runs (one at a time).
+    private var running = false
 
     /// - Parameters:
     ///   - inner: the sink that may fail.
@@ -114,6 +119,35 @@ public actor ResilientSink: PushSink {
         queue.enqueue(record)
         let lane = DeliveryQueue.lane(of: record)
         await drainAll { $0 == lane }
+    }
+
+    /// Tries what waits as soon as it is due (the sink's backoff and the activity's own over), not
+    /// only on the next `send`: after an outage, a quiet game's last update (a period's end, or
+    /// its final while no other game sends) would otherwise wait for some game's next push. It
+    /// starts each due activity's drain and goes on (it never waits for a drain, its own or
+    /// another caller's); a drain's end wakes it to look again. Returns when the task is
+    /// cancelled (``LiveService`` does so once its shutdown delivered what it could), or at once
+    /// when another run is under way or the clock is a ``ManualClock``, whose sleep moves time.
+    public func run() async {
+        guard !running, !(clock is ManualClock) else { return }
+        running = true
+        defer { running = false }
+        await withDiscardingTaskGroup { group in
+            while !Task.isCancelled {
+                let now = clock.now
+                var next: Date?
+                for activity in queue.activities where !draining.contains(activity) {
+                    if queue.isDue(activity: activity, now: now) {
+                        draining.insert(activity)
+                        group.addTask { await self.drain(activity) }
+                    } else if case let due = queue.due(activity: activity), due > now {
+                        next = min(next ?? due, due)
+                    }
+                    // Otherwise it waits for a probe's attempt, whose drain's end wakes this.
+                }
+                if let next { await drainEnded.sleep(on: clock, until: next) } else { await drainEnded.wait() }
+            }
+        }
     }
 
     /// Passes the refusal on; a failure to do so is not the game's problem.
@@ -235,6 +269,7 @@ public actor ResilientSink: PushSink {
         defer {
             draining.remove(activity)
             for waiter in drainWaiters.removeValue(forKey: activity) ?? [] { waiter.resume() }
+            drainEnded.signal()
         }
         while queue.isDue(activity: activity, now: clock.now), queue.isWaiting(activity: activity) {
             await takeSlot()

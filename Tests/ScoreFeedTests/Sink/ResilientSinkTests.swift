@@ -464,17 +464,92 @@ struct ResilientSinkTests {
     actor TimedSink: PushSink {
         let clock: SimulatedClock
         let takes: [String: TimeInterval]
+        let down: [String: TimeInterval]
         private(set) var delivered: [String] = []
 
-        init(clock: SimulatedClock, takes: [String: TimeInterval]) {
+        /// Each request of an activity takes `takes` seconds; before `down` seconds into the run,
+        /// its requests fail at once.
+        init(clock: SimulatedClock, takes: [String: TimeInterval] = [:], down: [String: TimeInterval] = [:]) {
             self.clock = clock
             self.takes = takes
+            self.down = down
         }
 
         func send(_ record: PushRecord) async throws {
+            if let until = down[record.activity], clock.now < Make.start.addingTimeInterval(until) {
+                throw ScoreFeedError(.sinkUnavailable, "connection refused")
+            }
             try await clock.sleep(until: clock.now.addingTimeInterval(takes[record.activity] ?? 0))
             delivered.append("\(record.activity)\(record.seq)@\(Int(clock.now.timeIntervalSince(Make.start)))")
         }
+    }
+
+    /// Runs `sink.run()` beside `work` on virtual time until `work` returns (then cancels it),
+    /// and returns what `inner` delivered.
+    static func withRun(
+        _ sink: ResilientSink, _ inner: TimedSink, on clock: SimulatedClock, _ work: @escaping @Sendable () async -> Void
+    ) throws -> [String] {
+        let ending = SimulationExecutor.run(on: clock) {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await sink.run() }
+                group.addTask { await work() }
+                await group.next()
+                group.cancelAll()
+            }
+            return await inner.delivered
+        }
+        guard case .finished(let delivered) = ending else { throw ScoreFeedError(.invalidValue, "the run did not finish: \(ending)") }
+        return delivered
+    }
+
+    /// `run()` tries what waits as soon as it is due, with no other send to carry it: a record
+    /// sent while its receiver is down (for 5 s) goes at the first attempt after it is back (6 s,
+    /// after waits of 2 and 4 s). Before, it waited for some game's next `send` or the run's end
+    /// (a quiet game's last update after an outage: the period's end, or the final while no other
+    /// game sends). A run cancelled before (a first service's) leaves the next one working.
+    @Test func runTriesWhatWaitsWhenItIsDue() throws {
+        let clock = SimulatedClock(Make.start)
+        let inner = TimedSink(clock: clock, down: ["A": 5])
+        let sink = ResilientSink(inner, options: .init(backoff: Backoff(initial: 2, jitter: 0)), clock: clock)
+        let record = Self.records("A", count: 1, end: false)[0]
+        #expect(try Self.withRun(sink, inner, on: clock) {}.isEmpty)
+        let delivered = try Self.withRun(sink, inner, on: clock) {
+            try? await sink.send(record)
+            try? await clock.sleep(until: Make.start.addingTimeInterval(60))
+        }
+        #expect(delivered == ["A1@6"])
+    }
+
+    /// A delivery that ends the failing wakes the run at once for what it made due: A's receiver
+    /// is back at 90 s while the sink's backoff has its next attempt at 122 s; B's first push at
+    /// 100 s goes and ends the failing, and A's goes right after it, not at 122 s.
+    @Test func aDeliveryThatEndsTheFailingWakesTheRun() throws {
+        let clock = SimulatedClock(Make.start)
+        let inner = TimedSink(clock: clock, down: ["A": 90])
+        let sink = ResilientSink(inner, options: .init(backoff: Backoff(initial: 2, maximum: 60, jitter: 0)), clock: clock)
+        let a = Self.records("A", count: 1, end: false)[0], b = Self.records("B", count: 1, end: false)[0]
+        let delivered = try Self.withRun(sink, inner, on: clock) {
+            try? await sink.send(a)
+            try? await clock.sleep(until: Make.start.addingTimeInterval(100))
+            try? await sink.send(b)
+            try? await clock.sleep(until: Make.start.addingTimeInterval(200))
+        }
+        #expect(delivered == ["B1@100", "A1@100"])
+    }
+
+    /// The run waits for no drain: while A's retry takes 100 s (a slow sender), B's, due at 12 s
+    /// (its receiver back at 5 s), goes then, not after A's.
+    @Test func aSlowRetryHoldsNoOtherRetry() throws {
+        let clock = SimulatedClock(Make.start)
+        let inner = TimedSink(clock: clock, takes: ["A": 100], down: ["A": 1, "B": 5])
+        let sink = ResilientSink(inner, options: .init(backoff: Backoff(initial: 2, jitter: 0)), clock: clock)
+        let a = Self.records("A", count: 1, end: false)[0], b = Self.records("B", count: 1, end: false)[0]
+        let delivered = try Self.withRun(sink, inner, on: clock) {
+            try? await sink.send(a)
+            try? await sink.send(b)
+            try? await clock.sleep(until: Make.start.addingTimeInterval(300))
+        }
+        #expect(delivered == ["B1@12", "A1@104"])
     }
 
     /// A push sender slow for one game (100 s a request) and quick for another (1 s), on virtual
