@@ -74,7 +74,8 @@ public actor ResilientSink: PushSink {
     /// Channel requests that failed in a row, and when the next may be tried.
     private var channelFailures = 0
     private var nextChannelAttempt: Date?
-    private var drainWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
+    /// Callers waiting for an activity's drain to end (each also gives up when cancelled).
+    private var drainWaiters: [String: [OneShot]] = [:]
     /// Requests the inner sink has under way, and the drains waiting for one to end
     /// (``Options/maxInFlight``).
     private var sending = 0
@@ -124,9 +125,10 @@ public actor ResilientSink: PushSink {
     /// Tries what waits as soon as it is due (the sink's backoff and the activity's own over), not
     /// only on the next `send`: after an outage, a quiet game's last update (a period's end, or
     /// its final while no other game sends) would otherwise wait for some game's next push. It
-    /// starts each due activity's drain and goes on (it never waits for a drain, its own or
-    /// another caller's); a drain's end wakes it to look again. Returns when the task is
-    /// cancelled (``LiveService`` does so once its shutdown delivered what it could), or at once
+    /// starts each due activity's drain and goes on (it waits for no drain, its own or another
+    /// caller's, until it is cancelled); a drain's end, or a delivery that ends the failing,
+    /// wakes it to look again. Returns when the task is cancelled (``LiveService`` does so once
+    /// its shutdown delivered what it could), its own attempts under way cut short, or at once
     /// when another run is under way or the clock is a ``ManualClock``, whose sleep moves time.
     public func run() async {
         guard !running, !(clock is ManualClock) else { return }
@@ -164,7 +166,8 @@ public actor ResilientSink: PushSink {
 
     /// The records of `game` still waiting (after trying them again, when an attempt is due; other
     /// games' are left to their own calls, so while the sink fails, an activity of `game` that
-    /// failed before waits for another game's that has not, sent by that game's calls or a flush).
+    /// failed before waits for another game's that has not, sent by that game's calls, ``run()``
+    /// or a flush).
     public func pending(game: String) async -> Int {
         let mine = Set(queue.waiting.lazy.filter { $0.game == game }.map(DeliveryQueue.lane(of:)))
         await drainAll(retryingOthers: false) { mine.contains($0) }
@@ -257,10 +260,13 @@ public actor ResilientSink: PushSink {
         }
     }
 
-    /// Returns once the drain sending `activity` has finished.
+    /// Returns once the drain sending `activity` has finished, or the task is cancelled (a stop
+    /// that cuts a flush short does not wait for ``run()``'s attempt under way).
     private func waitForDrain(_ activity: String) async {
         guard draining.contains(activity) else { return }
-        await withCheckedContinuation { drainWaiters[activity, default: []].append($0) }
+        let shot = OneShot()
+        drainWaiters[activity, default: []].append(shot)
+        await shot.wait()
     }
 
     /// Sends `activity`'s waiting records, in order, while attempts are due, then lets go of the
@@ -268,10 +274,12 @@ public actor ResilientSink: PushSink {
     private func drain(_ activity: String) async {
         defer {
             draining.remove(activity)
-            for waiter in drainWaiters.removeValue(forKey: activity) ?? [] { waiter.resume() }
-            drainEnded.signal()
+            for waiter in drainWaiters.removeValue(forKey: activity) ?? [] { waiter.fire() }
+            // What waits may be due at another time now (a probe's attempt is over); nothing to
+            // look at when nothing waits, as after every delivery while the sink works.
+            if !queue.isEmpty { drainEnded.signal() }
         }
-        while queue.isDue(activity: activity, now: clock.now), queue.isWaiting(activity: activity) {
+        while !Task.isCancelled, queue.isDue(activity: activity, now: clock.now), queue.isWaiting(activity: activity) {
             await takeSlot()
             guard queue.isDue(activity: activity, now: clock.now), let record = queue.begin(activity: activity) else {
                 giveBackSlot()
@@ -289,13 +297,20 @@ public actor ResilientSink: PushSink {
         do {
             try await inner.send(record)
             delivered += 1
-            if queue.delivered(activity: activity) { onEvent(.recovered(skipped: queue.skippedCount)) }
+            if queue.delivered(activity: activity) {
+                onEvent(.recovered(skipped: queue.skippedCount))
+                // Every activity's backoff from the sink is over: ``run()`` need not wait for this
+                // drain's end to send them.
+                drainEnded.signal()
+            }
             return true
         } catch let error as ScoreFeedError where error.code == .sinkRejected {
             queue.rejectedInFlight(activity: activity)
             onEvent(.rejected(activity: record.activity, seq: record.seq, error))
             return true
-        } catch is CancellationError {
+        } catch is CancellationError where Task.isCancelled {
+            // Cut short (a stop): not the sink's failure. A sink that throws this uncancelled
+            // fails like any other, or the record would be tried again at once, again and again.
             queue.abandoned(activity: activity)
             return false
         } catch {

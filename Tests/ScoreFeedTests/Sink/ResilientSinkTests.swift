@@ -552,6 +552,86 @@ struct ResilientSinkTests {
         #expect(delivered == ["B1@12", "A1@104"])
     }
 
+    /// A delivery that ends the failing wakes the run before its drain ends: B's first push (100
+    /// to 150 s) ends it, and A's (its receiver back at 90 s, held by the probe rule while B's
+    /// went) goes at 150 s, not once B's end, the same drain's next record, is through at 200 s.
+    @Test func aRecoveryWakesTheRunBeforeItsDrainEnds() throws {
+        let clock = SimulatedClock(Make.start)
+        let inner = TimedSink(clock: clock, takes: ["B": 50], down: ["A": 90])
+        let sink = ResilientSink(inner, options: .init(backoff: Backoff(initial: 2, maximum: 60, jitter: 0)), clock: clock)
+        let a = Self.records("A", count: 1, end: false)[0], b = Self.records("B", count: 2)
+        let delivered = try Self.withRun(sink, inner, on: clock) {
+            try? await sink.send(a)
+            try? await clock.sleep(until: Make.start.addingTimeInterval(100))
+            await withDiscardingTaskGroup { group in
+                group.addTask { try? await sink.send(b[0]) }
+                group.addTask {
+                    try? await clock.sleep(until: Make.start.addingTimeInterval(101))
+                    try? await sink.send(b[1])
+                }
+            }
+            try? await clock.sleep(until: Make.start.addingTimeInterval(400))
+        }
+        #expect(delivered == ["B1@150", "A1@150", "B2@200"])
+    }
+
+    /// A stop that cuts the final flush short (at 5 s) does not wait for the run's attempt under
+    /// way (a slow sender's, 2 to 102 s): the flush returns at 5 s, and the record waits for the
+    /// next run (the checkpoints keep it).
+    @Test func aStopDuringTheFlushWaitsForNoRetryUnderWay() throws {
+        let clock = SimulatedClock(Make.start)
+        let inner = TimedSink(clock: clock, takes: ["A": 100], down: ["A": 1])
+        let sink = ResilientSink(inner, options: .init(backoff: Backoff(initial: 2, jitter: 0)), clock: clock)
+        let a = Self.records("A", count: 1, end: false)[0]
+        let returned = Mutex<Date?>(nil)
+        _ = try Self.withRun(sink, inner, on: clock) {
+            try? await sink.send(a)
+            try? await clock.sleep(until: Make.start.addingTimeInterval(3))
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { try? await sink.flush() }
+                group.addTask { try? await clock.sleep(until: Make.start.addingTimeInterval(5)) }
+                await group.next()
+                group.cancelAll()
+            }
+            returned.withLock { $0 = clock.now }
+        }
+        #expect(returned.withLock { $0 } == Make.start.addingTimeInterval(5))
+    }
+
+    /// A sink that throws `CancellationError` though nothing cancelled it (a time-out raced in a
+    /// task group) and counts its attempts.
+    final class CancellationThrowingSink: PushSink {
+        let attempts = Atomic<Int>(0)
+        func send(_ record: PushRecord) async throws {
+            attempts.add(1, ordering: .relaxed)
+            throw CancellationError()
+        }
+    }
+
+    /// Such a `CancellationError` is a failure like any other: the record backs off (attempts at
+    /// 0, 2 and 6 s in 10 s). Taken for a stop, it left the record due at once, and the run tried
+    /// it again and again without time moving.
+    @Test func aCancellationErrorUncancelledIsAFailure() throws {
+        let clock = SimulatedClock(Make.start)
+        let inner = CancellationThrowingSink()
+        let sink = ResilientSink(inner, options: .init(backoff: Backoff(initial: 2, jitter: 0)), clock: clock)
+        let a = Self.records("A", count: 1, end: false)[0]
+        let ending = SimulationExecutor.run(on: clock) {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await sink.run() }
+                group.addTask {
+                    try? await sink.send(a)
+                    try? await clock.sleep(until: Make.start.addingTimeInterval(10))
+                }
+                await group.next()
+                group.cancelAll()
+            }
+            return inner.attempts.load(ordering: .relaxed)
+        }
+        guard case .finished(let attempts) = ending else { throw ScoreFeedError(.invalidValue, "the run did not finish: \(ending)") }
+        #expect(attempts == 3)
+    }
+
     /// A push sender slow for one game (100 s a request) and quick for another (1 s), on virtual
     /// time: the quick game's pushes go as they come, not behind the slow one's. One queue for
     /// every activity held them: after a failover every game's catch-up reached a slow sender at
