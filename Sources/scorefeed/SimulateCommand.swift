@@ -15,8 +15,8 @@ enum SimulateCommand {
         each push's timestamp after the last, no push that APNs or a device refuses, a broadcast
         update delivered before its timestamp, a join sends at most 2 pushes, a restart sends what
         was left at once and a final missed while down first, news is on a push delivered
-        within a poll's interval and 10 s, no channel left open, a restart restores all its
-        checkpoints hold, the day finishes).
+        within a poll's interval and 10 s (of the end of any trouble around it), no channel left
+        open, a restart restores all its checkpoints hold, the day finishes).
         The same seed gives the same pushes, byte for byte.
 
         USAGE: scorefeed simulate [--days <n>] [--seed <n>] [--day <k>] [--mode <mode>] [--platform <platform>]
