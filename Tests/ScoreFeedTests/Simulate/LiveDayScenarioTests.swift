@@ -734,6 +734,26 @@ struct LiveDayScenarioTests {
         #expect(failing <= 2 && during.count - failing > 20, "\(failing) of the failing game's, \(during.count - failing) of the others'")
     }
 
+    /// Every real game alone in its evening (one after another, none overlapping), half polled
+    /// and half served, and the push sender down from just before each game's end until five
+    /// minutes after it: each final goes once the sender is back (within its retries' longest
+    /// wait, the freshness check's bound), though no game sends anything more to carry it. Before
+    /// ``ResilientSink`` tried what waits as soon as it is due, each final waited for the next
+    /// game's first push, hours later (6,358 s on the first game, in token mode and on Android;
+    /// a broadcast iOS game's channel delete asks the sink for the game's records, which tried
+    /// them).
+    @Test(arguments: withAndroidTopic)
+    func aFinalMadeWhileTheSenderIsDownGoesWhenItIsBack(_ mode: Lane) async throws {
+        var games = Self.games(apart: 4 * 3600)
+        for index in games.indices where index % 2 == 1 { games[index].path = .serve }
+        var day = SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, pollInterval: 30)
+        day.sink.failing = games.map { $0.moment(0.995)..<$0.moment(1).addingTimeInterval(300) }
+        let outcome = try await Self.run(day)
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games)
+        #expect(outcome.faults["sink outage"] == games.count)
+    }
+
     /// Every kind of endpoint fault on each game (503s, timeouts, hostile answers: cut documents,
     /// error pages, random bytes, the other endpoint's document) and a push sender down for ten
     /// minutes: each is a failed request and the games still end with their finals.
