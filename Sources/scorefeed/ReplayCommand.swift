@@ -151,25 +151,13 @@ enum ReplayCommand {
         replay.otherLanes = options.push.otherLanes(beside: replay.renderer)
         let summary: ReplaySummary
         let sink = output.sink(adding: extra)
-        let replaying = replay
         do {
-            summary = try await withThrowingTaskGroup(of: ReplaySummary?.self) { group in
-                // The sink's own work beside the replay: a webhook's records tried again as soon
-                // as they are due (after an outage, a quiet game's last update).
-                group.addTask {
-                    await sink.run()
-                    return nil
+            // The sink's own work beside the replay: a webhook's records tried again as soon as
+            // they are due (after an outage, a quiet game's last update).
+            summary = try await sink.whileRunning {
+                try await replay.run(document, sink: sink) { error in
+                    if !quiet { Console.error((error.code == .duplicateSequence ? "ignored: " : "rejected: ") + "\(error)") }
                 }
-                group.addTask {
-                    try await replaying.run(document, sink: sink) { error in
-                        if !quiet { Console.error((error.code == .duplicateSequence ? "ignored: " : "rejected: ") + "\(error)") }
-                    }
-                }
-                defer { group.cancelAll() }
-                while let next = try await group.next() {
-                    if let next { return next }
-                }
-                throw CancellationError()
             }
         } catch let error as ScoreFeedError where strict {
             await console?.finish()

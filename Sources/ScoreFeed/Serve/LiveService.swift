@@ -67,14 +67,10 @@ public struct LiveService: Sendable {
         stopRequests: (@Sendable () async -> Void)? = nil,
         outputGone: (@Sendable () async -> Void)? = nil
     ) async -> Outcome {
-        let games = self.games
         // The sink's own work (a ResilientSink's retries as they come due) runs through the
         // shutdown, whose last deliveries and channel deletes wait for it, and stops after it.
-        return await withDiscardingTaskGroup { sinkWork in
-            sinkWork.addTask { await games.sink.run() }
-            let outcome = await runGames(input: input, alongside: alongside, stopRequests: stopRequests, outputGone: outputGone)
-            sinkWork.cancelAll()
-            return outcome
+        await games.sink.whileRunning {
+            await runGames(input: input, alongside: alongside, stopRequests: stopRequests, outputGone: outputGone)
         }
     }
 

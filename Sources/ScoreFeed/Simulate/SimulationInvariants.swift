@@ -449,26 +449,17 @@ public struct SimulationInvariants {
         }
         // A poller backs off from the feed's failures up to its longest wait (and a time-out's).
         let backedOff = PollSchedule(interval: day.pollInterval).backoff.maximum + Self.freshnessSlack
+        let sender = senderTroubles(for: plan.game.id)
         let troubles = (plan.outages + plan.timeouts + plan.hostile).map { $0.lowerBound..<$0.upperBound.addingTimeInterval(backedOff) }
-            + senderTroubles(for: plan.game.id)
+            + sender
             + day.restarts.map { $0.at..<$0.at.addingTimeInterval($0.downFor + wait) }
         // The sender's troubles an instance was killed in: the records its sink still held are
         // gone with it (the checkpoint has them handed over), so what they showed waits for the
         // game's next push after the restart.
-        let killedHolding = senderTroubles(for: plan.game.id).filter { trouble in day.restarts.contains { trouble.contains($0.at) } }
+        let killedHolding = sender.filter { trouble in day.restarts.contains { trouble.contains($0.at) } }
         for (index, one) in news.enumerated() where one.at > plan.join ?? .distantPast {
-            // A trouble around the news excuses a wait until it is over (and the troubles that
-            // overlap it, one after another), not for good: then the news goes within `wait`.
             let from = one.at.addingTimeInterval(-wait)
-            var until = one.at.addingTimeInterval(wait)
-            var longer = true
-            while longer {
-                longer = false
-                for trouble in troubles where trouble.overlaps(from..<until) && trouble.upperBound.addingTimeInterval(wait) > until {
-                    until = trouble.upperBound.addingTimeInterval(wait)
-                    longer = true
-                }
-            }
+            let until = Self.excused(from: from, until: one.at.addingTimeInterval(wait), by: troubles, wait: wait)
             guard !killedHolding.contains(where: { $0.overlaps(from..<until) }) else { continue }
             // When the sender had it (made, where delivery times are not known).
             let lag = shown[index].map { (firstDelivery[$0.key] ?? $0.sentAt).timeIntervalSince(one.at) }
@@ -480,6 +471,22 @@ public struct SimulationInvariants {
                           ?? "no push ever showed it or newer")
                       + "; at most \(Int(most)) s" + (most > wait ? " (troubles around it included)" : ""))
         }
+    }
+
+    /// How long a wait in `from..<until` may last: a trouble overlapping it excuses the wait until
+    /// `wait` after the trouble is over (and so on for the troubles overlapping that), not for
+    /// good: then the news goes.
+    static func excused(from: Date, until start: Date, by troubles: [Range<Date>], wait: TimeInterval) -> Date {
+        var until = start
+        var longer = true
+        while longer {
+            longer = false
+            for trouble in troubles where trouble.overlaps(from..<until) && trouble.upperBound.addingTimeInterval(wait) > until {
+                until = trouble.upperBound.addingTimeInterval(wait)
+                longer = true
+            }
+        }
+        return until
     }
 
     /// When the instance after instance `index` started: the end of `index`'s run.

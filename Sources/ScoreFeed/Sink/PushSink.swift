@@ -47,4 +47,15 @@ extension PushSink {
 
     /// Has no work of its own.
     public nonisolated(nonsending) func run() async {}
+
+    /// Runs `body` with the sink's own work (``run()``) beside it, and stops that work once `body`
+    /// has returned: what ``LiveService`` does around its games and their shutdown.
+    public nonisolated(nonsending) func whileRunning<T, E: Error>(_ body: () async throws(E) -> T) async throws(E) -> T {
+        let result: Result<T, E> = await withDiscardingTaskGroup { group in
+            group.addTask { await self.run() }
+            defer { group.cancelAll() }
+            do throws(E) { return .success(try await body()) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
 }

@@ -142,10 +142,12 @@ public actor ResilientSink: PushSink {
                     if queue.isDue(activity: activity, now: now) {
                         draining.insert(activity)
                         group.addTask { await self.drain(activity) }
-                    } else if case let due = queue.due(activity: activity), due > now {
-                        next = min(next ?? due, due)
+                        continue
                     }
-                    // Otherwise it waits for a probe's attempt, whose drain's end wakes this.
+                    // Not yet due, or due but waiting for a probe's attempt (whose drain's end
+                    // wakes this).
+                    let due = queue.due(activity: activity)
+                    if due > now { next = min(next ?? due, due) }
                 }
                 if let next { await drainEnded.sleep(on: clock, until: next) } else { await drainEnded.wait() }
             }
