@@ -286,6 +286,14 @@ public struct LivePoller: Sendable {
         // Not before its teams are known (a game started from the scoreboard too); the next whole
         // snapshot brings everything.
         if (!known || waitingForTeams) && !snapshot.teamsKnown { return nil }
+        // A game new to this instance whose play-by-play lags its final boxscore: nothing of the
+        // copy is taken. Its end would name an older last action than the one a lost instance may
+        // have ended the game on, and the actions after it would come after the end. A newer copy
+        // decides, or the last of ``oldCopiesWaited`` copies (the end is never dropped).
+        if snapshot.playsBehindFinal, before.progress == 0, oldCopies < Self.oldCopiesWaited {
+            oldCopies += 1
+            return nil
+        }
         if handed.isEmpty && snapshot.teamsKnown {
             // The game's id is the poller's; the teams are the feed's. A game resumed from its
             // checkpoint is started too (it keeps its state): in broadcast mode, one with no channel
@@ -332,7 +340,9 @@ public struct LivePoller: Sendable {
     /// While the feed fails there is nothing newer to show, and the old copy would take the screen
     /// back: waiting is right. A copy that lists the game's end while the boxscore does not say
     /// final waits so too, however new: the boxscore may be a stale edge's, and the lost instance
-    /// may have ended the game on a newer one (the end of the last period shown after it).
+    /// may have ended the game on a newer one (the end of the last period shown after it). A
+    /// final boxscore beside a play-by-play that has not reached it is not handed at all
+    /// (``LiveSnapshot/playsBehindFinal``).
     /// A game the instance holds refuses older copies by its checkpoint (``GameSession/newestCopy``)
     /// and waits for nothing, but for a wait restored open.
     func firstCopyWait(_ snapshot: LiveSnapshot, after before: GameService.Standing, waited: inout Int, nextAnswer: TimeInterval) -> TimeInterval {

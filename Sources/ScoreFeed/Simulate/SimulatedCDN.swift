@@ -55,7 +55,7 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         var written = now
         var label = "200"
         if let window = plan.staleWindows.first(where: { $0.during.contains(now) })
-            ?? (isBox ? plan.staleBoxscoreWindows.first(where: { $0.during.contains(now) }) : nil) {
+            ?? (isBox ? plan.staleBoxscoreWindows : plan.stalePlayByPlayWindows).first(where: { $0.during.contains(now) }) {
             elapsed = plan.elapsed(at: now.addingTimeInterval(-window.lag))
             written = now.addingTimeInterval(-window.lag)
             label = "stale"

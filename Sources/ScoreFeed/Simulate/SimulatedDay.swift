@@ -107,8 +107,13 @@ public struct SimulatedDay: Sendable {
         /// poll: as ``staleWindows``, for the boxscore alone (its edge lags while the
         /// play-by-play's answers are fresh).
         public var staleBoxscoreWindows: [(during: Range<Date>, lag: TimeInterval)] = []
+        /// poll: as ``staleWindows``, for the play-by-play alone (its edge lags while the
+        /// boxscore's answers are fresh).
+        public var stalePlayByPlayWindows: [(during: Range<Date>, lag: TimeInterval)] = []
         /// Whether some answers come from a stale edge (drawn or scripted).
-        public var hasStaleEdge: Bool { staleShare > 0 || !staleWindows.isEmpty || !staleBoxscoreWindows.isEmpty }
+        public var hasStaleEdge: Bool {
+            staleShare > 0 || !staleWindows.isEmpty || !staleBoxscoreWindows.isEmpty || !stalePlayByPlayWindows.isEmpty
+        }
 
         public var firstAction: Date { tipOff.addingTimeInterval(lead) }
 

@@ -145,25 +145,39 @@ public struct SimulationInvariants {
         check(last.state.homeScore == plan.game.final.home && last.state.awayScore == plan.game.final.away,
               "game \(id): the last push shows \(last.state.homeScore)-\(last.state.awayScore), the final is \(plan.game.final.home)-\(plan.game.final.away)")
         let finals = ends.filter { $0.state.phase == .final }
-        check(Set(finals.map(\.state)).count == 1, "game \(id): \(Set(finals.map(\.state)).count) different final ends")
         // One end, and its priority-5 copy when it went at priority 10; a retry after a crash
         // repeats a record (the same apns-id), never makes another. An instance that starts
         // without its state directory cannot know that the lost one's end reached the device, so
         // it sends the final's end again (a final is never dropped): once per state directory.
-        let byDirectory = Dictionary(grouping: finals) { directory(of: $0) }
-        for (index, ends) in byDirectory.sorted(by: { $0.key < $1.key }) {
+        // Its end shows the same final, from a copy of the feed no older than the lost one's (it
+        // may be newer: the lost one may have ended the game on a boxscore's final while the
+        // play-by-play lagged, naming an older last action).
+        let byDirectory = Dictionary(grouping: finals) { directory(of: $0) }.sorted { $0.key < $1.key }
+        for (index, ends) in byDirectory {
             var distinct: [String: Int] = [:]
             for end in ends { distinct[end.key] = end.priority }
             let priorities = distinct.values.sorted()
             let which = resets.isEmpty ? "" : " from state directory \(index + 1)"
+            check(Set(ends.map(\.state)).count == 1, "game \(id): \(Set(ends.map(\.state)).count) different final ends\(which)")
             check(priorities == [10] || priorities == [5] || priorities == [5, 10],
                   "game \(id): \(distinct.count) final ends\(which) (priorities \(priorities))")
         }
+        let firstEnds = byDirectory.map { $0.value[0] }
+        for (earlier, later) in zip(firstEnds, firstEnds.dropFirst()) {
+            let place = directory(of: later) + 1
+            check(later.state.homeScore == earlier.state.homeScore && later.state.awayScore == earlier.state.awayScore,
+                  "game \(id): the final end from state directory \(place) shows \(later.state.homeScore)-\(later.state.awayScore), the one before \(earlier.state.homeScore)-\(earlier.state.awayScore)")
+            check((later.sourceTime ?? .distantPast) >= (earlier.sourceTime ?? .distantPast),
+                  "game \(id): the final end from state directory \(place) names an older copy of the feed than the one before")
+        }
+        let endState = Dictionary(byDirectory.map { ($0.key, $0.value[0].state) }, uniquingKeysWith: { first, _ in first })
         if let first = mine.firstIndex(where: { $0.event == .end && $0.state.phase == .final }) {
-            // Only the end again (on Android, a fresh directory's activity begins with its start).
+            // Only its state directory's end again (on Android, a later directory's activity
+            // begins with its start).
             let after = mine[(first + 1)...].filter { record in
-                record.state != mine[first].state
-                    || !(record.event == .end || (record.event == .start && directory(of: record) > directory(of: mine[first])))
+                let from = directory(of: record)
+                return record.state != endState[from]
+                    || !(record.event == .end || (record.event == .start && from > directory(of: mine[first])))
             }
             check(after.isEmpty, "game \(id): \(after.count) pushes after its final end (first: \(after.first?.event.rawValue ?? "") seq \(after.first?.seq ?? 0))")
         }

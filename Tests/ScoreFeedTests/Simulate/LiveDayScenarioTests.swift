@@ -579,6 +579,35 @@ struct LiveDayScenarioTests {
         }
     }
 
+    /// Each game's instance lost with its state directory just after it sent the game's end; the
+    /// fresh one's boxscore says final, but its first play-by-play is a stale edge's, from before
+    /// the last points. The fresh instance takes nothing of that copy and ends the game on the
+    /// next one, as the lost instance did: it sent an end naming an older last action
+    /// (`scorefeed simulate --days 500 --seed 1 --platform ios`, day 67: "2 different final ends").
+    @Test(arguments: withAndroidTopic)
+    func aFreshStateDirAfterTheEndWaitsOutALaggingPlayByPlay(_ mode: Lane) async throws {
+        var games = Self.games()
+        var restarts: [SimulatedDay.Restart] = []
+        for index in games.indices {
+            let final = try #require(games[index].finalAt)
+            let lost = SimulatedDay.Restart(at: final.addingTimeInterval(60), downFor: 20, lostState: true)
+            let back = lost.at.addingTimeInterval(lost.downFor)
+            games[index].stalePlayByPlayWindows = [(back..<back.addingTimeInterval(1), 900)]
+            restarts.append(lost)
+        }
+        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, restarts: restarts))
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games, seqRises: false)
+        #expect(outcome.answers["stale", default: 0] >= games.count, "\(outcome.answers)")
+        for (plan, lost) in zip(games, restarts) {
+            let mine = outcome.records.filter { $0.game == plan.game.id }
+            let ends = mine.filter { $0.event == .end }
+            let first = try #require(ends.first { $0.sentAt < lost.at }, "\(plan.game.id): the lost instance ended the game")
+            let again = try #require(ends.first { $0.sentAt > lost.at }, "\(plan.game.id): the fresh instance ended it again")
+            #expect(again.state == first.state, "\(mode) \(plan.game.id): \(again.state.lastPlay ?? "") after \(first.state.lastPlay ?? "")")
+        }
+    }
+
     /// Each game's instance lost with its state directory in the middle of the game; the fresh
     /// one's first answer is a stale edge's copy of two minutes before, then `fault` from then on.
     /// The fresh instance shows no score older than the lost one had.
