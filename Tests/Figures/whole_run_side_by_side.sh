@@ -19,7 +19,8 @@ for i in $(seq 1 "$runs"); do
     end=$(date +%s.%N)
     summary=$(grep -E "Test run with [0-9]+ tests" "$out" | tail -1)
     tests=$(echo "$summary" | grep -oE "after [0-9.]+ seconds" | grep -oE "[0-9.]+")
-    cpu=$(awk '{print $1 + $2}' "$out.time")
+    # GNU time puts "Command exited with non-zero status N" before the figures of a run that failed.
+    cpu=$(tail -1 "$out.time" | awk '{print $1 + $2}')
     printf 'run %d %s: %s s of tests, %.1f s wall, %.1f CPU s (%s)\n' "$i" "$dir" "${tests:-?}" "$(echo "$end - $start" | bc)" "$cpu" \
       "$(echo "$summary" | grep -oE "[0-9]+ tests in [0-9]+ suites (passed|failed)")"
     if [ -n "$tests" ] && { [ -z "${best[$dir]:-}" ] || (( $(echo "$tests < ${best[$dir]}" | bc) )); }; then best[$dir]=$tests; fi
