@@ -142,9 +142,12 @@ public struct LivePoller: Sendable {
         /// Old copies of a game new to this instance taken without a decision (``firstCopyWait``);
         /// a game restored while it waited for a fresh copy goes on waiting.
         var oldCopies = before.progress > 0 && before.waitsForParts ? 1 : 0
+        /// Copies skipped because they lag a final boxscore (below): that boxscore then decides
+        /// the game's end even once it fails.
+        var behindFinal = false
         await DeadlineLoop(clock: clock).run(next: { ended ? nil : due }) { _ in
             let box = news.take()
-            let deciding = boxscore == nil || box.failures >= Self.boxscoreGiveUp ? nil : box.box
+            let deciding = boxscore == nil || (box.failures >= Self.boxscoreGiveUp && !behindFinal) ? nil : box.box
             func decode(_ data: Data) throws(ScoreFeedError) -> LiveSnapshot {
                 try LiveSnapshot.decode(
                     playByPlay: data, url: playByPlay.absoluteString, boxscore: box.bytes, box: deciding, homeTeamId: nil, memo: &memo)
@@ -212,6 +215,18 @@ public struct LivePoller: Sendable {
             }
             // How far off the next answer may be: a wait for a fresh copy outlasts it.
             let nextAnswer = schedule.longestWait(after: outcome) + fetcher.requestTimeout
+            // A game new to this instance whose play-by-play lags its final boxscore
+            // (``LiveSnapshot/playsBehindFinal``): nothing of the copy is taken. Its end would name
+            // an older last action than the one a lost instance may have ended the game on, and the
+            // actions after it would come after that end. A copy that lists the end decides, or the
+            // one after ``oldCopiesWaited`` skipped, so the end is never dropped (an older last
+            // action then); meanwhile the final boxscore decides, even once it fails, or the stale
+            // copy would be shown live.
+            if let copy = snapshot, copy.playsBehindFinal, standing.progress == 0, oldCopies < Self.oldCopiesWaited {
+                oldCopies += 1
+                behindFinal = true
+                snapshot = nil
+            }
             if let snapshot {
                 let before = standing
                 if let after = await hand(
@@ -286,14 +301,6 @@ public struct LivePoller: Sendable {
         // Not before its teams are known (a game started from the scoreboard too); the next whole
         // snapshot brings everything.
         if (!known || waitingForTeams) && !snapshot.teamsKnown { return nil }
-        // A game new to this instance whose play-by-play lags its final boxscore: nothing of the
-        // copy is taken. Its end would name an older last action than the one a lost instance may
-        // have ended the game on, and the actions after it would come after the end. A newer copy
-        // decides, or the last of ``oldCopiesWaited`` copies (the end is never dropped).
-        if snapshot.playsBehindFinal, before.progress == 0, oldCopies < Self.oldCopiesWaited {
-            oldCopies += 1
-            return nil
-        }
         if handed.isEmpty && snapshot.teamsKnown {
             // The game's id is the poller's; the teams are the feed's. A game resumed from its
             // checkpoint is started too (it keeps its state): in broadcast mode, one with no channel

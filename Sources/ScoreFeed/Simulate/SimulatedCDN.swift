@@ -40,7 +40,7 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         guard let (plan, isBox) = games[address] else {
             return count("404", .failed(ScoreFeedError(.io, "HTTP 404", at: place), retryAfter: nil))
         }
-        if plan.outages.contains(where: { $0.contains(now) }) {
+        if plan.outages.contains(where: { $0.contains(now) }) || (isBox && plan.boxscoreOutages.contains(where: { $0.contains(now) })) {
             let retry: TimeInterval? = plan.outageRetryAfter ?? (draw { $0.chance(0.5) } ? 30 : nil)
             return count("503", .failed(ScoreFeedError(.io, "HTTP 503 Service Unavailable", at: place), retryAfter: retry))
         }

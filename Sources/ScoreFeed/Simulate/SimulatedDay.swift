@@ -96,6 +96,8 @@ public struct SimulatedDay: Sendable {
         public var outages: [Range<Date>]
         public var timeouts: [Range<Date>]
         public var hostile: [Range<Date>]
+        /// poll: as ``outages``, for the boxscore alone (a test's script; a drawn day has none).
+        public var boxscoreOutages: [Range<Date>] = []
         /// poll: the `Retry-After` every 503 of an outage says (a test's script); nil: drawn, 30 s
         /// or none.
         public var outageRetryAfter: TimeInterval?
