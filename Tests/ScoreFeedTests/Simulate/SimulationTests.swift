@@ -124,6 +124,30 @@ struct SimulationTests {
             sendAgain(&records, after: 180)
         }
         #expect(freshTwice.contains { $0.contains("final ends from state directory 2") }, "twice from the fresh one: \(freshTwice)")
+        // A fresh directory's end naming another last action: right from a newer copy of the
+        // feed, not from an older one, nor when nothing tells which copy is newer.
+        let finalSource = try #require(final.sourceTime)
+        func freshEnd(from source: Date?, firstKnown: Bool = true) -> [String] {
+            violations(instances: [day.start, again], lostState: [false, true], kills: [nil, nil]) { records in
+                for index in records.indices where !firstKnown && records[index].game == played && records[index].event == .end {
+                    records[index].sourceTime = nil
+                }
+                var other = final
+                other.request.headers["apns-id"] = UUID().uuidString.lowercased()
+                other.sentAt = final.sentAt.addingTimeInterval(120)
+                other.state.lastPlay = "another last action"
+                other.timestamp += 30
+                other.sourceTime = source
+                records.append(other)
+            }
+        }
+        let newer = freshEnd(from: finalSource.addingTimeInterval(30))
+        #expect(newer.isEmpty, "a fresh directory's end from a newer copy: \(newer)")
+        for (source, firstKnown) in [(finalSource.addingTimeInterval(-30), true), (nil, true), (finalSource.addingTimeInterval(30), false)] {
+            let older = freshEnd(from: source, firstKnown: firstKnown)
+            #expect(older.contains { $0.contains("names an older copy of the feed than the one before") },
+                    "\(String(describing: source)), the first's known \(firstKnown): \(older)")
+        }
         let backwards = violations { records in
             let index = records.lastIndex { $0.game == played && $0.event == .update && $0.state.homeScore > 10 }!
             records.insert(records[index], at: records.count - 1)
