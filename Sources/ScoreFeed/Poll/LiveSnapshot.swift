@@ -26,8 +26,9 @@ public struct LiveSnapshot: Sendable {
     public var endListed = false
     /// Whether the boxscore says final while the play-by-play does not list the game's end (the
     /// NBA's does, once over): its copy lags the boxscore's (a stale edge's, or written before
-    /// the last actions), and its last action may not be the game's.
-    public var playsBehindFinal = false
+    /// the last actions), and its last action may not be the game's. (Without a boxscore only
+    /// the listed end makes ``end``.)
+    public var playsBehindFinal: Bool { end != nil && !endListed }
     /// Actions that could not be read.
     public var rejected: [ScoreFeedError]
     /// Whether home and away are known (from the boxscore, or from baskets already scored): a
@@ -103,7 +104,6 @@ public struct LiveSnapshot: Sendable {
         let over = box.map { $0.status == .final } ?? (folded.ownEnd != nil)
         if over {
             if let final = box?.score { snapshot.score = final }
-            snapshot.playsBehindFinal = box != nil && folded.ownEnd == nil
             let newest = folded.newest
             var end = folded.ownEnd ?? GameEvent(
                 seq: endSeq, time: newest ?? Date(timeIntervalSince1970: 0), period: 4, clock: 0, kind: .gameEnd,

@@ -158,7 +158,8 @@ public struct SimulationInvariants {
             for end in ends { distinct[end.key] = end.priority }
             let priorities = distinct.values.sorted()
             let which = resets.isEmpty ? "" : " from state directory \(index + 1)"
-            check(Set(ends.map(\.state)).count == 1, "game \(id): \(Set(ends.map(\.state)).count) different final ends\(which)")
+            let states = Set(ends.map(\.state)).count
+            check(states == 1, "game \(id): \(states) different final ends\(which)")
             check(priorities == [10] || priorities == [5] || priorities == [5, 10],
                   "game \(id): \(distinct.count) final ends\(which) (priorities \(priorities))")
         }
@@ -171,7 +172,7 @@ public struct SimulationInvariants {
             let notOlder = earlier.sourceTime.flatMap { first in later.sourceTime.map { $0 >= first } } ?? (later.state == earlier.state)
             check(notOlder, "game \(id): the final end from state directory \(place) names an older copy of the feed than the one before")
         }
-        let endState = Dictionary(byDirectory.map { ($0.key, $0.value[0].state) }, uniquingKeysWith: { first, _ in first })
+        let endState = Dictionary(uniqueKeysWithValues: byDirectory.map { ($0.key, $0.value[0].state) })
         if let first = mine.firstIndex(where: { $0.event == .end && $0.state.phase == .final }) {
             // Only its state directory's end again (on Android, a later directory's activity
             // begins with its start).

@@ -35,22 +35,12 @@ struct ReplayWebhookTests {
         #expect(summary.contains("failed attempts 1"), "\(what): \(summary)")
         let requests = try server.requests()
         #expect(requests.prefix(4).allSatisfy { $0.action == "503" } && requests.count > 4, "\(what): \(requests.map(\.action))")
-        let last = try #require(requests.last, "\(what): no request")
-        let body = try #require(try JSONSerialization.jsonObject(with: Data(last.body.utf8)) as? [String: Any])
-        #expect(body["event"] as? String == "end", "\(what): the last request is \(body["event"] ?? "nothing")")
+        let body = try #require(requests.last?.body, "\(what): no request")
+        let last = try #require(RecordLine(body), "\(what): the last request is not a push record: \(body.prefix(300))")
+        #expect(last.event == "end", "\(what): the last request is \(last.event)")
         let final = try NBAFiles.oracle(file).final
-        let state = try #require(Self.contentState(body), "\(what): no content state in \(last.body.prefix(300))")
-        #expect(state["homeScore"] as? Int == final.home && state["awayScore"] as? Int == final.away,
-                "\(what): the last request shows \(state["homeScore"] ?? "?")-\(state["awayScore"] ?? "?"), the final is \(final.home)-\(final.away)")
-    }
-
-    /// The content state a record's payload carries: APNs' `aps.content-state`, or an FCM
-    /// message's data, whose `state` is the same state as JSON text.
-    static func contentState(_ record: [String: Any]) -> [String: Any]? {
-        let payload = record["payload"] as? [String: Any]
-        if let aps = payload?["aps"] as? [String: Any] { return aps["content-state"] as? [String: Any] }
-        let data = (payload?["message"] as? [String: Any])?["data"] as? [String: Any]
-        guard let text = data?["state"] as? String else { return nil }
-        return try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        let score = try #require(last.score, "\(what): no score in \(body.prefix(300))")
+        #expect(score.home == final.home && score.away == final.away,
+                "\(what): the last request shows \(score.home)-\(score.away), the final is \(final.home)-\(final.away)")
     }
 }
