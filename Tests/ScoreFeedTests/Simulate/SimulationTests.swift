@@ -12,13 +12,18 @@ struct SimulationTests {
     static func options(seed: UInt64, days: Int, modes: [PushRenderer.Mode], pool: SimulatedGamePool = SimulatedGamePool(generated: 40))
         -> Simulation.Options
     {
-        Simulation.Options(days: days, seed: seed, modes: modes, pool: pool, pollInterval: 120, games: 3...5)
+        Simulation.Options(days: days, seed: seed, modes: modes, pool: pool, pollInterval: 120, games: 3...5, threads: 1)
+    }
+
+    /// The days of `options` (on one thread) once one of the run's ``Cores`` is free.
+    static func run(_ options: Simulation.Options) async throws -> [Simulation.Outcome] {
+        try await Cores.shared.using { await Simulation.run(options) }
     }
 
     @Test(arguments: modes)
-    func theSameSeedGivesTheSameRecords(_ mode: PushRenderer.Mode) async {
-        let first = await Simulation.run(Self.options(seed: 11, days: 1, modes: [mode]))
-        let again = await Simulation.run(Self.options(seed: 11, days: 1, modes: [mode]))
+    func theSameSeedGivesTheSameRecords(_ mode: PushRenderer.Mode) async throws {
+        let first = try await Self.run(Self.options(seed: 11, days: 1, modes: [mode]))
+        let again = try await Self.run(Self.options(seed: 11, days: 1, modes: [mode]))
         let lines = first.flatMap(\.records).map { $0.jsonLine() }
         #expect(!lines.isEmpty && lines == again.flatMap(\.records).map { $0.jsonLine() })
         #expect(first.flatMap(\.violations).isEmpty, "\(first.flatMap(\.violations).prefix(3))")
@@ -29,10 +34,10 @@ struct SimulationTests {
     /// once (`--platform ios,android`: each lane checked as its platform's alone); each day
     /// injects faults and makes checks.
     @Test(arguments: [3] as [UInt64])
-    func daysKeepTheirInvariants(_ seed: UInt64) async {
+    func daysKeepTheirInvariants(_ seed: UInt64) async throws {
         var options = Self.options(seed: seed, days: 2, modes: Self.modes)
         options.platforms = [[.ios], [.android], [.ios, .android]]
-        let outcomes = await Simulation.run(options)
+        let outcomes = try await Self.run(options)
         #expect(outcomes.count == 12)
         #expect(Set(outcomes.map(\.platforms)) == [[.ios], [.android], [.ios, .android]])
         for both in outcomes where both.platforms.count == 2 {
@@ -54,7 +59,7 @@ struct SimulationTests {
     @Test func aFreshStateDirWaitsThroughAStaleEdgesOldCopies() async throws {
         let day = SimulatedDay(index: 369, seed: 1, mode: .broadcastPerGame, platform: .ios, pool: SimulatedGamePool(), pollInterval: 30)
         #expect(day.restarts.contains(where: \.lostState) && day.games.contains { $0.staleShare > 0 }, "a lost directory and a stale edge")
-        let outcome = try await OffPool.run { Simulation.run(day, stateRoot: Simulation.defaultStateRoot) }
+        let outcome = try await OffPool.compute { Simulation.run(day, stateRoot: Simulation.defaultStateRoot) }
         #expect(outcome.violations.isEmpty, "\(outcome.violations.prefix(3))")
         #expect(outcome.answers["stale", default: 0] > 0, "\(outcome.answers)")
     }
@@ -68,7 +73,7 @@ struct SimulationTests {
         #expect(real.count >= 5)
         var options = Self.options(seed: 23, days: 1, modes: Self.modes, pool: SimulatedGamePool(real: real, generated: 20))
         options.platforms = [[.ios], [.android], [.ios, .android]]
-        let outcomes = await Simulation.run(options)
+        let outcomes = try await Self.run(options)
         #expect(outcomes.count == 6)
         for outcome in outcomes {
             #expect(outcome.violations.isEmpty, "day \(outcome.day) \(outcome.mode): \(outcome.violations.prefix(3))")
@@ -82,7 +87,7 @@ struct SimulationTests {
     @Test func theCheckerCatchesBrokenRecords() async throws {
         let options = Self.options(seed: 5, days: 1, modes: [.token])
         let day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5)
-        let outcome = try await OffPool.run { Simulation.run(day, stateRoot: Simulation.defaultStateRoot) }
+        let outcome = try await OffPool.compute { Simulation.run(day, stateRoot: Simulation.defaultStateRoot) }
         #expect(outcome.violations.isEmpty, "\(outcome.violations)")
         let played = try #require(day.games.first { $0.fate == .plays }?.game.id)
         func violations(
@@ -273,7 +278,7 @@ struct SimulationTests {
             day.games[i].path = i % 2 == 0 ? .poll : .serve
         }
         let calm = day
-        let outcome = try await OffPool.run { Simulation.run(calm, stateRoot: Simulation.defaultStateRoot) }
+        let outcome = try await OffPool.compute { Simulation.run(calm, stateRoot: Simulation.defaultStateRoot) }
         #expect(outcome.violations.isEmpty, "\(outcome.violations)")
         func stale(_ change: (inout [PushRecord]) -> Void) -> [String] {
             var records = outcome.records
