@@ -5,9 +5,10 @@ import ScoreFeed
 /// `scorefeed replay --webhook` end to end on the real games, against the local webhook server
 /// (Tests/Support/webhook_server.py) failing at the start: the command's own path (its options,
 /// the sink's retries and its work beside the game, the summary, the exit status), which the
-/// in-process webhook suites do not run.
+/// in-process webhook suites do not run. One case at a time: 24 at once started 24 Python servers
+/// and 24 replays in one burst, beside the wall-clock suites.
 @Suite(
-    "replay --webhook on the real games through a webhook that fails",
+    "replay --webhook on the real games through a webhook that fails", .serialized,
     .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
     .enabled(if: NBAFiles.available, NBAFiles.absentReason),
     .enabled(if: Python3.available, "python3 is not on the PATH: the webhook tests need it to run a local HTTP server"))
