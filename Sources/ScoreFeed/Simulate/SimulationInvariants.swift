@@ -162,6 +162,19 @@ public struct SimulationInvariants {
             check(states == 1, "game \(id): \(states) different final ends\(which)")
             check(priorities == [10] || priorities == [5] || priorities == [5, 10],
                   "game \(id): \(distinct.count) final ends\(which) (priorities \(priorities))")
+            // At priority 5 alone only once the hour's largest budget is spent (``Coalescer``: an
+            // end takes a priority 10 while one is left, within the budget or beyond it). The
+            // records may show fewer than the policy spent where a kill lost a superseded update
+            // that was booked: such an hour is not counted.
+            if priorities == [5], let end = ends.first {
+                let hour = end.sentAt.addingTimeInterval(-3600)...end.sentAt
+                let spent = Set(mine.filter { $0.priority == 10 && directory(of: $0) == index && hour.contains($0.sentAt) }.map(\.key)).count
+                let killed = day.restarts.contains { hour.contains($0.at) }
+                let largest = day.coalescer.largestBudget
+                check(killed || spent >= largest,
+                      "game \(id): its final end\(which) went at priority 5 alone with \(spent) priority 10 in the hour before it "
+                          + "(largest budget \(largest)): an end takes a priority 10 while one is left")
+            }
         }
         let firstEnds = byDirectory.map { $0.value[0] }
         for (earlier, later) in zip(firstEnds, firstEnds.dropFirst()) {
@@ -335,6 +348,15 @@ public struct SimulationInvariants {
                   "game \(plan.game.id): push seq \(push.seq) (\(push.event.rawValue), priority \(push.priority)) is refused or ignored: "
                       + "\(push.payload.count) bytes (at most \(limit)), timestamp \(Int(ahead)) s ahead (at most 8 h), "
                       + "alert \(alert), dismissal-date \(dismissal)")
+            // An end outlives the updates: a device offline for an hour still gets it and loses the
+            // stale score (``PushRenderer``: 4 hours; 0 on a broadcast channel that stores nothing).
+            if push.event == .end, let expiration = push.request.headers["apns-expiration"].flatMap(Int.init) {
+                let sent = Int(push.sentAt.timeIntervalSince1970.rounded(.down))
+                let token = day.mode.isToken
+                check(expiration == 0 ? !token : expiration >= sent + 4 * 3600,
+                      "game \(plan.game.id): end seq \(push.seq) expires \(expiration == 0 ? "at once (0)" : "\(expiration - sent) s after it is sent"), "
+                          + "not 4 h: a device offline for longer keeps the stale score")
+            }
         }
     }
 

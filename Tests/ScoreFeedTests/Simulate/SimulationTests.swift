@@ -109,15 +109,36 @@ struct SimulationTests {
             records.append(end)
         }
         #expect(endAgain.contains { $0.contains("different final ends") || $0.contains("final is") }, "\(endAgain)")
+        // The final's end at priority 5 alone (its copy gone too) while the hour's budget had a
+        // priority 10 left (no kill in that hour to excuse it), and an end that expires with the
+        // updates' hour.
+        var calm = day
+        calm.restarts = []
+        let quiet = violations(of: calm) { records in
+            records.removeAll { $0.game == played && $0.event == .end && $0.priority == 5 }
+            for index in records.indices where records[index].game == played && records[index].event == .end { records[index].priority = 5 }
+        }
+        #expect(quiet.contains { $0.contains("went at priority 5 alone") }, "\(quiet)")
+        let shortLived = violations { records in
+            let index = records.lastIndex { $0.game == played && $0.event == .end }!
+            records[index].request.headers["apns-expiration"] = String(Int(records[index].sentAt.timeIntervalSince1970) + 3600)
+        }
+        #expect(shortLived.contains { $0.contains("expires 3600 s after it is sent, not 4 h") }, "\(shortLived)")
         // The final's end sent again under a new id: a second end of one state directory, or the
         // end a fresh state directory sends again after the lost one's (allowed: it cannot know
         // that the lost one's reached the device).
-        let final = try #require(outcome.records.last { $0.game == played && $0.event == .end })
-        func sendAgain(_ records: inout [PushRecord], after seconds: TimeInterval) {
+        // (The end at priority 10, not its copy: a fresh directory's budget has one for it. A
+        // record sent later expires 4 h after its own send.)
+        let final = try #require(outcome.records.last { $0.game == played && $0.event == .end && $0.priority == 10 })
+        func later(_ seconds: TimeInterval) -> PushRecord {
             var again = final
             again.request.headers["apns-id"] = UUID().uuidString.lowercased()
             again.sentAt = final.sentAt.addingTimeInterval(seconds)
-            records.append(again)
+            again.request.headers["apns-expiration"] = String(Int(again.sentAt.timeIntervalSince1970) + 4 * 3600)
+            return again
+        }
+        func sendAgain(_ records: inout [PushRecord], after seconds: TimeInterval) {
+            records.append(later(seconds))
         }
         let again = final.sentAt.addingTimeInterval(60)
         let twice = violations(instances: [day.start, again], kills: [nil, nil]) { sendAgain(&$0, after: 120) }
@@ -137,9 +158,7 @@ struct SimulationTests {
                 for index in records.indices where !firstKnown && records[index].game == played && records[index].event == .end {
                     records[index].sourceTime = nil
                 }
-                var other = final
-                other.request.headers["apns-id"] = UUID().uuidString.lowercased()
-                other.sentAt = final.sentAt.addingTimeInterval(120)
+                var other = later(120)
                 other.state.lastPlay = "another last action"
                 other.timestamp += 30
                 other.sourceTime = source
@@ -147,7 +166,8 @@ struct SimulationTests {
             }
         }
         let newer = freshEnd(from: finalSource.addingTimeInterval(30))
-        #expect(newer.isEmpty, "a fresh directory's end from a newer copy: \(newer)")
+        // (Its priority-5 copy is not made here: only the check across directories is asked.)
+        #expect(!newer.contains { $0.contains("final end") || $0.contains("older copy") }, "a fresh directory's end from a newer copy: \(newer)")
         for (source, firstKnown) in [(finalSource.addingTimeInterval(-30), true), (nil, true), (finalSource.addingTimeInterval(30), false)] {
             let older = freshEnd(from: source, firstKnown: firstKnown)
             #expect(older.contains { $0.contains("names an older copy of the feed than the one before") },
