@@ -10,7 +10,8 @@ enum SimulateCommand {
         back, the instance is killed (a journal torn, a state directory lost) and restarted, and the
         push sender fails or stalls (for every game, or for one game's pushes alone; one day in
         five, all at once: a storm). After each day it
-        checks what must hold (the final ends each game once, no score goes back, no apns-id names
+        checks what must hold (the final ends each game once, at priority 10 while the budget has
+        one and living 4 h, no score goes back, no apns-id names
         two bodies, priority 10 within the budget, a priority 10 unbacked has its priority-5 copy,
         each push's timestamp after the last, no push that APNs or a device refuses, a broadcast
         update delivered before its timestamp, a join sends at most 2 pushes, a restart sends what

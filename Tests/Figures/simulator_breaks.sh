@@ -44,6 +44,17 @@ breaks=(
   "iOS timestamps in milliseconds|Sources/ScoreFeed/Render/PushRenderer.swift|        let perSecond = configuration.platform == .android ? 1000 : 1|        let perSecond = 1000"
   "the sink's retries wait for the next send|Sources/ScoreFeed/Sink/ResilientSink.swift|        guard !running, !(clock is ManualClock) else { return }|        guard !running, !(clock is ManualClock), Date() < .distantPast else { return }"
   "a catch-up decided while input is taken|Sources/ScoreFeed/Serve/ServiceState.swift|        guard waitingForParts.contains(id) else { return nil }|        guard waitingForParts.contains(id), Date() < .distantPast else { return nil }"
+  # session 28 (a helper's, none listed before)
+  "an end that expires with the updates' hour|Sources/ScoreFeed/Render/PushRenderer.swift|        let lifetime = push.event == .end ? 4 * 3600 : Int(configuration.expiration)|        let lifetime = Int(configuration.expiration)"
+  "a channel deleted while the sink still holds the game's pushes|Sources/ScoreFeed/Engine/MatchEngine.swift|            if await sink.pending(game: attributes.gameId) > 0 { return false }|            _ = attributes"
+  "an update in flight skipped by a newer one|Sources/ScoreFeed/Sink/DeliveryQueue.swift|            if index < newest, same(record), record.event == .update, !isInFlight {|            if index < newest, same(record), record.event == .update { _ = isInFlight"
+  "a 304 not read against a boxscore gone final|Sources/ScoreFeed/Poll/LivePoller.swift|                case .notModified:\n                    snapshot = try standingStill().map(decode)|                case .notModified:\n                    snapshot = nil"
+  "the priority-10 end not charged to the budget|Sources/ScoreFeed/Decide/Coalescer.swift|        if push.priority == 10 { spendPriority10(at: now, beyondBudget: beyondBudget) }|        if push.priority == 10 && push.event != .end { spendPriority10(at: now, beyondBudget: beyondBudget) }"
+  "the poller's failures never forgotten|Sources/ScoreFeed/Poll/PollSchedule.swift|        case .fresh, .unchanged:\n            failures = 0\n|        case .fresh, .unchanged:\n"
+  "a game's newest copy stuck at its first|Sources/ScoreFeed/Engine/GameSession.swift|        guard newestCopy.map({ written > \$0 }) ?? true else { return }|        guard newestCopy == nil else { return }"
+  "a delivered activity keeps its own backoff|Sources/ScoreFeed/Sink/DeliveryQueue.swift|        ownBackoff[activity] = nil\n        deliveries += 1|        deliveries += 1"
+  "every end at priority 5|Sources/ScoreFeed/Decide/Coalescer.swift|        let (priority, beyondBudget) = lastPriority(now)\n        // A game called off|        let (priority, beyondBudget) = (5, false)\n        // A game called off"
+  "the recent pushes forgotten at a restart|Sources/ScoreFeed/Decide/Coalescer+Codable.swift|        recent = try c.decodeIfPresent([SentPush].self, forKey: .recent) ?? []|        recent = []"
 )
 status=0
 for entry in "${breaks[@]}"; do
