@@ -51,7 +51,7 @@ struct LiveDayScenarioTests {
 
     static func run(_ day: SimulatedDay) async throws -> Simulation.Outcome {
         #expect(real.count >= 5, "the real liveData games beside the package")
-        let outcome = try await OffPool.compute { Simulation.run(day, stateRoot: Simulation.defaultStateRoot) }
+        let outcome = try await SimulationTests.run(day)
         #expect(outcome.records.count > day.games.count, "the day sent its games' pushes")
         return outcome
     }

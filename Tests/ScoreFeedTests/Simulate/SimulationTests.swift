@@ -20,6 +20,12 @@ struct SimulationTests {
         try await Cores.shared.using { await Simulation.run(options) }
     }
 
+    /// One day on a thread of its own (``OffPool``) once one of the run's ``Cores`` is free: how
+    /// every test runs a simulated day.
+    static func run(_ day: SimulatedDay) async throws -> Simulation.Outcome {
+        try await Cores.shared.using { try await OffPool.run { Simulation.run(day, stateRoot: Simulation.defaultStateRoot) } }
+    }
+
     @Test(arguments: modes)
     func theSameSeedGivesTheSameRecords(_ mode: PushRenderer.Mode) async throws {
         let first = try await Self.run(Self.options(seed: 11, days: 1, modes: [mode]))
@@ -59,7 +65,7 @@ struct SimulationTests {
     @Test func aFreshStateDirWaitsThroughAStaleEdgesOldCopies() async throws {
         let day = SimulatedDay(index: 369, seed: 1, mode: .broadcastPerGame, platform: .ios, pool: SimulatedGamePool(), pollInterval: 30)
         #expect(day.restarts.contains(where: \.lostState) && day.games.contains { $0.staleShare > 0 }, "a lost directory and a stale edge")
-        let outcome = try await OffPool.compute { Simulation.run(day, stateRoot: Simulation.defaultStateRoot) }
+        let outcome = try await Self.run(day)
         #expect(outcome.violations.isEmpty, "\(outcome.violations.prefix(3))")
         #expect(outcome.answers["stale", default: 0] > 0, "\(outcome.answers)")
     }
@@ -87,7 +93,7 @@ struct SimulationTests {
     @Test func theCheckerCatchesBrokenRecords() async throws {
         let options = Self.options(seed: 5, days: 1, modes: [.token])
         let day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5)
-        let outcome = try await OffPool.compute { Simulation.run(day, stateRoot: Simulation.defaultStateRoot) }
+        let outcome = try await Self.run(day)
         #expect(outcome.violations.isEmpty, "\(outcome.violations)")
         let played = try #require(day.games.first { $0.fate == .plays }?.game.id)
         func violations(
@@ -298,7 +304,7 @@ struct SimulationTests {
             day.games[i].path = i % 2 == 0 ? .poll : .serve
         }
         let calm = day
-        let outcome = try await OffPool.compute { Simulation.run(calm, stateRoot: Simulation.defaultStateRoot) }
+        let outcome = try await Self.run(calm)
         #expect(outcome.violations.isEmpty, "\(outcome.violations)")
         func stale(_ change: (inout [PushRecord]) -> Void) -> [String] {
             var records = outcome.records

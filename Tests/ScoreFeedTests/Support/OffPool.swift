@@ -11,18 +11,13 @@ enum OffPool {
             thread.start()
         }
     }
-
-    /// Runs work that keeps a core busy for seconds (a simulated day) on a thread of its own once
-    /// one of the run's ``Cores`` is free. Without the wait, the scenario suites started about 90
-    /// such threads at once on 2 cores, and a child process that a wall-clock test spawned beside
-    /// them got about 1/90 of the machine: its test passed its one-minute limit (CI at e71f76a).
-    static func compute<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await Cores.shared.using { try await run(work) }
-    }
 }
 
-/// As many places as the machine has cores, for the tests' CPU-heavy work: a test waits for one
-/// (suspended, not blocking a thread), in the order they asked.
+/// As many places as the machine has cores, for the tests' CPU-heavy work (a simulated day,
+/// `SimulationTests.run(_:)`): a test waits for one (suspended, not blocking a
+/// thread), in the order they asked. Without the wait, the scenario suites started about 90
+/// simulated days at once on 2 cores, and a wall-clock test beside them (its child processes, its
+/// own checks) got a sliver of the machine: it passed its one-minute limit (CI at e71f76a).
 actor Cores {
     static let shared = Cores(ProcessInfo.processInfo.activeProcessorCount)
 
