@@ -55,6 +55,7 @@ breaks=(
   "a delivered activity keeps its own backoff|Sources/ScoreFeed/Sink/DeliveryQueue.swift|        ownBackoff[activity] = nil\n        deliveries += 1|        deliveries += 1"
   "every end at priority 5|Sources/ScoreFeed/Decide/Coalescer.swift|        let (priority, beyondBudget) = lastPriority(now)\n        // A game called off|        let (priority, beyondBudget) = (5, false)\n        // A game called off"
   "the recent pushes forgotten at a restart|Sources/ScoreFeed/Decide/Coalescer+Codable.swift|        recent = try c.decodeIfPresent([SentPush].self, forKey: .recent) ?? []|        recent = []"
+  "an Android end that lives the updates' hour|Sources/ScoreFeed/Render/PushRenderer+Android.swift|        case .end: 4 * 3600|        case .end: Int(configuration.expiration)"
 )
 status=0
 for entry in "${breaks[@]}"; do

@@ -338,7 +338,15 @@ public struct SimulationInvariants {
     /// 8 h ahead (dropped), an alert on a priority-5 push, a `dismissal-date` on anything but an
     /// `end`. `pushes`: the game's records, each once.
     mutating func checkRequests(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
-        guard day.platform == .ios else { return }
+        guard day.platform == .ios else {
+            // An Android end lives 4 h as well (`android.ttl`).
+            for push in pushes where push.event == .end {
+                let ttl = Self.androidTTL(push.payload)
+                check(ttl.map { $0 >= 4 * 3600 } ?? false,
+                      "game \(plan.game.id): end seq \(push.seq) lives \(ttl.map { "\($0) s" } ?? "no android.ttl"), not 4 h: a phone offline for longer keeps the stale score")
+            }
+            return
+        }
         let limit = day.mode.payloadLimit
         for push in pushes {
             let ahead = TimeInterval(push.timestamp) - push.sentAt.timeIntervalSince1970
@@ -358,6 +366,13 @@ public struct SimulationInvariants {
                           + "not 4 h: a device offline for longer keeps the stale score")
             }
         }
+    }
+
+    /// An FCM message's `android.ttl` in seconds (`"ttl":"14400s"`).
+    private static func androidTTL(_ payload: Data) -> Int? {
+        let text = String(decoding: payload, as: UTF8.self)
+        guard let key = text.range(of: "\"ttl\":\"") else { return nil }
+        return Int(text[key.upperBound...].prefix { $0.isNumber })
     }
 
     /// Whether `payload` holds `key` (a key with its quotes and colon: a string in the payload
