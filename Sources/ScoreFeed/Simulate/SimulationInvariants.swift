@@ -165,13 +165,15 @@ public struct SimulationInvariants {
             // At priority 5 alone only once the hour's largest budget is spent (``Coalescer``: an
             // end takes a priority 10 while one is left, within the budget or beyond it). The
             // records may show fewer than the policy spent where a kill lost a superseded update
-            // that was booked: such an hour is not counted.
+            // that was booked, or where the sender failed the game's pushes and a newer one
+            // superseded a booked update in the queue: such an hour is not counted.
             if priorities == [5], let end = ends.first {
                 let hour = end.sentAt.addingTimeInterval(-3600)...end.sentAt
                 let spent = Set(mine.filter { $0.priority == 10 && directory(of: $0) == index && hour.contains($0.sentAt) }.map(\.key)).count
                 let killed = day.restarts.contains { hour.contains($0.at) }
+                let failed = senderTroubles(for: plan.game.id).contains { $0.overlaps(hour.lowerBound..<hour.upperBound) }
                 let largest = day.coalescer.largestBudget
-                check(killed || spent >= largest,
+                check(killed || failed || spent >= largest,
                       "game \(id): its final end\(which) went at priority 5 alone with \(spent) priority 10 in the hour before it "
                           + "(largest budget \(largest)): an end takes a priority 10 while one is left")
             }
@@ -500,10 +502,8 @@ public struct SimulationInvariants {
             for index in covered...last { shown[index] = push }
             covered = last + 1
         }
-        // A poller backs off from the feed's failures up to its longest wait (and a time-out's).
-        let backedOff = PollSchedule(interval: day.pollInterval).backoff.maximum + Self.freshnessSlack
         let sender = senderTroubles(for: plan.game.id)
-        let troubles = (plan.outages + plan.timeouts + plan.hostile).map { $0.lowerBound..<$0.upperBound.addingTimeInterval(backedOff) }
+        let troubles = Self.feedTroubles(plan, interval: day.pollInterval, requestTimeout: day.requestTimeout)
             + sender
             + day.restarts.map { $0.at..<$0.at.addingTimeInterval($0.downFor + wait) }
         // The sender's troubles an instance was killed in: the records its sink still held are
@@ -523,6 +523,42 @@ public struct SimulationInvariants {
                       + (shown[index].map { "no push showed it or newer for \(Int(lag ?? 0)) s (seq \($0.seq) did)" }
                           ?? "no push ever showed it or newer")
                       + "; at most \(Int(most)) s" + (most > wait ? " (troubles around it included)" : ""))
+        }
+    }
+
+    /// The feed's troubles for `plan`'s poller, each as long as the poller may be kept from a
+    /// fresh answer by it. Troubles closer together than a poll's longest spacing are one (no
+    /// request need fall between them). The poller counts its failures in a row, at most one a
+    /// poll interval apart (the interval is its shortest wait, on the boxscore's schedule as on the
+    /// play-by-play's), from none at the trouble's start (an answer before it reset them); its wait
+    /// after the last of them, the backoff those
+    /// failures earned, is what the trouble adds beyond the interval ``checkFreshness(_:_:)``
+    /// allows anyway: a short trouble adds little, a long one up to the backoff's longest wait.
+    /// (Counted from each trouble alone, a poller that never forgets its failures waits the
+    /// longest after every trouble of its game, and is caught.)
+    public static func feedTroubles(_ plan: SimulatedDay.Game, interval: TimeInterval, requestTimeout: TimeInterval) -> [Range<Date>] {
+        let schedule = PollSchedule(interval: interval)
+        let retryAfter = min(plan.outageRetryAfter ?? interval, PollSchedule.longestRetryAfter)
+        func longestWait(afterFailures failures: Int) -> TimeInterval {
+            max(schedule.interval, schedule.backoff.delay(afterFailure: failures, random: 0), plan.outages.isEmpty ? 0 : retryAfter)
+        }
+        let spacing = requestTimeout + max(schedule.interval, schedule.backoff.maximum, plan.outages.isEmpty ? 0 : retryAfter)
+        // Each trouble, and whether its requests time out (the others answer at once).
+        let all = (plan.outages.map { ($0, false) } + plan.timeouts.map { ($0, true) } + plan.hostile.map { ($0, false) })
+            .sorted { $0.0.lowerBound < $1.0.lowerBound }
+        var merged: [(during: Range<Date>, timesOut: Bool)] = []
+        for (trouble, timesOut) in all {
+            if let last = merged.last, trouble.lowerBound.timeIntervalSince(last.during.upperBound) < spacing {
+                merged[merged.count - 1] = (last.during.lowerBound..<max(last.during.upperBound, trouble.upperBound), last.timesOut || timesOut)
+            } else {
+                merged.append((trouble, timesOut))
+            }
+        }
+        return merged.map { trouble in
+            let failures = 1 + Int(trouble.during.upperBound.timeIntervalSince(trouble.during.lowerBound) / schedule.interval)
+            // A request started in the trouble answers (up to a time-out after it), then waits.
+            let after = (trouble.timesOut ? requestTimeout : 0) + longestWait(afterFailures: failures) - schedule.interval
+            return trouble.during.lowerBound..<trouble.during.upperBound.addingTimeInterval(max(0, after))
         }
     }
 

@@ -125,6 +125,16 @@ struct SimulationTests {
             for index in records.indices where records[index].game == played && records[index].event == .end { records[index].priority = 5 }
         }
         #expect(quiet.contains { $0.contains("went at priority 5 alone") }, "\(quiet)")
+        // The same while the sender failed the game's pushes in that hour: a booked update
+        // superseded in the queue spent the budget without a record.
+        var failing = calm
+        let end = try #require(outcome.records.last { $0.game == played && $0.event == .end })
+        failing.sink.gameFailing = [.init(game: played, during: end.sentAt.addingTimeInterval(-1200)..<end.sentAt.addingTimeInterval(-600))]
+        let excused = violations(of: failing) { records in
+            records.removeAll { $0.game == played && $0.event == .end && $0.priority == 5 }
+            for index in records.indices where records[index].game == played && records[index].event == .end { records[index].priority = 5 }
+        }
+        #expect(!excused.contains { $0.contains("went at priority 5 alone") }, "\(excused)")
         let shortLived = violations { records in
             let index = records.lastIndex { $0.game == played && $0.event == .end }!
             records[index].request.headers["apns-expiration"] = String(Int(records[index].sentAt.timeIntervalSince1970) + 3600)
@@ -320,6 +330,39 @@ struct SimulationTests {
                 records.removeAll { $0.game == plan.game.id && $0.sentAt > from && $0.sentAt < from.addingTimeInterval(600) }
             }
             #expect(late.contains { $0.contains("game \(plan.game.id) (\(plan.path.rawValue))") }, "\(late)")
+        }
+    }
+
+    /// A feed trouble excuses what the poller's failures in it earn, not the backoff's longest
+    /// wait: a short one adds nothing beyond the poll's interval (a time-out's request its
+    /// time-out), a long one the longest wait; troubles closer than a poll's longest spacing are
+    /// one. (A poller that never forgets its failures waits longest after every short trouble.)
+    @Test(arguments: [
+        // (outages, time-outs, hostile) as (start, length) in s; each trouble's excuse after its end.
+        ([(0.0, 20.0)], [], [], [0.0]),
+        ([], [(0.0, 20.0)], [], [10.0]),
+        ([], [], [(0.0, 100.0)], [0.0]),
+        ([(0.0, 160.0)], [], [], [2.0]),
+        ([(0.0, 1000.0)], [], [], [30.0]),
+        ([(0.0, 20.0)], [], [(60.0, 20.0)], [0.0]),
+        ([(0.0, 20.0)], [], [(200.0, 20.0)], [0.0, 0.0]),
+        ([(0.0, 100.0)], [(150.0, 80.0)], [], [40.0]),
+    ] as [([(Double, Double)], [(Double, Double)], [(Double, Double)], [Double])])
+    func aFeedTroubleExcusesTheBackoffItsFailuresEarned(
+        _ outages: [(Double, Double)], _ timeouts: [(Double, Double)], _ hostile: [(Double, Double)], _ after: [Double]
+    ) throws {
+        let start = Date(timeIntervalSince1970: 1_735_689_600)
+        func windows(_ list: [(Double, Double)]) -> [Range<Date>] {
+            list.map { start.addingTimeInterval($0.0)..<start.addingTimeInterval($0.0 + $0.1) }
+        }
+        var plan = SimulatedDay.Game(SimulatedGame(generated: GameGenerator(seed: 1).generate()))
+        (plan.outages, plan.timeouts, plan.hostile) = (windows(outages), windows(timeouts), windows(hostile))
+        let troubles = SimulationInvariants.feedTroubles(plan, interval: 30, requestTimeout: 10)
+        let ends = (outages + timeouts + hostile).map { start.addingTimeInterval($0.0 + $0.1) }.sorted()
+        #expect(troubles.count == after.count)
+        for (trouble, excuse) in zip(troubles, after) {
+            let end = try #require(ends.last { $0 <= trouble.upperBound })
+            #expect(abs(trouble.upperBound.timeIntervalSince(end) - excuse) < 1e-6, "\(trouble) after \(end)")
         }
     }
 
