@@ -56,6 +56,8 @@ breaks=(
   "every end at priority 5|Sources/ScoreFeed/Decide/Coalescer.swift|        let (priority, beyondBudget) = lastPriority(now)\n        // A game called off|        let (priority, beyondBudget) = (5, false)\n        // A game called off"
   "the recent pushes forgotten at a restart|Sources/ScoreFeed/Decide/Coalescer+Codable.swift|        recent = try c.decodeIfPresent([SentPush].self, forKey: .recent) ?? []|        recent = []"
   "an Android end that lives the updates' hour|Sources/ScoreFeed/Render/PushRenderer+Android.swift|        case .end: 4 * 3600|        case .end: Int(configuration.expiration)"
+  "the payload's away score written as the home score|Sources/ScoreFeed/Render/JSONBytes+Model.swift|        key(\",\\\"awayScore\", state.awayScore)|        key(\",\\\"awayScore\", state.homeScore)"
+  "every Android message at NORMAL|Sources/ScoreFeed/Render/PushRenderer+Android.swift|            high: high, ttl: max(0, ttl), collapseKey:|            high: false, ttl: max(0, ttl), collapseKey:"
 )
 status=0
 for entry in "${breaks[@]}"; do

@@ -68,6 +68,7 @@ public struct SimulationInvariants {
             checkCopies(plan, pushes)
             checkTimestamps(plan, pushes)
             checkRequests(plan, pushes)
+            checkPayloads(plan, pushes)
             checkFreshness(plan, pushes)
         }
         checkIDs()

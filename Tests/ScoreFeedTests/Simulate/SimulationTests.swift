@@ -135,6 +135,19 @@ struct SimulationTests {
             for index in records.indices where records[index].game == played && records[index].event == .end { records[index].priority = 5 }
         }
         #expect(!excused.contains { $0.contains("went at priority 5 alone") }, "\(excused)")
+        // A payload that shows another score, or a request at another priority, than its record.
+        let rendered = violations { records in
+            let index = records.lastIndex { $0.game == played && $0.event == .update }!
+            let state = records[index].state
+            let text = String(decoding: records[index].payload, as: UTF8.self)
+            records[index].payload = Data(text.replacingOccurrences(of: "\"homeScore\":\(state.homeScore),", with: "\"homeScore\":\(state.homeScore + 1),").utf8)
+        }
+        #expect(rendered.contains { $0.contains("is not what its record says: no homeScore") }, "\(rendered)")
+        let header = violations { records in
+            let index = records.lastIndex { $0.game == played && $0.event == .update && $0.priority == 5 }!
+            records[index].request.headers["apns-priority"] = "10"
+        }
+        #expect(header.contains { $0.contains("is not what its record says: apns-priority 10") }, "\(header)")
         let shortLived = violations { records in
             let index = records.lastIndex { $0.game == played && $0.event == .end }!
             records[index].request.headers["apns-expiration"] = String(Int(records[index].sentAt.timeIntervalSince1970) + 3600)
@@ -331,6 +344,34 @@ struct SimulationTests {
             }
             #expect(late.contains { $0.contains("game \(plan.game.id) (\(plan.path.rawValue))") }, "\(late)")
         }
+    }
+
+    /// The payload check reads what each platform's renderer writes: every record of a game
+    /// passes, on iOS (token and broadcast) and Android; one whose state, event or priority is not
+    /// its payload's does not.
+    @Test(arguments: [("ios", true), ("ios", false), ("android", true)])
+    func thePayloadCheckReadsEachPlatformsBytes(_ platform: String, _ token: Bool) async throws {
+        var configuration = PushRenderer.Configuration(mode: token ? .token : .broadcast(channelId: "dGVzdC1jaGFubmVs"))
+        configuration.platform = platform == "android" ? .android : .ios
+        let document = try FeedReader.read(path: Make.fixtures.appendingPathComponent("overtime.json").path)
+        let sink = RecordingSink()
+        _ = try await Replay(renderer: configuration).run(document, sink: sink)
+        let records = await sink.records
+        func problems(_ record: PushRecord) -> [String] {
+            platform == "android" ? SimulationInvariants.androidProblems(record) : SimulationInvariants.appleProblems(record, token: token)
+        }
+        #expect(records.count > 10)
+        for record in records { #expect(problems(record).isEmpty, "seq \(record.seq): \(problems(record))") }
+        let update = try #require(records.last { $0.event == .update })
+        var score = update
+        score.state.awayScore += 1
+        #expect(problems(score).contains { $0.contains("awayScore \(score.state.awayScore)") }, "\(problems(score))")
+        var event = update
+        event.event = .end
+        #expect(problems(event).contains { $0.contains("event end") }, "\(problems(event))")
+        var priority = update
+        priority.priority = update.priority == 10 ? 5 : 10
+        #expect(problems(priority).contains { $0.contains("priority") }, "\(problems(priority))")
     }
 
     /// A feed trouble excuses what the poller's failures in it earn, not the backoff's longest

@@ -1,0 +1,86 @@
+import Foundation
+import ScoreFeedModel
+
+extension SimulationInvariants {
+    /// What a device gets is what the record says: every push's request carries the record's
+    /// event, timestamp, priority, score, period and phase (read in its bytes, not by ScoreFeed's
+    /// reader), with the headers and fields APNs or FCM take (`apns-push-type`, the topic or
+    /// channel, a canonical `apns-id`; FCM's `android.priority`). The other checks read the
+    /// records' fields; this one holds the rendered bytes to them, so a renderer that writes
+    /// something else is caught too. `pushes`: the game's records, each once.
+    mutating func checkPayloads(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
+        for push in pushes {
+            let problems = push.platform == .android ? Self.androidProblems(push) : Self.appleProblems(push, token: day.mode.isToken)
+            check(problems.isEmpty,
+                  "game \(plan.game.id): push seq \(push.seq) (\(push.event.rawValue)) is not what its record says: \(problems.joined(separator: "; "))")
+        }
+    }
+
+    /// Apple: "32 lowercase hexadecimal digits, displayed in five groups separated by hyphens
+    /// in the form 8-4-4-4-12."
+    static func isCanonicalUUID(_ text: String) -> Bool {
+        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
+        return groups.map(\.count) == [8, 4, 4, 4, 12]
+            && groups.allSatisfy { $0.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) } }
+    }
+
+    /// Whether `payload` holds `"key":value` followed by `,` or `}` (`quote`: how a quote is
+    /// written where the key is: `"`, or `\"` inside a JSON string).
+    static func holds(_ key: String, _ value: String, in payload: Data, quote: String = "\"") -> Bool {
+        let pair = quote + key + quote + ":" + value
+        return [",", "}"].contains { end in
+            let needle = Array((pair + end).utf8)
+            return payload.withUnsafeBytes { bytes in needle.withUnsafeBytes { ByteSearch.contains(bytes, $0) } }
+        }
+    }
+
+    /// What the record's state shows on the lock screen, as a payload writes it: the score, the
+    /// period and the phase.
+    private static func shown(_ state: GameAttributes.ContentState) -> [(key: String, value: String)] {
+        [("homeScore", String(state.homeScore)), ("awayScore", String(state.awayScore)), ("period", String(state.period))]
+    }
+
+    static func appleProblems(_ push: PushRecord, token: Bool) -> [String] {
+        var problems: [String] = []
+        let headers = push.request.headers
+        if push.request.method != "POST" { problems.append("method \(push.request.method)") }
+        if token ? push.request.path != "/3/device/{token}" : !push.request.path.hasPrefix("/4/broadcasts/apps/") {
+            problems.append("path \(push.request.path)")
+        }
+        if headers["apns-push-type"] != "liveactivity" { problems.append("apns-push-type \(headers["apns-push-type"] ?? "none")") }
+        if headers["apns-priority"] != String(push.priority) { problems.append("apns-priority \(headers["apns-priority"] ?? "none")") }
+        if headers["apns-expiration"].flatMap(Int.init) == nil { problems.append("apns-expiration \(headers["apns-expiration"] ?? "none")") }
+        if token, headers["apns-topic"]?.hasSuffix(".push-type.liveactivity") != true { problems.append("apns-topic \(headers["apns-topic"] ?? "none")") }
+        if !token, headers["apns-channel-id"].flatMap({ Data(base64Encoded: $0) }) == nil {
+            problems.append("apns-channel-id \(headers["apns-channel-id"] ?? "none")")
+        }
+        if let id = headers["apns-id"], !isCanonicalUUID(id) { problems.append("apns-id \(id)") }
+        let payload = push.payload
+        if !holds("event", "\"\(push.event.rawValue)\"", in: payload) { problems.append("no aps.event \(push.event.rawValue)") }
+        if !holds("timestamp", String(push.timestamp), in: payload) { problems.append("no aps.timestamp \(push.timestamp)") }
+        if !holds("phase", "\"\(push.state.phase.rawValue)\"", in: payload) { problems.append("no phase \(push.state.phase.rawValue)") }
+        for (key, value) in shown(push.state) where !holds(key, value, in: payload) { problems.append("no \(key) \(value)") }
+        if push.event == .start, !holds("attributes-type", "\"GameAttributes\"", in: payload) { problems.append("a start without attributes-type") }
+        return problems
+    }
+
+    static func androidProblems(_ push: PushRecord) -> [String] {
+        var problems: [String] = []
+        if push.request.method != "POST" { problems.append("method \(push.request.method)") }
+        if !(push.request.path.hasPrefix("/v1/projects/") && push.request.path.hasSuffix("/messages:send")) {
+            problems.append("path \(push.request.path)")
+        }
+        let payload = push.payload
+        for (key, value) in [("gameId", push.game), ("seq", String(push.seq)), ("event", push.event.rawValue), ("timestamp", String(push.timestamp))]
+        where !holds(key, "\"\(value)\"", in: payload) {
+            problems.append("no data.\(key) \(value)")
+        }
+        let priority = push.priority == 10 ? "HIGH" : "NORMAL"
+        if !holds("priority", "\"\(priority)\"", in: payload) { problems.append("no android.priority \(priority)") }
+        // The state is a JSON string in the data: its quotes are escaped.
+        let escaped = "\\\""
+        if !holds("phase", escaped + push.state.phase.rawValue + escaped, in: payload, quote: escaped) { problems.append("no state phase \(push.state.phase.rawValue)") }
+        for (key, value) in shown(push.state) where !holds(key, value, in: payload, quote: escaped) { problems.append("no state \(key) \(value)") }
+        return problems
+    }
+}
