@@ -13,11 +13,12 @@ enum SimulateCommand {
         checks what must hold (the final ends each game once, at priority 10 while the budget has
         one and living 4 h, no score goes back, no apns-id names
         two bodies, priority 10 within the budget, a priority 10 unbacked has its priority-5 copy,
-        each push's timestamp after the last, no push that APNs or a device refuses, a broadcast
+        each push's timestamp after the last, each push's bytes what its record says, no push that
+        APNs or a device refuses, a broadcast
         update delivered before its timestamp, a join sends at most 2 pushes, a restart sends what
         was left at once and a final missed while down first, news is on a push delivered
         within a poll's interval and 10 s (of the end of any trouble around it), no channel left
-        open, a restart restores all its checkpoints hold, the day finishes).
+        open, no push to a channel not open, a restart restores all its checkpoints hold, the day finishes).
         The same seed gives the same pushes, byte for byte.
 
         USAGE: scorefeed simulate [--days <n>] [--seed <n>] [--day <k>] [--mode <mode>] [--platform <platform>]

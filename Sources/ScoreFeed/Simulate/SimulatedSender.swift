@@ -20,6 +20,11 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     public private(set) var failures: [String: Int] = [:]
     /// Channels it made, by game.
     public var channelsMade: [String: Int] { lock.withLock { made } }
+    /// Broadcast pushes to a channel APNs did not have open when they came (never made, or
+    /// deleted): no device gets them. Kept apart, as what they are, and delivered like the rest,
+    /// so the records stay as they were and the checker names each.
+    public var strays: [String] { lock.withLock { strayPushes } }
+    private var strayPushes: [String] = []
     private var made: [String: Int] = [:]
 
     public init(faults: SimulatedDay.SinkFaults, seed: UInt64, clock: SimulatedClock) {
@@ -62,6 +67,12 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         }
         lock.withLock {
             guard live else { return }
+            if record.request.path.hasPrefix("/4/broadcasts/") {
+                let channel = record.request.headers["apns-channel-id"] ?? "none"
+                if !channels.open.contains(channel) {
+                    strayPushes.append("game \(record.game): \(record.event.rawValue) seq \(record.seq) went to channel \(channel), which APNs did not have open")
+                }
+            }
             records.append(record)
             deliveredAt.append(now)
         }

@@ -170,7 +170,8 @@ public enum Simulation {
                 otherLanes: sender.deliveredAt.count != sender.records.count || day.platforms.count == 1 ? []
                     : sender.records.indices.filter { sender.records[$0].platform != platform }.map { (sender.records[$0], sender.deliveredAt[$0]) },
                 instances: instances.map(\.started), lostState: instances.map(\.lostStateBefore), kills: instances.map(\.killedBefore),
-                openChannels: platform == day.platform ? sender.openChannels : [], moment: moment)
+                openChannels: platform == day.platform ? sender.openChannels : [], strays: platform == day.platform ? sender.strays : [],
+                moment: moment)
             checker.checkAll()
             if platform == day.platform { checker.checkDeadlines(metrics) }
             checks += checker.checks

@@ -40,7 +40,9 @@ extension SimulationInvariants {
         [("homeScore", String(state.homeScore)), ("awayScore", String(state.awayScore)), ("period", String(state.period))]
     }
 
-    static func appleProblems(_ push: PushRecord, token: Bool) -> [String] {
+    /// What in an iOS push's request is not what its record says, or not what APNs takes
+    /// (`token`: sent to a device's token, else to a broadcast channel); empty when nothing is.
+    public static func appleProblems(_ push: PushRecord, token: Bool) -> [String] {
         var problems: [String] = []
         let headers = push.request.headers
         if push.request.method != "POST" { problems.append("method \(push.request.method)") }
@@ -64,7 +66,8 @@ extension SimulationInvariants {
         return problems
     }
 
-    static func androidProblems(_ push: PushRecord) -> [String] {
+    /// What in an Android push's FCM message is not what its record says; empty when nothing is.
+    public static func androidProblems(_ push: PushRecord) -> [String] {
         var problems: [String] = []
         if push.request.method != "POST" { problems.append("method \(push.request.method)") }
         if !(push.request.path.hasPrefix("/v1/projects/") && push.request.path.hasSuffix("/messages:send")) {

@@ -23,6 +23,8 @@ public struct SimulationInvariants {
     /// sender was back).
     let kills: [Date?]
     let openChannels: Set<String>
+    /// Broadcast pushes to a channel APNs did not have open (``SimulatedSender/strays``).
+    let strays: [String]
     /// How far apart pushes may be and still count as one moment (``checkMoments(_:_:)``).
     let moment: TimeInterval
     public private(set) var checks = 0
@@ -30,8 +32,10 @@ public struct SimulationInvariants {
 
     init(
         day: SimulatedDay, records: [PushRecord], deliveredAt: [Date] = [], otherLanes: [(record: PushRecord, at: Date)] = [],
-        instances: [Date], lostState: [Bool], kills: [Date?], openChannels: Set<String>, moment: TimeInterval = Simulation.defaultMoment
+        instances: [Date], lostState: [Bool], kills: [Date?], openChannels: Set<String>, strays: [String] = [],
+        moment: TimeInterval = Simulation.defaultMoment
     ) {
+        self.strays = strays
         self.otherLanes = Dictionary(grouping: otherLanes, by: \.record.activity)
         self.kills = kills
         self.moment = moment
@@ -76,6 +80,9 @@ public struct SimulationInvariants {
         checkBroadcastStamps()
         let open = openChannels.count
         if day.hasChannels { check(open == 0, "channels left open at the day's end: \(open)") }
+        // A broadcast push reaches devices only through a channel APNs has open.
+        let strays = strays
+        check(strays.isEmpty, "\(strays.count) broadcast pushes to channels APNs did not have open: \(strays.prefix(3).joined(separator: "; "))")
     }
 
     /// When the push sender or APNs' channel service failed, each with the retries' longest wait

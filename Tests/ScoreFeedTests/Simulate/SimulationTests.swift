@@ -374,6 +374,36 @@ struct SimulationTests {
         #expect(problems(priority).contains { $0.contains("priority") }, "\(problems(priority))")
     }
 
+    /// A broadcast push reaches devices only through a channel APNs has open: the sender keeps
+    /// one to a channel never made, or deleted, apart (delivered as before), and the checker
+    /// names it.
+    @Test func aBroadcastPushToAChannelNotOpenIsAStray() async throws {
+        let sender = SimulatedSender(faults: .init(), seed: 1, clock: SimulatedClock())
+        let made = try #require(try await sender.manage(.create(game: "g", bundleId: "b", storage: 0, requestID: UUID().uuidString.lowercased())))
+        let channel = try #require(made.channelID)
+        var configuration = PushRenderer.Configuration(mode: .broadcast(channelId: channel))
+        configuration.bundleId = "b"
+        let document = try FeedReader.read(path: Make.fixtures.appendingPathComponent("overtime.json").path)
+        let sink = RecordingSink()
+        _ = try await Replay(renderer: configuration).run(document, sink: sink)
+        let records = await sink.records
+        let first = try #require(records.first)
+        try await sender.send(first)
+        #expect(sender.strays.isEmpty)
+        var elsewhere = first
+        elsewhere.request.headers["apns-channel-id"] = Data("never made".utf8).base64EncodedString()
+        try await sender.send(elsewhere)
+        #expect(sender.strays.count == 1)
+        _ = try await sender.manage(.delete(game: "g", bundleId: "b", channel: channel))
+        try await sender.send(records[1])
+        #expect(sender.strays.count == 2)
+        #expect(sender.records.count == 3)
+        let day = SimulatedDay(scripted: [], mode: .broadcastPerGame)
+        var checker = SimulationInvariants(day: day, records: [], instances: [day.start], lostState: [false], kills: [nil], openChannels: [], strays: sender.strays)
+        checker.checkAll()
+        #expect(checker.violations.contains { $0.contains("2 broadcast pushes to channels APNs did not have open") }, "\(checker.violations)")
+    }
+
     /// A feed trouble excuses what the poller's failures in it earn, not the backoff's longest
     /// wait: a short one adds nothing beyond the poll's interval (a time-out's request its
     /// time-out), a long one the longest wait; troubles closer than a poll's longest spacing are
