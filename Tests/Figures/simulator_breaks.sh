@@ -58,6 +58,7 @@ breaks=(
   "an Android end that lives the updates' hour|Sources/ScoreFeed/Render/PushRenderer+Android.swift|        case .end: 4 * 3600|        case .end: Int(configuration.expiration)"
   "the payload's away score written as the home score|Sources/ScoreFeed/Render/JSONBytes+Model.swift|        key(\",\\\"awayScore\", state.awayScore)|        key(\",\\\"awayScore\", state.homeScore)"
   "every Android message at NORMAL|Sources/ScoreFeed/Render/PushRenderer+Android.swift|            high: high, ttl: max(0, ttl), collapseKey:|            high: false, ttl: max(0, ttl), collapseKey:"
+  "a game back from a call-off keeps its deleted channel|Sources/ScoreFeed/Engine/GameSession.swift|        channel.reopen()\n        renewDeletedChannel()\n|        channel.reopen()\n"
 )
 status=0
 for entry in "${breaks[@]}"; do

@@ -29,6 +29,9 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
     /// The clock of the instance running now (each instance has its own after a crash).
     public func use(_ clock: SimulatedClock) { lock.withLock { self.clock = clock } }
 
+    /// The `Retry-After` half of an outage's 503s carry, where the day does not set one.
+    public static let drawnRetryAfter: TimeInterval = 30
+
     public static func playByPlay(_ game: String) -> URL { URL(string: "http://cdn.simulated/playbyplay_\(game).json")! }
     public static func boxscore(_ game: String) -> URL { URL(string: "http://cdn.simulated/boxscore_\(game).json")! }
 
@@ -41,7 +44,7 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
             return count("404", .failed(ScoreFeedError(.io, "HTTP 404", at: place), retryAfter: nil))
         }
         if plan.outages.contains(where: { $0.contains(now) }) || (isBox && plan.boxscoreOutages.contains(where: { $0.contains(now) })) {
-            let retry: TimeInterval? = plan.outageRetryAfter ?? (draw { $0.chance(0.5) } ? 30 : nil)
+            let retry: TimeInterval? = plan.outageRetryAfter ?? (draw { $0.chance(0.5) } ? Self.drawnRetryAfter : nil)
             return count("503", .failed(ScoreFeedError(.io, "HTTP 503 Service Unavailable", at: place), retryAfter: retry))
         }
         if plan.timeouts.contains(where: { $0.contains(now) }) {
