@@ -551,11 +551,16 @@ public struct SimulationInvariants {
     /// longest after every trouble of its game, and is caught.)
     public static func feedTroubles(_ plan: SimulatedDay.Game, interval: TimeInterval, requestTimeout: TimeInterval) -> [Range<Date>] {
         let schedule = PollSchedule(interval: interval)
-        let retryAfter = min(plan.outageRetryAfter ?? SimulatedCDN.drawnRetryAfter, PollSchedule.longestRetryAfter)
+        // The longest the poller's own schedule waits after `failures` in a row (an outage's
+        // answers may ask for a `Retry-After`).
+        let failure = PollSchedule.Outcome.failed(retryAfter: plan.outages.isEmpty ? nil : plan.outageRetryAfter ?? SimulatedCDN.drawnRetryAfter)
         func longestWait(afterFailures failures: Int) -> TimeInterval {
-            max(schedule.interval, schedule.backoff.delay(afterFailure: failures, random: 0), plan.outages.isEmpty ? 0 : retryAfter)
+            var failing = schedule
+            for _ in 1..<max(1, failures) { _ = failing.next(after: failure, now: .distantPast, random: 0) }
+            return failing.longestWait(after: failure)
         }
-        let spacing = requestTimeout + max(schedule.interval, schedule.backoff.maximum, plan.outages.isEmpty ? 0 : retryAfter)
+        // The backoff's longest wait, once the failures have grown it to its cap.
+        let spacing = requestTimeout + longestWait(afterFailures: 64)
         // Each trouble, and whether its requests time out (the others answer at once).
         let all = (plan.outages.map { ($0, false) } + plan.timeouts.map { ($0, true) } + plan.hostile.map { ($0, false) })
             .sorted { $0.0.lowerBound < $1.0.lowerBound }
@@ -568,7 +573,7 @@ public struct SimulationInvariants {
             }
         }
         return merged.map { trouble in
-            let failures = 1 + Int(trouble.during.upperBound.timeIntervalSince(trouble.during.lowerBound) / schedule.interval)
+            let failures = min(64, 1 + Int(trouble.during.upperBound.timeIntervalSince(trouble.during.lowerBound) / schedule.interval))
             // A request started in the trouble answers (up to a time-out after it), then waits.
             let after = (trouble.timesOut ? requestTimeout : 0) + longestWait(afterFailures: failures) - schedule.interval
             return trouble.during.lowerBound..<trouble.during.upperBound.addingTimeInterval(max(0, after))

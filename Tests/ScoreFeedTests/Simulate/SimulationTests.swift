@@ -120,20 +120,19 @@ struct SimulationTests {
         // updates' hour.
         var calm = day
         calm.restarts = []
-        let quiet = violations(of: calm) { records in
-            records.removeAll { $0.game == played && $0.event == .end && $0.priority == 5 }
-            for index in records.indices where records[index].game == played && records[index].event == .end { records[index].priority = 5 }
-        }
-        #expect(quiet.contains { $0.contains("went at priority 5 alone") }, "\(quiet)")
-        // The same after updates the records do not show (superseded before they reached the
-        // sender, their `seq`s skipped): they may have spent the budget.
-        let excused = violations(of: calm) { records in
+        /// The played game's final end at priority 5 alone (its copy gone), its `seq` moved on by `skipping`.
+        func endAtPriority5(_ records: inout [PushRecord], skipping: Int = 0) {
             records.removeAll { $0.game == played && $0.event == .end && $0.priority == 5 }
             for index in records.indices where records[index].game == played && records[index].event == .end {
                 records[index].priority = 5
-                records[index].seq += 40
+                records[index].seq += skipping
             }
         }
+        let quiet = violations(of: calm) { endAtPriority5(&$0) }
+        #expect(quiet.contains { $0.contains("went at priority 5 alone") }, "\(quiet)")
+        // The same after updates the records do not show (superseded before they reached the
+        // sender, their `seq`s skipped): they may have spent the budget.
+        let excused = violations(of: calm) { endAtPriority5(&$0, skipping: 40) }
         #expect(!excused.contains { $0.contains("went at priority 5 alone") }, "\(excused)")
         // A payload that shows another score, or a request at another priority, than its record.
         let rendered = violations { records in
@@ -353,10 +352,7 @@ struct SimulationTests {
     func thePayloadCheckReadsEachPlatformsBytes(_ platform: String, _ token: Bool) async throws {
         var configuration = PushRenderer.Configuration(mode: token ? .token : .broadcast(channelId: "dGVzdC1jaGFubmVs"))
         configuration.platform = platform == "android" ? .android : .ios
-        let document = try FeedReader.read(path: Make.fixtures.appendingPathComponent("overtime.json").path)
-        let sink = RecordingSink()
-        _ = try await Replay(renderer: configuration).run(document, sink: sink)
-        let records = await sink.records
+        let records = try await WireRulesTests.records(try FeedReader.read(path: Make.fixtures.appendingPathComponent("overtime.json").path), configuration)
         func problems(_ record: PushRecord) -> [String] {
             platform == "android" ? SimulationInvariants.androidProblems(record) : SimulationInvariants.appleProblems(record, token: token)
         }
@@ -383,10 +379,7 @@ struct SimulationTests {
         let channel = try #require(made.channelID)
         var configuration = PushRenderer.Configuration(mode: .broadcast(channelId: channel))
         configuration.bundleId = "b"
-        let document = try FeedReader.read(path: Make.fixtures.appendingPathComponent("overtime.json").path)
-        let sink = RecordingSink()
-        _ = try await Replay(renderer: configuration).run(document, sink: sink)
-        let records = await sink.records
+        let records = try await WireRulesTests.records(try FeedReader.read(path: Make.fixtures.appendingPathComponent("overtime.json").path), configuration)
         let first = try #require(records.first)
         try await sender.send(first)
         #expect(sender.strays.isEmpty)
