@@ -9,7 +9,7 @@ answers every POST as its fault plan says. Each request is appended to --log as 
 Fault plan: --script gives the actions of requests 1, 2, 3, ... of this process; after it runs
 out, --cycle repeats (default: always 200). Actions:
   200 | 400 | 500 | 503 ...  answer with that status
-  429:N                     429 with "Retry-After: N" (seconds)
+  429:N | 503:N ...         that status with "Retry-After: N" (seconds)
   429d:N                    429 with "Retry-After: <HTTP date N seconds from now>"
   slow:S                    wait S seconds, then 200 (the client should time out first)
   drop                      close the connection without answering
@@ -90,9 +90,10 @@ def main():
                 elif action.startswith("429d:"):
                     status = 429
                     headers["Retry-After"] = email.utils.formatdate(time.time() + float(action[5:]), usegmt=True)
-                elif action.startswith("429:"):
-                    status = 429
-                    headers["Retry-After"] = action[4:]
+                elif ":" in action and action.split(":", 1)[0].isdigit():
+                    status, after = action.split(":", 1)
+                    status = int(status)
+                    headers["Retry-After"] = after
                 else:
                     status = int(action)
                 reply = b'{"ok":true}' if status < 300 else b'{"ok":false}'

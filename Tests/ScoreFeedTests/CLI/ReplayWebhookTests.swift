@@ -20,13 +20,15 @@ struct ReplayWebhookTests {
         ("android broadcast", ["--platform", "android", "--mode", "broadcast"]),
     ]
 
-    /// The webhook answers 503 to its first 4 requests: the sink's own retries give up once, so
+    /// The webhook answers 503 to its first 4 requests, each asking to be retried at once
+    /// (`Retry-After: 0`, so 24 serialized cases do not each wait out the backoff's seconds on the
+    /// wall clock; `WebhookSinkTests` checks the backoff itself): the sink's own retries give up once, so
     /// the run says the webhook failed and is back. Every update the game made meanwhile is
     /// superseded by its end: the run exits 0, the webhook's last request is the game's end with
     /// the real final score, and the summary counts the failed attempt.
     @Test(arguments: NBAFiles.games, modes.indices)
     func aWebhookFailingAtTheStartGetsTheFinal(_ file: String, _ mode: Int) async throws {
-        let server = try WebhookTestServer(script: Array(repeating: "503", count: 4))
+        let server = try WebhookTestServer(script: Array(repeating: "503:0", count: 4))
         let run = try await ScoreFeedProcess.run(
             ["replay", NBAFiles.path(file), "--webhook", server.url.absoluteString] + Self.modes[mode].arguments)
         let what = "\(file), \(Self.modes[mode].name)"
@@ -35,7 +37,7 @@ struct ReplayWebhookTests {
         let summary = try #require(run.standardError.split(separator: "\n").last { $0.contains(": delivered ") }, "\(what)")
         #expect(summary.contains("failed attempts 1"), "\(what): \(summary)")
         let requests = try server.requests()
-        #expect(requests.prefix(4).allSatisfy { $0.action == "503" } && requests.count > 4, "\(what): \(requests.map(\.action))")
+        #expect(requests.prefix(4).allSatisfy { $0.action == "503:0" } && requests.count > 4, "\(what): \(requests.map(\.action))")
         let body = try #require(requests.last?.body, "\(what): no request")
         let last = try #require(RecordLine(body), "\(what): the last request is not a push record: \(body.prefix(300))")
         #expect(last.event == "end", "\(what): the last request is \(last.event)")
