@@ -8,8 +8,9 @@
 # only copies, destroys or looks up the metadata of (its docstring has the method and its limits).
 # A revision is built in ../wt-<short hash> beside the checkout, kept for the next run (a debug
 # build takes a few minutes; an unchanged one is checked in seconds); a directory is a checkout
-# built as it is (`swift build --product scorefeed` only when it has no debug binary); a file is
-# the debug binary itself. Needs valgrind, ../shared/nba-pbp (or a game file given) and a C compiler.
+# built as it is; a file is the debug binary itself, which must be built unoptimized. Builds set
+# SCOREFEED_ONONE=1: since 0792703 debug builds compile the package's code with -O otherwise,
+# which inlines what this counts. Needs valgrind, ../shared/nba-pbp (or a game file given) and a C compiler.
 # usage: Tests/Figures/line_types.sh <rev | checkout | debug binary> [N] [game file] [line_types.py options]
 #   default N 150, the first playbyplay_*.json of ../shared/nba-pbp ("" for either: the default).
 #   Options: --functions (under each type, the functions that made it count), --at-once (each input
@@ -33,7 +34,7 @@ if [ -f "$what" ] && [ -x "$what" ]; then
   bin=$what label=$what
 elif [ -d "$what" ]; then
   tree=$(cd "$what" && pwd)
-  [ -x "$tree/.build/debug/scorefeed" ] || (cd "$tree" && swift build --product scorefeed >&2)
+  (cd "$tree" && SCOREFEED_ONONE=1 swift build --product scorefeed >&2)
   bin="$tree/.build/debug/scorefeed"
   label="$tree at $(git -C "$tree" rev-parse --short HEAD)$(git -C "$tree" diff --quiet HEAD -- Sources Package.swift || echo ' with changes')"
 else
@@ -44,7 +45,7 @@ else
   elif [ "$(git -C "$tree" rev-parse --short HEAD)" != "$rev" ]; then
     echo "$tree is at $(git -C "$tree" rev-parse --short HEAD), not $rev" >&2; exit 1
   fi
-  (cd "$tree" && swift build --product scorefeed >&2)
+  (cd "$tree" && SCOREFEED_ONONE=1 swift build --product scorefeed >&2)
   bin="$tree/.build/debug/scorefeed" label="revision $rev ($tree)"
 fi
 work=$(mktemp -d)
