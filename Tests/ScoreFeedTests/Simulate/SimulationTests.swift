@@ -348,6 +348,21 @@ struct SimulationTests {
     /// The payload check reads what each platform's renderer writes: every record of a game
     /// passes, on iOS (token and broadcast) and Android; one whose state, event or priority is not
     /// its payload's does not.
+    /// An `apns-id` is canonical as Apple writes it: 8-4-4-4-12 lower-case hex digits, nothing more.
+    @Test(arguments: [
+        ("123e4567-e89b-12d3-a456-426614174000", true),
+        ("123E4567-E89B-12D3-A456-426614174000", false),
+        ("123e4567e89b12d3a456426614174000", false),
+        ("123e4567-e89b-12d3-a456-4266141740000", false),
+        ("123e4567-e89b-12d3-a456-42661417400", false),
+        ("123e4567-e89b-12d3a-456-426614174000", false),
+        ("123e4567-e89b-12d3-a456-42661417400g", false),
+        ("", false),
+    ])
+    func anAPNsIDIsCanonicalOnlyAsAppleWritesIt(_ id: String, _ canonical: Bool) {
+        #expect(SimulationInvariants.isCanonicalUUID(id) == canonical)
+    }
+
     @Test(arguments: [("ios", true), ("ios", false), ("android", true)])
     func thePayloadCheckReadsEachPlatformsBytes(_ platform: String, _ token: Bool) async throws {
         var configuration = PushRenderer.Configuration(mode: token ? .token : .broadcast(channelId: "dGVzdC1jaGFubmVs"))
