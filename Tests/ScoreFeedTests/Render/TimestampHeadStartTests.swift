@@ -48,13 +48,13 @@ struct TimestampHeadStartTests {
 
     @Test func aServiceOnTheSystemClockGivesTheHeadStartAndTheFeedClockDoesNot() async throws {
         let system = try GameService(options: .init(clock: .system), sink: RecordingSink())
-        #expect(await system.options.renderer.headStart == PushRenderer.Configuration.failoverHeadStart)
+        #expect(system.options.renderer.headStart == PushRenderer.Configuration.failoverHeadStart)
         var chosen = PushRenderer.Configuration()
         chosen.headStart = 5
         let given = try GameService(options: .init(clock: .system, renderer: chosen), sink: RecordingSink())
-        #expect(await given.options.renderer.headStart == 5)
+        #expect(given.options.renderer.headStart == 5)
         let feed = try GameService(options: .init(clock: .feed), sink: RecordingSink())
-        #expect(await feed.options.renderer.headStart == nil, "serve --clock feed is replay")
+        #expect(feed.options.renderer.headStart == nil, "serve --clock feed is replay")
     }
 
     @Test func theHeadStartIsKeptInTheCheckpointAndAnOldOneHasNone() throws {

@@ -44,7 +44,8 @@ struct LiveServiceTests {
             finishes.append((await inner.records.count, await inner.channelRequests.count))
             guard blocks else { return }
             // Held until the shutdown is cut short.
-            for await _ in AsyncStream<Void> { _ in } {}
+            let never = AsyncStream<Void> { _ in }
+            for await _ in never {}
             throw CancellationError()
         }
     }
@@ -154,7 +155,8 @@ struct LiveServiceTests {
             input: {
                 _ = await service.handle(batch: half, source: "stdin")
                 announce.yield()
-                for await _ in AsyncStream<Void> { _ in } {}
+                let never = AsyncStream<Void> { _ in }
+                for await _ in never {}
             },
             stopRequests: stopped == .byRequest ? stop : nil,
             outputGone: stopped == .byOutputGone ? stop : nil)
@@ -188,7 +190,8 @@ struct LiveServiceTests {
             stopRequests: {
                 // None while the input runs; one at once during the shutdown.
                 if calls.withLock({ count in defer { count += 1 }; return count }) == 0 {
-                    for await _ in AsyncStream<Void> { _ in } {}
+                    let never = AsyncStream<Void> { _ in }
+                    for await _ in never {}
                 }
             })
 
