@@ -120,6 +120,9 @@ class Checker:
             self.public_key = serialization.load_pem_public_key(f.read())
         self.key_id, self.team_id, self.bundle_id = args.key_id, args.team_id, args.bundle_id
         self.broadcast_path = "/4/broadcasts/apps/%s" % args.bundle_id
+        # A provider token's signature is checked once (a sender reuses one token for up to an
+        # hour); its age is checked on every request.
+        self.verified = {}
 
     def check(self, pairs, body):
         names = [name for name, _ in pairs]
@@ -176,11 +179,15 @@ class Checker:
         scheme, _, token = value.partition(" ")
         if scheme.lower() != "bearer" or not token:
             raise Rejection(403, "InvalidProviderToken", "authorization is not 'bearer <JWT>'")
-        try:
-            header = jwt.get_unverified_header(token)
-            claims = jwt.decode(token, self.public_key, algorithms=["ES256"], options={"require": ["iss", "iat"], "verify_iat": False})
-        except jwt.PyJWTError as error:
-            raise Rejection(403, "InvalidProviderToken", "JWT: %s" % error)
+        if token in self.verified:
+            header, claims = self.verified[token]
+        else:
+            try:
+                header = jwt.get_unverified_header(token)
+                claims = jwt.decode(token, self.public_key, algorithms=["ES256"], options={"require": ["iss", "iat"], "verify_iat": False})
+            except jwt.PyJWTError as error:
+                raise Rejection(403, "InvalidProviderToken", "JWT: %s" % error)
+            self.verified[token] = (header, claims)
         if header.get("alg") != "ES256" or header.get("kid") != self.key_id:
             raise Rejection(403, "InvalidProviderToken", "JWT header %r" % header)
         if claims.get("iss") != self.team_id:
