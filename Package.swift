@@ -1,10 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Debug builds compile the package's own code optimized (`-O`) too: `swift test` spends most of
-/// its time in whole simulated live days, which run about 3.5× faster so. SwiftPM refuses unsafe
-/// flags in a package that others depend on by version, so they are left out where this package
-/// is checked out as someone's dependency. `SCOREFEED_ONONE=1` leaves them out for a debugger.
+/// Debug builds compile the package's own code optimized (`-O`) too (the test code stays
+/// unoptimized): `swift test`'s heaviest suites run whole simulated live days, which take about a
+/// third of the time so. SwiftPM refuses unsafe flags in a package that others depend on by
+/// version, so they are left out where this package is checked out as a dependency (SwiftPM's and
+/// Xcode's `checkouts`, a registry's downloads); a dependency by path keeps them. Setting
+/// `SCOREFEED_ONONE` (to anything) leaves them out, for a debugger.
 let optimizedInDebug: [SwiftSetting] = {
     let directory = Context.packageDirectory
     let isDependency = directory.contains("/checkouts/") || directory.contains("/registry/")

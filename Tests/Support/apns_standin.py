@@ -187,7 +187,8 @@ class Checker:
                 claims = jwt.decode(token, self.public_key, algorithms=["ES256"], options={"require": ["iss", "iat"], "verify_iat": False})
             except jwt.PyJWTError as error:
                 raise Rejection(403, "InvalidProviderToken", "JWT: %s" % error)
-            self.verified[token] = (header, claims)
+            if "exp" not in claims:  # an expiring token is decoded again each time
+                self.verified[token] = (header, claims)
         if header.get("alg") != "ES256" or header.get("kid") != self.key_id:
             raise Rejection(403, "InvalidProviderToken", "JWT header %r" % header)
         if claims.get("iss") != self.team_id:

@@ -345,9 +345,6 @@ struct SimulationTests {
         }
     }
 
-    /// The payload check reads what each platform's renderer writes: every record of a game
-    /// passes, on iOS (token and broadcast) and Android; one whose state, event or priority is not
-    /// its payload's does not.
     /// An `apns-id` is canonical as Apple writes it: 8-4-4-4-12 lower-case hex digits, nothing more.
     @Test(arguments: [
         ("123e4567-e89b-12d3-a456-426614174000", true),
@@ -357,12 +354,16 @@ struct SimulationTests {
         ("123e4567-e89b-12d3-a456-42661417400", false),
         ("123e4567-e89b-12d3a-456-426614174000", false),
         ("123e4567-e89b-12d3-a456-42661417400g", false),
+        ("123e4567-e89b-12d3-a456-42661417400é", false),
         ("", false),
     ])
     func anAPNsIDIsCanonicalOnlyAsAppleWritesIt(_ id: String, _ canonical: Bool) {
         #expect(SimulationInvariants.isCanonicalUUID(id) == canonical)
     }
 
+    /// The payload check reads what each platform's renderer writes: every record of a game
+    /// passes, on iOS (token and broadcast) and Android; one whose state, event or priority is not
+    /// its payload's does not.
     @Test(arguments: [("ios", true), ("ios", false), ("android", true)])
     func thePayloadCheckReadsEachPlatformsBytes(_ platform: String, _ token: Bool) async throws {
         var configuration = PushRenderer.Configuration(mode: token ? .token : .broadcast(channelId: "dGVzdC1jaGFubmVs"))
