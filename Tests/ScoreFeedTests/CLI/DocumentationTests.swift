@@ -102,22 +102,10 @@ struct DocumentationTests {
     }
 
     /// Runs `tool` with `arguments` in `folder`; returns its exit status and its standard output
-    /// and error together (through a file: a pipe could fill while the tool waits).
+    /// and error together.
     static func run(_ tool: URL, _ arguments: [String], in folder: URL) throws -> (status: Int32, output: String) {
-        let log = folder.appendingPathComponent("\(tool.lastPathComponent)-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        defer { try? handle.close() }
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return (process.terminationStatus, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+        let run = try ToolRun.run(tool, arguments, in: folder)
+        return (run.status, run.output + run.errors)
     }
 
     /// `name` in a folder of the PATH, if any.

@@ -26,29 +26,11 @@ struct PackageManifestTests {
         try FileManager.default.copyItem(
             at: Make.packageRoot.appendingPathComponent("Package.swift"), to: folder.appendingPathComponent("Package.swift"))
 
-        // Through files: a pipe could fill while the tool waits.
-        let output = root.appendingPathComponent("dump.json"), errors = root.appendingPathComponent("dump.err")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: output), errorHandle = try FileHandle(forWritingTo: errors)
-        defer {
-            try? handle.close()
-            try? errorHandle.close()
-        }
-        let process = Process()
-        process.executableURL = swift
-        process.arguments = ["package", "dump-package"]
-        process.currentDirectoryURL = folder
         var environment = ProcessInfo.processInfo.environment
         environment["SCOREFEED_ONONE"] = onone
-        process.environment = environment
-        process.standardOutput = handle
-        process.standardError = errorHandle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        let text = try String(contentsOf: output, encoding: .utf8)
-        #expect(process.terminationStatus == 0, "\((try? String(contentsOf: errors, encoding: .utf8))?.prefix(2000) ?? "")")
+        let dump = try ToolRun.run(swift, ["package", "dump-package"], in: folder, environment: environment)
+        #expect(dump.status == 0, "\(dump.errors.prefix(2000))")
+        let text = dump.output
 
         let manifest = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text.prefix(2000))")
         let targets = try #require(manifest["targets"] as? [[String: Any]])
