@@ -10,7 +10,8 @@
 # build takes a few minutes; an unchanged one is checked in seconds); a directory is a checkout
 # built as it is; a file is the debug binary itself, which must be built unoptimized. Builds set
 # SCOREFEED_ONONE=1: since 0792703 debug builds compile the package's code with -O otherwise,
-# which inlines what this counts (so a checkout's next plain `swift build` rebuilds it with -O). Needs valgrind, ../shared/nba-pbp (or a game file given) and a C compiler.
+# which inlines what this counts (so a checkout's next plain `swift build` rebuilds it with -O).
+# Needs valgrind, ../shared/nba-pbp (or a game file given) and a C compiler.
 # usage: Tests/Figures/line_types.sh <rev | checkout | debug binary> [N] [game file] [line_types.py options]
 #   default N 150, the first playbyplay_*.json of ../shared/nba-pbp ("" for either: the default).
 #   Options: --functions (under each type, the functions that made it count), --at-once (each input

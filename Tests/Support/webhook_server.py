@@ -91,8 +91,8 @@ def main():
                     status = 429
                     headers["Retry-After"] = email.utils.formatdate(time.time() + float(action[5:]), usegmt=True)
                 elif ":" in action and action.split(":", 1)[0].isdigit():
-                    status, after = action.split(":", 1)
-                    status = int(status)
+                    code, after = action.split(":", 1)
+                    status = int(code)
                     headers["Retry-After"] = after
                 else:
                     status = int(action)

@@ -559,8 +559,10 @@ public struct SimulationInvariants {
             for _ in 1..<max(1, failures) { _ = failing.next(after: failure, now: .distantPast, random: 0) }
             return failing.longestWait(after: failure)
         }
-        // The backoff's longest wait, once the failures have grown it to its cap.
-        let spacing = requestTimeout + longestWait(afterFailures: 64)
+        // The backoff's longest wait, once the failures have grown it to its cap (64 failures are
+        // past any backoff's cap).
+        let capped = 64
+        let spacing = requestTimeout + longestWait(afterFailures: capped)
         // Each trouble, and whether its requests time out (the others answer at once).
         let all = (plan.outages.map { ($0, false) } + plan.timeouts.map { ($0, true) } + plan.hostile.map { ($0, false) })
             .sorted { $0.0.lowerBound < $1.0.lowerBound }
@@ -573,7 +575,7 @@ public struct SimulationInvariants {
             }
         }
         return merged.map { trouble in
-            let failures = min(64, 1 + Int(trouble.during.upperBound.timeIntervalSince(trouble.during.lowerBound) / schedule.interval))
+            let failures = min(capped, 1 + Int(trouble.during.upperBound.timeIntervalSince(trouble.during.lowerBound) / schedule.interval))
             // A request started in the trouble answers (up to a time-out after it), then waits.
             let after = (trouble.timesOut ? requestTimeout : 0) + longestWait(afterFailures: failures) - schedule.interval
             return trouble.during.lowerBound..<trouble.during.upperBound.addingTimeInterval(max(0, after))

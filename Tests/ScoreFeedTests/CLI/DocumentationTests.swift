@@ -11,10 +11,10 @@ import Testing
 @Suite("documentation: the DocC catalog")
 struct DocumentationTests {
     /// `docc` on the PATH, if any.
-    static let docc = executable(named: "docc")
+    static let docc = ToolRun.onPath("docc")
     /// `swift-symbolgraph-extract` beside `docc` (the toolchain's), else on the PATH.
     static let extractor: URL? = docc.map { $0.deletingLastPathComponent().appendingPathComponent("swift-symbolgraph-extract") }
-        .flatMap { FileManager.default.isExecutableFile(atPath: $0.path) ? $0 : nil } ?? executable(named: "swift-symbolgraph-extract")
+        .flatMap { FileManager.default.isExecutableFile(atPath: $0.path) ? $0 : nil } ?? ToolRun.onPath("swift-symbolgraph-extract")
 
     static let packageRoot = Make.packageRoot
 
@@ -106,15 +106,5 @@ struct DocumentationTests {
     static func run(_ tool: URL, _ arguments: [String], in folder: URL) throws -> (status: Int32, output: String) {
         let run = try ToolRun.run(tool, arguments, in: folder)
         return (run.status, run.output + run.errors)
-    }
-
-    /// `name` in a folder of the PATH, if any.
-    static func executable(named name: String) -> URL? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        for folder in path.split(separator: ":") {
-            let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        return nil
     }
 }

@@ -8,7 +8,7 @@ import Testing
 /// `swift package dump-package` on a copy of the manifest in each such place.
 @Suite(
     "Package.swift: unsafe flags only where the package is the one being built",
-    .enabled(if: DocumentationTests.executable(named: "swift") != nil, "swift is not on the PATH: the manifest cannot be evaluated"))
+    .enabled(if: ToolRun.onPath("swift") != nil, "swift is not on the PATH: the manifest cannot be evaluated"))
 struct PackageManifestTests {
     @Test(arguments: [
         ("ScoreFeed", nil, true),
@@ -18,7 +18,7 @@ struct PackageManifestTests {
         ("App/.build/registry/downloads/scorefeed/scorefeed/1.0.0", nil, false),
     ] as [(String, String?, Bool)])
     func unsafeFlagsOnlyWhereThePackageIsBuiltItself(_ place: String, _ onone: String?, _ optimized: Bool) throws {
-        let swift = try #require(DocumentationTests.executable(named: "swift"))
+        let swift = try #require(ToolRun.onPath("swift"))
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-manifest-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let folder = root.appendingPathComponent(place)
@@ -30,9 +30,9 @@ struct PackageManifestTests {
         environment["SCOREFEED_ONONE"] = onone
         let dump = try ToolRun.run(swift, ["package", "dump-package"], in: folder, environment: environment)
         #expect(dump.status == 0, "\(dump.errors.prefix(2000))")
-        let text = dump.output
 
-        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text.prefix(2000))")
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(with: Data(dump.output.utf8)) as? [String: Any], "\(dump.output.prefix(2000))")
         let targets = try #require(manifest["targets"] as? [[String: Any]])
         // The targets whose settings hold an unsafe flag.
         let flagged = targets.filter { target in

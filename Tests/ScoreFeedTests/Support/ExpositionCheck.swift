@@ -151,11 +151,7 @@ enum ExpositionCheck {
     }
 
     /// `promtool`, when it is on the PATH.
-    static let promtool: URL? = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent("promtool") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+    static let promtool = ToolRun.onPath("promtool")
 
     static let promtoolAbsent: Comment = "promtool is not on the PATH (Debian: apt-get install prometheus); the Swift checks of the format ran regardless"
 

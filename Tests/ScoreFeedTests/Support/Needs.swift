@@ -24,14 +24,7 @@ enum Needs {
 /// python3 on the PATH, which runs the test servers in `Tests/Support` (standard library only).
 enum Python3 {
     /// Its path, if any.
-    static let url: URL? = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
-            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("python3")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        return nil
-    }()
+    static let url = ToolRun.onPath("python3")
 
     /// Whether it is there (said once when it is not).
     static var available: Bool {

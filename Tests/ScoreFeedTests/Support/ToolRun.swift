@@ -2,6 +2,13 @@ import Foundation
 
 /// A command-line tool of the machine (the toolchain's `docc`, `swift`) run to its end.
 enum ToolRun {
+    /// `name` in a folder of the PATH, if any.
+    static func onPath(_ name: String) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        return path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
     /// Runs `tool` with `arguments` in `folder` (with `environment`, else this process's); returns
     /// its exit status, standard output and standard error, each through a file: a pipe could
     /// fill while the tool waits.
