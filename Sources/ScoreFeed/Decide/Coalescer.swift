@@ -112,6 +112,12 @@ public struct Coalescer: PushPolicy {
         spendPriority10(at: now, beyondBudget: availableWithinBudget(now) == 0 && availableBeyondBudget(now) > 0)
     }
 
+    /// Gives back the priority 10 booked at `sentAt`: beyond the budget when one was booked
+    /// there then (a booking beyond comes after the budget's at the same moment), else within it.
+    public mutating func refundPriority10(at sentAt: Date) {
+        if !beyond.refund(at: sentAt) { budget.refund(at: sentAt) }
+    }
+
     /// The one place a priority 10 is booked: within the assumed budget, or beyond it.
     private mutating func spendPriority10(at now: Date, beyondBudget: Bool) {
         if beyondBudget { beyond.spend(at: now) } else { budget.spend(at: now) }

@@ -30,4 +30,13 @@ public struct PushBudget: Hashable, Sendable, Codable {
         spent.removeAll { $0 <= from }
         spent.append(now)
     }
+
+    /// Gives back the priority-10 push booked at `at` (one that never reached Apple); false when
+    /// none was booked then.
+    @discardableResult
+    public mutating func refund(at: Date) -> Bool {
+        guard let index = spent.lastIndex(of: at) else { return false }
+        spent.remove(at: index)
+        return true
+    }
 }

@@ -588,7 +588,8 @@ public struct GameSession: Sendable {
 
     /// While the game has no channel, only the newest state waits: updates followed by a push of
     /// a newer state are dropped (an `end` never is; a priority 10 and its priority-5 copy of the
-    /// newest state both stay). Receivers see the gap in `seq`.
+    /// newest state both stay). Receivers see the gap in `seq`. A dropped priority 10 never reaches
+    /// Apple: the policy gets it back (the final's end may then go at priority 10).
     private mutating func supersedeHeldUpdates(lane: Int) {
         let outbox = lanes[lane].outbox
         let pushes = outbox.compactMap { if case .push(let record) = $0 { record } else { nil } }
@@ -600,6 +601,7 @@ public struct GameSession: Sendable {
         for (index, output) in outbox.enumerated() {
             if index <= older, case .push(let record) = output, record.event == .update {
                 statistics.superseded += 1
+                if record.priority == 10 { lanes[lane].policy.refundPriority10(at: record.sentAt) }
             } else {
                 kept.append(output)
             }

@@ -128,6 +128,16 @@ struct BroadcastChannelTests {
         #expect(waiting.allSatisfy { $0.request.headers["apns-channel-id"] == nil })
     }
 
+    /// A priority-10 update dropped while the game waits for its channel never reaches Apple: the
+    /// coalescer gets it back, so the hour's bookings are the priority 10s that still wait.
+    @Test func aSupersededPriority10IsGivenBack() throws {
+        let session = Self.session(events: 40)
+        let coalescer = try #require(session.lanes[0].policy as? Coalescer)
+        let waiting = Self.pushes(session.outbox).filter { $0.priority == 10 }.count
+        #expect(session.statistics.priority10 > waiting, "some priority-10 updates were superseded")
+        #expect(coalescer.budget.used(at: session.now) + coalescer.beyond.used(at: session.now) == waiting)
+    }
+
     @Test func theCreateGoesFirstThenEveryPushOnTheGamesOwnChannel() throws {
         var session = Self.session()
         session.createChannel(storage: 0)

@@ -80,6 +80,27 @@ struct CoalescerTests {
         #expect(andOne.allSatisfy { $0.priority == 5 && !$0.copy })
     }
 
+    /// A priority 10 given back (it never reached Apple) frees its place in the hour: beyond the
+    /// budget first (booked after the budget's at the same moment), a moment never booked
+    /// changes nothing.
+    @Test(arguments: [
+        (refunds: [Double](), within: 2, beyond: 1),
+        ([2], 2, 0),
+        ([2, 2], 2, 0),
+        ([1], 1, 1),
+        ([5], 2, 1),
+        ([0, 1, 2], 0, 0),
+    ])
+    func aPriority10GivenBackFreesItsPlace(refunds: [Double], within: Int, beyond: Int) {
+        var coalescer = Coalescer(configuration: Coalescer.Configuration(budget: 2, largestBudget: 3), values: Self.values)
+        for second in [0.0, 1, 2] { coalescer.countPriority10(at: Make.start.addingTimeInterval(second)) }
+        let now = Make.start.addingTimeInterval(3)
+        #expect(coalescer.availableWithinBudget(now) == 0 && coalescer.availableBeyondBudget(now) == 0)
+        for second in refunds { coalescer.refundPriority10(at: Make.start.addingTimeInterval(second)) }
+        #expect(coalescer.budget.used(at: now) == within)
+        #expect(coalescer.beyond.used(at: now) == beyond)
+    }
+
     @Test func theFirstOfTwoFreeThrowsIsWorthLittle() {
         // Told 120 s: a made free throw with one to come buys 10 × (1 − e^−12) ≈ 10 s, the last one 38 s.
         let marbles = Self.run([
