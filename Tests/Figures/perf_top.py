@@ -25,6 +25,9 @@ STAGES = [
     ("output: records written", r"BackgroundWriter|PushRecord\.(write|jsonLine)|JSONLSink"),
     ("runtime: retain/release", r"^swift_(retain|release|bridgeObject)"),
     ("runtime: malloc/free", r"^(malloc|_int_malloc|free|_int_free|cfree)"),
+    # Paid once per process, so they weigh on a short run (20 real games take about 40 ms):
+    ("process: a type's metadata made at its first use", r"swift_getTypeByMangledName|instantiateConcreteTypeFromMangledName|swift_conformsToProtocol"),
+    ("process: dynamic linking at start", r"^(_dl_|do_lookup_x|dl_main)"),
 ]
 
 
