@@ -531,6 +531,22 @@ public struct GameSession: Sendable {
         endRecords.removeAll(where: keptForTheSink)
     }
 
+    /// The sink superseded these records of `lane` before it tried them (a newer state went
+    /// instead while its endpoint was down): Apple never counted them, so each priority-10
+    /// update is given back to the lane's policy, and the final's end may still go at priority 10.
+    public mutating func giveBack(_ records: [PushRecord], lane: Int) {
+        guard lanes.indices.contains(lane) else { return }
+        for record in records where record.priority == 10 && record.event == .update {
+            giveBack(lane: lane, sentAt: record.sentAt)
+        }
+    }
+
+    mutating func giveBack(lane: Int, sentAt: Date) {
+        guard lanes.indices.contains(lane) else { return }
+        record(.givenBack(lane: lane, sentAt: sentAt))
+        lanes[lane].policy.refundPriority10(at: sentAt)
+    }
+
     // MARK: - Internals
 
     mutating func record(_ input: @autoclosure () -> Input) {

@@ -472,15 +472,17 @@ public actor MatchEngine {
             }
         } else if let output {
             var drained = false
+            var superseded: [PushRecord] = []
             switch output {
             case .push(let record):
-                try await sink.send(record)
+                superseded = try await sink.sendReportingSuperseded(record)
                 if let metrics, let source = record.sourceTime { metrics.observeFeedToPush(clock.now.timeIntervalSince(source)) }
                 // An end the sink delivered at once is not kept (one commit with its delivery).
                 if record.event == .end { drained = await sink.pending(game: attributes.gameId) == 0 }
             case .refused(let refusal): try await sink.refused(refusal)
             }
             let took = session.delivered(lane: next?.lane ?? 0, now: clock.now)
+            if !superseded.isEmpty { session.giveBack(superseded, lane: next?.lane ?? 0) }
             if drained { session.confirmEnd() }
             commit()
             // A delivery that took nothing from the outbox would be sent again and again: stop.

@@ -13,6 +13,10 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     public private(set) var records: [PushRecord] = []
     /// When it delivered each of ``records`` (the simulated clock's time).
     public private(set) var deliveredAt: [Date] = []
+    /// Records it was handed and did not deliver (it failed them, or the request was cut short
+    /// while it was slow): APNs may have had them, so their priority stays spent.
+    public var tried: [PushRecord] { lock.withLock { triedRecords } }
+    private var triedRecords: [PushRecord] = []
     /// The channels it made and has not deleted.
     public var openChannels: Set<String> { lock.withLock { channels.open } }
     private var channels = ChannelServiceStandIn()
@@ -54,15 +58,26 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         if faults.slowest > 0 {
             let clock = lock.withLock { self.clock }
             let wait = lock.withLock { random.double(in: 0...faults.slowest) }
-            try await clock.sleep(until: clock.now.addingTimeInterval(wait))
+            do {
+                try await clock.sleep(until: clock.now.addingTimeInterval(wait))
+            } catch {
+                lock.withLock { if live { triedRecords.append(record) } }
+                throw error
+            }
         }
         let now = self.now
         if faults.failing.contains(where: { $0.contains(now) }) {
-            lock.withLock { failures["send", default: 0] += 1 }
+            lock.withLock {
+                failures["send", default: 0] += 1
+                triedRecords.append(record)
+            }
             throw ScoreFeedError(.io, "the push sender answered 503")
         }
         if faults.gameFailing.contains(where: { $0.game == record.game && $0.during.contains(now) }) {
-            lock.withLock { failures["send (one game)", default: 0] += 1 }
+            lock.withLock {
+                failures["send (one game)", default: 0] += 1
+                triedRecords.append(record)
+            }
             throw ScoreFeedError(.io, "the push sender answered 500 for game \(record.game)'s push")
         }
         lock.withLock {

@@ -171,7 +171,7 @@ public enum Simulation {
                     : sender.records.indices.filter { sender.records[$0].platform != platform }.map { (sender.records[$0], sender.deliveredAt[$0]) },
                 instances: instances.map(\.started), lostState: instances.map(\.lostStateBefore), kills: instances.map(\.killedBefore),
                 openChannels: platform == day.platform ? sender.openChannels : [], strays: platform == day.platform ? sender.strays : [],
-                moment: moment)
+                tried: sender.tried.filter { $0.platform == platform }, moment: moment)
             checker.checkAll()
             if platform == day.platform { checker.checkDeadlines(metrics) }
             checks += checker.checks

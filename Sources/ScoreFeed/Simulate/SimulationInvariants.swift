@@ -25,6 +25,8 @@ public struct SimulationInvariants {
     let openChannels: Set<String>
     /// Broadcast pushes to a channel APNs did not have open (``SimulatedSender/strays``).
     let strays: [String]
+    /// Records the sender was handed and did not deliver, by game (``SimulatedSender/tried``).
+    let tried: [String: [PushRecord]]
     /// How far apart pushes may be and still count as one moment (``checkMoments(_:_:)``).
     let moment: TimeInterval
     public private(set) var checks = 0
@@ -33,9 +35,10 @@ public struct SimulationInvariants {
     init(
         day: SimulatedDay, records: [PushRecord], deliveredAt: [Date] = [], otherLanes: [(record: PushRecord, at: Date)] = [],
         instances: [Date], lostState: [Bool], kills: [Date?], openChannels: Set<String>, strays: [String] = [],
-        moment: TimeInterval = Simulation.defaultMoment
+        tried: [PushRecord] = [], moment: TimeInterval = Simulation.defaultMoment
     ) {
         self.strays = strays
+        self.tried = Dictionary(grouping: tried, by: \.game)
         self.otherLanes = Dictionary(grouping: otherLanes, by: \.record.activity)
         self.kills = kills
         self.moment = moment
@@ -172,22 +175,21 @@ public struct SimulationInvariants {
                   "game \(id): \(distinct.count) final ends\(which) (priorities \(priorities))")
             // At priority 5 alone only once the hour's largest budget is spent (``Coalescer``: an
             // end takes a priority 10 while one is left, within the budget or beyond it). The
-            // records may show fewer than the policy spent: an update it booked may have been
-            // superseded before it reached the sender (in the sender's queue while it failed, or in
-            // the outbox while a broadcast game waited for its channel), which leaves its `seq`
-            // out of the records, or lost with a killed instance. The skipped `seq`s count as
-            // spent, and an hour with a kill is not counted.
+            // records may show fewer than the policy spent: an update the sender failed (or cut
+            // short while slow) may have reached APNs, and stays spent; one superseded before it
+            // was tried (in the sender's queue while it failed, or in the outbox while a broadcast
+            // game waited for its channel) never did, and the policy got it back; one may be lost
+            // with a killed instance, so an hour with a kill is not counted.
             if priorities == [5], let end = ends.first {
                 let hour = end.sentAt.addingTimeInterval(-3600)...end.sentAt
-                let inHour = mine.filter { directory(of: $0) == index && hour.contains($0.sentAt) }
+                let inHour = (mine + (tried[plan.game.id] ?? []).filter { $0.platform == day.platform })
+                    .filter { directory(of: $0) == index && hour.contains($0.sentAt) }
                 let spent = Set(inHour.filter { $0.priority == 10 }.map(\.key)).count
-                let seqs = Set(inHour.map(\.seq)).sorted()
-                let skipped = zip(seqs, seqs.dropFirst()).reduce(0) { $0 + max(0, $1.1 - $1.0 - 1) }
                 let killed = day.restarts.contains { hour.contains($0.at) }
                 let largest = day.coalescer.largestBudget
-                check(killed || spent + skipped >= largest,
-                      "game \(id): its final end\(which) went at priority 5 alone with \(spent) priority 10 in the hour before it "
-                          + "and \(skipped) seq skipped (largest budget \(largest)): an end takes a priority 10 while one is left")
+                check(killed || spent >= largest,
+                      "game \(id): its final end\(which) went at priority 5 alone with \(spent) priority 10 sent or tried in the hour "
+                          + "before it (largest budget \(largest)): an end takes a priority 10 while one is left")
             }
         }
         let firstEnds = byDirectory.map { $0.value[0] }
@@ -243,6 +245,21 @@ public struct SimulationInvariants {
         // A push-to-start is the renderer's, not booked by the policy.
         checkHours(urgent.filter { $0.event != .start && !$0.reason.contains(Push.beyondBudget) }.map(\.sentAt).sorted(), limit: configuration.budget,
               "priority 10 booked within the assumed budget")
+        // A priority 10 goes beyond the assumed budget only once the hour holds the budget's
+        // priority 10s within it, sent or tried (the sender failed it, or cut it short: APNs may
+        // have had it). One superseded before it was tried never reached APNs, and the policy
+        // gets it back; one lost with a killed instance may be missing, so an hour with a kill is
+        // not counted.
+        let within = (urgent + (tried[plan.game.id] ?? []).filter { $0.priority == 10 && $0.platform == day.platform })
+            .filter { !$0.reason.contains(Push.beyondBudget) }
+        for beyond in urgent where beyond.reason.contains(Push.beyondBudget) {
+            let hour = beyond.sentAt.addingTimeInterval(-3600)
+            guard !day.restarts.contains(where: { hour < $0.at && $0.at <= beyond.sentAt }) else { continue }
+            let place = directory(of: beyond)
+            let booked = Set(within.filter { hour < $0.sentAt && $0.sentAt <= beyond.sentAt && directory(of: $0) == place }.map(\.key)).count
+            check(booked >= configuration.budget,
+                  "game \(plan.game.id): \(beyond.event.rawValue) seq \(beyond.seq) went beyond the assumed budget with \(booked) priority 10 sent or tried within it in the hour (budget \(configuration.budget))")
+        }
     }
 
     /// No moment sends a game more than two pushes and one priority 10 besides a start that goes

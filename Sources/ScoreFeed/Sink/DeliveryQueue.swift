@@ -56,6 +56,14 @@ public struct DeliveryQueue: Sendable {
         var alone: Bool
     }
     private var ownBackoff: [String: OwnBackoff] = [:]
+    /// Waiting records that were tried (handed out by ``begin(activity:)``) and failed: a
+    /// receiver may have had one (a time-out tells nothing), so a newer state that supersedes it
+    /// does not make it one that never left.
+    private var tried: Set<Tried> = []
+    private struct Tried: Hashable, Sendable {
+        var lane: String
+        var seq: Int
+    }
     /// Records delivered so far.
     private var deliveries = 0
     /// How many records of each activity wait (in flight included). Every activity with an own
@@ -90,6 +98,17 @@ public struct DeliveryQueue: Sendable {
         waiting.append(record)
         waitingPerActivity[Self.lane(of: record), default: 0] += 1
         return coalesce(record)
+    }
+
+    /// Adds `record` as ``enqueue(_:)`` does, and returns the updates it supersedes that were never
+    /// tried: no receiver had them, so Apple never counted their priority.
+    public mutating func enqueueReturningUntried(_ record: PushRecord) -> [PushRecord] {
+        let triedBefore = tried
+        return enqueue(record).filter { !triedBefore.contains(Self.tried($0)) }
+    }
+
+    private static func tried(_ record: PushRecord) -> Tried {
+        Tried(lane: lane(of: record), seq: record.seq)
     }
 
     /// Whether an attempt may start at `now` (as far as the sink's failures go).
@@ -140,6 +159,7 @@ public struct DeliveryQueue: Sendable {
     public mutating func begin(activity: String) -> PushRecord? {
         guard inFlight[activity] == nil, let first = waiting.first(where: { Self.lane(of: $0) == activity }) else { return nil }
         inFlight[activity] = Attempt(record: first, round: round)
+        tried.insert(Self.tried(first))
         return first
     }
 
@@ -209,6 +229,7 @@ public struct DeliveryQueue: Sendable {
             waiting.remove(at: index)
             countOut(activity, 1)
         }
+        tried.remove(Self.tried(attempt.record))
         return attempt
     }
 
@@ -239,6 +260,7 @@ public struct DeliveryQueue: Sendable {
             waiting = kept
             countOut(lane, dropped.count)
             skipped[activity, default: 0] += dropped.count
+            if !tried.isEmpty { for record in dropped { tried.remove(Self.tried(record)) } }
         }
         return dropped
     }

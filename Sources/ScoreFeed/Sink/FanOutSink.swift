@@ -16,6 +16,17 @@ public struct FanOutSink: PushSink {
         if let firstError { throw firstError }
     }
 
+    /// Sends to every sink in turn and returns what any of them superseded.
+    public func sendReportingSuperseded(_ record: PushRecord) async throws -> [PushRecord] {
+        var firstError: (any Error)?
+        var superseded: [PushRecord] = []
+        for sink in sinks {
+            do { superseded += try await sink.sendReportingSuperseded(record) } catch { firstError = firstError ?? error }
+        }
+        if let firstError { throw firstError }
+        return superseded
+    }
+
     public func refused(_ refusal: PushRefusal) async throws {
         var firstError: (any Error)?
         for sink in sinks {

@@ -5,6 +5,13 @@ public protocol PushSink: Sendable {
     /// Delivers one request. Records of one activity arrive in `seq` order.
     nonisolated(nonsending) func send(_ record: PushRecord) async throws
 
+    /// Delivers `record` as ``send(_:)`` does, and returns the records of its activity it
+    /// superseded that were never tried: a sink that keeps only the newest state while its
+    /// endpoint is down (``ResilientSink``) drops them, so Apple never counted them, and the
+    /// game's engine gives their priority 10 back to the game's budget. The default sends and
+    /// supersedes nothing.
+    nonisolated(nonsending) func sendReportingSuperseded(_ record: PushRecord) async throws -> [PushRecord]
+
     /// A push the renderer refused (over the APNs size limit even trimmed). Never a request:
     /// nothing is to be sent. The default ignores it; ``JSONLSink`` writes it as an error line.
     nonisolated(nonsending) func refused(_ refusal: PushRefusal) async throws
@@ -33,6 +40,12 @@ public protocol PushSink: Sendable {
 }
 
 extension PushSink {
+    /// Sends: a sink that delivers or keeps every record supersedes none.
+    public nonisolated(nonsending) func sendReportingSuperseded(_ record: PushRecord) async throws -> [PushRecord] {
+        try await send(record)
+        return []
+    }
+
     /// Ignores the refusal: a push sender has nothing to send for it.
     public nonisolated(nonsending) func refused(_ refusal: PushRefusal) async throws {}
 

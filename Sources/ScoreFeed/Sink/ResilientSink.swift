@@ -117,9 +117,16 @@ public actor ResilientSink: PushSink {
     /// due. Returns once it was tried, or at once when its activity's attempts are not due yet;
     /// never throws for the inner sink's failures.
     public func send(_ record: PushRecord) async throws {
-        queue.enqueue(record)
+        _ = try await sendReportingSuperseded(record)
+    }
+
+    /// ``send(_:)``, returning the waiting updates of `record`'s activity it superseded that were
+    /// never tried (one tried and failed may have reached the receiver).
+    public func sendReportingSuperseded(_ record: PushRecord) async throws -> [PushRecord] {
+        let untried = queue.enqueueReturningUntried(record)
         let lane = DeliveryQueue.lane(of: record)
         await drainAll { $0 == lane }
+        return untried
     }
 
     /// Tries what waits as soon as it is due (the sink's backoff and the activity's own over), not

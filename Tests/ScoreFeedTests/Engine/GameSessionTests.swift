@@ -187,6 +187,36 @@ struct GameSessionTests {
         #expect(try GameSession.restore(session.encoded(), file: "t").outbox.count == count - 1)
     }
 
+    /// The sink superseded these records before trying them: each priority-10 update is given
+    /// back to the policy (never a priority 5), as a journaled input, so a replay and a restored
+    /// checkpoint hold the same budget.
+    @Test func anUntriedPriority10TheSinkSupersededIsGivenBack() throws {
+        var session = GameSession(attributes: Make.attributes, now: Make.start)
+        session.receive(Make.event(1, .periodStart, at: 0), index: 0, now: Make.start)
+        for seq in 2...12 {
+            let event = Make.event(seq, .fieldGoal(points: 3, made: true), team: seq % 2 == 0 ? .home : .away, at: Double(seq) * 60)
+            session.receive(event, index: seq - 1, now: event.time)
+        }
+        let records = session.outbox.compactMap { if case .push(let record) = $0 { record } else { nil } }
+        let updates10 = records.filter { $0.priority == 10 && $0.event == .update }
+        try #require(!updates10.isEmpty && records.contains { $0.priority == 5 })
+        func booked(_ session: GameSession) throws -> Int {
+            let coalescer = try #require(session.lanes[0].policy as? Coalescer)
+            return coalescer.budget.used(at: session.now) + coalescer.beyond.used(at: session.now)
+        }
+        session.recordsInputs = true
+        let start = session
+        let before = try booked(session)
+        session.giveBack(records, lane: 0)
+        #expect(try booked(session) == before - updates10.count)
+        let inputs = session.takeUnjournaled()
+        #expect(inputs == updates10.map { .givenBack(lane: 0, sentAt: $0.sentAt) })
+        var replayed = start
+        for input in inputs { replayed.apply(input) }
+        #expect(try booked(replayed) == booked(session))
+        #expect(try booked(GameSession.restore(session.encoded(), file: "t")) == booked(session))
+    }
+
     @Test func anEditAfterTheEndIsRejected() {
         let end = Make.event(20, .gameEnd, period: 4, clock: 0, at: 9000)
         let (_, verdicts) = Self.run([Self.tipOff, Self.two, end, Self.three])

@@ -88,6 +88,43 @@ struct SimulationTests {
         #expect(outcomes.flatMap(\.records).contains { ids.contains($0.game) }, "a real game was played")
     }
 
+    /// A priority 10 beyond the assumed budget needs the hour's budget of priority 10s within it,
+    /// sent or tried: one the sender failed counts, one missing from both (superseded before it
+    /// was tried, and not given back to the policy) is what the checker calls out.
+    @Test func beyondTheBudgetNeedsTheHoursPriority10sSentOrTried() async throws {
+        let options = Self.options(seed: 5, days: 1, modes: [.token])
+        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5)
+        let outcome = try await Self.run(day)
+        #expect(outcome.violations.isEmpty, "\(outcome.violations)")
+        day.restarts = []
+        // A game that never went beyond the budget: its last priority 10 made to say it did.
+        let beyondGames = Set(outcome.records.filter { $0.reason.contains(Push.beyondBudget) }.map(\.game))
+        let within = outcome.records.filter { $0.priority == 10 && $0.event == .update && !beyondGames.contains($0.game) }
+        let last = try #require(within.last)
+        let hour = within.filter { $0.game == last.game && $0.sentAt > last.sentAt.addingTimeInterval(-3600) }
+        let budget = day.coalescer.budget
+        try #require(hour.count - 1 < budget, "the hour before it holds less than the budget")
+        var records = outcome.records
+        let place = try #require(records.lastIndex { $0.key == last.key })
+        records[place].reason += "; \(Push.beyondBudget)"
+        // What the sender was handed and failed: distinct pushes of the hour, within the budget.
+        let failed = (0..<budget).map { number in
+            var record = last
+            record.seq += 1000 + number
+            record.request.headers["apns-id"] = "failed-\(number)"
+            return record
+        }
+        func beyond(tried: [PushRecord]) -> [String] {
+            var checker = SimulationInvariants(
+                day: day, records: records, instances: [day.start], lostState: [false], kills: [nil], openChannels: [], tried: tried)
+            checker.checkAll()
+            return checker.violations.filter { $0.contains("went beyond the assumed budget") }
+        }
+        #expect(beyond(tried: []).count == 1, "\(beyond(tried: []))")
+        #expect(beyond(tried: failed).isEmpty)
+        #expect(beyond(tried: Array(failed.prefix(budget - hour.count))).count == 1, "one short of the budget")
+    }
+
     /// The checker fails what breaks an invariant: a second, different final; a score that goes
     /// back; an apns-id on two bodies; a game without its final end.
     @Test func theCheckerCatchesBrokenRecords() async throws {
@@ -98,13 +135,13 @@ struct SimulationTests {
         let played = try #require(day.games.first { $0.fate == .plays }?.game.id)
         func violations(
             of day: SimulatedDay = day, instances: [Date] = [day.start], lostState: [Bool]? = nil, kills: [Date?] = [nil],
-            _ change: (inout [PushRecord]) -> Void
+            tried: [PushRecord] = [], _ change: (inout [PushRecord]) -> Void
         ) -> [String] {
             var records = outcome.records
             change(&records)
             var checker = SimulationInvariants(
                 day: day, records: records, instances: instances, lostState: lostState ?? instances.map { _ in false }, kills: kills,
-                openChannels: [])
+                openChannels: [], tried: tried)
             checker.checkAll()
             return checker.violations
         }
@@ -130,9 +167,21 @@ struct SimulationTests {
         }
         let quiet = violations(of: calm) { endAtPriority5(&$0) }
         #expect(quiet.contains { $0.contains("went at priority 5 alone") }, "\(quiet)")
-        // The same after updates the records do not show (superseded before they reached the
-        // sender, their `seq`s skipped): they may have spent the budget.
-        let excused = violations(of: calm) { endAtPriority5(&$0, skipping: 40) }
+        // Updates the records do not show (superseded before they were tried, their `seq`s
+        // skipped) were given back to the policy: they excuse nothing.
+        let skipped = violations(of: calm) { endAtPriority5(&$0, skipping: 40) }
+        #expect(skipped.contains { $0.contains("went at priority 5 alone") }, "\(skipped)")
+        // Updates the sender was handed and failed in the hour may have reached APNs: they may
+        // have spent the budget.
+        let end = try #require(outcome.records.last { $0.game == played && $0.event == .end })
+        let failed = (0..<calm.coalescer.largestBudget).map { number in
+            var record = end
+            (record.event, record.priority, record.seq) = (.update, 10, end.seq + 1 + number)
+            record.sentAt = end.sentAt.addingTimeInterval(-Double(number + 1))
+            record.request.headers["apns-id"] = "failed-\(number)"
+            return record
+        }
+        let excused = violations(of: calm, tried: failed) { endAtPriority5(&$0, skipping: 40) }
         #expect(!excused.contains { $0.contains("went at priority 5 alone") }, "\(excused)")
         // A payload that shows another score, or a request at another priority, than its record.
         let rendered = violations { records in
@@ -389,6 +438,22 @@ struct SimulationTests {
     /// A broadcast push reaches devices only through a channel APNs has open: the sender keeps
     /// one to a channel never made, or deleted, apart (delivered as before), and the checker
     /// names it.
+    /// What the sender fails is kept as tried (APNs may have had it), apart from what it
+    /// delivered.
+    @Test func theSenderKeepsWhatItFailedAsTried() async throws {
+        let clock = SimulatedClock()
+        var faults = SimulatedDay.SinkFaults(failing: [clock.now..<clock.now.addingTimeInterval(60)])
+        faults.gameFailing = [.init(game: "other", during: clock.now..<clock.now.addingTimeInterval(600))]
+        let sender = SimulatedSender(faults: faults, seed: 1, clock: clock)
+        let records = try await WireRulesTests.records(
+            try FeedReader.read(path: Make.fixtures.appendingPathComponent("overtime.json").path), PushRenderer.Configuration())
+        await #expect(throws: ScoreFeedError.self) { try await sender.send(records[0]) }
+        #expect(sender.tried.map(\.seq) == [records[0].seq] && sender.records.isEmpty)
+        clock.advance(to: clock.now.addingTimeInterval(60))
+        try await sender.send(records[1])
+        #expect(sender.tried.count == 1 && sender.records.map(\.seq) == [records[1].seq])
+    }
+
     @Test func aBroadcastPushToAChannelNotOpenIsAStray() async throws {
         let sender = SimulatedSender(faults: .init(), seed: 1, clock: SimulatedClock())
         let made = try #require(try await sender.manage(.create(game: "g", bundleId: "b", storage: 0, requestID: UUID().uuidString.lowercased())))

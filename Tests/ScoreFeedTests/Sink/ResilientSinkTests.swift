@@ -227,6 +227,43 @@ struct ResilientSinkTests {
         #expect(queue.skipped == ["A": 2])
     }
 
+    /// The updates a newer state supersedes are told apart: one never tried left nothing at the
+    /// receiver, one tried and failed may have reached it (a time-out tells nothing).
+    @Test func onlyUntriedSupersededUpdatesAreReturned() {
+        var queue = DeliveryQueue(backoff: Backoff(initial: 2, jitter: 0))
+        let records = Self.records("A", count: 5)
+        #expect(queue.enqueueReturningUntried(records[0]).isEmpty)
+        _ = queue.begin(activity: "A")
+        queue.failed(activity: "A", now: Make.start, random: 0)
+        #expect(queue.enqueueReturningUntried(records[1]).isEmpty, "seq 1 was tried: it may have reached the receiver")
+        #expect(queue.enqueueReturningUntried(records[2]).map(\.seq) == [2], "seq 2 was never tried")
+        _ = queue.begin(activity: "A")
+        queue.failed(activity: "A", now: Make.start, random: 0)
+        #expect(queue.enqueueReturningUntried(records[3]).isEmpty, "seq 3 was tried")
+        #expect(queue.enqueueReturningUntried(records[4]).map(\.seq) == [4], "an end supersedes the untried update before it")
+        #expect(queue.skipped == ["A": 4])
+    }
+
+    /// While the sink fails, `sendReportingSuperseded` returns the updates each newer state
+    /// superseded before they were tried (what the engine gives back to the game's budget).
+    @Test func aSendReportsTheUpdatesItSupersededUntried() async throws {
+        let inner = SwitchableSink()
+        let clock = ManualClock(Make.start)
+        let sink = ResilientSink(inner, options: .init(backoff: Backoff(initial: 10, jitter: 0)), clock: clock)
+        let records = Self.records("A", count: 5)
+        await inner.set(up: false)
+        #expect(try await sink.sendReportingSuperseded(records[0]).isEmpty, "tried and failed")
+        #expect(try await sink.sendReportingSuperseded(records[1]).isEmpty, "seq 1 was tried")
+        #expect(try await sink.sendReportingSuperseded(records[2]).map(\.seq) == [2])
+        await inner.set(up: true)
+        clock.advance(by: 10)
+        #expect(try await sink.sendReportingSuperseded(records[3]).map(\.seq) == [3], "seq 3 waited, never tried")
+        #expect(try await sink.sendReportingSuperseded(records[4]).isEmpty)
+        #expect(await inner.delivered.map(\.seq) == [4, 5])
+        let fanOut = FanOutSink([RecordingSink(), ResilientSink(SwitchableSink(), clock: clock)])
+        #expect(try await fanOut.sendReportingSuperseded(records[0]).isEmpty, "a healthy sink supersedes nothing")
+    }
+
     /// Each activity has its own record in flight; settling one takes that activity's record out
     /// of the queue, whatever waits before it.
     @Test func activitiesGoSideBySideInTheQueue() {
