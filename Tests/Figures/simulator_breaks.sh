@@ -59,8 +59,8 @@ breaks=(
   "the payload's away score written as the home score|Sources/ScoreFeed/Render/JSONBytes+Model.swift|        key(\",\\\"awayScore\", state.awayScore)|        key(\",\\\"awayScore\", state.homeScore)"
   "every Android message at NORMAL|Sources/ScoreFeed/Render/PushRenderer+Android.swift|            high: high, ttl: max(0, ttl), collapseKey:|            high: false, ttl: max(0, ttl), collapseKey:"
   # session 31: what never reached Apple given back to the hour's budget
-  "a priority 10 the sender's queue superseded kept spent|Sources/ScoreFeed/Engine/MatchEngine.swift|            if !superseded.isEmpty { session.giveBack(superseded, lane: next?.lane ?? 0) }|            _ = superseded"
-  "a priority 10 superseded in the outbox kept spent|Sources/ScoreFeed/Engine/GameSession.swift|                if record.priority == 10 { lanes[lane].policy.refundPriority10(at: record.sentAt) }|                _ = record"
+  "a priority 10 the sender's queue superseded kept spent|Sources/ScoreFeed/Engine/MatchEngine.swift|            if !superseded.isEmpty { session.giveBack(superseded) }|            _ = superseded"
+  "a priority 10 superseded in the outbox kept spent|Sources/ScoreFeed/Engine/GameSession.swift|                if record.priority == 10 {\n                    lanes[lane].policy.refundPriority10|                if record.priority == 10, Date() < .distantPast {\n                    lanes[lane].policy.refundPriority10"
   "a game back from a call-off keeps its deleted channel|Sources/ScoreFeed/Engine/GameSession.swift|        channel.reopen()\n        renewDeletedChannel()\n|        channel.reopen()\n"
 )
 status=0

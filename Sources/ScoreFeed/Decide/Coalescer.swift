@@ -112,10 +112,14 @@ public struct Coalescer: PushPolicy {
         spendPriority10(at: now, beyondBudget: availableWithinBudget(now) == 0 && availableBeyondBudget(now) > 0)
     }
 
-    /// Gives back the priority 10 booked at `sentAt`: beyond the budget when one was booked
-    /// there then (a booking beyond comes after the budget's at the same moment), else within it.
-    public mutating func refundPriority10(at sentAt: Date) {
-        if !beyond.refund(at: sentAt) { budget.refund(at: sentAt) }
+    /// Gives back the priority 10 booked at `sentAt`, where it was booked (beyond the budget, or
+    /// within it; the other when none was booked there then).
+    public mutating func refundPriority10(at sentAt: Date, beyondBudget: Bool) {
+        if beyondBudget {
+            if !beyond.refund(at: sentAt) { budget.refund(at: sentAt) }
+        } else if !budget.refund(at: sentAt) {
+            beyond.refund(at: sentAt)
+        }
     }
 
     /// The one place a priority 10 is booked: within the assumed budget, or beyond it.

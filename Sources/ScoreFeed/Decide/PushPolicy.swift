@@ -33,16 +33,16 @@ public protocol PushPolicy: Sendable {
     /// Called when a priority 10 the policy did not ask for went out (the renderer's
     /// push-to-start, which Apple wants at priority 10): a budget-aware policy counts it.
     mutating func countPriority10(at now: Date)
-    /// Called when a priority-10 update the policy decided at `sentAt` was dropped before it left
-    /// (a newer state superseded it while the game waited for its channel): Apple never counts
-    /// it, so a budget-aware policy gives it back, and a later push (the final's end) may go at
-    /// priority 10.
-    mutating func refundPriority10(at sentAt: Date)
+    /// Called when a priority-10 update the policy decided at `sentAt` (beyond its assumed budget,
+    /// or within it) was dropped before any receiver had it (a newer state superseded it while the
+    /// game waited for its channel, or in the sender's queue): Apple never counts it, so a
+    /// budget-aware policy gives it back, and a later push (the final's end) may go at priority 10.
+    mutating func refundPriority10(at sentAt: Date, beyondBudget: Bool)
 }
 
 extension PushPolicy {
     public mutating func countPriority10(at now: Date) {}
-    public mutating func refundPriority10(at sentAt: Date) {}
+    public mutating func refundPriority10(at sentAt: Date, beyondBudget: Bool) {}
 }
 
 /// One folded event: the event, the state before it and after it, and what it changed.

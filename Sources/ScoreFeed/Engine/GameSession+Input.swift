@@ -28,9 +28,9 @@ extension GameSession {
         case staleCopy
         case copy(written: Date)
         case endConfirmed
-        /// A priority-10 update of this lane, decided at `sentAt`, was superseded in the sink
-        /// before it was tried (``GameSession/giveBack(_:lane:)``).
-        case givenBack(lane: Int, sentAt: Date)
+        /// A priority-10 update of this lane, decided at `sentAt` (beyond the assumed budget or
+        /// within it), was superseded in the sink before it was tried (``GameSession/giveBack(_:)``).
+        case givenBack(lane: Int, sentAt: Date, beyondBudget: Bool)
     }
 
     /// Applies `input` as the call it records.
@@ -56,7 +56,7 @@ extension GameSession {
         case .staleCopy: ignoreStaleCopy()
         case .copy(let written): noteCopy(written: written)
         case .endConfirmed: confirmEnd()
-        case .givenBack(let lane, let sentAt): giveBack(lane: lane, sentAt: sentAt)
+        case .givenBack(let lane, let sentAt, let beyondBudget): giveBack(lane: lane, sentAt: sentAt, beyondBudget: beyondBudget)
         }
     }
 

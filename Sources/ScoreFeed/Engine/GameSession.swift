@@ -531,20 +531,20 @@ public struct GameSession: Sendable {
         endRecords.removeAll(where: keptForTheSink)
     }
 
-    /// The sink superseded these records of `lane` before it tried them (a newer state went
-    /// instead while its endpoint was down): Apple never counted them, so each priority-10
-    /// update is given back to the lane's policy, and the final's end may still go at priority 10.
-    public mutating func giveBack(_ records: [PushRecord], lane: Int) {
-        guard lanes.indices.contains(lane) else { return }
-        for record in records where record.priority == 10 && record.event == .update {
-            giveBack(lane: lane, sentAt: record.sentAt)
+    /// The sink superseded these records before it tried them (a newer state went instead while
+    /// its endpoint was down): Apple never counted them, so each priority-10 update is given back
+    /// to its platform's lane, and a later push (the final's end) may still go at priority 10.
+    public mutating func giveBack(_ records: [PushRecord]) {
+        for record in records where record.priority == 10 && record.event == .update && record.game == attributes.gameId {
+            guard let lane = lanes.firstIndex(where: { $0.platform == record.platform }) else { continue }
+            giveBack(lane: lane, sentAt: record.sentAt, beyondBudget: Push.isBeyondBudget(record.reason))
         }
     }
 
-    mutating func giveBack(lane: Int, sentAt: Date) {
+    mutating func giveBack(lane: Int, sentAt: Date, beyondBudget: Bool) {
         guard lanes.indices.contains(lane) else { return }
-        record(.givenBack(lane: lane, sentAt: sentAt))
-        lanes[lane].policy.refundPriority10(at: sentAt)
+        record(.givenBack(lane: lane, sentAt: sentAt, beyondBudget: beyondBudget))
+        lanes[lane].policy.refundPriority10(at: sentAt, beyondBudget: beyondBudget)
     }
 
     // MARK: - Internals
@@ -617,7 +617,9 @@ public struct GameSession: Sendable {
         for (index, output) in outbox.enumerated() {
             if index <= older, case .push(let record) = output, record.event == .update {
                 statistics.superseded += 1
-                if record.priority == 10 { lanes[lane].policy.refundPriority10(at: record.sentAt) }
+                if record.priority == 10 {
+                    lanes[lane].policy.refundPriority10(at: record.sentAt, beyondBudget: Push.isBeyondBudget(record.reason))
+                }
             } else {
                 kept.append(output)
             }

@@ -482,7 +482,7 @@ public actor MatchEngine {
             case .refused(let refusal): try await sink.refused(refusal)
             }
             let took = session.delivered(lane: next?.lane ?? 0, now: clock.now)
-            if !superseded.isEmpty { session.giveBack(superseded, lane: next?.lane ?? 0) }
+            if !superseded.isEmpty { session.giveBack(superseded) }
             if drained { session.confirmEnd() }
             commit()
             // A delivery that took nothing from the outbox would be sent again and again: stop.

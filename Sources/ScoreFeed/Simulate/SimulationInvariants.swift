@@ -182,14 +182,15 @@ public struct SimulationInvariants {
             // with a killed instance, so an hour with a kill is not counted.
             if priorities == [5], let end = ends.first {
                 let hour = end.sentAt.addingTimeInterval(-3600)...end.sentAt
-                let inHour = (mine + (tried[plan.game.id] ?? []).filter { $0.platform == day.platform })
-                    .filter { directory(of: $0) == index && hour.contains($0.sentAt) }
+                let triedHere = (tried[plan.game.id] ?? []).filter { $0.platform == day.platform }
+                let inHour = (mine + triedHere).filter { directory(of: $0) == index && hour.contains($0.sentAt) }
                 let spent = Set(inHour.filter { $0.priority == 10 }.map(\.key)).count
-                let killed = day.restarts.contains { hour.contains($0.at) }
+                // What the end superseded as it went was given back after it was decided.
+                let missing = Self.missing(before: end.seq, in: Set((mine + triedHere).map(\.seq)).sorted())
                 let largest = day.coalescer.largestBudget
-                check(killed || spent >= largest,
+                check(stopped(in: hour) || spent + missing >= largest,
                       "game \(id): its final end\(which) went at priority 5 alone with \(spent) priority 10 sent or tried in the hour "
-                          + "before it (largest budget \(largest)): an end takes a priority 10 while one is left")
+                          + "before it and \(missing) seq missing right before it (largest budget \(largest)): an end takes a priority 10 while one is left")
             }
         }
         let firstEnds = byDirectory.map { $0.value[0] }
@@ -248,18 +249,38 @@ public struct SimulationInvariants {
         // A priority 10 goes beyond the assumed budget only once the hour holds the budget's
         // priority 10s within it, sent or tried (the sender failed it, or cut it short: APNs may
         // have had it). One superseded before it was tried never reached APNs, and the policy
-        // gets it back; one lost with a killed instance may be missing, so an hour with a kill is
-        // not counted.
-        let within = (urgent + (tried[plan.game.id] ?? []).filter { $0.priority == 10 && $0.platform == day.platform })
-            .filter { !$0.reason.contains(Push.beyondBudget) }
+        // gets it back, but only once the push that superseded it was decided: the `seq`s missing
+        // right before a push count for it. One lost with an instance that stopped may be
+        // missing, so an hour with a kill or an instance's start is not counted.
+        let triedHere = (tried[plan.game.id] ?? []).filter { $0.platform == day.platform }
+        let within = (urgent + triedHere.filter { $0.priority == 10 }).filter { !$0.reason.contains(Push.beyondBudget) }
+        let seqs = Set((pushes + triedHere).map(\.seq)).sorted()
         for beyond in urgent where beyond.reason.contains(Push.beyondBudget) {
             let hour = beyond.sentAt.addingTimeInterval(-3600)
-            guard !day.restarts.contains(where: { hour < $0.at && $0.at <= beyond.sentAt }) else { continue }
+            guard !stopped(in: hour...beyond.sentAt) else { continue }
             let place = directory(of: beyond)
             let booked = Set(within.filter { hour < $0.sentAt && $0.sentAt <= beyond.sentAt && directory(of: $0) == place }.map(\.key)).count
-            check(booked >= configuration.budget,
-                  "game \(plan.game.id): \(beyond.event.rawValue) seq \(beyond.seq) went beyond the assumed budget with \(booked) priority 10 sent or tried within it in the hour (budget \(configuration.budget))")
+            let missing = Self.missing(before: beyond.seq, in: seqs)
+            check(booked + missing >= configuration.budget,
+                  "game \(plan.game.id): \(beyond.event.rawValue) seq \(beyond.seq) went beyond the assumed budget with \(booked) priority 10 sent or tried within it in the hour and \(missing) seq missing right before it (budget \(configuration.budget))")
         }
+    }
+
+    /// Whether an instance stopped (a kill) or started in `hour`: what one had booked and not sent
+    /// may be lost, and the next may have taken over.
+    func stopped(in hour: ClosedRange<Date>) -> Bool {
+        day.restarts.contains { hour.contains($0.at) } || instances.dropFirst().contains { hour.contains($0) }
+    }
+
+    /// How many `seq`s are missing right before `seq` in the sorted `seqs` (those a push
+    /// superseded, untried, as it went).
+    static func missing(before seq: Int, in seqs: [Int]) -> Int {
+        var low = 0, high = seqs.count
+        while low < high {
+            let middle = (low + high) / 2
+            if seqs[middle] < seq { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? 0 : max(0, seq - seqs[low - 1] - 1)
     }
 
     /// No moment sends a game more than two pushes and one priority 10 besides a start that goes

@@ -101,10 +101,12 @@ public struct DeliveryQueue: Sendable {
     }
 
     /// Adds `record` as ``enqueue(_:)`` does, and returns the updates it supersedes that were never
-    /// tried: no receiver had them, so Apple never counted their priority.
+    /// tried: no receiver had them, so Apple never counted their priority. A copy of `record`
+    /// itself (handed again after a failure elsewhere: it still goes) is not one of them.
     public mutating func enqueueReturningUntried(_ record: PushRecord) -> [PushRecord] {
         let triedBefore = tried
-        return enqueue(record).filter { !triedBefore.contains(Self.tried($0)) }
+        let itself = Self.tried(record)
+        return enqueue(record).filter { Self.tried($0) != itself && !triedBefore.contains(Self.tried($0)) }
     }
 
     private static func tried(_ record: PushRecord) -> Tried {

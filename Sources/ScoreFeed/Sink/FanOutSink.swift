@@ -16,12 +16,18 @@ public struct FanOutSink: PushSink {
         if let firstError { throw firstError }
     }
 
-    /// Sends to every sink in turn and returns what any of them superseded.
+    /// Sends to every sink in turn and returns what any of them superseded untried, each record
+    /// once: a fan-out has one sink that reaches APNs (the push sender); the others record.
     public func sendReportingSuperseded(_ record: PushRecord) async throws -> [PushRecord] {
         var firstError: (any Error)?
         var superseded: [PushRecord] = []
+        var seen: Set<String> = []
         for sink in sinks {
-            do { superseded += try await sink.sendReportingSuperseded(record) } catch { firstError = firstError ?? error }
+            do {
+                superseded += try await sink.sendReportingSuperseded(record).filter { seen.insert($0.key).inserted }
+            } catch {
+                firstError = firstError ?? error
+            }
         }
         if let firstError { throw firstError }
         return superseded

@@ -80,23 +80,25 @@ struct CoalescerTests {
         #expect(andOne.allSatisfy { $0.priority == 5 && !$0.copy })
     }
 
-    /// A priority 10 given back (it never reached Apple) frees its place in the hour: beyond the
-    /// budget first (booked after the budget's at the same moment), a moment never booked
-    /// changes nothing.
+    /// A priority 10 given back (it never reached Apple) frees its place in the hour, where it was
+    /// booked (the other kind when none was booked there then); a moment never booked changes
+    /// nothing. Booked: 0 s and 1 s within the budget, 2 s beyond it.
     @Test(arguments: [
-        (refunds: [Double](), within: 2, beyond: 1),
-        ([2], 2, 0),
-        ([2, 2], 2, 0),
-        ([1], 1, 1),
-        ([5], 2, 1),
-        ([0, 1, 2], 0, 0),
-    ])
-    func aPriority10GivenBackFreesItsPlace(refunds: [Double], within: Int, beyond: Int) {
+        ([], 2, 1),
+        ([(2, true)], 2, 0),
+        ([(2, false)], 2, 0),
+        ([(2, true), (2, true)], 2, 0),
+        ([(1, false)], 1, 1),
+        ([(1, true)], 1, 1),
+        ([(5, false)], 2, 1),
+        ([(0, false), (1, false), (2, true)], 0, 0),
+    ] as [([(Double, Bool)], Int, Int)])
+    func aPriority10GivenBackFreesItsPlace(refunds: [(Double, Bool)], within: Int, beyond: Int) {
         var coalescer = Coalescer(configuration: Coalescer.Configuration(budget: 2, largestBudget: 3), values: Self.values)
         for second in [0.0, 1, 2] { coalescer.countPriority10(at: Make.start.addingTimeInterval(second)) }
         let now = Make.start.addingTimeInterval(3)
         #expect(coalescer.availableWithinBudget(now) == 0 && coalescer.availableBeyondBudget(now) == 0)
-        for second in refunds { coalescer.refundPriority10(at: Make.start.addingTimeInterval(second)) }
+        for (second, beyond) in refunds { coalescer.refundPriority10(at: Make.start.addingTimeInterval(second), beyondBudget: beyond) }
         #expect(coalescer.budget.used(at: now) == within)
         #expect(coalescer.beyond.used(at: now) == beyond)
     }

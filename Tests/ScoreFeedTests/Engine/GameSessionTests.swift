@@ -207,10 +207,10 @@ struct GameSessionTests {
         session.recordsInputs = true
         let start = session
         let before = try booked(session)
-        session.giveBack(records, lane: 0)
+        session.giveBack(records)
         #expect(try booked(session) == before - updates10.count)
         let inputs = session.takeUnjournaled()
-        #expect(inputs == updates10.map { .givenBack(lane: 0, sentAt: $0.sentAt) })
+        #expect(inputs == updates10.map { .givenBack(lane: 0, sentAt: $0.sentAt, beyondBudget: Push.isBeyondBudget($0.reason)) })
         var replayed = start
         for input in inputs { replayed.apply(input) }
         #expect(try booked(replayed) == booked(session))

@@ -167,10 +167,22 @@ struct SimulationTests {
         }
         let quiet = violations(of: calm) { endAtPriority5(&$0) }
         #expect(quiet.contains { $0.contains("went at priority 5 alone") }, "\(quiet)")
-        // Updates the records do not show (superseded before they were tried, their `seq`s
-        // skipped) were given back to the policy: they excuse nothing.
-        let skipped = violations(of: calm) { endAtPriority5(&$0, skipping: 40) }
+        // Updates the records do not show before an earlier push (superseded before they were
+        // tried, their `seq`s skipped) were given back to the policy before the end was decided:
+        // they excuse nothing.
+        let skipped = violations(of: calm) { records in
+            endAtPriority5(&records, skipping: 40)
+            let end = records.lastIndex { $0.game == played && $0.event == .end }!
+            let before = records[..<end].lastIndex { $0.game == played }!
+            for index in records.indices where records[index].game == played && records[index].seq == records[before].seq {
+                records[index].seq += 40
+            }
+        }
         #expect(skipped.contains { $0.contains("went at priority 5 alone") }, "\(skipped)")
+        // Those superseded by the end itself were given back only once it was decided: they may
+        // have spent the budget.
+        let supersededByTheEnd = violations(of: calm) { endAtPriority5(&$0, skipping: 40) }
+        #expect(!supersededByTheEnd.contains { $0.contains("went at priority 5 alone") }, "\(supersededByTheEnd)")
         // Updates the sender was handed and failed in the hour may have reached APNs: they may
         // have spent the budget.
         let end = try #require(outcome.records.last { $0.game == played && $0.event == .end })
@@ -181,7 +193,7 @@ struct SimulationTests {
             record.request.headers["apns-id"] = "failed-\(number)"
             return record
         }
-        let excused = violations(of: calm, tried: failed) { endAtPriority5(&$0, skipping: 40) }
+        let excused = violations(of: calm, tried: failed) { endAtPriority5(&$0) }
         #expect(!excused.contains { $0.contains("went at priority 5 alone") }, "\(excused)")
         // A payload that shows another score, or a request at another priority, than its record.
         let rendered = violations { records in
@@ -438,6 +450,14 @@ struct SimulationTests {
     /// A broadcast push reaches devices only through a channel APNs has open: the sender keeps
     /// one to a channel never made, or deleted, apart (delivered as before), and the checker
     /// names it.
+    /// The `seq`s missing right before a push: those it superseded, untried, as it went.
+    @Test(arguments: [
+        (5, [1, 2, 3, 4], 0), (10, [1, 2, 3], 6), (1, [], 0), (3, [3, 5], 0), (7, [1, 5, 7, 9], 1), (9, [1, 5, 7, 9], 1),
+    ] as [(Int, [Int], Int)])
+    func theSeqsMissingRightBeforeAPush(_ seq: Int, _ seqs: [Int], _ missing: Int) {
+        #expect(SimulationInvariants.missing(before: seq, in: seqs) == missing)
+    }
+
     /// What the sender fails is kept as tried (APNs may have had it), apart from what it
     /// delivered.
     @Test func theSenderKeepsWhatItFailedAsTried() async throws {

@@ -242,6 +242,9 @@ struct ResilientSinkTests {
         #expect(queue.enqueueReturningUntried(records[3]).isEmpty, "seq 3 was tried")
         #expect(queue.enqueueReturningUntried(records[4]).map(\.seq) == [4], "an end supersedes the untried update before it")
         #expect(queue.skipped == ["A": 4])
+        var again = DeliveryQueue(backoff: Backoff(initial: 2, jitter: 0))
+        again.enqueue(records[1])
+        #expect(again.enqueueReturningUntried(records[1]).isEmpty, "a record handed again is not superseded by itself")
     }
 
     /// While the sink fails, `sendReportingSuperseded` returns the updates each newer state
@@ -262,6 +265,12 @@ struct ResilientSinkTests {
         #expect(await inner.delivered.map(\.seq) == [4, 5])
         let fanOut = FanOutSink([RecordingSink(), ResilientSink(SwitchableSink(), clock: clock)])
         #expect(try await fanOut.sendReportingSuperseded(records[0]).isEmpty, "a healthy sink supersedes nothing")
+        let down = (SwitchableSink(), SwitchableSink())
+        await down.0.set(up: false)
+        await down.1.set(up: false)
+        let both = FanOutSink([ResilientSink(down.0, clock: clock), ResilientSink(down.1, clock: clock)])
+        for record in records[0...1] { _ = try await both.sendReportingSuperseded(record) }
+        #expect(try await both.sendReportingSuperseded(records[2]).map(\.seq) == [2], "each record once")
     }
 
     /// Each activity has its own record in flight; settling one takes that activity's record out
