@@ -185,8 +185,9 @@ public struct SimulationInvariants {
                 let triedHere = (tried[plan.game.id] ?? []).filter { $0.platform == day.platform }
                 let inHour = (mine + triedHere).filter { directory(of: $0) == index && hour.contains($0.sentAt) }
                 let spent = Set(inHour.filter { $0.priority == 10 }.map(\.key)).count
-                // What the end superseded as it went was given back after it was decided.
-                let missing = Self.missing(before: end.seq, in: Set((mine + triedHere).map(\.seq)).sorted())
+                // What the end superseded as it went (at most the one state waiting before it) was
+                // given back after it was decided.
+                let missing = min(1, Self.missing(before: end.seq, in: Set((mine + triedHere).map(\.seq)).sorted()))
                 let largest = day.coalescer.largestBudget
                 check(stopped(in: hour) || spent + missing >= largest,
                       "game \(id): its final end\(which) went at priority 5 alone with \(spent) priority 10 sent or tried in the hour "
@@ -249,9 +250,10 @@ public struct SimulationInvariants {
         // A priority 10 goes beyond the assumed budget only once the hour holds the budget's
         // priority 10s within it, sent or tried (the sender failed it, or cut it short: APNs may
         // have had it). One superseded before it was tried never reached APNs, and the policy
-        // gets it back, but only once the push that superseded it was decided: the `seq`s missing
-        // right before a push count for it. One lost with an instance that stopped may be
-        // missing, so an hour with a kill or an instance's start is not counted.
+        // gets it back, but only once the push that superseded it was decided: a push supersedes
+        // at most the one state waiting before it (the queue and the outbox keep only the newest),
+        // so one `seq` missing right before it counts. One lost with an instance that stopped may
+        // be missing, so an hour with a kill or an instance's start is not counted.
         let triedHere = (tried[plan.game.id] ?? []).filter { $0.platform == day.platform }
         let within = (urgent + triedHere.filter { $0.priority == 10 }).filter { !$0.reason.contains(Push.beyondBudget) }
         let seqs = Set((pushes + triedHere).map(\.seq)).sorted()
@@ -260,7 +262,7 @@ public struct SimulationInvariants {
             guard !stopped(in: hour...beyond.sentAt) else { continue }
             let place = directory(of: beyond)
             let booked = Set(within.filter { hour < $0.sentAt && $0.sentAt <= beyond.sentAt && directory(of: $0) == place }.map(\.key)).count
-            let missing = Self.missing(before: beyond.seq, in: seqs)
+            let missing = min(1, Self.missing(before: beyond.seq, in: seqs))
             check(booked + missing >= configuration.budget,
                   "game \(plan.game.id): \(beyond.event.rawValue) seq \(beyond.seq) went beyond the assumed budget with \(booked) priority 10 sent or tried within it in the hour and \(missing) seq missing right before it (budget \(configuration.budget))")
         }
