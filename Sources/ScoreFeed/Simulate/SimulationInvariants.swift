@@ -253,7 +253,7 @@ public struct SimulationInvariants {
         // gets it back, but only once the push that superseded it was decided: a push supersedes
         // at most the one state waiting before it (the queue and the outbox keep only the newest),
         // so one `seq` missing right before it counts. One lost with an instance that stopped may
-        // be missing, so an hour with a kill or an instance's start is not counted.
+        // be missing, so an hour with a kill (or the rerun once the sender is back) is not counted.
         let triedHere = (tried[plan.game.id] ?? []).filter { $0.platform == day.platform }
         let within = (urgent + triedHere.filter { $0.priority == 10 }).filter { !$0.reason.contains(Push.beyondBudget) }
         let seqs = Set((pushes + triedHere).map(\.seq)).sorted()
@@ -268,10 +268,11 @@ public struct SimulationInvariants {
         }
     }
 
-    /// Whether an instance stopped (a kill) or started in `hour`: what one had booked and not sent
-    /// may be lost, and the next may have taken over.
+    /// Whether an instance was killed in `hour`, or the run once the sender is back started in it:
+    /// what the instance before had booked and not sent may be lost (a booking in the hour before
+    /// a decision of the next instance puts its stop in that hour too).
     func stopped(in hour: ClosedRange<Date>) -> Bool {
-        day.restarts.contains { hour.contains($0.at) } || instances.dropFirst().contains { hour.contains($0) }
+        day.restarts.contains { hour.contains($0.at) } || zip(instances, kills).dropFirst().contains { $1 == nil && hour.contains($0) }
     }
 
     /// How many `seq`s are missing right before `seq` in the sorted `seqs` (those a push
