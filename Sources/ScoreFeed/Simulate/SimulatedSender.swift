@@ -67,18 +67,10 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         }
         let now = self.now
         if faults.failing.contains(where: { $0.contains(now) }) {
-            lock.withLock {
-                failures["send", default: 0] += 1
-                triedRecords.append(record)
-            }
-            throw ScoreFeedError(.io, "the push sender answered 503")
+            throw failed(record, "send", ScoreFeedError(.io, "the push sender answered 503"))
         }
         if faults.gameFailing.contains(where: { $0.game == record.game && $0.during.contains(now) }) {
-            lock.withLock {
-                failures["send (one game)", default: 0] += 1
-                triedRecords.append(record)
-            }
-            throw ScoreFeedError(.io, "the push sender answered 500 for game \(record.game)'s push")
+            throw failed(record, "send (one game)", ScoreFeedError(.io, "the push sender answered 500 for game \(record.game)'s push"))
         }
         lock.withLock {
             guard live else { return }
@@ -91,6 +83,15 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
             records.append(record)
             deliveredAt.append(now)
         }
+    }
+
+    /// Counts a failed send of `record` by `kind`, keeps the record as tried, and returns `error`.
+    private func failed(_ record: PushRecord, _ kind: String, _ error: ScoreFeedError) -> ScoreFeedError {
+        lock.withLock {
+            failures[kind, default: 0] += 1
+            triedRecords.append(record)
+        }
+        return error
     }
 
     public func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? {

@@ -25,7 +25,8 @@ public struct SimulationInvariants {
     let openChannels: Set<String>
     /// Broadcast pushes to a channel APNs did not have open (``SimulatedSender/strays``).
     let strays: [String]
-    /// Records the sender was handed and did not deliver, by game (``SimulatedSender/tried``).
+    /// Records of this platform the sender was handed and did not deliver, by game
+    /// (``SimulatedSender/tried``).
     let tried: [String: [PushRecord]]
     /// How far apart pushes may be and still count as one moment (``checkMoments(_:_:)``).
     let moment: TimeInterval
@@ -182,7 +183,7 @@ public struct SimulationInvariants {
             // with a killed instance, so an hour with a kill is not counted.
             if priorities == [5], let end = ends.first {
                 let hour = end.sentAt.addingTimeInterval(-3600)...end.sentAt
-                let triedHere = (tried[plan.game.id] ?? []).filter { $0.platform == day.platform }
+                let triedHere = tried[plan.game.id] ?? []
                 let inHour = (mine + triedHere).filter { directory(of: $0) == index && hour.contains($0.sentAt) }
                 let spent = Set(inHour.filter { $0.priority == 10 }.map(\.key)).count
                 // What the end superseded as it went (at most the one state waiting before it) was
@@ -254,7 +255,7 @@ public struct SimulationInvariants {
         // at most the one state waiting before it (the queue and the outbox keep only the newest),
         // so one `seq` missing right before it counts. One lost with an instance that stopped may
         // be missing, so an hour with a kill (or the rerun once the sender is back) is not counted.
-        let triedHere = (tried[plan.game.id] ?? []).filter { $0.platform == day.platform }
+        let triedHere = tried[plan.game.id] ?? []
         let within = (urgent + triedHere.filter { $0.priority == 10 }).filter { !$0.reason.contains(Push.beyondBudget) }
         let seqs = Set((pushes + triedHere).map(\.seq)).sorted()
         for beyond in urgent where beyond.reason.contains(Push.beyondBudget) {

@@ -95,18 +95,21 @@ public struct DeliveryQueue: Sendable {
     /// Adds `record` and returns the waiting updates it supersedes (now skipped).
     @discardableResult
     public mutating func enqueue(_ record: PushRecord) -> [PushRecord] {
-        waiting.append(record)
-        waitingPerActivity[Self.lane(of: record), default: 0] += 1
-        return coalesce(record)
+        add(record).dropped
     }
 
     /// Adds `record` as ``enqueue(_:)`` does, and returns the updates it supersedes that were never
     /// tried: no receiver had them, so Apple never counted their priority. A copy of `record`
     /// itself (handed again after a failure elsewhere: it still goes) is not one of them.
     public mutating func enqueueReturningUntried(_ record: PushRecord) -> [PushRecord] {
-        let triedBefore = tried
         let itself = Self.tried(record)
-        return enqueue(record).filter { Self.tried($0) != itself && !triedBefore.contains(Self.tried($0)) }
+        return add(record).untried.filter { Self.tried($0) != itself }
+    }
+
+    private mutating func add(_ record: PushRecord) -> (dropped: [PushRecord], untried: [PushRecord]) {
+        waiting.append(record)
+        waitingPerActivity[Self.lane(of: record), default: 0] += 1
+        return coalesce(record)
     }
 
     private static func tried(_ record: PushRecord) -> Tried {
@@ -216,7 +219,7 @@ public struct DeliveryQueue: Sendable {
             // first signs; their next failures count for the sink again.
             for key in ownBackoff.keys where key != activity { ownBackoff[key]?.alone = false }
         }
-        return coalesce(attempt.record)
+        return coalesce(attempt.record).dropped
     }
 
     /// The in-flight attempt of `activity` was abandoned (cancelled) without counting as a failure.
@@ -242,11 +245,11 @@ public struct DeliveryQueue: Sendable {
     }
 
     /// Drops waiting updates of `latest`'s activity on its platform (its lane, ``lane(of:)``)
-    /// followed by a later update or end of it.
-    private mutating func coalesce(_ latest: PushRecord) -> [PushRecord] {
+    /// followed by a later update or end of it; returns them, and those of them never tried.
+    private mutating func coalesce(_ latest: PushRecord) -> (dropped: [PushRecord], untried: [PushRecord]) {
         let lane = Self.lane(of: latest), activity = latest.activity, platform = latest.platform
         func same(_ record: PushRecord) -> Bool { record.activity == activity && record.platform == platform }
-        guard let newest = waiting.lastIndex(where: { same($0) && $0.event != .start }) else { return [] }
+        guard let newest = waiting.lastIndex(where: { same($0) && $0.event != .start }) else { return ([], []) }
         var dropped: [PushRecord] = []
         var kept: [PushRecord] = []
         kept.reserveCapacity(waiting.count)
@@ -262,8 +265,7 @@ public struct DeliveryQueue: Sendable {
             waiting = kept
             countOut(lane, dropped.count)
             skipped[activity, default: 0] += dropped.count
-            if !tried.isEmpty { for record in dropped { tried.remove(Self.tried(record)) } }
         }
-        return dropped
+        return (dropped, dropped.filter { tried.remove(Self.tried($0)) == nil })
     }
 }

@@ -9,11 +9,7 @@ public struct FanOutSink: PushSink {
     }
 
     public func send(_ record: PushRecord) async throws {
-        var firstError: (any Error)?
-        for sink in sinks {
-            do { try await sink.send(record) } catch { firstError = firstError ?? error }
-        }
-        if let firstError { throw firstError }
+        _ = try await sendReportingSuperseded(record)
     }
 
     /// Sends to every sink in turn and returns what any of them superseded untried, each record
