@@ -207,11 +207,18 @@ public struct SimulationInvariants {
         let endState = Dictionary(uniqueKeysWithValues: byDirectory.map { ($0.key, $0.value[0].state) })
         if let first = mine.firstIndex(where: { $0.event == .end && $0.state.phase == .final }) {
             // Only its state directory's end again (on Android, a later directory's activity
-            // begins with its start).
+            // begins with its start). A later directory whose end never went (its instance was
+            // killed between the start and the end, and the next one lost its state) may still
+            // have started the activity with the final: the first end's score.
+            let firstEnd = mine[first]
             let after = mine[(first + 1)...].filter { record in
                 let from = directory(of: record)
-                return record.state != endState[from]
-                    || !(record.event == .end || (record.event == .start && from > directory(of: mine[first])))
+                guard record.event == .start, from > directory(of: firstEnd) else {
+                    return record.state != endState[from] || record.event != .end
+                }
+                if let state = endState[from] { return record.state != state }
+                return !(record.state.phase == .final && record.state.homeScore == firstEnd.state.homeScore
+                    && record.state.awayScore == firstEnd.state.awayScore)
             }
             check(after.isEmpty, "game \(id): \(after.count) pushes after its final end (first: \(after.first?.event.rawValue ?? "") seq \(after.first?.seq ?? 0))")
         }

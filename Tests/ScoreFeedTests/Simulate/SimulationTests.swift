@@ -244,6 +244,22 @@ struct SimulationTests {
         #expect(twice.contains { $0.contains("final ends") }, "a second end from one state directory: \(twice)")
         let fresh = violations(instances: [day.start, again], lostState: [false, true], kills: [nil, nil]) { sendAgain(&$0, after: 120) }
         #expect(!fresh.contains { $0.contains("final ends") || $0.contains("after its final end") }, "a fresh directory's end: \(fresh)")
+        // A fresh directory's start of the final whose end never went (its instance killed
+        // between the two, the next one's state lost too): allowed, unless it shows another score.
+        func startAgain(_ records: inout [PushRecord], homeScore: Int) {
+            var start = later(120)
+            start.event = .start
+            start.state.homeScore = homeScore
+            records.append(start)
+        }
+        let orphan = violations(instances: [day.start, again], lostState: [false, true], kills: [nil, nil]) {
+            startAgain(&$0, homeScore: final.state.homeScore)
+        }
+        #expect(!orphan.contains { $0.contains("after its final end") }, "a fresh directory's start of the final: \(orphan)")
+        let otherStart = violations(instances: [day.start, again], lostState: [false, true], kills: [nil, nil]) {
+            startAgain(&$0, homeScore: final.state.homeScore + 1)
+        }
+        #expect(otherStart.contains { $0.contains("1 pushes after its final end (first: start") }, "another score: \(otherStart)")
         let freshTwice = violations(instances: [day.start, again], lostState: [false, true], kills: [nil, nil]) { records in
             sendAgain(&records, after: 120)
             sendAgain(&records, after: 180)
