@@ -67,7 +67,9 @@ public struct PushRenderer: Sendable {
         /// A request for the push sender.
         case push(PushRecord)
         /// A push that does not fit the APNs limit even trimmed: report it, do not send it.
-        case refused(PushRefusal)
+        /// (Boxed, as refusals are rare: an output is then one reference wide, and an outbox of
+        /// them moves and copies little.)
+        indirect case refused(PushRefusal)
     }
 
     /// Token mode's `apns-topic`, the same on every request.

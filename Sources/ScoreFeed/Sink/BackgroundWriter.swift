@@ -11,8 +11,9 @@ final class BackgroundWriter: @unchecked Sendable {
     /// What is queued: rendered into its line on the writer's thread.
     enum Line {
         case push(PushRecord)
-        case refusal(PushRefusal)
-        case channel(ChannelRequest)
+        // (The rare kinds boxed: a line is one reference wide.)
+        indirect case refusal(PushRefusal)
+        indirect case channel(ChannelRequest)
 
         /// Appends the line and its newline to `out`.
         func render(into out: inout JSONBytes) {
