@@ -165,7 +165,8 @@ public struct Coalescer: PushPolicy {
         if let arrival, arrival.criticalAt.map({ $0 < arrival.newest.addingTimeInterval(-Self.arrivalAlertWindow) }) ?? false {
             forgetCriticalMoment()
         }
-        let joins = arrival.map(isJoin) ?? false
+        // (A closure, not the method itself: a method taken as a value copies the coalescer.)
+        let joins = arrival.map { isJoin($0) } ?? false
         arrival = nil
         return joins ? join(now: now) : tick(now: now)
     }

@@ -47,22 +47,56 @@ extension PushPolicy {
 
 /// One folded event: the event, the state before it and after it, and what it changed.
 public struct StateChange: Sendable {
-    public var event: GameEvent
-    public var before: GameState
-    public var diff: Diff
+    public var event: GameEvent {
+        get { storage.event }
+        set { unique().event = newValue }
+    }
+    public var before: GameState {
+        get { storage.before }
+        set { unique().before = newValue }
+    }
+    public var diff: Diff {
+        get { storage.diff }
+        set { unique().diff = newValue }
+    }
     /// The state after the event.
-    public var state: GameState
+    public var state: GameState {
+        get { storage.state }
+        set { unique().state = newValue }
+    }
+    /// The fields, shared by copies until one changes (copy on write): a change is handed from
+    /// the fold through the session to the policy and the renderer, and a copy then costs one
+    /// reference count instead of one per string in its event and its two states.
+    private var storage: Storage
 
     public init(event: GameEvent, before: GameState, after: GameState) {
-        self.event = event
-        self.before = before
-        diff = Diff(from: before, to: after)
-        state = after
+        storage = Storage(event: event, before: before, diff: Diff(from: before, to: after), state: after)
     }
 
     /// Whether the event moved the score.
     public var changesScore: Bool {
-        state.homeScore != before.homeScore || state.awayScore != before.awayScore
+        storage.state.homeScore != storage.before.homeScore || storage.state.awayScore != storage.before.awayScore
+    }
+
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = Storage(event: storage.event, before: storage.before, diff: storage.diff, state: storage.state)
+        }
+        return storage
+    }
+
+    private final class Storage: @unchecked Sendable {
+        var event: GameEvent
+        var before: GameState
+        var diff: Diff
+        var state: GameState
+
+        init(event: GameEvent, before: GameState, diff: Diff, state: GameState) {
+            self.event = event
+            self.before = before
+            self.diff = diff
+            self.state = state
+        }
     }
 }
 

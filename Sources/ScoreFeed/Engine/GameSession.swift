@@ -514,7 +514,8 @@ public struct GameSession: Sendable {
     /// Whether a kept `end` waits for ``confirmEnd()``: one of a lane without a channel ScoreFeed
     /// made (that channel's delete clears the ends of its lane).
     public var endWaitsForTheSink: Bool {
-        endRecords.contains(where: keptForTheSink)
+        // (A closure, not the method itself: a method taken as a value copies the whole session.)
+        !endRecords.isEmpty && endRecords.contains { keptForTheSink($0) }
     }
 
     /// Whether the kept `end` `record` waits for the sink rather than for a channel's delete.
