@@ -5,7 +5,8 @@
 # /dev/null` on the real games of ../shared as one stream and on 120 generated games, the variants
 # taken in turn each round, and prints the best wall time and CPU time of each and what leaving the
 # part out saves. A variant without a sync is not durable on a power cut; one without delivery
-# writes repeats more than the push in flight after a kill: they measure, they are not options.
+# writes repeats more than the push in flight after a kill; one without encoding writes snapshots
+# (`{}`) or journal lines (`[]`) no restart can read: they measure, they are not options.
 # usage: Tests/Figures/durability_costs.sh [rev] [runs]   (default: HEAD, 9 runs)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,6 +37,8 @@ variants = [
     ("  without the journals' batch syncs", {"EXPERIMENT_NO_JOURNAL_SYNC": "1"}),
     ("  without a delivery's own write", {"EXPERIMENT_NO_DELIVERY_WRITES": "1"}),
     ("  with records written in the background", {"EXPERIMENT_BACKGROUND_WRITES": "1"}),
+    ("  without encoding the snapshots", {"EXPERIMENT_EMPTY_SNAPSHOT": "1"}),
+    ("  without encoding the journals' inputs", {"EXPERIMENT_EMPTY_JOURNAL_LINES": "1"}),
 ]
 wall = {label: [] for label, _ in variants}
 cpu = {label: [] for label, _ in variants}
