@@ -114,6 +114,13 @@ public struct SimulationInvariants {
     static let retryTail = ResilientSink.Options().backoff.maximum
 
     /// Which state directory sent `record`: 0 for the day's first, one more after each lost one.
+    /// Whether the instance on state directory `index` (from 0) was killed after `moment`, and
+    /// the next instance started without its state.
+    func killed(leaving index: Int, after moment: Date) -> Bool {
+        guard index < resets.count, let next = instances.firstIndex(of: resets[index]), let kill = kills[next] else { return false }
+        return kill >= moment
+    }
+
     func directory(of record: PushRecord) -> Int {
         resets.filter { $0 <= record.sentAt }.count
     }
@@ -207,9 +214,10 @@ public struct SimulationInvariants {
         let endState = Dictionary(uniqueKeysWithValues: byDirectory.map { ($0.key, $0.value[0].state) })
         if let first = mine.firstIndex(where: { $0.event == .end && $0.state.phase == .final }) {
             // Only its state directory's end again (on Android, a later directory's activity
-            // begins with its start). A later directory whose end never went (its instance was
-            // killed between the start and the end, and the next one lost its state) may still
-            // have started the activity with the final: the first end's score.
+            // begins with its start). A later directory whose end never went may still have
+            // started the activity with the final: when its instance was killed after that start
+            // and the next one started without its state, with the first end's score from a copy
+            // of the feed no older than the first end's.
             let firstEnd = mine[first]
             let after = mine[(first + 1)...].filter { record in
                 let from = directory(of: record)
@@ -217,8 +225,9 @@ public struct SimulationInvariants {
                     return record.state != endState[from] || record.event != .end
                 }
                 if let state = endState[from] { return record.state != state }
+                let notOlder = record.sourceTime.flatMap { start in firstEnd.sourceTime.map { start >= $0 } } ?? (record.state == firstEnd.state)
                 return !(record.state.phase == .final && record.state.homeScore == firstEnd.state.homeScore
-                    && record.state.awayScore == firstEnd.state.awayScore)
+                    && record.state.awayScore == firstEnd.state.awayScore && notOlder && killed(leaving: from, after: record.sentAt))
             }
             check(after.isEmpty, "game \(id): \(after.count) pushes after its final end (first: \(after.first?.event.rawValue ?? "") seq \(after.first?.seq ?? 0))")
         }

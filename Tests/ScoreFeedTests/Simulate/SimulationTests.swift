@@ -244,22 +244,39 @@ struct SimulationTests {
         #expect(twice.contains { $0.contains("final ends") }, "a second end from one state directory: \(twice)")
         let fresh = violations(instances: [day.start, again], lostState: [false, true], kills: [nil, nil]) { sendAgain(&$0, after: 120) }
         #expect(!fresh.contains { $0.contains("final ends") || $0.contains("after its final end") }, "a fresh directory's end: \(fresh)")
-        // A fresh directory's start of the final whose end never went (its instance killed
-        // between the two, the next one's state lost too): allowed, unless it shows another score.
-        func startAgain(_ records: inout [PushRecord], homeScore: Int) {
-            var start = later(120)
+        // A fresh directory's start of the final whose end never went: allowed when its
+        // instance was killed after it and the next one started without its state (then sends
+        // the start and the end again), with the first end's score from a copy no older.
+        let third = final.sentAt.addingTimeInterval(180)
+        func started(_ seconds: TimeInterval) -> PushRecord {
+            var start = later(seconds)
             start.event = .start
-            start.state.homeScore = homeScore
-            records.append(start)
+            return start
         }
-        let orphan = violations(instances: [day.start, again], lostState: [false, true], kills: [nil, nil]) {
-            startAgain(&$0, homeScore: final.state.homeScore)
+        func orphan(
+            killed: Bool = true, homeScore: Int? = nil,
+            source: TimeInterval = 0, sameDirectory: Bool = false
+        ) -> [String] {
+            let instances = sameDirectory ? [day.start, third] : [day.start, again, third]
+            let lostState = sameDirectory ? [false, true] : [false, true, true]
+            let kill: Date? = killed ? third.addingTimeInterval(-1) : nil
+            let kills: [Date?] = sameDirectory ? [nil, kill] : [nil, nil, kill]
+            return violations(instances: instances, lostState: lostState, kills: kills) { records in
+                var start = started(sameDirectory ? 30 : 120)
+                if let homeScore { start.state.homeScore = homeScore }
+                start.sourceTime = final.sourceTime?.addingTimeInterval(source)
+                var end = later(240)
+                end.sourceTime = final.sourceTime
+                records.append(start)
+                records.append(started(239))
+                records.append(end)
+            }.filter { $0.contains("after its final end") }
         }
-        #expect(!orphan.contains { $0.contains("after its final end") }, "a fresh directory's start of the final: \(orphan)")
-        let otherStart = violations(instances: [day.start, again], lostState: [false, true], kills: [nil, nil]) {
-            startAgain(&$0, homeScore: final.state.homeScore + 1)
-        }
-        #expect(otherStart.contains { $0.contains("1 pushes after its final end (first: start") }, "another score: \(otherStart)")
+        #expect(orphan().isEmpty, "a killed fresh directory's start of the final: \(orphan())")
+        #expect(orphan(homeScore: final.state.homeScore + 1).contains { $0.contains("1 pushes after its final end (first: start") })
+        #expect(!orphan(source: -60).isEmpty, "a start from an older copy of the feed")
+        #expect(!orphan(killed: false).isEmpty, "a start whose instance was not killed: its end never went")
+        #expect(!orphan(sameDirectory: true).isEmpty, "a start in the first end's own state directory")
         let freshTwice = violations(instances: [day.start, again], lostState: [false, true], kills: [nil, nil]) { records in
             sendAgain(&records, after: 120)
             sendAgain(&records, after: 180)
