@@ -100,6 +100,13 @@ public struct StateChange: Sendable {
     }
 }
 
+extension StateChange: CustomReflectable {
+    /// The fields themselves, as a plain struct shows them (not the storage).
+    public var customMirror: Mirror {
+        Mirror(self, children: ["event": event, "before": before, "diff": diff, "state": state], displayStyle: .struct)
+    }
+}
+
 /// What the policy wants done now.
 public enum PushDecision: Hashable, Sendable {
     /// Nothing to send yet; changes (if any) stay pending.

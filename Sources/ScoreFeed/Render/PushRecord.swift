@@ -211,3 +211,15 @@ public struct PushRecord: Hashable, Sendable, Codable {
         }
     }
 }
+
+extension PushRecord: CustomReflectable {
+    /// The fields themselves, as a plain struct shows them: what `print`, `dump` and test
+    /// messages show of a record, not its storage.
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "activity": activity, "game": game, "seq": seq, "event": event, "priority": priority, "sentAt": sentAt,
+            "sourceTime": sourceTime as Any, "coalesced": coalesced, "request": request, "payload": payload, "diff": diff,
+            "reason": reason, "state": state, "timestamp": timestamp, "trimmed": trimmed, "platformOption": platformOption as Any,
+        ], displayStyle: .struct)
+    }
+}

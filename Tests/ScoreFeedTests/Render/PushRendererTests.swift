@@ -29,6 +29,24 @@ struct PushRendererTests {
         #expect(record.seq == 1)
     }
 
+    /// A record shares its fields between copies (copy on write): a copy changed is its own, and
+    /// printing one shows its fields, not its storage.
+    @Test func aRecordsCopyChangesAloneAndPrintsItsFields() throws {
+        var renderer = PushRenderer(attributes: Make.attributes)
+        let record = try render(&renderer, update)
+        var copy = record
+        copy.seq = 99
+        copy.request.headers["apns-id"] = "other"
+        #expect(record.seq == 1 && copy.seq == 99)
+        #expect(record.request.headers["apns-id"] == RequestID.uuid(for: record))
+        #expect(record != copy)
+        copy.seq = 1
+        copy.request.headers["apns-id"] = record.request.headers["apns-id"]
+        #expect(record == copy && record.hashValue == copy.hashValue)
+        let printed = "\(record)"
+        #expect(printed.hasPrefix("PushRecord(activity: \"TEST1\", game: ") && !printed.contains("storage"), "\(printed)")
+    }
+
     @Test func payloadHasTimestampStaleDateAndDecodableContentState() throws {
         var renderer = PushRenderer(attributes: Make.attributes)
         var state = Make.live
