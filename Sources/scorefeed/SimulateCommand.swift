@@ -12,7 +12,8 @@ enum SimulateCommand {
         five, all at once: a storm). After each day it
         checks what must hold (the final ends each game once, at priority 10 while the budget has
         one and living 4 h, no score goes back, no apns-id names
-        two bodies, priority 10 within the budget (and beyond it only once the hour's is spent),
+        two bodies, priority 10 within the budget (and beyond it only once the hour's is spent;
+        the policy's own book holding every one that left),
         a priority 10 unbacked has its priority-5 copy,
         each push's timestamp after the last, each push's bytes what its record says, no push that
         APNs or a device refuses, a broadcast

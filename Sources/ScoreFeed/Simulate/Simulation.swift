@@ -84,6 +84,8 @@ public enum Simulation {
         // one lost it (not the last stop scheduled before the next start: stops that fall while
         // no instance runs are skipped).
         var handedEmpty = false
+        // The day's last instance finished on its own (not cut short or stuck).
+        var finished = false
         while number + 1 < stops.count {
             number += 1
             let stop = stops[number]
@@ -123,6 +125,7 @@ public enum Simulation {
             switch ending {
             case .finished:
                 guard let stop else {
+                    finished = true
                     from = clock.now
                     // The sender was down when the day's last run stopped: what it could not send
                     // (a final) stays in the state directory, and goes out when the service runs
@@ -159,6 +162,9 @@ public enum Simulation {
             }
             break
         }
+        // What the last instance's policies booked, read from its state directory (each game in
+        // one snapshot since its clean exit): only when the day ended there.
+        let booked = finished ? Self.booked(in: directory) : [:]
         // Each lane's records meet what its platform's alone would.
         var checks = 0
         for platform in day.platforms {
@@ -171,7 +177,7 @@ public enum Simulation {
                     : sender.records.indices.filter { sender.records[$0].platform != platform }.map { (sender.records[$0], sender.deliveredAt[$0]) },
                 instances: instances.map(\.started), lostState: instances.map(\.lostStateBefore), kills: instances.map(\.killedBefore),
                 openChannels: platform == day.platform ? sender.openChannels : [], strays: platform == day.platform ? sender.strays : [],
-                tried: sender.tried.filter { $0.platform == platform }, moment: moment)
+                tried: sender.tried.filter { $0.platform == platform }, moment: moment, booked: platform == .ios ? booked : [:])
             checker.checkAll()
             if platform == day.platform { checker.checkDeadlines(metrics) }
             checks += checker.checks
@@ -191,6 +197,20 @@ public enum Simulation {
             pushes: sender.records.count,
             instances: instances.count, simulatedSeconds: clock.now.timeIntervalSince(day.start), answers: cdn.answers,
             reports: told.all, channelsMade: sender.channelsMade, instanceStarts: instances.map(\.started), steps: steps)
+    }
+
+    /// The iOS lane's booked priority 10s of each game in `directory` (``SimulationInvariants/checkBooked()``).
+    static func booked(in directory: URL) -> [String: SimulationInvariants.Booked] {
+        guard let store = try? CheckpointStore(directory: directory), let entries = try? store.readAll() else { return [:] }
+        var booked: [String: SimulationInvariants.Booked] = [:]
+        for entry in entries {
+            guard let data = entry.data, let session = try? GameSession.read(data, journal: entry.journal, file: entry.file.path) else { continue }
+            for lane in session.lanes where lane.renderer.configuration.platform == .ios {
+                guard let coalescer = lane.policy as? Coalescer else { continue }
+                booked[session.attributes.gameId] = .init(now: session.now, spent: coalescer.budget.spent + coalescer.beyond.spent)
+            }
+        }
+        return booked
     }
 
     private struct Instance {

@@ -30,14 +30,24 @@ public struct SimulationInvariants {
     let tried: [String: [PushRecord]]
     /// How far apart pushes may be and still count as one moment (``checkMoments(_:_:)``).
     let moment: TimeInterval
+    /// What the last instance's push policy had booked when the day ended, by game: the session's
+    /// last moment and the priority 10s within the budget and beyond it (``checkBooked()``).
+    let booked: [String: Booked]
+
+    /// A game's priority 10s as its policy booked them.
+    struct Booked: Sendable {
+        var now: Date
+        var spent: [Date]
+    }
     public private(set) var checks = 0
     public private(set) var violations: [String] = []
 
     init(
         day: SimulatedDay, records: [PushRecord], deliveredAt: [Date] = [], otherLanes: [(record: PushRecord, at: Date)] = [],
         instances: [Date], lostState: [Bool], kills: [Date?], openChannels: Set<String>, strays: [String] = [],
-        tried: [PushRecord] = [], moment: TimeInterval = Simulation.defaultMoment
+        tried: [PushRecord] = [], moment: TimeInterval = Simulation.defaultMoment, booked: [String: Booked] = [:]
     ) {
+        self.booked = booked
         self.strays = strays
         self.tried = Dictionary(grouping: tried, by: \.game)
         self.otherLanes = Dictionary(grouping: otherLanes, by: \.record.activity)
@@ -80,6 +90,7 @@ public struct SimulationInvariants {
             checkFreshness(plan, pushes)
         }
         checkIDs()
+        checkBooked()
         checkLeftOver()
         checkBroadcastStamps()
         let open = openChannels.count
@@ -114,6 +125,24 @@ public struct SimulationInvariants {
     static let retryTail = ResilientSink.Options().backoff.maximum
 
     /// Which state directory sent `record`: 0 for the day's first, one more after each lost one.
+    /// The budget the policy believes in holds every priority 10 that left: in the hour before
+    /// its session's last moment, the last instance's policy has booked at least as many as its
+    /// state directory sent or tried (more when a join counted its hour as spent). One it forgot
+    /// (an end not charged, a refund of one that went) lets a later push spend past Apple's
+    /// budget, which drops it unseen.
+    mutating func checkBooked() {
+        let last = resets.count
+        for (game, book) in booked.sorted(by: { $0.key < $1.key }) {
+            // A second inside the hour's edge: a push's record and its booking name one moment.
+            let from = book.now.addingTimeInterval(-3600 + 1)
+            let left = Set((records + (tried[game] ?? [])).filter {
+                $0.game == game && $0.priority == 10 && directory(of: $0) == last && $0.sentAt > from && $0.sentAt <= book.now
+            }.map(\.key)).count
+            let spent = book.spent.filter { $0 > from.addingTimeInterval(-1) && $0 <= book.now }.count
+            check(spent >= left, "game \(game): its policy had booked \(spent) priority 10 in the hour before its last moment, and \(left) were sent or tried then")
+        }
+    }
+
     /// Whether the instance on state directory `index` (from 0) was killed after `moment`, and
     /// the next instance started without its state.
     func killed(leaving index: Int, after moment: Date) -> Bool {

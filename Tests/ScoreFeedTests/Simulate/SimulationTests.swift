@@ -205,6 +205,24 @@ struct SimulationTests {
         #expect(oneShort.contains { $0.contains("went at priority 5 alone") }, "\(oneShort)")
         let madeUp = violations(of: calm, tried: short) { endAtPriority5(&$0, skipping: 1) }
         #expect(!madeUp.contains { $0.contains("went at priority 5 alone") }, "\(madeUp)")
+        // The policy's book at the day's end holds every priority 10 of the hour before the
+        // session's last moment: one fewer (an end not charged) breaks it; as many, or more (a
+        // join's hour counted as spent), does not; one outside the hour is not counted.
+        let tens = outcome.records.filter { $0.game == played && $0.priority == 10 }
+        let lastTen = try #require(tens.last?.sentAt)
+        var keys: Set<String> = []
+        let inHour = tens.filter { $0.sentAt > lastTen.addingTimeInterval(-3600 + 1) && keys.insert($0.key).inserted }.map(\.sentAt)
+        func booked(_ spent: [Date]) -> [String] {
+            var checker = SimulationInvariants(
+                day: day, records: outcome.records, instances: [day.start], lostState: [false], kills: [nil], openChannels: [],
+                booked: [played: .init(now: lastTen, spent: spent)])
+            checker.checkBooked()
+            return checker.violations
+        }
+        #expect(booked(inHour).isEmpty, "\(booked(inHour))")
+        #expect(booked(inHour + [lastTen, lastTen]).isEmpty)
+        #expect(booked(Array(inHour.dropLast())).contains { $0.contains("had booked \(inHour.count - 1) priority 10 in the hour before its last moment, and \(inHour.count) were") })
+        #expect(booked(Array(inHour.dropLast()) + [lastTen.addingTimeInterval(-3700)]).contains { $0.contains("had booked") })
         // A payload that shows another score, or a request at another priority, than its record.
         let rendered = violations { records in
             let index = records.lastIndex { $0.game == played && $0.event == .update }!
