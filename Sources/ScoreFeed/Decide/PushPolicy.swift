@@ -48,62 +48,47 @@ extension PushPolicy {
 /// One folded event: the event, the state before it and after it, and what it changed.
 public struct StateChange: Sendable {
     public var event: GameEvent {
-        get { storage.event }
-        set { unique().event = newValue }
+        get { storage.fields.event }
+        set { SharedFields.own(&storage).fields.event = newValue }
     }
     public var before: GameState {
-        get { storage.before }
-        set { unique().before = newValue }
+        get { storage.fields.before }
+        set { SharedFields.own(&storage).fields.before = newValue }
     }
     public var diff: Diff {
-        get { storage.diff }
-        set { unique().diff = newValue }
+        get { storage.fields.diff }
+        set { SharedFields.own(&storage).fields.diff = newValue }
     }
     /// The state after the event.
     public var state: GameState {
-        get { storage.state }
-        set { unique().state = newValue }
+        get { storage.fields.state }
+        set { SharedFields.own(&storage).fields.state = newValue }
     }
-    /// The fields, shared by copies until one changes (copy on write): a change is handed from
-    /// the fold through the session to the policy and the renderer, and a copy then costs one
-    /// reference count instead of one per string in its event and its two states.
-    private var storage: Storage
+    /// A change is handed from the fold through the session to the policy and the renderer: its
+    /// copies share the fields (``SharedFields``).
+    private var storage: SharedFields<Fields>
 
-    public init(event: GameEvent, before: GameState, after: GameState) {
-        storage = Storage(event: event, before: before, diff: Diff(from: before, to: after), state: after)
-    }
-
-    /// Whether the event moved the score.
-    public var changesScore: Bool {
-        storage.state.homeScore != storage.before.homeScore || storage.state.awayScore != storage.before.awayScore
-    }
-
-    private mutating func unique() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) {
-            storage = Storage(event: storage.event, before: storage.before, diff: storage.diff, state: storage.state)
-        }
-        return storage
-    }
-
-    private final class Storage: @unchecked Sendable {
+    private struct Fields: Sendable {
         var event: GameEvent
         var before: GameState
         var diff: Diff
         var state: GameState
+    }
 
-        init(event: GameEvent, before: GameState, diff: Diff, state: GameState) {
-            self.event = event
-            self.before = before
-            self.diff = diff
-            self.state = state
-        }
+    public init(event: GameEvent, before: GameState, after: GameState) {
+        storage = SharedFields(Fields(event: event, before: before, diff: Diff(from: before, to: after), state: after))
+    }
+
+    /// Whether the event moved the score.
+    public var changesScore: Bool {
+        state.homeScore != before.homeScore || state.awayScore != before.awayScore
     }
 }
 
 extension StateChange: CustomReflectable {
     /// The fields themselves, as a plain struct shows them (not the storage).
     public var customMirror: Mirror {
-        Mirror(self, children: ["event": event, "before": before, "diff": diff, "state": state], displayStyle: .struct)
+        Mirror(self, children: Mirror(reflecting: storage.fields).children, displayStyle: .struct)
     }
 }
 

@@ -515,7 +515,7 @@ public struct GameSession: Sendable {
     /// made (that channel's delete clears the ends of its lane).
     public var endWaitsForTheSink: Bool {
         // (A closure, not the method itself: a method taken as a value copies the whole session.)
-        !endRecords.isEmpty && endRecords.contains { keptForTheSink($0) }
+        endRecords.contains { keptForTheSink($0) }
     }
 
     /// Whether the kept `end` `record` waits for the sink rather than for a channel's delete.

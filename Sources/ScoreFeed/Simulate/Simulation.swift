@@ -205,7 +205,7 @@ public enum Simulation {
         var booked: [String: SimulationInvariants.Booked] = [:]
         for entry in entries {
             guard let data = entry.data, let session = try? GameSession.read(data, journal: entry.journal, file: entry.file.path) else { continue }
-            for lane in session.lanes where lane.renderer.configuration.platform == .ios {
+            for lane in session.lanes where lane.platform == .ios {
                 guard let coalescer = lane.policy as? Coalescer else { continue }
                 booked[session.attributes.gameId] = .init(now: session.now, spent: coalescer.budget.spent + coalescer.beyond.spent)
             }

@@ -124,7 +124,6 @@ public struct SimulationInvariants {
     /// The longest the sender's queue waits between its retries (``ResilientSink``'s default).
     static let retryTail = ResilientSink.Options().backoff.maximum
 
-    /// Which state directory sent `record`: 0 for the day's first, one more after each lost one.
     /// The budget the policy believes in holds every priority 10 that left: in the hour before
     /// its session's last moment, the last instance's policy has booked at least as many as its
     /// state directory sent or tried (more when a join counted its hour as spent). One it forgot
@@ -132,13 +131,12 @@ public struct SimulationInvariants {
     /// budget, which drops it unseen.
     mutating func checkBooked() {
         let last = resets.count
+        let tens = Dictionary(grouping: (records + tried.values.joined()).filter { $0.priority == 10 && directory(of: $0) == last }, by: \.game)
         for (game, book) in booked.sorted(by: { $0.key < $1.key }) {
-            // A second inside the hour's edge: a push's record and its booking name one moment.
-            let from = book.now.addingTimeInterval(-3600 + 1)
-            let left = Set((records + (tried[game] ?? [])).filter {
-                $0.game == game && $0.priority == 10 && directory(of: $0) == last && $0.sentAt > from && $0.sentAt <= book.now
-            }.map(\.key)).count
-            let spent = book.spent.filter { $0 > from.addingTimeInterval(-1) && $0 <= book.now }.count
+            let hour = book.now.addingTimeInterval(-3600)
+            // What left a second inside the hour's edge: a push's record and its booking name one moment.
+            let left = Set((tens[game] ?? []).filter { hour.addingTimeInterval(1) < $0.sentAt && $0.sentAt <= book.now }.map(\.key)).count
+            let spent = book.spent.filter { hour < $0 && $0 <= book.now }.count
             check(spent >= left, "game \(game): its policy had booked \(spent) priority 10 in the hour before its last moment, and \(left) were sent or tried then")
         }
     }
@@ -150,6 +148,7 @@ public struct SimulationInvariants {
         return kill >= moment
     }
 
+    /// Which state directory sent `record`: 0 for the day's first, one more after each lost one.
     func directory(of record: PushRecord) -> Int {
         resets.filter { $0 <= record.sentAt }.count
     }
