@@ -62,6 +62,9 @@ breaks=(
   "a priority 10 the sender's queue superseded kept spent|Sources/ScoreFeed/Engine/MatchEngine.swift|            if !superseded.isEmpty { session.giveBack(superseded) }|            _ = superseded"
   "a priority 10 superseded in the outbox kept spent|Sources/ScoreFeed/Engine/GameSession.swift|                if record.priority == 10 {\n                    lanes[lane].policy.refundPriority10|                if record.priority == 10, Date() < .distantPast {\n                    lanes[lane].policy.refundPriority10"
   "a game back from a call-off keeps its deleted channel|Sources/ScoreFeed/Engine/GameSession.swift|        channel.reopen()\n        renewDeletedChannel()\n|        channel.reopen()\n"
+  # session 33 (the full disk, SimulatedDay.diskFull)
+  "a failed checkpoint tried again only with the game's next input|Sources/ScoreFeed/Engine/MatchEngine.swift|            checkpointRetry = clock.now.addingTimeInterval(Self.checkpointBackoff.delay(afterFailure: checkpointFailures, random: 0))|            _ = clock"
+  "the drain not waiting for a full disk's retries|Sources/ScoreFeed/Serve/GameService+Timers.swift|                        guard let next = await engine.wakeUp, next <= giveUp else { return nil }|                        guard let next = await engine.deadline, next <= giveUp else { return nil }"
 )
 status=0
 for entry in "${breaks[@]}"; do

@@ -44,7 +44,26 @@ public actor MatchEngine {
     /// instance missed.
     private var tookArrival = false
     /// The failure of the last checkpoint write, if it failed.
-    public private(set) var checkpointFailure: ScoreFeedError?
+    public private(set) var checkpointFailure: ScoreFeedError? {
+        didSet {
+            guard checkpointFailure != nil else {
+                (checkpointFailures, checkpointRetry) = (0, nil)
+                return
+            }
+            checkpointFailures += 1
+            checkpointRetry = clock.now.addingTimeInterval(Self.checkpointBackoff.delay(afterFailure: checkpointFailures, random: 0))
+        }
+    }
+    /// When a checkpoint that could not be written is tried again (``flush(holdingPushes:)``): a
+    /// full disk may have room by then, and what waits for it goes without waiting for the game's
+    /// next input or deadline. Nil while none failed.
+    public private(set) var checkpointRetry: Date?
+    /// Checkpoint writes failed in a row.
+    private var checkpointFailures = 0
+    /// The retries' wait: a second after the first failure, doubling to half a minute, without
+    /// jitter (one process's games share no server to spare). A failed try costs one write and
+    /// at most a snapshot's encoding.
+    static let checkpointBackoff = Backoff(initial: 1, multiplier: 2, maximum: 30, jitter: 0)
     /// What APNs' answers did to the game's channel since ``takeChannelNews()`` was last called.
     public private(set) var channelNews: [BroadcastChannel.Outcome] = []
     /// Wall-clock time, for when a channel was created (the engine's clock may be feed time).
@@ -100,6 +119,13 @@ public actor MatchEngine {
 
     /// When the policy next wants ``tick(holdingPushes:)`` called.
     public var deadline: Date? { peek { $0.deadline } }
+
+    /// When the engine next wants to be called: its ``deadline``, or sooner to try a failed
+    /// checkpoint again (``checkpointRetry``).
+    public var wakeUp: Date? {
+        guard let retry = checkpointRetry else { return deadline }
+        return min(deadline ?? retry, retry)
+    }
 
     /// Whether the deadline is a catch-up's wait for its next part (``GameSession/settling``).
     public var waitsForParts: Bool { peek { $0.settling != nil } }
@@ -429,7 +455,10 @@ public actor MatchEngine {
                     try journal.readyForPush(journalPath)
                 }
             } catch {
+                // The journal's lines wait in memory: the next try writes the whole game instead
+                // (a snapshot, which drops them), so a full disk's tries back off.
                 checkpointFailure = error
+                snapshotted = false
                 return false
             }
         }

@@ -14,10 +14,16 @@ public struct CheckpointStore: Sendable {
     public let directory: URL
     /// The games' journals.
     public let journal: Journal
+    /// Whether the disk is full now: while it says so, every write of a snapshot or a journal
+    /// fails with `ENOSPC` and writes nothing. How the simulator fills the disk
+    /// (``SimulatedDay/diskFull``); nil: the disk as it is.
+    public typealias FullDisk = @Sendable () -> Bool
+    let fullDisk: FullDisk?
 
-    public init(directory: URL) throws(ScoreFeedError) {
+    public init(directory: URL, fullDisk: FullDisk? = nil) throws(ScoreFeedError) {
         self.directory = directory
-        journal = Journal()
+        self.fullDisk = fullDisk
+        journal = Journal(maxOpenFiles: 256, fullDisk: fullDisk)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -83,7 +89,7 @@ public struct CheckpointStore: Sendable {
             unlink(temporary.path)
             throw error
         }
-        var failure = data.withUnsafeBytes { FileWrite.all($0, to: fd).failure }
+        var failure = fullDisk?() == true ? ENOSPC : data.withUnsafeBytes { FileWrite.all($0, to: fd).failure }
         if failure == 0, fsync(fd) != 0 { failure = errno }
         close(fd)
         if failure == 0, rename(temporary.path, target.path) != 0 { failure = errno }

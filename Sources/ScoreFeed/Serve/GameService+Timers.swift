@@ -96,9 +96,9 @@ extension GameService {
     }
 
     /// On the feed clock, fires every game's held pushes at once, each at its own moment of feed
-    /// time; on the system clock, each game waits for its own deadlines until `giveUp`, side by
-    /// side (a sink slow for one game holds no other's deadline). Then sends whatever a failed
-    /// sink left.
+    /// time; on the system clock, each game waits for its own deadlines and its checkpoint's
+    /// retries (``MatchEngine/wakeUp``) until `giveUp`, side by side (a sink slow for one game
+    /// holds no other's deadline). Then sends whatever a failed sink left.
     public func drainHeld(until giveUp: Date) async {
         _ = await endBatch()
         if options.clock == .feed {
@@ -106,11 +106,12 @@ extension GameService {
         } else {
             let clock = wallClock
             await eachGame { id, engine in
-                // The engine's own deadline, not the wake-up heap, whose entries may be stale.
+                // The engine's own deadline, not the wake-up heap, whose entries may be stale; and
+                // its checkpoint's retries: a final kept from a full disk goes once it has room.
                 var previous: Date?
                 await DeadlineLoop(clock: clock).run(
                     next: {
-                        guard let next = await engine.deadline, next <= giveUp else { return nil }
+                        guard let next = await engine.wakeUp, next <= giveUp else { return nil }
                         defer { previous = next }
                         // The last tick could not move it (a checkpoint that cannot be written).
                         if next <= clock.now, next == previous { return clock.now.addingTimeInterval(0.5) }

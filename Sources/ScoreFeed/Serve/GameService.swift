@@ -32,6 +32,9 @@ public actor GameService {
         public var otherLanes: [PlatformLane.Options] = []
         /// Checkpoints go here; nil runs without them.
         public var stateDirectory: URL?
+        /// When the state directory's disk is full (``CheckpointStore/FullDisk``): the simulator's;
+        /// nil live.
+        public var fullDisk: CheckpointStore.FullDisk?
         /// Broadcast mode with a channel per game (``PushRenderer/Mode/broadcastPerGame``): where
         /// each game's channel comes from, the cap, and what to do with channels no game owns.
         public var channels: ChannelManagement
@@ -93,6 +96,7 @@ public actor GameService {
     /// What the service needs from an engine after handing it an event or a tick, gathered on
     /// the engine's executor so that it takes one actor hop instead of one per question.
     struct EngineStatus: Sendable {
+        /// When the engine wants to be called next (``MatchEngine/wakeUp``).
         var deadline: Date?
         var checkpointFailure: ScoreFeedError?
         /// The game's channel, what APNs' answers did to it since the last status, whether its
@@ -110,7 +114,7 @@ public actor GameService {
         /// What the service needs from `engine` now.
         static func of(_ engine: isolated MatchEngine) -> EngineStatus {
             EngineStatus(
-                deadline: engine.deadline, checkpointFailure: engine.checkpointFailure, channel: engine.channel,
+                deadline: engine.wakeUp, checkpointFailure: engine.checkpointFailure, channel: engine.channel,
                 news: engine.takeChannelNews(), holding: engine.isHolding, workWaits: engine.channelWorkWaits,
                 waitsForParts: engine.waitsForParts)
         }
@@ -156,7 +160,7 @@ public actor GameService {
         self.sink = sink
         self.report = report
         state = ServiceState(board: ChannelBoard(perGame: options.perGameChannels, management: options.channels))
-        store = try options.stateDirectory.map { url throws(ScoreFeedError) in try CheckpointStore(directory: url) }
+        store = try options.stateDirectory.map { url throws(ScoreFeedError) in try CheckpointStore(directory: url, fullDisk: options.fullDisk) }
         identity = try store?.identity() ?? UUID().uuidString
     }
 

@@ -45,8 +45,16 @@ public final class Journal: @unchecked Sendable {
     /// below a process's usual limit of 1,024 descriptors.
     public let maxOpenFiles: Int
 
-    public init(maxOpenFiles: Int = 256) {
+    /// While it says so, writes fail as on a full disk (``CheckpointStore/fullDisk``).
+    let fullDisk: CheckpointStore.FullDisk?
+
+    public convenience init(maxOpenFiles: Int = 256) {
+        self.init(maxOpenFiles: maxOpenFiles, fullDisk: nil)
+    }
+
+    init(maxOpenFiles: Int, fullDisk: CheckpointStore.FullDisk?) {
         self.maxOpenFiles = max(1, maxOpenFiles)
+        self.fullDisk = fullDisk
     }
 
     deinit {
@@ -173,7 +181,7 @@ public final class Journal: @unchecked Sendable {
                 failures[path] = error
                 continue
             }
-            let (written, failure) = bytes.withUnsafeBytes { FileWrite.all($0, to: fd) }
+            let (written, failure) = fullDisk?() == true ? (0, ENOSPC) : bytes.withUnsafeBytes { FileWrite.all($0, to: fd) }
             guard failure == 0 else {
                 // The part that went in is cut off again (appended: it ends the file).
                 let end = lseek(fd, 0, SEEK_END)

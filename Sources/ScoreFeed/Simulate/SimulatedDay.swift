@@ -15,6 +15,9 @@ public struct SimulatedDay: Sendable {
     /// The instance dies (`kill -9`) at each of these moments and another starts.
     public var restarts: [Restart]
     public var sink: SinkFaults
+    /// The state directory's disk is full in these windows: every write of a snapshot or a
+    /// journal fails (`ENOSPC`), and the games' pushes wait until their state can be kept.
+    public var diskFull: [Range<Date>] = []
     /// A storm: one day in five, the faults that do most harm together come together (more games
     /// read by `serve`, more backlogs split, more stale edges, an instance lost with its state
     /// directory while games are on and replaced within a minute, more drawn restarts that lose
@@ -332,6 +335,20 @@ public struct SimulatedDay: Sendable {
             sink.gameFailing = [SinkFaults.GameFailure(game: plan.game.id, during: from..<from.addingTimeInterval(length))]
         }
         self.sink = sink
+        // On one day in five the disk is full for up to twenty minutes: half the time as a played
+        // game ends (its final waits for the disk), else anywhere in the day. Drawn apart, so the
+        // other days are drawn as before.
+        var disk = SeededRandom(seed: daySeed ^ 0xD15C_F011)
+        if disk.chance(0.2) {
+            if !played.isEmpty, disk.chance(0.5) {
+                let plan = played[disk.below(played.count)]
+                let at = plan.firstAction.addingTimeInterval(plan.game.span)
+                diskFull = [at.addingTimeInterval(-disk.double(in: 5...120))..<at.addingTimeInterval(disk.double(in: 10...1200))]
+            } else {
+                let from = start.addingTimeInterval(disk.double(in: 0...max(1, end.timeIntervalSince(start))))
+                diskFull = [from..<from.addingTimeInterval(disk.double(in: 10...1200))]
+            }
+        }
     }
 
     /// Faults of this day, by kind.
@@ -360,6 +377,7 @@ public struct SimulatedDay: Sendable {
             if restart.lostState { count("lost state dir") }
             if restart.tornJournal { count("torn journal") }
         }
+        count("full disk", diskFull.count)
         count("sink outage", sink.failing.count)
         count("one game's pushes failing", sink.gameFailing.count)
         if sink.slowest > 0 { count("slow sink") }

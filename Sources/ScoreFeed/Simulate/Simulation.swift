@@ -271,6 +271,8 @@ public enum Simulation {
                 channels: .init(manage: day.hasChannels, maxChannels: day.maxChannels ?? ChannelManagement().maxChannels, deleteUnknown: true),
                 metrics: metrics, wallClock: clock)
             options.otherLanes = otherLanes
+            let full = day.diskFull
+            if !full.isEmpty { options.fullDisk = { [clock] in full.contains { $0.contains(clock.now) } } }
             service = try GameService(options: options, sink: sink)
             let durable = Self.durableInputs(in: state)
             for (game, restored) in try await service.restore().inputs {

@@ -115,6 +115,13 @@ public struct SimulationInvariants {
         senderTroubles + gameFailing(game)
     }
 
+    /// The windows where the state directory's disk was full, with the engines' longest wait to
+    /// try their checkpoints again after each: the pushes decided meanwhile wait in their games'
+    /// outboxes, as they do for a sender down.
+    var diskTroubles: [Range<Date>] {
+        day.diskFull.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(MatchEngine.checkpointBackoff.maximum) }
+    }
+
     /// The windows where the sender failed `game`'s pushes alone, with the retries' longest wait
     /// after each.
     func gameFailing(_ game: String) -> [Range<Date>] {
@@ -484,8 +491,9 @@ public struct SimulationInvariants {
     /// APNs drops a broadcast `update` whose timestamp is in the past (an `end` it does not, and
     /// DESIGN.md says no more): each iOS broadcast update is delivered before its timestamp's
     /// second is over (the renderer stamps them ahead). Not counted where the sender or APNs'
-    /// channel service failed, or a kill came, between the push and its delivery (the retries, up
-    /// to their longest wait, or the next instance send it late; a later push supersedes it), nor
+    /// channel service failed, the disk was full, or a kill came, between the push and its
+    /// delivery (the retries, up to their longest wait, or the next instance send it late; a later
+    /// push supersedes it), nor
     /// for a push made while the sender still delivered older ones (it waited in the queue).
     mutating func checkBroadcastStamps() {
         // A sender slower than the stamps' lead (``PushRenderer/Configuration/failoverHeadStart``)
@@ -495,8 +503,8 @@ public struct SimulationInvariants {
         else { return }
         let kills = day.restarts.map(\.at)
         // The sender's troubles, and for a game whose pushes it failed alone, those too.
-        let troubles = senderTroubles
-        let gameTroubles = Dictionary(uniqueKeysWithValues: Set(day.sink.gameFailing.map(\.game)).map { ($0, senderTroubles(for: $0)) })
+        let troubles = senderTroubles + diskTroubles
+        let gameTroubles = Dictionary(uniqueKeysWithValues: Set(day.sink.gameFailing.map(\.game)).map { ($0, senderTroubles(for: $0) + diskTroubles) })
         // A record made while the sender still had an older one of its activity to deliver
         // (delivered after this one was made) waited behind it: a game's own pushes go one at a
         // time, and a sender slower than the lead for each delivers the later ones late whatever
@@ -602,7 +610,7 @@ public struct SimulationInvariants {
         }
         let sender = senderTroubles(for: plan.game.id)
         let troubles = Self.feedTroubles(plan, interval: day.pollInterval, requestTimeout: day.requestTimeout)
-            + sender
+            + sender + diskTroubles
             + day.restarts.map { $0.at..<$0.at.addingTimeInterval($0.downFor + wait) }
         // The sender's troubles an instance was killed in: the records its sink still held are
         // gone with it (the checkpoint has them handed over), so what they showed waits for the

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import ScoreFeed
 import ScoreFeedModel
@@ -177,6 +178,52 @@ struct JournalTests {
         let entry = try #require(try store.readAll().first)
         let disk = try GameSession.restore(try #require(entry.data), journal: entry.journal, file: entry.file.path)
         #expect(try disk.encoded() == (await engine.current).encoded(), "the state on disk is the game's")
+    }
+
+    /// A full disk (every write refused, `ENOSPC`): the game's pushes wait, the engine asks to be
+    /// called again on a backoff (a second after the first failure, doubling with each failure to
+    /// half a minute, ``MatchEngine/checkpointRetry``), each try failing writes nothing, and the first call
+    /// after the disk has room sends every push in order. The first failure is the journal's (the
+    /// game had its snapshot); the tries after it write the whole game.
+    @Test func aFullDiskIsTriedAgainOnABackoffAndThePushesGoOnceItHasRoom() async throws {
+        let dir = Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let full = Mutex(false)
+        let store = try CheckpointStore(directory: dir, fullDisk: { full.withLock { $0 } })
+        let clock = ManualClock(Make.start)
+        let sink = RecordingSink()
+        let engine = MatchEngine(attributes: Make.attributes, clock: clock, sink: sink, checkpoints: store)
+        let events = [GameSessionTests.tipOff] + (2...3).map {
+            Make.event($0, .fieldGoal(points: 2, made: true), team: $0 % 2 == 0 ? .home : .away, at: Double($0) * 30)
+        }
+        try await engine.receive(events[0], index: 0)
+        let before = await sink.records.count
+        let noRetry = await engine.checkpointRetry
+        #expect(before > 0 && noRetry == nil)
+        full.withLock { $0 = true }
+        for (index, event) in events.enumerated().dropFirst() {
+            clock.advance(to: event.time)
+            try await engine.receive(event, index: index)
+        }
+        #expect(await engine.checkpointFailure?.message.contains("No space left on device") == true)
+        var waits: [TimeInterval] = []
+        for _ in 0..<7 {
+            let retry = try #require(await engine.checkpointRetry)
+            #expect(await engine.wakeUp == retry, "the engine wants its retry, having no deadline sooner")
+            waits.append(retry.timeIntervalSince(clock.now))
+            clock.advance(to: retry)
+            try await engine.flush()
+        }
+        // Two inputs failed before the first try: each failure doubles the wait.
+        #expect(waits == [2, 4, 8, 16, 30, 30, 30])
+        #expect(await sink.records.count == before, "nothing leaves that the disk does not hold")
+        full.withLock { $0 = false }
+        clock.advance(to: try #require(await engine.checkpointRetry))
+        try await engine.flush()
+        let (failure, retry) = (await engine.checkpointFailure, await engine.checkpointRetry)
+        #expect(failure == nil && retry == nil)
+        let records = await sink.records
+        #expect(records.count > before && records.map(\.seq) == Array(1...records.count), "in order, none lost")
     }
 
     /// A game that has ended and sent everything is folded into one snapshot: a restart later in

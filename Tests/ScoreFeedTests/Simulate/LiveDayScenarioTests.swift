@@ -805,6 +805,29 @@ struct LiveDayScenarioTests {
         #expect(outcome.faults["sink outage"] == games.count)
     }
 
+    /// Every real game alone in its evening, half polled and half served, and the state
+    /// directory's disk full from just before each game's end until five minutes after it: no
+    /// push can be kept, so none goes, and each final goes once the disk has room, within the
+    /// checkpoint retries' longest wait (the freshness check's bound), though no game has more
+    /// input to carry it. Before a failed checkpoint was tried again on its own backoff
+    /// (``MatchEngine/checkpointRetry``), it waited for the game's next input or deadline: a
+    /// final made while the disk was full waited past the day's end.
+    @Test(arguments: withAndroidTopic)
+    func aFinalMadeWhileTheDiskIsFullGoesWhenItHasRoom(_ mode: Lane) async throws {
+        var games = Self.games(apart: 4 * 3600)
+        for index in games.indices where index % 2 == 1 { games[index].path = .serve }
+        var day = SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, pollInterval: 30)
+        day.diskFull = games.map { $0.moment(0.995)..<$0.moment(1).addingTimeInterval(300) }
+        let outcome = try await Self.run(day)
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games)
+        #expect(outcome.faults["full disk"] == games.count)
+        for (plan, full) in zip(games, day.diskFull) {
+            let end = try #require(outcome.records.last { $0.game == plan.game.id && $0.event == .end })
+            #expect(full.contains(end.sentAt), "\(plan.game.id): its end was decided while the disk was full (at \(end.sentAt), full \(full))")
+        }
+    }
+
     /// Every kind of endpoint fault on each game (503s, timeouts, hostile answers: cut documents,
     /// error pages, random bytes, the other endpoint's document) and a push sender down for ten
     /// minutes: each is a failed request and the games still end with their finals.
