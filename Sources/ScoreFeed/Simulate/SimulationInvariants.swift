@@ -443,7 +443,10 @@ public struct SimulationInvariants {
     /// What APNs and a device refuse or ignore (DESIGN.md), on each iOS push: a payload over
     /// APNs' limit (4096 bytes per device push, 5120 per broadcast push), a `timestamp` more than
     /// 8 h ahead (dropped), an alert on a priority-5 push, a `dismissal-date` on anything but an
-    /// `end`. `pushes`: the game's records, each once.
+    /// `end`. And what the lock screen shows: a start's or update's score not stale before the
+    /// renderer's `staleAfter` (its `stale-date`), a final kept on it for the renderer's
+    /// `dismissAfter` at least and 4 h at most (its `dismissal-date`), a final at priority 10 with
+    /// its alert (the coalescer's `alerts.final`). `pushes`: the game's records, each once.
     mutating func checkRequests(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
         guard day.platform == .ios else {
             // An Android end lives 4 h as well (`android.ttl`).
@@ -463,15 +466,60 @@ public struct SimulationInvariants {
                   "game \(plan.game.id): push seq \(push.seq) (\(push.event.rawValue), priority \(push.priority)) is refused or ignored: "
                       + "\(push.payload.count) bytes (at most \(limit)), timestamp \(Int(ahead)) s ahead (at most 8 h), "
                       + "alert \(alert), dismissal-date \(dismissal)")
+            let sent = Int(push.sentAt.timeIntervalSince1970.rounded(.down))
+            let shown = Self.shownFor(push, sent: sent, coalescer: day.coalescer)
+            check(shown.isEmpty, "game \(plan.game.id): push seq \(push.seq) (\(push.event.rawValue), priority \(push.priority)): \(shown.joined(separator: "; "))")
             // An end outlives the updates: a device offline for an hour still gets it and loses the
             // stale score (``PushRenderer``: 4 hours; 0 on a broadcast channel that stores nothing).
             if push.event == .end, let expiration = push.request.headers["apns-expiration"].flatMap(Int.init) {
-                let sent = Int(push.sentAt.timeIntervalSince1970.rounded(.down))
                 let token = day.mode.isToken
                 check(expiration == 0 ? !token : expiration >= sent + 4 * 3600,
                       "game \(plan.game.id): end seq \(push.seq) expires \(expiration == 0 ? "at once (0)" : "\(expiration - sent) s after it is sent"), "
                           + "not 4 h: a device offline for longer keeps the stale score")
             }
+        }
+    }
+
+    /// What is wrong with how long an iOS push shows its score (sent at `sent`, whole seconds):
+    /// an `update` or `start` whose `stale-date` comes before the renderer's `staleAfter`, an
+    /// `end` whose `dismissal-date` keeps the final less than `dismissAfter` or more than 4 h, or
+    /// a final at priority 10 without its alert while `coalescer` alerts finals.
+    static func shownFor(_ push: PushRecord, sent: Int, coalescer: Coalescer.Configuration) -> [String] {
+        let renderer = PushRenderer.Configuration()
+        var problems: [String] = []
+        switch push.event {
+        case .start, .update:
+            let stale = number(after: "\"stale-date\":", in: push.payload)
+            if stale.map({ $0 < sent + Int(renderer.staleAfter) }) ?? true {
+                problems.append("its score is stale \(stale.map { "\($0 - sent) s after it is sent" } ?? "at once (no stale-date)"), not \(Int(renderer.staleAfter)) s")
+            }
+        case .end:
+            let dismissal = number(after: "\"dismissal-date\":", in: push.payload)
+            let least = sent + Int(min(renderer.dismissAfter, PushRenderer.Configuration.maximumDismissal))
+            if dismissal.map({ $0 < least || $0 > sent + Int(PushRenderer.Configuration.maximumDismissal) }) ?? true {
+                problems.append("its final is dismissed \(dismissal.map { "\($0 - sent) s after it is sent" } ?? "when the system likes (no dismissal-date)"), not \(Int(renderer.dismissAfter)) s to 4 h")
+            }
+            if push.priority == 10, push.state.phase == .final, coalescer.alerts.final, !has("\"alert\":", in: push.payload) {
+                problems.append("a final at priority 10 without its alert")
+            }
+        }
+        return problems
+    }
+
+    /// The integer written after `key` in `payload` (`"stale-date":1735956878`); nil when the key
+    /// is not there or no digit follows it.
+    static func number(after key: StaticString, in payload: Data) -> Int? {
+        payload.withUnsafeBytes { bytes -> Int? in
+            guard var offset = ByteSearch.firstOffset(of: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount), in: bytes)
+            else { return nil }
+            offset += key.utf8CodeUnitCount
+            var value = 0, digits = 0
+            while offset < bytes.count, (0x30...0x39).contains(bytes[offset]), digits < 18 {
+                value = value * 10 + Int(bytes[offset] - 0x30)
+                offset += 1
+                digits += 1
+            }
+            return digits > 0 ? value : nil
         }
     }
 

@@ -431,6 +431,22 @@ struct SimulationTests {
             records.append(held)
         }
         #expect(heldFirst.contains { $0.contains("while no instance ran") && $0.contains("not its end") }, "\(heldFirst)")
+        // What the lock screen shows, read in the payload's bytes: a final dismissed as it comes,
+        // a score stale as it comes, a final at priority 10 without its alert.
+        func rewritten(_ event: Push.Event, _ pattern: String, _ replacement: (Int) -> String) -> [String] {
+            violations { records in
+                guard let index = records.lastIndex(where: { $0.game == played && $0.event == event && $0.priority == 10 }) else { return }
+                let sent = Int(records[index].sentAt.timeIntervalSince1970.rounded(.down))
+                let text = String(decoding: records[index].payload, as: UTF8.self)
+                records[index].payload = Data(text.replacingOccurrences(of: pattern, with: replacement(sent), options: .regularExpression).utf8)
+            }
+        }
+        let dismissed = rewritten(.end, #""dismissal-date":[0-9]+"#) { #""dismissal-date":\#($0)"# }
+        #expect(dismissed.contains { $0.contains("its final is dismissed 0 s after it is sent") }, "\(dismissed)")
+        let stale = rewritten(.update, #""stale-date":[0-9]+"#) { #""stale-date":\#($0)"# }
+        #expect(stale.contains { $0.contains("its score is stale 0 s after it is sent") }, "\(stale)")
+        let silent = rewritten(.end, #""alert":\{[^}]*\},?"#) { _ in "" }
+        #expect(silent.contains { $0.contains("a final at priority 10 without its alert") }, "\(silent)")
     }
 
     /// News goes out within a poll: on a day without faults, every score the feed shows is on a
