@@ -15,7 +15,8 @@ enum SimulateCommand {
         two bodies, priority 10 within the budget (and beyond it only once the hour's is spent;
         the policy's own book holding every one that left),
         a priority 10 unbacked has its priority-5 copy,
-        each push's timestamp after the last, each push's bytes what its record says, no push that
+        each push's timestamp after the last, each push's bytes what its record says, a score not
+        stale as it comes, a final kept 15 min to 4 h with its alert, no push that
         APNs or a device refuses, a broadcast
         update delivered before its timestamp, a join sends at most 2 pushes, a restart sends what
         was left at once and a final missed while down first, news is on a push delivered
