@@ -484,7 +484,7 @@ public struct SimulationInvariants {
     /// an `update` or `start` whose `stale-date` comes before the renderer's `staleAfter`, an
     /// `end` whose `dismissal-date` keeps the final less than `dismissAfter` or more than 4 h, or
     /// a final at priority 10 without its alert while `coalescer` alerts finals.
-    static func shownFor(_ push: PushRecord, sent: Int, coalescer: Coalescer.Configuration) -> [String] {
+    public static func shownFor(_ push: PushRecord, sent: Int, coalescer: Coalescer.Configuration) -> [String] {
         let renderer = PushRenderer.Configuration()
         var problems: [String] = []
         switch push.event {
