@@ -15,6 +15,13 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
     public private(set) var answers: [String: Int] = [:]
     /// How long a request that times out takes (``SimulatedDay/requestTimeout``).
     public let requestTimeout: TimeInterval
+    /// By address, until when the instance running now was asked to wait (a 503's
+    /// `Retry-After`, up to ``PollSchedule/longestRetryAfter``): its poller asks no sooner.
+    private var asked: [String: Date] = [:]
+    /// Requests that came sooner than a `Retry-After` asked, said as the checker says a
+    /// violation; and how many requests were held to one (each a check).
+    public private(set) var tooSoon: [String] = []
+    public private(set) var retryAftersChecked = 0
 
     public init(day: SimulatedDay, clock: SimulatedClock) {
         requestTimeout = day.requestTimeout
@@ -26,8 +33,14 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         self.clock = clock
     }
 
-    /// The clock of the instance running now (each instance has its own after a crash).
-    public func use(_ clock: SimulatedClock) { lock.withLock { self.clock = clock } }
+    /// The clock of the instance running now (each instance has its own after a crash): a new
+    /// instance knows nothing of what the last one was asked.
+    public func use(_ clock: SimulatedClock) {
+        lock.withLock {
+            self.clock = clock
+            asked = [:]
+        }
+    }
 
     /// The `Retry-After` half of an outage's 503s carry, where the day does not set one.
     public static let drawnRetryAfter: TimeInterval = 30
@@ -43,8 +56,17 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         guard let (plan, isBox) = games[address] else {
             return count("404", .failed(ScoreFeedError(.io, "HTTP 404", at: place), retryAfter: nil))
         }
+        lock.withLock {
+            guard let until = asked.removeValue(forKey: address) else { return }
+            retryAftersChecked += 1
+            // A millisecond's leeway: the poller's wait and the clock's sum of seconds.
+            if now.addingTimeInterval(0.001) < until {
+                tooSoon.append("game \(plan.game.id) (poll): \(isBox ? "the boxscore" : "the play-by-play") asked again \(JSONText.number(until.timeIntervalSince(now))) s before its 503's Retry-After was over")
+            }
+        }
         if plan.outages.contains(where: { $0.contains(now) }) || (isBox && plan.boxscoreOutages.contains(where: { $0.contains(now) })) {
             let retry: TimeInterval? = plan.outageRetryAfter ?? (draw { $0.chance(0.5) } ? Self.drawnRetryAfter : nil)
+            if let retry { lock.withLock { asked[address] = now.addingTimeInterval(min(retry, PollSchedule.longestRetryAfter)) } }
             return count("503", .failed(ScoreFeedError(.io, "HTTP 503 Service Unavailable", at: place), retryAfter: retry))
         }
         if plan.timeouts.contains(where: { $0.contains(now) }) {

@@ -183,7 +183,8 @@ public enum Simulation {
             checks += checker.checks
             violations += checker.violations.map { day.platforms.count == 1 ? $0 : "\(platform.rawValue): \($0)" }
         }
-        violations += told.lost
+        violations += told.lost + cdn.tooSoon
+        checks += cdn.retryAftersChecked
         if !violations.isEmpty {
             // What the day's instances went through, for whoever reads the failure.
             let restarts = day.restarts.map {
