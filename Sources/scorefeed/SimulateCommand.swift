@@ -16,7 +16,8 @@ enum SimulateCommand {
         the policy's own book holding every one that left),
         a priority 10 unbacked has its priority-5 copy,
         each push's timestamp after the last, each push's bytes what its record says, a score not
-        stale as it comes, a final kept 15 min to 4 h with its alert, no push that
+        stale as it comes, a final kept 15 min to 4 h with its alert, a poller waiting out a
+        503's Retry-After, no push that
         APNs or a device refuses, a broadcast
         update delivered before its timestamp, a join sends at most 2 pushes, a restart sends what
         was left at once and a final missed while down first, news is on a push delivered
