@@ -18,12 +18,10 @@ public struct CheckpointStore: Sendable {
     /// fails with `ENOSPC` and writes nothing. How the simulator fills the disk
     /// (``SimulatedDay/diskFull``); nil: the disk as it is.
     public typealias FullDisk = @Sendable () -> Bool
-    let fullDisk: FullDisk?
 
     public init(directory: URL, fullDisk: FullDisk? = nil) throws(ScoreFeedError) {
         self.directory = directory
-        self.fullDisk = fullDisk
-        journal = Journal(maxOpenFiles: 256, fullDisk: fullDisk)
+        journal = Journal(fullDisk: fullDisk)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -89,7 +87,7 @@ public struct CheckpointStore: Sendable {
             unlink(temporary.path)
             throw error
         }
-        var failure = fullDisk?() == true ? ENOSPC : data.withUnsafeBytes { FileWrite.all($0, to: fd).failure }
+        var failure = journal.fullDisk?() == true ? ENOSPC : data.withUnsafeBytes { FileWrite.all($0, to: fd).failure }
         if failure == 0, fsync(fd) != 0 { failure = errno }
         close(fd)
         if failure == 0, rename(temporary.path, target.path) != 0 { failure = errno }

@@ -45,14 +45,11 @@ public final class Journal: @unchecked Sendable {
     /// below a process's usual limit of 1,024 descriptors.
     public let maxOpenFiles: Int
 
-    /// While it says so, writes fail as on a full disk (``CheckpointStore/fullDisk``).
+    /// While it says so, every write fails as on a full disk (``CheckpointStore/FullDisk``): the
+    /// journals' and their store's snapshots'.
     let fullDisk: CheckpointStore.FullDisk?
 
-    public convenience init(maxOpenFiles: Int = 256) {
-        self.init(maxOpenFiles: maxOpenFiles, fullDisk: nil)
-    }
-
-    init(maxOpenFiles: Int, fullDisk: CheckpointStore.FullDisk?) {
+    public init(maxOpenFiles: Int = 256, fullDisk: CheckpointStore.FullDisk? = nil) {
         self.maxOpenFiles = max(1, maxOpenFiles)
         self.fullDisk = fullDisk
     }

@@ -466,12 +466,12 @@ public struct SimulationInvariants {
                   "game \(plan.game.id): push seq \(push.seq) (\(push.event.rawValue), priority \(push.priority)) is refused or ignored: "
                       + "\(push.payload.count) bytes (at most \(limit)), timestamp \(Int(ahead)) s ahead (at most 8 h), "
                       + "alert \(alert), dismissal-date \(dismissal)")
-            let sent = Int(push.sentAt.timeIntervalSince1970.rounded(.down))
-            let shown = Self.shownFor(push, sent: sent, coalescer: day.coalescer)
+            let shown = Self.shownFor(push, coalescer: day.coalescer)
             check(shown.isEmpty, "game \(plan.game.id): push seq \(push.seq) (\(push.event.rawValue), priority \(push.priority)): \(shown.joined(separator: "; "))")
             // An end outlives the updates: a device offline for an hour still gets it and loses the
             // stale score (``PushRenderer``: 4 hours; 0 on a broadcast channel that stores nothing).
             if push.event == .end, let expiration = push.request.headers["apns-expiration"].flatMap(Int.init) {
+                let sent = Int(push.sentAt.timeIntervalSince1970.rounded(.down))
                 let token = day.mode.isToken
                 check(expiration == 0 ? !token : expiration >= sent + 4 * 3600,
                       "game \(plan.game.id): end seq \(push.seq) expires \(expiration == 0 ? "at once (0)" : "\(expiration - sent) s after it is sent"), "
@@ -480,12 +480,13 @@ public struct SimulationInvariants {
         }
     }
 
-    /// What is wrong with how long an iOS push shows its score (sent at `sent`, whole seconds):
-    /// an `update` or `start` whose `stale-date` comes before the renderer's `staleAfter`, an
-    /// `end` whose `dismissal-date` keeps the final less than `dismissAfter` or more than 4 h, or
-    /// a final at priority 10 without its alert while `coalescer` alerts finals.
-    public static func shownFor(_ push: PushRecord, sent: Int, coalescer: Coalescer.Configuration) -> [String] {
-        let renderer = PushRenderer.Configuration()
+    /// What is wrong with how long an iOS push shows its score (from its second, `sentAt`): an
+    /// `update` or `start` whose `stale-date` comes before the renderer's `staleAfter`, an `end`
+    /// whose `dismissal-date` keeps the final less than `dismissAfter` or more than 4 h, or a
+    /// final at priority 10 without its alert while `coalescer` alerts finals.
+    public static func shownFor(_ push: PushRecord, coalescer: Coalescer.Configuration) -> [String] {
+        let renderer = Self.renderer
+        let sent = Int(push.sentAt.timeIntervalSince1970.rounded(.down))
         var problems: [String] = []
         switch push.event {
         case .start, .update:
@@ -506,6 +507,9 @@ public struct SimulationInvariants {
         return problems
     }
 
+    /// The renderer's defaults, which simulated days render with (made once, not per push).
+    private static let renderer = PushRenderer.Configuration()
+
     /// The integer written after `key` in `payload` (`"stale-date":1735956878`); nil when the key
     /// is not there or no digit follows it.
     static func number(after key: StaticString, in payload: Data) -> Int? {
@@ -525,9 +529,7 @@ public struct SimulationInvariants {
 
     /// An FCM message's `android.ttl` in seconds (`"ttl":"14400s"`).
     private static func androidTTL(_ payload: Data) -> Int? {
-        let text = String(decoding: payload, as: UTF8.self)
-        guard let key = text.range(of: "\"ttl\":\"") else { return nil }
-        return Int(text[key.upperBound...].prefix { $0.isNumber })
+        number(after: "\"ttl\":\"", in: payload)
     }
 
     /// Whether `payload` holds `key` (a key with its quotes and colon: a string in the payload
