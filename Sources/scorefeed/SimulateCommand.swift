@@ -17,7 +17,7 @@ enum SimulateCommand {
         a priority 10 unbacked has its priority-5 copy,
         each push's timestamp after the last, each push's bytes what its record says, a score not
         stale as it comes, a final kept 15 min to 4 h with its alert, a poller waiting out a
-        503's Retry-After, no push that
+        503's Retry-After, a failing sender tried on a backoff, no push that
         APNs or a device refuses, a broadcast
         update delivered before its timestamp, a join sends at most 2 pushes, a restart sends what
         was left at once and a final missed while down first, news is on a push delivered

@@ -42,8 +42,10 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         }
     }
 
-    /// The `Retry-After` half of an outage's 503s carry, where the day does not set one.
-    public static let drawnRetryAfter: TimeInterval = 30
+    /// The `Retry-After`s a drawn day's games ask for in half their 503s
+    /// (``SimulatedDay/Game/drawnRetryAfter``), in whole seconds: shorter than the poll's interval
+    /// (it changes nothing) up to four intervals.
+    public static let drawnRetryAfters: ClosedRange<Int> = 10...120
 
     public static func playByPlay(_ game: String) -> URL { URL(string: "http://cdn.simulated/playbyplay_\(game).json")! }
     public static func boxscore(_ game: String) -> URL { URL(string: "http://cdn.simulated/boxscore_\(game).json")! }
@@ -65,7 +67,7 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
             }
         }
         if plan.outages.contains(where: { $0.contains(now) }) || (isBox && plan.boxscoreOutages.contains(where: { $0.contains(now) })) {
-            let retry: TimeInterval? = plan.outageRetryAfter ?? (draw { $0.chance(0.5) } ? Self.drawnRetryAfter : nil)
+            let retry: TimeInterval? = plan.outageRetryAfter ?? (draw { $0.chance(0.5) } ? plan.drawnRetryAfter : nil)
             if let retry { lock.withLock { asked[address] = now.addingTimeInterval(min(retry, PollSchedule.longestRetryAfter)) } }
             return count("503", .failed(ScoreFeedError(.io, "HTTP 503 Service Unavailable", at: place), retryAfter: retry))
         }
@@ -74,7 +76,7 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
             return count("timeout", .failed(ScoreFeedError(.io, "no answer: timed out after \(JSONText.number(requestTimeout)) s", at: place), retryAfter: nil))
         }
         if plan.hostile.contains(where: { $0.contains(now) }) {
-            return count("garbage", .body(garbage(plan, now: now, isBox: isBox)))
+            return count("garbage", .body(garbage(plan, now: now, isBox: isBox, validators: &validators)))
         }
         var elapsed = plan.elapsed(at: now)
         var written = now
@@ -112,12 +114,15 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
     }
 
     /// A hostile answer: a document cut short, an error page, random bytes, or the other
-    /// endpoint's document.
-    private func garbage(_ plan: SimulatedDay.Game, now: Date, isBox: Bool) -> Data {
+    /// endpoint's document. A play-by-play cut short on its way carries the whole document's
+    /// `ETag` (the edge's headers were right), which a poller must not keep.
+    private func garbage(_ plan: SimulatedDay.Game, now: Date, isBox: Bool, validators: inout LiveFetcher.Validators) -> Data {
         let visible = max(1, plan.game.visible(at: max(0, plan.elapsed(at: now))))
         let whole = plan.game.playByPlay(actions: visible, written: now)
         switch draw({ $0.below(4) }) {
-        case 0: return whole.prefix(draw { $0.below(max(1, whole.count - 1)) })
+        case 0:
+            if !isBox { validators.etag = "\(visible)" }
+            return whole.prefix(draw { $0.below(max(1, whole.count - 1)) })
         case 1: return Data("<html><body>502 Bad Gateway</body></html>".utf8)
         case 2: return Data((0..<draw({ $0.int(in: 1...2000) })).map { _ in UInt8(truncatingIfNeeded: draw { $0.next() }) })
         default:

@@ -101,9 +101,13 @@ public struct SimulatedDay: Sendable {
         public var hostile: [Range<Date>]
         /// poll: as ``outages``, for the boxscore alone (a test's script; a drawn day has none).
         public var boxscoreOutages: [Range<Date>] = []
-        /// poll: the `Retry-After` every 503 of an outage says (a test's script); nil: drawn, 30 s
-        /// or none.
+        /// poll: the `Retry-After` every 503 of an outage says (a test's script); nil: half of
+        /// them say ``drawnRetryAfter``.
         public var outageRetryAfter: TimeInterval?
+        /// poll: the `Retry-After` half of an outage's 503s say where ``outageRetryAfter`` is nil:
+        /// the game's edge's setting, drawn for each game of a drawn day
+        /// (``SimulatedCDN/drawnRetryAfters``), 30 s in a script.
+        public var drawnRetryAfter: TimeInterval = 30
         /// poll: the share of answers that come from a stale edge (an older copy).
         public var staleShare: Double
         /// poll: in these windows every answer comes from a stale edge, the copy of `lag` seconds
@@ -349,6 +353,9 @@ public struct SimulatedDay: Sendable {
                 diskFull = [from..<from.addingTimeInterval(disk.double(in: 10...1200))]
             }
         }
+        // Each game's edge asks for a `Retry-After` of its own in half its 503s: drawn apart too.
+        var retry = SeededRandom(seed: daySeed ^ 0x5E77_A1E5)
+        for index in self.games.indices { self.games[index].drawnRetryAfter = TimeInterval(retry.int(in: SimulatedCDN.drawnRetryAfters)) }
     }
 
     /// Faults of this day, by kind.

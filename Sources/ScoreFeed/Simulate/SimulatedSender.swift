@@ -30,6 +30,10 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     public var strays: [String] { lock.withLock { strayPushes } }
     private var strayPushes: [String] = []
     private var made: [String: Int] = [:]
+    /// When each activity's sends failed, by activity and instance (`game platform instance`).
+    private var failedAt: [String: [Date]] = [:]
+    /// The instance sending now (each starts its sink's backoff afresh).
+    private var instance = 0
 
     public init(faults: SimulatedDay.SinkFaults, seed: UInt64, clock: SimulatedClock) {
         self.faults = faults
@@ -42,6 +46,7 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         lock.withLock {
             self.clock = clock
             live = true
+            instance += 1
         }
     }
 
@@ -90,8 +95,47 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         lock.withLock {
             failures[kind, default: 0] += 1
             triedRecords.append(record)
+            failedAt["\(record.game) \(record.platform.rawValue) \(instance)", default: []].append(clock.now)
         }
         return error
+    }
+
+    /// An activity's sends tried more often while the sender failed than `backoff` allows: in
+    /// each window of failures (every push, or its game's), an instance tries an activity at most
+    /// once more than the waits of a backoff drawn at its shortest fit in the window, twice over
+    /// (the sink's backoff and the activity's own may each start afresh once in it), said as the
+    /// checker says a violation; and how many windows were held to it (each a check).
+    public func triedTooOften(backoff: Backoff) -> (checks: Int, violations: [String]) {
+        let attempts = lock.withLock { failedAt }
+        var checks = 0
+        var violations: [String] = []
+        for (key, times) in attempts.sorted(by: { $0.key < $1.key }) {
+            let game = String(key.prefix { $0 != " " })
+            let windows = faults.failing + faults.gameFailing.filter { $0.game == game }.map(\.during)
+            for window in windows {
+                let inWindow = times.filter { window.contains($0) }
+                let tries = inWindow.count
+                guard tries > 0 else { continue }
+                checks += 1
+                let allowed = 2 * Self.tries(in: window.upperBound.timeIntervalSince(window.lowerBound), backoff: backoff) + 1
+                if tries > allowed {
+                    violations.append("activity \(key.split(separator: " ").prefix(2).joined(separator: " ")) (instance \(key.split(separator: " ").last ?? "")): its pushes were tried \(tries) times in \(Int(window.upperBound.timeIntervalSince(window.lowerBound))) s of failures, where a backoff allows \(allowed) (the first waits: \(zip(inWindow, inWindow.dropFirst()).prefix(12).map { JSONText.number($1.timeIntervalSince($0)) }.joined(separator: ", ")) s)")
+                }
+            }
+        }
+        return (checks, violations)
+    }
+
+    /// How many tries fit in `seconds` when each wait after a failure is `backoff`'s shortest.
+    static func tries(in seconds: TimeInterval, backoff: Backoff) -> Int {
+        var tries = 1
+        var elapsed: TimeInterval = 0
+        while tries < 100_000 {
+            elapsed += backoff.delay(afterFailure: tries, random: 1)
+            guard elapsed <= seconds else { break }
+            tries += 1
+        }
+        return tries
     }
 
     public func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? {

@@ -183,8 +183,9 @@ public enum Simulation {
             checks += checker.checks
             violations += checker.violations.map { day.platforms.count == 1 ? $0 : "\(platform.rawValue): \($0)" }
         }
-        violations += told.lost + cdn.tooSoon
-        checks += cdn.retryAftersChecked
+        let backedOff = sender.triedTooOften(backoff: ResilientSink.Options().backoff)
+        violations += told.lost + cdn.tooSoon + backedOff.violations
+        checks += cdn.retryAftersChecked + backedOff.checks
         if !violations.isEmpty {
             // What the day's instances went through, for whoever reads the failure.
             let restarts = day.restarts.map {

@@ -5,7 +5,8 @@ extension SimulationInvariants {
     /// What a device gets is what the record says: every push's request carries the record's
     /// event, timestamp, priority, score, period and phase (read in its bytes, not by ScoreFeed's
     /// reader), with the headers and fields APNs or FCM take (`apns-push-type`, the topic or
-    /// channel, a canonical `apns-id`; FCM's `android.priority`). The other checks read the
+    /// channel, a canonical `apns-id`; FCM's `android.priority`, and its `collapse_key` on a
+    /// `NORMAL` update alone). The other checks read the
     /// records' fields; this one holds the rendered bytes to them, so a renderer that writes
     /// something else is caught too. `pushes`: the game's records, each once.
     mutating func checkPayloads(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
@@ -85,6 +86,13 @@ extension SimulationInvariants {
         }
         let priority = push.priority == 10 ? "HIGH" : "NORMAL"
         if !holds("priority", "\"\(priority)\"", in: payload) { problems.append("no android.priority \(priority)") }
+        // A NORMAL update collapses to the game's newest in FCM (a phone in Doze gets one, not
+        // each); nothing else collapses (a HIGH message would wait in the collapsible bucket).
+        let topic = PushRenderer.Configuration.topic(of: push.game)
+        let collapses = push.priority != 10 && push.event == .update
+        if holds("collapse_key", "\"\(topic)\"", in: payload) != collapses {
+            problems.append(collapses ? "a NORMAL update without collapse_key \(topic)" : "collapse_key on a \(priority) \(push.event.rawValue)")
+        }
         // The state is a JSON string in the data: its quotes are escaped.
         let escaped = "\\\""
         if !holds("phase", escaped + push.state.phase.rawValue + escaped, in: payload, quote: escaped) { problems.append("no state phase \(push.state.phase.rawValue)") }

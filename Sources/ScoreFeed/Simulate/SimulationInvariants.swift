@@ -697,7 +697,7 @@ public struct SimulationInvariants {
         let schedule = PollSchedule(interval: interval)
         // The longest the poller's own schedule waits after `failures` in a row (an outage's
         // answers may ask for a `Retry-After`).
-        let failure = PollSchedule.Outcome.failed(retryAfter: plan.outages.isEmpty ? nil : plan.outageRetryAfter ?? SimulatedCDN.drawnRetryAfter)
+        let failure = PollSchedule.Outcome.failed(retryAfter: plan.outages.isEmpty ? nil : plan.outageRetryAfter ?? plan.drawnRetryAfter)
         func longestWait(afterFailures failures: Int) -> TimeInterval {
             var failing = schedule
             for _ in 1..<max(1, failures) { _ = failing.next(after: failure, now: .distantPast, random: 0) }

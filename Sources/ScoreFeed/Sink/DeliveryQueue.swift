@@ -196,8 +196,9 @@ public struct DeliveryQueue: Sendable {
 
     /// The in-flight record of `activity` failed at `now`: it waits again (unless a newer state
     /// superseded it meanwhile), its activity backs off, and so does the next attempt of any
-    /// activity; unless other activities' records were delivered since this activity last failed,
-    /// when it fails alone and only its own wait grows. Returns the records skipped because of it.
+    /// activity; unless other activities' records were delivered since this activity last failed
+    /// (or it was seen failing alone before), when it fails alone and only its own wait grows.
+    /// Returns the records skipped because of it.
     @discardableResult
     public mutating func failed(activity: String, now: Date, random: Double) -> [PushRecord] {
         guard let attempt = inFlight.removeValue(forKey: activity) else { return [] }
@@ -206,7 +207,9 @@ public struct DeliveryQueue: Sendable {
         // Seen failing alone, it stays alone until another activity's failure is counted (an
         // outage after all: its failure then forgets who was alone).
         let alone = othersDelivered || (own?.alone ?? false)
-        let failures = (own?.failures ?? 0) + (othersDelivered || own == nil ? 1 : 0)
+        // Alone, every failure grows its own wait (none of the sink's counts it), whether or not
+        // other records went out in between: a quiet day has few.
+        let failures = (own?.failures ?? 0) + (alone || own == nil ? 1 : 0)
         ownBackoff[activity] = OwnBackoff(
             failures: failures, until: now.addingTimeInterval(backoff.delay(afterFailure: failures, random: random)), deliveries: deliveries,
             alone: alone)

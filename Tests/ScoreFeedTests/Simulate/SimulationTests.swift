@@ -501,7 +501,7 @@ struct SimulationTests {
 
     /// The payload check reads what each platform's renderer writes: every record of a game
     /// passes, on iOS (token and broadcast) and Android; one whose state, event or priority is not
-    /// its payload's does not.
+    /// its payload's does not, nor an Android update whose `collapse_key` is not its priority's.
     @Test(arguments: [("ios", true), ("ios", false), ("android", true)])
     func thePayloadCheckReadsEachPlatformsBytes(_ platform: String, _ token: Bool) async throws {
         var configuration = PushRenderer.Configuration(mode: token ? .token : .broadcast(channelId: "dGVzdC1jaGFubmVs"))
@@ -522,6 +522,15 @@ struct SimulationTests {
         var priority = update
         priority.priority = update.priority == 10 ? 5 : 10
         #expect(problems(priority).contains { $0.contains("priority") }, "\(problems(priority))")
+        guard platform == "android" else { return }
+        // FCM's collapse_key: on a NORMAL update alone.
+        let normal = try #require(records.last { $0.event == .update && $0.priority == 5 })
+        var uncollapsed = normal
+        uncollapsed.payload = Data(String(decoding: normal.payload, as: UTF8.self).replacingOccurrences(of: "\"collapse_key\"", with: "\"collapse\"").utf8)
+        #expect(problems(uncollapsed).contains { $0.contains("without collapse_key") }, "\(problems(uncollapsed))")
+        var high = normal
+        high.priority = 10
+        #expect(problems(high).contains { $0.contains("collapse_key on a HIGH update") }, "\(problems(high))")
     }
 
     /// A broadcast push reaches devices only through a channel APNs has open: the sender keeps
@@ -549,6 +558,28 @@ struct SimulationTests {
         clock.advance(to: clock.now.addingTimeInterval(60))
         try await sender.send(records[1])
         #expect(sender.tried.count == 1 && sender.records.map(\.seq) == [records[1].seq])
+    }
+
+    /// The sender holds an activity's tries while it fails to a backoff: tried every second for
+    /// ten minutes is a violation; tried on a doubling backoff is not.
+    @Test(arguments: [(1.0, 1.0, true), (1.0, 2.0, false)])
+    func theSenderHoldsAFailingActivitysTriesToABackoff(_ first: TimeInterval, _ growth: Double, _ tooOften: Bool) async throws {
+        let clock = SimulatedClock()
+        var faults = SimulatedDay.SinkFaults()
+        let record = try await WireRulesTests.records(
+            try FeedReader.read(path: Make.fixtures.appendingPathComponent("overtime.json").path), PushRenderer.Configuration())[1]
+        faults.gameFailing = [.init(game: record.game, during: clock.now..<clock.now.addingTimeInterval(600))]
+        let sender = SimulatedSender(faults: faults, seed: 1, clock: clock)
+        sender.serve(clock)
+        var wait = first
+        while clock.now < faults.gameFailing[0].during.upperBound {
+            await #expect(throws: ScoreFeedError.self) { try await sender.send(record) }
+            clock.advance(to: clock.now.addingTimeInterval(wait))
+            wait = min(60, wait * growth)
+        }
+        let held = sender.triedTooOften(backoff: ResilientSink.Options().backoff)
+        #expect(held.checks == 1)
+        #expect(held.violations.isEmpty != tooOften, "\(held.violations)")
     }
 
     @Test func aBroadcastPushToAChannelNotOpenIsAStray() async throws {

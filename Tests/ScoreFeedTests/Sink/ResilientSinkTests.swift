@@ -403,6 +403,33 @@ struct ResilientSinkTests {
         #expect(queue.isDue(activity: "A", now: now), "delivered: its own wait is over")
     }
 
+    /// Once seen failing alone, an activity's wait grows with each failure, with nothing else
+    /// delivered in between (a quiet spell of the day). Before, it grew only when another
+    /// activity's record went out between two of its failures: `simulate` (seed 1, day 23), one
+    /// game's pushes failing for 816 s on a quiet evening, tried them 92 times, every 2 to 5 s.
+    @Test func anActivityFailingAloneInAQuietSpellStillBacksOff() {
+        var queue = DeliveryQueue(backoff: Backoff(initial: 2, multiplier: 2, maximum: 60, jitter: 0))
+        let a = Self.records("A", count: 1, end: false)[0], b = Self.records("B", count: 1, end: false)[0]
+        queue.enqueue(a)
+        _ = queue.begin(activity: "A")
+        queue.failed(activity: "A", now: Make.start, random: 0)
+        queue.enqueue(b)
+        _ = queue.begin(activity: "B")
+        queue.delivered(activity: "B")
+        var now = Make.start.addingTimeInterval(2)
+        var waits: [TimeInterval] = []
+        for _ in 0..<6 {
+            let begun = queue.begin(activity: "A")
+            #expect(begun != nil)
+            queue.failed(activity: "A", now: now, random: 0)
+            let due = queue.due(activity: "A")
+            waits.append(due.timeIntervalSince(now))
+            now = due
+        }
+        #expect(waits == [4, 8, 16, 32, 60, 60], "A's waits: \(waits)")
+        #expect(!queue.isFailing, "alone: the sink backs off no other activity")
+    }
+
     /// A sink that fails every record of one activity and delivers the others'.
     actor OneActivityFailingSink: PushSink {
         let failing: String
