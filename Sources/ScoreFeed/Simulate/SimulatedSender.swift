@@ -30,8 +30,19 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     public var strays: [String] { lock.withLock { strayPushes } }
     private var strayPushes: [String] = []
     private var made: [String: Int] = [:]
-    /// When each activity's sends failed, by activity and instance (`game platform instance`).
-    private var failedAt: [String: [Date]] = [:]
+    /// When requests failed, by what was tried (an activity's pushes, or a game's channel
+    /// requests) and the instance that tried them.
+    private var failedAt: [Tries: [Date]] = [:]
+    private struct Tries: Hashable, Comparable {
+        var game: String
+        /// The activity's platform; nil for the game's channel requests.
+        var platform: PushRenderer.Platform?
+        var instance: Int
+
+        static func < (a: Tries, b: Tries) -> Bool {
+            (a.game, a.platform?.rawValue ?? "", a.instance) < (b.game, b.platform?.rawValue ?? "", b.instance)
+        }
+    }
     /// The instance sending now (each starts its sink's backoff afresh).
     private var instance = 0
 
@@ -95,36 +106,44 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         lock.withLock {
             failures[kind, default: 0] += 1
             triedRecords.append(record)
-            failedAt["\(record.game) \(record.platform.rawValue) \(instance)", default: []].append(clock.now)
+            failedAt[Tries(game: record.game, platform: record.platform, instance: instance), default: []].append(clock.now)
         }
         return error
     }
 
-    /// An activity's sends tried more often while the sender failed than `backoff` allows: in
-    /// each window of failures (every push, or its game's), an instance tries an activity at most
-    /// once more than the waits of a backoff drawn at its shortest fit in the window, twice over
-    /// (the sink's backoff and the activity's own may each start afresh once in it), said as the
-    /// checker says a violation; and how many windows were held to it (each a check).
+    /// Requests tried more often while they failed than `backoff` allows: in each window of
+    /// failures (of every push, or of its game's; of APNs' channel service), an instance tries an
+    /// activity's pushes, or a game's channel requests, at most once more than the waits of a
+    /// backoff drawn at its shortest fit in the window, twice over (the sink's backoff and the
+    /// activity's own may each start afresh once in it). Said as the checker says a violation;
+    /// and how many windows were held to it (each a check).
     public func triedTooOften(backoff: Backoff) -> (checks: Int, violations: [String]) {
         let attempts = lock.withLock { failedAt }
         var checks = 0
         var violations: [String] = []
-        for (key, times) in attempts.sorted(by: { $0.key < $1.key }) {
-            let game = String(key.prefix { $0 != " " })
-            let windows = faults.failing + faults.gameFailing.filter { $0.game == game }.map(\.during)
+        for (tries, times) in attempts.sorted(by: { $0.key < $1.key }) {
+            let windows = tries.platform == nil
+                ? faults.channelOutages : faults.failing + faults.gameFailing.filter { $0.game == tries.game }.map(\.during)
             for window in windows {
                 let inWindow = times.filter { window.contains($0) }
-                let tries = inWindow.count
-                guard tries > 0 else { continue }
+                guard !inWindow.isEmpty else { continue }
                 checks += 1
-                let allowed = 2 * Self.tries(in: window.upperBound.timeIntervalSince(window.lowerBound), backoff: backoff) + 1
-                if tries > allowed {
-                    violations.append("activity \(key.split(separator: " ").prefix(2).joined(separator: " ")) (instance \(key.split(separator: " ").last ?? "")): its pushes were tried \(tries) times in \(Int(window.upperBound.timeIntervalSince(window.lowerBound))) s of failures, where a backoff allows \(allowed) (the first waits: \(zip(inWindow, inWindow.dropFirst()).prefix(12).map { JSONText.number($1.timeIntervalSince($0)) }.joined(separator: ", ")) s)")
-                }
+                let length = window.upperBound.timeIntervalSince(window.lowerBound)
+                let allowed = 2 * Self.tries(in: length, backoff: backoff) + 1
+                guard inWindow.count > allowed else { continue }
+                let what = tries.platform.map { "activity \(tries.game) \($0.rawValue)'s pushes" } ?? "game \(tries.game)'s channel requests"
+                let waits = zip(inWindow, inWindow.dropFirst()).prefix(12).map { JSONText.number($1.timeIntervalSince($0)) }
+                violations.append(
+                    "\(what) (instance \(tries.instance)) were tried \(inWindow.count) times in \(Int(length)) s of failures, where a backoff allows \(allowed) (the first waits: \(waits.joined(separator: ", ")) s)")
             }
         }
         return (checks, violations)
     }
+
+    /// The backoff a sender that fails is held to: doubling from 1 s to a minute, up to half of
+    /// each wait taken off at random (``ResilientSink/Options``' default, written out: the check
+    /// must not read the value it checks).
+    public static let expectedBackoff = Backoff(initial: 1, multiplier: 2, maximum: 60, jitter: 0.5)
 
     /// How many tries fit in `seconds` when each wait after a failure is `backoff`'s shortest.
     static func tries(in seconds: TimeInterval, backoff: Backoff) -> Int {
@@ -141,7 +160,10 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     public func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? {
         let now = self.now
         if faults.channelOutages.contains(where: { $0.contains(now) }) {
-            lock.withLock { failures["channel outage", default: 0] += 1 }
+            lock.withLock {
+                failures["channel outage", default: 0] += 1
+                if let game = request.game { failedAt[Tries(game: game, platform: nil, instance: instance), default: []].append(now) }
+            }
             throw ScoreFeedError(.io, "APNs' channel service did not answer")
         }
         return lock.withLock { () -> ChannelAnswer? in

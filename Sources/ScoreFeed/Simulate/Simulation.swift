@@ -183,7 +183,7 @@ public enum Simulation {
             checks += checker.checks
             violations += checker.violations.map { day.platforms.count == 1 ? $0 : "\(platform.rawValue): \($0)" }
         }
-        let backedOff = sender.triedTooOften(backoff: ResilientSink.Options().backoff)
+        let backedOff = sender.triedTooOften(backoff: SimulatedSender.expectedBackoff)
         violations += told.lost + cdn.tooSoon + backedOff.violations
         checks += cdn.retryAftersChecked + backedOff.checks
         if !violations.isEmpty {

@@ -577,7 +577,8 @@ struct SimulationTests {
             clock.advance(to: clock.now.addingTimeInterval(wait))
             wait = min(60, wait * growth)
         }
-        let held = sender.triedTooOften(backoff: ResilientSink.Options().backoff)
+        let held = sender.triedTooOften(backoff: SimulatedSender.expectedBackoff)
+        #expect(SimulatedSender.expectedBackoff == ResilientSink.Options().backoff, "the check holds the sink to its default")
         #expect(held.checks == 1)
         #expect(held.violations.isEmpty != tooOften, "\(held.violations)")
     }
