@@ -45,6 +45,10 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     }
     /// The instance sending now (each starts its sink's backoff afresh).
     private var instance = 0
+    /// When each instance started serving.
+    private var instanceStarts: [Date] = []
+    /// The channel deletes APNs answered: the game, the channel and when.
+    private var deletes: [(game: String, channel: String, at: Date)] = []
 
     public init(faults: SimulatedDay.SinkFaults, seed: UInt64, clock: SimulatedClock) {
         self.faults = faults
@@ -58,6 +62,7 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
             self.clock = clock
             live = true
             instance += 1
+            instanceStarts.append(clock.now)
         }
     }
 
@@ -140,6 +145,42 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         return (checks, violations)
     }
 
+    /// Channels deleted before `linger` had passed since their game's end was delivered to them
+    /// (within one instance, and for an end delivered as it was sent), said as the checker says a
+    /// violation; and how many deletes were held to it (each a check). Devices that missed the
+    /// end get it from the channel while it lingers.
+    public func deletedTooSoon(linger: TimeInterval) -> (checks: Int, violations: [String]) {
+        lock.withLock {
+            var checks = 0
+            var violations: [String] = []
+            for delete in deletes {
+                // The first end it got (its priority-5 copy, or an end sent again, may come later).
+                guard let first = records.indices.first(where: {
+                    records[$0].event == .end && records[$0].request.headers["apns-channel-id"] == delete.channel && deliveredAt[$0] <= delete.at
+                }) else { continue }
+                let end = deliveredAt[first]
+                if instanceStarts.contains(where: { $0 > end && $0 <= delete.at }) { continue }
+                // An end the sender took only after failing it: the engine counts the linger from
+                // when it handed the end over (the sink kept it), so it may run out sooner after
+                // the delivery. Not held to it (session 34's note).
+                if end.timeIntervalSince(records[first].sentAt) > faults.slowest + 1 { continue }
+                checks += 1
+                // The engine counts the linger from its moment, up to a slow request's length
+                // before the sender's delivery.
+                if delete.at.addingTimeInterval(faults.slowest + 1) < end.addingTimeInterval(linger) {
+                    violations.append(
+                        "game \(delete.game): its channel was deleted \(JSONText.number(delete.at.timeIntervalSince(end))) s after its end was delivered, not \(Int(linger)) s")
+                }
+            }
+            return (checks, violations)
+        }
+    }
+
+    /// How long a channel lingers after its game's end is delivered
+    /// (``PushRenderer/Configuration/defaultChannelLinger``, written out as
+    /// ``expectedBackoff`` is).
+    public static let expectedLinger: TimeInterval = 120
+
     /// The backoff a sender that fails is held to: doubling from 1 s to a minute, up to half of
     /// each wait taken off at random (``ResilientSink/Options``' default, written out: the check
     /// must not read the value it checks).
@@ -173,6 +214,9 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
                 return ChannelAnswer(status: 429, reason: "TooManyRequests")
             }
             let answer = channels.answer(request)
+            if request.action == .delete, answer.status == 200, let game = request.game, let channel = request.request.headers["apns-channel-id"] {
+                deletes.append((game, channel, clock.now))
+            }
             if request.action == .create, answer.status == 200, let game = request.game { made[game, default: 0] += 1 }
             return answer
         }

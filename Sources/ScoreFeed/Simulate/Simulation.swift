@@ -127,10 +127,14 @@ public enum Simulation {
                 guard let stop else {
                     finished = true
                     from = clock.now
-                    // The sender was down when the day's last run stopped: what it could not send
-                    // (a final) stays in the state directory, and goes out when the service runs
-                    // again on it once the sender is back, as an operator's next run would.
-                    if !rerun, let back = day.sink.failing.first(where: { $0.contains(from) })?.upperBound {
+                    // The sender was down, or the disk full, when the day's last run stopped
+                    // (its drain gave up: `poll --today` exits 75): what it could not send (a
+                    // final) goes out when the service runs again on its state directory once the
+                    // sender is back and the disk has room, as an operator's next run would (a
+                    // final the full disk kept from the journal is read from the feed again).
+                    let down = day.sink.failing.first(where: { $0.contains(from) })?.upperBound
+                    let full = day.diskFull.first(where: { $0.contains(from) })?.upperBound
+                    if !rerun, let back = [down, full].compactMap({ $0 }).max() {
                         stops.append(nil)
                         from = back.addingTimeInterval(1)
                         killed = nil
@@ -184,8 +188,9 @@ public enum Simulation {
             violations += checker.violations.map { day.platforms.count == 1 ? $0 : "\(platform.rawValue): \($0)" }
         }
         let backedOff = sender.triedTooOften(backoff: SimulatedSender.expectedBackoff)
-        violations += told.lost + cdn.tooSoon + backedOff.violations
-        checks += cdn.retryAftersChecked + backedOff.checks
+        let lingered = sender.deletedTooSoon(linger: SimulatedSender.expectedLinger)
+        violations += told.lost + cdn.tooSoon + backedOff.violations + lingered.violations
+        checks += cdn.retryAftersChecked + backedOff.checks + lingered.checks
         if !violations.isEmpty {
             // What the day's instances went through, for whoever reads the failure.
             let restarts = day.restarts.map {

@@ -583,6 +583,29 @@ struct SimulationTests {
         #expect(held.violations.isEmpty != tooOften, "\(held.violations)")
     }
 
+    /// A channel ScoreFeed made lingers after its game's end reached it: a delete 10 s after the
+    /// end's delivery is a violation, one at the linger is not.
+    @Test(arguments: [(10.0, false), (120.0, true)])
+    func aChannelLingersAfterItsEnd(_ after: TimeInterval, _ kept: Bool) async throws {
+        let clock = SimulatedClock()
+        let sender = SimulatedSender(faults: .init(), seed: 1, clock: clock)
+        sender.serve(clock)
+        let made = try #require(try await sender.manage(.create(game: "g", bundleId: "b", storage: 0, requestID: UUID().uuidString.lowercased())))
+        let channel = try #require(made.channelID)
+        var configuration = PushRenderer.Configuration(mode: .broadcast(channelId: channel))
+        configuration.bundleId = "b"
+        let records = try await WireRulesTests.records(try FeedReader.read(path: Make.fixtures.appendingPathComponent("overtime.json").path), configuration)
+        var end = try #require(records.last { $0.event == .end })
+        end.sentAt = clock.now
+        try await sender.send(end)
+        clock.advance(to: clock.now.addingTimeInterval(after))
+        _ = try await sender.manage(.delete(game: "g", bundleId: "b", channel: channel))
+        let lingered = sender.deletedTooSoon(linger: SimulatedSender.expectedLinger)
+        #expect(SimulatedSender.expectedLinger == PushRenderer.Configuration.defaultChannelLinger, "the check holds to the default linger")
+        #expect(lingered.checks == 1)
+        #expect(lingered.violations.isEmpty == kept, "\(lingered.violations)")
+    }
+
     @Test func aBroadcastPushToAChannelNotOpenIsAStray() async throws {
         let sender = SimulatedSender(faults: .init(), seed: 1, clock: SimulatedClock())
         let made = try #require(try await sender.manage(.create(game: "g", bundleId: "b", storage: 0, requestID: UUID().uuidString.lowercased())))
