@@ -150,7 +150,10 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     /// violation; and how many deletes were held to it (each a check). Devices that missed the
     /// end get it from the channel while it lingers.
     public func deletedTooSoon(linger: TimeInterval) -> (checks: Int, violations: [String]) {
-        lock.withLock {
+        // The engine counts the linger from its own moment, up to a slow request's length (and
+        // a second) before the sender's delivery.
+        let leeway = faults.slowest + 1
+        return lock.withLock {
             var checks = 0
             var violations: [String] = []
             for delete in deletes {
@@ -163,11 +166,9 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
                 // An end the sender took only after failing it: the engine counts the linger from
                 // when it handed the end over (the sink kept it), so it may run out sooner after
                 // the delivery. Not held to it (session 34's note).
-                if end.timeIntervalSince(records[first].sentAt) > faults.slowest + 1 { continue }
+                if end.timeIntervalSince(records[first].sentAt) > leeway { continue }
                 checks += 1
-                // The engine counts the linger from its moment, up to a slow request's length
-                // before the sender's delivery.
-                if delete.at.addingTimeInterval(faults.slowest + 1) < end.addingTimeInterval(linger) {
+                if delete.at.addingTimeInterval(leeway) < end.addingTimeInterval(linger) {
                     violations.append(
                         "game \(delete.game): its channel was deleted \(JSONText.number(delete.at.timeIntervalSince(end))) s after its end was delivered, not \(Int(linger)) s")
                 }

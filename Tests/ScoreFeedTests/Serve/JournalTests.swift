@@ -12,6 +12,22 @@ struct JournalTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-journal-\(UUID().uuidString)")
     }
 
+    /// A game's engine checkpointing into `dir` (its disk full while `fullDisk` says so), on a
+    /// manual clock, into a recording sink; and its events: the tip-off, then a basket every 30 s
+    /// up to event number `lastEvent`.
+    static func gameOnDisk(
+        _ dir: URL, fullDisk: CheckpointStore.FullDisk? = nil, lastEvent: Int
+    ) throws -> (store: CheckpointStore, clock: ManualClock, sink: RecordingSink, engine: MatchEngine, events: [GameEvent]) {
+        let store = try CheckpointStore(directory: dir, fullDisk: fullDisk)
+        let clock = ManualClock(Make.start)
+        let sink = RecordingSink()
+        let engine = MatchEngine(attributes: Make.attributes, clock: clock, sink: sink, checkpoints: store)
+        let events = [GameSessionTests.tipOff] + (2...lastEvent).map {
+            Make.event($0, .fieldGoal(points: 2, made: true), team: $0 % 2 == 0 ? .home : .away, at: Double($0) * 30)
+        }
+        return (store, clock, sink, engine, events)
+    }
+
     /// A session that records its inputs, fed `events` of a generated game.
     static func recorded(_ events: ArraySlice<GameEvent>, into session: inout GameSession) {
         for (index, event) in zip(events.indices, events) {
@@ -148,14 +164,8 @@ struct JournalTests {
     @Test func stateThatCannotBeWrittenHoldsThePushesAndNothingIsLost() async throws {
         let dir = Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let store = try CheckpointStore(directory: dir)
-        let clock = ManualClock(Make.start)
-        let sink = RecordingSink()
         // serve's policy: the checkpoint holds a coalescer's state.
-        let engine = MatchEngine(attributes: Make.attributes, clock: clock, sink: sink, checkpoints: store)
-        let events = [GameSessionTests.tipOff] + (2...6).map {
-            Make.event($0, .fieldGoal(points: 2, made: true), team: $0 % 2 == 0 ? .home : .away, at: Double($0) * 30)
-        }
+        let (store, clock, sink, engine, events) = try Self.gameOnDisk(dir, lastEvent: 6)
         try await engine.receive(events[0], index: 0)
         let before = await sink.records.count
         #expect(before > 0, "the first event's push went out (the snapshot was written)")
@@ -189,13 +199,7 @@ struct JournalTests {
         let dir = Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let full = Mutex(false)
-        let store = try CheckpointStore(directory: dir, fullDisk: { full.withLock { $0 } })
-        let clock = ManualClock(Make.start)
-        let sink = RecordingSink()
-        let engine = MatchEngine(attributes: Make.attributes, clock: clock, sink: sink, checkpoints: store)
-        let events = [GameSessionTests.tipOff] + (2...3).map {
-            Make.event($0, .fieldGoal(points: 2, made: true), team: $0 % 2 == 0 ? .home : .away, at: Double($0) * 30)
-        }
+        let (_, clock, sink, engine, events) = try Self.gameOnDisk(dir, fullDisk: { full.withLock { $0 } }, lastEvent: 3)
         try await engine.receive(events[0], index: 0)
         let before = await sink.records.count
         let noRetry = await engine.checkpointRetry
