@@ -289,7 +289,7 @@ public actor MatchEngine {
     /// Lets the policy act on time passing (a held push coming due, a channel's linger over).
     /// `holdingPushes`: see ``flush(holdingPushes:)``.
     public func tick(holdingPushes: Bool = false) async throws {
-        if checkpointFailure != nil { commit() }
+        if checkpointFailure != nil { commit(retrying: true) }
         let channel = session.channel
         measureLateness(clock.now)
         session.tick(now: clock.now)
@@ -376,7 +376,7 @@ public actor MatchEngine {
     /// go, and the pushes wait for a call without it: the caller, which knows the batch, says so
     /// on every call; the engine keeps no memory of it.
     public func flush(holdingPushes: Bool = false) async throws {
-        if checkpointFailure != nil { commit() }
+        if checkpointFailure != nil { commit(retrying: true) }
         try await deliver(holdingPushes: holdingPushes)
     }
 
@@ -540,8 +540,14 @@ public actor MatchEngine {
 
     /// Writes the checkpoint, when the engine has a store; a failure is kept (and stops delivery)
     /// until a later write succeeds.
-    private func commit() {
+    /// `retrying`: a call that tries a failed write again now (``flush(holdingPushes:)``,
+    /// ``tick(holdingPushes:)``), not waiting for ``checkpointRetry``.
+    private func commit(retrying: Bool = false) {
         guard let store else { return }
+        // While a write is failing, an input's commit waits for the retry (or a call that asks for
+        // one): each try encodes the whole game, its outbox growing meanwhile, and the session
+        // keeps every input it has not written until a try succeeds.
+        if !retrying, let retry = checkpointRetry, clock.now < retry { return }
         let start = ContinuousClock.now
         defer { metrics?.observeCheckpointWrite(MetricsRecorder.seconds(since: start), failed: checkpointFailure != nil) }
         do {

@@ -230,6 +230,38 @@ struct JournalTests {
         #expect(records.count > before && records.map(\.seq) == Array(1...records.count), "in order, none lost")
     }
 
+    /// Inputs that come while a write is failing wait for its retry: each try writes the whole
+    /// game, so a try per input would encode a snapshot per input, its outbox growing. The inputs
+    /// are kept, and the retry writes them all.
+    @Test func inputsWhileAWriteFailsWaitForItsRetry() async throws {
+        let dir = Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let full = Mutex(false)
+        let asked = Mutex(0)
+        let (store, clock, sink, engine, events) = try Self.gameOnDisk(
+            dir, fullDisk: { full.withLock { $0 } && asked.withLock { $0 += 1; return true } }, lastEvent: 8)
+        try await engine.receive(events[0], index: 0)
+        let before = await sink.records.count
+        full.withLock { $0 = true }
+        try await engine.receive(events[1], index: 1)
+        let tries = asked.withLock { $0 }
+        #expect(tries > 0 && (await engine.checkpointFailure) != nil, "the first input's write failed")
+        // The rest come before the retry (the clock stands still): no write is tried.
+        for (index, event) in events.enumerated().dropFirst(2) { try await engine.receive(event, index: index) }
+        #expect(asked.withLock { $0 } == tries, "no input tried a write before the retry")
+        full.withLock { $0 = false }
+        clock.advance(to: try #require(await engine.checkpointRetry))
+        try await engine.flush()
+        #expect(await engine.checkpointFailure == nil)
+        let records = await sink.records
+        #expect(records.count > before && records.map(\.seq) == Array(1...records.count), "in order, none lost")
+        // Events 2, 4, 6 and 8 scored for home, 3, 5 and 7 for away: all of them are on disk.
+        try store.journal.sync()
+        let entry = try #require(try store.readAll().first)
+        let disk = try GameSession.restore(try #require(entry.data), journal: entry.journal, file: entry.file.path)
+        #expect(disk.state.homeScore == 8 && disk.state.awayScore == 6, "every input was kept and written")
+    }
+
     /// A game that has ended and sent everything is folded into one snapshot: a restart later in
     /// the day reads it alone. Before, every restart after the final replayed the game's whole
     /// journal (about 230 KB for an NBA game): an eighth of a simulated day was restores.
