@@ -72,6 +72,32 @@ extension GameSession {
         channel.lingerIsOver(now: now)
     }
 
+    /// Whether the channel ScoreFeed made waits for the sink to deliver the game's `end` before
+    /// its linger starts: the end and its priority-5 copy have left the channel lane's outbox, and
+    /// the sink still held them (``endHeldBySink()``). ``endDrained(now:)`` starts the linger.
+    public var lingerWaitsForTheSink: Bool {
+        guard channel.origin == .scorefeed, case .open = channel.phase, let lane = channelLane else { return false }
+        return lanes[lane].policy.hasEnded && !lanes[lane].outboxHoldsAPush
+    }
+
+    /// The sink still holds the `end` just handed to it (its endpoint is down): the channel's
+    /// linger, which counts from the end's delivery, waits for ``endDrained(now:)``. Devices must
+    /// get the end before the channel goes.
+    public mutating func endHeldBySink() {
+        guard channel.origin == .scorefeed, case .lingering = channel.phase else { return }
+        record(.endHeld)
+        channel.reopen()
+    }
+
+    /// The sink holds none of the game's pushes any more (at `now`): a channel whose `end` it
+    /// held starts its linger.
+    public mutating func endDrained(now: Date) {
+        guard lingerWaitsForTheSink, let lane = channelLane else { return }
+        record(.endDrained(now: now))
+        advance(to: now)
+        channel.endDelivered(now: self.now, linger: lanes[lane].renderer.configuration.channelLinger)
+    }
+
     /// The sink holds none of the game's pushes: the delete goes next.
     public mutating func beginDelete(now: Date) {
         record(.beginDelete(now: now))

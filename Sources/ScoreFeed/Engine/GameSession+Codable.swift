@@ -203,8 +203,8 @@ extension GameSession: Codable {
     /// Applies today's options to a decoded game: its coalescer takes `configuration` (a game
     /// without a readable one gets a fresh coalescer that knows the score it takes over and
     /// counts the hour's budget as spent), its renderer `renderer`. A crash while the channel
-    /// lingered, or before the sink confirmed the end (``endWaitsForTheSink``), may have lost the
-    /// end in the sink: it goes out again, the same bytes (before the channel is deleted: no
+    /// lingered or waited for the sink to deliver the end (``lingerWaitsForTheSink``), or before
+    /// the sink confirmed the end (``endWaitsForTheSink``), may have lost the end in the sink: it goes out again, the same bytes (before the channel is deleted: no
     /// delete was sent while lingering).
     mutating func resume(renderer configuration: PushRenderer.Configuration, policy: Coalescer.Configuration) {
         resume(lanes: [PlatformLane.Options(renderer: configuration, policy: policy)])
@@ -226,7 +226,9 @@ extension GameSession: Codable {
             lanes[lane].renderer = lanes[lane].renderer.reconfigured(option.renderer)
         }
         let lingering = if case .lingering = channel.phase { true } else { false }
-        let again = endRecords.filter { lingering || keptForTheSink($0) }
+        // An end the sink held when the instance stopped may be lost with it, as one kept for it.
+        let waiting = lingerWaitsForTheSink
+        let again = endRecords.filter { lingering || waiting || keptForTheSink($0) }
         if !again.isEmpty {
             for lane in lanes.indices {
                 let platform = lanes[lane].platform

@@ -28,6 +28,10 @@ extension GameSession {
         case staleCopy
         case copy(written: Date)
         case endConfirmed
+        /// The sink still held the channel lane's `end` when it was handed over (``GameSession/endHeldBySink()``).
+        case endHeld
+        /// The sink delivered what it held of the game (``GameSession/endDrained(now:)``).
+        case endDrained(now: Date)
         /// A priority-10 update of this lane, decided at `sentAt` (beyond the assumed budget or
         /// within it), was superseded in the sink before it was tried (``GameSession/giveBack(_:)``).
         case givenBack(lane: Int, sentAt: Date, beyondBudget: Bool)
@@ -56,6 +60,8 @@ extension GameSession {
         case .staleCopy: ignoreStaleCopy()
         case .copy(let written): noteCopy(written: written)
         case .endConfirmed: confirmEnd()
+        case .endHeld: endHeldBySink()
+        case .endDrained(let now): endDrained(now: now)
         case .givenBack(let lane, let sentAt, let beyondBudget): giveBack(lane: lane, sentAt: sentAt, beyondBudget: beyondBudget)
         }
     }

@@ -485,7 +485,8 @@ public struct GameSession: Sendable {
     }
 
     /// Removes the oldest output from `lane`'s outbox once the sink has it (at `now`, the
-    /// engine's clock: once the `end` and its copy are delivered, the channel's linger starts).
+    /// engine's clock: once the `end` and its copy are delivered, the channel's linger starts;
+    /// ``endHeldBySink()`` puts it off while the sink still holds them).
     /// ``nextLaneOutput`` names the lane. False when the lane had nothing to remove.
     @discardableResult
     public mutating func delivered(lane: Int = 0, now: Date? = nil) -> Bool {
@@ -554,7 +555,7 @@ public struct GameSession: Sendable {
         if recordsInputs { unjournaled.append(input()) }
     }
 
-    private mutating func advance(to time: Date) {
+    mutating func advance(to time: Date) {
         if time > now { now = time }
     }
 

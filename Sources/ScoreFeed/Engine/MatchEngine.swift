@@ -310,12 +310,13 @@ public actor MatchEngine {
     /// Whether pushes wait because the game has no channel to send on.
     public var isHolding: Bool { peek { $0.isHolding } }
 
-    /// Whether channel work waits on the sink: a create or delete it has not answered, or a delete
-    /// that waits until it has delivered the game's pushes. The engine looks again on its next
+    /// Whether channel work waits on the sink: a create or delete it has not answered, a delete
+    /// that waits until it has delivered the game's pushes, or a linger that starts once it has
+    /// delivered the game's end (``GameSession/lingerWaitsForTheSink``). The engine looks again on its next
     /// call (``flush(holdingPushes:)``).
     public var channelWorkWaits: Bool {
         let now = clock.now
-        return peek { $0.channelRequestDue || $0.lingerIsOver(now: now) }
+        return peek { $0.channelRequestDue || $0.lingerIsOver(now: now) || $0.lingerWaitsForTheSink }
     }
 
     /// How a game gets its channel, as the service decides it.
@@ -464,8 +465,10 @@ public actor MatchEngine {
         }
         guard request != nil || output != nil else {
             // Nothing to send: an end the sink has delivered need not go again after a restart.
-            if peek({ $0.endWaitsForTheSink }), await sink.pending(game: attributes.gameId) == 0 {
+            // A channel whose end the sink held lingers from when the sink has delivered it.
+            if peek({ $0.endWaitsForTheSink || $0.lingerWaitsForTheSink }), await sink.pending(game: attributes.gameId) == 0 {
                 session.confirmEnd()
+                session.endDrained(now: clock.now)
                 commit()
             }
             // A linger that is over ends in the delete, once the sink holds none of the game's
@@ -512,7 +515,11 @@ public actor MatchEngine {
             }
             let took = session.delivered(lane: next?.lane ?? 0, now: clock.now)
             if !superseded.isEmpty { session.giveBack(superseded) }
-            if drained { session.confirmEnd() }
+            if drained {
+                session.confirmEnd()
+            } else if case .push(let record) = output, record.event == .end, next?.lane == peek({ $0.channelLane }) {
+                session.endHeldBySink()
+            }
             commit()
             // A delivery that took nothing from the outbox would be sent again and again: stop.
             if !took { return false }

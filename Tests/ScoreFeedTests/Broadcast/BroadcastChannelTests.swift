@@ -210,24 +210,76 @@ struct BroadcastChannelTests {
         #expect(first.event == .end && first.request.headers["apns-channel-id"] == "Y2gx")
     }
 
-    @Test func theDeleteWaitsWhileTheSinkStillHoldsTheEnd() async throws {
+    /// While the sink still holds the game's end (its webhook down), the channel does not linger
+    /// yet: its linger counts from when the sink has delivered the end, so devices get the whole
+    /// linger to receive it, however late it went out.
+    @Test func theLingerStartsOnceTheSinkHasDeliveredTheEnd() async throws {
         let clock = ManualClock(Make.start)
         let delivered = Delivered()
         let sink = CallbackSink(
             send: { _ in }, manage: { request in request.action == .create ? ChannelAnswer(status: 200, channelID: "Y2gx") : ChannelAnswer(status: 200) },
             pending: { _ in delivered.value ? 0 : 1 })
-        let session = GameSession(attributes: Make.attributes, renderer: Self.perGame.lingering(0), now: Make.start)
+        let session = GameSession(attributes: Make.attributes, renderer: Self.perGame.lingering(60), now: Make.start)
         let engine = MatchEngine(session: session, clock: clock, sink: sink)
         try await engine.setUpChannel(.create)
         try await engine.receiveOnFeedTime(Make.event(1, .periodStart, at: 0), index: 0)
         try await engine.receiveOnFeedTime(Make.event(2, .gameEnd, period: 4, clock: 0, at: 60), index: 1)
         try await engine.finish()
         let waits = await engine.channelWorkWaits
-        #expect(await engine.channel.state == "lingering" && waits, "the sink still holds the end")
+        let waitsForTheSink = await engine.current.lingerWaitsForTheSink
+        #expect(await engine.channel.state == "open" && waits && waitsForTheSink, "the sink still holds the end: no linger yet")
         #expect(await engine.deadline == nil, "no deadline spins while it waits")
+        // Past the linger as counted from the hand-over: the sink still holds the end.
+        clock.advance(by: 100)
+        try await engine.flush()
+        #expect(await engine.channel.state == "open")
         delivered.value = true
         try await engine.flush()
+        let drained = clock.now
+        #expect(await engine.channel.phase == .lingering(id: "Y2gx", until: drained.addingTimeInterval(60)), "the linger counts from the delivery")
+        clock.advance(by: 59)
+        try await engine.tick()
+        #expect(await engine.channel.state == "lingering")
+        clock.advance(by: 1)
+        try await engine.tick()
         #expect(await engine.channel.state == "deleted")
+    }
+
+    /// What the engine told the session about the sink (the end held, then delivered) is in its
+    /// journal: the game restored from its snapshot and journal is the game, byte for byte; and a
+    /// restart while the channel waits for the sink sends the end again (the sink's memory is gone).
+    @Test func aChannelWaitingForTheSinkIsJournaledAndARestartSendsTheEndAgain() throws {
+        var (session, end) = Self.endedOnChannel()
+        session.recordsInputs = true
+        _ = session.takeUnjournaled()
+        let snapshot = try session.encoded()
+        var ends: [PushRecord] = []
+        while case .output(.push(let record)) = session.nextDelivery {
+            if record.event == .end { ends.append(record) }
+            session.delivered(now: end.time)
+            if record.event == .end { session.endHeldBySink() }
+        }
+        #expect(session.channel.state == "open" && session.lingerWaitsForTheSink && !ends.isEmpty)
+        let waiting = session
+        session.endDrained(now: end.time.addingTimeInterval(30))
+        #expect(session.channel.phase == .lingering(id: "Y2gx", until: end.time.addingTimeInterval(90)))
+        let first = session.journaled + 1
+        let inputs = session.takeUnjournaled()
+        #expect(inputs.contains(.endHeld) && inputs.contains(.endDrained(now: end.time.addingTimeInterval(30))))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("channel-journal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("game.journal").path
+        let journal = Journal()
+        try journal.append(inputs, first: first, seq: session.renderer.seq, lastTimestamp: session.renderer.lastTimestamp, to: path)
+        try journal.sync()
+        // Read as written (a restore would send the end again: the channel lingers).
+        let replayed = try GameSession.read(snapshot, journal: try Data(contentsOf: URL(fileURLWithPath: path)), file: "t")
+        #expect(try replayed.encoded() == session.encoded(), "the journal gives back the game, byte for byte")
+        // Killed while the sink held the end: it goes out again before the channel lingers.
+        let restored = try GameSession.restore(waiting.encoded(), file: "t", renderer: Self.perGame)
+        #expect(restored.channel.state == "open")
+        #expect(Self.pushes(restored.outbox).map(\.seq) == ends.map(\.seq), "the end goes out again, the same records")
     }
 
     // MARK: - The engine
