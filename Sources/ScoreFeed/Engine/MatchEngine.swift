@@ -47,9 +47,11 @@ public actor MatchEngine {
     public private(set) var checkpointFailure: ScoreFeedError? {
         didSet {
             guard checkpointFailure != nil else {
+                if checkpointFailures > 0 { failing?.to = clock.now }
                 (checkpointFailures, checkpointRetry) = (0, nil)
                 return
             }
+            if checkpointFailures == 0 { failing = (clock.now, nil) }
             checkpointFailures += 1
             checkpointRetry = clock.now.addingTimeInterval(Self.checkpointBackoff.delay(afterFailure: checkpointFailures, random: 0))
         }
@@ -60,6 +62,9 @@ public actor MatchEngine {
     public private(set) var checkpointRetry: Date?
     /// Checkpoint writes failed in a row.
     private var checkpointFailures = 0
+    /// The last span in which the checkpoint could not be written (`to` nil while it lasts): a
+    /// deadline due in it is acted on at the write's retry (``wakeUp``), not counted late.
+    private var failing: (from: Date, to: Date?)?
     /// The retries' wait: a second after the first failure, doubling to half a minute, without
     /// jitter (one process's games share no server to spare). A failed try costs one write and
     /// at most a snapshot's encoding.
@@ -120,11 +125,11 @@ public actor MatchEngine {
     /// When the policy next wants ``tick(holdingPushes:)`` called.
     public var deadline: Date? { peek { $0.deadline } }
 
-    /// When the engine next wants to be called: its ``deadline``, or sooner to try a failed
-    /// checkpoint again (``checkpointRetry``).
+    /// When the engine next wants to be called: its ``deadline``; while a checkpoint write fails,
+    /// its retry alone (``checkpointRetry``): nothing can be sent before a write succeeds, and a
+    /// deadline that passes meanwhile is acted on then. Woken sooner, it would try a write each time.
     public var wakeUp: Date? {
-        guard let retry = checkpointRetry else { return deadline }
-        return min(deadline ?? retry, retry)
+        checkpointRetry ?? deadline
     }
 
     /// Whether the deadline is a catch-up's wait for its next part (``GameSession/settling``).
@@ -394,6 +399,7 @@ public actor MatchEngine {
     private func measureLateness(_ now: Date) {
         guard let metrics, let due = peek({ $0.deadline }), due >= began, due <= now, due != measuredDeadline else { return }
         measuredDeadline = due
+        if let failing, due >= failing.from, due <= failing.to ?? .distantFuture { return }
         metrics.observeDeadline(game: attributes.gameId, due: due, lateBy: now.timeIntervalSince(due))
     }
 

@@ -138,7 +138,9 @@ public struct Metrics: Hashable, Sendable {
     public var checkpointWrite = Histogram(bounds: Metrics.checkpointWriteBounds)
     /// How long after it came due each game's deadline (a held push, a catch-up's decision, a
     /// channel's linger) was acted on, on the game's clock. Deadlines that passed while no
-    /// instance ran (before a restart) are not counted: they are the restart's.
+    /// instance ran (before a restart) are not counted: they are the restart's; nor those that
+    /// passed while the game's checkpoint could not be written (nothing could go before a write
+    /// succeeded: the engine waits for the write's retry).
     public var deadlineLateness = Histogram(bounds: Metrics.deadlineLatenessBounds)
     public var checkpointErrors = 0
     public var pollRequests: [PollRequest: Int] = [:]

@@ -45,8 +45,9 @@ extension GameService {
     /// Lets game `id` act on its deadline at `now`, then takes in its next one.
     private func fire(_ id: String, _ engine: MatchEngine, now: Date, holdingPushes: Bool) async {
         var status = await Self.tick(engine, now: now, holdingPushes: holdingPushes)
-        // A deadline the tick could not move (its checkpoint cannot be written) is looked at
-        // again a second later, not at once: the timer must not spin.
+        // A deadline the tick did not move is looked at again a second later, not at once: the
+        // timer must not spin. (None should stay: while its checkpoint cannot be written, an
+        // engine wants its write's retry, which each failed try moves on.)
         if let deadline = status.deadline, deadline <= now { status.deadline = now.addingTimeInterval(1) }
         await absorb(id, status)
         await grantFreedChannels()
@@ -113,7 +114,7 @@ extension GameService {
                     next: {
                         guard let next = await engine.wakeUp, next <= giveUp else { return nil }
                         defer { previous = next }
-                        // The last tick could not move it (a checkpoint that cannot be written).
+                        // The last tick did not move it: looked at again half a second later (see ``fire``).
                         if next <= clock.now, next == previous { return clock.now.addingTimeInterval(0.5) }
                         return next
                     },

@@ -119,8 +119,24 @@ public struct SimulationInvariants {
     /// try their checkpoints again after each: the pushes decided meanwhile wait in their games'
     /// outboxes, as they do for a sender down.
     var diskTroubles: [Range<Date>] {
-        day.diskFull.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(MatchEngine.checkpointBackoff.maximum) }
+        day.diskFull.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(Self.expectedCheckpointRetry) }
     }
+
+    /// The longest an engine waits to try a failed checkpoint again: half a minute
+    /// (``MatchEngine/checkpointRetry``'s backoff, written out: the check must not read the value
+    /// it checks, as ``SimulatedSender/expectedBackoff``).
+    public static let expectedCheckpointRetry: TimeInterval = 30
+
+    /// A poller's backoff after failures: doubling from 1 s to a minute, up to half of each wait
+    /// taken off at random (``PollSchedule``'s default, written out).
+    public static let expectedPollBackoff = Backoff(initial: 1, multiplier: 2, maximum: 60, jitter: 0.5)
+
+    /// How long an iOS push's score may be shown before it is stale, and how long a final is kept
+    /// at least (the renderer's `staleAfter` and `dismissAfter` defaults, written out), and at
+    /// most (Apple's four hours).
+    public static let expectedStaleAfter: TimeInterval = 300
+    public static let expectedDismissAfter: TimeInterval = 900
+    public static let longestDismissal: TimeInterval = 4 * 3600
 
     /// The windows where the sender failed `game`'s pushes alone, with the retries' longest wait
     /// after each.
@@ -485,20 +501,19 @@ public struct SimulationInvariants {
     /// whose `dismissal-date` keeps the final less than `dismissAfter` or more than 4 h, or a
     /// final at priority 10 without its alert while `coalescer` alerts finals.
     public static func shownFor(_ push: PushRecord, coalescer: Coalescer.Configuration) -> [String] {
-        let renderer = Self.renderer
         let sent = Int(push.sentAt.timeIntervalSince1970.rounded(.down))
         var problems: [String] = []
         switch push.event {
         case .start, .update:
             let stale = number(after: "\"stale-date\":", in: push.payload)
-            if stale.map({ $0 < sent + Int(renderer.staleAfter) }) ?? true {
-                problems.append("its score is stale \(stale.map { "\($0 - sent) s after it is sent" } ?? "at once (no stale-date)"), not \(Int(renderer.staleAfter)) s")
+            if stale.map({ $0 < sent + Int(Self.expectedStaleAfter) }) ?? true {
+                problems.append("its score is stale \(stale.map { "\($0 - sent) s after it is sent" } ?? "at once (no stale-date)"), not \(Int(Self.expectedStaleAfter)) s")
             }
         case .end:
             let dismissal = number(after: "\"dismissal-date\":", in: push.payload)
-            let least = sent + Int(min(renderer.dismissAfter, PushRenderer.Configuration.maximumDismissal))
-            if dismissal.map({ $0 < least || $0 > sent + Int(PushRenderer.Configuration.maximumDismissal) }) ?? true {
-                problems.append("its final is dismissed \(dismissal.map { "\($0 - sent) s after it is sent" } ?? "when the system likes (no dismissal-date)"), not \(Int(renderer.dismissAfter)) s to 4 h")
+            let least = sent + Int(min(Self.expectedDismissAfter, Self.longestDismissal))
+            if dismissal.map({ $0 < least || $0 > sent + Int(Self.longestDismissal) }) ?? true {
+                problems.append("its final is dismissed \(dismissal.map { "\($0 - sent) s after it is sent" } ?? "when the system likes (no dismissal-date)"), not \(Int(Self.expectedDismissAfter)) s to 4 h")
             }
             if push.priority == 10, push.state.phase == .final, coalescer.alerts.final, !has("\"alert\":", in: push.payload) {
                 problems.append("a final at priority 10 without its alert")
@@ -506,9 +521,6 @@ public struct SimulationInvariants {
         }
         return problems
     }
-
-    /// The renderer's defaults, which simulated days render with (made once, not per push).
-    private static let renderer = PushRenderer.Configuration()
 
     /// The integer written after `key` in `payload` (`"stale-date":1735956878`); nil when the key
     /// is not there or no digit follows it.
@@ -694,7 +706,7 @@ public struct SimulationInvariants {
     /// (Counted from each trouble alone, a poller that never forgets its failures waits the
     /// longest after every trouble of its game, and is caught.)
     public static func feedTroubles(_ plan: SimulatedDay.Game, interval: TimeInterval, requestTimeout: TimeInterval) -> [Range<Date>] {
-        let schedule = PollSchedule(interval: interval)
+        let schedule = PollSchedule(interval: interval, backoff: Self.expectedPollBackoff)
         // The longest the poller's own schedule waits after `failures` in a row (an outage's
         // answers may ask for a `Retry-After`).
         let failure = PollSchedule.Outcome.failed(retryAfter: plan.outages.isEmpty ? nil : plan.outageRetryAfter ?? plan.drawnRetryAfter)

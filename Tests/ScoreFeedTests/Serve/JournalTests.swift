@@ -213,7 +213,7 @@ struct JournalTests {
         var waits: [TimeInterval] = []
         for _ in 0..<7 {
             let retry = try #require(await engine.checkpointRetry)
-            #expect(await engine.wakeUp == retry, "the engine wants its retry, having no deadline sooner")
+            #expect(await engine.wakeUp == retry, "the engine wants its retry alone")
             waits.append(retry.timeIntervalSince(clock.now))
             clock.advance(to: retry)
             try await engine.flush()
@@ -250,6 +250,8 @@ struct JournalTests {
         // The rest come before the retry (the clock stands still): no write is tried.
         for (index, event) in events.enumerated().dropFirst(2) { try await engine.receive(event, index: index) }
         #expect(asked.withLock { $0 } == tries, "no input tried a write before the retry")
+        let (retry, wakeUp) = (await engine.checkpointRetry, await engine.wakeUp)
+        #expect(retry != nil && wakeUp == retry, "the engine wants its retry")
         full.withLock { $0 = false }
         clock.advance(to: try #require(await engine.checkpointRetry))
         try await engine.flush()

@@ -606,6 +606,17 @@ struct SimulationTests {
         #expect(lingered.violations.isEmpty == kept, "\(lingered.violations)")
     }
 
+    /// The checker holds the product to its defaults written out, not read from the product (a
+    /// break that changed a default would move the check with it): each is pinned here.
+    @Test func theCheckersExpectationsAreTheProductsDefaults() {
+        let renderer = PushRenderer.Configuration()
+        #expect(SimulationInvariants.expectedStaleAfter == renderer.staleAfter)
+        #expect(SimulationInvariants.expectedDismissAfter == renderer.dismissAfter)
+        #expect(SimulationInvariants.longestDismissal == PushRenderer.Configuration.maximumDismissal)
+        #expect(SimulationInvariants.expectedPollBackoff == PollSchedule(interval: 30).backoff)
+        #expect(SimulationInvariants.expectedCheckpointRetry == MatchEngine.checkpointBackoff.maximum)
+    }
+
     @Test func aBroadcastPushToAChannelNotOpenIsAStray() async throws {
         let sender = SimulatedSender(faults: .init(), seed: 1, clock: SimulatedClock())
         let made = try #require(try await sender.manage(.create(game: "g", bundleId: "b", storage: 0, requestID: UUID().uuidString.lowercased())))
