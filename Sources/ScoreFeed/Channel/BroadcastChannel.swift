@@ -82,6 +82,12 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
         }
     }
 
+    /// Whether the channel lingers after its game's end (before its delete).
+    public var isLingering: Bool {
+        if case .lingering = phase { return true }
+        return false
+    }
+
     /// Whether the linger after the game's end is over at `now` (the delete may go once the sink
     /// holds none of the game's pushes).
     public func lingerIsOver(now: Date) -> Bool {

@@ -510,22 +510,30 @@ public actor MatchEngine {
             }
         } else if let output {
             var drained = false
+            // Whether the sink still holds some of the game's pushes (asked after an end, or a
+            // refusal, which may be the last output before a channel's linger).
+            var held = false
             var superseded: [PushRecord] = []
             switch output {
             case .push(let record):
                 superseded = try await sink.sendReportingSuperseded(record)
                 if let metrics, let source = record.sourceTime { metrics.observeFeedToPush(clock.now.timeIntervalSince(source)) }
                 // An end the sink delivered at once is not kept (one commit with its delivery).
-                if record.event == .end { drained = await sink.pending(game: attributes.gameId) == 0 }
-            case .refused(let refusal): try await sink.refused(refusal)
+                if record.event == .end {
+                    drained = await sink.pending(game: attributes.gameId) == 0
+                    held = !drained
+                }
+            case .refused(let refusal):
+                try await sink.refused(refusal)
+                held = await sink.pending(game: attributes.gameId) > 0
             }
+            let lingered = peek { $0.channel.isLingering }
             let took = session.delivered(lane: next?.lane ?? 0, now: clock.now)
             if !superseded.isEmpty { session.giveBack(superseded) }
-            if drained {
-                session.confirmEnd()
-            } else if case .push(let record) = output, record.event == .end, next?.lane == peek({ $0.channelLane }) {
-                session.endHeldBySink()
-            }
+            if drained { session.confirmEnd() }
+            // This delivery started the channel's linger while the sink still holds the end: the
+            // linger waits until the sink has delivered it.
+            if held, !lingered, peek({ $0.channel.isLingering }) { session.endHeldBySink() }
             commit()
             // A delivery that took nothing from the outbox would be sent again and again: stop.
             if !took { return false }
