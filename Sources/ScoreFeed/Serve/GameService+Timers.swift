@@ -121,10 +121,10 @@ extension GameService {
                     work: { now in await self.absorb(id, await Self.tick(engine, now: now)) })
             }
         }
-        await eachGame { id, engine in
-            try? await engine.flush()
-            await self.absorb(id, await EngineStatus.of(engine))
-        }
+        // A last try for each game: a checkpoint whose retry fell past `giveUp` may be written
+        // now, and a held push that came due meanwhile goes with it.
+        let clock = wallClock
+        await eachGame { id, engine in await self.absorb(id, await Self.tick(engine, now: clock.now)) }
     }
 
     /// Runs `work` for every game (or those of `ids`) and returns what it gave for each. On the
