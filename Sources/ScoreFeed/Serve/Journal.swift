@@ -60,15 +60,16 @@ public final class Journal: @unchecked Sendable {
 
     /// Buffers the inputs numbered from `first` for the journal at `path`; returns the line's
     /// bytes. Inputs that are all deliveries (and confirmed ends: one lost sends the end again;
-    /// and priorities given back: one lost leaves the budget spent) need only reach the kernel
-    /// before the next push; any other must be synced.
+    /// priorities given back: one lost leaves the budget spent; and what the sink did with a
+    /// channel's end, held or delivered: one lost sends the end again before the channel goes)
+    /// need only reach the kernel before the next push; any other must be synced.
     @discardableResult
     public func append(
         _ inputs: [GameSession.Input], first: Int, seq: Int, lastTimestamp: Int, to path: String
     ) throws(ScoreFeedError) -> Int {
         let mustSync = inputs.contains {
             switch $0 {
-            case .delivered, .deliveredOnLane, .endConfirmed, .givenBack: false
+            case .delivered, .deliveredOnLane, .endConfirmed, .givenBack, .endHeld, .endDrained: false
             default: true
             }
         }

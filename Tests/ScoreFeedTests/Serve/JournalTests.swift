@@ -362,6 +362,23 @@ struct JournalTests {
         #expect(journal.needsSync && journal.hasPending, "its lines wait for the disk")
     }
 
+    /// What a lost line costs decides whether it waits for a sync: a delivery, a confirmed end,
+    /// a priority given back, or what the sink did with a channel's end (each lost: the end or the
+    /// push goes again, or the budget stays spent) need only reach the kernel; an event must be synced.
+    @Test(arguments: [
+        (GameSession.Input.delivered(now: Make.start), false), (.endConfirmed, false), (.endHeld, false),
+        (.endDrained(now: Make.start), false), (.givenBack(lane: 0, sentAt: Make.start, beyondBudget: false), false),
+        (.tick(now: Make.start), true), (.beginDelete(now: Make.start), true),
+    ])
+    func whatALostLineCostsDecidesItsSync(_ input: GameSession.Input, _ synced: Bool) throws {
+        let dir = Self.directory()
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let journal = Journal()
+        try journal.append([input], first: 1, seq: 1, lastTimestamp: 1, to: dir.appendingPathComponent("g.journal").path)
+        #expect(journal.needsSync == synced)
+    }
+
     @Test func aLineThatDoesNotFollowOnEndsTheJournal() throws {
         let dir = Self.directory()
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
