@@ -47,11 +47,11 @@ public actor MatchEngine {
     public private(set) var checkpointFailure: ScoreFeedError? {
         didSet {
             guard checkpointFailure != nil else {
-                if checkpointFailures > 0 { failing?.to = clock.now }
+                if checkpointFailures > 0, let last = failing.indices.last { failing[last].to = clock.now }
                 (checkpointFailures, checkpointRetry) = (0, nil)
                 return
             }
-            if checkpointFailures == 0 { failing = (clock.now, nil) }
+            if checkpointFailures == 0 { failing = failing.suffix(7) + [(clock.now, nil)] }
             checkpointFailures += 1
             checkpointRetry = clock.now.addingTimeInterval(Self.checkpointBackoff.delay(afterFailure: checkpointFailures, random: 0))
         }
@@ -62,9 +62,9 @@ public actor MatchEngine {
     public private(set) var checkpointRetry: Date?
     /// Checkpoint writes failed in a row.
     private var checkpointFailures = 0
-    /// The last span in which the checkpoint could not be written (`to` nil while it lasts): a
-    /// deadline due in it is acted on at the write's retry (``wakeUp``), not counted late.
-    private var failing: (from: Date, to: Date?)?
+    /// The last eight spans in which the checkpoint could not be written (`to` nil while one
+    /// lasts): a deadline due in one is acted on at the write's retry (``wakeUp``), not counted late.
+    private var failing: [(from: Date, to: Date?)] = []
     /// The retries' wait: a second after the first failure, doubling to half a minute, without
     /// jitter (one process's games share no server to spare). A failed try costs one write and
     /// at most a snapshot's encoding.
@@ -399,7 +399,7 @@ public actor MatchEngine {
     private func measureLateness(_ now: Date) {
         guard let metrics, let due = peek({ $0.deadline }), due >= began, due <= now, due != measuredDeadline else { return }
         measuredDeadline = due
-        if let failing, due >= failing.from, due <= failing.to ?? .distantFuture { return }
+        if failing.contains(where: { due >= $0.from && due <= $0.to ?? .distantFuture }) { return }
         metrics.observeDeadline(game: attributes.gameId, due: due, lateBy: now.timeIntervalSince(due))
     }
 
