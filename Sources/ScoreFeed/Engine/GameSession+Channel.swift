@@ -84,7 +84,7 @@ extension GameSession {
     /// linger, which counts from the end's delivery, waits for ``endDrained(now:)``. Devices must
     /// get the end before the channel goes.
     public mutating func endHeldBySink() {
-        guard channel.origin == .scorefeed, case .lingering = channel.phase else { return }
+        guard channel.isLingering else { return }
         record(.endHeld)
         channel.reopen()
     }
@@ -95,7 +95,12 @@ extension GameSession {
         guard lingerWaitsForTheSink, let lane = channelLane else { return }
         record(.endDrained(now: now))
         advance(to: now)
-        channel.endDelivered(now: self.now, linger: lanes[lane].renderer.configuration.channelLinger)
+        startLinger(lane: lane)
+    }
+
+    /// The channel's linger starts now, as long as `lane`'s renderer says (a channel ScoreFeed made).
+    mutating func startLinger(lane: Int) {
+        channel.endDelivered(now: now, linger: lanes[lane].renderer.configuration.channelLinger)
     }
 
     /// The sink holds none of the game's pushes: the delete goes next.

@@ -225,7 +225,7 @@ extension GameSession: Codable {
             }
             lanes[lane].renderer = lanes[lane].renderer.reconfigured(option.renderer)
         }
-        let lingering = if case .lingering = channel.phase { true } else { false }
+        let lingering = channel.isLingering
         // An end the sink held when the instance stopped may be lost with it, as one kept for it.
         let waiting = lingerWaitsForTheSink
         let again = endRecords.filter { lingering || waiting || keptForTheSink($0) }

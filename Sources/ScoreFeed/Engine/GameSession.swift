@@ -505,9 +505,7 @@ public struct GameSession: Sendable {
         // channel's linger starts. (Read in place: reading an array's element copies it whole.)
         if Self.inPlace(&lanes[lane], { $0.policy.hasEnded && !$0.outboxHoldsAPush }) {
             advance(to: now ?? self.now)
-            if lanes.count == 1 || lane == channelLane {
-                channel.endDelivered(now: self.now, linger: lanes[lane].renderer.configuration.channelLinger)
-            }
+            if lanes.count == 1 || lane == channelLane { startLinger(lane: lane) }
         }
         return true
     }

@@ -47,11 +47,11 @@ public actor MatchEngine {
     public private(set) var checkpointFailure: ScoreFeedError? {
         didSet {
             guard checkpointFailure != nil else {
-                if checkpointFailures > 0, let last = failing.indices.last { failing[last].to = clock.now }
+                // A deadline that came due while no write could succeed is acted on now, at the retry.
+                if checkpointFailures > 0, let due = peek({ $0.deadline }), due <= clock.now { excuseLateness() }
                 (checkpointFailures, checkpointRetry) = (0, nil)
                 return
             }
-            if checkpointFailures == 0 { failing = failing.suffix(7) + [(clock.now, nil)] }
             checkpointFailures += 1
             checkpointRetry = clock.now.addingTimeInterval(Self.checkpointBackoff.delay(afterFailure: checkpointFailures, random: 0))
         }
@@ -62,9 +62,6 @@ public actor MatchEngine {
     public private(set) var checkpointRetry: Date?
     /// Checkpoint writes failed in a row.
     private var checkpointFailures = 0
-    /// The last eight spans in which the checkpoint could not be written (`to` nil while one
-    /// lasts): a deadline due in one is acted on at the write's retry (``wakeUp``), not counted late.
-    private var failing: [(from: Date, to: Date?)] = []
     /// The retries' wait: a second after the first failure, doubling to half a minute, without
     /// jitter (one process's games share no server to spare). A failed try costs one write and
     /// at most a snapshot's encoding.
@@ -389,7 +386,8 @@ public actor MatchEngine {
     // MARK: - Internals
 
     /// The deadline due now is held on purpose (a catch-up waiting for its next part while the
-    /// service takes input, ``GameService``): it is not counted late when it is acted on.
+    /// service takes input, ``GameService``), or came due while no checkpoint could be written:
+    /// it is not counted late when it is acted on.
     func excuseLateness() {
         measuredDeadline = peek { $0.deadline }
     }
@@ -399,7 +397,8 @@ public actor MatchEngine {
     private func measureLateness(_ now: Date) {
         guard let metrics, let due = peek({ $0.deadline }), due >= began, due <= now, due != measuredDeadline else { return }
         measuredDeadline = due
-        if failing.contains(where: { due >= $0.from && due <= $0.to ?? .distantFuture }) { return }
+        // Due while no write could succeed: the engine waits for the write's retry (``wakeUp``).
+        if checkpointFailure != nil { return }
         metrics.observeDeadline(game: attributes.gameId, due: due, lateBy: now.timeIntervalSince(due))
     }
 
@@ -509,31 +508,27 @@ public actor MatchEngine {
                 return !channelOnly && peek { $0.lanes.count > 1 }
             }
         } else if let output {
-            var drained = false
-            // Whether the sink still holds some of the game's pushes (asked after an end, or a
-            // refusal, which may be the last output before a channel's linger).
-            var held = false
+            // What the sink still holds of the game, asked after an end or a refusal (either may be
+            // the last output before the channel's linger).
+            var pending: Int?
             var superseded: [PushRecord] = []
             switch output {
             case .push(let record):
                 superseded = try await sink.sendReportingSuperseded(record)
                 if let metrics, let source = record.sourceTime { metrics.observeFeedToPush(clock.now.timeIntervalSince(source)) }
-                // An end the sink delivered at once is not kept (one commit with its delivery).
-                if record.event == .end {
-                    drained = await sink.pending(game: attributes.gameId) == 0
-                    held = !drained
-                }
+                if record.event == .end { pending = await sink.pending(game: attributes.gameId) }
             case .refused(let refusal):
                 try await sink.refused(refusal)
-                held = await sink.pending(game: attributes.gameId) > 0
+                pending = await sink.pending(game: attributes.gameId)
             }
-            let lingered = peek { $0.channel.isLingering }
+            let held = (pending ?? 0) > 0 && !peek { $0.channel.isLingering }
             let took = session.delivered(lane: next?.lane ?? 0, now: clock.now)
             if !superseded.isEmpty { session.giveBack(superseded) }
-            if drained { session.confirmEnd() }
+            // An end the sink delivered at once is not kept (one commit with its delivery).
+            if case .push(let record) = output, record.event == .end, pending == 0 { session.confirmEnd() }
             // This delivery started the channel's linger while the sink still holds the end: the
             // linger waits until the sink has delivered it.
-            if held, !lingered, peek({ $0.channel.isLingering }) { session.endHeldBySink() }
+            if held, peek({ $0.channel.isLingering }) { session.endHeldBySink() }
             commit()
             // A delivery that took nothing from the outbox would be sent again and again: stop.
             if !took { return false }
