@@ -461,10 +461,9 @@ public actor MatchEngine {
                     try journal.readyForPush(journalPath)
                 }
             } catch {
-                // The journal's lines wait in memory: the next try writes the whole game instead
-                // (a snapshot, which drops them), so a full disk's tries back off.
+                // The journal keeps its lines in memory: the retry writes them
+                // (``commit(retrying:)``), on a backoff.
                 checkpointFailure = error
-                snapshotted = false
                 return false
             }
         }
@@ -566,6 +565,9 @@ public actor MatchEngine {
         if !retrying, let retry = checkpointRetry, clock.now < retry { return }
         let start = ContinuousClock.now
         defer { metrics?.observeCheckpointWrite(MetricsRecorder.seconds(since: start), failed: checkpointFailure != nil) }
+        // Inputs taken from the session that neither the journal's buffer nor a snapshot holds:
+        // after a failure, the next commit writes the whole game instead.
+        var inputsTaken = false
         do {
             // A game that has ended and sent everything is folded into one snapshot once its
             // journal outweighs it: every later restart of the day reads the snapshot alone, not
@@ -578,12 +580,18 @@ public actor MatchEngine {
                 let inputs = session.takeUnjournaled()
                 if !inputs.isEmpty {
                     let numbering = peek { $0.numbering }
+                    inputsTaken = true
                     journalBytes += try store.journal.append(
                         inputs, first: first, seq: numbering.seq, lastTimestamp: numbering.lastTimestamp, to: journalPath)
+                    inputsTaken = false
                 }
+                // A write that failed left its lines in the journal's buffer: the retry writes
+                // them, so a full disk costs a write per try, not the whole game encoded.
+                if checkpointFailure != nil { try store.journal.sync(journalPath) }
             } else {
                 // The snapshot holds every input so far; the journal starts again after it.
                 _ = session.takeUnjournaled()
+                inputsTaken = true
                 let size = try store.write(for: attributes.gameId) { () throws(ScoreFeedError) -> Data in
                     do {
                         return try peek { session in try session.encoded() }
@@ -596,13 +604,12 @@ public actor MatchEngine {
                 snapshotted = true
                 snapshotBytes = size
                 journalBytes = 0
+                inputsTaken = false
             }
             checkpointFailure = nil
         } catch {
             checkpointFailure = error
         }
-        // Inputs a failed write took from the session are in no journal: the next commit writes
-        // the whole game instead.
-        if checkpointFailure != nil { snapshotted = false }
+        if inputsTaken { snapshotted = false }
     }
 }

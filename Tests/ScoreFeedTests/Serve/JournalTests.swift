@@ -199,9 +199,10 @@ struct JournalTests {
         let dir = Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let full = Mutex(false)
-        let (_, clock, sink, engine, events) = try Self.gameOnDisk(dir, fullDisk: { full.withLock { $0 } }, lastEvent: 3)
+        let (store, clock, sink, engine, events) = try Self.gameOnDisk(dir, fullDisk: { full.withLock { $0 } }, lastEvent: 3)
         try await engine.receive(events[0], index: 0)
         let before = await sink.records.count
+        let snapshots = store.journal.snapshots
         let noRetry = await engine.checkpointRetry
         #expect(before > 0 && noRetry == nil)
         full.withLock { $0 = true }
@@ -228,6 +229,13 @@ struct JournalTests {
         #expect(failure == nil && retry == nil)
         let records = await sink.records
         #expect(records.count > before && records.map(\.seq) == Array(1...records.count), "in order, none lost")
+        // The journal's write failed: its kept lines went, not the whole game (each try would
+        // have encoded it), and the disk holds every event.
+        #expect(store.journal.snapshots == snapshots, "no snapshot: the journal's lines were written")
+        try store.journal.sync()
+        let entry = try #require(try store.readAll().first)
+        let disk = try GameSession.restore(try #require(entry.data), journal: entry.journal, file: entry.file.path)
+        #expect(disk.state.homeScore == 2 && disk.state.awayScore == 2, "every input was kept and written")
     }
 
     /// Inputs that come while a write is failing wait for its retry: each try writes the whole
