@@ -27,6 +27,10 @@ public struct SimulatedDay: Sendable {
     public var isStorm = false
     /// What the poll path waits between requests.
     public var pollInterval: TimeInterval
+    /// How much sooner than a poller gives a silent game up its comeback must come to be the
+    /// running instance's to follow (``Game/comebackIsFollowed``): room for the poll that sees it
+    /// (an interval, a backoff, a `Retry-After`), ten minutes.
+    public static let comebackMargin: TimeInterval = 600
     /// How long a request that times out takes (the poller's `--timeout`; a drawn day's is the
     /// default, 10 s).
     public var requestTimeout: TimeInterval = 10
@@ -156,6 +160,14 @@ public struct SimulatedDay: Sendable {
 
         /// When the boxscore says final (two minutes after the last action appears), or nil.
         public var finalAt: Date? { lastAction?.addingTimeInterval(120) }
+
+        /// A comeback after a pause shorter than a poller waits for news
+        /// (``SimulationInvariants/expectedGiveUpAfter``), less ``comebackMargin`` for the polls
+        /// that see it: the instance running follows the game through it, and no restart is
+        /// planned to take it back.
+        public var comebackIsFollowed: Bool {
+            if case .comeback(_, let pause) = fate { pause < SimulationInvariants.expectedGiveUpAfter - SimulatedDay.comebackMargin } else { false }
+        }
     }
 
     /// An instance's death and the next one's start.
@@ -289,9 +301,12 @@ public struct SimulatedDay: Sendable {
                 at: plan.firstAction.addingTimeInterval(before + random.double(in: 0...1) * (last - before)),
                 downFor: random.double(in: 1...900), lostState: false, tornJournal: random.chance(0.5)))
         }
-        // A comeback is seen by an instance that starts after the feed is back.
+        // A comeback after a pause longer than a poller waits is seen by an instance that starts
+        // after the feed is back, as an operator's next run would. A sooner one is the running
+        // instance's to follow (``Game/comebackIsFollowed``): a restart would hide a poller that
+        // gave the game up too soon.
         for plan in games {
-            if case .comeback(let share, let pause) = plan.fate {
+            if case .comeback(let share, let pause) = plan.fate, !plan.comebackIsFollowed {
                 restarts.append(Restart(
                     at: plan.firstAction.addingTimeInterval(share * plan.game.span + pause + random.double(in: 60...1800)),
                     downFor: random.double(in: 1...120), lostState: false, tornJournal: random.chance(0.5)))

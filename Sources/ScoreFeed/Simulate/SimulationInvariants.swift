@@ -131,6 +131,11 @@ public struct SimulationInvariants {
     /// taken off at random (``PollSchedule``'s default, written out).
     public static let expectedPollBackoff = Backoff(initial: 1, multiplier: 2, maximum: 60, jitter: 0.5)
 
+    /// How long a poller follows a game that brings nothing new before it gives it up
+    /// (``FeedWatch/defaultGiveUpAfter``, written out): a comeback sooner than this is the
+    /// running instance's to follow (``SimulatedDay``).
+    public static let expectedGiveUpAfter: TimeInterval = 5400
+
     /// How long an iOS push's score may be shown before it is stale, and how long a final is kept
     /// at least (the renderer's `staleAfter` and `dismissAfter` defaults, written out), and at
     /// most (Apple's four hours).
@@ -197,10 +202,12 @@ public struct SimulationInvariants {
                   "game \(id) (silent): the last push shows \(last.state.homeScore)-\(last.state.awayScore), the feed \(stated.home)-\(stated.away)")
             return
         case .comeback(let share, let pause):
-            // Seen again only by an instance started once the feed was back; before that the
-            // game was given up, and rightly ends suspended where the feed stopped.
+            // A pause a poller waits through is followed to the final by the instance running.
+            // After a longer one the game is seen again only by an instance started once the feed
+            // was back; before that the game was given up, and rightly ends suspended where the
+            // feed stopped.
             let back = plan.firstAction.addingTimeInterval(share * plan.game.span + pause)
-            if !instances.contains(where: { $0 >= back }) {
+            if !plan.comebackIsFollowed, !instances.contains(where: { $0 >= back }) {
                 var silent = plan
                 silent.fate = .silent(at: share)
                 return checkEnd(silent, mine)
@@ -637,8 +644,8 @@ public struct SimulationInvariants {
     /// failing this game's pushes alone (and its retries after), around the news (another game's
     /// pushes failing alone excuse nothing); a slow sender (a batch waits for its games'
     /// requests, and each game's pushes for its own); a broadcast game while channels are refused or down
-    /// (and their retries after); a game paused for a comeback (given up, it is only taken back
-    /// by a later instance). Such a trouble excuses a wait only until it is over (with the
+    /// (and their retries after); a game paused for a comeback longer than a poller waits (given
+    /// up, it is only taken back by a later instance). Such a trouble excuses a wait only until it is over (with the
     /// troubles that overlap it): then the news goes within the same bound, whether or not the
     /// game has more news to carry it. Only a kill while the sender failed excuses a wait for
     /// good (the records the sink held are gone with the instance). `pushes`: the game's records, each once.
@@ -651,7 +658,7 @@ public struct SimulationInvariants {
         let wait = (plan.path == .poll ? day.pollInterval : 0) + Self.freshnessSlack
         let scored = plan.path == .poll ? plan.game.pollScores : plan.game.serveScores
         var hold = Double.infinity
-        if case .comeback(let share, _) = plan.fate { hold = share * plan.game.span }
+        if case .comeback(let share, _) = plan.fate, !plan.comebackIsFollowed { hold = share * plan.game.span }
         // Each news: when it appears, and the first push that shows it or a newer score.
         let news: [(at: Date, score: FinalScore)] = scored.compactMap { one in
             guard one.offset <= hold, let at = plan.date(at: one.offset) else { return nil }

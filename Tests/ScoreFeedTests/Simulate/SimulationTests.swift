@@ -615,6 +615,7 @@ struct SimulationTests {
         #expect(SimulationInvariants.longestDismissal == PushRenderer.Configuration.maximumDismissal)
         #expect(SimulationInvariants.expectedPollBackoff == PollSchedule(interval: 30).backoff)
         #expect(SimulationInvariants.expectedCheckpointRetry == MatchEngine.checkpointBackoff.maximum)
+        #expect(SimulationInvariants.expectedGiveUpAfter == FeedWatch.defaultGiveUpAfter)
     }
 
     @Test func aBroadcastPushToAChannelNotOpenIsAStray() async throws {
