@@ -21,7 +21,7 @@ answers every POST (any path) as APNs would answer the record in its body, one J
 Every request is appended to --log as one JSON line, once answered:
 {"n": 1, "kind": "create"|"delete"|"list"|"broadcast"|"push"|"bad", "game": ..., "channel": ...,
  "event": ..., "seq": ..., "status": 200, "reason": null, "action": "200", "key": <Idempotency-Key>,
- "body": "<the request body>"}
+ "t": <seconds on the server's monotonic clock when it answered>, "body": "<the request body>"}
 "channel" is the request's apns-channel-id (broadcast, delete) or the id made (create); "status"
 is what was answered (null when dropped).
 
@@ -36,6 +36,9 @@ Requests of other kinds behave normally and use no action. Actions:
   drop                      close the connection without answering, change nothing
   noid                      behave as APNs, but a create's answer lacks apns-channel-id
 With --token T, a request without "Authorization: Bearer T" gets 401 and changes nothing.
+With --down-after-end S, the first push record whose event is "end" takes the server down for S
+seconds: it and every request until then (of any kind, scripted or not) get 503 {"reason":"Down"}
+and change nothing (logged with action "down").
 
 GET /state answers {"open": {id: game}, "created": [{"channel", "game", "requestId"}],
 "deleted": [ids], "createsByGame": {game: count}}. Nothing but the log is kept on disk.
@@ -103,6 +106,7 @@ def main():
     parser.add_argument("--max-channels", type=int, default=10000)
     parser.add_argument("--dedupe-request-ids", action="store_true")
     parser.add_argument("--token", default=None)
+    parser.add_argument("--down-after-end", type=float, default=None)
     args = parser.parse_args()
     script = [a for a in args.script.split(",") if a]
     cycle = [a for a in args.cycle.split(",") if a] or ["200"]
@@ -115,7 +119,7 @@ def main():
         parser.error("--fault-on: unknown kinds %s (known: %s)" % (",".join(sorted(unknown)), ",".join(KINDS)))
 
     lock = threading.Lock()
-    counters = {"n": 0, "faults": 0}
+    counters = {"n": 0, "faults": 0, "down_until": None}
     open_channels = {}  # id -> game, in creation order
     created = []  # {"channel", "game", "requestId"}
     deleted = []
@@ -202,6 +206,12 @@ def main():
                 if kind in fault_on:
                     counters["faults"] += 1
                     action = action_for(counters["faults"])
+                now = time.monotonic()
+                if (args.down_after_end is not None and counters["down_until"] is None
+                        and kind in ("broadcast", "push") and record.get("event") == "end"):
+                    counters["down_until"] = now + args.down_after_end
+                if counters["down_until"] is not None and now < counters["down_until"]:
+                    action = "down"
             unauthorized = args.token is not None and authorization != "Bearer " + args.token
             if unauthorized:
                 action = "401"
@@ -229,8 +239,8 @@ def main():
                         status = 429
                         headers["Retry-After"] = action[4:]
                     else:
-                        status = int(action)
-                    reason = "Unauthorized" if unauthorized else "Injected"
+                        status = 503 if action == "down" else int(action)
+                    reason = "Unauthorized" if unauthorized else "Down" if action == "down" else "Injected"
                 if status is not None:
                     if reply is None:
                         reply = compact({"reason": reason}) if reason is not None else b"{}"
@@ -241,7 +251,7 @@ def main():
                 entry = {
                     "n": n, "kind": kind, "game": game, "channel": channel, "event": event, "seq": seq,
                     "status": status, "reason": reason, "action": action, "key": self.headers.get("Idempotency-Key"),
-                    "body": body.decode("utf-8", "replace"),
+                    "t": time.monotonic(), "body": body.decode("utf-8", "replace"),
                 }
                 with open(args.log, "a", encoding="utf-8") as log:
                     log.write(json.dumps(entry) + "\n")

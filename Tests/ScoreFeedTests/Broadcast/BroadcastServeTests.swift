@@ -26,13 +26,15 @@ struct BroadcastServeTests {
     /// A header channel for `game` that no other game has.
     static func channel(of game: String) -> String { Data("backend-\(game)".utf8).base64EncodedString() }
 
-    /// Runs `scorefeed serve --clock feed` with `lines` on stdin; returns its stdout lines and stderr.
-    static func serve(_ lines: [Data], _ arguments: [String]) async throws -> (lines: [String], stderr: String, status: Int32) {
-        try await OffPool.run { try serveOnThisThread(lines, arguments) }
+    /// Runs `scorefeed serve --clock feed` (or `clock`) with `lines` on stdin; returns its stdout
+    /// lines and stderr.
+    static func serve(_ lines: [Data], _ arguments: [String], clock: String = "feed") async throws -> (lines: [String], stderr: String, status: Int32) {
+        try await OffPool.run { try serveOnThisThread(lines, arguments, clock: clock) }
     }
 
-    /// ``serve(_:_:)`` waiting on the calling thread: for a value made once, where nothing can await.
-    static func serveOnThisThread(_ lines: [Data], _ arguments: [String]) throws -> (lines: [String], stderr: String, status: Int32) {
+    /// ``serve(_:_:clock:)`` waiting on the calling thread: for a value made once, where nothing
+    /// can await.
+    static func serveOnThisThread(_ lines: [Data], _ arguments: [String], clock: String = "feed") throws -> (lines: [String], stderr: String, status: Int32) {
         let folder = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in.jsonl"), output = folder.appendingPathComponent("out.jsonl")
@@ -42,7 +44,7 @@ struct BroadcastServeTests {
         try Data().write(to: errors)
         let process = Process()
         process.executableURL = ScoreFeedProcess.executable
-        process.arguments = ["serve", "--clock", "feed", "--bundle-id", "com.acme"] + arguments
+        process.arguments = ["serve", "--clock", clock, "--bundle-id", "com.acme"] + arguments
         process.standardInput = try FileHandle(forReadingFrom: input)
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: errors)
@@ -100,6 +102,30 @@ struct BroadcastServeTests {
         // Figures for the closing note, not assertions.
         let broadcasts = audit.requests.filter { $0.kind == .broadcast }
         print("broadcast figures: \(games.documents.count) games, \(audit.state.created.count) channels made, \(broadcasts.count) broadcasts (\(broadcasts.filter { $0.status == 200 }.count) accepted), \(audit.state.deleted.count) deleted, \(audit.state.open.count) open at exit, payloads equal token mode's: \(audit.payloads == Self.tokenPayloads)")
+    }
+
+    /// On the system clock, the webhook goes down for 3 s as the first end comes: each game's end
+    /// waits in the webhook's sink and goes once it is back, and each channel lingers its 2 s from
+    /// the end's delivery, not from its hand-over to the sink (which would delete it at once after
+    /// the delivery). The whole of each game arrives at once, so its end is its first broadcast.
+    @Test func aWebhookDownAcrossTheFinalsEndsEachGameAndItsChannelLingersFromTheDelivery() async throws {
+        let games = try #require(Self.games)
+        let two = Array(games.documents.prefix(2))
+        let server = try APNsTestServer(downAfterEnd: 3)
+        let linger: Double = 2
+        let run = try await Self.serve(
+            RealFeedServeTests.stream(two),
+            ["--mode", "broadcast", "--channels", "manage", "--channel-linger", "2", "--webhook", server.url.absoluteString], clock: "system")
+        #expect(run.status == 0, "\(run.stderr.suffix(500))")
+        let audit = try await BroadcastAudit(server)
+        try audit.check(finals: games.finals.filter { id, _ in two.contains { $0.attributes.gameId == id } }, oneChannel: true)
+        #expect(audit.requests.contains { $0.action == "down" && $0.event == "end" }, "the webhook was down as an end came")
+        for game in two.map(\.attributes.gameId) {
+            let ends = audit.requests.filter { $0.kind == .broadcast && $0.game == game && $0.event == "end" && $0.status == 200 }
+            let delivered = try #require(ends.compactMap(\.t).max(), "\(game)'s end was delivered")
+            let deleted = try #require(audit.requests.first { $0.kind == .delete && $0.game == game && $0.status == 200 }?.t, "\(game)'s channel was deleted")
+            #expect(deleted - delivered >= linger, "\(game)'s channel went \(deleted - delivered) s after its end was delivered, not \(linger) s")
+        }
     }
 
     @Test func aFailingChannelServiceHoldsTheGameAndItStillEndsOnItsOwnChannel() async throws {

@@ -49,6 +49,8 @@ final class APNsTestServer: Sendable {
         var action: String
         /// The `Idempotency-Key` header.
         var key: String?
+        /// When the server answered, in seconds on its monotonic clock.
+        var t: Double?
         /// The request body (the record's JSON line).
         var body: String
     }
@@ -80,10 +82,12 @@ final class APNsTestServer: Sendable {
     /// Starts a server on a free port. `script` lists the fault actions of requests 1, 2, … of
     /// the kinds in `faultOn` (nil: every kind), then `cycle` repeats; requests of other kinds are
     /// answered normally. `maxChannels` nil keeps the server's default (10000); `dedupe` makes a
-    /// create with an `apns-request-id` seen before return the channel it made then.
+    /// create with an `apns-request-id` seen before return the channel it made then;
+    /// `downAfterEnd`: the first push whose event is `end` takes the server down for that many
+    /// seconds (every request answered 503, action `down`).
     init(
         script: [String] = [], cycle: [String] = ["200"], faultOn: [Request.Kind]? = nil, maxChannels: Int? = nil,
-        dedupe: Bool = false, token: String? = nil
+        dedupe: Bool = false, token: String? = nil, downAfterEnd: Double? = nil
     ) throws {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("apns-\(UUID().uuidString).jsonl")
         var arguments = ["--port", "0", "--log", log.path, "--cycle", cycle.joined(separator: ",")]
@@ -92,6 +96,7 @@ final class APNsTestServer: Sendable {
         if let maxChannels { arguments += ["--max-channels", String(maxChannels)] }
         if dedupe { arguments.append("--dedupe-request-ids") }
         if let token { arguments += ["--token", token] }
+        if let downAfterEnd { arguments += ["--down-after-end", String(downAfterEnd)] }
         let (process, port) = try TestServerProcess.start(Self.script, arguments, what: "the APNs test server")
         self.port = port
         self.log = log
