@@ -461,9 +461,11 @@ public actor MatchEngine {
                     try journal.readyForPush(journalPath)
                 }
             } catch {
-                // The journal keeps its lines in memory: the retry writes them
-                // (``commit(retrying:)``), on a backoff.
+                // A write that failed and was cut back keeps its lines in memory: the retry writes
+                // them (``commit(retrying:)``), on a backoff. Else (a journal that cannot be
+                // opened, a sync that failed) the retry writes the whole game instead.
                 checkpointFailure = error
+                if !journal.keepsFailedLines(journalPath) { snapshotted = false }
                 return false
             }
         }
@@ -560,8 +562,8 @@ public actor MatchEngine {
     private func commit(retrying: Bool = false) {
         guard let store else { return }
         // While a write is failing, an input's commit waits for the retry (or a call that asks for
-        // one): each try encodes the whole game, its outbox growing meanwhile, and the session
-        // keeps every input it has not written until a try succeeds.
+        // one): a try may encode the whole game (when a snapshot failed), its outbox growing
+        // meanwhile, and the session keeps every input it has not written until a try succeeds.
         if !retrying, let retry = checkpointRetry, clock.now < retry { return }
         let start = ContinuousClock.now
         defer { metrics?.observeCheckpointWrite(MetricsRecorder.seconds(since: start), failed: checkpointFailure != nil) }
@@ -610,6 +612,6 @@ public actor MatchEngine {
         } catch {
             checkpointFailure = error
         }
-        if inputsTaken { snapshotted = false }
+        if inputsTaken || (checkpointFailure != nil && !store.journal.keepsFailedLines(journalPath)) { snapshotted = false }
     }
 }

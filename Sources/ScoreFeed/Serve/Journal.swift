@@ -24,6 +24,13 @@ public final class Journal: @unchecked Sendable {
     private var pending: [String: [UInt8]] = [:]
     /// Files written since their last sync.
     private var unsynced: Set<String> = []
+    /// Files whose last write failed and was cut back whole, their lines kept in ``pending``: a
+    /// retry of the write finishes the work (``keepsFailedLines(_:)``).
+    private var cutBack: Set<String> = []
+    /// Files whose sync failed, until ``reset(_:)``: Linux reports a failed write-back once, and a
+    /// later `fdatasync` may succeed without the pages it lost, so such a file is not trusted
+    /// again (its game writes a snapshot instead).
+    private var syncFailed: [String: ScoreFeedError] = [:]
     /// Whether lines that must be synced (not only deliveries) wait or are unsynced.
     private var owesSync = false
     /// Bytes written and syncs made since the service started (for `bench`).
@@ -113,6 +120,13 @@ public final class Journal: @unchecked Sendable {
         return length
     }
 
+    /// Whether the last write of `path` failed and was cut back whole, its lines kept to be
+    /// written again (a full disk, say): a retry of the write is all its game needs. Not after
+    /// a file that could not be opened, or a sync that failed: the game writes a snapshot.
+    public func keepsFailedLines(_ path: String) -> Bool {
+        lock.withLock { cutBack.contains(path) }
+    }
+
     /// Whether something must be synced before the next push leaves.
     public var needsSync: Bool {
         lock.withLock { owesSync }
@@ -130,6 +144,7 @@ public final class Journal: @unchecked Sendable {
     public func readyForPush(_ path: String) throws(ScoreFeedError) {
         lock.lock()
         defer { lock.unlock() }
+        if let failed = syncFailed[path] { throw failed }
         if owesSync { return try syncLocked(path) }
         guard !pending.isEmpty else { return }
         if let failure = Self.failure(writePending(), for: path) { throw failure }
@@ -148,14 +163,18 @@ public final class Journal: @unchecked Sendable {
     private func syncLocked(_ path: String?) throws(ScoreFeedError) {
         var failures = writePending()
         for file in unsynced.sorted() {
-            guard let fd = files[file] else { continue }
+            guard let fd = files[file], syncFailed[file] == nil else { continue }
             guard fdatasync(fd) == 0 else {
-                failures[file] = ScoreFeedError(.io, "cannot sync the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: file))
+                let failure = ScoreFeedError(.io, "cannot sync the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: file))
+                failures[file] = failure
+                syncFailed[file] = failure
+                cutBack.remove(file)
                 continue
             }
             syncs += 1
             unsynced.remove(file)
         }
+        for (file, failure) in syncFailed where failures[file] == nil { failures[file] = failure }
         owesSync = !failures.isEmpty
         if let failure = Self.failure(failures, for: path) { throw failure }
     }
@@ -177,18 +196,25 @@ public final class Journal: @unchecked Sendable {
                 fd = try descriptor(path)
             } catch {
                 failures[path] = error
+                cutBack.remove(path)
                 continue
             }
             let (written, failure) = fullDisk?() == true ? (0, ENOSPC) : bytes.withUnsafeBytes { FileWrite.all($0, to: fd) }
             guard failure == 0 else {
-                // The part that went in is cut off again (appended: it ends the file).
+                // The part that went in is cut off again (appended: it ends the file); only a file
+                // cut back whole may take the same lines again.
                 let end = lseek(fd, 0, SEEK_END)
-                if end >= written { _ = ftruncate(fd, end - off_t(written)) }
+                if written == 0 || (end >= written && ftruncate(fd, end - off_t(written)) == 0) {
+                    cutBack.insert(path)
+                } else {
+                    cutBack.remove(path)
+                }
                 failures[path] = ScoreFeedError(.io, "cannot write the journal: \(ScoreFeedError.errnoText(failure))", at: .init(file: path))
                 continue
             }
             bytesWritten += bytes.count
             pending[path] = nil
+            cutBack.remove(path)
             unsynced.insert(path)
         }
         return failures
@@ -200,6 +226,8 @@ public final class Journal: @unchecked Sendable {
         lock.withLock {
             pending[path] = nil
             unsynced.remove(path)
+            cutBack.remove(path)
+            syncFailed[path] = nil
             if let fd = files[path] {
                 _ = ftruncate(fd, 0)
             } else {

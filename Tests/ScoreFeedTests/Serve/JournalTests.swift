@@ -194,7 +194,7 @@ struct JournalTests {
     /// called again on a backoff (a second after the first failure, doubling with each failure to
     /// half a minute, ``MatchEngine/checkpointRetry``), each try failing writes nothing, and the first call
     /// after the disk has room sends every push in order. The first failure is the journal's (the
-    /// game had its snapshot); the tries after it write the whole game.
+    /// game had its snapshot), cut back whole: the tries after it write its kept lines again.
     @Test func aFullDiskIsTriedAgainOnABackoffAndThePushesGoOnceItHasRoom() async throws {
         let dir = Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -238,8 +238,37 @@ struct JournalTests {
         #expect(disk.state.homeScore == 2 && disk.state.awayScore == 2, "every input was kept and written")
     }
 
-    /// Inputs that come while a write is failing wait for its retry: each try writes the whole
-    /// game, so a try per input would encode a snapshot per input, its outbox growing. The inputs
+    /// A journal that cannot be opened (a directory where its file goes) while snapshots can be
+    /// written: its lines are not kept for a retry that would fail the same way for good; each
+    /// try writes the whole game instead, and every push goes out, in order.
+    @Test func aJournalThatCannotBeOpenedFallsBackToSnapshots() async throws {
+        let dir = Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (store, clock, sink, engine, events) = try Self.gameOnDisk(dir, lastEvent: 6)
+        let journal = CheckpointStore.journalURL(of: store.url(for: Make.attributes.gameId))
+        try FileManager.default.createDirectory(at: journal, withIntermediateDirectories: true)
+        for (index, event) in events.enumerated() {
+            clock.advance(to: max(clock.now, event.time))
+            try await engine.receive(event, index: index)
+        }
+        let before = await sink.records.count
+        let (waiting, failed) = (await engine.current.outboxCount, await engine.checkpointFailure)
+        #expect(failed != nil && waiting > 0, "the journal could not be written: a push waits")
+        #expect(!store.journal.keepsFailedLines(journal.path), "an open that failed keeps nothing for a retry")
+        var tries = 0
+        while let retry = await engine.checkpointRetry, tries < 40 {
+            clock.advance(to: retry)
+            try await engine.flush()
+            tries += 1
+        }
+        let records = await sink.records
+        #expect(records.count >= before && records.map(\.seq) == Array(1...records.count), "in order, after \(tries) tries")
+        let (left, failure) = (await engine.current.outboxCount, await engine.checkpointFailure)
+        #expect(left == 0 && failure == nil, "every push went: none is left")
+    }
+
+    /// Inputs that come while a write is failing wait for its retry: a try may write the whole
+    /// game, so a try per input could encode a snapshot per input, its outbox growing. The inputs
     /// are kept, and the retry writes them all.
     @Test func inputsWhileAWriteFailsWaitForItsRetry() async throws {
         let dir = Self.directory()
