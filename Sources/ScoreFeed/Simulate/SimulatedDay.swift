@@ -27,10 +27,26 @@ public struct SimulatedDay: Sendable {
     public var isStorm = false
     /// What the poll path waits between requests.
     public var pollInterval: TimeInterval
-    /// How much sooner than a poller gives a silent game up its comeback must come to be the
-    /// running instance's to follow (``Game/comebackIsFollowed``): room for the poll that sees it
-    /// (an interval, a backoff, a `Retry-After`), ten minutes.
+    /// Room for the poll that sees a comeback besides its interval (a backoff, a `Retry-After`, a
+    /// stale copy), ten minutes: see ``followsComeback(_:interval:)``.
     public static let comebackMargin: TimeInterval = 600
+
+    /// Whether a poller that polls every `interval` sees `plan`'s comeback before it gives the game
+    /// up (``SimulationInvariants/expectedGiveUpAfter`` of nothing new): the silence it sees (the
+    /// pause and the gap between the actions around it, a halftime's quarter of an hour, say),
+    /// the feed's troubles in the give-up's span after the comeback (outages, time-outs, garbage),
+    /// the interval and ``comebackMargin`` all fit in it.
+    public static func followsComeback(_ plan: Game, interval: TimeInterval) -> Bool {
+        guard case .comeback(let share, let pause) = plan.fate else { return false }
+        let hold = share * plan.game.span
+        let before = plan.game.actions.last { $0.offset <= hold }?.offset ?? 0
+        let after = plan.game.actions.first { $0.offset > hold }?.offset ?? plan.game.span
+        let back = plan.firstAction.addingTimeInterval(after + pause)
+        let watched = back..<back.addingTimeInterval(SimulationInvariants.expectedGiveUpAfter)
+        let troubles = (plan.outages + plan.timeouts + plan.hostile).filter { $0.overlaps(watched) }
+            .reduce(0) { $0 + $1.upperBound.timeIntervalSince($1.lowerBound) }
+        return after - before + pause + troubles + interval + comebackMargin < SimulationInvariants.expectedGiveUpAfter
+    }
     /// How long a request that times out takes (the poller's `--timeout`; a drawn day's is the
     /// default, 10 s).
     public var requestTimeout: TimeInterval = 10
@@ -161,13 +177,10 @@ public struct SimulatedDay: Sendable {
         /// When the boxscore says final (two minutes after the last action appears), or nil.
         public var finalAt: Date? { lastAction?.addingTimeInterval(120) }
 
-        /// A comeback after a pause shorter than a poller waits for news
-        /// (``SimulationInvariants/expectedGiveUpAfter``), less ``comebackMargin`` for the polls
-        /// that see it: the instance running follows the game through it, and no restart is
-        /// planned to take it back.
-        public var comebackIsFollowed: Bool {
-            if case .comeback(_, let pause) = fate { pause < SimulationInvariants.expectedGiveUpAfter - SimulatedDay.comebackMargin } else { false }
-        }
+        /// The instance running must follow this game through its comeback to the final, and no
+        /// restart is planned to take it back: set when the day is drawn
+        /// (``SimulatedDay/followsComeback(_:interval:)``); false for a game made by hand.
+        public var comebackIsFollowed = false
     }
 
     /// An instance's death and the next one's start.
@@ -270,6 +283,7 @@ public struct SimulatedDay: Sendable {
                 if random.chance(0.2) { plan.hostile = (0..<random.int(in: 1...2)).map { _ in window(300) } }
                 if random.chance(storm ? 0.6 : 0.3) { plan.staleShare = random.double(in: 0.05...0.4) }
             }
+            plan.comebackIsFollowed = Self.followsComeback(plan, interval: pollInterval)
             games.append(plan)
         }
         self.games = games
@@ -301,10 +315,10 @@ public struct SimulatedDay: Sendable {
                 at: plan.firstAction.addingTimeInterval(before + random.double(in: 0...1) * (last - before)),
                 downFor: random.double(in: 1...900), lostState: false, tornJournal: random.chance(0.5)))
         }
-        // A comeback after a pause longer than a poller waits is seen by an instance that starts
-        // after the feed is back, as an operator's next run would. A sooner one is the running
-        // instance's to follow (``Game/comebackIsFollowed``): a restart would hide a poller that
-        // gave the game up too soon.
+        // A comeback after a silence longer than a poller waits is seen by an instance that
+        // starts after the feed is back, as an operator's next run would. A sooner one is the
+        // running instance's to follow (``Game/comebackIsFollowed``): a restart would hide a
+        // poller that gave the game up too soon.
         for plan in games {
             if case .comeback(let share, let pause) = plan.fate, !plan.comebackIsFollowed {
                 restarts.append(Restart(
