@@ -4,11 +4,29 @@ import Foundation
 /// Swift's cooperative pool. The pool has one thread per core: a test that blocks one for a
 /// child's whole life stalls every other test of the run on a 2-core machine.
 enum OffPool {
+    /// `work` is let go before the caller resumes: a caller that lent it a closure
+    /// (`withoutActuallyEscaping`, as `JoinTests.run` does) finds it unescaped. The thread's own
+    /// block outlives the resume, and held `work` in it: the process crashed, now and then, with
+    /// "closure argument was escaped in withoutActuallyEscaping block".
     static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread { continuation.resume(with: Result { try work() }) }
+        let held = Held(work)
+        return try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                let result = Result { try held.take()() }
+                continuation.resume(with: result)
+            }
             thread.stackSize = 4 << 20
             thread.start()
+        }
+    }
+
+    /// The work, handed to the thread once and let go as it is taken.
+    private final class Held<T>: @unchecked Sendable {
+        private var work: (@Sendable () throws -> T)?
+        init(_ work: @escaping @Sendable () throws -> T) { self.work = work }
+        func take() -> @Sendable () throws -> T {
+            defer { work = nil }
+            return work!
         }
     }
 }
