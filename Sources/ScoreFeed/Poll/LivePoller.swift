@@ -348,13 +348,16 @@ public struct LivePoller: Sendable {
     /// back: waiting is right. A copy that lists the game's end while the boxscore does not say
     /// final waits so too, however new: the boxscore may be a stale edge's, and the lost instance
     /// may have ended the game on a newer one (the end of the last period shown after it). A
-    /// final boxscore beside a play-by-play that has not reached it is not handed at all
+    /// copy behind a live boxscore read with it (``LiveSnapshot/behindBoxscore``) waits too, however
+    /// recent its `meta.time`: the edge that served it lags (seen on a simulated day, seed 1, day
+    /// 1285: a copy 25 s old showed 19-10 after the lost instance had shown the boxscore's 22-10).
+    /// A final boxscore beside a play-by-play that has not reached it is not handed at all
     /// (``LiveSnapshot/playsBehindFinal``).
     /// A game the instance holds refuses older copies by its checkpoint (``GameSession/newestCopy``)
     /// and waits for nothing, but for a wait restored open.
     func firstCopyWait(_ snapshot: LiveSnapshot, after before: GameService.Standing, waited: inout Int, nextAnswer: TimeInterval) -> TimeInterval {
         guard waited < Self.oldCopiesWaited, before.progress == 0 || waited > 0, snapshot.end == nil,
-              snapshot.endListed || snapshot.stamp.written.map({ clock.now.timeIntervalSince($0) > schedule.interval }) == true
+              snapshot.endListed || snapshot.behindBoxscore || snapshot.stamp.written.map({ clock.now.timeIntervalSince($0) > schedule.interval }) == true
         else {
             waited = Self.oldCopiesWaited
             return 0

@@ -29,6 +29,9 @@ public struct LiveSnapshot: Sendable {
     /// the last actions), and its last action may not be the game's. (Without a boxscore only
     /// the listed end makes ``end``.)
     public var playsBehindFinal: Bool { end != nil && !endListed }
+    /// Whether a boxscore that says live states more points for a team than the copy's newest
+    /// action: the copy lags the feed (a stale edge's), however recent its `meta.time`.
+    public var behindBoxscore = false
     /// Actions that could not be read.
     public var rejected: [ScoreFeedError]
     /// Whether home and away are known (from the boxscore, or from baskets already scored): a
@@ -101,6 +104,10 @@ public struct LiveSnapshot: Sendable {
                 && feed.attributes.home.id != feed.attributes.away.id,
             stamp: NewestCopy.Stamp(written: feed.written, newestAction: folded.newestAction ?? 0), repeated: repeated)
         snapshot.endListed = folded.ownEnd != nil
+        if let box, box.status == .live, let stated = box.score {
+            let copy = folded.stated ?? FinalScore(home: 0, away: 0)
+            snapshot.behindBoxscore = stated.home > copy.home || stated.away > copy.away
+        }
         let over = box.map { $0.status == .final } ?? (folded.ownEnd != nil)
         if over {
             if let final = box?.score { snapshot.score = final }

@@ -681,6 +681,7 @@ public struct SimulationInvariants {
         let troubles = Self.feedTroubles(plan, interval: day.pollInterval, requestTimeout: day.requestTimeout)
             + sender + diskTroubles
             + day.restarts.map { $0.at..<$0.at.addingTimeInterval($0.downFor + wait) }
+            + endListedWaits(plan)
         // The sender's troubles an instance was killed in: the records its sink still held are
         // gone with it (the checkpoint has them handed over), so what they showed waits for the
         // game's next push after the restart.
@@ -698,6 +699,17 @@ public struct SimulationInvariants {
                       + (shown[index].map { "no push showed it or newer for \(Int(lag ?? 0)) s (seq \($0.seq) did)" }
                           ?? "no push ever showed it or newer")
                       + "; at most \(Int(most)) s" + (most > wait ? " (troubles around it included)" : ""))
+        }
+    }
+
+    /// An instance started on an empty state directory between the game's last action and its
+    /// boxscore's final: its first copy lists the end, which it holds until the final (a lost
+    /// instance may have ended the game on a newer copy: ``LivePoller``'s wait for a first copy),
+    /// and the play-by-play's next poll after the boxscore's decides it. Found at seed 1, day 1063.
+    func endListedWaits(_ plan: SimulatedDay.Game) -> [Range<Date>] {
+        guard plan.path == .poll, let last = plan.lastAction, let final = plan.finalAt else { return [] }
+        return zip(instances, lostState).compactMap { started, lost in
+            lost && last <= started && started < final ? started..<final.addingTimeInterval(day.pollInterval) : nil
         }
     }
 
