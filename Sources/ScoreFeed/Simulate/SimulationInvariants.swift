@@ -702,14 +702,21 @@ public struct SimulationInvariants {
         }
     }
 
-    /// An instance started on an empty state directory between the game's last action and its
-    /// boxscore's final: its first copy lists the end, which it holds until the final (a lost
-    /// instance may have ended the game on a newer copy: ``LivePoller``'s wait for a first copy),
-    /// and the play-by-play's next poll after the boxscore's decides it. Found at seed 1, day 1063.
+    /// A poller new to the game (an instance started on an empty state directory, or the game's
+    /// join) whose first answer comes between the game's last action and its boxscore's final
+    /// (the feed's troubles may put it off): its first copy lists the end, which it holds until
+    /// the final (a lost instance may have ended the game on a newer copy: ``LivePoller``'s wait
+    /// for a first copy), and the play-by-play's next poll after the boxscore's decides it. Found
+    /// at seed 1, days 1063 (a restart) and 1453 (a join in an outage).
     func endListedWaits(_ plan: SimulatedDay.Game) -> [Range<Date>] {
         guard plan.path == .poll, let last = plan.lastAction, let final = plan.finalAt else { return [] }
-        return zip(instances, lostState).compactMap { started, lost in
-            lost && last <= started && started < final ? started..<final.addingTimeInterval(day.pollInterval) : nil
+        let feed = Self.feedTroubles(plan, interval: day.pollInterval, requestTimeout: day.requestTimeout)
+        let starts = zip(instances, lostState).filter(\.1).map(\.0) + [plan.join].compactMap { $0 }
+        return starts.compactMap { started in
+            // The latest the first answer can come: through the troubles the start falls in.
+            var answer = started
+            while let trouble = feed.first(where: { $0.contains(answer) }) { answer = trouble.upperBound }
+            return started < final && last <= answer ? max(started, last)..<final.addingTimeInterval(day.pollInterval) : nil
         }
     }
 
