@@ -461,11 +461,7 @@ public actor MatchEngine {
                     try journal.readyForPush(journalPath)
                 }
             } catch {
-                // A write that failed and was cut back keeps its lines in memory: the retry writes
-                // them (``commit(retrying:)``), on a backoff. Else (a journal that cannot be
-                // opened, a sync that failed) the retry writes the whole game instead.
-                checkpointFailure = error
-                if !journal.keepsFailedLines(journalPath) { snapshotted = false }
+                writeFailed(error)
                 return false
             }
         }
@@ -610,8 +606,16 @@ public actor MatchEngine {
             }
             checkpointFailure = nil
         } catch {
-            checkpointFailure = error
+            writeFailed(error, inputsTaken: inputsTaken)
         }
-        if inputsTaken || (checkpointFailure != nil && !store.journal.keepsFailedLines(journalPath)) { snapshotted = false }
+    }
+
+    /// Keeps `error` as the checkpoint's failure; the retry (``commit(retrying:)``, on a backoff)
+    /// writes what failed: the journal's lines when its write was cut back whole and kept them,
+    /// else (inputs taken that no buffer holds, a journal that cannot be opened, a sync that
+    /// failed) the whole game, as a snapshot.
+    private func writeFailed(_ error: ScoreFeedError, inputsTaken: Bool = false) {
+        checkpointFailure = error
+        if inputsTaken || store?.journal.keepsFailedLines(journalPath) != true { snapshotted = false }
     }
 }

@@ -678,10 +678,10 @@ public struct SimulationInvariants {
             covered = last + 1
         }
         let sender = senderTroubles(for: plan.game.id)
-        let troubles = Self.feedTroubles(plan, interval: day.pollInterval, requestTimeout: day.requestTimeout)
-            + sender + diskTroubles
+        let feed = Self.feedTroubles(plan, interval: day.pollInterval, requestTimeout: day.requestTimeout)
+        let troubles = feed + sender + diskTroubles
             + day.restarts.map { $0.at..<$0.at.addingTimeInterval($0.downFor + wait) }
-            + endListedWaits(plan)
+            + endListedWaits(plan, feed: feed)
         // The sender's troubles an instance was killed in: the records its sink still held are
         // gone with it (the checkpoint has them handed over), so what they showed waits for the
         // game's next push after the restart.
@@ -707,10 +707,10 @@ public struct SimulationInvariants {
     /// (the feed's troubles may put it off): its first copy lists the end, which it holds until
     /// the final (a lost instance may have ended the game on a newer copy: ``LivePoller``'s wait
     /// for a first copy), and the play-by-play's next poll after the boxscore's decides it. Found
-    /// at seed 1, days 1063 (a restart) and 1453 (a join in an outage).
-    func endListedWaits(_ plan: SimulatedDay.Game) -> [Range<Date>] {
+    /// at seed 1, days 1063 (a restart) and 1453 (a join in an outage). `feed`: the game's
+    /// ``feedTroubles(_:interval:requestTimeout:)``.
+    func endListedWaits(_ plan: SimulatedDay.Game, feed: [Range<Date>]) -> [Range<Date>] {
         guard plan.path == .poll, let last = plan.lastAction, let final = plan.finalAt else { return [] }
-        let feed = Self.feedTroubles(plan, interval: day.pollInterval, requestTimeout: day.requestTimeout)
         let starts = zip(instances, lostState).filter(\.1).map(\.0) + [plan.join].compactMap { $0 }
         return starts.compactMap { started in
             // The latest the first answer can come: through the troubles the start falls in.

@@ -28,6 +28,13 @@ struct JournalTests {
         return (store, clock, sink, engine, events)
     }
 
+    /// The game as a restart reads it from `store` (its one game), once the journal is synced.
+    static func restoredFromDisk(_ store: CheckpointStore) throws -> GameSession {
+        try store.journal.sync()
+        let entry = try #require(try store.readAll().first)
+        return try GameSession.restore(try #require(entry.data), journal: entry.journal, file: entry.file.path)
+    }
+
     /// A session that records its inputs, fed `events` of a generated game.
     static func recorded(_ events: ArraySlice<GameEvent>, into session: inout GameSession) {
         for (index, event) in zip(events.indices, events) {
@@ -232,9 +239,7 @@ struct JournalTests {
         // The journal's write failed: its kept lines went, not the whole game (each try would
         // have encoded it), and the disk holds every event.
         #expect(store.journal.snapshots == snapshots, "no snapshot: the journal's lines were written")
-        try store.journal.sync()
-        let entry = try #require(try store.readAll().first)
-        let disk = try GameSession.restore(try #require(entry.data), journal: entry.journal, file: entry.file.path)
+        let disk = try Self.restoredFromDisk(store)
         #expect(disk.state.homeScore == 2 && disk.state.awayScore == 2, "every input was kept and written")
     }
 
@@ -296,9 +301,7 @@ struct JournalTests {
         let records = await sink.records
         #expect(records.count > before && records.map(\.seq) == Array(1...records.count), "in order, none lost")
         // Events 2, 4, 6 and 8 scored for home, 3, 5 and 7 for away: all of them are on disk.
-        try store.journal.sync()
-        let entry = try #require(try store.readAll().first)
-        let disk = try GameSession.restore(try #require(entry.data), journal: entry.journal, file: entry.file.path)
+        let disk = try Self.restoredFromDisk(store)
         #expect(disk.state.homeScore == 8 && disk.state.awayScore == 6, "every input was kept and written")
     }
 
