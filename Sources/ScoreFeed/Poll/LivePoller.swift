@@ -207,11 +207,14 @@ public struct LivePoller: Sendable {
                 outcome = .failed(retryAfter: nil)
             }
             // A game new to this instance waiting for a fresh copy (``firstCopyWait``): an answer
-            // without one (a 304, a failure, an edge's older copy) counts as one more old copy, the
-            // last one handed again, so the feed failing does not cut the wait short. (Not once the
-            // boxscore says final: its few tries for the last actions decide then.)
+            // without one hands the last copy again, so the feed failing does not cut the wait
+            // short. A 304 or an edge's older copy counts as one more old copy; a failure is no copy
+            // at all and spends none, or an outage longer than the wait would show the old copy in
+            // it. (Not once the boxscore says final: its few tries for the last actions decide then.)
+            var spends = true
             if snapshot == nil, oldCopies > 0, oldCopies < Self.oldCopiesWaited, deciding?.status != .final {
                 snapshot = try? lastPlayByPlay.map(decode)
+                if case .failed = outcome { spends = false }
             }
             // How far off the next answer may be: a wait for a fresh copy outlasts it.
             let nextAnswer = schedule.longestWait(after: outcome) + fetcher.requestTimeout
@@ -231,7 +234,7 @@ public struct LivePoller: Sendable {
                 let before = standing
                 if let after = await hand(
                     snapshot, to: service, before: before, handed: &handed, handedPrefix: &handedPrefix, oldCopies: &oldCopies,
-                    nextAnswer: nextAnswer, waitingForTeams: news.isAnnouncedOnly, report: report
+                    spends: spends, nextAnswer: nextAnswer, waitingForTeams: news.isAnnouncedOnly, report: report
                 ) {
                     standing = after
                     // Only a final ends the poll of a game here; one called off ends when the watch says so.
@@ -295,7 +298,8 @@ public struct LivePoller: Sendable {
     /// after, or nil when nothing could be handed (its teams not known yet).
     private func hand(
         _ snapshot: LiveSnapshot, to service: GameService, before: GameService.Standing, handed: inout [Int: UInt64],
-        handedPrefix: inout Int, oldCopies: inout Int, nextAnswer: TimeInterval, waitingForTeams: Bool, report: @Sendable (Report) -> Void
+        handedPrefix: inout Int, oldCopies: inout Int, spends: Bool = true, nextAnswer: TimeInterval, waitingForTeams: Bool,
+        report: @Sendable (Report) -> Void
     ) async -> GameService.Standing? {
         let (known, earlier) = (before.known, before.ending)
         // Not before its teams are known (a game started from the scoreboard too); the next whole
@@ -327,7 +331,7 @@ public struct LivePoller: Sendable {
             snapshot: fresh, score: snapshot.score.flatMap { score in snapshot.newest.map { (score, $0) } },
             end: snapshot.end.map { ($0, snapshot.events.count + 1) }, game: gameId, written: snapshot.stamp.written,
             source: playByPlay.absoluteString,
-            ignoring: [.periodBackwards], waitingForNext: firstCopyWait(snapshot, after: before, waited: &oldCopies, nextAnswer: nextAnswer))
+            ignoring: [.periodBackwards], waitingForNext: firstCopyWait(snapshot, after: before, waited: &oldCopies, spends: spends, nextAnswer: nextAnswer))
         for problem in problems { report(.problem(problem)) }
         if let earlier, earlier.isCalledOff, after.ending != earlier { report(.back(gameId, earlier)) }
         if after.ending == .final { report(.ended(gameId)) }
@@ -342,8 +346,10 @@ public struct LivePoller: Sendable {
     /// `nextAnswer` away: ``PollSchedule/longestWait(after:)``, a poll's interval or longer as a
     /// failure backs off or a `Retry-After` asks, up to ten minutes, and the request's time-out,
     /// ``LiveSource/requestTimeout``) and 5 s of room, one catch-up in parts, while they are old,
-    /// at most ``oldCopiesWaited`` of them (`waited` counts them, and each answer without a copy
-    /// meanwhile); the first fresh copy, or the game's end, decides on all of them as one moment.
+    /// at most ``oldCopiesWaited`` of them (`waited` counts them, and each 304 meanwhile; a failed
+    /// answer, `spends` false, holds the wait without counting: seed 1, day 2120, an outage over two
+    /// answers ended the wait and showed 11-10 after the lost instance's 14-12); the first fresh
+    /// copy, or the game's end, decides on all of them as one moment.
     /// While the feed fails there is nothing newer to show, and the old copy would take the screen
     /// back: waiting is right. A copy that lists the game's end while the boxscore does not say
     /// final waits so too, however new: the boxscore may be a stale edge's, and the lost instance
@@ -355,14 +361,16 @@ public struct LivePoller: Sendable {
     /// (``LiveSnapshot/playsBehindFinal``).
     /// A game the instance holds refuses older copies by its checkpoint (``GameSession/newestCopy``)
     /// and waits for nothing, but for a wait restored open.
-    func firstCopyWait(_ snapshot: LiveSnapshot, after before: GameService.Standing, waited: inout Int, nextAnswer: TimeInterval) -> TimeInterval {
+    func firstCopyWait(
+        _ snapshot: LiveSnapshot, after before: GameService.Standing, waited: inout Int, spends: Bool = true, nextAnswer: TimeInterval
+    ) -> TimeInterval {
         guard waited < Self.oldCopiesWaited, before.progress == 0 || waited > 0, snapshot.end == nil,
               snapshot.endListed || snapshot.behindBoxscore || snapshot.stamp.written.map({ clock.now.timeIntervalSince($0) > schedule.interval }) == true
         else {
             waited = Self.oldCopiesWaited
             return 0
         }
-        waited += 1
+        if spends { waited += 1 }
         return nextAnswer + 5
     }
 

@@ -611,7 +611,10 @@ public struct SimulationInvariants {
     /// What an instance left unsent (records made before the next instance started, delivered by
     /// it) goes out as that instance starts, before anything waits for the feed: its restore sends
     /// every game's outbox first. Not counted where the sender is slow, down or refusing channels
-    /// around the start (its retries and a channel's creation take their time).
+    /// around the start (its retries and a channel's creation take their time), nor for a push
+    /// delivered within a full disk that began by the moment after the start (nothing goes before
+    /// its checkpoint is written; seed 1, day 2397: an end's copy left by a kill went 13.7 s after
+    /// the disk had room).
     mutating func checkLeftOver() {
         guard deliveredAt.count == records.count, day.sink.slowest == 0 else { return }
         for (index, started) in instances.enumerated().dropFirst() {
@@ -621,7 +624,9 @@ public struct SimulationInvariants {
                   !day.sink.channelOutages.contains(where: { $0.overlaps(around) }), !day.channelsWait
             else { continue }
             for (record, at) in zip(records, deliveredAt) where at >= started && at < stop && record.sentAt < started {
-                guard !gameFailing(record.game).contains(where: { $0.overlaps(around) }) else { continue }
+                guard !gameFailing(record.game).contains(where: { $0.overlaps(around) }),
+                      !diskTroubles.contains(where: { $0.lowerBound <= started.addingTimeInterval(moment) && at <= $0.upperBound })
+                else { continue }
                 check(at <= started.addingTimeInterval(moment),
                       "game \(record.game): instance \(index + 1) sent seq \(record.seq), left by the instance before it, "
                           + "\((at.timeIntervalSince(started) * 10).rounded() / 10) s after it started (its restore sends what is left at once)")

@@ -383,3 +383,53 @@ struct StaleCopyPollTests {
         try Self.expectEndsOnItsFinal(records, file: file)
     }
 }
+
+extension StaleCopyPollTests {
+    /// A new instance after a lost state directory (nothing known of the game) whose first answer
+    /// is a stale edge's old copy waits for a fresher one, and the feed failing meanwhile holds the
+    /// wait without using it up: after three failed answers the edge's old copy again is the
+    /// second of the four old copies waited through, not one past them, or it would take the
+    /// screen back from the score the lost instance showed. Found by `scorefeed
+    /// simulate --seed 1 --day 2120 --days 1`: 11-10 shown after 14-12 when an outage spanned
+    /// two answers of the wait.
+    @Test(arguments: Mode.withAndroidToken)
+    func aNewInstanceWaitingOnAnOldCopyOutwaitsAnOutage(_ mode: Mode) async throws {
+        let file = "playbyplay_0022400762.json"
+        let game = try #require(NBAFiles.gameId(in: file))
+        let copies = try GameCopies(file: file)
+        let sink = mode.sink()
+
+        // The lost instance took the game to 60 % of it.
+        let lost = try mode.service(clock: .feed, sink: sink)
+        await Self.pollThrough([try copies.copy(at: 0.3), try copies.copy(at: 0.6)], game: game, service: lost)
+        await lost.shutDown()
+        let shown = await sink.records
+        #expect(!shown.isEmpty)
+
+        // The next one starts with nothing; an edge answers a copy of 45 %, a minute older than
+        // the poller's clock, then the feed fails three times, then the edge answers its copy
+        // again before the newer copies come.
+        let outage = LiveFetcher.Answer.failed(ScoreFeedError(.io, "HTTP 503", at: .init(file: Self.url.absoluteString)), retryAfter: nil)
+        let written = copies.first + 0.45 * copies.span
+        let plan: [LiveFetcher.Answer] = [.body(try copies.copy(at: 0.45))] + Array(repeating: outage, count: 3)
+            + [.body(try copies.copy(at: 0.45)), .body(try copies.copy(at: 0.6)), .body(try copies.copy(at: 1))]
+        // The wait is the wall clock's: the engines decide on the poller's clock.
+        let clock = SimulatedClock(Date(timeIntervalSince1970: written + 60))
+        var options = GameService.Options(
+            clock: .system, coalescer: mode.coalescer, renderer: mode.renderer, channels: .init(manage: mode.hasChannels), wallClock: clock)
+        options.otherLanes = mode.otherLanes
+        let next = try GameService(options: options, sink: sink)
+        var poller = LivePoller(gameId: game, playByPlay: Self.url, boxscore: nil, interval: 3)
+        poller.clock = clock
+        let edge = ScriptedSource([Self.url: plan])
+        await clock.run { [poller] in await poller.run(service: next, fetcher: edge) { _ in } }
+        await clock.run { await next.shutDown() }
+        let records = Array(await sink.records.dropFirst(shown.count))
+        #expect(Self.backwards(shown + records) == 0, "the old copy is not shown after the lost instance's newer score")
+        let oldScore = try #require(try LiveSnapshot.decode(
+            playByPlay: try copies.copy(at: 0.45), url: Self.url.absoluteString, boxscore: nil, box: nil, homeTeamId: nil).score)
+        #expect(shown.last.map { ($0.state.homeScore, $0.state.awayScore) } ?? (0, 0) != (oldScore.home, oldScore.away))
+        #expect(!records.contains { $0.state.homeScore == oldScore.home && $0.state.awayScore == oldScore.away })
+        try Self.expectEndsOnItsFinal(records, file: file)
+    }
+}
