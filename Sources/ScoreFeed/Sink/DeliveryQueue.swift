@@ -19,11 +19,12 @@ import Foundation
 /// - Every failure also backs off its own activity. An activity whose records fail while other
 ///   activities' are delivered fails alone: its own wait grows with each failure that follows
 ///   another activity's delivery, until one of its own records is delivered or refused, and such
-///   a failure backs off no other activity. An activity that has not failed may always try: while
-///   the sink fails it is the probe, and goes first. So one record that the receiver cannot take
-///   neither stalls every game nor is tried again with each of their sends. In an outage nothing
-///   is delivered between an activity's failures, so its own wait stops growing, and a recovery
-///   is not held up.
+///   a failure backs off no other activity, through an outage of the whole sink too (its first
+///   retry once the sink is back fails again, and must not hold the others). An activity that has
+///   not failed may always try: while the sink fails it is the probe, and goes first. So one
+///   record that the receiver cannot take neither stalls every game nor is tried again with each
+///   of their sends. In an outage nothing is delivered between an activity's failures, so its own
+///   wait stops growing (unless it was seen failing alone), and a recovery is not held up.
 public struct DeliveryQueue: Sendable {
     /// Records not yet delivered, oldest first.
     public private(set) var waiting: [PushRecord] = []
@@ -47,8 +48,8 @@ public struct DeliveryQueue: Sendable {
     private var inFlight: [String: Attempt] = [:]
     /// An activity's own failures (each that followed another activity's delivery counts one
     /// more), when its next attempt may start, the deliveries counted at its last failure, and
-    /// whether it was seen failing alone (its later failures then stay its own, until another
-    /// activity fails too or one of its records goes).
+    /// whether it was seen failing alone (its later failures then stay its own, until one of its
+    /// records goes: an outage in between does not make them the sink's again).
     private struct OwnBackoff: Sendable {
         var failures: Int
         var until: Date
@@ -197,15 +198,19 @@ public struct DeliveryQueue: Sendable {
     /// The in-flight record of `activity` failed at `now`: it waits again (unless a newer state
     /// superseded it meanwhile), its activity backs off, and so does the next attempt of any
     /// activity; unless other activities' records were delivered since this activity last failed
-    /// (or it was seen failing alone before), when it fails alone and only its own wait grows.
-    /// Returns the records skipped because of it.
+    /// (or it was seen failing alone before, even with an outage since), when it fails alone and
+    /// only its own wait grows. Returns the records skipped because of it.
     @discardableResult
     public mutating func failed(activity: String, now: Date, random: Double) -> [PushRecord] {
         guard let attempt = inFlight.removeValue(forKey: activity) else { return [] }
         let own = ownBackoff[activity]
         let othersDelivered = own.map { $0.deliveries < deliveries } ?? false
-        // Seen failing alone, it stays alone until another activity's failure is counted (an
-        // outage after all: its failure then forgets who was alone).
+        // Seen failing alone, it stays alone until one of its records goes (``delivered(activity:)``
+        // or ``rejectedInFlight(activity:)`` forget its backoff), through an outage of the whole
+        // sink too: once the sink is back, its failure as the first retry (a body the receiver
+        // still cannot take) would otherwise back off every other activity again, for up to the
+        // backoff's longest wait each time it goes first (`simulate --seed 1 --day 357`: another
+        // game's news held 141 s after the sender was back).
         let alone = othersDelivered || (own?.alone ?? false)
         // Alone, every failure grows its own wait (none of the sink's counts it), whether or not
         // other records went out in between: a quiet day has few.
@@ -218,9 +223,6 @@ public struct DeliveryQueue: Sendable {
             consecutiveFailures += 1
             nextAttempt = now.addingTimeInterval(backoff.delay(afterFailure: consecutiveFailures, random: random))
             round += 1
-            // Another activity failing too: those seen failing alone may have been the outage's
-            // first signs; their next failures count for the sink again.
-            for key in ownBackoff.keys where key != activity { ownBackoff[key]?.alone = false }
         }
         return coalesce(attempt.record).dropped
     }

@@ -466,10 +466,10 @@ struct ResilientSinkTests {
     }
 
     /// An activity seen failing alone stays alone while nothing else is delivered in between (a
-    /// quiet moment of the day: its failure is still no sign of an outage), until another
-    /// activity's failure counts for the sink. Before, its failure after a quiet spell backed off
-    /// every game, and a record sent then waited for the next send (`simulate --seed 8`, day 31:
-    /// another game's news 51 s late; tried).
+    /// quiet moment of the day: its failure is still no sign of an outage), and while another
+    /// activity's failures count for the sink (``anActivitySeenFailingAloneStaysAloneThroughAnOutage``).
+    /// Before, its failure after a quiet spell backed off every game, and a record sent then waited
+    /// for the next send (`simulate --seed 8`, day 31: another game's news 51 s late; tried).
     @Test func anActivitySeenFailingAloneStaysAlone() {
         var queue = DeliveryQueue(backoff: Backoff(initial: 2, jitter: 0))
         let a = Self.records("A", count: 1, end: false)[0], b = Self.records("B", count: 1, end: false)[0]
@@ -492,7 +492,47 @@ struct ResilientSinkTests {
         #expect(begun != nil && queue.isFailing, "C fails too: the sink's")
         begun = queue.begin(activity: "A")
         queue.failed(activity: "A", now: Make.start.addingTimeInterval(20), random: 0)
-        #expect(begun != nil && queue.consecutiveFailures == 2, "after another activity's failure, A's counts for the sink again")
+        #expect(begun != nil && queue.consecutiveFailures == 1, "after another activity's failure, A's failures are still its own")
+    }
+
+    /// An activity seen failing alone (a body the receiver cannot take) stays alone through an
+    /// outage of the whole sink: once the sink is back, its failure as the first retry is its own,
+    /// and the others go at once. Before, the outage's first counted failure made A's failures the
+    /// sink's again, and each time A's retry went first after the outage it backed off every game
+    /// by up to a minute more (`simulate --seed 1 --day 357 --days 1 --mode token --platform
+    /// android`: another game's news held 141 s after the sender was back, 490 s in all).
+    @Test func anActivitySeenFailingAloneStaysAloneThroughAnOutage() {
+        var queue = DeliveryQueue(backoff: Backoff(initial: 2, multiplier: 2, jitter: 0))
+        let a = Self.records("A", count: 1, end: false)[0], b = Self.records("B", count: 2, end: false)
+        let c = Self.records("C", count: 1, end: false)[0]
+        func at(_ seconds: TimeInterval) -> Date { Make.start.addingTimeInterval(seconds) }
+        // A fails, B is delivered, A fails again: A fails alone.
+        queue.enqueue(a)
+        _ = queue.begin(activity: "A")
+        queue.failed(activity: "A", now: at(0), random: 0)
+        queue.enqueue(b[0])
+        _ = queue.begin(activity: "B")
+        queue.delivered(activity: "B")
+        _ = queue.begin(activity: "A")
+        queue.failed(activity: "A", now: at(2), random: 0)
+        #expect(!queue.isFailing, "A fails alone")
+        // The sink goes down: B's and C's records fail, the sink's failures.
+        queue.enqueue(b[1])
+        queue.enqueue(c)
+        _ = queue.begin(activity: "B")
+        queue.failed(activity: "B", now: at(3), random: 0)
+        _ = queue.begin(activity: "C")
+        queue.failed(activity: "C", now: at(4), random: 0)
+        #expect(queue.consecutiveFailures == 2 && queue.nextAttempt == at(8))
+        // The sink is back at 8 s; A's retry goes first and fails (its own body).
+        #expect(queue.isDue(activity: "A", now: at(8)))
+        let retry = queue.begin(activity: "A")
+        queue.failed(activity: "A", now: at(8), random: 0)
+        #expect(retry != nil && queue.consecutiveFailures == 2, "A's failure is its own: \(queue.consecutiveFailures)")
+        #expect(queue.isDue(activity: "B", now: at(8)) && queue.isDue(activity: "C", now: at(8)), "B and C go at once, not after another backoff")
+        let other = queue.begin(activity: "B")
+        let recovered = queue.delivered(activity: "B")
+        #expect(other != nil && recovered && !queue.isFailing)
     }
 
     /// An activity that has not failed may try at once, even while the sink's backoff runs (it is
