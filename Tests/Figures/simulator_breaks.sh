@@ -38,7 +38,7 @@ breaks=(
   "timestamps that do not rise within a second|Sources/ScoreFeed/Render/PushRenderer.swift|        return max(sent + lead, lastTimestamp + 1)|        return max(sent + lead, lastTimestamp)"
   "pregame 404s backed off from|Sources/ScoreFeed/Poll/LivePoller.swift|            return (retryAfter == nil && status == 404 ? .notYetPublished : .failed(retryAfter: retryAfter), false)|            return (.failed(retryAfter: retryAfter), false)"
   "a stale edge's first copy shown at once|Sources/ScoreFeed/Poll/LivePoller.swift|        return nextAnswer + 5|        return 0"
-  "one queue for every game's pushes|Sources/ScoreFeed/Sink/ResilientSink.swift|        var run: [String] = [], join: [String] = []|        while let other = draining.first { await waitForDrain(other) }; var run: [String] = [], join: [String] = []"
+  "one queue for every game's pushes|Sources/ScoreFeed/Sink/ResilientSink.swift|        var run: [(activity: String, begun: PushRecord?)] = [], join: [String] = []|        while let other = draining.first { await waitForDrain(other) }; var run: [(activity: String, begun: PushRecord?)] = [], join: [String] = []"
   "the games' sends in turn (a batch, the restore, the drain)|Sources/ScoreFeed/Serve/GameService+Timers.swift|        guard options.clock == .system else {|        guard options.clock == .system, Date() < .distantPast else {"
   "a kept end not sent again at a restart|Sources/ScoreFeed/Engine/GameSession+Codable.swift|keptForTheSink(\$0) }|keptForTheSink(\$0) && false }"
   "iOS timestamps in milliseconds|Sources/ScoreFeed/Render/PushRenderer.swift|        let perSecond = configuration.platform == .android ? 1000 : 1|        let perSecond = 1000"

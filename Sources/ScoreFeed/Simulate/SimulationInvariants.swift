@@ -102,12 +102,20 @@ public struct SimulationInvariants {
 
     /// When the push sender or APNs' channel service failed, each with the retries' longest wait
     /// after it (the sender's queue keeps only a game's newest state while it fails and tries
-    /// again up to its longest wait once it is back; a channel's work backs off up to
-    /// ``ChannelBoard/longestRetry``).
+    /// again up to its longest wait once it is back; a channel's work waits for two backoffs, one
+    /// under the other: ``channelRetryTail``).
     var senderTroubles: [Range<Date>] {
         day.sink.failing.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(Self.retryTail) }
-            + (!day.hasChannels ? [] : day.sink.channelOutages.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(ChannelBoard.longestRetry) })
+            + (!day.hasChannels ? [] : day.sink.channelOutages.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(Self.channelRetryTail) })
     }
+
+    /// The longest a game's channel work may wait after APNs' channel service is back: the sink
+    /// backs channel requests off across games (``ResilientSink/manage(_:)``, up to its backoff's
+    /// longest wait, a minute, after the outage's last failure) and fails the game's tries
+    /// meanwhile at once; the game tries again on its own backoff (``ChannelBoard/longestRetry``),
+    /// so a try failed just before the sink's wait is over is made again up to a minute after it.
+    /// Found at seed 1, day 2708 (broadcast): a `serve` game's create 75 s after the outage.
+    public static let channelRetryTail = retryTail + ChannelBoard.longestRetry
 
     /// ``senderTroubles``, and the windows where the sender failed `game`'s pushes alone, with its
     /// retries' longest wait after each. Only that game's: every other game's pushes go on.
@@ -649,7 +657,7 @@ public struct SimulationInvariants {
     /// failing this game's pushes alone (and its retries after), around the news (another game's
     /// pushes failing alone excuse nothing); a slow sender (a batch waits for its games'
     /// requests, and each game's pushes for its own); a broadcast game while channels are refused or down
-    /// (and their retries after); a game paused for a comeback longer than a poller waits (given
+    /// (and their retries after, ``channelRetryTail``); a game paused for a comeback longer than a poller waits (given
     /// up, it is only taken back by a later instance). Such a trouble excuses a wait only until it is over (with the
     /// troubles that overlap it): then the news goes within the same bound, whether or not the
     /// game has more news to carry it. Only a kill while the sender failed excuses a wait for

@@ -15,7 +15,9 @@ import Foundation
 /// tried, side by side with its own), by ``run()`` as soon as they are due (no other `send`
 /// needed), and by ``flush()``, which a caller runs when its games are
 /// over: it waits until everything is delivered or ``Options/giveUpAfter`` has passed, and then
-/// throws an error naming what was not delivered.
+/// throws an error naming what was not delivered. The activities due at once are taken in flight
+/// together, before any of their attempts ends: one round, so after an outage the failure of a
+/// record the receiver cannot take backs the sink off only once the others were tried.
 ///
 /// The engine need not change: the wrapper is a ``PushSink`` like any other.
 public actor ResilientSink: PushSink {
@@ -148,7 +150,8 @@ public actor ResilientSink: PushSink {
                 for activity in queue.activities where !draining.contains(activity) {
                     if queue.isDue(activity: activity, now: now) {
                         draining.insert(activity)
-                        group.addTask { await self.drain(activity) }
+                        let first = beginAtOnce(activity)
+                        group.addTask { await self.drain(activity, begun: first) }
                         continue
                     }
                     // Not yet due, or due but waiting for a probe's attempt (whose drain's end
@@ -248,25 +251,40 @@ public actor ResilientSink: PushSink {
     /// waits after a failure) only when no drain sends them yet. Each activity is taken before
     /// anything is awaited, so a call arriving meanwhile waits for its drain.
     private func drainAll(retryingOthers: Bool = true, joining: (String) -> Bool) async {
-        var run: [String] = [], join: [String] = []
+        var run: [(activity: String, begun: PushRecord?)] = [], join: [String] = []
         for activity in queue.activities {
             if draining.contains(activity) {
                 if joining(activity) { join.append(activity) }
             } else if retryingOthers || joining(activity) {
                 draining.insert(activity)
-                run.append(activity)
+                run.append((activity, beginAtOnce(activity)))
             }
         }
         switch (run.count, join.count) {
         case (0, 0): return
-        case (1, 0): await drain(run[0])
+        case (1, 0): await drain(run[0].activity, begun: run[0].begun)
         case (0, 1): await waitForDrain(join[0])
         default:
             await withDiscardingTaskGroup { group in
-                for activity in run { group.addTask { await self.drain(activity) } }
+                for (activity, begun) in run { group.addTask { await self.drain(activity, begun: begun) } }
                 for activity in join { group.addTask { await self.waitForDrain(activity) } }
             }
         }
+    }
+
+    /// Takes `activity`'s oldest waiting record in flight now, with a slot, when an attempt of it
+    /// is due and a slot is free (nil: its drain looks again itself). Every activity due at one
+    /// look is so begun before any of their attempts ends: they go side by side, one round
+    /// (``DeliveryQueue``), also where a sink answers without suspending. Begun in turn, the first
+    /// attempt's failure (after an outage, the record of one activity the receiver cannot take)
+    /// would back off the sink before the others were tried, and hold every game back for a
+    /// record of one (again at every retry it went first).
+    private func beginAtOnce(_ activity: String) -> PushRecord? {
+        guard sending < max(1, options.maxInFlight), queue.isDue(activity: activity, now: clock.now),
+              let record = queue.begin(activity: activity)
+        else { return nil }
+        sending += 1
+        return record
     }
 
     /// Returns once the drain sending `activity` has finished, or the task is cancelled (a stop
@@ -280,13 +298,26 @@ public actor ResilientSink: PushSink {
 
     /// Sends `activity`'s waiting records, in order, while attempts are due, then lets go of the
     /// activity (taken by ``drainAll(retryingOthers:joining:)``) and wakes who waited for it.
-    private func drain(_ activity: String) async {
+    /// `begun`: its first record, already in flight with a slot (``beginAtOnce(_:)``), is tried
+    /// first, whatever another activity's attempt did to the sink's backoff meanwhile.
+    private func drain(_ activity: String, begun: PushRecord? = nil) async {
         defer {
             draining.remove(activity)
             for waiter in drainWaiters.removeValue(forKey: activity) ?? [] { waiter.fire() }
             // What waits may be due at another time now (a probe's attempt is over); nothing to
             // look at when nothing waits, as after every delivery while the sink works.
             if !queue.isEmpty { drainEnded.signal() }
+        }
+        if let begun {
+            // Cut short before it went (a stop): it waits again, as after an attempt cut short.
+            guard !Task.isCancelled else {
+                queue.abandoned(activity: activity)
+                giveBackSlot()
+                return
+            }
+            let goesOn = await attempt(begun, of: activity)
+            giveBackSlot()
+            guard goesOn else { return }
         }
         while !Task.isCancelled, queue.isDue(activity: activity, now: clock.now), queue.isWaiting(activity: activity) {
             await takeSlot()

@@ -767,6 +767,59 @@ struct ResilientSinkTests {
         #expect(delivered == ["B1@1", "B2@2", "B3@3", "A1@100", "A2@200"])
     }
 
+    /// A sink that answers at once, without suspending, as the simulator's sender does: every
+    /// request fails until `down` seconds into the run, and an activity's in `failing` until
+    /// then (a body it cannot take) while it takes the others'. Remembers what it delivered, when.
+    final class InstantSink: PushSink {
+        let clock: SimulatedClock
+        let down: TimeInterval
+        let failing: [String: TimeInterval]
+        private let log = Mutex<[String]>([])
+
+        init(clock: SimulatedClock, down: TimeInterval, failing: [String: TimeInterval]) {
+            self.clock = clock
+            self.down = down
+            self.failing = failing
+        }
+
+        func send(_ record: PushRecord) async throws {
+            let now = clock.now.timeIntervalSince(Make.start)
+            if now < down || now < failing[record.activity] ?? 0 { throw ScoreFeedError(.sinkUnavailable, "HTTP 503") }
+            log.withLock { $0.append("\(record.activity)\(record.seq)@\(Int(now))") }
+        }
+
+        var delivered: [String] { log.withLock { $0 } }
+    }
+
+    /// After an outage (every push failing for 100 s), the activities due at one retry go side
+    /// by side: B's record goes at the first retry once the sender is back (120 s), though A's,
+    /// which the receiver cannot take until 1000 s, is tried first and fails. Tried in turn, A's
+    /// failure (nothing delivered since the outage, so the sink's) backed the sink off again
+    /// before B was tried, at every retry A went first: B waited past 400 s (`simulate --seed 1
+    /// --day 726 --days 1 --mode token --platform ios`: every game's news 106 s after the sender
+    /// was back, up to 544 s after the feed showed it).
+    @Test func aRecordTheReceiverCannotTakeHoldsNoOtherAfterAnOutage() throws {
+        let clock = SimulatedClock(Make.start)
+        let inner = InstantSink(clock: clock, down: 100, failing: ["A": 1000])
+        let sink = ResilientSink(inner, options: .init(backoff: Backoff(initial: 2, maximum: 60, jitter: 0)), clock: clock)
+        let a = Self.records("A", count: 1, end: false)[0], b = Self.records("B", count: 1, end: false)[0]
+        let ending = SimulationExecutor.run(on: clock) {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await sink.run() }
+                group.addTask {
+                    try? await sink.send(a)
+                    try? await sink.send(b)
+                    try? await clock.sleep(until: Make.start.addingTimeInterval(400))
+                }
+                await group.next()
+                group.cancelAll()
+            }
+            return inner.delivered
+        }
+        guard case .finished(let delivered) = ending else { throw ScoreFeedError(.invalidValue, "the run did not finish: \(ending)") }
+        #expect(delivered == ["B1@120"])
+    }
+
     /// Collects a ``ResilientSink``'s events.
     final class EventLog: Sendable {
         private let events = Mutex<[ResilientSink.Event]>([])
