@@ -259,9 +259,8 @@ public struct SimulationInvariants {
                 let triedHere = tried[plan.game.id] ?? []
                 let inHour = (mine + triedHere).filter { directory(of: $0) == index && hour.contains($0.sentAt) }
                 let spent = Set(inHour.filter { $0.priority == 10 }.map(\.key)).count
-                // What the end superseded as it went (at most the one state waiting before it) was
-                // given back after it was decided.
-                let missing = min(1, Self.missing(before: end.seq, in: Set((mine + triedHere).map(\.seq)).sorted()))
+                // What the end superseded as it went was given back after it was decided.
+                let missing = givenBackLate(before: end, in: Set((mine + triedHere).map(\.seq)).sorted())
                 let largest = day.coalescer.largestBudget
                 check(stopped(in: hour) || spent + missing >= largest,
                       "game \(id): its final end\(which) went at priority 5 alone with \(spent) priority 10 sent or tried in the hour "
@@ -333,10 +332,10 @@ public struct SimulationInvariants {
         // A priority 10 goes beyond the assumed budget only once the hour holds the budget's
         // priority 10s within it, sent or tried (the sender failed it, or cut it short: APNs may
         // have had it). One superseded before it was tried never reached APNs, and the policy
-        // gets it back, but only once the push that superseded it was decided: a push supersedes
-        // at most the one state waiting before it (the queue and the outbox keep only the newest),
-        // so one `seq` missing right before it counts. One lost with an instance that stopped may
-        // be missing, so an hour with a kill (or the rerun once the sender is back) is not counted.
+        // gets it back, but only once the push that superseded it was decided: the `seq`s missing
+        // right before it count as ``givenBackLate(before:in:)`` says. One lost with an instance
+        // that stopped may be missing, so an hour with a kill (or the rerun once the sender is
+        // back) is not counted.
         let triedHere = tried[plan.game.id] ?? []
         let within = (urgent + triedHere.filter { $0.priority == 10 }).filter { !$0.reason.contains(Push.beyondBudget) }
         let seqs = Set((pushes + triedHere).map(\.seq)).sorted()
@@ -345,7 +344,7 @@ public struct SimulationInvariants {
             guard !stopped(in: hour...beyond.sentAt) else { continue }
             let place = directory(of: beyond)
             let booked = Set(within.filter { hour < $0.sentAt && $0.sentAt <= beyond.sentAt && directory(of: $0) == place }.map(\.key)).count
-            let missing = min(1, Self.missing(before: beyond.seq, in: seqs))
+            let missing = givenBackLate(before: beyond, in: seqs)
             check(booked + missing >= configuration.budget,
                   "game \(plan.game.id): \(beyond.event.rawValue) seq \(beyond.seq) went beyond the assumed budget with \(booked) priority 10 sent or tried within it in the hour and \(missing) seq missing right before it (budget \(configuration.budget))")
         }
@@ -356,6 +355,22 @@ public struct SimulationInvariants {
     /// a decision of the next instance puts its stop in that hour too).
     func stopped(in hour: ClosedRange<Date>) -> Bool {
         day.restarts.contains { hour.contains($0.at) } || zip(instances, kills).dropFirst().contains { $1 == nil && hour.contains($0) }
+    }
+
+    /// How many of the `seq`s missing right before `push` in the sorted `seqs` (superseded
+    /// untried) may have been booked priority 10s still when `push` was decided, their give-back
+    /// coming after it: the one state a push supersedes as it goes (the sender's queue, and the
+    /// outbox while a broadcast game waits for its channel, keep only the newest), or every one
+    /// when `push` was decided while the disk was full (``diskTroubles``): nothing leaves the
+    /// outbox while the checkpoint cannot be written, so every push decided since it filled waits
+    /// there, and a sender failing when the disk has room supersedes them all at once, after
+    /// `push` was decided. Found at seed 2, day 147 (`--platform ios`): a final decided while the
+    /// disk was full went beyond the budget with the 21 pushes of the game's last 11 minutes
+    /// waiting before it, seven of them priority 10s given back only once the disk had room and
+    /// the sender, down, superseded them.
+    func givenBackLate(before push: PushRecord, in seqs: [Int]) -> Int {
+        let missing = Self.missing(before: push.seq, in: seqs)
+        return diskTroubles.contains { $0.contains(push.sentAt) } ? missing : min(1, missing)
     }
 
     /// How many `seq`s are missing right before `seq` in the sorted `seqs` (those a push
