@@ -35,6 +35,9 @@ extension GameSession {
         /// A priority-10 update of this lane, decided at `sentAt` (beyond the assumed budget or
         /// within it), was superseded in the sink before it was tried (``GameSession/giveBack(_:)``).
         case givenBack(lane: Int, sentAt: Date, beyondBudget: Bool)
+        /// The outbox goes after the checkpoint held it: only each lane's newest state goes
+        /// (``GameSession/supersedeWaiting()``).
+        case supersedeWaiting
     }
 
     /// Applies `input` as the call it records.
@@ -63,6 +66,7 @@ extension GameSession {
         case .endHeld: endHeldBySink()
         case .endDrained(let now): endDrained(now: now)
         case .givenBack(let lane, let sentAt, let beyondBudget): giveBack(lane: lane, sentAt: sentAt, beyondBudget: beyondBudget)
+        case .supersedeWaiting: supersedeWaiting()
         }
     }
 

@@ -602,6 +602,18 @@ public struct GameSession: Sendable {
         if lane == channelLane, isHolding { supersedeHeldUpdates(lane: lane) }
     }
 
+    /// The outbox goes after a spell when nothing could leave it (the game's checkpoint could
+    /// not be written: a full disk): of each lane's waiting updates only the newest state goes,
+    /// as while a game waits for its channel (an `end` always goes). After twenty minutes of a
+    /// full disk the outbox held the game's last twenty pushes, eight of them priority 10 (a
+    /// simulated day, seed 2, day 147): sent in order, stale scores would flash by and spend the
+    /// hour's budget Apple keeps; superseded, their priority 10s are given back.
+    public mutating func supersedeWaiting() {
+        guard lanes.contains(where: { $0.outbox.count > 1 }) else { return }
+        record(.supersedeWaiting)
+        for lane in lanes.indices { supersedeHeldUpdates(lane: lane) }
+    }
+
     /// While the game has no channel, only the newest state waits: updates followed by a push of
     /// a newer state are dropped (an `end` never is; a priority 10 and its priority-5 copy of the
     /// newest state both stay). Receivers see the gap in `seq`. A dropped priority 10 never reaches

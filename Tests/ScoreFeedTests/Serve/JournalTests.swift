@@ -35,6 +35,19 @@ struct JournalTests {
         return try GameSession.restore(try #require(entry.data), journal: entry.journal, file: entry.file.path)
     }
 
+    /// The records after a spell when nothing could leave the outbox (`before` went earlier): in
+    /// order, and of what waited only the newest state went (``GameSession/supersedeWaiting()``),
+    /// the older updates superseded: none of them is sent stale.
+    static func expectNewestWentAlone(
+        _ records: [PushRecord], after before: Int, _ statistics: GameSession.Statistics, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let held = records.dropFirst(before)
+        #expect(!held.isEmpty && zip(records, records.dropFirst()).allSatisfy { $0.seq < $1.seq }, "in order", sourceLocation: sourceLocation)
+        #expect(Set(held.map(\.state)).count == 1, "the newest state alone: \(held.map(\.seq))", sourceLocation: sourceLocation)
+        #expect(statistics.superseded > 0 && held.last.map { $0.seq > held.count + before } == true, "the older ones superseded",
+                sourceLocation: sourceLocation)
+    }
+
     /// A session that records its inputs, fed `events` of a generated game.
     static func recorded(_ events: ArraySlice<GameEvent>, into session: inout GameSession) {
         for (index, event) in zip(events.indices, events) {
@@ -167,7 +180,8 @@ struct JournalTests {
 
     /// State that cannot be written (here: a directory stands where the snapshot's temporary
     /// file goes) holds the game's pushes; once it can be written again, the whole game goes to
-    /// a snapshot, the pushes go out in order, and the state on disk is the game's, byte for byte.
+    /// a snapshot, the newest state goes out (what waited before it superseded), and the state
+    /// on disk is the game's, byte for byte.
     @Test func stateThatCannotBeWrittenHoldsThePushesAndNothingIsLost() async throws {
         let dir = Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -189,7 +203,7 @@ struct JournalTests {
         try await engine.flush()
         let records = await sink.records
         #expect(await engine.checkpointFailure == nil)
-        #expect(records.map(\.seq) == Array(1...records.count) && records.count > before, "in order, none lost")
+        Self.expectNewestWentAlone(records, after: before, await engine.statistics)
         // The last delivery is buffered until the next push or sync (a crash would send it again).
         try store.journal.sync()
         let entry = try #require(try store.readAll().first)
@@ -200,7 +214,7 @@ struct JournalTests {
     /// A full disk (every write refused, `ENOSPC`): the game's pushes wait, the engine asks to be
     /// called again on a backoff (a second after the first failure, doubling with each failure to
     /// half a minute, ``MatchEngine/checkpointRetry``), each try failing writes nothing, and the first call
-    /// after the disk has room sends every push in order. The first failure is the journal's (the
+    /// after the disk has room sends the newest state (the updates that waited before it superseded). The first failure is the journal's (the
     /// game had its snapshot), cut back whole: the tries after it write its kept lines again.
     @Test func aFullDiskIsTriedAgainOnABackoffAndThePushesGoOnceItHasRoom() async throws {
         let dir = Self.directory()
@@ -235,7 +249,7 @@ struct JournalTests {
         let (failure, retry) = (await engine.checkpointFailure, await engine.checkpointRetry)
         #expect(failure == nil && retry == nil)
         let records = await sink.records
-        #expect(records.count > before && records.map(\.seq) == Array(1...records.count), "in order, none lost")
+        Self.expectNewestWentAlone(records, after: before, await engine.statistics)
         // The journal's write failed: its kept lines went, not the whole game (each try would
         // have encoded it), and the disk holds every event.
         #expect(store.journal.snapshots == snapshots, "no snapshot: the journal's lines were written")
@@ -299,7 +313,7 @@ struct JournalTests {
         try await engine.flush()
         #expect(await engine.checkpointFailure == nil)
         let records = await sink.records
-        #expect(records.count > before && records.map(\.seq) == Array(1...records.count), "in order, none lost")
+        Self.expectNewestWentAlone(records, after: before, await engine.statistics)
         // Events 2, 4, 6 and 8 scored for home, 3, 5 and 7 for away: all of them are on disk.
         let disk = try Self.restoredFromDisk(store)
         #expect(disk.state.homeScore == 8 && disk.state.awayScore == 6, "every input was kept and written")
