@@ -449,7 +449,10 @@ public struct SimulationInvariants {
     /// copy could go: it waits behind its priority-10 push (one record of a lane in flight at a
     /// time) and then takes up to the sender's slowest answer, and a newer state made by then
     /// supersedes it in the sender's queue (an attempt cut short, as at the run's end, leaves it
-    /// there). `pushes`: the game's records, each once, in order.
+    /// there); nor where the disk was full between the push and the game's next record: the copy
+    /// waited in the outbox, and the newer state superseded it there once the disk had room
+    /// (``GameSession/supersedeWaiting()``; seed 2, day 429). `pushes`: the game's records, each
+    /// once, in order.
     mutating func checkCopies(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
         guard day.coalescer.copies else { return }
         let copies = Set(pushes.filter { $0.priority == 5 }.map { Copy(event: $0.event, state: $0.state, at: $0.sentAt) })
@@ -459,7 +462,7 @@ public struct SimulationInvariants {
         where push.priority == 10 && (push.event == .end || (push.event == .update && push.reason.contains(Push.beyondBudget))) {
             let next = pushes[(index + 1)...].first { $0.sentAt > push.sentAt }?.sentAt ?? .distantFuture
             let span = push.sentAt...next
-            guard !kills.contains(where: span.contains), !failing.contains(where: { $0.lowerBound <= next && push.sentAt <= $0.upperBound })
+            guard !kills.contains(where: span.contains), !(failing + diskTroubles).contains(where: { $0.lowerBound <= next && push.sentAt <= $0.upperBound })
             else { continue }
             // (An `end`'s copy is never superseded: the queue skips updates alone.)
             if push.event == .update, let delivered = firstDelivery[push.key], next <= delivered.addingTimeInterval(day.sink.slowest) {
