@@ -79,6 +79,9 @@ public actor MatchEngine {
     private let began: Date
     /// The deadline last measured by ``measureLateness(_:)``: each is measured once.
     private var measuredDeadline: Date?
+    /// When the game's last delivery began and ended: a deadline that came due while it was under
+    /// way is measured from its end (see ``measureLateness(_:)``).
+    private var lastDelivery: ClosedRange<Date>?
 
     public init(
         attributes: GameAttributes,
@@ -396,13 +399,18 @@ public actor MatchEngine {
     }
 
     /// Tells the metrics how long after it came due the game's deadline is acted on at `now` (the
-    /// timer's tick, or an arrival that came first): `scorefeed_deadline_lateness_seconds`.
+    /// timer's tick, or an arrival that came first): `scorefeed_deadline_lateness_seconds`. A
+    /// deadline that came due while the game's own delivery was under way (the engine awaiting
+    /// the sink for the pushes ahead: the service hears of a deadline a call made, or a retried
+    /// write freed, when the call returns) counts from that delivery's end: what it decides goes
+    /// after those pushes, one delivery at a time, whenever it is decided.
     private func measureLateness(_ now: Date) {
         guard let metrics, let due = peek({ $0.deadline }), due >= began, due <= now, due != measuredDeadline else { return }
         measuredDeadline = due
         // Due while no write could succeed: the engine waits for the write's retry (``wakeUp``).
         if checkpointFailure != nil { return }
-        metrics.observeDeadline(game: attributes.gameId, due: due, lateBy: now.timeIntervalSince(due))
+        let from = lastDelivery.map { $0.contains(due) ? $0.upperBound : due } ?? due
+        metrics.observeDeadline(game: attributes.gameId, due: due, lateBy: now.timeIntervalSince(from))
     }
 
     /// Hands the outbox to the sink, oldest first, each output removed once the sink has it and
@@ -433,7 +441,11 @@ public actor MatchEngine {
         // wait for its channel, and the newest state alone waits while it has none).
         delivering = true
         releasedWhileDelivering = false
-        defer { delivering = false }
+        let start = clock.now
+        defer {
+            delivering = false
+            lastDelivery = start...max(start, clock.now)
+        }
         var channelOnly = channelOnly
         // A channel request that failed or was answered unusably is not sent again in this
         // delivery: the other platforms' pushes, which need no channel, still go, and its failure

@@ -140,7 +140,9 @@ public struct Metrics: Hashable, Sendable {
     /// channel's linger) was acted on, on the game's clock. Deadlines that passed while no
     /// instance ran (before a restart) are not counted: they are the restart's; nor those that
     /// passed while the game's checkpoint could not be written (nothing could go before a write
-    /// succeeded: the engine waits for the write's retry).
+    /// succeeded: the engine waits for the write's retry). One that came due while the game's
+    /// own delivery was under way counts from that delivery's end (what it decides goes after
+    /// the pushes ahead of it, whenever it is decided).
     public var deadlineLateness = Histogram(bounds: Metrics.deadlineLatenessBounds)
     public var checkpointErrors = 0
     public var pollRequests: [PollRequest: Int] = [:]

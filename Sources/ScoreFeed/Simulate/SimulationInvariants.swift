@@ -839,7 +839,9 @@ public struct SimulationInvariants {
     /// Every deadline an instance set (a held push, a catch-up's decision, a channel's linger) was
     /// acted on when it came due, within ``deadlineSlack``: on virtual time nothing makes the
     /// timer late but a timer that missed it or waited for another game. Deadlines that passed
-    /// while no instance ran are the restart's, not counted. Each deadline counts as a check.
+    /// while no instance ran are the restart's, not counted; one that came due while the game's
+    /// own delivery was under way (a slow sink's answer for a push ahead of it) counts from the
+    /// delivery's end. Each deadline counts as a check.
     mutating func checkDeadlines(_ metrics: MetricsRecorder) {
         checks += metrics.observed(now: day.start).deadlineLateness.counts.reduce(0, +)
         guard let late = metrics.worstDeadline, late.seconds > Self.deadlineSlack else { return }
