@@ -35,8 +35,8 @@ extension GameSession {
         /// A priority-10 update of this lane, decided at `sentAt` (beyond the assumed budget or
         /// within it), was superseded in the sink before it was tried (``GameSession/giveBack(_:)``).
         case givenBack(lane: Int, sentAt: Date, beyondBudget: Bool)
-        /// The outbox goes after the checkpoint held it: only each lane's newest state goes
-        /// (``GameSession/supersedeWaiting()``).
+        /// Nothing could leave the outbox (the checkpoint failing): only each lane's newest state
+        /// waits (``GameSession/supersedeWaiting()``).
         case supersedeWaiting
     }
 

@@ -87,8 +87,8 @@ public struct GameSession: Sendable {
         public var priority5 = 0
         /// Pushes the renderer refused (over the APNs size limit even trimmed); never sent.
         public var refused = 0
-        /// Updates dropped while the game had no channel to send on, because a newer state
-        /// waited behind them.
+        /// Updates dropped while the game had no channel to send on, or while its checkpoint
+        /// could not be written, because a newer state waited behind them.
         public var superseded = 0
         /// Pushes handed to the sink (each once, as it leaves the outbox), by priority and event:
         /// what the sink was given, which `--metrics` reports.
@@ -602,16 +602,28 @@ public struct GameSession: Sendable {
         if lane == channelLane, isHolding { supersedeHeldUpdates(lane: lane) }
     }
 
-    /// The outbox goes after a spell when nothing could leave it (the game's checkpoint could
-    /// not be written: a full disk): of each lane's waiting updates only the newest state goes,
-    /// as while a game waits for its channel (an `end` always goes). After twenty minutes of a
-    /// full disk the outbox held the game's last twenty pushes, eight of them priority 10 (a
-    /// simulated day, seed 2, day 147): sent in order, stale scores would flash by and spend the
-    /// hour's budget Apple keeps; superseded, their priority 10s are given back.
+    /// While nothing can leave the outbox (the game's checkpoint cannot be written: a full disk),
+    /// only each lane's newest state waits, as while a game waits for its channel (a start and an
+    /// `end` always stay): the older updates are dropped and their priority 10s given back at once,
+    /// so the decisions made meanwhile may spend them again. After twenty minutes of a full disk
+    /// the outbox held the game's last twenty pushes, eight of them priority 10 (a simulated day,
+    /// seed 2, day 147): sent in order once the disk had room, stale scores would flash by and
+    /// spend the hour's budget Apple keeps. Records nothing when nothing would be dropped.
     public mutating func supersedeWaiting() {
-        guard lanes.contains(where: { $0.outbox.count > 1 }) else { return }
+        guard lanes.indices.contains(where: { olderUpdates(lane: $0) != nil }) else { return }
         record(.supersedeWaiting)
         for lane in lanes.indices { supersedeHeldUpdates(lane: lane) }
+    }
+
+    /// The place of the last output of `lane`'s outbox that is a push of an older state than its
+    /// newest, when an update waits at or before it (one ``supersedeHeldUpdates(lane:)`` drops).
+    private func olderUpdates(lane: Int) -> Int? {
+        let outbox = lanes[lane].outbox
+        guard let newest = outbox.last(where: { if case .push = $0 { true } else { false } }).flatMap({ if case .push(let record) = $0 { record.state } else { nil } }),
+              let older = outbox.lastIndex(where: { if case .push(let record) = $0 { record.state != newest } else { false } }),
+              outbox[...older].contains(where: { if case .push(let record) = $0 { record.event == .update } else { false } })
+        else { return nil }
+        return older
     }
 
     /// While the game has no channel, only the newest state waits: updates followed by a push of
@@ -620,10 +632,7 @@ public struct GameSession: Sendable {
     /// Apple: the policy gets it back (the final's end may then go at priority 10).
     private mutating func supersedeHeldUpdates(lane: Int) {
         let outbox = lanes[lane].outbox
-        let pushes = outbox.compactMap { if case .push(let record) = $0 { record } else { nil } }
-        guard let newest = pushes.last?.state,
-              let older = outbox.lastIndex(where: { if case .push(let record) = $0 { record.state != newest } else { false } })
-        else { return }
+        guard let older = olderUpdates(lane: lane) else { return }
         var kept: [PushRenderer.Output] = []
         kept.reserveCapacity(outbox.count)
         for (index, output) in outbox.enumerated() {

@@ -21,9 +21,6 @@ public actor MatchEngine {
     private var session: GameSession
     /// A call is handing the outbox to the sink; others leave their pushes to it.
     private var delivering = false
-    /// A delivery found the checkpoint failing: the next one that can go first supersedes what
-    /// waited meanwhile (``GameSession/supersedeWaiting()``).
-    private var heldByCheckpoint = false
     /// A call without the batch's hold came while the delivery under way held its pushes: that
     /// delivery sends them too before it returns.
     private var releasedWhileDelivering = false
@@ -423,18 +420,14 @@ public actor MatchEngine {
     /// the rest in the outbox for the next call.
     private func deliver(holdingPushes channelOnly: Bool = false) async throws {
         guard checkpointFailure == nil else {
-            heldByCheckpoint = true
+            // Nothing leaves: only the newest state waits, its input written with the others
+            // the write's retry writes (not while a delivery is under way: its push is in flight).
+            if !delivering { session.supersedeWaiting() }
             return
         }
         guard !delivering else {
             if !channelOnly { releasedWhileDelivering = true }
             return
-        }
-        if heldByCheckpoint {
-            heldByCheckpoint = false
-            session.supersedeWaiting()
-            commit()
-            guard checkpointFailure == nil else { return }
         }
         // `channelOnly`: a batch of lines is being applied: the service makes it durable with one
         // sync, then flushes the games it touched. Only channel requests go now (a game's pushes

@@ -76,7 +76,7 @@ public final class Journal: @unchecked Sendable {
     ) throws(ScoreFeedError) -> Int {
         let mustSync = inputs.contains {
             switch $0 {
-            case .delivered, .deliveredOnLane, .endConfirmed, .givenBack, .endHeld, .endDrained, .supersedeWaiting: false
+            case .delivered, .deliveredOnLane, .endConfirmed, .givenBack, .endHeld, .endDrained: false
             default: true
             }
         }
