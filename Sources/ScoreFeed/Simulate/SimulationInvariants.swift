@@ -745,9 +745,11 @@ public struct SimulationInvariants {
         guard plan.path == .poll, let last = plan.lastAction, let final = plan.finalAt else { return [] }
         let starts = zip(instances, lostState).filter(\.1).map(\.0) + [plan.join].compactMap { $0 }
         return starts.compactMap { started in
-            // The latest the first answer can come: through the troubles the start falls in.
+            // The latest the first answer can come: through the troubles the start falls in, each
+            // and the interval after it (a trouble's range leaves its last interval out: a request
+            // just before an outage's end waits its `Retry-After`; seed 2, day 482, Android).
             var answer = started
-            while let trouble = feed.first(where: { $0.contains(answer) }) { answer = trouble.upperBound }
+            while let trouble = feed.first(where: { $0.contains(answer) }) { answer = trouble.upperBound.addingTimeInterval(day.pollInterval) }
             return started < final && last <= answer ? max(started, last)..<final.addingTimeInterval(day.pollInterval) : nil
         }
     }
