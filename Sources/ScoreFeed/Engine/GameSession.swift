@@ -619,7 +619,7 @@ public struct GameSession: Sendable {
     /// newest, when an update waits at or before it (one ``supersedeHeldUpdates(lane:)`` drops).
     private func olderUpdates(lane: Int) -> Int? {
         let outbox = lanes[lane].outbox
-        guard let newest = outbox.last(where: { if case .push = $0 { true } else { false } }).flatMap({ if case .push(let record) = $0 { record.state } else { nil } }),
+        guard let newest = outbox.reversed().lazy.compactMap({ if case .push(let record) = $0 { record.state } else { nil } }).first,
               let older = outbox.lastIndex(where: { if case .push(let record) = $0 { record.state != newest } else { false } }),
               outbox[...older].contains(where: { if case .push(let record) = $0 { record.event == .update } else { false } })
         else { return nil }

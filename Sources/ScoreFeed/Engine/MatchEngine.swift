@@ -434,10 +434,11 @@ public actor MatchEngine {
         // wait for its channel, and the newest state alone waits while it has none).
         delivering = true
         releasedWhileDelivering = false
-        let start = clock.now
+        // (Its span matters only to the lateness metric.)
+        let start = metrics == nil ? nil : clock.now
         defer {
             delivering = false
-            lastDelivery = start...max(start, clock.now)
+            if let start { lastDelivery = start...max(start, clock.now) }
         }
         var channelOnly = channelOnly
         // A channel request that failed or was answered unusably is not sent again in this

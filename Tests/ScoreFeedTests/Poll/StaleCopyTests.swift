@@ -415,10 +415,7 @@ extension StaleCopyPollTests {
             + [.body(try copies.copy(at: 0.45)), .body(try copies.copy(at: 0.6)), .body(try copies.copy(at: 1))]
         // The wait is the wall clock's: the engines decide on the poller's clock.
         let clock = SimulatedClock(Date(timeIntervalSince1970: written + 60))
-        var options = GameService.Options(
-            clock: .system, coalescer: mode.coalescer, renderer: mode.renderer, channels: .init(manage: mode.hasChannels), wallClock: clock)
-        options.otherLanes = mode.otherLanes
-        let next = try GameService(options: options, sink: sink)
+        let next = try mode.service(clock: .system, sink: sink, wallClock: clock)
         var poller = LivePoller(gameId: game, playByPlay: Self.url, boxscore: nil, interval: 3)
         poller.clock = clock
         let edge = ScriptedSource([Self.url: plan])

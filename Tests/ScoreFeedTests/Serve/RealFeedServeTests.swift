@@ -96,10 +96,14 @@ struct RealFeedServeTests {
             return configuration
         }
 
-        /// A service in this mode (broadcast: channels managed, deleted as soon as the end is out).
-        func service(clock: GameService.ClockMode, state: URL? = nil, sink: any PushSink) throws -> GameService {
+        /// A service in this mode (broadcast: channels managed, deleted as soon as the end is out);
+        /// `wallClock`: the clock a `.system` service decides on.
+        func service(
+            clock: GameService.ClockMode, state: URL? = nil, sink: any PushSink, wallClock: any EngineClock = SystemClock()
+        ) throws -> GameService {
             var options = GameService.Options(
-                clock: clock, coalescer: coalescer, renderer: renderer, stateDirectory: state, channels: .init(manage: hasChannels))
+                clock: clock, coalescer: coalescer, renderer: renderer, stateDirectory: state, channels: .init(manage: hasChannels),
+                wallClock: wallClock)
             options.otherLanes = otherLanes
             return try GameService(options: options, sink: sink)
         }
