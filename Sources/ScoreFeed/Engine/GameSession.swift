@@ -619,11 +619,23 @@ public struct GameSession: Sendable {
     /// newest, when an update waits at or before it (one ``supersedeHeldUpdates(lane:)`` drops).
     private func olderUpdates(lane: Int) -> Int? {
         let outbox = lanes[lane].outbox
-        guard let newest = outbox.reversed().lazy.compactMap({ if case .push(let record) = $0 { record.state } else { nil } }).first,
-              let older = outbox.lastIndex(where: { if case .push(let record) = $0 { record.state != newest } else { false } }),
+        guard let newest = outbox.reversed().lazy.compactMap({ if case .push(let record) = $0 { record } else { nil } }).first,
+              let older = outbox.lastIndex(where: { if case .push(let record) = $0 { !Self.sameState(record, newest) } else { false } }),
               outbox[...older].contains(where: { if case .push(let record) = $0 { record.event == .update } else { false } })
         else { return nil }
         return older
+    }
+
+    /// Whether two pushes show one state: the size guard trims the last play's text from a
+    /// priority 10 with an alert more than from its priority-5 copy, so a trimmed one is compared
+    /// without that text (else the copy would supersede the priority 10 it copies).
+    private static func sameState(_ one: PushRecord, _ other: PushRecord) -> Bool {
+        if one.state == other.state { return true }
+        guard one.trimmed.contains("lastPlay") || other.trimmed.contains("lastPlay") else { return false }
+        var one = one.state, other = other.state
+        one.lastPlay = nil
+        other.lastPlay = nil
+        return one == other
     }
 
     /// While the game has no channel, only the newest state waits: updates followed by a push of

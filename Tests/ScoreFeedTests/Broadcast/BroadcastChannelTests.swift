@@ -128,6 +128,32 @@ struct BroadcastChannelTests {
         #expect(waiting.allSatisfy { $0.request.headers["apns-channel-id"] == nil })
     }
 
+    /// A priority 10 with an alert whose last play the size guard trimmed (more than from its
+    /// priority-5 copy, which has no alert) shows the same state as the copy: both wait, and the
+    /// copy does not supersede it. Before, the two states differed by the trimmed text, and only
+    /// the copy waited: the lead change would have reached the lock screen at priority 5.
+    @Test(arguments: [4_700, 5_000])
+    func aTrimmedPriority10IsNotSupersededByItsCopy(playLength: Int) {
+        var session = GameSession(attributes: Make.attributes, renderer: Self.perGame, now: Make.start)
+        var seq = 0
+        func add(_ kind: GameEvent.Kind, team: TeamSide? = nil, period: Int, clock: Double, player: String? = nil) {
+            seq += 1
+            let event = Make.event(seq, kind, team: team, period: period, clock: clock, at: Double(seq) * 30, player: player)
+            session.receive(event, index: seq - 1, now: event.time)
+        }
+        for period in 1...4 {
+            add(.periodStart, period: period, clock: 720)
+            if period < 4 { add(.periodEnd, period: period, clock: 0) }
+        }
+        add(.fieldGoal(points: 2, made: true), team: .home, period: 4, clock: 90)
+        // A late lead change (an alert) by a player whose name fills most of the payload.
+        add(.fieldGoal(points: 3, made: true), team: .away, period: 4, clock: 60, player: String(repeating: "x", count: playLength))
+        let waiting = Self.pushes(session.outbox).suffix(2)
+        #expect(waiting.map(\.priority) == [10, 5], "the priority 10 and its copy both wait")
+        #expect(waiting.allSatisfy { $0.state.awayScore == 3 && $0.state.homeScore == 2 })
+        #expect(waiting.first?.trimmed.contains("lastPlay") == true, "the priority 10's last play was trimmed")
+    }
+
     /// A priority-10 update dropped while the game waits for its channel never reaches Apple: the
     /// coalescer gets it back, so the hour's bookings are the priority 10s that still wait.
     @Test func aSupersededPriority10IsGivenBack() throws {
