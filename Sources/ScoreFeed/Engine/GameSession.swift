@@ -616,31 +616,20 @@ public struct GameSession: Sendable {
     }
 
     /// The place of the last output of `lane`'s outbox that is a push of an older state than its
-    /// newest, when an update waits at or before it (one ``supersedeHeldUpdates(lane:)`` drops).
+    /// newest (``PushRecord/showsSameState(as:)``: the size guard's trimming aside), when an
+    /// update waits at or before it (one ``supersedeHeldUpdates(lane:)`` drops).
     private func olderUpdates(lane: Int) -> Int? {
         let outbox = lanes[lane].outbox
         guard let newest = outbox.reversed().lazy.compactMap({ if case .push(let record) = $0 { record } else { nil } }).first,
-              let older = outbox.lastIndex(where: { if case .push(let record) = $0 { !Self.sameState(record, newest) } else { false } }),
+              let older = outbox.lastIndex(where: { if case .push(let record) = $0 { !record.showsSameState(as: newest) } else { false } }),
               outbox[...older].contains(where: { if case .push(let record) = $0 { record.event == .update } else { false } })
         else { return nil }
         return older
     }
 
-    /// Whether two pushes show one state: the size guard trims the last play's text from a
-    /// priority 10 with an alert more than from its priority-5 copy, so a trimmed one is compared
-    /// without that text (else the copy would supersede the priority 10 it copies).
-    private static func sameState(_ one: PushRecord, _ other: PushRecord) -> Bool {
-        if one.state == other.state { return true }
-        guard one.trimmed.contains("lastPlay") || other.trimmed.contains("lastPlay") else { return false }
-        var one = one.state, other = other.state
-        one.lastPlay = nil
-        other.lastPlay = nil
-        return one == other
-    }
-
-    /// While the game has no channel, only the newest state waits: updates followed by a push of
-    /// a newer state are dropped (an `end` never is; a priority 10 and its priority-5 copy of the
-    /// newest state both stay). Receivers see the gap in `seq`. A dropped priority 10 never reaches
+    /// While the game has no channel (or nothing can leave the outbox), only the newest state
+    /// waits: updates followed by a push of a newer state are dropped (an `end` never is; a
+    /// priority 10 and its priority-5 copy of the newest state both stay). Receivers see the gap in `seq`. A dropped priority 10 never reaches
     /// Apple: the policy gets it back (the final's end may then go at priority 10).
     private mutating func supersedeHeldUpdates(lane: Int) {
         let outbox = lanes[lane].outbox

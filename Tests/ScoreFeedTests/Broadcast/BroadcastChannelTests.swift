@@ -133,11 +133,44 @@ struct BroadcastChannelTests {
     /// copy does not supersede it. Before, the two states differed by the trimmed text, and only
     /// the copy waited: the lead change would have reached the lock screen at priority 5. In
     /// broadcast mode the game waits for its channel; in token mode for a full disk (the outbox's
-    /// ``GameSession/supersedeWaiting()``). The lengths trim the priority 10 alone, then both
-    /// (a token payload's limit is 4 KB, a broadcast's 5 KB). (Android has no priority-5 copies.)
-    @Test(arguments: [(true, 4_700), (true, 5_000), (false, 3_700), (false, 4_000)])
-    func aTrimmedPriority10IsNotSupersededByItsCopy(broadcast: Bool, playLength: Int) {
-        let renderer = broadcast ? Self.perGame : PushRenderer.Configuration(bundleId: Self.bundle, mode: .token)
+    /// ``GameSession/supersedeWaiting()``). Each mode's lengths trim the priority 10 alone, then
+    /// both (the guard measures the payload's largest serialization: about 3.6 KB of play in a
+    /// token payload, 4.7 KB in a broadcast one). (Android has no priority-5 copies.)
+    @Test(arguments: [(true, 4_700, false), (true, 5_000, true), (false, 3_600, false), (false, 4_000, true)])
+    func aTrimmedPriority10IsNotSupersededByItsCopy(broadcast: Bool, playLength: Int, copyTrimmed: Bool) {
+        var session = Self.lateLeadChange(broadcast: broadcast, playLength: playLength)
+        if !broadcast { session.supersedeWaiting() }
+        let waiting = Self.pushes(session.outbox).filter { $0.event == .update }
+        #expect(waiting.map(\.priority) == [10, 5], "the priority 10 and its copy wait, alone")
+        #expect(waiting.allSatisfy { $0.state.awayScore == 3 && $0.state.homeScore == 2 })
+        #expect(waiting.first?.trimmed.contains("lastPlay") == true, "the priority 10's last play was trimmed")
+        #expect(waiting.last?.trimmed.contains("lastPlay") == copyTrimmed, "the copy's last play trimmed: \(copyTrimmed)")
+    }
+
+    /// A last play that really changed still tells a trimmed push from a newer one: a correction
+    /// taken back in the same arrival leaves the score as it was and only the last play new, and
+    /// the trimmed priority 10 and its copy are superseded by it.
+    @Test(arguments: [true, false])
+    func aTrimmedPushIsSupersededByANewerLastPlay(broadcast: Bool) {
+        var session = Self.lateLeadChange(broadcast: broadcast, playLength: broadcast ? 5_000 : 4_000)
+        let superseded = session.statistics.superseded
+        session.beginArrival()
+        for (seq, points) in [(13, -1), (14, 1)] {
+            let event = Make.event(seq, .correction(points: points), team: .away, period: 4, clock: 55, at: 400)
+            session.receive(event, index: seq - 1, now: event.time)
+        }
+        session.endArrival(now: Make.start.addingTimeInterval(400))
+        if !broadcast { session.supersedeWaiting() }
+        let waiting = Self.pushes(session.outbox).filter { $0.event == .update }
+        #expect(waiting.last?.state.lastPlay?.hasPrefix("Score corrected") == true, "the correction's push waits")
+        #expect(!waiting.contains { $0.trimmed.contains("lastPlay") }, "the trimmed pushes were superseded")
+        #expect(session.statistics.superseded > superseded)
+    }
+
+    /// A session whose last push is a late lead change (an alert, at priority 10 with its copy)
+    /// by a player whose name fills most of the payload.
+    static func lateLeadChange(broadcast: Bool, playLength: Int) -> GameSession {
+        let renderer = broadcast ? perGame : PushRenderer.Configuration(bundleId: bundle, mode: .token)
         var session = GameSession(attributes: Make.attributes, renderer: renderer, now: Make.start)
         var seq = 0
         func add(_ kind: GameEvent.Kind, team: TeamSide? = nil, period: Int, clock: Double, player: String? = nil) {
@@ -150,13 +183,8 @@ struct BroadcastChannelTests {
             if period < 4 { add(.periodEnd, period: period, clock: 0) }
         }
         add(.fieldGoal(points: 2, made: true), team: .home, period: 4, clock: 90)
-        // A late lead change (an alert) by a player whose name fills most of the payload.
         add(.fieldGoal(points: 3, made: true), team: .away, period: 4, clock: 60, player: String(repeating: "x", count: playLength))
-        if !broadcast { session.supersedeWaiting() }
-        let waiting = Self.pushes(session.outbox).filter { $0.event == .update }
-        #expect(waiting.map(\.priority) == [10, 5], "the priority 10 and its copy wait, alone")
-        #expect(waiting.allSatisfy { $0.state.awayScore == 3 && $0.state.homeScore == 2 })
-        #expect(waiting.first?.trimmed.contains("lastPlay") == true, "the priority 10's last play was trimmed")
+        return session
     }
 
     /// A priority-10 update dropped while the game waits for its channel never reaches Apple: the
