@@ -47,13 +47,30 @@ public final class SimulatedGamePool: @unchecked Sendable {
         }
     }
 
+    /// One generated game in this many has a player whose name fills a push (as a feed in a
+    /// language written with accents could): its plays reach the payload's limit once escaped, so
+    /// the size guard trims them (more where an alert takes room), live, under the day's faults.
+    static let longNameEvery = 20
+
+    /// `game` with its first named player's name made long enough that a play of theirs, its
+    /// accents escaped (`\u00e9`, six bytes), is over every platform's payload limit.
+    static func withALongName(_ game: GeneratedGame) -> GeneratedGame {
+        guard let name = game.events.lazy.compactMap(\.player).first else { return game }
+        let long = name + " " + String(repeating: "é", count: 900)
+        var game = game
+        for index in game.events.indices where game.events[index].player == name { game.events[index].player = long }
+        return game
+    }
+
     /// The game a draw picks: a real one for one draw in three (when there are any), else a
     /// generated one.
     public func game(_ draw: UInt64) -> SimulatedGame {
         if !real.isEmpty && draw % 3 == 0 { return real[Int((draw / 3) % UInt64(real.count))] }
         let seed = Int((draw / 3) % UInt64(generated)) + 1
         if let game = lock.withLock({ made[seed] }) { return game }
-        let game = SimulatedGame(generated: GameGenerator(seed: UInt64(seed)).generate())
+        var generated = GameGenerator(seed: UInt64(seed)).generate()
+        if seed % Self.longNameEvery == 0 { generated = Self.withALongName(generated) }
+        let game = SimulatedGame(generated: generated)
         lock.withLock { made[seed] = game }
         return game
     }

@@ -199,7 +199,7 @@ public struct SimulationInvariants {
         case .postponed:
             check(mine.allSatisfy { $0.state.phase == .postponed || $0.event == .start },
                   "game \(id) (postponed): a push shows \(mine.first { $0.state.phase != .postponed }?.state.phase.rawValue ?? "")")
-            check(Set(ends.map(\.state)).count <= 1, "game \(id) (postponed): \(ends.count) ends")
+            check(Self.distinctStates(ends) <= 1, "game \(id) (postponed): \(ends.count) ends")
             return
         case .silent(let share):
             let stated = plan.game.score(after: plan.game.visible(at: share * plan.game.span))
@@ -243,7 +243,7 @@ public struct SimulationInvariants {
             for end in ends { distinct[end.key] = end.priority }
             let priorities = distinct.values.sorted()
             let which = resets.isEmpty ? "" : " from state directory \(index + 1)"
-            let states = Set(ends.map(\.state)).count
+            let states = Self.distinctStates(ends)
             check(states == 1, "game \(id): \(states) different final ends\(which)")
             check(priorities == [10] || priorities == [5] || priorities == [5, 10],
                   "game \(id): \(distinct.count) final ends\(which) (priorities \(priorities))")
@@ -273,10 +273,10 @@ public struct SimulationInvariants {
             check(later.state.homeScore == earlier.state.homeScore && later.state.awayScore == earlier.state.awayScore,
                   "game \(id): the final end from state directory \(place) shows \(later.state.homeScore)-\(later.state.awayScore), the one before \(earlier.state.homeScore)-\(earlier.state.awayScore)")
             // Without both source times nothing tells the newer copy: the same end, then.
-            let notOlder = earlier.sourceTime.flatMap { first in later.sourceTime.map { $0 >= first } } ?? (later.state == earlier.state)
+            let notOlder = earlier.sourceTime.flatMap { first in later.sourceTime.map { $0 >= first } } ?? later.showsSameState(as: earlier)
             check(notOlder, "game \(id): the final end from state directory \(place) names an older copy of the feed than the one before")
         }
-        let endState = Dictionary(uniqueKeysWithValues: byDirectory.map { ($0.key, $0.value[0].state) })
+        let endOf = Dictionary(uniqueKeysWithValues: byDirectory.map { ($0.key, $0.value[0]) })
         if let first = mine.firstIndex(where: { $0.event == .end && $0.state.phase == .final }) {
             // Only its state directory's end again (on Android, a later directory's activity
             // begins with its start). A later directory whose end never went may still have
@@ -287,10 +287,10 @@ public struct SimulationInvariants {
             let after = mine[(first + 1)...].filter { record in
                 let from = directory(of: record)
                 guard record.event == .start, from > directory(of: firstEnd) else {
-                    return record.state != endState[from] || record.event != .end
+                    return !(endOf[from].map(record.showsSameState(as:)) ?? false) || record.event != .end
                 }
-                if let state = endState[from] { return record.state != state }
-                let notOlder = record.sourceTime.flatMap { start in firstEnd.sourceTime.map { start >= $0 } } ?? (record.state == firstEnd.state)
+                if let end = endOf[from] { return !record.showsSameState(as: end) }
+                let notOlder = record.sourceTime.flatMap { start in firstEnd.sourceTime.map { start >= $0 } } ?? record.showsSameState(as: firstEnd)
                 return !(record.state.phase == .final && record.state.homeScore == firstEnd.state.homeScore
                     && record.state.awayScore == firstEnd.state.awayScore && notOlder && killed(leaving: from, after: record.sentAt))
             }
@@ -456,7 +456,7 @@ public struct SimulationInvariants {
     /// once, in order.
     mutating func checkCopies(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
         guard day.coalescer.copies else { return }
-        let copies = Set(pushes.filter { $0.priority == 5 }.map { Copy(event: $0.event, state: $0.state, at: $0.sentAt) })
+        let copies = Dictionary(grouping: pushes.filter { $0.priority == 5 }) { Copy(event: $0.event, at: $0.sentAt) }
         let kills = day.restarts.map(\.at)
         let failing = day.sink.failing + gameFailing(plan.game.id)
         for (index, push) in pushes.enumerated()
@@ -469,7 +469,7 @@ public struct SimulationInvariants {
             if push.event == .update, let delivered = firstDelivery[push.key], next <= delivered.addingTimeInterval(day.sink.slowest) {
                 continue
             }
-            check(copies.contains(Copy(event: push.event, state: push.state, at: push.sentAt)),
+            check(copies[Copy(event: push.event, at: push.sentAt)]?.contains { $0.showsSameState(as: push) } == true,
                   "game \(plan.game.id): the priority-10 \(push.event.rawValue) seq \(push.seq) (\(push.reason)) has no priority-5 copy")
         }
     }
@@ -631,8 +631,15 @@ public struct SimulationInvariants {
 
     private struct Copy: Hashable {
         let event: Push.Event
-        let state: GameState
         let at: Date
+    }
+
+    /// How many states `records` show, the size guard's trimming aside
+    /// (`PushRecord.showsSameState(as:)`: a priority 10 with an alert is trimmed more than its copy).
+    static func distinctStates(_ records: [PushRecord]) -> Int {
+        var shown: [PushRecord] = []
+        for record in records where !shown.contains(where: record.showsSameState(as:)) { shown.append(record) }
+        return shown.count
     }
 
     /// What an instance left unsent (records made before the next instance started, delivered by
