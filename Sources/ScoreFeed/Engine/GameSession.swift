@@ -629,8 +629,9 @@ public struct GameSession: Sendable {
 
     /// While the game has no channel (or nothing can leave the outbox), only the newest state
     /// waits: updates followed by a push of a newer state are dropped (an `end` never is; a
-    /// priority 10 and its priority-5 copy of the newest state both stay). Receivers see the gap in `seq`. A dropped priority 10 never reaches
-    /// Apple: the policy gets it back (the final's end may then go at priority 10).
+    /// priority 10 and its priority-5 copy of the newest state both stay). Receivers see the gap
+    /// in `seq`. A dropped priority 10 never reaches Apple: the policy gets it back (the final's
+    /// end may then go at priority 10).
     private mutating func supersedeHeldUpdates(lane: Int) {
         let outbox = lanes[lane].outbox
         guard let older = olderUpdates(lane: lane) else { return }
