@@ -203,9 +203,10 @@ extension GameSession: Codable {
     /// Applies today's options to a decoded game: its coalescer takes `configuration` (a game
     /// without a readable one gets a fresh coalescer that knows the score it takes over and
     /// counts the hour's budget as spent), its renderer `renderer`. A crash while the channel
-    /// lingered or waited for the sink to deliver the end (``lingerWaitsForTheSink``), or before
-    /// the sink confirmed the end (``endWaitsForTheSink``), may have lost the end in the sink: it goes out again, the same bytes (before the channel is deleted: no
-    /// delete was sent while lingering).
+    /// lingered or waited for the sink to deliver the end (``lingerWaitsForTheSink``), before the
+    /// sink confirmed the end (``endWaitsForTheSink``), or after the end was handed to the sink
+    /// while its priority-5 copy still waited, may have lost the end in the sink: it goes out
+    /// again, the same bytes (before the channel is deleted: no delete was sent while lingering).
     mutating func resume(renderer configuration: PushRenderer.Configuration, policy: Coalescer.Configuration) {
         resume(lanes: [PlatformLane.Options(renderer: configuration, policy: policy)])
     }
@@ -228,7 +229,9 @@ extension GameSession: Codable {
         let lingering = channel.isLingering
         // An end the sink held when the instance stopped may be lost with it, as one kept for it.
         let waiting = lingerWaitsForTheSink
-        let again = endRecords.filter { lingering || waiting || keptForTheSink($0) }
+        // So may an end handed to the sink while its priority-5 copy still waited in the outbox
+        // (the linger, which would send it again, had not begun): without it, only the copy goes.
+        let again = endRecords.filter { lingering || waiting || keptForTheSink($0) || handedBeforeItsCopy($0) }
         if !again.isEmpty {
             for lane in lanes.indices {
                 let platform = lanes[lane].platform
@@ -237,6 +240,13 @@ extension GameSession: Codable {
             }
             if lingering { channel.reopen() }
         }
+    }
+
+    /// Whether `end` left for the sink while its lane's outbox still holds a push (its copy), and
+    /// is not there itself: a crash may have lost it in the sink before the linger began.
+    private func handedBeforeItsCopy(_ end: PushRecord) -> Bool {
+        guard let lane = lanes.first(where: { $0.platform == end.platform }), lane.outboxHoldsAPush else { return false }
+        return !lane.outbox.contains { if case .push(let record) = $0 { record.seq == end.seq } else { false } }
     }
 
     /// Replaces a lane's policy whose state is lost with a fresh coalescer that knows the score

@@ -159,6 +159,8 @@ public struct LivePoller: Sendable {
                 box.changed || deciding?.status == .final ? lastPlayByPlay : nil
             }
             var snapshot: LiveSnapshot?
+            /// An edge's copy older than one seen: no news, so no old copy of a wait spent on it.
+            var refused = false
             var outcome = PollSchedule.Outcome.unchanged
             var label = "304"
             defer {
@@ -182,6 +184,7 @@ public struct LivePoller: Sendable {
                         // An older copy than one seen: an answer (the game is not silent), but no
                         // news. Nothing of it is applied; the next request asks for the newest.
                         label = "stale"
+                        refused = true
                         validators = newestValidators
                         await service.ignoreStaleCopy(game: gameId)
                         snapshot = try standingStill().map(decode)
@@ -208,10 +211,13 @@ public struct LivePoller: Sendable {
             }
             // A game new to this instance waiting for a fresh copy (``firstCopyWait``): an answer
             // without one hands the last copy again, so the feed failing does not cut the wait
-            // short. A 304 or an edge's older copy counts as one more old copy; a failure is no copy
+            // short. A 304 counts as one more old copy; a failure is no copy
             // at all and spends none, or an outage longer than the wait would show the old copy in
-            // it. (Not once the boxscore says final: its few tries for the last actions decide then.)
-            var spends = true
+            // it. An edge's copy older than one already seen holds the wait too: it says nothing of
+            // whether the copy waiting is the newest (seed 56, day 125: five stale answers in a row
+            // ended the wait and showed 47-36 after the lost instance's 47-39). (Not once the
+            // boxscore says final: its few tries for the last actions decide then.)
+            var spends = !refused
             if snapshot == nil, oldCopies > 0, oldCopies < Self.oldCopiesWaited, deciding?.status != .final {
                 snapshot = try? lastPlayByPlay.map(decode)
                 if case .failed = outcome { spends = false }

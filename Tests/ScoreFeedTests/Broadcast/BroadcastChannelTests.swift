@@ -269,6 +269,28 @@ struct BroadcastChannelTests {
         #expect(first.event == .end && first.request.headers["apns-channel-id"] == "Y2gx")
     }
 
+    /// Killed after the end (priority 10) was handed to the sink and before its priority-5 copy
+    /// was: the sink (its memory gone) may have lost the end, and the linger, which would send it
+    /// again, has not begun. The end goes out again before its copy, or the device gets the final
+    /// only at priority 5 (a simulated day: seed 55, day 80, broadcast, ios,android).
+    @Test func aRestartBetweenTheEndAndItsCopySendsTheEndAgain() throws {
+        var (session, end) = Self.endedOnChannel()
+        var handed: PushRecord?
+        while case .output(.push(let record)) = session.nextDelivery {
+            session.delivered(now: end.time)
+            if record.event == .end { handed = record; break }
+        }
+        let first = try #require(handed)
+        #expect(first.priority == 10)
+        let copy = try #require(Self.pushes(session.outbox).first)
+        #expect(copy.event == .end && copy.priority == 5 && session.channel.state == "open")
+        let restored = try GameSession.restore(session.encoded(), file: "t", renderer: Self.perGame)
+        #expect(Self.pushes(restored.outbox).map(\.seq) == [first.seq, copy.seq], "the end goes out again, then its copy")
+        // Killed again before either left: each waits once.
+        let again = try GameSession.restore(restored.encoded(), file: "t", renderer: Self.perGame)
+        #expect(Self.pushes(again.outbox).map(\.seq) == [first.seq, copy.seq])
+    }
+
     /// While the sink still holds the game's end (its webhook down), the channel does not linger
     /// yet: its linger counts from when the sink has delivered the end, so devices get the whole
     /// linger to receive it, however late it went out.

@@ -697,3 +697,26 @@ struct SimulationTests {
         #expect(channel.answered(ChannelAnswer(status: 200, channelID: "Y2hhbm5lbC0x"), now: Date()) == .opened("Y2hhbm5lbC0x"))
     }
 }
+
+extension SimulationTests {
+    /// Days a sweep past the default run broke on (session 38), each with both platform lanes of
+    /// one fold, replayed as `scorefeed simulate --seed S --day D --days 1 --mode M --platform
+    /// ios,android` replays them (the CLI's defaults: a pool of 300, a poll every 30 s, 5–15
+    /// games). Each failed before its mend:
+    /// - seed 56, day 125, token: after a lost state directory, the new instance's first-copy
+    ///   wait was spent on an edge's copies older than one it had seen, and it showed 47-36
+    ///   after the lost instance's 47-39 (`LivePoller`: a refused older copy holds the wait);
+    /// - seed 55, day 80, broadcast: a kill after the final's priority-10 end was handed to the
+    ///   sink and before its priority-5 copy left, and the restart sent the copy alone
+    ///   (`GameSession.resume(lanes:)` sends the end again).
+    /// A change to the simulator's draws moves these days elsewhere: then they test less.
+    @Test(arguments: [(UInt64(56), 125, PushRenderer.Mode.token), (55, 80, .broadcastPerGame)])
+    func daysASweepBrokeOnStayWhole(seed: UInt64, day: Int, mode: PushRenderer.Mode) async throws {
+        var options = Simulation.Options(days: 1, seed: seed, firstDay: day, modes: [mode], pool: SimulatedGamePool(generated: 300), threads: 1)
+        options.platforms = [[.ios, .android]]
+        let outcomes = try await Self.run(options)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == day })
+        #expect(outcomes.allSatisfy { !$0.records.isEmpty })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+}
