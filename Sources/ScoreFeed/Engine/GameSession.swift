@@ -610,9 +610,12 @@ public struct GameSession: Sendable {
     /// seed 2, day 147): sent in order once the disk had room, stale scores would flash by and
     /// spend the hour's budget Apple keeps. Records nothing when nothing would be dropped.
     public mutating func supersedeWaiting() {
-        guard lanes.indices.contains(where: { olderUpdates(lane: $0) != nil }) else { return }
+        let older = lanes.indices.map { olderUpdates(lane: $0) }
+        guard older.contains(where: { $0 != nil }) else { return }
         record(.supersedeWaiting)
-        for lane in lanes.indices { supersedeHeldUpdates(lane: lane) }
+        for (lane, older) in zip(lanes.indices, older) {
+            if let older { supersedeUpdates(lane: lane, through: older) }
+        }
     }
 
     /// The place of the last output of `lane`'s outbox that is a push of an older state than its
@@ -633,8 +636,14 @@ public struct GameSession: Sendable {
     /// in `seq`. A dropped priority 10 never reaches Apple: the policy gets it back (the final's
     /// end may then go at priority 10).
     private mutating func supersedeHeldUpdates(lane: Int) {
-        let outbox = lanes[lane].outbox
         guard let older = olderUpdates(lane: lane) else { return }
+        supersedeUpdates(lane: lane, through: older)
+    }
+
+    /// Drops the updates of `lane`'s outbox up to `older` (``olderUpdates(lane:)``), giving back
+    /// their priority 10s.
+    private mutating func supersedeUpdates(lane: Int, through older: Int) {
+        let outbox = lanes[lane].outbox
         var kept: [PushRenderer.Output] = []
         kept.reserveCapacity(outbox.count)
         for (index, output) in outbox.enumerated() {

@@ -159,7 +159,7 @@ public struct LivePoller: Sendable {
                 box.changed || deciding?.status == .final ? lastPlayByPlay : nil
             }
             var snapshot: LiveSnapshot?
-            /// An edge's copy older than one seen: no news, so no old copy of a wait spent on it.
+            // An edge's copy older than one seen: no news, so no old copy of a wait spent on it.
             var refused = false
             var outcome = PollSchedule.Outcome.unchanged
             var label = "304"
@@ -214,9 +214,9 @@ public struct LivePoller: Sendable {
             // short. A 304 counts as one more old copy; a failure is no copy
             // at all and spends none, or an outage longer than the wait would show the old copy in
             // it. An edge's copy older than one already seen holds the wait too: it says nothing of
-            // whether the copy waiting is the newest (seed 56, day 125: five stale answers in a row
-            // ended the wait and showed 47-36 after the lost instance's 47-39). (Not once the
-            // boxscore says final: its few tries for the last actions decide then.)
+            // whether the copy waiting is the newest (seed 56, day 125: after three old copies, one
+            // older than those ended the wait and 47-36 showed after the lost instance's 47-39).
+            // (Not once the boxscore says final: its few tries for the last actions decide then.)
             var spends = !refused
             if snapshot == nil, oldCopies > 0, oldCopies < Self.oldCopiesWaited, deciding?.status != .final {
                 snapshot = try? lastPlayByPlay.map(decode)

@@ -365,10 +365,10 @@ public struct SimulationInvariants {
     /// outbox while the checkpoint cannot be written, so every push decided since it filled waits
     /// there (``GameSession/supersedeWaiting()`` keeps the newest state, but not what a delivery
     /// had in flight as the disk filled), and a sender failing when the disk has room supersedes
-    /// them all at once, after `push` was decided. Found at seed 2, day 147 (`--platform ios`): a final decided while the
-    /// disk was full went beyond the budget with the 21 pushes of the game's last 11 minutes
-    /// waiting before it, seven of them priority 10s given back only once the disk had room and
-    /// the sender, down, superseded them.
+    /// them all at once, after `push` was decided. Found at seed 2, day 147 (`--platform ios`):
+    /// a final decided while the disk was full went beyond the budget with the 21 pushes of the
+    /// game's last 11 minutes waiting before it, seven of them priority 10s given back only once
+    /// the disk had room and the sender, down, superseded them.
     func givenBackLate(before push: PushRecord, in seqs: [Int]) -> Int {
         let missing = Self.missing(before: push.seq, in: seqs)
         return diskTroubles.contains { $0.contains(push.sentAt) } ? missing : min(1, missing)

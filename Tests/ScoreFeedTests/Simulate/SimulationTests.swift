@@ -704,8 +704,9 @@ extension SimulationTests {
     /// ios,android` replays them (the CLI's defaults: a pool of 300, a poll every 30 s, 5–15
     /// games). Each failed before its mend:
     /// - seed 56, day 125, token: after a lost state directory, the new instance's first-copy
-    ///   wait was spent on an edge's copies older than one it had seen, and it showed 47-36
-    ///   after the lost instance's 47-39 (`LivePoller`: a refused older copy holds the wait);
+    ///   wait (three old copies) was ended by an edge's copy older than one it had seen, and it
+    ///   showed 47-36 after the lost instance's 47-39 (`LivePoller`: a refused older copy holds
+    ///   the wait);
     /// - seed 55, day 80, broadcast: a kill after the final's priority-10 end was handed to the
     ///   sink and before its priority-5 copy left, and the restart sent the copy alone
     ///   (`GameSession.resume(lanes:)` sends the end again).
