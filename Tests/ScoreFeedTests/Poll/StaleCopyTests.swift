@@ -430,3 +430,46 @@ extension StaleCopyPollTests {
         try Self.expectEndsOnItsFinal(records, file: file)
     }
 }
+
+extension StaleCopyPollTests {
+    /// A new instance waiting on a stale edge's old copies is not cut short by a copy older
+    /// than those: it says nothing of whether the copy waiting is the newest, so it holds the
+    /// wait without using one of its old copies. After three old copies, an older one, then the
+    /// old copy once more, that copy is still waited on, not shown after the lost instance's
+    /// newer score. Found by `scorefeed simulate --seed 56 --day 125 --days 1 --platform
+    /// ios,android`: 47-36 shown after 47-39.
+    @Test(arguments: Mode.withAndroidToken)
+    func aNewInstanceWaitingOnOldCopiesIsNotCutShortByAnOlderOne(_ mode: Mode) async throws {
+        let file = "playbyplay_0022400762.json"
+        let game = try #require(NBAFiles.gameId(in: file))
+        let copies = try GameCopies(file: file)
+        let sink = mode.sink()
+
+        let lost = try mode.service(clock: .feed, sink: sink)
+        await Self.pollThrough([try copies.copy(at: 0.3), try copies.copy(at: 0.6)], game: game, service: lost)
+        await lost.shutDown()
+        let shown = await sink.records
+        #expect(!shown.isEmpty)
+
+        // The next instance starts with nothing: the edge answers its copy of 45 % three times,
+        // one of 40 % (written earlier: refused), the 45 % again, then the newer copies.
+        let old = try copies.copy(at: 0.45)
+        let plan: [LiveFetcher.Answer] = Array(repeating: .body(old), count: 3)
+            + [.body(try copies.copy(at: 0.4)), .body(old), .body(try copies.copy(at: 0.6)), .body(try copies.copy(at: 1))]
+        let clock = SimulatedClock(Date(timeIntervalSince1970: copies.first + 0.45 * copies.span + 60))
+        let next = try mode.service(clock: .system, sink: sink, wallClock: clock)
+        var poller = LivePoller(gameId: game, playByPlay: Self.url, boxscore: nil, interval: 3)
+        poller.clock = clock
+        let edge = ScriptedSource([Self.url: plan])
+        await clock.run { [poller] in await poller.run(service: next, fetcher: edge) { _ in } }
+        await clock.run { await next.shutDown() }
+        let records = Array(await sink.records.dropFirst(shown.count))
+        let statistics = try #require(await next.summaries().first { $0.attributes.gameId == game }?.statistics)
+        #expect(statistics.staleCopies == 1, "the copy of 40 % is refused as older")
+        #expect(Self.backwards(shown + records) == 0, "the old copy is not shown after the lost instance's newer score")
+        let oldScore = try #require(try LiveSnapshot.decode(
+            playByPlay: old, url: Self.url.absoluteString, boxscore: nil, box: nil, homeTeamId: nil).score)
+        #expect(!records.contains { $0.state.homeScore == oldScore.home && $0.state.awayScore == oldScore.away })
+        try Self.expectEndsOnItsFinal(records, file: file)
+    }
+}
