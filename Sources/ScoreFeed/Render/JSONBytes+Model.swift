@@ -7,8 +7,9 @@ import ScoreFeedModel
 /// `{"case":{"label":…}}`, dates as seconds since 2001-01-01. What a device's default
 /// `JSONDecoder` reads back into the same values (tested against the encoder).
 extension JSONBytes {
-    /// A ``GameState`` (the `content-state` of every push).
-    mutating func write(_ state: GameState) throws(NonFinite) {
+    /// A ``GameState`` (the `content-state` of every push); with `escapingSlashes`, as a
+    /// checkpoint spells it (``CheckpointEncoder``).
+    mutating func write(_ state: GameState, escapingSlashes: Bool = false) throws(NonFinite) {
         key("{\"awayFouls", state.awayFouls)
         raw(",\"awayInBonus\":"); bool(state.awayInBonus)
         key(",\"awayScore", state.awayScore)
@@ -18,7 +19,7 @@ extension JSONBytes {
         raw(",\"homeInBonus\":"); bool(state.homeInBonus)
         key(",\"homeScore", state.homeScore)
         key(",\"homeTimeouts", state.homeTimeouts)
-        if let lastPlay = state.lastPlay { raw(",\"lastPlay\":"); string(lastPlay) }
+        if let lastPlay = state.lastPlay { raw(",\"lastPlay\":"); string(lastPlay, escapingSlashes: escapingSlashes) }
         if let lastScorer = state.lastScorer { raw(",\"lastScorer\":"); side(lastScorer) }
         key(",\"period", state.period)
         raw(",\"phase\":\"")
@@ -49,21 +50,22 @@ extension JSONBytes {
         raw("}}")
     }
 
-    /// ``GameAttributes`` (the `attributes` of a push-to-start).
-    mutating func write(_ attributes: GameAttributes) {
-        raw("{\"away\":"); write(attributes.away)
-        raw(",\"gameId\":"); string(attributes.gameId)
-        raw(",\"home\":"); write(attributes.home)
-        raw(",\"league\":"); string(attributes.league)
+    /// ``GameAttributes`` (the `attributes` of a push-to-start); with `escapingSlashes`, as a
+    /// checkpoint spells them.
+    mutating func write(_ attributes: GameAttributes, escapingSlashes: Bool = false) {
+        raw("{\"away\":"); write(attributes.away, escapingSlashes: escapingSlashes)
+        raw(",\"gameId\":"); string(attributes.gameId, escapingSlashes: escapingSlashes)
+        raw(",\"home\":"); write(attributes.home, escapingSlashes: escapingSlashes)
+        raw(",\"league\":"); string(attributes.league, escapingSlashes: escapingSlashes)
         byte(UInt8(ascii: "}"))
     }
 
-    mutating func write(_ team: Team) {
-        raw("{\"city\":"); string(team.city)
-        raw(",\"id\":"); string(team.id)
-        raw(",\"name\":"); string(team.name)
-        raw(",\"primaryColor\":"); string(team.primaryColor)
-        raw(",\"tricode\":"); string(team.tricode)
+    mutating func write(_ team: Team, escapingSlashes: Bool = false) {
+        raw("{\"city\":"); string(team.city, escapingSlashes: escapingSlashes)
+        raw(",\"id\":"); string(team.id, escapingSlashes: escapingSlashes)
+        raw(",\"name\":"); string(team.name, escapingSlashes: escapingSlashes)
+        raw(",\"primaryColor\":"); string(team.primaryColor, escapingSlashes: escapingSlashes)
+        raw(",\"tricode\":"); string(team.tricode, escapingSlashes: escapingSlashes)
         byte(UInt8(ascii: "}"))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ScoreFeedModel
 
 /// Writes a game's snapshot (what a state directory holds of it) as Foundation's `JSONEncoder`
 /// with `.sortedKeys` writes it on Linux, byte for byte, at a fraction of its cost: the values' own `encode(to:)` fill a light tree of
@@ -36,6 +37,10 @@ struct CheckpointEncoder {
         case array(Array)
         /// What a super-encoder handed out writes, once it has.
         case later(Slot)
+        /// A value spelled by hand (``JSONBytes``' model writers), as its synthesized `Codable`
+        /// spells it here: a game's states, attributes and clocks, the most frequent values of a
+        /// snapshot, without a tree of their keys.
+        case spelled(Data)
     }
 
     final class Object {
@@ -76,6 +81,18 @@ struct CheckpointEncoder {
         if T.self == Data.self { return .string(unsafeBitCast(value, to: Data.self).base64EncodedString()) }
         if T.self == URL.self { return .string(unsafeBitCast(value, to: URL.self).absoluteString) }
         if T.self == Decimal.self { return .number(unsafeBitCast(value, to: Decimal.self).description) }
+        if T.self == GameState.self {
+            return try spelled(value) { out, value throws(JSONBytes.NonFinite) in try out.write(unsafeBitCast(value, to: GameState.self), escapingSlashes: true) }
+        }
+        if T.self == GameClock.self {
+            return try spelled(value) { out, value throws(JSONBytes.NonFinite) in try out.write(unsafeBitCast(value, to: GameClock.self)) }
+        }
+        if T.self == GameAttributes.self {
+            return try spelled(value) { out, value in out.write(unsafeBitCast(value, to: GameAttributes.self), escapingSlashes: true) }
+        }
+        if T.self == Team.self {
+            return try spelled(value) { out, value in out.write(unsafeBitCast(value, to: Team.self), escapingSlashes: true) }
+        }
         let slot = Slot()
         try value.encode(to: Writer(slot: slot, codingPath: path))
         // A value that asked for no container is written as an empty object, as `JSONEncoder`
@@ -84,6 +101,35 @@ struct CheckpointEncoder {
             throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "Top-level \(type(of: value)) did not encode any values."))
         }
         return slot.value ?? .object(Object())
+    }
+
+    /// `value` spelled by `write`; a number JSON cannot spell is the encoder's error.
+    private static func spelled<T>(
+        _ value: T, _ write: (inout JSONBytes, T) throws(JSONBytes.NonFinite) -> Void
+    ) throws -> Value {
+        var out = JSONBytes(capacity: 256)
+        do {
+            try write(&out, value)
+        } catch {
+            throw EncodingError.invalidValue(error.value, .init(codingPath: [], debugDescription: "\(error)"))
+        }
+        return .spelled(out.data())
+    }
+
+    /// Whether `key` comes before `other` in the order of their UTF-8 bytes (`JSONEncoder`'s
+    /// `.sortedKeys` on Linux), compared as bytes.
+    static func precedes(_ key: String, _ other: String) -> Bool {
+        var key = key, other = other
+        return key.withUTF8 { a in
+            other.withUTF8 { b in
+                let common = min(a.count, b.count)
+                if common > 0, let x = a.baseAddress, let y = b.baseAddress {
+                    let order = memcmp(x, y, common)
+                    if order != 0 { return order < 0 }
+                }
+                return a.count < b.count
+            }
+        }
     }
 
     static func write(_ value: Value, into out: inout JSONBytes) throws {
@@ -105,11 +151,12 @@ struct CheckpointEncoder {
                 throw EncodingError.invalidValue(float, .init(codingPath: [], debugDescription: "\(error)"))
             }
         case .number(let text): out.raw(text)
+        case .spelled(let bytes): out.raw(bytes)
         case .later(let slot): try write(slot.value ?? .object(Object()), into: &out)
         case .string(let string): out.string(string, escapingSlashes: true)
         case .object(let object):
             out.byte(UInt8(ascii: "{"))
-            let order = object.keys.indices.sorted { object.keys[$0].utf8.lexicographicallyPrecedes(object.keys[$1].utf8) }
+            let order = object.keys.indices.sorted { precedes(object.keys[$0], object.keys[$1]) }
             for (place, index) in order.enumerated() {
                 if place > 0 { out.byte(UInt8(ascii: ",")) }
                 out.string(object.keys[index], escapingSlashes: true)

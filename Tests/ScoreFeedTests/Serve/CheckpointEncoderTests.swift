@@ -74,6 +74,45 @@ struct CheckpointEncoderTests {
         try Self.expectSame([Nothing()], "a value that writes nothing, in an array")
     }
 
+    /// The values spelled by hand (a game's states, attributes, teams and clocks) are spelled as
+    /// their synthesized `Codable` is, alone and inside others: text that needs escaping (a `/`
+    /// escaped), every phase, side and clock, optionals left out.
+    @Test func theHandSpelledValuesAreJSONEncodersBytes() throws {
+        let texts = ["R. Westbrook FT 2/2", "quote \" backslash \\ tab \t nul \u{0} del \u{7F}", "é 😀 \u{2028}", ""]
+        let clocks: [GameClock] = [.stopped(seconds: 0), .stopped(seconds: 11.5), .running(endsAt: Date(timeIntervalSinceReferenceDate: 758777287.125))]
+        var states: [GameState] = [GameState()]
+        for (index, text) in texts.enumerated() {
+            let phase = GamePhase.allCases[index % GamePhase.allCases.count]
+            states.append(GameState(
+                homeScore: 100 + index, awayScore: 99, period: 4 + index, phase: phase, clock: clocks[index % clocks.count],
+                possession: index % 2 == 0 ? .home : nil, homeFouls: index, awayFouls: 5, homeInBonus: true, awayInBonus: index % 2 == 1,
+                homeTimeouts: 0, awayTimeouts: 7, lastPlay: text, lastScorer: index % 3 == 0 ? nil : .away))
+        }
+        for phase in GamePhase.allCases { states.append(GameState(phase: phase, lastScorer: .home)) }
+        for (index, state) in states.enumerated() {
+            try Self.expectSame(state, "state \(index)")
+            try Self.expectSame(["s": [state]], "state \(index) in containers")
+        }
+        for clock in clocks { try Self.expectSame(["c": clock], "clock \(clock)") }
+        for text in texts {
+            let team = Team(id: "1/2", tricode: "A/B", name: text, city: text, primaryColor: "#00/2B5C")
+            let attributes = GameAttributes(gameId: "G/\(text)", league: text, home: team, away: Team(id: "2", tricode: "C", name: "N", city: "C", primaryColor: "#000000"))
+            try Self.expectSame(team, "team \(text)")
+            try Self.expectSame(attributes, "attributes \(text)")
+            try Self.expectSame(["a": [attributes]], "attributes \(text) in containers")
+        }
+        #expect(throws: (any Error).self) { try CheckpointEncoder.encode(GameState(clock: .stopped(seconds: .nan))) }
+        #expect(throws: (any Error).self) { try CheckpointEncoder.encode(["c": GameClock.running(endsAt: Date(timeIntervalSinceReferenceDate: .infinity))]) }
+    }
+
+    /// Keys are ordered by their UTF-8 bytes, compared as bytes.
+    @Test(arguments: [("a", "b", true), ("b", "a", false), ("a", "a", false), ("", "a", true), ("a", "", false), ("", "", false),
+                      ("ab", "abc", true), ("B", "a", true), ("10 end", "5 end", true), ("é", "z", false), ("z", "é", true), ("_", "a", true)])
+    func keysAreOrderedByTheirBytes(_ key: String, _ other: String, _ precedes: Bool) {
+        #expect(CheckpointEncoder.precedes(key, other) == precedes)
+        #expect(CheckpointEncoder.precedes(key, other) == key.utf8.lexicographicallyPrecedes(other.utf8))
+    }
+
     /// Writes nothing at all.
     struct Nothing: Encodable {
         func encode(to encoder: any Encoder) throws {}
