@@ -22,8 +22,17 @@ extension EventValidator: Codable {
     /// whole game writes ~600 of them; strings built piece by piece cost more than the rest).
     var appliedText: String {
         var text = JSONBytes(capacity: applied.count * 28)
+        appendApplied(to: &text)
+        return text.string()
+    }
+
+    /// Appends the `applied` entries (``appliedText``): digits, hex digits, `:`, `?`, `h`, `a`,
+    /// `-` and spaces, nothing a JSON string escapes.
+    func appendApplied(to text: inout JSONBytes) {
+        var first = true
         for (seq, event) in applied.sorted(by: { $0.key < $1.key }) {
-            if text.count > 0 { text.byte(UInt8(ascii: " ")) }
+            if !first { text.byte(UInt8(ascii: " ")) }
+            first = false
             text.int(seq)
             text.byte(UInt8(ascii: ":"))
             if let digest = event.digest { text.hex(digest) } else { text.byte(UInt8(ascii: "?")) }
@@ -35,7 +44,18 @@ extension EventValidator: Codable {
                 text.hex(earlier)
             }
         }
-        return text.string()
+    }
+
+    /// The validator as its `encode(to:)` spells it in a checkpoint (``CheckpointEncoder``), its
+    /// keys in order: written straight into the bytes, without the entries' text made first.
+    func appendCheckpoint(to out: inout JSONBytes) {
+        out.raw("{\"applied\":\"")
+        appendApplied(to: &out)
+        out.raw("\",\"ended\":")
+        out.bool(ended)
+        out.raw(",\"period\":")
+        out.int(period)
+        out.byte(UInt8(ascii: "}"))
     }
 
     public init(from decoder: any Decoder) throws {

@@ -37,9 +37,9 @@ struct CheckpointEncoder {
         case array(Array)
         /// What a super-encoder handed out writes, once it has.
         case later(Slot)
-        /// A value spelled by hand (``JSONBytes``' model writers), as its synthesized `Codable`
-        /// spells it here: a game's states, attributes and clocks, the most frequent values of a
-        /// snapshot, without a tree of their keys.
+        /// A value spelled by hand (``JSONBytes``' model writers, the validator's own), as its
+        /// `Codable` spells it here: a game's states, attributes, clocks and validator, the most
+        /// frequent or largest values of a snapshot, without a tree of their keys.
         case spelled(Data)
     }
 
@@ -86,6 +86,9 @@ struct CheckpointEncoder {
         }
         if T.self == GameClock.self {
             return try spelled(value) { out, value throws(JSONBytes.NonFinite) in try out.write(unsafeBitCast(value, to: GameClock.self)) }
+        }
+        if T.self == EventValidator.self {
+            return try spelled(value) { out, value in unsafeBitCast(value, to: EventValidator.self).appendCheckpoint(to: &out) }
         }
         if T.self == GameAttributes.self {
             return try spelled(value) { out, value in out.write(unsafeBitCast(value, to: GameAttributes.self), escapingSlashes: true) }

@@ -12,6 +12,8 @@ import Darwin
 /// file.
 public struct CheckpointStore: Sendable {
     public let directory: URL
+    /// ``directory``'s path, spelled once.
+    private let directoryPath: String
     /// The games' journals.
     public let journal: Journal
     /// Whether the disk is full now: while it says so, every write of a snapshot or a journal
@@ -21,6 +23,7 @@ public struct CheckpointStore: Sendable {
 
     public init(directory: URL, fullDisk: FullDisk? = nil) throws(ScoreFeedError) {
         self.directory = directory
+        directoryPath = directory.path
         journal = Journal(fullDisk: fullDisk)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -74,29 +77,31 @@ public struct CheckpointStore: Sendable {
     }
 
     private func write(to target: URL, _ encode: () throws(ScoreFeedError) -> Data) throws(ScoreFeedError) -> Int {
-        let temporary = target.appendingPathExtension("tmp")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        // Each path spelled once (a `URL`'s path is made anew at each ask).
+        let targetPath = target.path
+        let temporaryPath = targetPath + ".tmp"
+        let fd = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else {
-            throw ScoreFeedError(.io, "cannot open \(temporary.path): \(ScoreFeedError.errnoText(errno))", at: .init(file: temporary.path))
+            throw ScoreFeedError(.io, "cannot open \(temporaryPath): \(ScoreFeedError.errnoText(errno))", at: .init(file: temporaryPath))
         }
         let data: Data
         do {
             data = try encode()
         } catch {
             close(fd)
-            unlink(temporary.path)
+            unlink(temporaryPath)
             throw error
         }
         var failure = journal.fullDisk?() == true ? ENOSPC : data.withUnsafeBytes { FileWrite.all($0, to: fd).failure }
         if failure == 0, fsync(fd) != 0 { failure = errno }
         close(fd)
-        if failure == 0, rename(temporary.path, target.path) != 0 { failure = errno }
+        if failure == 0, rename(temporaryPath, targetPath) != 0 { failure = errno }
         guard failure == 0 else {
             // A temporary file left on a full disk holds space the next write needs.
-            unlink(temporary.path)
-            throw ScoreFeedError(.io, "cannot write \(target.path): \(ScoreFeedError.errnoText(failure))", at: .init(file: target.path))
+            unlink(temporaryPath)
+            throw ScoreFeedError(.io, "cannot write \(targetPath): \(ScoreFeedError.errnoText(failure))", at: .init(file: targetPath))
         }
-        let dir = open(directory.path, O_RDONLY)
+        let dir = open(directoryPath, O_RDONLY)
         if dir >= 0 {
             fsync(dir)
             close(dir)

@@ -105,6 +105,26 @@ struct CheckpointEncoderTests {
         #expect(throws: (any Error).self) { try CheckpointEncoder.encode(["c": GameClock.running(endsAt: Date(timeIntervalSinceReferenceDate: .infinity))]) }
     }
 
+    /// The validator, spelled by hand, is spelled as its `encode(to:)`: empty, and after edits
+    /// (earlier digests kept), a duplicate and a deletion of a game's events.
+    @Test func theValidatorSpelledByHandIsJSONEncodersBytes() throws {
+        let game = GameGenerator(seed: 7).generate()
+        var fold = GameFold()
+        try Self.expectSame(fold.validator, "an empty validator")
+        for (index, event) in game.events.prefix(60).enumerated() { fold.apply(event, index: index, now: event.time) }
+        for seq in [3, 10, 10, 25] {
+            guard var edited = game.events.first(where: { $0.seq == seq }) else { continue }
+            edited.description = (edited.description ?? "") + " (edited/again)"
+            edited.clock = max(0, edited.clock - 1)
+            fold.apply(edited, index: 60, now: edited.time)
+        }
+        if let duplicate = game.events.dropFirst(40).first { fold.apply(duplicate, index: 61, now: duplicate.time) }
+        // An entry with an earlier digest has more than its four fields.
+        #expect(fold.validator.appliedText.split(separator: " ").contains { $0.split(separator: ":").count > 4 })
+        try Self.expectSame(fold.validator, "after edits and a duplicate")
+        try Self.expectSame(["v": [fold.validator]], "in containers")
+    }
+
     /// Keys are ordered by their UTF-8 bytes, compared as bytes.
     @Test(arguments: [("a", "b", true), ("b", "a", false), ("a", "a", false), ("", "a", true), ("a", "", false), ("", "", false),
                       ("ab", "abc", true), ("B", "a", true), ("10 end", "5 end", true), ("é", "z", false), ("z", "é", true), ("_", "a", true)])
