@@ -39,7 +39,8 @@ struct CheckpointEncoder {
         case later(Slot)
         /// A value spelled by hand (``JSONBytes``' model writers, the validator's own), as its
         /// `Codable` spells it here: a game's states, attributes, clocks and validator, the most
-        /// frequent or largest values of a snapshot, without a tree of their keys.
+        /// frequent or largest values of a snapshot, and the enums whose `Codable` costs the most
+        /// to run (`CheckpointEncoder+Spelled.swift`), without a tree of their keys.
         case spelled(Data)
     }
 
@@ -86,6 +87,15 @@ struct CheckpointEncoder {
         }
         if T.self == GameClock.self {
             return try spelled(value) { out, value throws(JSONBytes.NonFinite) in try out.write(unsafeBitCast(value, to: GameClock.self)) }
+        }
+        if T.self == Diff.Value.self {
+            return try spelled(value) { out, value throws(JSONBytes.NonFinite) in try out.checkpoint(unsafeBitCast(value, to: Diff.Value.self)) }
+        }
+        if T.self == BroadcastChannel.Phase.self {
+            return try spelled(value) { out, value throws(JSONBytes.NonFinite) in try out.checkpoint(unsafeBitCast(value, to: BroadcastChannel.Phase.self)) }
+        }
+        if T.self == PushRenderer.Mode.self {
+            return try spelled(value) { out, value in out.checkpoint(unsafeBitCast(value, to: PushRenderer.Mode.self)) }
         }
         if T.self == EventValidator.self {
             return try spelled(value) { out, value in unsafeBitCast(value, to: EventValidator.self).appendCheckpoint(to: &out) }

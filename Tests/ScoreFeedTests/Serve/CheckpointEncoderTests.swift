@@ -125,6 +125,35 @@ struct CheckpointEncoderTests {
         try Self.expectSame(["v": [fold.validator]], "in containers")
     }
 
+    /// The enums spelled by hand (a diff's values, a channel's phases, a renderer's modes) are
+    /// spelled as their synthesized `Codable` is: every case, optionals present and left out,
+    /// text that needs escaping, alone and inside containers.
+    @Test func theEnumsSpelledByHandAreJSONEncodersBytes() throws {
+        let until = Date(timeIntervalSinceReferenceDate: 758777287.125)
+        let values: [Diff.Value] = [
+            .int(0), .int(-3), .int(Int.max), .bool(true), .bool(false), .text("R. Westbrook FT 2/2"), .text("quote \" \u{1} é"),
+            .clock(.stopped(seconds: 11.5)), .clock(.running(endsAt: until)), .null,
+        ]
+        for value in values {
+            try Self.expectSame(value, "diff value \(value)")
+            try Self.expectSame(["v": [value]], "diff value \(value) in containers")
+        }
+        let phases: [BroadcastChannel.Phase] = [
+            .none, .creating, .open(id: "dHN/MQ=="), .lingering(id: "a/b", until: until), .deleting(id: "x"), .deleted(id: "y"),
+            .refused(reason: "APNs refused the create: HTTP 400 \"bad/thing\"", id: nil), .refused(reason: "r", id: "z/1"),
+        ]
+        for phase in phases {
+            try Self.expectSame(phase, "phase \(phase)")
+            try Self.expectSame(["p": [phase]], "phase \(phase) in containers")
+        }
+        for mode in [PushRenderer.Mode.token, .broadcast(channelId: nil), .broadcast(channelId: "dHN/MQ==")] {
+            try Self.expectSame(mode, "mode \(mode)")
+            try Self.expectSame(["m": [mode]], "mode \(mode) in containers")
+        }
+        #expect(throws: (any Error).self) { try CheckpointEncoder.encode(Diff.Value.clock(.stopped(seconds: .infinity))) }
+        #expect(throws: (any Error).self) { try CheckpointEncoder.encode(BroadcastChannel.Phase.lingering(id: "a", until: Date(timeIntervalSinceReferenceDate: .nan))) }
+    }
+
     /// Keys are ordered by their UTF-8 bytes, compared as bytes.
     @Test(arguments: [("a", "b", true), ("b", "a", false), ("a", "a", false), ("", "a", true), ("a", "", false), ("", "", false),
                       ("ab", "abc", true), ("B", "a", true), ("10 end", "5 end", true), ("é", "z", false), ("z", "é", true), ("_", "a", true)])
