@@ -385,6 +385,39 @@ struct StaleCopyPollTests {
 }
 
 extension StaleCopyPollTests {
+    /// A lost instance takes `file`'s game to 60 % of it; the next one starts with nothing and
+    /// polls `plan` (built from the game's copies) on the wall clock's virtual time, a minute after
+    /// its copy of 45 % was written (the wait is the wall clock's: the engines decide on the
+    /// poller's clock). Returns what the lost instance showed, the next one's records and figures,
+    /// and the score of the copy of 45 %.
+    static func afterALostInstance(
+        _ file: String, mode: Mode, plan: (GameCopies) throws -> [LiveFetcher.Answer]
+    ) async throws -> (shown: [PushRecord], records: [PushRecord], statistics: GameSession.Statistics, oldScore: FinalScore) {
+        let game = try #require(NBAFiles.gameId(in: file))
+        let copies = try GameCopies(file: file)
+        let sink = mode.sink()
+        let lost = try mode.service(clock: .feed, sink: sink)
+        await Self.pollThrough([try copies.copy(at: 0.3), try copies.copy(at: 0.6)], game: game, service: lost)
+        await lost.shutDown()
+        let shown = await sink.records
+        #expect(!shown.isEmpty)
+        let clock = SimulatedClock(Date(timeIntervalSince1970: copies.first + 0.45 * copies.span + 60))
+        let next = try mode.service(clock: .system, sink: sink, wallClock: clock)
+        var poller = LivePoller(gameId: game, playByPlay: Self.url, boxscore: nil, interval: 3)
+        poller.clock = clock
+        let edge = ScriptedSource([Self.url: try plan(copies)])
+        await clock.run { [poller] in await poller.run(service: next, fetcher: edge) { _ in } }
+        await clock.run { await next.shutDown() }
+        let records = Array(await sink.records.dropFirst(shown.count))
+        let statistics = try #require(await next.summaries().first { $0.attributes.gameId == game }?.statistics)
+        let oldScore = try #require(try LiveSnapshot.decode(
+            playByPlay: try copies.copy(at: 0.45), url: Self.url.absoluteString, boxscore: nil, box: nil, homeTeamId: nil).score)
+        #expect(!records.contains { $0.state.homeScore == oldScore.home && $0.state.awayScore == oldScore.away })
+        #expect(Self.backwards(shown + records) == 0, "the old copy is not shown after the lost instance's newer score")
+        try Self.expectEndsOnItsFinal(records, file: file)
+        return (shown, records, statistics, oldScore)
+    }
+
     /// A new instance after a lost state directory (nothing known of the game) whose first answer
     /// is a stale edge's old copy waits for a fresher one, and the feed failing meanwhile holds the
     /// wait without using it up: after three failed answers the edge's old copy again is the
@@ -394,44 +427,16 @@ extension StaleCopyPollTests {
     /// two answers of the wait.
     @Test(arguments: Mode.withAndroidToken)
     func aNewInstanceWaitingOnAnOldCopyOutwaitsAnOutage(_ mode: Mode) async throws {
-        let file = "playbyplay_0022400762.json"
-        let game = try #require(NBAFiles.gameId(in: file))
-        let copies = try GameCopies(file: file)
-        let sink = mode.sink()
-
-        // The lost instance took the game to 60 % of it.
-        let lost = try mode.service(clock: .feed, sink: sink)
-        await Self.pollThrough([try copies.copy(at: 0.3), try copies.copy(at: 0.6)], game: game, service: lost)
-        await lost.shutDown()
-        let shown = await sink.records
-        #expect(!shown.isEmpty)
-
-        // The next one starts with nothing; an edge answers a copy of 45 %, a minute older than
-        // the poller's clock, then the feed fails three times, then the edge answers its copy
-        // again before the newer copies come.
+        // An edge answers a copy of 45 %, then the feed fails three times, then the edge answers
+        // its copy again before the newer copies come.
         let outage = LiveFetcher.Answer.failed(ScoreFeedError(.io, "HTTP 503", at: .init(file: Self.url.absoluteString)), retryAfter: nil)
-        let written = copies.first + 0.45 * copies.span
-        let plan: [LiveFetcher.Answer] = [.body(try copies.copy(at: 0.45))] + Array(repeating: outage, count: 3)
-            + [.body(try copies.copy(at: 0.45)), .body(try copies.copy(at: 0.6)), .body(try copies.copy(at: 1))]
-        // The wait is the wall clock's: the engines decide on the poller's clock.
-        let clock = SimulatedClock(Date(timeIntervalSince1970: written + 60))
-        let next = try mode.service(clock: .system, sink: sink, wallClock: clock)
-        var poller = LivePoller(gameId: game, playByPlay: Self.url, boxscore: nil, interval: 3)
-        poller.clock = clock
-        let edge = ScriptedSource([Self.url: plan])
-        await clock.run { [poller] in await poller.run(service: next, fetcher: edge) { _ in } }
-        await clock.run { await next.shutDown() }
-        let records = Array(await sink.records.dropFirst(shown.count))
-        #expect(Self.backwards(shown + records) == 0, "the old copy is not shown after the lost instance's newer score")
-        let oldScore = try #require(try LiveSnapshot.decode(
-            playByPlay: try copies.copy(at: 0.45), url: Self.url.absoluteString, boxscore: nil, box: nil, homeTeamId: nil).score)
+        let (shown, _, _, oldScore) = try await Self.afterALostInstance("playbyplay_0022400762.json", mode: mode) { copies in
+            [.body(try copies.copy(at: 0.45))] + Array(repeating: outage, count: 3)
+                + [.body(try copies.copy(at: 0.45)), .body(try copies.copy(at: 0.6)), .body(try copies.copy(at: 1))]
+        }
         #expect(shown.last.map { ($0.state.homeScore, $0.state.awayScore) } ?? (0, 0) != (oldScore.home, oldScore.away))
-        #expect(!records.contains { $0.state.homeScore == oldScore.home && $0.state.awayScore == oldScore.away })
-        try Self.expectEndsOnItsFinal(records, file: file)
     }
-}
 
-extension StaleCopyPollTests {
     /// A new instance waiting on a stale edge's old copies is not cut short by a copy older
     /// than those: it says nothing of whether the copy waiting is the newest, so it holds the
     /// wait without using one of its old copies. After three old copies, an older one, then the
@@ -440,36 +445,13 @@ extension StaleCopyPollTests {
     /// ios,android`: 47-36 shown after 47-39.
     @Test(arguments: Mode.withAndroidToken)
     func aNewInstanceWaitingOnOldCopiesIsNotCutShortByAnOlderOne(_ mode: Mode) async throws {
-        let file = "playbyplay_0022400762.json"
-        let game = try #require(NBAFiles.gameId(in: file))
-        let copies = try GameCopies(file: file)
-        let sink = mode.sink()
-
-        let lost = try mode.service(clock: .feed, sink: sink)
-        await Self.pollThrough([try copies.copy(at: 0.3), try copies.copy(at: 0.6)], game: game, service: lost)
-        await lost.shutDown()
-        let shown = await sink.records
-        #expect(!shown.isEmpty)
-
-        // The next instance starts with nothing: the edge answers its copy of 45 % three times,
-        // one of 40 % (written earlier: refused), the 45 % again, then the newer copies.
-        let old = try copies.copy(at: 0.45)
-        let plan: [LiveFetcher.Answer] = Array(repeating: .body(old), count: 3)
-            + [.body(try copies.copy(at: 0.4)), .body(old), .body(try copies.copy(at: 0.6)), .body(try copies.copy(at: 1))]
-        let clock = SimulatedClock(Date(timeIntervalSince1970: copies.first + 0.45 * copies.span + 60))
-        let next = try mode.service(clock: .system, sink: sink, wallClock: clock)
-        var poller = LivePoller(gameId: game, playByPlay: Self.url, boxscore: nil, interval: 3)
-        poller.clock = clock
-        let edge = ScriptedSource([Self.url: plan])
-        await clock.run { [poller] in await poller.run(service: next, fetcher: edge) { _ in } }
-        await clock.run { await next.shutDown() }
-        let records = Array(await sink.records.dropFirst(shown.count))
-        let statistics = try #require(await next.summaries().first { $0.attributes.gameId == game }?.statistics)
+        // The edge answers its copy of 45 % three times, one of 40 % (written earlier: refused),
+        // the 45 % again, then the newer copies.
+        let (_, _, statistics, _) = try await Self.afterALostInstance("playbyplay_0022400762.json", mode: mode) { copies in
+            let old = try copies.copy(at: 0.45)
+            return Array(repeating: .body(old), count: 3)
+                + [.body(try copies.copy(at: 0.4)), .body(old), .body(try copies.copy(at: 0.6)), .body(try copies.copy(at: 1))]
+        }
         #expect(statistics.staleCopies == 1, "the copy of 40 % is refused as older")
-        #expect(Self.backwards(shown + records) == 0, "the old copy is not shown after the lost instance's newer score")
-        let oldScore = try #require(try LiveSnapshot.decode(
-            playByPlay: old, url: Self.url.absoluteString, boxscore: nil, box: nil, homeTeamId: nil).score)
-        #expect(!records.contains { $0.state.homeScore == oldScore.home && $0.state.awayScore == oldScore.away })
-        try Self.expectEndsOnItsFinal(records, file: file)
     }
 }
