@@ -22,12 +22,14 @@ struct CheckpointEncoderTests {
     }
 
     /// Every fixture and real game, and generated ones: the game's snapshot every 40 events and
-    /// at its end, in token mode with push-to-start and in broadcast mode, pushes left in the
-    /// outbox on every other event, a restart's catch-up window open half way.
+    /// at its end, in token mode with push-to-start and in broadcast mode, with an Android lane
+    /// beside the iOS one or not, pushes left in the outbox on every other event, a restart's
+    /// catch-up window open half way.
     @Test(arguments: [
-        PushRenderer.Configuration(start: true), PushRenderer.Configuration(bundleId: "com.example.app", mode: .broadcastPerGame),
+        (PushRenderer.Configuration(start: true), false), (PushRenderer.Configuration(bundleId: "com.example.app", mode: .broadcastPerGame), false),
+        (PushRenderer.Configuration(start: true), true), (PushRenderer.Configuration(bundleId: "com.example.app", mode: .broadcastPerGame), true),
     ])
-    func everyGamesSnapshotIsJSONEncodersBytes(_ renderer: PushRenderer.Configuration) throws {
+    func everyGamesSnapshotIsJSONEncodersBytes(_ renderer: PushRenderer.Configuration, android: Bool) throws {
         var documents = try Make.fixtureFiles().map { try FeedReader.read(path: Make.fixtures.appendingPathComponent($0).path) }
         if NBAFiles.available { documents += NBAFiles.games.compactMap { try? FeedReader.read(path: NBAFiles.path($0)) } }
         var games = documents.map { (attributes: $0.attributes, events: $0.events) }
@@ -36,12 +38,18 @@ struct CheckpointEncoderTests {
         for game in games {
             guard let first = game.events.first else { continue }
             var session = GameSession(attributes: game.attributes, renderer: renderer, now: first.time)
+            if android {
+                let lane = PlatformLane.Options.android(beside: renderer)
+                session.addLane(policy: Coalescer(configuration: lane.policy), renderer: lane.renderer)
+            }
             for (index, event) in game.events.enumerated() {
                 session.receive(event, index: index, now: event.time)
                 if index == game.events.count / 2 { session.restart(now: event.time, window: 0.5) }
                 while let deadline = session.deadline, deadline <= event.time { session.tick(now: deadline) }
                 if index % 2 == 0 {
-                    while case .output = session.nextDelivery { session.delivered(now: event.time) }
+                    // Each lane's outputs, as the engine hands them (not while a channel request waits).
+                    while session.nextChannelRequest == nil, let next = session.nextLaneOutput,
+                          session.delivered(lane: next.lane, now: event.time) {}
                 }
                 if index % 40 == 0 || index == game.events.count - 1 {
                     try Self.expectSame(session, "\(game.attributes.gameId) at event \(index)")
@@ -101,6 +109,12 @@ struct CheckpointEncoderTests {
             try Self.expectSame(attributes, "attributes \(text)")
             try Self.expectSame(["a": [attributes]], "attributes \(text) in containers")
         }
+        // A property added to one of these types must be added to its spelling too (an optional
+        // one would otherwise be left out of every checkpoint without a test noticing).
+        #expect(Mirror(reflecting: GameState()).children.count == 14, "GameState's properties: JSONBytes.write(_: GameState)")
+        #expect(Mirror(reflecting: texts.map { Team(id: $0, tricode: $0, name: $0, city: $0, primaryColor: $0) }[0]).children.count == 5, "Team's properties: JSONBytes.write(_: Team)")
+        #expect(Mirror(reflecting: GameAttributes(gameId: "G", home: Team(id: "1", tricode: "A", name: "A", city: "A", primaryColor: "#0"), away: Team(id: "2", tricode: "B", name: "B", city: "B", primaryColor: "#0"))).children.count == 4, "GameAttributes' properties: JSONBytes.write(_: GameAttributes)")
+        #expect(Mirror(reflecting: EventValidator()).children.count == 3, "EventValidator's properties: its encode(to:) and appendCheckpoint(to:)")
         #expect(throws: (any Error).self) { try CheckpointEncoder.encode(GameState(clock: .stopped(seconds: .nan))) }
         #expect(throws: (any Error).self) { try CheckpointEncoder.encode(["c": GameClock.running(endsAt: Date(timeIntervalSinceReferenceDate: .infinity))]) }
     }
