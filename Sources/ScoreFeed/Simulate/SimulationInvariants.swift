@@ -750,7 +750,10 @@ public struct SimulationInvariants {
     /// ``feedTroubles(_:interval:requestTimeout:)``.
     func endListedWaits(_ plan: SimulatedDay.Game, feed: [Range<Date>]) -> [Range<Date>] {
         guard plan.path == .poll, let last = plan.lastAction, let final = plan.finalAt else { return [] }
-        let starts = zip(instances, lostState).filter(\.1).map(\.0) + [plan.join].compactMap { $0 }
+        // A join while no instance ran (the one before killed, the next not yet started) is the
+        // next instance's: its poller asks first as it starts (seed 73, day 91).
+        let join = plan.join.map { join in zip(instances, kills).first { started, killed in (killed ?? .distantFuture) <= join && join < started }?.0 ?? join }
+        let starts = zip(instances, lostState).filter(\.1).map(\.0) + [join].compactMap { $0 }
         return starts.compactMap { started in
             // The latest the first answer can come: through the troubles the start falls in, each
             // and the interval after it (a trouble's range leaves its last interval out: a request

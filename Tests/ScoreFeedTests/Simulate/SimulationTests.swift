@@ -70,6 +70,25 @@ struct SimulationTests {
         #expect(outcome.answers["stale", default: 0] > 0, "\(outcome.answers)")
     }
 
+    /// A join that falls while no instance runs (seed 73, day 91): the instance before is killed
+    /// before it, the next starts after the game's last action and before its boxscore's final.
+    /// That instance's poller is the game's first: its first copy lists the end, held by design
+    /// until the final (``LivePoller/firstCopyWait``), which the freshness check excuses from the
+    /// instance's start, not from the join's planned moment.
+    @Test(arguments: [PushRenderer.Platform.ios, .android])
+    func aJoinWhileNoInstanceRunsHoldsTheListedEndFromTheNextStart(_ platform: PushRenderer.Platform) async throws {
+        var plan = SimulatedDay.Game(SimulatedGamePool(generated: 40).game(7))
+        let last = try #require(plan.lastAction)
+        plan.join = last.addingTimeInterval(-300)
+        let kill = SimulatedDay.Restart(at: last.addingTimeInterval(-600), downFor: 606)
+        let day = SimulatedDay(scripted: [plan], mode: .token, platform: platform, restarts: [kill], pollInterval: 30)
+        let outcome = try await Self.run(day)
+        let mine = outcome.records.filter { $0.game == plan.game.id }
+        #expect(outcome.instances == 2)
+        #expect(try #require(mine.first).sentAt > last.addingTimeInterval(90), "the listed end held for the final: \(mine.map(\.sentAt))")
+        #expect(outcome.violations.isEmpty, "\(outcome.violations.prefix(3))")
+    }
+
     /// Real recorded games (the NBA's numbering, inserted and deleted actions) through the poll
     /// and serve paths of simulated days. (Seed 21's day, used before storms, became a storm whose
     /// draws pick no real game; the storms run on the real games in the sweeps.)
