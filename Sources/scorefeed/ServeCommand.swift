@@ -81,12 +81,15 @@ enum ServeCommand {
         let service = live.service
         // On the system clock what is read at once is one moment for each game: a backlog is read
         // whole (up to 64 MB, its writer waited for 0.1 s between full reads) before the games
-        // decide, and what was read while they were busy is taken as one.
+        // decide, and what was read while they were busy is taken as one. On feed time without a
+        // state directory a batch is neither a moment nor a sync: the first batches are small, so
+        // the engines start on a backlog while the rest is parsed.
         let system = options.live.clock == .system
+        let ramps = !system && options.live.stateDir == nil
         let reader = LineReader(
             source: follow.map { .follow($0) } ?? .standardInput, maxLineBytes: maxLine,
             batchBytes: system ? LineReader.arrivalBytes : LineReader.batchBytes, grace: system ? 100 : 0,
-            joinsWaiting: system)
+            joinsWaiting: system, firstBatchBytes: ramps ? LineReader.rampFrom : nil)
         let source = follow ?? "stdin"
         let status = try await live.run {
             // Lines are parsed on the reader's thread; each batch is made durable with one sync,

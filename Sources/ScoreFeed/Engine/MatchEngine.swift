@@ -162,8 +162,11 @@ public actor MatchEngine {
         case .duplicate, .reject:
             return session.receive(event, index: index, judged: verdict, now: session.now)
         case .accept, .edit:
-            // Deadlines only move time: the verdict still holds after them.
-            try await fireDeadlines(through: event.time, holdingPushes: holdingPushes, pace: pace)
+            // Deadlines only move time: the verdict still holds after them. (Most events find
+            // none due: no call is made for them.)
+            if let due = peek({ $0.deadline }), due <= event.time {
+                try await fireDeadlines(through: event.time, holdingPushes: holdingPushes, pace: pace)
+            }
             if let pace { await pace(event.time) }
             feedTime.advance(to: event.time)
             return try await take(event, index: index, judged: verdict, holdingPushes: holdingPushes)

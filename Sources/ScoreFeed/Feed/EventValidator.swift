@@ -73,6 +73,9 @@ public struct EventValidator: Sendable {
         self.ended = ended
     }
 
+    /// The applied events of a typical game (about 500 actions, overtimes and edits included).
+    static let typicalGame = 768
+
     /// Length of `period` in seconds: 12:00 quarters, 5:00 overtimes.
     public static func length(ofPeriod period: Int) -> Double {
         period <= 4 ? 720 : 300
@@ -93,6 +96,9 @@ public struct EventValidator: Sendable {
     public mutating func record(_ event: GameEvent, as verdict: Verdict) {
         switch verdict {
         case .accept:
+            // Room for a whole game's events at once: the table is not grown (and every entry
+            // hashed again) eight times on the way.
+            if applied.capacity == 0 { applied.reserveCapacity(Self.typicalGame) }
             applied[event.seq] = AppliedEvent(event)
             period = event.period
             if case .gameEnd = event.kind { ended = true }

@@ -30,15 +30,23 @@ public struct LineReader: Sendable {
     /// batch is one moment): lines read while the engines were busy arrived together.
     public var joinsWaiting: Bool
 
+    /// The most bytes the first batch gathers; each batch after gathers at most twice the one
+    /// before, up to `batchBytes`. A backlog's first lines then reach the engines while the rest
+    /// is parsed, instead of after a whole batch: the engines start at once and never wait for
+    /// the reader again (they take longer over a batch than the reader). Only where a batch is
+    /// neither one moment nor one sync: `batchBytes` (no ramp) otherwise.
+    public var firstBatchBytes: Int
+
     public init(
         source: Source, maxLineBytes: Int = 65_536, batchBytes: Int = LineReader.batchBytes, grace: Int32 = 0,
-        joinsWaiting: Bool = false
+        joinsWaiting: Bool = false, firstBatchBytes: Int? = nil
     ) {
         self.source = source
         self.maxLineBytes = maxLineBytes
         self.batchBytes = batchBytes
         self.grace = grace
         self.joinsWaiting = joinsWaiting
+        self.firstBatchBytes = max(1, min(firstBatchBytes ?? batchBytes, batchBytes))
     }
 
     /// The most bytes one batch gathers by default: a backlog is made durable in a few syncs,
@@ -47,6 +55,8 @@ public struct LineReader: Sendable {
     /// The most bytes one batch gathers when a batch is one moment (`serve` on the system clock):
     /// a backlog of this much reaches each game as one arrival, one decision.
     public static let arrivalBytes = 64 << 20
+    /// The first batch's most bytes where batches ramp up (``firstBatchBytes``): about 300 lines.
+    public static let rampFrom = 65_536
     /// A batch this large is a backlog's: it waits ``grace`` for the rest.
     static let backlogBytes = 16_384
     /// The most batches parsed ahead of the engines (waiting in the stream's buffer).
@@ -69,7 +79,7 @@ public struct LineReader: Sendable {
 
     /// The batches, each line turned into `T` while its bytes are still in the read buffer.
     func batches<T: Sendable>(found transform: @escaping @Sendable (Found) -> T) -> Batches<T> {
-        let source = self.source, limit = maxLineBytes, most = batchBytes, grace = self.grace
+        let source = self.source, limit = maxLineBytes, most = batchBytes, grace = self.grace, first = firstBatchBytes
         // Room for the batches parsed ahead: the reader waits for a batch to be taken (no polling).
         let handoff = Handoff<T>(room: Self.batchesAhead, joinedBytes: most)
         Thread.detachNewThread {
@@ -90,12 +100,15 @@ public struct LineReader: Sendable {
             // the last one took and an eighth more, so a backlog's batches are seldom grown (and
             // copied).
             var batched = 0
+            // This batch's most bytes: the first batch's, doubled after each batch, up to `most`.
+            var gathers = first
             func handItems() {
                 handoff.put(items, bytes: batched)
-                let room = items.count + items.count / 8
+                let room = gathers < most ? 2 * items.count : items.count + items.count / 8
                 items = []
                 items.reserveCapacity(room)
                 batched = 0
+                gathers = min(most, 2 * gathers)
             }
             while !handoff.isStopped {
                 let n = read(fd, buffer.baseAddress, buffer.count)
@@ -112,7 +125,7 @@ public struct LineReader: Sendable {
                 batched += n
                 // What is already there joins the batch (up to a megabyte): a backlog is made
                 // durable in a few syncs, a live feed's line goes at once.
-                if batched < most, Self.readable(fd) || (grace > 0 && batched >= Self.backlogBytes && Self.readable(fd, waiting: grace)) {
+                if batched < gathers, Self.readable(fd) || (grace > 0 && batched >= Self.backlogBytes && Self.readable(fd, waiting: grace)) {
                     continue
                 }
                 guard !items.isEmpty else { continue }

@@ -71,4 +71,40 @@ struct BatchHandoffTests {
         #expect(handoff.isStopped)
         #expect(!handoff.put([2]))
     }
+
+    /// The bytes of lines in each batch a reader hands over from a file of `lines` 100-byte lines
+    /// (a backlog: every read finds more waiting), until every line is handed.
+    static func batchBytes(_ reader: (String) -> LineReader, lines: Int) async throws -> [Int] {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ramp-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(String(repeating: String(repeating: "x", count: 99) + "\n", count: lines).utf8).write(to: file)
+        var sizes: [Int] = []
+        // A followed file never ends by itself: the batches are taken until every line is in,
+        // then the iterator is let go (which stops the reader).
+        for await batch in reader(file.path).batches(found: { found -> Int in
+            if case .line(let bytes, _) = found { bytes.count + 1 } else { 0 }
+        }) {
+            sizes.append(batch.reduce(0, +))
+            if sizes.reduce(0, +) >= lines * 100 { break }
+        }
+        return sizes
+    }
+
+    @Test("On feed time without a state directory a backlog's batches ramp up: the first small, each at most twice the last, to a batch's most")
+    func aBacklogsBatchesRampUp() async throws {
+        let most = LineReader.batchBytes, first = LineReader.rampFrom
+        let ramped = try await Self.batchBytes({ LineReader(source: .follow($0), firstBatchBytes: first) }, lines: 40_000)
+        #expect(ramped.reduce(0, +) == 4_000_000)
+        // Each batch ends at the first whole line past its most (a read is 64 KB: a batch's most
+        // is a multiple of it), all but the last, which holds what is left.
+        for (k, size) in ramped.dropLast().enumerated() {
+            let wanted = min(most, first << k)
+            #expect(abs(size - wanted) < 100, "batch \(k): \(size) bytes, not about \(wanted)")
+        }
+        #expect(ramped.count == 7, "\(ramped)")
+        // Without a ramp the first batch is a whole batch's most.
+        let whole = try await Self.batchBytes({ LineReader(source: .follow($0)) }, lines: 40_000)
+        #expect(abs(whole[0] - most) < 100, "\(whole)")
+        #expect(whole.count == 4)
+    }
 }
