@@ -5,9 +5,10 @@
 #     json.loads of the same lines (the floor, Tests/Figures/json_loads.py);
 #   - the same with `--state-dir` (what durability costs), on those games and, when
 #     ../shared/nba-pbp is present, on the real games as one stream (20 files).
-# The timed runs write to /dev/null; one more run of each writes its records, compared between
-# the two (sorted: without a state directory games interleave as they come), so "faster" never
-# hides "different".
+# Each run's CPU time (user + system) is printed too, the median of each: on a host whose speed
+# drifts it moves less than the wall clock. The timed runs write to /dev/null; one more run of
+# each writes its records, compared between the two (sorted: without a state directory games
+# interleave as they come), so "faster" never hides "different".
 # usage: Tests/Figures/live_side_by_side.sh <rev or binary> <rev or binary> [runs]   (default 5 runs)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -35,11 +36,17 @@ echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; $(wc -l 
 floor=$(python3 "$here/json_loads.py" "$work/generated.jsonl" "$runs" | sed 's/.*best \([0-9.]*\) s/\1/')
 echo "json.loads of the generated lines, best of $runs: $floor s"
 python3 - "$work" "$runs" "$floor" "$a" "$first" "$b" "$second" "${streams[@]}" <<'PY'
-import os, shutil, subprocess, sys, time
+import os, resource, shutil, subprocess, sys, time
 work, runs, floor = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 names, binaries, streams = [sys.argv[4], sys.argv[6]], [sys.argv[5], sys.argv[7]], sys.argv[8:]
 kinds = [(stream, durable) for stream in streams for durable in (False, True)]
 times = {(side, kind): [] for side in (0, 1) for kind in kinds}
+# The CPU time each run took (user + system): steadier than the wall clock on a host whose
+# speed drifts, though it counts what both cores did.
+cpu = {(side, kind): [] for side in (0, 1) for kind in kinds}
+def used():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 outputs = {}
 for run in range(runs):
     for kind in kinds:
@@ -49,9 +56,10 @@ for run in range(runs):
             shutil.rmtree(state, ignore_errors=True)
             args = [binaries[side], "serve", "--clock", "feed"] + (["--state-dir", state] if durable else [])
             with open(stream, "rb") as lines:
-                start = time.monotonic()
+                start, before = time.monotonic(), used()
                 subprocess.run(args + ["--out", "/dev/null"], stdin=lines, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
                 times[(side, kind)].append(time.monotonic() - start)
+                cpu[(side, kind)].append(used() - before)
             if run == 0:
                 # The records, from a run of their own (the timed runs write to /dev/null, as issue 40 measures).
                 shutil.rmtree(state, ignore_errors=True)
@@ -68,6 +76,8 @@ for kind in kinds:
     if kind == (streams[0], False):
         line += f"   ÷ json.loads: {best[0] / floor:.2f}x and {best[1] / floor:.2f}x"
     print(line)
+    median = [sorted(cpu[(side, kind)])[len(cpu[(side, kind)]) // 2] for side in (0, 1)]
+    print(f"{'':24} CPU, median: {median[0]:.3f} s and {median[1]:.3f} s   ratio {median[0] / median[1]:.2f}x")
 for stream in streams:
     plain, durable = (stream, False), (stream, True)
     ratios = [min(times[(side, durable)]) / min(times[(side, plain)]) for side in (0, 1)]
