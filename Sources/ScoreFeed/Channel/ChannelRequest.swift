@@ -50,7 +50,7 @@ public struct ChannelRequest: Hashable, Sendable {
     }
 
     /// The request's UUID (`apns-request-id`), also the webhook's `Idempotency-Key`.
-    public var requestID: String { request.headers["apns-request-id"] ?? "" }
+    public var requestID: String { request[header: "apns-request-id"] ?? "" }
 
     /// The request as one line of JSON (no newline), keys in a fixed order:
     /// `{"kind":"channel","action":…,"game":…,"service":"manage-broadcast","request":{…},"body":{…}}`.

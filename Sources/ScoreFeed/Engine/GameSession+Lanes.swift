@@ -56,7 +56,7 @@ extension GameSession {
             guard let first = lanes[lane].outbox.first else { continue }
             guard lanes[lane].renderer.configuration.hasChannelPerGame, case .push(var record) = first else { return (lane, first) }
             guard let id = channel.sendableID else { continue }
-            record.request.headers["apns-channel-id"] = id
+            record.request[header: "apns-channel-id"] = id
             return (lane, .push(record))
         }
         return nil

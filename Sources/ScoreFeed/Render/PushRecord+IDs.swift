@@ -9,7 +9,7 @@ extension PushRecord {
     /// broadcast mode it is the request's `apns-id` and `apns-request-id`; in token mode each
     /// device's request carries ``apnsID(forDevice:)`` instead.
     public var key: String {
-        request.headers["apns-id"] ?? RequestID.uuid(for: self)
+        request[header: "apns-id"] ?? RequestID.uuid(for: self)
     }
 
     /// The `apns-id` of this record's request to the device whose token is `token` (token mode):
@@ -28,7 +28,7 @@ extension PushRecord {
     public func withCanonicalIDs() -> PushRecord {
         var record = self
         for name in Self.idHeaders {
-            if let id = record.request.headers[name] { record.request.headers[name] = id.lowercased() }
+            if let id = record.request[header: name] { record.request[header: name] = id.lowercased() }
         }
         return record
     }

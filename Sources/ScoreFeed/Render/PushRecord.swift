@@ -147,12 +147,68 @@ public struct PushRecord: Hashable, Sendable, Codable {
     public struct Request: Hashable, Sendable, Codable {
         public var method: String
         public var path: String
-        public var headers: [String: String]
+        /// The headers, each name once, in name order: the order the record's line writes them,
+        /// kept as made (a push's are made in that order: nothing is hashed or sorted per push).
+        private(set) var fields: [Header]
+
+        /// One header.
+        struct Header: Hashable, Sendable {
+            var name: String
+            var value: String
+        }
+
+        /// The headers by name (made on each read: ``subscript(header:)`` reads one).
+        public var headers: [String: String] {
+            get { Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last }) }
+            set { fields = Self.ordered(newValue) }
+        }
 
         public init(method: String = "POST", path: String, headers: [String: String]) {
             self.method = method
             self.path = path
-            self.headers = headers
+            self.fields = Self.ordered(headers)
+        }
+
+        /// A request whose headers are given in name order, each name once (a renderer's).
+        init(method: String = "POST", path: String, ordered fields: [Header]) {
+            self.method = method
+            self.path = path
+            self.fields = fields
+        }
+
+        /// The value of the header `name` (nil: none); setting nil removes it.
+        public subscript(header name: String) -> String? {
+            get { fields.first { $0.name == name }?.value }
+            set {
+                if let index = fields.firstIndex(where: { $0.name == name }) {
+                    if let newValue { fields[index].value = newValue } else { fields.remove(at: index) }
+                } else if let newValue {
+                    fields.insert(Header(name: name, value: newValue), at: fields.firstIndex { name < $0.name } ?? fields.endIndex)
+                }
+            }
+        }
+
+        private static func ordered(_ headers: [String: String]) -> [Header] {
+            headers.map { Header(name: $0.key, value: $0.value) }.sorted { $0.name < $1.name }
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case method, path, headers
+        }
+
+        /// Saved as before the headers were kept in order: `headers` an object.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            method = try container.decode(String.self, forKey: .method)
+            path = try container.decode(String.self, forKey: .path)
+            fields = Self.ordered(try container.decode([String: String].self, forKey: .headers))
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(method, forKey: .method)
+            try container.encode(path, forKey: .path)
+            try container.encode(headers, forKey: .headers)
         }
     }
 }

@@ -106,7 +106,7 @@ extension PushRenderer {
             activity: activity, game: attributes.gameId, seq: seq, event: push.event, priority: priority,
             sentAt: sentAt, sourceTime: sourceTime, coalesced: coalesced,
             // `path` is the FCM path on Android (``path(_:)``), made once.
-            request: .init(path: path, headers: ["content-type": "application/json; charset=UTF-8"]), payload: payload,
+            request: .init(path: path, ordered: [.init(name: "content-type", value: "application/json; charset=UTF-8")]), payload: payload,
             diff: Self.shown(diff, trimmed: trimmed, lastPlay: fitted.state.lastPlay), reason: push.reason, state: fitted.state,
             timestamp: timestamp, trimmed: trimmed)
         record.platform = .android

@@ -239,23 +239,19 @@ public struct PushRenderer: Sendable {
 
         seq += 1
         lastTimestamp = timestamp
-        var headers = [String: String](minimumCapacity: 6)
         let priorityText = priority == 10 ? "10" : priority == 5 ? "5" : String(priority)
-        headers["apns-push-type"] = "liveactivity"
-        headers["apns-priority"] = priorityText
         let expiration: String
         let lifetime = push.event == .end ? 4 * 3600 : Int(configuration.expiration)
+        var channelId: String?
         switch configuration.mode {
         case .token:
             expiration = String(sent + lifetime)
-            headers["apns-topic"] = topic
-        case .broadcast(let channelId):
-            if let channelId { headers["apns-channel-id"] = channelId }
+        case .broadcast(let channel):
+            channelId = channel
             // A channel that stores nothing delivers now or never; one that keeps the latest
             // message keeps it as long as a token-mode push would live.
             expiration = configuration.messageStorage == 0 ? "0" : String(sent + lifetime)
         }
-        headers["apns-expiration"] = expiration
         let id: String
         switch configuration.requestIDs {
         case .record:
@@ -264,13 +260,25 @@ public struct PushRenderer: Sendable {
         case .sequence:
             id = RequestID.uuid(activity: activity, seq: seq)
         }
-        headers["apns-id"] = id
-        // Apple's broadcast and channel APIs name the request's UUID `apns-request-id`.
-        if !configuration.mode.isToken { headers["apns-request-id"] = id }
+        // The headers in name order, as the record keeps them. Apple's broadcast and channel APIs
+        // name the request's UUID `apns-request-id`.
+        typealias Header = PushRecord.Request.Header
+        var headers: [Header] = []
+        headers.reserveCapacity(6)
+        if let channelId { headers.append(Header(name: "apns-channel-id", value: channelId)) }
+        headers.append(Header(name: "apns-expiration", value: expiration))
+        headers.append(Header(name: "apns-id", value: id))
+        headers.append(Header(name: "apns-priority", value: priorityText))
+        headers.append(Header(name: "apns-push-type", value: "liveactivity"))
+        if configuration.mode.isToken {
+            headers.append(Header(name: "apns-topic", value: topic))
+        } else {
+            headers.append(Header(name: "apns-request-id", value: id))
+        }
         return .push(PushRecord(
             activity: activity, game: attributes.gameId, seq: seq, event: push.event, priority: priority,
             sentAt: sentAt, sourceTime: sourceTime, coalesced: coalesced,
-            request: .init(path: path, headers: headers), payload: fitted.payload,
+            request: .init(path: path, ordered: headers), payload: fitted.payload,
             diff: Self.shown(diff, trimmed: fitted.trimmed, lastPlay: fitted.aps.contentState.lastPlay),
             reason: push.reason, state: fitted.aps.contentState, timestamp: timestamp, trimmed: fitted.trimmed))
     }

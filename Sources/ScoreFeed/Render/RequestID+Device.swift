@@ -15,7 +15,7 @@ extension RequestID {
     /// id as the first try, and two devices (two tokens) never share one. The token's case does
     /// not matter (one device, one id). Broadcast has one request per record, with the record's id.
     public static func deviceID(record: PushRecord, token: String) -> String {
-        let key = record.request.headers["apns-id"] ?? uuid(for: record)
+        let key = record.request[header: "apns-id"] ?? uuid(for: record)
         return deviceID(recordID: key, token: token)
     }
 

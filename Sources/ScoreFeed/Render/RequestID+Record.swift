@@ -25,13 +25,13 @@ extension RequestID {
     /// an id only for the same request made at the same instant of the engine's clock: on the
     /// feed clock, the same push of the same game; never, in practice, on the system clock.
     public static func uuid(for record: PushRecord) -> String {
-        let headers = record.request.headers
-        let constant = headers.filter { !perPush.contains($0.key) && !uncovered.contains($0.key) }
-            .sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        return RecordKey(activity: record.activity, method: record.request.method, path: record.request.path, headers: constant)
+        let request = record.request
+        // The headers are kept in name order.
+        let constant = request.fields.filter { !perPush.contains($0.name) && !uncovered.contains($0.name) }.map { ($0.name, $0.value) }
+        return RecordKey(activity: record.activity, method: request.method, path: request.path, headers: constant)
             .uuid(
-                seq: record.seq, sentAt: record.sentAt, priority: headers["apns-priority"] ?? "",
-                expiration: headers["apns-expiration"] ?? "", payload: record.payload)
+                seq: record.seq, sentAt: record.sentAt, priority: request[header: "apns-priority"] ?? "",
+                expiration: request[header: "apns-expiration"] ?? "", payload: record.payload)
     }
 
     /// The headers ``uuid(for:)`` leaves out: the id, and a per-game broadcast's channel.

@@ -96,7 +96,7 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         lock.withLock {
             guard live else { return }
             if record.request.path.hasPrefix("/4/broadcasts/") {
-                let channel = record.request.headers["apns-channel-id"] ?? "none"
+                let channel = record.request[header: "apns-channel-id"] ?? "none"
                 if !channels.open.contains(channel) {
                     strayPushes.append("game \(record.game): \(record.event.rawValue) seq \(record.seq) went to channel \(channel), which APNs did not have open")
                 }
@@ -159,7 +159,7 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
             for delete in deletes {
                 // The first end it got (its priority-5 copy, or an end sent again, may come later).
                 guard let first = records.indices.first(where: {
-                    records[$0].event == .end && records[$0].request.headers["apns-channel-id"] == delete.channel && deliveredAt[$0] <= delete.at
+                    records[$0].event == .end && records[$0].request[header: "apns-channel-id"] == delete.channel && deliveredAt[$0] <= delete.at
                 }) else { continue }
                 let end = deliveredAt[first]
                 if instanceStarts.contains(where: { $0 > end && $0 <= delete.at }) { continue }
@@ -211,7 +211,7 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
                 return ChannelAnswer(status: 429, reason: "TooManyRequests")
             }
             let answer = channels.answer(request)
-            if request.action == .delete, answer.status == 200, let game = request.game, let channel = request.request.headers["apns-channel-id"] {
+            if request.action == .delete, answer.status == 200, let game = request.game, let channel = request.request[header: "apns-channel-id"] {
                 deletes.append((game, channel, clock.now))
             }
             if request.action == .create, answer.status == 200, let game = request.game { made[game, default: 0] += 1 }

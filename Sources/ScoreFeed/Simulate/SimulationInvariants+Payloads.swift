@@ -50,19 +50,19 @@ extension SimulationInvariants {
     /// (`token`: sent to a device's token, else to a broadcast channel); empty when nothing is.
     public static func appleProblems(_ push: PushRecord, token: Bool) -> [String] {
         var problems: [String] = []
-        let headers = push.request.headers
+        let request = push.request
         if push.request.method != "POST" { problems.append("method \(push.request.method)") }
         if token ? push.request.path != "/3/device/{token}" : !push.request.path.hasPrefix("/4/broadcasts/apps/") {
             problems.append("path \(push.request.path)")
         }
-        if headers["apns-push-type"] != "liveactivity" { problems.append("apns-push-type \(headers["apns-push-type"] ?? "none")") }
-        if headers["apns-priority"] != String(push.priority) { problems.append("apns-priority \(headers["apns-priority"] ?? "none")") }
-        if headers["apns-expiration"].flatMap(Int.init) == nil { problems.append("apns-expiration \(headers["apns-expiration"] ?? "none")") }
-        if token, headers["apns-topic"]?.hasSuffix(".push-type.liveactivity") != true { problems.append("apns-topic \(headers["apns-topic"] ?? "none")") }
-        if !token, headers["apns-channel-id"].flatMap({ Data(base64Encoded: $0) }) == nil {
-            problems.append("apns-channel-id \(headers["apns-channel-id"] ?? "none")")
+        if request[header: "apns-push-type"] != "liveactivity" { problems.append("apns-push-type \(request[header: "apns-push-type"] ?? "none")") }
+        if request[header: "apns-priority"] != String(push.priority) { problems.append("apns-priority \(request[header: "apns-priority"] ?? "none")") }
+        if request[header: "apns-expiration"].flatMap(Int.init) == nil { problems.append("apns-expiration \(request[header: "apns-expiration"] ?? "none")") }
+        if token, request[header: "apns-topic"]?.hasSuffix(".push-type.liveactivity") != true { problems.append("apns-topic \(request[header: "apns-topic"] ?? "none")") }
+        if !token, request[header: "apns-channel-id"].flatMap({ Data(base64Encoded: $0) }) == nil {
+            problems.append("apns-channel-id \(request[header: "apns-channel-id"] ?? "none")")
         }
-        if let id = headers["apns-id"], !isCanonicalUUID(id) { problems.append("apns-id \(id)") }
+        if let id = request[header: "apns-id"], !isCanonicalUUID(id) { problems.append("apns-id \(id)") }
         let payload = push.payload
         if !holds("event", "\"\(push.event.rawValue)\"", in: payload) { problems.append("no aps.event \(push.event.rawValue)") }
         if !holds("timestamp", String(push.timestamp), in: payload) { problems.append("no aps.timestamp \(push.timestamp)") }

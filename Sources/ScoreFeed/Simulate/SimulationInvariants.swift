@@ -520,7 +520,7 @@ public struct SimulationInvariants {
             check(shown.isEmpty, "game \(plan.game.id): push seq \(push.seq) (\(push.event.rawValue), priority \(push.priority)): \(shown.joined(separator: "; "))")
             // An end outlives the updates: a device offline for an hour still gets it and loses the
             // stale score (``PushRenderer``: 4 hours; 0 on a broadcast channel that stores nothing).
-            if push.event == .end, let expiration = push.request.headers["apns-expiration"].flatMap(Int.init) {
+            if push.event == .end, let expiration = push.request[header: "apns-expiration"].flatMap(Int.init) {
                 let sent = Int(push.sentAt.timeIntervalSince1970.rounded(.down))
                 let token = day.mode.isToken
                 check(expiration == 0 ? !token : expiration >= sent + 4 * 3600,

@@ -19,7 +19,7 @@ public struct ChannelServiceStandIn: Hashable, Sendable {
             open.insert(id)
             return ChannelAnswer(status: 200, channelID: id)
         case .delete:
-            guard let id = request.request.headers["apns-channel-id"], open.remove(id) != nil else {
+            guard let id = request.request[header: "apns-channel-id"], open.remove(id) != nil else {
                 return ChannelAnswer(status: 404, reason: "ChannelNotRegistered")
             }
             return ChannelAnswer(status: 200)
