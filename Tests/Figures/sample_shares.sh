@@ -8,6 +8,7 @@
 # usage: Tests/Figures/sample_shares.sh <scorefeed binary>... -- <name=regex[&regex]>...
 # e.g.:  Tests/Figures/sample_shares.sh /tmp/a /tmp/b -- 'table grown=_copyOrMoveAndResize&GameFold.apply'
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 command -v perf >/dev/null || { echo "skipped: perf is not installed (apt-get install linux-perf)"; exit 0; }
 binaries=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do binaries+=("$1"); shift; done
@@ -23,32 +24,23 @@ for bin in "${binaries[@]}"; do
     'for i in 1 2 3 4 5; do "$1" serve --clock feed --out /dev/null <"$2" >/dev/null 2>&1; done' \
     _ "$bin" "$work/generated.jsonl" >/dev/null 2>&1
   perf script -i "$work/perf.data" 2>/dev/null | swift demangle --simplified >"$work/script.txt"
-  python3 - "$work/script.txt" "$bin" "$@" <<'PY'
+  python3 - "$here" "$work/script.txt" "$bin" "$@" <<'PY'
 import re, sys
-path, binary, parts = sys.argv[1], sys.argv[2], sys.argv[3:]
+sys.path.insert(0, sys.argv[1])
+from perf_top import samples  # the profile's samples, each its frames (Tests/Figures/perf_top.py)
+path, binary, parts = sys.argv[2], sys.argv[3], sys.argv[4:]
 named = [(p.split("=", 1)[0], [re.compile(r) for r in p.split("=", 1)[1].split("&")]) for p in parts]
 counts = [0] * len(named)
 total = engines = 0
-block = []
-def flush():
-    global total, engines
-    if len(block) < 2 or block[0].split()[0] == "bash":
-        return
-    total += 1
-    frames = block[1:]
-    if not any("GameService.receive(" in f for f in frames):
-        return
-    engines += 1
-    for i, (_, patterns) in enumerate(named):
-        if all(any(p.search(f) for f in frames) for p in patterns):
-            counts[i] += 1
-for line in open(path):
-    if line.strip():
-        block.append(line)
-    else:
-        flush()
-        block = []
-flush()
+with open(path) as script:
+    for frames in samples(script):
+        total += 1
+        if not any("GameService.receive(" in f for f in frames):
+            continue
+        engines += 1
+        for i, (_, patterns) in enumerate(named):
+            if all(any(p.search(f) for f in frames) for p in patterns):
+                counts[i] += 1
 print(f"{binary}: {total} samples, {engines} under the engines' work ({100 * engines / max(total, 1):.1f} %)")
 for (name, _), count in zip(named, counts):
     print(f"  {name:40} {count:6} samples, {100 * count / max(engines, 1):5.2f} % of the engines'")

@@ -75,14 +75,25 @@ struct PayloadJSONTests {
         ("broadcast", .init(bundleId: "com.acme.scores", mode: .broadcast(channelId: "dHN0LXNyY2gtY2hubA=="))),
     ]
 
-    @Test(arguments: Make.fixtureFiles())
-    func everyPushOfEveryFixtureReplay(file: String) async throws {
+    /// The records of fixture `file` replayed in each of `modes`, by mode (each holds some).
+    static func replayed(
+        _ file: String, in modes: [(String, PushRenderer.Configuration)]
+    ) async throws -> [(mode: String, configuration: PushRenderer.Configuration, records: [PushRecord])] {
         let document = try FeedReader.read(path: Make.fixtures.appendingPathComponent(file).path)
-        for (name, configuration) in Self.modes {
+        var replayed: [(mode: String, configuration: PushRenderer.Configuration, records: [PushRecord])] = []
+        for (name, configuration) in modes {
             let sink = RecordingSink()
             _ = try await Replay(renderer: configuration).run(document, sink: sink)
             let records = await sink.records
-            #expect(!records.isEmpty)
+            #expect(!records.isEmpty, "\(file) \(name)")
+            replayed.append((name, configuration, records))
+        }
+        return replayed
+    }
+
+    @Test(arguments: Make.fixtureFiles())
+    func everyPushOfEveryFixtureReplay(file: String) async throws {
+        for (name, _, records) in try await Self.replayed(file, in: Self.modes) {
             for record in records { try check(record, "\(file) \(name) seq \(record.seq)") }
         }
     }

@@ -31,12 +31,7 @@ struct RequestHeadersTests {
 
     @Test(arguments: Make.fixtureFiles())
     func everyRecordsHeadersAreInNameOrderAsTheLineWritesThem(file: String) async throws {
-        let document = try FeedReader.read(path: Make.fixtures.appendingPathComponent(file).path)
-        for (name, configuration) in Self.modes {
-            let sink = RecordingSink()
-            _ = try await Replay(renderer: configuration).run(document, sink: sink)
-            let records = await sink.records
-            #expect(!records.isEmpty)
+        for (name, configuration, records) in try await PayloadJSONTests.replayed(file, in: Self.modes) {
             for record in records {
                 let names = record.request.fields.map(\.name)
                 #expect(names == record.request.headers.keys.sorted(), "\(file) \(name) seq \(record.seq): \(names)")
