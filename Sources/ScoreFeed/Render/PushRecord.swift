@@ -171,6 +171,7 @@ public struct PushRecord: Hashable, Sendable, Codable {
 
         /// A request whose headers are given in name order, each name once (a renderer's).
         init(method: String = "POST", path: String, ordered fields: [Header]) {
+            assert(zip(fields, fields.dropFirst()).allSatisfy { $0.name < $1.name }, "headers out of order: \(fields)")
             self.method = method
             self.path = path
             self.fields = fields
@@ -210,6 +211,14 @@ public struct PushRecord: Hashable, Sendable, Codable {
             try container.encode(path, forKey: .path)
             try container.encode(headers, forKey: .headers)
         }
+    }
+}
+
+extension PushRecord.Request: CustomReflectable {
+    /// The method, the path and the headers by name, as the request showed before its headers
+    /// were kept in order: what `print`, `dump` and test messages show.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["method": method, "path": path, "headers": headers], displayStyle: .struct)
     }
 }
 

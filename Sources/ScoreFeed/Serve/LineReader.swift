@@ -30,10 +30,11 @@ public struct LineReader: Sendable {
     /// batch is one moment): lines read while the engines were busy arrived together.
     public var joinsWaiting: Bool
 
-    /// The most bytes the first batch gathers; each batch after gathers at most twice the one
-    /// before, up to `batchBytes`. A backlog's first lines then reach the engines while the rest
-    /// is parsed, instead of after a whole batch: the engines start at once and never wait for
-    /// the reader again (they take longer over a batch than the reader). Only where a batch is
+    /// The most bytes a backlog's first batch gathers (give or take the last read); each full
+    /// batch after it may gather twice as much, up to `batchBytes`, and a batch that is not full
+    /// starts again from this. A backlog's first lines then reach the engines while the rest is
+    /// parsed, instead of after a whole batch: the engines start at once and do not wait for the
+    /// reader again (they take longer over a batch than the reader). Only where a batch is
     /// neither one moment nor one sync: `batchBytes` (no ramp) otherwise.
     public var firstBatchBytes: Int
 
@@ -61,6 +62,12 @@ public struct LineReader: Sendable {
     static let backlogBytes = 16_384
     /// The most batches parsed ahead of the engines (waiting in the stream's buffer).
     static let batchesAhead = 4
+
+    /// The most bytes the batch after one of `batched` bytes (of its most, `gathers`) gathers:
+    /// twice as much after a full batch, up to `most`; `first` again after one that was not full.
+    static func nextMost(after batched: Int, of gathers: Int, first: Int, most: Int) -> Int {
+        batched >= gathers ? min(most, 2 * gathers) : first
+    }
 
     /// Whether `fd` has data to read now.
     static func readable(_ fd: Int32, waiting milliseconds: Int32 = 0) -> Bool {
@@ -100,15 +107,17 @@ public struct LineReader: Sendable {
             // the last one took and an eighth more, so a backlog's batches are seldom grown (and
             // copied).
             var batched = 0
-            // This batch's most bytes: the first batch's, doubled after each batch, up to `most`.
+            // This batch's most bytes: the first batch's, doubled after each full batch, up to
+            // `most`; a batch that is not full (a live line, the end of what was written) starts
+            // the ramp again, so the next backlog's first batch is small too.
             var gathers = first
             func handItems() {
                 handoff.put(items, bytes: batched)
                 let room = gathers < most ? 2 * items.count : items.count + items.count / 8
                 items = []
                 items.reserveCapacity(room)
+                gathers = Self.nextMost(after: batched, of: gathers, first: first, most: most)
                 batched = 0
-                gathers = min(most, 2 * gathers)
             }
             while !handoff.isStopped {
                 let n = read(fd, buffer.baseAddress, buffer.count)

@@ -107,4 +107,17 @@ struct BatchHandoffTests {
         #expect(abs(whole[0] - most) < 100, "\(whole)")
         #expect(whole.count == 4)
     }
+
+    @Test("The ramp doubles after a full batch and starts again after one that is not full (a live line, the end of a write)",
+          arguments: [
+            // (batched, of its most, the next most), with a first of 64 KB and a most of 1 MB
+            (65_536, 65_536, 131_072), (70_000, 65_536, 131_072), (524_288, 524_288, 1_048_576),
+            (1_048_576, 1_048_576, 1_048_576), (1_100_000, 1_048_576, 1_048_576),
+            (220, 1_048_576, 65_536), (65_535, 65_536, 65_536), (100_000, 131_072, 65_536),
+          ])
+    func theRampStartsAgainAfterABatchThatIsNotFull(batched: Int, gathers: Int, next: Int) {
+        #expect(LineReader.nextMost(after: batched, of: gathers, first: 65_536, most: 1 << 20) == next)
+        // Without a ramp (the first batch's most is a batch's most) every batch may gather it all.
+        #expect(LineReader.nextMost(after: batched, of: 1 << 20, first: 1 << 20, most: 1 << 20) == 1 << 20)
+    }
 }
