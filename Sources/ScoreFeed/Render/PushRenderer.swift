@@ -85,7 +85,8 @@ public struct PushRenderer: Sendable {
         self.startPending = configuration.sendsStart
         topic = "\(configuration.bundleId).push-type.liveactivity"
         path = Self.path(configuration)
-        let shared = [("apns-push-type", "liveactivity")] + (configuration.mode.isToken ? [("apns-topic", topic)] : [])
+        let shared = [PushRecord.Request.Header(name: "apns-push-type", value: "liveactivity")]
+            + (configuration.mode.isToken ? [PushRecord.Request.Header(name: "apns-topic", value: topic)] : [])
         requestIDKey = RequestID.RecordKey(
             activity: configuration.activity ?? attributes.gameId, method: "POST", path: path, headers: shared)
     }

@@ -27,7 +27,7 @@ extension RequestID {
     public static func uuid(for record: PushRecord) -> String {
         let request = record.request
         // The headers are kept in name order.
-        let constant = request.fields.filter { !perPush.contains($0.name) && !uncovered.contains($0.name) }.map { ($0.name, $0.value) }
+        let constant = request.fields.filter { !perPush.contains($0.name) && !uncovered.contains($0.name) }
         return RecordKey(activity: record.activity, method: request.method, path: request.path, headers: constant)
             .uuid(
                 seq: record.seq, sentAt: record.sentAt, priority: request[header: "apns-priority"] ?? "",
@@ -45,14 +45,14 @@ extension RequestID {
         private var hash = Murmur3()
 
         /// `headers`: the covered headers but `apns-priority` and `apns-expiration`, in name order.
-        init(activity: String, method: String, path: String, headers: [(String, String)]) {
+        init(activity: String, method: String, path: String, headers: [PushRecord.Request.Header]) {
             hash.add(counted: activity)
             hash.add(counted: method)
             hash.add(counted: path)
             hash.add(UInt64(headers.count))
-            for (name, value) in headers {
-                hash.add(counted: name)
-                hash.add(counted: value)
+            for header in headers {
+                hash.add(counted: header.name)
+                hash.add(counted: header.value)
             }
         }
 

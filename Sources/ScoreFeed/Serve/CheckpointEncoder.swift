@@ -40,7 +40,7 @@ struct CheckpointEncoder {
         /// A value spelled by hand (``JSONBytes``' model writers, the validator's own), as its
         /// `Codable` spells it here: a game's states, attributes, clocks and validator, the most
         /// frequent or largest values of a snapshot, and the enums whose `Codable` costs the most
-        /// to run (`CheckpointEncoder+Spelled.swift`), without a tree of their keys.
+        /// to run (`JSONBytes+Checkpoint.swift`), without a tree of their keys.
         case spelled(Data)
     }
 

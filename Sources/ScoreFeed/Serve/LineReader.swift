@@ -113,10 +113,12 @@ public struct LineReader: Sendable {
             var gathers = first
             func handItems() {
                 handoff.put(items, bytes: batched)
-                let room = gathers < most ? 2 * items.count : items.count + items.count / 8
+                let next = Self.nextMost(after: batched, of: gathers, first: first, most: most)
+                // Room for twice the lines when the next batch may be twice as large.
+                let room = next > gathers ? 2 * items.count : items.count + items.count / 8
                 items = []
                 items.reserveCapacity(room)
-                gathers = Self.nextMost(after: batched, of: gathers, first: first, most: most)
+                gathers = next
                 batched = 0
             }
             while !handoff.isStopped {

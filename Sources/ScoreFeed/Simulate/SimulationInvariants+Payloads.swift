@@ -51,9 +51,9 @@ extension SimulationInvariants {
     public static func appleProblems(_ push: PushRecord, token: Bool) -> [String] {
         var problems: [String] = []
         let request = push.request
-        if push.request.method != "POST" { problems.append("method \(push.request.method)") }
-        if token ? push.request.path != "/3/device/{token}" : !push.request.path.hasPrefix("/4/broadcasts/apps/") {
-            problems.append("path \(push.request.path)")
+        if request.method != "POST" { problems.append("method \(request.method)") }
+        if token ? request.path != "/3/device/{token}" : !request.path.hasPrefix("/4/broadcasts/apps/") {
+            problems.append("path \(request.path)")
         }
         if request[header: "apns-push-type"] != "liveactivity" { problems.append("apns-push-type \(request[header: "apns-push-type"] ?? "none")") }
         if request[header: "apns-priority"] != String(push.priority) { problems.append("apns-priority \(request[header: "apns-priority"] ?? "none")") }
