@@ -132,6 +132,9 @@ public struct Push: Hashable, Sendable {
 
     private static let beyondBudgetBytes = Array(beyondBudget.utf8)
 
+    /// The reason of a priority 10's priority-5 copy (``priority5Copy``).
+    public static let copyReason = "priority-5 copy of the push before, in case the budget dropped it"
+
     public init(event: Event, priority: Int, alert: AlertKind? = nil, reason: String) {
         self.event = event
         self.priority = priority

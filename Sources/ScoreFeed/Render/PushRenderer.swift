@@ -142,7 +142,7 @@ public struct PushRenderer: Sendable {
         if push.priority5Copy && push.priority == 10 && configuration.platform == .ios {
             // Right behind it, with the next timestamp and the same state: a device that showed
             // the first shows nothing new; one whose budget dropped it shows this a delay later.
-            let copy = Push(event: push.event, priority: 5, reason: "priority-5 copy of the push before, in case the budget dropped it")
+            let copy = Push(event: push.event, priority: 5, reason: Push.copyReason)
             outputs.append(make(copy, state: state, diff: diff, coalesced: 0, sentAt: sentAt, sourceTime: sourceTime))
         }
         return outputs

@@ -369,12 +369,15 @@ public struct SimulatedDay: Sendable {
         }
         self.sink = sink
         // On one day in five the disk is full for up to twenty minutes: half the time as a played
-        // game ends (its final waits for the disk), else anywhere in the day. Drawn apart, so the
-        // other days are drawn as before.
+        // game ends (its final waits for the disk; half of those the day's last played game, so
+        // the disk may still be full when the input ends and the drain must wait for it), else
+        // anywhere in the day. Drawn apart, so the other days are drawn as before.
         var disk = SeededRandom(seed: daySeed ^ 0xD15C_F011)
         if disk.chance(0.2) {
             if !played.isEmpty, disk.chance(0.5) {
-                let plan = played[disk.below(played.count)]
+                let drawn = played[disk.below(played.count)]
+                let last = played.max { $0.firstAction.addingTimeInterval($0.game.span) < $1.firstAction.addingTimeInterval($1.game.span) }
+                let plan = disk.chance(0.5) ? last ?? drawn : drawn
                 let at = plan.firstAction.addingTimeInterval(plan.game.span)
                 diskFull = [at.addingTimeInterval(-disk.double(in: 5...120))..<at.addingTimeInterval(disk.double(in: 10...1200))]
             } else {

@@ -56,6 +56,10 @@ public enum Simulation {
     /// backlog `serve` reads in parts a millisecond apart is checked as the one catch-up it is.
     public static let defaultMoment: TimeInterval = 0.01
 
+    /// How long an instance's drain waits, once its input has ended, for what is due and for
+    /// the sender's and the disk's trouble to pass (`serve`'s default `--drain-timeout`).
+    public static let drainTimeout: TimeInterval = 600
+
     /// Runs `day` with its state directories under `root` (removed after). Blocks the calling
     /// thread: call it from a thread of its own. `moment`: see ``defaultMoment``. `shuffled`: the
     /// tasks ready at one instant run in a seeded order of the day's (``SimulationExecutor``), not
@@ -86,6 +90,10 @@ public enum Simulation {
         var handedEmpty = false
         // The day's last instance finished on its own (not cut short or stuck).
         var finished = false
+        // The day's last run stopped while the sender was down or the disk full: when its input
+        // ended, when it stopped, and the records sent by then (what the run after it sends was
+        // owed).
+        var owed: (inputEnded: Date, stopped: Date, records: Int)?
         while number + 1 < stops.count {
             number += 1
             let stop = stops[number]
@@ -117,7 +125,8 @@ public enum Simulation {
                 await runInstance(
                     day, started: started, clock: clock, state: directory, cdn: cdn, sender: sender, seed: jitter, metrics: metrics,
                     report: { report in told.add(Told(instance: instance, at: clock.now, report: report)) },
-                    restoredCheck: { lost in told.restored(lost.map { "instance \(instance): \($0)" }) })
+                    restoredCheck: { lost in told.restored(lost.map { "instance \(instance): \($0)" }) },
+                    inputEnded: { told.inputEnded(instance, at: clock.now) })
             }
             instances.append(Instance(
                 started: started, lostStateBefore: handedEmpty,
@@ -135,6 +144,7 @@ public enum Simulation {
                     let down = day.sink.failing.first(where: { $0.contains(from) })?.upperBound
                     let full = day.diskFull.first(where: { $0.contains(from) })?.upperBound
                     if !rerun, let back = [down, full].compactMap({ $0 }).max() {
+                        owed = (told.inputEnd(of: instance) ?? started, from, sender.records.count)
                         stops.append(nil)
                         from = back.addingTimeInterval(1)
                         killed = nil
@@ -187,6 +197,15 @@ public enum Simulation {
             checks += checker.checks
             violations += checker.violations.map { day.platforms.count == 1 ? $0 : "\(platform.rawValue): \($0)" }
         }
+        // A drain waits out the sender's and the disk's trouble until its timeout (less the
+        // longest wait between two tries: a try that would fall past it is not made): a run that
+        // stopped sooner must have owed nothing.
+        let longestTry = max(SimulatedSender.expectedBackoff.maximum, SimulationInvariants.expectedCheckpointRetry)
+        if let owed, sender.records.count > owed.records, owed.stopped.timeIntervalSince(owed.inputEnded) < drainTimeout - longestTry - 1 {
+            violations.append(
+                "the day's last run stopped \(JSONText.number(owed.stopped.timeIntervalSince(owed.inputEnded))) s after its input ended, the sender down or the disk full, and the run after it sent \(sender.records.count - owed.records) push(es): its drain gave up before its \(Int(drainTimeout)) s (less a try's longest wait, \(Int(longestTry)) s)")
+        }
+        checks += owed == nil ? 0 : 1
         let backedOff = sender.triedTooOften(backoff: SimulatedSender.expectedBackoff)
         let lingered = sender.deletedTooSoon(linger: SimulatedSender.expectedLinger)
         violations += told.lost + cdn.tooSoon + backedOff.violations + lingered.violations
@@ -252,7 +271,8 @@ public enum Simulation {
     /// (pollers for `poll` games, the input lines of `serve` games) until they are over.
     static func runInstance(
         _ day: SimulatedDay, started: Date, clock: SimulatedClock, state: URL, cdn: SimulatedCDN, sender: SimulatedSender,
-        seed: UInt64, metrics: MetricsRecorder, report: @escaping @Sendable (LivePoller.Report) -> Void, restoredCheck: @Sendable (_ lost: String?) -> Void = { _ in }
+        seed: UInt64, metrics: MetricsRecorder, report: @escaping @Sendable (LivePoller.Report) -> Void, restoredCheck: @Sendable (_ lost: String?) -> Void = { _ in },
+        inputEnded: @escaping @Sendable () -> Void = {}
     ) async {
         let random = Jitter(seed: seed)
         let sink = ResilientSink(sender, clock: clock, random: random.next)
@@ -289,7 +309,7 @@ public enum Simulation {
         } catch {
             return
         }
-        let live = LiveService(service, drainTimeout: 600)
+        let live = LiveService(service, drainTimeout: drainTimeout)
         _ = await live.run(input: {
             await withTaskGroup(of: Void.self) { group in
                 for plan in day.games where plan.path == .poll {
@@ -305,6 +325,7 @@ public enum Simulation {
                 let serve = day.games.filter { $0.path == .serve }
                 if !serve.isEmpty { group.addTask { await feed(serve, to: service, from: started, clock: clock) } }
             }
+            inputEnded()
         })
     }
 
@@ -378,6 +399,14 @@ public enum Simulation {
 
         var lost: [String] { lock.withLock { losses } }
         var restoresChecked: Int { lock.withLock { restores } }
+
+        private var ends: [Int: Date] = [:]
+
+        /// Instance `instance`'s input (its pollers and its lines) ended at `date`; its drain
+        /// begins.
+        func inputEnded(_ instance: Int, at date: Date) { lock.withLock { ends[instance] = date } }
+
+        func inputEnd(of instance: Int) -> Date? { lock.withLock { ends[instance] } }
     }
 
     /// What each game's checkpoint in `directory` holds, read apart from ``Journal``: the inputs

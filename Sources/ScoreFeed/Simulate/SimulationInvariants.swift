@@ -472,6 +472,13 @@ public struct SimulationInvariants {
             check(copies[Copy(event: push.event, at: push.sentAt)]?.contains { $0.showsSameState(as: push) } == true,
                   "game \(plan.game.id): the priority-10 \(push.event.rawValue) seq \(push.seq) (\(push.reason)) has no priority-5 copy")
         }
+        // A copy and its priority 10 stay or go together (an outbox that waits drops both for a
+        // newer state): a copy never goes alone, as if it were newer than the push it copies.
+        let originals = Dictionary(grouping: pushes.filter { $0.priority == 10 }) { Copy(event: $0.event, at: $0.sentAt) }
+        for copy in pushes where copy.priority == 5 && copy.reason == Push.copyReason {
+            check(originals[Copy(event: copy.event, at: copy.sentAt)]?.contains { $0.showsSameState(as: copy) } == true,
+                  "game \(plan.game.id): the priority-5 copy seq \(copy.seq) (\(copy.event.rawValue)) went without its priority 10")
+        }
     }
 
     /// A device shows a push only when its `timestamp` is newer than the newest it has shown

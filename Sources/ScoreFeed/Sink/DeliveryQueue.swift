@@ -11,6 +11,8 @@ import Foundation
 /// - An `update` is skipped when a later `update` or `end` of the same activity on the same
 ///   platform is waiting: the newer one carries the whole state. Receivers then see gaps in `seq`; records are never
 ///   renumbered or changed: a record's `apns-id` covers its `seq` and its body, and goes with it.
+///   A priority 10 whose priority-5 copy is the newest stays: the two go together (as a game's
+///   outbox keeps them), so the copy never stands in for the push it hedges.
 /// - `start` and `end` are never skipped. The record being sent is never skipped.
 /// - After a failure the next attempt waits a ``Backoff`` delay that grows with consecutive
 ///   failures; a success resets it. Attempts side by side count as one round: their failures
@@ -258,9 +260,12 @@ public struct DeliveryQueue: Sendable {
         var dropped: [PushRecord] = []
         var kept: [PushRecord] = []
         kept.reserveCapacity(waiting.count)
+        // The priority 10 that the newest copies, when it is a priority-5 copy: it stays.
+        let copied = waiting[newest].priority == 5 && waiting[newest].reason == Push.copyReason ? waiting[newest] : nil
         for (index, record) in waiting.enumerated() {
             let isInFlight = inFlight[lane].map { $0.record.seq == record.seq } ?? false
-            if index < newest, same(record), record.event == .update, !isInFlight {
+            let isCopied = copied.map { record.priority == 10 && record.seq != $0.seq && record.showsSameState(as: $0) } ?? false
+            if index < newest, same(record), record.event == .update, !isInFlight, !isCopied {
                 dropped.append(record)
             } else {
                 kept.append(record)

@@ -227,6 +227,33 @@ struct ResilientSinkTests {
         #expect(queue.skipped == ["A": 2])
     }
 
+    /// A priority 10 and its priority-5 copy wait together, as a game's outbox keeps them: the copy
+    /// does not supersede the push it hedges (the device would get the state only late), and a
+    /// newer state supersedes both.
+    @Test func aPriority10StaysWithItsCopyUntilANewerState() {
+        var renderer = PushRenderer(attributes: Make.attributes, configuration: .init(activity: "A"))
+        var state = Make.live
+        func records(_ push: Push, at offset: Double) -> [PushRecord] {
+            state.homeScore += 2
+            return renderer.outputs(
+                for: push, state: state, diff: Diff(), coalesced: 1, sentAt: Make.start.addingTimeInterval(offset), sourceTime: nil
+            ).compactMap { if case .push(let record) = $0 { record } else { nil } }
+        }
+        var hedged = Push(event: .update, priority: 10, reason: "score")
+        hedged.priority5Copy = true
+        let pair = records(hedged, at: 0)
+        #expect(pair.map(\.priority) == [10, 5] && pair[1].reason == Push.copyReason)
+        var queue = DeliveryQueue(backoff: Backoff(initial: 2, jitter: 0))
+        #expect(queue.enqueue(pair[0]).isEmpty)
+        #expect(queue.enqueue(pair[1]).isEmpty, "the copy supersedes nothing")
+        #expect(queue.waiting.map(\.seq) == pair.map(\.seq))
+        var again = queue
+        #expect(again.enqueue(pair[1]).map(\.seq) == [pair[1].seq], "a copy handed again supersedes itself, not its priority 10")
+        let newer = records(Push(event: .update, priority: 5, reason: "score"), at: 1)
+        #expect(queue.enqueue(newer[0]).map(\.seq) == pair.map(\.seq), "a newer state supersedes both")
+        #expect(queue.waiting.map(\.seq) == [newer[0].seq])
+    }
+
     /// The updates a newer state supersedes are told apart: one never tried left nothing at the
     /// receiver, one tried and failed may have reached it (a time-out tells nothing).
     @Test func onlyUntriedSupersededUpdatesAreReturned() {
