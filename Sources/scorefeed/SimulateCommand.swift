@@ -14,7 +14,7 @@ enum SimulateCommand {
         one and living 4 h, no score goes back, no apns-id names
         two bodies, priority 10 within the budget (and beyond it only once the hour's is spent;
         the policy's own book holding every one that left),
-        a priority 10 unbacked has its priority-5 copy,
+        a priority 10 unbacked has its priority-5 copy, a copy never goes alone,
         each push's timestamp after the last, each push's bytes what its record says, a score not
         stale as it comes, a final kept 15 min to 4 h with its alert, a poller waiting out a
         503's Retry-After, a failing sender tried on a backoff, a channel kept its linger
@@ -22,7 +22,8 @@ enum SimulateCommand {
         update delivered before its timestamp, a join sends at most 2 pushes, a restart sends what
         was left at once and a final missed while down first, news is on a push delivered
         within a poll's interval and 10 s (of the end of any trouble around it), no channel left
-        open, no push to a channel not open, a restart restores all its checkpoints hold, the day finishes).
+        open, no push to a channel not open, a restart restores all its checkpoints hold, a drain
+        waits out the sender's and the disk's trouble until its timeout, the day finishes).
         The same seed gives the same pushes, byte for byte.
 
         USAGE: scorefeed simulate [--days <n>] [--seed <n>] [--day <k>] [--mode <mode>] [--platform <platform>]
