@@ -252,7 +252,9 @@ public struct DeliveryQueue: Sendable {
     }
 
     /// Drops waiting updates of `latest`'s activity on its platform (its lane, ``lane(of:)``)
-    /// followed by a later update or end of it; returns them, and those of them never tried.
+    /// followed by a later update or end of it, but the priority 10 that the newest copies (a
+    /// priority-5 copy has its priority 10's `sentAt` and state); returns them, and those of them
+    /// never tried.
     private mutating func coalesce(_ latest: PushRecord) -> (dropped: [PushRecord], untried: [PushRecord]) {
         let lane = Self.lane(of: latest), activity = latest.activity, platform = latest.platform
         func same(_ record: PushRecord) -> Bool { record.activity == activity && record.platform == platform }
@@ -264,7 +266,9 @@ public struct DeliveryQueue: Sendable {
         let copied = waiting[newest].priority == 5 && waiting[newest].reason == Push.copyReason ? waiting[newest] : nil
         for (index, record) in waiting.enumerated() {
             let isInFlight = inFlight[lane].map { $0.record.seq == record.seq } ?? false
-            let isCopied = copied.map { record.priority == 10 && record.seq != $0.seq && record.showsSameState(as: $0) } ?? false
+            let isCopied = copied.map {
+                record.priority == 10 && record.seq != $0.seq && record.sentAt == $0.sentAt && record.event == $0.event && record.showsSameState(as: $0)
+            } ?? false
             if index < newest, same(record), record.event == .update, !isInFlight, !isCopied {
                 dropped.append(record)
             } else {

@@ -227,21 +227,36 @@ struct ResilientSinkTests {
         #expect(queue.skipped == ["A": 2])
     }
 
-    /// A priority 10 and its priority-5 copy wait together, as a game's outbox keeps them: the copy
-    /// does not supersede the push it hedges (the device would get the state only late), and a
-    /// newer state supersedes both.
-    @Test func aPriority10StaysWithItsCopyUntilANewerState() {
+    /// A priority 10 and its priority-5 copy, rendered as a game renders them (the copy has the
+    /// priority 10's `sentAt` and state), and the next update; `rising`: a newer state.
+    struct Hedged {
         var renderer = PushRenderer(attributes: Make.attributes, configuration: .init(activity: "A"))
         var state = Make.live
-        func records(_ push: Push, at offset: Double) -> [PushRecord] {
-            state.homeScore += 2
+
+        mutating func records(_ push: Push, at offset: Double, rising: Bool = true) -> [PushRecord] {
+            if rising { state.homeScore += 2 }
             return renderer.outputs(
                 for: push, state: state, diff: Diff(), coalesced: 1, sentAt: Make.start.addingTimeInterval(offset), sourceTime: nil
             ).compactMap { if case .push(let record) = $0 { record } else { nil } }
         }
-        var hedged = Push(event: .update, priority: 10, reason: "score")
-        hedged.priority5Copy = true
-        let pair = records(hedged, at: 0)
+
+        mutating func pair(at offset: Double, rising: Bool = true) -> [PushRecord] {
+            var hedged = Push(event: .update, priority: 10, reason: "score")
+            hedged.priority5Copy = true
+            return records(hedged, at: offset, rising: rising)
+        }
+
+        mutating func update(at offset: Double) -> PushRecord {
+            records(Push(event: .update, priority: 5, reason: "score"), at: offset)[0]
+        }
+    }
+
+    /// A priority 10 and its priority-5 copy wait together, as a game's outbox keeps them: the copy
+    /// does not supersede the push it hedges (the device would get the state only late), and a
+    /// newer state supersedes both.
+    @Test func aPriority10StaysWithItsCopyUntilANewerState() {
+        var make = Hedged()
+        let pair = make.pair(at: 0)
         #expect(pair.map(\.priority) == [10, 5] && pair[1].reason == Push.copyReason)
         var queue = DeliveryQueue(backoff: Backoff(initial: 2, jitter: 0))
         #expect(queue.enqueue(pair[0]).isEmpty)
@@ -249,9 +264,49 @@ struct ResilientSinkTests {
         #expect(queue.waiting.map(\.seq) == pair.map(\.seq))
         var again = queue
         #expect(again.enqueue(pair[1]).map(\.seq) == [pair[1].seq], "a copy handed again supersedes itself, not its priority 10")
-        let newer = records(Push(event: .update, priority: 5, reason: "score"), at: 1)
-        #expect(queue.enqueue(newer[0]).map(\.seq) == pair.map(\.seq), "a newer state supersedes both")
-        #expect(queue.waiting.map(\.seq) == [newer[0].seq])
+        var untried = queue
+        let newer = make.update(at: 1)
+        #expect(queue.enqueue(newer).map(\.seq) == pair.map(\.seq), "a newer state supersedes both")
+        #expect(queue.waiting.map(\.seq) == [newer.seq])
+        #expect(untried.enqueueReturningUntried(newer).map(\.seq) == pair.map(\.seq), "neither was tried: the priority 10 is given back")
+    }
+
+    /// In an outage the priority 10 is tried first: failed, or failing while its copy comes, it
+    /// still waits with its copy, and nothing is given back.
+    @Test func aTriedPriority10WaitsWithItsCopy() {
+        var make = Hedged()
+        let pair = make.pair(at: 0)
+        var failedFirst = DeliveryQueue(backoff: Backoff(initial: 2, jitter: 0))
+        failedFirst.enqueue(pair[0])
+        #expect(failedFirst.begin(activity: "A")?.seq == pair[0].seq)
+        failedFirst.failed(activity: "A", now: Make.start, random: 0)
+        #expect(failedFirst.enqueueReturningUntried(pair[1]).isEmpty)
+        #expect(failedFirst.waiting.map(\.seq) == pair.map(\.seq))
+        var inFlight = DeliveryQueue(backoff: Backoff(initial: 2, jitter: 0))
+        inFlight.enqueue(pair[0])
+        _ = inFlight.begin(activity: "A")
+        #expect(inFlight.enqueueReturningUntried(pair[1]).isEmpty)
+        inFlight.failed(activity: "A", now: Make.start, random: 0)
+        #expect(inFlight.waiting.map(\.seq) == pair.map(\.seq))
+        // A newer state: the tried priority 10 is dropped with its copy, and not given back.
+        let newer = make.update(at: 1)
+        #expect(inFlight.enqueueReturningUntried(newer).map(\.seq) == [pair[1].seq])
+        #expect(inFlight.waiting.map(\.seq) == [newer.seq])
+    }
+
+    /// A copy keeps only its own priority 10 (the one made with it): an earlier priority 10 of
+    /// the same state, failed while a second pair came, goes with the older records.
+    @Test func aCopyKeepsOnlyItsOwnPriority10() {
+        var make = Hedged()
+        let first = make.pair(at: 0)
+        let second = make.pair(at: 1, rising: false)
+        #expect(first[0].state == second[1].state && first[0].sentAt != second[1].sentAt)
+        var queue = DeliveryQueue(backoff: Backoff(initial: 2, jitter: 0))
+        queue.enqueue(first[0])
+        _ = queue.begin(activity: "A")
+        for record in [first[1]] + second { queue.enqueue(record) }
+        queue.failed(activity: "A", now: Make.start, random: 0)
+        #expect(queue.waiting.map(\.seq) == second.map(\.seq), "\(queue.waiting.map(\.seq))")
     }
 
     /// The updates a newer state supersedes are told apart: one never tried left nothing at the
