@@ -81,7 +81,7 @@ breaks=(
   "a failed checkpoint tried again only with the game's next input|Sources/ScoreFeed/Engine/MatchEngine.swift|            checkpointRetry = clock.now.addingTimeInterval(Self.checkpointBackoff.delay(afterFailure: checkpointFailures, random: 0))|            _ = clock"
   "the drain not waiting for a full disk's retries|Sources/ScoreFeed/Serve/GameService+Timers.swift|                        guard let next = await engine.wakeUp, next <= giveUp else { return nil }|                        guard let next = await engine.deadline, next <= giveUp else { return nil }"
   # session 41 (a copy never goes alone; a drain waits out trouble)
-  "the sender's queue lets a copy supersede its priority 10|Sources/ScoreFeed/Sink/DeliveryQueue.swift|, !isInFlight, !isCopied {|, !isInFlight {"
+  "the sender's queue lets a copy supersede its priority 10|Sources/ScoreFeed/Sink/DeliveryQueue.swift|, !isInFlight, !latestWaiting.isPriority5Copy(of: record) {|, !isInFlight {"
 )
 status=0
 for entry in "${breaks[@]}"; do

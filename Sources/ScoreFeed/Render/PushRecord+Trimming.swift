@@ -15,6 +15,13 @@ extension PushRecord {
         return mine == theirs && (lastPlay(trimmedFrom: other) || other.lastPlay(trimmedFrom: self))
     }
 
+    /// Whether this push is `original`'s priority-5 copy (``Push/copyReason``): made with it, so
+    /// the same event, moment and state (the size guard aside).
+    func isPriority5Copy(of original: PushRecord) -> Bool {
+        priority == 5 && reason == Push.copyReason && original.priority == 10 && original.event == event
+            && original.sentAt == sentAt && showsSameState(as: original)
+    }
+
     /// Whether this push's last play is `other`'s as the size guard trims it
     /// (``PushRenderer/SizeGuard``).
     private func lastPlay(trimmedFrom other: PushRecord) -> Bool {

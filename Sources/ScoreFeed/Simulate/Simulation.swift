@@ -91,8 +91,9 @@ public enum Simulation {
         // The day's last instance finished on its own (not cut short or stuck).
         var finished = false
         // The day's last run stopped while the sender was down or the disk full: when its input
-        // ended, when it stopped, and the records sent by then (a new one the run after it sends
-        // was owed; one sent again, an end whose delivery was not confirmed, was not).
+        // ended, when it stopped, and the records sent by then, by their ids (``PushRecord/key``: a
+        // new one the run after it sends was owed; one sent again, an end whose delivery was not
+        // confirmed, was not).
         var owed: (inputEnded: Date, stopped: Date, sent: Set<String>)?
         while number + 1 < stops.count {
             number += 1
@@ -144,7 +145,7 @@ public enum Simulation {
                     let down = day.sink.failing.first(where: { $0.contains(from) })?.upperBound
                     let full = day.diskFull.first(where: { $0.contains(from) })?.upperBound
                     if !rerun, let back = [down, full].compactMap({ $0 }).max() {
-                        owed = (told.inputEnd(of: instance) ?? started, from, Set(sender.records.map(Self.key)))
+                        owed = (told.inputEnd(of: instance) ?? started, from, Set(sender.records.map(\.key)))
                         stops.append(nil)
                         from = back.addingTimeInterval(1)
                         killed = nil
@@ -201,7 +202,7 @@ public enum Simulation {
         // longest wait between two tries: a try that would fall past it is not made): a run that
         // stopped sooner must have owed nothing.
         let longestTry = max(SimulatedSender.expectedBackoff.maximum, SimulationInvariants.expectedCheckpointRetry)
-        let unsent = owed.map { owed in sender.records.lazy.filter { !owed.sent.contains(Self.key($0)) }.count } ?? 0
+        let unsent = owed.map { owed in sender.records.lazy.filter { !owed.sent.contains($0.key) }.count } ?? 0
         if let owed, unsent > 0, owed.stopped.timeIntervalSince(owed.inputEnded) < drainTimeout - longestTry - 1 {
             violations.append(
                 "the day's last run stopped \(JSONText.number(owed.stopped.timeIntervalSince(owed.inputEnded))) s after its input ended, the sender down or the disk full, and the run after it sent \(unsent) new push(es): its drain gave up before its \(Int(drainTimeout)) s (less a try's longest wait, \(Int(longestTry)) s)")
@@ -224,11 +225,6 @@ public enum Simulation {
             pushes: sender.records.count,
             instances: instances.count, simulatedSeconds: clock.now.timeIntervalSince(day.start), answers: cdn.answers,
             reports: told.all, channelsMade: sender.channelsMade, instanceStarts: instances.map(\.started), steps: steps)
-    }
-
-    /// A record's place in its game's lane: sent again, it is the same push.
-    static func key(_ record: PushRecord) -> String {
-        "\(record.activity) \(record.platform.rawValue) \(record.seq)"
     }
 
     /// The iOS lane's booked priority 10s of each game in `directory` (``SimulationInvariants/checkBooked()``).

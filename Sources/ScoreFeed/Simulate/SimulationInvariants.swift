@@ -476,7 +476,7 @@ public struct SimulationInvariants {
         // newer state): a copy never goes alone, as if it were newer than the push it copies.
         let originals = Dictionary(grouping: pushes.filter { $0.priority == 10 }) { Copy(event: $0.event, at: $0.sentAt) }
         for copy in pushes where copy.priority == 5 && copy.reason == Push.copyReason {
-            check(originals[Copy(event: copy.event, at: copy.sentAt)]?.contains { $0.showsSameState(as: copy) } == true,
+            check(originals[Copy(event: copy.event, at: copy.sentAt)]?.contains(where: copy.isPriority5Copy(of:)) == true,
                   "game \(plan.game.id): the priority-5 copy seq \(copy.seq) (\(copy.event.rawValue)) went without its priority 10")
         }
     }

@@ -262,14 +262,11 @@ public struct DeliveryQueue: Sendable {
         var dropped: [PushRecord] = []
         var kept: [PushRecord] = []
         kept.reserveCapacity(waiting.count)
-        // The priority 10 that the newest copies, when it is a priority-5 copy: it stays.
-        let copied = waiting[newest].priority == 5 && waiting[newest].reason == Push.copyReason ? waiting[newest] : nil
+        let latestWaiting = waiting[newest]
         for (index, record) in waiting.enumerated() {
             let isInFlight = inFlight[lane].map { $0.record.seq == record.seq } ?? false
-            let isCopied = copied.map {
-                record.priority == 10 && record.seq != $0.seq && record.sentAt == $0.sentAt && record.event == $0.event && record.showsSameState(as: $0)
-            } ?? false
-            if index < newest, same(record), record.event == .update, !isInFlight, !isCopied {
+            // The priority 10 that the newest copies stays with its copy.
+            if index < newest, same(record), record.event == .update, !isInFlight, !latestWaiting.isPriority5Copy(of: record) {
                 dropped.append(record)
             } else {
                 kept.append(record)
