@@ -226,7 +226,7 @@ struct LiveDataScanningTests {
         try NBAFiles.games.filter { $0.hasPrefix("playbyplay_") }.compactMap { name in
             let data = try Data(contentsOf: URL(fileURLWithPath: NBAFiles.path(name)))
             guard case .liveData = FeedShape.of(data) else { return nil }
-            return (name, try GameCopies(file: name))
+            return (name, try GameCopies.of(name))
         }
     }
 

@@ -17,7 +17,7 @@ struct PollMemoTests {
         [Mode.token, .broadcast, .androidBroadcast, .androidToken]))
     func copiesReadAfterTheLastOneHandWhatCopiesReadWholeHand(_ file: String, _ mode: Mode) async throws {
         let game = try #require(NBAFiles.gameId(in: file))
-        let copies = try GameCopies(file: file)
+        let copies = try GameCopies.of(file)
         let rebound = try #require(copies.actions.firstIndex { $0["actionType"] as? String == "rebound" })
         var edited = copies.actions[rebound]
         edited["subType"] = edited["subType"] as? String == "offensive" ? "defensive" : "offensive"
@@ -51,7 +51,7 @@ struct PollMemoTests {
         [Mode.broadcast, .token, .androidToken, .androidBroadcast]))
     func copiesWithTimesMissingHandWhatCopiesReadWholeHand(_ file: String, _ mode: Mode) async throws {
         let game = try #require(NBAFiles.gameId(in: file))
-        let copies = try GameCopies(file: file)
+        let copies = try GameCopies.of(file)
         var untimed: [Int: [String: Any]] = [:]
         for index in copies.actions.indices where index % 7 == 3 {
             var action = copies.actions[index]
@@ -59,10 +59,12 @@ struct PollMemoTests {
             untimed[index] = action
         }
         let steps = 40
+        // Written once: each of the 82 copies takes the same untimed actions.
+        let untimedBytes = try GameCopies.written(untimed)
         func copy(_ step: Int, anew: Bool) throws -> Data {
-            var replaced = untimed
-            if anew { replaced[0] = copies.actions[0].merging(["spelling": step]) { $1 } }
-            return try copies.copy(at: Double(step) / Double(steps), replacing: replaced)
+            var replaced = untimedBytes
+            if anew { replaced[0] = try JSONSerialization.data(withJSONObject: copies.actions[0].merging(["spelling": step]) { $1 }) }
+            return copies.copy(at: Double(step) / Double(steps), replacingBytes: replaced)
         }
         let read = try await StaleCopyPollTests.poll(StaleCopyPollTests.edge(try (0...steps).map { try copy($0, anew: false) }), game: game, mode: mode)
         let readWhole = try await StaleCopyPollTests.poll(StaleCopyPollTests.edge(try (0...steps).map { try copy($0, anew: true) }), game: game, mode: mode)

@@ -27,7 +27,7 @@ struct SilentGameTests {
 
         let records = await sink.records
         let last = try #require(records.last)
-        let copies = try GameCopies(file: file)
+        let copies = try GameCopies.of(file)
         let holdMoment = copies.first + 0.68 * copies.span
         let held = copies.visible(at: 0.68)
         // The feed's score where it went silent: the newest action's, in the feed's order.

@@ -224,7 +224,7 @@ struct StaleCopyPollTests {
     @Test(arguments: ["playbyplay_0022400762.json", "playbyplay_0022000001.json"], Mode.withAndroidToken)
     func onTheWallClockAnOlderCopyCostsWhatARepeatCosts(_ file: String, _ mode: Mode) async throws {
         let game = try #require(NBAFiles.gameId(in: file))
-        let copies = try GameCopies(file: file)
+        let copies = try GameCopies.of(file)
         let steps = 40
         let (_, stale, repeated, inserted) = try Self.plansWithRepeats(copies, steps: steps, seed: 38)
         func run(_ plan: [Data]) async throws -> (records: [PushRecord], statistics: GameSession.Statistics) {
@@ -255,7 +255,7 @@ struct StaleCopyPollTests {
     @Test(arguments: games, Mode.withAndroidTopic)
     func olderCopiesChangeNoRecord(_ file: String, _ mode: Mode) async throws {
         let game = try #require(NBAFiles.gameId(in: file))
-        let (clean, stale, inserted) = try Self.plans(try GameCopies(file: file), steps: 40, seed: 38)
+        let (clean, stale, inserted) = try Self.plans(try GameCopies.of(file), steps: 40, seed: 38)
         let expected = try await Self.poll(Self.edge(clean), game: game, mode: mode)
         let mine = try await Self.poll(Self.edge(stale), game: game, mode: mode)
 
@@ -273,7 +273,7 @@ struct StaleCopyPollTests {
     func aRealDeletionAtTheTailTakesTheScoreBackOnce(_ mode: Mode, reviewAppended: Bool) async throws {
         let file = "playbyplay_0022400723.json"
         let game = try #require(NBAFiles.gameId(in: file))
-        let copies = try GameCopies(file: file)
+        let copies = try GameCopies.of(file)
         let actions = copies.actions, times = copies.times
         func score(_ action: [String: Any]) -> (Int, Int) {
             (Int(action["scoreHome"] as? String ?? "") ?? 0, Int(action["scoreAway"] as? String ?? "") ?? 0)
@@ -331,7 +331,7 @@ struct StaleCopyPollTests {
     func aRestartedPollIgnoresAnOlderFirstCopy(_ mode: Mode) async throws {
         let file = "playbyplay_0022400762.json"
         let game = try #require(NBAFiles.gameId(in: file))
-        let copies = try GameCopies(file: file)
+        let copies = try GameCopies.of(file)
         let sink = mode.sink()
         let service = try mode.service(clock: .feed, sink: sink)
         await Self.pollThrough([try copies.copy(at: 0.3), try copies.copy(at: 0.6)], game: game, service: service)
@@ -353,7 +353,7 @@ struct StaleCopyPollTests {
     @Test(arguments: ["playbyplay_0022000001.json", "playbyplay_0022400762.json"], Mode.withAndroidToken)
     func aNewInstanceIgnoresAnOlderFirstCopyByWhenItWasWritten(_ file: String, _ mode: Mode) async throws {
         let game = try #require(NBAFiles.gameId(in: file))
-        let copies = try GameCopies(file: file)
+        let copies = try GameCopies.of(file)
         let state = try ScoreFeedProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: state) }
         let seen = copies.visibleIndices(at: 0.6)
@@ -394,7 +394,7 @@ extension StaleCopyPollTests {
         _ file: String, mode: Mode, plan: (GameCopies) throws -> [LiveFetcher.Answer]
     ) async throws -> (shown: [PushRecord], records: [PushRecord], statistics: GameSession.Statistics, oldScore: FinalScore) {
         let game = try #require(NBAFiles.gameId(in: file))
-        let copies = try GameCopies(file: file)
+        let copies = try GameCopies.of(file)
         let sink = mode.sink()
         let lost = try mode.service(clock: .feed, sink: sink)
         await Self.pollThrough([try copies.copy(at: 0.3), try copies.copy(at: 0.6)], game: game, service: lost)

@@ -10,7 +10,10 @@ import Testing
 actor ClockedCDN: LiveSource {
     let clock: SimulatedClock
     let copies: GameCopies
-    let box: [String: Any]
+    /// The boxscore as the file has it (the game over), and while live: written once with marks
+    /// where its status and scores go, cut there (five parts), so an answer is a concatenation.
+    let finalBox: Data
+    let liveBox: [Data]
     let start: Date
     let holdAt: Double?
     private var lastVisible: [URL: Int] = [:]
@@ -18,12 +21,39 @@ actor ClockedCDN: LiveSource {
 
     init(file: String, clock: SimulatedClock, holdAt: Double?) throws {
         self.clock = clock
-        copies = try GameCopies(file: file)
+        copies = try GameCopies.of(file)
         let boxData = try Data(contentsOf: URL(fileURLWithPath: NBAFiles.path(file.replacingOccurrences(of: "playbyplay", with: "boxscore"))))
-        box = try #require(try JSONSerialization.jsonObject(with: boxData) as? [String: Any])
+        var root = try #require(try JSONSerialization.jsonObject(with: boxData) as? [String: Any])
+        finalBox = try JSONSerialization.data(withJSONObject: root)
+        var game = root["game"] as? [String: Any] ?? [:]
+        game["gameStatus"] = Self.marks[0]
+        game["gameStatusText"] = Self.marks[1]
+        for (side, mark) in [("homeTeam", Self.marks[2]), ("awayTeam", Self.marks[3])] {
+            var team = game[side] as? [String: Any] ?? [:]
+            team["score"] = mark
+            game[side] = team
+        }
+        root["game"] = game
+        // The marks, quotes included, in the order the template has them.
+        var rest = String(decoding: try JSONSerialization.data(withJSONObject: root), as: UTF8.self)
+        var parts: [Data] = [], order: [Int] = []
+        while case let (index, range)? = Self.marks.indices.compactMap({ index in rest.range(of: "\"\(Self.marks[index])\"").map { (index, $0) } })
+            .min(by: { $0.1.lowerBound < $1.1.lowerBound }) {
+            parts.append(Data(rest[..<range.lowerBound].utf8))
+            order.append(index)
+            rest = String(rest[range.upperBound...])
+        }
+        parts.append(Data(rest.utf8))
+        try #require(order.count == Self.marks.count, "every mark once in the boxscore's template")
+        liveBox = parts
+        markOrder = order
         start = clock.now
         self.holdAt = holdAt
     }
+
+    private static let marks = ["@@status@@", "@@text@@", "@@home@@", "@@away@@"]
+    /// Which mark (of ``marks``) each cut of ``liveBox`` stood for.
+    private let markOrder: [Int]
 
     /// How far into its span the game stands now.
     var fraction: Double {
@@ -34,7 +64,7 @@ actor ClockedCDN: LiveSource {
     func get(_ url: URL, validators: inout LiveFetcher.Validators) async -> LiveFetcher.Answer {
         requests += 1
         let fraction = fraction
-        let shown = copies.visible(at: fraction)
+        let shown = copies.visibleIndices(at: fraction)
         let visible = shown.count
         // The same document as this client's last answer: 304.
         let key = visible * 2 + (fraction >= 1 ? 1 : 0)
@@ -42,20 +72,19 @@ actor ClockedCDN: LiveSource {
         lastVisible[url] = key
         do {
             if url.path.contains("boxscore") {
-                var root = box
-                var game = root["game"] as? [String: Any] ?? [:]
-                let last = shown.last
-                if fraction < 1 {
-                    game["gameStatus"] = visible == 0 ? 1 : 2
-                    game["gameStatusText"] = visible == 0 ? "7:30 pm ET" : "Q\((last?["period"] as? Int) ?? 1)"
-                    for (side, key) in [("homeTeam", "scoreHome"), ("awayTeam", "scoreAway")] {
-                        var team = game[side] as? [String: Any] ?? [:]
-                        team["score"] = Int(last?[key] as? String ?? "0") ?? 0
-                        game[side] = team
-                    }
+                guard fraction < 1 else { return .body(finalBox) }
+                let last = shown.last.map { copies.actions[$0] }
+                let values = [
+                    visible == 0 ? "1" : "2",
+                    "\"" + (visible == 0 ? "7:30 pm ET" : "Q\((last?["period"] as? Int) ?? 1)") + "\"",
+                    "\(Int(last?["scoreHome"] as? String ?? "0") ?? 0)", "\(Int(last?["scoreAway"] as? String ?? "0") ?? 0)",
+                ]
+                var body = liveBox[0]
+                for (cut, mark) in markOrder.enumerated() {
+                    body.append(Data(values[mark].utf8))
+                    body.append(liveBox[cut + 1])
                 }
-                root["game"] = game
-                return .body(try JSONSerialization.data(withJSONObject: root))
+                return .body(body)
             }
             return .body(try copies.copy(at: fraction))
         } catch {

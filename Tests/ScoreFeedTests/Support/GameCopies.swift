@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import ScoreFeed
 #if canImport(Glibc)
@@ -8,8 +9,19 @@ import Darwin
 #endif
 
 /// One real game's play-by-play, cut at any moment as the CDN would have served it then, with
-/// that moment as its `meta.time`.
-struct GameCopies {
+/// that moment as its `meta.time`. Read once per file and shared (``of(_:)``): nothing in it
+/// changes after `init`.
+struct GameCopies: @unchecked Sendable {
+    /// The copies of `file`, read on first use by any test.
+    static func of(_ file: String) throws -> GameCopies {
+        if let made = read.withLock({ $0[file] }) { return made }
+        let made = try GameCopies(file: file)
+        read.withLock { $0[file] = made }
+        return made
+    }
+
+    private static let read = Mutex<[String: GameCopies]>([:])
+
     /// The game's actions and each action's time (its `timeActual`, else the one before it).
     let actions: [[String: Any]]
     let times: [Double]
@@ -74,21 +86,33 @@ struct GameCopies {
         try copy(of: visibleIndices(at: fraction), replacing: replaced, adding: added, written: first + fraction * span)
     }
 
+    /// ``copy(at:replacing:adding:)`` with the replacements already written (``written(_:)``):
+    /// a test that cuts many copies with the same replacements writes them once.
+    func copy(at fraction: Double, replacingBytes replaced: [Int: Data]) -> Data {
+        copy(of: visibleIndices(at: fraction), replacingBytes: replaced, written: first + fraction * span)
+    }
+
+    /// The actions in `replaced`, each written as JSON.
+    static func written(_ replaced: [Int: [String: Any]]) throws -> [Int: Data] {
+        try replaced.mapValues { try JSONSerialization.data(withJSONObject: $0) }
+    }
+
     /// A copy of the actions at `indices` (of ``actions``, as the file spells them), those in
     /// `replaced` replaced, then `added`, with `meta.time` set to `written` (Unix seconds): the
     /// CDN's spelling, without writing the whole document again.
     func copy(
         of indices: some Sequence<Int>, replacing replaced: [Int: [String: Any]] = [:], adding added: [Any] = [], written: Double
     ) throws -> Data {
-        var shown: [Data] = []
-        for index in indices {
-            shown.append(try replaced[index].map { try JSONSerialization.data(withJSONObject: $0) } ?? actionBytes[index])
-        }
-        shown += try added.map { try JSONSerialization.data(withJSONObject: $0, options: .fragmentsAllowed) }
+        let extra = try added.map { try JSONSerialization.data(withJSONObject: $0, options: .fragmentsAllowed) }
+        return copy(of: indices, replacingBytes: try Self.written(replaced), adding: extra, written: written)
+    }
+
+    private func copy(of indices: some Sequence<Int>, replacingBytes replaced: [Int: Data], adding added: [Data] = [], written: Double) -> Data {
         // The skeleton holds the array's brackets.
         var actions = Data()
-        for (index, bytes) in shown.enumerated() {
-            if index > 0 { actions.append(UInt8(ascii: ",")) }
+        actions.reserveCapacity(parts[1].count + actionBytes.reduce(0) { $0 + $1.count + 1 })
+        for bytes in indices.lazy.map({ replaced[$0] ?? actionBytes[$0] }) + added {
+            if !actions.isEmpty { actions.append(UInt8(ascii: ",")) }
             actions.append(bytes)
         }
         let time = Data("\"\(Self.metaTime(written))\"".utf8)

@@ -18,7 +18,7 @@ import ScoreFeedModel
     .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason))
 struct WireTests {
     /// Device tokens each token-mode record fans out to.
-    static let devices = 3
+    static let devices = 2
 
     /// Every real game's records in one JSON-lines file, as `scorefeed replay --jsonl` prints them.
     static func replay(_ flags: [String]) async throws -> URL {
