@@ -1,12 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Debug builds compile the package's own code optimized (`-O`) too (the test code stays
-/// unoptimized): `swift test`'s heaviest suites run whole simulated live days, which take about a
-/// third of the time so. SwiftPM refuses unsafe flags in a package that others depend on by
-/// version, so they are left out where this package is checked out as a dependency (SwiftPM's and
-/// Xcode's `checkouts`, a registry's downloads); a dependency by path keeps them. Setting
-/// `SCOREFEED_ONONE` (to anything) leaves them out, for a debugger.
+/// Debug builds compile the package's own code optimized (`-O`) too, its tests included:
+/// `swift test`'s heaviest suites run whole simulated live days, which take about a third of the
+/// time so, and many checks read every record of the real games (the suite's CPU fell by about a
+/// sixth when the tests were optimized too; building them takes longer). SwiftPM refuses unsafe
+/// flags in a package that others depend on by version, so they are left out where this package
+/// is checked out as a dependency (SwiftPM's and Xcode's `checkouts`, a registry's downloads); a
+/// dependency by path keeps them. Setting `SCOREFEED_ONONE` (to anything) leaves them out, for a
+/// debugger.
 let optimizedInDebug: [SwiftSetting] = {
     let directory = Context.packageDirectory
     let isDependency = directory.contains("/checkouts/") || directory.contains("/registry/")
@@ -27,11 +29,12 @@ let package = Package(
         .target(name: "ScoreFeedModel", swiftSettings: optimizedInDebug),
         .target(name: "ScoreFeed", dependencies: ["ScoreFeedModel"], swiftSettings: optimizedInDebug),
         .executableTarget(name: "scorefeed", dependencies: ["ScoreFeed"], swiftSettings: optimizedInDebug),
-        .testTarget(name: "ScoreFeedModelTests", dependencies: ["ScoreFeedModel"]),
+        .testTarget(name: "ScoreFeedModelTests", dependencies: ["ScoreFeedModel"], swiftSettings: optimizedInDebug),
         .testTarget(
             name: "ScoreFeedTests",
             dependencies: ["ScoreFeed", "ScoreFeedModel", "scorefeed"],
-            exclude: ["Golden"]
+            exclude: ["Golden"],
+            swiftSettings: optimizedInDebug
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -40,6 +40,6 @@ struct PackageManifestTests {
                 (setting["kind"] as? [String: Any])?["unsafeFlags"] != nil
             }
         }.compactMap { $0["name"] as? String }.sorted()
-        #expect(flagged == (optimized ? ["ScoreFeed", "ScoreFeedModel", "scorefeed"] : []), "\(place), SCOREFEED_ONONE \(onone ?? "unset")")
+        #expect(flagged == (optimized ? ["ScoreFeed", "ScoreFeedModel", "ScoreFeedModelTests", "ScoreFeedTests", "scorefeed"] : []), "\(place), SCOREFEED_ONONE \(onone ?? "unset")")
     }
 }
