@@ -3,12 +3,11 @@ import PackageDescription
 
 /// Debug builds compile the package's own code optimized (`-O`) too, its tests included:
 /// `swift test`'s heaviest suites run whole simulated live days, which take about a third of the
-/// time so, and many checks read every record of the real games (the suite's CPU fell by about a
-/// sixth when the tests were optimized too; building them takes longer). SwiftPM refuses unsafe
-/// flags in a package that others depend on by version, so they are left out where this package
-/// is checked out as a dependency (SwiftPM's and Xcode's `checkouts`, a registry's downloads); a
-/// dependency by path keeps them. Setting `SCOREFEED_ONONE` (to anything) leaves them out, for a
-/// debugger.
+/// time so, and many checks read every record of the real games (building the tests takes longer
+/// so). SwiftPM refuses unsafe flags in a package that others depend on by version, so they are
+/// left out where this package is checked out as a dependency (SwiftPM's and Xcode's `checkouts`,
+/// a registry's downloads); a dependency by path keeps them. Setting `SCOREFEED_ONONE` (to
+/// anything) leaves them out, for a debugger.
 let optimizedInDebug: [SwiftSetting] = {
     let directory = Context.packageDirectory
     let isDependency = directory.contains("/checkouts/") || directory.contains("/registry/")

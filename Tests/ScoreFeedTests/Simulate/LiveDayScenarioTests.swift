@@ -443,8 +443,8 @@ struct LiveDayScenarioTests {
         let kill = plan.firstAction.addingTimeInterval((periodEnd + plan.game.span) / 2)
         let over = try #require(plan.finalAt).addingTimeInterval(60)
         // Followed from ten minutes before the last period's end (its catch-up one moment of its
-        // own, long before the kill): a poll a second through the whole game cost a second of
-        // CPU a case and tested nothing more.
+        // own, long before the kill; `serve`: its lines up to then in one backlog): a poll a
+        // second through the whole game cost a second of CPU a case and tested nothing more.
         plan.join = plan.firstAction.addingTimeInterval(max(0, periodEnd - 600))
         let outcome = try await Self.run(SimulatedDay(
             scripted: [plan], mode: mode.mode, platform: mode.platform, restarts: [SimulatedDay.Restart(at: kill, downFor: over.timeIntervalSince(kill))],

@@ -17,14 +17,15 @@ import ScoreFeedModel
     .enabled(if: APNsStandIn.available, APNsStandIn.absentReason),
     .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason))
 struct WireTests {
-    /// Device tokens each token-mode record fans out to when sent raw: two show that no two
-    /// devices get one apns-id. Through `aioapns` (a client library taking the records) one.
+    /// Device tokens a token-mode record fans out to: two show that no two devices get one
+    /// apns-id. Through `aioapns`, every record goes to one device and one game's to two.
     static let devices = 2
 
-    /// Every real game's records in one JSON-lines file, as `scorefeed replay --jsonl` prints them.
-    static func replay(_ flags: [String]) async throws -> URL {
+    /// The records of `games` (every real game by default) in one JSON-lines file, as
+    /// `scorefeed replay --jsonl` prints them.
+    static func replay(_ flags: [String], games: [String] = NBAFiles.games) async throws -> URL {
         var lines = Data()
-        for game in NBAFiles.games {
+        for game in games {
             let run = try await ScoreFeedProcess.run(["replay", "--jsonl"] + flags + ["--bundle-id", APNsStandIn.bundleId, NBAFiles.path(game)])
             #expect(run.status == 0, "replay \(game): \(run.standardError.suffix(500))")
             lines.append(run.standardOutput)
@@ -49,13 +50,15 @@ struct WireTests {
         return notes.joined(separator: "; ")
     }
 
-    /// Sends `records` with `client` (token mode: to `perRecord` devices each) and expects every
-    /// request answered 200, by the sender's count and by the stand-in's log.
-    func expectAllAccepted(_ records: URL, _ client: APNsStandIn.Client, perRecord: Int) throws -> [APNsStandIn.Entry] {
+    /// Sends `records` (of `games` games) with `client` (token mode: to `perRecord` devices each)
+    /// and expects every request answered 200, by the sender's count and by the stand-in's log.
+    func expectAllAccepted(
+        _ records: URL, _ client: APNsStandIn.Client, perRecord: Int, games: Int = NBAFiles.games.count
+    ) throws -> [APNsStandIn.Entry] {
         let standIn = try APNsStandIn()
         let sent = try standIn.send(records, with: client, devices: perRecord)
         let entries = try standIn.entries()
-        #expect(sent.records > 100 * NBAFiles.games.count, "every game's records were read")
+        #expect(sent.records > 100 * games, "every game's records were read")
         #expect(
             sent.ok == sent.records * perRecord,
             "\(client.rawValue): \(sent.ok) of \(sent.records * perRecord) requests answered 200: \(sent.answers). \(Self.explain(sent.answers))\n\(sent.output.prefix(1500))")
@@ -92,9 +95,16 @@ struct WireTests {
         .enabled(if: NBAFiles.available, NBAFiles.absentReason),
         .enabled(if: APNsStandIn.aioapnsAvailable, APNsStandIn.aioapnsAbsentReason))
     func tokenModeWithPushToStartThroughAioapns() async throws {
+        // Every record through the client library, to one device; and one game's to two devices at
+        // once (aioapns matches each answer to its request by apns-id: two requests of one record
+        // in flight together must carry two ids).
         let records = try await Self.replay(Self.token)
         defer { try? FileManager.default.removeItem(at: records) }
         _ = try expectAllAccepted(records, .aioapns, perRecord: 1)
+        let game = try #require(NBAFiles.games.first { $0.hasPrefix("playbyplay_") })
+        let one = try await Self.replay(Self.token, games: [game])
+        defer { try? FileManager.default.removeItem(at: one) }
+        _ = try expectAllAccepted(one, .aioapns, perRecord: Self.devices, games: 1)
     }
 
     /// The stand-in is strict, and its accepting path works today: a record made canonical by hand
