@@ -10,10 +10,10 @@ import Testing
 actor ClockedCDN: LiveSource {
     let clock: SimulatedClock
     let copies: GameCopies
-    /// The boxscore as the file has it (the game over), and while live: written once with marks
-    /// where its status and scores go, cut there (five parts), so an answer is a concatenation.
+    /// The boxscore as the file has it (the game over), and while live: with marks where its
+    /// status, status text and scores go.
     let finalBox: Data
-    let liveBox: [Data]
+    let liveBox: MarkedJSON
     let start: Date
     let holdAt: Double?
     private var lastVisible: [URL: Int] = [:]
@@ -34,26 +34,12 @@ actor ClockedCDN: LiveSource {
             game[side] = team
         }
         root["game"] = game
-        // The marks, quotes included, in the order the template has them.
-        var rest = String(decoding: try JSONSerialization.data(withJSONObject: root), as: UTF8.self)
-        var parts: [Data] = [], order: [Int] = []
-        while case let (index, range)? = Self.marks.indices.compactMap({ index in rest.range(of: "\"\(Self.marks[index])\"").map { (index, $0) } })
-            .min(by: { $0.1.lowerBound < $1.1.lowerBound }) {
-            parts.append(Data(rest[..<range.lowerBound].utf8))
-            order.append(index)
-            rest = String(rest[range.upperBound...])
-        }
-        parts.append(Data(rest.utf8))
-        try #require(order.count == Self.marks.count, "every mark once in the boxscore's template")
-        liveBox = parts
-        markOrder = order
+        liveBox = try MarkedJSON(root, marks: Self.marks)
         start = clock.now
         self.holdAt = holdAt
     }
 
     private static let marks = ["@@status@@", "@@text@@", "@@home@@", "@@away@@"]
-    /// Which mark (of ``marks``) each cut of ``liveBox`` stood for.
-    private let markOrder: [Int]
 
     /// How far into its span the game stands now.
     var fraction: Double {
@@ -79,12 +65,7 @@ actor ClockedCDN: LiveSource {
                     "\"" + (visible == 0 ? "7:30 pm ET" : "Q\((last?["period"] as? Int) ?? 1)") + "\"",
                     "\(Int(last?["scoreHome"] as? String ?? "0") ?? 0)", "\(Int(last?["scoreAway"] as? String ?? "0") ?? 0)",
                 ]
-                var body = liveBox[0]
-                for (cut, mark) in markOrder.enumerated() {
-                    body.append(Data(values[mark].utf8))
-                    body.append(liveBox[cut + 1])
-                }
-                return .body(body)
+                return .body(liveBox.filled(values.map { Data($0.utf8) }))
             }
             return .body(try copies.copy(at: fraction))
         } catch {

@@ -45,8 +45,7 @@ struct GameCopies: @unchecked Sendable {
         var meta = skeleton["meta"] as? [String: Any] ?? [:]
         meta["time"] = Self.timeMark
         skeleton["meta"] = meta
-        let text = String(decoding: try JSONSerialization.data(withJSONObject: skeleton), as: UTF8.self)
-        parts = text.components(separatedBy: "\"\(Self.actionsMark)\"").flatMap { $0.components(separatedBy: "\"\(Self.timeMark)\"") }.map { Data($0.utf8) }
+        document = try MarkedJSON(skeleton, marks: [Self.actionsMark, Self.timeMark])
         // As the file spells them (the byte reader finds them), else written again.
         let count = actions.count
         if let spelled = SimulatedGame.actionBytes(data), spelled.count == count {
@@ -54,15 +53,15 @@ struct GameCopies: @unchecked Sendable {
         } else {
             actionBytes = try actions.map { try JSONSerialization.data(withJSONObject: $0) }
         }
-        timeFirst = text.range(of: Self.timeMark)!.lowerBound < text.range(of: Self.actionsMark)!.lowerBound
+        actionsLength = actionBytes.reduce(0) { $0 + $1.count + 1 }
     }
 
     private static let actionsMark = "@@scorefeed-actions@@", timeMark = "@@scorefeed-time@@"
-    /// The skeleton's bytes between the marks (three parts), whether the time comes first, and
-    /// each action's bytes.
-    private let parts: [Data]
-    private let timeFirst: Bool
+    /// The document around its actions (in the array's brackets) and its `meta.time`, each
+    /// action's bytes, and all of them with their commas.
+    private let document: MarkedJSON
     private let actionBytes: [Data]
+    private let actionsLength: Int
 
     var first: Double { times.min() ?? 0 }
     var span: Double { (times.max() ?? 0) - first }
@@ -108,16 +107,13 @@ struct GameCopies: @unchecked Sendable {
     }
 
     private func copy(of indices: some Sequence<Int>, replacingBytes replaced: [Int: Data], adding added: [Data] = [], written: Double) -> Data {
-        // The skeleton holds the array's brackets.
         var actions = Data()
-        actions.reserveCapacity(parts[1].count + actionBytes.reduce(0) { $0 + $1.count + 1 })
+        actions.reserveCapacity(actionsLength)
         for bytes in indices.lazy.map({ replaced[$0] ?? actionBytes[$0] }) + added {
             if !actions.isEmpty { actions.append(UInt8(ascii: ",")) }
             actions.append(bytes)
         }
-        let time = Data("\"\(Self.metaTime(written))\"".utf8)
-        let (one, two) = timeFirst ? (time, actions) : (actions, time)
-        return parts[0] + one + parts[1] + two + parts[2]
+        return document.filled([actions, Data("\"\(Self.metaTime(written))\"".utf8)])
     }
 
     /// `2025-02-11 01:16:27.797538`.
