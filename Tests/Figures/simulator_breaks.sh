@@ -82,6 +82,8 @@ breaks=(
   "the drain not waiting for a full disk's retries|Sources/ScoreFeed/Serve/GameService+Timers.swift|                        guard let next = await engine.wakeUp, next <= giveUp else { return nil }|                        guard let next = await engine.deadline, next <= giveUp else { return nil }"
   # session 41 (a copy never goes alone; a drain waits out trouble)
   "the sender's queue lets a copy supersede its priority 10|Sources/ScoreFeed/Sink/DeliveryQueue.swift|, !isInFlight, !latestWaiting.isPriority5Copy(of: record) {|, !isInFlight {"
+  # session 43 (decisive moments of long-name games in a full disk, SimulatedDay)
+  "a trimmed priority 10 superseded by its own priority-5 copy while the game waits|Sources/ScoreFeed/Engine/GameSession.swift|{ !record.showsSameState(as: newest) }|{ record.state != newest.state }"
 )
 status=0
 for entry in "${breaks[@]}"; do

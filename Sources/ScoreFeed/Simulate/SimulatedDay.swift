@@ -385,6 +385,16 @@ public struct SimulatedDay: Sendable {
                 diskFull = [from..<from.addingTimeInterval(disk.double(in: 10...1200))]
             }
         }
+        // A played game whose names fill a push meets a full disk at one of its decisive moments
+        // (a late lead change or tie): its alerted priority 10, trimmed more than its copy,
+        // waits with the copy, and the disk has room again before the next play. Drawn apart.
+        var decisive = SeededRandom(seed: daySeed ^ 0xDEC1_5173)
+        for plan in played where plan.game.hasLongName && !plan.game.decisiveMoments.isEmpty {
+            let moment = plan.game.decisiveMoments[decisive.below(plan.game.decisiveMoments.count)]
+            let at = plan.firstAction.addingTimeInterval(moment)
+            let window = at.addingTimeInterval(-decisive.double(in: 0.5...5))..<at.addingTimeInterval(decisive.double(in: 5...45))
+            if !diskFull.contains(where: { $0.overlaps(window) }) { diskFull.append(window) }
+        }
         // Each game's edge asks for a `Retry-After` of its own in half its 503s: drawn apart too.
         var retry = SeededRandom(seed: daySeed ^ 0x5E77_A1E5)
         for index in self.games.indices { self.games[index].drawnRetryAfter = TimeInterval(retry.int(in: SimulatedCDN.drawnRetryAfters)) }

@@ -18,6 +18,13 @@ public struct SimulatedGame: Sendable {
     /// Whether the feed's own score ever goes down (a correction or a deleted basket): a push may
     /// then show a lower score than one before it.
     public var corrects: Bool
+    /// When the lead changes hands or the score is tied in the last two minutes of the fourth
+    /// period or an overtime (seconds after the first action): the moments that get an alert,
+    /// where a fault costs most.
+    public var decisiveMoments: [Double]
+    /// Whether a player's name fills a push (`SimulatedGamePool.withALongName(_:player:)`): the size
+    /// guard trims their plays, an alerted priority 10 more than its priority-5 copy.
+    public internal(set) var hasLongName = false
     let actions: [Action]
     /// The event lines for `serve`, each ending in its newline, with when each appears (seconds
     /// after the first action).
@@ -84,6 +91,7 @@ public struct SimulatedGame: Sendable {
         pollScores = Self.stated(actions, reach: reach)
         // Each line is one event, folded as it comes: the same scores, as the feed states them.
         serveScores = pollScores
+        decisiveMoments = Self.decisiveMoments(game.events, start: first)
     }
 
     /// A real game: its liveData play-by-play and boxscore.
@@ -129,6 +137,31 @@ public struct SimulatedGame: Sendable {
             + document.events.map { (max(0, $0.time.timeIntervalSince(start)), StreamLine.eventLine($0, game: id) + Self.newline) }
         pollScores = Self.stated(actions, reach: reach)
         serveScores = Self.folded(document.events, start: start)
+        decisiveMoments = Self.decisiveMoments(document.events, start: start)
+    }
+
+    /// The moments of `events` where the lead changes hands or the score becomes tied in the
+    /// last two minutes of the fourth period or later (``decisive(_:)``), in seconds after `start`.
+    private static func decisiveMoments(_ events: [GameEvent], start: Date) -> [Double] {
+        decisive(events).map { max(0, events[$0].time.timeIntervalSince(start)) }
+    }
+
+    /// The places in `events` (folded in the order of their times) where the lead changes hands
+    /// or the score becomes tied, in the last two minutes of the fourth period or later.
+    static func decisive(_ events: [GameEvent]) -> [Int] {
+        var fold = GameFold()
+        var places: [Int] = []
+        var leader = 0
+        let order = events.indices.sorted { (events[$0].time, $0) < (events[$1].time, $1) }
+        for (index, place) in order.enumerated() {
+            let event = events[place]
+            fold.apply(event, index: index, now: event.time)
+            let margin = fold.state.homeScore - fold.state.awayScore
+            let now = margin > 0 ? 1 : margin < 0 ? -1 : 0
+            if now != leader, leader != 0 || now != 0, event.period >= 4, event.clock <= 120 { places.append(place) }
+            leader = now
+        }
+        return places
     }
 
     /// The new scores the play-by-play states as its actions appear.

@@ -49,13 +49,22 @@ public final class SimulatedGamePool: @unchecked Sendable {
 
     /// One generated game in this many has a player whose name fills a push (as a feed in a
     /// language written with accents could): its plays reach the payload's limit once escaped, so
-    /// the size guard trims them (more where an alert takes room), live, under the day's faults.
+    /// the size guard trims them, live, under the day's faults.
     static let longNameEvery = 20
 
-    /// `game` with its first named player's name made long enough that a play of theirs, its
-    /// accents escaped (`\u00e9`, six bytes), is over every platform's payload limit.
-    static func withALongName(_ game: GeneratedGame) -> GeneratedGame {
-        guard let name = game.events.lazy.compactMap(\.player).first else { return game }
+    /// The player whose name the generated game of `seed` makes long (``withALongName(_:player:)``),
+    /// if any: the first named one, in one game in ``longNameEvery``; in one game in two of those
+    /// with a decisive moment (a late lead change or tie, which an alert marks), the player who
+    /// made its last one, so the alerted priority 10 is trimmed more than its priority-5 copy.
+    static func longNamePlayer(_ game: GeneratedGame, seed: Int) -> String? {
+        if seed % Self.longNameEvery == 0 { return game.events.lazy.compactMap(\.player).first }
+        guard seed % 2 == 1, let last = SimulatedGame.decisive(game.events).last else { return nil }
+        return game.events[last].player
+    }
+
+    /// `game` with `player`'s name made long enough that a play of theirs, its accents escaped
+    /// (`\u00e9`, six bytes), is over every platform's payload limit.
+    static func withALongName(_ game: GeneratedGame, player name: String) -> GeneratedGame {
         let long = name + " " + String(repeating: "é", count: 900)
         var game = game
         for index in game.events.indices where game.events[index].player == name { game.events[index].player = long }
@@ -69,8 +78,10 @@ public final class SimulatedGamePool: @unchecked Sendable {
         let seed = Int((draw / 3) % UInt64(generated)) + 1
         if let game = lock.withLock({ made[seed] }) { return game }
         var generated = GameGenerator(seed: UInt64(seed)).generate()
-        if seed % Self.longNameEvery == 0 { generated = Self.withALongName(generated) }
-        let game = SimulatedGame(generated: generated)
+        let longName = Self.longNamePlayer(generated, seed: seed)
+        if let longName { generated = Self.withALongName(generated, player: longName) }
+        var game = SimulatedGame(generated: generated)
+        game.hasLongName = longName != nil
         lock.withLock { made[seed] = game }
         return game
     }

@@ -89,6 +89,37 @@ struct SimulationTests {
         #expect(outcome.violations.isEmpty, "\(outcome.violations.prefix(3))")
     }
 
+    /// A late lead change made by a player whose name fills a push, the state directory's disk
+    /// full from just before it until twenty seconds after: the alerted priority 10, trimmed more
+    /// than its priority-5 copy (the alert takes room), waits with the copy, and both go once the
+    /// disk has room. Compared as rendered, the two differ: the copy would supersede its own
+    /// priority 10 and go alone (as before 4733318). The default run draws such windows
+    /// (`SimulatedDay`'s decisive moments); this is one, on every lane.
+    @Test(arguments: LiveDayScenarioTests.withAndroidTopic)
+    func aTrimmedAlertWaitsWithItsCopyThroughAFullDisk(_ lane: LiveDayScenarioTests.Lane) async throws {
+        let pool = SimulatedGamePool(generated: 300)
+        let game = try #require((0..<300).lazy.map { pool.game(UInt64(3 * $0)) }.first { game in
+            game.hasLongName && game.decisiveMoments.count >= 2
+        }, "a generated game whose decisive moments a long-named player makes")
+        let plan = SimulatedDay.Game(game)
+        let moment = plan.firstAction.addingTimeInterval(try #require(game.decisiveMoments.last))
+        var day = SimulatedDay(scripted: [plan], mode: lane.mode, platform: lane.platform, pollInterval: 5)
+        let full = moment.addingTimeInterval(-2)..<moment.addingTimeInterval(20)
+        day.diskFull = [full]
+        let outcome = try await Self.run(day)
+        #expect(outcome.violations.isEmpty, "\(outcome.violations.prefix(3))")
+        let records = outcome.records.filter { $0.game == game.id }
+        #expect(records.last?.state.homeScore == game.final.home && records.last?.state.awayScore == game.final.away)
+        guard lane.platform == .ios else { return }
+        let alerted = records.filter {
+            $0.priority == 10 && $0.event == .update && !$0.trimmed.isEmpty && String(decoding: $0.payload, as: UTF8.self).contains(#""alert""#)
+        }
+        #expect(alerted.contains { original in
+            full.contains(original.sentAt)
+                && records.contains { $0.isPriority5Copy(of: original) && $0.state != original.state && $0.seq > original.seq }
+        }, "an alerted priority 10 made while the disk was full, trimmed, and its copy trimmed otherwise, both sent: \(alerted.map { ($0.seq, $0.sentAt) }), full \(full)")
+    }
+
     /// Real recorded games (the NBA's numbering, inserted and deleted actions) through the poll
     /// and serve paths of simulated days. (Seed 21's day, used before storms, became a storm whose
     /// draws pick no real game; the storms run on the real games in the sweeps.)
