@@ -84,6 +84,16 @@ breaks=(
   "the sender's queue lets a copy supersede its priority 10|Sources/ScoreFeed/Sink/DeliveryQueue.swift|, !isInFlight, !latestWaiting.isPriority5Copy(of: record) {|, !isInFlight {"
   # session 43 (decisive moments of long-name games in a full disk, SimulatedDay)
   "a trimmed priority 10 superseded by its own priority-5 copy while the game waits|Sources/ScoreFeed/Engine/GameSession.swift|{ !record.showsSameState(as: newest) }|{ record.state != newest.state }"
+  # session 43 (a helper's, none listed before; the first two caught since the payload check reads the clock and the final's words)
+  "a running clock's end written since 1970|Sources/ScoreFeed/Render/JSONBytes+Model.swift|            try double(endsAt.timeIntervalSinceReferenceDate)|            try double(endsAt.timeIntervalSince1970)"
+  "the final's alert crowns the loser|Sources/ScoreFeed/Render/PushRenderer.swift|let winner = state.homeScore >= state.awayScore ? home : away|let winner = state.homeScore >= state.awayScore ? away : home"
+  "a waiting Android start superseded by a later update|Sources/ScoreFeed/Sink/DeliveryQueue.swift|same(record), record.event == .update, !isInFlight|same(record), record.event != .end, !isInFlight"
+  "a restored wait for a fresh copy forgotten|Sources/ScoreFeed/Poll/LivePoller.swift|var oldCopies = before.progress > 0 && before.waitsForParts ? 1 : 0|var oldCopies = 0"
+  "a game back from a call-off not started again|Sources/ScoreFeed/Engine/GameSession.swift|startPending: renderer.configuration.sendsStart)|startPending: false)"
+  "an unreadable checkpoint's game given a fresh budget|Sources/ScoreFeed/Serve/GameService.swift|        if lost != nil { policy.assumeBudgetSpent(at: nil) }\n        var session|        _ = lost\n        var session"
+  "an Android end dismissed at once|Sources/ScoreFeed/Render/PushRenderer+Android.swift|dismissAfter: push.event == .end ? sent + Int(min(configuration.dismissAfter, Configuration.maximumDismissal)) * 1000 : nil,|dismissAfter: push.event == .end ? sent : nil,"
+  "a catch-up's alert window an hour|Sources/ScoreFeed/Decide/Coalescer.swift|public static let arrivalAlertWindow: TimeInterval = 30|public static let arrivalAlertWindow: TimeInterval = 3600"
+  "the channel cap counting deleted channels|Sources/ScoreFeed/Channel/ChannelBoard.swift|channels.values.filter(\\.isLive).count + reserved|channels.count + reserved"
 )
 status=0
 for entry in "${breaks[@]}"; do

@@ -3,7 +3,8 @@ import ScoreFeedModel
 
 extension SimulationInvariants {
     /// What a device gets is what the record says: every push's request carries the record's
-    /// event, timestamp, priority, score, period and phase (read in its bytes, not by ScoreFeed's
+    /// event, timestamp, priority, score, period, phase and game clock, and a final's alert names
+    /// its winner (read in its bytes, not by ScoreFeed's
     /// reader), with the headers and fields APNs or FCM take (`apns-push-type`, the topic or
     /// channel, a canonical `apns-id`; FCM's `android.priority`, and its `collapse_key` on a
     /// `NORMAL` update alone). The other checks read the
@@ -14,7 +15,29 @@ extension SimulationInvariants {
             let problems = push.platform == .android ? Self.androidProblems(push) : Self.appleProblems(push, token: day.mode.isToken)
             check(problems.isEmpty,
                   "game \(plan.game.id): push seq \(push.seq) (\(push.event.rawValue)) is not what its record says: \(problems.joined(separator: "; "))")
+            if push.event == .end {
+                let wrong = Self.finalAlertProblem(push, plan.game.attributes)
+                check(wrong == nil, "game \(plan.game.id): end seq \(push.seq): \(wrong ?? "")")
+            }
         }
+    }
+
+    /// What is wrong with the words of a final's alert (its banner on every platform): its body
+    /// names the winner, `"<city> <name> win."`, read in the payload's bytes. Nil for a push that
+    /// is not a final with an alert.
+    static func finalAlertProblem(_ push: PushRecord, _ attributes: GameAttributes) -> String? {
+        let state = push.state
+        guard push.event == .end, state.phase == .final, state.homeScore != state.awayScore,
+              holdsText("\"alert\":", in: push.payload) else { return nil }
+        let winner = state.homeScore > state.awayScore ? attributes.home : attributes.away
+        let words = "\(winner.city) \(winner.name) win."
+        return holdsText(words, in: push.payload) ? nil : "its final's alert does not say \"\(words)\" (\(state.awayScore)-\(state.homeScore))"
+    }
+
+    /// Whether `payload` holds `text` anywhere.
+    private static func holdsText(_ text: String, in payload: Data) -> Bool {
+        let needle = Array(text.utf8)
+        return payload.withUnsafeBytes { bytes in needle.withUnsafeBytes { ByteSearch.contains(bytes, $0) } }
     }
 
     /// Apple: "32 lowercase hexadecimal digits, displayed in five groups separated by hyphens
@@ -38,6 +61,32 @@ extension SimulationInvariants {
             let needle = Array((pair + end).utf8)
             return payload.withUnsafeBytes { bytes in needle.withUnsafeBytes { ByteSearch.contains(bytes, $0) } }
         }
+    }
+
+    /// The number written after the first `"key":` of `payload` (`quote` as in
+    /// ``holds(_:_:in:quote:)``), read by hand; nil when there is none.
+    static func decimal(after key: String, in payload: Data, quote: String = "\"") -> Double? {
+        let needle = Array((quote + key + quote + ":").utf8)
+        return payload.withUnsafeBytes { bytes -> Double? in
+            guard var end = needle.withUnsafeBytes({ ByteSearch.firstOffset(of: $0, in: bytes) }) else { return nil }
+            end += needle.count
+            let start = end
+            while end < bytes.count, "0123456789+-.eE".utf8.contains(bytes[end]) { end += 1 }
+            return Double(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+        }
+    }
+
+    /// What is wrong with the game clock `payload` writes against the record's `clock` (the
+    /// seconds left while it is stopped; while it runs, when the period's clock runs out, in
+    /// seconds since 2001 as `Codable` writes a `Date`): nil when it is the same. A device counts
+    /// the clock down from it.
+    static func clockProblem(_ clock: GameClock, in payload: Data, quote: String = "\"") -> String? {
+        let (key, value): (String, Double) = switch clock {
+        case .stopped(let seconds): ("seconds", seconds)
+        case .running(let endsAt): ("endsAt", endsAt.timeIntervalSinceReferenceDate)
+        }
+        guard let written = decimal(after: key, in: payload, quote: quote) else { return "no clock \(key) \(value)" }
+        return abs(written - value) < 0.001 ? nil : "clock \(key) \(written), not \(value)"
     }
 
     /// What the record's state shows on the lock screen, as a payload writes it: the score, the
@@ -68,6 +117,7 @@ extension SimulationInvariants {
         if !holds("timestamp", String(push.timestamp), in: payload) { problems.append("no aps.timestamp \(push.timestamp)") }
         if !holds("phase", "\"\(push.state.phase.rawValue)\"", in: payload) { problems.append("no phase \(push.state.phase.rawValue)") }
         for (key, value) in shown(push.state) where !holds(key, value, in: payload) { problems.append("no \(key) \(value)") }
+        if let problem = clockProblem(push.state.clock, in: payload) { problems.append(problem) }
         if push.event == .start, !holds("attributes-type", "\"GameAttributes\"", in: payload) { problems.append("a start without attributes-type") }
         return problems
     }
@@ -97,6 +147,7 @@ extension SimulationInvariants {
         let escaped = "\\\""
         if !holds("phase", escaped + push.state.phase.rawValue + escaped, in: payload, quote: escaped) { problems.append("no state phase \(push.state.phase.rawValue)") }
         for (key, value) in shown(push.state) where !holds(key, value, in: payload, quote: escaped) { problems.append("no state \(key) \(value)") }
+        if let problem = clockProblem(push.state.clock, in: payload, quote: escaped) { problems.append("state " + problem) }
         return problems
     }
 }

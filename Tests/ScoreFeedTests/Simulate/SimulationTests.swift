@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ScoreFeed
+import ScoreFeedModel
 
 /// Whole live days on virtual time (`scorefeed simulate`): the same seed gives the same pushes,
 /// the invariants hold, and the checker catches what breaks them.
@@ -550,13 +551,15 @@ struct SimulationTests {
     }
 
     /// The payload check reads what each platform's renderer writes: every record of a game
-    /// passes, on iOS (token and broadcast) and Android; one whose state, event or priority is not
-    /// its payload's does not, nor an Android update whose `collapse_key` is not its priority's.
+    /// passes, on iOS (token and broadcast) and Android; one whose state (its score, its game
+    /// clock), event or priority is not its payload's does not, nor an Android update whose
+    /// `collapse_key` is not its priority's, nor a final whose alert names the other team.
     @Test(arguments: [("ios", true), ("ios", false), ("android", true)])
     func thePayloadCheckReadsEachPlatformsBytes(_ platform: String, _ token: Bool) async throws {
         var configuration = PushRenderer.Configuration(mode: token ? .token : .broadcast(channelId: "dGVzdC1jaGFubmVs"))
         configuration.platform = platform == "android" ? .android : .ios
-        let records = try await WireRulesTests.records(try FeedReader.read(path: Make.fixtures.appendingPathComponent("overtime.json").path), configuration)
+        let document = try FeedReader.read(path: Make.fixtures.appendingPathComponent("overtime.json").path)
+        let records = try await WireRulesTests.records(document, configuration)
         func problems(_ record: PushRecord) -> [String] {
             platform == "android" ? SimulationInvariants.androidProblems(record) : SimulationInvariants.appleProblems(record, token: token)
         }
@@ -572,6 +575,18 @@ struct SimulationTests {
         var priority = update
         priority.priority = update.priority == 10 ? 5 : 10
         #expect(problems(priority).contains { $0.contains("priority") }, "\(problems(priority))")
+        for clock in [GameClock.stopped(seconds: 7), .running(endsAt: update.sentAt.addingTimeInterval(100))] {
+            var shown = update
+            shown.state.clock = clock
+            #expect(problems(shown).contains { $0.contains("clock") }, "\(clock): \(problems(shown))")
+        }
+        let end = try #require(records.last {
+            $0.event == .end && $0.state.phase == .final && String(decoding: $0.payload, as: UTF8.self).contains(#""alert""#)
+        }, "the final alerts")
+        #expect(SimulationInvariants.finalAlertProblem(end, document.attributes) == nil)
+        var swapped = document.attributes
+        (swapped.home, swapped.away) = (swapped.away, swapped.home)
+        #expect(SimulationInvariants.finalAlertProblem(end, swapped)?.contains("win.") == true)
         guard platform == "android" else { return }
         // FCM's collapse_key: on a NORMAL update alone.
         let normal = try #require(records.last { $0.event == .update && $0.priority == 5 })
