@@ -91,7 +91,7 @@ public struct SimulatedGame: Sendable {
         pollScores = Self.stated(actions, reach: reach)
         // Each line is one event, folded as it comes: the same scores, as the feed states them.
         serveScores = pollScores
-        decisiveMoments = Self.decisiveMoments(game.events, start: first)
+        decisiveMoments = Self.decisive(game.events).map { max(0, game.events[$0].time.timeIntervalSince(first)) }
     }
 
     /// A real game: its liveData play-by-play and boxscore.
@@ -136,32 +136,9 @@ public struct SimulatedGame: Sendable {
         lines = [(0, StreamLine.headerLine(attributes) + Self.newline)]
             + document.events.map { (max(0, $0.time.timeIntervalSince(start)), StreamLine.eventLine($0, game: id) + Self.newline) }
         pollScores = Self.stated(actions, reach: reach)
-        serveScores = Self.folded(document.events, start: start)
-        decisiveMoments = Self.decisiveMoments(document.events, start: start)
-    }
-
-    /// The moments of `events` where the lead changes hands or the score becomes tied in the
-    /// last two minutes of the fourth period or later (``decisive(_:)``), in seconds after `start`.
-    private static func decisiveMoments(_ events: [GameEvent], start: Date) -> [Double] {
-        decisive(events).map { max(0, events[$0].time.timeIntervalSince(start)) }
-    }
-
-    /// The places in `events` (folded in the order of their times) where the lead changes hands
-    /// or the score becomes tied, in the last two minutes of the fourth period or later.
-    static func decisive(_ events: [GameEvent]) -> [Int] {
-        var fold = GameFold()
-        var places: [Int] = []
-        var leader = 0
-        let order = events.indices.sorted { (events[$0].time, $0) < (events[$1].time, $1) }
-        for (index, place) in order.enumerated() {
-            let event = events[place]
-            fold.apply(event, index: index, now: event.time)
-            let margin = fold.state.homeScore - fold.state.awayScore
-            let now = margin > 0 ? 1 : margin < 0 ? -1 : 0
-            if now != leader, leader != 0 || now != 0, event.period >= 4, event.clock <= 120 { places.append(place) }
-            leader = now
-        }
-        return places
+        let folded = Self.folded(document.events, start: start)
+        serveScores = folded.scores
+        decisiveMoments = folded.decisive.map { max(0, document.events[$0].time.timeIntervalSince(start)) }
     }
 
     /// The new scores the play-by-play states as its actions appear.
@@ -174,17 +151,30 @@ public struct SimulatedGame: Sendable {
     }
 
     /// The new scores `events` make as they are read, each when its line appears (the lines come
-    /// in the order of their times).
-    private static func folded(_ events: [GameEvent], start: Date) -> [Scored] {
+    /// in the order of their times), and the places in `events` where the lead changes hands or
+    /// the score becomes tied in the last two minutes of the fourth period or later.
+    private static func folded(_ events: [GameEvent], start: Date) -> (scores: [Scored], decisive: [Int]) {
         var fold = GameFold()
         var scores: [Scored] = []
+        var decisive: [Int] = []
+        var leader = 0
         let order = events.indices.sorted { (events[$0].time, $0) < (events[$1].time, $1) }
         for (index, place) in order.enumerated() {
-            fold.apply(events[place], index: index, now: events[place].time)
+            let event = events[place]
+            fold.apply(event, index: index, now: event.time)
             let score = FinalScore(home: fold.state.homeScore, away: fold.state.awayScore)
-            scores.appendIfNew(Scored(offset: max(0, events[place].time.timeIntervalSince(start)), score: score))
+            scores.appendIfNew(Scored(offset: max(0, event.time.timeIntervalSince(start)), score: score))
+            let leading = score.home > score.away ? 1 : score.home < score.away ? -1 : 0
+            if leading != leader, leader != 0 || leading != 0, event.period >= 4, event.clock <= 120 { decisive.append(place) }
+            leader = leading
         }
-        return scores
+        return (scores, decisive)
+    }
+
+    /// The places in `events` where the lead changes hands or the score becomes tied in the last
+    /// two minutes of the fourth period or later (``folded(_:start:)``'s).
+    static func decisive(_ events: [GameEvent]) -> [Int] {
+        folded(events, start: .distantPast).decisive
     }
 
     private static let newline = Data([UInt8(ascii: "\n")])

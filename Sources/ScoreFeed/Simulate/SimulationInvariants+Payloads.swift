@@ -28,16 +28,10 @@ extension SimulationInvariants {
     static func finalAlertProblem(_ push: PushRecord, _ attributes: GameAttributes) -> String? {
         let state = push.state
         guard push.event == .end, state.phase == .final, state.homeScore != state.awayScore,
-              holdsText("\"alert\":", in: push.payload) else { return nil }
+              has("\"alert\":", in: push.payload) else { return nil }
         let winner = state.homeScore > state.awayScore ? attributes.home : attributes.away
         let words = "\(winner.city) \(winner.name) win."
-        return holdsText(words, in: push.payload) ? nil : "its final's alert does not say \"\(words)\" (\(state.awayScore)-\(state.homeScore))"
-    }
-
-    /// Whether `payload` holds `text` anywhere.
-    private static func holdsText(_ text: String, in payload: Data) -> Bool {
-        let needle = Array(text.utf8)
-        return payload.withUnsafeBytes { bytes in needle.withUnsafeBytes { ByteSearch.contains(bytes, $0) } }
+        return has(words, in: push.payload) ? nil : "its final's alert does not say \"\(words)\" (\(state.awayScore)-\(state.homeScore))"
     }
 
     /// Apple: "32 lowercase hexadecimal digits, displayed in five groups separated by hyphens
@@ -63,16 +57,18 @@ extension SimulationInvariants {
         }
     }
 
-    /// The number written after the first `"key":` of `payload` (`quote` as in
-    /// ``holds(_:_:in:quote:)``), read by hand; nil when there is none.
-    static func decimal(after key: String, in payload: Data, quote: String = "\"") -> Double? {
-        let needle = Array((quote + key + quote + ":").utf8)
-        return payload.withUnsafeBytes { bytes -> Double? in
-            guard var end = needle.withUnsafeBytes({ ByteSearch.firstOffset(of: $0, in: bytes) }) else { return nil }
-            end += needle.count
-            let start = end
-            while end < bytes.count, "0123456789+-.eE".utf8.contains(bytes[end]) { end += 1 }
-            return Double(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+    /// The number written right after the first `key` of `payload` (a key with its quotes and
+    /// colon, `"endsAt":`, as ``has(_:in:)`` takes it), read by hand; nil when there is none.
+    static func decimal(after key: String, in payload: Data) -> Double? {
+        var key = key
+        return key.withUTF8 { key in
+            payload.withUnsafeBytes { bytes -> Double? in
+                guard var end = ByteSearch.firstOffset(of: UnsafeRawBufferPointer(key), in: bytes) else { return nil }
+                end += key.count
+                let start = end
+                while end < bytes.count, "0123456789+-.eE".utf8.contains(bytes[end]) { end += 1 }
+                return Double(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+            }
         }
     }
 
@@ -85,7 +81,7 @@ extension SimulationInvariants {
         case .stopped(let seconds): ("seconds", seconds)
         case .running(let endsAt): ("endsAt", endsAt.timeIntervalSinceReferenceDate)
         }
-        guard let written = decimal(after: key, in: payload, quote: quote) else { return "no clock \(key) \(value)" }
+        guard let written = decimal(after: quote + key + quote + ":", in: payload) else { return "no clock \(key) \(value)" }
         return abs(written - value) < 0.001 ? nil : "clock \(key) \(written), not \(value)"
     }
 

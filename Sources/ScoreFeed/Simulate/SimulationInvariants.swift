@@ -563,21 +563,10 @@ public struct SimulationInvariants {
         return problems
     }
 
-    /// The integer written after `key` in `payload` (`"stale-date":1735956878`); nil when the key
-    /// is not there or no digit follows it.
-    static func number(after key: StaticString, in payload: Data) -> Int? {
-        payload.withUnsafeBytes { bytes -> Int? in
-            guard var offset = ByteSearch.firstOffset(of: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount), in: bytes)
-            else { return nil }
-            offset += key.utf8CodeUnitCount
-            var value = 0, digits = 0
-            while offset < bytes.count, (0x30...0x39).contains(bytes[offset]), digits < 18 {
-                value = value * 10 + Int(bytes[offset] - 0x30)
-                offset += 1
-                digits += 1
-            }
-            return digits > 0 ? value : nil
-        }
+    /// The integer written after `key` in `payload` (`"stale-date":1735956878`; ``decimal(after:in:)``);
+    /// nil when the key is not there or no number follows it.
+    static func number(after key: String, in payload: Data) -> Int? {
+        decimal(after: key, in: payload).flatMap { abs($0) < 1e18 ? Int($0) : nil }
     }
 
     /// An FCM message's `android.ttl` in seconds (`"ttl":"14400s"`).
@@ -585,10 +574,11 @@ public struct SimulationInvariants {
         number(after: "\"ttl\":\"", in: payload)
     }
 
-    /// Whether `payload` holds `key` (a key with its quotes and colon: a string in the payload
-    /// has its quotes escaped).
-    private static func has(_ key: StaticString, in payload: Data) -> Bool {
-        payload.withUnsafeBytes { ByteSearch.contains($0, UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)) }
+    /// Whether `payload` holds `text` anywhere: a key with its quotes and colon (a string in the
+    /// payload has its quotes escaped), or words.
+    static func has(_ text: String, in payload: Data) -> Bool {
+        var text = text
+        return text.withUTF8 { text in payload.withUnsafeBytes { ByteSearch.contains($0, UnsafeRawBufferPointer(text)) } }
     }
 
     /// APNs drops a broadcast `update` whose timestamp is in the past (an `end` it does not, and
