@@ -107,7 +107,7 @@ extension GameSession {
     public mutating func beginDelete(now: Date) {
         record(.beginDelete(now: now))
         channel.advance(now: now)
-        if case .deleting = channel.phase { endRecords = [] }
+        if case .deleting = channel.phase { keptRecords = [] }
     }
 
     /// The game will have no channel, for `reason`; its pushes wait.

@@ -49,7 +49,7 @@ extension GameSession: Codable {
         try c.encode(statistics, forKey: .statistics)
         try c.encode(now, forKey: .now)
         try c.encode(channel, forKey: .channel)
-        try c.encode(endRecords, forKey: .endRecords)
+        try c.encode(keptRecords, forKey: .endRecords)
         try c.encode(journaled, forKey: .journaled)
         if lanes.count > 1 { try c.encode(Array(lanes.dropFirst()), forKey: .lanes) }
         // A catch-up waiting for the rest of its backlog: its open arrival (absent otherwise, so
@@ -80,7 +80,7 @@ extension GameSession: Codable {
         lastEventAt = try c.decodeIfPresent(Date.self, forKey: .lastEventAt)
         statistics = try c.decode(Statistics.self, forKey: .statistics)
         channel = try c.decodeIfPresent(BroadcastChannel.self, forKey: .channel) ?? BroadcastChannel()
-        endRecords = (try c.decodeIfPresent([PushRecord].self, forKey: .endRecords) ?? []).map { $0.withCanonicalIDs() }
+        keptRecords = (try c.decodeIfPresent([PushRecord].self, forKey: .endRecords) ?? []).map { $0.withCanonicalIDs() }
         journaled = try c.decodeIfPresent(Int.self, forKey: .journaled) ?? 0
         // The first lane's fields are at the top, by the names the other lanes are saved with.
         let saved = [try PlatformLane.Saved(from: decoder)] + (try c.decodeIfPresent([PlatformLane.Saved].self, forKey: .lanes) ?? [])
@@ -204,15 +204,17 @@ extension GameSession: Codable {
     /// without a readable one gets a fresh coalescer that knows the score it takes over and
     /// counts the hour's budget as spent), its renderer `renderer`. A crash while the channel
     /// lingered or waited for the sink to deliver the end (``lingerWaitsForTheSink``), before the
-    /// sink confirmed the end (``endWaitsForTheSink``), or after the end was handed to the sink
-    /// while its priority-5 copy still waited, may have lost the end in the sink: it goes out
-    /// again, the same bytes (before the channel is deleted: no delete was sent while lingering).
+    /// sink confirmed the start or the end (``keptRecordsWaitForTheSink``), or after the end was
+    /// handed to the sink while its priority-5 copy still waited, may have lost it in the sink: it
+    /// goes out again, the same bytes, before anything else (before the channel is deleted: no
+    /// delete was sent while lingering).
     mutating func resume(renderer configuration: PushRenderer.Configuration, policy: Coalescer.Configuration) {
         resume(lanes: [PlatformLane.Options(renderer: configuration, policy: policy)])
     }
 
     /// ``resume(renderer:policy:)`` for each lane, with the options of the same platform in
-    /// `options` (a lane that has none keeps its own). An `end` kept goes back to its own lane.
+    /// `options` (a lane that has none keeps its own). A `start` or `end` kept goes back to its own
+    /// lane.
     mutating func resume(lanes options: [PlatformLane.Options]) {
         for lane in lanes.indices {
             let platform = lanes[lane].platform
@@ -227,16 +229,17 @@ extension GameSession: Codable {
             lanes[lane].renderer = lanes[lane].renderer.reconfigured(option.renderer)
         }
         let lingering = channel.isLingering
-        // An end the sink held when the instance stopped may be lost with it, as one kept for it.
+        // An end the sink held when the instance stopped may be lost with it, as may a start or an
+        // end kept for it.
         let waiting = lingerWaitsForTheSink
         // So may an end handed to the sink while its priority-5 copy still waited in the outbox
         // (the linger, which would send it again, had not begun): without it, only the copy goes.
-        let again = endRecords.filter { lingering || waiting || keptForTheSink($0) || handedBeforeItsCopy($0) }
+        let again = keptRecords.filter { lingering || waiting || keptForTheSink($0) || handedBeforeItsCopy($0) }
         if !again.isEmpty {
             for lane in lanes.indices {
                 let platform = lanes[lane].platform
-                let ends = lanes.count == 1 ? again : again.filter { $0.platform == platform }
-                lanes[lane].outbox = ends.map { .push($0) } + lanes[lane].outbox
+                let kept = lanes.count == 1 ? again : again.filter { $0.platform == platform }
+                lanes[lane].outbox = kept.map { .push($0) } + lanes[lane].outbox
             }
             if lingering { channel.reopen() }
         }

@@ -62,7 +62,7 @@ extension GameSession {
         case .callOff(let phase, let why, let now): callOff(phase, why: why, now: now)
         case .staleCopy: ignoreStaleCopy()
         case .copy(let written): noteCopy(written: written)
-        case .endConfirmed: confirmEnd()
+        case .endConfirmed: confirmKept()
         case .endHeld: endHeldBySink()
         case .endDrained(let now): endDrained(now: now)
         case .givenBack(let lane, let sentAt, let beyondBudget): giveBack(lane: lane, sentAt: sentAt, beyondBudget: beyondBudget)

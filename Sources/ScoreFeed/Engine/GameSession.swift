@@ -35,11 +35,13 @@ public struct GameSession: Sendable {
     /// The game's broadcast channel, in broadcast mode with a channel per game (see
     /// ``needsChannel``): its pushes leave only while it is open, stamped with its id.
     public internal(set) var channel = BroadcastChannel()
-    /// The game's `end` (and its copy) as handed to the sink, kept until the sink holds none of
-    /// the game's records (``confirmEnd()``) or, for a channel ScoreFeed made, until its delete: a
-    /// sink that holds records in memory (``ResilientSink``, while its endpoint is down) may lose
-    /// them in a crash, and a restart then sends them again, the same bytes.
-    public internal(set) var endRecords: [PushRecord] = []
+    /// The activity's `start` and the game's `end` (and its copy) as handed to the sink, kept
+    /// until the sink holds none of the game's records (``confirmKept()``) or, for an end on a
+    /// channel ScoreFeed made, until its delete: a sink that holds records in memory
+    /// (``ResilientSink``, while its endpoint is down) may lose them in a crash, and a restart then
+    /// sends them again, the same bytes. No later push makes up for either: without its start a
+    /// device shows nothing of the game, without its end a stale score.
+    public internal(set) var keptRecords: [PushRecord] = []
 
     /// Changes taken in since ``beginArrival()``, while an arrival is open (nil: none is): the
     /// policy decides once, at ``endArrival(now:)``. Checkpointed open only while a catch-up
@@ -316,7 +318,7 @@ public struct GameSession: Sendable {
                 seq: renderer.seq, lastTimestamp: renderer.lastTimestamp, startPending: renderer.configuration.sendsStart)
         }
         fold.reopen()
-        endRecords = []
+        keptRecords = []
         statistics.reopened += 1
         // A channel still lingering goes on; one deleted (or once its delete is answered) is made again.
         channel.reopen()
@@ -497,9 +499,9 @@ public struct GameSession: Sendable {
             statistics.handed[Statistics.Handed(lane: lane, priority: record.priority, event: record.event), default: 0] += 1
             if record.priority == 10, Push.isBeyondBudget(record.reason) { statistics.beyondBudget += 1 }
         }
-        if case .push(let record) = output, record.event == .end,
-           !endRecords.contains(where: { $0.seq == record.seq && $0.platform == record.platform }) {
-            endRecords.append(record)
+        if case .push(let record) = output, record.event != .update,
+           !keptRecords.contains(where: { $0.seq == record.seq && $0.platform == record.platform }) {
+            keptRecords.append(record)
         }
         // The lane's end and its priority-5 copy are both out: on the channel's lane, the
         // channel's linger starts. (Read in place: reading an array's element copies it whole.)
@@ -510,25 +512,26 @@ public struct GameSession: Sendable {
         return true
     }
 
-    /// Whether a kept `end` waits for ``confirmEnd()``: one of a lane without a channel ScoreFeed
-    /// made (that channel's delete clears the ends of its lane).
-    public var endWaitsForTheSink: Bool {
+    /// Whether a kept `start` or `end` waits for ``confirmKept()``: a start, or an end of a lane
+    /// without a channel ScoreFeed made (that channel's delete clears the ends of its lane).
+    public var keptRecordsWaitForTheSink: Bool {
         // (A closure, not the method itself: a method taken as a value copies the whole session.)
-        endRecords.contains { keptForTheSink($0) }
+        keptRecords.contains { keptForTheSink($0) }
     }
 
-    /// Whether the kept `end` `record` waits for the sink rather than for a channel's delete.
+    /// Whether the kept `record` waits for the sink rather than for a channel's delete (a start
+    /// always does: no start goes on a channel's lane).
     func keptForTheSink(_ record: PushRecord) -> Bool {
         guard channel.origin == .scorefeed, let channelLane else { return true }
         return lanes.count > 1 && record.platform != lanes[channelLane].platform
     }
 
-    /// The sink holds none of the game's records any more: the kept `end`s waiting for it have
-    /// left it, and a restart need not send them again.
-    public mutating func confirmEnd() {
-        guard endWaitsForTheSink else { return }
+    /// The sink holds none of the game's records any more: the kept `start`s and `end`s waiting
+    /// for it have left it, and a restart need not send them again.
+    public mutating func confirmKept() {
+        guard keptRecordsWaitForTheSink else { return }
         record(.endConfirmed)
-        endRecords.removeAll(where: keptForTheSink)
+        keptRecords.removeAll(where: keptForTheSink)
     }
 
     /// The sink superseded these records before it tried them (a newer state went instead while

@@ -489,8 +489,8 @@ public actor MatchEngine {
         guard request != nil || output != nil else {
             // Nothing to send: an end the sink has delivered need not go again after a restart.
             // A channel whose end the sink held lingers from when the sink has delivered it.
-            if peek({ $0.endWaitsForTheSink || $0.lingerWaitsForTheSink }), await sink.pending(game: attributes.gameId) == 0 {
-                session.confirmEnd()
+            if peek({ $0.keptRecordsWaitForTheSink || $0.lingerWaitsForTheSink }), await sink.pending(game: attributes.gameId) == 0 {
+                session.confirmKept()
                 session.endDrained(now: clock.now)
                 commit()
             }
@@ -534,7 +534,7 @@ public actor MatchEngine {
             case .push(let record):
                 superseded = try await sink.sendReportingSuperseded(record)
                 if let metrics, let source = record.sourceTime { metrics.observeFeedToPush(clock.now.timeIntervalSince(source)) }
-                if record.event == .end { pending = await sink.pending(game: attributes.gameId) }
+                if record.event != .update { pending = await sink.pending(game: attributes.gameId) }
             case .refused(let refusal):
                 try await sink.refused(refusal)
                 pending = await sink.pending(game: attributes.gameId)
@@ -542,8 +542,8 @@ public actor MatchEngine {
             let held = (pending ?? 0) > 0 && !peek { $0.channel.isLingering }
             let took = session.delivered(lane: next?.lane ?? 0, now: clock.now)
             if !superseded.isEmpty { session.giveBack(superseded) }
-            // An end the sink delivered at once is not kept (one commit with its delivery).
-            if case .push(let record) = output, record.event == .end, pending == 0 { session.confirmEnd() }
+            // A start or an end the sink delivered at once is not kept (one commit with its delivery).
+            if case .push(let record) = output, record.event != .update, pending == 0 { session.confirmKept() }
             // This delivery started the channel's linger while the sink still holds the end: the
             // linger waits until the sink has delivered it.
             if held, peek({ $0.channel.isLingering }) { session.endHeldBySink() }

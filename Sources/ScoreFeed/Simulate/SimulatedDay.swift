@@ -398,6 +398,14 @@ public struct SimulatedDay: Sendable {
         // Each game's edge asks for a `Retry-After` of its own in half its 503s: drawn apart too.
         var retry = SeededRandom(seed: daySeed ^ 0x5E77_A1E5)
         for index in self.games.indices { self.games[index].drawnRetryAfter = TimeInterval(retry.int(in: SimulatedCDN.drawnRetryAfters)) }
+        // On half the token days each game's activity is started by a push (`--start`; Android's
+        // always are), and on one iOS broadcast day in four `--max-channels` is a few short of the
+        // day's games: the last games wait for an earlier one's channel to be deleted. Drawn apart.
+        var activities = SeededRandom(seed: daySeed ^ 0x57A7_7C4A)
+        startsActivities = mode.isToken && activities.chance(0.5)
+        if mode == .broadcastPerGame, platform == .ios, activities.chance(0.25) {
+            maxChannels = max(1, games.count - activities.int(in: 1...3))
+        }
     }
 
     /// Faults of this day, by kind.
@@ -432,6 +440,8 @@ public struct SimulatedDay: Sendable {
         if sink.slowest > 0 { count("slow sink") }
         count("channel outage", sink.channelOutages.count)
         if sink.channelRefusals > 0 { count("channel refusals") }
+        if maxChannels != nil { count("channel cap") }
+        if startsActivities { count("push-to-start") }
         return counts
     }
 }

@@ -22,6 +22,10 @@ public struct SimulatedGame: Sendable {
     /// period or an overtime (seconds after the first action): the moments that get an alert,
     /// where a fault costs most.
     public var decisiveMoments: [Double]
+    /// The feed times of the moments an update may alert for: the decisive moments
+    /// (``decisiveMoments``) and the start of each overtime. An alert says what just happened:
+    /// ``Coalescer/arrivalAlertWindow`` of feed time before the newest event a push shows, at most.
+    let alertMoments: [(time: Date, overtime: Bool)]
     /// Whether a player's name fills a push (`SimulatedGamePool.withALongName(_:player:)`): the size
     /// guard trims their plays, an alerted priority 10 more than its priority-5 copy.
     public internal(set) var hasLongName = false
@@ -91,7 +95,9 @@ public struct SimulatedGame: Sendable {
         pollScores = Self.stated(actions, reach: reach)
         // Each line is one event, folded as it comes: the same scores, as the feed states them.
         serveScores = pollScores
-        decisiveMoments = Self.decisive(game.events).map { max(0, game.events[$0].time.timeIntervalSince(first)) }
+        let folded = Self.folded(game.events, start: first)
+        decisiveMoments = folded.decisive.map { max(0, game.events[$0].time.timeIntervalSince(first)) }
+        alertMoments = Self.alertMoments(game.events, folded)
     }
 
     /// A real game: its liveData play-by-play and boxscore.
@@ -139,6 +145,7 @@ public struct SimulatedGame: Sendable {
         let folded = Self.folded(document.events, start: start)
         serveScores = folded.scores
         decisiveMoments = folded.decisive.map { max(0, document.events[$0].time.timeIntervalSince(start)) }
+        alertMoments = Self.alertMoments(document.events, folded)
     }
 
     /// The new scores the play-by-play states as its actions appear.
@@ -151,30 +158,39 @@ public struct SimulatedGame: Sendable {
     }
 
     /// The new scores `events` make as they are read, each when its line appears (the lines come
-    /// in the order of their times), and the places in `events` where the lead changes hands or
-    /// the score becomes tied in the last two minutes of the fourth period or later.
-    private static func folded(_ events: [GameEvent], start: Date) -> (scores: [Scored], decisive: [Int]) {
+    /// in the order of their times), the places in `events` where the lead changes hands or
+    /// the score becomes tied in the last two minutes of the fourth period or later, and those
+    /// where an overtime goes live.
+    private static func folded(_ events: [GameEvent], start: Date) -> (scores: [Scored], decisive: [Int], overtimes: [Int]) {
         var fold = GameFold()
         var scores: [Scored] = []
         var decisive: [Int] = []
+        var overtimes: [Int] = []
         var leader = 0
         let order = events.indices.sorted { (events[$0].time, $0) < (events[$1].time, $1) }
         for (index, place) in order.enumerated() {
             let event = events[place]
+            let wasLive = fold.state.phase == .live
             fold.apply(event, index: index, now: event.time)
             let score = FinalScore(home: fold.state.homeScore, away: fold.state.awayScore)
             scores.appendIfNew(Scored(offset: max(0, event.time.timeIntervalSince(start)), score: score))
             let leading = score.home > score.away ? 1 : score.home < score.away ? -1 : 0
             if leading != leader, leader != 0 || leading != 0, event.period >= 4, event.clock <= 120 { decisive.append(place) }
+            if !wasLive, fold.state.phase == .live, fold.state.period >= 5 { overtimes.append(place) }
             leader = leading
         }
-        return (scores, decisive)
+        return (scores, decisive, overtimes)
     }
 
     /// The places in `events` where the lead changes hands or the score becomes tied in the last
     /// two minutes of the fourth period or later (``folded(_:start:)``'s).
     static func decisive(_ events: [GameEvent]) -> [Int] {
         folded(events, start: .distantPast).decisive
+    }
+
+    /// ``alertMoments`` of `events`, from their fold.
+    private static func alertMoments(_ events: [GameEvent], _ folded: (scores: [Scored], decisive: [Int], overtimes: [Int])) -> [(time: Date, overtime: Bool)] {
+        (folded.decisive.map { (events[$0].time, false) } + folded.overtimes.map { (events[$0].time, true) }).sorted { $0.time < $1.time }
     }
 
     private static let newline = Data([UInt8(ascii: "\n")])

@@ -75,6 +75,7 @@ public struct SimulationInvariants {
             let mine = byGame[plan.game.id] ?? []
             checkEnd(plan, mine)
             checkOrder(plan, mine)
+            checkStarts(plan, mine)
             // Each push once: a record delivered again after a crash (its `apns-id` seen before)
             // repeats a push the policy made once, and a sender that cannot know whether the
             // first delivery got through sends it again.
@@ -87,6 +88,7 @@ public struct SimulationInvariants {
             checkTimestamps(plan, pushes)
             checkRequests(plan, pushes)
             checkPayloads(plan, pushes)
+            checkAlerts(plan, pushes)
             checkFreshness(plan, pushes)
         }
         checkIDs()
@@ -405,12 +407,13 @@ public struct SimulationInvariants {
             }
         }
         for (at, moment) in moments {
-            // A start that goes with its game's end is the renderer's (Android's, for a game met at
-            // its end), not the policy's: it does not count (as in ``checkBudget(_:_:)``).
+            // A start that goes with its game's end is the renderer's (for a game met at its end,
+            // on Android or with `--start`), not the policy's: it does not count (as in
+            // ``checkBudget(_:_:)``).
             let startWithEnd = moment.contains { $0.event == .start } && moment.contains { $0.event == .end }
             let urgent = moment.filter { $0.priority == 10 }.count - (startWithEnd ? 1 : 0)
             let starts = instances, start = day.start
-            check(moment.count <= 2 && urgent <= 1, "game \(plan.game.id): \(Self.describe(at, in: pushes, instances: starts, dayStart: start)) sent \(moment.count) pushes (\(urgent) priority 10)")
+            check(moment.count - (startWithEnd ? 1 : 0) <= 2 && urgent <= 1, "game \(plan.game.id): \(Self.describe(at, in: pushes, instances: starts, dayStart: start)) sent \(moment.count) pushes (\(urgent) priority 10)")
         }
     }
 
@@ -506,11 +509,21 @@ public struct SimulationInvariants {
     /// its alert (the coalescer's `alerts.final`). `pushes`: the game's records, each once.
     mutating func checkRequests(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
         guard day.platform == .ios else {
-            // An Android end lives 4 h as well (`android.ttl`).
-            for push in pushes where push.event == .end {
+            for push in pushes {
+                let dismissal = Self.number(after: "\"dismiss_after\":\"", in: push.payload)
+                guard push.event == .end else {
+                    check(dismissal == nil, "game \(plan.game.id): \(push.event.rawValue) seq \(push.seq) says when to dismiss it: only an end is dismissed")
+                    continue
+                }
+                // An Android end lives 4 h as well (`android.ttl`).
                 let ttl = Self.androidTTL(push.payload)
                 check(ttl.map { $0 >= 4 * 3600 } ?? false,
                       "game \(plan.game.id): end seq \(push.seq) lives \(ttl.map { "\($0) s" } ?? "no android.ttl"), not 4 h: a phone offline for longer keeps the stale score")
+                // And shows its final as long as an iOS end does (`dismiss_after`, in milliseconds).
+                let sent = Int((push.sentAt.timeIntervalSince1970 * 1000).rounded(.down))
+                let least = sent + Int(min(Self.expectedDismissAfter, Self.longestDismissal)) * 1000
+                check(dismissal.map { $0 >= least && $0 <= sent + Int(Self.longestDismissal) * 1000 } ?? false,
+                      "game \(plan.game.id): end seq \(push.seq) is dismissed \(dismissal.map { "\(($0 - sent) / 1000) s after it is sent" } ?? "when the app likes (no dismiss_after)"), not \(Int(Self.expectedDismissAfter)) s to 4 h")
             }
             return
         }

@@ -142,8 +142,8 @@ struct PlatformLaneTests {
         session.receive(end, index: 1, now: end.time)
         session.finish(now: end.time)
         while let next = session.nextLaneOutput { _ = next.output; session.delivered(lane: next.lane, now: end.time) }
-        #expect(Set(session.endRecords.map(\.platform)) == [.ios, .android])
-        #expect(session.endWaitsForTheSink, "Android's end waits for the sink")
+        #expect(Set(session.keptRecords.map(\.platform)) == [.ios, .android])
+        #expect(session.keptRecordsWaitForTheSink, "Android's end waits for the sink")
         #expect(session.deadline == end.time.addingTimeInterval(60), "iOS's channel lingers")
         // A restart while the channel lingers: each lane's end again, in its own lane.
         let restored = try GameSession.restore(session.encoded(), file: "t", lanes: [.init(renderer: perGame, policy: .standard), android])
@@ -152,9 +152,9 @@ struct PlatformLaneTests {
             #expect(!ends.isEmpty && ends.allSatisfy { $0.event == .end && $0.platform == lane.platform })
         }
         // The sink confirmed: Android's end goes, iOS's stays until the delete.
-        session.confirmEnd()
-        #expect(session.endRecords.map(\.platform).allSatisfy { $0 == .ios } && !session.endRecords.isEmpty)
-        #expect(!session.endWaitsForTheSink)
+        session.confirmKept()
+        #expect(session.keptRecords.map(\.platform).allSatisfy { $0 == .ios } && !session.keptRecords.isEmpty)
+        #expect(!session.keptRecordsWaitForTheSink)
     }
 
     /// With one lane the session is as before lanes: the clock moves on with each delivery

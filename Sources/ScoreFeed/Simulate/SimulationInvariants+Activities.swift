@@ -1,0 +1,49 @@
+import Foundation
+import ScoreFeedModel
+
+extension SimulationInvariants {
+    /// Where pushes start activities (Android always, iOS token mode with `--start`), an activity
+    /// is started before anything shows on it: no update, and no final, reaches a device whose
+    /// activity was never started or was ended since (a game back after it was called off starts
+    /// a new one). An end before any start (a game called off before it started) shows nothing,
+    /// and may go. `mine`: the game's records as delivered, in order.
+    mutating func checkStarts(_ plan: SimulatedDay.Game, _ mine: [PushRecord]) {
+        guard day.platform == .android || (day.startsActivities && day.mode.isToken) else { return }
+        var started = false
+        var lastEnd: PushRecord?
+        for record in mine {
+            switch record.event {
+            case .start:
+                started = true
+            case .update:
+                check(started, "game \(plan.game.id): update seq \(record.seq) delivered with no activity started\(lastEnd == nil ? "" : " since its end seq \(lastEnd?.seq ?? 0)")")
+            case .end:
+                // The end's priority-5 copy, or the end delivered again, ends what it ended.
+                let again = lastEnd.map(record.showsSameState(as:)) ?? false
+                if record.state.phase == .final {
+                    check(started || again, "game \(plan.game.id): final end seq \(record.seq) delivered with no activity started to show it")
+                }
+                started = false
+                lastEnd = record
+            }
+        }
+    }
+
+    /// An update's alert says what just happened: a lead change or tie late in the game, or an
+    /// overtime under way, no more than ``Coalescer/arrivalAlertWindow`` of feed time before the
+    /// newest event the push shows (a catch-up's moments already past bring no alert). Read in
+    /// the payload's bytes (an alert's title). `pushes`: the game's records, each once.
+    mutating func checkAlerts(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
+        let moments = plan.game.alertMoments
+        for push in pushes where push.event != .end {
+            guard let shown = push.sourceTime else { continue }
+            for (title, overtime) in [("Lead change: ", false), ("Overtime: ", true)] where Self.has(title, in: push.payload) {
+                let moment = moments.last { $0.overtime == overtime && $0.time <= shown.addingTimeInterval(0.001) }
+                let before = moment.map { shown.timeIntervalSince($0.time) }
+                check(before.map { $0 <= Coalescer.arrivalAlertWindow + 0.001 } ?? false,
+                      "game \(plan.game.id): \(push.event.rawValue) seq \(push.seq) alerts \"\(title)\" for "
+                          + (before.map { "a moment \(Int($0)) s of feed time before the newest event it shows" } ?? "no such moment in the feed"))
+            }
+        }
+    }
+}
