@@ -98,15 +98,16 @@ struct PlatformLaneTests {
         #expect(String(decoding: bytes, as: UTF8.self).contains("deliveredOnLane"), "the Android lane's deliveries are journaled by lane")
         let read = try GameSession.read(snapshot, journal: bytes, file: "game.json")
         #expect(try read.encoded() == live.encoded(), "the same game, byte for byte")
-        // Restored, each lane sends its own end again (the sink never confirmed it), and only it.
+        // Restored, each lane sends its own end again (the sink never confirmed it), and only it;
+        // Android's lane its start first (never confirmed either).
         let restored = try GameSession.restore(
             snapshot, journal: bytes, file: "game.json",
             lanes: [.init(renderer: .init(), policy: .standard), .android(beside: .init())])
         #expect(restored.hasEnded && restored.lanes.allSatisfy { !$0.outbox.isEmpty })
         for lane in restored.lanes {
-            for case .push(let record) in lane.outbox {
-                #expect(record.platform == lane.platform && record.event == .end)
-            }
+            let kept = lane.outbox.compactMap { if case .push(let record) = $0 { record } else { nil } }
+            #expect(kept.allSatisfy { $0.platform == lane.platform } && kept.last?.event == .end)
+            #expect(kept.map(\.event).filter { $0 != .end } == (lane.platform == .android ? [.start] : []), "\(lane.platform): \(kept.map(\.event))")
         }
         #expect(Journal.read(bytes).seq == live.numbering.seq)
     }
@@ -148,10 +149,12 @@ struct PlatformLaneTests {
         // A restart while the channel lingers: each lane's end again, in its own lane.
         let restored = try GameSession.restore(session.encoded(), file: "t", lanes: [.init(renderer: perGame, policy: .standard), android])
         for lane in restored.lanes {
-            let ends = lane.outbox.compactMap { if case .push(let record) = $0 { record } else { nil } }
-            #expect(!ends.isEmpty && ends.allSatisfy { $0.event == .end && $0.platform == lane.platform })
+            let kept = lane.outbox.compactMap { if case .push(let record) = $0 { record } else { nil } }
+            #expect(kept.contains { $0.event == .end } && kept.allSatisfy { $0.platform == lane.platform })
+            // Android's start, never confirmed either, goes first.
+            #expect(kept.filter { $0.event != .end }.map(\.event) == (lane.platform == .android ? [.start] : []))
         }
-        // The sink confirmed: Android's end goes, iOS's stays until the delete.
+        // The sink confirmed: Android's start and end go, iOS's end stays until the delete.
         session.confirmKept()
         #expect(session.keptRecords.map(\.platform).allSatisfy { $0 == .ios } && !session.keptRecords.isEmpty)
         #expect(!session.keptRecordsWaitForTheSink)

@@ -476,6 +476,32 @@ struct LiveDayScenarioTests {
         #expect(outcome.instances == 2)
     }
 
+    /// Every real game half an hour apart, its activity started by a push (Android's always are;
+    /// iOS token mode with `--start`), the push sender down from before the first tip-off until
+    /// after the instance is killed mid-way through the first game: the sender's queue (in
+    /// memory) held each game's start, and the restart sends it again before anything else, so
+    /// every game's first delivered push is its start. Before a start was kept until the sink had
+    /// delivered it, the restart sent only updates, to an activity no device had (the simulator's
+    /// default run, days 3 and 16 on Android; tried).
+    @Test(arguments: [Lane(.token, .ios), Lane(.token, .android), Lane(.broadcastPerGame, .android)])
+    func aKillWhileTheSenderHoldsTheStartsStillStartsEveryActivity(_ mode: Lane) async throws {
+        let games = Self.games(apart: 1800)
+        let first = try #require(games.first)
+        let kill = first.firstAction.addingTimeInterval(600)
+        var day = SimulatedDay(
+            scripted: games, mode: mode.mode, platform: mode.platform, restarts: [SimulatedDay.Restart(at: kill, downFor: 60)],
+            sink: SimulatedDay.SinkFaults(failing: [first.tipOff.addingTimeInterval(-600)..<kill.addingTimeInterval(300)]), pollInterval: 30)
+        day.startsActivities = true
+        let outcome = try await Self.run(day)
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games, seqRises: false)
+        #expect(outcome.instances == 2)
+        for plan in games {
+            let mine = outcome.records.filter { $0.game == plan.game.id }
+            #expect(mine.first?.event == .start, "\(plan.game.id): the first push delivered is \(mine.first.map { "\($0.event) seq \($0.seq)" } ?? "none"), not its start")
+        }
+    }
+
     /// Each game alone, its push sender down from a minute before the final to two hours after
     /// it, so the day's run stops (its sink gives up after ten minutes) with the `end` unsent:
     /// the end stays in the state directory, and the next run on it, once the sender is back,

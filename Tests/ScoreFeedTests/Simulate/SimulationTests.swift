@@ -180,7 +180,10 @@ struct SimulationTests {
     /// back; an apns-id on two bodies; a game without its final end.
     @Test func theCheckerCatchesBrokenRecords() async throws {
         let options = Self.options(seed: 5, days: 1, modes: [.token])
-        let day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5)
+        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5)
+        // Activities started by the app (no `--start`): what a start must come before is
+        // theCheckerCatchesBrokenActivities's.
+        day.startsActivities = false
         let outcome = try await Self.run(day)
         #expect(outcome.violations.isEmpty, "\(outcome.violations)")
         let played = try #require(day.games.first { $0.fate == .plays }?.game.id)
@@ -503,6 +506,41 @@ struct SimulationTests {
     /// News goes out within a poll: on a day without faults, every score the feed shows is on a
     /// push within a poll's interval and the slack; pushes that stop for ten minutes in a game
     /// (the newest state going after) are caught, on the poll path and on serve's.
+    /// What a device makes of the pushes: an update delivered before its activity's start, an
+    /// Android end dismissed at once, and an alert for a lead change that a catch-up brought a
+    /// minute of feed time late (``SimulationInvariants/checkStarts(_:_:)``,
+    /// ``SimulationInvariants/checkAlerts(_:_:)``) are each named; the day as delivered is not.
+    @Test func theCheckerCatchesBrokenActivities() async throws {
+        let pool = SimulatedGamePool(generated: 300)
+        // A generated game with a late lead change or tie (about one in eight).
+        let game = try #require((1...900).lazy.map { pool.game(UInt64($0)) }.first { !$0.decisiveMoments.isEmpty && !$0.hasLongName })
+        let day = SimulatedDay(scripted: [SimulatedDay.Game(game)], mode: .token, platform: .android)
+        let outcome = try await Self.run(day)
+        #expect(outcome.violations.isEmpty, "\(outcome.violations)")
+        func violations(_ change: (inout [PushRecord]) -> Void) -> [String] {
+            var records = outcome.records
+            change(&records)
+            var checker = SimulationInvariants(day: day, records: records, instances: [day.start], lostState: [false], kills: [nil], openChannels: [])
+            checker.checkAll()
+            return checker.violations
+        }
+        #expect(violations { _ in }.isEmpty)
+        #expect(outcome.records.first?.event == .start)
+        let unstarted = violations { $0.removeFirst() }
+        #expect(unstarted.contains { $0.contains("delivered with no activity started") }, "\(unstarted)")
+        let dismissed = violations { records in
+            let index = records.lastIndex { $0.event == .end }!
+            let sent = Int((records[index].sentAt.timeIntervalSince1970 * 1000).rounded(.down))
+            let text = String(decoding: records[index].payload, as: UTF8.self)
+            let written = try! #require(text.firstRange(of: #/"dismiss_after":"[0-9]+"/#))
+            records[index].payload = Data(text.replacingCharacters(in: written, with: "\"dismiss_after\":\"\(sent)\"").utf8)
+        }
+        #expect(dismissed.contains { $0.contains("is dismissed 0 s after it is sent") }, "\(dismissed)")
+        let alerted = try #require(outcome.records.firstIndex { SimulationInvariants.has("Lead change: ", in: $0.payload) }, "a lead change alerts")
+        let late = violations { records in records[alerted].sourceTime = records[alerted].sourceTime?.addingTimeInterval(60) }
+        #expect(late.contains { $0.contains("alerts \"Lead change: \" for a moment") }, "\(late)")
+    }
+
     @Test func theCheckerCatchesNewsHeldBack() async throws {
         let options = Self.options(seed: 5, days: 1, modes: [.token])
         var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5)
