@@ -20,8 +20,8 @@ public struct SimulatedDay: Sendable {
     public var diskFull: [Range<Date>] = []
     /// A storm: one day in five, the faults that do most harm together come together (more games
     /// read by `serve`, more backlogs split, more stale edges, an instance lost with its state
-    /// directory while games are on and replaced within a minute, more drawn restarts that lose
-    /// it, a sender slow on every request (each takes up to 1–30 s) and down as a game ends, the
+    /// directory while games are on and replaced within a minute (and in one storm in two the new
+    /// one killed in its first minute), more drawn restarts that lose it, a sender slow on every request (each takes up to 1–30 s) and down as a game ends, the
     /// instance killed before it is back). Alone each is common enough; a fault that needs them
     /// all at once would hide in days drawn one fault at a time.
     public var isStorm = false
@@ -192,12 +192,17 @@ public struct SimulatedDay: Sendable {
         public var lostState: Bool
         /// A journal's last write was torn by the crash.
         public var tornJournal: Bool
+        /// One game's checkpoint cannot be read by the next instance (its bytes damaged on the
+        /// disk): that game starts afresh, as after a lost state directory, and knows it was lost
+        /// (its hour's priority-10 budget counted as spent, its numbering past the lost file's).
+        public var damagedCheckpoint = false
 
-        public init(at: Date, downFor: TimeInterval = 5, lostState: Bool = false, tornJournal: Bool = false) {
+        public init(at: Date, downFor: TimeInterval = 5, lostState: Bool = false, tornJournal: Bool = false, damagedCheckpoint: Bool = false) {
             self.at = at
             self.downFor = downFor
             self.lostState = lostState
             self.tornJournal = tornJournal
+            self.damagedCheckpoint = damagedCheckpoint
         }
     }
 
@@ -299,9 +304,19 @@ public struct SimulatedDay: Sendable {
         // A storm's instance is lost with its state directory while games are on, and another
         // takes over within a minute (a failover): what the lost one showed is still recent.
         if storm {
-            restarts.append(Restart(
+            let failover = Restart(
                 at: start.addingTimeInterval(weather.double(in: 0.2...0.8) * end.timeIntervalSince(start)),
-                downFor: weather.double(in: 1...60), lostState: losingState, tornJournal: weather.chance(0.5)))
+                downFor: weather.double(in: 1...60), lostState: losingState, tornJournal: weather.chance(0.5))
+            restarts.append(failover)
+            // In one storm in two the new instance is killed in its first minute, while its first
+            // catch-ups may still wait for a fresh copy of the feed: the next one, on its state
+            // directory, goes on waiting. Drawn apart, so the other draws stay as they were.
+            var again = SeededRandom(seed: daySeed ^ 0xFA11_0E12)
+            if again.chance(0.5) {
+                restarts.append(Restart(
+                    at: failover.at.addingTimeInterval(failover.downFor + again.double(in: 2...45)), downFor: again.double(in: 1...30),
+                    lostState: false, tornJournal: again.chance(0.5)))
+            }
         }
         // A game's last seconds are where a stop costs most (its last period's end is held for
         // the final a few seconds later): on one day in three a kill lands between a played
@@ -337,6 +352,10 @@ public struct SimulatedDay: Sendable {
                 at: ends.addingTimeInterval(weather.double(in: 130...360)), downFor: weather.double(in: 1...300),
                 lostState: false, tornJournal: weather.chance(0.5)))
         }
+        // One restart in six that keeps its state directory finds a game's checkpoint damaged.
+        // Drawn apart, so the other draws stay as they were.
+        var damage = SeededRandom(seed: daySeed ^ 0xDA4A_6ED5)
+        for index in restarts.indices where !restarts[index].lostState { restarts[index].damagedCheckpoint = damage.chance(1.0 / 6) }
         self.restarts = restarts.sorted { $0.at < $1.at }
         var sink = SinkFaults()
         if random.chance(0.3) {
@@ -433,6 +452,7 @@ public struct SimulatedDay: Sendable {
             count("kill -9")
             if restart.lostState { count("lost state dir") }
             if restart.tornJournal { count("torn journal") }
+            if restart.damagedCheckpoint { count("damaged checkpoint") }
         }
         count("full disk", diskFull.count)
         count("sink outage", sink.failing.count)

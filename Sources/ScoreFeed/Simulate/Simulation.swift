@@ -38,6 +38,8 @@ public enum Simulation {
         public var channelsMade: [String: Int]
         /// When each instance started.
         public var instanceStarts: [Date]
+        /// The games whose checkpoint each instance found damaged.
+        public var damagedCheckpoints: [[String]]
         /// Jobs the day's instances ran (``SimulationExecutor/run(on:until:jobs:shuffling:steps:killed:_:)``).
         public var steps: Int
     }
@@ -88,6 +90,8 @@ public enum Simulation {
         // one lost it (not the last stop scheduled before the next start: stops that fall while
         // no instance runs are skipped).
         var handedEmpty = false
+        // The game whose checkpoint the next instance finds damaged (``SimulatedDay/Restart/damagedCheckpoint``).
+        var handedDamaged: Set<String> = []
         // The day's last instance finished on its own (not cut short or stuck).
         var finished = false
         // The day's last run stopped while the sender was down or the disk full: when its input
@@ -109,11 +113,15 @@ public enum Simulation {
             let started = from
             let instance = instances.count + 1
             let limit = stop?.at ?? day.start.addingTimeInterval(dayLimit)
-            /// The next instance's state directory: this one's as it stands (torn or not), or an
-            /// empty one when the machine was lost.
+            let damagedHere = handedDamaged
+            handedDamaged = []
+            /// The next instance's state directory: this one's as it stands (torn or not, a game's
+            /// checkpoint damaged or not), or an empty one when the machine was lost.
             func handOver(_ stop: SimulatedDay.Restart, tearing: UInt64?) {
                 try? FileManager.default.createDirectory(at: next, withIntermediateDirectories: true)
-                if !stop.lostState { copy(directory, to: next, tearing: tearing) }
+                guard !stop.lostState else { return }
+                copy(directory, to: next, tearing: tearing)
+                if stop.damagedCheckpoint, let game = damage(next, of: day.games.map(\.game.id), choosing: jitter) { handedDamaged = [game] }
             }
             let ending = SimulationExecutor.run(
                 on: clock, until: limit, jobs: random.below(40), shuffling: shuffled ? jitter ^ 0x5DEE_CE66_D1CE_5EED : nil, steps: &steps, killed: {
@@ -130,7 +138,7 @@ public enum Simulation {
                     inputEnded: { told.inputEnded(instance, at: clock.now) })
             }
             instances.append(Instance(
-                started: started, lostStateBefore: handedEmpty,
+                started: started, lostStateBefore: handedEmpty, lostGamesBefore: damagedHere,
                 killedBefore: killed))
             switch ending {
             case .finished:
@@ -190,7 +198,8 @@ public enum Simulation {
                 deliveredAt: sender.deliveredAt.count == sender.records.count ? own.map { sender.deliveredAt[$0] } : [],
                 otherLanes: sender.deliveredAt.count != sender.records.count || day.platforms.count == 1 ? []
                     : sender.records.indices.filter { sender.records[$0].platform != platform }.map { (sender.records[$0], sender.deliveredAt[$0]) },
-                instances: instances.map(\.started), lostState: instances.map(\.lostStateBefore), kills: instances.map(\.killedBefore),
+                instances: instances.map(\.started), lostState: instances.map(\.lostStateBefore), lostGames: instances.map(\.lostGamesBefore),
+                kills: instances.map(\.killedBefore),
                 openChannels: platform == day.platform ? sender.openChannels : [], strays: platform == day.platform ? sender.strays : [],
                 tried: sender.tried.filter { $0.platform == platform }, moment: moment, booked: platform == .ios ? booked : [:])
             checker.checkAll()
@@ -215,7 +224,7 @@ public enum Simulation {
         if !violations.isEmpty {
             // What the day's instances went through, for whoever reads the failure.
             let restarts = day.restarts.map {
-                "+\(Int($0.at.timeIntervalSince(day.start))) s\($0.lostState ? " state lost" : "")\($0.tornJournal ? " torn" : "")"
+                "+\(Int($0.at.timeIntervalSince(day.start))) s\($0.lostState ? " state lost" : "")\($0.tornJournal ? " torn" : "")\($0.damagedCheckpoint ? " checkpoint damaged" : "")"
             }
             violations.append("(instances started \(instances.count); kills \(restarts.isEmpty ? "none" : restarts.joined(separator: ", ")))")
         }
@@ -224,7 +233,8 @@ public enum Simulation {
             faults: day.faults, checks: checks + told.restoresChecked, violations: violations, records: sender.records,
             pushes: sender.records.count,
             instances: instances.count, simulatedSeconds: clock.now.timeIntervalSince(day.start), answers: cdn.answers,
-            reports: told.all, channelsMade: sender.channelsMade, instanceStarts: instances.map(\.started), steps: steps)
+            reports: told.all, channelsMade: sender.channelsMade, instanceStarts: instances.map(\.started),
+            damagedCheckpoints: instances.map { $0.lostGamesBefore.sorted() }, steps: steps)
     }
 
     /// The iOS lane's booked priority 10s of each game in `directory` (``SimulationInvariants/checkBooked()``).
@@ -244,6 +254,8 @@ public enum Simulation {
     private struct Instance {
         var started: Date
         var lostStateBefore: Bool
+        /// Games whose checkpoint it found damaged.
+        var lostGamesBefore: Set<String>
         /// When the instance before it was killed (nil for the first, and for the run once the
         /// sender is back).
         var killedBefore: Date?
@@ -267,6 +279,20 @@ public enum Simulation {
         var torn = data
         torn.append(contentsOf: last.prefix(cut))
         try? torn.write(to: url)
+    }
+
+    /// Damages the checkpoint of one of `games` in `directory` (one that has one, chosen by
+    /// `choosing`): only the first half of its bytes is left, which no reader takes. Returns the
+    /// game, or nil when none has a checkpoint there.
+    static func damage(_ directory: URL, of games: [String], choosing: UInt64) -> String? {
+        guard let store = try? CheckpointStore(directory: directory) else { return nil }
+        let kept = games.filter { FileManager.default.fileExists(atPath: store.url(for: $0).path) }
+        guard !kept.isEmpty else { return nil }
+        let game = kept[Int((choosing / 11) % UInt64(kept.count))]
+        let url = store.url(for: game)
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        try? data.prefix(data.count / 2).write(to: url)
+        return game
     }
 
     /// One instance of the service: restores its state directory, then follows the day's games

@@ -17,8 +17,14 @@ public struct SimulationInvariants {
     /// When each instance started, and whether it started without the state before it.
     let instances: [Date]
     let lostState: [Bool]
+    /// The games whose checkpoint each instance found damaged (``SimulatedDay/Restart/damagedCheckpoint``):
+    /// each started afresh there, as after a lost state directory, alone.
+    let lostGames: [Set<String>]
     /// When instances started on an empty state directory (a lost machine), in order.
     let resets: [Date]
+    /// When instances started without a game's state, by game, where a damaged checkpoint lost
+    /// it alone (else ``resets``).
+    let gameResets: [String: [Date]]
     /// When the instance before each was killed (nil: none was, or the run came once the
     /// sender was back).
     let kills: [Date?]
@@ -44,7 +50,7 @@ public struct SimulationInvariants {
 
     init(
         day: SimulatedDay, records: [PushRecord], deliveredAt: [Date] = [], otherLanes: [(record: PushRecord, at: Date)] = [],
-        instances: [Date], lostState: [Bool], kills: [Date?], openChannels: Set<String>, strays: [String] = [],
+        instances: [Date], lostState: [Bool], lostGames: [Set<String>] = [], kills: [Date?], openChannels: Set<String>, strays: [String] = [],
         tried: [PushRecord] = [], moment: TimeInterval = Simulation.defaultMoment, booked: [String: Booked] = [:]
     ) {
         self.booked = booked
@@ -61,6 +67,13 @@ public struct SimulationInvariants {
         self.instances = instances
         self.lostState = lostState
         resets = zip(instances, lostState).filter(\.1).map(\.0)
+        let lostGames = lostGames.count == instances.count ? lostGames : instances.map { _ in [] }
+        self.lostGames = lostGames
+        var gameResets: [String: [Date]] = [:]
+        for game in Set(lostGames.joined()) {
+            gameResets[game] = instances.indices.filter { lostState[$0] || lostGames[$0].contains(game) }.map { instances[$0] }
+        }
+        self.gameResets = gameResets
         self.openChannels = openChannels
     }
 
@@ -168,8 +181,7 @@ public struct SimulationInvariants {
     /// (an end not charged, a refund of one that went) lets a later push spend past Apple's
     /// budget, which drops it unseen.
     mutating func checkBooked() {
-        let last = resets.count
-        let tens = Dictionary(grouping: (records + tried.values.joined()).filter { $0.priority == 10 && directory(of: $0) == last }, by: \.game)
+        let tens = Dictionary(grouping: (records + tried.values.joined()).filter { $0.priority == 10 && directory(of: $0) == resets(of: $0.game).count }, by: \.game)
         for (game, book) in booked.sorted(by: { $0.key < $1.key }) {
             let hour = book.now.addingTimeInterval(-3600)
             // What left a second inside the hour's edge: a push's record and its booking name one moment.
@@ -181,14 +193,27 @@ public struct SimulationInvariants {
 
     /// Whether the instance on state directory `index` (from 0) was killed after `moment`, and
     /// the next instance started without its state.
-    func killed(leaving index: Int, after moment: Date) -> Bool {
+    func killed(leaving index: Int, of game: String, after moment: Date) -> Bool {
+        let resets = resets(of: game)
         guard index < resets.count, let next = instances.firstIndex(of: resets[index]), let kill = kills[next] else { return false }
         return kill >= moment
     }
 
-    /// Which state directory sent `record`: 0 for the day's first, one more after each lost one.
+    /// Which state directory sent `record`: 0 for the day's first, one more after each lost one
+    /// (or each that lost its game's checkpoint alone).
     func directory(of record: PushRecord) -> Int {
-        resets.filter { $0 <= record.sentAt }.count
+        resets(of: record.game).filter { $0 <= record.sentAt }.count
+    }
+
+    /// When instances started without `game`'s state: on an empty state directory, or on one
+    /// whose checkpoint of the game was damaged.
+    func resets(of game: String) -> [Date] {
+        gameResets[game] ?? resets
+    }
+
+    /// Whether instance `index` started without `game`'s state.
+    func lost(_ game: String, at index: Int) -> Bool {
+        lostState[index] || lostGames[index].contains(game)
     }
 
     /// The last push carries the feed's score; a final ends its game exactly once (once per state
@@ -244,7 +269,7 @@ public struct SimulationInvariants {
             var distinct: [String: Int] = [:]
             for end in ends { distinct[end.key] = end.priority }
             let priorities = distinct.values.sorted()
-            let which = resets.isEmpty ? "" : " from state directory \(index + 1)"
+            let which = resets(of: plan.game.id).isEmpty ? "" : " from state directory \(index + 1)"
             let states = Self.distinctStates(ends)
             check(states == 1, "game \(id): \(states) different final ends\(which)")
             check(priorities == [10] || priorities == [5] || priorities == [5, 10],
@@ -294,7 +319,7 @@ public struct SimulationInvariants {
                 if let end = endOf[from] { return !record.showsSameState(as: end) }
                 let notOlder = record.sourceTime.flatMap { start in firstEnd.sourceTime.map { start >= $0 } } ?? record.showsSameState(as: firstEnd)
                 return !(record.state.phase == .final && record.state.homeScore == firstEnd.state.homeScore
-                    && record.state.awayScore == firstEnd.state.awayScore && notOlder && killed(leaving: from, after: record.sentAt))
+                    && record.state.awayScore == firstEnd.state.awayScore && notOlder && killed(leaving: from, of: plan.game.id, after: record.sentAt))
             }
             check(after.isEmpty, "game \(id): \(after.count) pushes after its final end (first: \(after.first?.event.rawValue ?? "") seq \(after.first?.seq ?? 0))")
         }
@@ -323,6 +348,8 @@ public struct SimulationInvariants {
         func checkHours(_ times: [Date], limit: Int, _ what: String) {
             var start = 0
             for (index, time) in times.enumerated() {
+                // Counted afresh only after a lost state directory: a game whose checkpoint was
+                // damaged alone is known to be lost, and its policy counts the hour as spent.
                 while times[start] <= time.addingTimeInterval(-3600) || resets.contains(where: { times[start] < $0 && $0 <= time }) { start += 1 }
                 check(index - start + 1 <= limit, "game \(plan.game.id): \(index - start + 1) \(what) within an hour (budget \(limit))")
             }
@@ -427,7 +454,7 @@ public struct SimulationInvariants {
     mutating func checkFinalsWhileDown(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
         guard let lastLine = plan.lastAction else { return }
         let final = plan.path == .serve ? lastLine : max(lastLine, plan.finalAt ?? lastLine)
-        for (index, started) in instances.enumerated().dropFirst() where !lostState[index] {
+        for (index, started) in instances.enumerated().dropFirst() where !lost(plan.game.id, at: index) {
             // The kill that this instance followed (none for the run after the day's last).
             guard let killed = kills[index],
                   killed < lastLine, final < started, (plan.join ?? .distantPast) < killed
@@ -763,7 +790,7 @@ public struct SimulationInvariants {
         // A join while no instance ran (the one before killed, the next not yet started) is the
         // next instance's: its poller asks first as it starts (seed 73, day 91).
         let join = plan.join.map { join in zip(instances, kills).first { started, killed in (killed ?? .distantFuture) <= join && join < started }?.0 ?? join }
-        let starts = zip(instances, lostState).filter(\.1).map(\.0) + [join].compactMap { $0 }
+        let starts = resets(of: plan.game.id) + [join].compactMap { $0 }
         return starts.compactMap { started in
             // The latest the first answer can come: through the troubles the start falls in, each
             // and the interval after it (a trouble's range leaves its last interval out: a request

@@ -399,6 +399,29 @@ struct LiveDayScenarioTests {
         #expect(outcome.instances == 4)
     }
 
+    /// kill -9 twice mid-day, polled and served games alike, and each restart finds one game's
+    /// checkpoint damaged (half its bytes): that game starts afresh as after a lost state
+    /// directory, alone (its numbering past the lost file's, its hour's budget counted as spent),
+    /// and every invariant holds for it as for a fresh instance's games, the others' as restored.
+    @Test(arguments: withAndroidToken)
+    func aDamagedCheckpointStartsItsGameAfreshAlone(_ mode: Lane) async throws {
+        var games = Self.games(apart: 600)
+        for index in games.indices where index % 2 == 1 { games[index].path = .serve }
+        let middle = games[games.count / 2]
+        let day = SimulatedDay(
+            scripted: games, mode: mode.mode, platform: mode.platform,
+            restarts: [
+                SimulatedDay.Restart(at: middle.moment(0.3), damagedCheckpoint: true),
+                SimulatedDay.Restart(at: middle.moment(0.7), downFor: 300, tornJournal: true, damagedCheckpoint: true),
+            ], pollInterval: 60)
+        #expect(day.faults["damaged checkpoint"] == 2)
+        let outcome = try await Self.run(day)
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games)
+        #expect(outcome.instances == 3)
+        #expect(outcome.damagedCheckpoints.map(\.count) == [0, 1, 1], "each restart found one game's checkpoint damaged")
+    }
+
     /// Both lock screens from one fold (`--platform ios,android`), through the same three kills
     /// (two journals torn), a join, polled and served games, in both iOS modes: each lane keeps
     /// every invariant as its platform's alone, and every game ends with its final on both.
