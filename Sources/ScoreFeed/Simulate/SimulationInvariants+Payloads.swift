@@ -86,9 +86,23 @@ extension SimulationInvariants {
     }
 
     /// What the record's state shows on the lock screen, as a payload writes it: the score, the
-    /// period and the phase.
+    /// period, each team's fouls, bonus and timeouts left (the phase, the clock and the sides
+    /// apart).
     private static func shown(_ state: GameAttributes.ContentState) -> [(key: String, value: String)] {
-        [("homeScore", String(state.homeScore)), ("awayScore", String(state.awayScore)), ("period", String(state.period))]
+        [("homeScore", String(state.homeScore)), ("awayScore", String(state.awayScore)), ("period", String(state.period)),
+         ("homeFouls", String(state.homeFouls)), ("awayFouls", String(state.awayFouls)),
+         ("homeInBonus", String(state.homeInBonus)), ("awayInBonus", String(state.awayInBonus)),
+         ("homeTimeouts", String(state.homeTimeouts)), ("awayTimeouts", String(state.awayTimeouts))]
+    }
+
+    /// What is wrong with the sides `payload` writes against the record's `state`: who has the
+    /// ball and who scored last, each written when known and absent when not (`quote`: as in
+    /// ``holds(_:_:in:quote:)``).
+    private static func sideProblems(_ state: GameAttributes.ContentState, in payload: Data, quote: String = "\"") -> [String] {
+        [("possession", state.possession), ("lastScorer", state.lastScorer)].compactMap { key, side in
+            guard let side else { return has(quote + key + quote + ":", in: payload) ? "a \(key) the record has not" : nil }
+            return holds(key, quote + side.rawValue + quote, in: payload, quote: quote) ? nil : "no \(key) \(side.rawValue)"
+        }
     }
 
     /// What in an iOS push's request is not what its record says, or not what APNs takes
@@ -114,6 +128,7 @@ extension SimulationInvariants {
         if !holds("phase", "\"\(push.state.phase.rawValue)\"", in: payload) { problems.append("no phase \(push.state.phase.rawValue)") }
         for (key, value) in shown(push.state) where !holds(key, value, in: payload) { problems.append("no \(key) \(value)") }
         if let problem = clockProblem(push.state.clock, in: payload) { problems.append(problem) }
+        problems += sideProblems(push.state, in: payload)
         if push.event == .start, !holds("attributes-type", "\"GameAttributes\"", in: payload) { problems.append("a start without attributes-type") }
         return problems
     }
@@ -144,6 +159,7 @@ extension SimulationInvariants {
         if !holds("phase", escaped + push.state.phase.rawValue + escaped, in: payload, quote: escaped) { problems.append("no state phase \(push.state.phase.rawValue)") }
         for (key, value) in shown(push.state) where !holds(key, value, in: payload, quote: escaped) { problems.append("no state \(key) \(value)") }
         if let problem = clockProblem(push.state.clock, in: payload, quote: escaped) { problems.append("state " + problem) }
+        problems += sideProblems(push.state, in: payload, quote: escaped).map { "state " + $0 }
         return problems
     }
 }

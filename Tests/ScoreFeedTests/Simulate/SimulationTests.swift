@@ -613,6 +613,18 @@ struct SimulationTests {
         var priority = update
         priority.priority = update.priority == 10 ? 5 : 10
         #expect(problems(priority).contains { $0.contains("priority") }, "\(problems(priority))")
+        var fouls = update
+        fouls.state.awayFouls += 1
+        #expect(problems(fouls).contains { $0.contains("awayFouls \(fouls.state.awayFouls)") }, "\(problems(fouls))")
+        var timeouts = update
+        timeouts.state.homeTimeouts += 1
+        #expect(problems(timeouts).contains { $0.contains("homeTimeouts \(timeouts.state.homeTimeouts)") }, "\(problems(timeouts))")
+        var ball = update
+        ball.state.possession = update.state.possession.map(\.opponent) ?? .home
+        #expect(problems(ball).contains { $0.contains("possession") }, "\(problems(ball))")
+        var scorer = update
+        scorer.state.lastScorer = nil
+        #expect(update.state.lastScorer == nil || problems(scorer).contains { $0.contains("lastScorer the record has not") }, "\(problems(scorer))")
         for clock in [GameClock.stopped(seconds: 7), .running(endsAt: update.sentAt.addingTimeInterval(100))] {
             var shown = update
             shown.state.clock = clock
