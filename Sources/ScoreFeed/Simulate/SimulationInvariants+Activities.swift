@@ -14,6 +14,8 @@ extension SimulationInvariants {
         for record in mine {
             switch record.event {
             case .start:
+                // Shown now, not when the device's budget or Doze allows.
+                check(record.priority == 10, "game \(plan.game.id): start seq \(record.seq) at priority \(record.priority)")
                 started = true
             case .update:
                 check(started, "game \(plan.game.id): update seq \(record.seq) delivered with no activity started\(lastEnd == nil ? "" : " since its end seq \(lastEnd?.seq ?? 0)")")

@@ -3,8 +3,9 @@ import ScoreFeedModel
 
 extension SimulationInvariants {
     /// What a device gets is what the record says: every push's request carries the record's
-    /// event, timestamp, priority, score, period, phase and game clock, and a final's alert names
-    /// its winner (read in its bytes, not by ScoreFeed's
+    /// event, timestamp, priority, score, period, phase, game clock, fouls, bonus, timeouts, ball
+    /// and last scorer (an iOS start its attributes and alert), and a final's alert names its
+    /// winner (read in its bytes, not by ScoreFeed's
     /// reader), with the headers and fields APNs or FCM take (`apns-push-type`, the topic or
     /// channel, a canonical `apns-id`; FCM's `android.priority`, and its `collapse_key` on a
     /// `NORMAL` update alone). The other checks read the
@@ -129,7 +130,12 @@ extension SimulationInvariants {
         for (key, value) in shown(push.state) where !holds(key, value, in: payload) { problems.append("no \(key) \(value)") }
         if let problem = clockProblem(push.state.clock, in: payload) { problems.append(problem) }
         problems += sideProblems(push.state, in: payload)
-        if push.event == .start, !holds("attributes-type", "\"GameAttributes\"", in: payload) { problems.append("a start without attributes-type") }
+        if push.event == .start {
+            // iOS starts an activity only from a push-to-start with its attributes and an alert.
+            if !holds("attributes-type", "\"GameAttributes\"", in: payload) { problems.append("a start without attributes-type") }
+            if !has("\"attributes\":{", in: payload) { problems.append("a start without attributes") }
+            if !has("\"alert\":", in: payload) { problems.append("a start without its alert") }
+        }
         return problems
     }
 
@@ -145,6 +151,8 @@ extension SimulationInvariants {
         where !holds(key, "\"\(value)\"", in: payload) {
             problems.append("no data.\(key) \(value)")
         }
+        // The app makes the notification from every message's attributes.
+        if !has("\"attributes\":\"", in: payload) { problems.append("no data.attributes") }
         let priority = push.priority == 10 ? "HIGH" : "NORMAL"
         if !holds("priority", "\"\(priority)\"", in: payload) { problems.append("no android.priority \(priority)") }
         // A NORMAL update collapses to the game's newest in FCM (a phone in Doze gets one, not

@@ -528,6 +528,12 @@ struct SimulationTests {
         #expect(outcome.records.first?.event == .start)
         let unstarted = violations { $0.removeFirst() }
         #expect(unstarted.contains { $0.contains("delivered with no activity started") }, "\(unstarted)")
+        let late = violations { records in records[0].priority = 5 }
+        #expect(late.contains { $0.contains("start seq 1 at priority 5") }, "\(late)")
+        let unnamed = violations { records in
+            records[0].payload = Data(String(decoding: records[0].payload, as: UTF8.self).replacingOccurrences(of: "\"attributes\":", with: "\"attribute\":").utf8)
+        }
+        #expect(unnamed.contains { $0.contains("no data.attributes") }, "\(unnamed)")
         let dismissed = violations { records in
             let index = records.lastIndex { $0.event == .end }!
             let sent = Int((records[index].sentAt.timeIntervalSince1970 * 1000).rounded(.down))
@@ -537,8 +543,8 @@ struct SimulationTests {
         }
         #expect(dismissed.contains { $0.contains("is dismissed 0 s after it is sent") }, "\(dismissed)")
         let alerted = try #require(outcome.records.firstIndex { SimulationInvariants.has("Lead change: ", in: $0.payload) }, "a lead change alerts")
-        let late = violations { records in records[alerted].sourceTime = records[alerted].sourceTime?.addingTimeInterval(60) }
-        #expect(late.contains { $0.contains("alerts \"Lead change: \" for a moment") }, "\(late)")
+        let stale = violations { records in records[alerted].sourceTime = records[alerted].sourceTime?.addingTimeInterval(60) }
+        #expect(stale.contains { $0.contains("alerts \"Lead change: \" for a moment") }, "\(stale)")
     }
 
     @Test func theCheckerCatchesNewsHeldBack() async throws {
