@@ -131,7 +131,7 @@ public struct SimulatedDay: Sendable {
         /// poll: the share of answers that come from a stale edge (an older copy).
         public var staleShare: Double
         /// poll: in these windows every answer comes from a stale edge, the copy of `lag` seconds
-        /// before (a test's script; a drawn day has none).
+        /// before (a test's script; on a drawn day, a storm's new instances' first polls).
         public var staleWindows: [(during: Range<Date>, lag: TimeInterval)] = []
         /// poll: as ``staleWindows``, for the boxscore alone (its edge lags while the
         /// play-by-play's answers are fresh).
@@ -313,9 +313,16 @@ public struct SimulatedDay: Sendable {
             // directory, goes on waiting. Drawn apart, so the other draws stay as they were.
             var again = SeededRandom(seed: daySeed ^ 0xFA11_0E12)
             if again.chance(0.5) {
-                restarts.append(Restart(
+                let kill = Restart(
                     at: failover.at.addingTimeInterval(failover.downFor + again.double(in: 2...45)), downFor: again.double(in: 1...30),
-                    lostState: false, tornJournal: again.chance(0.5)))
+                    lostState: false, tornJournal: again.chance(0.5))
+                restarts.append(kill)
+                // The CDN's edge answers both new instances' first polls with a copy two minutes
+                // old: older than what the lost instance showed.
+                let firstPolls = [failover.at.addingTimeInterval(failover.downFor), kill.at.addingTimeInterval(kill.downFor)]
+                for index in self.games.indices where self.games[index].path == .poll {
+                    self.games[index].staleWindows += firstPolls.map { ($0..<$0.addingTimeInterval(1), 120) }
+                }
             }
         }
         // A game's last seconds are where a stop costs most (its last period's end is held for
