@@ -27,6 +27,16 @@ struct SimulationTests {
         try await Cores.shared.using { try await OffPool.run { Simulation.run(day, stateRoot: Simulation.defaultStateRoot) } }
     }
 
+    /// What the checker says of `records` changed by `change`, as one instance of `day` that
+    /// nothing stopped delivered them.
+    static func violations(_ day: SimulatedDay, _ records: [PushRecord], _ change: (inout [PushRecord]) -> Void) -> [String] {
+        var records = records
+        change(&records)
+        var checker = SimulationInvariants(day: day, records: records, instances: [day.start], lostState: [false], kills: [nil], openChannels: [])
+        checker.checkAll()
+        return checker.violations
+    }
+
     @Test(arguments: modes)
     func theSameSeedGivesTheSameRecords(_ mode: PushRenderer.Mode) async throws {
         let first = try await Self.run(Self.options(seed: 11, days: 1, modes: [mode]))
@@ -517,13 +527,7 @@ struct SimulationTests {
         let day = SimulatedDay(scripted: [SimulatedDay.Game(game)], mode: .token, platform: .android)
         let outcome = try await Self.run(day)
         #expect(outcome.violations.isEmpty, "\(outcome.violations)")
-        func violations(_ change: (inout [PushRecord]) -> Void) -> [String] {
-            var records = outcome.records
-            change(&records)
-            var checker = SimulationInvariants(day: day, records: records, instances: [day.start], lostState: [false], kills: [nil], openChannels: [])
-            checker.checkAll()
-            return checker.violations
-        }
+        func violations(_ change: (inout [PushRecord]) -> Void) -> [String] { Self.violations(day, outcome.records, change) }
         #expect(violations { _ in }.isEmpty)
         #expect(outcome.records.first?.event == .start)
         let unstarted = violations { $0.removeFirst() }
@@ -562,11 +566,7 @@ struct SimulationTests {
         let outcome = try await Self.run(calm)
         #expect(outcome.violations.isEmpty, "\(outcome.violations)")
         func stale(_ change: (inout [PushRecord]) -> Void) -> [String] {
-            var records = outcome.records
-            change(&records)
-            var checker = SimulationInvariants(day: calm, records: records, instances: [calm.start], lostState: [false], kills: [nil], openChannels: [])
-            checker.checkAll()
-            return checker.violations.filter { $0.contains("no push showed it or newer for") }
+            Self.violations(calm, outcome.records, change).filter { $0.contains("no push showed it or newer for") }
         }
         for plan in calm.games {
             let shown = outcome.records.filter { $0.game == plan.game.id && $0.event == .update }.map(\.sentAt)
