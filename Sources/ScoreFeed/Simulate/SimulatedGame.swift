@@ -161,7 +161,7 @@ public struct SimulatedGame: Sendable {
     /// in the order of their times), the places in `events` where the lead changes hands or
     /// the score becomes tied in the last two minutes of the fourth period or later, and those
     /// where an overtime goes live.
-    private static func folded(_ events: [GameEvent], start: Date) -> (scores: [Scored], decisive: [Int], overtimes: [Int]) {
+    private static func folded(_ events: [GameEvent], start: Date) -> Folded {
         var fold = GameFold()
         var scores: [Scored] = []
         var decisive: [Int] = []
@@ -188,8 +188,11 @@ public struct SimulatedGame: Sendable {
         folded(events, start: .distantPast).decisive
     }
 
+    /// What ``folded(_:start:)`` finds in a game's events.
+    private typealias Folded = (scores: [Scored], decisive: [Int], overtimes: [Int])
+
     /// ``alertMoments`` of `events`, from their fold.
-    private static func alertMoments(_ events: [GameEvent], _ folded: (scores: [Scored], decisive: [Int], overtimes: [Int])) -> [(time: Date, overtime: Bool)] {
+    private static func alertMoments(_ events: [GameEvent], _ folded: Folded) -> [(time: Date, overtime: Bool)] {
         (folded.decisive.map { (events[$0].time, false) } + folded.overtimes.map { (events[$0].time, true) }).sorted { $0.time < $1.time }
     }
 

@@ -17,13 +17,10 @@ public struct SimulationInvariants {
     /// When each instance started, and whether it started without the state before it.
     let instances: [Date]
     let lostState: [Bool]
-    /// The games whose checkpoint each instance found damaged (``SimulatedDay/Restart/damagedCheckpoint``):
-    /// each started afresh there, as after a lost state directory, alone.
-    let lostGames: [Set<String>]
     /// When instances started on an empty state directory (a lost machine), in order.
     let resets: [Date]
-    /// When instances started without a game's state, by game, where a damaged checkpoint lost
-    /// it alone (else ``resets``).
+    /// When instances started without a game's state, by game, where a damaged checkpoint
+    /// (``SimulatedDay/Restart/damagedCheckpoint``) lost it alone (else ``resets``).
     let gameResets: [String: [Date]]
     /// When the instance before each was killed (nil: none was, or the run came once the
     /// sender was back).
@@ -67,11 +64,10 @@ public struct SimulationInvariants {
         self.instances = instances
         self.lostState = lostState
         resets = zip(instances, lostState).filter(\.1).map(\.0)
-        let lostGames = lostGames.count == instances.count ? lostGames : instances.map { _ in [] }
-        self.lostGames = lostGames
         var gameResets: [String: [Date]] = [:]
         for game in Set(lostGames.joined()) {
-            gameResets[game] = instances.indices.filter { lostState[$0] || lostGames[$0].contains(game) }.map { instances[$0] }
+            gameResets[game] = instances.indices.filter { lostState[$0] || lostGames.indices.contains($0) && lostGames[$0].contains(game) }
+                .map { instances[$0] }
         }
         self.gameResets = gameResets
         self.openChannels = openChannels
@@ -213,7 +209,7 @@ public struct SimulationInvariants {
 
     /// Whether instance `index` started without `game`'s state.
     func lost(_ game: String, at index: Int) -> Bool {
-        lostState[index] || lostGames[index].contains(game)
+        resets(of: game).contains(instances[index])
     }
 
     /// The last push carries the feed's score; a final ends its game exactly once (once per state
