@@ -96,6 +96,8 @@ breaks=(
   "the channel cap counting deleted channels|Sources/ScoreFeed/Channel/ChannelBoard.swift|channels.values.filter(\\.isLive).count + reserved|channels.count + reserved"
   # session 44: six of the seven above caught, not the alert window (starts, Android's dismiss_after, update alerts, --max-channels days, damaged
   # checkpoints, a storm's failover killed in its first minute with stale first answers; simulate-session44.txt)
+  # session 45: the alert window caught too, 11 of 240 (the alert check states its own 30 s; serve's input stalls across a
+  # decisive moment; simulate-session45.txt)
 )
 status=0
 for entry in "${breaks[@]}"; do

@@ -114,6 +114,10 @@ public struct SimulatedDay: Sendable {
         public var join: Date?
         /// serve: the backlog of a join or a restart comes in this many batches.
         public var backlogBatches: Int
+        /// serve: the lines that appear in these windows are held back and handed in at once at
+        /// the window's end, as a relay that stalls and then flushes sends them: one arrival that
+        /// spans more than a live moment, and not a join.
+        public var stalls: [Range<Date>] = []
         /// poll: the CDN's endpoints answer 503 in these windows, time out in these, and answer
         /// garbage in these.
         public var outages: [Range<Date>]
@@ -432,6 +436,16 @@ public struct SimulatedDay: Sendable {
         if mode == .broadcastPerGame, platform == .ios, activities.chance(0.25) {
             maxChannels = max(1, games.count - activities.int(in: 1...3))
         }
+        // On a `serve` game in two the input stalls across one of the game's decisive moments
+        // (a late lead change or tie) and flushes half a minute to three minutes after it: the
+        // catch-up holds the moment and later plays, so its alert is news no more. Drawn apart.
+        var relay = SeededRandom(seed: daySeed ^ 0x57A1_1ED0)
+        for index in self.games.indices where self.games[index].path == .serve {
+            let plan = self.games[index]
+            guard relay.chance(0.5), !plan.game.decisiveMoments.isEmpty else { continue }
+            let moment = plan.firstAction.addingTimeInterval(plan.game.decisiveMoments[relay.below(plan.game.decisiveMoments.count)])
+            self.games[index].stalls = [moment.addingTimeInterval(-relay.double(in: 0...20))..<moment.addingTimeInterval(relay.double(in: 35...180))]
+        }
     }
 
     /// Faults of this day, by kind.
@@ -443,6 +457,7 @@ public struct SimulatedDay: Sendable {
             count("game via \(plan.path.rawValue)")
             if plan.join != nil { count("join") }
             if plan.backlogBatches > 1 && plan.path == .serve { count("split backlog") }
+            count("stalled input", plan.stalls.count)
             switch plan.fate {
             case .plays: break
             case .postponed: count("postponed")

@@ -386,23 +386,31 @@ public enum Simulation {
     }
 
     /// What `serve` reads of `plan`'s lines (by their places in the game's lines) in an instance
-    /// started at `started`, and when: each line when it appears, and what appeared before the
+    /// started at `started`, and when: each line when it appears, what appeared before the
     /// instance started (or before the game was joined) at once, in the game's number of batches
-    /// a millisecond apart.
+    /// a millisecond apart, and what appeared in a stall of the input at its end, at once.
     static func input(of plan: SimulatedDay.Game, from started: Date) -> [(at: Date, lines: [Int])] {
         let joined = max(plan.join ?? .distantPast, started)
         var input: [(at: Date, lines: [Int])] = []
         var backlog: [Int] = []
+        var held: [Int: [Int]] = [:]
         for (number, (offset, _)) in plan.game.lines.enumerated() {
             // The header comes at tip-off, the events as they happen.
             let at = number == 0 ? plan.tipOff : plan.firstAction.addingTimeInterval(offset)
-            if at <= joined { backlog.append(number) } else { input.append((at, [number])) }
+            if at <= joined {
+                backlog.append(number)
+            } else if let stall = plan.stalls.firstIndex(where: { $0.lowerBound <= at && at <= $0.upperBound }) {
+                held[stall, default: []].append(number)
+            } else {
+                input.append((at, [number]))
+            }
         }
         let size = max(1, (backlog.count + plan.backlogBatches - 1) / plan.backlogBatches)
         let parts = stride(from: 0, to: backlog.count, by: size).enumerated().map { part, start in
             (joined.addingTimeInterval(Double(part) * 1e-3), Array(backlog[start..<min(backlog.count, start + size)]))
         }
-        return parts + input
+        let flushed = held.sorted { $0.key < $1.key }.map { (plan.stalls[$0.key].upperBound, $0.value) }
+        return (parts + input + flushed).sorted { $0.at < $1.at }
     }
 
     /// What the pollers of a day told, from the tasks of one instance at a time.

@@ -31,10 +31,15 @@ extension SimulationInvariants {
         }
     }
 
+    /// Feed seconds before the newest event a push shows within which an alert's moment is still
+    /// news: the product's rule (``Coalescer/arrivalAlertWindow``), stated here apart, so that a
+    /// build whose window is another breaks the check instead of moving it.
+    public static let alertWindow: TimeInterval = 30
+
     /// An update's alert says what just happened: a lead change or tie late in the game, or an
-    /// overtime under way, no more than ``Coalescer/arrivalAlertWindow`` of feed time before the
-    /// newest event the push shows (a catch-up's moments already past bring no alert). Read in
-    /// the payload's bytes (an alert's title). `pushes`: the game's records, each once.
+    /// overtime under way, no more than ``alertWindow`` of feed time before the newest event the
+    /// push shows (a catch-up's moments already past bring no alert). Read in the payload's bytes
+    /// (an alert's title). `pushes`: the game's records, each once.
     mutating func checkAlerts(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
         let moments = plan.game.alertMoments
         for push in pushes where push.event != .end {
@@ -42,7 +47,7 @@ extension SimulationInvariants {
             for (title, overtime) in [("Lead change: ", false), ("Overtime: ", true)] where Self.has(title, in: push.payload) {
                 let moment = moments.last { $0.overtime == overtime && $0.time <= shown.addingTimeInterval(0.001) }
                 let before = moment.map { shown.timeIntervalSince($0.time) }
-                check(before.map { $0 <= Coalescer.arrivalAlertWindow + 0.001 } ?? false,
+                check(before.map { $0 <= Self.alertWindow + 0.001 } ?? false,
                       "game \(plan.game.id): \(push.event.rawValue) seq \(push.seq) alerts \"\(title)\" for "
                           + (before.map { "a moment \(Int($0)) s of feed time before the newest event it shows" } ?? "no such moment in the feed"))
             }

@@ -711,7 +711,7 @@ public struct SimulationInvariants {
     /// interval (serve: none) and ``freshnessSlack``, its first too (a poller
     /// that follows a game from before tip-off polls at its interval through the pregame 404s).
     /// Not counted where something explains a wait: the feed failing (an outage, time-outs,
-    /// garbage, and the poller's backoff after) or a stale edge that may answer any poll; news
+    /// garbage, and the poller's backoff after; `serve`'s input stalled) or a stale edge that may answer any poll; news
     /// from before a join (the join's catch-up shows it); a restart or the sender down, or
     /// failing this game's pushes alone (and its retries after), around the news (another game's
     /// pushes failing alone excuse nothing); a slow sender (a batch waits for its games'
@@ -807,7 +807,8 @@ public struct SimulationInvariants {
     /// what the trouble adds beyond the interval the freshness check allows anyway: a short
     /// trouble adds little, a long one up to the backoff's longest wait.
     /// (Counted from each trouble alone, a poller that never forgets its failures waits the
-    /// longest after every trouble of its game, and is caught.)
+    /// longest after every trouble of its game, and is caught.) A `serve` game's troubles are its
+    /// input's stalls.
     public static func feedTroubles(_ plan: SimulatedDay.Game, interval: TimeInterval, requestTimeout: TimeInterval) -> [Range<Date>] {
         let schedule = PollSchedule(interval: interval, backoff: Self.expectedPollBackoff)
         // The longest the poller's own schedule waits after `failures` in a row (an outage's
@@ -833,7 +834,8 @@ public struct SimulationInvariants {
                 merged.append((trouble, timesOut))
             }
         }
-        return merged.map { trouble in
+        // A stalled `serve` input holds its news until it flushes them (``SimulatedDay/Game/stalls``).
+        return plan.stalls + merged.map { trouble in
             let failures = min(capped, 1 + Int(trouble.during.upperBound.timeIntervalSince(trouble.during.lowerBound) / schedule.interval))
             // A request started in the trouble answers (up to a time-out after it), then waits.
             let after = (trouble.timesOut ? requestTimeout : 0) + longestWait(afterFailures: failures) - schedule.interval

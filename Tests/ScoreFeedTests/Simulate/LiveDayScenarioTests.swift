@@ -190,6 +190,36 @@ struct LiveDayScenarioTests {
         }
     }
 
+    /// `serve`'s input stalls across each game's last late lead change or tie and flushes once a
+    /// play more than 45 s of feed time after it is in: one arrival, not a join, whose moment is
+    /// past. Its moment shows the present, and no push alerts for the lead change (the alert
+    /// check holds the rest). Built with the coalescer's alert window at an hour, the flushes
+    /// alert for moments a minute and more old.
+    @Test(arguments: withAndroidToken)
+    func aStalledInputsFlushAlertsForNoMomentPast(_ mode: Lane) async throws {
+        var games: [SimulatedDay.Game] = []
+        for var plan in Self.games(.serve) {
+            let offsets = plan.game.lines.dropFirst().map(\.offset)
+            guard let moment = plan.game.decisiveMoments.last(where: { moment in offsets.contains { $0 > moment + 45 } }),
+                  let later = offsets.first(where: { $0 > moment + 45 })
+            else { continue }
+            plan.stalls = [plan.firstAction.addingTimeInterval(moment - 5)..<plan.firstAction.addingTimeInterval(later + 1)]
+            games.append(plan)
+        }
+        try #require(games.count >= 2, "real games with a late lead change or tie")
+        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, pollInterval: 120))
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games)
+        for plan in games {
+            let flushed = plan.stalls[0].upperBound
+            let mine = outcome.records.filter { $0.game == plan.game.id && $0.sentAt >= flushed }
+            let moment = Self.checkMoment(mine, "\(mode) \(plan.game.id) at the flush")
+            #expect(Self.score(moment.last) == Self.statedByLines(plan, at: flushed), "\(plan.game.id): the present")
+            let alerted = moment.filter { String(decoding: $0.payload, as: UTF8.self).contains("Lead change: ") }
+            #expect(alerted.isEmpty, "\(mode) \(plan.game.id): the flush alerts for a lead change \(Int(flushed.timeIntervalSince(plan.stalls[0].lowerBound)) - 5) s past")
+        }
+    }
+
     /// The instance is killed between the parts of each game's join backlog and restarted a
     /// minute later: the catch-up it left waiting for its parts (its wait over while no instance
     /// ran) waits again for the input the restart reads, and the two are one moment. It used to be
