@@ -96,6 +96,7 @@ breaks=(
   "the channel cap counting deleted channels|Sources/ScoreFeed/Channel/ChannelBoard.swift|channels.values.filter(\\.isLive).count + reserved|channels.count + reserved"
   # session 44: six of the seven above caught, not the alert window (starts, Android's dismiss_after, update alerts, --max-channels days, damaged
   # checkpoints, a storm's failover killed in its first minute with stale first answers; simulate-session44.txt)
+  "a game's channel retry backing off to ten minutes|Sources/ScoreFeed/Channel/ChannelBoard.swift|public static let longestRetry: TimeInterval = 60|public static let longestRetry: TimeInterval = 600"
   # session 45: the alert window caught too, 11 of 240 (the alert check states its own 30 s; serve's input stalls across a
   # decisive moment; simulate-session45.txt)
 )

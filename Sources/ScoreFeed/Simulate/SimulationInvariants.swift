@@ -126,7 +126,11 @@ public struct SimulationInvariants {
     /// meanwhile at once; the game tries again on its own backoff (``ChannelBoard/longestRetry``),
     /// so a try failed just before the sink's wait is over is made again up to a minute after it.
     /// Found at seed 1, day 2708 (broadcast): a `serve` game's create 75 s after the outage.
-    public static let channelRetryTail = retryTail + ChannelBoard.longestRetry
+    public static let channelRetryTail = retryTail + expectedChannelRetry
+
+    /// The longest a game waits to try its channel work again (``ChannelBoard/longestRetry``,
+    /// written out: the check must not read the value it checks).
+    public static let expectedChannelRetry: TimeInterval = 60
 
     /// ``senderTroubles``, and the windows where the sender failed `game`'s pushes alone, with its
     /// retries' longest wait after each. Only that game's: every other game's pushes go on.
@@ -168,8 +172,9 @@ public struct SimulationInvariants {
         day.sink.gameFailing.filter { $0.game == game }.map { $0.during.lowerBound..<$0.during.upperBound.addingTimeInterval(Self.retryTail) }
     }
 
-    /// The longest the sender's queue waits between its retries (``ResilientSink``'s default).
-    static let retryTail = ResilientSink.Options().backoff.maximum
+    /// The longest the sender's queue waits between its retries (``ResilientSink``'s default
+    /// backoff, written out: the check must not read the value it checks).
+    static let retryTail: TimeInterval = 60
 
     /// The budget the policy believes in holds every priority 10 that left: in the hour before
     /// its session's last moment, the last instance's policy has booked at least as many as its

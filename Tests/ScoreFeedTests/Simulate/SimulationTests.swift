@@ -737,6 +737,9 @@ struct SimulationTests {
         #expect(SimulationInvariants.expectedPollBackoff == PollSchedule(interval: 30).backoff)
         #expect(SimulationInvariants.expectedCheckpointRetry == MatchEngine.checkpointBackoff.maximum)
         #expect(SimulationInvariants.expectedGiveUpAfter == FeedWatch.defaultGiveUpAfter)
+        #expect(SimulationInvariants.alertWindow == Coalescer.arrivalAlertWindow)
+        #expect(SimulationInvariants.expectedChannelRetry == ChannelBoard.longestRetry)
+        #expect(SimulationInvariants.retryTail == ResilientSink.Options().backoff.maximum)
     }
 
     @Test func aBroadcastPushToAChannelNotOpenIsAStray() async throws {
