@@ -115,8 +115,8 @@ public struct SimulatedDay: Sendable {
         /// serve: the backlog of a join or a restart comes in this many batches.
         public var backlogBatches: Int
         /// serve: the lines that appear in these windows are held back and handed in at once at
-        /// the window's end, as a relay that stalls and then flushes sends them: one arrival that
-        /// spans more than a live moment, and not a join.
+        /// the window's end, as a relay that stalls and then flushes sends them: one arrival,
+        /// mostly spanning more than a live moment, and not a join.
         public var stalls: [Range<Date>] = []
         /// poll: the CDN's endpoints answer 503 in these windows, time out in these, and answer
         /// garbage in these.
@@ -437,8 +437,9 @@ public struct SimulatedDay: Sendable {
             maxChannels = max(1, games.count - activities.int(in: 1...3))
         }
         // On a `serve` game in two the input stalls across one of the game's decisive moments
-        // (a late lead change or tie) and flushes half a minute to three minutes after it: the
-        // catch-up holds the moment and later plays, so its alert is news no more. Drawn apart.
+        // (a late lead change or tie) and flushes 35 s to three minutes after it: the catch-up
+        // holds the moment and, mostly, plays more than 30 s of feed time after it, so its alert
+        // is news no more (where none is that late, the alert is still news). Drawn apart.
         var relay = SeededRandom(seed: daySeed ^ 0x57A1_1ED0)
         for index in self.games.indices where self.games[index].path == .serve {
             let plan = self.games[index]

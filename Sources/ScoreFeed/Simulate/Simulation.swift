@@ -358,7 +358,8 @@ public enum Simulation {
     }
 
     /// `serve`'s input: each game's lines when they appear, a game joined late (or an instance
-    /// started late) getting what it missed at once, in its number of batches.
+    /// started late) getting what it missed at once, in its number of batches, and a stalled
+    /// input's lines at once when it flushes (``input(of:from:)``).
     static func feed(_ games: [SimulatedDay.Game], to service: GameService, from started: Date, clock: SimulatedClock) async {
         var arrivals: [(at: Date, order: Int, line: Data)] = []
         for (index, plan) in games.enumerated() {
@@ -388,7 +389,8 @@ public enum Simulation {
     /// What `serve` reads of `plan`'s lines (by their places in the game's lines) in an instance
     /// started at `started`, and when: each line when it appears, what appeared before the
     /// instance started (or before the game was joined) at once, in the game's number of batches
-    /// a millisecond apart, and what appeared in a stall of the input at its end, at once.
+    /// a millisecond apart, and what appeared in a stall of the input at its end, at once (a
+    /// restart or a join within a stall takes what it held into its backlog).
     static func input(of plan: SimulatedDay.Game, from started: Date) -> [(at: Date, lines: [Int])] {
         let joined = max(plan.join ?? .distantPast, started)
         var input: [(at: Date, lines: [Int])] = []
@@ -409,7 +411,12 @@ public enum Simulation {
         let parts = stride(from: 0, to: backlog.count, by: size).enumerated().map { part, start in
             (joined.addingTimeInterval(Double(part) * 1e-3), Array(backlog[start..<min(backlog.count, start + size)]))
         }
-        let flushed = held.sorted { $0.key < $1.key }.map { (plan.stalls[$0.key].upperBound, $0.value) }
+        // A stall flushes its lines in the order they appeared (a real feed's times can fall
+        // out of the lines' order), as live lines are read.
+        let lines = plan.game.lines
+        let flushed = held.sorted { $0.key < $1.key }.map { stall, numbers in
+            (plan.stalls[stall].upperBound, numbers.sorted { (lines[$0].offset, $0) < (lines[$1].offset, $1) })
+        }
         return (parts + input + flushed).sorted { $0.at < $1.at }
     }
 

@@ -813,7 +813,7 @@ public struct SimulationInvariants {
     /// trouble adds little, a long one up to the backoff's longest wait.
     /// (Counted from each trouble alone, a poller that never forgets its failures waits the
     /// longest after every trouble of its game, and is caught.) A `serve` game's troubles are its
-    /// input's stalls.
+    /// input's stalls, each from ``freshnessSlack`` into it to its end.
     public static func feedTroubles(_ plan: SimulatedDay.Game, interval: TimeInterval, requestTimeout: TimeInterval) -> [Range<Date>] {
         let schedule = PollSchedule(interval: interval, backoff: Self.expectedPollBackoff)
         // The longest the poller's own schedule waits after `failures` in a row (an outage's
@@ -839,8 +839,12 @@ public struct SimulationInvariants {
                 merged.append((trouble, timesOut))
             }
         }
-        // A stalled `serve` input holds its news until it flushes them (``SimulatedDay/Game/stalls``).
-        return plan.stalls + merged.map { trouble in
+        // A stalled `serve` input holds the news that appears in it until it flushes
+        // (``SimulatedDay/Game/stalls``): counted from ``freshnessSlack`` into the stall, so that
+        // news from before it, read live, is not excused (a trouble excuses what appeared up to
+        // the slack before it).
+        let stalls = plan.stalls.map { min($0.lowerBound.addingTimeInterval(freshnessSlack), $0.upperBound)..<$0.upperBound }
+        return stalls + merged.map { trouble in
             let failures = min(capped, 1 + Int(trouble.during.upperBound.timeIntervalSince(trouble.during.lowerBound) / schedule.interval))
             // A request started in the trouble answers (up to a time-out after it), then waits.
             let after = (trouble.timesOut ? requestTimeout : 0) + longestWait(afterFailures: failures) - schedule.interval
