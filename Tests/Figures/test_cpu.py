@@ -13,6 +13,7 @@ import collections
 import os
 import subprocess
 import sys
+import threading
 import time
 
 HZ = os.sysconf("SC_CLK_TCK")
@@ -45,16 +46,8 @@ def main():
     run = subprocess.Popen(["swift", "test", "--skip-build", *sys.argv[1:]], stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT)
     out = []
-
-    def drain():
-        import threading
-        def read():
-            for line in run.stdout:
-                out.append(line.decode(errors="replace"))
-        t = threading.Thread(target=read, daemon=True)
-        t.start()
-        return t
-    reader = drain()
+    reader = threading.Thread(target=lambda: out.extend(line.decode(errors="replace") for line in run.stdout), daemon=True)
+    reader.start()
     while run.poll() is None:
         for pid in os.listdir("/proc"):
             if not pid.isdigit():

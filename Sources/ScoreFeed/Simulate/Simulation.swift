@@ -395,14 +395,14 @@ public enum Simulation {
         let joined = max(plan.join ?? .distantPast, started)
         var input: [(at: Date, lines: [Int])] = []
         var backlog: [Int] = []
-        var held: [Int: [Int]] = [:]
+        var held = [[Int]](repeating: [], count: plan.stalls.count)
         for (number, (offset, _)) in plan.game.lines.enumerated() {
             // The header comes at tip-off, the events as they happen.
             let at = number == 0 ? plan.tipOff : plan.firstAction.addingTimeInterval(offset)
             if at <= joined {
                 backlog.append(number)
             } else if let stall = plan.stalls.firstIndex(where: { $0.lowerBound <= at && at <= $0.upperBound }) {
-                held[stall, default: []].append(number)
+                held[stall].append(number)
             } else {
                 input.append((at, [number]))
             }
@@ -413,11 +413,12 @@ public enum Simulation {
         }
         // A stall flushes its lines in the order they appeared (a real feed's times can fall
         // out of the lines' order), as live lines are read.
+        // (Callers order what this returns by time.)
         let lines = plan.game.lines
-        let flushed = held.sorted { $0.key < $1.key }.map { stall, numbers in
-            (plan.stalls[stall].upperBound, numbers.sorted { (lines[$0].offset, $0) < (lines[$1].offset, $1) })
+        let flushed = zip(plan.stalls, held).filter { !$0.1.isEmpty }.map { stall, numbers in
+            (stall.upperBound, numbers.sorted { (lines[$0].offset, $0) < (lines[$1].offset, $1) })
         }
-        return (parts + input + flushed).sorted { $0.at < $1.at }
+        return parts + input + flushed
     }
 
     /// What the pollers of a day told, from the tasks of one instance at a time.

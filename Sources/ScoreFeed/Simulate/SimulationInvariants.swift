@@ -716,8 +716,8 @@ public struct SimulationInvariants {
     /// interval (serve: none) and ``freshnessSlack``, its first too (a poller
     /// that follows a game from before tip-off polls at its interval through the pregame 404s).
     /// Not counted where something explains a wait: the feed failing (an outage, time-outs,
-    /// garbage, and the poller's backoff after; `serve`'s input stalled) or a stale edge that may answer any poll; news
-    /// from before a join (the join's catch-up shows it); a restart or the sender down, or
+    /// garbage, and the poller's backoff after; `serve`'s input stalled) or a stale edge that may
+    /// answer any poll; news from before a join (the join's catch-up shows it); a restart or the sender down, or
     /// failing this game's pushes alone (and its retries after), around the news (another game's
     /// pushes failing alone excuse nothing); a slow sender (a batch waits for its games'
     /// requests, and each game's pushes for its own); a broadcast game while channels are refused or down
