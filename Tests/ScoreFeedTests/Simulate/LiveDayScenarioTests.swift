@@ -195,7 +195,7 @@ struct LiveDayScenarioTests {
     /// arrival, not a join, whose moment is past. Its moment shows the present, and no push
     /// alerts for the lead change (the alert check holds the rest). Built with the coalescer's
     /// alert window at an hour, the flushes alert for moments a minute old.
-    @Test(arguments: withAndroidToken)
+    @Test(arguments: withAndroidToken + [Lane(.broadcastPerGame, .android)])
     func aStalledInputsFlushAlertsForNoMomentPast(_ mode: Lane) async throws {
         var games: [SimulatedDay.Game] = []
         for var plan in Self.games(.serve) {
