@@ -82,6 +82,8 @@ def main():
     print(f"# swift test --skip-build {' '.join(sys.argv[1:])}: {summary}")
     print(f"wall {wall:.1f} s on {os.cpu_count()} cores; the machine busy {machine:.1f} CPU-s "
           f"({100 * machine / (wall * os.cpu_count()):.0f} %), of it {sum(totals.values()):.1f} s seen in processes")
+    names = ["user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal"]
+    print("the machine's CPU-s by kind: " + ", ".join(f"{n} {d / HZ:.1f}" for n, d in zip(names, delta[:8]) if n not in ("idle",)))
     for name, secs in totals.most_common():
         if secs >= 0.5:
             print(f"{secs:8.1f} s {100 * secs / machine:5.1f} %  {counts[name]:4d} process(es)  {name}")

@@ -397,6 +397,16 @@ public struct SimulatedDay: Sendable {
             let length = choking.double(in: 60...max(61, min(1200, 0.3 * plan.game.span)))
             sink.gameFailing = [SinkFaults.GameFailure(game: plan.game.id, during: from..<from.addingTimeInterval(length))]
         }
+        // On one iOS broadcast day in two APNs' channel service is also down across a played
+        // game's channel delete (its end, then the linger), long enough for the game's own
+        // backoff to reach its longest wait: once the service is back, the delete must come soon.
+        // Drawn apart.
+        var channelService = SeededRandom(seed: daySeed ^ 0xC4A7_DE1E)
+        if mode == .broadcastPerGame, platform == .ios, !played.isEmpty, channelService.chance(0.5) {
+            let plan = played[channelService.below(played.count)]
+            let from = plan.firstAction.addingTimeInterval(plan.game.span + channelService.double(in: 0...180))
+            sink.channelOutages.append(from..<from.addingTimeInterval(channelService.double(in: 240...1500)))
+        }
         self.sink = sink
         // On one day in five the disk is full for up to twenty minutes: half the time as a played
         // game ends (its final waits for the disk; half of those the day's last played game, so

@@ -49,6 +49,9 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     private var instanceStarts: [Date] = []
     /// The channel deletes APNs answered: the game, the channel and when.
     private var deletes: [(game: String, channel: String, at: Date)] = []
+    /// When each game's channel requests reached APNs' channel service (answered or failed), in
+    /// order.
+    private var channelRequests: [String: [Date]] = [:]
 
     public init(faults: SimulatedDay.SinkFaults, seed: UInt64, clock: SimulatedClock) {
         self.faults = faults
@@ -195,8 +198,46 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         return tries
     }
 
+    /// Games whose channel work, failed in an outage of APNs' channel service, was tried again
+    /// later than `tail` after the outage's end (the sink's wait and the game's own backoff, each
+    /// at its longest), said as the checker says a violation; and how many such retries were
+    /// held to it (each a check). The tail runs from a later start of an instance (the one that
+    /// failed was killed), and from the end of another outage or of the sender's failing its
+    /// pushes that begins before it is over (a delete waits for the pushes before it). A game
+    /// that never tries again is left to the checks of its pushes.
+    public func channelsRetriedLate(tail: TimeInterval) -> (checks: Int, violations: [String]) {
+        lock.withLock {
+            var checks = 0
+            var violations: [String] = []
+            // A slow sender's sends ahead of the request add their time, as many as wait.
+            guard faults.slowest == 0 else { return (0, []) }
+            for (game, times) in channelRequests.sorted(by: { $0.key < $1.key }) {
+                var seen: Set<Date> = []
+                for outage in faults.channelOutages {
+                    // (Two outages that overlap see one failure once.)
+                    guard let failed = times.last(where: { outage.contains($0) }), seen.insert(failed).inserted,
+                          let next = times.first(where: { $0 > failed })
+                    else { continue }
+                    var from = max(outage.upperBound, instanceStarts.last { $0 > failed && $0 <= next } ?? .distantPast)
+                    // Another outage, or the sender failing, before the tail is over.
+                    let troubles = faults.channelOutages + faults.failing + faults.gameFailing.filter { $0.game == game }.map(\.during)
+                    for window in troubles.sorted(by: { $0.lowerBound < $1.lowerBound })
+                    where window.lowerBound <= from.addingTimeInterval(tail) && window.upperBound > failed {
+                        from = max(from, window.upperBound)
+                    }
+                    checks += 1
+                    guard next.timeIntervalSince(from) > tail else { continue }
+                    violations.append(
+                        "game \(game): its channel work, failed in APNs' channel outage, was tried again \(JSONText.number(next.timeIntervalSince(from))) s after the service was back (at most \(Int(tail)) s)")
+                }
+            }
+            return (checks, violations)
+        }
+    }
+
     public func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? {
         let now = self.now
+        if let game = request.game { lock.withLock { channelRequests[game, default: []].append(now) } }
         if faults.channelOutages.contains(where: { $0.contains(now) }) {
             lock.withLock {
                 failures["channel outage", default: 0] += 1

@@ -219,8 +219,9 @@ public enum Simulation {
         checks += owed == nil ? 0 : 1
         let backedOff = sender.triedTooOften(backoff: SimulatedSender.expectedBackoff)
         let lingered = sender.deletedTooSoon(linger: SimulatedSender.expectedLinger)
-        violations += told.lost + cdn.tooSoon + backedOff.violations + lingered.violations
-        checks += cdn.retryAftersChecked + backedOff.checks + lingered.checks
+        let retried = day.maxChannels == nil ? sender.channelsRetriedLate(tail: SimulationInvariants.channelRetryTail) : (checks: 0, violations: [])
+        violations += told.lost + cdn.tooSoon + backedOff.violations + lingered.violations + retried.violations
+        checks += cdn.retryAftersChecked + backedOff.checks + lingered.checks + retried.checks
         if !violations.isEmpty {
             // What the day's instances went through, for whoever reads the failure.
             let restarts = day.restarts.map {

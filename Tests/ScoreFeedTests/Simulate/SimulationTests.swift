@@ -727,6 +727,33 @@ struct SimulationTests {
         #expect(lingered.violations.isEmpty == kept, "\(lingered.violations)")
     }
 
+    /// A game's channel work that failed in an outage of APNs' channel service is tried again
+    /// within the tail after the service is back: a try 100 s after is kept, 200 s after is late;
+    /// the sender failing pushes past the outage moves the tail's start; a slow sender is not
+    /// held to it.
+    @Test(arguments: [(100.0, false, false, true), (200.0, false, false, false), (200.0, true, false, true), (200.0, false, true, true)])
+    func channelWorkFailedInAnOutageIsTriedAgainSoonAfter(_ after: TimeInterval, _ sinkDown: Bool, _ slow: Bool, _ kept: Bool) async throws {
+        let clock = SimulatedClock()
+        let outage = clock.now.addingTimeInterval(10)..<clock.now.addingTimeInterval(310)
+        var faults = SimulatedDay.SinkFaults(channelOutages: [outage])
+        if sinkDown { faults.failing = [outage.upperBound.addingTimeInterval(-5)..<outage.upperBound.addingTimeInterval(100)] }
+        if slow { faults.slowest = 1 }
+        let sender = SimulatedSender(faults: faults, seed: 1, clock: clock)
+        sender.serve(clock)
+        let made = try #require(try await sender.manage(.create(game: "g", bundleId: "b", storage: 0, requestID: UUID().uuidString.lowercased())))
+        let channel = try #require(made.channelID)
+        for at in [20.0, 80.0, 300.0] {
+            clock.advance(to: outage.lowerBound.addingTimeInterval(at - 10))
+            await #expect(throws: ScoreFeedError.self) { try await sender.manage(.delete(game: "g", bundleId: "b", channel: channel)) }
+        }
+        clock.advance(to: outage.upperBound.addingTimeInterval(after))
+        _ = try await sender.manage(.delete(game: "g", bundleId: "b", channel: channel))
+        let retried = sender.channelsRetriedLate(tail: SimulationInvariants.channelRetryTail)
+        #expect(SimulationInvariants.channelRetryTail == 120)
+        #expect(retried.checks == (slow ? 0 : 1))
+        #expect(retried.violations.isEmpty == kept, "\(retried.violations)")
+    }
+
     /// The checker holds the product to its defaults written out, not read from the product (a
     /// break that changed a default would move the check with it): each is pinned here.
     @Test func theCheckersExpectationsAreTheProductsDefaults() {
