@@ -19,6 +19,8 @@ extension SimulationInvariants {
             if push.event == .end {
                 let wrong = Self.finalAlertProblem(push, plan.game.attributes)
                 check(wrong == nil, "game \(plan.game.id): end seq \(push.seq): \(wrong ?? "")")
+            } else if let wrong = Self.leadAlertProblem(push, plan.game.attributes) {
+                check(false, "game \(plan.game.id): \(push.event.rawValue) seq \(push.seq): \(wrong)")
             }
         }
     }
@@ -33,6 +35,17 @@ extension SimulationInvariants {
         let winner = state.homeScore > state.awayScore ? attributes.home : attributes.away
         let words = "\(winner.city) \(winner.name) win."
         return has(words, in: push.payload) ? nil : "its final's alert does not say \"\(words)\" (\(state.awayScore)-\(state.homeScore))"
+    }
+
+    /// What is wrong with the words of a lead change's alert: its body names the side ahead in
+    /// what the push shows, `"<name> lead with …"` (either side at a tie), read in the payload's
+    /// bytes. Nil for a push without that alert.
+    static func leadAlertProblem(_ push: PushRecord, _ attributes: GameAttributes) -> String? {
+        guard has("Lead change: ", in: push.payload) else { return nil }
+        let state = push.state
+        let leaders = state.margin > 0 ? [attributes.home] : state.margin < 0 ? [attributes.away] : [attributes.home, attributes.away]
+        guard !leaders.contains(where: { has("\"\($0.name) lead with", in: push.payload) }) else { return nil }
+        return "its lead change's alert does not say \"\(leaders[0].name) lead with\" (\(state.awayScore)-\(state.homeScore))"
     }
 
     /// Apple: "32 lowercase hexadecimal digits, displayed in five groups separated by hyphens

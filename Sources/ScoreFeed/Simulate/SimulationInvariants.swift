@@ -163,6 +163,8 @@ public struct SimulationInvariants {
     /// at least (the renderer's `staleAfter` and `dismissAfter` defaults, written out), and at
     /// most (Apple's four hours).
     public static let expectedStaleAfter: TimeInterval = 300
+    /// How long a start or an update lives undelivered (the renderer's `expiration`, written out).
+    public static let expectedExpiration: TimeInterval = 3600
     public static let expectedDismissAfter: TimeInterval = 900
     public static let longestDismissal: TimeInterval = 4 * 3600
 
@@ -541,6 +543,13 @@ public struct SimulationInvariants {
                 let dismissal = Self.number(after: "\"dismiss_after\":\"", in: push.payload)
                 guard push.event == .end else {
                     check(dismissal == nil, "game \(plan.game.id): \(push.event.rawValue) seq \(push.seq) says when to dismiss it: only an end is dismissed")
+                    // A HIGH update lives as long as its score is fresh, a NORMAL one (it waits
+                    // for the phone and collapses) and a start the hour (`android.ttl`): a phone
+                    // offline longer does not get a burst of stale scores at HIGH.
+                    let ttl = Self.androidTTL(push.payload)
+                    let lives = Int(push.event == .update && push.priority == 10 ? Self.expectedStaleAfter : Self.expectedExpiration)
+                    check(ttl == lives,
+                          "game \(plan.game.id): \(push.event.rawValue) seq \(push.seq) (priority \(push.priority)) lives \(ttl.map { "\($0) s" } ?? "no android.ttl"), not \(lives) s")
                     continue
                 }
                 // An Android end lives 4 h as well (`android.ttl`).
@@ -566,6 +575,15 @@ public struct SimulationInvariants {
                       + "alert \(alert), dismissal-date \(dismissal)")
             let shown = Self.shownFor(push, coalescer: day.coalescer)
             check(shown.isEmpty, "game \(plan.game.id): push seq \(push.seq) (\(push.event.rawValue), priority \(push.priority)): \(shown.joined(separator: "; "))")
+            // A start or an update lives the hour in token mode, and not at all on a broadcast
+            // channel that stores nothing (the simulator's): a device offline for longer does not
+            // get a stale score.
+            if push.event != .end, let expiration = push.request[header: "apns-expiration"].flatMap(Int.init) {
+                let sent = Int(push.sentAt.timeIntervalSince1970.rounded(.down))
+                let token = day.mode.isToken
+                check(expiration == (token ? sent + Int(Self.expectedExpiration) : 0),
+                      "game \(plan.game.id): \(push.event.rawValue) seq \(push.seq) expires \(expiration == 0 ? "at once (0)" : "\(expiration - sent) s after it is sent"), not \(token ? "\(Int(Self.expectedExpiration)) s after" : "at once (0)")")
+            }
             // An end outlives the updates: a device offline for an hour still gets it and loses the
             // stale score (``PushRenderer``: 4 hours; 0 on a broadcast channel that stores nothing).
             if push.event == .end, let expiration = push.request[header: "apns-expiration"].flatMap(Int.init) {

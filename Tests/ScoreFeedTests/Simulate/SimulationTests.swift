@@ -759,6 +759,7 @@ struct SimulationTests {
     @Test func theCheckersExpectationsAreTheProductsDefaults() {
         let renderer = PushRenderer.Configuration()
         #expect(SimulationInvariants.expectedStaleAfter == renderer.staleAfter)
+        #expect(SimulationInvariants.expectedExpiration == renderer.expiration)
         #expect(SimulationInvariants.expectedDismissAfter == renderer.dismissAfter)
         #expect(SimulationInvariants.longestDismissal == PushRenderer.Configuration.maximumDismissal)
         #expect(SimulationInvariants.expectedPollBackoff == PollSchedule(interval: 30).backoff)
