@@ -99,6 +99,16 @@ breaks=(
   "a game's channel retry backing off to ten minutes|Sources/ScoreFeed/Channel/ChannelBoard.swift|public static let longestRetry: TimeInterval = 60|public static let longestRetry: TimeInterval = 600"
   # session 45: the alert window caught too, 11 of 240 (the alert check states its own 30 s; serve's input stalls across a
   # decisive moment; simulate-session45.txt)
+  # session 46 (a helper's, none listed before)
+  "lead-change alerts never sent|Sources/ScoreFeed/Decide/Coalescer.swift|        if change.diff.changesScore { return rules.lateLeadChange ? .leadChange : nil }|        if change.diff.changesScore { return nil }"
+  "a lead-change alert naming the trailing team|Sources/ScoreFeed/Render/PushRenderer.swift|            let leader = state.margin >= 0 ? home : away|            let leader = state.margin >= 0 ? away : home"
+  "a copy's stamp not journalled|Sources/ScoreFeed/Engine/GameSession.swift|        record(.copy(written: written))\n        newestCopy = written|        newestCopy = written"
+  "a failed send not remembered as tried|Sources/ScoreFeed/Sink/DeliveryQueue.swift|        tried.insert(Self.tried(first))\n        return first|        return first"
+  "a new instance's first copy trusted up to two intervals old|Sources/ScoreFeed/Poll/LivePoller.swift|clock.now.timeIntervalSince(\$0) > schedule.interval|clock.now.timeIntervalSince(\$0) > 2 * schedule.interval"
+  "a priority 10 given back not journalled|Sources/ScoreFeed/Engine/GameSession.swift|        record(.givenBack(lane: lane, sentAt: sentAt, beyondBudget: beyondBudget))\n|"
+  "an Android HIGH update that lives the hour|Sources/ScoreFeed/Render/PushRenderer+Android.swift|        case .update: Int(high ? configuration.staleAfter : configuration.expiration)|        case .update: Int(configuration.expiration)"
+  "the channel requests' failures never forgotten|Sources/ScoreFeed/Sink/ResilientSink.swift|            channelFailures = 0\n            nextChannelAttempt = nil\n            return answer|            nextChannelAttempt = nil\n            return answer"
+  "an iOS update that expires as it is sent|Sources/ScoreFeed/Render/PushRenderer.swift|        let lifetime = push.event == .end ? 4 * 3600 : Int(configuration.expiration)|        let lifetime = push.event == .end ? 4 * 3600 : 0"
 )
 status=0
 for entry in "${breaks[@]}"; do
