@@ -305,6 +305,12 @@ struct SimulationTests {
             records[index].request.headers["apns-expiration"] = String(Int(records[index].sentAt.timeIntervalSince1970) + 3600)
         }
         #expect(shortLived.contains { $0.contains("expires 3600 s after it is sent, not 4 h") }, "\(shortLived)")
+        // An update that expires as it is sent (token mode: it lives the hour).
+        let expiresAtOnce = violations { records in
+            let index = records.lastIndex { $0.game == played && $0.event == .update }!
+            records[index].request.headers["apns-expiration"] = String(Int(records[index].sentAt.timeIntervalSince1970))
+        }
+        #expect(expiresAtOnce.contains { $0.contains("expires 0 s after it is sent, not 3600 s after") }, "\(expiresAtOnce)")
         // The final's end sent again under a new id: a second end of one state directory, or the
         // end a fresh state directory sends again after the lost one's (allowed: it cannot know
         // that the lost one's reached the device).
@@ -517,7 +523,7 @@ struct SimulationTests {
     /// push within a poll's interval and the slack; pushes that stop for ten minutes in a game
     /// (the newest state going after) are caught, on the poll path and on serve's.
     /// What a device makes of the pushes: an update delivered before its activity's start, an
-    /// Android end dismissed at once, and an alert for a lead change that a catch-up brought a
+    /// Android end dismissed at once, a HIGH update that lives the hour, and an alert for a lead change that a catch-up brought a
     /// minute of feed time late (``SimulationInvariants/checkStarts(_:_:)``,
     /// ``SimulationInvariants/checkAlerts(_:_:)``) are each named; the day as delivered is not.
     @Test func theCheckerCatchesBrokenActivities() async throws {
@@ -546,6 +552,13 @@ struct SimulationTests {
             records[index].payload = Data(text.replacingCharacters(in: written, with: "\"dismiss_after\":\"\(sent)\"").utf8)
         }
         #expect(dismissed.contains { $0.contains("is dismissed 0 s after it is sent") }, "\(dismissed)")
+        // A HIGH update that lives the hour: a phone offline that long gets a burst of stale scores.
+        let longLived = violations { records in
+            let index = records.lastIndex { $0.event == .update && $0.priority == 10 }!
+            let text = String(decoding: records[index].payload, as: UTF8.self)
+            records[index].payload = Data(text.replacingOccurrences(of: "\"ttl\":\"300s\"", with: "\"ttl\":\"3600s\"").utf8)
+        }
+        #expect(longLived.contains { $0.contains("(priority 10) lives 3600 s, not 300 s") }, "\(longLived)")
         let alerted = try #require(outcome.records.firstIndex { SimulationInvariants.has("Lead change: ", in: $0.payload) }, "a lead change alerts")
         let stale = violations { records in records[alerted].sourceTime = records[alerted].sourceTime?.addingTimeInterval(60) }
         #expect(stale.contains { $0.contains("alerts \"Lead change: \" for a moment") }, "\(stale)")
@@ -597,7 +610,8 @@ struct SimulationTests {
     /// The payload check reads what each platform's renderer writes: every record of a game
     /// passes, on iOS (token and broadcast) and Android; one whose state (its score, its game
     /// clock), event or priority is not its payload's does not, nor an Android update whose
-    /// `collapse_key` is not its priority's, nor a final whose alert names the other team.
+    /// `collapse_key` is not its priority's, nor a final or a lead change whose alert names the
+    /// other team.
     @Test(arguments: [("ios", true), ("ios", false), ("android", true)])
     func thePayloadCheckReadsEachPlatformsBytes(_ platform: String, _ token: Bool) async throws {
         var configuration = PushRenderer.Configuration(mode: token ? .token : .broadcast(channelId: "dGVzdC1jaGFubmVs"))
@@ -643,6 +657,12 @@ struct SimulationTests {
         var swapped = document.attributes
         (swapped.home, swapped.away) = (swapped.away, swapped.home)
         #expect(SimulationInvariants.finalAlertProblem(end, swapped)?.contains("win.") == true)
+        // A lead change's alert names the side ahead: with the teams swapped, the other one.
+        let lead = try #require(records.last {
+            String(decoding: $0.payload, as: UTF8.self).contains("Lead change: ") && $0.state.margin != 0
+        }, "the overtime game alerts a lead change")
+        #expect(SimulationInvariants.leadAlertProblem(lead, document.attributes) == nil)
+        #expect(SimulationInvariants.leadAlertProblem(lead, swapped)?.contains("lead with") == true)
         guard platform == "android" else { return }
         // FCM's collapse_key: on a NORMAL update alone.
         let normal = try #require(records.last { $0.event == .update && $0.priority == 5 })
