@@ -321,11 +321,13 @@ public struct SimulatedDay: Sendable {
                     at: failover.at.addingTimeInterval(failover.downFor + again.double(in: 2...45)), downFor: again.double(in: 1...30),
                     lostState: false, tornJournal: again.chance(0.5))
                 restarts.append(kill)
-                // The CDN's edge answers both new instances' first polls with a copy two minutes
-                // old: older than what the lost instance showed.
+                // The CDN's edge answers both new instances' first polls with a copy older than
+                // what the lost instance showed: 1.2 to 4 poll intervals old, each game's drawn
+                // (a copy more than an interval old is not trusted as the present).
                 let firstPolls = [failover.at.addingTimeInterval(failover.downFor), kill.at.addingTimeInterval(kill.downFor)]
                 for index in self.games.indices where self.games[index].path == .poll {
-                    self.games[index].staleWindows += firstPolls.map { ($0..<$0.addingTimeInterval(1), 120) }
+                    let lag = again.double(in: 1.2...4) * pollInterval
+                    self.games[index].staleWindows += firstPolls.map { ($0..<$0.addingTimeInterval(1), lag) }
                 }
             }
         }
