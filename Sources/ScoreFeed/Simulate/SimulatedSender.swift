@@ -206,12 +206,15 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     /// before it). A game that never tries again, or tries only after an instance started again,
     /// is left to the checks of its pushes.
     public func channelsRetriedLate(tail: TimeInterval) -> (checks: Int, violations: [String]) {
-        lock.withLock {
+        // A slow sender's sends ahead of the request add their time, as many as wait.
+        guard faults.slowest == 0 else { return (0, []) }
+        return lock.withLock {
             var checks = 0
             var violations: [String] = []
-            // A slow sender's sends ahead of the request add their time, as many as wait.
-            guard faults.slowest == 0 else { return (0, []) }
             for (game, times) in channelRequests.sorted(by: { $0.key < $1.key }) {
+                // Another outage, or the sender failing, before a tail is over moves its start.
+                let troubles = (faults.channelOutages + faults.failing + faults.gameFailing.filter { $0.game == game }.map(\.during))
+                    .sorted { $0.lowerBound < $1.lowerBound }
                 var seen: Set<Date> = []
                 for outage in faults.channelOutages {
                     // (Two outages that overlap see one failure once.)
@@ -222,10 +225,7 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
                     // its next request waits on its own first answers, left to the other checks.
                     if instanceStarts.contains(where: { $0 > failed && $0 <= next }) { continue }
                     var from = outage.upperBound
-                    // Another outage, or the sender failing, before the tail is over.
-                    let troubles = faults.channelOutages + faults.failing + faults.gameFailing.filter { $0.game == game }.map(\.during)
-                    for window in troubles.sorted(by: { $0.lowerBound < $1.lowerBound })
-                    where window.lowerBound <= from.addingTimeInterval(tail) && window.upperBound > failed {
+                    for window in troubles where window.lowerBound <= from.addingTimeInterval(tail) && window.upperBound > failed {
                         from = max(from, window.upperBound)
                     }
                     checks += 1

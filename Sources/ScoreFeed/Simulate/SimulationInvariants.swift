@@ -575,20 +575,18 @@ public struct SimulationInvariants {
                       + "alert \(alert), dismissal-date \(dismissal)")
             let shown = Self.shownFor(push, coalescer: day.coalescer)
             check(shown.isEmpty, "game \(plan.game.id): push seq \(push.seq) (\(push.event.rawValue), priority \(push.priority)): \(shown.joined(separator: "; "))")
-            // A start or an update lives the hour in token mode, and not at all on a broadcast
-            // channel that stores nothing (the simulator's): a device offline for longer does not
-            // get a stale score.
-            if push.event != .end, let expiration = push.request[header: "apns-expiration"].flatMap(Int.init) {
-                let sent = Int(push.sentAt.timeIntervalSince1970.rounded(.down))
-                let token = day.mode.isToken
+            guard let expiration = push.request[header: "apns-expiration"].flatMap(Int.init) else { continue }
+            let sent = Int(push.sentAt.timeIntervalSince1970.rounded(.down))
+            let token = day.mode.isToken
+            if push.event != .end {
+                // A start or an update lives the hour in token mode, and not at all on a broadcast
+                // channel that stores nothing (the simulator's): a device offline for longer does
+                // not get a stale score.
                 check(expiration == (token ? sent + Int(Self.expectedExpiration) : 0),
                       "game \(plan.game.id): \(push.event.rawValue) seq \(push.seq) expires \(expiration == 0 ? "at once (0)" : "\(expiration - sent) s after it is sent"), not \(token ? "\(Int(Self.expectedExpiration)) s after" : "at once (0)")")
-            }
-            // An end outlives the updates: a device offline for an hour still gets it and loses the
-            // stale score (``PushRenderer``: 4 hours; 0 on a broadcast channel that stores nothing).
-            if push.event == .end, let expiration = push.request[header: "apns-expiration"].flatMap(Int.init) {
-                let sent = Int(push.sentAt.timeIntervalSince1970.rounded(.down))
-                let token = day.mode.isToken
+            } else {
+                // An end outlives the updates: a device offline for an hour still gets it and loses
+                // the stale score (``PushRenderer``: 4 hours; 0 on a broadcast channel that stores nothing).
                 check(expiration == 0 ? !token : expiration >= sent + 4 * 3600,
                       "game \(plan.game.id): end seq \(push.seq) expires \(expiration == 0 ? "at once (0)" : "\(expiration - sent) s after it is sent"), "
                           + "not 4 h: a device offline for longer keeps the stale score")
