@@ -220,6 +220,10 @@ public struct SimulatedDay: Sendable {
         public var channelOutages: [Range<Date>] = []
         /// The share of channel creates APNs refuses (429).
         public var channelRefusals: Double = 0
+        /// Each fails alone (a dropped connection) the first game's first channel create made at
+        /// or after it by an instance whose channel requests failed before and were answered
+        /// since: a blip, which the sink's backoff must not take for the outage before it.
+        public var channelBlips: [Date] = []
         /// It fails every push of one game in a window (a body it cannot take) and takes every
         /// other game's.
         public var gameFailing: [GameFailure] = []
@@ -409,6 +413,14 @@ public struct SimulatedDay: Sendable {
             let from = plan.firstAction.addingTimeInterval(plan.game.span + channelService.double(in: 0...180))
             sink.channelOutages.append(from..<from.addingTimeInterval(channelService.double(in: 240...1500)))
         }
+        // After each outage of the channel service, one to three channel creates fail alone: the
+        // sink, whose failures the outage counted up and the answers since counted down, must back
+        // off from each as from a first.
+        for outage in sink.channelOutages {
+            for _ in 0..<channelService.int(in: 1...3) {
+                sink.channelBlips.append(outage.upperBound.addingTimeInterval(channelService.double(in: 60...2400)))
+            }
+        }
         self.sink = sink
         // On one day in five the disk is full for up to twenty minutes: half the time as a played
         // game ends (its final waits for the disk; half of those the day's last played game, so
@@ -494,6 +506,7 @@ public struct SimulatedDay: Sendable {
         count("one game's pushes failing", sink.gameFailing.count)
         if sink.slowest > 0 { count("slow sink") }
         count("channel outage", sink.channelOutages.count)
+        count("channel blip", sink.channelBlips.count)
         if sink.channelRefusals > 0 { count("channel refusals") }
         if maxChannels != nil { count("channel cap") }
         if startsActivities { count("push-to-start") }

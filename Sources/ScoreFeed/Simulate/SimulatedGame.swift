@@ -26,6 +26,8 @@ public struct SimulatedGame: Sendable {
     /// (``decisiveMoments``) and the start of each overtime. An alert says what just happened:
     /// ``Coalescer/arrivalAlertWindow`` of feed time before the newest event a push shows, at most.
     let alertMoments: [(time: Date, overtime: Bool)]
+    /// The feed times of the events that change the score, in order.
+    let scoreChanges: [Date]
     /// Whether a player's name fills a push (`SimulatedGamePool.withALongName(_:player:)`): the size
     /// guard trims their plays, an alerted priority 10 more than its priority-5 copy.
     public internal(set) var hasLongName = false
@@ -98,6 +100,7 @@ public struct SimulatedGame: Sendable {
         let folded = Self.folded(game.events, start: first)
         decisiveMoments = folded.decisive.map { max(0, game.events[$0].time.timeIntervalSince(first)) }
         alertMoments = Self.alertMoments(game.events, folded)
+        scoreChanges = folded.changes.map { game.events[$0].time }
     }
 
     /// A real game: its liveData play-by-play and boxscore.
@@ -146,6 +149,7 @@ public struct SimulatedGame: Sendable {
         serveScores = folded.scores
         decisiveMoments = folded.decisive.map { max(0, document.events[$0].time.timeIntervalSince(start)) }
         alertMoments = Self.alertMoments(document.events, folded)
+        scoreChanges = folded.changes.map { document.events[$0].time }
     }
 
     /// The new scores the play-by-play states as its actions appear.
@@ -160,10 +164,11 @@ public struct SimulatedGame: Sendable {
     /// The new scores `events` make as they are read, each when its line appears (the lines come
     /// in the order of their times), the places in `events` where the lead changes hands or
     /// the score becomes tied in the last two minutes of the fourth period or later, and those
-    /// where an overtime goes live.
+    /// where an overtime goes live, and those that change the score.
     private static func folded(_ events: [GameEvent], start: Date) -> Folded {
         var fold = GameFold()
         var scores: [Scored] = []
+        var changes: [Int] = []
         var decisive: [Int] = []
         var overtimes: [Int] = []
         var leader = 0
@@ -173,13 +178,14 @@ public struct SimulatedGame: Sendable {
             let wasLive = fold.state.phase == .live
             fold.apply(event, index: index, now: event.time)
             let score = FinalScore(home: fold.state.homeScore, away: fold.state.awayScore)
+            if score != scores.last?.score ?? FinalScore(home: 0, away: 0) { changes.append(place) }
             scores.appendIfNew(Scored(offset: max(0, event.time.timeIntervalSince(start)), score: score))
             let leading = score.home > score.away ? 1 : score.home < score.away ? -1 : 0
             if leading != leader, leader != 0 || leading != 0, event.period >= 4, event.clock <= 120 { decisive.append(place) }
             if !wasLive, fold.state.phase == .live, fold.state.period >= 5 { overtimes.append(place) }
             leader = leading
         }
-        return (scores, decisive, overtimes)
+        return (scores, decisive, overtimes, changes)
     }
 
     /// The places in `events` where the lead changes hands or the score becomes tied in the last
@@ -189,7 +195,7 @@ public struct SimulatedGame: Sendable {
     }
 
     /// What ``folded(_:start:)`` finds in a game's events.
-    private typealias Folded = (scores: [Scored], decisive: [Int], overtimes: [Int])
+    private typealias Folded = (scores: [Scored], decisive: [Int], overtimes: [Int], changes: [Int])
 
     /// ``alertMoments`` of `events`, from their fold.
     private static func alertMoments(_ events: [GameEvent], _ folded: Folded) -> [(time: Date, overtime: Bool)] {

@@ -52,9 +52,17 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     /// When each game's channel requests reached APNs' channel service (answered or failed), in
     /// order.
     private var channelRequests: [String: [Date]] = [:]
+    /// The day's channel blips not yet met (``SimulatedDay/SinkFaults/channelBlips``), in order.
+    private var blipsLeft: [Date]
+    /// When this instance's last channel request was answered, and when one last failed.
+    private var channelAnswered: Date?
+    private var channelFailed: Date?
+    /// The channel requests a blip failed: the game, and when.
+    private var blipped: [(game: String, at: Date)] = []
 
     public init(faults: SimulatedDay.SinkFaults, seed: UInt64, clock: SimulatedClock) {
         self.faults = faults
+        blipsLeft = faults.channelBlips.sorted()
         random = SeededRandom(seed: seed ^ 0x5E4D)
         self.clock = clock
     }
@@ -66,6 +74,7 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
             live = true
             instance += 1
             instanceStarts.append(clock.now)
+            (channelAnswered, channelFailed) = (nil, nil)
         }
     }
 
@@ -238,6 +247,34 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         }
     }
 
+    /// Games whose first channel create, failed alone by a blip (``SimulatedDay/SinkFaults/channelBlips``:
+    /// its instance's sink had failures before and answers since), was not tried again within `tail`
+    /// (the sink's first wait and the game's first retry, a second or two each; and a slow
+    /// sender's sends ahead), said as the checker says a violation; and how many were held to it
+    /// (each a check). Not where another trouble or an instance's start falls in the tail.
+    public func blipsRetriedLate(tail: TimeInterval) -> (checks: Int, violations: [String]) {
+        // A slow sender's sends ahead of the request (a delete waits for the game's pushes) add
+        // their time: five of them at the slowest.
+        let tail = tail + 5 * faults.slowest
+        return lock.withLock {
+            var checks = 0
+            var violations: [String] = []
+            for blip in blipped {
+                let within = blip.at..<blip.at.addingTimeInterval(tail)
+                let troubles = faults.channelOutages + faults.failing + faults.gameFailing.filter { $0.game == blip.game }.map(\.during)
+                guard !troubles.contains(where: { $0.overlaps(within) }), !instanceStarts.contains(where: { within.contains($0) }),
+                      let next = channelRequests[blip.game]?.first(where: { $0 > blip.at })
+                else { continue }
+                if instanceStarts.contains(where: { $0 > blip.at && $0 <= next }) { continue }
+                checks += 1
+                guard next.timeIntervalSince(blip.at) > tail else { continue }
+                violations.append(
+                    "game \(blip.game): its first channel create, failed alone by a blip (answers since the failures before it), was tried again \(JSONText.number(next.timeIntervalSince(blip.at))) s later (at most \(Int(tail)) s)")
+            }
+            return (checks, violations)
+        }
+    }
+
     public func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? {
         let now = self.now
         if let game = request.game { lock.withLock { channelRequests[game, default: []].append(now) } }
@@ -245,11 +282,29 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
             lock.withLock {
                 failures["channel outage", default: 0] += 1
                 if let game = request.game { failedAt[Tries(game: game, platform: nil, instance: instance), default: []].append(now) }
+                channelFailed = now
             }
             throw ScoreFeedError(.io, "APNs' channel service did not answer")
         }
+        // A blip waits for a game's first create in an instance whose channel requests failed
+        // before and were answered since: its sink must have forgotten those failures. (A first
+        // create, whose game has no backoff of its own yet: a delete may have waited behind the
+        // game's pushes, and its retries with it.)
+        let blip = lock.withLock { () -> Bool in
+            guard live, request.action == .create, let game = request.game, let first = blipsLeft.first, first <= now,
+                  !(channelRequests[game] ?? []).dropLast().contains(where: { $0 >= (instanceStarts.last ?? .distantPast) }),
+                  let failed = channelFailed, let answered = channelAnswered, answered > failed
+            else { return false }
+            blipsLeft.removeFirst()
+            failures["channel blip", default: 0] += 1
+            blipped.append((game, now))
+            channelFailed = now
+            return true
+        }
+        if blip { throw ScoreFeedError(.io, "APNs' channel service dropped the connection") }
         return lock.withLock { () -> ChannelAnswer? in
             guard live else { return nil }
+            channelAnswered = now
             if request.action == .create, faults.channelRefusals > 0, random.chance(faults.channelRefusals) {
                 failures["channel refused", default: 0] += 1
                 return ChannelAnswer(status: 429, reason: "TooManyRequests")

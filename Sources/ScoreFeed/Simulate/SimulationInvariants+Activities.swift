@@ -53,4 +53,33 @@ extension SimulationInvariants {
             }
         }
     }
+
+    /// The other way round: the first push to show a late lead change or tie, where it is still
+    /// the present (the newest score change it shows, no more than ``alertWindow`` of feed time
+    /// before the newest event), alerts for it when it goes at priority 10 (alerts ride priority
+    /// 10 alone). Not where a restart, the sender's or the disk's trouble, or a join falls around
+    /// it (what was decided may be lost or superseded there), in a game whose feed corrects its
+    /// score, or where a long name fills the push. `pushes`: the game's records, each once.
+    mutating func checkAlertsSent(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
+        let game = plan.game
+        guard !game.corrects, !game.hasLongName, game.alertMoments.contains(where: { !$0.overtime }) else { return }
+        let troubles = senderTroubles(for: game.id) + diskTroubles
+            + day.restarts.map { $0.at..<$0.at.addingTimeInterval($0.downFor + day.pollInterval) }
+        var newestShown = Date.distantPast
+        for push in pushes {
+            guard let shown = push.sourceTime else { continue }
+            defer { newestShown = max(newestShown, shown) }
+            guard push.event == .update, push.priority == 10,
+                  let scored = game.scoreChanges.last(where: { $0 <= shown.addingTimeInterval(0.001) }),
+                  scored > newestShown.addingTimeInterval(0.001),
+                  shown.timeIntervalSince(scored) <= Self.alertWindow - 1,
+                  game.alertMoments.contains(where: { !$0.overtime && abs($0.time.timeIntervalSince(scored)) < 0.001 })
+            else { continue }
+            let around = push.sentAt.addingTimeInterval(-(Self.alertWindow + day.pollInterval + 60))..<push.sentAt.addingTimeInterval(1)
+            guard plan.join.map({ !around.contains($0) }) ?? true, !troubles.contains(where: { $0.overlaps(around) }) else { continue }
+            check(Self.has("Lead change: ", in: push.payload) || Self.has("Overtime: ", in: push.payload),
+                  "game \(game.id): update seq \(push.seq) at priority 10 is the first to show a late lead change or tie "
+                      + "\(Int(shown.timeIntervalSince(scored))) s of feed time before its newest event, with no alert")
+        }
+    }
 }

@@ -64,10 +64,17 @@ extension SimulationInvariants {
     /// Whether `payload` holds `"key":value` followed by `,` or `}` (`quote`: how a quote is
     /// written where the key is: `"`, or `\"` inside a JSON string).
     static func holds(_ key: String, _ value: String, in payload: Data, quote: String = "\"") -> Bool {
-        let pair = quote + key + quote + ":" + value
-        return [",", "}"].contains { end in
-            let needle = Array((pair + end).utf8)
-            return payload.withUnsafeBytes { bytes in needle.withUnsafeBytes { ByteSearch.contains(bytes, $0) } }
+        var pair = quote + key + quote + ":" + value
+        return pair.withUTF8 { pair in
+            payload.withUnsafeBytes { bytes in
+                var from = 0
+                while let at = ByteSearch.firstOffset(of: UnsafeRawBufferPointer(pair), in: bytes, from: from) {
+                    let end = at + pair.count
+                    if end < bytes.count, bytes[end] == UInt8(ascii: ",") || bytes[end] == UInt8(ascii: "}") { return true }
+                    from = at + 1
+                }
+                return false
+            }
         }
     }
 

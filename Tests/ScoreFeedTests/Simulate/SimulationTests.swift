@@ -523,9 +523,10 @@ struct SimulationTests {
     /// push within a poll's interval and the slack; pushes that stop for ten minutes in a game
     /// (the newest state going after) are caught, on the poll path and on serve's.
     /// What a device makes of the pushes: an update delivered before its activity's start, an
-    /// Android end dismissed at once, a HIGH update that lives the hour, and an alert for a lead change that a catch-up brought a
-    /// minute of feed time late (``SimulationInvariants/checkStarts(_:_:)``,
-    /// ``SimulationInvariants/checkAlerts(_:_:)``) are each named; the day as delivered is not.
+    /// Android end dismissed at once, a HIGH update that lives the hour, an alert for a lead change that a catch-up brought a
+    /// minute of feed time late, and the first push of a late lead change without its alert
+    /// (``SimulationInvariants/checkStarts(_:_:)``, ``SimulationInvariants/checkAlerts(_:_:)``,
+    /// ``SimulationInvariants/checkAlertsSent(_:_:)``) are each named; the day as delivered is not.
     @Test func theCheckerCatchesBrokenActivities() async throws {
         let pool = SimulatedGamePool(generated: 300)
         // A generated game with a late lead change or tie (about one in eight).
@@ -562,6 +563,12 @@ struct SimulationTests {
         let alerted = try #require(outcome.records.firstIndex { SimulationInvariants.has("Lead change: ", in: $0.payload) }, "a lead change alerts")
         let stale = violations { records in records[alerted].sourceTime = records[alerted].sourceTime?.addingTimeInterval(60) }
         #expect(stale.contains { $0.contains("alerts \"Lead change: \" for a moment") }, "\(stale)")
+        // The first push to show a late lead change goes without its alert.
+        let unalerted = violations { records in
+            let text = String(decoding: records[alerted].payload, as: UTF8.self)
+            records[alerted].payload = Data(text.replacingOccurrences(of: "Lead change: ", with: "Lead: ").utf8)
+        }
+        #expect(unalerted.contains { $0.contains("is the first to show a late lead change or tie") && $0.contains("with no alert") }, "\(unalerted)")
     }
 
     @Test func theCheckerCatchesNewsHeldBack() async throws {
@@ -780,6 +787,49 @@ struct SimulationTests {
         let retried = sender.channelsRetriedLate(tail: SimulationInvariants.channelRetryTail)
         #expect(SimulationInvariants.channelRetryTail == 120)
         #expect(retried.checks == (slow || restarted ? 0 : 1))
+        #expect(retried.violations.isEmpty == kept, "\(retried.violations)")
+    }
+
+    /// A channel request failed alone by a blip, once the instance's sink had failures and an
+    /// answer since, is tried again within the tail: 2 s after is kept, 40 s after is late (a
+    /// sink that still counted the outage's failures waits up to a minute); a slow sender widens
+    /// the tail; a blip waits for an answer after a failure (none before one, none in an
+    /// instance that never failed), and an instance started since is not held to it.
+    @Test(arguments: [
+        (2.0, false, false, true, true, 1), (40.0, false, false, true, false, 1), (40.0, true, false, true, true, 1),
+        (40.0, false, true, true, true, 0), (40.0, false, false, false, true, 0),
+    ])
+    func aChannelRequestFailedAloneIsTriedAgainSoon(
+        _ after: TimeInterval, _ slow: Bool, _ restarted: Bool, _ outageBefore: Bool, _ kept: Bool, _ checked: Int
+    ) async throws {
+        let clock = SimulatedClock()
+        let outage = clock.now.addingTimeInterval(10)..<clock.now.addingTimeInterval(100)
+        var faults = SimulatedDay.SinkFaults(channelOutages: outageBefore ? [outage] : [])
+        faults.channelBlips = [outage.upperBound.addingTimeInterval(50)]
+        if slow { faults.slowest = 10 }
+        let sender = SimulatedSender(faults: faults, seed: 1, clock: clock)
+        sender.serve(clock)
+        func create(_ game: String) async throws -> ChannelAnswer? {
+            try await sender.manage(.create(game: game, bundleId: "b", storage: 0, requestID: UUID().uuidString.lowercased()))
+        }
+        clock.advance(to: outage.lowerBound.addingTimeInterval(5))
+        if outageBefore { await #expect(throws: ScoreFeedError.self) { try await create("a") } }
+        // Past the blip's time, but no answer since the failure yet: this request is answered.
+        clock.advance(to: outage.upperBound.addingTimeInterval(60))
+        _ = try #require(try await create("a"))
+        if outageBefore {
+            await #expect(throws: ScoreFeedError.self, "the blip fails the next request") { _ = try await create("g") }
+        } else {
+            _ = try #require(try await create("g"), "no blip in an instance whose requests never failed")
+        }
+        if restarted {
+            clock.advance(to: clock.now.addingTimeInterval(1))
+            sender.serve(clock)
+        }
+        clock.advance(to: clock.now.addingTimeInterval(after))
+        _ = try await create("g")
+        let retried = sender.blipsRetriedLate(tail: SimulationInvariants.blipRetryTail)
+        #expect(retried.checks == checked)
         #expect(retried.violations.isEmpty == kept, "\(retried.violations)")
     }
 
