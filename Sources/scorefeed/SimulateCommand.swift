@@ -19,11 +19,11 @@ enum SimulateCommand {
         stale as it comes, a final kept 15 min to 4 h with its alert (on Android too), an
         activity started before anything shows on it, an update's alert for what just happened
         (and a late lead change's first push at priority 10 with its alert), a poller waiting out
-        a 503's Retry-After, a failing sender tried on a backoff (a channel request failed alone
-        tried again soon after), a channel kept its linger after its end, no push that APNs or a
-        device refuses, a broadcast
-        update delivered before its timestamp, a join sends at most 2 pushes, a restart sends what
-        was left at once and a final missed while down first, news is on a push delivered
+        a 503's Retry-After, a failing sender tried on a backoff (a push or a channel create failed
+        alone tried again soon after), a channel kept its linger after its end, no push that
+        APNs or a device refuses, a broadcast update delivered before its timestamp, a join sends
+        at most 2 pushes, a restart sends what was left at once and a final missed while down
+        first, news is on a push delivered
         within a poll's interval and 10 s (of the end of any trouble around it), no channel left
         open, no push to a channel not open, a restart restores all its checkpoints hold, a drain
         waits out the sender's and the disk's trouble until its timeout, the day finishes).

@@ -227,6 +227,21 @@ public struct SimulatedDay: Sendable {
         /// It fails every push of one game in a window (a body it cannot take) and takes every
         /// other game's.
         public var gameFailing: [GameFailure] = []
+        /// Each fails alone (a dropped connection) the game's first push at or after its time on a
+        /// lane whose pushes failed before and were delivered since, in the instance sending: a
+        /// blip, which the activity's own backoff must not take for the failures before it.
+        public var pushBlips: [PushBlip] = []
+
+        /// One push of a game failing alone.
+        public struct PushBlip: Hashable, Sendable {
+            public var game: String
+            public var at: Date
+
+            public init(game: String, at: Date) {
+                self.game = game
+                self.at = at
+            }
+        }
 
         /// One game's pushes failing for a while.
         public struct GameFailure: Hashable, Sendable {
@@ -402,6 +417,11 @@ public struct SimulatedDay: Sendable {
             let from = plan.firstAction.addingTimeInterval(choking.double(in: 0.05...0.6) * plan.game.span)
             let length = choking.double(in: 60...max(61, min(1200, 0.3 * plan.game.span)))
             sink.gameFailing = [SinkFaults.GameFailure(game: plan.game.id, during: from..<from.addingTimeInterval(length))]
+            // Later, one to three of its pushes fail alone: the activity, whose own backoff the
+            // window grew and its deliveries since forgot, must back off from each as from a first.
+            for _ in 0..<choking.int(in: 1...3) {
+                sink.pushBlips.append(SinkFaults.PushBlip(game: plan.game.id, at: from.addingTimeInterval(length + choking.double(in: 30...1800))))
+            }
         }
         // On one iOS broadcast day in two APNs' channel service is also down across a played
         // game's channel delete (its end, then the linger), long enough for the game's own
@@ -504,6 +524,7 @@ public struct SimulatedDay: Sendable {
         count("full disk", diskFull.count)
         count("sink outage", sink.failing.count)
         count("one game's pushes failing", sink.gameFailing.count)
+        count("push blip", sink.pushBlips.count)
         if sink.slowest > 0 { count("slow sink") }
         count("channel outage", sink.channelOutages.count)
         count("channel blip", sink.channelBlips.count)

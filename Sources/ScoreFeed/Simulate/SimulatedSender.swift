@@ -52,6 +52,15 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     /// When each game's channel requests reached APNs' channel service (answered or failed), in
     /// order.
     private var channelRequests: [String: [Date]] = [:]
+    /// The day's push blips not yet met (``SimulatedDay/SinkFaults/pushBlips``).
+    private var pushBlipsLeft: [SimulatedDay.SinkFaults.PushBlip]
+    /// When each lane's pushes (by game, platform and instance) last failed and were last
+    /// delivered, and when each was handed over.
+    private var pushFailed: [Tries: Date] = [:]
+    private var pushDelivered: [Tries: Date] = [:]
+    private var pushAttempts: [Tries: [Date]] = [:]
+    /// The pushes a blip failed: their lane, and when.
+    private var pushBlipped: [(lane: Tries, at: Date)] = []
     /// The day's channel blips not yet met (``SimulatedDay/SinkFaults/channelBlips``), in order.
     private var blipsLeft: [Date]
     /// When this instance's last channel request was answered, and when one last failed.
@@ -63,6 +72,7 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     public init(faults: SimulatedDay.SinkFaults, seed: UInt64, clock: SimulatedClock) {
         self.faults = faults
         blipsLeft = faults.channelBlips.sorted()
+        pushBlipsLeft = faults.pushBlips.sorted { $0.at < $1.at }
         random = SeededRandom(seed: seed ^ 0x5E4D)
         self.clock = clock
     }
@@ -88,6 +98,9 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         // day's randomness, so the next instance's sender does not depend on how the killed one
         // wound down.
         guard lock.withLock({ live }) else { return }
+        lock.withLock {
+            pushAttempts[Tries(game: record.game, platform: record.platform, instance: instance), default: []].append(clock.now)
+        }
         if faults.slowest > 0 {
             let clock = lock.withLock { self.clock }
             let wait = lock.withLock { random.double(in: 0...faults.slowest) }
@@ -105,8 +118,19 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         if faults.gameFailing.contains(where: { $0.game == record.game && $0.during.contains(now) }) {
             throw failed(record, "send (one game)", ScoreFeedError(.io, "the push sender answered 500 for game \(record.game)'s push"))
         }
+        let blip = lock.withLock { () -> Bool in
+            let lane = Tries(game: record.game, platform: record.platform, instance: instance)
+            guard live, let index = pushBlipsLeft.firstIndex(where: { $0.game == record.game && $0.at <= now }),
+                  let failed = pushFailed[lane], let delivered = pushDelivered[lane], delivered > failed
+            else { return false }
+            pushBlipsLeft.remove(at: index)
+            pushBlipped.append((lane, now))
+            return true
+        }
+        if blip { throw failed(record, "send (a blip)", ScoreFeedError(.io, "the push sender's connection dropped")) }
         lock.withLock {
             guard live else { return }
+            pushDelivered[Tries(game: record.game, platform: record.platform, instance: instance)] = now
             if record.request.path.hasPrefix("/4/broadcasts/") {
                 let channel = record.request[header: "apns-channel-id"] ?? "none"
                 if !channels.open.contains(channel) {
@@ -124,8 +148,34 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
             failures[kind, default: 0] += 1
             triedRecords.append(record)
             failedAt[Tries(game: record.game, platform: record.platform, instance: instance), default: []].append(clock.now)
+            pushFailed[Tries(game: record.game, platform: record.platform, instance: instance)] = clock.now
         }
         return error
+    }
+
+    /// Lanes whose push, failed alone by a blip (``SimulatedDay/SinkFaults/pushBlips``: the lane's
+    /// pushes failed before and were delivered since), was not tried again within `tail` (the
+    /// sink's first wait and the activity's own, a second each; and a slow sender's sends ahead),
+    /// said as the checker says a violation; and how many were held to it (each a check). Not
+    /// where another trouble or an instance's start falls in the tail.
+    public func pushBlipsRetriedLate(tail: TimeInterval) -> (checks: Int, violations: [String]) {
+        let tail = tail + 5 * faults.slowest
+        return lock.withLock {
+            var checks = 0
+            var violations: [String] = []
+            for blip in pushBlipped {
+                let within = blip.at..<blip.at.addingTimeInterval(tail)
+                let troubles = faults.channelOutages + faults.failing + faults.gameFailing.filter { $0.game == blip.lane.game }.map(\.during)
+                guard !troubles.contains(where: { $0.overlaps(within) }), !instanceStarts.contains(where: { within.contains($0) }),
+                      let next = pushAttempts[blip.lane]?.first(where: { $0 > blip.at })
+                else { continue }
+                checks += 1
+                guard next.timeIntervalSince(blip.at) > tail else { continue }
+                violations.append(
+                    "game \(blip.lane.game) (\(blip.lane.platform?.rawValue ?? "")): its push, failed alone by a blip (delivered since the failures before it), was tried again \(JSONText.number(next.timeIntervalSince(blip.at))) s later (at most \(Int(tail)) s)")
+            }
+            return (checks, violations)
+        }
     }
 
     /// Requests tried more often while they failed than `backoff` allows: in each window of

@@ -221,8 +221,10 @@ public enum Simulation {
         let lingered = sender.deletedTooSoon(linger: SimulatedSender.expectedLinger)
         let retried = day.maxChannels == nil ? sender.channelsRetriedLate(tail: SimulationInvariants.channelRetryTail) : (checks: 0, violations: [])
         let blips = day.maxChannels == nil ? sender.blipsRetriedLate(tail: SimulationInvariants.blipRetryTail) : (checks: 0, violations: [])
+        let pushBlips = sender.pushBlipsRetriedLate(tail: SimulationInvariants.blipRetryTail)
         violations += told.lost + cdn.tooSoon + backedOff.violations + lingered.violations + retried.violations + blips.violations
-        checks += cdn.retryAftersChecked + backedOff.checks + lingered.checks + retried.checks + blips.checks
+            + pushBlips.violations
+        checks += cdn.retryAftersChecked + backedOff.checks + lingered.checks + retried.checks + blips.checks + pushBlips.checks
         if !violations.isEmpty {
             // What the day's instances went through, for whoever reads the failure.
             let restarts = day.restarts.map {

@@ -129,10 +129,11 @@ public struct SimulationInvariants {
     /// Found at seed 1, day 2708 (broadcast): a `serve` game's create 75 s after the outage.
     public static let channelRetryTail = retryTail + expectedChannelRetry
 
-    /// The longest a game's channel request failed alone (a blip) may wait to be tried again
-    /// when the sink owed no failure before it: the sink's first wait (a second at most) and the
-    /// game's first retry (a second), with room to spare; a sink that still counted an earlier
-    /// outage's failures would wait up to a minute (``SimulatedSender/blipsRetriedLate(tail:)``).
+    /// The longest a game's first channel create, or a push, failed alone (a blip) may wait to be
+    /// tried again once the failures before it were answered since: the sink's first wait (a
+    /// second at most) and the game's or the activity's first retry (a second), with room to
+    /// spare; a sink or an activity that still counted the failures before would wait up to a
+    /// minute (``SimulatedSender/blipsRetriedLate(tail:)``, ``SimulatedSender/pushBlipsRetriedLate(tail:)``).
     public static let blipRetryTail: TimeInterval = 20
 
     /// The longest a game waits to try its channel work again (``ChannelBoard/longestRetry``,

@@ -833,6 +833,45 @@ struct SimulationTests {
         #expect(retried.violations.isEmpty == kept, "\(retried.violations)")
     }
 
+    /// A push failed alone by a blip, once its lane's earlier failures were delivered away, is
+    /// tried again within the tail: 2 s after is kept, 40 s after is late (an activity that still
+    /// counted the window's failures waits up to a minute); a blip waits for a delivery after a
+    /// failure (none before one), and an instance started since is not held to it.
+    @Test(arguments: [
+        (2.0, false, true, true, 1), (40.0, false, true, false, 1), (40.0, true, true, true, 0), (40.0, false, false, true, 0),
+    ])
+    func aPushFailedAloneIsTriedAgainSoon(_ after: TimeInterval, _ restarted: Bool, _ failedBefore: Bool, _ kept: Bool, _ checked: Int) async throws {
+        let clock = SimulatedClock()
+        let records = try await WireRulesTests.records(
+            try FeedReader.read(path: Make.fixtures.appendingPathComponent("overtime.json").path), PushRenderer.Configuration())
+        let game = records[0].game
+        let window = clock.now.addingTimeInterval(10)..<clock.now.addingTimeInterval(100)
+        var faults = SimulatedDay.SinkFaults()
+        if failedBefore { faults.gameFailing = [.init(game: game, during: window)] }
+        faults.pushBlips = [.init(game: game, at: window.upperBound.addingTimeInterval(50))]
+        let sender = SimulatedSender(faults: faults, seed: 1, clock: clock)
+        sender.serve(clock)
+        clock.advance(to: window.lowerBound.addingTimeInterval(5))
+        if failedBefore { await #expect(throws: ScoreFeedError.self) { try await sender.send(records[0]) } }
+        // Past the blip's time, but nothing delivered since the failure yet: this push goes.
+        clock.advance(to: window.upperBound.addingTimeInterval(60))
+        try await sender.send(records[1])
+        if failedBefore {
+            await #expect(throws: ScoreFeedError.self, "the blip fails the next push") { try await sender.send(records[2]) }
+        } else {
+            try await sender.send(records[2])
+        }
+        if restarted {
+            clock.advance(to: clock.now.addingTimeInterval(1))
+            sender.serve(clock)
+        }
+        clock.advance(to: clock.now.addingTimeInterval(after))
+        try await sender.send(records[2])
+        let retried = sender.pushBlipsRetriedLate(tail: SimulationInvariants.blipRetryTail)
+        #expect(retried.checks == checked)
+        #expect(retried.violations.isEmpty == kept, "\(retried.violations)")
+    }
+
     /// The checker holds the product to its defaults written out, not read from the product (a
     /// break that changed a default would move the check with it): each is pinned here.
     @Test func theCheckersExpectationsAreTheProductsDefaults() {
