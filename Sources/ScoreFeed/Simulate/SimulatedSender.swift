@@ -159,23 +159,37 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     /// said as the checker says a violation; and how many were held to it (each a check). Not
     /// where another trouble or an instance's start falls in the tail.
     public func pushBlipsRetriedLate(tail: TimeInterval) -> (checks: Int, violations: [String]) {
-        let tail = tail + 5 * faults.slowest
-        return lock.withLock {
-            var checks = 0
-            var violations: [String] = []
-            for blip in pushBlipped {
-                let within = blip.at..<blip.at.addingTimeInterval(tail)
-                let troubles = faults.channelOutages + faults.failing + faults.gameFailing.filter { $0.game == blip.lane.game }.map(\.during)
-                guard !troubles.contains(where: { $0.overlaps(within) }), !instanceStarts.contains(where: { within.contains($0) }),
-                      let next = pushAttempts[blip.lane]?.first(where: { $0 > blip.at })
-                else { continue }
-                checks += 1
-                guard next.timeIntervalSince(blip.at) > tail else { continue }
-                violations.append(
-                    "game \(blip.lane.game) (\(blip.lane.platform?.rawValue ?? "")): its push, failed alone by a blip (delivered since the failures before it), was tried again \(JSONText.number(next.timeIntervalSince(blip.at))) s later (at most \(Int(tail)) s)")
+        lock.withLock {
+            retriedLate(pushBlipped.map { ($0.lane.game, $0.at, pushAttempts[$0.lane] ?? []) }, tail: tail) { blip, after, most in
+                "game \(blip.game): its push, failed alone by a blip (its lane's pushes delivered since the failures before it), was tried again \(after) s later (at most \(most) s)"
             }
-            return (checks, violations)
         }
+    }
+
+    /// Of `blips` (each a request a blip failed: its game, when, and when what it tried was tried
+    /// at all), those not tried again within `tail` and five of a slow sender's slowest sends
+    /// (the sends ahead of the request: a delete waits for the game's pushes), each said by
+    /// `saying` (the blip, how many seconds after, the most); and how many were held to it. Not
+    /// where another trouble or an instance's start falls in the tail, or before the next try.
+    /// Called under the lock.
+    private func retriedLate(
+        _ blips: [(game: String, at: Date, tries: [Date])], tail: TimeInterval,
+        saying: ((game: String, at: Date, tries: [Date]), String, Int) -> String
+    ) -> (checks: Int, violations: [String]) {
+        let tail = tail + 5 * faults.slowest
+        var checks = 0
+        var violations: [String] = []
+        for blip in blips {
+            let within = blip.at..<blip.at.addingTimeInterval(tail)
+            let troubles = faults.channelOutages + faults.failing + faults.gameFailing.filter { $0.game == blip.game }.map(\.during)
+            guard !troubles.contains(where: { $0.overlaps(within) }), !instanceStarts.contains(where: { within.contains($0) }),
+                  let next = blip.tries.first(where: { $0 > blip.at }), !instanceStarts.contains(where: { $0 > blip.at && $0 <= next })
+            else { continue }
+            checks += 1
+            guard next.timeIntervalSince(blip.at) > tail else { continue }
+            violations.append(saying(blip, JSONText.number(next.timeIntervalSince(blip.at)), Int(tail)))
+        }
+        return (checks, violations)
     }
 
     /// Requests tried more often while they failed than `backoff` allows: in each window of
@@ -303,25 +317,10 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     /// sender's sends ahead), said as the checker says a violation; and how many were held to it
     /// (each a check). Not where another trouble or an instance's start falls in the tail.
     public func blipsRetriedLate(tail: TimeInterval) -> (checks: Int, violations: [String]) {
-        // A slow sender's sends ahead of the request (a delete waits for the game's pushes) add
-        // their time: five of them at the slowest.
-        let tail = tail + 5 * faults.slowest
-        return lock.withLock {
-            var checks = 0
-            var violations: [String] = []
-            for blip in blipped {
-                let within = blip.at..<blip.at.addingTimeInterval(tail)
-                let troubles = faults.channelOutages + faults.failing + faults.gameFailing.filter { $0.game == blip.game }.map(\.during)
-                guard !troubles.contains(where: { $0.overlaps(within) }), !instanceStarts.contains(where: { within.contains($0) }),
-                      let next = channelRequests[blip.game]?.first(where: { $0 > blip.at })
-                else { continue }
-                if instanceStarts.contains(where: { $0 > blip.at && $0 <= next }) { continue }
-                checks += 1
-                guard next.timeIntervalSince(blip.at) > tail else { continue }
-                violations.append(
-                    "game \(blip.game): its first channel create, failed alone by a blip (answers since the failures before it), was tried again \(JSONText.number(next.timeIntervalSince(blip.at))) s later (at most \(Int(tail)) s)")
+        lock.withLock {
+            retriedLate(blipped.map { ($0.game, $0.at, channelRequests[$0.game] ?? []) }, tail: tail) { blip, after, most in
+                "game \(blip.game): its first channel create, failed alone by a blip (answers since the failures before it), was tried again \(after) s later (at most \(most) s)"
             }
-            return (checks, violations)
         }
     }
 
