@@ -222,7 +222,8 @@ public struct SimulatedDay: Sendable {
         public var channelRefusals: Double = 0
         /// Each fails alone (a dropped connection) the first game's first channel create made at
         /// or after it by an instance whose channel requests failed before and were answered
-        /// since: a blip, which the sink's backoff must not take for the outage before it.
+        /// since, more than ``SimulationInvariants/channelRetryTail`` after the last failure: a
+        /// blip, which the sink's backoff must not take for the outage before it.
         public var channelBlips: [Date] = []
         /// It fails every push of one game in a window (a body it cannot take) and takes every
         /// other game's.
@@ -434,8 +435,8 @@ public struct SimulatedDay: Sendable {
             sink.channelOutages.append(from..<from.addingTimeInterval(channelService.double(in: 240...1500)))
         }
         // After each outage of the channel service, one to three channel creates fail alone: the
-        // sink, whose failures the outage counted up and the answers since counted down, must back
-        // off from each as from a first.
+        // sink, whose failures the outage counted up and an answer since forgot, must back off
+        // from each as from a first.
         for outage in sink.channelOutages {
             for _ in 0..<channelService.int(in: 1...3) {
                 sink.channelBlips.append(outage.upperBound.addingTimeInterval(channelService.double(in: 60...2400)))

@@ -158,9 +158,9 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     /// sink's first wait and the activity's own, a second each; and a slow sender's sends ahead),
     /// said as the checker says a violation; and how many were held to it (each a check). Not
     /// where another trouble or an instance's start falls in the tail.
-    public func pushBlipsRetriedLate(tail: TimeInterval) -> (checks: Int, violations: [String]) {
+    public func pushBlipsRetriedLate(tail: TimeInterval, troubles: [Range<Date>] = []) -> (checks: Int, violations: [String]) {
         lock.withLock {
-            retriedLate(pushBlipped.map { ($0.lane.game, $0.at, pushAttempts[$0.lane] ?? []) }, tail: tail) { blip, after, most in
+            retriedLate(pushBlipped.map { ($0.lane.game, $0.at, pushAttempts[$0.lane] ?? []) }, tail: tail, troubles: troubles) { blip, after, most in
                 "game \(blip.game): its push, failed alone by a blip (its lane's pushes delivered since the failures before it), was tried again \(after) s later (at most \(most) s)"
             }
         }
@@ -170,10 +170,11 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     /// at all), those not tried again within `tail` and five of a slow sender's slowest sends
     /// (the sends ahead of the request: a delete waits for the game's pushes), each said by
     /// `saying` (the blip, how many seconds after, the most); and how many were held to it. Not
-    /// where another trouble or an instance's start falls in the tail, or before the next try.
+    /// where another trouble (the sender's, or `others`: the disk's, whose engines send nothing
+    /// while it is full) or an instance's start falls in the tail, or before the next try.
     /// Called under the lock.
     private func retriedLate(
-        _ blips: [(game: String, at: Date, tries: [Date])], tail: TimeInterval,
+        _ blips: [(game: String, at: Date, tries: [Date])], tail: TimeInterval, troubles others: [Range<Date>],
         saying: ((game: String, at: Date, tries: [Date]), String, Int) -> String
     ) -> (checks: Int, violations: [String]) {
         let tail = tail + 5 * faults.slowest
@@ -181,7 +182,7 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         var violations: [String] = []
         for blip in blips {
             let within = blip.at..<blip.at.addingTimeInterval(tail)
-            let troubles = faults.channelOutages + faults.failing + faults.gameFailing.filter { $0.game == blip.game }.map(\.during)
+            let troubles = faults.channelOutages + faults.failing + faults.gameFailing.filter { $0.game == blip.game }.map(\.during) + others
             guard !troubles.contains(where: { $0.overlaps(within) }), !instanceStarts.contains(where: { within.contains($0) }),
                   let next = blip.tries.first(where: { $0 > blip.at }), !instanceStarts.contains(where: { $0 > blip.at && $0 <= next })
             else { continue }
@@ -316,9 +317,9 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     /// (the sink's first wait and the game's first retry, a second or two each; and a slow
     /// sender's sends ahead), said as the checker says a violation; and how many were held to it
     /// (each a check). Not where another trouble or an instance's start falls in the tail.
-    public func blipsRetriedLate(tail: TimeInterval) -> (checks: Int, violations: [String]) {
+    public func blipsRetriedLate(tail: TimeInterval, troubles: [Range<Date>] = []) -> (checks: Int, violations: [String]) {
         lock.withLock {
-            retriedLate(blipped.map { ($0.game, $0.at, channelRequests[$0.game] ?? []) }, tail: tail) { blip, after, most in
+            retriedLate(blipped.map { ($0.game, $0.at, channelRequests[$0.game] ?? []) }, tail: tail, troubles: troubles) { blip, after, most in
                 "game \(blip.game): its first channel create, failed alone by a blip (answers since the failures before it), was tried again \(after) s later (at most \(most) s)"
             }
         }
@@ -336,13 +337,16 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
             throw ScoreFeedError(.io, "APNs' channel service did not answer")
         }
         // A blip waits for a game's first create in an instance whose channel requests failed
-        // before and were answered since: its sink must have forgotten those failures. (A first
-        // create, whose game has no backoff of its own yet: a delete may have waited behind the
-        // game's pushes, and its retries with it.)
+        // before and were answered since: its sink must have forgotten those failures. A first
+        // create, more than the sink's longest wait and a game's longest retry after the last
+        // failure: no backoff of the game's own has grown (a delete may have waited behind its
+        // game's pushes; a create announced in the outage was refused by the sink itself, its
+        // retries growing, until its first request reached APNs, at most that long after).
         let blip = lock.withLock { () -> Bool in
             guard live, request.action == .create, let game = request.game, let first = blipsLeft.first, first <= now,
                   !(channelRequests[game] ?? []).dropLast().contains(where: { $0 >= (instanceStarts.last ?? .distantPast) }),
-                  let failed = channelFailed, let answered = channelAnswered, answered > failed
+                  let failed = channelFailed, let answered = channelAnswered, answered > failed,
+                  now > failed.addingTimeInterval(SimulationInvariants.channelRetryTail + 1)
             else { return false }
             blipsLeft.removeFirst()
             failures["channel blip", default: 0] += 1

@@ -302,11 +302,11 @@ public struct SimulationInvariants {
                 let largest = day.coalescer.largestBudget
                 // A coalescer that took the game over from a damaged checkpoint (its state
                 // directory kept) counts the hour's whole budget spent at the first event it saw
-                // (``Coalescer/assumeBudgetSpent(at:)``), before its first push. Found at seed 7,
+                // (``Coalescer/assumeBudgetSpent(at:)``), before its first push, sent or tried. Found at seed 7,
                 // day 27: an end 46 min after the takeover, 67 min after the kill before it.
                 let gameResets = resets(of: plan.game.id)
                 let tookOver = index > 0 && index <= gameResets.count && !resets.contains(gameResets[index - 1])
-                    && mine.first(where: { directory(of: $0) == index }).map { end.sentAt < $0.sentAt.addingTimeInterval(3600) } ?? false
+                    && (mine + triedHere).filter({ directory(of: $0) == index }).map(\.sentAt).min().map { end.sentAt < $0.addingTimeInterval(3600) } ?? false
                 check(stopped(in: hour) || tookOver || spent + missing >= largest,
                       "game \(id): its final end\(which) went at priority 5 alone with \(spent) priority 10 sent or tried in the hour "
                           + "before it and \(missing) seq missing right before it (largest budget \(largest)): an end takes a priority 10 while one is left")

@@ -790,11 +790,12 @@ struct SimulationTests {
         #expect(retried.violations.isEmpty == kept, "\(retried.violations)")
     }
 
-    /// A channel request failed alone by a blip, once the instance's sink had failures and an
-    /// answer since, is tried again within the tail: 2 s after is kept, 40 s after is late (a
-    /// sink that still counted the outage's failures waits up to a minute); a slow sender widens
-    /// the tail; a blip waits for an answer after a failure (none before one, none in an
-    /// instance that never failed), and an instance started since is not held to it.
+    /// A game's first channel create failed alone by a blip, once the instance's sink had
+    /// failures and an answer since (and the retry tail has passed since the last failure), is
+    /// tried again within the tail: 2 s after is kept, 40 s after is late (a sink that still
+    /// counted the outage's failures waits up to a minute); a slow sender widens the tail; a blip
+    /// waits for an answer after a failure (none in an instance that never failed), and an
+    /// instance started since is not held to it.
     @Test(arguments: [
         (2.0, false, false, true, true, 1), (40.0, false, false, true, false, 1), (40.0, true, false, true, true, 1),
         (40.0, false, true, true, true, 0), (40.0, false, false, false, true, 0),
@@ -803,7 +804,7 @@ struct SimulationTests {
         _ after: TimeInterval, _ slow: Bool, _ restarted: Bool, _ outageBefore: Bool, _ kept: Bool, _ checked: Int
     ) async throws {
         let clock = SimulatedClock()
-        let outage = clock.now.addingTimeInterval(10)..<clock.now.addingTimeInterval(100)
+        let outage = clock.now.addingTimeInterval(10)..<clock.now.addingTimeInterval(20)
         var faults = SimulatedDay.SinkFaults(channelOutages: outageBefore ? [outage] : [])
         faults.channelBlips = [outage.upperBound.addingTimeInterval(50)]
         if slow { faults.slowest = 10 }
@@ -812,11 +813,17 @@ struct SimulationTests {
         func create(_ game: String) async throws -> ChannelAnswer? {
             try await sender.manage(.create(game: game, bundleId: "b", storage: 0, requestID: UUID().uuidString.lowercased()))
         }
-        clock.advance(to: outage.lowerBound.addingTimeInterval(5))
+        let failed = outage.lowerBound.addingTimeInterval(5)
+        clock.advance(to: failed)
         if outageBefore { await #expect(throws: ScoreFeedError.self) { try await create("a") } }
-        // Past the blip's time, but no answer since the failure yet: this request is answered.
+        // Past the blip's time, but no answer since the failure yet: a game's first create is answered.
         clock.advance(to: outage.upperBound.addingTimeInterval(60))
-        _ = try #require(try await create("a"))
+        _ = try #require(try await create("b"))
+        // An answer since, but within the retry tail of the failure (a game's own retries may
+        // have grown till then): answered too.
+        clock.advance(to: failed.addingTimeInterval(SimulationInvariants.channelRetryTail - 10))
+        _ = try #require(try await create("c"))
+        clock.advance(to: failed.addingTimeInterval(SimulationInvariants.channelRetryTail + 10))
         if outageBefore {
             await #expect(throws: ScoreFeedError.self, "the blip fails the next request") { _ = try await create("g") }
         } else {
