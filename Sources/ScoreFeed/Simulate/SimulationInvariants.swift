@@ -133,7 +133,7 @@ public struct SimulationInvariants {
     /// tried again once the failures before it were answered since: the sink's first wait (a
     /// second at most) and the game's or the activity's first retry (a second), with room to
     /// spare; a sink or an activity that still counted the failures before would wait up to a
-    /// minute (``SimulatedSender/blipsRetriedLate(tail:)``, ``SimulatedSender/pushBlipsRetriedLate(tail:)``).
+    /// minute (``SimulatedSender/blipsRetriedLate(tail:troubles:)``, ``SimulatedSender/pushBlipsRetriedLate(tail:troubles:)``).
     public static let blipRetryTail: TimeInterval = 20
 
     /// The longest a game waits to try its channel work again (``ChannelBoard/longestRetry``,
