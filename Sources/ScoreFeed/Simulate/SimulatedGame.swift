@@ -178,8 +178,7 @@ public struct SimulatedGame: Sendable {
             let wasLive = fold.state.phase == .live
             fold.apply(event, index: index, now: event.time)
             let score = FinalScore(home: fold.state.homeScore, away: fold.state.awayScore)
-            if score != scores.last?.score ?? FinalScore(home: 0, away: 0) { changes.append(place) }
-            scores.appendIfNew(Scored(offset: max(0, event.time.timeIntervalSince(start)), score: score))
+            if scores.appendIfNew(Scored(offset: max(0, event.time.timeIntervalSince(start)), score: score)) { changes.append(place) }
             let leading = score.home > score.away ? 1 : score.home < score.away ? -1 : 0
             if leading != leader, leader != 0 || leading != 0, event.period >= 4, event.clock <= 120 { decisive.append(place) }
             if !wasLive, fold.state.phase == .live, fold.state.period >= 5 { overtimes.append(place) }
@@ -393,8 +392,12 @@ public struct SimulatedGame: Sendable {
 }
 
 extension [SimulatedGame.Scored] {
-    /// Appends `one` when its score is news: not the last one's (0–0 before the first).
-    mutating func appendIfNew(_ one: SimulatedGame.Scored) {
-        if one.score != last?.score ?? FinalScore(home: 0, away: 0) { append(one) }
+    /// Appends `one` when its score is news: not the last one's (0–0 before the first). Returns
+    /// whether it did.
+    @discardableResult
+    mutating func appendIfNew(_ one: SimulatedGame.Scored) -> Bool {
+        guard one.score != last?.score ?? FinalScore(home: 0, away: 0) else { return false }
+        append(one)
+        return true
     }
 }

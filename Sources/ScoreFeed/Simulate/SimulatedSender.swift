@@ -54,13 +54,11 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     private var channelRequests: [String: [Date]] = [:]
     /// The day's push blips not yet met (``SimulatedDay/SinkFaults/pushBlips``).
     private var pushBlipsLeft: [SimulatedDay.SinkFaults.PushBlip]
-    /// When each lane's pushes (by game, platform and instance) last failed and were last
-    /// delivered, and when each was handed over.
-    private var pushFailed: [Tries: Date] = [:]
+    /// When each lane's pushes (by game, platform and instance) were last delivered (when they
+    /// last failed is ``failedAt``'s).
     private var pushDelivered: [Tries: Date] = [:]
-    private var pushAttempts: [Tries: [Date]] = [:]
-    /// The pushes a blip failed: their lane, and when.
-    private var pushBlipped: [(lane: Tries, at: Date)] = []
+    /// The pushes a blip failed: their lane, when, and when the lane was next handed a push.
+    private var pushBlipped: [(lane: Tries, at: Date, next: Date?)] = []
     /// The day's channel blips not yet met (``SimulatedDay/SinkFaults/channelBlips``), in order.
     private var blipsLeft: [Date]
     /// When this instance's last channel request was answered, and when one last failed.
@@ -97,10 +95,16 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         // What a killed instance still sends goes nowhere, at once: it draws nothing from the
         // day's randomness, so the next instance's sender does not depend on how the killed one
         // wound down.
-        guard lock.withLock({ live }) else { return }
-        lock.withLock {
-            pushAttempts[Tries(game: record.game, platform: record.platform, instance: instance), default: []].append(clock.now)
+        let sending = lock.withLock { () -> Bool in
+            guard live else { return false }
+            // The try after a blip, for its check.
+            for index in pushBlipped.indices where pushBlipped[index].next == nil && clock.now > pushBlipped[index].at
+            && pushBlipped[index].lane == Tries(game: record.game, platform: record.platform, instance: instance) {
+                pushBlipped[index].next = clock.now
+            }
+            return true
         }
+        guard sending else { return }
         if faults.slowest > 0 {
             let clock = lock.withLock { self.clock }
             let wait = lock.withLock { random.double(in: 0...faults.slowest) }
@@ -121,10 +125,10 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         let blip = lock.withLock { () -> Bool in
             let lane = Tries(game: record.game, platform: record.platform, instance: instance)
             guard live, let index = pushBlipsLeft.firstIndex(where: { $0.game == record.game && $0.at <= now }),
-                  let failed = pushFailed[lane], let delivered = pushDelivered[lane], delivered > failed
+                  let failed = failedAt[lane]?.last, let delivered = pushDelivered[lane], delivered > failed
             else { return false }
             pushBlipsLeft.remove(at: index)
-            pushBlipped.append((lane, now))
+            pushBlipped.append((lane, now, nil))
             return true
         }
         if blip { throw failed(record, "send (a blip)", ScoreFeedError(.io, "the push sender's connection dropped")) }
@@ -148,7 +152,6 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
             failures[kind, default: 0] += 1
             triedRecords.append(record)
             failedAt[Tries(game: record.game, platform: record.platform, instance: instance), default: []].append(clock.now)
-            pushFailed[Tries(game: record.game, platform: record.platform, instance: instance)] = clock.now
         }
         return error
     }
@@ -160,7 +163,7 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     /// where another trouble or an instance's start falls in the tail.
     public func pushBlipsRetriedLate(tail: TimeInterval, troubles: [Range<Date>] = []) -> (checks: Int, violations: [String]) {
         lock.withLock {
-            retriedLate(pushBlipped.map { ($0.lane.game, $0.at, pushAttempts[$0.lane] ?? []) }, tail: tail, troubles: troubles) { blip, after, most in
+            retriedLate(pushBlipped.map { ($0.lane.game, $0.at, $0.next.map { [$0] } ?? []) }, tail: tail, troubles: troubles) { blip, after, most in
                 "game \(blip.game): its push, failed alone by a blip (its lane's pushes delivered since the failures before it), was tried again \(after) s later (at most \(most) s)"
             }
         }

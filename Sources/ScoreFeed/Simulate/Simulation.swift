@@ -220,9 +220,8 @@ public enum Simulation {
         let backedOff = sender.triedTooOften(backoff: SimulatedSender.expectedBackoff)
         let lingered = sender.deletedTooSoon(linger: SimulatedSender.expectedLinger)
         let retried = day.maxChannels == nil ? sender.channelsRetriedLate(tail: SimulationInvariants.channelRetryTail) : (checks: 0, violations: [])
-        // A full disk holds the engines' sends and channel work: its windows, with the engines'
-        // longest wait to try the checkpoint again.
-        let disk = day.diskFull.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(SimulationInvariants.expectedCheckpointRetry) }
+        // A full disk holds the engines' sends and channel work.
+        let disk = SimulationInvariants.diskTroubles(of: day)
         let blips = day.maxChannels == nil
             ? sender.blipsRetriedLate(tail: SimulationInvariants.blipRetryTail, troubles: disk) : (checks: 0, violations: [])
         let pushBlips = sender.pushBlipsRetriedLate(tail: SimulationInvariants.blipRetryTail, troubles: disk)

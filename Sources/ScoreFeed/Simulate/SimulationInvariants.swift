@@ -149,8 +149,11 @@ public struct SimulationInvariants {
     /// The windows where the state directory's disk was full, with the engines' longest wait to
     /// try their checkpoints again after each: the pushes decided meanwhile wait in their games'
     /// outboxes, as they do for a sender down.
-    var diskTroubles: [Range<Date>] {
-        day.diskFull.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(Self.expectedCheckpointRetry) }
+    var diskTroubles: [Range<Date>] { Self.diskTroubles(of: day) }
+
+    /// ``diskTroubles`` of `day`.
+    static func diskTroubles(of day: SimulatedDay) -> [Range<Date>] {
+        day.diskFull.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(expectedCheckpointRetry) }
     }
 
     /// The longest an engine waits to try a failed checkpoint again: half a minute
