@@ -16,8 +16,9 @@ public struct ChannelBoard: Sendable {
     public private(set) var reserved: Set<String> = []
     /// Games that wait for a free channel (past ``ChannelManagement/maxChannels``), in order.
     public private(set) var waiting: [String] = []
-    /// Seconds before a game whose channel work waits on the sink is woken again.
-    private var retry: [String: TimeInterval] = [:]
+    /// When each game whose channel work waits on the sink is woken again, and the wait after
+    /// that one.
+    private var retry: [String: (at: Date, next: TimeInterval)] = [:]
     /// Games whose held pushes (no channel to send on) were reported.
     private var reportedHolds: Set<String> = []
 
@@ -84,6 +85,11 @@ public struct ChannelBoard: Sendable {
         return actions
     }
 
+    /// When `game`'s channel work, waiting on the sink, is tried again (nil: none waits).
+    public func retry(of game: String) -> Date? {
+        retry[game]?.at
+    }
+
     /// The longest wait before channel work that waits on the sink is tried again.
     public static let longestRetry: TimeInterval = 60
 
@@ -101,10 +107,16 @@ public struct ChannelBoard: Sendable {
         guard perGame else { return [] }
         var actions: [Action] = []
         if workWaits {
-            // Woken again, backing off from 1 s to a minute.
-            let delay = retry[game] ?? 1
-            retry[game] = min(delay * 2, Self.longestRetry)
-            actions.append(.wake(game: game, at: now.addingTimeInterval(delay)))
+            // Woken again, backing off from 1 s to a minute: a try after each wake. Another call
+            // of the game's engine before the wake (an event, a held push) keeps it: its try
+            // does not grow the wait.
+            if let waiting = retry[game], now < waiting.at {
+                actions.append(.wake(game: game, at: waiting.at))
+            } else {
+                let delay = retry[game]?.next ?? 1
+                retry[game] = (now.addingTimeInterval(delay), min(delay * 2, Self.longestRetry))
+                actions.append(.wake(game: game, at: now.addingTimeInterval(delay)))
+            }
         } else {
             retry[game] = nil
         }

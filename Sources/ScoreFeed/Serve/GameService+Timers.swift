@@ -108,11 +108,13 @@ extension GameService {
             let clock = wallClock
             await eachGame { id, engine in
                 // The engine's own deadline, not the wake-up heap, whose entries may be stale; and
-                // its checkpoint's retries: a final kept from a full disk goes once it has room.
+                // its checkpoint's retries: a final kept from a full disk goes once it has room;
+                // and its channel work's (a create the sink failed holds the final).
                 var previous: Date?
                 await DeadlineLoop(clock: clock).run(
                     next: {
-                        guard let next = await engine.wakeUp, next <= giveUp else { return nil }
+                        let due = [await engine.wakeUp, await self.state.board.retry(of: id)].compactMap { $0 }.min()
+                        guard let next = due, next <= giveUp else { return nil }
                         defer { previous = next }
                         // The last tick did not move it: looked at again half a second later (see ``fire``).
                         if next <= clock.now, next == previous { return clock.now.addingTimeInterval(0.5) }

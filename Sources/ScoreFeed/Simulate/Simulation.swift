@@ -149,10 +149,13 @@ public enum Simulation {
                     // (its drain gave up: `poll --today` exits 75): what it could not send (a
                     // final) goes out when the service runs again on its state directory once the
                     // sender is back and the disk has room, as an operator's next run would (a
-                    // final the full disk kept from the journal is read from the feed again).
+                    // final the full disk kept from the journal is read from the feed again). So
+                    // does a channel delete that APNs' channel service, down past the drain's
+                    // timeout, never answered.
                     let down = day.sink.failing.first(where: { $0.contains(from) })?.upperBound
                     let full = day.diskFull.first(where: { $0.contains(from) })?.upperBound
-                    if !rerun, let back = [down, full].compactMap({ $0 }).max() {
+                    let channelsDown = sender.openChannels.isEmpty ? nil : day.sink.channelOutages.first(where: { $0.contains(from) })?.upperBound
+                    if !rerun, let back = [down, full, channelsDown].compactMap({ $0 }).max() {
                         owed = (told.inputEnd(of: instance) ?? started, from, Set(sender.records.map(\.key)))
                         stops.append(nil)
                         from = back.addingTimeInterval(1)

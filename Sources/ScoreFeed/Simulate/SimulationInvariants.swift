@@ -83,13 +83,14 @@ public struct SimulationInvariants {
         for plan in day.games {
             let mine = byGame[plan.game.id] ?? []
             checkEnd(plan, mine)
-            checkOrder(plan, mine)
             checkStarts(plan, mine)
             // Each push once: a record delivered again after a crash (its `apns-id` seen before)
             // repeats a push the policy made once, and a sender that cannot know whether the
-            // first delivery got through sends it again.
+            // first delivery got through sends it again (a device never sees it twice: the
+            // sender deduplicates by the `apns-id`).
             var seen: Set<String> = []
             let pushes = mine.filter { seen.insert($0.key).inserted }
+            checkOrder(plan, pushes)
             checkBudget(plan, pushes)
             checkMoments(plan, pushes)
             checkFinalsWhileDown(plan, pushes)
@@ -331,8 +332,13 @@ public struct SimulationInvariants {
             // started the activity with the final: when its instance was killed after that start
             // and the next one started without its state, with the first end's score from a copy
             // of the feed no older than the first end's.
+            // A push delivered before it and again after it, the same bytes (its start, kept until
+            // the sink confirmed it, sent again after a crash), repeats that push: a sender
+            // deduplicates by its `apns-id`.
             let firstEnd = mine[first]
+            let before = Set(mine[..<first].lazy.map(\.key))
             let after = mine[(first + 1)...].filter { record in
+                guard !before.contains(record.key) else { return false }
                 let from = directory(of: record)
                 guard record.event == .start, from > directory(of: firstEnd) else {
                     return !(endOf[from].map(record.showsSameState(as:)) ?? false) || record.event != .end
@@ -347,10 +353,11 @@ public struct SimulationInvariants {
     }
 
     /// No push shows a score older than one already pushed, unless the feed itself corrected it.
-    mutating func checkOrder(_ plan: SimulatedDay.Game, _ mine: [PushRecord]) {
+    /// `pushes`: the game's records, each once (one delivered again repeats the push before).
+    mutating func checkOrder(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
         guard !plan.game.corrects else { return }
         var high = (home: 0, away: 0)
-        for record in mine {
+        for record in pushes {
             check(record.state.homeScore >= high.home && record.state.awayScore >= high.away,
                   "game \(plan.game.id): push seq \(record.seq) shows \(record.state.homeScore)-\(record.state.awayScore) after \(high.home)-\(high.away) was shown")
             high = (max(high.home, record.state.homeScore), max(high.away, record.state.awayScore))

@@ -997,4 +997,24 @@ extension SimulationTests {
         #expect(outcomes.allSatisfy { !$0.records.isEmpty })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
+    /// Days of `simulate --days 500 --seed 1 --platform ios` (1,000 day-runs) that broke, and
+    /// what was wrong:
+    /// - day 65, broadcast: a game's first channel create, failed alone as the day's input ended,
+    ///   was tried again a minute later. The drain watched each engine's own deadline, not the
+    ///   board's wake for channel work, so the create waited for another game's linger (the final
+    ///   it carried with it). The drain now wakes a game for its channel work too.
+    /// - days 329, 334 and 393, broadcast: APNs' channel service down across the day's last
+    ///   delete, past the drain's timeout: the simulator now runs the service again once it is
+    ///   back, as an operator's next run would (it deletes the channel).
+    /// - days 56 and 196, token: a start kept until the sink confirmed it, sent again after a
+    ///   crash (the same `apns-id`, which the sender deduplicates), counted as a score going back
+    ///   and as a push after the final end. The checker now counts a push delivered again once.
+    @Test(arguments: [(65, PushRenderer.Mode.broadcastPerGame), (329, .broadcastPerGame), (56, .token), (196, .token)])
+    func daysOfTheThousandStayWhole(day: Int, mode: PushRenderer.Mode) async throws {
+        var options = Simulation.Options(days: 1, seed: 1, firstDay: day, modes: [mode], pool: SimulatedGamePool(generated: 300), threads: 1)
+        options.platforms = [[.ios]]
+        let outcomes = try await Self.run(options)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == day && !$0.records.isEmpty })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
 }
