@@ -312,6 +312,13 @@ public actor MatchEngine {
         if session.settling != waiting { commit() }
     }
 
+    /// A catch-up waiting for its parts waits again from now, at least `window` (as at a
+    /// restart: ``GameSession/restart(now:window:)``); a game not waiting holds nothing.
+    public func holdCatchUp(for window: TimeInterval) {
+        guard session.settling != nil else { return }
+        restart(window: window)
+    }
+
     /// The game's broadcast channel.
     public var channel: BroadcastChannel { peek { $0.channel } }
 

@@ -224,6 +224,13 @@ public struct LivePoller: Sendable {
             }
             // How far off the next answer may be: a wait for a fresh copy outlasts it.
             let nextAnswer = schedule.longestWait(after: outcome) + fetcher.requestTimeout
+            // A wait restored open (the instance before stopped in it) has no copy of this
+            // instance's to hand again: its engine holds it as long (seed 2, day 367 of 500 on
+            // Android: a lost instance's stale copy restored waiting, an edge's older copies
+            // refused for a minute, and the wait ran out: 41-48 after 43-48).
+            if snapshot == nil, lastPlayByPlay == nil, oldCopies > 0, oldCopies < Self.oldCopiesWaited, deciding?.status != .final {
+                await service.holdCatchUp(of: gameId, for: nextAnswer + Self.freshCopyRoom)
+            }
             // A game new to this instance whose play-by-play lags its final boxscore
             // (``LiveSnapshot/playsBehindFinal``): nothing of the copy is taken. Its end would name
             // an older last action than the one a lost instance may have ended the game on, and the
@@ -377,8 +384,11 @@ public struct LivePoller: Sendable {
             return 0
         }
         if spends { waited += 1 }
-        return nextAnswer + 5
+        return nextAnswer + Self.freshCopyRoom
     }
+
+    /// Seconds a wait for a fresh copy allows past the next answer's latest (``firstCopyWait``).
+    static let freshCopyRoom: TimeInterval = 5
 
     /// The most old copies a game new to the instance waits through (``firstCopyWait``): about two
     /// minutes at a poll every 30 s while the feed answers, a break's length (longer while it

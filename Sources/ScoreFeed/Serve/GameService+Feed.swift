@@ -53,6 +53,14 @@ extension GameService {
         _ = await call(id) { engine, _ in await engine.ignoreStaleCopy() }
     }
 
+    /// `game`'s catch-up, waiting for a fresh copy, waits `window` more from now (nothing else
+    /// is held): a wait restored open, the instance before having stopped in it, while this
+    /// instance's answers bring no copy to hand again (an edge's older ones, failures). See
+    /// ``MatchEngine/holdCatchUp(for:)``.
+    public func holdCatchUp(of id: String, for window: TimeInterval) async {
+        _ = await call(id) { engine, _ in await engine.holdCatchUp(for: window) }
+    }
+
     /// The newest copy of `game`'s feed its engine took in (nil: none, or not known): see
     /// ``MatchEngine/newestCopy``.
     public func newestCopy(of id: String) async -> NewestCopy.Stamp? {
