@@ -93,7 +93,13 @@ extension GameService {
             // A push held before the stop waits briefly for what the stop kept from the game: the
             // input, which starts once the restore is over, so the window starts now.
             if options.clock == .system { await engine.restart(window: options.catchUpWindow) }
-            await absorb(id, await EngineStatus.of(engine))
+            let status = await EngineStatus.of(engine)
+            await absorb(id, status)
+            // A game whose pushes wait for a channel it never got (past the cap, or taken over
+            // from a damaged checkpoint) waits for one again: the board's queue died with the
+            // instance before, and a game that has ended is not started again by its input (seed
+            // 4, day 12, real games: a final held for good).
+            if status.holding, case .none = status.channel.phase { await setUpChannel(id, header: nil) }
         }
         // After the creates a crash left unanswered were sent again: a sender that deduplicates by
         // apns-request-id hands back the channel it made, which is then owned; one APNs made twice
