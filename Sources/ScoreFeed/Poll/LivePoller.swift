@@ -227,8 +227,10 @@ public struct LivePoller: Sendable {
             // A wait restored open (the instance before stopped in it) has no copy of this
             // instance's to hand again: its engine holds it as long (seed 2, day 367 of 500 on
             // Android: a lost instance's stale copy restored waiting, an edge's older copies
-            // refused for a minute, and the wait ran out: 41-48 after 43-48).
-            if snapshot == nil, lastPlayByPlay == nil, oldCopies > 0, oldCopies < Self.oldCopiesWaited, deciding?.status != .final {
+            // refused for a minute, and the wait ran out: 41-48 after 43-48). Once the boxscore
+            // says final, through the few tries for the last actions too.
+            if snapshot == nil, lastPlayByPlay == nil, oldCopies > 0, oldCopies < Self.oldCopiesWaited,
+               deciding?.status != .final || staleAfterFinal < Self.boxscoreGiveUp {
                 await service.holdCatchUp(of: gameId, for: nextAnswer + Self.freshCopyRoom)
             }
             // A game new to this instance whose play-by-play lags its final boxscore

@@ -53,10 +53,10 @@ extension GameService {
         _ = await call(id) { engine, _ in await engine.ignoreStaleCopy() }
     }
 
-    /// `game`'s catch-up, waiting for a fresh copy, waits `window` more from now (nothing else
-    /// is held): a wait restored open, the instance before having stopped in it, while this
-    /// instance's answers bring no copy to hand again (an edge's older ones, failures). See
-    /// ``MatchEngine/holdCatchUp(for:)``.
+    /// `game`'s catch-up, waiting for a fresh copy, waits again from now, at least `window` and as
+    /// long as it was to wait (nothing else is held): a wait restored open, the instance before
+    /// having stopped in it, while this instance's answers bring no copy to hand again (an edge's
+    /// older ones, failures). See ``MatchEngine/holdCatchUp(for:)``.
     public func holdCatchUp(of id: String, for window: TimeInterval) async {
         _ = await call(id) { engine, _ in await engine.holdCatchUp(for: window) }
     }

@@ -98,7 +98,8 @@ extension GameService {
 
     /// On the feed clock, fires every game's held pushes at once, each at its own moment of feed
     /// time; on the system clock, each game waits for its own deadlines and its checkpoint's
-    /// retries (``MatchEngine/wakeUp``) until `giveUp`, side by side (a sink slow for one game
+    /// retries (``MatchEngine/wakeUp``), and for its channel work's retries
+    /// (``ChannelBoard/retry(of:)``), until `giveUp`, side by side (a sink slow for one game
     /// holds no other's deadline). Then sends whatever a failed sink left.
     public func drainHeld(until giveUp: Date) async {
         _ = await endBatch()
@@ -109,11 +110,13 @@ extension GameService {
             await eachGame { id, engine in
                 // The engine's own deadline, not the wake-up heap, whose entries may be stale; and
                 // its checkpoint's retries: a final kept from a full disk goes once it has room;
-                // and its channel work's (a create the sink failed holds the final).
+                // and its channel work's (a create the sink failed holds the final), but for a
+                // checkpoint that cannot be written: its retry alone, as ``MatchEngine/wakeUp`` says.
                 var previous: Date?
                 await DeadlineLoop(clock: clock).run(
                     next: {
-                        let due = [await engine.wakeUp, await self.state.board.retry(of: id)].compactMap { $0 }.min()
+                        let (wakeUp, writeRetry) = await (engine.wakeUp, engine.checkpointRetry)
+                        let due = writeRetry == nil ? [wakeUp, await self.state.board.retry(of: id)].compactMap { $0 }.min() : wakeUp
                         guard let next = due, next <= giveUp else { return nil }
                         defer { previous = next }
                         // The last tick did not move it: looked at again half a second later (see ``fire``).

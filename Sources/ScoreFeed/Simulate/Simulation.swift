@@ -98,7 +98,7 @@ public enum Simulation {
         // ended, when it stopped, and the records sent by then, by their ids (``PushRecord/key``: a
         // new one the run after it sends was owed; one sent again, an end whose delivery was not
         // confirmed, was not).
-        var owed: (inputEnded: Date, stopped: Date, sent: Set<String>)?
+        var owed: (inputEnded: Date, stopped: Date, sent: Set<String>, open: Set<String>)?
         while number + 1 < stops.count {
             number += 1
             let stop = stops[number]
@@ -156,7 +156,7 @@ public enum Simulation {
                     let full = day.diskFull.first(where: { $0.contains(from) })?.upperBound
                     let channelsDown = sender.openChannels.isEmpty ? nil : day.sink.channelOutages.first(where: { $0.contains(from) })?.upperBound
                     if !rerun, let back = [down, full, channelsDown].compactMap({ $0 }).max() {
-                        owed = (told.inputEnd(of: instance) ?? started, from, Set(sender.records.map(\.key)))
+                        owed = (told.inputEnd(of: instance) ?? started, from, Set(sender.records.map(\.key)), sender.openChannels)
                         stops.append(nil)
                         from = back.addingTimeInterval(1)
                         killed = nil
@@ -213,11 +213,13 @@ public enum Simulation {
         // A drain waits out the sender's and the disk's trouble until its timeout (less the
         // longest wait between two tries: a try that would fall past it is not made): a run that
         // stopped sooner must have owed nothing.
-        let longestTry = max(SimulatedSender.expectedBackoff.maximum, SimulationInvariants.expectedCheckpointRetry)
+        let longestTry = max(SimulatedSender.expectedBackoff.maximum, SimulationInvariants.expectedCheckpointRetry, SimulationInvariants.expectedChannelRetry)
         let unsent = owed.map { owed in sender.records.lazy.filter { !owed.sent.contains($0.key) }.count } ?? 0
-        if let owed, unsent > 0, owed.stopped.timeIntervalSince(owed.inputEnded) < drainTimeout - longestTry - 1 {
+        // (A channel left open that the run after it deleted was owed too.)
+        let undeleted = owed.map { $0.open.subtracting(sender.openChannels).count } ?? 0
+        if let owed, unsent + undeleted > 0, owed.stopped.timeIntervalSince(owed.inputEnded) < drainTimeout - longestTry - 1 {
             violations.append(
-                "the day's last run stopped \(JSONText.number(owed.stopped.timeIntervalSince(owed.inputEnded))) s after its input ended, the sender down or the disk full, and the run after it sent \(unsent) new push(es): its drain gave up before its \(Int(drainTimeout)) s (less a try's longest wait, \(Int(longestTry)) s)")
+                "the day's last run stopped \(JSONText.number(owed.stopped.timeIntervalSince(owed.inputEnded))) s after its input ended, the sender or APNs' channel service down or the disk full, and the run after it sent \(unsent) new push(es) and deleted \(undeleted) channel(s): its drain gave up before its \(Int(drainTimeout)) s (less a try's longest wait, \(Int(longestTry)) s)")
         }
         checks += owed == nil ? 0 : 1
         let backedOff = sender.triedTooOften(backoff: SimulatedSender.expectedBackoff)
