@@ -227,9 +227,14 @@ public struct LivePoller: Sendable {
             // A wait restored open (the instance before stopped in it) has no copy of this
             // instance's to hand again: its engine holds it as long (seed 2, day 367 of 500 on
             // Android: a lost instance's stale copy restored waiting, an edge's older copies
-            // refused for a minute, and the wait ran out: 41-48 after 43-48). Once the boxscore
-            // says final, through the few tries for the last actions too.
-            if snapshot == nil, lastPlayByPlay == nil, oldCopies > 0, oldCopies < Self.oldCopiesWaited,
+            // refused for a minute, and the wait ran out: 41-48 after 43-48). So does a failed
+            // answer, whose copy handed again holds the wait only up to the engine's bound on a
+            // catch-up in parts (seed 6, day 60 of 500 at --interval 60: a 12-minute outage after
+            // three old copies, and 26-20 showed after the lost instance's 26-21). Once the
+            // boxscore says final, through the few tries for the last actions too.
+            var failed = false
+            if case .failed = outcome { failed = true }
+            if failed || (snapshot == nil && lastPlayByPlay == nil), oldCopies > 0, oldCopies < Self.oldCopiesWaited,
                deciding?.status != .final || staleAfterFinal < Self.boxscoreGiveUp {
                 await service.holdCatchUp(of: gameId, for: nextAnswer + Self.freshCopyRoom)
             }

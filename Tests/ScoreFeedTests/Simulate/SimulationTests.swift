@@ -1051,4 +1051,18 @@ extension SimulationTests {
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == day && $0.faults["channel cap", default: 0] > 0 })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
+
+    /// A day of `--days 500 --seed 6 --platform ios --interval 60` (day 60, broadcast): an instance
+    /// on a lost directory waited for a fresh copy through three old ones, then the feed failed
+    /// for twelve minutes. The copy handed again at each failure held the wait only up to the
+    /// engine's bound on a catch-up in parts, and 26-20 showed after the lost instance's 26-21. A
+    /// failed answer now holds the wait (``GameService/holdCatchUp(of:for:)``) until a copy comes.
+    @Test(arguments: [PushRenderer.Mode.broadcastPerGame, .token])
+    func aFeedOutageHoldsAFreshInstancesWaitForAFreshCopy(_ mode: PushRenderer.Mode) async throws {
+        var options = Simulation.Options(days: 1, seed: 6, firstDay: 60, modes: [mode], pool: SimulatedGamePool(generated: 300), pollInterval: 60, threads: 1)
+        options.platforms = [[.ios]]
+        let outcomes = try await Self.run(options)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 60 && !$0.records.isEmpty && $0.answers["503", default: 0] > 0 })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
 }
