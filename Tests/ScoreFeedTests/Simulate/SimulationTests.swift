@@ -1065,4 +1065,15 @@ extension SimulationTests {
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 60 && !$0.records.isEmpty && $0.answers["503", default: 0] > 0 })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
+
+    /// Day 151 of `--days 500 --seed 6 --platform ios --interval 60` (broadcast): a push blip
+    /// failed an update alone on a slow sender, and its retry came 20 s after its stamp. A push the
+    /// sender failed is late by the fault, not by the stamp: the stamp check lets it be.
+    @Test func aBroadcastUpdateFailedAloneMayComeAfterItsStamp() async throws {
+        var options = Simulation.Options(days: 1, seed: 6, firstDay: 151, modes: [.broadcastPerGame], pool: SimulatedGamePool(generated: 300), pollInterval: 60, threads: 1)
+        options.platforms = [[.ios]]
+        let outcomes = try await Self.run(options)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 151 && $0.faults["push blip", default: 0] > 0 })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
 }
