@@ -1076,4 +1076,17 @@ extension SimulationTests {
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 151 && $0.faults["push blip", default: 0] > 0 })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
+
+    /// Day 468 of `--days 500 --seed 8 --platform android --keep-state`: the disk full as the input
+    /// ended, the drain gave up (exit 75) with the final unwritten, and the simulator started the
+    /// next run at the day's next planned restart, 17 min after the disk had room. It now runs the
+    /// service again once the disk has room, until that restart.
+    @Test(arguments: [PushRenderer.Mode.token, .broadcastPerGame])
+    func aRunThatGaveUpOnAFullDiskRunsAgainOnceItHasRoom(_ mode: PushRenderer.Mode) async throws {
+        var options = Simulation.Options(days: 1, seed: 8, firstDay: 468, modes: [mode], pool: SimulatedGamePool(generated: 300), losingState: false, threads: 1)
+        options.platforms = [[.android]]
+        let outcomes = try await Self.run(options)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 468 && $0.faults["full disk", default: 0] > 0 })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
 }
