@@ -110,13 +110,11 @@ public struct ChannelBoard: Sendable {
             // Woken again, backing off from 1 s to a minute: a try after each wake. Another call
             // of the game's engine before the wake (an event, a held push) keeps it: its try
             // does not grow the wait.
-            if let waiting = retry[game], now < waiting.at {
-                actions.append(.wake(game: game, at: waiting.at))
-            } else {
+            if now >= retry[game]?.at ?? .distantPast {
                 let delay = retry[game]?.next ?? 1
                 retry[game] = (now.addingTimeInterval(delay), min(delay * 2, Self.longestRetry))
-                actions.append(.wake(game: game, at: now.addingTimeInterval(delay)))
             }
+            if let at = retry[game]?.at { actions.append(.wake(game: game, at: at)) }
         } else {
             retry[game] = nil
         }

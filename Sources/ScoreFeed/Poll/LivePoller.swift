@@ -217,10 +217,13 @@ public struct LivePoller: Sendable {
             // whether the copy waiting is the newest (seed 56, day 125: after three old copies, one
             // older than those ended the wait and 47-36 showed after the lost instance's 47-39).
             // (Not once the boxscore says final: its few tries for the last actions decide then.)
+            var failed = false
+            if case .failed = outcome { failed = true }
+            let waitingForACopy = oldCopies > 0 && oldCopies < Self.oldCopiesWaited
             var spends = !refused
-            if snapshot == nil, oldCopies > 0, oldCopies < Self.oldCopiesWaited, deciding?.status != .final {
+            if snapshot == nil, waitingForACopy, deciding?.status != .final {
                 snapshot = try? lastPlayByPlay.map(decode)
-                if case .failed = outcome { spends = false }
+                if failed { spends = false }
             }
             // How far off the next answer may be: a wait for a fresh copy outlasts it.
             let nextAnswer = schedule.longestWait(after: outcome) + fetcher.requestTimeout
@@ -232,9 +235,7 @@ public struct LivePoller: Sendable {
             // catch-up in parts (seed 6, day 60 of 500 at --interval 60: a 12-minute outage after
             // three old copies, and 26-20 showed after the lost instance's 26-21). Once the
             // boxscore says final, through the few tries for the last actions too.
-            var failed = false
-            if case .failed = outcome { failed = true }
-            if failed || (snapshot == nil && lastPlayByPlay == nil), oldCopies > 0, oldCopies < Self.oldCopiesWaited,
+            if waitingForACopy, failed || (snapshot == nil && lastPlayByPlay == nil),
                deciding?.status != .final || staleAfterFinal < Self.boxscoreGiveUp {
                 await service.holdCatchUp(of: gameId, for: nextAnswer + Self.freshCopyRoom)
             }

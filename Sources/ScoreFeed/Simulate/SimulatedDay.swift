@@ -535,3 +535,11 @@ public struct SimulatedDay: Sendable {
         return counts
     }
 }
+
+extension SimulatedDay {
+    /// When the sender is back and the disk has room, if either was in trouble at `date` (nil:
+    /// neither was): when an operator runs again a service whose drain gave up then.
+    func troublesOver(at date: Date) -> Date? {
+        [sink.failing.first(where: { $0.contains(date) })?.upperBound, diskFull.first(where: { $0.contains(date) })?.upperBound].compactMap { $0 }.max()
+    }
+}

@@ -154,10 +154,8 @@ public enum Simulation {
                     // final the full disk kept from the journal is read from the feed again). So
                     // does a channel delete that APNs' channel service, down past the drain's
                     // timeout, never answered.
-                    let down = day.sink.failing.first(where: { $0.contains(from) })?.upperBound
-                    let full = day.diskFull.first(where: { $0.contains(from) })?.upperBound
                     let channelsDown = sender.openChannels.isEmpty ? nil : day.sink.channelOutages.first(where: { $0.contains(from) })?.upperBound
-                    if !rerun, let back = [down, full, channelsDown].compactMap({ $0 }).max() {
+                    if !rerun, let back = [day.troublesOver(at: from), channelsDown].compactMap({ $0 }).max() {
                         owed = (told.inputEnd(of: instance) ?? started, from, Set(sender.records.map(\.key)), sender.openChannels)
                         stops.append(nil)
                         from = back.addingTimeInterval(1)
@@ -171,10 +169,7 @@ public enum Simulation {
                 // drain gave up: exit 75): the service runs again on its state directory once they
                 // are back, as an operator's next run would, until the planned stop (seed 8, day
                 // 468 of 500 on Android: the final waited 17 min past the disk's trouble for it).
-                let now = clock.now
-                let down = day.sink.failing.first(where: { $0.contains(now) })?.upperBound
-                let full = day.diskFull.first(where: { $0.contains(now) })?.upperBound
-                if let back = [down, full].compactMap({ $0 }).max(), back.addingTimeInterval(1) < stop.at {
+                if let back = day.troublesOver(at: clock.now), back.addingTimeInterval(1) < stop.at {
                     stops.insert(stop, at: number + 1)
                     runsAgain += 1
                     from = back.addingTimeInterval(1)

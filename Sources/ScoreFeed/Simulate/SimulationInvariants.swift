@@ -685,7 +685,7 @@ public struct SimulationInvariants {
               day.sink.slowest < TimeInterval(PushRenderer.Configuration.failoverHeadStart)
         else { return }
         let kills = day.restarts.map(\.at)
-        let failedAlone = Set(tried.values.joined().lazy.map(\.key))
+        let failedOnce = Set(tried.values.joined().lazy.map(\.key))
         // The sender's troubles, and for a game whose pushes it failed alone, those too.
         let troubles = senderTroubles + diskTroubles
         let gameTroubles = Dictionary(uniqueKeysWithValues: Set(day.sink.gameFailing.map(\.game)).map { ($0, senderTroubles(for: $0) + diskTroubles) })
@@ -707,7 +707,7 @@ public struct SimulationInvariants {
             queued = queued || (otherLanes[record.activity] ?? []).contains {
                 $0.record.sentAt < record.sentAt && $0.at > record.sentAt && $0.at <= at
             }
-            if queued || failedAlone.contains(record.key) { continue }
+            if queued || failedOnce.contains(record.key) { continue }
             guard !kills.contains(where: { record.sentAt <= $0 && $0 <= at }),
                   !(gameTroubles[record.game] ?? troubles).contains(where: { $0.lowerBound <= at && record.sentAt <= $0.upperBound })
             else { continue }
