@@ -80,9 +80,11 @@ extension PushRenderer {
             for field in fields where size > limit {
                 guard let text = field.get(message), text.count > field.keep else { continue }
                 let characters = Array(text)
+                // Where each character starts (and the text's end): a prefix is then one slice.
+                let starts = Array(text.indices) + [text.endIndex]
                 func candidate(_ kept: Int) -> String? {
                     if kept == 0 { return field.removable ? nil : "" }
-                    return Self.shortened(characters, to: kept)
+                    return Self.shortened(text, characters: characters, starts: starts, to: kept)
                 }
                 trimmed.append(field.name)
                 // The shortest this field may get; if even that is too big, go on to the next field.
@@ -110,11 +112,12 @@ extension PushRenderer {
             return (message, size, trimmed)
         }
 
-        /// The first `kept` characters, without trailing white space, and an ellipsis.
-        static func shortened(_ characters: [Character], to kept: Int) -> String {
-            var prefix = characters.prefix(kept)
-            while let last = prefix.last, last.isWhitespace, prefix.count > 1 { prefix.removeLast() }
-            return String(prefix) + "…"
+        /// The first `kept` of `text`'s `characters`, without trailing white space, and an
+        /// ellipsis (`starts`: where each character starts in `text`, then its end).
+        static func shortened(_ text: String, characters: [Character], starts: [String.Index], to kept: Int) -> String {
+            var count = min(kept, characters.count)
+            while count > 1, characters[count - 1].isWhitespace { count -= 1 }
+            return String(text[..<starts[count]]) + "…"
         }
     }
 }
