@@ -129,6 +129,17 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
         phase = .open(id: id)
     }
 
+    /// Takes on `id`, a channel ScoreFeed made for this game before its checkpoint was lost
+    /// (``ChannelBoard/salvage(from:)``): devices that started the game's activity subscribed to
+    /// it, so its pushes go on there, and ScoreFeed deletes it after the game as its own.
+    public mutating func adopt(_ id: String, storage: Int, created: Date?) {
+        guard case .none = phase, Self.problem(with: id) == nil else { return }
+        origin = .scorefeed
+        self.storage = storage
+        self.created = created
+        phase = .open(id: id)
+    }
+
     /// Makes `identity` (the state directory's, or the run's) the owner of the channel the game
     /// is still to get; a channel already asked for keeps the owner its create was sent under.
     public mutating func claim(for identity: String) {

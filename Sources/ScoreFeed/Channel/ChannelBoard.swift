@@ -21,6 +21,10 @@ public struct ChannelBoard: Sendable {
     private var retry: [String: (at: Date, next: TimeInterval)] = [:]
     /// Games whose held pushes (no channel to send on) were reported.
     private var reportedHolds: Set<String> = []
+    /// Channels ScoreFeed made for games whose checkpoints were lost, as `channels.json` still
+    /// showed them at the restart (``salvage(from:)``): each game takes its own back when its
+    /// events come again, and the drain deletes those no game took.
+    public private(set) var salvaged: [String: ChannelDirectory.Entry] = [:]
 
     /// What the service is to do.
     public enum Action: Hashable, Sendable {
@@ -41,7 +45,27 @@ public struct ChannelBoard: Sendable {
 
     /// How many channels ScoreFeed holds or is making at APNs: what the cap counts.
     public var live: Int {
-        channels.values.filter(\.isLive).count + reserved.filter { channels[$0]?.isLive != true }.count
+        channels.values.filter(\.isLive).count + reserved.filter { channels[$0]?.isLive != true }.count + salvaged.count
+    }
+
+    /// Keeps, from the `channels.json` the last run left (`directory`), the channels ScoreFeed
+    /// made for games no checkpoint restored (damaged, or removed), still open or lingering: the
+    /// devices that started those games' activities subscribed to them, and a new channel would
+    /// never reach them. Returns the games kept.
+    public mutating func salvage(from directory: ChannelDirectory) -> [String] {
+        guard perGame, management.manage else { return [] }
+        for (game, entry) in directory.games where channels[game] == nil && entry.origin == BroadcastChannel.Origin.scorefeed.rawValue {
+            guard entry.state == "open" || entry.state == "lingering", let id = entry.channel, BroadcastChannel.problem(with: id) == nil,
+                  !channels.values.contains(where: { $0.id == id })
+            else { continue }
+            salvaged[game] = entry
+        }
+        return salvaged.keys.sorted()
+    }
+
+    /// Forgets the salvaged channels of `games` (deleted, or gone at APNs).
+    public mutating func dropSalvaged(_ games: some Sequence<String>) {
+        for game in games { salvaged[game] = nil }
     }
 
     /// A game restored from its checkpoint, with the channel it had.
@@ -65,6 +89,12 @@ public struct ChannelBoard: Sendable {
             return [.setUp(game: game, .use(header))]
         }
         guard management.manage else { return [] }
+        // The channel made for the game before its checkpoint was lost: already counted.
+        if let entry = salvaged.removeValue(forKey: game), let id = entry.channel {
+            waiting.removeAll { $0 == game }
+            reserved.insert(game)
+            return [.setUp(game: game, .adopt(id, storage: entry.storage, created: entry.created.map(Date.init(timeIntervalSince1970:))))]
+        }
         if live >= management.maxChannels {
             guard !waiting.contains(game) else { return [] }
             waiting.append(game)
@@ -156,7 +186,7 @@ public struct ChannelBoard: Sendable {
     /// create is unanswered (its answer may still hand one back) and no game uses your backend's
     /// channels. `why` says why they are kept, when they are.
     public func unknown(in listed: [String]) -> (unknown: [String], deletable: Bool, why: String?) {
-        let owned = Set(channels.values.compactMap(\.id))
+        let owned = Set(channels.values.compactMap(\.id) + salvaged.values.compactMap(\.channel))
         let unknown = listed.filter { !owned.contains($0) }.sorted()
         guard !unknown.isEmpty else { return ([], false, nil) }
         let creating = channels.filter { if case .creating = $0.value.phase { true } else { false } }.keys.sorted()
@@ -176,6 +206,7 @@ public struct ChannelBoard: Sendable {
     public var directory: ChannelDirectory {
         var directory = ChannelDirectory()
         for (id, channel) in channels { directory.games[id] = .init(channel) }
+        for (id, entry) in salvaged { directory.games[id] = entry }
         return directory
     }
 }

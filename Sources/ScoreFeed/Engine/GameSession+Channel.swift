@@ -49,6 +49,13 @@ extension GameSession {
         channel.use(id, storage: storage)
     }
 
+    /// Goes on with `id`, the channel ScoreFeed made for the game before its checkpoint was lost
+    /// (``BroadcastChannel/adopt(_:storage:created:)``).
+    public mutating func adoptChannel(_ id: String, storage: Int, created: Date?) {
+        record(.adoptChannel(id, storage: storage, created: created))
+        channel.adopt(id, storage: storage, created: created)
+    }
+
     /// Makes `identity` (the state directory's, or the run's) the owner of the channel the game
     /// is still to create: its create's `apns-request-id` is then this directory's own
     /// (``BroadcastChannel/owner``). Not journaled: ``GameService`` says it before the engine

@@ -340,6 +340,9 @@ public actor MatchEngine {
         case use(String)
         /// ScoreFeed creates one, with the renderer's ``PushRenderer/Configuration/messageStorage``.
         case create
+        /// The channel ScoreFeed made for the game before its checkpoint was lost
+        /// (``ChannelBoard/salvage(from:)``), with the storage it was made with and when it opened.
+        case adopt(String, storage: Int, created: Date?)
         /// None can be had; the pushes wait.
         case refuse(String)
     }
@@ -350,6 +353,7 @@ public actor MatchEngine {
         switch setup {
         case .use(let id): session.useChannel(id, storage: session.channelStorage)
         case .create: session.createChannel(storage: session.channelStorage)
+        case .adopt(let id, let storage, let created): session.adoptChannel(id, storage: storage, created: created)
         case .refuse(let reason): session.refuseChannel(reason)
         }
         commit()

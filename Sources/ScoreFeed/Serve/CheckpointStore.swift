@@ -146,6 +146,14 @@ public struct CheckpointStore: Sendable {
         }
     }
 
+    /// The directory's file `name` (`channels.json`), nil when there is none, it cannot be read
+    /// or it is larger than `largest` bytes.
+    public func read(named name: String, largest: Int) -> Data? {
+        let file = directory.appendingPathComponent(name)
+        guard Self.size(of: file) <= largest else { return nil }
+        return try? Data(contentsOf: file)
+    }
+
     /// The size of `file` in bytes (0 when it cannot be had).
     static func size(of file: URL) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber)?.intValue ?? 0

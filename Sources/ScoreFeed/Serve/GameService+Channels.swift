@@ -97,8 +97,33 @@ extension GameService {
                     await self.absorb(id, await Self.tick(engine, now: now))
                 }
             })
+        await deleteSalvagedChannels()
         await reconcileChannels()
         return true
+    }
+
+    /// Deletes the channels kept for games whose checkpoints were lost (``ChannelBoard/salvaged``)
+    /// that no game took back in this run: ScoreFeed made them, and no game sends on them.
+    func deleteSalvagedChannels() async {
+        guard !state.board.salvaged.isEmpty else { return }
+        let bundleId = (options.channelRenderer ?? options.renderer).bundleId
+        var gone: [String] = []
+        for (game, entry) in state.board.salvaged.sorted(by: { $0.key < $1.key }) {
+            guard let channel = entry.channel else { continue }
+            let request = ChannelRequest.delete(game: game, bundleId: bundleId, channel: channel)
+            do {
+                if let answer = try await sink.manage(request), answer.isSuccess || answer.meansChannelGone {
+                    gone.append(game)
+                    report("game \(game): broadcast channel \(channel), kept since its checkpoint was lost, deleted (no event of the game came)")
+                } else {
+                    report("game \(game): could not delete broadcast channel \(channel), kept since its checkpoint was lost")
+                }
+            } catch {
+                report("game \(game): could not delete broadcast channel \(channel), kept since its checkpoint was lost: \(error)")
+            }
+        }
+        state.board.dropSalvaged(gone)
+        writeChannelDirectory()
     }
 
     /// What ``reconcileChannels()`` found at APNs.

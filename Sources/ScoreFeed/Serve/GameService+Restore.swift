@@ -80,6 +80,7 @@ extension GameService {
             state.counters.resumedGames += 1
             restoration.resumedGames += 1
         }
+        salvageChannels()
         writeChannelDirectory()
         // What the outboxes still hold goes out (side by side on the system clock: a slow sink
         // delays the start by its slowest game, not by the sum of them).
@@ -107,6 +108,31 @@ extension GameService {
         if options.perGameChannels && options.channels.manage { await reconcileChannels() }
         return restoration
     }
+
+    /// Keeps the channels `channels.json` shows ScoreFeed made for games no checkpoint restored
+    /// (``ChannelBoard/salvage(from:)``), before the file is written anew from the games: a game
+    /// whose checkpoint was damaged goes on on the channel its devices subscribed to, instead of
+    /// the reconciliation deleting it as no game's.
+    func salvageChannels() {
+        guard let store, options.perGameChannels, options.channels.manage,
+              let data = store.read(named: ChannelDirectory.fileName, largest: Self.largestChannelDirectory)
+        else { return }
+        let file = store.directory.appendingPathComponent(ChannelDirectory.fileName).path
+        let directory: ChannelDirectory
+        do {
+            directory = try ChannelDirectory.decode(data, file: file)
+        } catch {
+            report("channels: cannot read the last run's \(ChannelDirectory.fileName) (\(error)); the channels of games whose checkpoints were lost are not kept")
+            return
+        }
+        for game in state.board.salvage(from: directory) {
+            let channel = state.board.salvaged[game]?.channel ?? ""
+            report("game \(game): no checkpoint restored it; its broadcast channel \(channel) is kept for it (its devices subscribed to it) until its events come again, or the drain deletes it")
+        }
+    }
+
+    /// The largest `channels.json` read at a restart (a game's row is about 150 bytes).
+    static let largestChannelDirectory = 16 << 20
 
     /// Where a game whose checkpoint was lost goes on numbering its pushes: after the `seq` and
     /// timestamp the file still shows, or, when it shows none, a million on (a game makes a few

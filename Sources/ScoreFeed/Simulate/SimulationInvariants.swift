@@ -101,6 +101,7 @@ public struct SimulationInvariants {
             checkAlerts(plan, pushes)
             checkAlertsSent(plan, pushes)
             checkFreshness(plan, pushes)
+            checkChannelKept(plan, pushes)
         }
         checkIDs()
         checkBooked()
@@ -302,7 +303,7 @@ public struct SimulationInvariants {
                 let inHour = (mine + triedHere).filter { directory(of: $0) == index && hour.contains($0.sentAt) }
                 let spent = Set(inHour.filter { $0.priority == 10 }.map(\.key)).count
                 // What the end superseded as it went was given back after it was decided.
-                let missing = givenBackLate(before: end, in: Set((mine + triedHere).map(\.seq)).sorted())
+                let missing = givenBackLate(before: end, in: Set((mine + triedHere).filter { directory(of: $0) == index }.map(\.seq)).sorted())
                 let largest = day.coalescer.largestBudget
                 // A coalescer that took the game over from a damaged checkpoint (its state
                 // directory kept) counts the hour's whole budget spent at the first event it saw
@@ -364,6 +365,28 @@ public struct SimulationInvariants {
         }
     }
 
+    /// A device that started a game's activity subscribed to its broadcast channel and hears
+    /// nothing on another: a game's pushes stay on one channel until its `end`, across kills and a
+    /// damaged checkpoint (``ChannelBoard/salvage(from:)``: `channels.json` still names it). Only
+    /// a lost state directory (nothing on the machine names the channel any more) or a comeback
+    /// after an end gives a game a new one. `pushes`: the game's records, each once, in order.
+    mutating func checkChannelKept(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
+        guard day.hasChannels else { return }
+        var kept: (channel: String, seq: Int)?
+        var since = Date.distantPast
+        for push in pushes {
+            guard let channel = push.request[header: "apns-channel-id"] else { continue }
+            // A lost state directory since the channel's last push: it starts afresh.
+            if resets.contains(where: { $0 > since && $0 <= push.sentAt }) { kept = nil }
+            if let kept {
+                check(channel == kept.channel,
+                      "game \(plan.game.id): push seq \(push.seq) (\(push.event.rawValue)) went to channel \(channel), and seq \(kept.seq) before it to \(kept.channel), with no end between: devices subscribed to the first hear nothing more")
+            }
+            kept = push.event == .end ? nil : (channel, push.seq)
+            since = push.sentAt
+        }
+    }
+
     /// Priority 10 stays within the largest budget the policy hedges for, in every rolling hour
     /// (counted afresh after a lost state directory: nothing can know what was spent before).
     /// `pushes`: the game's records, each once (a record delivered again counts once).
@@ -395,13 +418,15 @@ public struct SimulationInvariants {
         // back) is not counted.
         let triedHere = tried[plan.game.id] ?? []
         let within = (urgent + triedHere.filter { $0.priority == 10 }).filter { !$0.reason.contains(Push.beyondBudget) }
-        let seqs = Set((pushes + triedHere).map(\.seq)).sorted()
+        // The `seq`s of each state directory apart: a fresh one numbers its pushes from 1 again,
+        // so another directory's would fill the gap before a push (seed 5, day 181).
+        let seqs = Dictionary(grouping: pushes + triedHere, by: directory(of:)).mapValues { Set($0.map(\.seq)).sorted() }
         for beyond in urgent where beyond.reason.contains(Push.beyondBudget) {
             let hour = beyond.sentAt.addingTimeInterval(-3600)
             guard !stopped(in: hour...beyond.sentAt) else { continue }
             let place = directory(of: beyond)
             let booked = Set(within.filter { hour < $0.sentAt && $0.sentAt <= beyond.sentAt && directory(of: $0) == place }.map(\.key)).count
-            let missing = givenBackLate(before: beyond, in: seqs)
+            let missing = givenBackLate(before: beyond, in: seqs[place] ?? [])
             check(booked + missing >= configuration.budget,
                   "game \(plan.game.id): \(beyond.event.rawValue) seq \(beyond.seq) went beyond the assumed budget with \(booked) priority 10 sent or tried within it in the hour and \(missing) seq missing right before it (budget \(configuration.budget))")
         }
@@ -540,6 +565,16 @@ public struct SimulationInvariants {
         // newer state): a copy never goes alone, as if it were newer than the push it copies.
         let originals = Dictionary(grouping: pushes.filter { $0.priority == 10 }) { Copy(event: $0.event, at: $0.sentAt) }
         for copy in pushes where copy.priority == 5 && copy.reason == Push.copyReason {
+            // Unless a kill came between the copy's moment and its delivery while the sender had
+            // failed its priority 10 (or was down): that one had left the outbox for the sender's
+            // queue, in memory, and was lost with the instance (updates are not kept), while the
+            // copy, handed as it died, was not yet in the checkpoint and went from the next
+            // instance's outbox (seed 6, day 133: the sender down, the priority 10 failed twice).
+            if let delivered = firstDelivery[copy.key], let kill = kills.first(where: { copy.sentAt < $0 && $0 <= delivered }),
+               (tried[plan.game.id] ?? []).contains(where: copy.isPriority5Copy(of:))
+                || failing.contains(where: { $0.lowerBound <= kill && copy.sentAt <= $0.upperBound }) {
+                continue
+            }
             check(originals[Copy(event: copy.event, at: copy.sentAt)]?.contains(where: copy.isPriority5Copy(of:)) == true,
                   "game \(plan.game.id): the priority-5 copy seq \(copy.seq) (\(copy.event.rawValue)) went without its priority 10")
         }

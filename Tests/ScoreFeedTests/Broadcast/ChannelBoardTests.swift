@@ -40,6 +40,35 @@ struct ChannelBoardTests {
         #expect(board.start("A", header: Self.other).isEmpty, "a game with a channel keeps it")
     }
 
+    /// A damaged checkpoint loses its game's channel, but `channels.json` still names it: the
+    /// board keeps the open or lingering channels ScoreFeed made for games no checkpoint restored
+    /// (not your backend's, not a deleted one, not a restored game's), counts them against the cap,
+    /// owns them against APNs' list, lists them in the directory, and gives each back to its game
+    /// when the game starts again, before the cap is asked.
+    @Test func aLostCheckpointsChannelIsKeptAndGivenBackToItsGame() {
+        var board = Self.board(cap: 2, deleteUnknown: true)
+        board.restored("R", channel: Self.channel(.open(id: "UmVzdG9yZWQ=")))
+        var last = ChannelDirectory()
+        last.games["A"] = .init(Self.channel(.open(id: Self.good)))
+        last.games["B"] = .init(Self.channel(.open(id: Self.other), origin: .header))
+        last.games["C"] = .init(Self.channel(.deleted(id: "RGVsZXRlZA==")))
+        last.games["D"] = .init(Self.channel(.lingering(id: "TGluZ2Vy", until: Self.now)))
+        last.games["R"] = .init(Self.channel(.open(id: "T2xkZXI=")))
+        #expect(board.salvage(from: last) == ["A", "D"])
+        #expect(board.live == 3 && board.directory.games["A"]?.channel == Self.good)
+        let listed = board.unknown(in: [Self.good, "TGluZ2Vy", "UmVzdG9yZWQ=", "T3JwaGFu"])
+        #expect(listed.unknown == ["T3JwaGFu"] && listed.deletable, "the kept channels are owned")
+        #expect(Self.setUps(board.start("E", header: nil)).isEmpty && board.waiting == ["E"], "the cap counts the kept ones")
+        #expect(Self.setUps(board.start("A", header: nil)) == ["A adopt(\"\(Self.good)\", storage: 0, created: nil)"], "its own, past the cap")
+        #expect(board.salvaged.keys.sorted() == ["D"] && board.live == 3)
+        _ = board.reported("A", Self.channel(.open(id: Self.good)), now: Self.now)
+        #expect(board.live == 3 && board.directory.games["A"]?.state == "open")
+        board.dropSalvaged(["D"])
+        #expect(board.salvaged.isEmpty && board.directory.games["D"] == nil && board.live == 2)
+        var token = ChannelBoard(perGame: true, management: ChannelManagement(manage: false))
+        #expect(token.salvage(from: last).isEmpty, "not managing: nothing of ScoreFeed's to keep")
+    }
+
     @Test func theCapCountsReservationsAndTheWaitingGetFreedChannelsInOrder() {
         var board = Self.board(cap: 2)
         #expect(Self.setUps(board.start("A", header: nil)) == ["A create"])

@@ -455,6 +455,13 @@ struct LiveDayScenarioTests {
         Self.checkFinals(outcome, games)
         #expect(outcome.instances == 3)
         #expect(outcome.damagedCheckpoints.map(\.count) == [0, 1, 1], "each restart found one game's checkpoint damaged")
+        // Broadcast: the game goes on on the channel its devices subscribed to (`channels.json`
+        // still named it), made once.
+        guard mode.mode == .broadcastPerGame, mode.platform == .ios else { return }
+        for game in outcome.damagedCheckpoints.joined() {
+            let channels = Set(outcome.records.filter { $0.game == game }.compactMap { $0.request[header: "apns-channel-id"] })
+            #expect(channels.count == 1, "game \(game): its pushes went to \(channels.sorted())")
+        }
     }
 
     /// Both lock screens from one fold (`--platform ios,android`), through the same three kills

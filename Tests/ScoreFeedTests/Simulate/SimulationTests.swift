@@ -1035,6 +1035,36 @@ extension SimulationTests {
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
 
+    /// Days of the default run's broadcast lane (seed 1) where a damaged checkpoint lost a game's
+    /// channel: the restart's reconciliation deleted it as no game's, and the game's next push
+    /// went to a new channel, which the devices that started its activity never subscribed to.
+    /// `channels.json` still named it; a restart now keeps it for the game
+    /// (``ChannelBoard/salvage(from:)``), and the checker follows each game's channel.
+    @Test(arguments: [5, 16, 20, 33, 37])
+    func aDamagedCheckpointKeepsItsGamesChannel(day: Int) async throws {
+        var options = Simulation.Options(days: 1, seed: 1, firstDay: day, modes: [.broadcastPerGame], pool: SimulatedGamePool(generated: 300), threads: 1)
+        options.platforms = [[.ios]]
+        let outcomes = try await Self.run(options)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == day && $0.faults["damaged checkpoint", default: 0] > 0 })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
+    /// Two days the checker read wrong (session 49): seed 6, day 133 (token, a poll every 60 s): a
+    /// kill while the sender was down took the priority 10 it held in memory, and the priority-5
+    /// copy not yet journaled as handed over went from the next instance's outbox alone: the only
+    /// carrier of that state, rightly sent. Seed 5, day 181 (token, both lanes of one fold): the
+    /// budget check filled one state directory's gap of superseded `seq`s with a later
+    /// directory's, which numbers from 1 again.
+    @Test(arguments: [(UInt64(6), 133, 60.0, [PushRenderer.Platform.ios]), (5, 181, 30, [.ios, .android])])
+    func daysTheCheckerReadWrongStayWhole(seed: UInt64, day: Int, interval: Double, platforms: [PushRenderer.Platform]) async throws {
+        var options = Simulation.Options(
+            days: 1, seed: seed, firstDay: day, modes: [.token], pool: SimulatedGamePool(generated: 300), pollInterval: interval, threads: 1)
+        options.platforms = [platforms]
+        let outcomes = try await Self.run(options)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == day && $0.faults["kill -9", default: 0] > 0 })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
     /// Days of `--days 100 --seed 4 --games ../shared/nba-pbp --per-day 5-10` whose final was
     /// never sent (days 12 and 51, broadcast): past the channel cap, a game waited for a channel
     /// (its own deleted as no game's after its checkpoint was damaged), and the instance was killed;
