@@ -41,7 +41,8 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
     public internal(set) var storage: Int = 0
     /// Wall-clock time the channel opened (for people: `channels.json`, `scorefeed channels`).
     public internal(set) var created: Date?
-    /// Creates made so far (each gets its own `apns-request-id`).
+    /// Creates made so far (each gets its own `apns-request-id`); a channel adopted counts as one
+    /// (a game live again after ScoreFeed deleted it is given a new one).
     public internal(set) var creates = 0
     /// The identity of the state directory (without one, of the run) that creates this game's
     /// channel (``claim(for:)``), folded into the create's `apns-request-id`. A state directory
@@ -134,6 +135,7 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
     /// it, so its pushes go on there, and ScoreFeed deletes it after the game as its own.
     public mutating func adopt(_ id: String, storage: Int, created: Date?) {
         guard case .none = phase, Self.problem(with: id) == nil else { return }
+        creates += 1
         origin = .scorefeed
         self.storage = storage
         self.created = created

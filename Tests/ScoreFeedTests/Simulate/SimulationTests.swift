@@ -1039,10 +1039,13 @@ extension SimulationTests {
     /// channel: the restart's reconciliation deleted it as no game's, and the game's next push
     /// went to a new channel, which the devices that started its activity never subscribed to.
     /// `channels.json` still named it; a restart now keeps it for the game
-    /// (``ChannelBoard/salvage(from:)``), and the checker follows each game's channel.
-    @Test(arguments: [5, 16, 20, 33, 37])
-    func aDamagedCheckpointKeepsItsGamesChannel(day: Int) async throws {
-        var options = Simulation.Options(days: 1, seed: 1, firstDay: day, modes: [.broadcastPerGame], pool: SimulatedGamePool(generated: 300), threads: 1)
+    /// (``ChannelBoard/salvage(from:)``), and the checker follows each game's channel. Seed 11,
+    /// day 159: a game given back its channel was called off, the channel deleted after its
+    /// linger, and the game came back: an adopted channel counts as a create, so it gets a new one
+    /// (it held its pushes for good when it did not).
+    @Test(arguments: [(UInt64(1), 5), (1, 16), (1, 20), (1, 33), (1, 37), (11, 159)])
+    func aDamagedCheckpointKeepsItsGamesChannel(seed: UInt64, day: Int) async throws {
+        var options = Simulation.Options(days: 1, seed: seed, firstDay: day, modes: [.broadcastPerGame], pool: SimulatedGamePool(generated: 300), threads: 1)
         options.platforms = [[.ios]]
         let outcomes = try await Self.run(options)
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == day && $0.faults["damaged checkpoint", default: 0] > 0 })
