@@ -173,17 +173,46 @@ extension GameSession: Codable {
             all.map { PushRenderer.timestamp($0.lastTimestamp ?? 0, for: .android) }.max() ?? 0)
     }
 
+    /// A snapshot's top-level `format` as the byte reader reads it: `.some(nil)` when the object
+    /// has none (format 1), nil when the reader declines the bytes (not an object, a `format`
+    /// that is not an integer or comes twice, anything it does not read as strictly as
+    /// `JSONDecoder`).
+    static func format(of data: Data) -> Int?? {
+        JSONScanner.reading(data) { (scanner: inout JSONScanner) throws(JSONScanner.Declined) -> Int? in
+            var format: Int?
+            var seen = false
+            if try scanner.beginObject() {
+                repeat {
+                    if try scanner.key().is("format") {
+                        guard !seen else { throw JSONScanner.Declined() }
+                        seen = true
+                        format = try scanner.optionalInt()
+                    } else {
+                        try scanner.skipValue(depth: 1)
+                    }
+                } while try scanner.nextMember()
+            }
+            try scanner.end()
+            return format
+        }
+    }
+
     /// Reads a snapshot of any format this version knows, options not yet applied.
     static func decode(_ data: Data, file: String) throws(ScoreFeedError) -> GameSession {
         let place = ScoreFeedError.Location(file: file)
         struct Header: Decodable { var format: Int? }
-        let header: Header
-        do {
-            header = try JSONDecoder().decode(Header.self, from: data)
-        } catch {
-            throw ScoreFeedError(.malformedJSON, "not a checkpoint: the file is not a JSON object (torn or overwritten)", at: place)
+        // The byte reader first (one pass that builds nothing); what it declines, `JSONDecoder` decides.
+        let read: Int?
+        if let format = Self.format(of: data) {
+            read = format
+        } else {
+            do {
+                read = try JSONDecoder().decode(Header.self, from: data).format
+            } catch {
+                throw ScoreFeedError(.malformedJSON, "not a checkpoint: the file is not a JSON object (torn or overwritten)", at: place)
+            }
         }
-        guard let format = header.format else { return try decodeFormat1(data, file: file) }
+        guard let format = read else { return try decodeFormat1(data, file: file) }
         guard (2...checkpointFormat).contains(format) else {
             throw ScoreFeedError(
                 .unknownFormat,

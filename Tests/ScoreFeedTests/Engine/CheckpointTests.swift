@@ -49,6 +49,22 @@ struct CheckpointTests {
     /// numbering and the events it had applied, the hour's priority-10 pushes stay spent (the old
     /// policy's budget is read), and it ends with the exact final while the whole stream is sent
     /// again.
+    /// A snapshot's format is read by the byte reader, which builds nothing; what it declines
+    /// `JSONDecoder` reads, as before: every golden file's format, an object without one (format
+    /// 1), and the bytes it leaves to `JSONDecoder`.
+    @Test func theFormatIsReadWithoutDecodingTheSnapshot() throws {
+        for (name, format) in [("checkpoint-format1.json", nil), ("checkpoint-format2.json", 2), ("checkpoint-format3.json", 3), ("checkpoint-format4.json", 4)] {
+            let data = try Data(contentsOf: Self.golden.appendingPathComponent(name))
+            #expect(GameSession.format(of: data) == .some(format), "\(name)")
+        }
+        #expect(GameSession.format(of: Data(#"{}"#.utf8)) == .some(nil))
+        #expect(GameSession.format(of: Data(#"{"a":[1,{"format":9}],"format":null}"#.utf8)) == .some(nil))
+        for declined in [#"[4]"#, #"{"format":"4"}"#, #"{"format":4,"format":5}"#, #"{"format":4}x"#, #"{"format":4"#, ""] {
+            #expect(GameSession.format(of: Data(declined.utf8)) == nil, "\(declined)")
+        }
+        #expect(throws: ScoreFeedError.self) { try GameSession.read(Data(#"{"format":4"#.utf8), file: "torn.json") }
+    }
+
     @Test func aFormat1CheckpointResumesTheGame() async throws {
         let data = try Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format1.json"))
         let checkpoint = try GameSession.decode(data, file: "checkpoint-format1.json")
