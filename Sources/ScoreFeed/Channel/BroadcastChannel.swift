@@ -132,10 +132,13 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
 
     /// Takes on `id`, a channel ScoreFeed made for this game before its checkpoint was lost
     /// (``ChannelBoard/salvage(from:)``): devices that started the game's activity subscribed to
-    /// it, so its pushes go on there, and ScoreFeed deletes it after the game as its own.
+    /// it, so its pushes go on there, and ScoreFeed deletes it after the game as its own. It
+    /// counts as a create, and the owner names it: a create after it (the game back after its
+    /// end) never repeats a request id the lost session sent, whose count is not known.
     public mutating func adopt(_ id: String, storage: Int, created: Date?) {
         guard case .none = phase, Self.problem(with: id) == nil else { return }
         creates += 1
+        owner = owner.map { "\($0)+\(id)" } ?? id
         origin = .scorefeed
         self.storage = storage
         self.created = created

@@ -22,8 +22,9 @@ public struct ChannelBoard: Sendable {
     /// Games whose held pushes (no channel to send on) were reported.
     private var reportedHolds: Set<String> = []
     /// Channels ScoreFeed made for games whose checkpoints were lost, as `channels.json` still
-    /// showed them at the restart (``salvage(from:)``): each game takes its own back when its
-    /// events come again, and the drain deletes those no game took.
+    /// showed them at the restart (``salvage(from:)``): each game takes its own back when it
+    /// starts again (its header, or a poller), and a drain deletes those no device listens to any
+    /// more (``salvagedToDelete(now:)``); the others stay in `channels.json` for the next run.
     public private(set) var salvaged: [String: ChannelDirectory.Entry] = [:]
 
     /// What the service is to do.
@@ -54,18 +55,47 @@ public struct ChannelBoard: Sendable {
     /// never reach them. Returns the games kept.
     public mutating func salvage(from directory: ChannelDirectory) -> [String] {
         guard perGame, management.manage else { return [] }
-        for (game, entry) in directory.games where channels[game] == nil && entry.origin == BroadcastChannel.Origin.scorefeed.rawValue {
+        for (game, entry) in directory.games.sorted(by: { $0.key < $1.key }) where channels[game] == nil && entry.origin == BroadcastChannel.Origin.scorefeed.rawValue {
             guard entry.state == "open" || entry.state == "lingering", let id = entry.channel, BroadcastChannel.problem(with: id) == nil,
-                  !channels.values.contains(where: { $0.id == id })
+                  !channels.values.contains(where: { $0.id == id }), !salvaged.values.contains(where: { $0.channel == id })
             else { continue }
             salvaged[game] = entry
         }
         return salvaged.keys.sorted()
     }
 
+    /// How long after it opened a kept channel may still have devices listening: an activity
+    /// lives 8 hours, then stays on the lock screen up to 4 more.
+    public static let keptChannelLife: TimeInterval = 12 * 3600
+
+    /// The games whose kept channel no device listens to any more at `now` (wall clock): their
+    /// game ended (the channel lingered), or it opened more than ``keptChannelLife`` ago (or
+    /// when is not known). A drain deletes those; the others wait for their games, run after run.
+    public func salvagedToDelete(now: Date) -> [String] {
+        salvaged.filter { _, entry in
+            guard entry.state == "open", let created = entry.created else { return true }
+            return now.timeIntervalSince1970 - created >= Self.keptChannelLife
+        }.keys.sorted()
+    }
+
     /// Forgets the salvaged channels of `games` (deleted, or gone at APNs).
     public mutating func dropSalvaged(_ games: some Sequence<String>) {
         for game in games { salvaged[game] = nil }
+    }
+
+    /// Keeps `entry` for `game` again (its delete failed), unless the game has a channel by now.
+    public mutating func keep(_ game: String, _ entry: ChannelDirectory.Entry) {
+        guard channels[game] == nil, !reserved.contains(game) else { return }
+        salvaged[game] = entry
+    }
+
+    /// Forgets the kept channels APNs no longer lists (`listed`: all of the app's): a
+    /// `channels.json` older than APNs' state (a delete answered just before a kill) must not
+    /// give a game back a channel that is gone. Returns their games.
+    public mutating func dropSalvaged(notIn listed: Set<String>) -> [String] {
+        let gone = salvaged.filter { !listed.contains($0.value.channel ?? "") }.keys.sorted()
+        dropSalvaged(gone)
+        return gone
     }
 
     /// A game restored from its checkpoint, with the channel it had.
@@ -83,9 +113,13 @@ public struct ChannelBoard: Sendable {
             if let problem = BroadcastChannel.problem(with: header) {
                 return [.setUp(game: game, .refuse("its header's \"channel\" \(problem)"))]
             }
-            if let other = channels.first(where: { $0.key != game && $0.value.id == header })?.key {
+            if let other = channels.first(where: { $0.key != game && $0.value.id == header })?.key
+                ?? salvaged.first(where: { $0.key != game && $0.value.channel == header })?.key {
                 return [.setUp(game: game, .refuse("its header's \"channel\" \(header) is game \(other)'s; two games never share one"))]
             }
+            // Your backend's channel: one kept for the game is no game's now (the reconciliation
+            // finds it), and `channels.json` shows the header's.
+            salvaged[game] = nil
             return [.setUp(game: game, .use(header))]
         }
         guard management.manage else { return [] }

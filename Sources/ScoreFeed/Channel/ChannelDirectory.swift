@@ -3,7 +3,9 @@ import Foundation
 /// `channels.json` in the state directory: each game's broadcast channel (id, state, who made
 /// it, when it opened), for the app's backend to serve to the app, which subscribes with
 /// ActivityKit's `pushType: .channel(id)`. Rewritten atomically on every change; derived from
-/// the games' checkpoints, which stay the truth (a restart writes it anew from them).
+/// the games' checkpoints, which stay the truth (a restart writes it anew from them), and from the
+/// channels a restart kept for games whose checkpoints were lost, which only this file still
+/// names (``ChannelBoard/salvage(from:)``).
 ///
 /// ```json
 /// {"format":1,"games":{"0022400762":{"channel":"3q2+7w==","state":"open","origin":"scorefeed",

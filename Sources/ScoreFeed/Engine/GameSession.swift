@@ -266,10 +266,14 @@ public struct GameSession: Sendable {
     /// The feed says its running score is `score` now (a live poll's snapshot, or its boxscore):
     /// the scoreboard follows, and a change is a correction the policy sees at the game's current
     /// moment. The same score again changes nothing, so a poller may say it after every poll.
+    /// In an arrival, the feed's score may have moved at any of its events (a basket waved off
+    /// quarters before, in a join's first copy): the correction is dated at its oldest, so the
+    /// policy takes it for the present (and a lead change to alert for) only in a live moment,
+    /// never in a catch-up, whose fold before it may show a lead or tie the feed never had.
     public mutating func follow(_ score: FinalScore, now: Date) {
         record(.follow(score, now: now))
         let moment = max(self.now, now)
-        guard let change = fold.follow(score, time: newestSourceTime ?? moment, now: moment) else { return }
+        guard let change = fold.follow(score, time: arrivalSpan?.lowerBound ?? newestSourceTime ?? moment, now: moment) else { return }
         advance(to: now)
         statistics.corrections += 1
         observe(change)

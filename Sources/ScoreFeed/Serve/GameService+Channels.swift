@@ -50,6 +50,9 @@ extension GameService {
     @discardableResult
     public func settleChannels(until giveUp: Date) async -> Bool {
         guard options.perGameChannels && options.channels.manage else { return false }
+        // Kept channels no device listens to go first: their places under the cap are free for
+        // the games that wait.
+        await deleteSalvagedChannels()
         var pause: TimeInterval = 0.5
         var firstPass = true
         var busy: [String] = []
@@ -75,7 +78,7 @@ extension GameService {
                     await grantFreedChannels()
                     // A game just given its channel has work of its own: look again.
                     if state.board.waiting.count < waiting { continue }
-                    guard !busy.isEmpty else { return nil }
+                    guard !busy.isEmpty || !state.board.salvagedToDelete(now: wallClock.now).isEmpty else { return nil }
                     // On the feed clock a linger ends at once (on the first pass; later passes wait for
                     // the sink); on the system clock it is waited for.
                     var wait = pause
@@ -89,6 +92,7 @@ extension GameService {
                 }
             },
             work: { now in
+                await deleteSalvagedChannels()
                 // Side by side on the system clock: a delete the sink is slow to answer must not hold
                 // another game's linger past its end.
                 let feed = options.clock == .feed
@@ -97,33 +101,32 @@ extension GameService {
                     await self.absorb(id, await Self.tick(engine, now: now))
                 }
             })
-        await deleteSalvagedChannels()
         await reconcileChannels()
         return true
     }
 
     /// Deletes the channels kept for games whose checkpoints were lost (``ChannelBoard/salvaged``)
-    /// that no game took back in this run: ScoreFeed made them, and no game sends on them.
+    /// that no device listens to any more (``ChannelBoard/salvagedToDelete(now:)``): ScoreFeed
+    /// made them, and no game took them back. Each one deleted leaves `channels.json` at once (a
+    /// kill after it must not give the game back a channel that is gone); one not deleted is
+    /// tried again at the drain's next pass, and by the next run.
     func deleteSalvagedChannels() async {
-        guard !state.board.salvaged.isEmpty else { return }
         let bundleId = (options.channelRenderer ?? options.renderer).bundleId
-        var gone: [String] = []
-        for (game, entry) in state.board.salvaged.sorted(by: { $0.key < $1.key }) {
-            guard let channel = entry.channel else { continue }
+        for game in state.board.salvagedToDelete(now: wallClock.now) {
+            guard let entry = state.board.salvaged[game], let channel = entry.channel else { continue }
+            // No game takes it back while its delete is awaited.
+            state.board.dropSalvaged([game])
             let request = ChannelRequest.delete(game: game, bundleId: bundleId, channel: channel)
-            do {
-                if let answer = try await sink.manage(request), answer.isSuccess || answer.meansChannelGone {
-                    gone.append(game)
-                    report("game \(game): broadcast channel \(channel), kept since its checkpoint was lost, deleted (no event of the game came)")
-                } else {
-                    report("game \(game): could not delete broadcast channel \(channel), kept since its checkpoint was lost")
-                }
-            } catch {
-                report("game \(game): could not delete broadcast channel \(channel), kept since its checkpoint was lost: \(error)")
+            let answer: ChannelAnswer?
+            do { answer = try await sink.manage(request) } catch { answer = nil }
+            guard let answer, answer.isSuccess || answer.meansChannelGone else {
+                state.board.keep(game, entry)
+                report("game \(game): could not delete broadcast channel \(channel), kept since its checkpoint was lost (HTTP \(answer.map { String($0.status) } ?? "none")); tried again later")
+                continue
             }
+            writeChannelDirectory()
+            report("game \(game): broadcast channel \(channel), kept since its checkpoint was lost, deleted (its game is over, or no device listens any more)")
         }
-        state.board.dropSalvaged(gone)
-        writeChannelDirectory()
     }
 
     /// What ``reconcileChannels()`` found at APNs.
@@ -150,6 +153,11 @@ extension GameService {
             result.failure = result.failure ?? "the list of channels was not answered (HTTP \(answer.map { String($0.status) } ?? "none"))"
             report("channels: cannot compare APNs' channels with the games' (\(result.failure!)); channels a lost create made are not found")
             return result
+        }
+        let gone = state.board.dropSalvaged(notIn: Set(listed))
+        if !gone.isEmpty {
+            report("channels: APNs no longer has the channel\(gone.count == 1 ? "" : "s") kept for \(gone.joined(separator: ", ")) (deleted before a kill); not kept")
+            writeChannelDirectory()
         }
         let found = state.board.unknown(in: listed)
         result.unknown = found.unknown

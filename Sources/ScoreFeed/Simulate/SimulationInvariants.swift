@@ -565,14 +565,13 @@ public struct SimulationInvariants {
         // newer state): a copy never goes alone, as if it were newer than the push it copies.
         let originals = Dictionary(grouping: pushes.filter { $0.priority == 10 }) { Copy(event: $0.event, at: $0.sentAt) }
         for copy in pushes where copy.priority == 5 && copy.reason == Push.copyReason {
-            // Unless a kill came between the copy's moment and its delivery while the sender had
-            // failed its priority 10 (or was down): that one had left the outbox for the sender's
+            // Unless a kill came between the copy's moment and its delivery and the sender had been
+            // handed its priority 10 and failed it: that one had left the outbox for the sender's
             // queue, in memory, and was lost with the instance (updates are not kept), while the
             // copy, handed as it died, was not yet in the checkpoint and went from the next
             // instance's outbox (seed 6, day 133: the sender down, the priority 10 failed twice).
-            if let delivered = firstDelivery[copy.key], let kill = kills.first(where: { copy.sentAt < $0 && $0 <= delivered }),
-               (tried[plan.game.id] ?? []).contains(where: copy.isPriority5Copy(of:))
-                || failing.contains(where: { $0.lowerBound <= kill && copy.sentAt <= $0.upperBound }) {
+            if let delivered = firstDelivery[copy.key], kills.contains(where: { copy.sentAt < $0 && $0 <= delivered }),
+               (tried[plan.game.id] ?? []).contains(where: copy.isPriority5Copy(of:)) {
                 continue
             }
             check(originals[Copy(event: copy.event, at: copy.sentAt)]?.contains(where: copy.isPriority5Copy(of:)) == true,

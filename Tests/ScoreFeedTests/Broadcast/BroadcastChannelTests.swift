@@ -570,6 +570,47 @@ struct BroadcastChannelTests {
         #expect(directory.games.values.map(\.state) == ["deleted"])
     }
 
+    /// A game's checkpoint damaged mid-game: the restart keeps its channel from `channels.json`
+    /// (it does not delete it as no game's), a clean stop before the game's lines come again
+    /// keeps it for the next run (devices may still listen), and when the game comes back it goes
+    /// on on that channel, the one its devices subscribed to, which is deleted after its end.
+    @Test func aDamagedCheckpointsGameGoesOnOnItsChannelAcrossCleanStops() async throws {
+        let state = RealFeedServeTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let apns = RecordingSink(answeringChannels: true)
+        let lines = Self.lines(seeds: [3])
+        let first = try Self.service(apns, channels: .init(manage: true, deleteUnknown: true), state: state)
+        await RealFeedServeTests.feed(lines.prefix(lines.count / 2), to: first)
+        await first.shutDown()
+        let channel = try #require(await apns.openChannels.first)
+        #expect(await apns.openChannels.count == 1, "the game is live: its channel stays")
+        // The game's checkpoint is damaged (half its bytes), its journal gone.
+        let files = try FileManager.default.contentsOfDirectory(atPath: state.path)
+        let snapshot = state.appendingPathComponent(try #require(files.first { $0.hasPrefix("game-") && $0.hasSuffix(".json") }))
+        let bytes = try Data(contentsOf: snapshot)
+        try bytes.prefix(bytes.count / 2).write(to: snapshot)
+        try? FileManager.default.removeItem(at: snapshot.deletingPathExtension().appendingPathExtension("journal"))
+
+        let said = Said()
+        let second = try Self.service(apns, channels: .init(manage: true, deleteUnknown: true), state: state, report: { said.add($0) })
+        try await second.restore()
+        await second.shutDown()
+        #expect(said.lines.contains { $0.contains("is kept for it") })
+        #expect(await apns.openChannels == [channel], "neither the reconciliation nor the drain deleted it")
+        let directory = try ChannelDirectory.decode(Data(contentsOf: state.appendingPathComponent(ChannelDirectory.fileName)), file: "channels.json")
+        #expect(directory.games.values.map(\.channel) == [channel] && directory.games.values.map(\.state) == ["open"])
+
+        let third = try Self.service(apns, channels: .init(manage: true, deleteUnknown: true), state: state)
+        try await third.restore()
+        await RealFeedServeTests.feed(lines, to: third)
+        await third.shutDown()
+        let records = await apns.records
+        #expect(records.allSatisfy { $0.request.headers["apns-channel-id"] == channel }, "every push on the channel its devices know")
+        #expect(records.last?.event == .end)
+        #expect(await apns.channelRequests.filter { $0.action == .create }.count == 1, "made once")
+        #expect(await apns.openChannels.isEmpty, "deleted after the game's end")
+    }
+
     @Test func withoutTheFlagUnknownChannelsAreOnlyReported() async throws {
         let apns = RecordingSink(answeringChannels: true)
         _ = try await apns.manage(.create(game: "elsewhere", bundleId: Self.bundle, storage: 0, requestID: "X"))

@@ -69,6 +69,35 @@ struct ChannelBoardTests {
         #expect(token.salvage(from: last).isEmpty, "not managing: nothing of ScoreFeed's to keep")
     }
 
+    /// A kept channel is deleted by a drain only once no device can listen: its game ended (it
+    /// lingered) or it opened 12 hours ago; a header naming another channel wins over it (it is
+    /// then no game's), a header naming it for another game is refused, one APNs no longer lists
+    /// is dropped, the same id is kept once, and one whose delete failed is kept again.
+    @Test func keptChannelsAreDeletedOnlyOnceNoDeviceListens() {
+        var board = Self.board()
+        let opened = Self.now.addingTimeInterval(-3600)
+        var fresh = Self.channel(.open(id: Self.good))
+        fresh.created = opened
+        var old = Self.channel(.open(id: "T2xk"))
+        old.created = Self.now.addingTimeInterval(-ChannelBoard.keptChannelLife)
+        var last = ChannelDirectory()
+        last.games["A"] = .init(fresh)
+        last.games["B"] = .init(old)
+        last.games["C"] = .init(Self.channel(.lingering(id: "TGluZ2Vy", until: Self.now)))
+        last.games["D"] = .init(Self.channel(.open(id: Self.other)))
+        last.games["E"] = .init(Self.channel(.open(id: Self.other)))
+        #expect(board.salvage(from: last) == ["A", "B", "C", "D"], "the same id kept once, for the first game")
+        #expect(board.salvagedToDelete(now: Self.now) == ["B", "C", "D"], "ended, 12 hours old, or opened when not known")
+        #expect(Self.setUps(board.start("F", header: Self.good)).first?.contains("refuse") == true, "game A's")
+        #expect(Self.setUps(board.start("A", header: "SGVhZGVy")) == ["A use(\"SGVhZGVy\")"])
+        #expect(board.salvaged["A"] == nil, "your backend's channel wins; the kept one is no game's")
+        #expect(board.dropSalvaged(notIn: ["T2xk"]) == ["C", "D"])
+        let entry = board.salvaged["B"]!
+        board.dropSalvaged(["B"])
+        board.keep("B", entry)
+        #expect(board.salvaged["B"] == entry, "a failed delete keeps it")
+    }
+
     @Test func theCapCountsReservationsAndTheWaitingGetFreedChannelsInOrder() {
         var board = Self.board(cap: 2)
         #expect(Self.setUps(board.start("A", header: nil)) == ["A create"])

@@ -139,6 +139,42 @@ struct ArrivalTests {
         #expect((push.alert != nil) == kept, "\(push)")
     }
 
+    /// The feed's score that ends a catch-up moves the fold's own: a basket it waved off a
+    /// quarter before (liveData states the lower score but scores no event for it) leaves the fold
+    /// two points up, so the join's late plays show a lead the feed never had, and the feed's
+    /// score brings the side that led all along back ahead. That is no lead change to alert for
+    /// (seed 13, day 1: "Lead change" with 41.7 left on a join's first push). In a live moment of
+    /// seconds, a feed's score that turns the lead still alerts.
+    @Test func theFeedsScoreEndingACatchUpIsNoLeadChange() throws {
+        let events = [
+            Make.event(1, .periodStart, period: 1, clock: 720, at: 0),
+            Make.event(2, .fieldGoal(points: 2, made: true), team: .away, period: 2, clock: 300, at: 1500),
+            Make.event(3, .periodStart, period: 4, clock: 720, at: 3500),
+            Make.event(4, .fieldGoal(points: 3, made: true), team: .home, period: 4, clock: 300, at: 4000),
+            Make.event(5, .fieldGoal(points: 2, made: true), team: .away, period: 4, clock: 80, at: 4100),
+            Make.event(6, .rebound(offensive: false), team: .home, period: 4, clock: 40, at: 4200),
+        ]
+        let now = Make.start.addingTimeInterval(4202)
+        var session = GameSession(attributes: Make.attributes, now: now)
+        session.beginArrival()
+        for (index, event) in events.enumerated() { session.receive(event, index: index, now: now) }
+        session.follow(FinalScore(home: 3, away: 2), now: now)
+        session.endArrival(now: now)
+        let joined = session.outbox.compactMap { if case .push(let record) = $0 { record } else { nil } }
+        #expect(session.state.homeScore == 3 && session.state.awayScore == 2)
+        #expect(!joined.isEmpty && joined.allSatisfy { $0.state == session.state })
+        #expect(try joined.allSatisfy { try Make.aps($0)["alert"] == nil }, "\(joined.map(\.reason))")
+
+        // A live moment: a rebound seconds later, and the feed's score now has the away side ahead.
+        let later = now.addingTimeInterval(30)
+        session.beginArrival()
+        session.receive(Make.event(7, .rebound(offensive: false), team: .away, period: 4, clock: 30, at: 4230), index: events.count, now: later)
+        session.follow(FinalScore(home: 3, away: 5), now: later)
+        session.endArrival(now: later)
+        let live = session.outbox.compactMap { if case .push(let record) = $0 { record } else { nil } }.dropFirst(joined.count)
+        #expect(try live.contains { try Make.aps($0)["alert"] != nil }, "\(live.map(\.reason))")
+    }
+
     /// Journaled, an arrival replays to the same session: its begin and end are inputs.
     @Test func anArrivalReplaysFromItsInputs() throws {
         let document = try FeedReader.read(path: Make.fixtures.appendingPathComponent("overtime.json").path)
