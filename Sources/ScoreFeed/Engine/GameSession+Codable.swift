@@ -133,6 +133,13 @@ extension GameSession: Codable {
 
     /// Applies the journal's inputs that follow the snapshot's, in order.
     mutating func replay(_ reading: Journal.Reading, file: String) throws(ScoreFeedError) {
+        if let line = reading.unreadableLine {
+            throw ScoreFeedError(
+                .unknownFormat,
+                "its journal's line \(line) was written whole but holds an input this version cannot read (written by a newer ScoreFeed?); "
+                    + "the inputs from there on would be lost",
+                at: .init(file: CheckpointStore.journalURL(of: URL(fileURLWithPath: file)).path, line: line))
+        }
         guard let first = reading.first else { return }
         guard first <= journaled + 1 else {
             throw ScoreFeedError(

@@ -13,6 +13,10 @@ extension Journal {
         public var inputs: [GameSession.Input] = []
         /// Lines dropped at the end (a torn write, or anything after one).
         public var droppedLines = 0
+        /// The number of the first whole line whose checksum holds but whose inputs this version
+        /// cannot read (written by a newer ScoreFeed, rolled back): not a torn write, and what
+        /// follows it would be lost unsaid. Nil when there is none.
+        public var unreadableLine: Int?
         /// The renderer's `seq` and last timestamp after the last whole line.
         public var seq: Int?
         public var lastTimestamp: Int?
@@ -30,6 +34,7 @@ extension Journal {
             if isLast && line.isEmpty { break }
             guard !isLast, let entry = parse(line), next == nil || entry.first == next else {
                 reading.droppedLines = lines.count - index - (lines.last?.isEmpty == true ? 1 : 0)
+                if !isLast, checksumHolds(line), parse(line) == nil { reading.unreadableLine = index + 1 }
                 break
             }
             if reading.first == nil { reading.first = entry.first }
@@ -61,6 +66,13 @@ extension Journal {
             }
             return pieces
         }
+    }
+
+    /// Whether `line`'s checksum holds: it was written whole.
+    private static func checksumHolds(_ line: Data.SubSequence) -> Bool {
+        let head = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
+        guard head.count == 3, let sum = UInt64(String(decoding: head[1], as: UTF8.self), radix: 16) else { return false }
+        return checksum(head[2]) == sum
     }
 
     private static func parse(

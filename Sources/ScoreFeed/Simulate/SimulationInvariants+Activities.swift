@@ -48,7 +48,7 @@ extension SimulationInvariants {
                 let moment = moments.last { $0.overtime == overtime && $0.time <= shown.addingTimeInterval(0.001) }
                 let before = moment.map { shown.timeIntervalSince($0.time) }
                 check(before.map { $0 <= Self.alertWindow + 0.001 } ?? false,
-                      "game \(plan.game.id): \(push.event.rawValue) seq \(push.seq) alerts \"\(title)\" for "
+                      "game \(plan.game.id): \(push.event.rawValue) seq \(push.seq) alerts \"\(title)…\" for "
                           + (before.map { "a moment \(Int($0)) s of feed time before the newest event it shows" } ?? "no such moment in the feed"))
             }
         }

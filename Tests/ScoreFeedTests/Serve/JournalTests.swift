@@ -376,6 +376,37 @@ struct JournalTests {
         #expect(torn.inputs == [.receive(event, index: 0, now: event.time)] && torn.droppedLines == 1 && torn.seq == 0)
     }
 
+    /// A whole line (its checksum holds) whose input this version cannot read was written by a
+    /// newer ScoreFeed: not a torn tail to drop in silence. The reading names it, and restoring the
+    /// game refuses the checkpoint with its place (the game then starts afresh, numbered on, as
+    /// from a damaged checkpoint) instead of resuming without the inputs from there on.
+    @Test func aWholeLineThisVersionCannotReadIsNotATornTail() throws {
+        let dir = Self.directory()
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("game-G.journal").path
+        let journal = Journal()
+        let event = Make.event(1, .periodStart, clock: 720)
+        try journal.append([.receive(event, index: 0, now: event.time)], first: 1, seq: 0, lastTimestamp: 0, to: path)
+        try journal.sync()
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let body = #"1 9 [{"fromANewerVersion":{}}]"#
+        bytes += Data("2 \(String(Journal.checksum(Data(body.utf8)), radix: 16)) \(body)\n".utf8)
+        bytes += Data("3 0 torn".utf8)
+        let reading = Journal.read(bytes)
+        #expect(reading.inputs.count == 1 && reading.droppedLines == 2 && reading.unreadableLine == 2)
+        var torn = bytes
+        torn.removeLast(20)
+        #expect(Journal.read(torn).unreadableLine == nil, "a line cut short is a torn tail")
+        let snapshot = try GameSession(attributes: Make.attributes).encoded()
+        #expect {
+            try GameSession.read(snapshot, journal: bytes, file: dir.appendingPathComponent("game-G.json").path)
+        } throws: { error in
+            let error = error as? ScoreFeedError
+            return error?.code == .unknownFormat && error?.location.line == 2 && error?.location.file?.hasSuffix("game-G.journal") == true
+        }
+    }
+
     /// Thousands of games do not hold thousands of files open: past the cap, journals are
     /// synced and closed, and every line still lands in its own file.
     @Test func journalsPastTheOpenFileCapAreClosedAndLoseNothing() throws {
