@@ -238,11 +238,14 @@ struct LiveRun {
         return withheld ? ExitCode.withheld : 0
     }
 
-    /// Whether `game` ends the run with pushes withheld (its checkpoint cannot be written, or the
-    /// sink failed) or with a checkpoint it could not write. Pushes held for want of a broadcast
-    /// channel are the configuration's doing, said in the summary, not a failure.
+    /// Whether `game` ends the run with pushes withheld (its checkpoint cannot be written, the
+    /// sink failed, or its channel's create went unanswered: APNs' channel service down or busy
+    /// past the drain) or with a checkpoint it could not write. Pushes held for want of a
+    /// broadcast channel otherwise (a header without one, a channel refused, the cap) are the
+    /// configuration's doing, said in the summary, not a failure.
     static func withholds(_ game: GameService.GameSummary) -> Bool {
-        game.checkpointFailure != nil || (game.unsent > 0 && !game.holding)
+        let createUnanswered = if case .creating = game.channel.phase { true } else { false }
+        return game.checkpointFailure != nil || (game.unsent > 0 && (!game.holding || createUnanswered))
     }
 
     /// How an ended game ended, in its summary line.

@@ -20,6 +20,10 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     /// The channels it made and has not deleted.
     public var openChannels: Set<String> { lock.withLock { channels.open } }
     private var channels = ChannelServiceStandIn()
+    /// The games whose last channel create failed (APNs' channel service down, or a blip) and
+    /// that no create has made a channel for since: their pushes wait for one.
+    public var createsFailed: Set<String> { lock.withLock { unmade } }
+    private var unmade: Set<String> = []
     /// Requests it failed or refused, by kind.
     public private(set) var failures: [String: Int] = [:]
     /// Channels it made, by game.
@@ -335,6 +339,7 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
             lock.withLock {
                 failures["channel outage", default: 0] += 1
                 if let game = request.game { failedAt[Tries(game: game, platform: nil, instance: instance), default: []].append(now) }
+                if request.action == .create, let game = request.game { unmade.insert(game) }
                 channelFailed = now
             }
             throw ScoreFeedError(.io, "APNs' channel service did not answer")
@@ -354,6 +359,7 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
             blipsLeft.removeFirst()
             failures["channel blip", default: 0] += 1
             blipped.append((game, now))
+            unmade.insert(game)
             channelFailed = now
             return true
         }
@@ -369,7 +375,10 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
             if request.action == .delete, answer.status == 200, let game = request.game, let channel = request.request[header: "apns-channel-id"] {
                 deletes.append((game, channel, clock.now))
             }
-            if request.action == .create, answer.status == 200, let game = request.game { made[game, default: 0] += 1 }
+            if request.action == .create, answer.status == 200, let game = request.game {
+                made[game, default: 0] += 1
+                unmade.remove(game)
+            }
             return answer
         }
     }

@@ -153,8 +153,11 @@ public enum Simulation {
                     // sender is back and the disk has room, as an operator's next run would (a
                     // final the full disk kept from the journal is read from the feed again). So
                     // does a channel delete that APNs' channel service, down past the drain's
-                    // timeout, never answered.
-                    let channelsDown = sender.openChannels.isEmpty ? nil : day.sink.channelOutages.first(where: { $0.contains(from) })?.upperBound
+                    // timeout, never answered, and a create it failed: that game's pushes (a
+                    // game joined after its final, all of it) wait for its channel (seed 21, day
+                    // 20: a final never sent).
+                    let channelsOwed = !sender.openChannels.isEmpty || !sender.createsFailed.isEmpty
+                    let channelsDown = channelsOwed ? day.sink.channelOutages.first(where: { $0.contains(from) })?.upperBound : nil
                     if !rerun, let back = [day.troublesOver(at: from), channelsDown].compactMap({ $0 }).max() {
                         owed = (told.inputEnd(of: instance) ?? started, from, Set(sender.records.map(\.key)), sender.openChannels)
                         stops.append(nil)

@@ -142,5 +142,7 @@ struct ExitStatusTests {
         game.unsent = 2
         game.holding = true
         #expect(!LiveRun.withholds(game) && LiveRun.summary(game, resumable: true).hasSuffix("2 pushes held for want of a channel"))
+        game.channel.create(storage: 0)
+        #expect(LiveRun.withholds(game), "a create APNs never answered: a run once its channel service is back sends them")
     }
 }

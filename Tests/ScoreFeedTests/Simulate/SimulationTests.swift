@@ -564,7 +564,7 @@ struct SimulationTests {
         #expect(longLived.contains { $0.contains("(priority 10) lives 3600 s, not 300 s") }, "\(longLived)")
         let alerted = try #require(outcome.records.firstIndex { SimulationInvariants.has("Lead change: ", in: $0.payload) }, "a lead change alerts")
         let stale = violations { records in records[alerted].sourceTime = records[alerted].sourceTime?.addingTimeInterval(60) }
-        #expect(stale.contains { $0.contains("alerts \"Lead change: \" for a moment") }, "\(stale)")
+        #expect(stale.contains { $0.contains("alerts \"Lead change: …\" for a moment") }, "\(stale)")
         // The first push to show a late lead change goes without its alert.
         let unalerted = violations { records in
             let text = String(decoding: records[alerted].payload, as: UTF8.self)
