@@ -96,6 +96,8 @@ public enum Simulation {
         var handedDamaged: Set<String> = []
         // The day's last instance finished on its own (not cut short or stuck).
         var finished = false
+        // A run was put in for APNs' channel service alone (a channel request it never answered).
+        var rerunForChannels = false
         // The day's last run stopped while the sender was down or the disk full: when its input
         // ended, when it stopped, and the records sent by then, by their ids (``PushRecord/key``: a
         // new one the run after it sends was owed; one sent again, an end whose delivery was not
@@ -155,11 +157,18 @@ public enum Simulation {
                     // does a channel delete that APNs' channel service, down past the drain's
                     // timeout, never answered, and a create it failed: that game's pushes (a
                     // game joined after its final, all of it) wait for its channel (seed 21, day
-                    // 20: a final never sent).
+                    // 20: a final never sent). Pushes that need no channel work do not wait for the
+                    // channel service (an Android lane's, an iOS lane's on a channel still open):
+                    // the run once the sender and the disk are back waits it out in its drain, or
+                    // one more run once the channel service is back does what it left (seed 24,
+                    // day 29, broadcast, ios,android: the Android final waited 7 min past the
+                    // disk's trouble for the channel service).
                     let channelsOwed = !sender.openChannels.isEmpty || !sender.createsFailed.isEmpty
                     let channelsDown = channelsOwed ? day.sink.channelOutages.first(where: { $0.contains(from) })?.upperBound : nil
-                    if !rerun, let back = [day.troublesOver(at: from), channelsDown].compactMap({ $0 }).max() {
-                        owed = (told.inputEnd(of: instance) ?? started, from, Set(sender.records.map(\.key)), sender.openChannels)
+                    let pushesBack = rerun ? nil : day.troublesOver(at: from)
+                    if let back = pushesBack ?? (rerunForChannels ? nil : channelsDown) {
+                        if !rerun { owed = (told.inputEnd(of: instance) ?? started, from, Set(sender.records.map(\.key)), sender.openChannels) }
+                        rerunForChannels = pushesBack == nil
                         stops.append(nil)
                         from = back.addingTimeInterval(1)
                         killed = nil

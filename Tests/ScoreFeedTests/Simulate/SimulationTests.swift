@@ -1052,6 +1052,24 @@ extension SimulationTests {
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
 
+    /// Two days the simulator's model of the operator's next run got wrong (session 49). Seed 21,
+    /// day 20: a game joined after its final, while APNs' channel service was down past the
+    /// drain; its create was owed, and no run came once the service was back (no push at all).
+    /// Seed 24, day 29 (both lanes of one fold, a poll every 15 s): the run after a full disk
+    /// waited for the channel service too, which the finals did not need (Android's 7 minutes
+    /// late). The operator's next run now comes for a create owed, and once the sender and the
+    /// disk are back whatever the channel service does.
+    @Test(arguments: [(21, 30.0, [PushRenderer.Platform.ios]), (24, 15, [.ios, .android])])
+    func theOperatorsNextRunComesWhenItCanSend(seed: UInt64, interval: Double, platforms: [PushRenderer.Platform]) async throws {
+        let day = seed == 21 ? 20 : 29
+        var options = Simulation.Options(
+            days: 1, seed: seed, firstDay: day, modes: [.broadcastPerGame], pool: SimulatedGamePool(generated: 300), pollInterval: interval, threads: 1)
+        options.platforms = [platforms]
+        let outcomes = try await Self.run(options)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == day && $0.faults["channel outage", default: 0] > 0 })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
     /// Two days the checker read wrong (session 49): seed 6, day 133 (token, a poll every 60 s): a
     /// kill while the sender was down took the priority 10 it held in memory, and the priority-5
     /// copy not yet journaled as handed over went from the next instance's outbox alone: the only
