@@ -728,12 +728,18 @@ public struct SimulationInvariants {
         // time, and a sender slower than the lead for each delivers the later ones late whatever
         // the stamp. Other games' pushes go side by side (``ResilientSink``), so a failover's
         // catch-up of every game is no queue (storms found one; see SimulatingLiveDays, "Storms").
+        // A priority-5 copy, made in the same instant as its priority 10 (stamped a second later),
+        // waits behind it too where that one failed once: a slow sender's try, the backoff, the
+        // retry and the copy's own send outlast the lead (seed 30, day 8 at --interval 60: 65 s).
         for (index, (record, at)) in zip(records, deliveredAt).enumerated() where record.event == .update {
             var earlier = index - 1
             var queued = false
             // Deliveries are in order: only those after this record was made can be its queue.
             while earlier >= 0, deliveredAt[earlier] > record.sentAt, !queued {
-                queued = records[earlier].activity == record.activity && records[earlier].sentAt < record.sentAt
+                let older = records[earlier]
+                queued = older.activity == record.activity
+                    && (older.sentAt < record.sentAt
+                        || older.sentAt == record.sentAt && older.seq < record.seq && failedOnce.contains(older.key))
                 earlier -= 1
             }
             // Or behind another lane's record of its activity (an iOS Live Activity and its

@@ -1070,6 +1070,19 @@ extension SimulationTests {
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
 
+    /// Seed 30, day 8 (broadcast, a poll every 60 s, a storm's slow sender): a priority-5 copy
+    /// waited behind its priority 10, which a blip failed and the sender retried, and was
+    /// delivered 4 s after its stamp. The checker's queue rule missed it: made in the same
+    /// instant, the copy was not counted as queued behind its own priority 10.
+    @Test func aCopyBehindItsRetriedPriority10MayComeAfterItsStamp() async throws {
+        var options = Simulation.Options(
+            days: 1, seed: 30, firstDay: 8, modes: [.broadcastPerGame], pool: SimulatedGamePool(generated: 300), pollInterval: 60, threads: 1)
+        options.platforms = [[.ios]]
+        let outcomes = try await Self.run(options)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 8 && $0.faults["push blip", default: 0] > 0 })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
     /// Two days the checker read wrong (session 49): seed 6, day 133 (token, a poll every 60 s): a
     /// kill while the sender was down took the priority 10 it held in memory, and the priority-5
     /// copy not yet journaled as handed over went from the next instance's outbox alone: the only
