@@ -127,7 +127,7 @@ extension GameService {
         }
         for game in state.board.salvage(from: directory) {
             let channel = state.board.salvaged[game]?.channel ?? ""
-            report("game \(game): no checkpoint restored it; its broadcast channel \(channel) is kept for it (its devices subscribed to it) until its events come again, or the drain deletes it")
+            report("game \(game): no checkpoint restored it; its broadcast channel \(channel) is kept for it (its devices subscribed to it) until it starts again")
         }
     }
 

@@ -32,9 +32,10 @@ extension Journal {
         for (index, line) in lines.enumerated() {
             let isLast = index == lines.count - 1
             if isLast && line.isEmpty { break }
-            guard !isLast, let entry = parse(line), next == nil || entry.first == next else {
+            let parsed = isLast ? nil : parse(line)
+            guard let entry = parsed, next == nil || entry.first == next else {
                 reading.droppedLines = lines.count - index - (lines.last?.isEmpty == true ? 1 : 0)
-                if !isLast, checksumHolds(line), parse(line) == nil { reading.unreadableLine = index + 1 }
+                if !isLast, parsed == nil, checksumHolds(line) { reading.unreadableLine = index + 1 }
                 break
             }
             if reading.first == nil { reading.first = entry.first }

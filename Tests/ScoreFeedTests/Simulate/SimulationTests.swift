@@ -21,6 +21,17 @@ struct SimulationTests {
         try await Cores.shared.using { await Simulation.run(options) }
     }
 
+    /// One day of a sweep replayed alone, as its printed line says: `seed`, `day`, one `mode`, the
+    /// platforms of one fold, a poll every `interval` seconds, the default pool of generated games.
+    static func replay(
+        seed: UInt64, day: Int, mode: PushRenderer.Mode, platforms: [PushRenderer.Platform] = [.ios], interval: TimeInterval = 30
+    ) async throws -> [Simulation.Outcome] {
+        var options = Simulation.Options(
+            days: 1, seed: seed, firstDay: day, modes: [mode], pool: SimulatedGamePool(generated: 300), pollInterval: interval, threads: 1)
+        options.platforms = [platforms]
+        return try await run(options)
+    }
+
     /// One day on a thread of its own (``OffPool``) once one of the run's ``Cores`` is free: how
     /// every test runs a simulated day.
     static func run(_ day: SimulatedDay) async throws -> Simulation.Outcome {
@@ -1045,9 +1056,7 @@ extension SimulationTests {
     /// (it held its pushes for good when it did not).
     @Test(arguments: [(UInt64(1), 5), (1, 16), (1, 20), (1, 33), (1, 37), (11, 159)])
     func aDamagedCheckpointKeepsItsGamesChannel(seed: UInt64, day: Int) async throws {
-        var options = Simulation.Options(days: 1, seed: seed, firstDay: day, modes: [.broadcastPerGame], pool: SimulatedGamePool(generated: 300), threads: 1)
-        options.platforms = [[.ios]]
-        let outcomes = try await Self.run(options)
+        let outcomes = try await Self.replay(seed: seed, day: day, mode: .broadcastPerGame)
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == day && $0.faults["damaged checkpoint", default: 0] > 0 })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
@@ -1062,10 +1071,7 @@ extension SimulationTests {
     @Test(arguments: [(21, 30.0, [PushRenderer.Platform.ios]), (24, 15, [.ios, .android])])
     func theOperatorsNextRunComesWhenItCanSend(seed: UInt64, interval: Double, platforms: [PushRenderer.Platform]) async throws {
         let day = seed == 21 ? 20 : 29
-        var options = Simulation.Options(
-            days: 1, seed: seed, firstDay: day, modes: [.broadcastPerGame], pool: SimulatedGamePool(generated: 300), pollInterval: interval, threads: 1)
-        options.platforms = [platforms]
-        let outcomes = try await Self.run(options)
+        let outcomes = try await Self.replay(seed: seed, day: day, mode: .broadcastPerGame, platforms: platforms, interval: interval)
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == day && $0.faults["channel outage", default: 0] > 0 })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
@@ -1075,10 +1081,7 @@ extension SimulationTests {
     /// delivered 4 s after its stamp. The checker's queue rule missed it: made in the same
     /// instant, the copy was not counted as queued behind its own priority 10.
     @Test func aCopyBehindItsRetriedPriority10MayComeAfterItsStamp() async throws {
-        var options = Simulation.Options(
-            days: 1, seed: 30, firstDay: 8, modes: [.broadcastPerGame], pool: SimulatedGamePool(generated: 300), pollInterval: 60, threads: 1)
-        options.platforms = [[.ios]]
-        let outcomes = try await Self.run(options)
+        let outcomes = try await Self.replay(seed: 30, day: 8, mode: .broadcastPerGame, interval: 60)
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 8 && $0.faults["push blip", default: 0] > 0 })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
@@ -1091,10 +1094,7 @@ extension SimulationTests {
     /// directory's, which numbers from 1 again.
     @Test(arguments: [(UInt64(6), 133, 60.0, [PushRenderer.Platform.ios]), (5, 181, 30, [.ios, .android])])
     func daysTheCheckerReadWrongStayWhole(seed: UInt64, day: Int, interval: Double, platforms: [PushRenderer.Platform]) async throws {
-        var options = Simulation.Options(
-            days: 1, seed: seed, firstDay: day, modes: [.token], pool: SimulatedGamePool(generated: 300), pollInterval: interval, threads: 1)
-        options.platforms = [platforms]
-        let outcomes = try await Self.run(options)
+        let outcomes = try await Self.replay(seed: seed, day: day, mode: .token, platforms: platforms, interval: interval)
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == day && $0.faults["kill -9", default: 0] > 0 })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
