@@ -284,9 +284,10 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     /// at its longest), said as the checker says a violation; and how many such retries were
     /// held to it (each a check). The tail runs from the end of another outage or of the
     /// sender's failing its pushes that begins before it is over (a delete waits for the pushes
-    /// before it). A game that never tries again, or tries only after an instance started again,
-    /// is left to the checks of its pushes.
-    public func channelsRetriedLate(tail: TimeInterval) -> (checks: Int, violations: [String]) {
+    /// before it), or of `others` (the disk's: its engines send nothing while it is full). A game
+    /// that never tries again, or tries only after an instance started again, is left to the
+    /// checks of its pushes.
+    public func channelsRetriedLate(tail: TimeInterval, troubles others: [Range<Date>] = []) -> (checks: Int, violations: [String]) {
         // A slow sender's sends ahead of the request add their time, as many as wait.
         guard faults.slowest == 0 else { return (0, []) }
         return lock.withLock {
@@ -294,7 +295,7 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
             var violations: [String] = []
             for (game, times) in channelRequests.sorted(by: { $0.key < $1.key }) {
                 // Another outage, or the sender failing, before a tail is over moves its start.
-                let troubles = (faults.channelOutages + faults.failing + faults.gameFailing.filter { $0.game == game }.map(\.during))
+                let troubles = (faults.channelOutages + faults.failing + faults.gameFailing.filter { $0.game == game }.map(\.during) + others)
                     .sorted { $0.lowerBound < $1.lowerBound }
                 var seen: Set<Date> = []
                 for outage in faults.channelOutages {

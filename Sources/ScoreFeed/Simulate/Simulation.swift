@@ -248,9 +248,10 @@ public enum Simulation {
         checks += owed == nil ? 0 : 1
         let backedOff = sender.triedTooOften(backoff: SimulatedSender.expectedBackoff)
         let lingered = sender.deletedTooSoon(linger: SimulatedSender.expectedLinger)
-        let retried = day.maxChannels == nil ? sender.channelsRetriedLate(tail: SimulationInvariants.channelRetryTail) : (checks: 0, violations: [])
         // A full disk holds the engines' sends and channel work.
         let disk = SimulationInvariants.diskTroubles(of: day)
+        let retried = day.maxChannels == nil
+            ? sender.channelsRetriedLate(tail: SimulationInvariants.channelRetryTail, troubles: disk) : (checks: 0, violations: [])
         let blips = day.maxChannels == nil
             ? sender.blipsRetriedLate(tail: SimulationInvariants.blipRetryTail, troubles: disk) : (checks: 0, violations: [])
         let pushBlips = sender.pushBlipsRetriedLate(tail: SimulationInvariants.blipRetryTail, troubles: disk)

@@ -1099,6 +1099,19 @@ extension SimulationTests {
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
 
+    /// A day whose channel work the checker read wrong (session 50): seed 32, day 134 (broadcast,
+    /// both lanes, a poll every 60 s). A game's create failed through APNs' channel outage, and
+    /// the disk filled 12 s before the service came back: nothing of a game goes out while its
+    /// checkpoint cannot be written, so the create went 10 s after the disk was back, 409 s after
+    /// the outage. The retry check now runs its allowance from the end of a full disk too.
+    @Test func aChannelRetryHeldByAFullDiskComesWhenTheDiskIsBack() async throws {
+        let outcomes = try await Self.replay(seed: 32, day: 134, mode: .broadcastPerGame, platforms: [.ios, .android], interval: 60)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy {
+            $0.day == 134 && $0.faults["channel outage", default: 0] > 0 && $0.faults["full disk", default: 0] > 0
+        })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
     /// Days of `--days 100 --seed 4 --games ../shared/nba-pbp --per-day 5-10` whose final was
     /// never sent (days 12 and 51, broadcast): past the channel cap, a game waited for a channel
     /// (its own deleted as no game's after its checkpoint was damaged), and the instance was killed;
