@@ -82,6 +82,44 @@ struct CrashSafetyTests {
         print("kill series with a failing webhook: seed \(seed): 3 kills, \(audit.requests.filter { $0.status == 503 }.count) answers 503, \(audit.madeTwice.count) channels made twice")
     }
 
+    /// Broadcast mode: `serve` stopped halfway through the stream (its input closed, the game
+    /// then playing live on its channel), sent the whole stream again and killed before that
+    /// game's end; the game's checkpoint then left unreadable (its first half only, as a crash
+    /// mid-write on a disk that reorders writes might), and the whole stream sent again. The game
+    /// starts afresh, alone, on the channel `channels.json` names for it: every broadcast of each
+    /// game on one channel (its devices subscribed to it), every game's end with its final, every
+    /// channel deleted. (A product that lets the restart delete the channel as no game's, and makes
+    /// the game a new one, fails this.) The simulator runs this at any input on virtual time; this
+    /// is the real process on real games.
+    @Test func aDamagedCheckpointsGameStaysOnItsChannelThroughAKill() async throws {
+        let stream = try #require(Self.stream)
+        let apns = try APNsTestServer()
+        let dir = RealFeedServeTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let state = dir.appendingPathComponent("state"), out = dir.appendingPathComponent("out.jsonl")
+        // The game live at the stop (the stream runs the games one after another, mostly): its
+        // checkpoint is damaged after a kill halfway between the stop and its end.
+        let half = stream.lines.count / 2
+        let game = stream.events[half - stream.headers].game
+        let end = try #require(stream.events.lastIndex { $0.game == game }) + stream.headers
+        try await Self.serve(stream.lines[..<half], state: state, out: out, killAfter: nil, apns: apns)
+        #expect(try Self.records(out).contains { RecordLine($0)?.game == game }, "game \(game) broadcast before the stop")
+        try await Self.serve(stream.lines[...], state: state, out: out, killAfter: (half + end) / 2, apns: apns)
+        let store = try CheckpointStore(directory: state)
+        let snapshot = try Data(contentsOf: store.url(for: game))
+        try snapshot.prefix(snapshot.count / 2).write(to: store.url(for: game))
+        try await Self.serve(stream.lines[...], state: state, out: out, killAfter: nil, apns: apns)
+        let unreadable = store.url(for: game).appendingPathExtension("unreadable")
+        #expect(FileManager.default.fileExists(atPath: unreadable.path), "the restart put the damaged checkpoint aside")
+        let audit = try await BroadcastAudit(apns)
+        try audit.check(finals: stream.finals, oneChannel: false)
+        for name in stream.finals.keys.sorted() {
+            let channels = Set(audit.requests.filter { $0.kind == .broadcast && $0.game == name && $0.status == 200 }.compactMap(\.channel))
+            #expect(channels.count == 1, "game \(name)\(name == game ? " (its checkpoint damaged)" : ""): its broadcasts went to \(channels.sorted())")
+        }
+    }
+
     static func serve(
         _ lines: ArraySlice<Data>, state: URL, out: URL, killAfter: Int?, apns: APNsTestServer? = nil, extra: [String] = []
     ) async throws {
