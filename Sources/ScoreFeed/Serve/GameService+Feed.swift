@@ -181,6 +181,7 @@ extension GameService {
                 messages.append((index, message))
             }
             messages += said.messages
+            if let failure = sinkFailureToSay(game, said.sinkFailure) { messages.append(failure) }
             statuses.append((game, said.status))
         }
         if run.count == 1, let engine = engines[run[0].game] {
@@ -213,12 +214,38 @@ extension GameService {
     }
 
     /// What one game's engine says about the events it was handed: the messages for people (its
-    /// rejections and the sink's failure, by their line's place in the batch), its checkpoint's
-    /// failure with the place of the first event it touched (said once per game, by the service),
-    /// and the game's status after the last.
+    /// rejections, by their line's place in the batch), its checkpoint's failure with the place of
+    /// the first event it touched (said once per game, by the service), the sink's first failure
+    /// with its line's place and whether the last send failed too (said once while the game's
+    /// sends fail, by the service), and the game's status after the last.
     typealias Said = (
-        messages: [(index: Int, message: ScoreFeedError)], checkpointFailure: (index: Int, error: ScoreFeedError)?, status: EngineStatus
+        messages: [(index: Int, message: ScoreFeedError)], checkpointFailure: (index: Int, error: ScoreFeedError)?,
+        sinkFailure: SinkFailure?, status: EngineStatus
     )
+
+    /// The first of a game's sends the sink failed in what it was handed, and whether its last
+    /// failed too (else the sink took the game's sends again).
+    struct SinkFailure {
+        var index: Int
+        var message: ScoreFeedError
+        var lastFailed: Bool
+    }
+
+    /// The sink's failure of game `id` to say now: the first of a run of failures, not each line's
+    /// (a channel service down through a day replayed on the feed clock failed every event's
+    /// send). Said again once the game's sends have gone through in between.
+    func sinkFailureToSay(_ id: String, _ failure: SinkFailure?) -> (index: Int, message: ScoreFeedError)? {
+        guard let failure else {
+            state.sinkFailing.remove(id)
+            return nil
+        }
+        let first = state.sinkFailing.insert(id).inserted
+        if !failure.lastFailed { state.sinkFailing.remove(id) }
+        guard first else { return nil }
+        var message = failure.message
+        message.message += "; said once until the game's sends go through again"
+        return (failure.index, message)
+    }
 
     /// Hands the event lines at `places` of `batch` (one game's, in order) to `engine`, on the
     /// engine's own executor. On the system clock they arrived together: one moment (one arrival,
@@ -230,6 +257,7 @@ extension GameService {
         let id = engine.attributes.gameId
         var messages: [(index: Int, message: ScoreFeedError)] = []
         var checkpointFailure: (index: Int, error: ScoreFeedError)?
+        var sinkFailure: SinkFailure?
         func location(_ line: Int, _ event: GameEvent) -> ScoreFeedError.Location {
             .init(file: source, line: line, sequence: event.seq)
         }
@@ -258,9 +286,9 @@ extension GameService {
                 judged(verdict, placed[i].place, placed[i].line, events[i].event, status.checkpointFailure)
             }
             if let failure, let last = placed.last, let event = events.last?.event {
-                messages.append((last.place, sinkFailed(id, failure, at: location(last.line, event))))
+                sinkFailure = SinkFailure(index: last.place, message: sinkFailed(id, failure, at: location(last.line, event)), lastFailed: true)
             }
-            return (messages, checkpointFailure, status)
+            return (messages, checkpointFailure, sinkFailure, status)
         }
         // Each event taken from the batch as it is handed: no array of them is built first.
         for place in places {
@@ -268,11 +296,15 @@ extension GameService {
             do {
                 let verdict = try await engine.receiveOnFeedTime(event, index: line - 1, holdingPushes: holdingPushes)
                 judged(verdict, place, line, event, engine.checkpointFailure)
+                sinkFailure?.lastFailed = false
             } catch {
-                messages.append((place, sinkFailed(id, error, at: location(line, event))))
+                if sinkFailure == nil {
+                    sinkFailure = SinkFailure(index: place, message: sinkFailed(id, error, at: location(line, event)), lastFailed: true)
+                }
+                sinkFailure?.lastFailed = true
             }
         }
-        return (messages, checkpointFailure, EngineStatus.of(engine))
+        return (messages, checkpointFailure, sinkFailure, EngineStatus.of(engine))
     }
 
     /// The message for people about an event of game `id` its validator rejected (nil: it was not).
@@ -296,6 +328,7 @@ extension GameService {
         await absorb(id, said.status)
         // The checkpoint's failure first, as a batch says it (``apply(_:of:source:)``).
         let failure = said.checkpointFailure.flatMap { checkpointProblem(id, $0.error) } ?? said.messages.first?.message
+            ?? sinkFailureToSay(id, said.sinkFailure)?.message
         await grantFreedChannels()
         return failure
     }

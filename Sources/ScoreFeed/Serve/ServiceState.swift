@@ -29,6 +29,9 @@ struct ServiceState: Sendable {
     var lostCheckpoints: [String: GameService.LostNumbering] = [:]
     /// Games whose checkpoint write failure was already said.
     private var reportedFailures: Set<String> = []
+    /// The games whose sends the sink failed last, their failure said
+    /// (``GameService/sinkFailureToSay(_:_:)``).
+    var sinkFailing: Set<String> = []
     /// Input is being taken (a batch of lines, until its pushes are handed over).
     private(set) var takingInput = false
     /// Games whose deadline is a catch-up's wait for its next part, as their engines last said.

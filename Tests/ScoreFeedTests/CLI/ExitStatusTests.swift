@@ -125,6 +125,47 @@ struct ExitStatusTests {
         #expect(run.standardError.contains("pushes not delivered (the webhook gave up on them)"))
     }
 
+    /// Broadcast mode with ScoreFeed making the channels, APNs' channel service down (every create
+    /// answered 503) past the drain: the games' creates go unanswered, so serve exits 75, not 0 as
+    /// for a channel the configuration withholds; a run on the same state dir once the service is
+    /// back sends every game's pushes and ends each on its own channel with its final. The failure
+    /// is said once per game, not on every event's line.
+    @Test(
+        .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
+        .enabled(if: NBAFiles.available, NBAFiles.absentReason))
+    func channelCreatesUnansweredPastTheDrainExit75() async throws {
+        let stream = try #require(CrashSafetyTests.stream)
+        let folder = try ScoreFeedProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // One game (its header and events): each event's send fails alike.
+        let game = try #require(stream.events.first?.game)
+        let lines = stream.lines.filter { String(decoding: $0, as: UTF8.self).contains("\"\(game)\"") }
+        let finals = [game: try #require(stream.finals[game])]
+        let input = folder.appendingPathComponent("stream.jsonl")
+        try Data(lines.map { $0 + Data([0x0A]) }.joined()).write(to: input)
+        let state = folder.appendingPathComponent("state")
+        func arguments(_ apns: APNsTestServer) -> [String] {
+            ["serve", "--clock", "feed", "--state-dir", state.path, "--out", folder.appendingPathComponent("out.jsonl").path,
+             "--mode", "broadcast", "--bundle-id", "com.acme", "--channels", "manage", "--channel-linger", "0",
+             "--webhook", apns.url.absoluteString, "--delete-unknown-channels", "--drain-timeout", "2"]
+        }
+        let down = try APNsTestServer(cycle: ["503"], faultOn: [.create])
+        let failing = try await ScoreFeedProcess.run(arguments(down), input: input)
+        #expect(failing.status == ExitCode.withheld, "\(failing.standardError)")
+        #expect(failing.standardError.contains("exiting with status 75"))
+        // Said once per game while its sends fail, not once per event (534 lines before).
+        let said = failing.standardError.split(separator: "\n").filter { $0.contains("the sink failed") }
+        #expect(said.count == 1, "\(said.count) lines say the sink failed: \(said.prefix(4))")
+        let tried = try await BroadcastAudit(down)
+        #expect(tried.requests.contains { $0.kind == .create && $0.status == 503 } && !tried.requests.contains { $0.kind == .broadcast })
+
+        let back = try APNsTestServer()
+        let again = try await ScoreFeedProcess.run(arguments(back), input: input)
+        #expect(again.status == 0, "\(again.standardError)")
+        let audit = try await BroadcastAudit(back)
+        try audit.check(finals: finals, oneChannel: true)
+    }
+
     /// The summary's words, one cause each.
     @Test func theSummaryNamesTheCause() {
         var game = GameService.GameSummary(
