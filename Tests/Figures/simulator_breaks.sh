@@ -7,7 +7,13 @@
 # Session 25 dropped "one game's failing pushes back off every game" (every failure counted for the
 # sink): since 6670bc3 an activity that has not failed may always try, which alone keeps the other
 # games going, so neither that break nor the probe's removal alone changes what the default run
-# sees (both missed by it; each fails ResilientSinkTests).)
+# sees (both missed by it; each fails ResilientSinkTests). Session 50 tried twelve new breaks and
+# kept ten: "the apns-id not covering the payload's bytes" changes no id a simulated day can tell
+# apart (the id still covers seq and the instant; RequestIDTests.anIDNamesOneBody fails it), and
+# "the drain not waiting for a channel's retry" is a second guard (the shutdown's channel
+# settling waits for the same retries until the same deadline). "A lowered feed score never
+# followed" was missed until generated games' serve lines stated the feed's score, on both sides
+# (SimulatedGamePool.statingScoresEvery).)
 # usage: Tests/Figures/simulator_breaks.sh [simulate options, e.g. --days 10]
 #        ONLY=<extended regex> runs the breaks whose names match it (e.g. ONLY="backlog|restart").
 set -uo pipefail
@@ -109,6 +115,16 @@ breaks=(
   "an Android HIGH update that lives the hour|Sources/ScoreFeed/Render/PushRenderer+Android.swift|        case .update: Int(high ? configuration.staleAfter : configuration.expiration)|        case .update: Int(configuration.expiration)"
   "the channel requests' failures never forgotten|Sources/ScoreFeed/Sink/ResilientSink.swift|            channelFailures = 0\n            nextChannelAttempt = nil\n            return answer|            nextChannelAttempt = nil\n            return answer"
   "an iOS update that expires as it is sent|Sources/ScoreFeed/Render/PushRenderer.swift|        let lifetime = push.event == .end ? 4 * 3600 : Int(configuration.expiration)|        let lifetime = push.event == .end ? 4 * 3600 : 0"
+  "a lowered feed score never followed|Sources/ScoreFeed/Fold/Scoreboard.swift|        state.homeScore = max(0, feed.home)|        state.homeScore = max(state.homeScore, feed.home)"
+  "the first journalled input after the snapshot skipped at a restore|Sources/ScoreFeed/Engine/GameSession+Codable.swift|        for input in reading.inputs.dropFirst(journaled + 1 - first) { apply(input) }|        for input in reading.inputs.dropFirst(journaled + 2 - first) { apply(input) }"
+  "the size guard one byte over the limit|Sources/ScoreFeed/Render/PushRenderer+SizeGuard.swift|                    if measured <= limit {|                    if measured <= limit + 1 {"
+  "the priority-10 budget off by one|Sources/ScoreFeed/Decide/PushBudget.swift|        max(0, limit - reserve - used(at: now))|        max(0, limit + 1 - reserve - used(at: now))"
+  "a game called off earlier never followed again|Sources/ScoreFeed/Poll/LivePoller.swift|        if await service.ending(of: gameId) == .final {\n            report(.ended(gameId))|        if await service.ending(of: gameId) != nil {\n            report(.ended(gameId))"
+  "a postponed game never ended|Sources/ScoreFeed/Poll/LivePoller.swift|        if known, let problem = await service.callOff(called, why: why, game: gameId) { report(.problem(problem)) }|        if known, called != .postponed, let problem = await service.callOff(called, why: why, game: gameId) { report(.problem(problem)) }"
+  "the drain gives up at once|Sources/ScoreFeed/Serve/LiveService.swift|                    await games.drainHeld(until: giveUp)|                    await games.drainHeld(until: games.wallClock.now)"
+  "a poller that stops on the first 5xx|Sources/ScoreFeed/Poll/LivePoller.swift|                    outcome = await failure(error, retryAfter: retryAfter, service: service, news: news, report: report)|                    outcome = await failure(error, retryAfter: retryAfter, service: service, news: news, report: report)\n                    if (error.httpStatus ?? 0) >= 500 { ended = true; return }"
+  "a downward score correction dropped by the fold|Sources/ScoreFeed/Fold/Scoreboard.swift|                setScore(max(0, before + points), for: team)|                setScore(max(before, before + points), for: team)"
+  "a restarted poller's floor of copies forgotten|Sources/ScoreFeed/Poll/LivePoller.swift|        var newest = NewestCopy(floor: await service.newestCopy(of: gameId))|        var newest = NewestCopy(floor: nil)"
 )
 status=0
 for entry in "${breaks[@]}"; do

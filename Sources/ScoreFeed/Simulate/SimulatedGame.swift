@@ -31,6 +31,10 @@ public struct SimulatedGame: Sendable {
     /// Whether a player's name fills a push (`SimulatedGamePool.withALongName(_:player:)`): the size
     /// guard trims their plays, an alerted priority 10 more than its priority-5 copy.
     public internal(set) var hasLongName = false
+    /// Whether the game's `serve` lines state the feed's running score (`score`, as a feed
+    /// adapter passing each action's score writes them), its score corrections given by the score
+    /// alone: the fold follows the feed's score, down as well as up.
+    public internal(set) var statesScores = false
     let actions: [Action]
     /// The event lines for `serve`, each ending in its newline, with when each appears (seconds
     /// after the first action).
@@ -65,8 +69,9 @@ public struct SimulatedGame: Sendable {
 
     public var id: String { attributes.gameId }
 
-    /// A generated game.
-    public init(generated game: GeneratedGame) {
+    /// A generated game; with `statingScores`, its event lines state the feed's running score
+    /// (``statesScores``).
+    public init(generated game: GeneratedGame, statingScores: Bool = false) {
         let attributes = game.attributes
         let id = attributes.gameId
         self.attributes = attributes
@@ -86,8 +91,9 @@ public struct SimulatedGame: Sendable {
             let offset = event.time.timeIntervalSince(first)
             json.append(Self.liveData(event, score: score, attributes: attributes))
             actions.append(Action(offset: offset, number: event.seq, period: event.period, score: score))
-            lines.append((offset, StreamLine.eventLine(event, game: id) + Self.newline))
+            lines.append((offset, StreamLine.eventLine(statingScores ? Self.stating(score, event) : event, game: id) + Self.newline))
         }
+        statesScores = statingScores
         self.actions = actions
         (body, ends) = Self.joined(json)
         reach = Self.reach(actions)
@@ -101,6 +107,20 @@ public struct SimulatedGame: Sendable {
         decisiveMoments = folded.decisive.map { max(0, game.events[$0].time.timeIntervalSince(first)) }
         alertMoments = Self.alertMoments(game.events, folded)
         scoreChanges = folded.changes.map { game.events[$0].time }
+    }
+
+    /// `event` as a line stating the feed's `score` after it: a score correction becomes a
+    /// stoppage whose stated score alone moves the score (as liveData's
+    /// `stoppage`/`scorecorrection` action does; a basket the feed deletes lowers the next line's
+    /// score in the same way).
+    static func stating(_ score: FinalScore, _ event: GameEvent) -> GameEvent {
+        var line = event
+        line.feedScore = score
+        if case .correction = event.kind {
+            line.kind = .other(type: "stoppage")
+            line.description = "score correction (the feed's score says it)"
+        }
+        return line
     }
 
     /// A real game: its liveData play-by-play and boxscore.

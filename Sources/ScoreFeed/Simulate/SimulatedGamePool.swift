@@ -52,6 +52,22 @@ public final class SimulatedGamePool: @unchecked Sendable {
     /// the size guard trims them, live, under the day's faults.
     static let longNameEvery = 20
 
+    /// One generated game in this many states the feed's running score on its `serve` lines
+    /// (``SimulatedGame/statesScores``).
+    static let statingScoresEvery = 3
+
+    /// `game` with the home and away sides swapped: the teams, each event's team, the final.
+    static func mirrored(_ game: GeneratedGame) -> GeneratedGame {
+        var game = game
+        swap(&game.attributes.home, &game.attributes.away)
+        game.finalScore = FinalScore(home: game.finalScore.away, away: game.finalScore.home)
+        for index in game.events.indices {
+            game.events[index].team = game.events[index].team?.opponent
+            game.events[index].feedScore = game.events[index].feedScore.map { FinalScore(home: $0.away, away: $0.home) }
+        }
+        return game
+    }
+
     /// The player whose name the generated game of `seed` makes long (``withALongName(_:player:)``),
     /// if any: the first named one, in one game in ``longNameEvery``; in one game in two of those
     /// with a decisive moment (a late lead change or tie, which an alert marks), the player who
@@ -78,9 +94,13 @@ public final class SimulatedGamePool: @unchecked Sendable {
         let seed = Int((draw / 3) % UInt64(generated)) + 1
         if let game = lock.withLock({ made[seed] }) { return game }
         var generated = GameGenerator(seed: UInt64(seed)).generate()
+        let states = seed % Self.statingScoresEvery == 0
+        // Half of those with the teams' sides swapped: the generator corrects the away team's
+        // score (8 of its first 300 games, all away), and a home score the feed lowers is news too.
+        if states && seed % 2 == 0 { generated = Self.mirrored(generated) }
         let longName = Self.longNamePlayer(generated, seed: seed)
         if let longName { generated = Self.withALongName(generated, player: longName) }
-        var game = SimulatedGame(generated: generated)
+        var game = SimulatedGame(generated: generated, statingScores: states)
         game.hasLongName = longName != nil
         lock.withLock { made[seed] = game }
         return game
