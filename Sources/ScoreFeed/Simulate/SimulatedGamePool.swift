@@ -95,8 +95,9 @@ public final class SimulatedGamePool: @unchecked Sendable {
         if let game = lock.withLock({ made[seed] }) { return game }
         var generated = GameGenerator(seed: UInt64(seed)).generate()
         let states = seed % Self.statingScoresEvery == 0
-        // Half of those with the teams' sides swapped: the generator corrects the away team's
-        // score (8 of its first 300 games, all away), and a home score the feed lowers is news too.
+        // Half of those with the teams' sides swapped: the pool's 300 games correct only the away
+        // team's score (8 corrections, all away, by chance: 39 and 32 over 1,500 games), and a
+        // home score the feed lowers must be followed too.
         if states && seed % 2 == 0 { generated = Self.mirrored(generated) }
         let longName = Self.longNamePlayer(generated, seed: seed)
         if let longName { generated = Self.withALongName(generated, player: longName) }
