@@ -136,7 +136,7 @@ extension GameService {
                 failing = nil
             }
         }
-        if let failure { say(Self.sinkFailed(id, failure)) }
+        say(sinkFailureToSay(id, failure.map { SinkFailure(index: 0, message: Self.sinkFailed(id, $0)) })?.message)
         await absorb(id, status)
         await grantFreedChannels()
         // A channel set up for the game meanwhile moves none of its standing (its phase, its
@@ -216,34 +216,29 @@ extension GameService {
     /// What one game's engine says about the events it was handed: the messages for people (its
     /// rejections, by their line's place in the batch), its checkpoint's failure with the place of
     /// the first event it touched (said once per game, by the service), the sink's first failure
-    /// with its line's place and whether the last send failed too (said once while the game's
-    /// sends fail, by the service), and the game's status after the last.
+    /// with its line's place (said at most once a minute per game, by the service), and the game's
+    /// status after the last.
     typealias Said = (
         messages: [(index: Int, message: ScoreFeedError)], checkpointFailure: (index: Int, error: ScoreFeedError)?,
         sinkFailure: SinkFailure?, status: EngineStatus
     )
 
-    /// The first of a game's sends the sink failed in what it was handed, and whether its last
-    /// failed too (else the sink took the game's sends again).
+    /// The first of a game's sends the sink failed in what it was handed, by its line's place.
     struct SinkFailure {
         var index: Int
         var message: ScoreFeedError
-        var lastFailed: Bool
     }
 
-    /// The sink's failure of game `id` to say now: the first of a run of failures, not each line's
-    /// (a channel service down through a day replayed on the feed clock failed every event's
-    /// send). Said again once the game's sends have gone through in between.
+    /// A game's sink failure is said at most once in this many seconds of the wall clock: a sink
+    /// down for a while fails every line's send (a channel service down through a day replayed
+    /// on the feed clock failed each of a game's 534 events), and the run's end says what waits.
+    static let sinkFailureSilence: TimeInterval = 60
+
+    /// The sink's failure of game `id` to say now, if any: at most one a minute per game.
     func sinkFailureToSay(_ id: String, _ failure: SinkFailure?) -> (index: Int, message: ScoreFeedError)? {
-        guard let failure else {
-            state.sinkFailing.remove(id)
-            return nil
-        }
-        let first = state.sinkFailing.insert(id).inserted
-        if !failure.lastFailed { state.sinkFailing.remove(id) }
-        guard first else { return nil }
+        guard let failure, state.saying(sinkFailureOf: id, now: wallClock.now, silence: Self.sinkFailureSilence) else { return nil }
         var message = failure.message
-        message.message += "; said once until the game's sends go through again"
+        message.message += "; said at most once a minute per game while it lasts"
         return (failure.index, message)
     }
 
@@ -286,7 +281,7 @@ extension GameService {
                 judged(verdict, placed[i].place, placed[i].line, events[i].event, status.checkpointFailure)
             }
             if let failure, let last = placed.last, let event = events.last?.event {
-                sinkFailure = SinkFailure(index: last.place, message: sinkFailed(id, failure, at: location(last.line, event)), lastFailed: true)
+                sinkFailure = SinkFailure(index: last.place, message: sinkFailed(id, failure, at: location(last.line, event)))
             }
             return (messages, checkpointFailure, sinkFailure, status)
         }
@@ -296,12 +291,10 @@ extension GameService {
             do {
                 let verdict = try await engine.receiveOnFeedTime(event, index: line - 1, holdingPushes: holdingPushes)
                 judged(verdict, place, line, event, engine.checkpointFailure)
-                sinkFailure?.lastFailed = false
+            } catch where sinkFailure == nil {
+                sinkFailure = SinkFailure(index: place, message: sinkFailed(id, error, at: location(line, event)))
             } catch {
-                if sinkFailure == nil {
-                    sinkFailure = SinkFailure(index: place, message: sinkFailed(id, error, at: location(line, event)), lastFailed: true)
-                }
-                sinkFailure?.lastFailed = true
+                // Said once for what was handed (the first), at most once a minute by the service.
             }
         }
         return (messages, checkpointFailure, sinkFailure, EngineStatus.of(engine))

@@ -134,8 +134,8 @@ extension GameService {
         }
         for id in batch {
             guard let status = statuses[id] else { continue }
-            let sink = sinkFailureToSay(id, status.sinkFailure.map { SinkFailure(index: 0, message: Self.sinkFailed(id, $0), lastFailed: true) })
-            failure = failure ?? checkpointProblem(id, status.checkpointFailure) ?? sink?.message
+            failure = failure ?? checkpointProblem(id, status.checkpointFailure)
+                ?? sinkFailureToSay(id, status.sinkFailure.map { SinkFailure(index: 0, message: Self.sinkFailed(id, $0)) })?.message
         }
         return failure
     }

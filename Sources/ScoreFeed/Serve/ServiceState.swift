@@ -29,9 +29,8 @@ struct ServiceState: Sendable {
     var lostCheckpoints: [String: GameService.LostNumbering] = [:]
     /// Games whose checkpoint write failure was already said.
     private var reportedFailures: Set<String> = []
-    /// The games whose sends the sink failed last, their failure said
-    /// (``GameService/sinkFailureToSay(_:_:)``).
-    var sinkFailing: Set<String> = []
+    /// When each game's sink failure was last said (``GameService/sinkFailureToSay(_:_:)``).
+    private var sinkFailureSaid: [String: Date] = [:]
     /// Input is being taken (a batch of lines, until its pushes are handed over).
     private(set) var takingInput = false
     /// Games whose deadline is a catch-up's wait for its next part, as their engines last said.
@@ -153,5 +152,13 @@ struct ServiceState: Sendable {
     /// Whether game `id`'s checkpoint failure is to be said now: once per game.
     mutating func firstSaying(checkpointFailureOf id: String) -> Bool {
         reportedFailures.insert(id).inserted
+    }
+
+    /// Whether game `id`'s sink failure is to be said at `now`: not when it was said less than
+    /// `silence` seconds before.
+    mutating func saying(sinkFailureOf id: String, now: Date, silence: TimeInterval) -> Bool {
+        if let said = sinkFailureSaid[id], now.timeIntervalSince(said) < silence { return false }
+        sinkFailureSaid[id] = now
+        return true
     }
 }

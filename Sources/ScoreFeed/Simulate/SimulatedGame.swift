@@ -117,7 +117,7 @@ public struct SimulatedGame: Sendable {
         var line = event
         line.feedScore = score
         if case .correction = event.kind {
-            line.kind = .other(type: "stoppage")
+            line.kind = NBAFeed.other(type: "stoppage", sub: "scorecorrection")
             line.description = "score correction (the feed's score says it)"
         }
         return line

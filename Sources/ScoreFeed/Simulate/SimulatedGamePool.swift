@@ -58,12 +58,13 @@ public final class SimulatedGamePool: @unchecked Sendable {
 
     /// `game` with the home and away sides swapped: the teams, each event's team, the final.
     static func mirrored(_ game: GeneratedGame) -> GeneratedGame {
+        func swapped(_ score: FinalScore) -> FinalScore { FinalScore(home: score.away, away: score.home) }
         var game = game
         swap(&game.attributes.home, &game.attributes.away)
-        game.finalScore = FinalScore(home: game.finalScore.away, away: game.finalScore.home)
+        game.finalScore = swapped(game.finalScore)
         for index in game.events.indices {
             game.events[index].team = game.events[index].team?.opponent
-            game.events[index].feedScore = game.events[index].feedScore.map { FinalScore(home: $0.away, away: $0.home) }
+            game.events[index].feedScore = game.events[index].feedScore.map(swapped)
         }
         return game
     }

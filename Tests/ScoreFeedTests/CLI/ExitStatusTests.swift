@@ -129,7 +129,7 @@ struct ExitStatusTests {
     /// answered 503) past the drain: the games' creates go unanswered, so serve exits 75, not 0 as
     /// for a channel the configuration withholds; a run on the same state dir once the service is
     /// back sends every game's pushes and ends each on its own channel with its final. The failure
-    /// is said once per game, not on every event's line.
+    /// is said at most once a minute per game, not on every event's line.
     @Test(
         .enabled(if: ScoreFeedProcess.available, ScoreFeedProcess.absentReason),
         .enabled(if: NBAFiles.available, NBAFiles.absentReason))
@@ -153,7 +153,7 @@ struct ExitStatusTests {
         let failing = try await ScoreFeedProcess.run(arguments(down), input: input)
         #expect(failing.status == ExitCode.withheld, "\(failing.standardError)")
         #expect(failing.standardError.contains("exiting with status 75"))
-        // Said once per game while its sends fail, not once per event (534 lines before).
+        // Said at most once a minute per game, not once per event (534 lines before).
         let said = failing.standardError.split(separator: "\n").filter { $0.contains("the sink failed") }
         #expect(said.count == 1, "\(said.count) lines say the sink failed: \(said.prefix(4))")
         let tried = try await BroadcastAudit(down)

@@ -84,7 +84,8 @@ struct CrashSafetyTests {
 
     /// Broadcast mode: `serve` stopped halfway through the stream (its input closed, the game
     /// then playing live on its channel), sent the whole stream again and killed before that
-    /// game's end; the game's checkpoint then left unreadable (its first half only, as a crash
+    /// game's end (the kill may come before it read past what it had: a stop, then, as far as the
+    /// checkpoint goes); the game's checkpoint then left unreadable (its first half only, as a crash
     /// mid-write on a disk that reorders writes might), and the whole stream sent again. The game
     /// starts afresh, alone, on the channel `channels.json` names for it: every broadcast of each
     /// game on one channel (its devices subscribed to it), every game's end with its final, every

@@ -48,6 +48,16 @@ struct ServiceStateTests {
         #expect(!unheld.0 && unheld.1 == nil, "no journal: nothing to sync, nothing held")
     }
 
+    /// A game's sink failure is said at most once in the silence, each game's apart: a sink down
+    /// for a while fails every line's send, and says it once a minute, not on every line.
+    @Test func aGamesSinkFailureIsSaidAtMostOnceInTheSilence() {
+        var state = Self.state()
+        let said = [(1.0, "A"), (2, "A"), (3, "B"), (60.9, "A"), (61, "A"), (62, "B"), (63, "B"), (121, "A")].map { at, game in
+            state.saying(sinkFailureOf: game, now: Self.at(at), silence: 60)
+        }
+        #expect(said == [true, false, true, false, true, false, true, true])
+    }
+
     /// A game's checkpoint failure is said once, however many of its events meet it.
     /// A catch-up waiting for its next part whose wait runs out while the service takes input
     /// waits for the input to be taken and a window more (the part may be behind it); a game

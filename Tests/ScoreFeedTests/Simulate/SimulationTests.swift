@@ -1099,6 +1099,27 @@ extension SimulationTests {
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
 
+    /// One generated game in three states the feed's running score on its serve lines, its
+    /// corrections by the score alone (a stoppage, as liveData's scorecorrection), and half of
+    /// those have their sides swapped: generated game 30 (a three made a two for the away team)
+    /// is served as the home team's, each line stating the score, the correction lowering it.
+    @Test func aGameStatingTheFeedsScoreLowersItWithoutACorrectionLine() throws {
+        let pool = SimulatedGamePool(generated: 300)
+        let game = pool.game(29 * 3)  // generated game 30
+        let plain = SimulatedGame(generated: GameGenerator(seed: 30).generate())
+        #expect(game.statesScores && !plain.statesScores)
+        #expect(game.attributes.home == plain.attributes.away && game.final == FinalScore(home: plain.final.away, away: plain.final.home))
+        var scores: [FinalScore] = []
+        for (number, line) in game.lines.map(\.line).enumerated() {
+            guard case .event(_, let event, _) = StreamLine(line.dropLast(), number: number + 1, source: nil) else { continue }
+            if case .correction = event.kind { Issue.record("a correction line: \(event)") }
+            scores.append(try #require(event.feedScore, "line \(number + 1) states the score"))
+        }
+        #expect(scores.last == game.final)
+        let lowered = zip(scores, scores.dropFirst()).filter { $1.home < $0.home }
+        #expect(lowered.count == 1 && lowered.allSatisfy { $0.home - $1.home == 1 && $0.away == $1.away }, "\(lowered)")
+    }
+
     /// A day whose channel work the checker read wrong (session 50): seed 32, day 134 (broadcast,
     /// both lanes, a poll every 60 s). A game's create failed through APNs' channel outage, and
     /// the disk filled 12 s before the service came back: nothing of a game goes out while its
