@@ -13,7 +13,8 @@ extension SimulationInvariants {
     /// something else is caught too. `pushes`: the game's records, each once.
     mutating func checkPayloads(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
         for push in pushes {
-            let problems = push.platform == .android ? Self.androidProblems(push) : Self.appleProblems(push, token: day.mode.isToken)
+            let token = day.mode.isToken
+            let problems = push.platform == .android ? Self.androidProblems(push, token: token) : Self.appleProblems(push, token: token)
             check(problems.isEmpty,
                   "game \(plan.game.id): push seq \(push.seq) (\(push.event.rawValue)) is not what its record says: \(problems.joined(separator: "; "))")
             if push.event == .end {
@@ -25,7 +26,8 @@ extension SimulationInvariants {
         }
     }
 
-    /// What is wrong with the words of a final's alert (its banner on every platform): its body
+    /// What is wrong with the words of a final's alert (its banner on every platform): its title
+    /// gives the score, away team first (`"Final: <away> <points> – <home> <points>"`), and its body
     /// names the winner, `"<city> <name> win."`, read in the payload's bytes. Nil for a push that
     /// is not a final with an alert.
     static func finalAlertProblem(_ push: PushRecord, _ attributes: GameAttributes) -> String? {
@@ -34,7 +36,11 @@ extension SimulationInvariants {
               has("\"alert\":", in: push.payload) else { return nil }
         let winner = state.homeScore > state.awayScore ? attributes.home : attributes.away
         let words = "\(winner.city) \(winner.name) win."
-        return has(words, in: push.payload) ? nil : "its final's alert does not say \"\(words)\" (\(state.awayScore)-\(state.homeScore))"
+        let title = "Final: \(attributes.away.tricode) \(state.awayScore) – \(attributes.home.tricode) \(state.homeScore)"
+        for said in [words, title] where !has(said, in: push.payload) {
+            return "its final's alert does not say \"\(said)\" (\(state.awayScore)-\(state.homeScore))"
+        }
+        return nil
     }
 
     /// What is wrong with the words of a lead change's alert: its body names the side ahead in
@@ -160,7 +166,8 @@ extension SimulationInvariants {
     }
 
     /// What in an Android push's FCM message is not what its record says; empty when nothing is.
-    public static func androidProblems(_ push: PushRecord) -> [String] {
+    /// `token`: the run sends to each device's token (else to the game's topic).
+    public static func androidProblems(_ push: PushRecord, token: Bool) -> [String] {
         var problems: [String] = []
         if push.request.method != "POST" { problems.append("method \(push.request.method)") }
         if !(push.request.path.hasPrefix("/v1/projects/") && push.request.path.hasSuffix("/messages:send")) {
@@ -178,6 +185,10 @@ extension SimulationInvariants {
         // A NORMAL update collapses to the game's newest in FCM (a phone in Doze gets one, not
         // each); nothing else collapses (a HIGH message would wait in the collapsible bucket).
         let topic = PushRenderer.Configuration.topic(of: push.game)
+        // To the device's token, or in broadcast mode to the game's topic (its followers).
+        if token != has("\"token\":\"", in: payload) || !token && !holds("topic", "\"\(topic)\"", in: payload) {
+            problems.append(token ? "not sent to a token" : "not sent to the game's topic \(topic)")
+        }
         let collapses = push.priority != 10 && push.event == .update
         if holds("collapse_key", "\"\(topic)\"", in: payload) != collapses {
             problems.append(collapses ? "a NORMAL update without collapse_key \(topic)" : "collapse_key on a \(priority) \(push.event.rawValue)")

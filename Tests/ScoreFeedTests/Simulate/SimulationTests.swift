@@ -632,14 +632,14 @@ struct SimulationTests {
     /// clock), event or priority is not its payload's does not, nor an Android update whose
     /// `collapse_key` is not its priority's, nor a final or a lead change whose alert names the
     /// other team.
-    @Test(arguments: [("ios", true), ("ios", false), ("android", true)])
+    @Test(arguments: [("ios", true), ("ios", false), ("android", true), ("android", false)])
     func thePayloadCheckReadsEachPlatformsBytes(_ platform: String, _ token: Bool) async throws {
         var configuration = PushRenderer.Configuration(mode: token ? .token : .broadcast(channelId: "dGVzdC1jaGFubmVs"))
         configuration.platform = platform == "android" ? .android : .ios
         let document = try FeedReader.read(path: Make.fixtures.appendingPathComponent("overtime.json").path)
         let records = try await WireRulesTests.records(document, configuration)
         func problems(_ record: PushRecord) -> [String] {
-            platform == "android" ? SimulationInvariants.androidProblems(record) : SimulationInvariants.appleProblems(record, token: token)
+            platform == "android" ? SimulationInvariants.androidProblems(record, token: token) : SimulationInvariants.appleProblems(record, token: token)
         }
         #expect(records.count > 10)
         for record in records { #expect(problems(record).isEmpty, "seq \(record.seq): \(problems(record))") }
@@ -677,6 +677,14 @@ struct SimulationTests {
         var swapped = document.attributes
         (swapped.home, swapped.away) = (swapped.away, swapped.home)
         #expect(SimulationInvariants.finalAlertProblem(end, swapped)?.contains("win.") == true)
+        // Its title gives the score away team first: with the two scores swapped in it, it does not.
+        let (away, home) = (document.attributes.away.tricode, document.attributes.home.tricode)
+        let (a, h) = (end.state.awayScore, end.state.homeScore)
+        var scores = end
+        scores.payload = Data(String(decoding: end.payload, as: UTF8.self)
+            .replacingOccurrences(of: "Final: \(away) \(a) – \(home) \(h)", with: "Final: \(away) \(h) – \(home) \(a)").utf8)
+        #expect(scores.payload != end.payload)
+        #expect(SimulationInvariants.finalAlertProblem(scores, document.attributes)?.contains("Final: ") == true)
         // A lead change's alert names the side ahead: with the teams swapped, the other one.
         let lead = try #require(records.last {
             String(decoding: $0.payload, as: UTF8.self).contains("Lead change: ") && $0.state.margin != 0
