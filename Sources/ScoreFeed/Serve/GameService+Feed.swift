@@ -136,7 +136,7 @@ extension GameService {
                 failing = nil
             }
         }
-        say(sinkFailureToSay(id, failure.map { SinkFailure(index: 0, message: Self.sinkFailed(id, $0)) })?.message)
+        say(failure.flatMap { sinkFailureToSay(id, Self.sinkFailed(id, $0)) })
         await absorb(id, status)
         await grantFreedChannels()
         // A channel set up for the game meanwhile moves none of its standing (its phase, its
@@ -181,7 +181,7 @@ extension GameService {
                 messages.append((index, message))
             }
             messages += said.messages
-            if let failure = sinkFailureToSay(game, said.sinkFailure) { messages.append(failure) }
+            if let (index, failure) = said.sinkFailure, let message = sinkFailureToSay(game, failure) { messages.append((index, message)) }
             statuses.append((game, said.status))
         }
         if run.count == 1, let engine = engines[run[0].game] {
@@ -220,26 +220,21 @@ extension GameService {
     /// status after the last.
     typealias Said = (
         messages: [(index: Int, message: ScoreFeedError)], checkpointFailure: (index: Int, error: ScoreFeedError)?,
-        sinkFailure: SinkFailure?, status: EngineStatus
+        sinkFailure: (index: Int, message: ScoreFeedError)?, status: EngineStatus
     )
-
-    /// The first of a game's sends the sink failed in what it was handed, by its line's place.
-    struct SinkFailure {
-        var index: Int
-        var message: ScoreFeedError
-    }
 
     /// A game's sink failure is said at most once in this many seconds of the wall clock: a sink
     /// down for a while fails every line's send (a channel service down through a day replayed
     /// on the feed clock failed each of a game's 534 events), and the run's end says what waits.
     static let sinkFailureSilence: TimeInterval = 60
 
-    /// The sink's failure of game `id` to say now, if any: at most one a minute per game.
-    func sinkFailureToSay(_ id: String, _ failure: SinkFailure?) -> (index: Int, message: ScoreFeedError)? {
-        guard let failure, state.saying(sinkFailureOf: id, now: wallClock.now, silence: Self.sinkFailureSilence) else { return nil }
-        var message = failure.message
+    /// The sink's failure of game `id` as it is to be said now, if it is: at most once a minute
+    /// per game.
+    func sinkFailureToSay(_ id: String, _ failure: ScoreFeedError) -> ScoreFeedError? {
+        guard state.saying(sinkFailureOf: id, now: wallClock.now, silence: Self.sinkFailureSilence) else { return nil }
+        var message = failure
         message.message += "; said at most once a minute per game while it lasts"
-        return (failure.index, message)
+        return message
     }
 
     /// Hands the event lines at `places` of `batch` (one game's, in order) to `engine`, on the
@@ -252,7 +247,7 @@ extension GameService {
         let id = engine.attributes.gameId
         var messages: [(index: Int, message: ScoreFeedError)] = []
         var checkpointFailure: (index: Int, error: ScoreFeedError)?
-        var sinkFailure: SinkFailure?
+        var sinkFailure: (index: Int, message: ScoreFeedError)?
         func location(_ line: Int, _ event: GameEvent) -> ScoreFeedError.Location {
             .init(file: source, line: line, sequence: event.seq)
         }
@@ -281,7 +276,7 @@ extension GameService {
                 judged(verdict, placed[i].place, placed[i].line, events[i].event, status.checkpointFailure)
             }
             if let failure, let last = placed.last, let event = events.last?.event {
-                sinkFailure = SinkFailure(index: last.place, message: sinkFailed(id, failure, at: location(last.line, event)))
+                sinkFailure = (last.place, sinkFailed(id, failure, at: location(last.line, event)))
             }
             return (messages, checkpointFailure, sinkFailure, status)
         }
@@ -291,10 +286,9 @@ extension GameService {
             do {
                 let verdict = try await engine.receiveOnFeedTime(event, index: line - 1, holdingPushes: holdingPushes)
                 judged(verdict, place, line, event, engine.checkpointFailure)
-            } catch where sinkFailure == nil {
-                sinkFailure = SinkFailure(index: place, message: sinkFailed(id, error, at: location(line, event)))
             } catch {
-                // Said once for what was handed (the first), at most once a minute by the service.
+                // The first failure of what was handed; the service says it at most once a minute.
+                if sinkFailure == nil { sinkFailure = (place, sinkFailed(id, error, at: location(line, event))) }
             }
         }
         return (messages, checkpointFailure, sinkFailure, EngineStatus.of(engine))
@@ -321,7 +315,7 @@ extension GameService {
         await absorb(id, said.status)
         // The checkpoint's failure first, as a batch says it (``apply(_:of:source:)``).
         let failure = said.checkpointFailure.flatMap { checkpointProblem(id, $0.error) } ?? said.messages.first?.message
-            ?? sinkFailureToSay(id, said.sinkFailure)?.message
+            ?? said.sinkFailure.flatMap { sinkFailureToSay(id, $0.message) }
         await grantFreedChannels()
         return failure
     }

@@ -135,7 +135,7 @@ extension GameService {
         for id in batch {
             guard let status = statuses[id] else { continue }
             failure = failure ?? checkpointProblem(id, status.checkpointFailure)
-                ?? sinkFailureToSay(id, status.sinkFailure.map { SinkFailure(index: 0, message: Self.sinkFailed(id, $0)) })?.message
+                ?? status.sinkFailure.flatMap { sinkFailureToSay(id, Self.sinkFailed(id, $0)) }
         }
         return failure
     }
