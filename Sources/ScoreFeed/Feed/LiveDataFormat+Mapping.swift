@@ -115,11 +115,11 @@ extension LiveDataFormat {
         /// liveData fouls: subType personal, offensive, technical, flagrant (descriptor type1/type2),
         /// with descriptors shooting, loose ball, take, charge, …
         static func foulKind(sub: String, descriptor: String) -> GameEvent.FoulKind {
-            if sub.contains("technical") { return .technical }
-            if sub.contains("flagrant") { return .flagrant }
-            if sub.contains("offensive") { return .offensive }
-            if descriptor.contains("shooting") { return .shooting }
-            if descriptor.contains("loose ball") { return .looseBall }
+            if ByteSearch.contains(sub, "technical") { return .technical }
+            if ByteSearch.contains(sub, "flagrant") { return .flagrant }
+            if ByteSearch.contains(sub, "offensive") { return .offensive }
+            if ByteSearch.contains(descriptor, "shooting") { return .shooting }
+            if ByteSearch.contains(descriptor, "loose ball") { return .looseBall }
             return .personal
         }
     }

@@ -18,7 +18,7 @@ extension NBAFeed {
     /// A timeout's kind from its lowercased subtype (liveData and v3 spell them alike): a coach's
     /// challenge, an official one (mandatory, official, TV, media, or no team), else a full one.
     static func timeoutKind(sub: String, team: TeamSide?) -> GameEvent.TimeoutKind {
-        if sub.contains("challenge") { return .challenge }
+        if ByteSearch.contains(sub, "challenge") { return .challenge }
         if ["mandatory", "official", "tv", "media"].contains(sub) || team == nil { return .official }
         return .full
     }

@@ -13,6 +13,16 @@ enum ByteSearch {
         firstOffset(of: needle, in: text) != nil || needle.isEmpty
     }
 
+    /// Whether `text` holds `needle`'s bytes: for the ASCII words a feed's text is matched on
+    /// (a foul's kind, a push's reason), where Foundation's `contains` costs more than the rest of
+    /// mapping an action.
+    static func contains(_ text: String, _ needle: StaticString) -> Bool {
+        var text = text
+        return text.withUTF8 { text in
+            contains(UnsafeRawBufferPointer(text), UnsafeRawBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount))
+        }
+    }
+
     /// Where `needle`'s bytes first start in `text` at or after `from`; nil when they are not
     /// there (or `needle` is empty).
     static func firstOffset(of needle: UnsafeRawBufferPointer, in text: UnsafeRawBufferPointer, from: Int = 0) -> Int? {

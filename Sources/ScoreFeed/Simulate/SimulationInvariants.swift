@@ -407,7 +407,7 @@ public struct SimulationInvariants {
         }
         checkHours(urgent.map(\.sentAt).sorted(), limit: configuration.largestBudget, "priority 10")
         // A push-to-start is the renderer's, not booked by the policy.
-        checkHours(urgent.filter { $0.event != .start && !$0.reason.contains(Push.beyondBudget) }.map(\.sentAt).sorted(), limit: configuration.budget,
+        checkHours(urgent.filter { $0.event != .start && !Push.isBeyondBudget($0.reason) }.map(\.sentAt).sorted(), limit: configuration.budget,
               "priority 10 booked within the assumed budget")
         // A priority 10 goes beyond the assumed budget only once the hour holds the budget's
         // priority 10s within it, sent or tried (the sender failed it, or cut it short: APNs may
@@ -417,11 +417,11 @@ public struct SimulationInvariants {
         // that stopped may be missing, so an hour with a kill (or the rerun once the sender is
         // back) is not counted.
         let triedHere = tried[plan.game.id] ?? []
-        let within = (urgent + triedHere.filter { $0.priority == 10 }).filter { !$0.reason.contains(Push.beyondBudget) }
+        let within = (urgent + triedHere.filter { $0.priority == 10 }).filter { !Push.isBeyondBudget($0.reason) }
         // The `seq`s of each state directory apart: a fresh one numbers its pushes from 1 again,
         // so another directory's would fill the gap before a push (seed 5, day 181).
         let seqs = Dictionary(grouping: pushes + triedHere, by: directory(of:)).mapValues { Set($0.map(\.seq)).sorted() }
-        for beyond in urgent where beyond.reason.contains(Push.beyondBudget) {
+        for beyond in urgent where Push.isBeyondBudget(beyond.reason) {
             let hour = beyond.sentAt.addingTimeInterval(-3600)
             guard !stopped(in: hour...beyond.sentAt) else { continue }
             let place = directory(of: beyond)
@@ -549,7 +549,7 @@ public struct SimulationInvariants {
         let kills = day.restarts.map(\.at)
         let failing = day.sink.failing + gameFailing(plan.game.id)
         for (index, push) in pushes.enumerated()
-        where push.priority == 10 && (push.event == .end || (push.event == .update && push.reason.contains(Push.beyondBudget))) {
+        where push.priority == 10 && (push.event == .end || (push.event == .update && Push.isBeyondBudget(push.reason))) {
             let next = pushes[(index + 1)...].first { $0.sentAt > push.sentAt }?.sentAt ?? .distantFuture
             let span = push.sentAt...next
             guard !kills.contains(where: span.contains), !(failing + diskTroubles).contains(where: { $0.lowerBound <= next && push.sentAt <= $0.upperBound })

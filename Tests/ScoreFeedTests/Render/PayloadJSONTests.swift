@@ -158,6 +158,25 @@ struct PayloadJSONTests {
         }
     }
 
+    /// Strings are scanned eight bytes at a time before the byte loop: each character that JSON
+    /// escapes (and some it must not), at every place of a text longer than two words, in both
+    /// spellings of `/`, comes out as `JSONEncoder` writes it.
+    @Test(arguments: [false, true])
+    func eachEscapeAtEachPlaceIsSpelledAsJSONEncoderDoes(escapingSlashes: Bool) throws {
+        let encoder = JSONEncoder()
+        if !escapingSlashes { encoder.outputFormatting = [.withoutEscapingSlashes] }
+        let specials = (0..<0x20).map { String(UnicodeScalar(UInt8($0))) } + ["\"", "\\", "/", "\u{7F}", "é", "😀", " ", "~"]
+        for special in specials {
+            for place in 0...19 {
+                let text = String(repeating: "a", count: place) + special + String(repeating: "b", count: 19 - place)
+                var spelled = JSONBytes(capacity: 16)
+                spelled.string(text, escapingSlashes: escapingSlashes)
+                let reference = String(decoding: try encoder.encode(text), as: UTF8.self)
+                #expect(spelled.string() == reference, "\(Array(special.unicodeScalars)) at \(place)")
+            }
+        }
+    }
+
     @Test func requestIDsAreUnchanged() {
         // Values from the first implementation: retried requests keep their apns-id across versions
         // (the same UUIDs, written lower-case since ids follow Apple's canonical form).
