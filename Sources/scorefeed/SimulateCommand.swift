@@ -8,10 +8,10 @@ enum SimulateCommand {
         and real ones with --games), polled from a simulated CDN or read as serve's input, while
         feeds fail, time out, answer garbage or older copies, games are postponed, go silent or come
         back, the instance is killed (a journal torn, a state directory lost) and restarted, the
-        state directory's disk fills up, and the push sender fails or stalls (for every game, or
-        for one game's pushes alone; one day in five, all at once: a storm). After each day it
-        checks what must hold (the final ends each game once, at priority 10 while the budget has
-        one and living 4 h, no score goes back, no apns-id names
+        state directory's disk fills up, and the push sender fails or stalls (for every game, for
+        one game's pushes alone, or for one platform's; one day in five, all at once: a storm).
+        After each day it checks what must hold (the final ends each game once, at priority 10
+        while the budget has one and living 4 h, no score goes back, no apns-id names
         two bodies, priority 10 within the budget (and beyond it only once the hour's is spent;
         the policy's own book holding every one that left),
         a priority 10 unbacked has its priority-5 copy, a copy never goes alone,

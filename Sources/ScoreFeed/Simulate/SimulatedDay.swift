@@ -61,8 +61,16 @@ public struct SimulatedDay: Sendable {
     public var startsActivities = false
     /// The lock screens the day's records are for: iOS (APNs), Android (FCM, whose broadcast
     /// goes to topics: no channels, so no channel faults), or both from one fold
-    /// (`--platform ios,android`: each game an APNs lane and an FCM lane).
-    public var platforms: [PushRenderer.Platform] = [.ios]
+    /// (`--platform ios,android`: each game an APNs lane and an FCM lane). With more than one,
+    /// the day's one-platform failure (``drawnPlatformFailing``) is in the sender's faults.
+    public var platforms: [PushRenderer.Platform] = [.ios] {
+        didSet { sink.platformFailing = platforms.count > 1 ? drawnPlatformFailing : [] }
+    }
+
+    /// A window in which one platform's pushes all fail (FCM down while APNs answers, or the
+    /// other way), drawn for every day and in the sender's faults only on a day with a lane for
+    /// each platform (on one platform alone it would be a sink outage).
+    private var drawnPlatformFailing: [SinkFaults.PlatformFailure] = []
 
     /// The first lane's platform (the only one's, on one platform).
     public var platform: PushRenderer.Platform {
@@ -73,10 +81,13 @@ public struct SimulatedDay: Sendable {
     /// The platforms' names as the CLI spells them: `ios`, `android`, `ios,android`.
     public var platformName: String { platforms.map(\.rawValue).joined(separator: ",") }
 
-    /// The same day as one of its platforms sees it: what that lane's records must meet.
+    /// The same day as one of its platforms sees it: what that lane's records must meet. Its own
+    /// platform's failure is a sink outage there; the other platform's is none of its trouble.
     public func alone(_ platform: PushRenderer.Platform) -> SimulatedDay {
         var day = self
+        let own = sink.platformFailing.filter { $0.platform == platform }.map(\.during)
         day.platforms = [platform]
+        day.sink.failing += own
         return day
     }
 
@@ -242,6 +253,28 @@ public struct SimulatedDay: Sendable {
                 self.game = game
                 self.at = at
             }
+        }
+
+        /// It fails every push of one platform in a window and takes the other's, on a day with
+        /// a lane for each (``SimulatedDay/platforms``): one game's iOS and Android pushes must not
+        /// wait on each other.
+        public var platformFailing: [PlatformFailure] = []
+
+        /// One platform's pushes failing for a while.
+        public struct PlatformFailure: Hashable, Sendable {
+            public var platform: PushRenderer.Platform
+            public var during: Range<Date>
+
+            public init(platform: PushRenderer.Platform, during: Range<Date>) {
+                self.platform = platform
+                self.during = during
+            }
+        }
+
+        /// Every window in which `platform`'s pushes fail (any platform's, for nil), the
+        /// sender's outages with them.
+        func failing(_ platform: PushRenderer.Platform?) -> [Range<Date>] {
+            failing + platformFailing.filter { platform == nil || $0.platform == platform }.map(\.during)
         }
 
         /// One game's pushes failing for a while.
@@ -443,6 +476,17 @@ public struct SimulatedDay: Sendable {
             }
         }
         self.sink = sink
+        // On one day in two, one platform's pushes fail for one to twenty minutes while a played
+        // game is on (in effect on a day with both platforms' lanes). Drawn apart.
+        var provider = SeededRandom(seed: daySeed ^ 0x9FC3_A11E)
+        if !played.isEmpty, provider.chance(0.5) {
+            let plan = played[provider.below(played.count)]
+            let from = plan.firstAction.addingTimeInterval(provider.double(in: 0.05...0.9) * plan.game.span)
+            let length = provider.double(in: 60...1200)
+            drawnPlatformFailing = [
+                SinkFaults.PlatformFailure(platform: provider.chance(0.5) ? .android : .ios, during: from..<from.addingTimeInterval(length))
+            ]
+        }
         // On one day in five the disk is full for up to twenty minutes: half the time as a played
         // game ends (its final waits for the disk; half of those the day's last played game, so
         // the disk may still be full when the input ends and the drain must wait for it), else
@@ -525,6 +569,7 @@ public struct SimulatedDay: Sendable {
         count("full disk", diskFull.count)
         count("sink outage", sink.failing.count)
         count("one game's pushes failing", sink.gameFailing.count)
+        count("one platform's pushes failing", sink.platformFailing.count)
         count("push blip", sink.pushBlips.count)
         if sink.slowest > 0 { count("slow sink") }
         count("channel outage", sink.channelOutages.count)
@@ -540,6 +585,6 @@ extension SimulatedDay {
     /// When the sender is back and the disk has room, if either was in trouble at `date` (nil:
     /// neither was): when an operator runs again a service whose drain gave up then.
     func troublesOver(at date: Date) -> Date? {
-        [sink.failing.first(where: { $0.contains(date) })?.upperBound, diskFull.first(where: { $0.contains(date) })?.upperBound].compactMap { $0 }.max()
+        [sink.failing(nil).first(where: { $0.contains(date) })?.upperBound, diskFull.first(where: { $0.contains(date) })?.upperBound].compactMap { $0 }.max()
     }
 }

@@ -123,6 +123,9 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         if faults.failing.contains(where: { $0.contains(now) }) {
             throw failed(record, "send", ScoreFeedError(.io, "the push sender answered 503"))
         }
+        if faults.platformFailing.contains(where: { $0.platform == record.platform && $0.during.contains(now) }) {
+            throw failed(record, "send (one platform)", ScoreFeedError(.io, "the push sender answered 503 for \(record.platform.rawValue)"))
+        }
         if faults.gameFailing.contains(where: { $0.game == record.game && $0.during.contains(now) }) {
             throw failed(record, "send (one game)", ScoreFeedError(.io, "the push sender answered 500 for game \(record.game)'s push"))
         }
@@ -189,7 +192,7 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         var violations: [String] = []
         for blip in blips {
             let within = blip.at..<blip.at.addingTimeInterval(tail)
-            let troubles = faults.channelOutages + faults.failing + faults.gameFailing.filter { $0.game == blip.game }.map(\.during) + others
+            let troubles = faults.channelOutages + faults.failing(nil) + faults.gameFailing.filter { $0.game == blip.game }.map(\.during) + others
             guard !troubles.contains(where: { $0.overlaps(within) }), !instanceStarts.contains(where: { within.contains($0) }),
                   let next = blip.tries.first(where: { $0 > blip.at }), !instanceStarts.contains(where: { $0 > blip.at && $0 <= next })
             else { continue }
@@ -212,7 +215,7 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         var violations: [String] = []
         for (tries, times) in attempts.sorted(by: { $0.key < $1.key }) {
             let windows = tries.platform == nil
-                ? faults.channelOutages : faults.failing + faults.gameFailing.filter { $0.game == tries.game }.map(\.during)
+                ? faults.channelOutages : faults.failing(tries.platform) + faults.gameFailing.filter { $0.game == tries.game }.map(\.during)
             for window in windows {
                 let inWindow = times.filter { window.contains($0) }
                 guard !inWindow.isEmpty else { continue }
@@ -295,7 +298,7 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
             var violations: [String] = []
             for (game, times) in channelRequests.sorted(by: { $0.key < $1.key }) {
                 // Another outage, or the sender failing, before a tail is over moves its start.
-                let troubles = (faults.channelOutages + faults.failing + faults.gameFailing.filter { $0.game == game }.map(\.during) + others)
+                let troubles = (faults.channelOutages + faults.failing(.ios) + faults.gameFailing.filter { $0.game == game }.map(\.during) + others)
                     .sorted { $0.lowerBound < $1.lowerBound }
                 var seen: Set<Date> = []
                 for outage in faults.channelOutages {

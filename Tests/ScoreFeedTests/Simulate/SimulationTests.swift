@@ -1141,6 +1141,26 @@ extension SimulationTests {
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
 
+    /// One platform's pushes failing while the other's go on (session 51): seed 1, day 0 (token,
+    /// both lanes of one fold). On a day with a lane for each platform, one day in two one
+    /// platform's pushes all fail for a while (FCM down while APNs answers, or the other way).
+    /// With one game's iOS and Android pushes in one lane of the sender's queue, the iOS lane's
+    /// news waited on the failing Android pushes (up to 81 s; at most 10 s on `serve`) and the
+    /// day broke; each platform's lane must go its own way.
+    @Test func onePlatformFailingHoldsNoneOfTheOthersPushes() async throws {
+        let outcomes = try await Self.replay(seed: 1, day: 0, mode: .token, platforms: [.ios, .android], interval: 30)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 0 && $0.faults["one platform's pushes failing", default: 0] > 0 })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+        // The failure is in the sender's faults only with both lanes: one platform alone keeps its day.
+        let pool = SimulatedGamePool()
+        var day = SimulatedDay(index: 0, seed: 1, mode: .token, pool: pool)
+        #expect(day.sink.platformFailing.isEmpty)
+        day.platforms = [.ios, .android]
+        let failing = try #require(day.sink.platformFailing.first)
+        #expect(day.alone(failing.platform).sink.failing.contains(failing.during))
+        #expect(!day.alone(failing.platform == .ios ? .android : .ios).sink.failing.contains(failing.during))
+    }
+
     /// Days of `--days 100 --seed 4 --games ../shared/nba-pbp --per-day 5-10` whose final was
     /// never sent (days 12 and 51, broadcast): past the channel cap, a game waited for a channel
     /// (its own deleted as no game's after its checkpoint was damaged), and the instance was killed;
