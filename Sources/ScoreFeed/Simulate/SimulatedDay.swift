@@ -62,7 +62,8 @@ public struct SimulatedDay: Sendable {
     /// The lock screens the day's records are for: iOS (APNs), Android (FCM, whose broadcast
     /// goes to topics: no channels, so no channel faults), or both from one fold
     /// (`--platform ios,android`: each game an APNs lane and an FCM lane). With more than one,
-    /// the day's one-platform failure (``drawnPlatformFailing``) is in the sender's faults.
+    /// the day's drawn failure of one platform's pushes is in the sender's faults
+    /// (``SinkFaults/platformFailing``).
     public var platforms: [PushRenderer.Platform] = [.ios] {
         didSet { sink.platformFailing = platforms.count > 1 ? drawnPlatformFailing : [] }
     }
