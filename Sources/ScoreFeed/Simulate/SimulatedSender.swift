@@ -53,6 +53,8 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     private var instanceStarts: [Date] = []
     /// The channel deletes APNs answered: the game, the channel and when.
     private var deletes: [(game: String, channel: String, at: Date)] = []
+    /// Every channel APNs made or deleted, in order (``ChannelChange``).
+    private var channelChanges: [ChannelChange] = []
     /// When each game's channel requests reached APNs' channel service (answered or failed), in
     /// order.
     private var channelRequests: [String: [Date]] = [:]
@@ -260,6 +262,53 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         }
     }
 
+    /// A channel APNs made or deleted: which, whether it was made (else deleted), the game its
+    /// request named (nil: a reconciliation's delete of a channel no game owned) and the instance
+    /// that asked, and when.
+    public struct ChannelChange: Hashable, Sendable {
+        public var channel: String
+        public var opened: Bool
+        public var game: String?
+        public var instance: Int
+        public var at: Date
+
+        public init(channel: String, opened: Bool, game: String?, instance: Int, at: Date) {
+            (self.channel, self.opened, self.game, self.instance, self.at) = (channel, opened, game, instance, at)
+        }
+    }
+
+    /// The most channels open at once at APNs among those ScoreFeed counts against its cap, over
+    /// `changes` (in order), and the first moment it was reached (nil: none opened). A channel a
+    /// reconciliation deleted as no game's (a create whose answer a kill lost, or one of an
+    /// instance whose state directory was lost) is counted only while the instance that made it
+    /// runs: the next one cannot know it until it lists APNs' channels, and deletes it then.
+    public static func mostOpen(_ changes: [ChannelChange]) -> (most: Int, at: Date?) {
+        let ownerless = Set(changes.filter { !$0.opened && $0.game == nil }.map(\.channel))
+        var open: [String: Int] = [:]
+        var most = (most: 0, at: nil as Date?)
+        for change in changes {
+            // A later instance's request: the ownerless channels of those before it are not its.
+            open = open.filter { channel, instance in instance >= change.instance || !ownerless.contains(channel) }
+            if change.opened { open[change.channel] = change.instance } else { open[change.channel] = nil }
+            if open.count > most.most { most = (open.count, change.at) }
+        }
+        return most
+    }
+
+    /// On a day with `--max-channels` `cap`, whether more channels than the cap were ever open at
+    /// once at APNs (``mostOpen(_:)``), said as the checker says a violation; and how many creates
+    /// were held to it (each a check). The cap is what keeps ScoreFeed within APNs' own limit.
+    public func channelsOverCap(_ cap: Int, dayStart: Date) -> (checks: Int, violations: [String]) {
+        lock.withLock {
+            let creates = channelChanges.filter(\.opened).count
+            let most = Self.mostOpen(channelChanges)
+            guard most.most > cap, let at = most.at else { return (creates, []) }
+            return (creates, [
+                "\(most.most) channels were open at once at APNs at +\(JSONText.number(at.timeIntervalSince(dayStart))) s, more than --max-channels allows (\(cap))"
+            ])
+        }
+    }
+
     /// How long a channel lingers after its game's end is delivered
     /// (``PushRenderer/Configuration/defaultChannelLinger``, written out as
     /// ``expectedBackoff`` is).
@@ -376,12 +425,16 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
                 return ChannelAnswer(status: 429, reason: "TooManyRequests")
             }
             let answer = channels.answer(request)
-            if request.action == .delete, answer.status == 200, let game = request.game, let channel = request.request[header: "apns-channel-id"] {
-                deletes.append((game, channel, clock.now))
+            if request.action == .delete, answer.status == 200, let channel = request.request[header: "apns-channel-id"] {
+                if let game = request.game { deletes.append((game, channel, clock.now)) }
+                channelChanges.append(ChannelChange(channel: channel, opened: false, game: request.game, instance: instance, at: clock.now))
             }
             if request.action == .create, answer.status == 200, let game = request.game {
                 made[game, default: 0] += 1
                 unmade.remove(game)
+                if let channel = answer.channelID {
+                    channelChanges.append(ChannelChange(channel: channel, opened: true, game: game, instance: instance, at: clock.now))
+                }
             }
             return answer
         }

@@ -255,9 +255,10 @@ public enum Simulation {
         let blips = day.maxChannels == nil
             ? sender.blipsRetriedLate(tail: SimulationInvariants.blipRetryTail, troubles: disk) : (checks: 0, violations: [])
         let pushBlips = sender.pushBlipsRetriedLate(tail: SimulationInvariants.blipRetryTail, troubles: disk)
+        let capped = day.maxChannels.map { sender.channelsOverCap($0, dayStart: day.start) } ?? (checks: 0, violations: [])
         violations += told.lost + cdn.tooSoon + backedOff.violations + lingered.violations + retried.violations + blips.violations
-            + pushBlips.violations
-        checks += cdn.retryAftersChecked + backedOff.checks + lingered.checks + retried.checks + blips.checks + pushBlips.checks
+            + pushBlips.violations + capped.violations
+        checks += cdn.retryAftersChecked + backedOff.checks + lingered.checks + retried.checks + blips.checks + pushBlips.checks + capped.checks
         if !violations.isEmpty {
             // What the day's instances went through, for whoever reads the failure.
             let restarts = day.restarts.map {

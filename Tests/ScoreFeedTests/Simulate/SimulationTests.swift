@@ -775,6 +775,41 @@ struct SimulationTests {
         #expect(lingered.violations.isEmpty == kept, "\(lingered.violations)")
     }
 
+    /// On a `--max-channels` day, no more channels than the cap are open at once at APNs: a third
+    /// create with two open is a violation; a third after a delete is not; nor is a channel a
+    /// create whose answer a kill lost made, once the next instance's create for its game is
+    /// answered and its reconciliation deletes the lost one as no game's (while the instance that
+    /// made it runs, it counts).
+    @Test(arguments: [("three open", false), ("one deleted first", true), ("a lost create", true), ("a lost create, same instance", false)])
+    func aCappedDayKeepsItsChannelsWithinTheCap(_ situation: String, _ kept: Bool) async throws {
+        let clock = SimulatedClock()
+        let sender = SimulatedSender(faults: .init(), seed: 1, clock: clock)
+        sender.serve(clock)
+        func create(_ game: String) async throws -> String {
+            let made = try #require(try await sender.manage(.create(game: game, bundleId: "b", storage: 0, requestID: UUID().uuidString.lowercased())))
+            return try #require(made.channelID)
+        }
+        let first = try await create("a")
+        let lost = try await create("b")
+        clock.advance(to: clock.now.addingTimeInterval(10))
+        switch situation {
+        case "three open":
+            _ = try await create("c")
+        case "one deleted first":
+            _ = try await sender.manage(.delete(game: "a", bundleId: "b", channel: first))
+            _ = try await create("c")
+        default:
+            // Game b's create was answered as the instance was killed: the next one sends it
+            // again, then lists APNs' channels and deletes the one no game owns.
+            if situation == "a lost create" { sender.serve(clock) }
+            _ = try await create("b")
+            _ = try await sender.manage(.delete(game: nil, bundleId: "b", channel: lost))
+        }
+        let capped = sender.channelsOverCap(2, dayStart: clock.now)
+        #expect(capped.checks == 3)
+        #expect(capped.violations.isEmpty == kept, "\(capped.violations)")
+    }
+
     /// A game's channel work that failed in an outage of APNs' channel service is tried again
     /// within the tail after the service is back: a try 100 s after is kept, 200 s after is late;
     /// the sender failing pushes past the outage moves the tail's start; a slow sender, or an
