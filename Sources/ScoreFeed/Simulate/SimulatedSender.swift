@@ -234,10 +234,11 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         return (checks, violations)
     }
 
-    /// Channels deleted before `linger` had passed since their game's end was delivered to them
-    /// (within one instance, even for an end the sender delivered only after failing it), said as the checker says a
-    /// violation; and how many deletes were held to it (each a check). Devices that missed the
-    /// end get it from the channel while it lingers.
+    /// Channels deleted before `linger` had passed since their game's last end was delivered to
+    /// them (within one instance, even for an end the sender delivered only after failing it; an
+    /// end a restart sent again starts the linger afresh), said as the checker says a violation;
+    /// and how many deletes were held to it (each a check). Devices that missed the end get it
+    /// from the channel while it lingers.
     public func deletedTooSoon(linger: TimeInterval) -> (checks: Int, violations: [String]) {
         // The engine counts the linger from its own moment, up to a slow request's length (and
         // a second) before the sender's delivery.
@@ -246,11 +247,11 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
             var checks = 0
             var violations: [String] = []
             for delete in deletes {
-                // The first end it got (its priority-5 copy, or an end sent again, may come later).
-                guard let first = records.indices.first(where: {
+                // The last end it got before the delete (its priority-5 copy, or an end sent again).
+                guard let last = records.indices.last(where: {
                     records[$0].event == .end && records[$0].request[header: "apns-channel-id"] == delete.channel && deliveredAt[$0] <= delete.at
                 }) else { continue }
-                let end = deliveredAt[first]
+                let end = deliveredAt[last]
                 if instanceStarts.contains(where: { $0 > end && $0 <= delete.at }) { continue }
                 checks += 1
                 if delete.at.addingTimeInterval(leeway) < end.addingTimeInterval(linger) {

@@ -775,6 +775,33 @@ struct SimulationTests {
         #expect(lingered.violations.isEmpty == kept, "\(lingered.violations)")
     }
 
+    /// A channel's linger runs from the last end delivered to it: an end a restart sent again
+    /// (a kept end resent) starts it afresh, so a delete on the first end's schedule, 90 s after
+    /// the end sent again, is a violation; one the linger after it is not.
+    @Test(arguments: [(90.0, false), (120.0, true)])
+    func aChannelLingersAfterItsLastEnd(_ afterResent: TimeInterval, _ kept: Bool) async throws {
+        let clock = SimulatedClock()
+        let sender = SimulatedSender(faults: .init(), seed: 1, clock: clock)
+        sender.serve(clock)
+        let made = try #require(try await sender.manage(.create(game: "g", bundleId: "b", storage: 0, requestID: UUID().uuidString.lowercased())))
+        let channel = try #require(made.channelID)
+        var configuration = PushRenderer.Configuration(mode: .broadcast(channelId: channel))
+        configuration.bundleId = "b"
+        let records = try await WireRulesTests.records(try FeedReader.read(path: Make.fixtures.appendingPathComponent("overtime.json").path), configuration)
+        var end = try #require(records.last { $0.event == .end })
+        end.sentAt = clock.now
+        try await sender.send(end)
+        // Killed while the channel lingered; the next instance sends the kept end again 30 s on.
+        clock.advance(to: clock.now.addingTimeInterval(30))
+        sender.serve(clock)
+        try await sender.send(end)
+        clock.advance(to: clock.now.addingTimeInterval(afterResent))
+        _ = try await sender.manage(.delete(game: "g", bundleId: "b", channel: channel))
+        let lingered = sender.deletedTooSoon(linger: SimulatedSender.expectedLinger)
+        #expect(lingered.checks == 1)
+        #expect(lingered.violations.isEmpty == kept, "\(lingered.violations)")
+    }
+
     /// On a `--max-channels` day, no more channels than the cap are open at once at APNs: a third
     /// create with two open is a violation; a third after a delete is not; nor is a channel a
     /// create whose answer a kill lost made, once the next instance's create for its game is
