@@ -570,6 +570,83 @@ struct BroadcastChannelTests {
         #expect(directory.games.values.map(\.state) == ["deleted"])
     }
 
+    /// As above, but the restart's create is not answered either (APNs' channel service is down
+    /// at the start): its comparison keeps the orphan, since the create's answer could still hand
+    /// it back, and compares again once the create is answered, so the orphan goes then, not
+    /// hours later at the drain's end (past the cap meanwhile, a lost state directory's orphans
+    /// beside the new channels).
+    @Test func anOrphanKeptForAnUnansweredCreateGoesOnceTheCreateIsAnswered() async throws {
+        let state = RealFeedServeTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let apns = RecordingSink(answeringChannels: true)
+        let lost = CallbackSink(manage: { request in
+            _ = try await apns.manage(request)
+            throw ScoreFeedError(.sinkUnavailable, "killed before the answer")
+        })
+        let lines = Self.lines(seeds: [3])
+        let first = try Self.service(lost, state: state)
+        await RealFeedServeTests.feed(lines.prefix(1), to: first)
+        let orphan = try #require(await apns.openChannels.first)
+
+        // The second run's first create fails (the service is down), the next ones go through.
+        let down = Delivered()
+        down.value = true
+        let flaky = CallbackSink(send: { try await apns.send($0) }, manage: { request in
+            if request.action == .create && down.value {
+                down.value = false
+                throw ScoreFeedError(.sinkUnavailable, "APNs' channel service is down")
+            }
+            return try await apns.manage(request)
+        })
+        let said = Said()
+        let second = try Self.service(flaky, channels: .init(manage: true, deleteUnknown: true), state: state, report: { said.add($0) })
+        try await second.restore()
+        #expect(said.lines.contains { $0.contains("compared again once it is answered") })
+        #expect(await apns.openChannels == [orphan], "kept while the game's create is unanswered")
+        await RealFeedServeTests.feed(lines.prefix(3), to: second)
+        let open = await apns.openChannels
+        #expect(!open.contains(orphan) && open.count == 1, "the orphan deleted once the create was answered; the game's channel open")
+        #expect(said.lines.contains { $0.contains("no game owned") })
+        await RealFeedServeTests.feed(lines, to: second)
+        await second.shutDown()
+        #expect(await apns.openChannels.isEmpty)
+    }
+
+    /// APNs' list of channels unanswered (its channel service down): the comparison is asked for
+    /// again after a wait on the wall clock (30 s, growing with each list unanswered), not only at
+    /// the drain's end, and the channel no game owns goes then.
+    @Test func anUnansweredListIsAskedForAgainAfterAWait() async throws {
+        let apns = RecordingSink(answeringChannels: true)
+        _ = try await apns.manage(.create(game: "lost", bundleId: Self.bundle, storage: 0, requestID: "X"))
+        let orphan = try #require(await apns.openChannels.first)
+        let listDown = Delivered()
+        listDown.value = true
+        let flaky = CallbackSink(send: { try await apns.send($0) }, manage: { request in
+            if request.action == .list && listDown.value { throw ScoreFeedError(.sinkUnavailable, "APNs' channel service is down") }
+            return try await apns.manage(request)
+        })
+        let wall = ManualClock(Date(timeIntervalSince1970: 1_735_689_600))
+        let said = Said()
+        let service = try GameService(
+            options: .init(
+                clock: .feed, renderer: PushRenderer.Configuration(bundleId: Self.bundle, mode: .broadcastPerGame).lingering(0),
+                channels: .init(manage: true, deleteUnknown: true), wallClock: wall),
+            sink: flaky, report: { said.add($0) })
+        await service.reconcileChannels()
+        #expect(said.lines.contains { $0.contains("asked again in 30 s") })
+        listDown.value = false
+        let lines = Self.lines(seeds: [3])
+        await RealFeedServeTests.feed(lines.prefix(2), to: service)
+        #expect(await apns.openChannels.contains(orphan), "not before the wait is over")
+        wall.advance(by: 30)
+        await RealFeedServeTests.feed(lines.prefix(3), to: service)
+        let open = await apns.openChannels
+        #expect(!open.contains(orphan) && open.count == 1, "the orphan deleted; the game's channel open")
+        await RealFeedServeTests.feed(lines, to: service)
+        await service.shutDown()
+        #expect(await apns.openChannels.isEmpty)
+    }
+
     /// A game's checkpoint damaged mid-game: the restart keeps its channel from `channels.json`
     /// (it does not delete it as no game's), a clean stop before the game's lines come again
     /// keeps it for the next run (devices may still listen), and when the game comes back it goes
