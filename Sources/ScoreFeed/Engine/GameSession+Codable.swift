@@ -289,11 +289,12 @@ extension GameSession: Codable {
     }
 
     /// Replaces a lane's policy whose state is lost with a fresh coalescer that knows the score
-    /// it takes over, whether the game's end went out, and counts the hour's budget as spent.
+    /// it takes over, whether the game's end went out, and on iOS counts the hour's budget as
+    /// spent (Apple drops what goes past it; FCM has none to drop for).
     mutating func takeOverPolicy(lane: Int, ended: Bool, configuration: Coalescer.Configuration = .standard) {
         var fresh = Coalescer(configuration: configuration)
         fresh.resume(state: fold.state, shown: lanes[lane].lastPushed, at: now, ended: ended)
-        fresh.assumeBudgetSpent(at: now)
+        if lanes[lane].platform == .ios { fresh.assumeBudgetSpent(at: now) }
         lanes[lane].policy = fresh
         lanes[lane].policyWasReset = true
     }

@@ -201,11 +201,14 @@ public actor GameService {
             state.lostCheckpoints.removeValue(forKey: $0.url(for: attributes.gameId).standardizedFileURL.path)
                 ?? state.lostCheckpoints.removeValue(forKey: $0.legacyURL(for: attributes.gameId).standardizedFileURL.path)
         }
-        if lost != nil { policy.assumeBudgetSpent(at: nil) }
+        // Apple drops the priority 10s past an activity's hourly budget, which the lost checkpoint
+        // counted: the hour's is taken as spent. FCM drops no HIGH message for want of one: an
+        // Android lane goes on as before (its final HIGH, with its alert).
+        if lost != nil, options.renderer.platform == .ios { policy.assumeBudgetSpent(at: nil) }
         var session = GameSession(attributes: attributes, policy: policy, renderer: options.renderer, now: clock.now)
         for lane in options.otherLanes {
             var policy = Coalescer(configuration: lane.policy)
-            if lost != nil { policy.assumeBudgetSpent(at: nil) }
+            if lost != nil, lane.renderer.platform == .ios { policy.assumeBudgetSpent(at: nil) }
             session.addLane(policy: policy, renderer: lane.renderer)
         }
         if options.perGameChannels { session.claimChannel(for: identity) }

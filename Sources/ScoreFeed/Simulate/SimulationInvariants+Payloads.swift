@@ -182,6 +182,9 @@ extension SimulationInvariants {
         if !has("\"attributes\":\"", in: payload) { problems.append("no data.attributes") }
         let priority = push.priority == 10 ? "HIGH" : "NORMAL"
         if !holds("priority", "\"\(priority)\"", in: payload) { problems.append("no android.priority \(priority)") }
+        // A start and an end go HIGH: FCM drops none for want of a budget, and a NORMAL one waits
+        // out Doze (a final without its alert, which only HIGH messages carry).
+        if push.event != .update && push.priority != 10 { problems.append("a \(push.event.rawValue) at NORMAL") }
         // A NORMAL update collapses to the game's newest in FCM (a phone in Doze gets one, not
         // each); nothing else collapses (a HIGH message would wait in the collapsible bucket).
         let topic = PushRenderer.Configuration.topic(of: push.game)

@@ -52,6 +52,24 @@ struct PlatformLaneTests {
         #expect(android.policy == .android)
     }
 
+    /// A lane whose policy is lost (a damaged checkpoint) is taken over by a fresh one: on iOS it
+    /// counts the hour's budget as spent (Apple drops what goes past it, and the lost one may
+    /// have spent it); on Android it does not (FCM drops no HIGH message for want of a budget),
+    /// or every Android message of the next hour would go NORMAL and wait out Doze.
+    @Test func aTakenOverPolicyCountsTheHourSpentOnIOSAlone() {
+        let ios = PushRenderer.Configuration()
+        let android = PlatformLane.Options.android(beside: ios)
+        let now = Date(timeIntervalSince1970: 1_735_689_600)
+        var session = GameSession(attributes: Make.attributes, policy: Coalescer(), renderer: ios, now: now)
+        session.addLane(policy: Coalescer(configuration: android.policy), renderer: android.renderer)
+        session.takeOverPolicy(lane: 0, ended: false, configuration: .standard)
+        session.takeOverPolicy(lane: 1, ended: false, configuration: android.policy)
+        let policies = session.lanes.map { $0.policy as? Coalescer }
+        #expect(policies[0]?.availableWithinBudget(now) == 0)
+        #expect(policies[1]?.availableWithinBudget(now) == android.policy.budget)
+        #expect(session.lanes.allSatisfy { $0.policyWasReset })
+    }
+
     /// A session with two lanes fed a generated game, its inputs recorded, every output
     /// delivered from the lane that names it.
     static func recorded(_ events: ArraySlice<GameEvent>, into session: inout GameSession) {
