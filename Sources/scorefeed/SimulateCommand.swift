@@ -16,7 +16,7 @@ enum SimulateCommand {
         the policy's own book holding every one that left),
         a priority 10 unbacked has its priority-5 copy, a copy never goes alone,
         each push's timestamp after the last, each push's bytes what its record says, a score not
-        stale as it comes, a final kept 15 min to 4 h with its alert (on Android too), an
+        stale as it comes, a final kept 15 min to 4 h with its alert (on Android too, HIGH), an
         activity started before anything shows on it, an update's alert for what just happened
         (and a late lead change's first push at priority 10 with its alert), a poller waiting out
         a 503's Retry-After, a failing sender tried on a backoff (a push or a channel create failed
