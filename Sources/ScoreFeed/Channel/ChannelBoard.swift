@@ -26,25 +26,6 @@ public struct ChannelBoard: Sendable {
     /// starts again (its header, or a poller), and a drain deletes those no device listens to any
     /// more (``salvagedToDelete(now:)``); the others stay in `channels.json` for the next run.
     public private(set) var salvaged: [String: ChannelDirectory.Entry] = [:]
-    /// When APNs' channels are compared with the games' again, after a comparison that could not
-    /// delete the channels no game owns (``comparesAgain(now:)``): not only at the drain's end,
-    /// hours later, while they count against APNs' limit beside the games' new ones.
-    public var nextComparison: Comparison?
-
-    /// A comparison owed: after `after`, and with `waitsForCreates` once no create is unanswered
-    /// (its answer may still hand back a channel APNs lists). `failures`: lists unanswered in a
-    /// row, which the next wait grows with.
-    public struct Comparison: Hashable, Sendable {
-        public var after: Date
-        public var waitsForCreates: Bool
-        public var failures: Int
-
-        public init(after: Date, waitsForCreates: Bool = false, failures: Int = 0) {
-            self.after = after
-            self.waitsForCreates = waitsForCreates
-            self.failures = failures
-        }
-    }
 
     /// What the service is to do.
     public enum Action: Hashable, Sendable {
@@ -234,38 +215,25 @@ public struct ChannelBoard: Sendable {
         return actions
     }
 
-    /// Whether a game's create is unanswered.
-    var isCreating: Bool {
-        channels.values.contains { if case .creating = $0.phase { true } else { false } }
-    }
-
-    /// Whether APNs' channels are to be compared with the games' again at `now`: one is owed
-    /// (``nextComparison``), its time has come, and no create it waits for is unanswered.
-    public func comparesAgain(now: Date) -> Bool {
-        guard let next = nextComparison, now >= next.after else { return false }
-        return !(next.waitsForCreates && isCreating)
-    }
-
     /// The channels APNs listed that no game owns, and whether they may be deleted: only when
     /// every channel of the app is this directory's (``ChannelManagement/deleteUnknown``), no
     /// create is unanswered (its answer may still hand one back) and no game uses your backend's
-    /// channels. `why` says why they are kept, when they are; `waitsForCreates`, whether an
-    /// unanswered create alone keeps them.
-    public func unknown(in listed: [String]) -> (unknown: [String], deletable: Bool, why: String?, waitsForCreates: Bool) {
+    /// channels. `why` says why they are kept, when they are.
+    public func unknown(in listed: [String]) -> (unknown: [String], deletable: Bool, why: String?) {
         let owned = Set(channels.values.compactMap(\.id) + salvaged.values.compactMap(\.channel))
         let unknown = listed.filter { !owned.contains($0) }.sorted()
-        guard !unknown.isEmpty else { return ([], false, nil, false) }
+        guard !unknown.isEmpty else { return ([], false, nil) }
         let creating = channels.filter { if case .creating = $0.value.phase { true } else { false } }.keys.sorted()
         let backend = channels.values.contains { $0.origin == .header }
         guard management.deleteUnknown, creating.isEmpty, !backend else {
             let why = !management.deleteUnknown
                 ? "if every channel of this app is this state directory's, --delete-unknown-channels deletes them"
                 : !creating.isEmpty
-                    ? "not deleted while the create of \(creating.prefix(5).joined(separator: ", ")) is unanswered (compared again once it is answered)"
+                    ? "not deleted while the create of \(creating.prefix(5).joined(separator: ", ")) is unanswered (a later reconciliation deletes them)"
                     : "not deleted: games here use channels your backend made, so not every channel of this app is ScoreFeed's"
-            return (unknown, false, why, management.deleteUnknown && !creating.isEmpty && !backend)
+            return (unknown, false, why)
         }
-        return (unknown, true, nil, false)
+        return (unknown, true, nil)
     }
 
     /// `channels.json`'s content.

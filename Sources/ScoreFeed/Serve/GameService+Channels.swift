@@ -36,8 +36,6 @@ extension GameService {
             }
         }
         if write { writeChannelDirectory() }
-        // A comparison with APNs' channels that could not delete those no game owns is made again.
-        if state.board.comparesAgain(now: wallClock.now) { await reconcileChannels() }
         // A game waiting for a channel is given one by the timer's next look (``fireDue(now:)``).
         if !state.board.waiting.isEmpty, timerTarget != nil { timerWakeUp.signal() }
     }
@@ -131,9 +129,6 @@ extension GameService {
         }
     }
 
-    /// The longest wait before APNs' list of channels is asked again after it went unanswered.
-    static let longestComparisonWait: TimeInterval = 600
-
     /// What ``reconcileChannels()`` found at APNs.
     public struct Reconciliation: Hashable, Sendable {
         /// Channels APNs lists that no game owns.
@@ -149,9 +144,6 @@ extension GameService {
     /// channel of the app is ScoreFeed's (``ChannelManagement/deleteUnknown``), else reported.
     @discardableResult
     public func reconcileChannels() async -> Reconciliation {
-        // (Cleared before the list is awaited: a status taken in meanwhile asks for no second one.)
-        let failures = state.board.nextComparison?.failures ?? 0
-        state.board.nextComparison = nil
         var result = Reconciliation()
         let bundleId = (options.channelRenderer ?? options.renderer).bundleId
         let listing = ChannelRequest.list(bundleId: bundleId, requestID: UUID().uuidString.lowercased())
@@ -159,14 +151,7 @@ extension GameService {
         do { answer = try await sink.manage(listing) } catch { answer = nil; result.failure = "\(error)" }
         guard let answer, answer.isSuccess, let listed = answer.channels else {
             result.failure = result.failure ?? "the list of channels was not answered (HTTP \(answer.map { String($0.status) } ?? "none"))"
-            var again = ""
-            if state.board.management.deleteUnknown {
-                // Asked again after a wait that grows with each list unanswered: 30 s to 10 minutes.
-                let wait = min(Self.longestComparisonWait, 30 * pow(2, Double(min(failures, 10))))
-                state.board.nextComparison = .init(after: wallClock.now.addingTimeInterval(wait), failures: failures + 1)
-                again = "; asked again in \(JSONText.number(wait)) s"
-            }
-            report("channels: cannot compare APNs' channels with the games' (\(result.failure!)); channels a lost create made are not found\(again)")
+            report("channels: cannot compare APNs' channels with the games' (\(result.failure!)); channels a lost create made are not found")
             return result
         }
         let gone = state.board.dropSalvaged(notIn: Set(listed))
@@ -181,7 +166,6 @@ extension GameService {
         // still hand it back), and a channel your backend made for a game not yet seen is not
         // ScoreFeed's to delete: then they are only reported.
         guard found.deletable else {
-            if found.waitsForCreates { state.board.nextComparison = .init(after: wallClock.now, waitsForCreates: true) }
             report("channels: APNs lists \(result.unknown.count) channel\(result.unknown.count == 1 ? "" : "s") that no game in the state directory owns: \(result.unknown.prefix(20).joined(separator: ", "))\(result.unknown.count > 20 ? ", …" : ""); \(found.why ?? "")")
             return result
         }

@@ -752,10 +752,9 @@ struct SimulationTests {
         #expect(held.violations.isEmpty != tooOften, "\(held.violations)")
     }
 
-    /// A channel ScoreFeed made lingers after its game's end reached it: a delete 10 s after the
-    /// end's delivery is a violation, one at the linger is not.
-    @Test(arguments: [(10.0, false), (120.0, true)])
-    func aChannelLingersAfterItsEnd(_ after: TimeInterval, _ kept: Bool) async throws {
+    /// A simulated APNs that made game `g`'s channel and delivered its end (the overtime fixture's)
+    /// on it just now: what the linger checks start from.
+    static func endDeliveredOnAChannel() async throws -> (SimulatedClock, SimulatedSender, channel: String, end: PushRecord) {
         let clock = SimulatedClock()
         let sender = SimulatedSender(faults: .init(), seed: 1, clock: clock)
         sender.serve(clock)
@@ -767,6 +766,14 @@ struct SimulationTests {
         var end = try #require(records.last { $0.event == .end })
         end.sentAt = clock.now
         try await sender.send(end)
+        return (clock, sender, channel, end)
+    }
+
+    /// A channel ScoreFeed made lingers after its game's end reached it: a delete 10 s after the
+    /// end's delivery is a violation, one at the linger is not.
+    @Test(arguments: [(10.0, false), (120.0, true)])
+    func aChannelLingersAfterItsEnd(_ after: TimeInterval, _ kept: Bool) async throws {
+        let (clock, sender, channel, _) = try await Self.endDeliveredOnAChannel()
         clock.advance(to: clock.now.addingTimeInterval(after))
         _ = try await sender.manage(.delete(game: "g", bundleId: "b", channel: channel))
         let lingered = sender.deletedTooSoon(linger: SimulatedSender.expectedLinger)
@@ -780,17 +787,7 @@ struct SimulationTests {
     /// the end sent again, is a violation; one the linger after it is not.
     @Test(arguments: [(90.0, false), (120.0, true)])
     func aChannelLingersAfterItsLastEnd(_ afterResent: TimeInterval, _ kept: Bool) async throws {
-        let clock = SimulatedClock()
-        let sender = SimulatedSender(faults: .init(), seed: 1, clock: clock)
-        sender.serve(clock)
-        let made = try #require(try await sender.manage(.create(game: "g", bundleId: "b", storage: 0, requestID: UUID().uuidString.lowercased())))
-        let channel = try #require(made.channelID)
-        var configuration = PushRenderer.Configuration(mode: .broadcast(channelId: channel))
-        configuration.bundleId = "b"
-        let records = try await WireRulesTests.records(try FeedReader.read(path: Make.fixtures.appendingPathComponent("overtime.json").path), configuration)
-        var end = try #require(records.last { $0.event == .end })
-        end.sentAt = clock.now
-        try await sender.send(end)
+        let (clock, sender, channel, end) = try await Self.endDeliveredOnAChannel()
         // Killed while the channel lingered; the next instance sends the kept end again 30 s on.
         clock.advance(to: clock.now.addingTimeInterval(30))
         sender.serve(clock)
