@@ -124,13 +124,8 @@ public struct Push: Hashable, Sendable {
     /// Whether `reason` says ``beyondBudget``: a byte search (the marker is ASCII; Foundation's
     /// `contains` compares by Unicode rules, which costs more than the rest of taking a delivery).
     public static func isBeyondBudget(_ reason: String) -> Bool {
-        var reason = reason
-        return reason.withUTF8 { text in
-            beyondBudgetBytes.withUnsafeBytes { ByteSearch.contains(UnsafeRawBufferPointer(text), $0) }
-        }
+        ByteSearch.contains(reason, beyondBudget)
     }
-
-    private static let beyondBudgetBytes = Array(beyondBudget.utf8)
 
     /// The reason of a priority 10's priority-5 copy (``priority5Copy``).
     public static let copyReason = "priority-5 copy of the push before, in case the budget dropped it"

@@ -16,11 +16,9 @@ enum ByteSearch {
     /// Whether `text` holds `needle`'s bytes: for the ASCII words a feed's text is matched on
     /// (a foul's kind, a push's reason), where Foundation's `contains` costs more than the rest of
     /// mapping an action.
-    static func contains(_ text: String, _ needle: StaticString) -> Bool {
-        var text = text
-        return text.withUTF8 { text in
-            contains(UnsafeRawBufferPointer(text), UnsafeRawBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount))
-        }
+    static func contains(_ text: String, _ needle: String) -> Bool {
+        var (text, needle) = (text, needle)
+        return text.withUTF8 { text in needle.withUTF8 { contains(UnsafeRawBufferPointer(text), UnsafeRawBufferPointer($0)) } }
     }
 
     /// Where `needle`'s bytes first start in `text` at or after `from`; nil when they are not

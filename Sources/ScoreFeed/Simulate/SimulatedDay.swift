@@ -86,9 +86,8 @@ public struct SimulatedDay: Sendable {
     /// platform's failure is a sink outage there; the other platform's is none of its trouble.
     public func alone(_ platform: PushRenderer.Platform) -> SimulatedDay {
         var day = self
-        let own = sink.platformFailing.filter { $0.platform == platform }.map(\.during)
         day.platforms = [platform]
-        day.sink.failing += own
+        day.sink.failing = sink.failing(platform)
         return day
     }
 
