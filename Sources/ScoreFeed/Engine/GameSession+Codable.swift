@@ -100,12 +100,12 @@ extension GameSession: Codable {
         try CheckpointEncoder.encode(self)
     }
 
-    /// Continues the game saved in `data` (a snapshot file's bytes; `file` names it in errors)
-    /// under today's options.
+    /// Continues the game saved in `data` (a snapshot file's bytes, nil when its journal starts
+    /// with its base; `file` names it in errors) under today's options.
     /// `journal`: the bytes of the game's journal, applied to the snapshot under the options it
     /// was written with before today's apply (a torn last line is dropped).
     public static func restore(
-        _ data: Data, journal: Data? = nil, file: String, renderer: PushRenderer.Configuration = .init(),
+        _ data: Data?, journal: Data? = nil, file: String, renderer: PushRenderer.Configuration = .init(),
         policy configuration: Coalescer.Configuration = .standard
     ) throws(ScoreFeedError) -> GameSession {
         var session = try read(data, journal: journal, file: file)
@@ -116,7 +116,7 @@ extension GameSession: Codable {
     /// ``restore(_:journal:file:renderer:policy:)`` for a game with several lanes: each lane
     /// takes the options of its platform in `lanes`.
     public static func restore(
-        _ data: Data, journal: Data? = nil, file: String, lanes: [PlatformLane.Options]
+        _ data: Data?, journal: Data? = nil, file: String, lanes: [PlatformLane.Options]
     ) throws(ScoreFeedError) -> GameSession {
         var session = try read(data, journal: journal, file: file)
         session.resume(lanes: lanes)
@@ -125,9 +125,17 @@ extension GameSession: Codable {
 
     /// The game saved in `data` and its `journal`, under the options they were written with:
     /// what it was at its last sync, to look at (`scorefeed status`), not to continue.
-    public static func read(_ data: Data, journal: Data? = nil, file: String) throws(ScoreFeedError) -> GameSession {
-        var session = try decode(data, file: file)
-        if let journal, !journal.isEmpty { try session.replay(Journal.read(journal), file: file) }
+    /// `data` is nil for a game whose journal starts with its base
+    /// (``Journal/begin(_:first:seq:lastTimestamp:to:)``) and that has no snapshot yet.
+    public static func read(_ data: Data?, journal: Data? = nil, file: String) throws(ScoreFeedError) -> GameSession {
+        let reading = journal.flatMap { $0.isEmpty ? nil : Journal.read($0) }
+        guard let snapshot = data ?? reading?.base else {
+            throw ScoreFeedError(
+                .invalidValue, "no snapshot, and the journal does not start with the game's base",
+                at: .init(file: CheckpointStore.journalURL(of: URL(fileURLWithPath: file)).path))
+        }
+        var session = try decode(snapshot, file: data == nil ? CheckpointStore.journalURL(of: URL(fileURLWithPath: file)).path : file)
+        if let reading { try session.replay(reading, file: file) }
         return session
     }
 

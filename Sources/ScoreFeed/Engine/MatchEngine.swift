@@ -24,17 +24,20 @@ public actor MatchEngine {
     /// A call without the batch's hold came while the delivery under way held its pushes: that
     /// delivery sends them too before it returns.
     private var releasedWhileDelivering = false
-    /// With a store: whether this run has written the game's snapshot (the first commit writes
-    /// one, so the journal after it holds only inputs made under this run's options), its size,
-    /// and the journal's bytes since.
+    /// With a store: whether this run has written the game's snapshot, or its journal's base (the
+    /// first commit writes one, so the journal after it holds only inputs made under this run's
+    /// options), its size, and the journal's bytes since.
     private var snapshotted = false
-    /// The game's journal file (made once: building the path is not free).
+    /// The game's journal file and snapshot file (made once: building a path is not free).
     private let journalPath: String
+    private let snapshotPath: String
+    /// A clean exit's compaction (``compact()``): the checkpoint becomes one snapshot file.
+    private var compacting = false
     private var snapshotBytes = 0
     private var journalBytes = 0
     /// The journal is folded into a new snapshot once it is four times as large as the snapshot
     /// and at least this large (a whole NBA game's journal is about 230 KB: most games snapshot
-    /// only at their start, once they have ended and sent everything, and at exit), at a moment
+    /// only once they have ended and sent everything, and at exit), at a moment
     /// the outbox is nearly empty (a snapshot holds the outbox's records): snapshots then cost at
     /// most a quarter of what the journal writes, so bytes written per event stay flat however
     /// long the game, and a restart reads at most this much or four snapshots' worth of journal
@@ -111,6 +114,7 @@ public actor MatchEngine {
         self.session.recordsInputs = checkpoints != nil
         store = checkpoints
         journalPath = checkpoints?.journalURL(for: session.attributes.gameId).path ?? ""
+        snapshotPath = checkpoints?.url(for: session.attributes.gameId).path ?? ""
     }
 
     /// The game's whole state.
@@ -580,6 +584,8 @@ public actor MatchEngine {
         // Already one file: nothing journaled since the last snapshot.
         if snapshotted, journalBytes == 0, peek({ $0.unjournaled.isEmpty }) { return }
         snapshotted = false
+        compacting = true
+        defer { compacting = false }
         commit()
     }
 
@@ -593,8 +599,10 @@ public actor MatchEngine {
         // one): a try may encode the whole game (when a snapshot failed), its outbox growing
         // meanwhile, and the session keeps every input it has not written until a try succeeds.
         if !retrying, let retry = checkpointRetry, clock.now < retry { return }
-        let start = ContinuousClock.now
-        defer { metrics?.observeCheckpointWrite(MetricsRecorder.seconds(since: start), failed: checkpointFailure != nil) }
+        let start = metrics == nil ? nil : ContinuousClock.now
+        defer {
+            if let metrics, let start { metrics.observeCheckpointWrite(MetricsRecorder.seconds(since: start), failed: checkpointFailure != nil) }
+        }
         // Inputs taken from the session that neither the journal's buffer nor a snapshot holds:
         // after a failure, the next commit writes the whole game instead.
         var inputsTaken = false
@@ -618,17 +626,23 @@ public actor MatchEngine {
                 // A write that failed left its lines in the journal's buffer: the retry writes
                 // them, so a full disk costs a write per try, not the whole game encoded.
                 if checkpointFailure != nil { try store.journal.sync(journalPath) }
+            } else if !compacting, isNewOnDisk() {
+                // A game with nothing on disk yet starts its journal with its base: durable with
+                // the batch's other lines, at no cost of its own.
+                _ = session.takeUnjournaled()
+                inputsTaken = true
+                let base = try encodedSession()
+                let (first, numbering) = peek { ($0.journaled + 1, $0.numbering) }
+                journalBytes = store.journal.begin(
+                    base, first: first, seq: numbering.seq, lastTimestamp: numbering.lastTimestamp, to: journalPath)
+                snapshotted = true
+                snapshotBytes = base.count
+                inputsTaken = false
             } else {
                 // The snapshot holds every input so far; the journal starts again after it.
                 _ = session.takeUnjournaled()
                 inputsTaken = true
-                let size = try store.write(for: attributes.gameId) { () throws(ScoreFeedError) -> Data in
-                    do {
-                        return try peek { session in try session.encoded() }
-                    } catch {
-                        throw ScoreFeedError(.io, "cannot encode the checkpoint of game \(attributes.gameId): \(error)")
-                    }
-                }
+                let size = try store.write(for: attributes.gameId) { () throws(ScoreFeedError) -> Data in try encodedSession() }
                 store.journal.reset(journalPath)
                 store.journal.noteSnapshot(bytes: size)
                 snapshotted = true
@@ -636,10 +650,30 @@ public actor MatchEngine {
                 journalBytes = 0
                 inputsTaken = false
             }
-            checkpointFailure = nil
+            // (Set only when it changes: its observer runs at every set.)
+            if checkpointFailure != nil { checkpointFailure = nil }
         } catch {
             writeFailed(error, inputsTaken: inputsTaken)
         }
+    }
+
+    /// The session's saved form (a snapshot's bytes, or a journal's base).
+    private func encodedSession() throws(ScoreFeedError) -> Data {
+        do {
+            return try peek { session in try session.encoded() }
+        } catch {
+            throw ScoreFeedError(.io, "cannot encode the checkpoint of game \(attributes.gameId): \(error)")
+        }
+    }
+
+    /// Whether the game has neither a snapshot nor journal lines on disk (a new game's first
+    /// commit): its journal may start with its base (``Journal/begin(_:first:seq:lastTimestamp:to:)``).
+    /// A game with either writes a snapshot first: cutting its journal before the snapshot is
+    /// durable would lose what the journal held.
+    private func isNewOnDisk() -> Bool {
+        guard access(snapshotPath, F_OK) != 0 else { return false }
+        var status = stat()
+        return stat(journalPath, &status) != 0 || status.st_size == 0
     }
 
     /// Keeps `error` as the checkpoint's failure; the retry (``commit(retrying:)``, on a backoff)

@@ -28,12 +28,12 @@ extension GameStatus {
                 directory.problems.append("\(oversized.path): larger than \(largestFile >> 20) MB; not read")
                 continue
             }
-            guard let data = entry.data else {
-                directory.problems.append("\(file): cannot read the file")
+            guard entry.data != nil || (entry.journalOnly && entry.journal != nil) else {
+                directory.problems.append("\(entry.journalOnly ? CheckpointStore.journalURL(of: entry.file).path : file): cannot read the file")
                 continue
             }
             do {
-                let session = try GameSession.read(data, journal: entry.journal, file: file)
+                let session = try GameSession.read(entry.data, journal: entry.journal, file: file)
                 directory.games.append(GameStatus(session, now: now))
             } catch {
                 directory.problems.append("\(error)")

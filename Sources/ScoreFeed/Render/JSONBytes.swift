@@ -51,6 +51,15 @@ struct JSONBytes: ~Copyable {
         return try body(Data(bytesNoCopy: start, count: count, deallocator: .none))
     }
 
+    /// Forgets the bytes written and keeps the memory, up to `limit` bytes of it: a buffer kept
+    /// from use to use does not hold on to what one large use needed.
+    mutating func removeAll(keepingAtMost limit: Int = .max) {
+        count = 0
+        guard capacity > limit, let memory = realloc(start, max(limit, 16)) else { return }
+        capacity = max(limit, 16)
+        start = memory.assumingMemoryBound(to: UInt8.self)
+    }
+
     /// Appends what `other` holds.
     mutating func append(_ other: borrowing JSONBytes) {
         other.withBytes { append($0.bindMemory(to: UInt8.self)) }

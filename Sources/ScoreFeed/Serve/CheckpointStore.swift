@@ -115,6 +115,9 @@ public struct CheckpointStore: Sendable {
         public var file: URL
         public var data: Data?
         public var journal: Data?
+        /// The game has no snapshot yet: its journal starts with its base
+        /// (``Journal/begin(_:first:seq:lastTimestamp:to:)``), and ``file`` does not exist.
+        public var journalOnly = false
     }
 
     /// A snapshot put aside as unreadable (`game-….json.unreadable`), with the snapshot file it
@@ -125,24 +128,50 @@ public struct CheckpointStore: Sendable {
         public var journal: Data?
     }
 
-    /// Every snapshot put aside as unreadable, by file name.
+    /// Every checkpoint put aside as unreadable, by file name: a snapshot (with its journal), or
+    /// the journal of a game that had no snapshot yet (`game-….journal.unreadable`).
     public func putAside() throws(ScoreFeedError) -> [PutAside] {
-        try names().filter { $0.hasPrefix("game-") && $0.hasSuffix(".json.unreadable") }.map { name in
+        let names = try names()
+        let snapshots = Set(names.filter { $0.hasPrefix("game-") && $0.hasSuffix(".json.unreadable") })
+        return names.compactMap { name -> PutAside? in
+            guard name.hasPrefix("game-") else { return nil }
             let file = directory.appendingPathComponent(name)
-            let checkpoint = file.deletingPathExtension()
-            return PutAside(checkpoint: checkpoint, data: try? Data(contentsOf: file), journal: Self.journal(of: checkpoint))
+            if snapshots.contains(name) {
+                let checkpoint = file.deletingPathExtension()
+                return PutAside(checkpoint: checkpoint, data: try? Data(contentsOf: file), journal: Self.journal(of: checkpoint))
+            }
+            guard name.hasSuffix(".journal.unreadable") else { return nil }
+            let stem = String(name.dropLast(".journal.unreadable".count))
+            guard !snapshots.contains(stem + ".json.unreadable") else { return nil }
+            return PutAside(checkpoint: directory.appendingPathComponent(stem + ".json"), data: nil, journal: try? Data(contentsOf: file))
         }
     }
 
     /// Every checkpoint in the directory (snapshot and journal), by file name. A file larger than
     /// `largest` bytes is not read (its data, or its journal, is nil).
     public func readAll(largest: Int = .max) throws(ScoreFeedError) -> [Entry] {
-        try names().filter { $0.hasPrefix("game-") && $0.hasSuffix(".json") }.map { name in
-            let file = directory.appendingPathComponent(name)
-            let journal = Self.journalURL(of: file)
+        let names = try names()
+        let snapshots = Set(names.filter { $0.hasPrefix("game-") && $0.hasSuffix(".json") })
+        return names.compactMap { name -> Entry? in
+            if snapshots.contains(name) {
+                let file = directory.appendingPathComponent(name)
+                let journal = Self.journalURL(of: file)
+                return Entry(
+                    file: file, data: Self.size(of: file) <= largest ? try? Data(contentsOf: file) : nil,
+                    journal: Self.size(of: journal) <= largest ? Self.journal(of: file) : nil)
+            }
+            // A game with no snapshot yet: its journal alone (an empty one holds nothing).
+            // (The journal of a snapshot put aside as unreadable is that game's, not one of its own.)
+            guard name.hasPrefix("game-"), name.hasSuffix(".journal") else { return nil }
+            let stem = String(name.dropLast(".journal".count))
+            guard !snapshots.contains(stem + ".json"), !names.contains(stem + ".json.unreadable") else { return nil }
+            let journal = directory.appendingPathComponent(name)
+            var status = stat()
+            guard stat(journal.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else { return nil }
+            let size = Int(status.st_size)
             return Entry(
-                file: file, data: Self.size(of: file) <= largest ? try? Data(contentsOf: file) : nil,
-                journal: Self.size(of: journal) <= largest ? Self.journal(of: file) : nil)
+                file: directory.appendingPathComponent(stem + ".json"), data: nil,
+                journal: size <= largest ? try? Data(contentsOf: journal) : nil, journalOnly: true)
         }
     }
 

@@ -29,14 +29,19 @@ extension GameService {
             let place = ScoreFeedError.Location(file: entry.file.path)
             var session: GameSession
             do {
-                guard let data = entry.data else { throw ScoreFeedError(.io, "cannot read the file", at: place) }
-                session = try GameSession.read(data, journal: entry.journal, file: entry.file.path)
+                guard entry.data != nil || (entry.journalOnly && entry.journal != nil) else {
+                    throw ScoreFeedError(.io, "cannot read the file", at: entry.journalOnly ? .init(file: CheckpointStore.journalURL(of: entry.file).path) : place)
+                }
+                session = try GameSession.read(entry.data, journal: entry.journal, file: entry.file.path)
                 try GameID.check(session.attributes.gameId, "its game id", at: place)
             } catch {
                 var problem = error as? ScoreFeedError ?? ScoreFeedError(.invalidValue, "\(error)", at: place)
-                let aside = entry.file.appendingPathExtension("unreadable")
+                // (A game with no snapshot yet puts its journal aside: read again at every start, it
+                // would be a problem each time.)
+                let unreadable = entry.journalOnly ? CheckpointStore.journalURL(of: entry.file) : entry.file
+                let aside = unreadable.appendingPathExtension("unreadable")
                 try? FileManager.default.removeItem(at: aside)
-                let kept = (try? FileManager.default.moveItem(at: entry.file, to: aside)) != nil
+                let kept = (try? FileManager.default.moveItem(at: unreadable, to: aside)) != nil
                 let numbering = LostNumbering(entry.data, journal: entry.journal)
                 problem.message = "cannot use the checkpoint (\(problem.message)); its game starts afresh when its events come, "
                     + "with its priority-10 budget counted as spent for an hour and \(numbering.explained)"
@@ -153,6 +158,12 @@ extension GameService {
                 // The journal numbers on from the checkpoint.
                 self.seq = seq
                 self.lastTimestamp = lastTimestamp
+                salvaged = true
+            } else if let journal, journaled?.seq == nil, let highest = Journal.highestNumbering(journal),
+                      highest.seq >= GameSession.salvageNumbering(data)?.seq ?? 0 {
+                // Its first line is damaged (a game's base, say): its whole lines still number.
+                seq = highest.seq
+                lastTimestamp = highest.lastTimestamp
                 salvaged = true
             } else if journal?.isEmpty == false, journaled?.seq == nil {
                 // A journal that cannot be read may have numbered pushes past the checkpoint.

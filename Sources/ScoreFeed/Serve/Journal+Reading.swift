@@ -10,6 +10,9 @@ extension Journal {
     /// a torn or unreadable tail was dropped.
     public struct Reading: Sendable {
         public var first: Int?
+        /// The game as the journal's first line holds it, when that line is a base
+        /// (``Journal/begin(_:first:seq:lastTimestamp:to:)``): every input before ``first`` in it.
+        public var base: Data?
         public var inputs: [GameSession.Input] = []
         /// Lines dropped at the end (a torn write, or anything after one).
         public var droppedLines = 0
@@ -32,19 +35,38 @@ extension Journal {
         for (index, line) in lines.enumerated() {
             let isLast = index == lines.count - 1
             if isLast && line.isEmpty { break }
-            let parsed = isLast ? nil : parse(line)
+            // A base stands only first.
+            let parsed = isLast ? nil : parse(line).flatMap { $0.base == nil || index == 0 ? $0 : nil }
             guard let entry = parsed, next == nil || entry.first == next else {
                 reading.droppedLines = lines.count - index - (lines.last?.isEmpty == true ? 1 : 0)
                 if !isLast, parsed == nil, checksumHolds(line) { reading.unreadableLine = index + 1 }
                 break
             }
             if reading.first == nil { reading.first = entry.first }
+            if let base = entry.base { reading.base = base }
             reading.inputs += entry.inputs
             reading.seq = entry.seq
             reading.lastTimestamp = entry.lastTimestamp
             next = entry.first + entry.inputs.count
         }
         return reading
+    }
+
+    /// The highest numbering (the renderer's `seq` and last timestamp) of any whole line of
+    /// `data` (its checksum holds), wherever it stands: what a journal whose first line is
+    /// damaged still shows. Every push's `seq` is in a line synced before the push went.
+    public static func highestNumbering(_ data: Data) -> (seq: Int, lastTimestamp: Int)? {
+        var highest: (seq: Int, lastTimestamp: Int)?
+        for range in pieces(of: data) {
+            let line = data[range]
+            guard checksumHolds(line) else { continue }
+            let body = line.split(separator: 0x20, maxSplits: 4, omittingEmptySubsequences: false)
+            guard body.count >= 4, let seq = Int(String(decoding: body[2], as: UTF8.self)),
+                  let lastTimestamp = Int(String(decoding: body[3], as: UTF8.self)), seq >= highest?.seq ?? Int.min
+            else { continue }
+            highest = (seq, max(lastTimestamp, highest?.lastTimestamp ?? Int.min))
+        }
+        return highest
     }
 
     /// The ranges of `data` between newlines, as `split(separator: 0x0A,
@@ -78,17 +100,25 @@ extension Journal {
 
     private static func parse(
         _ line: Data.SubSequence
-    ) -> (first: Int, seq: Int, lastTimestamp: Int, inputs: [GameSession.Input])? {
+    ) -> (first: Int, seq: Int, lastTimestamp: Int, inputs: [GameSession.Input], base: Data?)? {
         let head = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
         guard head.count == 3, let first = Int(String(decoding: head[0], as: UTF8.self)),
               let sum = UInt64(String(decoding: head[1], as: UTF8.self), radix: 16), checksum(head[2]) == sum
         else { return nil }
         let body = head[2].split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
         guard body.count == 3, let seq = Int(String(decoding: body[0], as: UTF8.self)),
-              let lastTimestamp = Int(String(decoding: body[1], as: UTF8.self)),
-              let inputs = inputs(body[2])
+              let lastTimestamp = Int(String(decoding: body[1], as: UTF8.self))
         else { return nil }
-        return (first, seq, lastTimestamp, inputs)
+        if let base = base(body[2]) { return (first, seq, lastTimestamp, [], base) }
+        guard let inputs = inputs(body[2]) else { return nil }
+        return (first, seq, lastTimestamp, inputs, nil)
+    }
+
+    /// The game a base line holds (`{"base":<session>}`), nil for any other line.
+    private static func base(_ json: Data.SubSequence) -> Data? {
+        let open = Array(#"{"base":"#.utf8)
+        guard json.count > open.count + 1, json.starts(with: open), json.last == UInt8(ascii: "}") else { return nil }
+        return Data(json[(json.startIndex + open.count)..<(json.endIndex - 1)])
     }
 
     /// A line's inputs: read by the byte reader, or by `JSONDecoder` where it declines.

@@ -15,22 +15,24 @@ import Darwin
 ///
 /// A line is `<first input number> <seq> <last timestamp> <FNV-1a 64 of the rest, hex> <JSON
 /// array of inputs>`: the renderer's numbering after the inputs stands in the clear, so a game
-/// whose snapshot cannot be read still numbers on after its last push. A torn
+/// whose snapshot cannot be read still numbers on after its last push. A new game's first line
+/// may be its base instead (`… {"base":<the session's saved form>}`, ``begin(_:first:seq:lastTimestamp:to:)``):
+/// the game has no snapshot yet. A torn
 /// last line (a crash in the middle of a write) fails its checksum or has no newline and is
 /// dropped on reading, with everything after it.
 public final class Journal: @unchecked Sendable {
     private let lock = NSLock()
-    private var files: [String: Int32] = [:]
-    private var pending: [String: [UInt8]] = [:]
-    /// Files written since their last sync.
-    private var unsynced: Set<String> = []
-    /// Files whose last write failed and was cut back whole, their lines kept in ``pending``: a
-    /// retry of the write finishes the work (``keepsFailedLines(_:)``).
-    private var cutBack: Set<String> = []
-    /// Files whose sync failed, until ``reset(_:)``: Linux reports a failed write-back once, and a
-    /// later `fdatasync` may succeed without the pages it lost, so such a file is not trusted
-    /// again (its game writes a snapshot instead).
-    private var syncFailed: [String: ScoreFeedError] = [:]
+    /// Each journal written to, by path: its descriptor, the lines it buffers, whether it waits
+    /// for a sync. One lookup per call; the rest is the file's own.
+    private var files: [String: File] = [:]
+    /// The files that buffer lines, each once.
+    private var dirty: [File] = []
+    /// The files written since their last sync, each once.
+    private var unsynced: [File] = []
+    /// The files whose sync failed (``File/syncFailed``), each once.
+    private var failedSyncs: [File] = []
+    /// Descriptors open now (at most ``maxOpenFiles``).
+    private var openFiles = 0
     /// Whether lines that must be synced (not only deliveries) wait or are unsynced.
     private var owesSync = false
     /// Bytes written and syncs made since the service started (for `bench`).
@@ -62,7 +64,40 @@ public final class Journal: @unchecked Sendable {
     }
 
     deinit {
-        for fd in files.values { close(fd) }
+        for file in files.values where file.descriptor >= 0 { close(file.descriptor) }
+    }
+
+    /// One journal file's state, guarded by the journal's lock.
+    private final class File {
+        let path: String
+        /// Its descriptor, -1 while closed.
+        var descriptor: Int32 = -1
+        /// Lines not yet written, kept from write to write (no fresh buffer per line).
+        var pending = JSONBytes(capacity: 1_024)
+        /// Written since its last sync.
+        var unsynced = false
+        /// Its last write failed and was cut back whole, its lines kept in ``pending``: a retry
+        /// of the write finishes the work (``Journal/keepsFailedLines(_:)``).
+        var cutBack = false
+        /// Its sync failed, until ``Journal/reset(_:)``: Linux reports a failed write-back once,
+        /// and a later `fdatasync` may succeed without the pages it lost, so such a file is not
+        /// trusted again (its game writes a snapshot instead).
+        var syncFailed: ScoreFeedError?
+        /// Its first line is a base (``Journal/begin(_:first:seq:lastTimestamp:to:)``) not yet
+        /// synced: the file is new, and its directory is synced with it.
+        var isNew = false
+
+        init(path: String) {
+            self.path = path
+        }
+    }
+
+    /// The state of the journal at `path` (made at its first use).
+    private func file(_ path: String) -> File {
+        if let file = files[path] { return file }
+        let file = File(path: path)
+        files[path] = file
+        return file
     }
 
     /// Buffers the inputs numbered from `first` for the journal at `path`; returns the line's
@@ -104,18 +139,48 @@ public final class Journal: @unchecked Sendable {
         head.hex(bytes.withBytes { Self.checksum($0) })
         head.byte(UInt8(ascii: " "))
         let length = head.count + bytes.count + 1
-        head.withBytes { head in
-            bytes.withBytes { body in
-                func appendLine(to buffer: inout [UInt8]) {
-                    buffer.append(contentsOf: head)
-                    buffer.append(contentsOf: body)
-                    buffer.append(0x0A)
-                }
-                lock.withLock {
-                    appendLine(to: &pending[path, default: []])
-                    if mustSync { owesSync = true }
-                }
-            }
+        lock.withLock {
+            let file = file(path)
+            if file.pending.count == 0 { dirty.append(file) }
+            file.pending.append(head)
+            file.pending.append(bytes)
+            file.pending.byte(0x0A)
+            if mustSync { owesSync = true }
+        }
+        return length
+    }
+
+    /// Starts the journal at `path` afresh with a base: the whole game as `session` encodes it
+    /// (``GameSession/encoded()``), every input before `first` in it. A new game's checkpoint
+    /// then costs no snapshot file of its own (a temporary file, two syncs and a rename): the base
+    /// is made durable with the batch's other lines, by the same sync, the file's directory with
+    /// it. Only for a game with neither a snapshot nor journal lines on disk: the file is cut to
+    /// nothing first. Returns the line's bytes.
+    @discardableResult
+    public func begin(_ session: Data, first: Int, seq: Int, lastTimestamp: Int, to path: String) -> Int {
+        // The checksummed part: `seq lastTimestamp {"base":<session>}`.
+        var bytes = JSONBytes(capacity: 48 + session.count)
+        bytes.int(seq)
+        bytes.byte(UInt8(ascii: " "))
+        bytes.int(lastTimestamp)
+        bytes.raw(" {\"base\":")
+        bytes.raw(session)
+        bytes.byte(UInt8(ascii: "}"))
+        var head = JSONBytes(capacity: 40)
+        head.int(first)
+        head.byte(UInt8(ascii: " "))
+        head.hex(bytes.withBytes { Self.checksum($0) })
+        head.byte(UInt8(ascii: " "))
+        let length = head.count + bytes.count + 1
+        lock.withLock {
+            reset(locked: path)
+            let file = file(path)
+            dirty.append(file)
+            file.pending.append(head)
+            file.pending.append(bytes)
+            file.pending.byte(0x0A)
+            file.isNew = true
+            owesSync = true
         }
         return length
     }
@@ -124,7 +189,7 @@ public final class Journal: @unchecked Sendable {
     /// written again (a full disk, say): a retry of the write is all its game needs. Not after
     /// a file that could not be opened, or a sync that failed: the game writes a snapshot.
     public func keepsFailedLines(_ path: String) -> Bool {
-        lock.withLock { cutBack.contains(path) }
+        lock.withLock { files[path]?.cutBack == true }
     }
 
     /// Whether something must be synced before the next push leaves.
@@ -134,7 +199,7 @@ public final class Journal: @unchecked Sendable {
 
     /// Whether lines wait to be written and synced.
     public var hasPending: Bool {
-        lock.withLock { !pending.isEmpty }
+        lock.withLock { !dirty.isEmpty }
     }
 
     /// What must come before the next push leaves (one look under the lock): lines that must be
@@ -144,9 +209,9 @@ public final class Journal: @unchecked Sendable {
     public func readyForPush(_ path: String) throws(ScoreFeedError) {
         lock.lock()
         defer { lock.unlock() }
-        if let failed = syncFailed[path] { throw failed }
+        if let failed = files[path]?.syncFailed { throw failed }
         if owesSync { return try syncLocked(path) }
-        guard !pending.isEmpty else { return }
+        guard !dirty.isEmpty else { return }
         if let failure = Self.failure(writePending(), for: path) { throw failure }
     }
 
@@ -162,19 +227,33 @@ public final class Journal: @unchecked Sendable {
 
     private func syncLocked(_ path: String?) throws(ScoreFeedError) {
         var failures = writePending()
-        for file in unsynced.sorted() {
-            guard let fd = files[file], syncFailed[file] == nil else { continue }
-            guard fdatasync(fd) == 0 else {
-                let failure = ScoreFeedError(.io, "cannot sync the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: file))
-                failures[file] = failure
-                syncFailed[file] = failure
-                cutBack.remove(file)
+        let waiting = unsynced.count == 1 ? unsynced : unsynced.sorted { $0.path < $1.path }
+        var newDirectories: Set<String> = []
+        unsynced = []
+        for file in waiting where file.unsynced {
+            guard file.descriptor >= 0, file.syncFailed == nil else {
+                unsynced.append(file)
+                continue
+            }
+            guard fdatasync(file.descriptor) == 0 else {
+                let failure = ScoreFeedError(.io, "cannot sync the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: file.path))
+                failures[file.path] = failure
+                file.syncFailed = failure
+                failedSyncs.append(file)
+                file.cutBack = false
+                unsynced.append(file)
                 continue
             }
             syncs += 1
-            unsynced.remove(file)
+            file.unsynced = false
+            if file.isNew {
+                file.isNew = false
+                newDirectories.insert((file.path as NSString).deletingLastPathComponent)
+            }
         }
-        for (file, failure) in syncFailed where failures[file] == nil { failures[file] = failure }
+        // A new file's name is durable once its directory is synced too.
+        for directory in newDirectories.sorted() { Self.syncDirectory(directory) }
+        for file in failedSyncs { if let failure = file.syncFailed, failures[file.path] == nil { failures[file.path] = failure } }
         owesSync = !failures.isEmpty
         if let failure = Self.failure(failures, for: path) { throw failure }
     }
@@ -189,33 +268,35 @@ public final class Journal: @unchecked Sendable {
     private func writePending() -> [String: ScoreFeedError] {
         var failures: [String: ScoreFeedError] = [:]
         // (One file, the usual case with a delivery, needs no sorting.)
-        for path in pending.count == 1 ? Array(pending.keys) : pending.keys.sorted() {
-            guard let bytes = pending[path] else { continue }
+        let written = dirty.count == 1 ? dirty : dirty.sorted { $0.path < $1.path }
+        dirty = []
+        for file in written {
             let fd: Int32
             do {
-                fd = try descriptor(path)
+                fd = try descriptor(file)
             } catch {
-                failures[path] = error
-                cutBack.remove(path)
+                failures[file.path] = error
+                file.cutBack = false
+                dirty.append(file)
                 continue
             }
-            let (written, failure) = fullDisk?() == true ? (0, ENOSPC) : bytes.withUnsafeBytes { FileWrite.all($0, to: fd) }
+            let (count, failure) = fullDisk?() == true ? (0, ENOSPC) : file.pending.withBytes { FileWrite.all($0, to: fd) }
             guard failure == 0 else {
                 // The part that went in is cut off again (appended: it ends the file); only a file
                 // cut back whole may take the same lines again.
                 let end = lseek(fd, 0, SEEK_END)
-                if written == 0 || (end >= written && ftruncate(fd, end - off_t(written)) == 0) {
-                    cutBack.insert(path)
-                } else {
-                    cutBack.remove(path)
-                }
-                failures[path] = ScoreFeedError(.io, "cannot write the journal: \(ScoreFeedError.errnoText(failure))", at: .init(file: path))
+                file.cutBack = count == 0 || (end >= count && ftruncate(fd, end - off_t(count)) == 0)
+                failures[file.path] = ScoreFeedError(.io, "cannot write the journal: \(ScoreFeedError.errnoText(failure))", at: .init(file: file.path))
+                dirty.append(file)
                 continue
             }
-            bytesWritten += bytes.count
-            pending[path] = nil
-            cutBack.remove(path)
-            unsynced.insert(path)
+            bytesWritten += file.pending.count
+            file.pending.removeAll(keepingAtMost: 16_384)
+            file.cutBack = false
+            if !file.unsynced {
+                file.unsynced = true
+                unsynced.append(file)
+            }
         }
         return failures
     }
@@ -223,44 +304,74 @@ public final class Journal: @unchecked Sendable {
     /// Empties the journal at `path` (its inputs are in a snapshot written durably before):
     /// buffered lines are dropped and the file is cut to nothing.
     public func reset(_ path: String) {
-        lock.withLock {
-            pending[path] = nil
-            unsynced.remove(path)
-            cutBack.remove(path)
-            syncFailed[path] = nil
-            if let fd = files[path] {
-                _ = ftruncate(fd, 0)
-            } else {
-                _ = truncate(path, 0)
-            }
+        lock.withLock { reset(locked: path) }
+    }
+
+    private func reset(locked path: String) {
+        guard let file = files[path] else {
+            _ = truncate(path, 0)
+            return
+        }
+        if file.pending.count > 0 {
+            file.pending.removeAll(keepingAtMost: 16_384)
+            dirty.removeAll { $0 === file }
+        }
+        if file.unsynced {
+            file.unsynced = false
+            unsynced.removeAll { $0 === file }
+        }
+        file.cutBack = false
+        file.isNew = false
+        if file.syncFailed != nil {
+            file.syncFailed = nil
+            failedSyncs.removeAll { $0 === file }
+        }
+        if file.descriptor >= 0 {
+            _ = ftruncate(file.descriptor, 0)
+        } else {
+            _ = truncate(path, 0)
         }
     }
 
-    private func descriptor(_ path: String) throws(ScoreFeedError) -> Int32 {
-        if let fd = files[path] { return fd }
-        if files.count >= maxOpenFiles { try closeFiles() }
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        guard fd >= 0 else { throw ScoreFeedError(.io, "cannot open the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: path)) }
-        files[path] = fd
+    private func descriptor(_ file: File) throws(ScoreFeedError) -> Int32 {
+        if file.descriptor >= 0 { return file.descriptor }
+        if openFiles >= maxOpenFiles { try closeFiles() }
+        let fd = open(file.path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        guard fd >= 0 else { throw ScoreFeedError(.io, "cannot open the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: file.path)) }
+        file.descriptor = fd
+        openFiles += 1
         return fd
     }
 
     /// Closes the open journals to make room: those synced at once, the others once synced.
     private func closeFiles() throws(ScoreFeedError) {
-        for (path, fd) in files {
-            if unsynced.contains(path) {
-                guard fdatasync(fd) == 0 else {
-                    throw ScoreFeedError(.io, "cannot sync the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: path))
+        for file in files.values where file.descriptor >= 0 {
+            if file.unsynced {
+                guard fdatasync(file.descriptor) == 0 else {
+                    throw ScoreFeedError(.io, "cannot sync the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: file.path))
                 }
                 syncs += 1
-                unsynced.remove(path)
+                file.unsynced = false
+                unsynced.removeAll { $0 === file }
+                if file.isNew {
+                    file.isNew = false
+                    Self.syncDirectory((file.path as NSString).deletingLastPathComponent)
+                }
             }
-            close(fd)
-            files[path] = nil
+            close(file.descriptor)
+            file.descriptor = -1
+            openFiles -= 1
         }
     }
 
     private static let encoder = JSONEncoder()
+
+    private static func syncDirectory(_ path: String) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
 
     /// FNV-1a, 64 bits: enough to tell a torn line from a whole one.
     static func checksum(_ bytes: some ContiguousBytes) -> UInt64 {

@@ -280,7 +280,7 @@ public enum Simulation {
         guard let store = try? CheckpointStore(directory: directory), let entries = try? store.readAll() else { return [:] }
         var booked: [String: SimulationInvariants.Booked] = [:]
         for entry in entries {
-            guard let data = entry.data, let session = try? GameSession.read(data, journal: entry.journal, file: entry.file.path) else { continue }
+            guard let session = try? GameSession.read(entry.data, journal: entry.journal, file: entry.file.path) else { continue }
             for lane in session.lanes where lane.platform == .ios {
                 guard let coalescer = lane.policy as? Coalescer else { continue }
                 booked[session.attributes.gameId] = .init(now: session.now, spent: coalescer.budget.spent + coalescer.beyond.spent)
@@ -320,16 +320,28 @@ public enum Simulation {
     }
 
     /// Damages the checkpoint of one of `games` in `directory` (one that has one, chosen by
-    /// `choosing`): only the first half of its bytes is left, which no reader takes. Returns the
+    /// `choosing`): only the first half of its snapshot's bytes is left, which no reader takes;
+    /// when it has no snapshot yet, the second quarter of its journal's base is lost. Returns the
     /// game, or nil when none has a checkpoint there.
     static func damage(_ directory: URL, of games: [String], choosing: UInt64) -> String? {
         guard let store = try? CheckpointStore(directory: directory) else { return nil }
-        let kept = games.filter { FileManager.default.fileExists(atPath: store.url(for: $0).path) }
+        func hasSnapshot(_ game: String) -> Bool { FileManager.default.fileExists(atPath: store.url(for: game).path) }
+        let kept = games.filter { hasSnapshot($0) || CheckpointStore.size(of: store.journalURL(for: $0)) > 0 }
         guard !kept.isEmpty else { return nil }
         let game = kept[Int((choosing / 11) % UInt64(kept.count))]
-        let url = store.url(for: game)
-        guard let data = try? Data(contentsOf: url) else { return nil }
-        try? data.prefix(data.count / 2).write(to: url)
+        if hasSnapshot(game) {
+            let url = store.url(for: game)
+            guard let data = try? Data(contentsOf: url) else { return nil }
+            try? data.prefix(data.count / 2).write(to: url)
+        } else {
+            // A game with no snapshot yet: the second quarter of its journal's first line, its
+            // base, is lost (the lines after it are whole).
+            let url = store.journalURL(for: game)
+            guard var data = try? Data(contentsOf: url) else { return nil }
+            let first = (data.firstIndex(of: UInt8(ascii: "\n")) ?? data.endIndex) - data.startIndex
+            data.replaceSubrange(first / 4..<first / 2, with: Data(repeating: UInt8(ascii: "#"), count: first / 2 - first / 4))
+            try? data.write(to: url)
+        }
         return game
     }
 

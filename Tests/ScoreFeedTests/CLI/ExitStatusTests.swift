@@ -27,8 +27,8 @@ struct ExitStatusTests {
 
     private static let cleanRuns = RunMemo<Mode, [Data]>()
 
-    /// One game's checkpoint cannot be written (a directory stands where its temporary file
-    /// goes, as a full disk would refuse it): serve exits 75, that game's summary names the
+    /// One game's checkpoint cannot be written (directories stand where its journal and its
+    /// snapshot's temporary file go, as a full disk would refuse them): serve exits 75, that game's summary names the
     /// checkpoint and its errno text and no other game's does; once it can be written, the
     /// stream sent again completes the night exactly.
     @Test(
@@ -42,8 +42,10 @@ struct ExitStatusTests {
         let clean = try await Self.clean(mode, stream: stream, folder: folder)
         let state = folder.appendingPathComponent("state")
         let game = "0022400762"
-        let blocker = try CheckpointStore(directory: state).url(for: game).appendingPathExtension("tmp")
-        try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true)
+        // Directories where its journal and its snapshot's temporary file go.
+        let store = try CheckpointStore(directory: state)
+        let blockers = [store.url(for: game).appendingPathExtension("tmp"), store.journalURL(for: game)]
+        for blocker in blockers { try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true) }
 
         let failing = try await ScoreFeedProcess.run(Self.serveArguments(mode, state: state), input: stream)
         #expect(failing.status == ExitCode.withheld)
@@ -56,7 +58,7 @@ struct ExitStatusTests {
         }
         #expect(failing.standardError.contains("exiting with status 75"))
 
-        try FileManager.default.removeItem(at: blocker)
+        for blocker in blockers { try FileManager.default.removeItem(at: blocker) }
         let again = try await ScoreFeedProcess.run(Self.serveArguments(mode, state: state), input: stream)
         #expect(again.status == 0, "\(again.standardError)")
         let union = Set(failing.lines + again.lines) == Set(clean)

@@ -21,13 +21,15 @@ struct PollExitStatusTests {
         let state = RealFeedServeTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
         let game = PollLiveTests.games[0]
-        let blocker = try CheckpointStore(directory: state).url(for: game).appendingPathExtension("tmp")
-        try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true)
+        // Directories where its journal and its snapshot's temporary file go.
+        let store = try CheckpointStore(directory: state)
+        let blockers = [store.url(for: game).appendingPathExtension("tmp"), store.journalURL(for: game)]
+        for blocker in blockers { try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true) }
         let failing = try await PollLiveTests.poll(server, state: state, apns: apns, extra: mode.pollArguments)
         #expect(failing.status == ExitCode.withheld, "\(failing.stderr.suffix(400))")
         let named = failing.stderr.split(separator: "\n").filter { $0.contains("its checkpoint cannot be written (") }
         #expect(!named.isEmpty && named.allSatisfy { $0.contains(game) }, "\(named)")
-        try FileManager.default.removeItem(at: blocker)
+        for blocker in blockers { try FileManager.default.removeItem(at: blocker) }
         let again = try await PollLiveTests.poll(server, state: state, apns: apns, extra: mode.pollArguments)
         #expect(again.status == 0, "\(again.stderr.suffix(400))")
         try await PollLiveTests.check(failing.lines + again.lines, mode: mode, allowRepeats: true, label: "\(mode) checkpoint blocked, then freed:")

@@ -129,7 +129,8 @@ struct MetricsTests {
     }
 
     /// A sink that fails is counted by its error's kind, and what it did not take is the backlog;
-    /// a checkpoint that cannot be written (a directory where its temporary file goes) is a
+    /// a checkpoint that cannot be written (a directory where its journal and its snapshot's temporary
+    /// file go) is a
     /// checkpoint error; the pushes withheld are counted by their cause.
     @Test func sinkAndCheckpointFailuresAreCounted() async throws {
         struct Full: PushSink {
@@ -150,8 +151,9 @@ struct MetricsTests {
         let state = RealFeedServeTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
         let store = try CheckpointStore(directory: state)
-        try FileManager.default.createDirectory(
-            at: store.url(for: document.attributes.gameId).appendingPathExtension("tmp"), withIntermediateDirectories: true)
+        for blocker in [store.url(for: document.attributes.gameId).appendingPathExtension("tmp"), store.journalURL(for: document.attributes.gameId)] {
+            try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true)
+        }
         let measured = MetricsRecorder()
         let blocked = try GameService(options: .init(clock: .feed, stateDirectory: state, metrics: measured), sink: RecordingSink())
         await RealFeedServeTests.feed(lines, to: blocked)

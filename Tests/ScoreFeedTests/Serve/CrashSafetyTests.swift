@@ -168,8 +168,8 @@ struct CrashSafetyTests {
     static func firstUnapplied(_ events: [(game: String, seq: Int)], headers: Int, state: URL) throws -> Int {
         var applied: [String: Set<Int>] = [:]
         for entry in try CheckpointStore(directory: state).readAll() {
-            guard let data = entry.data else { continue }
-            let session = try GameSession.restore(data, journal: entry.journal, file: entry.file.path)
+            guard entry.data != nil || entry.journalOnly else { continue }
+            let session = try GameSession.restore(entry.data, journal: entry.journal, file: entry.file.path)
             applied[session.attributes.gameId] = Set(session.fold.validator.applied.keys)
         }
         let index = events.firstIndex { applied[$0.game]?.contains($0.seq) != true } ?? events.count

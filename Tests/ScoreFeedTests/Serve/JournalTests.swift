@@ -32,7 +32,7 @@ struct JournalTests {
     static func restoredFromDisk(_ store: CheckpointStore) throws -> GameSession {
         try store.journal.sync()
         let entry = try #require(try store.readAll().first)
-        return try GameSession.restore(try #require(entry.data), journal: entry.journal, file: entry.file.path)
+        return try GameSession.restore(entry.data, journal: entry.journal, file: entry.file.path)
     }
 
     /// The records after a spell when nothing could leave the outbox (`before` went earlier): in
@@ -207,7 +207,7 @@ struct JournalTests {
         // The last delivery is buffered until the next push or sync (a crash would send it again).
         try store.journal.sync()
         let entry = try #require(try store.readAll().first)
-        let disk = try GameSession.restore(try #require(entry.data), journal: entry.journal, file: entry.file.path)
+        let disk = try GameSession.restore(entry.data, journal: entry.journal, file: entry.file.path)
         #expect(try disk.encoded() == (await engine.current).encoded(), "the state on disk is the game's")
     }
 
@@ -353,7 +353,7 @@ struct JournalTests {
         try store.journal.sync()
         let entry = try #require(try store.readAll().first)
         #expect(entry.journal?.isEmpty ?? true, "the ended game is its snapshot alone")
-        let disk = try GameSession.restore(try #require(entry.data), journal: entry.journal, file: entry.file.path)
+        let disk = try GameSession.restore(entry.data, journal: entry.journal, file: entry.file.path)
         #expect(try disk.encoded() == (await engine.current).encoded(), "the state on disk is the game's")
     }
 
@@ -503,6 +503,118 @@ struct JournalTests {
         await service.shutDown()
         let entries = try CheckpointStore(directory: dir).readAll()
         #expect(entries.count == 1 && entries[0].journal?.isEmpty != false, "a clean exit leaves one file per game")
+    }
+
+    /// A new game's first commit writes no snapshot file (a temporary file, two syncs and a
+    /// rename): its journal starts with its base, made durable by the batch's one sync. Restored
+    /// from that journal alone (by the engine's reader, `status` and a restarting service), it is
+    /// the same game byte for byte; the next run's first commit, and a clean exit, write a
+    /// snapshot before the journal is cut.
+    @Test func aNewGamesJournalStartsWithItsBaseAndNoSnapshot() async throws {
+        let dir = Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (store, clock, sink, engine, events) = try Self.gameOnDisk(dir, lastEvent: 6)
+        for (index, event) in events.prefix(4).enumerated() {
+            clock.advance(to: event.time)
+            try await engine.receive(event, index: index)
+        }
+        #expect(await sink.records.count > 0, "its pushes went, after the sync that made the base durable")
+        #expect(store.journal.snapshots == 0 && !FileManager.default.fileExists(atPath: store.url(for: Make.attributes.gameId).path))
+        let bytes = try Data(contentsOf: store.journalURL(for: Make.attributes.gameId))
+        #expect(String(decoding: bytes.prefix(200), as: UTF8.self).contains(#"{"base":{"#))
+        let reading = Journal.read(bytes)
+        #expect(reading.base != nil && reading.droppedLines == 0)
+        let entry = try #require(try store.readAll().first)
+        #expect(entry.journalOnly && entry.data == nil)
+        let disk = try Self.restoredFromDisk(store)
+        #expect(try disk.encoded() == (await engine.current).encoded(), "the same game, from its journal alone")
+        let status = try GameStatus.read(stateDirectory: dir.path, now: clock.now)
+        #expect(status.games.map(\.game) == [Make.attributes.gameId] && status.problems.isEmpty)
+        // A base cut in half (a disk that lost it) is no game: the journal holds no base.
+        #expect(throws: ScoreFeedError.self) {
+            try GameSession.read(nil, journal: bytes.prefix(100), file: store.url(for: Make.attributes.gameId).path)
+        }
+
+        // The next run: restored from the journal, its first commit writes a snapshot, durably,
+        // before it cuts the journal: a crash before the next sync still finds the game whole.
+        let next = MatchEngine(session: disk, clock: clock, sink: sink, checkpoints: store)
+        clock.advance(to: events[4].time)
+        _ = await next.take(arrival: [(events[4], 4)])
+        let unsynced = try #require(try store.readAll().first, "the game is on disk before the next sync")
+        let found = try GameSession.read(unsynced.data, journal: unsynced.journal, file: unsynced.file.path)
+        #expect(found.journaled >= disk.journaled && found.state.homeScore + found.state.awayScore >= 6)
+        try await next.flush()
+        try store.journal.sync()
+        #expect(store.journal.snapshots == 1 && FileManager.default.fileExists(atPath: store.url(for: Make.attributes.gameId).path))
+        let after = try #require(try store.readAll().first)
+        #expect(!after.journalOnly && after.data != nil)
+        #expect(try Self.restoredFromDisk(store).encoded() == (await next.current).encoded())
+    }
+
+    /// A game with no snapshot whose journal's base is damaged (its later lines whole) is put
+    /// aside as unreadable (`game-….journal.unreadable`, known again at the next start), and its
+    /// numbering is the highest any whole line shows: its pushes after the restart number on past
+    /// every one it sent.
+    @Test func aDamagedBaseIsPutAsideWithItsNumbering() async throws {
+        let dir = Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (store, clock, sink, engine, events) = try Self.gameOnDisk(dir, lastEvent: 5)
+        for (index, event) in events.enumerated() {
+            clock.advance(to: event.time)
+            try await engine.receive(event, index: index)
+        }
+        try store.journal.sync()
+        let sent = try #require(await sink.records.last?.seq)
+        let url = store.journalURL(for: Make.attributes.gameId)
+        var bytes = try Data(contentsOf: url)
+        let first = try #require(bytes.firstIndex(of: UInt8(ascii: "\n")))
+        bytes.replaceSubrange(first / 4..<first / 2, with: Data(repeating: UInt8(ascii: "#"), count: first / 2 - first / 4))
+        try bytes.write(to: url)
+        #expect(Journal.read(bytes).inputs.isEmpty && Journal.read(bytes).base == nil, "the reading stops at the damaged base")
+        #expect(Journal.highestNumbering(bytes)?.seq == sent, "the whole lines after it still number")
+
+        let restarted = try GameService(options: .init(clock: .feed, stateDirectory: dir), sink: RecordingSink())
+        let restoration = try await restarted.restore()
+        #expect(restoration.resumedGames == 0 && restoration.problems.count == 1)
+        #expect(restoration.problems.first?.message.contains("numbered on from seq \(sent + 1)") == true, "\(restoration.problems)")
+        #expect(FileManager.default.fileExists(atPath: url.appendingPathExtension("unreadable").path))
+        let aside = try store.putAside()
+        #expect(aside.map(\.checkpoint.lastPathComponent) == [store.url(for: Make.attributes.gameId).lastPathComponent])
+        let again = try await GameService(options: .init(clock: .feed, stateDirectory: dir), sink: RecordingSink()).restore()
+        #expect(again.problems.isEmpty && again.resumedGames == 0, "known as put aside, not a problem again")
+    }
+
+    /// A clean exit leaves each game in one snapshot file, even one whose journal started with its base.
+    @Test func aCleanExitWritesTheSnapshotOfAGameThatBeganInItsJournal() async throws {
+        let dir = Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (store, clock, _, engine, events) = try Self.gameOnDisk(dir, lastEvent: 3)
+        for (index, event) in events.enumerated() {
+            clock.advance(to: event.time)
+            try await engine.receive(event, index: index)
+        }
+        await engine.compact()
+        let entry = try #require(try store.readAll().first)
+        #expect(store.journal.snapshots == 1 && entry.data != nil && entry.journal?.isEmpty != false)
+        #expect(try Self.restoredFromDisk(store).encoded() == (await engine.current).encoded())
+    }
+
+    /// A base stands only as a journal's first line: one later (a journal cut and begun again
+    /// without its file being cut, say) ends the reading there.
+    @Test func aBaseStandsOnlyFirst() throws {
+        let dir = Self.directory()
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (lines, based) = (dir.appendingPathComponent("a.journal").path, dir.appendingPathComponent("b.journal").path)
+        let journal = Journal()
+        let event = Make.event(1, .periodStart, clock: 720)
+        try journal.append([.receive(event, index: 0, now: event.time)], first: 1, seq: 0, lastTimestamp: 0, to: lines)
+        journal.begin(try GameSession(attributes: Make.attributes).encoded(), first: 2, seq: 0, lastTimestamp: 0, to: based)
+        try journal.sync()
+        let first = try Data(contentsOf: URL(fileURLWithPath: lines)), second = try Data(contentsOf: URL(fileURLWithPath: based))
+        #expect(Journal.read(second).base != nil && Journal.read(second).first == 2)
+        let reading = Journal.read(first + second)
+        #expect(reading.base == nil && reading.inputs.count == 1 && reading.droppedLines == 1)
     }
 
     /// A journal's lines are found as `split(separator:omittingEmptySubsequences: false)` finds
