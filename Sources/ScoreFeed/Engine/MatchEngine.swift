@@ -666,12 +666,13 @@ public actor MatchEngine {
         }
     }
 
-    /// Whether the game has neither a snapshot nor journal lines on disk (a new game's first
-    /// commit): its journal may start with its base (``Journal/begin(_:first:seq:lastTimestamp:to:)``).
+    /// Whether the game has neither a snapshot (read or put aside) nor journal lines on disk (a
+    /// new game's first commit): its journal may start with its base (``Journal/begin(_:first:seq:lastTimestamp:to:)``).
     /// A game with either writes a snapshot first: cutting its journal before the snapshot is
     /// durable would lose what the journal held.
     private func isNewOnDisk() -> Bool {
-        guard access(snapshotPath, F_OK) != 0 else { return false }
+        // (A snapshot put aside as unreadable owns the journal beside it: CheckpointStore.readAll.)
+        guard access(snapshotPath, F_OK) != 0, access(snapshotPath + ".unreadable", F_OK) != 0 else { return false }
         var status = stat()
         return stat(journalPath, &status) != 0 || status.st_size == 0
     }

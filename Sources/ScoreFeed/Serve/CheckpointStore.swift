@@ -151,9 +151,9 @@ public struct CheckpointStore: Sendable {
     /// `largest` bytes is not read (its data, or its journal, is nil).
     public func readAll(largest: Int = .max) throws(ScoreFeedError) -> [Entry] {
         let names = try names()
-        let snapshots = Set(names.filter { $0.hasPrefix("game-") && $0.hasSuffix(".json") })
+        let snapshots = Set(names.filter { $0.hasPrefix("game-") && ($0.hasSuffix(".json") || $0.hasSuffix(".json.unreadable")) })
         return names.compactMap { name -> Entry? in
-            if snapshots.contains(name) {
+            if name.hasSuffix(".json"), snapshots.contains(name) {
                 let file = directory.appendingPathComponent(name)
                 let journal = Self.journalURL(of: file)
                 return Entry(
@@ -164,14 +164,15 @@ public struct CheckpointStore: Sendable {
             // (The journal of a snapshot put aside as unreadable is that game's, not one of its own.)
             guard name.hasPrefix("game-"), name.hasSuffix(".journal") else { return nil }
             let stem = String(name.dropLast(".journal".count))
-            guard !snapshots.contains(stem + ".json"), !names.contains(stem + ".json.unreadable") else { return nil }
+            guard !snapshots.contains(stem + ".json"), !snapshots.contains(stem + ".json.unreadable") else { return nil }
             let journal = directory.appendingPathComponent(name)
             var status = stat()
             guard stat(journal.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else { return nil }
-            let size = Int(status.st_size)
-            return Entry(
-                file: directory.appendingPathComponent(stem + ".json"), data: nil,
-                journal: size <= largest ? try? Data(contentsOf: journal) : nil, journalOnly: true)
+            let data = Int(status.st_size) <= largest ? try? Data(contentsOf: journal) : nil
+            // A base whose first write a crash cut short (no whole line yet) held nothing that was
+            // sent: pushes wait for its sync. No checkpoint, then, not a damaged one.
+            if let data, !data.contains(0x0A) { return nil }
+            return Entry(file: directory.appendingPathComponent(stem + ".json"), data: nil, journal: data, journalOnly: true)
         }
     }
 

@@ -152,27 +152,23 @@ extension GameService {
         static let jump = 1_000_000
 
         init(_ data: Data?, journal: Data? = nil) {
-            let journaled = journal.map(Journal.read)
-            if let journaled, let seq = journaled.seq, let lastTimestamp = journaled.lastTimestamp,
-               seq >= GameSession.salvageNumbering(data)?.seq ?? 0 {
+            // Every push's seq is in a whole journal line (synced before the push went), wherever
+            // the line stands: one after a damaged line, or after a damaged base, counts too.
+            let highest = journal.flatMap(Journal.highestNumbering)
+            let snapshot = GameSession.salvageNumbering(data)
+            if let highest, highest.seq >= snapshot?.seq ?? 0 {
                 // The journal numbers on from the checkpoint.
-                self.seq = seq
-                self.lastTimestamp = lastTimestamp
-                salvaged = true
-            } else if let journal, journaled?.seq == nil, let highest = Journal.highestNumbering(journal),
-                      highest.seq >= GameSession.salvageNumbering(data)?.seq ?? 0 {
-                // Its first line is damaged (a game's base, say): its whole lines still number.
                 seq = highest.seq
                 lastTimestamp = highest.lastTimestamp
                 salvaged = true
-            } else if journal?.isEmpty == false, journaled?.seq == nil {
+            } else if journal?.isEmpty == false, highest == nil {
                 // A journal that cannot be read may have numbered pushes past the checkpoint.
-                seq = (GameSession.salvageNumbering(data)?.seq ?? 0) + Self.jump
+                seq = (snapshot?.seq ?? 0) + Self.jump
                 lastTimestamp = 0
                 salvaged = false
-            } else if let read = GameSession.salvageNumbering(data) {
-                seq = read.seq
-                lastTimestamp = read.lastTimestamp
+            } else if let snapshot {
+                seq = snapshot.seq
+                lastTimestamp = snapshot.lastTimestamp
                 salvaged = true
             } else {
                 seq = Self.jump

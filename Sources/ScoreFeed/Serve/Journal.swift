@@ -31,6 +31,8 @@ public final class Journal: @unchecked Sendable {
     private var unsynced: [File] = []
     /// The files whose sync failed (``File/syncFailed``), each once.
     private var failedSyncs: [File] = []
+    /// The files begun with a base whose names are not yet durable (``File/isNew``), each once.
+    private var newFiles: [File] = []
     /// Descriptors open now (at most ``maxOpenFiles``).
     private var openFiles = 0
     /// Whether lines that must be synced (not only deliveries) wait or are unsynced.
@@ -83,8 +85,8 @@ public final class Journal: @unchecked Sendable {
         /// and a later `fdatasync` may succeed without the pages it lost, so such a file is not
         /// trusted again (its game writes a snapshot instead).
         var syncFailed: ScoreFeedError?
-        /// Its first line is a base (``Journal/begin(_:first:seq:lastTimestamp:to:)``) not yet
-        /// synced: the file is new, and its directory is synced with it.
+        /// Its first line is a base (``Journal/begin(_:first:seq:lastTimestamp:to:)``): the file
+        /// is new, and its name is durable only once its directory is synced after it.
         var isNew = false
 
         init(path: String) {
@@ -179,7 +181,10 @@ public final class Journal: @unchecked Sendable {
             file.pending.append(head)
             file.pending.append(bytes)
             file.pending.byte(0x0A)
-            file.isNew = true
+            if !file.isNew {
+                file.isNew = true
+                newFiles.append(file)
+            }
             owesSync = true
         }
         return length
@@ -228,7 +233,6 @@ public final class Journal: @unchecked Sendable {
     private func syncLocked(_ path: String?) throws(ScoreFeedError) {
         var failures = writePending()
         let waiting = unsynced.count == 1 ? unsynced : unsynced.sorted { $0.path < $1.path }
-        var newDirectories: Set<String> = []
         unsynced = []
         for file in waiting where file.unsynced {
             guard file.descriptor >= 0, file.syncFailed == nil else {
@@ -246,13 +250,22 @@ public final class Journal: @unchecked Sendable {
             }
             syncs += 1
             file.unsynced = false
-            if file.isNew {
-                file.isNew = false
-                newDirectories.insert((file.path as NSString).deletingLastPathComponent)
+        }
+        // A new file's name is durable once its directory is synced too (once for all of them);
+        // until it is, its game's pushes wait, and the next sync tries again.
+        if !newFiles.isEmpty {
+            let (named, waiting) = (newFiles.filter { !$0.unsynced }, newFiles.filter(\.unsynced))
+            newFiles = waiting
+            for directory in Set(named.map { ($0.path as NSString).deletingLastPathComponent }).sorted() {
+                let files = named.filter { ($0.path as NSString).deletingLastPathComponent == directory }
+                if let failure = Self.syncDirectory(directory) {
+                    for file in files { failures[file.path] = failure }
+                    newFiles += files
+                } else {
+                    for file in files { file.isNew = false }
+                }
             }
         }
-        // A new file's name is durable once its directory is synced too.
-        for directory in newDirectories.sorted() { Self.syncDirectory(directory) }
         for file in failedSyncs { if let failure = file.syncFailed, failures[file.path] == nil { failures[file.path] = failure } }
         owesSync = !failures.isEmpty
         if let failure = Self.failure(failures, for: path) { throw failure }
@@ -321,7 +334,10 @@ public final class Journal: @unchecked Sendable {
             unsynced.removeAll { $0 === file }
         }
         file.cutBack = false
-        file.isNew = false
+        if file.isNew {
+            file.isNew = false
+            newFiles.removeAll { $0 === file }
+        }
         if file.syncFailed != nil {
             file.syncFailed = nil
             failedSyncs.removeAll { $0 === file }
@@ -335,7 +351,7 @@ public final class Journal: @unchecked Sendable {
 
     private func descriptor(_ file: File) throws(ScoreFeedError) -> Int32 {
         if file.descriptor >= 0 { return file.descriptor }
-        if openFiles >= maxOpenFiles { try closeFiles() }
+        if openFiles >= maxOpenFiles { closeFiles() }
         let fd = open(file.path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         guard fd >= 0 else { throw ScoreFeedError(.io, "cannot open the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: file.path)) }
         file.descriptor = fd
@@ -343,19 +359,21 @@ public final class Journal: @unchecked Sendable {
         return fd
     }
 
-    /// Closes the open journals to make room: those synced at once, the others once synced.
-    private func closeFiles() throws(ScoreFeedError) {
+    /// Closes the open journals to make room: those synced at once, the others once synced. A
+    /// file whose sync fails is its own game's failure (``File/syncFailed``), not the one
+    /// being opened.
+    private func closeFiles() {
         for file in files.values where file.descriptor >= 0 {
             if file.unsynced {
-                guard fdatasync(file.descriptor) == 0 else {
-                    throw ScoreFeedError(.io, "cannot sync the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: file.path))
-                }
-                syncs += 1
-                file.unsynced = false
                 unsynced.removeAll { $0 === file }
-                if file.isNew {
-                    file.isNew = false
-                    Self.syncDirectory((file.path as NSString).deletingLastPathComponent)
+                file.unsynced = false
+                if fdatasync(file.descriptor) == 0 {
+                    syncs += 1
+                } else if file.syncFailed == nil {
+                    file.syncFailed = ScoreFeedError(.io, "cannot sync the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: file.path))
+                    file.cutBack = false
+                    failedSyncs.append(file)
+                    owesSync = true
                 }
             }
             close(file.descriptor)
@@ -366,11 +384,16 @@ public final class Journal: @unchecked Sendable {
 
     private static let encoder = JSONEncoder()
 
-    private static func syncDirectory(_ path: String) {
+    /// Syncs the directory at `path`; returns its failure, nil when it succeeded.
+    private static func syncDirectory(_ path: String) -> ScoreFeedError? {
         let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return }
-        fsync(fd)
+        guard fd >= 0, fsync(fd) == 0 else {
+            let failure = ScoreFeedError(.io, "cannot sync the state directory: \(ScoreFeedError.errnoText(errno))", at: .init(file: path))
+            if fd >= 0 { close(fd) }
+            return failure
+        }
         close(fd)
+        return nil
     }
 
     /// FNV-1a, 64 bits: enough to tell a torn line from a whole one.

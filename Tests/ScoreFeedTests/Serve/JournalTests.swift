@@ -584,6 +584,30 @@ struct JournalTests {
         #expect(again.problems.isEmpty && again.resumedGames == 0, "known as put aside, not a problem again")
     }
 
+    /// A base that a crash cut short (no whole line: nothing was sent, pushes wait for its sync) is
+    /// no checkpoint, not a damaged one: no problem, no numbering jump. And a game whose snapshot
+    /// was put aside as unreadable writes a snapshot at its first commit, not a base beside it: the
+    /// journal there is the put-aside snapshot's, and a restart finds the game.
+    @Test func aCutBaseIsNoCheckpointAndAPutAsideSnapshotKeepsItsJournal() async throws {
+        let dir = Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (store, clock, sink, engine, events) = try Self.gameOnDisk(dir, lastEvent: 2)
+        let journal = store.journalURL(for: Make.attributes.gameId)
+        try Data("1 8ee8ed4926d30851 0 0 {\"base\":{\"attrib".utf8).write(to: journal)
+        let restoration = try await GameService(options: .init(clock: .feed, stateDirectory: dir), sink: RecordingSink()).restore()
+        let entries = try store.readAll()
+        #expect(restoration.problems.isEmpty && restoration.resumedGames == 0 && entries.isEmpty)
+
+        try FileManager.default.removeItem(at: journal)
+        try Data("{\"format\": 999}".utf8).write(to: store.url(for: Make.attributes.gameId).appendingPathExtension("unreadable"))
+        clock.advance(to: events[0].time)
+        try await engine.receive(events[0], index: 0)
+        #expect(await sink.records.count > 0)
+        #expect(store.journal.snapshots == 1, "a snapshot, not a base beside the put-aside one")
+        let entry = try #require(try store.readAll().first)
+        #expect(!entry.journalOnly && entry.data != nil)
+    }
+
     /// A clean exit leaves each game in one snapshot file, even one whose journal started with its base.
     @Test func aCleanExitWritesTheSnapshotOfAGameThatBeganInItsJournal() async throws {
         let dir = Self.directory()
