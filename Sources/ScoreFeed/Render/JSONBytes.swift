@@ -146,10 +146,14 @@ struct JSONBytes: ~Copyable {
     mutating func hex(_ value: UInt64) {
         let digits = max(1, (64 - value.leadingZeroBitCount + 3) / 4)
         reserve(digits)
-        let spelled: StaticString = "0123456789abcdef"
-        for place in 0..<digits {
-            start[count + place] = spelled.utf8Start[Int((value >> UInt64(4 * (digits - 1 - place))) & 0xF)]
-        }
+        var rest = value
+        var at = count + digits
+        repeat {
+            at -= 1
+            let digit = UInt8(truncatingIfNeeded: rest & 0xF)
+            start[at] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") - 10 + digit
+            rest >>= 4
+        } while at > count
         count += digits
     }
 
@@ -161,7 +165,42 @@ struct JSONBytes: ~Copyable {
             int(Int(value))
             return
         }
+        if decimal(value) { return }
         described(value.description)
+    }
+
+    /// Appends `value` when it is the double nearest a number of at most three decimals (a feed's
+    /// times and clocks: `632450473.3`, `11.25`), as its shortest description spells it, without
+    /// making the description: the integer `m` with `m / 10^k == value` for the fewest decimals
+    /// `k`, written with its point. Below 2^52 / 10^k the doubles are closer together than 10^-k,
+    /// so no other number of `k` decimals reads back as `value`, and none of fewer decimals does
+    /// (`k` is the fewest): that spelling is the shortest that round-trips, as `description`'s is.
+    /// Returns false, writing nothing, for any other double.
+    private mutating func decimal(_ value: Double) -> Bool {
+        let magnitude = abs(value)
+        guard magnitude >= 1e-3, magnitude < 4e12 else { return false }
+        var scale = 1.0
+        for places in 1...3 {
+            scale *= 10
+            let scaled = (magnitude * scale).rounded()
+            guard scaled / scale == magnitude else { continue }
+            if value < 0 { byte(UInt8(ascii: "-")) }
+            let whole = UInt(scaled)
+            var divisor: UInt = 1
+            for _ in 0..<places { divisor *= 10 }
+            unsigned(whole / divisor)
+            byte(UInt8(ascii: "."))
+            // The fraction's digits, leading zeros kept.
+            var fraction = whole % divisor
+            reserve(places)
+            for place in stride(from: places - 1, through: 0, by: -1) {
+                start[count + place] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
+                fraction /= 10
+            }
+            count += places
+            return true
+        }
+        return false
     }
 
     /// A `Float` as `JSONEncoder` spells it: its own shortest description (not the `Double` it

@@ -193,6 +193,35 @@ struct PayloadJSONTests {
         }
     }
 
+    /// Doubles of at most three decimals are spelled without their description, and must still
+    /// be spelled as `JSONEncoder` spells them: every such value at every scale a feed uses (and
+    /// past it, where the shortcut gives way), negative, and doubles near them that have more.
+    @Test func doublesAreSpelledAsJSONEncoderDoes() throws {
+        var random = SeededRandom(seed: 52)
+        var values: [Double] = [0.001, 0.5, 0.1, 0.2 + 0.1, 1.25, 11.3, 99.999, 632450473.3, 3_999_999_999_999.9, 4e12 + 0.5, 1e15 + 0.5]
+        for _ in 0..<20_000 {
+            let places = Double([10, 100, 1000, 10_000][Int(random.next() % 4)])
+            let whole = Double(random.next() % [1_000, 1_000_000_000, 4_000_000_000_000, 9_000_000_000_000_000][Int(random.next() % 4)])
+            let value = whole / places
+            values += [value, -value, value.nextUp, value.nextDown, Double(bitPattern: random.next() & 0x7FEF_FFFF_FFFF_FFFF)]
+        }
+        let encoder = JSONEncoder()
+        for value in values {
+            var bytes = JSONBytes()
+            try bytes.double(value)
+            let expected = String(decoding: try encoder.encode([value]), as: UTF8.self).dropFirst().dropLast()
+            #expect(bytes.string() == expected, "\(value)")
+        }
+    }
+
+    /// Checksums are spelled as `String(_:radix: 16)` spells them.
+    @Test(arguments: [UInt64(0), 1, 9, 10, 15, 16, 0xabc, 0x8ee8_ed49_26d3_0851, .max])
+    func hexIsSpelledAsStringDoes(_ value: UInt64) {
+        var bytes = JSONBytes()
+        bytes.hex(value)
+        #expect(bytes.string() == String(value, radix: 16))
+    }
+
     // MARK: - Random payloads
 
     static func pick<T>(_ options: [T], _ random: inout SeededRandom) -> T {
