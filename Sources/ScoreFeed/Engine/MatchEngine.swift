@@ -31,6 +31,8 @@ public actor MatchEngine {
     /// The game's journal file and snapshot file (made once: building a path is not free).
     private let journalPath: String
     private let snapshotPath: String
+    /// The game's journal, reached without looking its path up at each commit.
+    private let journalFile: Journal.File?
     /// A clean exit's compaction (``compact()``): the checkpoint becomes one snapshot file.
     private var compacting = false
     private var snapshotBytes = 0
@@ -115,6 +117,7 @@ public actor MatchEngine {
         store = checkpoints
         journalPath = checkpoints?.journalURL(for: session.attributes.gameId).path ?? ""
         snapshotPath = checkpoints?.url(for: session.attributes.gameId).path ?? ""
+        journalFile = checkpoints.map { [journalPath] in $0.journal.file(for: journalPath) }
     }
 
     /// The game's whole state.
@@ -494,7 +497,7 @@ public actor MatchEngine {
         if let journal = store?.journal {
             do {
                 try MetricsRecorder.measure(metrics) { () throws(ScoreFeedError) in
-                    try journal.readyForPush(journalPath)
+                    try journal.readyForPush(journalFile ?? journal.file(for: journalPath))
                 }
             } catch {
                 writeFailed(error)
@@ -620,7 +623,8 @@ public actor MatchEngine {
                     let numbering = peek { $0.numbering }
                     inputsTaken = true
                     journalBytes += try store.journal.append(
-                        inputs, first: first, seq: numbering.seq, lastTimestamp: numbering.lastTimestamp, to: journalPath)
+                        inputs, first: first, seq: numbering.seq, lastTimestamp: numbering.lastTimestamp,
+                        into: journalFile ?? store.journal.file(for: journalPath))
                     inputsTaken = false
                 }
                 // A write that failed left its lines in the journal's buffer: the retry writes

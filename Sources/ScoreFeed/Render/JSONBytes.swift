@@ -176,7 +176,7 @@ struct JSONBytes: ~Copyable {
     /// so no other number of `k` decimals reads back as `value`, and none of fewer decimals does
     /// (`k` is the fewest): that spelling is the shortest that round-trips, as `description`'s is.
     /// Returns false, writing nothing, for any other double.
-    private mutating func decimal(_ value: Double) -> Bool {
+    mutating func decimal(_ value: Double) -> Bool {
         let magnitude = abs(value)
         guard magnitude >= 1e-3, magnitude < 4e12 else { return false }
         var scale = 1.0

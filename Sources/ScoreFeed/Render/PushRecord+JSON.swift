@@ -76,7 +76,12 @@ enum JSONText {
 extension JSONBytes {
     /// Appends ``JSONText/number(_:)``'s spelling of `x`, an integer without making a string.
     mutating func number(_ x: Double) {
-        if let whole = JSONText.whole(x) { int(whole) } else { raw(JSONText.number(x)) }
+        if let whole = JSONText.whole(x) { return int(whole) }
+        // A millisecond that is not a whole second: at most three decimals, spelled without its
+        // description (``JSONBytes/decimal(_:)``: the same spelling).
+        let ms = (x * 1000).rounded() / 1000
+        if x.isFinite, ms != ms.rounded(), decimal(ms) { return }
+        raw(JSONText.number(x))
     }
 
     /// Appends `{"method":…,"path":…,"headers":{…}}`, the headers in sorted order.

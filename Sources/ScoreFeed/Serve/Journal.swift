@@ -69,33 +69,39 @@ public final class Journal: @unchecked Sendable {
         for file in files.values where file.descriptor >= 0 { close(file.descriptor) }
     }
 
-    /// One journal file's state, guarded by the journal's lock.
-    private final class File {
-        let path: String
+    /// One journal file's state, guarded by the journal's lock: what an engine holds to reach its
+    /// journal without looking its path up at every commit (``file(for:)``).
+    public final class File: @unchecked Sendable {
+        fileprivate let path: String
         /// Its descriptor, -1 while closed.
-        var descriptor: Int32 = -1
+        fileprivate var descriptor: Int32 = -1
         /// Lines not yet written, kept from write to write (no fresh buffer per line).
-        var pending = JSONBytes(capacity: 1_024)
+        fileprivate var pending = JSONBytes(capacity: 1_024)
         /// Written since its last sync.
-        var unsynced = false
+        fileprivate var unsynced = false
         /// Its last write failed and was cut back whole, its lines kept in ``pending``: a retry
         /// of the write finishes the work (``Journal/keepsFailedLines(_:)``).
-        var cutBack = false
+        fileprivate var cutBack = false
         /// Its sync failed, until ``Journal/reset(_:)``: Linux reports a failed write-back once,
         /// and a later `fdatasync` may succeed without the pages it lost, so such a file is not
         /// trusted again (its game writes a snapshot instead).
-        var syncFailed: ScoreFeedError?
+        fileprivate var syncFailed: ScoreFeedError?
         /// Its first line is a base (``Journal/begin(_:first:seq:lastTimestamp:to:)``): the file
         /// is new, and its name is durable only once its directory is synced after it.
-        var isNew = false
+        fileprivate var isNew = false
 
-        init(path: String) {
+        fileprivate init(path: String) {
             self.path = path
         }
     }
 
+    /// The journal at `path`, for the calls that take a ``File``.
+    public func file(for path: String) -> File {
+        lock.withLock { lockedFile(path) }
+    }
+
     /// The state of the journal at `path` (made at its first use).
-    private func file(_ path: String) -> File {
+    private func lockedFile(_ path: String) -> File {
         if let file = files[path] { return file }
         let file = File(path: path)
         files[path] = file
@@ -111,6 +117,15 @@ public final class Journal: @unchecked Sendable {
     public func append(
         _ inputs: [GameSession.Input], first: Int, seq: Int, lastTimestamp: Int, to path: String
     ) throws(ScoreFeedError) -> Int {
+        try append(inputs, first: first, seq: seq, lastTimestamp: lastTimestamp, into: file(for: path))
+    }
+
+    /// ``append(_:first:seq:lastTimestamp:to:)`` to the journal `file`.
+    @discardableResult
+    public func append(
+        _ inputs: [GameSession.Input], first: Int, seq: Int, lastTimestamp: Int, into file: File
+    ) throws(ScoreFeedError) -> Int {
+        let path = file.path
         let mustSync = inputs.contains {
             switch $0 {
             case .delivered, .deliveredOnLane, .endConfirmed, .givenBack, .endHeld, .endDrained: false
@@ -142,7 +157,6 @@ public final class Journal: @unchecked Sendable {
         head.byte(UInt8(ascii: " "))
         let length = head.count + bytes.count + 1
         lock.withLock {
-            let file = file(path)
             if file.pending.count == 0 { dirty.append(file) }
             file.pending.append(head)
             file.pending.append(bytes)
@@ -176,7 +190,7 @@ public final class Journal: @unchecked Sendable {
         let length = head.count + bytes.count + 1
         lock.withLock {
             reset(locked: path)
-            let file = file(path)
+            let file = lockedFile(path)
             dirty.append(file)
             file.pending.append(head)
             file.pending.append(bytes)
@@ -207,17 +221,17 @@ public final class Journal: @unchecked Sendable {
         lock.withLock { !dirty.isEmpty }
     }
 
-    /// What must come before the next push leaves (one look under the lock): lines that must be
+    /// What must come before the next push from the journal `file` leaves (one look under the lock): lines that must be
     /// synced are synced (``sync(_:)``); else buffered deliveries are handed to the kernel without
     /// waiting for the disk, enough for a delivery to outlive the process. Throws as ``sync(_:)``
     /// does.
-    public func readyForPush(_ path: String) throws(ScoreFeedError) {
+    public func readyForPush(_ file: File) throws(ScoreFeedError) {
         lock.lock()
         defer { lock.unlock() }
-        if let failed = files[path]?.syncFailed { throw failed }
-        if owesSync { return try syncLocked(path) }
+        if let failed = file.syncFailed { throw failed }
+        if owesSync { return try syncLocked(file.path) }
         guard !dirty.isEmpty else { return }
-        if let failure = Self.failure(writePending(), for: path) { throw failure }
+        if let failure = Self.failure(writePending(), for: file.path) { throw failure }
     }
 
     /// Writes every buffered line and syncs each file written to since its last sync. A file

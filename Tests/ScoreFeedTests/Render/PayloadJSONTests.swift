@@ -214,6 +214,22 @@ struct PayloadJSONTests {
         }
     }
 
+    /// A record's times (seconds, to the millisecond) are spelled as ``JSONText/number(_:)``
+    /// spells them, whole or not, rounding to a whole second or not.
+    @Test func recordTimesAreSpelledAsJSONTextDoes() {
+        var random = SeededRandom(seed: 53)
+        var values: [Double] = [0.0004, 0.0005, 1.9996, 5.0001, 1_733_085_660.25, -2.5, 1e15 + 0.5, .nan, .infinity]
+        for _ in 0..<20_000 {
+            let value = Double(random.next() % 2_000_000_000_000) / Double([1, 7, 1000, 64, 3][Int(random.next() % 5)])
+            values += [value, value.nextUp, -value]
+        }
+        for value in values {
+            var bytes = JSONBytes()
+            bytes.number(value)
+            #expect(bytes.string() == JSONText.number(value), "\(value)")
+        }
+    }
+
     /// Checksums are spelled as `String(_:radix: 16)` spells them.
     @Test(arguments: [UInt64(0), 1, 9, 10, 15, 16, 0xabc, 0x8ee8_ed49_26d3_0851, .max])
     func hexIsSpelledAsStringDoes(_ value: UInt64) {
