@@ -150,11 +150,7 @@ public final class Journal: @unchecked Sendable {
         bytes.byte(UInt8(ascii: "]"))
         // The line: `first checksum `, the checksummed part and a newline, copied once into the
         // file's buffer.
-        var head = JSONBytes(capacity: 40)
-        head.int(first)
-        head.byte(UInt8(ascii: " "))
-        head.hex(bytes.withBytes { Self.checksum($0) })
-        head.byte(UInt8(ascii: " "))
+        let head = Self.head(first: first, of: bytes)
         let length = head.count + bytes.count + 1
         lock.withLock {
             if file.pending.count == 0 { dirty.append(file) }
@@ -182,11 +178,7 @@ public final class Journal: @unchecked Sendable {
         bytes.raw(" {\"base\":")
         bytes.raw(session)
         bytes.byte(UInt8(ascii: "}"))
-        var head = JSONBytes(capacity: 40)
-        head.int(first)
-        head.byte(UInt8(ascii: " "))
-        head.hex(bytes.withBytes { Self.checksum($0) })
-        head.byte(UInt8(ascii: " "))
+        let head = Self.head(first: first, of: bytes)
         let length = head.count + bytes.count + 1
         lock.withLock {
             reset(locked: path)
@@ -408,6 +400,16 @@ public final class Journal: @unchecked Sendable {
         }
         close(fd)
         return nil
+    }
+
+    /// A line's head: `first checksum `, the checksum that of `body` (the line's checksummed part).
+    private static func head(first: Int, of body: borrowing JSONBytes) -> JSONBytes {
+        var head = JSONBytes(capacity: 40)
+        head.int(first)
+        head.byte(UInt8(ascii: " "))
+        head.hex(body.withBytes { checksum($0) })
+        head.byte(UInt8(ascii: " "))
+        return head
     }
 
     /// FNV-1a, 64 bits: enough to tell a torn line from a whole one.

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Instructions counted by valgrind's callgrind (all threads, the process's start included) for
+# `serve --clock feed --out /dev/null` on the real games as one stream (the 20 files of
+# ../shared/nba-pbp that live_side_by_side.sh streams), without and with `--state-dir` (on
+# /dev/shm when it is there), for each binary given: a count that repeats to a few hundredths of a
+# percent, where the wall clock on this host drifts by a third. valgrind 3.19 stops on
+# libdispatch's sigsuspend: a shim built here with gcc calls the system call itself.
+# usage: Tests/Figures/instruction_counts.sh <scorefeed binary>...   (needs valgrind, gcc, the real games)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+shared="$root/../shared/nba-pbp"
+command -v valgrind >/dev/null || { echo "skipped: valgrind is not installed"; exit 0; }
+[ -d "$shared" ] || { echo "skipped: the real games are absent ($shared)"; exit 0; }
+[ $# -ge 1 ] || { echo "usage: $0 <scorefeed binary>..." >&2; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cat > "$work/shim.c" <<'C'
+#define _GNU_SOURCE
+#include <signal.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+int sigsuspend(const sigset_t *mask) {
+    sigset_t copy = *mask;
+    return (int)syscall(SYS_rt_sigsuspend, &copy, 8);
+}
+C
+gcc -shared -fPIC -o "$work/shim.so" "$work/shim.c"
+"$1" stream $(ls "$shared"/playbyplay_*.json "$shared"/stats_0*.json "$shared"/ind-vs-mem-*.json) --out "$work/real.jsonl" 2>/dev/null
+base=/dev/shm; [ -w "$base" ] || base=$work
+count() {
+  local bin=$1; shift
+  rm -rf "$base/scorefeed-instructions-state"
+  LD_PRELOAD="$work/shim.so" valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" \
+    "$bin" serve --clock feed --out /dev/null "$@" <"$work/real.jsonl" >/dev/null 2>&1
+  cat "$work"/cg.out* | awk '/^summary:/ {s += $2} END {printf "%.0f", s}'
+  rm -f "$work"/cg.out* ; rm -rf "$base/scorefeed-instructions-state"
+}
+echo "the real games as one stream: $(wc -l <"$work/real.jsonl") lines"
+for bin in "$@"; do
+  none=$(count "$bin")
+  state=$(count "$bin" --state-dir "$base/scorefeed-instructions-state")
+  echo "$bin: $(python3 -c "print(f'{$none:,}')") instructions without --state-dir, $(python3 -c "print(f'{$state:,}')") with it ($(python3 -c "print(f'{$state / $none:.2f}')")x)"
+done
