@@ -213,10 +213,10 @@ public final class Journal: @unchecked Sendable {
         lock.withLock { !dirty.isEmpty }
     }
 
-    /// What must come before the next push from the journal `file` leaves (one look under the lock): lines that must be
-    /// synced are synced (``sync(_:)``); else buffered deliveries are handed to the kernel without
-    /// waiting for the disk, enough for a delivery to outlive the process. Throws as ``sync(_:)``
-    /// does.
+    /// What must come before the next push of the journal `file`'s game leaves (one look under
+    /// the lock): lines that must be synced are synced (``sync(_:)``); else buffered deliveries are
+    /// handed to the kernel without waiting for the disk, enough for a delivery to outlive the
+    /// process. Throws as ``sync(_:)`` does.
     public func readyForPush(_ file: File) throws(ScoreFeedError) {
         lock.lock()
         defer { lock.unlock() }
