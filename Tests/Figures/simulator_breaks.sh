@@ -37,7 +37,11 @@
 # (the end may go beyond the budget), every period's end settled 3 s, the last push's time
 # forgotten at a restart (the journal rebuilds it), only the first lane's timer heard (both lanes
 # see the same events), and an event's earlier version taken as a new edit (a stale edge's copy
-# is refused whole).)
+# is refused whole). Session 52: "a restored game begins its journal again" (MatchEngine's
+# isNewOnDisk always true: a journal cut, and its base not yet synced, before a snapshot is
+# durable) is missed too, also with a trial fault killing as a played game's final is taken in:
+# the window closes at the next batch's sync, and kills land at chosen times, not at chosen
+# commits. JournalTests.aNewGamesJournalStartsWithItsBaseAndNoSnapshot fails it.)
 # usage: Tests/Figures/simulator_breaks.sh [simulate options, e.g. --days 10]
 #        ONLY=<extended regex> runs the breaks whose names match it (e.g. ONLY="backlog|restart").
 set -uo pipefail
@@ -106,7 +110,7 @@ breaks=(
   "a silent game given up after an hour|Sources/ScoreFeed/Poll/FeedWatch.swift|    public static let defaultGiveUpAfter: TimeInterval = 5400|    public static let defaultGiveUpAfter: TimeInterval = 3600"
   "Android NORMAL updates that never collapse|Sources/ScoreFeed/Render/PushRenderer+Android.swift| ? nil : topic)| ? nil : nil)"
   "an end confirmed as soon as it is handed to the sink|Sources/ScoreFeed/Engine/MatchEngine.swift|                if record.event == .end { drained = await sink.pending(game: attributes.gameId) == 0 }|                if record.event == .end { drained = true }"
-  "a push that leaves before its journal is written|Sources/ScoreFeed/Serve/Journal.swift|        if owesSync { return try syncLocked(path) }\n        guard !pending.isEmpty else { return }\n        if let failure = Self.failure(writePending(), for: path) { throw failure }|        _ = path"
+  "a push that leaves before its journal is written|Sources/ScoreFeed/Serve/Journal.swift|        if owesSync { return try syncLocked(file.path) }\n        guard !dirty.isEmpty else { return }\n        if let failure = Self.failure(writePending(), for: file.path) { throw failure }|        _ = file"
   # session 33 (the full disk, SimulatedDay.diskFull)
   "a failed checkpoint tried again only with the game's next input|Sources/ScoreFeed/Engine/MatchEngine.swift|            checkpointRetry = clock.now.addingTimeInterval(Self.checkpointBackoff.delay(afterFailure: checkpointFailures, random: 0))|            _ = clock"
   "the drain not waiting for a full disk's retries|Sources/ScoreFeed/Serve/GameService+Timers.swift|                        guard let next = await engine.wakeUp, next <= giveUp else { return nil }|                        guard let next = await engine.deadline, next <= giveUp else { return nil }"
