@@ -12,7 +12,8 @@ command -v strace >/dev/null || { echo "skipped: strace is not installed"; exit 
 [ $# -ge 1 ] || { echo "usage: $0 <scorefeed binary>..." >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$1" stream $(ls "$shared"/playbyplay_*.json "$shared"/stats_0*.json "$shared"/ind-vs-mem-*.json) --out "$work/real.jsonl" 2>/dev/null
+. "$here/streams.sh"
+real_stream "$1"
 for bin in "$@"; do
   rm -rf "$work/state"
   strace -f -c -o "$work/calls" -e trace=fsync,fdatasync,rename,ftruncate,truncate,write \

@@ -26,7 +26,8 @@ int sigsuspend(const sigset_t *mask) {
 }
 C
 gcc -shared -fPIC -o "$work/shim.so" "$work/shim.c"
-"$1" stream $(ls "$shared"/playbyplay_*.json "$shared"/stats_0*.json "$shared"/ind-vs-mem-*.json) --out "$work/real.jsonl" 2>/dev/null
+. "$here/streams.sh"
+real_stream "$1"
 base=/dev/shm; [ -w "$base" ] || base=$work
 count() {
   local bin=$1; shift

@@ -8,9 +8,8 @@ make_streams() {
   for i in $(seq 1 120); do "$binary" generate --seed "$i" -o "$work/g$i.json" >/dev/null 2>&1; done
   "$binary" stream "$work"/g*.json --out "$work/generated.jsonl" 2>/dev/null
   streams=(generated)
-  local shared="$root/../shared/nba-pbp" real=()
-  if [ -d "$shared" ]; then
-    "$binary" stream $(ls "$shared"/playbyplay_*.json "$shared"/stats_0*.json "$shared"/ind-vs-mem-*.json) --out "$work/real.jsonl" 2>/dev/null
+  local real=()
+  if real_stream "$binary"; then
     streams+=(real)
     real=("$work/real.jsonl")
   fi
@@ -18,4 +17,12 @@ make_streams() {
     python3 "$here/hostile_lines.py" "$seed" "$work/generated.jsonl" "${real[@]}" > "$work/hostile$seed.jsonl"
     streams+=("hostile$seed")
   done
+}
+
+# `real_stream <binary>` writes the real games of ../shared as one stream, "$work/real.jsonl" (the
+# 20 files: each game's play-by-play, stats and ind-vs-mem feeds); fails when the folder is absent.
+real_stream() {
+  local shared="$root/../shared/nba-pbp"
+  [ -d "$shared" ] || return 1
+  "$1" stream $(ls "$shared"/playbyplay_*.json "$shared"/stats_0*.json "$shared"/ind-vs-mem-*.json) --out "$work/real.jsonl" 2>/dev/null
 }

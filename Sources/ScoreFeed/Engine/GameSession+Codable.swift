@@ -129,12 +129,12 @@ extension GameSession: Codable {
     /// (``Journal/begin(_:first:seq:lastTimestamp:to:)``) and that has no snapshot yet.
     public static func read(_ data: Data?, journal: Data? = nil, file: String) throws(ScoreFeedError) -> GameSession {
         let reading = journal.flatMap { $0.isEmpty ? nil : Journal.read($0) }
+        // What holds the game: the snapshot, or the journal's base.
+        let holder = data == nil ? CheckpointStore.journalURL(of: URL(fileURLWithPath: file)).path : file
         guard let snapshot = data ?? reading?.base else {
-            throw ScoreFeedError(
-                .invalidValue, "no snapshot, and the journal does not start with the game's base",
-                at: .init(file: CheckpointStore.journalURL(of: URL(fileURLWithPath: file)).path))
+            throw ScoreFeedError(.invalidValue, "no snapshot, and the journal does not start with the game's base", at: .init(file: holder))
         }
-        var session = try decode(snapshot, file: data == nil ? CheckpointStore.journalURL(of: URL(fileURLWithPath: file)).path : file)
+        var session = try decode(snapshot, file: holder)
         if let reading { try session.replay(reading, file: file) }
         return session
     }

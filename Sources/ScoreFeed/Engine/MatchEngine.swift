@@ -28,10 +28,9 @@ public actor MatchEngine {
     /// first commit writes one, so the journal after it holds only inputs made under this run's
     /// options), its size, and the journal's bytes since.
     private var snapshotted = false
-    /// The game's journal file and snapshot file (made once: building a path is not free).
+    /// The game's journal file (made once: building the path is not free).
     private let journalPath: String
-    private let snapshotPath: String
-    /// The game's journal, reached without looking its path up at each commit.
+    /// The game's journal, reached without looking its path up at each commit (with a store).
     private let journalFile: Journal.File?
     /// A clean exit's compaction (``compact()``): the checkpoint becomes one snapshot file.
     private var compacting = false
@@ -116,7 +115,6 @@ public actor MatchEngine {
         self.session.recordsInputs = checkpoints != nil
         store = checkpoints
         journalPath = checkpoints?.journalURL(for: session.attributes.gameId).path ?? ""
-        snapshotPath = checkpoints?.url(for: session.attributes.gameId).path ?? ""
         journalFile = checkpoints.map { [journalPath] in $0.journal.file(for: journalPath) }
     }
 
@@ -494,10 +492,10 @@ public actor MatchEngine {
         if channelOnly, request == nil { return false }
         let next = request == nil ? peek { $0.nextLaneOutput } : nil
         let output = next?.output
-        if let journal = store?.journal {
+        if let journal = store?.journal, let journalFile {
             do {
                 try MetricsRecorder.measure(metrics) { () throws(ScoreFeedError) in
-                    try journal.readyForPush(journalFile ?? journal.file(for: journalPath))
+                    try journal.readyForPush(journalFile)
                 }
             } catch {
                 writeFailed(error)
@@ -597,7 +595,7 @@ public actor MatchEngine {
     /// `retrying`: a call that tries a failed write again now (``flush(holdingPushes:)``,
     /// ``tick(holdingPushes:)``), not waiting for ``checkpointRetry``.
     private func commit(retrying: Bool = false) {
-        guard let store else { return }
+        guard let store, let journalFile else { return }
         // While a write is failing, an input's commit waits for the retry (or a call that asks for
         // one): a try may encode the whole game (when a snapshot failed), its outbox growing
         // meanwhile, and the session keeps every input it has not written until a try succeeds.
@@ -624,13 +622,13 @@ public actor MatchEngine {
                     inputsTaken = true
                     journalBytes += try store.journal.append(
                         inputs, first: first, seq: numbering.seq, lastTimestamp: numbering.lastTimestamp,
-                        into: journalFile ?? store.journal.file(for: journalPath))
+                        into: journalFile)
                     inputsTaken = false
                 }
                 // A write that failed left its lines in the journal's buffer: the retry writes
                 // them, so a full disk costs a write per try, not the whole game encoded.
                 if checkpointFailure != nil { try store.journal.sync(journalPath) }
-            } else if !compacting, isNewOnDisk() {
+            } else if !compacting, store.holdsNothing(for: attributes.gameId) {
                 // A game with nothing on disk yet starts its journal with its base: durable with
                 // the batch's other lines, at no cost of its own.
                 _ = session.takeUnjournaled()
@@ -668,17 +666,6 @@ public actor MatchEngine {
         } catch {
             throw ScoreFeedError(.io, "cannot encode the checkpoint of game \(attributes.gameId): \(error)")
         }
-    }
-
-    /// Whether the game has neither a snapshot (read or put aside) nor journal lines on disk (a
-    /// new game's first commit): its journal may start with its base (``Journal/begin(_:first:seq:lastTimestamp:to:)``).
-    /// A game with either writes a snapshot first: cutting its journal before the snapshot is
-    /// durable would lose what the journal held.
-    private func isNewOnDisk() -> Bool {
-        // (A snapshot put aside as unreadable owns the journal beside it: CheckpointStore.readAll.)
-        guard access(snapshotPath, F_OK) != 0, access(snapshotPath + ".unreadable", F_OK) != 0 else { return false }
-        var status = stat()
-        return stat(journalPath, &status) != 0 || status.st_size == 0
     }
 
     /// Keeps `error` as the checkpoint's failure; the retry (``commit(retrying:)``, on a backoff)

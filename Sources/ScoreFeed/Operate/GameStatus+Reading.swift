@@ -28,8 +28,8 @@ extension GameStatus {
                 directory.problems.append("\(oversized.path): larger than \(largestFile >> 20) MB; not read")
                 continue
             }
-            guard entry.data != nil || (entry.journalOnly && entry.journal != nil) else {
-                directory.problems.append("\(entry.journalOnly ? CheckpointStore.journalURL(of: entry.file).path : file): cannot read the file")
+            guard entry.isReadable else {
+                directory.problems.append("\(entry.holder.path): cannot read the file")
                 continue
             }
             do {

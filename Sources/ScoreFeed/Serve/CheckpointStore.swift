@@ -118,6 +118,23 @@ public struct CheckpointStore: Sendable {
         /// The game has no snapshot yet: its journal starts with its base
         /// (``Journal/begin(_:first:seq:lastTimestamp:to:)``), and ``file`` does not exist.
         public var journalOnly = false
+
+        /// Whether there is a checkpoint to read: a snapshot's bytes, or a journal holding a base.
+        public var isReadable: Bool { data != nil || (journalOnly && journal != nil) }
+
+        /// The file that holds the game's checkpoint: its snapshot, or its journal when it has none yet.
+        public var holder: URL { journalOnly ? CheckpointStore.journalURL(of: file) : file }
+    }
+
+    /// Whether `game` has nothing on disk: no snapshot, none put aside as unreadable (it owns the
+    /// journal beside it), and no journal lines. A new game's journal may then start with its base
+    /// (``Journal/begin(_:first:seq:lastTimestamp:to:)``); any other writes a snapshot first, as
+    /// cutting its journal before the snapshot is durable would lose what the journal held.
+    public func holdsNothing(for game: String) -> Bool {
+        let snapshot = url(for: game).path
+        guard access(snapshot, F_OK) != 0, access(snapshot + ".unreadable", F_OK) != 0 else { return false }
+        var status = stat()
+        return stat(journalURL(for: game).path, &status) != 0 || status.st_size == 0
     }
 
     /// A snapshot put aside as unreadable (`game-….json.unreadable`), with the snapshot file it

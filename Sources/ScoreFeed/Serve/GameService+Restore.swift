@@ -29,19 +29,16 @@ extension GameService {
             let place = ScoreFeedError.Location(file: entry.file.path)
             var session: GameSession
             do {
-                guard entry.data != nil || (entry.journalOnly && entry.journal != nil) else {
-                    throw ScoreFeedError(.io, "cannot read the file", at: entry.journalOnly ? .init(file: CheckpointStore.journalURL(of: entry.file).path) : place)
-                }
+                guard entry.isReadable else { throw ScoreFeedError(.io, "cannot read the file", at: .init(file: entry.holder.path)) }
                 session = try GameSession.read(entry.data, journal: entry.journal, file: entry.file.path)
                 try GameID.check(session.attributes.gameId, "its game id", at: place)
             } catch {
                 var problem = error as? ScoreFeedError ?? ScoreFeedError(.invalidValue, "\(error)", at: place)
                 // (A game with no snapshot yet puts its journal aside: read again at every start, it
                 // would be a problem each time.)
-                let unreadable = entry.journalOnly ? CheckpointStore.journalURL(of: entry.file) : entry.file
-                let aside = unreadable.appendingPathExtension("unreadable")
+                let aside = entry.holder.appendingPathExtension("unreadable")
                 try? FileManager.default.removeItem(at: aside)
-                let kept = (try? FileManager.default.moveItem(at: unreadable, to: aside)) != nil
+                let kept = (try? FileManager.default.moveItem(at: entry.holder, to: aside)) != nil
                 let numbering = LostNumbering(entry.data, journal: entry.journal)
                 problem.message = "cannot use the checkpoint (\(problem.message)); its game starts afresh when its events come, "
                     + "with its priority-10 budget counted as spent for an hour and \(numbering.explained)"

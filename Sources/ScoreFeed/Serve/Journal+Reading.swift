@@ -58,11 +58,8 @@ extension Journal {
     public static func highestNumbering(_ data: Data) -> (seq: Int, lastTimestamp: Int)? {
         var highest: (seq: Int, lastTimestamp: Int)?
         for range in pieces(of: data) {
-            let line = data[range]
-            guard checksumHolds(line) else { continue }
-            let body = line.split(separator: 0x20, maxSplits: 4, omittingEmptySubsequences: false)
-            guard body.count >= 4, let seq = Int(String(decoding: body[2], as: UTF8.self)),
-                  let lastTimestamp = Int(String(decoding: body[3], as: UTF8.self)), seq >= highest?.seq ?? Int.min
+            guard let (_, body) = checksummed(data[range]), let (seq, lastTimestamp, _) = numbering(body),
+                  seq >= highest?.seq ?? Int.min
             else { continue }
             highest = (seq, max(lastTimestamp, highest?.lastTimestamp ?? Int.min))
         }
@@ -93,24 +90,35 @@ extension Journal {
 
     /// Whether `line`'s checksum holds: it was written whole.
     private static func checksumHolds(_ line: Data.SubSequence) -> Bool {
+        checksummed(line) != nil
+    }
+
+    /// A whole line's first field (its first input's number) and its checksummed part; nil when
+    /// its checksum does not hold.
+    private static func checksummed(_ line: Data.SubSequence) -> (first: Data.SubSequence, body: Data.SubSequence)? {
         let head = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
-        guard head.count == 3, let sum = UInt64(String(decoding: head[1], as: UTF8.self), radix: 16) else { return false }
-        return checksum(head[2]) == sum
+        guard head.count == 3, let sum = UInt64(String(decoding: head[1], as: UTF8.self), radix: 16), checksum(head[2]) == sum
+        else { return nil }
+        return (head[0], head[2])
+    }
+
+    /// A checksummed part's numbering (the renderer's `seq` and last timestamp) and what follows it.
+    private static func numbering(_ body: Data.SubSequence) -> (seq: Int, lastTimestamp: Int, rest: Data.SubSequence)? {
+        let fields = body.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
+        guard fields.count == 3, let seq = Int(String(decoding: fields[0], as: UTF8.self)),
+              let lastTimestamp = Int(String(decoding: fields[1], as: UTF8.self))
+        else { return nil }
+        return (seq, lastTimestamp, fields[2])
     }
 
     private static func parse(
         _ line: Data.SubSequence
     ) -> (first: Int, seq: Int, lastTimestamp: Int, inputs: [GameSession.Input], base: Data?)? {
-        let head = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
-        guard head.count == 3, let first = Int(String(decoding: head[0], as: UTF8.self)),
-              let sum = UInt64(String(decoding: head[1], as: UTF8.self), radix: 16), checksum(head[2]) == sum
+        guard let (firstText, body) = checksummed(line), let first = Int(String(decoding: firstText, as: UTF8.self)),
+              let (seq, lastTimestamp, rest) = numbering(body)
         else { return nil }
-        let body = head[2].split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
-        guard body.count == 3, let seq = Int(String(decoding: body[0], as: UTF8.self)),
-              let lastTimestamp = Int(String(decoding: body[1], as: UTF8.self))
-        else { return nil }
-        if let base = base(body[2]) { return (first, seq, lastTimestamp, [], base) }
-        guard let inputs = inputs(body[2]) else { return nil }
+        if let base = base(rest) { return (first, seq, lastTimestamp, [], base) }
+        guard let inputs = inputs(rest) else { return nil }
         return (first, seq, lastTimestamp, inputs, nil)
     }
 

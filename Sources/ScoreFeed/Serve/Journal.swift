@@ -181,8 +181,9 @@ public final class Journal: @unchecked Sendable {
         let head = Self.head(first: first, of: bytes)
         let length = head.count + bytes.count + 1
         lock.withLock {
-            reset(locked: path)
+            // (The file on disk is empty or absent: its state alone is forgotten, nothing is cut.)
             let file = lockedFile(path)
+            forget(file)
             dirty.append(file)
             file.pending.append(head)
             file.pending.append(bytes)
@@ -260,10 +261,9 @@ public final class Journal: @unchecked Sendable {
         // A new file's name is durable once its directory is synced too (once for all of them);
         // until it is, its game's pushes wait, and the next sync tries again.
         if !newFiles.isEmpty {
-            let (named, waiting) = (newFiles.filter { !$0.unsynced }, newFiles.filter(\.unsynced))
-            newFiles = waiting
-            for directory in Set(named.map { ($0.path as NSString).deletingLastPathComponent }).sorted() {
-                let files = named.filter { ($0.path as NSString).deletingLastPathComponent == directory }
+            let named = Dictionary(grouping: newFiles.filter { !$0.unsynced }) { ($0.path as NSString).deletingLastPathComponent }
+            newFiles.removeAll { !$0.unsynced }
+            for (directory, files) in named.sorted(by: { $0.key < $1.key }) {
                 if let failure = Self.syncDirectory(directory) {
                     for file in files { failures[file.path] = failure }
                     newFiles += files
@@ -323,14 +323,15 @@ public final class Journal: @unchecked Sendable {
     /// Empties the journal at `path` (its inputs are in a snapshot written durably before):
     /// buffered lines are dropped and the file is cut to nothing.
     public func reset(_ path: String) {
-        lock.withLock { reset(locked: path) }
+        lock.withLock {
+            let file = files[path]
+            if let file { forget(file) }
+            if let fd = file?.descriptor, fd >= 0 { _ = ftruncate(fd, 0) } else { _ = truncate(path, 0) }
+        }
     }
 
-    private func reset(locked path: String) {
-        guard let file = files[path] else {
-            _ = truncate(path, 0)
-            return
-        }
+    /// Drops what the journal holds of `file`: its buffered lines, and what waits on it.
+    private func forget(_ file: File) {
         if file.pending.count > 0 {
             file.pending.removeAll(keepingAtMost: 16_384)
             dirty.removeAll { $0 === file }
@@ -347,11 +348,6 @@ public final class Journal: @unchecked Sendable {
         if file.syncFailed != nil {
             file.syncFailed = nil
             failedSyncs.removeAll { $0 === file }
-        }
-        if file.descriptor >= 0 {
-            _ = ftruncate(file.descriptor, 0)
-        } else {
-            _ = truncate(path, 0)
         }
     }
 

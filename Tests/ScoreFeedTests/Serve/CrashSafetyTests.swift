@@ -168,7 +168,7 @@ struct CrashSafetyTests {
     static func firstUnapplied(_ events: [(game: String, seq: Int)], headers: Int, state: URL) throws -> Int {
         var applied: [String: Set<Int>] = [:]
         for entry in try CheckpointStore(directory: state).readAll() {
-            guard entry.data != nil || entry.journalOnly else { continue }
+            guard entry.isReadable else { continue }
             let session = try GameSession.restore(entry.data, journal: entry.journal, file: entry.file.path)
             applied[session.attributes.gameId] = Set(session.fold.validator.applied.keys)
         }
