@@ -21,10 +21,16 @@ public struct CheckpointStore: Sendable {
     /// (``SimulatedDay/diskFull``); nil: the disk as it is.
     public typealias FullDisk = @Sendable () -> Bool
 
-    public init(directory: URL, fullDisk: FullDisk? = nil) throws(ScoreFeedError) {
+    /// Called just before each change to the directory that a crash would leave behind (a
+    /// journal's lines handed to the kernel, a journal cut, a snapshot's bytes, its rename): where
+    /// the simulator kills an instance in the middle of a commit or a delivery
+    /// (``SimulatedDay/Restart/atDiskStep``); nil live.
+    public typealias DiskStep = @Sendable () -> Void
+
+    public init(directory: URL, fullDisk: FullDisk? = nil, diskStep: DiskStep? = nil) throws(ScoreFeedError) {
         self.directory = directory
         directoryPath = directory.path
-        journal = Journal(fullDisk: fullDisk)
+        journal = Journal(fullDisk: fullDisk, diskStep: diskStep)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -92,10 +98,14 @@ public struct CheckpointStore: Sendable {
             unlink(temporaryPath)
             throw error
         }
+        journal.diskStep?()
         var failure = journal.fullDisk?() == true ? ENOSPC : data.withUnsafeBytes { FileWrite.all($0, to: fd).failure }
         if failure == 0, fsync(fd) != 0 { failure = errno }
         close(fd)
-        if failure == 0, rename(temporaryPath, targetPath) != 0 { failure = errno }
+        if failure == 0 {
+            journal.diskStep?()
+            if rename(temporaryPath, targetPath) != 0 { failure = errno }
+        }
         guard failure == 0 else {
             // A temporary file left on a full disk holds space the next write needs.
             unlink(temporaryPath)

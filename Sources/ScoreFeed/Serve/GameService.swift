@@ -35,6 +35,9 @@ public actor GameService {
         /// When the state directory's disk is full (``CheckpointStore/FullDisk``): the simulator's;
         /// nil live.
         public var fullDisk: CheckpointStore.FullDisk?
+        /// Told of each change to the state directory a crash would leave
+        /// (``CheckpointStore/DiskStep``): the simulator's, to kill inside a commit; nil live.
+        public var diskStep: CheckpointStore.DiskStep?
         /// Broadcast mode with a channel per game (``PushRenderer/Mode/broadcastPerGame``): where
         /// each game's channel comes from, the cap, and what to do with channels no game owns.
         public var channels: ChannelManagement
@@ -160,7 +163,7 @@ public actor GameService {
         self.sink = sink
         self.report = report
         state = ServiceState(board: ChannelBoard(perGame: options.perGameChannels, management: options.channels))
-        store = try options.stateDirectory.map { url throws(ScoreFeedError) in try CheckpointStore(directory: url, fullDisk: options.fullDisk) }
+        store = try options.stateDirectory.map { url throws(ScoreFeedError) in try CheckpointStore(directory: url, fullDisk: options.fullDisk, diskStep: options.diskStep) }
         identity = try store?.identity() ?? UUID().uuidString
     }
 

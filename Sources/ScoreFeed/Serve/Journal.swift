@@ -59,10 +59,14 @@ public final class Journal: @unchecked Sendable {
     /// While it says so, every write fails as on a full disk (``CheckpointStore/FullDisk``): the
     /// journals' and their store's snapshots'.
     let fullDisk: CheckpointStore.FullDisk?
+    /// Called before each change a crash would leave (``CheckpointStore/DiskStep``): a journal's
+    /// lines handed to the kernel, a journal cut; and its store's snapshots' bytes and renames.
+    let diskStep: CheckpointStore.DiskStep?
 
-    public init(maxOpenFiles: Int = 256, fullDisk: CheckpointStore.FullDisk? = nil) {
+    public init(maxOpenFiles: Int = 256, fullDisk: CheckpointStore.FullDisk? = nil, diskStep: CheckpointStore.DiskStep? = nil) {
         self.maxOpenFiles = max(1, maxOpenFiles)
         self.fullDisk = fullDisk
+        self.diskStep = diskStep
     }
 
     deinit {
@@ -299,6 +303,7 @@ public final class Journal: @unchecked Sendable {
                 dirty.append(file)
                 continue
             }
+            diskStep?()
             let (count, failure) = fullDisk?() == true ? (0, ENOSPC) : file.pending.withBytes { FileWrite.all($0, to: fd) }
             guard failure == 0 else {
                 // The part that went in is cut off again (appended: it ends the file); only a file
@@ -326,6 +331,7 @@ public final class Journal: @unchecked Sendable {
         lock.withLock {
             let file = files[path]
             if let file { forget(file) }
+            diskStep?()
             if let fd = file?.descriptor, fd >= 0 { _ = ftruncate(fd, 0) } else { _ = truncate(path, 0) }
         }
     }

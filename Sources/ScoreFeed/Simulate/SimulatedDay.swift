@@ -211,13 +211,22 @@ public struct SimulatedDay: Sendable {
         /// disk): that game starts afresh, as after a lost state directory, and knows it was lost
         /// (its hour's priority-10 budget counted as spent, its numbering past the lost file's).
         public var damagedCheckpoint = false
+        /// The kill waits from ``at`` for this change to the state directory (counted from 0: a
+        /// journal's lines handed to the kernel, a journal cut, a snapshot's bytes or its rename)
+        /// and lands just before it, inside the commit or delivery that makes it
+        /// (``DiskStepKill``); nil: at ``at``, between two steps of the work.
+        public var atDiskStep: Int?
 
-        public init(at: Date, downFor: TimeInterval = 5, lostState: Bool = false, tornJournal: Bool = false, damagedCheckpoint: Bool = false) {
+        public init(
+            at: Date, downFor: TimeInterval = 5, lostState: Bool = false, tornJournal: Bool = false, damagedCheckpoint: Bool = false,
+            atDiskStep: Int? = nil
+        ) {
             self.at = at
             self.downFor = downFor
             self.lostState = lostState
             self.tornJournal = tornJournal
             self.damagedCheckpoint = damagedCheckpoint
+            self.atDiskStep = atDiskStep
         }
     }
 
@@ -422,6 +431,10 @@ public struct SimulatedDay: Sendable {
         // Drawn apart, so the other draws stay as they were.
         var damage = SeededRandom(seed: daySeed ^ 0xDA4A_6ED5)
         for index in restarts.indices where !restarts[index].lostState { restarts[index].damagedCheckpoint = damage.chance(1.0 / 6) }
+        // One kill in two lands inside a change to the disk, one of the next dozen after its
+        // moment (a kill at a moment lands between two jobs). Drawn apart too.
+        var midWrite = SeededRandom(seed: daySeed ^ 0xD15C_5EED)
+        for index in restarts.indices where midWrite.chance(0.5) { restarts[index].atDiskStep = midWrite.int(in: 0...11) }
         self.restarts = restarts.sorted { $0.at < $1.at }
         var sink = SinkFaults()
         if random.chance(0.3) {
@@ -565,6 +578,7 @@ public struct SimulatedDay: Sendable {
             if restart.lostState { count("lost state dir") }
             if restart.tornJournal { count("torn journal") }
             if restart.damagedCheckpoint { count("damaged checkpoint") }
+            if restart.atDiskStep != nil { count("kill -9 waiting for a write") }
         }
         count("full disk", diskFull.count)
         count("sink outage", sink.failing.count)

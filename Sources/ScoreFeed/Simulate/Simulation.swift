@@ -42,6 +42,8 @@ public enum Simulation {
         public var damagedCheckpoints: [[String]]
         /// Jobs the day's instances ran (``SimulationExecutor/run(on:until:jobs:shuffling:steps:killed:_:)``).
         public var steps: Int
+        /// Kills that landed inside a change to the disk (``SimulatedDay/Restart/atDiskStep``).
+        public var killsInsideWrites = 0
     }
 
     /// One thing a poller told (``LivePoller/Report``), and when.
@@ -67,6 +69,8 @@ public enum Simulation {
     /// tasks ready at one instant run in a seeded order of the day's (``SimulationExecutor``), not
     /// in the order they became ready.
     public static func run(_ day: SimulatedDay, stateRoot root: URL, moment: TimeInterval = defaultMoment, shuffled: Bool = true) -> Outcome {
+        // (Its kills' moments as they came: a kill at a step of the disk comes at that step.)
+        var day = day
         // A directory of its own: runs of the same day side by side never share one.
         let name = "day-\(day.seed)-\(day.index)-\(day.platformName)-\(day.mode == .token ? "token" : "broadcast")-\(UUID().uuidString)"
         let base = root.appendingPathComponent(name)
@@ -83,6 +87,7 @@ public enum Simulation {
         let metrics = MetricsRecorder()
         var from = day.start
         var steps = 0
+        var killsInsideWrites = 0
         var stops: [SimulatedDay.Restart?] = day.restarts.map { $0 } + [nil]
         // Runs put in before a planned stop (below).
         var runsAgain = 0
@@ -127,20 +132,27 @@ public enum Simulation {
                 copy(directory, to: next, tearing: tearing)
                 if stop.damagedCheckpoint, let game = damage(next, of: day.games.map(\.game.id), choosing: jitter) { handedDamaged = [game] }
             }
-            let ending = SimulationExecutor.run(
-                on: clock, until: limit, jobs: random.below(40), shuffling: shuffled ? jitter ^ 0x5DEE_CE66_D1CE_5EED : nil, steps: &steps, killed: {
+            let kill = { [directory] in
                 sender.cutOff()
                 if let stop { handOver(stop, tearing: stop.tornJournal ? jitter : nil) }
                 // Killed: nothing it writes from now on lands anywhere (its shutdown still runs,
                 // as the work must end, but finds no directory and encodes no snapshot).
                 try? FileManager.default.removeItem(at: directory)
-            }) { [clock, directory] in
+            }
+            // A kill inside a change to the disk: from the stop's moment, at its chosen step.
+            let diskKill = stop.flatMap { stop in stop.atDiskStep.map { DiskStepKill(from: stop.at, step: $0, clock: clock, kill: kill) } }
+            let ending = SimulationExecutor.run(
+                on: clock, until: limit, jobs: random.below(40), shuffling: shuffled ? jitter ^ 0x5DEE_CE66_D1CE_5EED : nil, steps: &steps,
+                atDiskStep: diskKill, killed: kill
+            ) { [clock, directory, day] in
                 await runInstance(
                     day, started: started, clock: clock, state: directory, cdn: cdn, sender: sender, seed: jitter, metrics: metrics,
+                    diskStep: diskKill.map { diskKill in { @Sendable in diskKill.diskStep() } },
                     report: { report in told.add(Told(instance: instance, at: clock.now, report: report)) },
                     restoredCheck: { lost in told.restored(lost.map { "instance \(instance): \($0)" }) },
                     inputEnded: { told.inputEnded(instance, at: clock.now) })
             }
+            if diskKill?.firedAt != nil { killsInsideWrites += 1 }
             instances.append(Instance(
                 started: started, lostStateBefore: handedEmpty, lostGamesBefore: damagedHere,
                 killedBefore: killed))
@@ -197,10 +209,12 @@ public enum Simulation {
                 handedEmpty = stop.lostState
                 directory = next
                 continue
-            case .timedOut:
+            case .timedOut(_, let at):
                 if stop == nil { violations.append("the day did not finish within \(Int(dayLimit / 3600)) h of its start") }
-                from = limit.addingTimeInterval(stop?.downFor ?? 0)
-                killed = stop?.at
+                // A kill that waited for a step of the disk came when it came: the checks know it then.
+                if let stop, at != stop.at, let index = day.restarts.firstIndex(of: stop) { day.restarts[index].at = at }
+                from = at.addingTimeInterval(stop?.downFor ?? 0)
+                killed = stop.map { _ in at }
                 handedEmpty = stop?.lostState ?? false
                 directory = next
                 continue
@@ -208,7 +222,8 @@ public enum Simulation {
                 sender.cutOff()
                 violations.append("instance \(instance) spun at \(at.timeIntervalSince(day.start)) s: \(SimulationExecutor.maxJobsPerMoment) steps without time moving (a loop that never waits)")
             case .stuck(let at):
-                violations.append("instance \(instance) got stuck at \(at.timeIntervalSince(day.start)) s: every task waits for something that never comes")
+                let dying = diskKill?.firedAt.map { " (killed inside a write at \($0.timeIntervalSince(day.start)) s)" } ?? ""
+                violations.append("instance \(instance) got stuck at \(at.timeIntervalSince(day.start)) s\(dying): every task waits for something that never comes")
             }
             break
         }
@@ -262,9 +277,12 @@ public enum Simulation {
         if !violations.isEmpty {
             // What the day's instances went through, for whoever reads the failure.
             let restarts = day.restarts.map {
-                "+\(Int($0.at.timeIntervalSince(day.start))) s\($0.lostState ? " state lost" : "")\($0.tornJournal ? " torn" : "")\($0.damagedCheckpoint ? " checkpoint damaged" : "")"
+                "+\(Int($0.at.timeIntervalSince(day.start))) s\($0.atDiskStep.map { " at write \($0)" } ?? "")\($0.lostState ? " state lost" : "")\($0.tornJournal ? " torn" : "")\($0.damagedCheckpoint ? " checkpoint damaged" : "")"
             }
-            violations.append("(instances started \(instances.count); kills \(restarts.isEmpty ? "none" : restarts.joined(separator: ", ")))")
+            let down = day.sink.failing.map { "+\(Int($0.lowerBound.timeIntervalSince(day.start)))–\(Int($0.upperBound.timeIntervalSince(day.start))) s" }
+            violations.append(
+                "(instances started \(instances.count); kills \(restarts.isEmpty ? "none" : restarts.joined(separator: ", "))"
+                    + "\(down.isEmpty ? "" : "; sender down \(down.joined(separator: ", "))")\(day.sink.slowest > 0 ? "; sender's slowest answer \(Int(day.sink.slowest)) s" : ""))")
         }
         return Outcome(
             day: day.index, seed: day.seed, mode: day.mode, platforms: day.platforms, games: day.games.count,
@@ -272,7 +290,7 @@ public enum Simulation {
             pushes: sender.records.count,
             instances: instances.count, simulatedSeconds: clock.now.timeIntervalSince(day.start), answers: cdn.answers,
             reports: told.all, channelsMade: sender.channelsMade, instanceStarts: instances.map(\.started),
-            damagedCheckpoints: instances.map { $0.lostGamesBefore.sorted() }, steps: steps)
+            damagedCheckpoints: instances.map { $0.lostGamesBefore.sorted() }, steps: steps, killsInsideWrites: killsInsideWrites)
     }
 
     /// The iOS lane's booked priority 10s of each game in `directory` (``SimulationInvariants/checkBooked()``).
@@ -349,7 +367,8 @@ public enum Simulation {
     /// (pollers for `poll` games, the input lines of `serve` games) until they are over.
     static func runInstance(
         _ day: SimulatedDay, started: Date, clock: SimulatedClock, state: URL, cdn: SimulatedCDN, sender: SimulatedSender,
-        seed: UInt64, metrics: MetricsRecorder, report: @escaping @Sendable (LivePoller.Report) -> Void, restoredCheck: @Sendable (_ lost: String?) -> Void = { _ in },
+        seed: UInt64, metrics: MetricsRecorder, diskStep: CheckpointStore.DiskStep? = nil,
+        report: @escaping @Sendable (LivePoller.Report) -> Void, restoredCheck: @Sendable (_ lost: String?) -> Void = { _ in },
         inputEnded: @escaping @Sendable () -> Void = {}
     ) async {
         let random = Jitter(seed: seed)
@@ -378,6 +397,7 @@ public enum Simulation {
             options.otherLanes = otherLanes
             let full = day.diskFull
             if !full.isEmpty { options.fullDisk = { [clock] in full.contains { $0.contains(clock.now) } } }
+            options.diskStep = diskStep
             service = try GameService(options: options, sink: sink)
             let durable = Self.durableInputs(in: state)
             for (game, restored) in try await service.restore().inputs {

@@ -40,7 +40,8 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
         /// No job could run, no task slept on the clock, and the work had not returned: it waits
         /// for something that will never come.
         case stuck(at: Date)
-        /// The clock reached `limit` first: the work was killed there, then ran to its end.
+        /// The clock reached `limit` first: the work was killed there (or at the disk step it
+        /// waited for after it, ``DiskStepKill``), then ran to its end.
         case timedOut(Value, at: Date)
         /// ``maxJobsPerMoment`` jobs ran without time moving: a loop that never waits. The work
         /// is abandoned where it stands.
@@ -68,9 +69,14 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
     /// ``run(on:until:jobs:shuffling:killed:_:)`` that adds to `steps` the jobs it ran: the
     /// simulation's unit of work (a task resumed, an actor entered or left), a figure of what a
     /// day costs that no host's noise moves.
+    ///
+    /// `atDiskStep`: the work is not killed at `limit` but runs on until the kill fires inside
+    /// a change to the disk (the kill does what `killed` does), or, when none comes within its
+    /// wait, at the wait's end, as at `limit`.
     public static func run<Value: Sendable>(
         on clock: SimulatedClock, until limit: Date = .distantFuture, jobs: Int = 0, shuffling seed: UInt64? = nil,
-        steps: inout Int, killed: () -> Void = {}, _ work: @escaping @Sendable () async -> Value
+        steps: inout Int, atDiskStep diskKill: DiskStepKill? = nil, killed: () -> Void = {},
+        _ work: @escaping @Sendable () async -> Value
     ) -> Ending<Value> {
         let executor = SimulationExecutor(shuffling: seed)
         defer { steps += executor.ran }
@@ -78,26 +84,39 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
         let task = Task(executorPreference: executor) {
             result.value = await work()
         }
-        var cancelled = false
+        // The kill's latest moment, and when it came.
+        let deadline = diskKill.map { limit.addingTimeInterval($0.within) } ?? limit
+        var killedAt: Date?
         while true {
             guard executor.runUntilIdle() else { return .spinning(at: clock.now) }
-            if let value = result.value { return cancelled ? .timedOut(value, at: limit) : .finished(value) }
+            // Killed inside a step: what the work did since went nowhere; now it winds down.
+            if killedAt == nil, let fired = diskKill?.firedAt {
+                killedAt = fired
+                task.cancel()
+                continue
+            }
+            if let value = result.value { return killedAt.map { .timedOut(value, at: $0) } ?? .finished(value) }
             let next = clock.nextDeadline
-            if !cancelled, next.map({ $0 > limit }) ?? true, limit < .distantFuture {
-                clock.advance(to: limit)
+            if killedAt == nil, next.map({ $0 > deadline }) ?? true, limit < .distantFuture {
+                clock.advance(to: deadline)
                 var ran = 0
-                while ran < jobs, let job = executor.next() {
+                while ran < jobs, diskKill?.firedAt == nil, let job = executor.next() {
                     job.runSynchronously(on: executor.asUnownedTaskExecutor())
                     ran += 1
                 }
                 executor.ran += ran
-                killed()
-                cancelled = true
+                if let fired = diskKill?.firedAt {
+                    killedAt = fired
+                } else {
+                    diskKill?.disarm()
+                    killed()
+                    killedAt = deadline
+                }
                 task.cancel()
                 continue
             }
             // Nothing can run and nothing sleeps; or, killed, it keeps sleeping for days.
-            guard let next, !(cancelled && next > limit.addingTimeInterval(2 * 86_400)) else { return .stuck(at: clock.now) }
+            guard let next, !(killedAt != nil && next > deadline.addingTimeInterval(2 * 86_400)) else { return .stuck(at: clock.now) }
             clock.advance(to: next)
         }
     }

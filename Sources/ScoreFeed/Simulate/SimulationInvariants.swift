@@ -570,8 +570,12 @@ public struct SimulationInvariants {
             // queue, in memory, and was lost with the instance (updates are not kept), while the
             // copy, handed as it died, was not yet in the checkpoint and went from the next
             // instance's outbox (seed 6, day 133: the sender down, the priority 10 failed twice).
+            // So too when the queue was stuck behind an earlier push of the game that failed and
+            // was never delivered: the priority 10 waited behind it, untried (seed 1, day 8: the
+            // kill inside the write of the copy's delivery, the sender down).
+            let triedHere = tried[plan.game.id] ?? []
             if let delivered = firstDelivery[copy.key], kills.contains(where: { copy.sentAt < $0 && $0 <= delivered }),
-               (tried[plan.game.id] ?? []).contains(where: copy.isPriority5Copy(of:)) {
+               triedHere.contains(where: { copy.isPriority5Copy(of: $0) || ($0.seq < copy.seq && firstDelivery[$0.key] == nil) }) {
                 continue
             }
             check(originals[Copy(event: copy.event, at: copy.sentAt)]?.contains(where: copy.isPriority5Copy(of:)) == true,

@@ -111,4 +111,46 @@ struct SimulationExecutorTests {
         guard case .timedOut(let ticks, let at) = ending else { Issue.record("\(ending)"); return }
         #expect(ticks == 3 && at == Date(timeIntervalSince1970: 35))
     }
+
+    /// A kill placed at a change to the disk waits from the limit for its step (counted from 0,
+    /// two per tick here) and lands inside the job that makes it: the step before it went to
+    /// the disk, the step itself and all after did not, and the work is cancelled at that moment.
+    /// With no step within its wait, it lands at the wait's end, as a kill at a moment does.
+    @Test(arguments: [(step: 3, within: 120.0), (step: 3, within: 12.0)])
+    func aKillAtADiskStepLandsInsideTheJobThatMakesIt(step: Int, within: TimeInterval) async throws {
+        let (ending, log) = try await OffPool.run { () -> (SimulationExecutor.Ending<Int>, [String]) in
+            let clock = SimulatedClock(Date(timeIntervalSince1970: 0))
+            let log = Log()
+            var steps = 0
+            let kill = DiskStepKill(from: Date(timeIntervalSince1970: 25), step: step, within: within, clock: clock) { log.add("killed") }
+            let ending = SimulationExecutor.run(
+                on: clock, until: Date(timeIntervalSince1970: 25), steps: &steps, atDiskStep: kill, killed: { log.add("killed at a moment") }
+            ) {
+                var written = 0
+                while !Task.isCancelled {
+                    try? await clock.sleep(until: clock.now.addingTimeInterval(10))
+                    // Ten seconds of rest and one write at each tick, in two steps (its bytes, its rename).
+                    for part in ["bytes", "rename"] {
+                        kill.diskStep()
+                        log.add("\(part) @\(Int(clock.now.timeIntervalSince1970))")
+                    }
+                    written += 1
+                }
+                return written
+            }
+            return (ending, log.lines)
+        }
+        guard case .timedOut(_, let at) = ending else { Issue.record("\(ending)"); return }
+        if within > 20 {
+            // Steps 0 and 1 at 30 s, 2 at 40 s; it dies before the rename at 40 s.
+            #expect(at == Date(timeIntervalSince1970: 40))
+            #expect(log.prefix(6) == ["bytes @10", "rename @10", "bytes @20", "rename @20", "bytes @30", "rename @30"], "\(log)")
+            #expect(log.dropFirst(6).prefix(2) == ["bytes @40", "killed"], "\(log)")
+            #expect(!log.contains("killed at a moment"))
+        } else {
+            // No fourth step by 37 s (25 s and its 12 s wait): killed at a moment then.
+            #expect(at == Date(timeIntervalSince1970: 37))
+            #expect(log.filter { $0.hasPrefix("killed") } == ["killed at a moment"], "\(log)")
+        }
+    }
 }

@@ -111,6 +111,28 @@ struct SimulationTests {
         #expect(outcome.violations.isEmpty, "\(outcome.violations.prefix(3))")
     }
 
+    /// kill -9 inside each of the first eight changes to the disk after a game's last action
+    /// (the final's journal lines, the write that lets its push go, the ended game's snapshot,
+    /// its rename, its journal's cut), a polled game and a served one, on every lane: each kill
+    /// lands inside a write, and the next instance loses and repeats nothing the invariants
+    /// forbid; each game ends once, with its final. A kill at a moment lands between two jobs
+    /// and rarely inside such a step.
+    @Test(arguments: LiveDayScenarioTests.withAndroidToken)
+    func aKillInsideAnyWriteAroundAFinalLosesNothing(_ lane: LiveDayScenarioTests.Lane) async throws {
+        let pool = SimulatedGamePool(generated: 40)
+        let games = [SimulatedDay.Game(pool.game(3)), SimulatedDay.Game(pool.game(5), path: .serve)]
+        let last = try #require(games[0].lastAction)
+        for step in 0..<8 {
+            let kill = SimulatedDay.Restart(at: last.addingTimeInterval(-1), downFor: 30, atDiskStep: step)
+            let day = SimulatedDay(scripted: games, mode: lane.mode, platform: lane.platform, restarts: [kill], pollInterval: 10)
+            let outcome = try await Self.run(day)
+            #expect(outcome.killsInsideWrites == 1, "step \(step): the kill landed inside a write")
+            #expect(outcome.instances == 2)
+            #expect(outcome.violations.isEmpty, "step \(step): \(outcome.violations.prefix(3))")
+            LiveDayScenarioTests.checkFinals(outcome, games)
+        }
+    }
+
     /// A late lead change made by a player whose name fills a push, the state directory's disk
     /// full from just before it until twenty seconds after: the alerted priority 10, trimmed more
     /// than its priority-5 copy (the alert takes room), waits with the copy, and both go once the
