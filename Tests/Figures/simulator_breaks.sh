@@ -164,6 +164,11 @@ breaks=(
   # session 51: one platform's pushes failing alone (SimulatedDay.SinkFaults.platformFailing)
   "a restored lane starts its activity again|Sources/ScoreFeed/Engine/PlatformLane+Codable.swift|        renderer.resume(seq: saved.seq, lastTimestamp: saved.lastTimestamp, startPending: saved.startPending)|        renderer.resume(seq: saved.seq, lastTimestamp: saved.lastTimestamp, startPending: saved.renderer.sendsStart ? true : saved.startPending)"
   "one game's iOS and Android pushes in one lane of the sender's queue|Sources/ScoreFeed/Sink/DeliveryQueue.swift|        record.platform == .ios ? record.activity : \"\\(record.activity)\\u{1F}\\(record.platform.rawValue)\"|        record.activity"
+  # session 53: kills inside a write (SimulatedDay.Restart.atDiskStep)
+  "a restored game begins its journal again|Sources/ScoreFeed/Engine/MatchEngine.swift|            } else if !compacting, store.holdsNothing(for: attributes.gameId) {|            } else if !compacting, store.holdsNothing(for: attributes.gameId) || Date() > .distantPast {"
+  "the journal cut before its snapshot is written|Sources/ScoreFeed/Engine/MatchEngine.swift|                let size = try store.write(for: attributes.gameId) { () throws(ScoreFeedError) -> Data in try encodedSession() }\n                store.journal.reset(journalPath)|                store.journal.reset(journalPath)\n                let size = try store.write(for: attributes.gameId) { () throws(ScoreFeedError) -> Data in try encodedSession() }"
+  "a snapshot written in place, not renamed over the old one|Sources/ScoreFeed/Serve/CheckpointStore.swift|        let temporaryPath = targetPath + \".tmp\"|        let temporaryPath = targetPath"
+  "deliveries left in memory when the next push goes|Sources/ScoreFeed/Serve/Journal.swift|        guard !dirty.isEmpty else { return }|        guard !dirty.isEmpty, Date() < .distantPast else { return }"
 )
 status=0
 for entry in "${breaks[@]}"; do
