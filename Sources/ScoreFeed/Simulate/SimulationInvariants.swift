@@ -104,6 +104,7 @@ public struct SimulationInvariants {
             checkChannelKept(plan, pushes)
         }
         checkIDs()
+        checkRepeats()
         checkBooked()
         checkLeftOver()
         checkBroadcastStamps()
@@ -1003,6 +1004,29 @@ public struct SimulationInvariants {
 
     /// How late a deadline may be acted on: 10 ms of virtual time, the moment's width.
     static let deadlineSlack: TimeInterval = 0.01
+
+    /// An instance sends again at most one update of each game's lane that an instance before it
+    /// delivered: the one in flight when that instance died. Before the next push goes, the
+    /// delivery before it reaches the kernel (``Journal/readyForPush(_:)``), so a crash forgets at
+    /// most the last. (Starts and ends are kept until the sink confirms them, and may go again
+    /// besides; the sender deduplicates by `apns-id`, so a repeat costs a send, not a screen.)
+    mutating func checkRepeats() {
+        guard deliveredAt.count == records.count, instances.count > 1 else { return }
+        var first: [String: Int] = [:]
+        var again: [String: Int] = [:]
+        for (record, at) in zip(records, deliveredAt) where record.event == .update {
+            let instance = instances.lastIndex { $0 <= at } ?? 0
+            guard let earlier = first[record.key] else {
+                first[record.key] = instance
+                continue
+            }
+            if earlier < instance { again["game \(record.game) (\(record.platform.rawValue)): instance \(instance + 1)", default: 0] += 1 }
+        }
+        checks += instances.count - 1
+        for (sender, count) in again.sorted(by: { $0.key < $1.key }) {
+            check(count <= 1, "\(sender) sent again \(count) updates an instance before it delivered (at most the one in flight at a crash)")
+        }
+    }
 
     /// No `apns-id` names two bodies.
     mutating func checkIDs() {
