@@ -111,26 +111,34 @@ struct SimulationTests {
         #expect(outcome.violations.isEmpty, "\(outcome.violations.prefix(3))")
     }
 
-    /// kill -9 inside each of the first eight changes to the disk after a game's last action
-    /// (the final's journal lines, the write that lets its push go, the ended game's snapshot,
-    /// its rename, its journal's cut), a polled game and a served one, on every lane: each kill
-    /// lands inside a write, and the next instance loses and repeats nothing the invariants
-    /// forbid; each game ends once, with its final. A kill at a moment lands between two jobs
-    /// and rarely inside such a step.
+    /// kill -9 inside each of the first eight changes to the disk from two moments, a polled
+    /// game and a served one, on every lane: as the first game's last action is taken in (its
+    /// journal lines, the writes that let its pushes go), and a second before the instance exits
+    /// (the served game's final, the ended games' snapshots, their renames, their journals'
+    /// cuts). Each kill lands inside a write (those that find one), and the next instance loses
+    /// and repeats nothing the invariants forbid; each game ends once, with its final. A kill at
+    /// a moment lands between two jobs and rarely inside such a step. Caught here: a journal cut
+    /// before its snapshot is durable, a snapshot written in place, not renamed over the old one.
     @Test(arguments: LiveDayScenarioTests.withAndroidToken)
-    func aKillInsideAnyWriteAroundAFinalLosesNothing(_ lane: LiveDayScenarioTests.Lane) async throws {
+    func aKillInsideAnyWriteAroundTheFinalsAndTheExitLosesNothing(_ lane: LiveDayScenarioTests.Lane) async throws {
         let pool = SimulatedGamePool(generated: 40)
         let games = [SimulatedDay.Game(pool.game(3)), SimulatedDay.Game(pool.game(9), path: .serve)]
         #expect(Set(games.map(\.game.id)).count == 2)
-        let last = try #require(games[0].lastAction)
-        for step in 0..<8 {
-            let kill = SimulatedDay.Restart(at: last.addingTimeInterval(-1), downFor: 30, atDiskStep: step)
-            let day = SimulatedDay(scripted: games, mode: lane.mode, platform: lane.platform, restarts: [kill], pollInterval: 10)
-            let outcome = try await Self.run(day)
-            #expect(outcome.killsInsideWrites == 1, "step \(step): the kill landed inside a write")
-            #expect(outcome.instances == 2)
-            #expect(outcome.violations.isEmpty, "step \(step): \(outcome.violations.prefix(3))")
-            LiveDayScenarioTests.checkFinals(outcome, games)
+        let plain = SimulatedDay(scripted: games, mode: lane.mode, platform: lane.platform, pollInterval: 10)
+        // When the day's one instance exits, nothing stopping it.
+        let exit = plain.start.addingTimeInterval(try await Self.run(plain).simulatedSeconds)
+        for moment in [try #require(games[0].lastAction), exit].map({ $0.addingTimeInterval(-1) }) {
+            var inside = 0
+            for step in 0..<8 {
+                var day = plain
+                day.restarts = [SimulatedDay.Restart(at: moment, downFor: 30, atDiskStep: step)]
+                let outcome = try await Self.run(day)
+                inside += outcome.killsInsideWrites
+                #expect(outcome.instances == 2)
+                #expect(outcome.violations.isEmpty, "step \(step) from \(moment): \(outcome.violations.prefix(3))")
+                LiveDayScenarioTests.checkFinals(outcome, games)
+            }
+            #expect(inside >= 4, "from \(moment): \(inside) of 8 kills landed inside a write")
         }
     }
 
