@@ -40,7 +40,7 @@ public enum Simulation {
         public var instanceStarts: [Date]
         /// The games whose checkpoint each instance found damaged.
         public var damagedCheckpoints: [[String]]
-        /// Jobs the day's instances ran (``SimulationExecutor/run(on:until:jobs:shuffling:steps:killed:_:)``).
+        /// Jobs the day's instances ran (``SimulationExecutor/run(on:until:jobs:shuffling:steps:atDiskStep:killed:_:)``).
         public var steps: Int
         /// Kills that landed inside a change to the disk (``SimulatedDay/Restart/atDiskStep``).
         public var killsInsideWrites = 0
