@@ -21,9 +21,9 @@ public struct CheckpointStore: Sendable {
     /// (``SimulatedDay/diskFull``); nil: the disk as it is.
     public typealias FullDisk = @Sendable () -> Bool
 
-    /// Called just before each change to the directory that a crash would leave behind (a
-    /// journal's lines handed to the kernel, a journal cut, a snapshot's bytes, its rename): where
-    /// the simulator kills an instance in the middle of a commit or a delivery
+    /// Called just before each change a commit or a delivery makes to the directory (a journal's
+    /// lines handed to the kernel, a journal cut, a snapshot's bytes, its rename; a write that a
+    /// full disk will refuse too): where the simulator kills an instance in the middle of one
     /// (``SimulatedDay/Restart/atDiskStep``); nil live.
     public typealias DiskStep = @Sendable () -> Void
 

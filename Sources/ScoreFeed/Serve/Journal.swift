@@ -59,8 +59,9 @@ public final class Journal: @unchecked Sendable {
     /// While it says so, every write fails as on a full disk (``CheckpointStore/FullDisk``): the
     /// journals' and their store's snapshots'.
     let fullDisk: CheckpointStore.FullDisk?
-    /// Called before each change a crash would leave (``CheckpointStore/DiskStep``): a journal's
-    /// lines handed to the kernel, a journal cut; and its store's snapshots' bytes and renames.
+    /// Called before each change a commit or a delivery makes (``CheckpointStore/DiskStep``): a
+    /// journal's lines handed to the kernel, a journal cut; and its store's snapshots' bytes and
+    /// renames.
     let diskStep: CheckpointStore.DiskStep?
 
     public init(maxOpenFiles: Int = 256, fullDisk: CheckpointStore.FullDisk? = nil, diskStep: CheckpointStore.DiskStep? = nil) {

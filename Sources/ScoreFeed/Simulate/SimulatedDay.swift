@@ -362,6 +362,9 @@ public struct SimulatedDay: Sendable {
         self.start = start
         let end = games.map { $0.firstAction.addingTimeInterval($0.game.span) }.max() ?? day
         var restarts: [Restart] = []
+        // Restarts a storm times to the second (a failover and the kill in its first minute, whose
+        // first polls meet a stale edge; the kill before the sender is back): they land at their moments.
+        var timed: Set<Int> = []
         for _ in 0..<random.weighted([2, 2, 1]) {
             restarts.append(Restart(
                 at: start.addingTimeInterval(random.double(in: 60...max(61, end.timeIntervalSince(start)))),
@@ -373,6 +376,7 @@ public struct SimulatedDay: Sendable {
             let failover = Restart(
                 at: start.addingTimeInterval(weather.double(in: 0.2...0.8) * end.timeIntervalSince(start)),
                 downFor: weather.double(in: 1...60), lostState: losingState, tornJournal: weather.chance(0.5))
+            timed.insert(restarts.count)
             restarts.append(failover)
             // In one storm in two the new instance is killed in its first minute, while its first
             // catch-ups may still wait for a fresh copy of the feed: the next one, on its state
@@ -382,6 +386,7 @@ public struct SimulatedDay: Sendable {
                 let kill = Restart(
                     at: failover.at.addingTimeInterval(failover.downFor + again.double(in: 2...45)), downFor: again.double(in: 1...30),
                     lostState: false, tornJournal: again.chance(0.5))
+                timed.insert(restarts.count)
                 restarts.append(kill)
                 // The CDN's edge answers both new instances' first polls with a copy older than
                 // what the lost instance showed: 1.2 to 4 poll intervals old, each game's drawn
@@ -423,6 +428,7 @@ public struct SimulatedDay: Sendable {
             let plan = played[weather.below(played.count)]
             let ends = plan.firstAction.addingTimeInterval(plan.game.span)
             senderDown = ends.addingTimeInterval(-weather.double(in: 5...60))..<ends.addingTimeInterval(weather.double(in: 400...900))
+            timed.insert(restarts.count)
             restarts.append(Restart(
                 at: ends.addingTimeInterval(weather.double(in: 130...360)), downFor: weather.double(in: 1...300),
                 lostState: false, tornJournal: weather.chance(0.5)))
@@ -431,10 +437,13 @@ public struct SimulatedDay: Sendable {
         // Drawn apart, so the other draws stay as they were.
         var damage = SeededRandom(seed: daySeed ^ 0xDA4A_6ED5)
         for index in restarts.indices where !restarts[index].lostState { restarts[index].damagedCheckpoint = damage.chance(1.0 / 6) }
-        // One kill in two lands inside a change to the disk, one of the next dozen after its
-        // moment (a kill at a moment lands between two jobs). Drawn apart too.
+        // One kill in two (of those not timed by a storm) lands inside a change to the disk, one of
+        // the next dozen after its moment (a kill at a moment lands between two jobs). Drawn
+        // apart too.
         var midWrite = SeededRandom(seed: daySeed ^ 0xD15C_5EED)
-        for index in restarts.indices where midWrite.chance(0.5) { restarts[index].atDiskStep = midWrite.int(in: 0...11) }
+        for index in restarts.indices where midWrite.chance(0.5) && !timed.contains(index) {
+            restarts[index].atDiskStep = midWrite.int(in: 0...11)
+        }
         self.restarts = restarts.sorted { $0.at < $1.at }
         var sink = SinkFaults()
         if random.chance(0.3) {

@@ -140,7 +140,14 @@ public enum Simulation {
                 try? FileManager.default.removeItem(at: directory)
             }
             // A kill inside a change to the disk: from the stop's moment, at its chosen step.
-            let diskKill = stop.flatMap { stop in stop.atDiskStep.map { DiskStepKill(from: stop.at, step: $0, clock: clock, kill: kill) } }
+            // It waits no longer than the next instance may start before the next planned stop.
+            let diskKill = stop.flatMap { stop in
+                stop.atDiskStep.map { step in
+                    let next = day.restarts.lazy.map(\.at).filter { $0 > stop.at }.min()
+                    let gap = next.map { $0.timeIntervalSince(stop.at) - stop.downFor - 1 } ?? DiskStepKill.defaultWithin
+                    return DiskStepKill(from: stop.at, step: step, within: max(0, min(DiskStepKill.defaultWithin, gap)), clock: clock, kill: kill)
+                }
+            }
             let ending = SimulationExecutor.run(
                 on: clock, until: limit, jobs: random.below(40), shuffling: shuffled ? jitter ^ 0x5DEE_CE66_D1CE_5EED : nil, steps: &steps,
                 atDiskStep: diskKill, killed: kill

@@ -72,7 +72,8 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
     ///
     /// `atDiskStep`: the work is not killed at `limit` but runs on until the kill fires inside
     /// a change to the disk (the kill does what `killed` does), or, when none comes within its
-    /// wait, at the wait's end, as at `limit`.
+    /// wait, at the wait's end, as at `limit`; work that ends during the wait is killed as it
+    /// ends (it ran past its planned stop).
     public static func run<Value: Sendable>(
         on clock: SimulatedClock, until limit: Date = .distantFuture, jobs: Int = 0, shuffling seed: UInt64? = nil,
         steps: inout Int, atDiskStep diskKill: DiskStepKill? = nil, killed: () -> Void = {},
@@ -95,7 +96,18 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
                 task.cancel()
                 continue
             }
-            if let value = result.value { return killedAt.map { .timedOut(value, at: $0) } ?? .finished(value) }
+            if let value = result.value {
+                if let killedAt { return .timedOut(value, at: killedAt) }
+                // Done while its kill waited for a step: it ran past its planned stop, so the kill
+                // comes as it exits.
+                if let diskKill, clock.now > limit {
+                    diskKill.disarm()
+                    killed()
+                    return .timedOut(value, at: clock.now)
+                }
+                diskKill?.disarm()
+                return .finished(value)
+            }
             let next = clock.nextDeadline
             if killedAt == nil, next.map({ $0 > deadline }) ?? true, limit < .distantFuture {
                 clock.advance(to: deadline)
