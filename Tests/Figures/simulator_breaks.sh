@@ -177,6 +177,7 @@ breaks=(
   "the journal cut before its snapshot is written|Sources/ScoreFeed/Engine/MatchEngine.swift|                let size = try store.write(for: attributes.gameId) { () throws(ScoreFeedError) -> Data in try encodedSession() }\n                store.journal.reset(journalPath)|                store.journal.reset(journalPath)\n                let size = try store.write(for: attributes.gameId) { () throws(ScoreFeedError) -> Data in try encodedSession() }"
   "a snapshot written in place, not renamed over the old one|Sources/ScoreFeed/Serve/CheckpointStore.swift|        let temporaryPath = targetPath + \".tmp\"|        let temporaryPath = targetPath"
   "deliveries left in memory when the next push goes|Sources/ScoreFeed/Serve/Journal.swift|        guard !dirty.isEmpty else { return }|        guard !dirty.isEmpty, Date() < .distantPast else { return }"
+  "an end handed to the sink before its copy not sent again at a restart|Sources/ScoreFeed/Engine/GameSession+Codable.swift| handedBeforeItsCopy(\$0) }| false }"
 )
 status=0
 for entry in "${breaks[@]}"; do
