@@ -82,7 +82,7 @@ breaks=(
   "a stale edge's first copy shown at once|Sources/ScoreFeed/Poll/LivePoller.swift|        return nextAnswer + 5|        return 0"
   "one queue for every game's pushes|Sources/ScoreFeed/Sink/ResilientSink.swift|        var run: [(activity: String, begun: PushRecord?)] = [], join: [String] = []|        while let other = draining.first { await waitForDrain(other) }; var run: [(activity: String, begun: PushRecord?)] = [], join: [String] = []"
   "the games' sends in turn (a batch, the restore, the drain)|Sources/ScoreFeed/Serve/GameService+Timers.swift|        guard options.clock == .system else {|        guard options.clock == .system, Date() < .distantPast else {"
-  "a kept end not sent again at a restart|Sources/ScoreFeed/Engine/GameSession+Codable.swift|keptForTheSink(\$0) }|keptForTheSink(\$0) && false }"
+  "a kept end not sent again at a restart|Sources/ScoreFeed/Engine/GameSession+Codable.swift|keptForTheSink(\$0) |keptForTheSink(\$0) && false "
   "iOS timestamps in milliseconds|Sources/ScoreFeed/Render/PushRenderer.swift|        let perSecond = configuration.platform == .android ? 1000 : 1|        let perSecond = 1000"
   "the sink's retries wait for the next send|Sources/ScoreFeed/Sink/ResilientSink.swift|        guard !running, !(clock is ManualClock) else { return }|        guard !running, !(clock is ManualClock), Date() < .distantPast else { return }"
   "a catch-up decided while input is taken|Sources/ScoreFeed/Serve/ServiceState.swift|        guard waitingForParts.contains(id) else { return nil }|        guard waitingForParts.contains(id), Date() < .distantPast else { return nil }"
