@@ -49,7 +49,15 @@
 # then: the journal cut before its snapshot, 6 of 240 day-runs on 3b976d9, 9 now; a snapshot
 # written in place, 6 then and now; deliveries left in memory when the next push goes, missed then,
 # 45 now (Tests/Figures/simulate-session53.txt). SimulationTests' kills inside each write around
-# the finals and the exit catch the first two in seconds, on every lane.)
+# the finals and the exit catch the first two in seconds, on every lane. "A kept end not sent again
+# at a restart" could not apply since fb5d51b moved its line (its text no longer matched: the
+# script said "cannot apply"); it applies again and is caught, 17 of 240. "An end handed to the sink
+# before its copy not sent again at a restart", one of the misses named above, is listed now and
+# still missed, by the default run and by 216 scripted day-runs (kills inside each of the first
+# dozen writes from a game's last action or its final, the sender down or slow across it):
+# the end must be lost in the sender's queue and the kill land between its delivery's line and
+# its copy's; SimulationTests.daysASweepBrokeOnStayWhole and BroadcastChannelTests'
+# aRestartBetweenTheEndAndItsCopySendsTheEndAgain fail it.)
 # usage: Tests/Figures/simulator_breaks.sh [simulate options, e.g. --days 10]
 #        ONLY=<extended regex> runs the breaks whose names match it (e.g. ONLY="backlog|restart").
 set -uo pipefail
