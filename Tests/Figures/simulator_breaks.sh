@@ -57,7 +57,12 @@
 # dozen writes from a game's last action or its final, the sender down or slow across it):
 # the end must be lost in the sender's queue and the kill land between its delivery's line and
 # its copy's. BroadcastChannelTests.aRestartBetweenTheEndAndItsCopySendsTheEndAgain fails it;
-# SimulationTests.daysASweepBrokeOnStayWhole, which failed it when it was mended, no longer does.)
+# SimulationTests.daysASweepBrokeOnStayWhole, which failed it when it was mended, no longer does.
+# Five entries below no longer apply, their code moved since they were written (each says
+# "cannot apply"): a stale edge's first copy shown at once, an update in flight skipped by a
+# newer one, an end confirmed as soon as it is handed to the sink, the drain not waiting for a
+# full disk's retries, an unreadable checkpoint's game given a fresh budget. Left for a session
+# that finds each one's new line and runs it again.)
 # usage: Tests/Figures/simulator_breaks.sh [simulate options, e.g. --days 10]
 #        ONLY=<extended regex> runs the breaks whose names match it (e.g. ONLY="backlog|restart").
 set -uo pipefail
