@@ -4,7 +4,7 @@
 # ../shared/nba-pbp that live_side_by_side.sh streams), without and with `--state-dir` (on
 # /dev/shm when it is there), for each binary given: a count that repeats to a few hundredths of a
 # percent, where the wall clock on this host drifts by a third. valgrind 3.19 stops on
-# libdispatch's sigsuspend: a shim built here with gcc calls the system call itself.
+# libdispatch's sigsuspend: a shim (streams.sh's sigsuspend_shim) calls the system call itself.
 # usage: Tests/Figures/instruction_counts.sh <scorefeed binary>...   (needs valgrind, gcc, the real games)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,24 +15,14 @@ command -v valgrind >/dev/null || { echo "skipped: valgrind is not installed"; e
 [ $# -ge 1 ] || { echo "usage: $0 <scorefeed binary>..." >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cat > "$work/shim.c" <<'C'
-#define _GNU_SOURCE
-#include <signal.h>
-#include <unistd.h>
-#include <sys/syscall.h>
-int sigsuspend(const sigset_t *mask) {
-    sigset_t copy = *mask;
-    return (int)syscall(SYS_rt_sigsuspend, &copy, 8);
-}
-C
-gcc -shared -fPIC -o "$work/shim.so" "$work/shim.c"
 . "$here/streams.sh"
+sigsuspend_shim "$work"
 real_stream "$1"
 base=/dev/shm; [ -w "$base" ] || base=$work
 count() {
   local bin=$1; shift
   rm -rf "$base/scorefeed-instructions-state"
-  LD_PRELOAD="$work/shim.so" valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" \
+  LD_PRELOAD="$work/sigsuspend.so" valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" \
     "$bin" serve --clock feed --out /dev/null "$@" <"$work/real.jsonl" >/dev/null 2>&1
   cat "$work"/cg.out* | awk '/^summary:/ {s += $2} END {printf "%.0f", s}'
   rm -f "$work"/cg.out* ; rm -rf "$base/scorefeed-instructions-state"

@@ -51,21 +51,9 @@ else
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# valgrind 3.19 writes the mask given to sigsuspend in place (to keep its own signal out): Swift's
-# async main parks the main thread in dispatch_main, whose sigsuspend passes a const mask in
-# read-only memory, and valgrind dies with SIGSEGV. The shim hands the kernel a copy.
-cat >"$work/sigsuspend.c" <<'C'
-#define _GNU_SOURCE
-#include <signal.h>
-#include <unistd.h>
-#include <sys/syscall.h>
-int sigsuspend(const sigset_t *mask) {
-    sigset_t copy = *mask;
-    return (int)syscall(SYS_rt_sigsuspend, &copy, 8);
-}
-C
-cc=$(command -v cc || command -v clang)
-"$cc" -shared -fPIC -O1 -o "$work/sigsuspend.so" "$work/sigsuspend.c"
+# valgrind stops on libdispatch's sigsuspend without the shim (streams.sh says why).
+. "$here/streams.sh"
+sigsuspend_shim "$work"
 "$bin" stream "$game" --out "$work/game.jsonl" 2>/dev/null
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; game $(basename "$game")"
 python3 "$here/line_types.py" "$bin" "$work/game.jsonl" --lines "$n" --preload "$work/sigsuspend.so" \

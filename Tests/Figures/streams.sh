@@ -1,4 +1,4 @@
-# Sourced by the scripts that run `serve` on many inputs: `make_streams <binary>` writes, in
+# Sourced by the figures scripts that run `serve` on many inputs or under valgrind: `make_streams <binary>` writes, in
 # "$work", 120 generated games as one stream (generated.jsonl), the real games of ../shared as
 # one (real.jsonl, when that folder is there) and three seeded streams of hostile lines made from
 # them (hostile1..3.jsonl, Tests/Figures/hostile_lines.py), and sets `streams` to their names.
@@ -25,4 +25,22 @@ real_stream() {
   local shared="$root/../shared/nba-pbp"
   [ -d "$shared" ] || return 1
   "$1" stream $(ls "$shared"/playbyplay_*.json "$shared"/stats_0*.json "$shared"/ind-vs-mem-*.json) --out "$work/real.jsonl" 2>/dev/null
+}
+
+# `sigsuspend_shim <dir>` builds <dir>/sigsuspend.so, for LD_PRELOAD under valgrind: valgrind 3.19
+# writes the mask given to sigsuspend in place (to keep its own signal out), and Swift's async main
+# parks the main thread in dispatch_main, whose sigsuspend passes a const mask in read-only memory:
+# valgrind dies with SIGSEGV. The shim hands the kernel a copy. Needs a C compiler (cc or clang).
+sigsuspend_shim() {
+  cat >"$1/sigsuspend.c" <<'C'
+#define _GNU_SOURCE
+#include <signal.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+int sigsuspend(const sigset_t *mask) {
+    sigset_t copy = *mask;
+    return (int)syscall(SYS_rt_sigsuspend, &copy, 8);
+}
+C
+  "$(command -v cc || command -v clang)" -shared -fPIC -O1 -o "$1/sigsuspend.so" "$1/sigsuspend.c"
 }

@@ -36,9 +36,12 @@ public final class DiskStepKill: @unchecked Sendable {
         self.kill = kill
     }
 
+    /// The latest moment it kills: past it, no step is counted.
+    public var deadline: Date { from.addingTimeInterval(within) }
+
     /// Told of a change about to reach the disk: the chosen one kills the instance first.
     public func diskStep() {
-        guard firedAt == nil, !disarmed, clock.now >= from, clock.now <= from.addingTimeInterval(within) else { return }
+        guard firedAt == nil, !disarmed, clock.now >= from, clock.now <= deadline else { return }
         guard counted == step else {
             counted += 1
             return

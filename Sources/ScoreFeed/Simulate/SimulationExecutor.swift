@@ -86,8 +86,13 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
             result.value = await work()
         }
         // The kill's latest moment, and when it came.
-        let deadline = diskKill.map { limit.addingTimeInterval($0.within) } ?? limit
+        let deadline = diskKill?.deadline ?? limit
         var killedAt: Date?
+        /// A kill at a moment: no step of what the work does as it winds down kills it again.
+        func killHere() {
+            diskKill?.disarm()
+            killed()
+        }
         while true {
             guard executor.runUntilIdle() else { return .spinning(at: clock.now) }
             // Killed inside a step: what the work did since went nowhere; now it winds down.
@@ -100,9 +105,8 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
                 if let killedAt { return .timedOut(value, at: killedAt) }
                 // Done while its kill waited for a step: it ran past its planned stop, so the kill
                 // comes as it exits.
-                if let diskKill, clock.now > limit {
-                    diskKill.disarm()
-                    killed()
+                if diskKill != nil, clock.now > limit {
+                    killHere()
                     return .timedOut(value, at: clock.now)
                 }
                 diskKill?.disarm()
@@ -120,8 +124,7 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
                 if let fired = diskKill?.firedAt {
                     killedAt = fired
                 } else {
-                    diskKill?.disarm()
-                    killed()
+                    killHere()
                     killedAt = deadline
                 }
                 task.cancel()
