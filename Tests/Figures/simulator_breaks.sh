@@ -92,7 +92,7 @@ breaks=(
   "a catch-up window of 60 s|Sources/ScoreFeed/Serve/GameService.swift|        public static let defaultCatchUpWindow: TimeInterval = 0.5|        public static let defaultCatchUpWindow: TimeInterval = 60"
   "timestamps that do not rise within a second|Sources/ScoreFeed/Render/PushRenderer.swift|        return max(sent + lead, lastTimestamp + 1)|        return max(sent + lead, lastTimestamp)"
   "pregame 404s backed off from|Sources/ScoreFeed/Poll/LivePoller.swift|            return (retryAfter == nil && status == 404 ? .notYetPublished : .failed(retryAfter: retryAfter), false)|            return (.failed(retryAfter: retryAfter), false)"
-  "a stale edge's first copy shown at once|Sources/ScoreFeed/Poll/LivePoller.swift|        return nextAnswer + 5|        return 0"
+  "a stale edge's first copy shown at once|Sources/ScoreFeed/Poll/LivePoller.swift|        return nextAnswer + Self.freshCopyRoom|        return 0"
   "one queue for every game's pushes|Sources/ScoreFeed/Sink/ResilientSink.swift|        var run: [(activity: String, begun: PushRecord?)] = [], join: [String] = []|        while let other = draining.first { await waitForDrain(other) }; var run: [(activity: String, begun: PushRecord?)] = [], join: [String] = []"
   "the games' sends in turn (a batch, the restore, the drain)|Sources/ScoreFeed/Serve/GameService+Timers.swift|        guard options.clock == .system else {|        guard options.clock == .system, Date() < .distantPast else {"
   "a kept end not sent again at a restart|Sources/ScoreFeed/Engine/GameSession+Codable.swift|keptForTheSink(\$0) |keptForTheSink(\$0) && false "
@@ -102,7 +102,7 @@ breaks=(
   # session 28 (a helper's, none listed before)
   "an end that expires with the updates' hour|Sources/ScoreFeed/Render/PushRenderer.swift|        let lifetime = push.event == .end ? 4 * 3600 : Int(configuration.expiration)|        let lifetime = Int(configuration.expiration)"
   "a channel deleted while the sink still holds the game's pushes|Sources/ScoreFeed/Engine/MatchEngine.swift|            if await sink.pending(game: attributes.gameId) > 0 { return false }|            _ = attributes"
-  "an update in flight skipped by a newer one|Sources/ScoreFeed/Sink/DeliveryQueue.swift|            if index < newest, same(record), record.event == .update, !isInFlight {|            if index < newest, same(record), record.event == .update { _ = isInFlight"
+  "an update in flight skipped by a newer one|Sources/ScoreFeed/Sink/DeliveryQueue.swift|            if index < newest, same(record), record.event == .update, !isInFlight, !latestWaiting.isPriority5Copy(of: record) {|            if index < newest, same(record), record.event == .update, !latestWaiting.isPriority5Copy(of: record) { _ = isInFlight"
   "a 304 not read against a boxscore gone final|Sources/ScoreFeed/Poll/LivePoller.swift|                case .notModified:\n                    snapshot = try standingStill().map(decode)|                case .notModified:\n                    snapshot = nil"
   "the priority-10 end not charged to the budget|Sources/ScoreFeed/Decide/Coalescer.swift|        if push.priority == 10 { spendPriority10(at: now, beyondBudget: beyondBudget) }|        if push.priority == 10 && push.event != .end { spendPriority10(at: now, beyondBudget: beyondBudget) }"
   "the poller's failures never forgotten|Sources/ScoreFeed/Poll/PollSchedule.swift|        case .fresh, .unchanged:\n            failures = 0\n|        case .fresh, .unchanged:\n"
@@ -130,11 +130,11 @@ breaks=(
   "a half document's validators kept|Sources/ScoreFeed/Poll/LivePoller.swift|                validators = LiveFetcher.Validators()\n                report(.problem(Self.named(error, gameId)))|                report(.problem(Self.named(error, gameId)))"
   "a silent game given up after an hour|Sources/ScoreFeed/Poll/FeedWatch.swift|    public static let defaultGiveUpAfter: TimeInterval = 5400|    public static let defaultGiveUpAfter: TimeInterval = 3600"
   "Android NORMAL updates that never collapse|Sources/ScoreFeed/Render/PushRenderer+Android.swift| ? nil : topic)| ? nil : nil)"
-  "an end confirmed as soon as it is handed to the sink|Sources/ScoreFeed/Engine/MatchEngine.swift|                if record.event == .end { drained = await sink.pending(game: attributes.gameId) == 0 }|                if record.event == .end { drained = true }"
+  "an end confirmed as soon as it is handed to the sink|Sources/ScoreFeed/Engine/MatchEngine.swift|                if record.event != .update { pending = await sink.pending(game: attributes.gameId) }|                if record.event != .update { pending = record.event == .end ? 0 : await sink.pending(game: attributes.gameId) }"
   "a push that leaves before its journal is written|Sources/ScoreFeed/Serve/Journal.swift|        if owesSync { return try syncLocked(file.path) }\n        guard !dirty.isEmpty else { return }\n        if let failure = Self.failure(writePending(), for: file.path) { throw failure }|        _ = file"
   # session 33 (the full disk, SimulatedDay.diskFull)
   "a failed checkpoint tried again only with the game's next input|Sources/ScoreFeed/Engine/MatchEngine.swift|            checkpointRetry = clock.now.addingTimeInterval(Self.checkpointBackoff.delay(afterFailure: checkpointFailures, random: 0))|            _ = clock"
-  "the drain not waiting for a full disk's retries|Sources/ScoreFeed/Serve/GameService+Timers.swift|                        guard let next = await engine.wakeUp, next <= giveUp else { return nil }|                        guard let next = await engine.deadline, next <= giveUp else { return nil }"
+  "the drain not waiting for a full disk's retries|Sources/ScoreFeed/Serve/GameService+Timers.swift|                        let (wakeUp, writeRetry) = await (engine.wakeUp, engine.checkpointRetry)|                        let (wakeUp, writeRetry) = await (engine.deadline, engine.checkpointRetry)"
   # session 41 (a copy never goes alone; a drain waits out trouble)
   "the sender's queue lets a copy supersede its priority 10|Sources/ScoreFeed/Sink/DeliveryQueue.swift|, !isInFlight, !latestWaiting.isPriority5Copy(of: record) {|, !isInFlight {"
   # session 43 (decisive moments of long-name games in a full disk, SimulatedDay)
@@ -145,7 +145,7 @@ breaks=(
   "a waiting Android start superseded by a later update|Sources/ScoreFeed/Sink/DeliveryQueue.swift|same(record), record.event == .update, !isInFlight|same(record), record.event != .end, !isInFlight"
   "a restored wait for a fresh copy forgotten|Sources/ScoreFeed/Poll/LivePoller.swift|var oldCopies = before.progress > 0 && before.waitsForParts ? 1 : 0|var oldCopies = 0"
   "a game back from a call-off not started again|Sources/ScoreFeed/Engine/GameSession.swift|startPending: renderer.configuration.sendsStart)|startPending: false)"
-  "an unreadable checkpoint's game given a fresh budget|Sources/ScoreFeed/Serve/GameService.swift|        if lost != nil { policy.assumeBudgetSpent(at: nil) }\n        var session|        _ = lost\n        var session"
+  "an unreadable checkpoint's game given a fresh budget|Sources/ScoreFeed/Serve/GameService.swift|        if lost != nil, options.renderer.platform == .ios { policy.assumeBudgetSpent(at: nil) }|        _ = lost"
   "an Android end dismissed at once|Sources/ScoreFeed/Render/PushRenderer+Android.swift|dismissAfter: push.event == .end ? sent + Int(min(configuration.dismissAfter, Configuration.maximumDismissal)) * 1000 : nil,|dismissAfter: push.event == .end ? sent : nil,"
   "a catch-up's alert window an hour|Sources/ScoreFeed/Decide/Coalescer.swift|public static let arrivalAlertWindow: TimeInterval = 30|public static let arrivalAlertWindow: TimeInterval = 3600"
   "the channel cap counting deleted channels|Sources/ScoreFeed/Channel/ChannelBoard.swift|channels.values.filter(\\.isLive).count + reserved|channels.count + reserved"

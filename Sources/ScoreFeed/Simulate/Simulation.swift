@@ -108,6 +108,8 @@ public enum Simulation {
         // new one the run after it sends was owed; one sent again, an end whose delivery was not
         // confirmed, was not).
         var owed: (inputEnded: Date, stopped: Date, sent: Set<String>, open: Set<String>)?
+        // When kills that waited for a write came inside it (for a failure's line).
+        var killedInsideWrites: Set<Date> = []
         while number + 1 < stops.count {
             number += 1
             let stop = stops[number]
@@ -159,7 +161,10 @@ public enum Simulation {
                     restoredCheck: { lost in told.restored(lost.map { "instance \(instance): \($0)" }) },
                     inputEnded: { told.inputEnded(instance, at: clock.now) })
             }
-            if diskKill?.firedAt != nil { killsInsideWrites += 1 }
+            if let firedAt = diskKill?.firedAt {
+                killsInsideWrites += 1
+                killedInsideWrites.insert(firedAt)
+            }
             instances.append(Instance(
                 started: started, lostStateBefore: handedEmpty, lostGamesBefore: damagedHere,
                 killedBefore: killed))
@@ -182,8 +187,14 @@ public enum Simulation {
                     // one more run once the channel service is back does what it left (seed 24,
                     // day 29, broadcast, ios,android: the Android final waited 7 min past the
                     // disk's trouble for the channel service).
+                    // The channel service may be back before the drain ends and still have cost it
+                    // the time its work needed: a create answered near the drain's end leaves a
+                    // linger that outlasts it (seed 1, day 7 on real games, broadcast: a game
+                    // whose damaged checkpoint had it joined again after its final).
                     let channelsOwed = !sender.openChannels.isEmpty || !sender.createsFailed.isEmpty
-                    let channelsDown = channelsOwed ? day.sink.channelOutages.first(where: { $0.contains(from) })?.upperBound : nil
+                    let drained = (told.inputEnd(of: instance) ?? started)...from
+                    let channelsDown = channelsOwed
+                        ? day.sink.channelOutages.filter { $0.overlaps(drained) }.map(\.upperBound).max().map { max($0, from) } : nil
                     let pushesBack = rerun ? nil : day.troublesOver(at: from)
                     if let back = pushesBack ?? (rerunForChannels ? nil : channelsDown) {
                         if !rerun { owed = (told.inputEnd(of: instance) ?? started, from, Set(sender.records.map(\.key)), sender.openChannels) }
@@ -283,13 +294,18 @@ public enum Simulation {
         checks += cdn.retryAftersChecked + backedOff.checks + lingered.checks + retried.checks + blips.checks + pushBlips.checks + capped.checks
         if !violations.isEmpty {
             // What the day's instances went through, for whoever reads the failure.
-            let restarts = day.restarts.map {
-                "+\(Int($0.at.timeIntervalSince(day.start))) s\($0.atDiskStep.map { " at write \($0)" } ?? "")\($0.lostState ? " state lost" : "")\($0.tornJournal ? " torn" : "")\($0.damagedCheckpoint ? " checkpoint damaged" : "")"
+            let restarts = day.restarts.map { restart in
+                let write = restart.atDiskStep.map { killedInsideWrites.contains(restart.at) ? " inside write \($0)" : " (write \($0) not reached)" }
+                return "+\(Int(restart.at.timeIntervalSince(day.start))) s\(write ?? "")\(restart.lostState ? " state lost" : "")\(restart.tornJournal ? " torn" : "")\(restart.damagedCheckpoint ? " checkpoint damaged" : "")"
             }
-            let down = day.sink.failing.map { "+\(Int($0.lowerBound.timeIntervalSince(day.start)))–\(Int($0.upperBound.timeIntervalSince(day.start))) s" }
+            let spans = { (ranges: [Range<Date>]) in
+                ranges.map { "+\(Int($0.lowerBound.timeIntervalSince(day.start)))–\(Int($0.upperBound.timeIntervalSince(day.start))) s" }.joined(separator: ", ")
+            }
+            let down = spans(day.sink.failing), channelsDown = day.hasChannels ? spans(day.sink.channelOutages) : ""
             violations.append(
                 "(instances started \(instances.count); kills \(restarts.isEmpty ? "none" : restarts.joined(separator: ", "))"
-                    + "\(down.isEmpty ? "" : "; sender down \(down.joined(separator: ", "))")\(day.sink.slowest > 0 ? "; sender's slowest answer \(Int(day.sink.slowest)) s" : ""))")
+                    + "\(down.isEmpty ? "" : "; sender down \(down)")\(channelsDown.isEmpty ? "" : "; channel service down \(channelsDown)")"
+                    + "\(day.sink.slowest > 0 ? "; sender's slowest answer \(Int(day.sink.slowest)) s" : ""))")
         }
         return Outcome(
             day: day.index, seed: day.seed, mode: day.mode, platforms: day.platforms, games: day.games.count,

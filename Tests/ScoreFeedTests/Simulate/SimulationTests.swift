@@ -1268,6 +1268,26 @@ extension SimulationTests {
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
 
+    /// Day 7 of `--days 20 --seed 1 --games ../shared/nba-pbp` (broadcast, iOS alone and with
+    /// Android): a kill damaged an ended game's checkpoint, so the next instance joined it again
+    /// after its final and owed it a channel; APNs' channel service was down through most of the
+    /// drain, and the create answered near its end left the channel's linger past it (kept in the
+    /// checkpoint for the next run). The service came back before the run stopped, and the
+    /// simulator ran it again only when the service was down as it stopped: it now does when an
+    /// outage fell within the drain, as an operator's next run would.
+    @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason), arguments: [[PushRenderer.Platform.ios], [.ios, .android]])
+    func realGamesChannelOwedPastADrainTheChannelServiceCutShortIsDeleted(platforms: [PushRenderer.Platform]) async throws {
+        let real = try SimulatedGamePool.realGames(in: NBAFiles.folder)
+        var options = Simulation.Options(
+            days: 1, seed: 1, firstDay: 7, modes: [.broadcastPerGame], pool: SimulatedGamePool(real: real, generated: 300), threads: 1)
+        options.platforms = [platforms]
+        let outcomes = try await Self.run(options)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy {
+            $0.day == 7 && $0.faults["damaged checkpoint", default: 0] > 0 && $0.faults["channel outage", default: 0] > 0
+        })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
     /// A day of `--days 500 --seed 6 --platform ios --interval 60` (day 60, broadcast): an instance
     /// on a lost directory waited for a fresh copy through three old ones, then the feed failed
     /// for twelve minutes. The copy handed again at each failure held the wait only up to the
