@@ -24,8 +24,8 @@ public struct CheckpointStore: Sendable {
     /// Called just before each change a commit or a delivery makes to the directory (a journal's
     /// lines handed to the kernel, a journal cut, a snapshot's bytes, its rename; a write that a
     /// full disk will refuse too): where the simulator kills an instance in the middle of one
-    /// (``SimulatedDay/Restart/atDiskStep``); nil live.
-    public typealias DiskStep = @Sendable () -> Void
+    /// (``SimulatedDay/Restart/atDiskStep``), told the path of the file it changes; nil live.
+    public typealias DiskStep = @Sendable (_ path: String) -> Void
 
     public init(directory: URL, fullDisk: FullDisk? = nil, diskStep: DiskStep? = nil) throws(ScoreFeedError) {
         self.directory = directory
@@ -98,12 +98,12 @@ public struct CheckpointStore: Sendable {
             unlink(temporaryPath)
             throw error
         }
-        journal.diskStep?()
+        journal.diskStep?(temporaryPath)
         var failure = journal.fullDisk?() == true ? ENOSPC : data.withUnsafeBytes { FileWrite.all($0, to: fd).failure }
         if failure == 0, fsync(fd) != 0 { failure = errno }
         close(fd)
         if failure == 0 {
-            journal.diskStep?()
+            journal.diskStep?(targetPath)
             if rename(temporaryPath, targetPath) != 0 { failure = errno }
         }
         guard failure == 0 else {

@@ -304,7 +304,7 @@ public final class Journal: @unchecked Sendable {
                 dirty.append(file)
                 continue
             }
-            diskStep?()
+            diskStep?(file.path)
             let (count, failure) = fullDisk?() == true ? (0, ENOSPC) : file.pending.withBytes { FileWrite.all($0, to: fd) }
             guard failure == 0 else {
                 // The part that went in is cut off again (appended: it ends the file); only a file
@@ -332,7 +332,7 @@ public final class Journal: @unchecked Sendable {
         lock.withLock {
             let file = files[path]
             if let file { forget(file) }
-            diskStep?()
+            diskStep?(path)
             if let fd = file?.descriptor, fd >= 0 { _ = ftruncate(fd, 0) } else { _ = truncate(path, 0) }
         }
     }

@@ -16,6 +16,9 @@ public final class DiskStepKill: @unchecked Sendable {
     /// How long after ``from`` it waits for that step: past it, the instance dies at a moment, as
     /// any kill does (a day at rest writes nothing).
     public let within: TimeInterval
+    /// The start of the names of the one game's files whose changes are counted
+    /// (``SimulatedDay/Restart/writesOfGame``); nil: every change to the directory.
+    private let files: String?
     private let clock: SimulatedClock
     /// What the kill does (the instance's sender cut off, its directory handed over as it stands).
     private let kill: () -> Void
@@ -28,10 +31,14 @@ public final class DiskStepKill: @unchecked Sendable {
     /// The longest a kill waits for its step by default: two minutes, a few polls of a live game.
     public static let defaultWithin: TimeInterval = 120
 
-    public init(from: Date, step: Int, within: TimeInterval = defaultWithin, clock: SimulatedClock, kill: @escaping () -> Void) {
+    /// `game`: only the changes to this game's files are counted (nil: every change).
+    public init(
+        from: Date, step: Int, within: TimeInterval = defaultWithin, game: String? = nil, clock: SimulatedClock, kill: @escaping () -> Void
+    ) {
         self.from = from
         self.step = step
         self.within = within
+        files = game.map { "game-\(GameID.fileStem($0))." }
         self.clock = clock
         self.kill = kill
     }
@@ -39,9 +46,10 @@ public final class DiskStepKill: @unchecked Sendable {
     /// The latest moment it kills: past it, no step is counted.
     public var deadline: Date { from.addingTimeInterval(within) }
 
-    /// Told of a change about to reach the disk: the chosen one kills the instance first.
-    public func diskStep() {
+    /// Told of a change about to reach the disk at `path`: the chosen one kills the instance first.
+    public func diskStep(_ path: String) {
         guard firedAt == nil, !disarmed, clock.now >= from, clock.now <= deadline else { return }
+        if let files, !(path.split(separator: "/").last?.hasPrefix(files) ?? false) { return }
         guard counted == step else {
             counted += 1
             return

@@ -216,10 +216,13 @@ public struct SimulatedDay: Sendable {
         /// and lands just before it, inside the commit or delivery that makes it
         /// (``DiskStepKill``); nil: at ``at``, between two steps of the work.
         public var atDiskStep: Int?
+        /// Only the changes to this game's files are counted for ``atDiskStep`` (nil: every change):
+        /// a kill inside one of the game's own commits or deliveries, as around its final.
+        public var writesOfGame: String?
 
         public init(
             at: Date, downFor: TimeInterval = 5, lostState: Bool = false, tornJournal: Bool = false, damagedCheckpoint: Bool = false,
-            atDiskStep: Int? = nil
+            atDiskStep: Int? = nil, writesOfGame: String? = nil
         ) {
             self.at = at
             self.downFor = downFor
@@ -227,6 +230,7 @@ public struct SimulatedDay: Sendable {
             self.tornJournal = tornJournal
             self.damagedCheckpoint = damagedCheckpoint
             self.atDiskStep = atDiskStep
+            self.writesOfGame = writesOfGame
         }
     }
 
@@ -444,6 +448,19 @@ public struct SimulatedDay: Sendable {
         for index in restarts.indices where midWrite.chance(0.5) && !timed.contains(index) {
             restarts[index].atDiskStep = midWrite.int(in: 0...11)
         }
+        // On one day in three a played game's final comes while the sender is down, and the
+        // instance dies inside one of the game's own first writes from just before it: its end
+        // may wait in the sender's queue, in memory, while its priority-5 copy waits in the outbox
+        // or the journal has not yet said it left. Drawn apart, so the other draws stay as they were.
+        var finalWrite = SeededRandom(seed: daySeed ^ 0xF1_4A1_0D15)
+        var finalDown: Range<Date>?
+        let finalPlan = !played.isEmpty && finalWrite.chance(1.0 / 3) ? played[finalWrite.below(played.count)] : nil
+        if let plan = finalPlan, let final = plan.finalAt {
+            finalDown = final.addingTimeInterval(-finalWrite.double(in: 5...60))..<final.addingTimeInterval(finalWrite.double(in: 300...900))
+            restarts.append(Restart(
+                at: final.addingTimeInterval(-finalWrite.double(in: 1...20)), downFor: finalWrite.double(in: 1...60),
+                lostState: false, tornJournal: finalWrite.chance(0.5), atDiskStep: finalWrite.int(in: 0...5), writesOfGame: plan.game.id))
+        }
         self.restarts = restarts.sorted { $0.at < $1.at }
         var sink = SinkFaults()
         if random.chance(0.3) {
@@ -453,6 +470,7 @@ public struct SimulatedDay: Sendable {
             }
         }
         if let senderDown { sink.failing.append(senderDown) }
+        if let finalDown { sink.failing.append(finalDown) }
         if random.chance(0.3) { sink.slowest = random.double(in: 0.1...5) }
         if storm { sink.slowest = max(sink.slowest, 1 + weather.double(in: 0...29)) }
         if mode == .broadcastPerGame {
@@ -588,6 +606,7 @@ public struct SimulatedDay: Sendable {
             if restart.tornJournal { count("torn journal") }
             if restart.damagedCheckpoint { count("damaged checkpoint") }
             if restart.atDiskStep != nil { count("kill -9 waiting for a write") }
+            if restart.writesOfGame != nil { count("kill -9 in a final's writes") }
         }
         count("full disk", diskFull.count)
         count("sink outage", sink.failing.count)

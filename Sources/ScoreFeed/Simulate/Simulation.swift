@@ -147,7 +147,8 @@ public enum Simulation {
                 stop.atDiskStep.map { step in
                     let next = day.restarts.lazy.map(\.at).filter { $0 > stop.at }.min()
                     let gap = next.map { $0.timeIntervalSince(stop.at) - stop.downFor - 1 } ?? DiskStepKill.defaultWithin
-                    return DiskStepKill(from: stop.at, step: step, within: max(0, min(DiskStepKill.defaultWithin, gap)), clock: clock, kill: kill)
+                    return DiskStepKill(
+                        from: stop.at, step: step, within: max(0, min(DiskStepKill.defaultWithin, gap)), game: stop.writesOfGame, clock: clock, kill: kill)
                 }
             }
             let ending = SimulationExecutor.run(
@@ -156,7 +157,7 @@ public enum Simulation {
             ) { [clock, directory, day] in
                 await runInstance(
                     day, started: started, clock: clock, state: directory, cdn: cdn, sender: sender, seed: jitter, metrics: metrics,
-                    diskStep: diskKill.map { diskKill in { @Sendable in diskKill.diskStep() } },
+                    diskStep: diskKill.map { diskKill in { @Sendable path in diskKill.diskStep(path) } },
                     report: { report in told.add(Told(instance: instance, at: clock.now, report: report)) },
                     restoredCheck: { lost in told.restored(lost.map { "instance \(instance): \($0)" }) },
                     inputEnded: { told.inputEnded(instance, at: clock.now) })

@@ -131,7 +131,7 @@ struct SimulationExecutorTests {
                     try? await clock.sleep(until: clock.now.addingTimeInterval(10))
                     // Ten seconds of rest and one write at each tick, in two steps (its bytes, its rename).
                     for part in ["bytes", "rename"] {
-                        kill.diskStep()
+                        kill.diskStep("/state/game-0001.json")
                         log.add("\(part) @\(Int(clock.now.timeIntervalSince1970))")
                     }
                     written += 1

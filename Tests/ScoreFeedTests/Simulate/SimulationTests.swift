@@ -142,6 +142,35 @@ struct SimulationTests {
         }
     }
 
+    /// kill -9 inside each of a game's own first six writes from a second before its final, the
+    /// sender down from before the final until after the next instance starts, a polled game
+    /// and a served one, on every lane: the end handed to the sender may die in its queue while
+    /// its priority-5 copy still waits in the outbox, or before the journal says the copy left.
+    /// The next instance sends the end again before the copy (``GameSession/resume(lanes:)``);
+    /// a copy of an end never goes alone. Caught here: an end handed before its copy not sent
+    /// again (broadcast, where the kept end waits for the channel's delete, not the sink).
+    @Test(arguments: LiveDayScenarioTests.withAndroidToken)
+    func anEndLostWithTheSendersQueueGoesAgainBeforeItsCopy(_ lane: LiveDayScenarioTests.Lane) async throws {
+        let pool = SimulatedGamePool(generated: 40)
+        let games = [SimulatedDay.Game(pool.game(3)), SimulatedDay.Game(pool.game(9), path: .serve)]
+        var inside = 0
+        for game in games {
+            let final = try #require(game.finalAt)
+            var day = SimulatedDay(scripted: games, mode: lane.mode, platform: lane.platform, pollInterval: 10)
+            day.sink.failing = [final.addingTimeInterval(-30)..<final.addingTimeInterval(400)]
+            for step in 0..<6 {
+                day.restarts = [SimulatedDay.Restart(at: final.addingTimeInterval(-1), downFor: 30, atDiskStep: step, writesOfGame: game.game.id)]
+                let outcome = try await Self.run(day)
+                inside += outcome.killsInsideWrites
+                // (A third once the sender is back, when the drain ended while it was down.)
+                #expect(outcome.instances >= 2)
+                #expect(outcome.violations.isEmpty, "step \(step) of game \(game.game.id)'s writes: \(outcome.violations.prefix(3))")
+                LiveDayScenarioTests.checkFinals(outcome, games)
+            }
+        }
+        #expect(inside >= 4, "\(inside) of 12 kills landed inside one of the game's writes")
+    }
+
     /// A late lead change made by a player whose name fills a push, the state directory's disk
     /// full from just before it until twenty seconds after: the alerted priority 10, trimmed more
     /// than its priority-5 copy (the alert takes room), waits with the copy, and both go once the
