@@ -1,7 +1,7 @@
 import Foundation
 
 /// A kill placed at a change to the disk rather than at a moment (``SimulatedDay/Restart/atDiskStep``):
-/// from its moment on, the instance's changes to its state directory are counted
+/// from its moment on, the instance's changes to its state directory (or to one game's files) are counted
 /// (``CheckpointStore/DiskStep``), and it dies just before the chosen one, inside whatever commit,
 /// compaction or delivery makes it: between a journal's lines and the push they let go, between a
 /// snapshot's bytes and its rename, between a snapshot and the cut of its journal. A kill at a

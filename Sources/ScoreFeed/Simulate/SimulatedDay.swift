@@ -311,10 +311,11 @@ public struct SimulatedDay: Sendable {
 
     /// A day drawn from `seed` over `pool` (games are drawn from it; real games among them are
     /// used as they are), with a number of games in `games`; with `losingState`, some restarts
-    /// come without their state directory.
+    /// come without their state directory; with `killsInFinalWrites`, a kill may come inside a
+    /// game's final's writes (off: the day as drawn before that draw came).
     public init(
         index: Int, seed: UInt64, mode: PushRenderer.Mode, platform: PushRenderer.Platform = .ios, pool: SimulatedGamePool,
-        pollInterval: TimeInterval = 30, games gameCount: ClosedRange<Int> = 5...15, losingState: Bool = true
+        pollInterval: TimeInterval = 30, games gameCount: ClosedRange<Int> = 5...15, losingState: Bool = true, killsInFinalWrites: Bool = true
     ) {
         let daySeed = seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15
         var random = SeededRandom(seed: daySeed)
@@ -454,7 +455,7 @@ public struct SimulatedDay: Sendable {
         // or the journal has not yet said it left. Drawn apart, so the other draws stay as they were.
         var finalWrite = SeededRandom(seed: daySeed ^ 0xF1_4A1_0D15)
         var finalDown: Range<Date>?
-        let finalPlan = !played.isEmpty && finalWrite.chance(1.0 / 3) ? played[finalWrite.below(played.count)] : nil
+        let finalPlan = killsInFinalWrites && !played.isEmpty && finalWrite.chance(1.0 / 3) ? played[finalWrite.below(played.count)] : nil
         if let plan = finalPlan, let final = plan.finalAt {
             finalDown = final.addingTimeInterval(-finalWrite.double(in: 5...60))..<final.addingTimeInterval(finalWrite.double(in: 300...900))
             restarts.append(Restart(

@@ -34,6 +34,10 @@ extension Simulation {
         /// Whether the tasks ready at one instant run in a seeded order of each day's instead of
         /// the order they became ready (on by default: more of the orders live threads could take).
         public var shuffled = true
+        /// Whether a day may draw a kill inside a played game's final's writes, the sender down
+        /// across it (``SimulatedDay/Restart/writesOfGame``; on by default). Off, days are drawn as
+        /// before that draw came (session 54), as tests that replay a day found earlier need.
+        public var killsInFinalWrites = true
 
         public init(
             days: Int, seed: UInt64, firstDay: Int = 0, modes: [PushRenderer.Mode] = [.token, .broadcastPerGame],
@@ -87,7 +91,7 @@ extension Simulation {
                         let (day, mode, platforms) = work[index]
                         var plan = SimulatedDay(
                             index: day, seed: options.seed, mode: mode, platform: platforms[0], pool: options.pool, pollInterval: options.pollInterval,
-                            games: options.games, losingState: options.losingState)
+                            games: options.games, losingState: options.losingState, killsInFinalWrites: options.killsInFinalWrites)
                         plan.platforms = platforms
                         results.set(index, run(plan, stateRoot: root, moment: options.moment, shuffled: options.shuffled))
                     }

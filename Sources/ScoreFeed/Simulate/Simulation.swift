@@ -87,7 +87,6 @@ public enum Simulation {
         let metrics = MetricsRecorder()
         var from = day.start
         var steps = 0
-        var killsInsideWrites = 0
         var stops: [SimulatedDay.Restart?] = day.restarts.map { $0 } + [nil]
         // Runs put in before a planned stop (below).
         var runsAgain = 0
@@ -103,7 +102,8 @@ public enum Simulation {
         var finished = false
         // A run was put in for APNs' channel service alone (a channel request it never answered).
         var rerunForChannels = false
-        // The day's last run stopped while the sender was down or the disk full: when its input
+        // The day's last run stopped while the sender was down or the disk full (or APNs' channel
+        // service was down too long within its drain, channel work owed): when its input
         // ended, when it stopped, and the records sent by then, by their ids (``PushRecord/key``: a
         // new one the run after it sends was owed; one sent again, an end whose delivery was not
         // confirmed, was not).
@@ -162,10 +162,7 @@ public enum Simulation {
                     restoredCheck: { lost in told.restored(lost.map { "instance \(instance): \($0)" }) },
                     inputEnded: { told.inputEnded(instance, at: clock.now) })
             }
-            if let firedAt = diskKill?.firedAt {
-                killsInsideWrites += 1
-                killedInsideWrites.insert(firedAt)
-            }
+            if let firedAt = diskKill?.firedAt { killedInsideWrites.insert(firedAt) }
             instances.append(Instance(
                 started: started, lostStateBefore: handedEmpty, lostGamesBefore: damagedHere,
                 killedBefore: killed))
@@ -191,14 +188,19 @@ public enum Simulation {
                     // The channel service may be back before the drain ends and still have cost it
                     // the time its work needed: a create answered near the drain's end leaves a
                     // linger that outlasts it (seed 1, day 7 on real games, broadcast: a game
-                    // whose damaged checkpoint had it joined again after its final).
+                    // whose damaged checkpoint had it joined again after its final). Only an
+                    // outage whose end left the work too little of the drain: a retry's wait and
+                    // the linger.
                     let channelsOwed = !sender.openChannels.isEmpty || !sender.createsFailed.isEmpty
-                    let drained = (told.inputEnd(of: instance) ?? started)...from
+                    let inputEnded = told.inputEnd(of: instance) ?? started
+                    let workNeeded = SimulationInvariants.channelRetryTail + SimulatedSender.expectedLinger
                     let channelsDown = channelsOwed
-                        ? day.sink.channelOutages.filter { $0.overlaps(drained) }.map(\.upperBound).max().map { max($0, from) } : nil
+                        ? day.sink.channelOutages.filter {
+                            $0.lowerBound <= from && $0.upperBound.addingTimeInterval(workNeeded) > inputEnded.addingTimeInterval(drainTimeout)
+                        }.map(\.upperBound).max().map { max($0, from) } : nil
                     let pushesBack = rerun ? nil : day.troublesOver(at: from)
                     if let back = pushesBack ?? (rerunForChannels ? nil : channelsDown) {
-                        if !rerun { owed = (told.inputEnd(of: instance) ?? started, from, Set(sender.records.map(\.key)), sender.openChannels) }
+                        if !rerun { owed = (inputEnded, from, Set(sender.records.map(\.key)), sender.openChannels) }
                         rerunForChannels = pushesBack == nil
                         stops.append(nil)
                         from = back.addingTimeInterval(1)
@@ -275,9 +277,12 @@ public enum Simulation {
         let unsent = owed.map { owed in sender.records.lazy.filter { !owed.sent.contains($0.key) }.count } ?? 0
         // (A channel left open that the run after it deleted was owed too.)
         let undeleted = owed.map { $0.open.subtracting(sender.openChannels).count } ?? 0
-        if let owed, unsent + undeleted > 0, owed.stopped.timeIntervalSince(owed.inputEnded) < drainTimeout - longestTry - 1 {
+        // A delete also waits for its channel's linger after the end: one the drain cannot see
+        // through stays in the checkpoint, and the drain may stop that much sooner.
+        let allowance = max(unsent > 0 ? longestTry : 0, undeleted > 0 ? max(longestTry, SimulatedSender.expectedLinger) : 0)
+        if let owed, unsent + undeleted > 0, owed.stopped.timeIntervalSince(owed.inputEnded) < drainTimeout - allowance - 1 {
             violations.append(
-                "the day's last run stopped \(JSONText.number(owed.stopped.timeIntervalSince(owed.inputEnded))) s after its input ended, the sender or APNs' channel service down or the disk full, and the run after it sent \(unsent) new push(es) and deleted \(undeleted) channel(s): its drain gave up before its \(Int(drainTimeout)) s (less a try's longest wait, \(Int(longestTry)) s)")
+                "the day's last run stopped \(JSONText.number(owed.stopped.timeIntervalSince(owed.inputEnded))) s after its input ended, the sender or APNs' channel service down or the disk full, and the run after it sent \(unsent) new push(es) and deleted \(undeleted) channel(s): its drain gave up before its \(Int(drainTimeout)) s (less a try's longest wait, or a channel's linger, \(Int(allowance)) s)")
         }
         checks += owed == nil ? 0 : 1
         let backedOff = sender.triedTooOften(backoff: SimulatedSender.expectedBackoff)
@@ -314,7 +319,7 @@ public enum Simulation {
             pushes: sender.records.count,
             instances: instances.count, simulatedSeconds: clock.now.timeIntervalSince(day.start), answers: cdn.answers,
             reports: told.all, channelsMade: sender.channelsMade, instanceStarts: instances.map(\.started),
-            damagedCheckpoints: instances.map { $0.lostGamesBefore.sorted() }, steps: steps, killsInsideWrites: killsInsideWrites)
+            damagedCheckpoints: instances.map { $0.lostGamesBefore.sorted() }, steps: steps, killsInsideWrites: killedInsideWrites.count)
     }
 
     /// The iOS lane's booked priority 10s of each game in `directory` (``SimulationInvariants/checkBooked()``).

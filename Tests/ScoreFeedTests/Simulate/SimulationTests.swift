@@ -29,6 +29,7 @@ struct SimulationTests {
         var options = Simulation.Options(
             days: 1, seed: seed, firstDay: day, modes: [mode], pool: SimulatedGamePool(generated: 300), pollInterval: interval, threads: 1)
         options.platforms = [platforms]
+        options.killsInFinalWrites = false
         return try await run(options)
     }
 
@@ -85,7 +86,7 @@ struct SimulationTests {
     /// 33-37 after the lost instance had shown 35-37. A game new to an instance now waits through
     /// its old copies (up to four) for a fresh one, and shows the newest as one moment.
     @Test func aFreshStateDirWaitsThroughAStaleEdgesOldCopies() async throws {
-        let day = SimulatedDay(index: 369, seed: 1, mode: .broadcastPerGame, platform: .ios, pool: SimulatedGamePool(), pollInterval: 30)
+        let day = SimulatedDay(index: 369, seed: 1, mode: .broadcastPerGame, platform: .ios, pool: SimulatedGamePool(), pollInterval: 30, killsInFinalWrites: false)
         #expect(day.restarts.contains(where: \.lostState) && day.games.contains { $0.staleShare > 0 }, "a lost directory and a stale edge")
         let outcome = try await Self.run(day)
         #expect(outcome.violations.isEmpty, "\(outcome.violations.prefix(3))")
@@ -225,7 +226,7 @@ struct SimulationTests {
     /// was tried, and not given back to the policy) is what the checker calls out.
     @Test func beyondTheBudgetNeedsTheHoursPriority10sSentOrTried() async throws {
         let options = Self.options(seed: 5, days: 1, modes: [.token])
-        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5)
+        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5, killsInFinalWrites: false)
         let outcome = try await Self.run(day)
         #expect(outcome.violations.isEmpty, "\(outcome.violations)")
         day.restarts = []
@@ -261,7 +262,7 @@ struct SimulationTests {
     /// back; an apns-id on two bodies; a game without its final end.
     @Test func theCheckerCatchesBrokenRecords() async throws {
         let options = Self.options(seed: 5, days: 1, modes: [.token])
-        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5)
+        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5, killsInFinalWrites: false)
         // Activities started by the app (no `--start`): what a start must come before is
         // theCheckerCatchesBrokenActivities's.
         day.startsActivities = false
@@ -646,7 +647,7 @@ struct SimulationTests {
 
     @Test func theCheckerCatchesNewsHeldBack() async throws {
         let options = Self.options(seed: 5, days: 1, modes: [.token])
-        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5)
+        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5, killsInFinalWrites: false)
         day.sink = SimulatedDay.SinkFaults()
         day.restarts = []
         for i in day.games.indices {
@@ -1132,6 +1133,7 @@ extension SimulationTests {
     func daysASweepBrokeOnStayWhole(seed: UInt64, day: Int, mode: PushRenderer.Mode) async throws {
         var options = Simulation.Options(days: 1, seed: seed, firstDay: day, modes: [mode], pool: SimulatedGamePool(generated: 300), threads: 1)
         options.platforms = [[.ios, .android]]
+        options.killsInFinalWrites = false
         let outcomes = try await Self.run(options)
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == day })
         #expect(outcomes.allSatisfy { !$0.records.isEmpty })
@@ -1168,6 +1170,7 @@ extension SimulationTests {
     func daysOfTheThousandStayWhole(seed: UInt64, day: Int, mode: PushRenderer.Mode, platform: PushRenderer.Platform) async throws {
         var options = Simulation.Options(days: 1, seed: seed, firstDay: day, modes: [mode], pool: SimulatedGamePool(generated: 300), threads: 1)
         options.platforms = [[platform]]
+        options.killsInFinalWrites = false
         let outcomes = try await Self.run(options)
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == day && !$0.records.isEmpty })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
@@ -1292,6 +1295,7 @@ extension SimulationTests {
         var options = Simulation.Options(
             days: 1, seed: 4, firstDay: day, modes: [.broadcastPerGame], pool: SimulatedGamePool(real: real, generated: 300), games: 5...10, threads: 1)
         options.platforms = [[.ios]]
+        options.killsInFinalWrites = false
         let outcomes = try await Self.run(options)
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == day && $0.faults["channel cap", default: 0] > 0 })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
@@ -1310,6 +1314,7 @@ extension SimulationTests {
         var options = Simulation.Options(
             days: 1, seed: 1, firstDay: 7, modes: [.broadcastPerGame], pool: SimulatedGamePool(real: real, generated: 300), threads: 1)
         options.platforms = [platforms]
+        options.killsInFinalWrites = false
         let outcomes = try await Self.run(options)
         #expect(outcomes.count == 1 && outcomes.allSatisfy {
             $0.day == 7 && $0.faults["damaged checkpoint", default: 0] > 0 && $0.faults["channel outage", default: 0] > 0
@@ -1326,6 +1331,7 @@ extension SimulationTests {
     func aFeedOutageHoldsAFreshInstancesWaitForAFreshCopy(_ mode: PushRenderer.Mode) async throws {
         var options = Simulation.Options(days: 1, seed: 6, firstDay: 60, modes: [mode], pool: SimulatedGamePool(generated: 300), pollInterval: 60, threads: 1)
         options.platforms = [[.ios]]
+        options.killsInFinalWrites = false
         let outcomes = try await Self.run(options)
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 60 && !$0.records.isEmpty && $0.answers["503", default: 0] > 0 })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
@@ -1337,6 +1343,7 @@ extension SimulationTests {
     @Test func aBroadcastUpdateFailedAloneMayComeAfterItsStamp() async throws {
         var options = Simulation.Options(days: 1, seed: 6, firstDay: 151, modes: [.broadcastPerGame], pool: SimulatedGamePool(generated: 300), pollInterval: 60, threads: 1)
         options.platforms = [[.ios]]
+        options.killsInFinalWrites = false
         let outcomes = try await Self.run(options)
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 151 && $0.faults["push blip", default: 0] > 0 })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
@@ -1350,6 +1357,7 @@ extension SimulationTests {
     func aRunThatGaveUpOnAFullDiskRunsAgainOnceItHasRoom(_ mode: PushRenderer.Mode) async throws {
         var options = Simulation.Options(days: 1, seed: 8, firstDay: 468, modes: [mode], pool: SimulatedGamePool(generated: 300), losingState: false, threads: 1)
         options.platforms = [[.android]]
+        options.killsInFinalWrites = false
         let outcomes = try await Self.run(options)
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 468 && $0.faults["full disk", default: 0] > 0 })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
