@@ -108,14 +108,18 @@ public enum Simulation {
         // new one the run after it sends was owed; one sent again, an end whose delivery was not
         // confirmed, was not).
         var owed: (inputEnded: Date, stopped: Date, sent: Set<String>, open: Set<String>)?
-        // When kills that waited for a write came inside it (for a failure's line).
-        var killedInsideWrites: Set<Date> = []
+        // When kills that waited for a write came inside it, and the planned stops that fell while
+        // no instance ran (for a failure's line).
+        var killedInsideWrites: Set<Date> = [], skipped: Set<Date> = []
         while number + 1 < stops.count {
             number += 1
             let stop = stops[number]
             // The run after the day's last, once the sender is back (below).
             let rerun = number > day.restarts.count + runsAgain
-            if let stop, stop.at <= from { continue }
+            if let stop, stop.at <= from {
+                skipped.insert(stop.at)
+                continue
+            }
             clock = SimulatedClock(from)
             cdn.use(clock)
             sender.serve(clock)
@@ -302,7 +306,8 @@ public enum Simulation {
             // What the day's instances went through, for whoever reads the failure.
             let restarts = day.restarts.map { restart in
                 let write = restart.atDiskStep.map { killedInsideWrites.contains(restart.at) ? " inside write \($0)" : " (write \($0) not reached)" }
-                return "+\(Int(restart.at.timeIntervalSince(day.start))) s\(write ?? "")\(restart.lostState ? " state lost" : "")\(restart.tornJournal ? " torn" : "")\(restart.damagedCheckpoint ? " checkpoint damaged" : "")"
+                let when = skipped.contains(restart.at) ? " (no instance running)" : write ?? ""
+                return "+\(Int(restart.at.timeIntervalSince(day.start))) s\(when)\(restart.lostState ? " state lost" : "")\(restart.tornJournal ? " torn" : "")\(restart.damagedCheckpoint ? " checkpoint damaged" : "")"
             }
             let spans = { (ranges: [Range<Date>]) in
                 ranges.map { "+\(Int($0.lowerBound.timeIntervalSince(day.start)))–\(Int($0.upperBound.timeIntervalSince(day.start))) s" }.joined(separator: ", ")
