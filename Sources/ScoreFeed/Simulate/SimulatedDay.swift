@@ -452,7 +452,9 @@ public struct SimulatedDay: Sendable {
         // On one day in three a played game's final comes while the sender is down, and the
         // instance dies inside one of the game's own first writes from just before it: its end
         // may wait in the sender's queue, in memory, while its priority-5 copy waits in the outbox
-        // or the journal has not yet said it left. Drawn apart, so the other draws stay as they were.
+        // or the journal has not yet said it left. Drawn apart, so the other draws stay as they
+        // were (the run differs all the same: a stop more, the sender down more; tests that
+        // replay a day found before it turn it off).
         var finalWrite = SeededRandom(seed: daySeed ^ 0xF1_4A1_0D15)
         var finalDown: Range<Date>?
         let finalPlan = killsInFinalWrites && !played.isEmpty && finalWrite.chance(1.0 / 3) ? played[finalWrite.below(played.count)] : nil
