@@ -298,10 +298,11 @@ public enum Simulation {
         let blips = day.maxChannels == nil
             ? sender.blipsRetriedLate(tail: SimulationInvariants.blipRetryTail, troubles: disk) : (checks: 0, violations: [])
         let pushBlips = sender.pushBlipsRetriedLate(tail: SimulationInvariants.blipRetryTail, troubles: disk)
+        let olderStates = sender.olderStatesSent()
         let capped = day.maxChannels.map { sender.channelsOverCap($0, dayStart: day.start) } ?? (checks: 0, violations: [])
         violations += told.lost + cdn.tooSoon + backedOff.violations + lingered.violations + retried.violations + blips.violations
-            + pushBlips.violations + capped.violations
-        checks += cdn.retryAftersChecked + backedOff.checks + lingered.checks + retried.checks + blips.checks + pushBlips.checks + capped.checks
+            + pushBlips.violations + capped.violations + olderStates.violations
+        checks += cdn.retryAftersChecked + backedOff.checks + lingered.checks + retried.checks + blips.checks + pushBlips.checks + capped.checks + olderStates.checks
         if !violations.isEmpty {
             // What the day's instances went through, for whoever reads the failure.
             let restarts = day.restarts.map { restart in
@@ -406,7 +407,7 @@ public enum Simulation {
         inputEnded: @escaping @Sendable () -> Void = {}
     ) async {
         let random = Jitter(seed: seed)
-        let sink = ResilientSink(sender, clock: clock, random: random.next)
+        let sink = HandOffRecorder(inner: ResilientSink(sender, clock: clock, random: random.next), sender: sender)
         // Broadcast: a channel per game, kept the default linger after its end.
         var renderer = PushRenderer.Configuration(mode: day.mode)
         renderer.platform = day.platform
