@@ -67,13 +67,18 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     private var pushBlipped: [(lane: Tries, at: Date, next: Date?)] = []
     /// The day's channel blips not yet met (``SimulatedDay/SinkFaults/channelBlips``), in order.
     private var blipsLeft: [Date]
-    /// When this instance's last channel request was answered, and when one last failed.
     /// Each record handed to the instance's sink (``HandOffRecorder``): the instance, when.
     private var handOffs: [(record: PushRecord, instance: Int, at: Date)] = []
-    /// When each record's latest try in an instance began (by the instance and the record's key).
-    private var tries: [String: Date] = [:]
+    /// When each record's latest try in an instance began.
+    private var tries: [InInstance: Date] = [:]
+    /// A record's key, or a lane's, within one instance (a new instance's sink starts empty).
+    private struct InInstance: Hashable {
+        var instance: Int
+        var key: String
+    }
     /// Each delivery: the instance that made it and when its try began.
     private var deliveries: [(record: PushRecord, instance: Int, began: Date)] = []
+    /// When this instance's last channel request was answered, and when one last failed.
     private var channelAnswered: Date?
     private var channelFailed: Date?
     /// The channel requests a blip failed: the game, and when.
@@ -109,8 +114,7 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         // wound down.
         let sending = lock.withLock { () -> Bool in
             guard live else { return false }
-            let tryKey = "\(instance)\u{1F}\(record.key)"
-            tries[tryKey] = clock.now
+            tries[InInstance(instance: instance, key: record.key)] = clock.now
             // The try after a blip, for its check.
             for index in pushBlipped.indices where pushBlipped[index].next == nil && clock.now > pushBlipped[index].at
             && pushBlipped[index].lane == Tries(game: record.game, platform: record.platform, instance: instance) {
@@ -160,7 +164,7 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
             }
             records.append(record)
             deliveredAt.append(now)
-            deliveries.append((record, instance, tries["\(instance)\u{1F}\(record.key)"] ?? now))
+            deliveries.append((record, instance, tries[InInstance(instance: instance, key: record.key)] ?? now))
         }
     }
 
@@ -175,20 +179,20 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     /// Updates delivered though a newer state of their lane (an update or end, not their own
     /// priority-5 copy) was handed to the same instance's sink before the try that delivered them
     /// began: the sink's queue keeps only a game's newest state of what waits (one that fails in
-    /// flight included), so after an outage a lock screen does not run through old scores. Said as the checker says a violation; and how
-    /// many deliveries were held to it (each a check).
+    /// flight included), so after an outage a lock screen does not run through old scores. Said as
+    /// the checker says a violation; and how many deliveries were held to it (each a check).
     public func olderStatesSent() -> (checks: Int, violations: [String]) {
         lock.withLock {
-            var byLane: [String: [(record: PushRecord, at: Date)]] = [:]
+            var byLane: [InInstance: [(record: PushRecord, at: Date)]] = [:]
             for handOff in handOffs where handOff.record.event != .start {
-                byLane["\(handOff.instance)\u{1F}\(DeliveryQueue.lane(of: handOff.record))", default: []].append((handOff.record, handOff.at))
+                byLane[InInstance(instance: handOff.instance, key: DeliveryQueue.lane(of: handOff.record)), default: []].append((handOff.record, handOff.at))
             }
             var checks = 0
             var violations: [String] = []
             for delivery in deliveries where delivery.record.event == .update {
                 checks += 1
                 let older = delivery.record
-                guard let newer = byLane["\(delivery.instance)\u{1F}\(DeliveryQueue.lane(of: older))"]?.first(where: {
+                guard let newer = byLane[InInstance(instance: delivery.instance, key: DeliveryQueue.lane(of: older))]?.first(where: {
                     $0.record.seq > older.seq && $0.at < delivery.began && !$0.record.isPriority5Copy(of: older)
                 }) else { continue }
                 violations.append(
