@@ -10,8 +10,10 @@ import Darwin
 /// buffered lines and syncs each file once, so one sync makes a whole batch of lines durable
 /// (group commit) before any of their pushes is handed to the sink. That a push was delivered
 /// only needs to reach the kernel before the next push goes (``readyForPush(_:)``): it survives the
-/// process being killed, and after a power cut the pushes since the last sync are sent again,
-/// byte for byte. Shared by every engine of a service (a lock guards it).
+/// process being killed, and after a power cut the pushes whose deliveries were not synced are sent
+/// again, byte for byte. So a file that took only deliveries is not synced for them: they are
+/// synced with the game's next line that must be, and a live game's push costs no sync of its own.
+/// Shared by every engine of a service (a lock guards it).
 ///
 /// A line is `<first input number> <seq> <last timestamp> <FNV-1a 64 of the rest, hex> <JSON
 /// array of inputs>`: the renderer's numbering after the inputs stands in the clear, so a game
@@ -27,7 +29,7 @@ public final class Journal: @unchecked Sendable {
     private var files: [String: File] = [:]
     /// The files that buffer lines, each once.
     private var dirty: [File] = []
-    /// The files written since their last sync, each once.
+    /// The files that took a line that must be synced since their last sync, each once.
     private var unsynced: [File] = []
     /// The files whose sync failed (``File/syncFailed``), each once.
     private var failedSyncs: [File] = []
@@ -82,8 +84,10 @@ public final class Journal: @unchecked Sendable {
         fileprivate var descriptor: Int32 = -1
         /// Lines not yet written, kept from write to write (no fresh buffer per line).
         fileprivate var pending = JSONBytes(capacity: 1_024)
-        /// Written since its last sync.
+        /// Took a line that must be synced (not only deliveries) since its last sync.
         fileprivate var unsynced = false
+        /// ``pending`` holds a line that must be synced: once written, the file is ``unsynced``.
+        fileprivate var pendingMustSync = false
         /// Its last write failed and was cut back whole, its lines kept in ``pending``: a retry
         /// of the write finishes the work (``Journal/keepsFailedLines(_:)``).
         fileprivate var cutBack = false
@@ -162,7 +166,10 @@ public final class Journal: @unchecked Sendable {
             file.pending.append(head)
             file.pending.append(bytes)
             file.pending.byte(0x0A)
-            if mustSync { owesSync = true }
+            if mustSync {
+                owesSync = true
+                file.pendingMustSync = true
+            }
         }
         return length
     }
@@ -193,6 +200,7 @@ public final class Journal: @unchecked Sendable {
             file.pending.append(head)
             file.pending.append(bytes)
             file.pending.byte(0x0A)
+            file.pendingMustSync = true
             if !file.isNew {
                 file.isNew = true
                 newFiles.append(file)
@@ -232,7 +240,8 @@ public final class Journal: @unchecked Sendable {
         if let failure = Self.failure(writePending(), for: file.path) { throw failure }
     }
 
-    /// Writes every buffered line and syncs each file written to since its last sync. A file
+    /// Writes every buffered line and syncs each file that took a line that must be synced since
+    /// its last sync (one that took only deliveries is left to the kernel). A file
     /// that cannot be written keeps its lines buffered (cut back to where it was) and stops no
     /// other: the error is thrown for `path` only (for any file when `path` is nil), so one
     /// game's full disk does not hold another game's pushes.
@@ -318,9 +327,14 @@ public final class Journal: @unchecked Sendable {
             bytesWritten += file.pending.count
             file.pending.removeAll(keepingAtMost: 16_384)
             file.cutBack = false
-            if !file.unsynced {
-                file.unsynced = true
-                unsynced.append(file)
+            // Deliveries alone need only be in the kernel: the file is synced for a line that
+            // must be.
+            if file.pendingMustSync {
+                file.pendingMustSync = false
+                if !file.unsynced {
+                    file.unsynced = true
+                    unsynced.append(file)
+                }
             }
         }
         return failures
@@ -343,6 +357,7 @@ public final class Journal: @unchecked Sendable {
             file.pending.removeAll(keepingAtMost: 16_384)
             dirty.removeAll { $0 === file }
         }
+        file.pendingMustSync = false
         if file.unsynced {
             file.unsynced = false
             unsynced.removeAll { $0 === file }

@@ -460,8 +460,40 @@ struct JournalTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let journal = Journal()
-        try journal.append([input], first: 1, seq: 1, lastTimestamp: 1, to: dir.appendingPathComponent("g.journal").path)
+        let path = dir.appendingPathComponent("g.journal").path
+        try journal.append([input], first: 1, seq: 1, lastTimestamp: 1, to: path)
         #expect(journal.needsSync == synced)
+        // A group commit writes the line either way, and syncs the file only for a line that must be.
+        try journal.sync()
+        #expect(journal.syncs == (synced ? 1 : 0))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).count == journal.bytesWritten && journal.bytesWritten > 0)
+    }
+
+    /// A live game's push costs no sync of its own: its delivery is written before the game's next
+    /// push (or with the next batch) and synced with the game's next line that must be, not by the
+    /// group commit of another game's batch.
+    @Test func deliveriesAreSyncedWithTheirGamesNextLineNotByOtherGamesBatches() throws {
+        let dir = Self.directory()
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let journal = Journal()
+        let a = journal.file(for: dir.appendingPathComponent("a.journal").path)
+        let b = dir.appendingPathComponent("b.journal").path
+        try journal.append([.tick(now: Make.start)], first: 1, seq: 1, lastTimestamp: 1, into: a)
+        try journal.sync()
+        #expect(journal.syncs == 1)
+        // Game a's push was delivered; game b's batch comes and goes.
+        try journal.append([.delivered(now: Make.start)], first: 2, seq: 1, lastTimestamp: 1, into: a)
+        try journal.readyForPush(a)
+        try journal.append([.tick(now: Make.start)], first: 1, seq: 1, lastTimestamp: 1, to: b)
+        try journal.sync()
+        #expect(journal.syncs == 2, "b's line alone was synced")
+        // Game a's next event: its delivery is synced with it.
+        try journal.append([.tick(now: Make.start.addingTimeInterval(1))], first: 3, seq: 1, lastTimestamp: 1, into: a)
+        try journal.sync()
+        #expect(journal.syncs == 3)
+        let reading = Journal.read(try Data(contentsOf: URL(fileURLWithPath: dir.appendingPathComponent("a.journal").path)))
+        #expect(reading.inputs.count == 3 && reading.droppedLines == 0)
     }
 
     @Test func aLineThatDoesNotFollowOnEndsTheJournal() throws {
