@@ -37,6 +37,8 @@ public final class Journal: @unchecked Sendable {
     private var newFiles: [File] = []
     /// Descriptors open now (at most ``maxOpenFiles``).
     private var openFiles = 0
+    /// Counts descriptor uses: a file's ``File/lastUse`` orders the open files by their last use.
+    private var uses = 0
     /// Whether lines that must be synced (not only deliveries) wait or are unsynced.
     private var owesSync = false
     /// Bytes written and syncs made since the service started (for `bench`).
@@ -54,9 +56,25 @@ public final class Journal: @unchecked Sendable {
         }
     }
 
-    /// The most journal files kept open at once: a service with thousands of games stays far
-    /// below a process's usual limit of 1,024 descriptors.
+    /// The most journal files kept open at once. Past it, the least recently used quarter is
+    /// closed (each synced first if it must be), so a service with more games than the cap
+    /// reopens a game's journal only after a quarter of the cap's games have written since.
     public let maxOpenFiles: Int
+
+    /// The cap a service uses: the process's descriptor limit (`RLIMIT_NOFILE`, its soft limit)
+    /// less 256 kept for everything else (sockets, snapshots, standard streams), between 256 and
+    /// 65,536. With Linux's usual soft limit of 1,024 that is 768 games' journals open at once;
+    /// where the limit is higher, thousands of live games never reopen theirs.
+    public static var defaultMaxOpenFiles: Int {
+        var limit = rlimit()
+        #if canImport(Glibc)
+        let found = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0
+        #else
+        let found = getrlimit(RLIMIT_NOFILE, &limit) == 0
+        #endif
+        guard found else { return 256 }
+        return min(65_536, max(256, Int(clamping: limit.rlim_cur) - 256))
+    }
 
     /// While it says so, every write fails as on a full disk (``CheckpointStore/FullDisk``): the
     /// journals' and their store's snapshots'.
@@ -66,7 +84,7 @@ public final class Journal: @unchecked Sendable {
     /// renames.
     let diskStep: CheckpointStore.DiskStep?
 
-    public init(maxOpenFiles: Int = 256, fullDisk: CheckpointStore.FullDisk? = nil, diskStep: CheckpointStore.DiskStep? = nil) {
+    public init(maxOpenFiles: Int = Journal.defaultMaxOpenFiles, fullDisk: CheckpointStore.FullDisk? = nil, diskStep: CheckpointStore.DiskStep? = nil) {
         self.maxOpenFiles = max(1, maxOpenFiles)
         self.fullDisk = fullDisk
         self.diskStep = diskStep
@@ -82,6 +100,8 @@ public final class Journal: @unchecked Sendable {
         fileprivate let path: String
         /// Its descriptor, -1 while closed.
         fileprivate var descriptor: Int32 = -1
+        /// When its descriptor was last used (``Journal``'s count of uses).
+        fileprivate var lastUse = 0
         /// Lines not yet written, kept from write to write (no fresh buffer per line).
         fileprivate var pending = JSONBytes(capacity: 1_024)
         /// Took a line that must be synced (not only deliveries) since its last sync.
@@ -220,6 +240,11 @@ public final class Journal: @unchecked Sendable {
     /// Whether something must be synced before the next push leaves.
     public var needsSync: Bool {
         lock.withLock { owesSync }
+    }
+
+    /// The journals open now, by path (for tests).
+    var openPaths: Set<String> {
+        lock.withLock { Set(files.values.filter { $0.descriptor >= 0 }.map(\.path)) }
     }
 
     /// Whether lines wait to be written and synced.
@@ -374,6 +399,8 @@ public final class Journal: @unchecked Sendable {
     }
 
     private func descriptor(_ file: File) throws(ScoreFeedError) -> Int32 {
+        uses += 1
+        file.lastUse = uses
         if file.descriptor >= 0 { return file.descriptor }
         if openFiles >= maxOpenFiles { closeFiles() }
         let fd = open(file.path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
@@ -383,11 +410,12 @@ public final class Journal: @unchecked Sendable {
         return fd
     }
 
-    /// Closes the open journals to make room: those synced at once, the others once synced. A
-    /// file whose sync fails is its own game's failure (``File/syncFailed``), not the one
-    /// being opened.
+    /// Closes the least recently used quarter of the open journals to make room (at least one):
+    /// those synced at once, the others once synced. A file whose sync fails is its own game's
+    /// failure (``File/syncFailed``), not the one being opened.
     private func closeFiles() {
-        for file in files.values where file.descriptor >= 0 {
+        let open = files.values.filter { $0.descriptor >= 0 }.sorted { $0.lastUse < $1.lastUse }
+        for file in open.prefix(max(1, open.count / 4)) {
             if file.unsynced {
                 unsynced.removeAll { $0 === file }
                 file.unsynced = false

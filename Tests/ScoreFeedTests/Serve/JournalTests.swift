@@ -429,6 +429,41 @@ struct JournalTests {
         }
     }
 
+    /// Past the cap, the journals used least recently are closed, not every one: a game that
+    /// writes often keeps its descriptor while more games than the cap come and go.
+    @Test func pastTheCapTheLeastRecentlyUsedJournalsAreClosed() throws {
+        let dir = Self.directory()
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let journal = Journal(maxOpenFiles: 4)
+        let path = { (name: String) in dir.appendingPathComponent("\(name).journal").path }
+        var lines: [String: Int] = [:]
+        func write(_ name: String) throws {
+            lines[name, default: 0] += 1
+            try journal.append([.tick(now: Make.start)], first: lines[name]!, seq: 1, lastTimestamp: 1, to: path(name))
+            try journal.sync()
+        }
+        for name in ["a", "b", "c", "d", "a", "e"] { try write(name) }
+        #expect(journal.openPaths == Set(["a", "c", "d", "e"].map(path)), "b was used least recently")
+        for name in ["f", "a", "g"] { try write(name) }
+        #expect(journal.openPaths == Set(["a", "e", "f", "g"].map(path)))
+        for (name, count) in lines {
+            #expect(Journal.read(try Data(contentsOf: URL(fileURLWithPath: path(name)))).inputs.count == count)
+        }
+    }
+
+    /// The cap follows the process's descriptor limit, leaving room for everything else.
+    @Test func theDefaultCapLeavesRoomUnderTheDescriptorLimit() {
+        let cap = Journal.defaultMaxOpenFiles
+        #expect(cap >= 256 && cap <= 65_536)
+        #if canImport(Glibc)
+        var limit = rlimit()
+        #expect(getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        if limit.rlim_cur >= 512 && limit.rlim_cur < 65_792 { #expect(cap == Int(limit.rlim_cur) - 256) }
+        #endif
+        #expect(Journal().maxOpenFiles == cap)
+    }
+
     /// One game's journal that cannot be written (a directory stands where it goes) holds that
     /// game only: the others' lines are written and synced, and only its own sync fails.
     @Test func aJournalThatCannotBeWrittenHoldsOnlyItsOwnGame() throws {
