@@ -73,8 +73,12 @@ public struct EventValidator: Sendable {
         self.ended = ended
     }
 
-    /// The applied events of a typical game (about 500 actions, overtimes and edits included).
-    static let typicalGame = 768
+    /// The room a game's table of applied events starts with: a quarter's first minutes. A
+    /// whole game's room at once (about 768 entries, 56 KB) would be touched a page at a time as
+    /// the game goes on, each page's first write a page fault on the live path, and would cost an
+    /// idle game most of its memory; grown by doubling, a whole game hashes its entries again
+    /// four times, a few microseconds in all.
+    static let firstRoom = 64
 
     /// Length of `period` in seconds: 12:00 quarters, 5:00 overtimes.
     public static func length(ofPeriod period: Int) -> Double {
@@ -96,9 +100,9 @@ public struct EventValidator: Sendable {
     public mutating func record(_ event: GameEvent, as verdict: Verdict) {
         switch verdict {
         case .accept:
-            // Room for a whole game's events at once: the table is not grown (and every entry
-            // hashed again) eight times on the way.
-            if applied.capacity == 0 { applied.reserveCapacity(Self.typicalGame) }
+            // Room for the first events at once: the table is not grown (and every entry hashed
+            // again) five times on the way to them.
+            if applied.capacity == 0 { applied.reserveCapacity(Self.firstRoom) }
             applied[event.seq] = AppliedEvent(event)
             period = event.period
             if case .gameEnd = event.kind { ended = true }
