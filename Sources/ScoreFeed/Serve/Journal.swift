@@ -61,10 +61,10 @@ public final class Journal: @unchecked Sendable {
     /// reopens a game's journal only after a quarter of the cap's games have written since.
     public let maxOpenFiles: Int
 
-    /// The cap a service uses: the process's descriptor limit (`RLIMIT_NOFILE`, its soft limit)
-    /// less 256 kept for everything else (sockets, snapshots, standard streams), between 256 and
-    /// 65,536. With Linux's usual soft limit of 1,024 that is 768 games' journals open at once;
-    /// where the limit is higher, thousands of live games never reopen theirs.
+    /// The cap a service uses: ``maxOpenFiles(descriptorLimit:)`` of the process's descriptor
+    /// limit (`RLIMIT_NOFILE`, its soft limit). With Linux's usual soft limit of 1,024 that is
+    /// 768 games' journals open at once; where the limit is higher, thousands of live games never
+    /// reopen theirs.
     public static var defaultMaxOpenFiles: Int {
         var limit = rlimit()
         #if canImport(Glibc)
@@ -72,8 +72,14 @@ public final class Journal: @unchecked Sendable {
         #else
         let found = getrlimit(RLIMIT_NOFILE, &limit) == 0
         #endif
-        guard found else { return 256 }
-        return min(65_536, max(256, Int(clamping: limit.rlim_cur) - 256))
+        return maxOpenFiles(descriptorLimit: found ? Int(clamping: limit.rlim_cur) : 512)
+    }
+
+    /// The journals kept open under a descriptor limit of `limit`: all but 256 kept for
+    /// everything else (sockets, snapshots, the state directory's lock, standard streams), half
+    /// of a limit below 512, at most 65,536.
+    static func maxOpenFiles(descriptorLimit limit: Int) -> Int {
+        min(65_536, limit < 512 ? max(1, limit / 2) : limit - 256)
     }
 
     /// While it says so, every write fails as on a full disk (``CheckpointStore/FullDisk``): the
@@ -108,6 +114,10 @@ public final class Journal: @unchecked Sendable {
         fileprivate var unsynced = false
         /// ``pending`` holds a line that must be synced: once written, the file is ``unsynced``.
         fileprivate var pendingMustSync = false
+        /// Took bytes (deliveries too) since its last sync: it is synced before it is closed, or a
+        /// failed write-back of them would be reported to no descriptor, and a line synced after
+        /// them could stand behind a damaged one.
+        fileprivate var writtenSinceSync = false
         /// Its last write failed and was cut back whole, its lines kept in ``pending``: a retry
         /// of the write finishes the work (``Journal/keepsFailedLines(_:)``).
         fileprivate var cutBack = false
@@ -296,6 +306,7 @@ public final class Journal: @unchecked Sendable {
             }
             syncs += 1
             file.unsynced = false
+            file.writtenSinceSync = false
         }
         // A new file's name is durable once its directory is synced too (once for all of them);
         // until it is, its game's pushes wait, and the next sync tries again.
@@ -345,13 +356,25 @@ public final class Journal: @unchecked Sendable {
                 // cut back whole may take the same lines again.
                 let end = lseek(fd, 0, SEEK_END)
                 file.cutBack = count == 0 || (end >= count && ftruncate(fd, end - off_t(count)) == 0)
-                failures[file.path] = ScoreFeedError(.io, "cannot write the journal: \(ScoreFeedError.errnoText(failure))", at: .init(file: file.path))
-                dirty.append(file)
+                let error = ScoreFeedError(.io, "cannot write the journal: \(ScoreFeedError.errnoText(failure))", at: .init(file: file.path))
+                failures[file.path] = error
+                if file.cutBack {
+                    dirty.append(file)
+                } else if file.syncFailed == nil {
+                    // Part of the lines went in and could not be cut off: nothing more is written
+                    // after them (a reader stops at a torn line), and the file is not trusted
+                    // again; its game writes a snapshot, which empties it (its lines stay buffered,
+                    // so no later line is written either).
+                    file.syncFailed = error
+                    failedSyncs.append(file)
+                    owesSync = true
+                }
                 continue
             }
             bytesWritten += file.pending.count
             file.pending.removeAll(keepingAtMost: 16_384)
             file.cutBack = false
+            file.writtenSinceSync = true
             // Deliveries alone need only be in the kernel: the file is synced for a line that
             // must be.
             if file.pendingMustSync {
@@ -383,6 +406,7 @@ public final class Journal: @unchecked Sendable {
             dirty.removeAll { $0 === file }
         }
         file.pendingMustSync = false
+        file.writtenSinceSync = false
         if file.unsynced {
             file.unsynced = false
             unsynced.removeAll { $0 === file }
@@ -410,15 +434,16 @@ public final class Journal: @unchecked Sendable {
         return fd
     }
 
-    /// Closes the least recently used quarter of the open journals to make room (at least one):
-    /// those synced at once, the others once synced. A file whose sync fails is its own game's
-    /// failure (``File/syncFailed``), not the one being opened.
+    /// Closes the least recently used quarter of the open journals to make room (at least one),
+    /// each synced first when it took anything since its last sync, deliveries too. A file whose
+    /// sync fails is its own game's failure (``File/syncFailed``), not the one being opened.
     private func closeFiles() {
         let open = files.values.filter { $0.descriptor >= 0 }.sorted { $0.lastUse < $1.lastUse }
         for file in open.prefix(max(1, open.count / 4)) {
-            if file.unsynced {
-                unsynced.removeAll { $0 === file }
+            if file.unsynced || file.writtenSinceSync {
+                if file.unsynced { unsynced.removeAll { $0 === file } }
                 file.unsynced = false
+                file.writtenSinceSync = false
                 if fdatasync(file.descriptor) == 0 {
                     syncs += 1
                 } else if file.syncFailed == nil {

@@ -453,15 +453,35 @@ struct JournalTests {
     }
 
     /// The cap follows the process's descriptor limit, leaving room for everything else.
-    @Test func theDefaultCapLeavesRoomUnderTheDescriptorLimit() {
-        let cap = Journal.defaultMaxOpenFiles
-        #expect(cap >= 256 && cap <= 65_536)
+    @Test(arguments: [(256, 128), (300, 150), (511, 255), (512, 256), (1_024, 768), (20_000, 19_744), (1 << 20, 65_536), (1, 1)])
+    func theCapLeavesRoomUnderTheDescriptorLimit(_ limit: Int, _ cap: Int) {
+        #expect(Journal.maxOpenFiles(descriptorLimit: limit) == cap)
+    }
+
+    @Test func theDefaultCapIsTheProcesssOwn() {
         #if canImport(Glibc)
         var limit = rlimit()
         #expect(getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0)
-        if limit.rlim_cur >= 512 && limit.rlim_cur < 65_792 { #expect(cap == Int(limit.rlim_cur) - 256) }
+        #expect(Journal.defaultMaxOpenFiles == Journal.maxOpenFiles(descriptorLimit: Int(clamping: limit.rlim_cur)))
         #endif
-        #expect(Journal().maxOpenFiles == cap)
+        #expect(Journal().maxOpenFiles == Journal.defaultMaxOpenFiles)
+    }
+
+    /// A journal closed to make room is synced first even when it took only deliveries: a failed
+    /// write-back of them is then said to its game, not lost with the descriptor.
+    @Test func aJournalClosedToMakeRoomIsSyncedFirst() throws {
+        let dir = Self.directory()
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let journal = Journal(maxOpenFiles: 1)
+        let a = journal.file(for: dir.appendingPathComponent("a.journal").path)
+        try journal.append([.delivered(now: Make.start)], first: 1, seq: 1, lastTimestamp: 1, into: a)
+        try journal.readyForPush(a)
+        #expect(journal.syncs == 0, "a delivery alone is not synced")
+        try journal.append([.delivered(now: Make.start)], first: 1, seq: 1, lastTimestamp: 1, to: dir.appendingPathComponent("b.journal").path)
+        try journal.sync()
+        #expect(journal.syncs == 1, "a was synced as it was closed; b took a delivery only")
+        #expect(journal.openPaths == [dir.appendingPathComponent("b.journal").path])
     }
 
     /// One game's journal that cannot be written (a directory stands where it goes) holds that
