@@ -61,10 +61,10 @@ public final class Journal: @unchecked Sendable {
     /// reopens a game's journal only after a quarter of the cap's games have written since.
     public let maxOpenFiles: Int
 
-    /// The cap a service uses: ``maxOpenFiles(descriptorLimit:)`` of the process's descriptor
-    /// limit (`RLIMIT_NOFILE`, its soft limit). With Linux's usual soft limit of 1,024 that is
-    /// 768 games' journals open at once; where the limit is higher, thousands of live games never
-    /// reopen theirs.
+    /// The cap a service uses: the process's descriptor limit (`RLIMIT_NOFILE`, its soft limit)
+    /// less 256 kept for everything else, or half of a limit below 512, at most 65,536. With
+    /// Linux's usual soft limit of 1,024 that is 768 games' journals open at once; where the
+    /// limit is higher, thousands of live games never reopen theirs.
     public static var defaultMaxOpenFiles: Int {
         var limit = rlimit()
         #if canImport(Glibc)
