@@ -296,11 +296,9 @@ public final class Journal: @unchecked Sendable {
                 continue
             }
             guard fdatasync(file.descriptor) == 0 else {
-                let failure = ScoreFeedError(.io, "cannot sync the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: file.path))
+                let failure = Self.syncFailure(file)
                 failures[file.path] = failure
-                file.syncFailed = failure
-                failedSyncs.append(file)
-                file.cutBack = false
+                distrust(file, failure)
                 unsynced.append(file)
                 continue
             }
@@ -360,14 +358,11 @@ public final class Journal: @unchecked Sendable {
                 failures[file.path] = error
                 if file.cutBack {
                     dirty.append(file)
-                } else if file.syncFailed == nil {
+                } else {
                     // Part of the lines went in and could not be cut off: nothing more is written
-                    // after them (a reader stops at a torn line), and the file is not trusted
-                    // again; its game writes a snapshot, which empties it (its lines stay buffered,
-                    // so no later line is written either).
-                    file.syncFailed = error
-                    failedSyncs.append(file)
-                    owesSync = true
+                    // after them (a reader stops at a torn line); its lines stay buffered, so no
+                    // later line is written either, until its game's snapshot empties the file.
+                    distrust(file, error)
                 }
                 continue
             }
@@ -397,6 +392,20 @@ public final class Journal: @unchecked Sendable {
             diskStep?(path)
             if let fd = file?.descriptor, fd >= 0 { _ = ftruncate(fd, 0) } else { _ = truncate(path, 0) }
         }
+    }
+
+    /// `file`'s sync failed, or a write it could not cut back: it is not trusted again until
+    /// ``reset(_:)`` (its game writes a snapshot), and every later sync says so for it.
+    private func distrust(_ file: File, _ failure: ScoreFeedError) {
+        guard file.syncFailed == nil else { return }
+        file.syncFailed = failure
+        file.cutBack = false
+        failedSyncs.append(file)
+        owesSync = true
+    }
+
+    private static func syncFailure(_ file: File) -> ScoreFeedError {
+        ScoreFeedError(.io, "cannot sync the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: file.path))
     }
 
     /// Drops what the journal holds of `file`: its buffered lines, and what waits on it.
@@ -440,17 +449,15 @@ public final class Journal: @unchecked Sendable {
     private func closeFiles() {
         let open = files.values.filter { $0.descriptor >= 0 }.sorted { $0.lastUse < $1.lastUse }
         for file in open.prefix(max(1, open.count / 4)) {
-            if file.unsynced || file.writtenSinceSync {
+            // (A file that took a line that must be synced took bytes too.)
+            if file.writtenSinceSync {
                 if file.unsynced { unsynced.removeAll { $0 === file } }
                 file.unsynced = false
                 file.writtenSinceSync = false
                 if fdatasync(file.descriptor) == 0 {
                     syncs += 1
-                } else if file.syncFailed == nil {
-                    file.syncFailed = ScoreFeedError(.io, "cannot sync the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: file.path))
-                    file.cutBack = false
-                    failedSyncs.append(file)
-                    owesSync = true
+                } else {
+                    distrust(file, Self.syncFailure(file))
                 }
             }
             close(file.descriptor)
