@@ -27,10 +27,24 @@ public struct CheckpointStore: Sendable {
     /// (``SimulatedDay/Restart/atDiskStep``), told the path of the file it changes; nil live.
     public typealias DiskStep = @Sendable (_ path: String) -> Void
 
-    public init(directory: URL, fullDisk: FullDisk? = nil, diskStep: DiskStep? = nil) throws(ScoreFeedError) {
+    /// Told of what reached the disk for good (``DurableChange``), with the path of the file or
+    /// the directory: what the simulator's power cut keeps (``PowerCut``); nil live.
+    public typealias Durable = @Sendable (_ path: String, _ change: DurableChange) -> Void
+
+    /// What reached the disk for good.
+    public enum DurableChange: Sendable {
+        /// A journal's bytes written so far: synced.
+        case synced
+        /// A journal cut to nothing, its inputs in a snapshot made durable before.
+        case emptied
+        /// A directory's names: synced (its new journals' names, a snapshot's rename).
+        case named
+    }
+
+    public init(directory: URL, fullDisk: FullDisk? = nil, diskStep: DiskStep? = nil, durable: Durable? = nil) throws(ScoreFeedError) {
         self.directory = directory
         directoryPath = directory.path
-        journal = Journal(fullDisk: fullDisk, diskStep: diskStep)
+        journal = Journal(fullDisk: fullDisk, diskStep: diskStep, durable: durable)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -113,7 +127,7 @@ public struct CheckpointStore: Sendable {
         }
         let dir = open(directoryPath, O_RDONLY)
         if dir >= 0 {
-            fsync(dir)
+            if fsync(dir) == 0 { journal.durable?(directoryPath, .named) }
             close(dir)
         }
         return data.count

@@ -38,6 +38,9 @@ public actor GameService {
         /// Told of each change to the state directory a crash would leave
         /// (``CheckpointStore/DiskStep``): the simulator's, to kill inside a commit; nil live.
         public var diskStep: CheckpointStore.DiskStep?
+        /// Told of what reached the disk for good (``CheckpointStore/Durable``): the simulator's,
+        /// to cut the power; nil live.
+        public var durable: CheckpointStore.Durable?
         /// Broadcast mode with a channel per game (``PushRenderer/Mode/broadcastPerGame``): where
         /// each game's channel comes from, the cap, and what to do with channels no game owns.
         public var channels: ChannelManagement
@@ -163,7 +166,7 @@ public actor GameService {
         self.sink = sink
         self.report = report
         state = ServiceState(board: ChannelBoard(perGame: options.perGameChannels, management: options.channels))
-        store = try options.stateDirectory.map { url throws(ScoreFeedError) in try CheckpointStore(directory: url, fullDisk: options.fullDisk, diskStep: options.diskStep) }
+        store = try options.stateDirectory.map { url throws(ScoreFeedError) in try CheckpointStore(directory: url, fullDisk: options.fullDisk, diskStep: options.diskStep, durable: options.durable) }
         identity = try store?.identity() ?? UUID().uuidString
     }
 

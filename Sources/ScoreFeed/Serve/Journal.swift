@@ -33,7 +33,8 @@ public final class Journal: @unchecked Sendable {
     private var unsynced: [File] = []
     /// The files whose sync failed (``File/syncFailed``), each once.
     private var failedSyncs: [File] = []
-    /// The files begun with a base whose names are not yet durable (``File/isNew``), each once.
+    /// The new files (begun with a base, or made by a write) whose names are not yet durable
+    /// (``File/isNew``), each once.
     private var newFiles: [File] = []
     /// Descriptors open now (at most ``maxOpenFiles``).
     private var openFiles = 0
@@ -89,11 +90,18 @@ public final class Journal: @unchecked Sendable {
     /// journal's lines handed to the kernel, a journal cut; and its store's snapshots' bytes and
     /// renames.
     let diskStep: CheckpointStore.DiskStep?
+    /// Told of each sync that made bytes or names durable, and of each journal cut to nothing
+    /// (``CheckpointStore/Durable``): the simulator's power cut keeps only those.
+    let durable: CheckpointStore.Durable?
 
-    public init(maxOpenFiles: Int = Journal.defaultMaxOpenFiles, fullDisk: CheckpointStore.FullDisk? = nil, diskStep: CheckpointStore.DiskStep? = nil) {
+    public init(
+        maxOpenFiles: Int = Journal.defaultMaxOpenFiles, fullDisk: CheckpointStore.FullDisk? = nil, diskStep: CheckpointStore.DiskStep? = nil,
+        durable: CheckpointStore.Durable? = nil
+    ) {
         self.maxOpenFiles = max(1, maxOpenFiles)
         self.fullDisk = fullDisk
         self.diskStep = diskStep
+        self.durable = durable
     }
 
     deinit {
@@ -125,8 +133,9 @@ public final class Journal: @unchecked Sendable {
         /// and a later `fdatasync` may succeed without the pages it lost, so such a file is not
         /// trusted again (its game writes a snapshot instead).
         fileprivate var syncFailed: ScoreFeedError?
-        /// Its first line is a base (``Journal/begin(_:first:seq:lastTimestamp:to:)``): the file
-        /// is new, and its name is durable only once its directory is synced after it.
+        /// Its first line is a base (``Journal/begin(_:first:seq:lastTimestamp:to:)``), or a write
+        /// made the file: the file is new, and its name is durable only once its directory is
+        /// synced after it.
         fileprivate var isNew = false
 
         fileprivate init(path: String) {
@@ -295,7 +304,7 @@ public final class Journal: @unchecked Sendable {
                 unsynced.append(file)
                 continue
             }
-            guard fdatasync(file.descriptor) == 0 else {
+            guard syncData(file) else {
                 let failure = Self.syncFailure(file)
                 failures[file.path] = failure
                 distrust(file, failure)
@@ -312,7 +321,7 @@ public final class Journal: @unchecked Sendable {
             let named = Dictionary(grouping: newFiles.filter { !$0.unsynced }) { ($0.path as NSString).deletingLastPathComponent }
             newFiles.removeAll { !$0.unsynced }
             for (directory, files) in named.sorted(by: { $0.key < $1.key }) {
-                if let failure = Self.syncDirectory(directory) {
+                if let failure = syncDirectory(directory) {
                     for file in files { failures[file.path] = failure }
                     newFiles += files
                 } else {
@@ -391,6 +400,7 @@ public final class Journal: @unchecked Sendable {
             if let file { forget(file) }
             diskStep?(path)
             if let fd = file?.descriptor, fd >= 0 { _ = ftruncate(fd, 0) } else { _ = truncate(path, 0) }
+            durable?(path, .emptied)
         }
     }
 
@@ -436,7 +446,16 @@ public final class Journal: @unchecked Sendable {
         file.lastUse = uses
         if file.descriptor >= 0 { return file.descriptor }
         if openFiles >= maxOpenFiles { closeFiles() }
-        let fd = open(file.path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        var fd = open(file.path, O_WRONLY | O_APPEND)
+        if fd < 0, errno == ENOENT {
+            // A journal this write makes (a game whose snapshot came first): its name is durable
+            // only once its directory is synced, as a base's (``File/isNew``).
+            fd = open(file.path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            if fd >= 0, !file.isNew {
+                file.isNew = true
+                newFiles.append(file)
+            }
+        }
         guard fd >= 0 else { throw ScoreFeedError(.io, "cannot open the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: file.path)) }
         file.descriptor = fd
         openFiles += 1
@@ -454,7 +473,7 @@ public final class Journal: @unchecked Sendable {
                 if file.unsynced { unsynced.removeAll { $0 === file } }
                 file.unsynced = false
                 file.writtenSinceSync = false
-                if fdatasync(file.descriptor) == 0 {
+                if syncData(file) {
                     syncs += 1
                 } else {
                     distrust(file, Self.syncFailure(file))
@@ -468,8 +487,15 @@ public final class Journal: @unchecked Sendable {
 
     private static let encoder = JSONEncoder()
 
+    /// Syncs the bytes `file` took (`fdatasync`); false when that failed (`errno` says why).
+    private func syncData(_ file: File) -> Bool {
+        guard fdatasync(file.descriptor) == 0 else { return false }
+        durable?(file.path, .synced)
+        return true
+    }
+
     /// Syncs the directory at `path`; returns its failure, nil when it succeeded.
-    private static func syncDirectory(_ path: String) -> ScoreFeedError? {
+    private func syncDirectory(_ path: String) -> ScoreFeedError? {
         let fd = open(path, O_RDONLY)
         guard fd >= 0, fsync(fd) == 0 else {
             let failure = ScoreFeedError(.io, "cannot sync the state directory: \(ScoreFeedError.errnoText(errno))", at: .init(file: path))
@@ -477,6 +503,7 @@ public final class Journal: @unchecked Sendable {
             return failure
         }
         close(fd)
+        durable?(path, .named)
         return nil
     }
 

@@ -219,10 +219,13 @@ public struct SimulatedDay: Sendable {
         /// Only the changes to this game's files are counted for ``atDiskStep`` (nil: every change):
         /// a kill inside one of the game's own commits or deliveries, as around its final.
         public var writesOfGame: String?
+        /// The machine lost its power: the next instance finds each journal as it was at its last
+        /// sync, one whose name was never synced gone (``PowerCut``), not every byte the kernel took.
+        public var powerCut = false
 
         public init(
             at: Date, downFor: TimeInterval = 5, lostState: Bool = false, tornJournal: Bool = false, damagedCheckpoint: Bool = false,
-            atDiskStep: Int? = nil, writesOfGame: String? = nil
+            atDiskStep: Int? = nil, writesOfGame: String? = nil, powerCut: Bool = false
         ) {
             self.at = at
             self.downFor = downFor
@@ -231,6 +234,7 @@ public struct SimulatedDay: Sendable {
             self.damagedCheckpoint = damagedCheckpoint
             self.atDiskStep = atDiskStep
             self.writesOfGame = writesOfGame
+            self.powerCut = powerCut
         }
     }
 
@@ -312,10 +316,12 @@ public struct SimulatedDay: Sendable {
     /// A day drawn from `seed` over `pool` (games are drawn from it; real games among them are
     /// used as they are), with a number of games in `games`; with `losingState`, some restarts
     /// come without their state directory; with `killsInFinalWrites`, a kill may come inside a
-    /// game's final's writes (off: the day as drawn before that draw came).
+    /// game's final's writes (off: the day as drawn before that draw came); with `powerCuts`,
+    /// some kills are power cuts (off: none is, as before that draw came).
     public init(
         index: Int, seed: UInt64, mode: PushRenderer.Mode, platform: PushRenderer.Platform = .ios, pool: SimulatedGamePool,
-        pollInterval: TimeInterval = 30, games gameCount: ClosedRange<Int> = 5...15, losingState: Bool = true, killsInFinalWrites: Bool = true
+        pollInterval: TimeInterval = 30, games gameCount: ClosedRange<Int> = 5...15, losingState: Bool = true, killsInFinalWrites: Bool = true,
+        powerCuts: Bool = true
     ) {
         let daySeed = seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15
         var random = SeededRandom(seed: daySeed)
@@ -465,6 +471,12 @@ public struct SimulatedDay: Sendable {
                 lostState: false, tornJournal: finalWrite.chance(0.5), atDiskStep: finalWrite.int(in: 0...5), writesOfGame: plan.game.id))
         }
         self.restarts = restarts.sorted { $0.at < $1.at }
+        // One stop in four that keeps its state directory is a power cut: the next instance finds
+        // only what was synced. Drawn apart, so the other draws stay as they were.
+        var power = SeededRandom(seed: daySeed ^ 0x90E4_C077)
+        for index in self.restarts.indices where powerCuts && !self.restarts[index].lostState {
+            self.restarts[index].powerCut = power.chance(0.25)
+        }
         var sink = SinkFaults()
         if random.chance(0.3) {
             sink.failing = (0..<random.int(in: 1...3)).map { _ in
@@ -610,6 +622,7 @@ public struct SimulatedDay: Sendable {
             if restart.damagedCheckpoint { count("damaged checkpoint") }
             if restart.atDiskStep != nil { count("kill -9 waiting for a write") }
             if restart.writesOfGame != nil { count("kill -9 in a final's writes") }
+            if restart.powerCut { count("power cut") }
         }
         count("full disk", diskFull.count)
         count("sink outage", sink.failing.count)

@@ -38,6 +38,9 @@ extension Simulation {
         /// across it (``SimulatedDay/Restart/writesOfGame``; on by default). Off, days are drawn as
         /// before that draw came (session 54), as tests that replay a day found earlier need.
         public var killsInFinalWrites = true
+        /// Whether some of a day's kills are power cuts (``SimulatedDay/Restart/powerCut``; on by
+        /// default). Off, days are drawn as before that draw came (session 56).
+        public var powerCuts = true
 
         public init(
             days: Int, seed: UInt64, firstDay: Int = 0, modes: [PushRenderer.Mode] = [.token, .broadcastPerGame],
@@ -91,7 +94,7 @@ extension Simulation {
                         let (day, mode, platforms) = work[index]
                         var plan = SimulatedDay(
                             index: day, seed: options.seed, mode: mode, platform: platforms[0], pool: options.pool, pollInterval: options.pollInterval,
-                            games: options.games, losingState: options.losingState, killsInFinalWrites: options.killsInFinalWrites)
+                            games: options.games, losingState: options.losingState, killsInFinalWrites: options.killsInFinalWrites, powerCuts: options.powerCuts)
                         plan.platforms = platforms
                         results.set(index, run(plan, stateRoot: root, moment: options.moment, shuffled: options.shuffled))
                     }

@@ -96,6 +96,8 @@ public enum Simulation {
         // one lost it (not the last stop scheduled before the next start: stops that fall while
         // no instance runs are skipped).
         var handedEmpty = false
+        // Whether the stop that ended the last one was a power cut (``PowerCut``).
+        var handedCut = false
         // The game whose checkpoint the next instance finds damaged (``SimulatedDay/Restart/damagedCheckpoint``).
         var handedDamaged: Set<String> = []
         // The day's last instance finished on its own (not cut short or stuck).
@@ -132,15 +134,17 @@ public enum Simulation {
             handedDamaged = []
             /// The next instance's state directory: this one's as it stands (torn or not, a game's
             /// checkpoint damaged or not), or an empty one when the machine was lost.
-            func handOver(_ stop: SimulatedDay.Restart, tearing: UInt64?) {
+            // A power cut keeps only what the instance synced: told of each sync from its start.
+            let powerCut = stop?.powerCut == true ? PowerCut(directory: directory) : nil
+            func handOver(_ stop: SimulatedDay.Restart, tearing: UInt64?, cut: PowerCut? = nil) {
                 try? FileManager.default.createDirectory(at: next, withIntermediateDirectories: true)
                 guard !stop.lostState else { return }
-                copy(directory, to: next, tearing: tearing)
+                copy(directory, to: next, tearing: tearing, cut: cut)
                 if stop.damagedCheckpoint, let game = damage(next, of: day.games.map(\.game.id), choosing: jitter) { handedDamaged = [game] }
             }
             let kill = { [directory] in
                 sender.cutOff()
-                if let stop { handOver(stop, tearing: stop.tornJournal ? jitter : nil) }
+                if let stop { handOver(stop, tearing: stop.tornJournal ? jitter : nil, cut: powerCut) }
                 // Killed: nothing it writes from now on lands anywhere (its shutdown still runs,
                 // as the work must end, but finds no directory and encodes no snapshot).
                 try? FileManager.default.removeItem(at: directory)
@@ -162,6 +166,7 @@ public enum Simulation {
                 await runInstance(
                     day, started: started, clock: clock, state: directory, cdn: cdn, sender: sender, seed: jitter, metrics: metrics,
                     diskStep: diskKill.map { diskKill in { @Sendable path in diskKill.diskStep(path) } },
+                    durable: powerCut.map { cut in { @Sendable path, change in cut.record(path, change) } },
                     report: { report in told.add(Told(instance: instance, at: clock.now, report: report)) },
                     restoredCheck: { lost in told.restored(lost.map { "instance \(instance): \($0)" }) },
                     inputEnded: { told.inputEnded(instance, at: clock.now) })
@@ -169,7 +174,7 @@ public enum Simulation {
             if let firedAt = diskKill?.firedAt { killedInsideWrites.insert(firedAt) }
             instances.append(Instance(
                 started: started, lostStateBefore: handedEmpty, lostGamesBefore: damagedHere,
-                killedBefore: killed))
+                killedBefore: killed, powerCutBefore: handedCut))
             switch ending {
             case .finished:
                 guard let stop else {
@@ -210,6 +215,7 @@ public enum Simulation {
                         from = back.addingTimeInterval(1)
                         killed = nil
                         handedEmpty = false
+                        handedCut = false
                         continue
                     }
                     break
@@ -224,6 +230,7 @@ public enum Simulation {
                     from = back.addingTimeInterval(1)
                     killed = nil
                     handedEmpty = false
+                    handedCut = false
                     continue
                 }
                 // Done before its planned end: the next instance still starts then (a day's
@@ -232,6 +239,7 @@ public enum Simulation {
                 from = stop.at.addingTimeInterval(stop.downFor)
                 killed = stop.at
                 handedEmpty = stop.lostState
+                handedCut = false
                 directory = next
                 continue
             case .timedOut(_, let at):
@@ -241,6 +249,7 @@ public enum Simulation {
                 from = at.addingTimeInterval(stop?.downFor ?? 0)
                 killed = stop.map { _ in at }
                 handedEmpty = stop?.lostState ?? false
+                handedCut = powerCut != nil
                 directory = next
                 continue
             case .spinning(let at):
@@ -266,7 +275,7 @@ public enum Simulation {
                 otherLanes: sender.deliveredAt.count != sender.records.count || day.platforms.count == 1 ? []
                     : sender.records.indices.filter { sender.records[$0].platform != platform }.map { (sender.records[$0], sender.deliveredAt[$0]) },
                 instances: instances.map(\.started), lostState: instances.map(\.lostStateBefore), lostGames: instances.map(\.lostGamesBefore),
-                kills: instances.map(\.killedBefore),
+                kills: instances.map(\.killedBefore), powerCuts: instances.map(\.powerCutBefore),
                 openChannels: platform == day.platform ? sender.openChannels : [], strays: platform == day.platform ? sender.strays : [],
                 tried: sender.tried.filter { $0.platform == platform }, moment: moment, booked: platform == .ios ? booked : [:])
             checker.checkAll()
@@ -308,7 +317,7 @@ public enum Simulation {
             let restarts = day.restarts.map { restart in
                 let write = restart.atDiskStep.map { killedInsideWrites.contains(restart.at) ? " inside write \($0)" : " (write \($0) not reached)" }
                 let when = skipped.contains(restart.at) ? " (no instance running)" : write ?? ""
-                return "+\(Int(restart.at.timeIntervalSince(day.start))) s\(when)\(restart.lostState ? " state lost" : "")\(restart.tornJournal ? " torn" : "")\(restart.damagedCheckpoint ? " checkpoint damaged" : "")"
+                return "+\(Int(restart.at.timeIntervalSince(day.start))) s\(when)\(restart.powerCut ? " power cut" : "")\(restart.lostState ? " state lost" : "")\(restart.tornJournal ? " torn" : "")\(restart.damagedCheckpoint ? " checkpoint damaged" : "")"
             }
             let spans = { (ranges: [Range<Date>]) in
                 ranges.map { "+\(Int($0.lowerBound.timeIntervalSince(day.start)))–\(Int($0.upperBound.timeIntervalSince(day.start))) s" }.joined(separator: ", ")
@@ -350,17 +359,21 @@ public enum Simulation {
         /// When the instance before it was killed (nil for the first, and for the run once the
         /// sender is back).
         var killedBefore: Date?
+        /// That kill was a power cut (``SimulatedDay/Restart/powerCut``).
+        var powerCutBefore = false
     }
 
-    /// The state directory as a crash left it: `from`'s files in `to`, one journal's last line
-    /// torn (a prefix of it appended) when `tearing` is given.
-    static func copy(_ from: URL, to: URL, tearing: UInt64?) {
+    /// The state directory as a crash left it: `from`'s files in `to`, cut back to what was
+    /// synced when `cut` is given (a power cut), then one journal's last line torn (a prefix of it
+    /// appended) when `tearing` is given.
+    static func copy(_ from: URL, to: URL, tearing: UInt64?, cut powerCut: PowerCut? = nil) {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: from.path))?.sorted() ?? []
         for file in files {
             try? FileManager.default.copyItem(at: from.appendingPathComponent(file), to: to.appendingPathComponent(file))
         }
+        powerCut?.cut(to, of: from)
         guard let tearing else { return }
-        let journals = files.filter { $0.hasSuffix(".journal") }
+        let journals = ((try? FileManager.default.contentsOfDirectory(atPath: to.path))?.sorted() ?? []).filter { $0.hasSuffix(".journal") }
         guard !journals.isEmpty else { return }
         let url = to.appendingPathComponent(journals[Int(tearing % UInt64(journals.count))])
         guard let data = try? Data(contentsOf: url), data.count > 1 else { return }
@@ -402,7 +415,7 @@ public enum Simulation {
     /// (pollers for `poll` games, the input lines of `serve` games) until they are over.
     static func runInstance(
         _ day: SimulatedDay, started: Date, clock: SimulatedClock, state: URL, cdn: SimulatedCDN, sender: SimulatedSender,
-        seed: UInt64, metrics: MetricsRecorder, diskStep: CheckpointStore.DiskStep? = nil,
+        seed: UInt64, metrics: MetricsRecorder, diskStep: CheckpointStore.DiskStep? = nil, durable: CheckpointStore.Durable? = nil,
         report: @escaping @Sendable (LivePoller.Report) -> Void, restoredCheck: @Sendable (_ lost: String?) -> Void = { _ in },
         inputEnded: @escaping @Sendable () -> Void = {}
     ) async {
@@ -433,6 +446,7 @@ public enum Simulation {
             let full = day.diskFull
             if !full.isEmpty { options.fullDisk = { [clock] in full.contains { $0.contains(clock.now) } } }
             options.diskStep = diskStep
+            options.durable = durable
             service = try GameService(options: options, sink: sink)
             let durable = Self.durableInputs(in: state)
             for (game, restored) in try await service.restore().inputs {

@@ -25,6 +25,8 @@ public struct SimulationInvariants {
     /// When the instance before each was killed (nil: none was, or the run came once the
     /// sender was back).
     let kills: [Date?]
+    /// Whether the stop before each instance was a power cut (``SimulatedDay/Restart/powerCut``).
+    let powerCuts: [Bool]
     let openChannels: Set<String>
     /// Broadcast pushes to a channel APNs did not have open (``SimulatedSender/strays``).
     let strays: [String]
@@ -47,9 +49,10 @@ public struct SimulationInvariants {
 
     init(
         day: SimulatedDay, records: [PushRecord], deliveredAt: [Date] = [], otherLanes: [(record: PushRecord, at: Date)] = [],
-        instances: [Date], lostState: [Bool], lostGames: [Set<String>] = [], kills: [Date?], openChannels: Set<String>, strays: [String] = [],
-        tried: [PushRecord] = [], moment: TimeInterval = Simulation.defaultMoment, booked: [String: Booked] = [:]
+        instances: [Date], lostState: [Bool], lostGames: [Set<String>] = [], kills: [Date?], powerCuts: [Bool] = [], openChannels: Set<String>,
+        strays: [String] = [], tried: [PushRecord] = [], moment: TimeInterval = Simulation.defaultMoment, booked: [String: Booked] = [:]
     ) {
+        self.powerCuts = powerCuts
         self.booked = booked
         self.strays = strays
         self.tried = Dictionary(grouping: tried, by: \.game)
@@ -1021,23 +1024,33 @@ public struct SimulationInvariants {
     /// An instance sends again at most one update of each game's lane that an instance before it
     /// delivered: the one in flight when that instance died. Before the next push goes, the
     /// delivery before it reaches the kernel (``Journal/readyForPush(_:)``), so a crash forgets at
-    /// most the last. (Starts and ends are kept until the sink confirms them, and may go again
-    /// besides; the sender deduplicates by `apns-id`, so a repeat costs a send, not a screen.)
+    /// most the last. After a power cut, at most the updates of the lane's last state (an update
+    /// and its priority-5 copy): a delivery is synced with its game's next line that must be, so
+    /// the cut forgets those its game decided since its last such line. (Starts and ends are kept
+    /// until the sink confirms them, and may go again besides; the sender deduplicates by
+    /// `apns-id`, so a repeat costs a send, not a screen.)
     mutating func checkRepeats() {
         guard deliveredAt.count == records.count, instances.count > 1 else { return }
         var first: [String: Int] = [:]
-        var again: [String: Set<String>] = [:]
+        var again: [String: (instance: Int, records: [String: PushRecord])] = [:]
         for (record, at) in zip(records, deliveredAt) where record.event == .update {
             let instance = instances.lastIndex { $0 <= at } ?? 0
             guard let earlier = first[record.key] else {
                 first[record.key] = instance
                 continue
             }
-            if earlier < instance { again["game \(record.game) (\(record.platform.rawValue)): instance \(instance + 1)", default: []].insert(record.key) }
+            if earlier < instance {
+                again["game \(record.game) (\(record.platform.rawValue)): instance \(instance + 1)", default: (instance, [:])].records[record.key] = record
+            }
         }
         checks += instances.count - 1
-        for (sender, keys) in again.sorted(by: { $0.key < $1.key }) {
-            check(keys.count <= 1, "\(sender) sent again \(keys.count) updates an instance before it delivered (at most the one in flight at a crash)")
+        for (sender, (instance, repeated)) in again.sorted(by: { $0.key < $1.key }) {
+            if powerCuts.indices.contains(instance), powerCuts[instance] {
+                let states = Self.distinctStates(Array(repeated.values))
+                check(states <= 1, "\(sender) sent again updates of \(states) states an instance before it delivered (after a power cut, at most its game's last)")
+            } else {
+                check(repeated.count <= 1, "\(sender) sent again \(repeated.count) updates an instance before it delivered (at most the one in flight at a crash)")
+            }
         }
     }
 

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import ScoreFeed
+
+/// A power cut keeps what the journal synced and no more: the journal tells each sync
+/// (``CheckpointStore/Durable``), and ``PowerCut`` cuts a copy of the directory to it.
+@Suite("Power cut: what a journal synced survives, nothing else")
+struct PowerCutTests {
+    /// A state directory, a journal that tells `cut` of each sync, and the directory as a power
+    /// cut would leave it now (a copy, cut).
+    struct Disk {
+        let directory: URL
+        let cut: PowerCut
+        let journal: Journal
+
+        init() throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-power-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let cut = PowerCut(directory: directory)
+            self.cut = cut
+            journal = Journal(durable: { path, change in cut.record(path, change) })
+        }
+
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+        /// Each journal's bytes as a power cut now leaves them (nil: the file is gone).
+        func afterACut(_ names: [String]) -> [String: Data?] {
+            let copy = directory.appendingPathExtension("cut-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: copy) }
+            try? FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+            Simulation.copy(directory, to: copy, tearing: nil, cut: cut)
+            return Dictionary(uniqueKeysWithValues: names.map { ($0, try? Data(contentsOf: copy.appendingPathComponent($0))) })
+        }
+
+        func bytes(_ name: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path(name))) }
+
+        func remove() { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    /// A line that must be synced survives once synced; a delivery handed to the kernel
+    /// (``Journal/readyForPush(_:)``) does not, until its game's next line that must be is synced
+    /// with it; a journal cut after its snapshot stays cut.
+    @Test func whatWasSyncedSurvivesAndDeliveriesWaitForTheirGamesNextLine() throws {
+        let disk = try Disk()
+        defer { disk.remove() }
+        let journal = disk.journal
+        let a = journal.file(for: disk.path("a.journal"))
+        journal.begin(Data("{}".utf8), first: 1, seq: 0, lastTimestamp: 1, to: disk.path("a.journal"))
+        try journal.sync()
+        let base = try disk.bytes("a.journal")
+        #expect(disk.afterACut(["a.journal"])["a.journal"] == base, "the base, synced with its directory, survives")
+        try journal.append([.delivered(now: Make.start)], first: 2, seq: 1, lastTimestamp: 1, into: a)
+        try journal.readyForPush(a)
+        #expect(try disk.bytes("a.journal").count > base.count, "the delivery reached the kernel")
+        #expect(disk.afterACut(["a.journal"])["a.journal"] == base, "and not the disk")
+        try journal.append([.tick(now: Make.start)], first: 3, seq: 1, lastTimestamp: 1, into: a)
+        try journal.sync()
+        let whole = try disk.bytes("a.journal")
+        #expect(disk.afterACut(["a.journal"])["a.journal"] == whole, "the game's next line took its delivery with it")
+        journal.reset(disk.path("a.journal"))
+        #expect(disk.afterACut(["a.journal"])["a.journal"] == Data())
+    }
+
+    /// A journal the write itself makes (no base: a game whose snapshot came first) has a name
+    /// only once its directory is synced: the sync that makes its first line durable syncs the
+    /// directory too, so the line is not lost with the name.
+    @Test func aJournalMadeByItsFirstWriteIsNamedWhenItsLineIsSynced() throws {
+        let disk = try Disk()
+        defer { disk.remove() }
+        try disk.journal.append([.tick(now: Make.start)], first: 5, seq: 2, lastTimestamp: 1, to: disk.path("b.journal"))
+        try disk.journal.sync()
+        let written = try disk.bytes("b.journal")
+        #expect(!written.isEmpty)
+        #expect(disk.afterACut(["b.journal"])["b.journal"] == written)
+    }
+
+    /// Files that were there when the instance started (what the one before left) are named and
+    /// whole; a journal nothing synced is gone, its name never having reached the disk.
+    @Test func whatTheInstanceFoundIsKeptAndAnUnsyncedNewJournalIsGone() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-power-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let found = Data("1 0 1 00 [1]\n".utf8)
+        try found.write(to: directory.appendingPathComponent("old.journal"))
+        let cut = PowerCut(directory: directory)
+        try Data("2 0 1 00 [2]\n".utf8).write(to: directory.appendingPathComponent("new.journal"))
+        try found.write(to: directory.appendingPathComponent("old.journal").appendingPathExtension("extra"))
+        let copy = directory.appendingPathExtension("cut")
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        Simulation.copy(directory, to: copy, tearing: nil, cut: cut)
+        #expect(try Data(contentsOf: copy.appendingPathComponent("old.journal")) == found)
+        #expect(!FileManager.default.fileExists(atPath: copy.appendingPathComponent("new.journal").path))
+        #expect(FileManager.default.fileExists(atPath: copy.appendingPathComponent("old.journal.extra").path), "only journals are cut")
+    }
+}
