@@ -93,4 +93,39 @@ struct PowerCutTests {
         #expect(!FileManager.default.fileExists(atPath: copy.appendingPathComponent("new.journal").path))
         #expect(FileManager.default.fileExists(atPath: copy.appendingPathComponent("old.journal.extra").path), "only journals are cut")
     }
+
+    /// After a kill a lane sends again at most the one update in flight; after a power cut, the
+    /// updates of its last state (an update and its priority-5 copy, whose deliveries were synced
+    /// with nothing yet), and never a state before it.
+    @Test func afterAPowerCutALaneSendsAgainOnlyItsLastState() async throws {
+        var day = SimulatedDay(
+            index: 0, seed: 5, mode: .token, pool: SimulatedGamePool(generated: 40), pollInterval: 120, games: 3...5, killsInFinalWrites: false)
+        day.restarts = []
+        let outcome = try await SimulationTests.run(day)
+        #expect(outcome.violations.isEmpty, "\(outcome.violations)")
+        let records = outcome.records
+        // A priority 10 and its copy, and an update of another state of that game before them.
+        let copy = try #require(records.indices.dropFirst().first { index in
+            let record = records[index], before = records[index - 1]
+            return record.event == .update && record.priority == 5 && before.priority == 10 && before.game == record.game
+                && before.showsSameState(as: record)
+                && records[..<(index - 1)].contains { $0.game == record.game && $0.event == .update && !$0.showsSameState(as: record) }
+        })
+        let earlier = try #require(records[..<(copy - 1)].lastIndex {
+            $0.game == records[copy].game && $0.event == .update && !$0.showsSameState(as: records[copy])
+        })
+        let restart = try #require(records.last).sentAt.addingTimeInterval(60)
+        func violations(sendingAgain again: [Int], powerCut: Bool) -> [String] {
+            var checker = SimulationInvariants(
+                day: day, records: records + again.map { records[$0] },
+                deliveredAt: records.map(\.sentAt) + again.map { _ in restart.addingTimeInterval(1) },
+                instances: [day.start, restart], lostState: [false, false], kills: [nil, restart], powerCuts: [false, powerCut], openChannels: [])
+            checker.checkRepeats()
+            return checker.violations
+        }
+        #expect(violations(sendingAgain: [copy], powerCut: false).isEmpty, "a kill: the one in flight")
+        #expect(!violations(sendingAgain: [copy - 1, copy], powerCut: false).isEmpty, "a kill: two are one too many")
+        #expect(violations(sendingAgain: [copy - 1, copy], powerCut: true).isEmpty, "a power cut: the last state's update and its copy")
+        #expect(!violations(sendingAgain: [earlier, copy - 1, copy], powerCut: true).isEmpty, "a power cut: not a state before it")
+    }
 }
