@@ -129,18 +129,29 @@ struct SimulationTests {
         // When the day's one instance exits, nothing stopping it.
         let exit = plain.start.addingTimeInterval(try await Self.run(plain).simulatedSeconds)
         for moment in [try #require(games[0].lastAction), exit].map({ $0.addingTimeInterval(-1) }) {
-            var inside = 0
-            for step in 0..<8 {
-                var day = plain
-                day.restarts = [SimulatedDay.Restart(at: moment, downFor: 30, atDiskStep: step)]
-                let outcome = try await Self.run(day)
-                inside += outcome.killsInsideWrites
-                #expect(outcome.instances == 2)
-                #expect(outcome.violations.isEmpty, "step \(step) from \(moment): \(outcome.violations.prefix(3))")
-                LiveDayScenarioTests.checkFinals(outcome, games)
-            }
+            let inside = try await Self.stopInsideEachWrite(plain, games, from: moment, steps: 8)
             #expect(inside >= 4, "from \(moment): \(inside) of 8 kills landed inside a write")
         }
+    }
+
+    /// Runs `plain` once for each of the first `steps` changes to the disk from `moment`, its one
+    /// instance stopped just before it (killed, or its power cut), the next starting 30 s later:
+    /// each run breaks no invariant and ends each of `games` once, with its final. Returns how
+    /// many stops landed inside a write.
+    static func stopInsideEachWrite(
+        _ plain: SimulatedDay, _ games: [SimulatedDay.Game], from moment: Date, steps: Int, powerCut: Bool = false
+    ) async throws -> Int {
+        var inside = 0
+        for step in 0..<steps {
+            var day = plain
+            day.restarts = [SimulatedDay.Restart(at: moment, downFor: 30, atDiskStep: step, powerCut: powerCut)]
+            let outcome = try await run(day)
+            inside += outcome.killsInsideWrites
+            #expect(outcome.instances == 2)
+            #expect(outcome.violations.isEmpty, "step \(step) from \(moment): \(outcome.violations.prefix(3))")
+            LiveDayScenarioTests.checkFinals(outcome, games)
+        }
+        return inside
     }
 
     /// A power cut inside each of the first six changes to the disk from a second before the
@@ -154,16 +165,7 @@ struct SimulationTests {
         let games = [SimulatedDay.Game(pool.game(3)), SimulatedDay.Game(pool.game(9), path: .serve)]
         let plain = SimulatedDay(scripted: games, mode: lane.mode, platform: lane.platform, pollInterval: 10)
         let moment = try #require(games[0].lastAction).addingTimeInterval(-1)
-        var inside = 0
-        for step in 0..<6 {
-            var day = plain
-            day.restarts = [SimulatedDay.Restart(at: moment, downFor: 30, atDiskStep: step, powerCut: true)]
-            let outcome = try await Self.run(day)
-            inside += outcome.killsInsideWrites
-            #expect(outcome.instances == 2)
-            #expect(outcome.violations.isEmpty, "step \(step): \(outcome.violations.prefix(3))")
-            LiveDayScenarioTests.checkFinals(outcome, games)
-        }
+        let inside = try await Self.stopInsideEachWrite(plain, games, from: moment, steps: 6, powerCut: true)
         #expect(inside >= 3, "\(inside) of 6 power cuts landed inside a write")
     }
 
