@@ -35,7 +35,9 @@ public struct CheckpointStore: Sendable {
     public enum DurableChange: Sendable {
         /// A journal's bytes written so far: synced.
         case synced
-        /// A journal cut to nothing, its inputs in a snapshot made durable before.
+        /// A journal cut to nothing, its inputs in a snapshot made durable before (the cut itself
+        /// reaches the disk with the next sync; until then the old lines stand behind the newer
+        /// snapshot, which a restore reads past).
         case emptied
         /// A directory's names: synced (its new journals' names, a snapshot's rename).
         case named

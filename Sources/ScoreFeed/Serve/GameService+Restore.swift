@@ -82,6 +82,8 @@ extension GameService {
             state.counters.resumedGames += 1
             restoration.resumedGames += 1
         }
+        // What a killed process left may not be on the disk yet: synced before anything goes.
+        store.journal.syncBeforeTheNextPush(engines.keys.sorted().map { store.journalURL(for: $0).path })
         salvageChannels()
         writeChannelDirectory()
         // What the outboxes still hold goes out (side by side on the system clock: a slow sink

@@ -249,6 +249,30 @@ public final class Journal: @unchecked Sendable {
         return length
     }
 
+    /// Journals a start found (`paths`; those that do not exist are skipped): a killed process's
+    /// lines reach the kernel, not always the disk, and a restart's pushes stand on them, so each
+    /// is synced, with its directory (a rename at the restore too), before the next push goes, as
+    /// if its lines had just been written. A journal that cannot be opened is left to its game's
+    /// first write, which fails as any would.
+    public func syncBeforeTheNextPush(_ paths: [String]) {
+        lock.withLock {
+            for path in paths where FileManager.default.fileExists(atPath: path) {
+                let file = lockedFile(path)
+                guard (try? descriptor(file)) != nil else { continue }
+                file.writtenSinceSync = true
+                if !file.unsynced {
+                    file.unsynced = true
+                    unsynced.append(file)
+                }
+                if !file.isNew {
+                    file.isNew = true
+                    newFiles.append(file)
+                }
+                owesSync = true
+            }
+        }
+    }
+
     /// Whether the last write of `path` failed and was cut back whole, its lines kept to be
     /// written again (a full disk, say): a retry of the write is all its game needs. Not after
     /// a file that could not be opened, or a sync that failed: the game writes a snapshot.

@@ -3,19 +3,26 @@ import Foundation
 /// The state directory as a power cut leaves it (``SimulatedDay/Restart/powerCut``): a kill keeps
 /// every byte handed to the kernel, a power cut only what was synced. Told by the instance's
 /// ``Journal`` of each sync (``CheckpointStore/Durable``), it keeps each journal's length at its
-/// last sync (nothing once it was cut after a snapshot) and which journals' names reached the disk.
-/// The cut then leaves each journal at that length and loses one whose name never reached it. The
-/// rest of the directory (snapshots, the channel directory, the identity) is written whole, synced
-/// and renamed within one step of the work, which a cut between two steps never splits.
-///
-/// Counted on the simulation's one thread: ``SimulationExecutor`` runs every job of the day there.
+/// last sync and which journals' names reached the disk; what a killed instance left that it had
+/// not synced stays unsynced for the next (``init(directory:after:in:)``). The cut then leaves each
+/// journal at that length and loses one whose name never reached the disk. A journal cut to
+/// nothing after its snapshot counts as cut at once: the old lines behind a newer snapshot are
+/// what a kill between the snapshot and the cut leaves, which the kills already give. The rest of
+/// the directory (snapshots, the channel directory, the identity) is written whole, synced,
+/// renamed and its directory synced in one call, which no step of the disk a cut waits for splits
+/// between the rename and the directory's sync.
 public final class PowerCut: @unchecked Sendable {
+    private let lock = NSLock()
     /// Each journal's length at its last sync, by path.
     private var lengths: [String: Int] = [:]
     /// The journals whose names are durable, by path.
     private var named: Set<String> = []
+    /// The instance was stopped: what its shutdown still does (a killed process's, in the
+    /// simulator) reaches no disk.
+    private var stopped = false
 
-    /// Starts from `directory` as the instance finds it: every journal there is whole and named.
+    /// Starts from `directory` as the instance finds it on the disk (the day's first instance, one
+    /// after a power cut or on a lost directory): every journal there is whole and named.
     public init(directory: URL) {
         for name in Self.journals(in: directory) {
             let path = directory.appendingPathComponent(name).path
@@ -24,9 +31,24 @@ public final class PowerCut: @unchecked Sendable {
         }
     }
 
+    /// Starts from `directory` as a kill or a clean stop left it, a copy of `before`'s directory
+    /// (or that directory itself): only what `before` knew to be on the disk is (each journal's
+    /// synced length, its name), the rest being the kernel's until the new instance syncs it.
+    public init(directory: URL, after before: PowerCut, in previous: URL) {
+        let (lengths, named) = before.lock.withLock { (before.lengths, before.named) }
+        for name in Self.journals(in: directory) {
+            let path = directory.appendingPathComponent(name).path, old = previous.appendingPathComponent(name).path
+            if named.contains(old) { self.named.insert(path) }
+            self.lengths[path] = min(Self.size(path), lengths[old] ?? 0)
+        }
+    }
+
     /// Told that `change` reached the disk at `path` (a journal, or a directory for
     /// ``CheckpointStore/DurableChange/named``).
     public func record(_ path: String, _ change: CheckpointStore.DurableChange) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopped else { return }
         switch change {
         case .synced: lengths[path] = Self.size(path)
         case .emptied: lengths[path] = 0
@@ -35,11 +57,18 @@ public final class PowerCut: @unchecked Sendable {
         }
     }
 
+    /// The instance is stopped (killed, its power cut): nothing it does from now on is recorded.
+    public func stop() {
+        lock.withLock { stopped = true }
+    }
+
     /// Cuts the copy `copy` of the directory `original` as the power cut leaves it: each journal
     /// back to its length at its last sync, one whose name never reached the disk gone. Returns
     /// the bytes it lost.
     @discardableResult
     public func cut(_ copy: URL, of original: URL) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
         var lost = 0
         for name in Self.journals(in: copy) {
             let path = original.appendingPathComponent(name).path

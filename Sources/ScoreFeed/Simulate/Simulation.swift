@@ -98,6 +98,11 @@ public enum Simulation {
         var handedEmpty = false
         // Whether the stop that ended the last one was a power cut (``PowerCut``).
         var handedCut = false
+        // What the disk holds for good of the directory the next instance starts on, when a kill
+        // (not a power cut) or a clean stop left it: the kernel kept the rest, and a later power
+        // cut may still lose it. Nil: everything there is on the disk (the day's first instance,
+        // one after a power cut or on a lost directory).
+        var durableBefore: (tracker: PowerCut, directory: URL)?
         // The game whose checkpoint the next instance finds damaged (``SimulatedDay/Restart/damagedCheckpoint``).
         var handedDamaged: Set<String> = []
         // The day's last instance finished on its own (not cut short or stuck).
@@ -134,8 +139,10 @@ public enum Simulation {
             handedDamaged = []
             /// The next instance's state directory: this one's as it stands (torn or not, a game's
             /// checkpoint damaged or not), or an empty one when the machine was lost.
-            // A power cut keeps only what the instance synced: told of each sync from its start.
-            let powerCut = stop?.powerCut == true ? PowerCut(directory: directory) : nil
+            // What is on the disk for good, told of each sync from the instance's start; a power
+            // cut keeps only that.
+            let durable = durableBefore.map { PowerCut(directory: directory, after: $0.tracker, in: $0.directory) } ?? PowerCut(directory: directory)
+            let powerCut = stop?.powerCut == true ? durable : nil
             func handOver(_ stop: SimulatedDay.Restart, tearing: UInt64?, cut: PowerCut? = nil) {
                 try? FileManager.default.createDirectory(at: next, withIntermediateDirectories: true)
                 guard !stop.lostState else { return }
@@ -143,6 +150,7 @@ public enum Simulation {
                 if stop.damagedCheckpoint, let game = damage(next, of: day.games.map(\.game.id), choosing: jitter) { handedDamaged = [game] }
             }
             let kill = { [directory] in
+                durable.stop()
                 sender.cutOff()
                 if let stop { handOver(stop, tearing: stop.tornJournal ? jitter : nil, cut: powerCut) }
                 // Killed: nothing it writes from now on lands anywhere (its shutdown still runs,
@@ -166,7 +174,7 @@ public enum Simulation {
                 await runInstance(
                     day, started: started, clock: clock, state: directory, cdn: cdn, sender: sender, seed: jitter, metrics: metrics,
                     diskStep: diskKill.map { diskKill in { @Sendable path in diskKill.diskStep(path) } },
-                    durable: powerCut.map { cut in { @Sendable path, change in cut.record(path, change) } },
+                    durable: { @Sendable path, change in durable.record(path, change) },
                     report: { report in told.add(Told(instance: instance, at: clock.now, report: report)) },
                     restoredCheck: { lost in told.restored(lost.map { "instance \(instance): \($0)" }) },
                     inputEnded: { told.inputEnded(instance, at: clock.now) })
@@ -216,6 +224,7 @@ public enum Simulation {
                         killed = nil
                         handedEmpty = false
                         handedCut = false
+                        durableBefore = (durable, directory)
                         continue
                     }
                     break
@@ -231,6 +240,7 @@ public enum Simulation {
                     killed = nil
                     handedEmpty = false
                     handedCut = false
+                    durableBefore = (durable, directory)
                     continue
                 }
                 // Done before its planned end: the next instance still starts then (a day's
@@ -240,6 +250,7 @@ public enum Simulation {
                 killed = stop.at
                 handedEmpty = stop.lostState
                 handedCut = false
+                durableBefore = stop.lostState ? nil : (durable, directory)
                 directory = next
                 continue
             case .timedOut(_, let at):
@@ -250,6 +261,7 @@ public enum Simulation {
                 killed = stop.map { _ in at }
                 handedEmpty = stop?.lostState ?? false
                 handedCut = powerCut != nil
+                durableBefore = powerCut != nil || stop?.lostState == true ? nil : (durable, directory)
                 directory = next
                 continue
             case .spinning(let at):

@@ -1024,33 +1024,43 @@ public struct SimulationInvariants {
     /// An instance sends again at most one update of each game's lane that an instance before it
     /// delivered: the one in flight when that instance died. Before the next push goes, the
     /// delivery before it reaches the kernel (``Journal/readyForPush(_:)``), so a crash forgets at
-    /// most the last. After a power cut, at most the updates of the lane's last state (an update
-    /// and its priority-5 copy): a delivery is synced with its game's next line that must be, so
-    /// the cut forgets those its game decided since its last such line. (Starts and ends are kept
-    /// until the sink confirms them, and may go again besides; the sender deduplicates by
-    /// `apns-id`, so a repeat costs a send, not a screen.)
+    /// most the last. After a power cut since that delivery, the updates of the lane's last state
+    /// delivered before the instance started (an update and its priority-5 copy), and no other: a
+    /// delivery is synced with its game's next line that must be, so the cut forgets those its
+    /// game made since its last such line. (Starts and ends are kept until the sink confirms them,
+    /// and may go again besides; the sender deduplicates by `apns-id`, so a repeat costs a send,
+    /// not a screen.)
     mutating func checkRepeats() {
         guard deliveredAt.count == records.count, instances.count > 1 else { return }
         var first: [String: Int] = [:]
-        var again: [String: (instance: Int, records: [String: PushRecord])] = [:]
+        // Each lane's updates as first delivered, with the instance that delivered them.
+        var delivered: [String: [(instance: Int, record: PushRecord)]] = [:]
+        var again: [String: (lane: String, since: Int, instance: Int, records: [String: PushRecord])] = [:]
         for (record, at) in zip(records, deliveredAt) where record.event == .update {
             let instance = instances.lastIndex { $0 <= at } ?? 0
+            let lane = "game \(record.game) (\(record.platform.rawValue))"
             guard let earlier = first[record.key] else {
                 first[record.key] = instance
+                delivered[lane, default: []].append((instance, record))
                 continue
             }
             if earlier < instance {
-                again["game \(record.game) (\(record.platform.rawValue)): instance \(instance + 1)", default: (instance, [:])].records[record.key] = record
+                let sender = "\(lane): instance \(instance + 1)"
+                let since = min(earlier, again[sender]?.since ?? earlier)
+                again[sender, default: (lane, since, instance, [:])].records[record.key] = record
+                again[sender]?.since = since
             }
         }
         checks += instances.count - 1
-        for (sender, (instance, repeated)) in again.sorted(by: { $0.key < $1.key }) {
-            if powerCuts.indices.contains(instance), powerCuts[instance] {
-                let states = Self.distinctStates(Array(repeated.values))
-                check(states <= 1, "\(sender) sent again updates of \(states) states an instance before it delivered (after a power cut, at most its game's last)")
-            } else {
-                check(repeated.count <= 1, "\(sender) sent again \(repeated.count) updates an instance before it delivered (at most the one in flight at a crash)")
+        for (sender, repeated) in again.sorted(by: { $0.key < $1.key }) {
+            let cut = powerCuts.count == instances.count && powerCuts[(repeated.since + 1)...repeated.instance].contains(true)
+            guard cut else {
+                check(repeated.records.count <= 1, "\(sender) sent again \(repeated.records.count) updates an instance before it delivered (at most the one in flight at a crash)")
+                continue
             }
+            let last = delivered[repeated.lane]?.last { $0.instance < repeated.instance }?.record
+            let older = repeated.records.values.filter { record in last.map { !record.showsSameState(as: $0) } ?? true }
+            check(older.isEmpty, "\(sender) sent again \(older.count) update(s) of a state before the last one its lane delivered (after a power cut, at most that state's update and copy)")
         }
     }
 

@@ -99,16 +99,18 @@ struct PowerCutTests {
     /// with nothing yet), and never a state before it.
     @Test func afterAPowerCutALaneSendsAgainOnlyItsLastState() async throws {
         var day = SimulatedDay(
-            index: 0, seed: 5, mode: .token, pool: SimulatedGamePool(generated: 40), pollInterval: 120, games: 3...5, killsInFinalWrites: false)
+            index: 0, seed: 5, mode: .token, pool: SimulatedGamePool(generated: 40), pollInterval: 120, games: 3...5, killsInFinalWrites: false, powerCuts: false)
         day.restarts = []
         let outcome = try await SimulationTests.run(day)
         #expect(outcome.violations.isEmpty, "\(outcome.violations)")
         let records = outcome.records
-        // A priority 10 and its copy, and an update of another state of that game before them.
+        // A game whose last updates are a priority 10 and its copy, with an update of another
+        // state before them.
         let copy = try #require(records.indices.dropFirst().first { index in
             let record = records[index], before = records[index - 1]
             return record.event == .update && record.priority == 5 && before.priority == 10 && before.game == record.game
                 && before.showsSameState(as: record)
+                && !records[(index + 1)...].contains { $0.game == record.game && $0.event == .update }
                 && records[..<(index - 1)].contains { $0.game == record.game && $0.event == .update && !$0.showsSameState(as: record) }
         })
         let earlier = try #require(records[..<(copy - 1)].lastIndex {
@@ -127,5 +129,6 @@ struct PowerCutTests {
         #expect(!violations(sendingAgain: [copy - 1, copy], powerCut: false).isEmpty, "a kill: two are one too many")
         #expect(violations(sendingAgain: [copy - 1, copy], powerCut: true).isEmpty, "a power cut: the last state's update and its copy")
         #expect(!violations(sendingAgain: [earlier, copy - 1, copy], powerCut: true).isEmpty, "a power cut: not a state before it")
+        #expect(!violations(sendingAgain: [earlier], powerCut: true).isEmpty, "a power cut: not a state before it alone either")
     }
 }

@@ -30,6 +30,7 @@ struct SimulationTests {
             days: 1, seed: seed, firstDay: day, modes: [mode], pool: SimulatedGamePool(generated: 300), pollInterval: interval, threads: 1)
         options.platforms = [platforms]
         options.killsInFinalWrites = false
+        options.powerCuts = false
         return try await run(options)
     }
 
@@ -86,7 +87,7 @@ struct SimulationTests {
     /// 33-37 after the lost instance had shown 35-37. A game new to an instance now waits through
     /// its old copies (up to four) for a fresh one, and shows the newest as one moment.
     @Test func aFreshStateDirWaitsThroughAStaleEdgesOldCopies() async throws {
-        let day = SimulatedDay(index: 369, seed: 1, mode: .broadcastPerGame, platform: .ios, pool: SimulatedGamePool(), pollInterval: 30, killsInFinalWrites: false)
+        let day = SimulatedDay(index: 369, seed: 1, mode: .broadcastPerGame, platform: .ios, pool: SimulatedGamePool(), pollInterval: 30, killsInFinalWrites: false, powerCuts: false)
         #expect(day.restarts.contains(where: \.lostState) && day.games.contains { $0.staleShare > 0 }, "a lost directory and a stale edge")
         let outcome = try await Self.run(day)
         #expect(outcome.violations.isEmpty, "\(outcome.violations.prefix(3))")
@@ -252,7 +253,7 @@ struct SimulationTests {
     /// was tried, and not given back to the policy) is what the checker calls out.
     @Test func beyondTheBudgetNeedsTheHoursPriority10sSentOrTried() async throws {
         let options = Self.options(seed: 5, days: 1, modes: [.token])
-        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5, killsInFinalWrites: false)
+        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5, killsInFinalWrites: false, powerCuts: false)
         let outcome = try await Self.run(day)
         #expect(outcome.violations.isEmpty, "\(outcome.violations)")
         day.restarts = []
@@ -288,7 +289,7 @@ struct SimulationTests {
     /// back; an apns-id on two bodies; a game without its final end.
     @Test func theCheckerCatchesBrokenRecords() async throws {
         let options = Self.options(seed: 5, days: 1, modes: [.token])
-        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5, killsInFinalWrites: false)
+        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5, killsInFinalWrites: false, powerCuts: false)
         // Activities started by the app (no `--start`): what a start must come before is
         // theCheckerCatchesBrokenActivities's.
         day.startsActivities = false
@@ -673,7 +674,7 @@ struct SimulationTests {
 
     @Test func theCheckerCatchesNewsHeldBack() async throws {
         let options = Self.options(seed: 5, days: 1, modes: [.token])
-        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5, killsInFinalWrites: false)
+        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5, killsInFinalWrites: false, powerCuts: false)
         day.sink = SimulatedDay.SinkFaults()
         day.restarts = []
         for i in day.games.indices {
@@ -1160,6 +1161,7 @@ extension SimulationTests {
         var options = Simulation.Options(days: 1, seed: seed, firstDay: day, modes: [mode], pool: SimulatedGamePool(generated: 300), threads: 1)
         options.platforms = [[.ios, .android]]
         options.killsInFinalWrites = false
+        options.powerCuts = false
         let outcomes = try await Self.run(options)
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == day })
         #expect(outcomes.allSatisfy { !$0.records.isEmpty })
@@ -1197,6 +1199,7 @@ extension SimulationTests {
         var options = Simulation.Options(days: 1, seed: seed, firstDay: day, modes: [mode], pool: SimulatedGamePool(generated: 300), threads: 1)
         options.platforms = [[platform]]
         options.killsInFinalWrites = false
+        options.powerCuts = false
         let outcomes = try await Self.run(options)
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == day && !$0.records.isEmpty })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
@@ -1322,6 +1325,7 @@ extension SimulationTests {
             days: 1, seed: 4, firstDay: day, modes: [.broadcastPerGame], pool: SimulatedGamePool(real: real, generated: 300), games: 5...10, threads: 1)
         options.platforms = [[.ios]]
         options.killsInFinalWrites = false
+        options.powerCuts = false
         let outcomes = try await Self.run(options)
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == day && $0.faults["channel cap", default: 0] > 0 })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
@@ -1341,6 +1345,7 @@ extension SimulationTests {
             days: 1, seed: 1, firstDay: 7, modes: [.broadcastPerGame], pool: SimulatedGamePool(real: real, generated: 300), threads: 1)
         options.platforms = [platforms]
         options.killsInFinalWrites = false
+        options.powerCuts = false
         let outcomes = try await Self.run(options)
         #expect(outcomes.count == 1 && outcomes.allSatisfy {
             $0.day == 7 && $0.faults["damaged checkpoint", default: 0] > 0 && $0.faults["channel outage", default: 0] > 0
@@ -1358,6 +1363,7 @@ extension SimulationTests {
         var options = Simulation.Options(days: 1, seed: 6, firstDay: 60, modes: [mode], pool: SimulatedGamePool(generated: 300), pollInterval: 60, threads: 1)
         options.platforms = [[.ios]]
         options.killsInFinalWrites = false
+        options.powerCuts = false
         let outcomes = try await Self.run(options)
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 60 && !$0.records.isEmpty && $0.answers["503", default: 0] > 0 })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
@@ -1370,6 +1376,7 @@ extension SimulationTests {
         var options = Simulation.Options(days: 1, seed: 6, firstDay: 151, modes: [.broadcastPerGame], pool: SimulatedGamePool(generated: 300), pollInterval: 60, threads: 1)
         options.platforms = [[.ios]]
         options.killsInFinalWrites = false
+        options.powerCuts = false
         let outcomes = try await Self.run(options)
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 151 && $0.faults["push blip", default: 0] > 0 })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
@@ -1384,6 +1391,7 @@ extension SimulationTests {
         var options = Simulation.Options(days: 1, seed: 8, firstDay: 468, modes: [mode], pool: SimulatedGamePool(generated: 300), losingState: false, threads: 1)
         options.platforms = [[.android]]
         options.killsInFinalWrites = false
+        options.powerCuts = false
         let outcomes = try await Self.run(options)
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 468 && $0.faults["full disk", default: 0] > 0 })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
