@@ -227,8 +227,7 @@ breaks=(
   # session 56: power cuts (SimulatedDay.Restart.powerCut, PowerCut); a kill keeps every byte the kernel took, so these three passed every day before
   "a push that leaves before its lines are synced (only written)|Sources/ScoreFeed/Serve/Journal.swift|        if owesSync { return try syncLocked(file.path) }\n        guard !dirty.isEmpty else { return }|        guard !dirty.isEmpty else { return }"
   "a journal never synced|Sources/ScoreFeed/Serve/Journal.swift|        guard fdatasync(file.descriptor) == 0 else { return false }\n        durable?(file.path, .synced)\n        return true|        return true"
-  "a restart's journals not synced before its first push|Sources/ScoreFeed/Serve/GameService+Restore.swift|        store.journal.syncBeforeTheNextPush(|        _ = (store.journal, "") as Any; _ = (
-"
+  "a restart's journals not synced before its first push|Sources/ScoreFeed/Serve/GameService+Restore.swift|        store.journal.syncBeforeTheNextPush(engines.keys|        _ = (engines.keys"
   "a new journal's directory never synced|Sources/ScoreFeed/Serve/Journal.swift|    private func syncDirectory(_ path: String) -> ScoreFeedError? {\n|    private func syncDirectory(_ path: String) -> ScoreFeedError? {\n        if Date() > .distantPast { return nil }\n"
 )
 status=0
