@@ -74,6 +74,23 @@ struct PowerCutTests {
         #expect(disk.afterACut(["b.journal"])["b.journal"] == written)
     }
 
+    /// A journal a restart found holds what the killed process handed the kernel, not always the
+    /// disk: it is synced, with its directory, before the restart's first push goes
+    /// (``Journal/syncBeforeTheNextPush(_:)``); one that does not exist is not made.
+    @Test func whatARestartFoundIsSyncedBeforeItsFirstPush() throws {
+        let disk = try Disk()
+        defer { disk.remove() }
+        let found = Data("1 0 1 00 [1]\n".utf8)
+        try found.write(to: URL(fileURLWithPath: disk.path("a.journal")))
+        #expect(disk.afterACut(["a.journal"])["a.journal"]! == nil, "nothing synced it yet")
+        disk.journal.syncBeforeTheNextPush([disk.path("a.journal"), disk.path("absent.journal")])
+        #expect(disk.journal.needsSync)
+        try disk.journal.readyForPush(disk.journal.file(for: disk.path("a.journal")))
+        #expect(disk.journal.syncs == 1)
+        #expect(disk.afterACut(["a.journal"])["a.journal"] == found)
+        #expect(!FileManager.default.fileExists(atPath: disk.path("absent.journal")))
+    }
+
     /// Files that were there when the instance started (what the one before left) are named and
     /// whole; a journal nothing synced is gone, its name never having reached the disk.
     @Test func whatTheInstanceFoundIsKeptAndAnUnsyncedNewJournalIsGone() throws {
