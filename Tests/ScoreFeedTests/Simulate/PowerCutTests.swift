@@ -91,6 +91,37 @@ struct PowerCutTests {
         #expect(!FileManager.default.fileExists(atPath: disk.path("absent.journal")))
     }
 
+    /// A restore has every journal it read synced, with its directory, before its first push
+    /// (``GameService/restore()``): what a killed process left is the kernel's until then.
+    @Test func aRestoreSyncsTheJournalsItRead() async throws {
+        let dir = RealFeedServeTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = try RealFeedServeTests.Mode.token.service(clock: .feed, state: dir, sink: RecordingSink())
+        _ = try await first.restore()
+        await RealFeedServeTests.feed(RealFeedServeTests.stream([GameGenerator(seed: 4).generate().document]).prefix(80), to: first)
+        let journals = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".journal") }
+        #expect(journals.count == 1)
+        // Another start on the directory as the first left it, told of what reached the disk.
+        let told = Told()
+        var options = GameService.Options(
+            clock: .feed, coalescer: RealFeedServeTests.Mode.token.coalescer, renderer: .init(), stateDirectory: dir, channels: .init(manage: false),
+            wallClock: SystemClock())
+        options.durable = { path, change in told.add("\(change) \((path as NSString).lastPathComponent)") }
+        let second = try GameService(options: options, sink: RecordingSink())
+        #expect(try await second.restore().resumedGames == 1)
+        try second.store?.journal.sync()
+        #expect(told.all.contains("synced \(journals[0])"), "\(told.all)")
+        #expect(told.all.contains("named \(dir.lastPathComponent)"), "\(told.all)")
+    }
+
+    /// What a journal told, in order.
+    final class Told: @unchecked Sendable {
+        private let lock = NSLock()
+        private var lines: [String] = []
+        func add(_ line: String) { lock.withLock { lines.append(line) } }
+        var all: [String] { lock.withLock { lines } }
+    }
+
     /// Files that were there when the instance started (what the one before left) are named and
     /// whole; a journal nothing synced is gone, its name never having reached the disk.
     @Test func whatTheInstanceFoundIsKeptAndAnUnsyncedNewJournalIsGone() throws {
