@@ -39,11 +39,7 @@ extension CheckpointStore {
         guard failure == 0 else {
             throw ScoreFeedError(.io, "cannot write the state directory's identity: \(ScoreFeedError.errnoText(failure))", at: .init(file: file.path))
         }
-        let dir = open(directory.path, O_RDONLY)
-        if dir >= 0 {
-            fsync(dir)
-            close(dir)
-        }
+        _ = journal.syncDirectory(directoryPath)
         // Ours, or the one another start linked first.
         guard let identity = try Self.readIdentity(file) else {
             throw ScoreFeedError(.io, "the state directory's identity vanished as it was written", at: .init(file: file.path))

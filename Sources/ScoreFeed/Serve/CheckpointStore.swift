@@ -13,7 +13,7 @@ import Darwin
 public struct CheckpointStore: Sendable {
     public let directory: URL
     /// ``directory``'s path, spelled once.
-    private let directoryPath: String
+    let directoryPath: String
     /// The games' journals.
     public let journal: Journal
     /// Whether the disk is full now: while it says so, every write of a snapshot or a journal
@@ -127,11 +127,7 @@ public struct CheckpointStore: Sendable {
             unlink(temporaryPath)
             throw ScoreFeedError(.io, "cannot write \(targetPath): \(ScoreFeedError.errnoText(failure))", at: .init(file: targetPath))
         }
-        let dir = open(directoryPath, O_RDONLY)
-        if dir >= 0 {
-            if fsync(dir) == 0 { journal.durable?(directoryPath, .named) }
-            close(dir)
-        }
+        _ = journal.syncDirectory(directoryPath)
         return data.count
     }
 

@@ -240,10 +240,7 @@ public final class Journal: @unchecked Sendable {
             file.pending.append(bytes)
             file.pending.byte(0x0A)
             file.pendingMustSync = true
-            if !file.isNew {
-                file.isNew = true
-                newFiles.append(file)
-            }
+            markNew(file)
             owesSync = true
         }
         return length
@@ -260,14 +257,8 @@ public final class Journal: @unchecked Sendable {
                 let file = lockedFile(path)
                 guard (try? descriptor(file)) != nil else { continue }
                 file.writtenSinceSync = true
-                if !file.unsynced {
-                    file.unsynced = true
-                    unsynced.append(file)
-                }
-                if !file.isNew {
-                    file.isNew = true
-                    newFiles.append(file)
-                }
+                markUnsynced(file)
+                markNew(file)
                 owesSync = true
             }
         }
@@ -328,8 +319,7 @@ public final class Journal: @unchecked Sendable {
                 unsynced.append(file)
                 continue
             }
-            guard syncData(file) else {
-                let failure = Self.syncFailure(file)
+            if let failure = syncData(file) {
                 failures[file.path] = failure
                 distrust(file, failure)
                 unsynced.append(file)
@@ -407,10 +397,7 @@ public final class Journal: @unchecked Sendable {
             // must be.
             if file.pendingMustSync {
                 file.pendingMustSync = false
-                if !file.unsynced {
-                    file.unsynced = true
-                    unsynced.append(file)
-                }
+                markUnsynced(file)
             }
         }
         return failures
@@ -438,8 +425,18 @@ public final class Journal: @unchecked Sendable {
         owesSync = true
     }
 
-    private static func syncFailure(_ file: File) -> ScoreFeedError {
-        ScoreFeedError(.io, "cannot sync the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: file.path))
+    /// `file` took a line that must be synced: the next sync syncs it.
+    private func markUnsynced(_ file: File) {
+        guard !file.unsynced else { return }
+        file.unsynced = true
+        unsynced.append(file)
+    }
+
+    /// `file` is new on the disk (``File/isNew``): the next sync syncs its directory too.
+    private func markNew(_ file: File) {
+        guard !file.isNew else { return }
+        file.isNew = true
+        newFiles.append(file)
     }
 
     /// Drops what the journal holds of `file`: its buffered lines, and what waits on it.
@@ -475,10 +472,7 @@ public final class Journal: @unchecked Sendable {
             // A journal this write makes (a game whose snapshot came first): its name is durable
             // only once its directory is synced, as a base's (``File/isNew``).
             fd = open(file.path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-            if fd >= 0, !file.isNew {
-                file.isNew = true
-                newFiles.append(file)
-            }
+            if fd >= 0 { markNew(file) }
         }
         guard fd >= 0 else { throw ScoreFeedError(.io, "cannot open the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: file.path)) }
         file.descriptor = fd
@@ -497,10 +491,10 @@ public final class Journal: @unchecked Sendable {
                 if file.unsynced { unsynced.removeAll { $0 === file } }
                 file.unsynced = false
                 file.writtenSinceSync = false
-                if syncData(file) {
-                    syncs += 1
+                if let failure = syncData(file) {
+                    distrust(file, failure)
                 } else {
-                    distrust(file, Self.syncFailure(file))
+                    syncs += 1
                 }
             }
             close(file.descriptor)
@@ -511,15 +505,18 @@ public final class Journal: @unchecked Sendable {
 
     private static let encoder = JSONEncoder()
 
-    /// Syncs the bytes `file` took (`fdatasync`); false when that failed (`errno` says why).
-    private func syncData(_ file: File) -> Bool {
-        guard fdatasync(file.descriptor) == 0 else { return false }
+    /// Syncs the bytes `file` took (`fdatasync`); returns its failure, nil when it succeeded.
+    private func syncData(_ file: File) -> ScoreFeedError? {
+        guard fdatasync(file.descriptor) == 0 else {
+            return ScoreFeedError(.io, "cannot sync the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: file.path))
+        }
         durable?(file.path, .synced)
-        return true
+        return nil
     }
 
-    /// Syncs the directory at `path`; returns its failure, nil when it succeeded.
-    private func syncDirectory(_ path: String) -> ScoreFeedError? {
+    /// Syncs the directory at `path` (the journals' and their store's); returns its failure, nil
+    /// when it succeeded.
+    func syncDirectory(_ path: String) -> ScoreFeedError? {
         let fd = open(path, O_RDONLY)
         guard fd >= 0, fsync(fd) == 0 else {
             let failure = ScoreFeedError(.io, "cannot sync the state directory: \(ScoreFeedError.errnoText(errno))", at: .init(file: path))

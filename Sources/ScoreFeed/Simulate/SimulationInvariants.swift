@@ -1046,9 +1046,10 @@ public struct SimulationInvariants {
             }
             if earlier < instance {
                 let sender = "\(lane): instance \(instance + 1)"
-                let since = min(earlier, again[sender]?.since ?? earlier)
-                again[sender, default: (lane, since, instance, [:])].records[record.key] = record
-                again[sender]?.since = since
+                var entry = again[sender] ?? (lane, earlier, instance, [:])
+                entry.since = min(entry.since, earlier)
+                entry.records[record.key] = record
+                again[sender] = entry
             }
         }
         checks += instances.count - 1

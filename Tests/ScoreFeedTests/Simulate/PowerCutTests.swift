@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import ScoreFeed
 
@@ -14,7 +15,7 @@ struct PowerCutTests {
         let journal: Journal
 
         init() throws {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-power-\(UUID().uuidString)")
+            directory = JournalTests.directory()
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let cut = PowerCut(directory: directory)
             self.cut = cut
@@ -102,30 +103,23 @@ struct PowerCutTests {
         let journals = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".journal") }
         #expect(journals.count == 1)
         // Another start on the directory as the first left it, told of what reached the disk.
-        let told = Told()
+        let told = Mutex<[String]>([])
         var options = GameService.Options(
             clock: .feed, coalescer: RealFeedServeTests.Mode.token.coalescer, renderer: .init(), stateDirectory: dir, channels: .init(manage: false),
             wallClock: SystemClock())
-        options.durable = { path, change in told.add("\(change) \((path as NSString).lastPathComponent)") }
+        options.durable = { path, change in told.withLock { $0.append("\(change) \((path as NSString).lastPathComponent)") } }
         let second = try GameService(options: options, sink: RecordingSink())
         #expect(try await second.restore().resumedGames == 1)
         try second.store?.journal.sync()
-        #expect(told.all.contains("synced \(journals[0])"), "\(told.all)")
-        #expect(told.all.contains("named \(dir.lastPathComponent)"), "\(told.all)")
-    }
-
-    /// What a journal told, in order.
-    final class Told: @unchecked Sendable {
-        private let lock = NSLock()
-        private var lines: [String] = []
-        func add(_ line: String) { lock.withLock { lines.append(line) } }
-        var all: [String] { lock.withLock { lines } }
+        let all = told.withLock { $0 }
+        #expect(all.contains("synced \(journals[0])"), "\(all)")
+        #expect(all.contains("named \(dir.lastPathComponent)"), "\(all)")
     }
 
     /// Files that were there when the instance started (what the one before left) are named and
     /// whole; a journal nothing synced is gone, its name never having reached the disk.
     @Test func whatTheInstanceFoundIsKeptAndAnUnsyncedNewJournalIsGone() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-power-\(UUID().uuidString)")
+        let directory = JournalTests.directory()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let found = Data("1 0 1 00 [1]\n".utf8)
