@@ -1,13 +1,16 @@
 import Foundation
+import Synchronization
 
 /// The games simulated days draw from: generated ones (made once per seed and kept) and the real
 /// recorded games given, which a day uses as they are.
-public final class SimulatedGamePool: @unchecked Sendable {
+public final class SimulatedGamePool: Sendable {
     public let real: [SimulatedGame]
     /// How many different generated games days draw from.
     public let generated: Int
-    private let lock = NSLock()
-    private var made: [Int: SimulatedGame] = [:]
+    /// The generated games made so far, by seed, shared by every pool of the process: a game is
+    /// a function of its seed alone, so the simulator's tests, each with a pool of its own, make
+    /// each game once.
+    private static let made = Mutex<[Int: SimulatedGame]>([:])
 
     public init(real: [SimulatedGame] = [], generated: Int = 300) {
         self.real = real
@@ -93,7 +96,7 @@ public final class SimulatedGamePool: @unchecked Sendable {
     public func game(_ draw: UInt64) -> SimulatedGame {
         if !real.isEmpty && draw % 3 == 0 { return real[Int((draw / 3) % UInt64(real.count))] }
         let seed = Int((draw / 3) % UInt64(generated)) + 1
-        if let game = lock.withLock({ made[seed] }) { return game }
+        if let game = Self.made.withLock({ $0[seed] }) { return game }
         var generated = GameGenerator(seed: UInt64(seed)).generate()
         let states = seed % Self.statingScoresEvery == 0
         // Half of those with the teams' sides swapped: the pool's 300 games correct only the away
@@ -104,7 +107,7 @@ public final class SimulatedGamePool: @unchecked Sendable {
         if let longName { generated = Self.withALongName(generated, player: longName) }
         var game = SimulatedGame(generated: generated, statingScores: states)
         game.hasLongName = longName != nil
-        lock.withLock { made[seed] = game }
+        Self.made.withLock { $0[seed] = game }
         return game
     }
 }

@@ -111,7 +111,7 @@ struct ServeTests {
         var all: [String] = []
         var kills = 0
         for _ in 0..<60 {
-            let run = try await Self.serve(input: input, stateDir: state, killAfter: Int.random(in: 1...40, using: &rng), extra: arguments(apns))
+            let run = try await Self.serve(input: input, stateDir: state, killAfter: Int.random(in: 1...80, using: &rng), extra: arguments(apns))
             all += BroadcastAudit.pushLines(run.lines)
             if run.killed { kills += 1 } else { break }
         }
