@@ -16,6 +16,8 @@ extension Journal {
         public var inputs: [GameSession.Input] = []
         /// Lines dropped at the end (a torn write, or anything after one).
         public var droppedLines = 0
+        /// The bytes of the lines read, their newlines with them: where the dropped tail starts.
+        public var wholeBytes = 0
         /// The number of the first whole line whose checksum holds but whose inputs this version
         /// cannot read (written by a newer ScoreFeed, rolled back): not a torn write, and what
         /// follows it would be lost unsaid. Nil when there is none.
@@ -29,7 +31,8 @@ extension Journal {
     /// follows on; the rest, from the first line that does not, is dropped.
     public static func read(_ data: Data) -> Reading {
         var reading = Reading()
-        let lines = pieces(of: data).map { data[$0] }
+        let ranges = pieces(of: data)
+        let lines = ranges.map { data[$0] }
         // The last piece is what follows the last newline: empty, or a torn line.
         var next: Int?
         for (index, line) in lines.enumerated() {
@@ -39,7 +42,7 @@ extension Journal {
             let parsed = isLast ? nil : parse(line).flatMap { $0.base == nil || index == 0 ? $0 : nil }
             guard let entry = parsed, next == nil || entry.first == next else {
                 reading.droppedLines = lines.count - index - (lines.last?.isEmpty == true ? 1 : 0)
-                if !isLast, parsed == nil, checksumHolds(line) { reading.unreadableLine = index + 1 }
+                if !isLast, parsed == nil, isWhole(line) { reading.unreadableLine = index + 1 }
                 break
             }
             if reading.first == nil { reading.first = entry.first }
@@ -47,6 +50,7 @@ extension Journal {
             reading.inputs += entry.inputs
             reading.seq = entry.seq
             reading.lastTimestamp = entry.lastTimestamp
+            reading.wholeBytes = ranges[index].upperBound + 1 - data.startIndex
             next = entry.first + entry.inputs.count
         }
         return reading
@@ -88,9 +92,12 @@ extension Journal {
         }
     }
 
-    /// Whether `line`'s checksum holds: it was written whole.
-    private static func checksumHolds(_ line: Data.SubSequence) -> Bool {
-        checksummed(line) != nil
+    /// Whether `line` was written whole: its checksum holds and its first field is a number.
+    /// The checksum covers the part after the head, so a power cut's lost page (zeros) glued
+    /// onto the whole line after it is not taken for one.
+    private static func isWhole(_ line: Data.SubSequence) -> Bool {
+        guard let (first, _) = checksummed(line) else { return false }
+        return Int(String(decoding: first, as: UTF8.self)) != nil
     }
 
     /// A whole line's first field (its first input's number) and its checksummed part; nil when

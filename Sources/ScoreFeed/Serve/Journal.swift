@@ -137,6 +137,9 @@ public final class Journal: @unchecked Sendable {
         /// made the file: the file is new, and its name is durable only once its directory is
         /// synced after it.
         fileprivate var isNew = false
+        /// Whether this run has cut the file back to its whole lines (``cutToWholeLines(_:_:)``):
+        /// done at its first open, not at every reopen.
+        fileprivate var cutToWholeLines = false
 
         fileprivate init(path: String) {
             self.path = path
@@ -477,7 +480,31 @@ public final class Journal: @unchecked Sendable {
         guard fd >= 0 else { throw ScoreFeedError(.io, "cannot open the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: file.path)) }
         file.descriptor = fd
         openFiles += 1
+        if !file.cutToWholeLines {
+            file.cutToWholeLines = true
+            try cutToWholeLines(file, fd)
+        }
         return fd
+    }
+
+    /// Cuts an existing journal back to its whole lines before this run first appends to it: a
+    /// reader stops at the first line that is not whole (a crash's torn tail, a power cut's lost
+    /// page), so a line appended after one would be lost with it at the next start. A line
+    /// written whole by a newer ScoreFeed is left alone (the restore refuses such a journal).
+    private func cutToWholeLines(_ file: File, _ fd: Int32) throws(ScoreFeedError) {
+        let size = lseek(fd, 0, SEEK_END)
+        guard size > 0 else { return }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: file.path))
+        } catch {
+            throw ScoreFeedError(.io, "cannot read the journal: \(error.localizedDescription)", at: .init(file: file.path))
+        }
+        let reading = Self.read(data)
+        guard reading.wholeBytes < data.count, reading.unreadableLine == nil else { return }
+        guard ftruncate(fd, off_t(reading.wholeBytes)) == 0 else {
+            throw ScoreFeedError(.io, "cannot cut the journal's torn tail: \(ScoreFeedError.errnoText(errno))", at: .init(file: file.path))
+        }
     }
 
     /// Closes the least recently used quarter of the open journals to make room (at least one),

@@ -376,6 +376,47 @@ struct JournalTests {
         #expect(torn.inputs == [.receive(event, index: 0, now: event.time)] && torn.droppedLines == 1 && torn.seq == 0)
     }
 
+    /// What a crash or a power cut leaves after a journal's whole lines: the last line torn (no
+    /// newline), or a page that never reached the disk (zeros) with a whole line after it. A
+    /// restarted journal appends only after the whole lines, so what it appends is read at the
+    /// next start (a reader stops at the first line that is not whole, and would drop it too).
+    @Test(arguments: ["torn tail", "lost page"])
+    func whatARestartAppendsAfterADamagedTailIsRead(_ damage: String) throws {
+        let dir = Self.directory()
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("g.journal")
+        let journal = Journal()
+        let event = Make.event(1, .periodStart, clock: 720)
+        try journal.append([.receive(event, index: 0, now: event.time)], first: 1, seq: 0, lastTimestamp: 0, to: url.path)
+        try journal.sync()
+        let whole = try Data(contentsOf: url)
+        try journal.append([.tick(now: event.time), .finish(now: event.time)], first: 2, seq: 3, lastTimestamp: 9, to: url.path)
+        try journal.append([.tick(now: event.time)], first: 4, seq: 3, lastTimestamp: 9, to: url.path)
+        try journal.sync()
+        var bytes = try Data(contentsOf: url)
+        let second = (bytes[whole.count...].firstIndex(of: 0x0A) ?? bytes.endIndex) + 1
+        if damage == "torn tail" {
+            bytes = bytes.prefix(second - 10)
+        } else {
+            bytes.replaceSubrange(whole.count..<second, with: Data(repeating: 0, count: second - whole.count))
+        }
+        try bytes.write(to: url)
+        let damaged = Journal.read(bytes)
+        #expect(damaged.inputs.count == 1 && damaged.wholeBytes == whole.count)
+        // Zeros glued onto a whole line are no line a newer ScoreFeed wrote (the checksum covers
+        // what follows the line's head): the restore would refuse the checkpoint for one.
+        #expect(damaged.unreadableLine == nil)
+        let restarted = Journal()
+        try restarted.append([.tick(now: event.time.addingTimeInterval(1))], first: 2, seq: 1, lastTimestamp: 5, to: url.path)
+        try restarted.sync()
+        let after = Journal.read(try Data(contentsOf: url))
+        #expect(
+            after.inputs == [.receive(event, index: 0, now: event.time), .tick(now: event.time.addingTimeInterval(1))]
+                && after.droppedLines == 0 && after.seq == 1,
+            "\(after.inputs.count) inputs, \(after.droppedLines) lines dropped")
+    }
+
     /// A whole line (its checksum holds) whose input this version cannot read was written by a
     /// newer ScoreFeed: not a torn tail to drop in silence. The reading names it, and restoring the
     /// game refuses the checkpoint with its place (the game then starts afresh, numbered on, as

@@ -81,8 +81,11 @@ struct PowerCutTests {
     @Test func whatARestartFoundIsSyncedBeforeItsFirstPush() throws {
         let disk = try Disk()
         defer { disk.remove() }
-        let found = Data("1 0 1 00 [1]\n".utf8)
-        try found.write(to: URL(fileURLWithPath: disk.path("a.journal")))
+        // A whole line, written by a journal the power cut does not hear of (the killed process's).
+        let killed = Journal()
+        try killed.append([.tick(now: Make.start)], first: 1, seq: 0, lastTimestamp: 1, to: disk.path("a.journal"))
+        try killed.sync()
+        let found = try disk.bytes("a.journal")
         #expect(disk.afterACut(["a.journal"])["a.journal"]! == nil, "nothing synced it yet")
         disk.journal.syncBeforeTheNextPush([disk.path("a.journal"), disk.path("absent.journal")])
         #expect(disk.journal.needsSync)
