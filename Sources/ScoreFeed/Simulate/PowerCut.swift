@@ -5,7 +5,8 @@ import Foundation
 /// ``Journal`` of each sync (``CheckpointStore/Durable``), it keeps each journal's length at its
 /// last sync and which journals' names reached the disk; what a killed instance left that it had
 /// not synced stays unsynced for the next (``init(directory:after:in:)``). The cut then leaves each
-/// journal at that length and loses one whose name never reached the disk. A journal cut to
+/// journal at that length (or zeros in place of what it had not synced, but its last line) and
+/// loses one whose name never reached the disk. A journal cut to
 /// nothing after its snapshot counts as cut at once: the old lines behind a newer snapshot are
 /// what a kill between the snapshot and the cut leaves, which the kills already give. The rest of
 /// the directory (snapshots, the channel directory, the identity) is written whole, synced,
@@ -63,8 +64,8 @@ public final class PowerCut: @unchecked Sendable {
     }
 
     /// Cuts the copy `copy` of the directory `original` as the power cut leaves it: each journal
-    /// back to its length at its last sync, one whose name never reached the disk gone. Returns
-    /// the bytes it lost.
+    /// back to its length at its last sync, or (one in two) its unsynced part zeros but its last
+    /// line, one whose name never reached the disk gone. Returns the bytes it lost.
     @discardableResult
     public func cut(_ copy: URL, of original: URL) -> Int {
         lock.lock()
@@ -80,12 +81,35 @@ public final class PowerCut: @unchecked Sendable {
                 continue
             }
             let kept = min(size, lengths[path] ?? 0)
-            if kept < size {
+            guard kept < size else { continue }
+            if Self.losesAPage(name, size: size), let hole = Self.zeroBeforeTheLastLine(target, from: kept) {
+                lost += hole
+            } else {
                 lost += size - kept
                 _ = truncate(target, off_t(kept))
             }
         }
         return lost
+    }
+
+    /// Whether the unsynced part of a journal reached the disk out of order (for one cut journal
+    /// in two, by its name and size): its last line's page did, the pages before it did not, and
+    /// read back as zeros, as a file system that wrote the file's new size and not all its data
+    /// leaves it.
+    private static func losesAPage(_ name: String, size: Int) -> Bool {
+        (name.utf8.reduce(UInt64(size)) { ($0 &* 31) &+ UInt64($1) }) % 2 == 0
+    }
+
+    /// Zeros the bytes of the journal at `path` from `start` to its last line (the newline before
+    /// it too), which is kept; returns how many, nil when the unsynced part is that line alone.
+    private static func zeroBeforeTheLastLine(_ path: String, from start: Int) -> Int? {
+        guard let data = FileManager.default.contents(atPath: path), data.count > start else { return nil }
+        let body = data.last == 0x0A ? data.dropLast() : data[...]
+        guard let newline = body.lastIndex(of: 0x0A), newline >= start else { return nil }
+        var damaged = data
+        damaged.replaceSubrange(start...newline, with: Data(repeating: 0, count: newline + 1 - start))
+        guard (try? damaged.write(to: URL(fileURLWithPath: path))) != nil else { return nil }
+        return newline + 1 - start
     }
 
     private static func journals(in directory: URL) -> [String] {
