@@ -478,12 +478,18 @@ public final class Journal: @unchecked Sendable {
             if fd >= 0 { markNew(file) }
         }
         guard fd >= 0 else { throw ScoreFeedError(.io, "cannot open the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: file.path)) }
+        if !file.cutToWholeLines {
+            do throws(ScoreFeedError) {
+                try cutToWholeLines(file, fd)
+            } catch {
+                // Tried again at the next open: nothing is appended after a torn tail.
+                close(fd)
+                throw error
+            }
+            file.cutToWholeLines = true
+        }
         file.descriptor = fd
         openFiles += 1
-        if !file.cutToWholeLines {
-            file.cutToWholeLines = true
-            try cutToWholeLines(file, fd)
-        }
         return fd
     }
 
