@@ -128,7 +128,12 @@ extension GameSession: Codable {
     /// `data` is nil for a game whose journal starts with its base
     /// (``Journal/begin(_:first:seq:lastTimestamp:to:)``) and that has no snapshot yet.
     public static func read(_ data: Data?, journal: Data? = nil, file: String) throws(ScoreFeedError) -> GameSession {
-        let reading = journal.flatMap { $0.isEmpty ? nil : Journal.read($0) }
+        try read(data, reading: journal.flatMap { $0.isEmpty ? nil : Journal.read($0) }, file: file)
+    }
+
+    /// The game saved in `data` and its journal as ``Journal/read(_:)`` read it (nil: no journal,
+    /// or an empty one).
+    static func read(_ data: Data?, reading: Journal.Reading?, file: String) throws(ScoreFeedError) -> GameSession {
         // What holds the game: the snapshot, or the journal's base.
         let holder = data == nil ? CheckpointStore.journalURL(of: URL(fileURLWithPath: file)).path : file
         guard let snapshot = data ?? reading?.base else {

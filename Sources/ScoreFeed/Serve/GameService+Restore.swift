@@ -25,12 +25,16 @@ extension GameService {
         for aside in try store.putAside() where !FileManager.default.fileExists(atPath: aside.checkpoint.path) {
             state.lostCheckpoints[aside.checkpoint.standardizedFileURL.path] = LostNumbering(aside.data, journal: aside.journal)
         }
+        // Each journal as it was read here, by path: the journal need not read it again.
+        var journals: [String: Journal.Reading] = [:]
         for entry in try store.readAll() {
             let place = ScoreFeedError.Location(file: entry.file.path)
             var session: GameSession
             do {
                 guard entry.isReadable else { throw ScoreFeedError(.io, "cannot read the file", at: .init(file: entry.holder.path)) }
-                session = try GameSession.read(entry.data, journal: entry.journal, file: entry.file.path)
+                let reading = entry.journal.flatMap { $0.isEmpty ? nil : Journal.read($0) }
+                if let reading { journals[CheckpointStore.journalURL(of: entry.file).path] = reading }
+                session = try GameSession.read(entry.data, reading: reading, file: entry.file.path)
                 try GameID.check(session.attributes.gameId, "its game id", at: place)
             } catch {
                 var problem = error as? ScoreFeedError ?? ScoreFeedError(.invalidValue, "\(error)", at: place)
@@ -83,7 +87,7 @@ extension GameService {
             restoration.resumedGames += 1
         }
         // What a killed process left may not be on the disk yet: synced before anything goes.
-        store.journal.syncBeforeTheNextPush(engines.keys.sorted().map { store.journalURL(for: $0).path })
+        store.journal.syncBeforeTheNextPush(engines.keys.sorted().map { store.journalURL(for: $0).path }, read: journals)
         salvageChannels()
         writeChannelDirectory()
         // What the outboxes still hold goes out (side by side on the system clock: a slow sink

@@ -18,6 +18,8 @@ extension Journal {
         public var droppedLines = 0
         /// The bytes of the lines read, their newlines with them: where the dropped tail starts.
         public var wholeBytes = 0
+        /// The bytes read in all, the dropped tail's with them.
+        public var bytes = 0
         /// The number of the first whole line whose checksum holds but whose inputs this version
         /// cannot read (written by a newer ScoreFeed, rolled back): not a torn write, and what
         /// follows it would be lost unsaid. Nil when there is none.
@@ -31,6 +33,7 @@ extension Journal {
     /// follows on; the rest, from the first line that does not, is dropped.
     public static func read(_ data: Data) -> Reading {
         var reading = Reading()
+        reading.bytes = data.count
         let ranges = pieces(of: data)
         let lines = ranges.map { data[$0] }
         // The last piece is what follows the last newline: empty, or a torn line.

@@ -140,6 +140,9 @@ public final class Journal: @unchecked Sendable {
         /// Whether this run has cut the file back to its whole lines (``cutToWholeLines(_:_:)``):
         /// done at its first open, not at every reopen.
         fileprivate var cutToWholeLines = false
+        /// The file as a restore read it (``Journal/syncBeforeTheNextPush(_:read:)``), until its
+        /// first open: its whole lines are known, unless its length has changed since.
+        fileprivate var restored: Reading?
 
         fileprivate init(path: String) {
             self.path = path
@@ -253,11 +256,13 @@ public final class Journal: @unchecked Sendable {
     /// lines reach the kernel, not always the disk, and a restart's pushes stand on them, so each
     /// is synced, with its directory (a rename at the restore too), before the next push goes, as
     /// if its lines had just been written. A journal that cannot be opened is left to its game's
-    /// first write, which fails as any would.
-    public func syncBeforeTheNextPush(_ paths: [String]) {
+    /// first write, which fails as any would. `read` holds the journals as the restore read them
+    /// (by path), so their torn tails are cut without reading them again.
+    public func syncBeforeTheNextPush(_ paths: [String], read: [String: Reading] = [:]) {
         lock.withLock {
             for path in paths where FileManager.default.fileExists(atPath: path) {
                 let file = lockedFile(path)
+                if file.descriptor < 0, !file.cutToWholeLines { file.restored = read[path] }
                 guard (try? descriptor(file)) != nil else { continue }
                 file.writtenSinceSync = true
                 markUnsynced(file)
@@ -500,14 +505,18 @@ public final class Journal: @unchecked Sendable {
     private func cutToWholeLines(_ file: File, _ fd: Int32) throws(ScoreFeedError) {
         let size = lseek(fd, 0, SEEK_END)
         guard size > 0 else { return }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file.path))
-        } catch {
-            throw ScoreFeedError(.io, "cannot read the journal: \(error.localizedDescription)", at: .init(file: file.path))
+        let reading: Reading
+        if let restored = file.restored, restored.bytes == size {
+            reading = restored
+        } else {
+            do {
+                reading = Self.read(try Data(contentsOf: URL(fileURLWithPath: file.path)))
+            } catch {
+                throw ScoreFeedError(.io, "cannot read the journal: \(error.localizedDescription)", at: .init(file: file.path))
+            }
         }
-        let reading = Self.read(data)
-        guard reading.wholeBytes < data.count, reading.unreadableLine == nil else { return }
+        file.restored = nil
+        guard reading.wholeBytes < reading.bytes, reading.unreadableLine == nil else { return }
         guard ftruncate(fd, off_t(reading.wholeBytes)) == 0 else {
             throw ScoreFeedError(.io, "cannot cut the journal's torn tail: \(ScoreFeedError.errnoText(errno))", at: .init(file: file.path))
         }

@@ -184,6 +184,37 @@ struct StreamLineTests {
         #expect(text == #"{"clock":"10:00","game":"G1","made":true,"period":1,"points":2,"seq":7,"team":"home","time":1739240070,"type":"fieldGoal"}"#)
     }
 
+    /// The event line is written byte by byte, not by `JSONEncoder`: the same bytes as the encoder
+    /// writes, for every event of generated games (stating the feed's score, a long accented name)
+    /// and for strings and times that need escaping or an exponent.
+    @Test func eventLinesAreTheEncodersBytes() throws {
+        var events: [(GameEvent, String)] = []
+        for seed in 1...12 {
+            let game = GameGenerator(seed: UInt64(seed)).generate()
+            for event in game.events {
+                events.append((event, game.attributes.gameId))
+                events.append((SimulatedGame.stating(FinalScore(home: event.seq, away: 2 * event.seq), event), "0022400762"))
+            }
+        }
+        let strings = ["", "a/b", "\"quoted\" \\ back", "tab\tnew\nline\r\u{08}\u{0C}\u{01}\u{1F}", "Dončić ✓ 🏀", String(repeating: "é", count: 900)]
+        let times: [Double] = [0, -1.5, 1_739_240_000.123, 1_739_240_000.1234567, 1e15, 1e16, 123_456_789_012_345.6, 0.0001, -0.0]
+        for (index, text) in strings.enumerated() {
+            var event = Make.event(index + 1, .substitution(out: text), team: .away, player: text)
+            event.description = text
+            events.append((event, text))
+            for time in times {
+                event.time = Date(timeIntervalSince1970: time)
+                events.append((event, "G"))
+            }
+        }
+        for (event, game) in events {
+            let line = StreamLine.eventLine(event, game: game)
+            let encoded = StreamLine.encodedEventLine(RawEvent(event), game: game)
+            #expect(line == encoded, "\(String(decoding: line, as: UTF8.self)) against the encoder's \(String(decoding: encoded, as: UTF8.self))")
+        }
+        #expect(events.count > 5_000)
+    }
+
     /// The service's timer on a simulated wall clock: each held push goes out when time reaches
     /// its deadline, and not before.
     @Test func heldPushesGoOutOnTheWallClockWhenTheyAreDue() async throws {

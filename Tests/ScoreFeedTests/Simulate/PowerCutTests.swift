@@ -77,7 +77,7 @@ struct PowerCutTests {
 
     /// A journal a restart found holds what the killed process handed the kernel, not always the
     /// disk: it is synced, with its directory, before the restart's first push goes
-    /// (``Journal/syncBeforeTheNextPush(_:)``); one that does not exist is not made.
+    /// (``Journal/syncBeforeTheNextPush(_:read:)``); one that does not exist is not made.
     @Test func whatARestartFoundIsSyncedBeforeItsFirstPush() throws {
         let disk = try Disk()
         defer { disk.remove() }
