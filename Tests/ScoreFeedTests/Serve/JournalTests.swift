@@ -379,9 +379,11 @@ struct JournalTests {
     /// What a crash or a power cut leaves after a journal's whole lines: the last line torn (no
     /// newline), or a page that never reached the disk (zeros) with a whole line after it. A
     /// restarted journal appends only after the whole lines, so what it appends is read at the
-    /// next start (a reader stops at the first line that is not whole, and would drop it too).
-    @Test(arguments: ["torn tail", "lost page"])
-    func whatARestartAppendsAfterADamagedTailIsRead(_ damage: String) throws {
+    /// next start (a reader stops at the first line that is not whole, and would drop it too):
+    /// whether the journal reads the file again or is handed the restore's reading of it (as
+    /// ``Journal/syncBeforeTheNextPush(_:read:)`` hands it; one of another length is not used).
+    @Test(arguments: ["torn tail", "lost page"], [nil, "the restore's reading", "a reading of another length"])
+    func whatARestartAppendsAfterADamagedTailIsRead(_ damage: String, _ handed: String?) throws {
         let dir = Self.directory()
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -408,6 +410,11 @@ struct JournalTests {
         // what follows the line's head): the restore would refuse the checkpoint for one.
         #expect(damaged.unreadableLine == nil)
         let restarted = Journal()
+        switch handed {
+        case "the restore's reading"?: restarted.syncBeforeTheNextPush([url.path], read: [url.path: damaged])
+        case "a reading of another length"?: restarted.syncBeforeTheNextPush([url.path], read: [url.path: Journal.read(whole)])
+        default: break
+        }
         try restarted.append([.tick(now: event.time.addingTimeInterval(1))], first: 2, seq: 1, lastTimestamp: 5, to: url.path)
         try restarted.sync()
         let after = Journal.read(try Data(contentsOf: url))
