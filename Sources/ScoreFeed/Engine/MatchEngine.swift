@@ -564,6 +564,14 @@ public actor MatchEngine {
             // linger waits until the sink has delivered it.
             if held, peek({ $0.channel.isLingering }) { session.endHeldBySink() }
             commit()
+            // The lane's next push shows another state, decided before this delivery: the delivery
+            // is synced before it goes, or a power cut would send this state again after it. Live
+            // only: on the feed clock a batch's every moment is a state of its own (one sync a push),
+            // and a cut repeats them byte for byte, as RunningServe.md says.
+            if feedTime == nil, case .push(let record) = output, let lane = next?.lane, let journal = store?.journal, let journalFile,
+               peek({ $0.lanes[lane].nextPush.map { !$0.showsSameState(as: record) } ?? false }) {
+                journal.syncDeliveriesBeforeTheNextPush(journalFile)
+            }
             // A delivery that took nothing from the outbox would be sent again and again: stop.
             if !took { return false }
         }

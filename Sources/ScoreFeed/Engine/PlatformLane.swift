@@ -56,4 +56,9 @@ public struct PlatformLane: Sendable {
     var outboxHoldsAPush: Bool {
         outbox.contains { if case .push = $0 { true } else { false } }
     }
+
+    /// The first push waiting in the outbox (refusals aside), nil when none waits.
+    var nextPush: PushRecord? {
+        outbox.lazy.compactMap { if case .push(let record) = $0 { record } else { nil } }.first
+    }
 }

@@ -12,7 +12,10 @@ import Darwin
 /// only needs to reach the kernel before the next push goes (``readyForPush(_:)``): it survives the
 /// process being killed, and after a power cut the pushes whose deliveries were not synced are sent
 /// again, byte for byte. So a file that took only deliveries is not synced for them: they are
-/// synced with the game's next line that must be, and a live game's push costs no sync of its own.
+/// synced with the game's next line that must be, and a live game's push costs no sync of its own
+/// (on the system clock, before its game's next push instead when that push shows another state
+/// decided before them: ``syncDeliveriesBeforeTheNextPush(_:)``, so a power cut sends again only the
+/// last state's pushes).
 /// Shared by every engine of a service (a lock guards it).
 ///
 /// A line is `<first input number> <seq> <last timestamp> <FNV-1a 64 of the rest, hex> <JSON
@@ -269,6 +272,22 @@ public final class Journal: @unchecked Sendable {
                 markNew(file)
                 owesSync = true
             }
+        }
+    }
+
+    /// The deliveries `file` took since its last sync are synced before the next push leaves, as
+    /// a line that must be: its game's next push shows another state than the one just delivered,
+    /// decided before that delivery (several states in the outbox: a catch-up, lines taken while
+    /// the push before was in flight, a restart), so no line of the game's follows
+    /// the delivery to sync it. Left to the kernel, a power cut would keep the lines that decided
+    /// the next push and lose the deliveries before it, and the next instance would send the
+    /// older states again before the newer one (seed 1, day 343 of 500: three updates, two of
+    /// them sent again).
+    public func syncDeliveriesBeforeTheNextPush(_ file: File) {
+        lock.withLock {
+            guard file.pending.count > 0 || file.writtenSinceSync else { return }
+            if file.pending.count > 0 { file.pendingMustSync = true } else { markUnsynced(file) }
+            owesSync = true
         }
     }
 

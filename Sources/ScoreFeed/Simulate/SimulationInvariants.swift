@@ -1026,8 +1026,10 @@ public struct SimulationInvariants {
     /// delivery before it reaches the kernel (``Journal/readyForPush(_:)``), so a crash forgets at
     /// most the last. After a power cut since that delivery, the updates of the lane's last state
     /// delivered before the instance started (an update and its priority-5 copy), and no other: a
-    /// delivery is synced with its game's next line that must be, so the cut forgets those its
-    /// game made since its last such line. (Starts and ends are kept until the sink confirms them,
+    /// delivery is synced with its game's next line that must be, or (live, as the simulated
+    /// instances run) before its lane's next push when that shows another state decided before it
+    /// (``Journal/syncDeliveriesBeforeTheNextPush(_:)``), so the cut forgets only deliveries of the
+    /// state its lane sent last. (Starts and ends are kept until the sink confirms them,
     /// and may go again besides; the sender deduplicates by `apns-id`, so a repeat costs a send,
     /// not a screen.)
     mutating func checkRepeats() {

@@ -62,6 +62,35 @@ struct PowerCutTests {
         #expect(disk.afterACut(["a.journal"])["a.journal"] == Data())
     }
 
+    /// A delivery followed by a push of another state decided before it (no line of the game's
+    /// comes after the delivery to sync it) is synced before that push goes
+    /// (``Journal/syncDeliveriesBeforeTheNextPush(_:)``): a power cut keeps it with the lines that
+    /// decided the push, so the older state is not sent again before the newer one.
+    @Test func aDeliveryBeforeAPushOfAnotherStateIsSyncedFirst() throws {
+        let disk = try Disk()
+        defer { disk.remove() }
+        let journal = disk.journal
+        let a = journal.file(for: disk.path("a.journal"))
+        journal.begin(Data("{}".utf8), first: 1, seq: 0, lastTimestamp: 1, to: disk.path("a.journal"))
+        try journal.append([.tick(now: Make.start)], first: 2, seq: 2, lastTimestamp: 1, into: a)
+        try journal.sync()
+        try journal.append([.delivered(now: Make.start)], first: 3, seq: 2, lastTimestamp: 1, into: a)
+        try journal.readyForPush(a)
+        #expect(disk.afterACut(["a.journal"])["a.journal"] != (try disk.bytes("a.journal")), "a delivery alone waits in the kernel")
+        journal.syncDeliveriesBeforeTheNextPush(a)
+        #expect(journal.needsSync)
+        try journal.readyForPush(a)
+        #expect(disk.afterACut(["a.journal"])["a.journal"] == (try disk.bytes("a.journal")), "synced before the next push")
+        // Still buffered when told: synced once written.
+        try journal.append([.delivered(now: Make.start)], first: 4, seq: 2, lastTimestamp: 1, into: a)
+        journal.syncDeliveriesBeforeTheNextPush(a)
+        try journal.readyForPush(a)
+        #expect(disk.afterACut(["a.journal"])["a.journal"] == (try disk.bytes("a.journal")))
+        // Nothing unsynced: nothing owed.
+        journal.syncDeliveriesBeforeTheNextPush(a)
+        #expect(!journal.needsSync)
+    }
+
     /// A journal the write itself makes (no base: a game whose snapshot came first) has a name
     /// only once its directory is synced: the sync that makes its first line durable syncs the
     /// directory too, so the line is not lost with the name.

@@ -1205,6 +1205,26 @@ extension SimulationTests {
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
 
+    /// Days of `simulate --days 500 --seed 1 --platform ios` (1,000 day-runs, power cuts on) that
+    /// broke in session 58: after a power cut an instance sent again updates of states older than
+    /// the last its lane delivered. The game's outbox held several states decided by lines synced
+    /// together (a catch-up, lines taken while a slow sender held the push before); their pushes
+    /// went in turn, each delivery only in the kernel, and the cut kept the lines and lost the
+    /// deliveries (day 343: seq 27 to 29 sent again after 29 was delivered, 27 of an older state).
+    /// On the system clock a delivery followed by a push of another state is now synced before
+    /// that push goes (``Journal/syncDeliveriesBeforeTheNextPush(_:)``).
+    @Test(arguments: [
+        (343, PushRenderer.Mode.token), (204, .token), (204, .broadcastPerGame), (429, .broadcastPerGame), (476, .token),
+    ])
+    func daysAPowerCutRepeatedOlderStatesOnStayWhole(day: Int, mode: PushRenderer.Mode) async throws {
+        var options = Simulation.Options(days: 1, seed: 1, firstDay: day, modes: [mode], pool: SimulatedGamePool(generated: 300), threads: 1)
+        options.platforms = [[.ios]]
+        let outcomes = try await Self.run(options)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == day && !$0.records.isEmpty })
+        #expect(outcomes.contains { ($0.faults["power cut"] ?? 0) > 0 }, "day \(day) cuts the power")
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
     /// Days of the default run's broadcast lane (seed 1) where a damaged checkpoint lost a game's
     /// channel: the restart's reconciliation deleted it as no game's, and the game's next push
     /// went to a new channel, which the devices that started its activity never subscribed to.
