@@ -128,7 +128,7 @@ extension GameSession: Codable {
     /// `data` is nil for a game whose journal starts with its base
     /// (``Journal/begin(_:first:seq:lastTimestamp:to:)``) and that has no snapshot yet.
     public static func read(_ data: Data?, journal: Data? = nil, file: String) throws(ScoreFeedError) -> GameSession {
-        try read(data, reading: journal.flatMap { $0.isEmpty ? nil : Journal.read($0) }, file: file)
+        try read(data, reading: Journal.reading(of: journal), file: file)
     }
 
     /// The game saved in `data` and its journal as ``Journal/read(_:)`` read it (nil: no journal,

@@ -32,7 +32,7 @@ extension GameService {
             var session: GameSession
             do {
                 guard entry.isReadable else { throw ScoreFeedError(.io, "cannot read the file", at: .init(file: entry.holder.path)) }
-                let reading = entry.journal.flatMap { $0.isEmpty ? nil : Journal.read($0) }
+                let reading = Journal.reading(of: entry.journal)
                 if let reading { journals[CheckpointStore.journalURL(of: entry.file).path] = reading }
                 session = try GameSession.read(entry.data, reading: reading, file: entry.file.path)
                 try GameID.check(session.attributes.gameId, "its game id", at: place)

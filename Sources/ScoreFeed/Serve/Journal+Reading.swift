@@ -29,6 +29,11 @@ extension Journal {
         public var lastTimestamp: Int?
     }
 
+    /// ``read(_:)`` of a journal's bytes, nil when there are none (no journal, or an empty one).
+    public static func reading(of journal: Data?) -> Reading? {
+        journal.flatMap { $0.isEmpty ? nil : read($0) }
+    }
+
     /// Reads a journal file's bytes: every whole line whose checksum holds and whose numbering
     /// follows on; the rest, from the first line that does not, is dropped.
     public static func read(_ data: Data) -> Reading {

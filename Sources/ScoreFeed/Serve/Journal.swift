@@ -140,12 +140,9 @@ public final class Journal: @unchecked Sendable {
         /// made the file: the file is new, and its name is durable only once its directory is
         /// synced after it.
         fileprivate var isNew = false
-        /// Whether this run has cut the file back to its whole lines (``cutToWholeLines(_:_:)``):
+        /// Whether this run has cut the file back to its whole lines (``cutToWholeLines(_:_:read:)``):
         /// done at its first open, not at every reopen.
         fileprivate var cutToWholeLines = false
-        /// The file as a restore read it (``Journal/syncBeforeTheNextPush(_:read:)``), until its
-        /// first open: its whole lines are known, unless its length has changed since.
-        fileprivate var restored: Reading?
 
         fileprivate init(path: String) {
             self.path = path
@@ -265,8 +262,7 @@ public final class Journal: @unchecked Sendable {
         lock.withLock {
             for path in paths where FileManager.default.fileExists(atPath: path) {
                 let file = lockedFile(path)
-                if file.descriptor < 0, !file.cutToWholeLines { file.restored = read[path] }
-                guard (try? descriptor(file)) != nil else { continue }
+                guard (try? descriptor(file, read: read[path])) != nil else { continue }
                 file.writtenSinceSync = true
                 markUnsynced(file)
                 markNew(file)
@@ -489,7 +485,9 @@ public final class Journal: @unchecked Sendable {
         }
     }
 
-    private func descriptor(_ file: File) throws(ScoreFeedError) -> Int32 {
+    /// The open descriptor of `file`, opened (and cut to its whole lines, at its first open in
+    /// this run) when it is not; `read` is the file as a restore read it, if it did.
+    private func descriptor(_ file: File, read: Reading? = nil) throws(ScoreFeedError) -> Int32 {
         uses += 1
         file.lastUse = uses
         if file.descriptor >= 0 { return file.descriptor }
@@ -504,7 +502,7 @@ public final class Journal: @unchecked Sendable {
         guard fd >= 0 else { throw ScoreFeedError(.io, "cannot open the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: file.path)) }
         if !file.cutToWholeLines {
             do throws(ScoreFeedError) {
-                try cutToWholeLines(file, fd)
+                try cutToWholeLines(file, fd, read: read)
             } catch {
                 // Tried again at the next open: nothing is appended after a torn tail.
                 close(fd)
@@ -521,12 +519,13 @@ public final class Journal: @unchecked Sendable {
     /// reader stops at the first line that is not whole (a crash's torn tail, a power cut's lost
     /// page), so a line appended after one would be lost with it at the next start. A line
     /// written whole by a newer ScoreFeed is left alone (the restore refuses such a journal).
-    private func cutToWholeLines(_ file: File, _ fd: Int32) throws(ScoreFeedError) {
+    /// `read`, the restore's reading of the file, is used when the file still has its length.
+    private func cutToWholeLines(_ file: File, _ fd: Int32, read: Reading?) throws(ScoreFeedError) {
         let size = lseek(fd, 0, SEEK_END)
         guard size > 0 else { return }
         let reading: Reading
-        if let restored = file.restored, restored.bytes == size {
-            reading = restored
+        if let read, read.bytes == size {
+            reading = read
         } else {
             do {
                 reading = Self.read(try Data(contentsOf: URL(fileURLWithPath: file.path)))
@@ -534,7 +533,6 @@ public final class Journal: @unchecked Sendable {
                 throw ScoreFeedError(.io, "cannot read the journal: \(error.localizedDescription)", at: .init(file: file.path))
             }
         }
-        file.restored = nil
         guard reading.wholeBytes < reading.bytes, reading.unreadableLine == nil else { return }
         guard ftruncate(fd, off_t(reading.wholeBytes)) == 0 else {
             throw ScoreFeedError(.io, "cannot cut the journal's torn tail: \(ScoreFeedError.errnoText(errno))", at: .init(file: file.path))

@@ -185,10 +185,17 @@ struct StreamLineTests {
     }
 
     /// The event line is written byte by byte, not by `JSONEncoder`: the same bytes as the encoder
-    /// writes, for every event of generated games (stating the feed's score, a long accented name)
-    /// and for strings and times that need escaping or an exponent.
+    /// writes, for every event of generated games (stating the feed's score, a long accented name),
+    /// of the real games in `../shared/nba-pbp` when they are there, and for strings and times
+    /// that need escaping or an exponent.
     @Test func eventLinesAreTheEncodersBytes() throws {
         var events: [(GameEvent, String)] = []
+        if NBAFiles.available {
+            for game in NBAFiles.games {
+                let document = try FeedReader.read(path: NBAFiles.path(game))
+                events += document.events.map { ($0, document.attributes.gameId) }
+            }
+        }
         for seed in 1...12 {
             let game = GameGenerator(seed: UInt64(seed)).generate()
             for event in game.events {

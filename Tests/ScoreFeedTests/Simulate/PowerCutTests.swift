@@ -33,6 +33,12 @@ struct PowerCutTests {
             return Dictionary(uniqueKeysWithValues: names.map { ($0, try? Data(contentsOf: copy.appendingPathComponent($0))) })
         }
 
+        /// The journal `name`, begun with an empty base (its first line, not yet synced).
+        func begun(_ name: String) -> Journal.File {
+            journal.begin(Data("{}".utf8), first: 1, seq: 0, lastTimestamp: 1, to: path(name))
+            return journal.file(for: path(name))
+        }
+
         func bytes(_ name: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path(name))) }
 
         func remove() { try? FileManager.default.removeItem(at: directory) }
@@ -45,8 +51,7 @@ struct PowerCutTests {
         let disk = try Disk()
         defer { disk.remove() }
         let journal = disk.journal
-        let a = journal.file(for: disk.path("a.journal"))
-        journal.begin(Data("{}".utf8), first: 1, seq: 0, lastTimestamp: 1, to: disk.path("a.journal"))
+        let a = disk.begun("a.journal")
         try journal.sync()
         let base = try disk.bytes("a.journal")
         #expect(disk.afterACut(["a.journal"])["a.journal"] == base, "the base, synced with its directory, survives")
@@ -70,8 +75,7 @@ struct PowerCutTests {
         let disk = try Disk()
         defer { disk.remove() }
         let journal = disk.journal
-        let a = journal.file(for: disk.path("a.journal"))
-        journal.begin(Data("{}".utf8), first: 1, seq: 0, lastTimestamp: 1, to: disk.path("a.journal"))
+        let a = disk.begun("a.journal")
         try journal.append([.tick(now: Make.start)], first: 2, seq: 2, lastTimestamp: 1, into: a)
         try journal.sync()
         try journal.append([.delivered(now: Make.start)], first: 3, seq: 2, lastTimestamp: 1, into: a)

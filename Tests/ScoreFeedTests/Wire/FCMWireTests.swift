@@ -47,8 +47,9 @@ struct FCMWireTests {
 
         /// The first game's records alone, in a file of their own (this one is removed).
         func firstGame() throws -> Replayed {
-            let game = try #require(lines.first.flatMap { (try? JSONSerialization.jsonObject(with: $0) as? [String: Any])?["game"] as? String })
-            let kept = lines.filter { (try? JSONSerialization.jsonObject(with: $0) as? [String: Any])?["game"] as? String == game }
+            let games = lines.map { (try? JSONSerialization.jsonObject(with: $0) as? [String: Any])?["game"] as? String }
+            let game = try #require(games.first ?? nil)
+            let kept = zip(lines, games).filter { $0.1 == game }.map(\.0)
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-fcm-wire-\(UUID().uuidString).jsonl")
             try Data(kept.map { $0 + Data("\n".utf8) }.joined()).write(to: file)
             try? FileManager.default.removeItem(at: self.file)
