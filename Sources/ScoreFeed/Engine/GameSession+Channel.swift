@@ -22,11 +22,13 @@ extension GameSession {
         lanes.indices.contains { lanes[$0].outboxHoldsAPush }
     }
 
-    /// Whether the channel's create or delete is to be sent (the delete once the outbox is empty).
+    /// Whether the channel's create or delete is to be sent (the delete once nothing that can
+    /// go waits: a game back after its end renders pushes for the channel's lane that only a new
+    /// channel, made once this one's delete is answered, can take).
     public var channelRequestDue: Bool {
         switch channel.phase {
         case .creating: return true
-        case .deleting: return outboxCount == 0
+        case .deleting: return nextLaneOutput == nil
         default: return false
         }
     }

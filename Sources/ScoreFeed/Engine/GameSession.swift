@@ -330,9 +330,12 @@ public struct GameSession: Sendable {
     }
 
     /// A game that is live again whose channel ScoreFeed deleted gets a new one to create, whose
-    /// create counts on from the old one's (a new `apns-request-id`).
+    /// create counts on from the old one's (a new `apns-request-id`); so does one that ended again
+    /// before the delete was answered, whose channel lane still holds its pushes.
     mutating func renewDeletedChannel() {
-        guard !hasEnded, channel.origin == .scorefeed, case .deleted = channel.phase else { return }
+        guard channel.origin == .scorefeed, case .deleted = channel.phase, let lane = channelLane,
+              !lanes[lane].policy.hasEnded || lanes[lane].outboxHoldsAPush
+        else { return }
         var fresh = BroadcastChannel()
         fresh.creates = channel.creates
         fresh.owner = channel.owner

@@ -193,6 +193,44 @@ struct CallOffTests {
         #expect(session.channel.createRequestID(game: document.attributes.gameId) != firstCreate, "a new request id for the new create")
     }
 
+    /// Seed 2, day 358 (broadcast, iOS and Android): the channel's delete failed (APNs' channel
+    /// service down) and the game came back meanwhile. The delete waited for an empty outbox, the
+    /// iOS pushes for a channel: neither went, and the final never reached iOS.
+    @Test func aGameBackWhileItsChannelsDeleteIsUnansweredSendsTheDeleteThenGetsANewChannel() throws {
+        let document = try Self.document()
+        var session = GameSession(
+            attributes: document.attributes, renderer: PushRenderer.Configuration(mode: .broadcastPerGame).lingering(120), now: document.events[0].time)
+        session.createChannel(storage: 0)
+        session.channelAnswered(ChannelAnswer(status: 201, channelID: "bGluZ2Vy"), now: document.events[0].time)
+        for (index, event) in document.events.prefix(300).enumerated() {
+            session.receive(event, index: index, now: event.time)
+            while !session.outbox.isEmpty { session.delivered(now: event.time) }
+        }
+        let t = document.events[299].time.addingTimeInterval(600)
+        session.callOff(.suspended, why: "silent", now: t)
+        while !session.outbox.isEmpty { session.delivered(now: t) }
+        session.beginDelete(now: t.addingTimeInterval(200))
+        guard case .deleting(let id) = session.channel.phase else {
+            Issue.record("the delete is due after the linger: \(session.channel.phase)")
+            return
+        }
+        // The delete is not answered; the game comes back, and is called off again.
+        session.receive(document.events[300], index: 300, now: t.addingTimeInterval(300))
+        session.callOff(.suspended, why: "silent", now: t.addingTimeInterval(900))
+        #expect(session.nextOutput == nil && !session.outbox.isEmpty, "its pushes wait for a channel")
+        #expect(session.nextChannelRequest?.action == .delete, "the delete goes all the same")
+        session.channelAnswered(ChannelAnswer(status: 204), now: t.addingTimeInterval(1000))
+        #expect(session.channel.phase == .none && session.channel.creates == 1, "no channel, to be made again: \(session.channel.phase)")
+        session.createChannel(storage: 0)
+        session.channelAnswered(ChannelAnswer(status: 201, channelID: "bmV3"), now: t.addingTimeInterval(1001))
+        guard case .push(let first) = session.nextOutput else {
+            Issue.record("the held pushes go on the new channel")
+            return
+        }
+        #expect(first.request[header: "apns-channel-id"] == "bmV3" && id != "bmV3")
+        #expect(session.outbox.contains { if case .push(let record) = $0 { record.event == .end } else { false } }, "the end among them")
+    }
+
     @Test func aCallOffReplaysFromItsInputs() throws {
         let document = try Self.document()
         let now = document.events[100].time

@@ -1225,6 +1225,21 @@ extension SimulationTests {
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
 
+    /// The day of `simulate --days 500 --seed 2 --platform ios,android` (1,000 day-runs) that broke
+    /// in session 59: a game's iOS final never went, and its channel stayed open at APNs. After a
+    /// suspension, the channel's delete failed (APNs' channel service down), the game came back
+    /// meanwhile, and its iOS pushes, which only a new channel could carry, kept the delete
+    /// waiting for an empty outbox: neither ever went. The delete now goes once nothing that can
+    /// go waits (``GameSession/channelRequestDue``), and its answer makes the new channel.
+    @Test func aGameBackWhileItsChannelsDeleteFailsGetsItsFinal() async throws {
+        var options = Simulation.Options(days: 1, seed: 2, firstDay: 358, modes: [.broadcastPerGame], pool: SimulatedGamePool(generated: 300), threads: 1)
+        options.platforms = [[.ios, .android]]
+        let outcomes = try await Self.run(options)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 358 && !$0.records.isEmpty })
+        #expect(outcomes.contains { ($0.faults["comeback"] ?? 0) > 0 && ($0.faults["channel outage"] ?? 0) > 0 }, "the game comes back while the channel service is down")
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
     /// Days of the default run's broadcast lane (seed 1) where a damaged checkpoint lost a game's
     /// channel: the restart's reconciliation deleted it as no game's, and the game's next push
     /// went to a new channel, which the devices that started its activity never subscribed to.
