@@ -83,6 +83,9 @@ public actor MatchEngine {
     /// When the game's last delivery began and ended: a deadline that came due while it was under
     /// way is measured from its end (see ``measureLateness(_:)``).
     private var lastDelivery: ClosedRange<Date>?
+    /// When the delivery under way began (nil: none is): a deadline acted on while it is under
+    /// way (a timer's tick entering the engine while it awaits the sink) is not yet past its end.
+    private var deliveryBegan: Date?
 
     public init(
         attributes: GameAttributes,
@@ -419,13 +422,17 @@ public actor MatchEngine {
     /// deadline that came due while the game's own delivery was under way (the engine awaiting
     /// the sink for the pushes ahead: the service hears of a deadline a call made, or a retried
     /// write freed, when the call returns) counts from that delivery's end: what it decides goes
-    /// after those pushes, one delivery at a time, whenever it is decided.
+    /// after those pushes, one delivery at a time, whenever it is decided. One still under way
+    /// has not ended: a deadline that came due in it and is acted on before its end is not late
+    /// (seed 6, day 55 at a 10 s interval: a stale wake-up, a checkpoint write's retry, entered the
+    /// engine 12 s into such a delivery).
     private func measureLateness(_ now: Date) {
         guard let metrics, let due = peek({ $0.deadline }), due >= began, due <= now, due != measuredDeadline else { return }
         measuredDeadline = due
         // Due while no write could succeed: the engine waits for the write's retry (``wakeUp``).
         if checkpointFailure != nil { return }
-        let from = lastDelivery.map { $0.contains(due) ? $0.upperBound : due } ?? due
+        let underWay = deliveryBegan.map { $0...max($0, now) }
+        let from = [lastDelivery, underWay].lazy.compactMap { $0 }.first { $0.contains(due) }?.upperBound ?? due
         metrics.observeDeadline(game: attributes.gameId, due: due, lateBy: now.timeIntervalSince(from))
     }
 
@@ -455,8 +462,10 @@ public actor MatchEngine {
         releasedWhileDelivering = false
         // (Its span matters only to the lateness metric.)
         let start = metrics == nil ? nil : clock.now
+        deliveryBegan = start
         defer {
             delivering = false
+            deliveryBegan = nil
             if let start { lastDelivery = start...max(start, clock.now) }
         }
         var channelOnly = channelOnly

@@ -1240,6 +1240,23 @@ extension SimulationTests {
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
 
+    /// The day of `simulate --days 250 --seed 6 --platform ios,android --interval 10` that broke in
+    /// session 59, in both modes: a deadline counted 12 s late that was not. A poll's arrival made
+    /// a 3 s settle deadline and the same call sent three held pushes to a 10 s sender; a stale
+    /// wake-up (a checkpoint write's retry) entered the engine during that delivery, and the
+    /// lateness was counted from the deadline, not from the end of the delivery still under way.
+    /// The records were right (the same before and after); the metric now counts as it says.
+    @Test(arguments: [PushRenderer.Mode.token, .broadcastPerGame])
+    func aDeadlineDueInASlowDeliveryIsNotCountedLate(mode: PushRenderer.Mode) async throws {
+        var options = Simulation.Options(
+            days: 1, seed: 6, firstDay: 55, modes: [mode], pool: SimulatedGamePool(generated: 300), pollInterval: 10, threads: 1)
+        options.platforms = [[.ios, .android]]
+        let outcomes = try await Self.run(options)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 55 && !$0.records.isEmpty })
+        #expect(outcomes.contains { ($0.faults["full disk"] ?? 0) > 0 }, "a full disk makes the write's retry")
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
     /// Days of the default run's broadcast lane (seed 1) where a damaged checkpoint lost a game's
     /// channel: the restart's reconciliation deleted it as no game's, and the game's next push
     /// went to a new channel, which the devices that started its activity never subscribed to.
