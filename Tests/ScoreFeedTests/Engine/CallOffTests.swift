@@ -160,10 +160,13 @@ struct CallOffTests {
         #expect(try Self.alert(back[0])?["sound"] == nil, "the start before an end is silent")
     }
 
-    @Test func aGameBackWhileItsChannelLingersKeepsIt() throws {
+    /// A broadcast game on a channel of its own that lingers `linger` seconds after its end,
+    /// through 300 events and called off 600 s after the last, its end delivered: the game's
+    /// document, its session and the moment of the call-off.
+    static func calledOffOnItsChannel(linger: TimeInterval) throws -> (document: FeedDocument, session: GameSession, at: Date) {
         let document = try Self.document()
         var session = GameSession(
-            attributes: document.attributes, renderer: PushRenderer.Configuration(mode: .broadcastPerGame).lingering(900), now: document.events[0].time)
+            attributes: document.attributes, renderer: PushRenderer.Configuration(mode: .broadcastPerGame).lingering(linger), now: document.events[0].time)
         session.createChannel(storage: 0)
         session.channelAnswered(ChannelAnswer(status: 201, channelID: "bGluZ2Vy"), now: document.events[0].time)
         for (index, event) in document.events.prefix(300).enumerated() {
@@ -173,6 +176,13 @@ struct CallOffTests {
         let t = document.events[299].time.addingTimeInterval(600)
         session.callOff(.suspended, why: "silent", now: t)
         while !session.outbox.isEmpty { session.delivered(now: t) }
+        return (document, session, t)
+    }
+
+    @Test func aGameBackWhileItsChannelLingersKeepsIt() throws {
+        let calledOff = try Self.calledOffOnItsChannel(linger: 900)
+        let document = calledOff.document, t = calledOff.at
+        var session = calledOff.session
         guard case .lingering(let id, _) = session.channel.phase else {
             Issue.record("the channel lingers after the end: \(session.channel.phase)")
             return
@@ -197,18 +207,9 @@ struct CallOffTests {
     /// service down) and the game came back meanwhile. The delete waited for an empty outbox, the
     /// iOS pushes for a channel: neither went, and the final never reached iOS.
     @Test func aGameBackWhileItsChannelsDeleteIsUnansweredSendsTheDeleteThenGetsANewChannel() throws {
-        let document = try Self.document()
-        var session = GameSession(
-            attributes: document.attributes, renderer: PushRenderer.Configuration(mode: .broadcastPerGame).lingering(120), now: document.events[0].time)
-        session.createChannel(storage: 0)
-        session.channelAnswered(ChannelAnswer(status: 201, channelID: "bGluZ2Vy"), now: document.events[0].time)
-        for (index, event) in document.events.prefix(300).enumerated() {
-            session.receive(event, index: index, now: event.time)
-            while !session.outbox.isEmpty { session.delivered(now: event.time) }
-        }
-        let t = document.events[299].time.addingTimeInterval(600)
-        session.callOff(.suspended, why: "silent", now: t)
-        while !session.outbox.isEmpty { session.delivered(now: t) }
+        let calledOff = try Self.calledOffOnItsChannel(linger: 120)
+        let document = calledOff.document, t = calledOff.at
+        var session = calledOff.session
         session.beginDelete(now: t.addingTimeInterval(200))
         guard case .deleting(let id) = session.channel.phase else {
             Issue.record("the delete is due after the linger: \(session.channel.phase)")
