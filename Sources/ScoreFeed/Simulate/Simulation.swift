@@ -177,7 +177,8 @@ public enum Simulation {
                     durable: { @Sendable path, change in durable.record(path, change) },
                     report: { report in told.add(Told(instance: instance, at: clock.now, report: report)) },
                     restoredCheck: { lost in told.restored(lost.map { "instance \(instance): \($0)" }) },
-                    inputEnded: { told.inputEnded(instance, at: clock.now) })
+                    inputEnded: { told.inputEnded(instance, at: clock.now) },
+                    linesRead: { games, at in told.read(games, at: at) })
             }
             if let firedAt = diskKill?.firedAt { killedInsideWrites.insert(firedAt) }
             instances.append(Instance(
@@ -289,7 +290,8 @@ public enum Simulation {
                 instances: instances.map(\.started), lostState: instances.map(\.lostStateBefore), lostGames: instances.map(\.lostGamesBefore),
                 kills: instances.map(\.killedBefore), powerCuts: instances.map(\.powerCutBefore),
                 openChannels: platform == day.platform ? sender.openChannels : [], strays: platform == day.platform ? sender.strays : [],
-                tried: sender.tried.filter { $0.platform == platform }, moment: moment, booked: platform == .ios ? booked : [:])
+                tried: sender.tried.filter { $0.platform == platform }, moment: moment, booked: platform == .ios ? booked : [:],
+                reads: told.readTimes)
             checker.checkAll()
             if platform == day.platform { checker.checkDeadlines(metrics) }
             checks += checker.checks
@@ -429,7 +431,7 @@ public enum Simulation {
         _ day: SimulatedDay, started: Date, clock: SimulatedClock, state: URL, cdn: SimulatedCDN, sender: SimulatedSender,
         seed: UInt64, metrics: MetricsRecorder, diskStep: CheckpointStore.DiskStep? = nil, durable: CheckpointStore.Durable? = nil,
         report: @escaping @Sendable (LivePoller.Report) -> Void, restoredCheck: @Sendable (_ lost: String?) -> Void = { _ in },
-        inputEnded: @escaping @Sendable () -> Void = {}
+        inputEnded: @escaping @Sendable () -> Void = {}, linesRead: @escaping @Sendable (_ games: Set<String>, _ at: Date) -> Void = { _, _ in }
     ) async {
         let random = Jitter(seed: seed)
         let sink = HandOffRecorder(inner: ResilientSink(sender, clock: clock, random: random.next), sender: sender)
@@ -482,7 +484,7 @@ public enum Simulation {
                     group.addTask { [poller] in await poller.run(service: service, fetcher: cdn, report: report) }
                 }
                 let serve = day.games.filter { $0.path == .serve }
-                if !serve.isEmpty { group.addTask { await feed(serve, to: service, from: started, clock: clock) } }
+                if !serve.isEmpty { group.addTask { await feed(serve, to: service, from: started, clock: clock, read: linesRead) } }
             }
             inputEnded()
         })
@@ -491,7 +493,10 @@ public enum Simulation {
     /// `serve`'s input: each game's lines when they appear, a game joined late (or an instance
     /// started late) getting what it missed at once, in its number of batches, and a stalled
     /// input's lines at once when it flushes (``input(of:from:)``).
-    static func feed(_ games: [SimulatedDay.Game], to service: GameService, from started: Date, clock: SimulatedClock) async {
+    static func feed(
+        _ games: [SimulatedDay.Game], to service: GameService, from started: Date, clock: SimulatedClock,
+        read: @Sendable (_ games: Set<String>, _ at: Date) -> Void = { _, _ in }
+    ) async {
         var arrivals: [(at: Date, order: Int, line: Data)] = []
         for (index, plan) in games.enumerated() {
             let lines = plan.game.lines
@@ -509,10 +514,13 @@ public enum Simulation {
             // them: serve's reader hands what waits as one), split and parsed as serve's reader does.
             let now = max(clock.now, arrivals[index].at)
             var batch: [StreamLine] = []
+            var readNow: Set<String> = []
             while index < arrivals.count, arrivals[index].at <= now {
                 arrivals[index].line.withUnsafeBytes { buffer in splitter.feed(buffer) { batch.append(StreamLine($0, source: "simulated input")) } }
+                readNow.insert(games[arrivals[index].order].game.id)
                 index += 1
             }
+            read(readNow, now)
             _ = await service.handle(batch: batch, source: "simulated input")
         }
     }
@@ -582,6 +590,14 @@ public enum Simulation {
         func inputEnded(_ instance: Int, at date: Date) { lock.withLock { ends[instance] = date } }
 
         func inputEnd(of instance: Int) -> Date? { lock.withLock { ends[instance] } }
+
+        private var reads: [String: [Date]] = [:]
+
+        /// `serve`'s input handed lines of `games` to the service at `date`.
+        func read(_ games: Set<String>, at date: Date) { lock.withLock { for game in games { reads[game, default: []].append(date) } } }
+
+        /// When `serve`'s input handed each game's lines to the service, by game, in order.
+        var readTimes: [String: [Date]] { lock.withLock { reads } }
     }
 
     /// What each game's checkpoint in `directory` holds, read apart from ``Journal``: the inputs

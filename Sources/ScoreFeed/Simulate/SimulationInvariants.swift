@@ -38,6 +38,9 @@ public struct SimulationInvariants {
     /// What the last instance's push policy had booked when the day ended, by game: the session's
     /// last moment and the priority 10s within the budget and beyond it (``checkBooked()``).
     let booked: [String: Booked]
+    /// When `serve`'s input handed each game's lines to the service, by game (nil: not recorded;
+    /// the times they appeared, ``Simulation/input(of:from:)``, stand for them).
+    let reads: [String: [Date]]?
 
     /// A game's priority 10s as its policy booked them.
     struct Booked: Sendable {
@@ -50,8 +53,10 @@ public struct SimulationInvariants {
     init(
         day: SimulatedDay, records: [PushRecord], deliveredAt: [Date] = [], otherLanes: [(record: PushRecord, at: Date)] = [],
         instances: [Date], lostState: [Bool], lostGames: [Set<String>] = [], kills: [Date?], powerCuts: [Bool] = [], openChannels: Set<String>,
-        strays: [String] = [], tried: [PushRecord] = [], moment: TimeInterval = Simulation.defaultMoment, booked: [String: Booked] = [:]
+        strays: [String] = [], tried: [PushRecord] = [], moment: TimeInterval = Simulation.defaultMoment, booked: [String: Booked] = [:],
+        reads: [String: [Date]]? = nil
     ) {
+        self.reads = reads
         self.powerCuts = powerCuts
         self.booked = booked
         self.strays = strays
@@ -985,12 +990,18 @@ public struct SimulationInvariants {
     }
 
     /// When `serve` read a line of `plan` more than ``moment`` after the line before it, in each
-    /// instance (``Simulation/input(of:from:)``).
+    /// instance: when the input handed it to the service (``reads``), which is later than it
+    /// appeared while the service was busy (a batch waiting for a slow sender), else when it
+    /// appeared (``Simulation/input(of:from:)``).
     private func newsAfterPauses(_ plan: SimulatedDay.Game) -> [Date] {
         var times: [Date] = []
-        for (index, started) in instances.enumerated() {
-            let stop = nextStart(after: index)
-            times += Simulation.input(of: plan, from: started).map(\.at).filter { $0 >= started && $0 < stop }
+        if let reads {
+            times = reads[plan.game.id] ?? []
+        } else {
+            for (index, started) in instances.enumerated() {
+                let stop = nextStart(after: index)
+                times += Simulation.input(of: plan, from: started).map(\.at).filter { $0 >= started && $0 < stop }
+            }
         }
         times.sort()
         return zip(times.dropFirst(), times).filter { $0.timeIntervalSince($1) > moment }.map(\.0)

@@ -672,6 +672,35 @@ struct SimulationTests {
         #expect(unalerted.contains { $0.contains("is the first to show a late lead change or tie") && $0.contains("with no alert") }, "\(unalerted)")
     }
 
+    /// A moment of a `serve` game ends where the input handed the service a line, not where the
+    /// line appeared: a batch that waits for a slow sender keeps the next lines unread while a
+    /// held push's time comes, so the final read after it is a moment of its own (seed 7, day 16,
+    /// broadcast, ios,android, a 20 s poll: a period's end at priority 5, then the final and its
+    /// copy 7 ms later, counted as one moment of 3 pushes by the lines' planned times).
+    @Test func aServeGamesMomentEndsWhereItsInputWasRead() async throws {
+        let game = SimulatedGamePool(generated: 40).game(3)
+        let day = SimulatedDay(scripted: [SimulatedDay.Game(game, path: .serve)], mode: .token)
+        let outcome = try await Self.run(day)
+        #expect(outcome.violations.isEmpty, "\(outcome.violations)")
+        // The end and its copy moved to 7 ms after the last update before them.
+        var records = outcome.records
+        let ends = records.indices.filter { records[$0].event == .end }
+        let update = try #require(records.indices.last { records[$0].event == .update && records[$0].priority == 5 && $0 < ends[0] })
+        let soon = records[update].sentAt.addingTimeInterval(0.007)
+        for index in ends { records[index].sentAt = soon }
+        records = records.filter { $0.event != .update || $0.sentAt <= records[update].sentAt }
+        func crowded(reads: [String: [Date]]?) -> [String] {
+            var checker = SimulationInvariants(
+                day: day, records: records, instances: [day.start], lostState: [false], kills: [nil], openChannels: [], reads: reads)
+            checker.checkAll()
+            return checker.violations.filter { $0.contains("pushes (") }
+        }
+        let planned = crowded(reads: nil)
+        #expect(planned.contains { $0.contains("sent 3 pushes") || $0.contains("sent 4 pushes") }, "\(planned)")
+        let readLate = [game.id: [day.start, records[update].sentAt.addingTimeInterval(0.003)]]
+        #expect(crowded(reads: readLate).isEmpty, "\(crowded(reads: readLate))")
+    }
+
     @Test func theCheckerCatchesNewsHeldBack() async throws {
         let options = Self.options(seed: 5, days: 1, modes: [.token])
         var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5, killsInFinalWrites: false, powerCuts: false)
