@@ -168,6 +168,16 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
         phase = .refused(reason: reason, id: nil)
     }
 
+    /// Back to open on the channel whose delete APNs refused for good (it still exists, and its
+    /// devices are still subscribed to it): for a game live again, whose pushes would otherwise
+    /// wait forever for a channel. Returns the channel's id, or nil when there is none to take back.
+    @discardableResult
+    public mutating func takeBack() -> String? {
+        guard origin == .scorefeed, case .refused(_, let id?) = phase else { return nil }
+        phase = .open(id: id)
+        return id
+    }
+
     /// The game's `end` was delivered at `now`: a channel ScoreFeed made lingers `linger`
     /// seconds, then is deleted.
     public mutating func endDelivered(now: Date, linger: TimeInterval) {
@@ -215,6 +225,9 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
         case deleted(String, alreadyGone: Bool)
         /// The request was refused for good; the game holds its pushes (or its channel stays).
         case refused(String)
+        /// APNs refused for good to delete the channel (the reason) of a game live again: the game
+        /// goes on on it (``takeBack()``).
+        case takenBack(String, reason: String)
         /// The answer cannot be used (a create without `apns-channel-id`, APNs busy or down: 429,
         /// 5xx); the request is sent again later.
         case unusable(String)

@@ -193,6 +193,8 @@ public struct ChannelBoard: Sendable {
             case .deleted(let channel, let gone):
                 actions.append(.report("game \(game): broadcast channel \(channel) deleted" + (gone ? " (APNs no longer knew it: deleted before)" : "")))
             case .refused(let why): actions.append(.report("game \(game): \(why); its pushes wait"))
+            case .takenBack(let channel, let why):
+                actions.append(.report("game \(game): \(why); the game is live again and goes on on channel \(channel)"))
             case .unusable(let why): actions.append(.report("game \(game): \(why); the request is sent again later"))
             case .ignored: break
             }

@@ -132,6 +132,7 @@ extension GameSession {
         let outcome = channel.answered(answer, now: now)
         // A delete answered after the game came back (reopened while it was in flight).
         renewDeletedChannel()
+        if case .refused(let reason) = outcome, let id = channel.sendableID { return .takenBack(id, reason: reason) }
         return outcome
     }
 }

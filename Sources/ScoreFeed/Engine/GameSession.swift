@@ -324,18 +324,22 @@ public struct GameSession: Sendable {
         fold.reopen()
         keptRecords = []
         statistics.reopened += 1
-        // A channel still lingering goes on; one deleted (or once its delete is answered) is made again.
+        // A channel still lingering goes on; one deleted (or once its delete is answered) is made
+        // again; one whose delete APNs refused is taken back.
         channel.reopen()
         renewDeletedChannel()
     }
 
     /// A game that is live again whose channel ScoreFeed deleted gets a new one to create, whose
     /// create counts on from the old one's (a new `apns-request-id`); so does one that ended again
-    /// before the delete was answered, whose channel lane still holds its pushes.
+    /// before the delete was answered, whose channel lane still holds its pushes. One whose delete
+    /// APNs refused for good goes on on that channel, which still exists (else its pushes, its
+    /// final among them, would wait forever).
     mutating func renewDeletedChannel() {
-        guard channel.origin == .scorefeed, case .deleted = channel.phase, let lane = channelLane,
-              !lanes[lane].policy.hasEnded || lanes[lane].outboxHoldsAPush
+        guard channel.origin == .scorefeed, let lane = channelLane, !lanes[lane].policy.hasEnded || lanes[lane].outboxHoldsAPush
         else { return }
+        if channel.takeBack() != nil { return }
+        guard case .deleted = channel.phase else { return }
         var fresh = BroadcastChannel()
         fresh.creates = channel.creates
         fresh.owner = channel.owner

@@ -232,6 +232,44 @@ struct CallOffTests {
         #expect(session.outbox.contains { if case .push(let record) = $0 { record.event == .end } else { false } }, "the end among them")
     }
 
+    /// A delete APNs refuses for good (not "gone", not busy) leaves the channel at APNs, its
+    /// devices subscribed: a game back goes on on it, whether the refusal came while it was live
+    /// again or before, instead of holding its pushes (its final among them) for good.
+    @Test(arguments: [true, false])
+    func aGameBackWhoseDeleteAPNsRefusedGoesOnOnItsChannel(_ backBeforeTheAnswer: Bool) throws {
+        let calledOff = try Self.calledOffOnItsChannel(linger: 120)
+        let document = calledOff.document, t = calledOff.at
+        var session = calledOff.session
+        session.beginDelete(now: t.addingTimeInterval(200))
+        guard case .deleting(let id) = session.channel.phase else {
+            Issue.record("the delete is due after the linger: \(session.channel.phase)")
+            return
+        }
+        let refusal = ChannelAnswer(status: 403, reason: "Forbidden")
+        if backBeforeTheAnswer {
+            session.receive(document.events[300], index: 300, now: t.addingTimeInterval(300))
+            session.callOff(.suspended, why: "silent", now: t.addingTimeInterval(900))
+            #expect(session.nextChannelRequest?.action == .delete, "the delete goes")
+            let outcome = session.channelAnswered(refusal, now: t.addingTimeInterval(1000))
+            #expect(outcome == .takenBack(id, reason: "APNs refused to delete channel \(id): HTTP 403 Forbidden"), "\(outcome)")
+        } else {
+            let outcome = session.channelAnswered(refusal, now: t.addingTimeInterval(250))
+            #expect(outcome == .refused("APNs refused to delete channel \(id): HTTP 403 Forbidden"), "an ended game keeps nothing to send")
+            #expect(session.channel.isLive && session.channel.sendableID == nil, "the channel still exists, unused")
+            session.receive(document.events[300], index: 300, now: t.addingTimeInterval(300))
+            session.callOff(.suspended, why: "silent", now: t.addingTimeInterval(900))
+        }
+        #expect(session.channel.phase == .open(id: id) && session.channel.creates == 1, "the same channel, no new create: \(session.channel.phase)")
+        #expect(!session.isHolding)
+        var sent: [PushRecord] = []
+        while case .push(let record) = session.nextOutput {
+            sent.append(record)
+            session.delivered(now: t.addingTimeInterval(1001))
+        }
+        #expect(!sent.isEmpty && sent.allSatisfy { $0.request[header: "apns-channel-id"] == id })
+        #expect(sent.contains { $0.event == .end }, "the end among them")
+    }
+
     @Test func aCallOffReplaysFromItsInputs() throws {
         let document = try Self.document()
         let now = document.events[100].time
