@@ -248,6 +248,9 @@ public struct SimulatedDay: Sendable {
         public var channelOutages: [Range<Date>] = []
         /// The share of channel creates APNs refuses (429).
         public var channelRefusals: Double = 0
+        /// APNs refuses for good (403) every channel delete asked in these windows: the channel
+        /// stays open. Scripted only (a drawn day has none).
+        public var deleteRefusals: [Range<Date>] = []
         /// Each fails alone (a dropped connection) the first game's first channel create made at
         /// or after it by an instance whose channel requests failed before and were answered
         /// since, more than ``SimulationInvariants/channelRetryTail`` after the last failure: a

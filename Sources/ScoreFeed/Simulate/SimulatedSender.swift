@@ -24,6 +24,10 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     /// that no create has made a channel for since: their pushes wait for one.
     public var createsFailed: Set<String> { lock.withLock { unmade } }
     private var unmade: Set<String> = []
+    /// The channels whose delete it refused for good (``SimulatedDay/SinkFaults/deleteRefusals``):
+    /// they stay open at APNs, as the service that asked was told.
+    public var deletesRefused: Set<String> { lock.withLock { refusedDeletes } }
+    private var refusedDeletes: Set<String> = []
     /// Requests it failed or refused, by kind.
     public private(set) var failures: [String: Int] = [:]
     /// Channels it made, by game.
@@ -471,6 +475,12 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
             if request.action == .create, faults.channelRefusals > 0, random.chance(faults.channelRefusals) {
                 failures["channel refused", default: 0] += 1
                 return ChannelAnswer(status: 429, reason: "TooManyRequests")
+            }
+            if request.action == .delete, let channel = request.request[header: "apns-channel-id"], channels.open.contains(channel),
+               faults.deleteRefusals.contains(where: { $0.contains(now) }) {
+                failures["channel delete refused", default: 0] += 1
+                refusedDeletes.insert(channel)
+                return ChannelAnswer(status: 403, reason: "Forbidden")
             }
             let answer = channels.answer(request)
             if request.action == .delete, answer.status == 200, let channel = request.request[header: "apns-channel-id"] {

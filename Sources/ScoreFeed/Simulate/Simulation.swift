@@ -289,7 +289,7 @@ public enum Simulation {
                     : sender.records.indices.filter { sender.records[$0].platform != platform }.map { (sender.records[$0], sender.deliveredAt[$0]) },
                 instances: instances.map(\.started), lostState: instances.map(\.lostStateBefore), lostGames: instances.map(\.lostGamesBefore),
                 kills: instances.map(\.killedBefore), powerCuts: instances.map(\.powerCutBefore),
-                openChannels: platform == day.platform ? sender.openChannels : [], strays: platform == day.platform ? sender.strays : [],
+                openChannels: platform == day.platform ? sender.openChannels.subtracting(sender.deletesRefused) : [], strays: platform == day.platform ? sender.strays : [],
                 tried: sender.tried.filter { $0.platform == platform }, moment: moment, booked: platform == .ios ? booked : [:],
                 reads: told.readTimes)
             checker.checkAll()

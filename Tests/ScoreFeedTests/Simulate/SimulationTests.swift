@@ -1269,6 +1269,28 @@ extension SimulationTests {
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
 
+    /// A game given up for silence whose channel's delete APNs refuses for good (403), then back:
+    /// it goes on on the same channel (it still exists, its devices subscribed) to its final,
+    /// instead of holding its pushes for good (``BroadcastChannel/takeBack()``). The channel
+    /// stays open at the day's end, as APNs refused to delete it; no other is made.
+    @Test func aGameBackWhoseDeleteAPNsRefusedGoesOnToItsFinal() async throws {
+        var plan = SimulatedDay.Game(SimulatedGamePool(generated: 40).game(3))
+        let silentAt = plan.moment(0.5)
+        let after = FeedWatch.defaultGiveUpAfter + SimulatedSender.expectedLinger + 1800
+        plan.fate = .comeback(at: 0.5, after: after)
+        // `poll --today` ends once every game has; an operator's run once the feed is back follows it.
+        let again = silentAt.addingTimeInterval(after + 600)
+        var day = SimulatedDay(scripted: [plan], mode: .broadcastPerGame, restarts: [SimulatedDay.Restart(at: again)], pollInterval: 60)
+        day.sink.deleteRefusals = [day.start..<silentAt.addingTimeInterval(86_400)]
+        let outcome = try await Self.run(day)
+        #expect(outcome.violations.isEmpty, "\(outcome.violations.prefix(4))")
+        let mine = outcome.records.filter { $0.game == plan.game.id }
+        let channels = Set(mine.compactMap { $0.request[header: "apns-channel-id"] })
+        #expect(channels.count == 1 && outcome.channelsMade[plan.game.id] == 1, "one channel, taken back: \(channels) \(outcome.channelsMade)")
+        #expect(mine.contains { $0.event == .end && $0.state.phase == .suspended }, "given up first")
+        #expect(mine.last?.event == .end && mine.last?.state.phase == .final, "its final last: \(mine.suffix(4).map { "\($0.seq) \($0.event) \($0.state.phase) \($0.sentAt.timeIntervalSince(day.start))" })")
+    }
+
     /// The day of `simulate --days 250 --seed 6 --platform ios,android --interval 10` that broke in
     /// session 59, in both modes: a deadline counted 12 s late that was not. A poll's arrival made
     /// a 3 s settle deadline and the same call sent three held pushes to a 10 s sender; a stale
