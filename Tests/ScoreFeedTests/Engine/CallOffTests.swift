@@ -179,6 +179,17 @@ struct CallOffTests {
         return (document, session, t)
     }
 
+    /// ``calledOffOnItsChannel(linger:)`` with a 2-minute linger, past it: the channel's delete is due.
+    static func deletingItsChannel() throws -> (document: FeedDocument, session: GameSession, at: Date, id: String) {
+        let calledOff = try calledOffOnItsChannel(linger: 120)
+        var session = calledOff.session
+        session.beginDelete(now: calledOff.at.addingTimeInterval(200))
+        guard case .deleting(let id) = session.channel.phase else {
+            throw ScoreFeedError(.channel, "the delete is due after the linger: \(session.channel.phase)")
+        }
+        return (calledOff.document, session, calledOff.at, id)
+    }
+
     @Test func aGameBackWhileItsChannelLingersKeepsIt() throws {
         let calledOff = try Self.calledOffOnItsChannel(linger: 900)
         let document = calledOff.document, t = calledOff.at
@@ -207,14 +218,9 @@ struct CallOffTests {
     /// service down) and the game came back meanwhile. The delete waited for an empty outbox, the
     /// iOS pushes for a channel: neither went, and the final never reached iOS.
     @Test func aGameBackWhileItsChannelsDeleteIsUnansweredSendsTheDeleteThenGetsANewChannel() throws {
-        let calledOff = try Self.calledOffOnItsChannel(linger: 120)
-        let document = calledOff.document, t = calledOff.at
-        var session = calledOff.session
-        session.beginDelete(now: t.addingTimeInterval(200))
-        guard case .deleting(let id) = session.channel.phase else {
-            Issue.record("the delete is due after the linger: \(session.channel.phase)")
-            return
-        }
+        let deleting = try Self.deletingItsChannel()
+        let document = deleting.document, t = deleting.at, id = deleting.id
+        var session = deleting.session
         // The delete is not answered; the game comes back, and is called off again.
         session.receive(document.events[300], index: 300, now: t.addingTimeInterval(300))
         session.callOff(.suspended, why: "silent", now: t.addingTimeInterval(900))
@@ -237,14 +243,9 @@ struct CallOffTests {
     /// again or before, instead of holding its pushes (its final among them) for good.
     @Test(arguments: [true, false])
     func aGameBackWhoseDeleteAPNsRefusedGoesOnOnItsChannel(_ backBeforeTheAnswer: Bool) throws {
-        let calledOff = try Self.calledOffOnItsChannel(linger: 120)
-        let document = calledOff.document, t = calledOff.at
-        var session = calledOff.session
-        session.beginDelete(now: t.addingTimeInterval(200))
-        guard case .deleting(let id) = session.channel.phase else {
-            Issue.record("the delete is due after the linger: \(session.channel.phase)")
-            return
-        }
+        let deleting = try Self.deletingItsChannel()
+        let document = deleting.document, t = deleting.at, id = deleting.id
+        var session = deleting.session
         let refusal = ChannelAnswer(status: 403, reason: "Forbidden")
         if backBeforeTheAnswer {
             session.receive(document.events[300], index: 300, now: t.addingTimeInterval(300))
