@@ -33,8 +33,9 @@ public struct CheckpointStore: Sendable {
 
     /// What reached the disk for good.
     public enum DurableChange: Sendable {
-        /// A journal's bytes written so far: synced.
-        case synced
+        /// A journal's bytes written so far: synced. `length`: the file's size then (its
+        /// descriptor's, read by the journal only when someone listens: no path lookup per sync).
+        case synced(length: Int)
         /// A journal cut to nothing, its inputs in a snapshot made durable before (the cut itself
         /// reaches the disk with the next sync; until then the old lines stand behind the newer
         /// snapshot, which a restore reads past).

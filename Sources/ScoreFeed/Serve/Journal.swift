@@ -569,7 +569,10 @@ public final class Journal: @unchecked Sendable {
         guard fdatasync(file.descriptor) == 0 else {
             return ScoreFeedError(.io, "cannot sync the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: file.path))
         }
-        durable?(file.path, .synced)
+        if let durable {
+            var info = stat()
+            durable(file.path, .synced(length: fstat(file.descriptor, &info) == 0 ? Int(info.st_size) : 0))
+        }
         return nil
     }
 

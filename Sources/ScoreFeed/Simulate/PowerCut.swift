@@ -51,7 +51,7 @@ public final class PowerCut: @unchecked Sendable {
         defer { lock.unlock() }
         guard !stopped else { return }
         switch change {
-        case .synced: lengths[path] = Self.size(path)
+        case .synced(let length): lengths[path] = length
         case .emptied: lengths[path] = 0
         case .named:
             for name in Self.journals(in: URL(fileURLWithPath: path)) { named.insert((path as NSString).appendingPathComponent(name)) }

@@ -391,8 +391,11 @@ public enum Simulation {
         guard !journals.isEmpty else { return }
         let url = to.appendingPathComponent(journals[Int(tearing % UInt64(journals.count))])
         guard let data = try? Data(contentsOf: url), data.count > 1 else { return }
-        let lines = data.split(separator: UInt8(ascii: "\n"))
-        guard let last = lines.last, last.count > 1 else { return }
+        // The last line that is not empty (`split(separator:)`'s last), found without splitting all.
+        let pieces = Journal.pieces(of: data)
+        guard let lastRange = pieces.last(where: { !$0.isEmpty }) else { return }
+        let last = data[lastRange]
+        guard last.count > 1 else { return }
         let cut = 1 + Int((tearing / 7) % UInt64(last.count - 1))
         var torn = data
         torn.append(contentsOf: last.prefix(cut))
