@@ -124,6 +124,10 @@ struct ChannelBoardTests {
         #expect(Self.reports(opened) == ["game A: broadcast channel \(Self.good) created"])
         #expect(board.directory.games["A"] != nil)
         #expect(!board.reported("A", Self.channel(.open(id: Self.good)), now: Self.now).contains(.writeDirectory), "unchanged: not rewritten")
+        // A channel taken back after APNs refused its delete (a game live again) is said so, not "its pushes wait".
+        let refusal = "APNs refused to delete channel \(Self.good): HTTP 403 Forbidden"
+        let takenBack = board.reported("A", Self.channel(.open(id: Self.good)), news: [.takenBack(Self.good, reason: refusal)], now: Self.now)
+        #expect(Self.reports(takenBack) == ["game A: \(refusal); the game is live again and goes on on channel \(Self.good)"])
         // Channel work that waits on the sink is woken again, backing off 1, 2, 4 … 60 s, a try
         // after each wake.
         var waits: [TimeInterval] = []
