@@ -143,7 +143,7 @@ breaks=(
   # session 31: what never reached Apple given back to the hour's budget
   "a priority 10 the sender's queue superseded kept spent|Sources/ScoreFeed/Engine/MatchEngine.swift|            if !superseded.isEmpty { session.giveBack(superseded) }|            _ = superseded"
   "a priority 10 superseded in the outbox kept spent|Sources/ScoreFeed/Engine/GameSession.swift|                if record.priority == 10 {\n                    lanes[lane].policy.refundPriority10|                if record.priority == 10, Date() < .distantPast {\n                    lanes[lane].policy.refundPriority10"
-  "a game back from a call-off keeps its deleted channel|Sources/ScoreFeed/Engine/GameSession.swift|        channel.reopen()\n        renewDeletedChannel()\n|        channel.reopen()\n"
+  "a game back from a call-off keeps its deleted channel|Sources/ScoreFeed/Engine/GameSession.swift|        channel.reopen()\n        regainChannel()\n|        channel.reopen()\n"
   # session 33 (a helper's, none listed before)
   "a final end without its alert|Sources/ScoreFeed/Decide/Coalescer.swift|alert: configuration.alerts.final ? .final : nil,|alert: nil,"
   "an iOS end dismissed at once|Sources/ScoreFeed/Render/PushRenderer.swift|            aps.dismissalDate = sent + Int(min(configuration.dismissAfter, Configuration.maximumDismissal))|            aps.dismissalDate = sent"

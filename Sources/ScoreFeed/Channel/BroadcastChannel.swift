@@ -170,12 +170,12 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
 
     /// Back to open on the channel whose delete APNs refused for good (it still exists, and its
     /// devices are still subscribed to it): for a game live again, whose pushes would otherwise
-    /// wait forever for a channel. Returns the channel's id, or nil when there is none to take back.
+    /// wait forever for a channel. Returns whether there was one to take back.
     @discardableResult
-    public mutating func takeBack() -> String? {
-        guard origin == .scorefeed, case .refused(_, let id?) = phase else { return nil }
+    public mutating func takeBack() -> Bool {
+        guard origin == .scorefeed, case .refused(_, let id?) = phase else { return false }
         phase = .open(id: id)
-        return id
+        return true
     }
 
     /// The game's `end` was delivered at `now`: a channel ScoreFeed made lingers `linger`

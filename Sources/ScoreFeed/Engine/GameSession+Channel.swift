@@ -131,7 +131,7 @@ extension GameSession {
         record(.channelAnswered(answer, now: now))
         let outcome = channel.answered(answer, now: now)
         // A delete answered after the game came back (reopened while it was in flight).
-        renewDeletedChannel()
+        regainChannel()
         if case .refused(let reason) = outcome, let id = channel.sendableID { return .takenBack(id, reason: reason) }
         return outcome
     }

@@ -327,7 +327,7 @@ public struct GameSession: Sendable {
         // A channel still lingering goes on; one deleted (or once its delete is answered) is made
         // again; one whose delete APNs refused is taken back.
         channel.reopen()
-        renewDeletedChannel()
+        regainChannel()
     }
 
     /// A game that is live again whose channel ScoreFeed deleted gets a new one to create, whose
@@ -335,10 +335,10 @@ public struct GameSession: Sendable {
     /// before the delete was answered, whose channel lane still holds its pushes. One whose delete
     /// APNs refused for good goes on on that channel, which still exists (else its pushes, its
     /// final among them, would wait forever).
-    mutating func renewDeletedChannel() {
+    mutating func regainChannel() {
         guard channel.origin == .scorefeed, let lane = channelLane, !lanes[lane].policy.hasEnded || lanes[lane].outboxHoldsAPush
         else { return }
-        if channel.takeBack() != nil { return }
+        if channel.takeBack() { return }
         guard case .deleted = channel.phase else { return }
         var fresh = BroadcastChannel()
         fresh.creates = channel.creates

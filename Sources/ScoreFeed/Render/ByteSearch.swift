@@ -42,6 +42,13 @@ enum ByteSearch {
         return nil
     }
 
+    /// Where `byte` first comes in `text` at or after `from` (`memchr`); nil when it does not.
+    static func firstOffset(of byte: UInt8, in text: UnsafeRawBufferPointer, from: Int = 0) -> Int? {
+        guard let start = text.baseAddress, from >= 0, from < text.count, let found = memchr(start + from, Int32(byte), text.count - from)
+        else { return nil }
+        return start.distance(to: UnsafeRawPointer(found))
+    }
+
     /// Whether `byte` comes every few bytes in JSON text: a quote, a backslash, punctuation or a space.
     private static func isCommon(_ byte: UInt8) -> Bool {
         switch byte {

@@ -126,13 +126,13 @@ extension Journal {
 
     /// `line` cut at its first two spaces, as `split(separator: 0x20, maxSplits: 2,
     /// omittingEmptySubsequences: false)` cuts it, nil when it has fewer than two. Found with
-    /// `memchr`: the generic split reads a `Data` a byte at a time, twice per line of a restore.
+    /// ``ByteSearch``: the generic split reads a `Data` a byte at a time, twice per line of a restore.
     private static func threeFields(_ line: Data.SubSequence) -> (Data.SubSequence, Data.SubSequence, Data.SubSequence)? {
         let spaces = line.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> (Int, Int)? in
-            guard let base = buffer.baseAddress, let one = memchr(base, 0x20, buffer.count) else { return nil }
-            let first = base.distance(to: UnsafeRawPointer(one))
-            guard let two = memchr(base + first + 1, 0x20, buffer.count - first - 1) else { return nil }
-            return (first, base.distance(to: UnsafeRawPointer(two)))
+            guard let first = ByteSearch.firstOffset(of: 0x20, in: buffer),
+                  let second = ByteSearch.firstOffset(of: 0x20, in: buffer, from: first + 1)
+            else { return nil }
+            return (first, second)
         }
         guard let (first, second) = spaces else { return nil }
         let start = line.startIndex

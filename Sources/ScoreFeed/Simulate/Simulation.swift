@@ -279,6 +279,7 @@ public enum Simulation {
         let booked = finished ? Self.booked(in: directory) : [:]
         // Each lane's records meet what its platform's alone would.
         var checks = 0
+        let reads = told.readTimes
         for platform in day.platforms {
             let own = day.platforms.count == 1
                 ? Array(sender.records.indices) : sender.records.indices.filter { sender.records[$0].platform == platform }
@@ -291,7 +292,7 @@ public enum Simulation {
                 kills: instances.map(\.killedBefore), powerCuts: instances.map(\.powerCutBefore),
                 openChannels: platform == day.platform ? sender.openChannels.subtracting(sender.deletesRefused) : [], strays: platform == day.platform ? sender.strays : [],
                 tried: sender.tried.filter { $0.platform == platform }, moment: moment, booked: platform == .ios ? booked : [:],
-                reads: told.readTimes)
+                reads: reads)
             checker.checkAll()
             if platform == day.platform { checker.checkDeadlines(metrics) }
             checks += checker.checks
