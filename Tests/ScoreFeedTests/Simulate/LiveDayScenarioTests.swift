@@ -367,6 +367,30 @@ struct LiveDayScenarioTests {
         }
     }
 
+    /// Real games, iOS broadcast (the mode with channels to delete), polled (the give-up for
+    /// silence is the poller's ``FeedWatch``): one goes silent, is given up, its channel's delete
+    /// is refused for good by APNs (403), and it comes back; it goes on on that channel to its
+    /// final (``BroadcastChannel/takeBack()``), with no second channel made, and every game ends.
+    @Test func aGameBackWhoseDeleteWasRefusedEndsOnItsChannel() async throws {
+        try #require(Self.real.count >= 2)
+        var games = Array(Self.games(apart: 0).prefix(2))
+        let silentAt = games[1].moment(0.6)
+        let after = FeedWatch.defaultGiveUpAfter + SimulatedSender.expectedLinger + 1800
+        games[1].fate = .comeback(at: 0.6, after: after)
+        // `poll --today` ends once every game has; an operator's run once the feed is back follows it.
+        var day = SimulatedDay(
+            scripted: games, mode: .broadcastPerGame, restarts: [SimulatedDay.Restart(at: silentAt.addingTimeInterval(after + 600))],
+            pollInterval: 120)
+        day.sink.deleteRefusals = [day.start..<silentAt.addingTimeInterval(86_400)]
+        let outcome = try await Self.run(day)
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games)
+        let back = outcome.records.filter { $0.game == games[1].game.id }
+        #expect(Set(back.compactMap { $0.request[header: "apns-channel-id"] }).count == 1, "one channel, taken back")
+        #expect(outcome.channelsMade[games[1].game.id] == 1, "\(outcome.channelsMade)")
+        #expect(back.contains { $0.event == .end && $0.state.phase == .suspended }, "given up first")
+    }
+
     /// The instance is killed (a journal torn) once the silent game's end is out, while a late
     /// game keeps it busy; the next one does not end the silent game twice; a third, once the feed is back (a suspended game completed
     /// later), follows it to its final, on a new activity in token mode and a new channel in
