@@ -526,12 +526,12 @@ public struct SimulationInvariants {
                 guard !plan.hasStaleEdge, !(plan.outages + plan.timeouts + plan.hostile).contains(where: { $0.overlaps(around) })
                 else { continue }
             }
-            // A directory that never delivered a push of the game since it was started without the
-            // game's state (an instance killed soon after it started on a lost directory: seed 3,
-            // day 36) has no activity of it to end: it starts one with the final first.
-            let unstarted = resets(of: plan.game.id).filter({ $0 < started }).max().map { reset in
-                !pushes.contains(where: { $0.sentAt >= reset && $0.sentAt < started })
-            } ?? false
+            // A game no push of which was delivered before this instance, since its state was last
+            // lost if it was, has no activity to end: it starts one with the final first. (An
+            // instance killed soon after it started on a lost directory: seed 3, day 36; a game
+            // followed before its tip-off that played out while no instance ran: seed 18, day 87.)
+            let since = resets(of: plan.game.id).filter { $0 < started }.max() ?? .distantPast
+            let unstarted = !pushes.contains { $0.sentAt >= since && $0.sentAt < started }
             let stop = nextStart(after: index)
             guard let first = pushes.filter({ $0.sentAt >= started && $0.sentAt < stop }).min(by: { $0.sentAt < $1.sentAt }) else { continue }
             check(first.event == .end || (unstarted && first.event == .start && first.state.phase == .final),

@@ -1237,6 +1237,22 @@ extension SimulationTests {
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
 
+    /// The day of `simulate --days 200 --seed 18 --platform android --mode broadcast --per-day
+    /// 15-25` that broke in session 61: a game followed before its tip-off, its instance killed
+    /// before anything of it showed, played out while no instance ran; the next instance started
+    /// its activity with the final, where the checker asked for an end first. A game that never
+    /// delivered a push has no activity to end, as one whose state was lost.
+    @Test func aGameThatPlayedOutWhileNoInstanceRanStartsWithItsFinal() async throws {
+        var options = Simulation.Options(
+            days: 1, seed: 18, firstDay: 87, modes: [.broadcastPerGame], pool: SimulatedGamePool(generated: 300), games: 15...25, threads: 1)
+        options.platforms = [[.android]]
+        let outcomes = try await Self.run(options)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 87 })
+        let game = outcomes.flatMap(\.records).filter { $0.game == "SF00000056" }
+        #expect(game.map(\.event) == [.start, .end] && game.allSatisfy { $0.state.phase == .final }, "\(game.map { "\($0.seq) \($0.event) \($0.state.phase)" })")
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
     /// Days of `simulate --days 500 --seed 1 --platform ios` (1,000 day-runs, power cuts on) that
     /// broke in session 58: after a power cut an instance sent again updates of states older than
     /// the last its lane delivered. The game's outbox held several states decided by lines synced
