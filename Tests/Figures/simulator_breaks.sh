@@ -234,6 +234,11 @@ breaks=(
   "a new journal's directory never synced|Sources/ScoreFeed/Serve/Journal.swift|    func syncDirectory(_ path: String) -> ScoreFeedError? {\n|    func syncDirectory(_ path: String) -> ScoreFeedError? {\n        if Date() > .distantPast { return nil }\n"
   # session 57: a power cut may lose a journal's unsynced pages but its last line (PowerCut: zeros before it)
   "zeros before a whole line read as a newer version's line|Sources/ScoreFeed/Serve/Journal+Reading.swift|        return Int(String(decoding: first, as: UTF8.self)) != nil|        return true"
+  # session 61 (a helper's round of ten; the six it missed are named above)
+  "a game's channel backoff never reset once its work goes|Sources/ScoreFeed/Channel/ChannelBoard.swift|        } else {\n            retry[game] = nil\n        }|        }"
+  "a game's wake-up popped but still counted as scheduled|Sources/ScoreFeed/Serve/ServiceState.swift|        if scheduled[id] == due { scheduled[id] = nil }|        _ = due"
+  "a restart's kept starts and ends put in every lane's outbox|Sources/ScoreFeed/Engine/GameSession+Codable.swift|let kept = lanes.count == 1 ? again : again.filter { \$0.platform == platform }|let kept = again"
+  "every lane's pushes held while the iOS lane waits for its channel|Sources/ScoreFeed/Engine/GameSession+Lanes.swift|            guard let id = channel.sendableID else { continue }|            guard let id = channel.sendableID else { return nil }"
 )
 status=0
 for entry in "${breaks[@]}"; do
