@@ -5,8 +5,7 @@
 # Needs $root (the checkout), $here (Tests/Figures) and $work.
 make_streams() {
   local binary=$1
-  for i in $(seq 1 120); do "$binary" generate --seed "$i" -o "$work/g$i.json" >/dev/null 2>&1; done
-  "$binary" stream "$work"/g*.json --out "$work/generated.jsonl" 2>/dev/null
+  generated_stream "$binary"
   streams=(generated)
   local real=()
   if real_stream "$binary"; then
@@ -17,6 +16,13 @@ make_streams() {
     python3 "$here/hostile_lines.py" "$seed" "$work/generated.jsonl" "${real[@]}" > "$work/hostile$seed.jsonl"
     streams+=("hostile$seed")
   done
+}
+
+# `generated_stream <binary>` writes 120 generated games (seeds 1 to 120) as one stream,
+# "$work/generated.jsonl".
+generated_stream() {
+  for i in $(seq 1 120); do "$1" generate --seed "$i" -o "$work/g$i.json" >/dev/null 2>&1; done
+  "$1" stream "$work"/g*.json --out "$work/generated.jsonl" 2>/dev/null
 }
 
 # `real_stream <binary>` writes the real games of ../shared as one stream, "$work/real.jsonl" (the

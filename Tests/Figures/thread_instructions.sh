@@ -21,8 +21,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 . "$here/streams.sh"
 sigsuspend_shim "$work"
-for i in $(seq 1 120); do "$bin" generate --seed "$i" -o "$work/g$i.json" >/dev/null 2>&1; done
-"$bin" stream "$work"/g*.json --out "$work/generated.jsonl" 2>/dev/null
+generated_stream "$bin"
 echo "$bin: serve --clock feed --out /dev/null < 120 generated games ($(wc -l <"$work/generated.jsonl") lines)"
 LD_PRELOAD="$work/sigsuspend.so" valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$work/cg.out" \
   "$bin" serve --clock feed --out /dev/null <"$work/generated.jsonl" >/dev/null 2>&1

@@ -80,22 +80,16 @@ extension Journal {
 
     /// The ranges of `data` between newlines, as `split(separator: 0x0A,
     /// omittingEmptySubsequences: false)` gives them (the last is what follows the last newline),
-    /// found with `memchr`: the generic split took a twentieth of a simulated day.
+    /// found with ``ByteSearch`` (`memchr`): the generic split took a twentieth of a simulated day.
     static func pieces(of data: Data) -> [Range<Int>] {
         data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> [Range<Int>] in
             var pieces: [Range<Int>] = []
-            guard let base = buffer.baseAddress else { return [data.startIndex..<data.startIndex] }
             var start = 0
-            while start <= buffer.count {
-                let rest = buffer.count - start
-                guard rest > 0, let found = memchr(base + start, 0x0A, rest) else {
-                    pieces.append(data.startIndex + start..<data.startIndex + buffer.count)
-                    break
-                }
-                let end = base.distance(to: UnsafeRawPointer(found))
+            while let end = ByteSearch.firstOffset(of: 0x0A, in: buffer, from: start) {
                 pieces.append(data.startIndex + start..<data.startIndex + end)
                 start = end + 1
             }
+            pieces.append(data.startIndex + start..<data.startIndex + buffer.count)
             return pieces
         }
     }

@@ -179,11 +179,10 @@ public struct LineReader: Sendable {
             guard let base = bytes.baseAddress else { return }
             var start = 0
             while start < bytes.count {
-                guard let found = memchr(base + start, 0x0A, bytes.count - start) else {
+                guard let newline = ByteSearch.firstOffset(of: 0x0A, in: bytes, from: start) else {
                     append(UnsafeRawBufferPointer(start: base + start, count: bytes.count - start))
                     return
                 }
-                let newline = UnsafeRawPointer(found) - base
                 let line = UnsafeRawBufferPointer(start: base + start, count: newline - start)
                 if current.isEmpty && overflowed == 0 {
                     number += 1
