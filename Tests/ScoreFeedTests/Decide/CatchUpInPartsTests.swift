@@ -150,6 +150,30 @@ struct CatchUpInPartsTests {
         #expect(nothingHeld.settling == nil, "nothing held, nothing waits")
     }
 
+    /// A catch-up restored while it waited for a fresh copy (a poll's wait, a minute here: longer
+    /// than the restart's window) waits its own length again from the restart, not only the
+    /// window: decided at the window's end, it would show the stale copy the instance was
+    /// waiting to see past. Before (a mutation tried in session 61, which no test failed), it
+    /// waited only the window.
+    @Test func aRestoredWaitForAFreshCopyWaitsItsOwnLengthAgain() throws {
+        let events = try Self.events("overtime.json", share: 0.6)
+        let start = events.last!.time.addingTimeInterval(2)
+        var session = GameSession(attributes: try Self.document("overtime.json").attributes, now: start)
+        session.beginArrival()
+        for (index, event) in events.enumerated() { session.receive(event, index: index, now: start) }
+        session.endArrival(now: start, settling: 60)
+        #expect(session.deadline == start.addingTimeInterval(60) && Self.pushes(session).isEmpty)
+        // Stopped in its wait; restarted two minutes later.
+        var restored = try GameSession.read(try session.encoded(), file: "restart")
+        let restart = start.addingTimeInterval(120)
+        restored.restart(now: restart, window: Self.window)
+        #expect(restored.deadline == restart.addingTimeInterval(60), "the whole wait again")
+        restored.tick(now: restart.addingTimeInterval(Self.window))
+        #expect(Self.pushes(restored).isEmpty, "not at the window's end")
+        restored.tick(now: restart.addingTimeInterval(60))
+        #expect(!Self.pushes(restored).isEmpty && Self.pushes(restored).allSatisfy { $0.state == restored.state })
+    }
+
     /// Without the window (each part decided at once, as before), the same parts push the past:
     /// what settling saves.
     @Test func partsDecidedAtOnceEachPushTheirMoment() throws {

@@ -201,10 +201,16 @@ struct PollEndingTests {
         return (pbp, try JSONSerialization.data(withJSONObject: root), final)
     }
 
-    /// Polls `source` every 3 s of virtual time until the game ends (a day at most).
-    static func run(_ source: ScriptedSource) async throws -> [PushRecord] {
+    /// Polls `source` every 3 s of virtual time until the game ends (a day at most). `underWay`:
+    /// the service has folded these events of the game before the poller starts (a game this
+    /// instance already followed, so the poller waits for no fresh first copy).
+    static func run(_ source: ScriptedSource, underWay: LiveSnapshot? = nil) async throws -> [PushRecord] {
         let sink = RecordingSink()
         let service = try GameService(options: .init(clock: .feed), sink: sink)
+        if let underWay {
+            await service.start(underWay.attributes)
+            for (index, event) in underWay.events.enumerated() { _ = await service.receive(event, game: "0022400762", line: index + 1) }
+        }
         let clock = SimulatedClock(Date(timeIntervalSince1970: 1_739_240_000))
         var poller = LivePoller(gameId: "0022400762", playByPlay: pbp, boxscore: box, interval: 3)
         poller.clock = clock
@@ -254,6 +260,27 @@ struct PollEndingTests {
         let source = ScriptedSource([Self.box: [.body(live), Self.down], Self.pbp: [.body(pbp), .notModified]])
         Self.checkEnded(try await Self.run(source))
         #expect(await source.requests[Self.box] ?? 0 >= LivePoller.boxscoreGiveUp + 1)
+    }
+
+    /// The same for a game this instance already followed: the play-by-play's copy with the end
+    /// action came while the boxscore said live, then only 304s; the boxscore's third failure in a
+    /// row makes the play-by-play read its copy again without it, and the game ends on the next
+    /// poll. Before (a mutation tried in session 61, which no test failed: the give-up not told),
+    /// the end waited for a play-by-play copy that changed, here never; a poller new to the game
+    /// reads its copy again anyway, waiting for a fresh one.
+    @Test func aBoxscoreThatWentAwayLeavesTheEndToThePlayByPlayOfAGameUnderWay() async throws {
+        let (pbp, live, _) = try Self.documents()
+        var root = try #require(try JSONSerialization.jsonObject(with: pbp) as? [String: Any])
+        var game = try #require(root["game"] as? [String: Any])
+        game["actions"] = Array(try #require(game["actions"] as? [[String: Any]]).prefix(200))
+        root["game"] = game
+        let begun = try LiveSnapshot.decode(
+            playByPlay: try JSONSerialization.data(withJSONObject: root), url: Self.pbp.absoluteString, boxscore: live,
+            box: try LiveBoxscore.decode(live, url: Self.box.absoluteString), homeTeamId: nil)
+        let source = ScriptedSource([Self.box: [.body(live), Self.down], Self.pbp: [.body(pbp), .notModified]])
+        Self.checkEnded(try await Self.run(source, underWay: begun))
+        let asked = await source.requests[Self.pbp] ?? 0, boxes = await source.requests[Self.box] ?? 0
+        #expect(asked <= boxes + 1, "the end on the play-by-play's next poll after the give-up: \(asked) polls, \(boxes) boxscores")
     }
 }
 

@@ -748,6 +748,28 @@ struct ResilientSinkTests {
         #expect(delivered == ["B1@12", "A1@104"])
     }
 
+    /// The run sleeps until the soonest due activity, not the latest: B, failing alone since 0 s,
+    /// waits 32 s after its fifth failure (at 30 s, next try at 62 s); A's receiver fails once at
+    /// 31 s (C's delivery beside it shows A alone) and is back at 32 s, so A's record goes at its
+    /// own retry, 33 s. Before (a mutation tried in session 61, which no test failed), the run
+    /// slept until B's 62 s and A's news was half a minute late on a quiet evening.
+    @Test func theRunWakesForTheSoonestDueActivity() throws {
+        let clock = SimulatedClock(Make.start)
+        let inner = TimedSink(clock: clock, down: ["A": 32, "B": 1000])
+        let sink = ResilientSink(inner, options: .init(backoff: Backoff(initial: 2, multiplier: 2, maximum: 60, jitter: 0)), clock: clock)
+        let a = Self.records("A", count: 1, end: false)[0], b = Self.records("B", count: 1, end: false)[0]
+        let c = Self.records("C", count: 2, end: false)
+        let delivered = try Self.withRun(sink, inner, on: clock) {
+            try? await sink.send(b)
+            try? await sink.send(c[0])
+            try? await clock.sleep(until: Make.start.addingTimeInterval(31))
+            try? await sink.send(a)
+            try? await sink.send(c[1])
+            try? await clock.sleep(until: Make.start.addingTimeInterval(50))
+        }
+        #expect(delivered == ["C1@0", "C2@31", "A1@33"])
+    }
+
     /// A delivery that ends the failing wakes the run before its drain ends: B's first push (100
     /// to 150 s) ends it, and A's (its receiver back at 90 s, held by the probe rule while B's
     /// went) goes at 150 s, not once B's end, the same drain's next record, is through at 200 s.
