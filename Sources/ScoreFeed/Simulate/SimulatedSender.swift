@@ -206,6 +206,59 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         }
     }
 
+    /// Tries that came later than `backoff` allows while the sender failed every push
+    /// (``SimulatedDay/SinkFaults/failing``). The sink counts its failures since a delivery: a
+    /// round of retries failed side by side once, and each activity's first try (a probe, which
+    /// an activity that has not failed may always make) once; its next try comes within the wait
+    /// that count earns at its longest (and `leeway`). A retry loop that sleeps past what is due,
+    /// or a count that grows by a round's every failure, waits longer. By instance (one sink
+    /// sends every platform's pushes; an activity's iOS and Android lanes are two).
+    /// Only on days whose sender answers at once (a slow one spreads a round over its sends) and
+    /// fails no game's or platform's pushes alone (an activity seen failing alone keeps its own,
+    /// longer backoff). Said as the checker says a violation; and how many waits were held to it
+    /// (each a check).
+    public func retriedLateInOutages(backoff: Backoff, leeway: TimeInterval = 1) -> (checks: Int, violations: [String]) {
+        guard faults.slowest == 0, !faults.failing.isEmpty, faults.gameFailing.isEmpty, faults.platformFailing.isEmpty,
+              faults.pushBlips.isEmpty
+        else { return (0, []) }
+        return lock.withLock {
+            struct Activity: Hashable { var game: String, platform: PushRenderer.Platform }
+            var tries: [Int: [(at: Date, activity: Activity, failed: Bool)]] = [:]
+            for (lane, times) in failedAt {
+                guard let platform = lane.platform else { continue }
+                tries[lane.instance, default: []] += times.map { ($0, Activity(game: lane.game, platform: platform), true) }
+            }
+            for delivery in deliveries {
+                tries[delivery.instance, default: []].append((delivery.began, Activity(game: delivery.record.game, platform: delivery.record.platform), false))
+            }
+            var checks = 0
+            var violations: [String] = []
+            for (instance, all) in tries.sorted(by: { $0.key < $1.key }) {
+                let instants = Dictionary(grouping: all, by: \.at).sorted { $0.key < $1.key }
+                var failures = 0
+                var failing: Set<Activity> = []
+                for (index, (at, attempts)) in instants.enumerated() {
+                    guard attempts.allSatisfy(\.failed) else {
+                        failures = 0
+                        failing = []
+                        continue
+                    }
+                    let probes = attempts.filter { !failing.contains($0.activity) }.count
+                    failures += probes + (probes < attempts.count ? 1 : 0)
+                    failing.formUnion(attempts.map(\.activity))
+                    guard index + 1 < instants.count, faults.failing.contains(where: { $0.contains(at) }) else { continue }
+                    checks += 1
+                    let longest = backoff.delay(afterFailure: failures, random: 0)
+                    let wait = instants[index + 1].key.timeIntervalSince(at)
+                    guard wait > longest + leeway else { continue }
+                    violations.append(
+                        "pushes (instance \(instance)): after the sender's failure \(failures) since a delivery, at +\(JSONText.number(at.timeIntervalSince(instanceStarts.first ?? at))) s of the day's first instance, the next try came \(JSONText.number(wait)) s later, where the backoff waits \(JSONText.number(longest)) s at most")
+                }
+            }
+            return (checks, violations)
+        }
+    }
+
     /// Counts a failed send of `record` by `kind`, keeps the record as tried, and returns `error`.
     private func failed(_ record: PushRecord, _ kind: String, _ error: ScoreFeedError) -> ScoreFeedError {
         lock.withLock {

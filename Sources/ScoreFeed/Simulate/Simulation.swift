@@ -323,10 +323,12 @@ public enum Simulation {
             ? sender.blipsRetriedLate(tail: SimulationInvariants.blipRetryTail, troubles: disk) : (checks: 0, violations: [])
         let pushBlips = sender.pushBlipsRetriedLate(tail: SimulationInvariants.blipRetryTail, troubles: disk)
         let olderStates = sender.olderStatesSent()
+        let outageRetries = sender.retriedLateInOutages(backoff: SimulatedSender.expectedBackoff)
         let capped = day.maxChannels.map { sender.channelsOverCap($0, dayStart: day.start) } ?? (checks: 0, violations: [])
         violations += told.lost + cdn.tooSoon + backedOff.violations + lingered.violations + retried.violations + blips.violations
-            + pushBlips.violations + capped.violations + olderStates.violations
+            + pushBlips.violations + capped.violations + olderStates.violations + outageRetries.violations
         checks += cdn.retryAftersChecked + backedOff.checks + lingered.checks + retried.checks + blips.checks + pushBlips.checks + capped.checks + olderStates.checks
+            + outageRetries.checks
         if !violations.isEmpty {
             // What the day's instances went through, for whoever reads the failure.
             let restarts = day.restarts.map { restart in

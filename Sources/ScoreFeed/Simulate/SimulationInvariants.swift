@@ -106,6 +106,7 @@ public struct SimulationInvariants {
             checkTimestamps(plan, pushes)
             checkRequests(plan, pushes)
             checkPayloads(plan, pushes)
+            checkDiffs(plan, pushes)
             checkAlerts(plan, pushes)
             checkAlertsSent(plan, pushes)
             checkFreshness(plan, pushes)

@@ -618,6 +618,16 @@ struct SimulationTests {
         #expect(stale.contains { $0.contains("its score is stale 0 s after it is sent") }, "\(stale)")
         let silent = rewritten(.end, #""alert":\{[^}]*\},?"#) { _ in "" }
         #expect(silent.contains { $0.contains("a final at priority 10 without its alert") }, "\(silent)")
+        // A record's diff from a state its lane never pushed: as a restored lane that forgot what
+        // it had shown would write it (a mutation tried in session 61 that no invariant saw).
+        let forgotten = violations { records in
+            let mine = records.indices.filter { records[$0].game == played }
+            guard let index = mine.dropFirst(mine.count / 2).first(where: { index in
+                records[index].event == .update && mine.contains { records[$0].seq == records[index].seq - 1 && records[$0].sentAt < records[index].sentAt }
+            }) else { return }
+            records[index].diff = Diff(from: GameState(), to: records[index].state)
+        }
+        #expect(forgotten.contains { $0.contains("'s diff says homeScore [0, ") }, "\(forgotten)")
     }
 
     /// News goes out within a poll: on a day without faults, every score the feed shows is on a
@@ -870,6 +880,32 @@ struct SimulationTests {
         #expect(SimulatedSender.expectedBackoff == ResilientSink.Options().backoff, "the check holds the sink to its default")
         #expect(held.checks == 1)
         #expect(held.violations.isEmpty != tooOften, "\(held.violations)")
+    }
+
+    /// While every push fails, the sender's rounds come as the sink's backoff allows: two games'
+    /// activities tried side by side on a backoff counting each round once (waits 1, 2, 4, … s)
+    /// keep it; on one that counts each failure of a round (2, 8, 32 s: a mutation tried in
+    /// session 61 that no invariant saw), or on a retry loop that sleeps past what is due, the
+    /// waits are too long.
+    @Test(arguments: [([1.0, 2, 4, 8, 16, 32, 60, 60], true), ([2.0, 8, 32, 60, 60], false)])
+    func theSenderHoldsAnOutagesRoundsToTheBackoff(_ waits: [TimeInterval], _ inTime: Bool) async throws {
+        let clock = SimulatedClock()
+        let pushes = [
+            try await WireRulesTests.records(try FeedReader.read(path: Make.fixtures.appendingPathComponent("overtime.json").path), PushRenderer.Configuration())[1],
+            try await WireRulesTests.records(try FeedReader.read(path: Make.fixtures.appendingPathComponent("one-point.json").path), PushRenderer.Configuration())[1],
+        ]
+        #expect(pushes[0].game != pushes[1].game)
+        let outage = clock.now..<clock.now.addingTimeInterval(waits.reduce(0, +) - 0.5)
+        let sender = SimulatedSender(faults: SimulatedDay.SinkFaults(failing: [outage]), seed: 1, clock: clock)
+        sender.serve(clock)
+        for wait in waits {
+            for push in pushes { await #expect(throws: ScoreFeedError.self) { try await sender.send(push) } }
+            clock.advance(to: clock.now.addingTimeInterval(wait))
+        }
+        for push in pushes { try await sender.send(push) }
+        let held = sender.retriedLateInOutages(backoff: SimulatedSender.expectedBackoff)
+        #expect(held.checks == waits.count)
+        #expect(held.violations.isEmpty == inTime, "\(held.violations)")
     }
 
     /// A simulated APNs that made game `g`'s channel and delivered its end (the overtime fixture's)
