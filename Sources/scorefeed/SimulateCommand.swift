@@ -15,7 +15,9 @@ enum SimulateCommand {
         two bodies, priority 10 within the budget (and beyond it only once the hour's is spent;
         the policy's own book holding every one that left),
         a priority 10 unbacked has its priority-5 copy, a copy never goes alone,
-        each push's timestamp after the last, each push's bytes what its record says, a score not
+        each push's timestamp after the last, each push's bytes what its record says (its diff
+        from the push before it), a game whose boxscore failed across its end ended on its
+        play-by-play a poll after the give-up, a score not
         stale as it comes, a final kept 15 min to 4 h with its alert (on Android too, HIGH), an
         activity started before anything shows on it, an update's alert for what just happened
         (and a late lead change's first push at priority 10 with its alert), a poller waiting out

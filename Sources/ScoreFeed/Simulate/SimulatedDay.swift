@@ -134,7 +134,7 @@ public struct SimulatedDay: Sendable {
         public var outages: [Range<Date>]
         public var timeouts: [Range<Date>]
         public var hostile: [Range<Date>]
-        /// poll: as ``outages``, for the boxscore alone (a test's script; a drawn day has none).
+        /// poll: as ``outages``, for the boxscore alone (drawn across some played games' ends).
         public var boxscoreOutages: [Range<Date>] = []
         /// poll: the `Retry-After` every 503 of an outage says (a test's script); nil: half of
         /// them say ``drawnRetryAfter``.
@@ -372,6 +372,20 @@ public struct SimulatedDay: Sendable {
             games.append(plan)
         }
         self.games = games
+        // One played poll game in eight loses its boxscore alone across its end: from up to two
+        // and a half poll intervals before its last action (its third failure then mostly comes
+        // after the play-by-play's last new copy) to five to twenty minutes past the boxscore's
+        // final. The poller's boxscore gives up after a few failures and the play-by-play, whose
+        // copy lists the end, decides it (``SimulationInvariants/checkEndWithoutTheBoxscore(_:_:)``).
+        // Drawn apart, so the other draws stay as they were.
+        var boxscoreDown = SeededRandom(seed: daySeed ^ 0xB0C5_0FF5)
+        for index in self.games.indices where self.games[index].path == .poll {
+            guard case .plays = self.games[index].fate, boxscoreDown.chance(0.125), let last = self.games[index].lastAction,
+                  let final = self.games[index].finalAt
+            else { continue }
+            let from = last.addingTimeInterval(boxscoreDown.double(in: -2.5...1) * pollInterval)
+            self.games[index].boxscoreOutages.append(from..<final.addingTimeInterval(boxscoreDown.double(in: 300...1200)))
+        }
         let start = (games.map(\.tipOff).min() ?? day).addingTimeInterval(-600)
         self.start = start
         let end = games.map { $0.firstAction.addingTimeInterval($0.game.span) }.max() ?? day
@@ -613,6 +627,7 @@ public struct SimulatedDay: Sendable {
             case .comeback: count("comeback")
             }
             count("outage", plan.outages.count)
+            count("boxscore outage", plan.boxscoreOutages.count)
             count("timeouts", plan.timeouts.count)
             count("hostile answers", plan.hostile.count)
             if plan.staleShare > 0 { count("stale edge") }

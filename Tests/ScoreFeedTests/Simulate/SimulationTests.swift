@@ -628,6 +628,26 @@ struct SimulationTests {
             records[index].diff = Diff(from: GameState(), to: records[index].state)
         }
         #expect(forgotten.contains { $0.contains("'s diff says homeScore [0, ") }, "\(forgotten)")
+        // A game whose boxscore failed alone across its end ends on its play-by-play's copy soon
+        // after the last action, not once the boxscore is back (a mutation tried in session 61,
+        // the boxscore's give-up not told to the play-by-play, ended it then).
+        var boxDown = day
+        (boxDown.restarts, boxDown.sink, boxDown.diskFull) = ([], SimulatedDay.SinkFaults(), [])
+        let polled = try #require(boxDown.games.indices.first { index in
+            let plan = boxDown.games[index]
+            return plan.path == .poll && plan.fate == .plays && plan.join == nil && !plan.hasStaleEdge
+                && (plan.outages + plan.timeouts + plan.hostile).isEmpty && outcome.records.contains { $0.game == plan.game.id && $0.event == .end }
+        })
+        let last = try #require(boxDown.games[polled].lastAction)
+        let boxBack = last.addingTimeInterval(3000)
+        boxDown.games[polled].boxscoreOutages = [last.addingTimeInterval(-60)..<boxBack]
+        let boxGame = boxDown.games[polled].game.id
+        let failedAlone = "its boxscore failed alone"
+        #expect(!violations(of: boxDown) { _ in }.contains { $0.contains(failedAlone) })
+        let endedLate = violations(of: boxDown) { records in
+            for index in records.indices where records[index].game == boxGame && records[index].event == .end { records[index].sentAt = boxBack.addingTimeInterval(10) }
+        }
+        #expect(endedLate.contains { $0.contains(failedAlone) && $0.contains("the end came at") }, "\(endedLate)")
     }
 
     /// News goes out within a poll: on a day without faults, every score the feed shows is on a

@@ -1,0 +1,37 @@
+import Foundation
+
+extension SimulationInvariants {
+    /// A game whose boxscore fails alone across its end (``SimulatedDay/Game/boxscoreOutages``)
+    /// ends on its play-by-play, whose copy lists the end: the poller's boxscore no longer decides
+    /// after three failures in a row (each at least a poll's interval, or the 503's `Retry-After`,
+    /// after the one before: written out, as ``LivePoller``'s rule), and the play-by-play's next
+    /// poll reads its copy again without it, though that copy has not changed (a 304). So the end
+    /// goes within a poll's interval (and ``freshnessSlack``) of the later of the last action and
+    /// that give-up, long before the boxscore is back. Held only where nothing else stands in the
+    /// way: no trouble of the feed, the sender or the disk, no instance stopping or starting near
+    /// it, no stale edge, no join, no slow sender, no wait for a channel. `pushes`: the game's
+    /// records, each once.
+    mutating func checkEndWithoutTheBoxscore(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
+        guard plan.path == .poll, case .plays = plan.fate, let outage = plan.boxscoreOutages.first, let last = plan.lastAction,
+              plan.join == nil, !plan.hasStaleEdge, day.sink.slowest == 0, !(day.hasChannels && day.channelsWait)
+        else { return }
+        let interval = day.pollInterval
+        let apart = max(interval, plan.outageRetryAfter ?? plan.drawnRetryAfter)
+        // The boxscore's first request in the outage comes within an interval of its start.
+        let givenUp = outage.lowerBound.addingTimeInterval(interval + 2 * apart)
+        let most = max(last, givenUp).addingTimeInterval(interval + Self.freshnessSlack)
+        guard most < outage.upperBound else { return }
+        let window = outage.lowerBound.addingTimeInterval(-interval)..<most
+        let troubles = Self.feedTroubles(plan, interval: interval, requestTimeout: day.requestTimeout) + senderTroubles(for: plan.game.id)
+            + diskTroubles
+        guard !troubles.contains(where: { $0.overlaps(window) }),
+              !day.restarts.contains(where: { $0.at < most && $0.at.addingTimeInterval($0.downFor + 4 * interval) > window.lowerBound })
+        else { return }
+        let end = pushes.filter { $0.event == .end }.map { firstDelivery[$0.key] ?? $0.sentAt }.min()
+        let start = day.start
+        func at(_ date: Date) -> String { "+\(Int(date.timeIntervalSince(start))) s" }
+        let message = "game \(plan.game.id) (poll): its boxscore failed alone from \(at(outage.lowerBound)) to \(at(outage.upperBound)), its play-by-play listed the end at \(at(last)); "
+            + (end.map { "the end came at \(at($0))" } ?? "no end came") + ", at most \(at(most))"
+        check(end.map { $0 <= most } ?? false, message)
+    }
+}
