@@ -1255,6 +1255,21 @@ extension SimulationTests {
         #expect(outcomes.allSatisfy { !$0.records.isEmpty })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
+    /// Seed 24, day 257 of `simulate --days 300 --platform ios,android --per-day 15-25` (session
+    /// 62), token: a start made before a kill failed through the next instance's life (the sender
+    /// down), and that instance was killed inside the write of a priority 10 and its copy, the
+    /// priority 10 handed to the sender's queue behind the start, the copy still in the outbox: the
+    /// next instance sent the copy alone. The product's rule (updates handed to the sink are not
+    /// kept); the checker excused it only behind a push the killed instance made itself.
+    @Test func aCopyStuckBehindAStartAnInstanceBeforeMadeIsExcused() async throws {
+        var options = Simulation.Options(
+            days: 1, seed: 24, firstDay: 257, modes: [.token], pool: SimulatedGamePool(generated: 300), games: 15...25, threads: 1)
+        options.platforms = [[.ios, .android]]
+        let outcomes = try await Self.run(options)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 257 && !$0.records.isEmpty })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
     /// Days of `simulate --days 500 --seed 1 --platform ios` (1,000 day-runs) that broke, and
     /// what was wrong:
     /// - day 65, broadcast: a game's first channel create, failed alone as the day's input ended,
