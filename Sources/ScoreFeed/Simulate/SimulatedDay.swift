@@ -268,10 +268,15 @@ public struct SimulatedDay: Sendable {
         public struct PushBlip: Hashable, Sendable {
             public var game: String
             public var at: Date
+            /// It fails the game's first push at or after `at` on a lane that is not failing (one
+            /// that never failed, or was delivered since; else only on a lane whose pushes failed
+            /// before and were delivered since).
+            public var anyLane: Bool
 
-            public init(game: String, at: Date) {
+            public init(game: String, at: Date, anyLane: Bool = false) {
                 self.game = game
                 self.at = at
+                self.anyLane = anyLane
             }
         }
 
@@ -527,6 +532,14 @@ public struct SimulatedDay: Sendable {
             // window grew and its deliveries since forgot, must back off from each as from a first.
             for _ in 0..<choking.int(in: 1...3) {
                 sink.pushBlips.append(SinkFaults.PushBlip(game: plan.game.id, at: from.addingTimeInterval(length + choking.double(in: 30...1800))))
+            }
+            // And while it fails, one push of another game fails alone: tried again on its own
+            // first wait, not when the failing game's longer backoff is over. Drawn apart.
+            var beside = SeededRandom(seed: daySeed ^ 0xB1D5_1DE5)
+            let others = played.filter { $0.game.id != plan.game.id }
+            if !others.isEmpty {
+                let other = others[beside.below(others.count)]
+                sink.pushBlips.append(SinkFaults.PushBlip(game: other.game.id, at: from.addingTimeInterval(beside.double(in: 0...max(1, length - 60))), anyLane: true))
             }
         }
         // On one iOS broadcast day in two APNs' channel service is also down across a played
