@@ -269,8 +269,8 @@ public struct SimulatedDay: Sendable {
             public var game: String
             public var at: Date
             /// It fails the game's first push at or after `at` on a lane that is not failing (one
-            /// that never failed, or was delivered since; else only on a lane whose pushes failed
-            /// before and were delivered since).
+            /// that never failed, or was delivered since), once the sink's last outcome was a
+            /// delivery (else only on a lane whose pushes failed before and were delivered since).
             public var anyLane: Bool
 
             public init(game: String, at: Date, anyLane: Bool = false) {

@@ -151,9 +151,18 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
             let lane = Tries(game: record.game, platform: record.platform, instance: instance)
             guard live, let index = pushBlipsLeft.firstIndex(where: { $0.game == record.game && $0.at <= now }) else { return false }
             if pushBlipsLeft[index].anyLane {
-                // Not on a lane still failing: its own backoff rightly waits longer (seed 33, day
-                // 336: a blip after an outage on a lane not yet delivered since).
+                // Not on a lane still failing (its own backoff rightly waits longer), nor while
+                // the sink may count itself failing: a failure since its last delivery may be an
+                // outage's to it, and the blip one more (seed 33, day 336 of `--days 500
+                // --platform ios`: a game failing alone through a quiet spell, none delivered
+                // between its failures, had the sink's backoff at 32 s, and the blip made it a
+                // minute, for every game that had failed, until another game's push went).
                 if let failed = failedAt[lane]?.last, (pushDelivered[lane] ?? .distantPast) < failed { return false }
+                let current = instance
+                let mine = { (tries: Tries) in tries.instance == current && tries.platform != nil }
+                let lastFailure = failedAt.lazy.filter { mine($0.key) }.compactMap(\.value.last).max()
+                let lastDelivery = pushDelivered.lazy.filter { mine($0.key) }.map(\.value).max()
+                if let lastFailure, (lastDelivery ?? .distantPast) <= lastFailure { return false }
             } else {
                 guard let failed = failedAt[lane]?.last, let delivered = pushDelivered[lane], delivered > failed else { return false }
             }

@@ -1315,6 +1315,21 @@ extension SimulationTests {
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
 
+    /// Seed 33, day 336 of `simulate --days 500 --platform ios` (session 62), broadcast: a blip
+    /// beside a game failing alone through a quiet spell (none delivered between its failures,
+    /// so the sink counted them as an outage's, its backoff at 32 s) made the sink's wait a
+    /// minute, and the blipped push went 43 s later with the next game's push: the product's
+    /// rule (the sink cannot tell that game's failures from an outage). The blip now waits for a
+    /// delivery after the sink's last failure.
+    @Test func aBlipBesideAGameFailingThroughAQuietSpellWaitsForADelivery() async throws {
+        var options = Simulation.Options(
+            days: 1, seed: 33, firstDay: 336, modes: [.broadcastPerGame], pool: SimulatedGamePool(generated: 300), threads: 1)
+        options.platforms = [[.ios]]
+        let outcomes = try await Self.run(options)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 336 && !$0.records.isEmpty })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
     /// Days of `simulate --days 500 --seed 1 --platform ios` (1,000 day-runs) that broke, and
     /// what was wrong:
     /// - day 65, broadcast: a game's first channel create, failed alone as the day's input ended,
