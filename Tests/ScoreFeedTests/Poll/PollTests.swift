@@ -228,6 +228,15 @@ struct PollEndingTests {
         return await sink.records
     }
 
+    /// The play-by-play `pbp` cut to its first `count` actions, as the endpoint served it then.
+    static func firstActions(_ count: Int, of pbp: Data) throws -> Data {
+        var root = try #require(try JSONSerialization.jsonObject(with: pbp) as? [String: Any])
+        var game = try #require(root["game"] as? [String: Any])
+        game["actions"] = Array(try #require(game["actions"] as? [[String: Any]]).prefix(count))
+        root["game"] = game
+        return try JSONSerialization.data(withJSONObject: root)
+    }
+
     static func checkEnded(_ records: [PushRecord]) {
         #expect(records.last?.event == .end)
         #expect(records.last.map { [$0.state.awayScore, $0.state.homeScore] } == [129, 128])
@@ -245,11 +254,7 @@ struct PollEndingTests {
 
     @Test func aFinalBoxscoreEndsTheGameOnItsScoreWhenThePlayByPlayCannotBeHad() async throws {
         let (pbp, live, final) = try Self.documents()
-        var root = try #require(try JSONSerialization.jsonObject(with: pbp) as? [String: Any])
-        var game = try #require(root["game"] as? [String: Any])
-        game["actions"] = Array(try #require(game["actions"] as? [[String: Any]]).prefix(300))
-        root["game"] = game
-        let partial = try JSONSerialization.data(withJSONObject: root)
+        let partial = try Self.firstActions(300, of: pbp)
         let source = ScriptedSource([Self.box: [.body(live), .body(final), .notModified], Self.pbp: [.body(partial), Self.down]])
         Self.checkEnded(try await Self.run(source))
         #expect(await source.requests[Self.pbp] ?? 0 >= 1 + LivePoller.boxscoreGiveUp, "a few tries for the last actions first")
@@ -270,12 +275,8 @@ struct PollEndingTests {
     /// reads its copy again anyway, waiting for a fresh one.
     @Test func aBoxscoreThatWentAwayLeavesTheEndToThePlayByPlayOfAGameUnderWay() async throws {
         let (pbp, live, _) = try Self.documents()
-        var root = try #require(try JSONSerialization.jsonObject(with: pbp) as? [String: Any])
-        var game = try #require(root["game"] as? [String: Any])
-        game["actions"] = Array(try #require(game["actions"] as? [[String: Any]]).prefix(200))
-        root["game"] = game
         let begun = try LiveSnapshot.decode(
-            playByPlay: try JSONSerialization.data(withJSONObject: root), url: Self.pbp.absoluteString, boxscore: live,
+            playByPlay: try Self.firstActions(200, of: pbp), url: Self.pbp.absoluteString, boxscore: live,
             box: try LiveBoxscore.decode(live, url: Self.box.absoluteString), homeTeamId: nil)
         let source = ScriptedSource([Self.box: [.body(live), Self.down], Self.pbp: [.body(pbp), .notModified]])
         Self.checkEnded(try await Self.run(source, underWay: begun))
