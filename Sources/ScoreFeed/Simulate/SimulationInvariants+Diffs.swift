@@ -28,17 +28,13 @@ extension SimulationInvariants {
         }
     }
 
-    /// A diff's changes as the record spells them (`field [old, new]`), for a violation's line.
+    /// A diff's changes as the record spells them (`field [old, new]`, each value as its JSON
+    /// line writes it, `JSONBytes.diffValue`), for a violation's line.
     static func describe(_ changes: [Diff.Change]) -> String {
         func spelled(_ value: Diff.Value) -> String {
-            switch value {
-            case .int(let number): "\(number)"
-            case .bool(let flag): "\(flag)"
-            case .text(let text): "\"\(text)\""
-            case .null: "null"
-            case .clock(.running(let endsAt)): "running to \(endsAt.timeIntervalSince1970)"
-            case .clock(.stopped(let seconds)): "stopped at \(seconds) s"
-            }
+            var out = JSONBytes(capacity: 32)
+            out.diffValue(value)
+            return out.string()
         }
         return changes.isEmpty ? "nothing" : changes.map { "\($0.field.rawValue) [\(spelled($0.old)), \(spelled($0.new))]" }.joined(separator: ", ")
     }
