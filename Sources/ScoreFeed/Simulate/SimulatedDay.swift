@@ -25,6 +25,9 @@ public struct SimulatedDay: Sendable {
     /// instance killed before it is back). Alone each is common enough; a fault that needs them
     /// all at once would hide in days drawn one fault at a time.
     public var isStorm = false
+    /// Poll games whose requests from a storm's third instance time out for its first minutes
+    /// (drawn with the storm): the waits for a fresh copy it restored go on through them.
+    public var hungFirstRequests = 0
     /// What the poll path waits between requests.
     public var pollInterval: TimeInterval
     /// Room for the poll that sees a comeback besides its interval (a backoff, a `Retry-After`, a
@@ -415,6 +418,14 @@ public struct SimulatedDay: Sendable {
             // catch-ups may still wait for a fresh copy of the feed: the next one, on its state
             // directory, goes on waiting. Drawn apart, so the other draws stay as they were.
             var again = SeededRandom(seed: daySeed ^ 0xFA11_0E12)
+            // On one such day in two, for one poll game in two, the second instance's first copy is
+            // older still (older than what the lost one last showed) and the third's requests time
+            // out for its first minutes: the wait it restores goes on through them until a fresh
+            // copy comes. Decided at the restart (a wait restored only for the restart's window),
+            // the old copy takes back what the lost instance showed. Drawn apart, so the other
+            // draws stay as they were.
+            var hung = SeededRandom(seed: daySeed ^ 0x7105_E0F7)
+            let hangs = hung.chance(0.5)
             if again.chance(0.5) {
                 let kill = Restart(
                     at: failover.at.addingTimeInterval(failover.downFor + again.double(in: 2...45)), downFor: again.double(in: 1...30),
@@ -427,7 +438,17 @@ public struct SimulatedDay: Sendable {
                 let firstPolls = [failover.at.addingTimeInterval(failover.downFor), kill.at.addingTimeInterval(kill.downFor)]
                 for index in self.games.indices where self.games[index].path == .poll {
                     let lag = again.double(in: 1.2...4) * pollInterval
-                    self.games[index].staleWindows += firstPolls.map { ($0..<$0.addingTimeInterval(1), lag) }
+                    guard hangs, hung.chance(0.5) else {
+                        self.games[index].staleWindows += firstPolls.map { ($0..<$0.addingTimeInterval(1), lag) }
+                        continue
+                    }
+                    // 4 to 8 intervals old; the third's requests time out for one to three minutes.
+                    let older = hung.double(in: 4...8) * pollInterval
+                    self.games[index].staleWindows += [
+                        (firstPolls[0]..<firstPolls[0].addingTimeInterval(1), older), (firstPolls[1]..<firstPolls[1].addingTimeInterval(1), lag),
+                    ]
+                    self.games[index].timeouts.append(firstPolls[1]..<firstPolls[1].addingTimeInterval(hung.double(in: 60...180)))
+                    hungFirstRequests += 1
                 }
             }
         }
@@ -628,6 +649,7 @@ public struct SimulatedDay: Sendable {
         var counts: [String: Int] = [:]
         func count(_ kind: String, _ n: Int = 1) { if n > 0 { counts[kind, default: 0] += n } }
         if isStorm { count("storm") }
+        count("first request hung after a restart", hungFirstRequests)
         for plan in games {
             count("game via \(plan.path.rawValue)")
             if plan.join != nil { count("join") }
