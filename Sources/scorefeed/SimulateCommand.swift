@@ -22,7 +22,7 @@ enum SimulateCommand {
         activity started before anything shows on it, an update's alert for what just happened
         (and a late lead change's first push at priority 10 with its alert), a poller waiting out
         a 503's Retry-After, no update sent once a newer state of its game waited behind it, a failing sender tried on a backoff (a push or a channel create failed
-        alone tried again soon after), a channel kept its linger after its end, no push that
+        alone tried again soon after, every failed push at once after the outage), a channel kept its linger after its end, no push that
         APNs or a device refuses, a broadcast update delivered before its timestamp, a join sends
         at most 2 pushes, a restart sends what was left at once and a final missed while down
         first, news is on a push delivered

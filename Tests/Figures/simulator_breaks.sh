@@ -119,6 +119,22 @@
 # draw), its end held to a poll after the boxscore's give-up
 # (SimulationInvariants.checkEndWithoutTheBoxscore): "the boxscore's give-up not told to the
 # play-by-play" is caught (28 of 240) and listed last.
+# Session 63: the restored catch-up waiting only the restart's window is caught (6 of 240): on one
+# storm-kill day in two, for one poll game in two, the failover's first copy is older than what the
+# lost instance last showed and the next instance's requests time out for its first minutes
+# (SimulatedDay's hung draw), so a wait decided at the restart shows that old copy. A seventh round
+# (a helper's eight breaks on 5b6f28d) caught four: three were breaks listed already (a wake-up
+# still counted as scheduled, 182 of 240; a silent game's clock from its first news, 137; the
+# channel requests' failures never forgotten, 4), one new (a restored game's channel not told to
+# the board, 1 of 240, barely), listed below; of the four missed, one is caught
+# since the checker holds the sender's retries after a delivery that ends an outage
+# (SimulatedSender.retriedLateInOutages: each activity that failed in it goes again at once; the
+# sink's backoff kept after a probe's delivery, listed last). Three are still missed: a boxscore's
+# 304 not ending its failures (the simulated boxscore fails only in runs, never alone between
+# 304s), the newest copy's time forgotten at a restart (generated games number their actions in
+# order, so an older copy is refused on its numbers alone; StaleCopyPollTests fails it), and a
+# final boxscore trusted after one failed play-by-play (the play-by-play never fails alone across
+# a game's end; PollEndingTests likely fails it).
 # usage: Tests/Figures/simulator_breaks.sh [simulate options, e.g. --days 10]
 #        ONLY=<extended regex> runs the breaks whose names match it (e.g. ONLY="backlog|restart").
 set -uo pipefail
@@ -275,6 +291,12 @@ breaks=(
   # session 62: caught since some played games lose their boxscore alone across their end
   "the sender's retry loop sleeping until the latest due activity|Sources/ScoreFeed/Sink/ResilientSink.swift|                    if due > now { next = min(next ?? due, due) }|                    if due > now { next = max(next ?? due, due) }"
   "the boxscore's give-up not told to the play-by-play|Sources/ScoreFeed/Poll/LivePoller+Boxscore.swift|                if failures == LivePoller.boxscoreGiveUp { changed = true }|                _ = failures"
+  # session 63: caught since a storm's third instance may meet minutes of time-outs with waits it restored
+  "a restored wait for a fresh copy lasting only the restart's window|Sources/ScoreFeed/Engine/GameSession.swift|            wait = max(window, settling.until.timeIntervalSince(settling.since))|            wait = window"
+  # session 63 (a helper's seventh round: its one new break caught; the three missed are named above)
+  "a restored game's channel not told to the board|Sources/ScoreFeed/Serve/GameService+Restore.swift|            state.board.restored(id, channel: session.channel)\n|            _ = session.channel\n"
+  # session 63: caught since the checker holds each failed activity's retry after the delivery that ended an outage
+  "the sink's backoff kept after a probe's delivery|Sources/ScoreFeed/Sink/DeliveryQueue.swift|        consecutiveFailures = 0\n        nextAttempt = nil\n|        consecutiveFailures = 0\n"
 )
 status=0
 for entry in "${breaks[@]}"; do

@@ -229,8 +229,9 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     /// sends every platform's pushes; an activity's iOS and Android lanes are two).
     /// Only on days whose sender answers at once (a slow one spreads a round over its sends) and
     /// fails no game's or platform's pushes alone (an activity seen failing alone keeps its own,
-    /// longer backoff). Said as the checker says a violation; and how many waits were held to it
-    /// (each a check).
+    /// longer backoff). And once a delivery ends the outage, each activity that failed in it is
+    /// tried again within `leeway` (the sink's backoff is over for all). Said as the checker says
+    /// a violation; and how many waits were held to it (each a check).
     public func retriedLateInOutages(backoff: Backoff, leeway: TimeInterval = 1) -> (checks: Int, violations: [String]) {
         guard faults.slowest == 0, !faults.failing.isEmpty, faults.gameFailing.isEmpty, faults.platformFailing.isEmpty,
               faults.pushBlips.isEmpty
@@ -253,6 +254,18 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
                 var failing: Set<Activity> = []
                 for (index, (at, attempts)) in instants.enumerated() {
                     guard attempts.allSatisfy(\.failed) else {
+                        // A delivery ends the outage for every activity: each one that failed in
+                        // it goes again at once, not at the end of the wait its failures earned.
+                        if failures > 0, !faults.failing.contains(where: { $0.contains(at) }) {
+                            for activity in failing.sorted(by: { ($0.game, $0.platform.rawValue) < ($1.game, $1.platform.rawValue) }) {
+                                guard let next = instants[index...].first(where: { $0.value.contains { $0.activity == activity } })?.key
+                                else { continue }
+                                checks += 1
+                                guard next.timeIntervalSince(at) > leeway else { continue }
+                                violations.append(
+                                    "pushes (instance \(instance)): game \(activity.game) (\(activity.platform.rawValue)) failed in an outage and was tried again \(JSONText.number(next.timeIntervalSince(at))) s after a delivery at +\(JSONText.number(at.timeIntervalSince(instanceStarts.first ?? at))) s of the day's first instance ended it (at most \(JSONText.number(leeway)) s)")
+                            }
+                        }
                         failures = 0
                         failing = []
                         continue
