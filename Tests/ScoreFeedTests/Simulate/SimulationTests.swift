@@ -1625,6 +1625,20 @@ extension SimulationTests {
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
 
+    /// Day 68 of `--days 150 --seed 35 --platform ios,android --per-day 10-20` (broadcast): a kill
+    /// inside the write of a priority 10 and its copy, the priority 10 stuck in the sender's queue
+    /// behind an update the sender failed (down), the copy sent by the next instance. The checker
+    /// excuses such a copy, but compared seqs across state directories: an earlier directory's
+    /// seq 21, delivered before, was taken for a push that had passed the failed seq 16.
+    @Test func aCopyStuckBehindAFailedPushIsExcusedWithinItsStateDirectory() async throws {
+        var options = Simulation.Options(
+            days: 1, seed: 35, firstDay: 68, modes: [.broadcastPerGame], pool: SimulatedGamePool(generated: 300), games: 10...20, threads: 1)
+        options.platforms = [[.ios, .android]]
+        let outcomes = try await Self.run(options)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 68 && $0.faults["lost state dir", default: 0] > 1 })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
     /// Day 151 of `--days 500 --seed 6 --platform ios --interval 60` (broadcast): a push blip
     /// failed an update alone on a slow sender, and its retry came 20 s after its stamp. A push the
     /// sender failed is late by the fault, not by the stamp: the stamp check lets it be.
