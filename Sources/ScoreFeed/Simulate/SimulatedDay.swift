@@ -438,17 +438,14 @@ public struct SimulatedDay: Sendable {
                 let firstPolls = [failover.at.addingTimeInterval(failover.downFor), kill.at.addingTimeInterval(kill.downFor)]
                 for index in self.games.indices where self.games[index].path == .poll {
                     let lag = again.double(in: 1.2...4) * pollInterval
-                    guard hangs, hung.chance(0.5) else {
-                        self.games[index].staleWindows += firstPolls.map { ($0..<$0.addingTimeInterval(1), lag) }
-                        continue
+                    var lags = [lag, lag]
+                    if hangs, hung.chance(0.5) {
+                        // 4 to 8 intervals old; the third's requests time out for one to three minutes.
+                        lags[0] = hung.double(in: 4...8) * pollInterval
+                        self.games[index].timeouts.append(firstPolls[1]..<firstPolls[1].addingTimeInterval(hung.double(in: 60...180)))
+                        hungFirstRequests += 1
                     }
-                    // 4 to 8 intervals old; the third's requests time out for one to three minutes.
-                    let older = hung.double(in: 4...8) * pollInterval
-                    self.games[index].staleWindows += [
-                        (firstPolls[0]..<firstPolls[0].addingTimeInterval(1), older), (firstPolls[1]..<firstPolls[1].addingTimeInterval(1), lag),
-                    ]
-                    self.games[index].timeouts.append(firstPolls[1]..<firstPolls[1].addingTimeInterval(hung.double(in: 60...180)))
-                    hungFirstRequests += 1
+                    self.games[index].staleWindows += zip(firstPolls, lags).map { ($0..<$0.addingTimeInterval(1), $1) }
                 }
             }
         }

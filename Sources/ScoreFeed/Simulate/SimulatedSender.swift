@@ -252,20 +252,21 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
                 let instants = Dictionary(grouping: all, by: \.at).sorted { $0.key < $1.key }
                 var failures = 0
                 var failing: Set<Activity> = []
+                /// A delivery at instant `index` ends the outage for every activity: each one that
+                /// failed in it goes again at once, not at the end of the wait its failures earned.
+                func triedAgainAtOnce(after index: Int) {
+                    let at = instants[index].key
+                    for activity in failing.sorted(by: { ($0.game, $0.platform.rawValue) < ($1.game, $1.platform.rawValue) }) {
+                        guard let next = instants[index...].first(where: { $0.value.contains { $0.activity == activity } })?.key else { continue }
+                        checks += 1
+                        guard next.timeIntervalSince(at) > leeway else { continue }
+                        violations.append(
+                            "pushes (instance \(instance)): game \(activity.game) (\(activity.platform.rawValue)) failed in an outage and was tried again \(JSONText.number(next.timeIntervalSince(at))) s after a delivery at +\(JSONText.number(at.timeIntervalSince(instanceStarts.first ?? at))) s of the day's first instance ended it (at most \(JSONText.number(leeway)) s)")
+                    }
+                }
                 for (index, (at, attempts)) in instants.enumerated() {
                     guard attempts.allSatisfy(\.failed) else {
-                        // A delivery ends the outage for every activity: each one that failed in
-                        // it goes again at once, not at the end of the wait its failures earned.
-                        if failures > 0, !faults.failing.contains(where: { $0.contains(at) }) {
-                            for activity in failing.sorted(by: { ($0.game, $0.platform.rawValue) < ($1.game, $1.platform.rawValue) }) {
-                                guard let next = instants[index...].first(where: { $0.value.contains { $0.activity == activity } })?.key
-                                else { continue }
-                                checks += 1
-                                guard next.timeIntervalSince(at) > leeway else { continue }
-                                violations.append(
-                                    "pushes (instance \(instance)): game \(activity.game) (\(activity.platform.rawValue)) failed in an outage and was tried again \(JSONText.number(next.timeIntervalSince(at))) s after a delivery at +\(JSONText.number(at.timeIntervalSince(instanceStarts.first ?? at))) s of the day's first instance ended it (at most \(JSONText.number(leeway)) s)")
-                            }
-                        }
+                        if failures > 0, !faults.failing.contains(where: { $0.contains(at) }) { triedAgainAtOnce(after: index) }
                         failures = 0
                         failing = []
                         continue

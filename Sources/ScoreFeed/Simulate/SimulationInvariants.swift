@@ -591,11 +591,10 @@ public struct SimulationInvariants {
             // The push it was stuck behind may be one an instance before made: a start kept and
             // sent again at a restart (seed 24, day 257 of `--days 300 --platform ios,android
             // --per-day 15-25`: the start made before a kill failed through the next instance's
-            // life, which was killed as it made a priority 10 and its copy).
-            // Seqs are compared within the copy's state directory: each lost one numbers afresh
-            // (seed 35, day 68 of `--days 150 --platform ios,android --per-day 10-20`: a copy
-            // stuck behind seq 16, failed in an outage, was taken for passed by an earlier
-            // directory's seq 21).
+            // life, which was killed as it made a priority 10 and its copy). Seqs are compared
+            // within the copy's state directory, as each lost one numbers afresh (seed 35, day 68
+            // of `--days 150 --platform ios,android --per-day 10-20`: a copy stuck behind seq 16,
+            // failed in an outage, was taken for passed by an earlier directory's seq 21).
             let here = directory(of: copy)
             func stuck(at kill: Date) -> Bool {
                 triedHere.contains { failed in

@@ -22,15 +22,19 @@ struct SimulationTests {
     }
 
     /// One day of a sweep replayed alone, as its printed line says: `seed`, `day`, one `mode`, the
-    /// platforms of one fold, a poll every `interval` seconds, the default pool of generated games.
+    /// platforms of one fold, a poll every `interval` seconds, `games` a day (`--per-day`), the
+    /// default pool of generated games. Without `everyFault` (a day found before they were drawn),
+    /// without the kills inside a final's writes and the power cuts.
     static func replay(
-        seed: UInt64, day: Int, mode: PushRenderer.Mode, platforms: [PushRenderer.Platform] = [.ios], interval: TimeInterval = 30
+        seed: UInt64, day: Int, mode: PushRenderer.Mode, platforms: [PushRenderer.Platform] = [.ios], interval: TimeInterval = 30,
+        games: ClosedRange<Int> = 5...15, everyFault: Bool = false
     ) async throws -> [Simulation.Outcome] {
         var options = Simulation.Options(
-            days: 1, seed: seed, firstDay: day, modes: [mode], pool: SimulatedGamePool(generated: 300), pollInterval: interval, threads: 1)
+            days: 1, seed: seed, firstDay: day, modes: [mode], pool: SimulatedGamePool(generated: 300), pollInterval: interval, games: games,
+            threads: 1)
         options.platforms = [platforms]
-        options.killsInFinalWrites = false
-        options.powerCuts = false
+        options.killsInFinalWrites = everyFault
+        options.powerCuts = everyFault
         return try await run(options)
     }
 
@@ -1310,10 +1314,7 @@ extension SimulationTests {
     /// next instance sent the copy alone. The product's rule (updates handed to the sink are not
     /// kept); the checker excused it only behind a push the killed instance made itself.
     @Test func aCopyStuckBehindAStartAnInstanceBeforeMadeIsExcused() async throws {
-        var options = Simulation.Options(
-            days: 1, seed: 24, firstDay: 257, modes: [.token], pool: SimulatedGamePool(generated: 300), games: 15...25, threads: 1)
-        options.platforms = [[.ios, .android]]
-        let outcomes = try await Self.run(options)
+        let outcomes = try await Self.replay(seed: 24, day: 257, mode: .token, platforms: [.ios, .android], games: 15...25, everyFault: true)
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 257 && !$0.records.isEmpty })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
@@ -1325,10 +1326,7 @@ extension SimulationTests {
     /// rule (the sink cannot tell that game's failures from an outage). The blip now waits for a
     /// delivery after the sink's last failure.
     @Test func aBlipBesideAGameFailingThroughAQuietSpellWaitsForADelivery() async throws {
-        var options = Simulation.Options(
-            days: 1, seed: 33, firstDay: 336, modes: [.broadcastPerGame], pool: SimulatedGamePool(generated: 300), threads: 1)
-        options.platforms = [[.ios]]
-        let outcomes = try await Self.run(options)
+        let outcomes = try await Self.replay(seed: 33, day: 336, mode: .broadcastPerGame, everyFault: true)
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 336 && !$0.records.isEmpty })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
@@ -1616,9 +1614,7 @@ extension SimulationTests {
     /// restored for the restart's window only) 56-62 showed after 66-67.
     @Test(arguments: [PushRenderer.Mode.token, .broadcastPerGame])
     func aRestoredWaitForAFreshCopyGoesOnThroughTheRestartsTimeOuts(_ mode: PushRenderer.Mode) async throws {
-        var options = Simulation.Options(days: 1, seed: 1, firstDay: 9, modes: [mode], pool: SimulatedGamePool(generated: 300), threads: 1)
-        options.platforms = [[.ios]]
-        let outcomes = try await Self.run(options)
+        let outcomes = try await Self.replay(seed: 1, day: 9, mode: mode, everyFault: true)
         #expect(outcomes.count == 1 && outcomes.allSatisfy {
             $0.day == 9 && $0.faults["first request hung after a restart", default: 0] > 0 && $0.answers["timeout", default: 0] > 0
         })
@@ -1631,10 +1627,8 @@ extension SimulationTests {
     /// excuses such a copy, but compared seqs across state directories: an earlier directory's
     /// seq 21, delivered before, was taken for a push that had passed the failed seq 16.
     @Test func aCopyStuckBehindAFailedPushIsExcusedWithinItsStateDirectory() async throws {
-        var options = Simulation.Options(
-            days: 1, seed: 35, firstDay: 68, modes: [.broadcastPerGame], pool: SimulatedGamePool(generated: 300), games: 10...20, threads: 1)
-        options.platforms = [[.ios, .android]]
-        let outcomes = try await Self.run(options)
+        let outcomes = try await Self.replay(
+            seed: 35, day: 68, mode: .broadcastPerGame, platforms: [.ios, .android], games: 10...20, everyFault: true)
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 68 && $0.faults["lost state dir", default: 0] > 1 })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
