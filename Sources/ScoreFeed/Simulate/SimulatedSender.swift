@@ -69,6 +69,10 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     private var pushDelivered: [Tries: Date] = [:]
     /// The pushes a blip failed: their lane, when, and when the lane was next handed a push.
     private var pushBlipped: [(lane: Tries, at: Date, next: Date?)] = []
+    /// When a blip failed a push of each game on `platform`'s lane (``SimulatedDay/SinkFaults/pushBlips``).
+    public func blipped(on platform: PushRenderer.Platform) -> [String: [Date]] {
+        lock.withLock { Dictionary(grouping: pushBlipped.filter { $0.lane.platform == platform }, by: \.lane.game).mapValues { $0.map(\.at) } }
+    }
     /// The day's channel blips not yet met (``SimulatedDay/SinkFaults/channelBlips``), in order.
     private var blipsLeft: [Date]
     /// Each record handed to the instance's sink (``HandOffRecorder``): the instance, when.
