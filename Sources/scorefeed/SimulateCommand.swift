@@ -17,7 +17,8 @@ enum SimulateCommand {
         a priority 10 unbacked has its priority-5 copy, a copy never goes alone,
         each push's timestamp after the last, each push's bytes what its record says (its diff
         from the push before it), a game whose boxscore failed across its end ended on its
-        play-by-play a poll after the give-up, a score not
+        play-by-play a poll after the give-up (and one whose play-by-play failed across it not on
+        its final boxscore before the play-by-play's third failure since), a score not
         stale as it comes, a final kept 15 min to 4 h with its alert (on Android too, HIGH), an
         activity started before anything shows on it, an update's alert for what just happened
         (and a late lead change's first push at priority 10 with its alert), a poller waiting out

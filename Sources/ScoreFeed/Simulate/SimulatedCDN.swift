@@ -22,6 +22,25 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
     /// violation; and how many requests were held to one (each a check).
     public private(set) var tooSoon: [String] = []
     public private(set) var retryAftersChecked = 0
+    /// For each game whose play-by-play fails alone across its end
+    /// (``SimulatedDay/Game/playByPlayOutages``), its requests as they were answered, in order:
+    /// what tells how many times the play-by-play had failed since the boxscore said final.
+    public private(set) var endRequests: [String: [EndRequest]] = [:]
+
+    /// A request of a game whose play-by-play fails alone across its end.
+    public struct EndRequest: Hashable, Sendable {
+        public enum Kind: Hashable, Sendable {
+            /// The boxscore answered, final (a body or a 304 of the final's).
+            case boxscoreFinal
+            /// The play-by-play failed in its outage.
+            case playByPlayFailed
+            /// The play-by-play answered (a body or a 304).
+            case playByPlayAnswered
+        }
+
+        public var at: Date
+        public var kind: Kind
+    }
 
     public init(day: SimulatedDay, clock: SimulatedClock) {
         requestTimeout = day.requestTimeout
@@ -71,6 +90,10 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
             if let retry { lock.withLock { asked[address] = now.addingTimeInterval(min(retry, PollSchedule.longestRetryAfter)) } }
             return count("503", .failed(ScoreFeedError(.io, "HTTP 503 Service Unavailable", at: place), retryAfter: retry))
         }
+        if !isBox, plan.playByPlayOutages.contains(where: { $0.contains(now) }) {
+            note(plan, .playByPlayFailed, at: now)
+            return count("503", .failed(ScoreFeedError(.io, "HTTP 503 Service Unavailable", at: place), retryAfter: nil))
+        }
         if plan.timeouts.contains(where: { $0.contains(now) }) {
             try? await clock.sleep(until: now.addingTimeInterval(requestTimeout))
             return count("timeout", .failed(ScoreFeedError(.io, "no answer: timed out after \(JSONText.number(requestTimeout)) s", at: place), retryAfter: nil))
@@ -99,6 +122,7 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
             let (status, text): (Int, String) =
                 plan.fate == .postponed ? (1, "PPD") : final ? (3, "Final") : visible == 0 ? (1, "7:00 pm ET") : (2, "Q\(plan.game.period(after: visible))")
             let tag = "\(status)-\(visible)"
+            if final { note(plan, .boxscoreFinal, at: now) }
             if validators.etag == tag { return count("304", .notModified) }
             validators.etag = tag
             let score = final ? plan.game.final : plan.game.score(after: visible)
@@ -108,6 +132,7 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
             return count("404", .failed(ScoreFeedError(.io, "HTTP 404 Not Found", at: place), retryAfter: nil))
         }
         let tag = "\(visible)"
+        note(plan, .playByPlayAnswered, at: now)
         if validators.etag == tag { return count("304", .notModified) }
         validators.etag = tag
         return count(label, .body(plan.game.playByPlay(actions: visible, written: written)))
@@ -128,6 +153,12 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         default:
             return isBox ? whole : plan.game.boxscore(status: 2, text: "Q2", score: plan.game.final, tipOff: plan.tipOff, written: now)
         }
+    }
+
+    /// Notes a request of a game whose play-by-play fails alone across its end (``endRequests``).
+    private func note(_ plan: SimulatedDay.Game, _ kind: EndRequest.Kind, at now: Date) {
+        guard !plan.playByPlayOutages.isEmpty else { return }
+        lock.withLock { endRequests[plan.game.id, default: []].append(EndRequest(at: now, kind: kind)) }
     }
 
     private func draw<T>(_ body: (inout SeededRandom) -> T) -> T {

@@ -139,6 +139,9 @@ public struct SimulatedDay: Sendable {
         public var hostile: [Range<Date>]
         /// poll: as ``outages``, for the boxscore alone (drawn across some played games' ends).
         public var boxscoreOutages: [Range<Date>] = []
+        /// poll: the play-by-play alone answers 503 (without a `Retry-After`) in these windows,
+        /// while the boxscore answers (drawn across some played games' ends).
+        public var playByPlayOutages: [Range<Date>] = []
         /// poll: the `Retry-After` every 503 of an outage says (a test's script); nil: half of
         /// them say ``drawnRetryAfter``.
         public var outageRetryAfter: TimeInterval?
@@ -393,6 +396,22 @@ public struct SimulatedDay: Sendable {
             else { continue }
             let from = last.addingTimeInterval(boxscoreDown.double(in: -2.5...1) * pollInterval)
             self.games[index].boxscoreOutages.append(from..<final.addingTimeInterval(boxscoreDown.double(in: 300...1200)))
+        }
+        // One played poll game in eight whose boxscore stays up loses its play-by-play alone
+        // across its end: from one to two poll intervals before its last action to one and a half to
+        // four and a half intervals past the boxscore's final (so the play-by-play fails at least
+        // once after the poller has read that final). The final boxscore decides the end only after the
+        // play-by-play has failed three times since (``LivePoller``'s few tries for the last
+        // actions); an outage over sooner ends the game on the copy that lists them
+        // (``SimulationInvariants/checkEndAfterThePlayByPlaysTries(_:_:)``). Drawn apart, so the
+        // other draws stay as they were.
+        var playByPlayDown = SeededRandom(seed: daySeed ^ 0x9B9_D0E5)
+        for index in self.games.indices where self.games[index].path == .poll && self.games[index].boxscoreOutages.isEmpty {
+            guard case .plays = self.games[index].fate, playByPlayDown.chance(0.125), let last = self.games[index].lastAction,
+                  let final = self.games[index].finalAt
+            else { continue }
+            let from = last.addingTimeInterval(-playByPlayDown.double(in: 1...2) * pollInterval)
+            self.games[index].playByPlayOutages.append(from..<final.addingTimeInterval(playByPlayDown.double(in: 1.5...4.5) * pollInterval))
         }
         let start = (games.map(\.tipOff).min() ?? day).addingTimeInterval(-600)
         self.start = start
@@ -660,6 +679,7 @@ public struct SimulatedDay: Sendable {
             }
             count("outage", plan.outages.count)
             count("boxscore outage", plan.boxscoreOutages.count)
+            count("play-by-play outage", plan.playByPlayOutages.count)
             count("timeouts", plan.timeouts.count)
             count("hostile answers", plan.hostile.count)
             if plan.staleShare > 0 { count("stale edge") }

@@ -292,7 +292,7 @@ public enum Simulation {
                 kills: instances.map(\.killedBefore), powerCuts: instances.map(\.powerCutBefore),
                 openChannels: platform == day.platform ? sender.openChannels.subtracting(sender.deletesRefused) : [], strays: platform == day.platform ? sender.strays : [],
                 tried: sender.tried.filter { $0.platform == platform }, moment: moment, booked: platform == .ios ? booked : [:],
-                reads: reads, blipped: sender.blipped(on: platform))
+                reads: reads, blipped: sender.blipped(on: platform), endRequests: cdn.endRequests)
             checker.checkAll()
             if platform == day.platform { checker.checkDeadlines(metrics) }
             checks += checker.checks

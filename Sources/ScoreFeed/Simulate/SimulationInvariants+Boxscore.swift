@@ -34,4 +34,35 @@ extension SimulationInvariants {
             + (end.map { "the end came at \(at($0))" } ?? "no end came") + ", at most \(at(most))"
         check(end.map { $0 <= most } ?? false, message)
     }
+
+    /// A game whose play-by-play fails alone across its end (``SimulatedDay/Game/playByPlayOutages``)
+    /// is not ended on its final boxscore before the play-by-play has failed three times since
+    /// the boxscore said final (``LivePoller``'s few tries for the last actions, written out),
+    /// nor before the play-by-play's outage is over, if that comes first: its next copy then lists
+    /// the last actions and the end. Read from the requests as the simulated CDN answered them (a
+    /// failure at the moment the boxscore said final counts, as the poller may have read it
+    /// first). Held only where nothing else stands in the way: no other trouble of the feed, no
+    /// instance stopping or starting near it, no stale edge, no join.
+    mutating func checkEndAfterThePlayByPlaysTries(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
+        guard plan.path == .poll, case .plays = plan.fate, let outage = plan.playByPlayOutages.first, plan.join == nil, !plan.hasStaleEdge,
+              let requests = endRequests[plan.game.id], let final = requests.first(where: { $0.kind == .boxscoreFinal })?.at
+        else { return }
+        // Its third failure since (within the outage), or else its first answer after the outage
+        // (no sooner than the outage's end; a poller that ended the game asks no more).
+        let failures = requests.filter { $0.kind == .playByPlayFailed && $0.at >= final }.map(\.at)
+        let tries = 3
+        let earliest = failures.count >= tries ? failures[tries - 1] : outage.upperBound
+        let window = outage.lowerBound.addingTimeInterval(-day.pollInterval)..<earliest.addingTimeInterval(day.pollInterval)
+        guard !(plan.outages + plan.timeouts + plan.hostile).contains(where: { $0.overlaps(window) }),
+              !day.restarts.contains(where: { $0.at < window.upperBound && $0.at.addingTimeInterval($0.downFor + 4 * day.pollInterval) > window.lowerBound })
+        else { return }
+        let start = day.start
+        func at(_ date: Date) -> String { "+\(Int(date.timeIntervalSince(start))) s" }
+        for end in pushes where end.event == .end {
+            check(end.sentAt >= earliest,
+                  "game \(plan.game.id) (poll): its play-by-play failed alone from \(at(outage.lowerBound)) to \(at(outage.upperBound)), "
+                      + "its boxscore said final at \(at(final)); the end was made at \(at(end.sentAt)), after \(failures.filter { $0 <= end.sentAt }.count) "
+                      + "of the play-by-play's failures since, before \(at(earliest)) (its third failure, or the outage's end)")
+        }
+    }
 }

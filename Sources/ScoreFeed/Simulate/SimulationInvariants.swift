@@ -35,6 +35,8 @@ public struct SimulationInvariants {
     let tried: [String: [PushRecord]]
     /// When a blip failed one of each game's pushes on this lane (``SimulatedSender/blipped(on:)``).
     let blipped: [String: [Date]]
+    /// The requests of each game whose play-by-play failed alone across its end (``SimulatedCDN/endRequests``).
+    let endRequests: [String: [SimulatedCDN.EndRequest]]
     /// How far apart pushes may be and still count as one moment (``checkMoments(_:_:)``).
     let moment: TimeInterval
     /// What the last instance's push policy had booked when the day ended, by game: the session's
@@ -56,8 +58,9 @@ public struct SimulationInvariants {
         day: SimulatedDay, records: [PushRecord], deliveredAt: [Date] = [], otherLanes: [(record: PushRecord, at: Date)] = [],
         instances: [Date], lostState: [Bool], lostGames: [Set<String>] = [], kills: [Date?], powerCuts: [Bool] = [], openChannels: Set<String>,
         strays: [String] = [], tried: [PushRecord] = [], moment: TimeInterval = Simulation.defaultMoment, booked: [String: Booked] = [:],
-        reads: [String: [Date]]? = nil, blipped: [String: [Date]] = [:]
+        reads: [String: [Date]]? = nil, blipped: [String: [Date]] = [:], endRequests: [String: [SimulatedCDN.EndRequest]] = [:]
     ) {
+        self.endRequests = endRequests
         self.reads = reads
         self.blipped = blipped
         self.powerCuts = powerCuts
@@ -114,6 +117,7 @@ public struct SimulationInvariants {
             checkAlertsSent(plan, pushes)
             checkFreshness(plan, pushes)
             checkEndWithoutTheBoxscore(plan, pushes)
+            checkEndAfterThePlayByPlaysTries(plan, pushes)
             checkChannelKept(plan, pushes)
         }
         checkIDs()
@@ -528,7 +532,7 @@ public struct SimulationInvariants {
             else { continue }
             if plan.path == .poll {
                 let around = started.addingTimeInterval(-day.pollInterval)..<started.addingTimeInterval(2 * day.pollInterval)
-                guard !plan.hasStaleEdge, !(plan.outages + plan.timeouts + plan.hostile).contains(where: { $0.overlaps(around) })
+                guard !plan.hasStaleEdge, !(plan.outages + plan.playByPlayOutages + plan.timeouts + plan.hostile).contains(where: { $0.overlaps(around) })
                 else { continue }
             }
             // A game no push of which was delivered before this instance, since its state was last
@@ -965,7 +969,7 @@ public struct SimulationInvariants {
         let capped = 64
         let spacing = requestTimeout + longestWait(afterFailures: capped)
         // Each trouble, and whether its requests time out (the others answer at once).
-        let all = (plan.outages.map { ($0, false) } + plan.timeouts.map { ($0, true) } + plan.hostile.map { ($0, false) })
+        let all = ((plan.outages + plan.playByPlayOutages).map { ($0, false) } + plan.timeouts.map { ($0, true) } + plan.hostile.map { ($0, false) })
             .sorted { $0.0.lowerBound < $1.0.lowerBound }
         var merged: [(during: Range<Date>, timesOut: Bool)] = []
         for (trouble, timesOut) in all {

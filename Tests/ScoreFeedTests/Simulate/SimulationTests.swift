@@ -1609,6 +1609,43 @@ extension SimulationTests {
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
 
+    /// A polled game whose play-by-play fails alone across its end (``SimulatedDay/Game/playByPlayOutages``):
+    /// the final boxscore ends it only after the play-by-play has failed three times since the
+    /// poller read that final. An outage over sooner ends the game on the copy after it, which
+    /// lists the last actions: the end shows what a day without the outage shows. A longer one
+    /// ends it on the boxscore's final at the third failure, well before the outage is over. A
+    /// final boxscore trusted after one failure (a mutation tried in session 64) ends the game
+    /// at that failure, on the copy from before the last actions: 40 of the default run's 240
+    /// day-runs catch it (``SimulationInvariants/checkEndAfterThePlayByPlaysTries(_:_:)``).
+    @Test(arguments: modes)
+    func aFinalBoxscoreEndsAGameOnlyAfterThePlayByPlaysThirdFailure(_ mode: PushRenderer.Mode) async throws {
+        let game = SimulatedGamePool(generated: 300).game(11)
+        let interval: TimeInterval = 30
+        func ends(outageAfterTheFinal: TimeInterval?) async throws -> (end: PushRecord, outage: Range<Date>?) {
+            var plan = SimulatedDay.Game(game)
+            let last = try #require(plan.lastAction)
+            let final = try #require(plan.finalAt)
+            let outage = outageAfterTheFinal.map { last.addingTimeInterval(-45)..<final.addingTimeInterval($0) }
+            plan.playByPlayOutages = outage.map { [$0] } ?? []
+            let day = SimulatedDay(scripted: [plan], mode: mode, pollInterval: interval)
+            let outcome = try await Self.run(day)
+            #expect(outcome.violations.isEmpty, "\(outcome.violations.prefix(4))")
+            let end = try #require(outcome.records.last { $0.event == .end && $0.state.phase == .final })
+            return (end, outage)
+        }
+        let plain = try await ends(outageAfterTheFinal: nil).end
+        // The poller reads the final within an interval of it: at most two failures after.
+        let short = try await ends(outageAfterTheFinal: 1.5 * interval)
+        let shortOutage = try #require(short.outage)
+        #expect(short.end.sentAt >= shortOutage.upperBound)
+        #expect(short.end.state == plain.state, "\(short.end.state.lastPlay ?? "") for \(plain.state.lastPlay ?? "")")
+        let long = try await ends(outageAfterTheFinal: 1000)
+        let longOutage = try #require(long.outage)
+        let final = try #require(SimulatedDay.Game(game).finalAt)
+        #expect(long.end.sentAt >= final.addingTimeInterval(2 * interval) && long.end.sentAt < longOutage.upperBound)
+        #expect(long.end.state.homeScore == game.final.home && long.end.state.awayScore == game.final.away)
+    }
+
     /// A day of `--days 500 --seed 6 --platform ios --interval 60` (day 60, broadcast): an instance
     /// on a lost directory waited for a fresh copy through three old ones, then the feed failed
     /// for twelve minutes. The copy handed again at each failure held the wait only up to the
