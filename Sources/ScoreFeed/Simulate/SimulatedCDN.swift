@@ -23,8 +23,9 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
     public private(set) var tooSoon: [String] = []
     public private(set) var retryAftersChecked = 0
     /// For each game whose play-by-play fails alone across its end
-    /// (``SimulatedDay/Game/playByPlayOutages``), its requests as they were answered, in order:
-    /// what tells how many times the play-by-play had failed since the boxscore said final.
+    /// (``SimulatedDay/Game/playByPlayOutages``), the boxscore's final answers and the
+    /// play-by-play's failures, in order: what tells how many times the play-by-play had failed
+    /// since the boxscore said final.
     public private(set) var endRequests: [String: [EndRequest]] = [:]
 
     /// A request of a game whose play-by-play fails alone across its end.
@@ -34,8 +35,6 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
             case boxscoreFinal
             /// The play-by-play failed in its outage.
             case playByPlayFailed
-            /// The play-by-play answered (a body or a 304).
-            case playByPlayAnswered
         }
 
         public var at: Date
@@ -132,7 +131,6 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
             return count("404", .failed(ScoreFeedError(.io, "HTTP 404 Not Found", at: place), retryAfter: nil))
         }
         let tag = "\(visible)"
-        note(plan, .playByPlayAnswered, at: now)
         if validators.etag == tag { return count("304", .notModified) }
         validators.etag = tag
         return count(label, .body(plan.game.playByPlay(actions: visible, written: written)))

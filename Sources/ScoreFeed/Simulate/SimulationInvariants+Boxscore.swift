@@ -47,8 +47,8 @@ extension SimulationInvariants {
         guard plan.path == .poll, case .plays = plan.fate, let outage = plan.playByPlayOutages.first, plan.join == nil, !plan.hasStaleEdge,
               let requests = endRequests[plan.game.id], let final = requests.first(where: { $0.kind == .boxscoreFinal })?.at
         else { return }
-        // Its third failure since (within the outage), or else its first answer after the outage
-        // (no sooner than the outage's end; a poller that ended the game asks no more).
+        // Its third failure since (within the outage), or else the outage's end (its next answer
+        // comes no sooner; a poller that ended the game asks no more).
         let failures = requests.filter { $0.kind == .playByPlayFailed && $0.at >= final }.map(\.at)
         let tries = 3
         let earliest = failures.count >= tries ? failures[tries - 1] : outage.upperBound

@@ -22,16 +22,16 @@ struct SimulationTests {
     }
 
     /// One day of a sweep replayed alone, as its printed line says: `seed`, `day`, one `mode`, the
-    /// platforms of one fold, a poll every `interval` seconds, `games` a day (`--per-day`), the
-    /// default pool of generated games. Without `everyFault` (a day found before they were drawn),
-    /// without the kills inside a final's writes and the power cuts.
+    /// platforms of one fold, a poll every `interval` seconds, `games` a day (`--per-day`), from
+    /// `pool` (the default pool of generated games; with `--games`, the real ones beside them).
+    /// Without `everyFault` (a day found before they were drawn), without the kills inside a
+    /// final's writes and the power cuts.
     static func replay(
         seed: UInt64, day: Int, mode: PushRenderer.Mode, platforms: [PushRenderer.Platform] = [.ios], interval: TimeInterval = 30,
-        games: ClosedRange<Int> = 5...15, everyFault: Bool = false
+        games: ClosedRange<Int> = 5...15, pool: SimulatedGamePool = SimulatedGamePool(generated: 300), everyFault: Bool = false
     ) async throws -> [Simulation.Outcome] {
         var options = Simulation.Options(
-            days: 1, seed: seed, firstDay: day, modes: [mode], pool: SimulatedGamePool(generated: 300), pollInterval: interval, games: games,
-            threads: 1)
+            days: 1, seed: seed, firstDay: day, modes: [mode], pool: pool, pollInterval: interval, games: games, threads: 1)
         options.platforms = [platforms]
         options.killsInFinalWrites = everyFault
         options.powerCuts = everyFault
@@ -1559,12 +1559,8 @@ extension SimulationTests {
     @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason), arguments: [12, 51])
     func realGamesWaitingForAChannelAtARestartGetOne(day: Int) async throws {
         let real = try SimulatedGamePool.realGames(in: NBAFiles.folder)
-        var options = Simulation.Options(
-            days: 1, seed: 4, firstDay: day, modes: [.broadcastPerGame], pool: SimulatedGamePool(real: real, generated: 300), games: 5...10, threads: 1)
-        options.platforms = [[.ios]]
-        options.killsInFinalWrites = false
-        options.powerCuts = false
-        let outcomes = try await Self.run(options)
+        let outcomes = try await Self.replay(
+            seed: 4, day: day, mode: .broadcastPerGame, games: 5...10, pool: SimulatedGamePool(real: real, generated: 300))
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == day && $0.faults["channel cap", default: 0] > 0 })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
@@ -1577,10 +1573,8 @@ extension SimulationTests {
     @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason))
     func realGamesLeftOverPushABlipFailedAtTheStartIsRetried() async throws {
         let real = try SimulatedGamePool.realGames(in: NBAFiles.folder)
-        var options = Simulation.Options(
-            days: 1, seed: 37, firstDay: 24, modes: [.token], pool: SimulatedGamePool(real: real, generated: 300), threads: 1)
-        options.platforms = [[.ios, .android]]
-        let outcomes = try await Self.run(options)
+        let outcomes = try await Self.replay(
+            seed: 37, day: 24, mode: .token, platforms: [.ios, .android], pool: SimulatedGamePool(real: real, generated: 300), everyFault: true)
         #expect(outcomes.count == 1 && outcomes.allSatisfy {
             $0.day == 24 && $0.faults["push blip", default: 0] > 0 && $0.faults["kill -9", default: 0] > 0
         })
@@ -1597,12 +1591,8 @@ extension SimulationTests {
     @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason), arguments: [[PushRenderer.Platform.ios], [.ios, .android]])
     func realGamesChannelOwedPastADrainTheChannelServiceCutShortIsDeleted(platforms: [PushRenderer.Platform]) async throws {
         let real = try SimulatedGamePool.realGames(in: NBAFiles.folder)
-        var options = Simulation.Options(
-            days: 1, seed: 1, firstDay: 7, modes: [.broadcastPerGame], pool: SimulatedGamePool(real: real, generated: 300), threads: 1)
-        options.platforms = [platforms]
-        options.killsInFinalWrites = false
-        options.powerCuts = false
-        let outcomes = try await Self.run(options)
+        let outcomes = try await Self.replay(
+            seed: 1, day: 7, mode: .broadcastPerGame, platforms: platforms, pool: SimulatedGamePool(real: real, generated: 300))
         #expect(outcomes.count == 1 && outcomes.allSatisfy {
             $0.day == 7 && $0.faults["damaged checkpoint", default: 0] > 0 && $0.faults["channel outage", default: 0] > 0
         })
@@ -1621,10 +1611,10 @@ extension SimulationTests {
     func aFinalBoxscoreEndsAGameOnlyAfterThePlayByPlaysThirdFailure(_ mode: PushRenderer.Mode) async throws {
         let game = SimulatedGamePool(generated: 300).game(11)
         let interval: TimeInterval = 30
+        let last = try #require(SimulatedDay.Game(game).lastAction)
+        let final = try #require(SimulatedDay.Game(game).finalAt)
         func ends(outageAfterTheFinal: TimeInterval?) async throws -> (end: PushRecord, outage: Range<Date>?) {
             var plan = SimulatedDay.Game(game)
-            let last = try #require(plan.lastAction)
-            let final = try #require(plan.finalAt)
             let outage = outageAfterTheFinal.map { last.addingTimeInterval(-45)..<final.addingTimeInterval($0) }
             plan.playByPlayOutages = outage.map { [$0] } ?? []
             let day = SimulatedDay(scripted: [plan], mode: mode, pollInterval: interval)
@@ -1641,7 +1631,6 @@ extension SimulationTests {
         #expect(short.end.state == plain.state, "\(short.end.state.lastPlay ?? "") for \(plain.state.lastPlay ?? "")")
         let long = try await ends(outageAfterTheFinal: 1000)
         let longOutage = try #require(long.outage)
-        let final = try #require(SimulatedDay.Game(game).finalAt)
         #expect(long.end.sentAt >= final.addingTimeInterval(2 * interval) && long.end.sentAt < longOutage.upperBound)
         #expect(long.end.state.homeScore == game.final.home && long.end.state.awayScore == game.final.away)
     }
