@@ -136,6 +136,12 @@ public struct DeliveryQueue: Sendable {
         return now >= own.until && (!isFailing || waitingPerActivity.count <= ownBackoff.count)
     }
 
+    /// Whether `activity`'s last attempt failed (it backs off on its own until one of its records
+    /// is delivered or refused).
+    public func hasFailed(activity: String) -> Bool {
+        ownBackoff[activity] != nil
+    }
+
     /// When the first waiting record may next be tried (nil: nothing waits): at once for an
     /// activity that has not failed, else the latest of the sink's backoff and the activity's own.
     public var nextDue: Date? {

@@ -11,9 +11,9 @@ import Foundation
 /// every game's catch-up comes at once, and a broadcast update that waits a minute is past its
 /// timestamp), up to ``Options/maxInFlight`` requests at once. Waiting records are retried,
 /// after a growing backoff (the sink's, and each activity's own: one record the receiver cannot
-/// take holds back only its own activity), on the next `send` (which returns once those due were
-/// tried, side by side with its own), by ``run()`` as soon as they are due (no other `send`
-/// needed), and by ``flush()``, which a caller runs when its games are
+/// take holds back only its own activity), by ``run()`` as soon as they are due (no other `send`
+/// needed; without it, on the next `send`, which returns once those due were tried, side by side
+/// with its own), and by ``flush()``, which a caller runs when its games are
 /// over: it waits until everything is delivered or ``Options/giveUpAfter`` has passed, and then
 /// throws an error naming what was not delivered. The activities due at once are taken in flight
 /// together, before any of their attempts ends: one round, so after an outage the failure of a
@@ -117,7 +117,9 @@ public actor ResilientSink: PushSink {
 
     /// Queues `record` (superseding older waiting updates of its activity) and delivers what is
     /// due. Returns once it was tried, or at once when its activity's attempts are not due yet;
-    /// never throws for the inner sink's failures.
+    /// never throws for the inner sink's failures. While ``run()`` runs, retries are its own: a
+    /// send tries only its own lane, and returns at once when that lane failed before or a drain
+    /// already sends it (so a game's iOS push never waits for its failing FCM lane's slow answers).
     public func send(_ record: PushRecord) async throws {
         _ = try await sendReportingSuperseded(record)
     }
@@ -127,7 +129,17 @@ public actor ResilientSink: PushSink {
     public func sendReportingSuperseded(_ record: PushRecord) async throws -> [PushRecord] {
         let untried = queue.enqueueReturningUntried(record)
         let lane = DeliveryQueue.lane(of: record)
-        await drainAll { $0 == lane }
+        guard running else {
+            await drainAll { $0 == lane }
+            return untried
+        }
+        // ``run()`` retries what failed as soon as it is due: a caller handing a game's lanes in
+        // turn is not held by the slow failures of one of them.
+        if draining.contains(lane) || queue.hasFailed(activity: lane) {
+            drainEnded.signal()
+            return untried
+        }
+        await drainAll(retryingOthers: false) { $0 == lane }
         return untried
     }
 

@@ -25,13 +25,14 @@ struct SimulationTests {
     /// platforms of one fold, a poll every `interval` seconds, `games` a day (`--per-day`), from
     /// `pool` (the default pool of generated games; with `--games`, the real ones beside them).
     /// Without `everyFault` (a day found before they were drawn), without the kills inside a
-    /// final's writes and the power cuts.
+    /// final's writes and the power cuts. Without `losingState`, as `--keep-state`.
     static func replay(
         seed: UInt64, day: Int, mode: PushRenderer.Mode, platforms: [PushRenderer.Platform] = [.ios], interval: TimeInterval = 30,
-        games: ClosedRange<Int> = 5...15, pool: SimulatedGamePool = SimulatedGamePool(generated: 300), everyFault: Bool = false
+        games: ClosedRange<Int> = 5...15, pool: SimulatedGamePool = SimulatedGamePool(generated: 300), everyFault: Bool = false,
+        losingState: Bool = true
     ) async throws -> [Simulation.Outcome] {
         var options = Simulation.Options(
-            days: 1, seed: seed, firstDay: day, modes: [mode], pool: pool, pollInterval: interval, games: games, threads: 1)
+            days: 1, seed: seed, firstDay: day, modes: [mode], pool: pool, pollInterval: interval, games: games, losingState: losingState, threads: 1)
         options.platforms = [platforms]
         options.killsInFinalWrites = everyFault
         options.powerCuts = everyFault
@@ -1577,6 +1578,23 @@ extension SimulationTests {
             seed: 37, day: 24, mode: .token, platforms: [.ios, .android], pool: SimulatedGamePool(real: real, generated: 300), everyFault: true)
         #expect(outcomes.count == 1 && outcomes.allSatisfy {
             $0.day == 24 && $0.faults["push blip", default: 0] > 0 && $0.faults["kill -9", default: 0] > 0
+        })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
+    /// Day 2 of `--days 100 --seed 38 --games ../shared/nba-pbp --platform all --keep-state`
+    /// (broadcast, iOS and Android, a sender taking up to 26 s): a game's Android lane failed
+    /// alone, and each of its iOS pushes waited for the Android retry under way (a slow 503), so
+    /// a priority 10 and its copy reached APNs after their timestamps. A send now leaves a lane
+    /// that failed to ``ResilientSink/run()`` and goes on.
+    @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason))
+    func realGamesIOSPushesWaitForNoFailingAndroidLane() async throws {
+        let real = try SimulatedGamePool.realGames(in: NBAFiles.folder)
+        let outcomes = try await Self.replay(
+            seed: 38, day: 2, mode: .broadcastPerGame, platforms: [.ios, .android], pool: SimulatedGamePool(real: real, generated: 300), everyFault: true,
+            losingState: false)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy {
+            $0.day == 2 && $0.faults["one platform's pushes failing", default: 0] > 0 && $0.faults["slow sink", default: 0] > 0
         })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }

@@ -661,22 +661,26 @@ struct ResilientSinkTests {
         let clock: SimulatedClock
         let takes: [String: TimeInterval]
         let down: [String: TimeInterval]
+        let failsSlowly: Bool
         private(set) var delivered: [String] = []
 
-        /// Each request of an activity takes `takes` seconds; before `down` seconds into the run,
-        /// its requests fail at once.
-        init(clock: SimulatedClock, takes: [String: TimeInterval] = [:], down: [String: TimeInterval] = [:]) {
+        /// Each request of a lane (``DeliveryQueue/lane(of:)``: an iOS record's is its activity)
+        /// takes `takes` seconds; before `down` seconds into the run, its requests fail, at once
+        /// or, with `failsSlowly`, once they took their time (a 503 from a slow sender).
+        init(clock: SimulatedClock, takes: [String: TimeInterval] = [:], down: [String: TimeInterval] = [:], failsSlowly: Bool = false) {
             self.clock = clock
             self.takes = takes
             self.down = down
+            self.failsSlowly = failsSlowly
         }
 
         func send(_ record: PushRecord) async throws {
-            if let until = down[record.activity], clock.now < Make.start.addingTimeInterval(until) {
-                throw ScoreFeedError(.sinkUnavailable, "connection refused")
-            }
-            try await clock.sleep(until: clock.now.addingTimeInterval(takes[record.activity] ?? 0))
-            delivered.append("\(record.activity)\(record.seq)@\(Int(clock.now.timeIntervalSince(Make.start)))")
+            let lane = DeliveryQueue.lane(of: record)
+            let isDown = down[lane].map { clock.now < Make.start.addingTimeInterval($0) } ?? false
+            if isDown, !failsSlowly { throw ScoreFeedError(.sinkUnavailable, "connection refused") }
+            try await clock.sleep(until: clock.now.addingTimeInterval(takes[lane] ?? 0))
+            if isDown { throw ScoreFeedError(.sinkUnavailable, "503, slowly") }
+            delivered.append("\(record.platform == .android ? "android:" : "")\(record.activity)\(record.seq)@\(Int(clock.now.timeIntervalSince(Make.start)))")
         }
     }
 
@@ -731,6 +735,38 @@ struct ResilientSinkTests {
             try? await clock.sleep(until: Make.start.addingTimeInterval(200))
         }
         #expect(delivered == ["B1@100", "A1@100"])
+    }
+
+    /// A game's iOS push does not wait for its failing Android lane's slow answers (16 s each):
+    /// handed in turn, as a game's engine hands its lanes' records, the Android record of a lane
+    /// that failed before returns at once (the run retries it), and the iOS one goes at once.
+    /// Before, each iOS push waited for the Android retry under way: a broadcast update 16 s
+    /// later, past its timestamp after a few (`simulate --seed 38 --day 2 --platform ios,android`).
+    /// The Android records still go, in order, once FCM is back.
+    @Test func anIOSPushWaitsForNoFailingAndroidRetry() throws {
+        let clock = SimulatedClock(Make.start)
+        let ios = Self.records("A", count: 3, end: false)
+        let android = ios.map { record in
+            var record = record
+            record.platform = .android
+            return record
+        }
+        let lane = DeliveryQueue.lane(of: android[0])
+        let inner = TimedSink(clock: clock, takes: ["A": 1, lane: 16], down: [lane: 100], failsSlowly: true)
+        let sink = ResilientSink(inner, options: .init(backoff: Backoff(initial: 2, jitter: 0)), clock: clock)
+        let delivered = try Self.withRun(sink, inner, on: clock) {
+            // The first Android push is the probe: its slow failure is awaited.
+            try? await sink.send(android[0])
+            try? await sink.send(ios[0])
+            for (index, at) in [(1, 20.0), (2, 50.0)] {
+                try? await clock.sleep(until: Make.start.addingTimeInterval(at))
+                try? await sink.send(android[index])
+                try? await sink.send(ios[index])
+            }
+            try? await clock.sleep(until: Make.start.addingTimeInterval(400))
+        }
+        #expect(delivered.filter { !$0.hasPrefix("android:") } == ["A1@17", "A2@21", "A3@51"])
+        #expect(delivered.filter { $0.hasPrefix("android:") }.map { $0.split(separator: "@")[0] } == ["android:A3"], "the newest state supersedes")
     }
 
     /// The run waits for no drain: while A's retry takes 100 s (a slow sender), B's, due at 12 s
