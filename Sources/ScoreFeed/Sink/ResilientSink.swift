@@ -118,8 +118,9 @@ public actor ResilientSink: PushSink {
     /// Queues `record` (superseding older waiting updates of its activity) and delivers what is
     /// due. Returns once it was tried, or at once when its activity's attempts are not due yet;
     /// never throws for the inner sink's failures. While ``run()`` runs, retries are its own: a
-    /// send tries only its own lane, and returns at once when that lane failed before or a drain
-    /// already sends it (so a game's iOS push never waits for its failing FCM lane's slow answers).
+    /// send waits only for its own lane's attempt, never for a retry: it returns at once when its
+    /// lane failed before or a drain already sends it (so a game's iOS pushes do not wait for its
+    /// failing FCM lane's retries; a lane's first failure is still waited for, as a probe).
     public func send(_ record: PushRecord) async throws {
         _ = try await sendReportingSuperseded(record)
     }
@@ -147,8 +148,8 @@ public actor ResilientSink: PushSink {
     /// only on the next `send`: after an outage, a quiet game's last update (a period's end, or
     /// its final while no other game sends) would otherwise wait for some game's next push. It
     /// starts each due activity's drain and goes on (it waits for no drain, its own or another
-    /// caller's, until it is cancelled); a drain's end, or a delivery that ends the failing,
-    /// wakes it to look again. Returns when the task is cancelled (``LiveService`` does so once
+    /// caller's, until it is cancelled); a drain's end, a delivery that ends the failing, or a
+    /// send it leaves to it, wakes it to look again. Returns when the task is cancelled (``LiveService`` does so once
     /// its shutdown delivered what it could), its own attempts under way cut short, or at once
     /// when another run is under way or the clock is a ``ManualClock``, whose sleep moves time.
     public func run() async {
@@ -191,10 +192,11 @@ public actor ResilientSink: PushSink {
     /// The records of `game` still waiting (after trying them again, when an attempt is due; other
     /// games' are left to their own calls, so while the sink fails, an activity of `game` that
     /// failed before waits for another game's that has not, sent by that game's calls, ``run()``
-    /// or a flush).
+    /// or a flush). While ``run()`` runs, a lane of the game that failed before is counted, not
+    /// tried or waited for: its retries are the run's, and the game asks again later.
     public func pending(game: String) async -> Int {
         let mine = Set(queue.waiting.lazy.filter { $0.game == game }.map(DeliveryQueue.lane(of:)))
-        await drainAll(retryingOthers: false) { mine.contains($0) }
+        await drainAll(retryingOthers: false) { mine.contains($0) && !(running && queue.hasFailed(activity: $0)) }
         return waiting(game: game)
     }
 
@@ -261,7 +263,7 @@ public actor ResilientSink: PushSink {
     /// the activities side by side: those `joining` names are sent, or waited for when a drain
     /// already sends them (their caller needs them tried); the others (with `retryingOthers`: what
     /// waits after a failure) only when no drain sends them yet. Each activity is taken before
-    /// anything is awaited, so a call arriving meanwhile waits for its drain.
+    /// anything is awaited, so a call arriving meanwhile that joins it waits for its drain.
     private func drainAll(retryingOthers: Bool = true, joining: (String) -> Bool) async {
         var run: [(activity: String, begun: PushRecord?)] = [], join: [String] = []
         for activity in queue.activities {

@@ -739,7 +739,8 @@ struct ResilientSinkTests {
 
     /// A game's iOS push does not wait for its failing Android lane's slow answers (16 s each):
     /// handed in turn, as a game's engine hands its lanes' records, the Android record of a lane
-    /// that failed before returns at once (the run retries it), and the iOS one goes at once.
+    /// that failed before returns at once (the run retries it), and the iOS one goes at once; the
+    /// game's `pending` counts the Android lane without waiting for its retry.
     /// Before, each iOS push waited for the Android retry under way: a broadcast update 16 s
     /// later, past its timestamp after a few (`simulate --seed 38 --day 2 --platform ios,android`).
     /// The Android records still go, in order, once FCM is back.
@@ -754,17 +755,23 @@ struct ResilientSinkTests {
         let lane = DeliveryQueue.lane(of: android[0])
         let inner = TimedSink(clock: clock, takes: ["A": 1, lane: 16], down: [lane: 100], failsSlowly: true)
         let sink = ResilientSink(inner, options: .init(backoff: Backoff(initial: 2, jitter: 0)), clock: clock)
+        let pending = Mutex<[String]>([])
         let delivered = try Self.withRun(sink, inner, on: clock) {
             // The first Android push is the probe: its slow failure is awaited.
             try? await sink.send(android[0])
             try? await sink.send(ios[0])
             for (index, at) in [(1, 20.0), (2, 50.0)] {
                 try? await clock.sleep(until: Make.start.addingTimeInterval(at))
+                // What the game's engine asks after a start, an end or a refusal: counted, not
+                // waited for (the Android retry under way ends at 34 s).
+                let count = await sink.pending(game: ios[0].game)
+                pending.withLock { $0.append("\(count)@\(Int(clock.now.timeIntervalSince(Make.start)))") }
                 try? await sink.send(android[index])
                 try? await sink.send(ios[index])
             }
             try? await clock.sleep(until: Make.start.addingTimeInterval(400))
         }
+        #expect(pending.withLock { $0 } == ["1@20", "1@50"])
         #expect(delivered.filter { !$0.hasPrefix("android:") } == ["A1@17", "A2@21", "A3@51"])
         #expect(delivered.filter { $0.hasPrefix("android:") }.map { $0.split(separator: "@")[0] } == ["android:A3"], "the newest state supersedes")
     }
