@@ -26,6 +26,15 @@ struct ResilientSinkTests {
         return records
     }
 
+    /// `records` as the same game's Android notification's (its own lane in the sender's queue).
+    static func onAndroid(_ records: [PushRecord]) -> [PushRecord] {
+        records.map { record in
+            var record = record
+            record.platform = .android
+            return record
+        }
+    }
+
     /// A sink that is up or down on command and remembers what it delivered.
     actor SwitchableSink: PushSink {
         var up = true
@@ -379,11 +388,7 @@ struct ResilientSinkTests {
     @Test func anActivitysIOSAndAndroidRecordsGoSideBySide() {
         var queue = DeliveryQueue(backoff: Backoff(initial: 2, jitter: 0))
         let ios = Self.records("A", count: 2, end: false)
-        let android = ios.map { record in
-            var record = record
-            record.platform = .android
-            return record
-        }
+        let android = Self.onAndroid(ios)
         let lane = DeliveryQueue.lane(of: android[0])
         #expect(DeliveryQueue.lane(of: ios[0]) == "A" && lane != "A")
         for record in [android[0], ios[0]] { queue.enqueue(record) }
@@ -747,11 +752,7 @@ struct ResilientSinkTests {
     @Test func anIOSPushWaitsForNoFailingAndroidRetry() throws {
         let clock = SimulatedClock(Make.start)
         let ios = Self.records("A", count: 3, end: false)
-        let android = ios.map { record in
-            var record = record
-            record.platform = .android
-            return record
-        }
+        let android = Self.onAndroid(ios)
         let lane = DeliveryQueue.lane(of: android[0])
         let inner = TimedSink(clock: clock, takes: ["A": 1, lane: 16], down: [lane: 100], failsSlowly: true)
         let sink = ResilientSink(inner, options: .init(backoff: Backoff(initial: 2, jitter: 0)), clock: clock)
