@@ -6,8 +6,8 @@ enum SimulateCommand {
     static let help = """
         OVERVIEW: Simulate whole live days in process on virtual time: 5–15 games a day (generated,
         and real ones with --games), polled from a simulated CDN or read as serve's input, while
-        feeds fail, time out, answer garbage or older copies, games are postponed, go silent or come
-        back, the instance is killed (a journal torn, a state directory lost) and restarted, the
+        feeds fail, time out, answer garbage or older copies, list a basket and then delete it,
+        games are postponed, go silent or come back, the instance is killed (a journal torn, a state directory lost) and restarted, the
         state directory's disk fills up, and the push sender fails or stalls (for every game, for
         one game's pushes alone, or for one platform's; one day in five, all at once: a storm).
         After each day it checks what must hold (the final ends each game once, at priority 10

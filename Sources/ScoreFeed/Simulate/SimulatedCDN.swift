@@ -116,24 +116,26 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
             label = "stale"
         }
         let visible = elapsed < 0 ? 0 : plan.game.visible(at: elapsed)
+        // A basket listed, then deleted: both documents state its points while it is listed.
+        let lists = plan.game.listsDeletedBasket(at: elapsed, visible: visible)
         if isBox {
             let final = plan.finalAt.map { written >= $0 } ?? false
             let (status, text): (Int, String) =
                 plan.fate == .postponed ? (1, "PPD") : final ? (3, "Final") : visible == 0 ? (1, "7:00 pm ET") : (2, "Q\(plan.game.period(after: visible))")
-            let tag = "\(status)-\(visible)"
+            let tag = "\(status)-\(visible)\(lists ? "+" : "")"
             if final { note(plan, .boxscoreFinal, at: now) }
             if validators.etag == tag { return count("304", .notModified) }
             validators.etag = tag
-            let score = final ? plan.game.final : plan.game.score(after: visible)
+            let score = final ? plan.game.final : plan.game.score(after: visible, listing: lists)
             return count(label, .body(plan.game.boxscore(status: status, text: text, score: score, tipOff: plan.tipOff, written: written)))
         }
         if plan.fate == .postponed || visible == 0 {
             return count("404", .failed(ScoreFeedError(.io, "HTTP 404 Not Found", at: place), retryAfter: nil))
         }
-        let tag = "\(visible)"
+        let tag = "\(visible)\(lists ? "+" : "")"
         if validators.etag == tag { return count("304", .notModified) }
         validators.etag = tag
-        return count(label, .body(plan.game.playByPlay(actions: visible, written: written)))
+        return count(label, .body(plan.game.playByPlay(actions: visible, written: written, listing: lists)))
     }
 
     /// A hostile answer: a document cut short, an error page, random bytes, or the other

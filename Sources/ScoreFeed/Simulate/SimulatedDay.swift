@@ -413,6 +413,21 @@ public struct SimulatedDay: Sendable {
             let from = last.addingTimeInterval(-playByPlayDown.double(in: 1...2) * pollInterval)
             self.games[index].playByPlayOutages.append(from..<final.addingTimeInterval(playByPlayDown.double(in: 1.5...4.5) * pollInterval))
         }
+        // One played poll game in eight (a generated one) lists a basket for half a minute to
+        // three minutes, then deletes it, as the NBA's play-by-play does when a review overturns
+        // one (``SimulatedGame/withDeletedBasket(after:shownFor:home:)``): the feed's score goes
+        // up, then back down, and the lock screen must follow it both ways. Drawn apart, so the
+        // other draws stay as they were.
+        var overturned = SeededRandom(seed: daySeed ^ 0x0DE1_E7ED)
+        for index in self.games.indices where self.games[index].path == .poll {
+            guard case .plays = self.games[index].fate, overturned.chance(0.125) else { continue }
+            let count = self.games[index].game.actions.count
+            let after = overturned.int(in: max(1, count / 10)...max(1, count * 85 / 100))
+            let shownFor = overturned.double(in: 30...180), home = overturned.chance(0.5)
+            if let game = self.games[index].game.withDeletedBasket(after: after, shownFor: shownFor, home: home) {
+                self.games[index].game = game
+            }
+        }
         let start = (games.map(\.tipOff).min() ?? day).addingTimeInterval(-600)
         self.start = start
         let end = games.map { $0.firstAction.addingTimeInterval($0.game.span) }.max() ?? day
@@ -683,7 +698,7 @@ public struct SimulatedDay: Sendable {
             count("timeouts", plan.timeouts.count)
             count("hostile answers", plan.hostile.count)
             if plan.staleShare > 0 { count("stale edge") }
-            if plan.game.corrects { count("feed correction") }
+            if plan.game.deletedBasket != nil { count("deleted basket") } else if plan.game.corrects { count("feed correction") }
         }
         for restart in restarts {
             count("kill -9")

@@ -35,16 +35,38 @@ public struct SimulatedGame: Sendable {
     /// adapter passing each action's score writes them), its score corrections given by the score
     /// alone: the fold follows the feed's score, down as well as up.
     public internal(set) var statesScores = false
-    let actions: [Action]
+    private(set) var actions: [Action]
     /// The event lines for `serve`, each ending in its newline, with when each appears (seconds
     /// after the first action).
     let lines: [(offset: Double, line: Data)]
 
     /// The actions' JSON objects in order, joined by commas: a copy's `actions` array is a
     /// prefix of it, up to ``ends``' entry for its last action.
-    private let body: [UInt8]
+    private var body: [UInt8]
     /// Where each action's JSON ends in ``body``.
-    private let ends: [Int]
+    private var ends: [Int]
+    /// A generated game's events (one per action) and the time of its first: what a deleted
+    /// basket is made from (``withDeletedBasket(after:shownFor:home:)``). Empty for a real game.
+    private var events: [GameEvent] = []
+    /// A basket the play-by-play lists for a while, then deletes (a review overturned it): see
+    /// ``withDeletedBasket(after:shownFor:home:)``. Nil for most games.
+    public private(set) var deletedBasket: DeletedBasket?
+
+    /// A basket the play-by-play lists, then deletes, as the NBA's does when a review overturns
+    /// one: its copies from ``appears`` to ``deleted`` (seconds after the first action) list it
+    /// after the game's first ``after`` actions, and every action after it states its points;
+    /// later copies list the game as it was played, the actions after it keeping their numbers
+    /// (the deleted basket's number is not given again).
+    public struct DeletedBasket: Sendable {
+        public var after: Int
+        public var appears: Double
+        public var deleted: Double
+        /// The points it adds while listed.
+        public var points: FinalScore
+        /// The copies' actions while it is listed, joined as the game's own, and where each ends.
+        var body: [UInt8]
+        var ends: [Int]
+    }
 
     /// One liveData action: when it appears, its period and the score it states.
     struct Action: Sendable {
@@ -58,7 +80,7 @@ public struct SimulatedGame: Sendable {
     private let reach: [Double]
     /// Each new score the play-by-play states (`poll`) and the event lines make (`serve`), with
     /// when it appears (seconds after the first action), in order: the news a push must bring.
-    let pollScores: [Scored]
+    private(set) var pollScores: [Scored]
     let serveScores: [Scored]
 
     /// A score and when the feed starts to show it.
@@ -93,6 +115,7 @@ public struct SimulatedGame: Sendable {
             actions.append(Action(offset: offset, number: event.seq, period: event.period, score: score))
             lines.append((offset, StreamLine.eventLine(statingScores ? Self.stating(score, event) : event, game: id) + Self.newline))
         }
+        events = game.events
         statesScores = statingScores
         self.actions = actions
         (body, ends) = Self.joined(json)
@@ -290,9 +313,67 @@ public struct SimulatedGame: Sendable {
         actions.prefix(count).last { $0.score != nil }?.score ?? FinalScore(home: 0, away: 0)
     }
 
-    /// The play-by-play with its first `count` actions, written at `written` (`meta.time`).
-    func playByPlay(actions count: Int, written: Date) -> Data {
+    /// Whether a copy `elapsed` seconds after the first action, listing the first `visible`
+    /// actions, lists the deleted basket (``deletedBasket``).
+    func listsDeletedBasket(at elapsed: Double, visible: Int) -> Bool {
+        deletedBasket.map { visible >= $0.after && elapsed < $0.deleted } ?? false
+    }
+
+    /// The score a copy states after its first `count` actions, with the deleted basket's points
+    /// while it `lists` it.
+    func score(after count: Int, listing lists: Bool) -> FinalScore {
+        let score = score(after: count)
+        guard lists, let points = deletedBasket?.points else { return score }
+        return FinalScore(home: score.home + points.home, away: score.away + points.away)
+    }
+
+    /// This game with a basket of `home` or away its play-by-play lists after its first `after`
+    /// actions, for `shownFor` seconds from when they appear, then deletes (``DeletedBasket``);
+    /// nil for a real game (its actions' bytes are the file's) or an `after` out of range. Its
+    /// actions are numbered anew: the basket takes the number after the one before it, and
+    /// each later action one more than its event's.
+    public func withDeletedBasket(after: Int, shownFor: Double, home: Bool) -> SimulatedGame? {
+        guard events.count == actions.count, after > 0, after < actions.count else { return nil }
+        let points = home ? FinalScore(home: 2, away: 0) : FinalScore(home: 0, away: 2)
+        let before = events[after - 1]
+        let basket = GameEvent(
+            seq: before.seq + 1, time: before.time, period: before.period, clock: before.clock, kind: .fieldGoal(points: 2, made: true),
+            team: home ? .home : .away, player: "Overturned Basket", description: "made 2-pt shot (overturned on review)")
+        var game = self
+        var listed: [[UInt8]] = [], played: [[UInt8]] = []
+        for (index, (event, action)) in zip(events, actions).enumerated() {
+            let number = event.seq + (index >= after ? 1 : 0)
+            game.actions[index].number = number
+            let score = action.score ?? FinalScore(home: 0, away: 0)
+            if index == after { listed.append(Self.liveData(basket, score: Self.adding(points, to: game.score(after: after)), attributes: attributes)) }
+            played.append(Self.liveData(event, score: score, attributes: attributes, number: number))
+            listed.append(index < after ? played[index] : Self.liveData(event, score: Self.adding(points, to: score), attributes: attributes, number: number))
+        }
+        (game.body, game.ends) = Self.joined(played)
+        let (body, ends) = Self.joined(listed)
+        let appears = reach[after - 1]
+        game.deletedBasket = DeletedBasket(after: after, appears: appears, deleted: appears + shownFor, points: points, body: body, ends: ends)
+        game.corrects = true
+        // The news a push must bring: the basket's points from when it appears, gone once deleted.
+        let moments = Set(reach + [appears, appears + shownFor]).sorted()
+        var scores: [Scored] = []
+        for moment in moments {
+            let visible = game.visible(at: moment)
+            scores.appendIfNew(Scored(offset: moment, score: game.score(after: visible, listing: game.listsDeletedBasket(at: moment, visible: visible))))
+        }
+        game.pollScores = scores
+        return game
+    }
+
+    private static func adding(_ points: FinalScore, to score: FinalScore) -> FinalScore {
+        FinalScore(home: score.home + points.home, away: score.away + points.away)
+    }
+
+    /// The play-by-play with its first `count` actions, written at `written` (`meta.time`), and
+    /// the deleted basket among them when it `lists` it (``listsDeletedBasket(at:visible:)``).
+    func playByPlay(actions count: Int, written: Date, listing lists: Bool = false) -> Data {
         let head = Array("{\"meta\":{\"time\":\"\(Self.metaTime(written))\"},\"game\":{\"gameId\":\"\(id)\",\"actions\":[".utf8)
+        let (body, ends, count) = lists ? deletedBasket.map { ($0.body, $0.ends, count + 1) } ?? (body, ends, count) : (body, ends, count)
         let length = count > 0 && !ends.isEmpty ? ends[min(count, ends.count) - 1] : 0
         var out = Data(capacity: head.count + length + 3)
         out.append(contentsOf: head)
@@ -363,7 +444,7 @@ public struct SimulatedGame: Sendable {
     }
 
     /// A liveData action for `event`, stating `score` after it.
-    static func liveData(_ event: GameEvent, score: FinalScore, attributes: GameAttributes) -> [UInt8] {
+    static func liveData(_ event: GameEvent, score: FinalScore, attributes: GameAttributes, number: Int? = nil) -> [UInt8] {
         var type = "", sub = "", descriptor = "", result = ""
         switch event.kind {
         case .periodStart: (type, sub) = ("period", "start")
@@ -391,8 +472,8 @@ public struct SimulatedGame: Sendable {
         }
         let team = event.team.map { $0 == .home ? attributes.home : attributes.away }
         var out = JSONBytes(capacity: 320)
-        out.raw("{\"actionNumber\":"); out.int(event.seq)
-        out.raw(",\"orderNumber\":"); out.int(event.seq)
+        out.raw("{\"actionNumber\":"); out.int(number ?? event.seq)
+        out.raw(",\"orderNumber\":"); out.int(number ?? event.seq)
         out.raw(",\"clock\":"); out.string(GameClockText.exact(event.clock))
         out.raw(",\"timeActual\":"); out.string(Self.iso(event.time))
         out.raw(",\"period\":"); out.int(event.period)
