@@ -324,7 +324,7 @@ public struct SimulatedGame: Sendable {
     func score(after count: Int, listing lists: Bool) -> FinalScore {
         let score = score(after: count)
         guard lists, let points = deletedBasket?.points else { return score }
-        return FinalScore(home: score.home + points.home, away: score.away + points.away)
+        return Self.adding(points, to: score)
     }
 
     /// This game with a basket of `home` or away its play-by-play lists after its first `after`
