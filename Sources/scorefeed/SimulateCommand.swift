@@ -6,7 +6,7 @@ enum SimulateCommand {
     static let help = """
         OVERVIEW: Simulate whole live days in process on virtual time: 5–15 games a day (generated,
         and real ones with --games), polled from a simulated CDN or read as serve's input, while
-        feeds fail, time out, answer garbage or older copies, list a basket and then delete it,
+        feeds fail (now and then, or for minutes), time out, answer garbage or older copies, list a basket and then delete it,
         games are postponed, go silent or come back, the instance is killed (a journal torn, a state directory lost) and restarted, the
         state directory's disk fills up, and the push sender fails or stalls (for every game, for
         one game's pushes alone, or for one platform's; one day in five, all at once: a storm).
@@ -18,7 +18,8 @@ enum SimulateCommand {
         each push's timestamp after the last, each push's bytes what its record says (its diff
         from the push before it), a game whose boxscore failed across its end ended on its
         play-by-play a poll after the give-up (and one whose play-by-play failed across it not on
-        its final boxscore before the play-by-play's third failure since), a score not
+        its final boxscore before the play-by-play's third failure since, nor long after it where
+        that boxscore failed only now and then), a score not
         stale as it comes, a final kept 15 min to 4 h with its alert (on Android too, HIGH), an
         activity started before anything shows on it, an update's alert for what just happened
         (and a late lead change's first push at priority 10 with its alert), a poller waiting out

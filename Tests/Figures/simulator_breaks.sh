@@ -142,6 +142,11 @@
 # Session 65: the feed's lower score not followed (GameFold.follow taking only a higher one) was
 # caught on 24 of 240 (the generated corrections); one played poll game in eight now lists a
 # basket and then deletes it (SimulatedGame.withDeletedBasket), and it is caught on 132; listed last.
+# Session 66: a boxscore's 304 not ending its failures is caught (RESULT): on half the games whose
+# play-by-play fails alone across their end, its 503s ask for four to six polls between tries and
+# the final boxscore fails every other request (SimulatedDay.Game.flakyBoxscore); the checker
+# holds the end to the play-by-play's third failure since the final
+# (SimulationInvariants.checkEndByThePlayByPlaysTries); listed last.
 # usage: Tests/Figures/simulator_breaks.sh [simulate options, e.g. --days 10]
 #        ONLY=<extended regex> runs the breaks whose names match it (e.g. ONLY="backlog|restart").
 set -uo pipefail
@@ -307,6 +312,8 @@ breaks=(
   # session 64: caught since some played games lose their play-by-play alone across their end
   "a final boxscore trusted after one failed play-by-play|Sources/ScoreFeed/Poll/LivePoller.swift|if staleAfterFinal >= Self.boxscoreGiveUp { snapshot = try lastPlayByPlay.map(decode) }|if staleAfterFinal >= 1 { snapshot = try lastPlayByPlay.map(decode) }"
   "the feed's lower score not followed|Sources/ScoreFeed/Fold/GameFold.swift|        let before = board.state\n        guard board.follow(score) else { return nil }|        let before = board.state\n        guard score.home >= before.homeScore, score.away >= before.awayScore else { return nil }\n        guard board.follow(score) else { return nil }"
+  # session 66: caught since half the games whose play-by-play fails across their end have a flaky final boxscore
+  "a boxscore's 304 not ending its failures|Sources/ScoreFeed/Poll/LivePoller+Boxscore.swift|        func unchanged() {\n            lock.withLock { failures = 0 }|        func unchanged() {\n            lock.withLock { _ = failures }"
 )
 status=0
 for entry in "${breaks[@]}"; do

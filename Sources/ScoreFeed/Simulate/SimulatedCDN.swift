@@ -27,6 +27,9 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
     /// play-by-play's failures, in order: what tells how many times the play-by-play had failed
     /// since the boxscore said final.
     public private(set) var endRequests: [String: [EndRequest]] = [:]
+    /// Requests of a flaky boxscore (``SimulatedDay/Game/flakyBoxscore``) in its window, by
+    /// address: the even ones fail.
+    private var flakyRequests: [String: Int] = [:]
 
     /// A request of a game whose play-by-play fails alone across its end.
     public struct EndRequest: Hashable, Sendable {
@@ -91,6 +94,14 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         }
         if !isBox, plan.playByPlayOutages.contains(where: { $0.contains(now) }) {
             note(plan, .playByPlayFailed, at: now)
+            let retry = plan.playByPlayRetryAfter
+            if let retry { lock.withLock { asked[address] = now.addingTimeInterval(min(retry, PollSchedule.longestRetryAfter)) } }
+            return count("503", .failed(ScoreFeedError(.io, "HTTP 503 Service Unavailable", at: place), retryAfter: retry))
+        }
+        // A flaky edge: every other request of the boxscore fails (counted per address, across
+        // instances: one request at a time).
+        if isBox, let flaky = plan.flakyBoxscore, flaky.contains(now),
+           lock.withLock({ () -> Bool in flakyRequests[address, default: 0] += 1; return flakyRequests[address]! % 2 == 0 }) {
             return count("503", .failed(ScoreFeedError(.io, "HTTP 503 Service Unavailable", at: place), retryAfter: nil))
         }
         if plan.timeouts.contains(where: { $0.contains(now) }) {

@@ -142,6 +142,12 @@ public struct SimulatedDay: Sendable {
         /// poll: the play-by-play alone answers 503 (without a `Retry-After`) in these windows,
         /// while the boxscore answers (drawn across some played games' ends).
         public var playByPlayOutages: [Range<Date>] = []
+        /// poll: the boxscore answers 503 to every other request in this window (a flaky edge
+        /// after the final; drawn with some play-by-play outages), and a 304 or the final between:
+        /// never two failures in a row, so the final boxscore keeps deciding the game's end.
+        public var flakyBoxscore: Range<Date>?
+        /// poll: the `Retry-After` the 503s of ``playByPlayOutages`` say (nil: none).
+        public var playByPlayRetryAfter: TimeInterval?
         /// poll: the `Retry-After` every 503 of an outage says (a test's script); nil: half of
         /// them say ``drawnRetryAfter``.
         public var outageRetryAfter: TimeInterval?
@@ -412,6 +418,24 @@ public struct SimulatedDay: Sendable {
             else { continue }
             let from = last.addingTimeInterval(-playByPlayDown.double(in: 1...2) * pollInterval)
             self.games[index].playByPlayOutages.append(from..<final.addingTimeInterval(playByPlayDown.double(in: 1.5...4.5) * pollInterval))
+        }
+        // Half the games whose play-by-play fails alone across their end ask for four to six poll
+        // intervals between its tries (a `Retry-After`), while their boxscore, final, fails every
+        // other request: a 304 between each two failures, so it never fails three times in a row
+        // and keeps deciding. The play-by-play's third failure since the final then ends the game
+        // on the final boxscore, long before the outage is over (it lasts three of those waits and
+        // four intervals more past the final)
+        // (``SimulationInvariants/checkEndByThePlayByPlaysTries(_:_:)``). Drawn apart, so the
+        // other draws stay as they were.
+        var flaky = SeededRandom(seed: daySeed ^ 0xF1A4_B0C5)
+        for index in self.games.indices where !self.games[index].playByPlayOutages.isEmpty {
+            guard flaky.chance(0.5), let final = self.games[index].finalAt else { continue }
+            let retryAfter = (flaky.double(in: 4...6) * pollInterval).rounded()
+            let outage = self.games[index].playByPlayOutages[0]
+            let until = final.addingTimeInterval(3 * retryAfter + 4 * pollInterval)
+            self.games[index].playByPlayOutages[0] = outage.lowerBound..<max(outage.upperBound, until)
+            self.games[index].playByPlayRetryAfter = retryAfter
+            self.games[index].flakyBoxscore = final..<until
         }
         // One played poll game in eight (a generated one) lists a basket for half a minute to
         // three minutes, then deletes it, as the NBA's play-by-play does when a review overturns
@@ -695,6 +719,7 @@ public struct SimulatedDay: Sendable {
             count("outage", plan.outages.count)
             count("boxscore outage", plan.boxscoreOutages.count)
             count("play-by-play outage", plan.playByPlayOutages.count)
+            if plan.flakyBoxscore != nil { count("flaky boxscore") }
             count("timeouts", plan.timeouts.count)
             count("hostile answers", plan.hostile.count)
             if plan.staleShare > 0 { count("stale edge") }

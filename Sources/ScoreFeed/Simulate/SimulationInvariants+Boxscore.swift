@@ -65,4 +65,39 @@ extension SimulationInvariants {
                       + "of the play-by-play's failures since, before \(at(earliest)) (its third failure, or the outage's end)")
         }
     }
+
+    /// A game whose play-by-play fails alone across its end while its final boxscore fails every
+    /// other request (``SimulatedDay/Game/flakyBoxscore``: a 304 between each two failures, so
+    /// the boxscore never fails three times in a row and keeps deciding) ends on that final by
+    /// the play-by-play's third failure since the boxscore said final (``LivePoller``'s few
+    /// tries), within a poll's interval and ``freshnessSlack``: not when the play-by-play is back,
+    /// three `Retry-After`s and more later. Held only where nothing else stands in the way: no
+    /// other trouble of the feed or the disk, no instance stopping or starting near it, no join,
+    /// no wait for a channel. (A stale edge's answers are answers: they end no failures' run of
+    /// the play-by-play, whose outage answers first.)
+    mutating func checkEndByThePlayByPlaysTries(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
+        guard plan.path == .poll, case .plays = plan.fate, plan.flakyBoxscore != nil, let outage = plan.playByPlayOutages.first,
+              plan.join == nil, !(day.hasChannels && day.channelsWait),
+              let requests = endRequests[plan.game.id], let final = requests.first(where: { $0.kind == .boxscoreFinal })?.at
+        else { return }
+        // Failures after the final's first answer (one at the same moment may have come first).
+        let failures = requests.filter { $0.kind == .playByPlayFailed && $0.at > final }.map(\.at)
+        let tries = 3
+        guard failures.count >= tries else { return }
+        let most = failures[tries - 1].addingTimeInterval(day.pollInterval + Self.freshnessSlack)
+        guard most < outage.upperBound else { return }
+        let window = outage.lowerBound.addingTimeInterval(-day.pollInterval)..<most
+        let troubles = plan.outages + plan.timeouts + plan.hostile + plan.boxscoreOutages + diskTroubles
+        guard !troubles.contains(where: { $0.overlaps(window) }),
+              !day.restarts.contains(where: { $0.at < most && $0.at.addingTimeInterval($0.downFor + 4 * day.pollInterval) > window.lowerBound })
+        else { return }
+        // When the end was made (the sender's trouble may hold its delivery).
+        let end = pushes.filter { $0.event == .end }.map(\.sentAt).min()
+        let start = day.start
+        func at(_ date: Date) -> String { "+\(Int(date.timeIntervalSince(start))) s" }
+        check(end.map { $0 <= most } ?? false,
+              "game \(plan.game.id) (poll): its play-by-play failed alone from \(at(outage.lowerBound)) to \(at(outage.upperBound)), "
+                  + "its boxscore said final at \(at(final)) and failed every other request since; "
+                  + (end.map { "the end came at \(at($0))" } ?? "no end came") + ", at most \(at(most)) (the play-by-play's third failure since)")
+    }
 }

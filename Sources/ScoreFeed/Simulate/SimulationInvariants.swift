@@ -118,6 +118,7 @@ public struct SimulationInvariants {
             checkFreshness(plan, pushes)
             checkEndWithoutTheBoxscore(plan, pushes)
             checkEndAfterThePlayByPlaysTries(plan, pushes)
+            checkEndByThePlayByPlaysTries(plan, pushes)
             checkChannelKept(plan, pushes)
         }
         checkIDs()
@@ -958,7 +959,8 @@ public struct SimulationInvariants {
         let schedule = PollSchedule(interval: interval, backoff: Self.expectedPollBackoff)
         // The longest the poller's own schedule waits after `failures` in a row (an outage's
         // answers may ask for a `Retry-After`).
-        let failure = PollSchedule.Outcome.failed(retryAfter: plan.outages.isEmpty ? nil : plan.outageRetryAfter ?? plan.drawnRetryAfter)
+        let retryAfters = [plan.outages.isEmpty ? nil : plan.outageRetryAfter ?? plan.drawnRetryAfter, plan.playByPlayRetryAfter]
+        let failure = PollSchedule.Outcome.failed(retryAfter: retryAfters.compactMap { $0 }.max())
         func longestWait(afterFailures failures: Int) -> TimeInterval {
             var failing = schedule
             for _ in 1..<max(1, failures) { _ = failing.next(after: failure, now: .distantPast, random: 0) }

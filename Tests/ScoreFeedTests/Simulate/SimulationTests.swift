@@ -1653,6 +1653,34 @@ extension SimulationTests {
         #expect(long.end.state.homeScore == game.final.home && long.end.state.awayScore == game.final.away)
     }
 
+    /// A polled game whose play-by-play fails alone across its end, asking for two minutes
+    /// between tries, while its final boxscore fails every other request
+    /// (``SimulatedDay/Game/flakyBoxscore``): a 304 between each two failures ends their run, so
+    /// the boxscore keeps deciding and the play-by-play's third failure since the final ends the
+    /// game on it, minutes before the outage is over. A 304 that did not end the boxscore's
+    /// failures (a break of ``LivePoller``'s boxscore news, missed by the default run until
+    /// session 66) let three scattered failures stop the boxscore deciding: the end waited for the
+    /// play-by-play to come back (``SimulationInvariants/checkEndByThePlayByPlaysTries(_:_:)``).
+    @Test(arguments: LiveDayScenarioTests.withAndroidToken + [LiveDayScenarioTests.Lane(.broadcastPerGame, .android)])
+    func aFlakyFinalBoxscoreStillEndsTheGameAtThePlayByPlaysThirdFailure(_ lane: LiveDayScenarioTests.Lane) async throws {
+        let game = SimulatedGamePool(generated: 300).game(11)
+        let interval: TimeInterval = 30, retryAfter: TimeInterval = 120
+        var plan = SimulatedDay.Game(game)
+        let last = try #require(plan.lastAction), final = try #require(plan.finalAt)
+        let outage = last.addingTimeInterval(-45)..<final.addingTimeInterval(3 * retryAfter + 4 * interval)
+        plan.playByPlayOutages = [outage]
+        plan.playByPlayRetryAfter = retryAfter
+        plan.flakyBoxscore = final..<outage.upperBound
+        let outcome = try await Self.run(SimulatedDay(scripted: [plan], mode: lane.mode, platform: lane.platform, pollInterval: interval))
+        #expect(outcome.violations.isEmpty, "\(outcome.violations.prefix(4))")
+        #expect(outcome.answers["503", default: 0] >= 5)
+        let end = try #require(outcome.records.last { $0.platform == lane.platform && $0.event == .end })
+        // Its third failure since the final comes within three waits of it.
+        #expect(end.sentAt > final && end.sentAt <= final.addingTimeInterval(3 * retryAfter + interval + SimulationInvariants.freshnessSlack))
+        #expect(end.sentAt < outage.upperBound)
+        #expect(end.state.phase == .final && FinalScore(home: end.state.homeScore, away: end.state.awayScore) == game.final)
+    }
+
     /// A basket the play-by-play lists, then deletes (a review overturned it, as the NBA's feed
     /// does): the lock screen shows its points while it is listed, then the score without them
     /// within a poll of the deletion, and the game ends on its final. With the feed's lower score
