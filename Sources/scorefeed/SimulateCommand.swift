@@ -29,7 +29,7 @@ enum SimulateCommand {
         at most 2 pushes, a restart sends what was left at once and a final missed while down
         first, news is on a push delivered
         within a poll's interval and 10 s (of the end of any trouble around it), a game's channel
-        kept until its end, no channel left open, no more open at once than --max-channels, no push to a channel not open, a restart restores all its checkpoints hold, a drain
+        kept until its end, no channel left open, no more open at once than --max-channels, no push to a channel not open, a restart restores all its checkpoints hold (each read and written again the same bytes), a drain
         waits out the sender's and the disk's trouble until its timeout, the day finishes).
         The same seed gives the same pushes, byte for byte.
 

@@ -142,11 +142,14 @@
 # Session 65: the feed's lower score not followed (GameFold.follow taking only a higher one) was
 # caught on 24 of 240 (the generated corrections); one played poll game in eight now lists a
 # basket and then deletes it (SimulatedGame.withDeletedBasket), and it is caught on 132; listed last.
-# Session 66: a boxscore's 304 not ending its failures is caught (RESULT): on half the games whose
+# Session 66: a boxscore's 304 not ending its failures is caught (38 of 240): on half the games whose
 # play-by-play fails alone across their end, its 503s ask for four to six polls between tries and
 # the final boxscore fails every other request (SimulatedDay.Game.flakyBoxscore); the checker
 # holds the end to the play-by-play's third failure since the final
-# (SimulationInvariants.checkEndByThePlayByPlaysTries); listed last.
+# (SimulationInvariants.checkEndByThePlayByPlaysTries); listed last. The newest copy's time
+# forgotten at a restart is caught (222 of 240): at each restart every game's saved state (its
+# snapshot, or its journal's base), read as the restore reads it and written again, must give
+# the same bytes (Simulation.checkpointsLost(in:)); listed last.
 # usage: Tests/Figures/simulator_breaks.sh [simulate options, e.g. --days 10]
 #        ONLY=<extended regex> runs the breaks whose names match it (e.g. ONLY="backlog|restart").
 set -uo pipefail
@@ -314,6 +317,8 @@ breaks=(
   "the feed's lower score not followed|Sources/ScoreFeed/Fold/GameFold.swift|        let before = board.state\n        guard board.follow(score) else { return nil }|        let before = board.state\n        guard score.home >= before.homeScore, score.away >= before.awayScore else { return nil }\n        guard board.follow(score) else { return nil }"
   # session 66: caught since half the games whose play-by-play fails across their end have a flaky final boxscore
   "a boxscore's 304 not ending its failures|Sources/ScoreFeed/Poll/LivePoller+Boxscore.swift|        func unchanged() {\n            lock.withLock { failures = 0 }|        func unchanged() {\n            lock.withLock { _ = failures }"
+  # session 66: caught since each game's saved state, read at a restart and written again, must give the same bytes
+  "the newest copy's time forgotten at a restart|Sources/ScoreFeed/Engine/GameSession+Codable.swift|        newestCopy = try c.decodeIfPresent(Date.self, forKey: .newestCopy)|        _ = try c.decodeIfPresent(Date.self, forKey: .newestCopy)"
 )
 status=0
 for entry in "${breaks[@]}"; do

@@ -449,6 +449,10 @@ public enum Simulation {
         let service: GameService
         do {
             try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+            // What the restore is about to read loses nothing of what each checkpoint holds.
+            let saved = Self.checkpointsLost(in: state)
+            for _ in 0..<(saved.checked - saved.lost.count) { restoredCheck(nil) }
+            for lost in saved.lost { restoredCheck(lost) }
             // The directory's identity (its channels' owner) from the seed, not at random.
             let identity = state.appendingPathComponent(CheckpointStore.identityFileName)
             if !FileManager.default.fileExists(atPath: identity.path) {
