@@ -213,7 +213,9 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
     /// The `apns-request-id` of the create in progress: ``RequestID/uuid(activity:seq:)`` of
     /// `"channel-create:<owner>:<game>"` and the number of creates (`"channel-create:<game>"`
     /// without an owner). The same create sent again (after a restart on the same state directory)
-    /// has the same id; another state directory's, or another game's, never does.
+    /// has the same id; another state directory's, or another game's, never does, nor the
+    /// game's after its checkpoint was lost (``GameService`` makes its owner the directory's
+    /// identity and where the numbering goes on, `<identity>/after-<seq>`).
     func createRequestID(game: String) -> String {
         let name = owner.map { "channel-create:\($0):\(game)" } ?? "channel-create:\(game)"
         return RequestID.uuid(activity: name, seq: creates)

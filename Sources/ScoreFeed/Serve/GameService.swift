@@ -217,7 +217,12 @@ public actor GameService {
             if lost != nil, lane.renderer.platform == .ios { policy.assumeBudgetSpent(at: nil) }
             session.addLane(policy: policy, renderer: lane.renderer)
         }
-        if options.perGameChannels { session.claimChannel(for: identity) }
+        // A game started afresh on a lost checkpoint counts its creates from zero again: its
+        // creates are another owner's, or a sender that deduplicates by `apns-request-id` would
+        // answer its first with the channel the lost checkpoint's first create made, deleted
+        // since. (Named by where the numbering goes on: the same for a create sent again after
+        // a restart of this run, another after a later loss once a push has gone.)
+        if options.perGameChannels { session.claimChannel(for: lost.map { "\(identity)/after-\($0.seq)" } ?? identity) }
         if let lost { session.continueNumbering(after: lost.seq, lastTimestamp: lost.lastTimestamp) }
         return MatchEngine(
             session: session, clock: clock, sink: sink, checkpoints: store, wallClock: wallClock, metrics: options.metrics)

@@ -263,6 +263,10 @@ public struct SimulatedDay: Sendable {
         /// APNs refuses for good (403) every channel delete asked in these windows: the channel
         /// stays open. Scripted only (a drawn day has none).
         public var deleteRefusals: [Range<Date>] = []
+        /// Its channel service answers a create whose `apns-request-id` it answered before with
+        /// the channel it made then (``ChannelServiceStandIn/deduplicatesCreates``), as a webhook
+        /// with an idempotency key does: drawn on half the days.
+        public var deduplicatesCreates = false
         /// Each fails alone (a dropped connection) the first game's first channel create made at
         /// or after it by an instance whose channel requests failed before and were answered
         /// since, more than ``SimulationInvariants/channelRetryTail`` after the last failure: a
@@ -595,6 +599,10 @@ public struct SimulatedDay: Sendable {
             // Drawn all the same (the day's other draws stay as iOS's), and none on Android.
             if platform == .android { (sink.channelOutages, sink.channelRefusals) = ([], 0) }
         }
+        // On half the days the channel service deduplicates creates by their request id. Drawn
+        // apart, so the other draws stay as they were.
+        var idempotent = SeededRandom(seed: daySeed ^ 0x1DE4_907E)
+        sink.deduplicatesCreates = idempotent.chance(0.5)
         // On one day in five the sender fails every push of one played game for up to twenty
         // minutes before its end, and takes the others': that game waits alone. Drawn apart, so
         // the other days are drawn as before.
@@ -743,6 +751,7 @@ public struct SimulatedDay: Sendable {
         count("channel outage", sink.channelOutages.count)
         count("channel blip", sink.channelBlips.count)
         if sink.channelRefusals > 0 { count("channel refusals") }
+        if sink.deduplicatesCreates && hasChannels { count("idempotent channel creates") }
         if maxChannels != nil { count("channel cap") }
         if startsActivities { count("push-to-start") }
         return counts

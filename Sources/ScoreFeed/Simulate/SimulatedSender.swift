@@ -94,6 +94,7 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
 
     public init(faults: SimulatedDay.SinkFaults, seed: UInt64, clock: SimulatedClock) {
         self.faults = faults
+        channels.deduplicatesCreates = faults.deduplicatesCreates
         blipsLeft = faults.channelBlips.sorted()
         pushBlipsLeft = faults.pushBlips.sorted { $0.at < $1.at }
         random = SeededRandom(seed: seed ^ 0x5E4D)

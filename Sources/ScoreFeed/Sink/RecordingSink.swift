@@ -2,7 +2,7 @@ import Foundation
 
 /// Keeps every record in memory, for tests and for tools that look at a whole replay.
 ///
-/// It can also play APNs' channel-management service (``init(answeringChannels:)``): creates get
+/// It can also play APNs' channel-management service (``init(answeringChannels:deduplicatingCreates:)``): creates get
 /// `channel-1`, `channel-2`, … (base64), deletes of a known channel succeed and of an unknown one
 /// answer 404 `ChannelNotRegistered`, and a list names the open channels.
 public actor RecordingSink: PushSink {
@@ -17,8 +17,11 @@ public actor RecordingSink: PushSink {
     private var channels = ChannelServiceStandIn()
 
     /// `answeringChannels`: answer channel requests as APNs would; otherwise return nil.
-    public init(answeringChannels: Bool = false) {
+    /// `deduplicatingCreates`: creates are answered as a sender that deduplicates them by their
+    /// `apns-request-id` answers (``ChannelServiceStandIn/deduplicatesCreates``).
+    public init(answeringChannels: Bool = false, deduplicatingCreates: Bool = false) {
         answers = answeringChannels
+        channels.deduplicatesCreates = deduplicatingCreates
     }
 
     public func send(_ record: PushRecord) async throws {

@@ -611,6 +611,43 @@ struct BroadcastChannelTests {
         #expect(await apns.openChannels.isEmpty, "deleted after the game's end")
     }
 
+    /// A game whose checkpoint is lost after its channel was deleted starts afresh when its lines
+    /// come again (a day replayed): it sends its end again, on a channel it creates anew. That
+    /// create goes under a request id of its own: counted from zero again, its creates would
+    /// repeat the lost checkpoint's first one, and a sender that deduplicates by
+    /// `apns-request-id` (``ChannelServiceStandIn/deduplicatesCreates``) would answer it with the
+    /// deleted channel (found by the simulator, session 66: "end seq 170 went to channel
+    /// Y2hhbm5lbC0xMA==, which APNs did not have open").
+    @Test func aGameStartedAfreshOnALostCheckpointCreatesUnderARequestIDOfItsOwn() async throws {
+        let state = RealFeedServeTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let apns = RecordingSink(answeringChannels: true, deduplicatingCreates: true)
+        let lines = Self.lines(seeds: [3])
+        let first = try Self.service(apns, channels: .init(manage: true, deleteUnknown: true), state: state)
+        await RealFeedServeTests.feed(lines, to: first)
+        await first.shutDown()
+        let channel = try #require(await apns.records.last?.request.headers["apns-channel-id"])
+        #expect(await apns.openChannels.isEmpty, "deleted after the end")
+        // The game's checkpoint is lost: its bytes cut in half, its journal gone.
+        let files = try FileManager.default.contentsOfDirectory(atPath: state.path)
+        let snapshot = state.appendingPathComponent(try #require(files.first { $0.hasPrefix("game-") && $0.hasSuffix(".json") }))
+        let bytes = try Data(contentsOf: snapshot)
+        try bytes.prefix(bytes.count / 2).write(to: snapshot)
+        try? FileManager.default.removeItem(at: snapshot.deletingPathExtension().appendingPathExtension("journal"))
+
+        let second = try Self.service(apns, channels: .init(manage: true, deleteUnknown: true), state: state)
+        try await second.restore()
+        await RealFeedServeTests.feed(lines, to: second)
+        await second.shutDown()
+        let creates = await apns.channelRequests.filter { $0.action == .create }
+        #expect(creates.count == 2)
+        let ids = creates.map { $0.request.headers["apns-request-id"] }
+        #expect(ids.count == 2 && ids[0] != nil && ids[0] != ids[1])
+        let again = await apns.records.filter { $0.request.headers["apns-channel-id"] != channel }
+        #expect(again.last?.event == .end, "the end sent again on the new channel")
+        #expect(await apns.openChannels.isEmpty)
+    }
+
     @Test func withoutTheFlagUnknownChannelsAreOnlyReported() async throws {
         let apns = RecordingSink(answeringChannels: true)
         _ = try await apns.manage(.create(game: "elsewhere", bundleId: Self.bundle, storage: 0, requestID: "X"))
