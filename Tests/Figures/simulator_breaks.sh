@@ -152,14 +152,15 @@
 # the same bytes (Simulation.checkpointsLost(in:)); listed last.
 # A helper's eighth round (ten breaks on 1f3d76f, release builds, the default run each): two caught
 # (the priority 10s beyond the budget forgotten at a restart, 155 of 240; the backoff's jitter
-# added instead of taken off, 64), listed last. Eight missed, five of them with records byte for
+# added instead of taken off, 64), listed last. Eight missed (one caught since), five of them with records byte for
 # byte the same: a copy as new as the newest refused as stale (NewestCopy's number rule `<=`: the
 # simulated CDN stamps every copy with the request's time, so the number rule never decides); a
 # delivery begun before an outage ending it (DeliveryQueue `attempt.round <= round`); a channel
-# created again under its first create's request id (the stand-in does not deduplicate creates:
-# experiments/idempotent-channel-creates.patch makes it, and then the product itself breaks 2 of
-# 60 day-runs at --days 10: a damaged checkpoint's fresh game creates with a request id its lost
-# checkpoint used); a restored interval wait forgotten (no day sets Coalescer's minInterval, nor
+# created again under its first create's request id (the stand-in did not deduplicate creates:
+# experiments/idempotent-channel-creates.patch made it, and then the product itself broke 2 of 60
+# day-runs at --days 10: a damaged checkpoint's fresh game created with a request id its lost
+# checkpoint used; mended in 7003020, and caught since half the days' service deduplicates,
+# listed last); a restored interval wait forgotten (no day sets Coalescer's minInterval, nor
 # can serve); a lingering channel left out of the salvage (the simulator always deletes unknown
 # channels); a journal base numbering only the first lane (lane 0 is iOS, which numbers ahead);
 # an edit's old points taken back from the edit's new team (no generated game moves a basket to
@@ -337,6 +338,8 @@ breaks=(
   # session 66 (a helper's eighth round of ten, on 1f3d76f: the two it caught; the eight missed are named above)
   "the priority 10s beyond the budget forgotten at a restart|Sources/ScoreFeed/Decide/Coalescer+Codable.swift|        beyond = try c.decodeIfPresent(PushBudget.self, forKey: .beyond) ?? beyond|        _ = try c.decodeIfPresent(PushBudget.self, forKey: .beyond)"
   "the backoff's jitter added instead of taken off|Sources/ScoreFeed/Sink/Backoff.swift|        return ceiling * (1 - jitter * min(1, max(0, random)))|        return ceiling * (1 + jitter * min(1, max(0, random)))"
+  # session 66: caught since half the days' channel service deduplicates creates by their request id (4 of 240)
+  "a channel created again under its first create's request id|Sources/ScoreFeed/Channel/BroadcastChannel.swift|        return RequestID.uuid(activity: name, seq: creates)|        return RequestID.uuid(activity: name, seq: 1)"
 )
 status=0
 for entry in "${breaks[@]}"; do
