@@ -89,20 +89,19 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         }
         if plan.outages.contains(where: { $0.contains(now) }) || (isBox && plan.boxscoreOutages.contains(where: { $0.contains(now) })) {
             let retry: TimeInterval? = plan.outageRetryAfter ?? (draw { $0.chance(0.5) } ? plan.drawnRetryAfter : nil)
-            if let retry { lock.withLock { asked[address] = now.addingTimeInterval(min(retry, PollSchedule.longestRetryAfter)) } }
-            return count("503", .failed(ScoreFeedError(.io, "HTTP 503 Service Unavailable", at: place), retryAfter: retry))
+            return unavailable(address, retryAfter: retry, now: now, at: place)
         }
         if !isBox, plan.playByPlayOutages.contains(where: { $0.contains(now) }) {
             note(plan, .playByPlayFailed, at: now)
-            let retry = plan.playByPlayRetryAfter
-            if let retry { lock.withLock { asked[address] = now.addingTimeInterval(min(retry, PollSchedule.longestRetryAfter)) } }
-            return count("503", .failed(ScoreFeedError(.io, "HTTP 503 Service Unavailable", at: place), retryAfter: retry))
+            return unavailable(address, retryAfter: plan.playByPlayRetryAfter, now: now, at: place)
         }
         // A flaky edge: every other request of the boxscore fails (counted per address, across
         // instances: one request at a time).
-        if isBox, let flaky = plan.flakyBoxscore, flaky.contains(now),
-           lock.withLock({ () -> Bool in flakyRequests[address, default: 0] += 1; return flakyRequests[address]! % 2 == 0 }) {
-            return count("503", .failed(ScoreFeedError(.io, "HTTP 503 Service Unavailable", at: place), retryAfter: nil))
+        if isBox, let flaky = plan.flakyBoxscore, flaky.contains(now), lock.withLock({ () -> Bool in
+            flakyRequests[address, default: 0] += 1
+            return flakyRequests[address, default: 0] % 2 == 0
+        }) {
+            return unavailable(address, retryAfter: nil, now: now, at: place)
         }
         if plan.timeouts.contains(where: { $0.contains(now) }) {
             try? await clock.sleep(until: now.addingTimeInterval(requestTimeout))
@@ -164,6 +163,13 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         default:
             return isBox ? whole : plan.game.boxscore(status: 2, text: "Q2", score: plan.game.final, tipOff: plan.tipOff, written: now)
         }
+    }
+
+    /// A 503, with the `Retry-After` it says (if any), which the instance running now is held to
+    /// (``asked``, up to ``PollSchedule/longestRetryAfter``).
+    private func unavailable(_ address: String, retryAfter: TimeInterval?, now: Date, at place: ScoreFeedError.Location) -> LiveFetcher.Answer {
+        if let retryAfter { lock.withLock { asked[address] = now.addingTimeInterval(min(retryAfter, PollSchedule.longestRetryAfter)) } }
+        return count("503", .failed(ScoreFeedError(.io, "HTTP 503 Service Unavailable", at: place), retryAfter: retryAfter))
     }
 
     /// Notes a request of a game whose play-by-play fails alone across its end (``endRequests``).

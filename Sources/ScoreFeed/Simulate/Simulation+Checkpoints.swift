@@ -11,22 +11,14 @@ extension Simulation {
     static func checkpointsLost(in directory: URL) -> (checked: Int, lost: [String]) {
         var checked = 0
         var lost: [String] = []
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
-        for file in files where file.hasPrefix("game-") && (file.hasSuffix(".json") || file.hasSuffix(".journal")) {
-            let url = directory.appendingPathComponent(file)
-            let saved: Data?
-            if file.hasSuffix(".json") {
-                saved = try? Data(contentsOf: url)
-            } else {
-                // A journal whose game has no snapshot yet holds the game's base on its first line.
-                let snapshot = url.deletingPathExtension().appendingPathExtension("json")
-                guard !FileManager.default.fileExists(atPath: snapshot.path) else { continue }
-                saved = Journal.reading(of: try? Data(contentsOf: url))?.base
-            }
-            guard let saved, let session = try? GameSession.decode(saved, file: url.path), let again = try? session.encoded() else { continue }
+        // The games' files as the restore finds them.
+        for entry in (try? CheckpointStore(directory: directory).readAll()) ?? [] {
+            guard let saved = entry.data ?? Journal.reading(of: entry.journal)?.base,
+                  let session = try? GameSession.decode(saved, file: entry.holder.path), let again = try? session.encoded()
+            else { continue }
             checked += 1
             guard again != saved else { continue }
-            lost.append("\(file): read at a restart and written again, it differs in \(differingKeys(saved, again))")
+            lost.append("\(entry.holder.lastPathComponent): read at a restart and written again, it differs in \(differingKeys(saved, again))")
         }
         return (checked, lost)
     }
@@ -40,7 +32,7 @@ extension Simulation {
                 for key in Set(x.keys).union(y.keys).sorted() { walk(x[key], y[key], path.isEmpty ? key : path + "." + key) }
             } else if let x = x as? [Any], let y = y as? [Any], x.count == y.count {
                 for index in x.indices { walk(x[index], y[index], "\(path)[\(index)]") }
-            } else if !((x as? NSObject).map { y as? NSObject == $0 } ?? (y == nil)) {
+            } else if !((x as? NSObject)?.isEqual(y) ?? (y == nil)) {
                 paths.append(path.isEmpty ? "the whole text" : path)
             }
         }

@@ -25,7 +25,7 @@ extension SimulationInvariants {
         let troubles = Self.feedTroubles(plan, interval: interval, requestTimeout: day.requestTimeout) + senderTroubles(for: plan.game.id)
             + diskTroubles
         guard !troubles.contains(where: { $0.overlaps(window) }),
-              !day.restarts.contains(where: { $0.at < most && $0.at.addingTimeInterval($0.downFor + 4 * interval) > window.lowerBound })
+              !instanceStopsOrStarts(near: window)
         else { return }
         let end = pushes.filter { $0.event == .end }.map { firstDelivery[$0.key] ?? $0.sentAt }.min()
         let start = day.start
@@ -54,7 +54,7 @@ extension SimulationInvariants {
         let earliest = failures.count >= tries ? failures[tries - 1] : outage.upperBound
         let window = outage.lowerBound.addingTimeInterval(-day.pollInterval)..<earliest.addingTimeInterval(day.pollInterval)
         guard !(plan.outages + plan.timeouts + plan.hostile).contains(where: { $0.overlaps(window) }),
-              !day.restarts.contains(where: { $0.at < window.upperBound && $0.at.addingTimeInterval($0.downFor + 4 * day.pollInterval) > window.lowerBound })
+              !instanceStopsOrStarts(near: window)
         else { return }
         let start = day.start
         func at(_ date: Date) -> String { "+\(Int(date.timeIntervalSince(start))) s" }
@@ -89,7 +89,7 @@ extension SimulationInvariants {
         let window = outage.lowerBound.addingTimeInterval(-day.pollInterval)..<most
         let troubles = plan.outages + plan.timeouts + plan.hostile + plan.boxscoreOutages + diskTroubles
         guard !troubles.contains(where: { $0.overlaps(window) }),
-              !day.restarts.contains(where: { $0.at < most && $0.at.addingTimeInterval($0.downFor + 4 * day.pollInterval) > window.lowerBound })
+              !instanceStopsOrStarts(near: window)
         else { return }
         // When the end was made (the sender's trouble may hold its delivery).
         let end = pushes.filter { $0.event == .end }.map(\.sentAt).min()
@@ -99,5 +99,11 @@ extension SimulationInvariants {
               "game \(plan.game.id) (poll): its play-by-play failed alone from \(at(outage.lowerBound)) to \(at(outage.upperBound)), "
                   + "its boxscore said final at \(at(final)) and failed every other request since; "
                   + (end.map { "the end came at \(at($0))" } ?? "no end came") + ", at most \(at(most)) (the play-by-play's third failure since)")
+    }
+
+    /// Whether an instance stops or starts near `window`: a restart from its moment to four polls
+    /// past its downtime (its poller's first answers) touching it.
+    private func instanceStopsOrStarts(near window: Range<Date>) -> Bool {
+        day.restarts.contains { $0.at < window.upperBound && $0.at.addingTimeInterval($0.downFor + 4 * day.pollInterval) > window.lowerBound }
     }
 }
