@@ -38,7 +38,8 @@ Stepped time and a stale CDN edge (issue 38):
   --step F         each game's clock moves F x span per request of its playbyplay (not with
                    real time): --step 0.01 serves a game in about a hundred requests, whatever
                    the client's pace. Every document then states the virtual time of its copy in
-                   "meta.time" (as the CDN does; "2025-02-11 01:16:27.000000"), the final copies too.
+                   "meta.time" (as the CDN does, in US Eastern wall-clock time: "2025-02-11 01:16:27.000000"),
+                   the final copies too.
   --stale EVERY:LAG, --stale EVERY:LO-HI (repeatable)
                    every EVERY-th request of a game's playbyplay and of its boxscore (counted for
                    each document) is answered from an edge holding an older copy: the document as
@@ -217,6 +218,23 @@ def to_int(value, default=0):
             return int(float(value))
         except (TypeError, ValueError):
             return default
+
+
+
+def eastern_wall_time(seconds):
+    """Unix `seconds` as liveData's meta.time says a moment: US Eastern wall-clock time without a
+    zone ("2025-02-11 01:16:27.797538" is 06:16:27 UTC), daylight saving by the rules since 2007
+    (second Sunday in March, 2 a.m. standard time, to first Sunday in November, 2 a.m. daylight time)."""
+    year = time.gmtime(seconds).tm_year
+
+    def sunday(month, n):
+        first = calendar.timegm((year, month, 1, 0, 0, 0))
+        weekday = time.gmtime(first).tm_wday  # Monday 0 ... Sunday 6
+        return first + (((6 - weekday) % 7) + 7 * (n - 1)) * 86400
+
+    daylight = sunday(3, 2) + 7 * 3600 <= seconds < sunday(11, 1) + 6 * 3600
+    wall = seconds - (4 if daylight else 5) * 3600
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(wall)) + ".%06d" % int((wall % 1) * 1e6)
 
 
 def encode(document):
@@ -650,7 +668,7 @@ class Replay:
         document = json.loads(body.decode("utf-8"))
         meta = document.get("meta") if isinstance(document.get("meta"), dict) else {}
         written = game.last_modified(state, self.virtual_start(game))
-        meta["time"] = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(written)) + ".%06d" % int((written % 1) * 1e6)
+        meta["time"] = eastern_wall_time(written)
         document["meta"] = meta
         return encode(document)
 

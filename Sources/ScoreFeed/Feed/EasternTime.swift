@@ -13,6 +13,23 @@ enum EasternTime {
         /// Days since 1970-01-01.
         var daysSinceEpoch: Int { ISOTime.daysFromCivil(year: year, month: month, day: day) }
 
+        init(year: Int, month: Int, day: Int) {
+            (self.year, self.month, self.day) = (year, month, day)
+        }
+
+        /// The day `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
+        init(daysSinceEpoch days: Int) {
+            let z = days + 719_468
+            let era = (z >= 0 ? z : z - 146_096) / 146_097
+            let doe = z - era * 146_097
+            let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+            let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+            let mp = (5 * doy + 2) / 153
+            day = doy - (153 * mp + 2) / 5 + 1
+            month = mp < 10 ? mp + 3 : mp - 9
+            year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        }
+
         /// `2019-10-22` from `2019-10-22T00:00:00` or `2019-10-22`; `20191022` from a game code
         /// such as `20191022/NOPTOR`.
         static func parse(_ text: String) -> Day? {
@@ -60,16 +77,44 @@ enum EasternTime {
     /// are not played at 2 a.m.). Rules since 2007: second Sunday in March to first Sunday in
     /// November; 1987–2006: first Sunday in April to last Sunday in October.
     static func isDaylightSaving(_ day: Day) -> Bool {
-        let start: Int, end: Int
-        if day.year >= 2007 {
-            start = nthSunday(2, year: day.year, month: 3)
-            end = nthSunday(1, year: day.year, month: 11)
-        } else {
-            start = nthSunday(1, year: day.year, month: 4)
-            end = lastSunday(year: day.year, month: 10)
-        }
+        let (start, end) = daylightSaving(year: day.year)
         let days = day.daysSinceEpoch
         return days >= start && days < end
+    }
+
+    /// The moment an Eastern wall-clock time read as if it were UTC stands for: liveData's
+    /// `meta.time` (`2025-02-11 01:16:27.797538` is 06:16:27 UTC), which a poller reads as UTC to
+    /// compare a document's copies, and turns into a moment only to tell a copy's age. Daylight
+    /// saving from 2 a.m. on its first day to 2 a.m. on its last; the hour the clocks go back
+    /// repeats, and is read as daylight time.
+    static func instant(wall: Date) -> Date {
+        let seconds = wall.timeIntervalSince1970
+        let (start, end) = daylightSaving(year: year(ofDay: Int((seconds / 86_400).rounded(.down))))
+        let daylight = seconds >= Double(start * 86_400 + 7_200) && seconds < Double(end * 86_400 + 7_200)
+        return wall.addingTimeInterval(Double(daylight ? 4 : 5) * 3600)
+    }
+
+    /// The Eastern wall-clock time of `instant`, as a `Date` that reads it as UTC: what liveData's
+    /// `meta.time` writes (``instant(wall:)`` reads it back, but in the hour the clocks go back).
+    static func wall(of instant: Date) -> Date {
+        let seconds = instant.timeIntervalSince1970
+        let (start, end) = daylightSaving(year: year(ofDay: Int((seconds / 86_400).rounded(.down))))
+        // 2 a.m. standard time on the first day, 2 a.m. daylight time on the last, in UTC.
+        let daylight = seconds >= Double(start * 86_400 + 7 * 3600) && seconds < Double(end * 86_400 + 6 * 3600)
+        return instant.addingTimeInterval(-Double(daylight ? 4 : 5) * 3600)
+    }
+
+    /// The first and the last day of daylight saving in `year` (days since 1970-01-01; the
+    /// clocks change at 2 a.m. on each).
+    private static func daylightSaving(year: Int) -> (start: Int, end: Int) {
+        year >= 2007
+            ? (nthSunday(2, year: year, month: 3), nthSunday(1, year: year, month: 11))
+            : (nthSunday(1, year: year, month: 4), lastSunday(year: year, month: 10))
+    }
+
+    /// The year of a day given as days since 1970-01-01.
+    private static func year(ofDay days: Int) -> Int {
+        Day(daysSinceEpoch: days).year
     }
 
     /// 0 = Sunday … 6 = Saturday, of a day given as days since 1970-01-01 (a Thursday).

@@ -93,16 +93,7 @@ extension PlayByPlayV3Format {
             guard utc.isFinite, abs(utc) < 1e11, let days = LenientNumber.int(((utc - 5 * 3600) / 86_400).rounded(.down)) else {
                 return nil
             }
-            // Howard Hinnant's civil_from_days.
-            let z = days + 719_468
-            let era = (z >= 0 ? z : z - 146_096) / 146_097
-            let doe = z - era * 146_097
-            let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-            let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-            let mp = (5 * doy + 2) / 153
-            let day = doy - (153 * mp + 2) / 5 + 1
-            let month = mp < 10 ? mp + 3 : mp - 9
-            return EasternTime.Day(year: yoe + era * 400 + (month <= 2 ? 1 : 0), month: month, day: day)
+            return EasternTime.Day(daysSinceEpoch: days)
         }
 
         private func side(of action: NBAAction) -> TeamSide? {

@@ -361,7 +361,9 @@ public struct LivePoller: Sendable {
 
     /// How long a copy of a game new to this instance waits for the next one before it is shown.
     /// A copy written more than a poll's interval ago may be a stale edge's (with nothing known of
-    /// the game, nothing tells it from a game at a break), and an instance that took over from a
+    /// the game, nothing tells it from a game at a break; `meta.time` is Eastern wall-clock time,
+    /// ``EasternTime/instant(wall:)``: read as UTC, every copy was hours old and every game's first
+    /// score waited for four answers), and an instance that took over from a
     /// lost one would show a score older than the lost one had shown. So the first copies of a
     /// game whose events the instance does not hold (`before`) wait for the next answer (at most
     /// `nextAnswer` away: ``PollSchedule/longestWait(after:)``, a poll's interval or longer as a
@@ -386,7 +388,7 @@ public struct LivePoller: Sendable {
         _ snapshot: LiveSnapshot, after before: GameService.Standing, waited: inout Int, spends: Bool = true, nextAnswer: TimeInterval
     ) -> TimeInterval {
         guard waited < Self.oldCopiesWaited, before.progress == 0 || waited > 0, snapshot.end == nil,
-              snapshot.endListed || snapshot.behindBoxscore || snapshot.stamp.written.map({ clock.now.timeIntervalSince($0) > schedule.interval }) == true
+              snapshot.endListed || snapshot.behindBoxscore || snapshot.stamp.written.map({ clock.now.timeIntervalSince(EasternTime.instant(wall: $0)) > schedule.interval }) == true
         else {
             waited = Self.oldCopiesWaited
             return 0

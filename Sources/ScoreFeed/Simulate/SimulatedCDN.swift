@@ -111,25 +111,26 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
             return count("garbage", .body(garbage(plan, now: now, isBox: isBox, validators: &validators)))
         }
         var elapsed = plan.elapsed(at: now)
-        var written = now
+        // When the copy was made: now, or when the stale edge cached it.
+        var made = now
         var label = "200"
         if let window = plan.staleWindows.first(where: { $0.during.contains(now) })
             ?? (isBox ? plan.staleBoxscoreWindows : plan.stalePlayByPlayWindows).first(where: { $0.during.contains(now) }) {
             elapsed = plan.elapsed(at: now.addingTimeInterval(-window.lag))
-            written = now.addingTimeInterval(-window.lag)
+            made = now.addingTimeInterval(-window.lag)
             label = "stale"
         } else if plan.staleShare > 0, draw({ $0.chance(plan.staleShare) }) {
             // A stale edge: the copy it cached some seconds to minutes ago.
             let lag = draw { $0.double(in: 5...300) }
             elapsed = plan.elapsed(at: now.addingTimeInterval(-lag))
-            written = now.addingTimeInterval(-lag)
+            made = now.addingTimeInterval(-lag)
             label = "stale"
         }
         let visible = elapsed < 0 ? 0 : plan.game.visible(at: elapsed)
         // A basket listed, then deleted: both documents state its points while it is listed.
         let lists = plan.game.listsDeletedBasket(at: elapsed, visible: visible)
         if isBox {
-            let final = plan.finalAt.map { written >= $0 } ?? false
+            let final = plan.finalAt.map { made >= $0 } ?? false
             let (status, text): (Int, String) =
                 plan.fate == .postponed ? (1, "PPD") : final ? (3, "Final") : visible == 0 ? (1, "7:00 pm ET") : (2, "Q\(plan.game.period(after: visible))")
             let tag = "\(status)-\(visible)\(lists ? "+" : "")"
@@ -137,7 +138,8 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
             if validators.etag == tag { return count("304", .notModified) }
             validators.etag = tag
             let score = final ? plan.game.final : plan.game.score(after: visible, listing: lists)
-            return count(label, .body(plan.game.boxscore(status: status, text: text, score: score, tipOff: plan.tipOff, written: written)))
+            let stamp = plan.fate == .postponed ? plan.written(at: made, visible: 0) : plan.written(at: made, visible: visible, final: final)
+            return count(label, .body(plan.game.boxscore(status: status, text: text, score: score, tipOff: plan.tipOff, written: stamp)))
         }
         if plan.fate == .postponed || visible == 0 {
             return count("404", .failed(ScoreFeedError(.io, "HTTP 404 Not Found", at: place), retryAfter: nil))
@@ -145,7 +147,7 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         let tag = "\(visible)\(lists ? "+" : "")"
         if validators.etag == tag { return count("304", .notModified) }
         validators.etag = tag
-        return count(label, .body(plan.game.playByPlay(actions: visible, written: written, listing: lists)))
+        return count(label, .body(plan.game.playByPlay(actions: visible, written: plan.written(at: made, visible: visible), listing: lists)))
     }
 
     /// A hostile answer: a document cut short, an error page, random bytes, or the other

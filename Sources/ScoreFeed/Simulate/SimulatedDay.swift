@@ -157,6 +157,12 @@ public struct SimulatedDay: Sendable {
         public var drawnRetryAfter: TimeInterval = 30
         /// poll: the share of answers that come from a stale edge (an older copy).
         public var staleShare: Double
+        /// poll: the CDN stamps a copy (`meta.time`) when its document last changed, as an origin
+        /// that writes a file on each change does, not when it was asked for: two copies of one
+        /// content say the same time, so after a restart the first copy's stamp and highest action
+        /// number are those its checkpoint holds, and in a lull a fresh copy says it is minutes
+        /// old. False: each answer is stamped as it is made (an origin that writes on request).
+        public var stampsWhenWritten = false
         /// poll: in these windows every answer comes from a stale edge, the copy of `lag` seconds
         /// before (a test's script; on a drawn day, a storm's new instances' first polls).
         public var staleWindows: [(during: Range<Date>, lag: TimeInterval)] = []
@@ -184,6 +190,19 @@ public struct SimulatedDay: Sendable {
                 let hold = share * game.span
                 return t < hold ? t : t < hold + pause ? hold : t - pause
             }
+        }
+
+        /// When a copy made at `date` says it was written (its `meta.time`), with the first
+        /// `visible` actions: `date` itself, or, where the CDN stamps a copy when its document last
+        /// changed (``stampsWhenWritten``), when it came to list what it lists (the newest of them
+        /// appeared, or the deleted basket went) or, for a boxscore, went final (`final`). A
+        /// document that lists nothing yet was written hours before tip-off (or as it is asked
+        /// for, before that).
+        func written(at date: Date, visible: Int, final: Bool = false) -> Date {
+            guard stampsWhenWritten else { return date }
+            let changed = game.changed(at: elapsed(at: date), visible: visible).flatMap { self.date(at: $0) }
+            let ended = final ? finalAt : nil
+            return [changed, ended].compactMap { $0 }.max() ?? min(date, tipOff.addingTimeInterval(-4 * 3600))
         }
 
         /// When the feed shows what it has `elapsed` seconds into the game's timeline, or nil
@@ -455,6 +474,12 @@ public struct SimulatedDay: Sendable {
             if let game = self.games[index].game.withDeletedBasket(after: after, shownFor: shownFor, home: home) {
                 self.games[index].game = game
             }
+        }
+        // The CDN of half the poll games stamps a copy when its document last changed
+        // (``Game/stampsWhenWritten``). Drawn apart, so the other draws stay as they were.
+        var stamps = SeededRandom(seed: daySeed ^ 0x57A3_9ED0)
+        for index in self.games.indices where self.games[index].path == .poll {
+            self.games[index].stampsWhenWritten = stamps.chance(0.5)
         }
         let start = (games.map(\.tipOff).min() ?? day).addingTimeInterval(-600)
         self.start = start
@@ -731,6 +756,7 @@ public struct SimulatedDay: Sendable {
             count("timeouts", plan.timeouts.count)
             count("hostile answers", plan.hostile.count)
             if plan.staleShare > 0 { count("stale edge") }
+            if plan.stampsWhenWritten { count("copies stamped when written") }
             if plan.game.deletedBasket != nil { count("deleted basket") } else if plan.game.corrects { count("feed correction") }
         }
         for restart in restarts {

@@ -294,6 +294,15 @@ public struct SimulatedGame: Sendable {
         return low
     }
 
+    /// How far into the timeline (seconds after the first action) a copy `elapsed` seconds in,
+    /// listing the first `visible` actions, came to list what it lists: when the newest of them
+    /// appeared, or the deleted basket went (``deletedBasket``); nil while it lists nothing.
+    func changed(at elapsed: Double, visible: Int) -> Double? {
+        let appeared = visible > 0 ? reach[visible - 1] : nil
+        guard let basket = deletedBasket, visible >= basket.after, basket.deleted <= elapsed else { return appeared }
+        return max(appeared ?? basket.deleted, basket.deleted)
+    }
+
     /// The running latest offset of `actions`.
     private static func reach(_ actions: [Action]) -> [Double] {
         var latest = -Double.infinity
@@ -369,10 +378,11 @@ public struct SimulatedGame: Sendable {
         FinalScore(home: score.home + points.home, away: score.away + points.away)
     }
 
-    /// The play-by-play with its first `count` actions, written at `written` (`meta.time`), and
+    /// The play-by-play with its first `count` actions, written at `written` (`meta.time`, in
+    /// Eastern wall-clock time as the NBA's says it: ``EasternTime/wall(of:)``), and
     /// the deleted basket among them when it `lists` it (``listsDeletedBasket(at:visible:)``).
     func playByPlay(actions count: Int, written: Date, listing lists: Bool = false) -> Data {
-        let head = Array("{\"meta\":{\"time\":\"\(Self.metaTime(written))\"},\"game\":{\"gameId\":\"\(id)\",\"actions\":[".utf8)
+        let head = Array("{\"meta\":{\"time\":\"\(Self.metaTime(EasternTime.wall(of: written)))\"},\"game\":{\"gameId\":\"\(id)\",\"actions\":[".utf8)
         let (body, ends, count) = lists ? deletedBasket.map { ($0.body, $0.ends, count + 1) } ?? (body, ends, count) : (body, ends, count)
         let length = count > 0 && !ends.isEmpty ? ends[min(count, ends.count) - 1] : 0
         var out = Data(capacity: head.count + length + 3)
@@ -397,13 +407,14 @@ public struct SimulatedGame: Sendable {
     }
 
     /// The boxscore: `status` 1 (scheduled, `text` saying PPD for a postponed game), 2 or 3 with
-    /// `score`, tip-off at `tipOff`.
+    /// `score`, tip-off at `tipOff`, written at `written` (in Eastern wall-clock time, as the
+    /// play-by-play's).
     func boxscore(status: Int, text: String, score: FinalScore, tipOff: Date, written: Date) -> Data {
         func team(_ team: Team, _ points: Int) -> String {
             "{\"teamId\":\(Int(team.id) ?? 0),\"teamTricode\":\"\(team.tricode)\",\"teamName\":\"\(team.name)\",\"teamCity\":\"\(team.city)\",\"score\":\(points)}"
         }
         return Data("""
-            {"meta":{"time":"\(Self.metaTime(written))"},"game":{"gameId":"\(id)","gameStatus":\(status),"gameStatusText":"\(text)",\
+            {"meta":{"time":"\(Self.metaTime(EasternTime.wall(of: written)))"},"game":{"gameId":"\(id)","gameStatus":\(status),"gameStatusText":"\(text)",\
             "gameTimeUTC":"\(Self.iso(tipOff))","homeTeam":\(team(attributes.home, score.home)),"awayTeam":\(team(attributes.away, score.away))}}
             """.utf8)
     }

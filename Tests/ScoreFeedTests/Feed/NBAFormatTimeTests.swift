@@ -26,6 +26,32 @@ struct NBAFormatTimeTests {
         #expect(EasternTime.unixSeconds(day: .init(year: 2024, month: 12, day: 1), minuteOfDay: 15 * 60 + 41) == 1_733_085_660)
     }
 
+    /// liveData's `meta.time` states Eastern wall-clock time: a real game's boxscore, fetched two
+    /// hours after its last action (03:27:54 UTC), says `2025-02-06 00:38:15.616266`.
+    static let wallTimes: [(utc: String, wall: String)] = [
+        ("2025-02-06T05:38:15Z", "2025-02-06T00:38:15Z"),
+        ("2025-03-09T06:59:59Z", "2025-03-09T01:59:59Z"), ("2025-03-09T07:00:00Z", "2025-03-09T03:00:00Z"),
+        ("2025-07-01T00:30:00Z", "2025-06-30T20:30:00Z"),
+        ("2025-11-02T05:59:59Z", "2025-11-02T01:59:59Z"), ("2025-11-02T07:00:00Z", "2025-11-02T02:00:00Z"),
+        ("2005-10-30T05:30:00Z", "2005-10-30T01:30:00Z"), ("2005-10-30T07:00:00Z", "2005-10-30T02:00:00Z"),
+    ]
+
+    @Test(arguments: wallTimes)
+    func metaTimeIsEasternWallClockTime(utc: String, wall: String) throws {
+        let instant = Date(timeIntervalSince1970: try #require(ISOTime.seconds(utc)))
+        let read = Date(timeIntervalSince1970: try #require(ISOTime.seconds(wall)))
+        #expect(EasternTime.wall(of: instant) == read)
+        #expect(EasternTime.instant(wall: read) == instant)
+    }
+
+    @Test func theHourTheClocksGoBackIsReadAsDaylightTime() throws {
+        // 1:30 a.m. comes twice on 2025-11-02: 05:30 UTC (EDT), then 06:30 UTC (EST).
+        let wall = Date(timeIntervalSince1970: try #require(ISOTime.seconds("2025-11-02T01:30:00Z")))
+        #expect(EasternTime.wall(of: Date(timeIntervalSince1970: try #require(ISOTime.seconds("2025-11-02T05:30:00Z")))) == wall)
+        #expect(EasternTime.wall(of: Date(timeIntervalSince1970: try #require(ISOTime.seconds("2025-11-02T06:30:00Z")))) == wall)
+        #expect(EasternTime.instant(wall: wall).timeIntervalSince1970 == ISOTime.seconds("2025-11-02T05:30:00Z"))
+    }
+
     @Test func datesAreReadFromGameCodesAndTimestamps() {
         #expect(EasternTime.Day.parse("20191022/NOPTOR") == .init(year: 2019, month: 10, day: 22))
         #expect(EasternTime.Day.parse("2016-11-30T00:00:00") == .init(year: 2016, month: 11, day: 30))

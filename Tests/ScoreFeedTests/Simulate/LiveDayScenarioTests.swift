@@ -160,6 +160,25 @@ struct LiveDayScenarioTests {
         }
     }
 
+    /// As above in May, in daylight-saving time, where `meta.time` (Eastern wall-clock time) is
+    /// four hours behind UTC, not five. Read as UTC, every copy was hours old, and a game's first
+    /// action waited through four answers for a fresh copy: two minutes at a 30 s interval (the
+    /// simulated CDN stamped its copies in UTC then, and no check saw it).
+    @Test(arguments: withAndroidTopic)
+    func aGameInDaylightTimeShowsItsFirstActionWithinAPoll(_ mode: Lane) async throws {
+        let may = Self.evening.addingTimeInterval(130 * 86_400)
+        let games = Self.games(.poll).map { plan in
+            SimulatedDay.Game(plan.game, path: .poll, tipOff: plan.tipOff.addingTimeInterval(may.timeIntervalSince(Self.evening)))
+        }
+        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, pollInterval: 30))
+        Self.checkInvariants(outcome)
+        for plan in games {
+            let first = try #require(outcome.records.first { $0.game == plan.game.id && ($0.event != .start || mode.platform == .android) })
+            let late = first.sentAt.timeIntervalSince(plan.firstAction)
+            #expect(late >= 0 && late <= 30, "\(plan.game.id): its first push came \(Int(late)) s after its first action")
+        }
+    }
+
     /// The real games on `serve`, each joined at its middle, its backlog handed in four parts a
     /// millisecond apart.
     static func joinedInParts() -> [SimulatedDay.Game] {

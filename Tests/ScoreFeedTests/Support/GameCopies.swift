@@ -116,14 +116,9 @@ struct GameCopies: @unchecked Sendable {
         return document.filled([actions, Data("\"\(Self.metaTime(written))\"".utf8)])
     }
 
-    /// `2025-02-11 01:16:27.797538`.
+    /// `written` (Unix seconds) as the CDN states it: Eastern wall-clock time without a zone,
+    /// `2025-02-11 01:16:27.797538` for 06:16:27.797538 UTC.
     static func metaTime(_ seconds: Double) -> String {
-        let whole = Int(seconds.rounded(.down))
-        var time = tm()
-        var t = time_t(whole)
-        gmtime_r(&t, &time)
-        return String(
-            format: "%04d-%02d-%02d %02d:%02d:%02d.%06d", Int(time.tm_year) + 1900, Int(time.tm_mon) + 1, Int(time.tm_mday),
-            Int(time.tm_hour), Int(time.tm_min), Int(time.tm_sec), Int(((seconds - Double(whole)) * 1e6).rounded(.down)))
+        SimulatedGame.metaTime(EasternTime.wall(of: Date(timeIntervalSince1970: seconds)))
     }
 }
