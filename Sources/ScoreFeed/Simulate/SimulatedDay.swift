@@ -475,6 +475,22 @@ public struct SimulatedDay: Sendable {
                 self.games[index].game = game
             }
         }
+        // One played serve game in eight (a generated one whose lines do not state the feed's
+        // score) has a made basket of its first three periods sent again 10 s to 3 minutes later,
+        // edited as a scorer's review does: credited to the other team, or its points changed
+        // between 2 and 3 (``SimulatedGame/withEditedBasket(at:after:toOtherTeam:)``). The fold
+        // moves the points, and the lock screen follows the score down and up. Drawn apart, so
+        // the other draws stay as they were.
+        var reviewed = SeededRandom(seed: daySeed ^ 0xED17_BA5E)
+        for index in self.games.indices where self.games[index].path == .serve {
+            guard case .plays = self.games[index].fate, reviewed.chance(0.125) else { continue }
+            let game = self.games[index].game
+            let baskets = game.madeBaskets(before: 4)
+            guard !baskets.isEmpty else { continue }
+            let basket = baskets[reviewed.below(baskets.count)]
+            let delay = reviewed.double(in: 10...180), otherTeam = reviewed.chance(0.5)
+            if let edited = game.withEditedBasket(at: basket, after: delay, toOtherTeam: otherTeam) { self.games[index].game = edited }
+        }
         // The CDN of half the poll games stamps a copy when its document last changed
         // (``Game/stampsWhenWritten``). Drawn apart, so the other draws stay as they were.
         var stamps = SeededRandom(seed: daySeed ^ 0x57A3_9ED0)
@@ -757,6 +773,7 @@ public struct SimulatedDay: Sendable {
             count("hostile answers", plan.hostile.count)
             if plan.staleShare > 0 { count("stale edge") }
             if plan.stampsWhenWritten { count("copies stamped when written") }
+            if plan.game.editedBasket != nil { count("edited basket") }
             if plan.game.deletedBasket != nil { count("deleted basket") } else if plan.game.corrects { count("feed correction") }
         }
         for restart in restarts {

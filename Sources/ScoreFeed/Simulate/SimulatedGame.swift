@@ -38,7 +38,7 @@ public struct SimulatedGame: Sendable {
     private(set) var actions: [Action]
     /// The event lines for `serve`, each ending in its newline, with when each appears (seconds
     /// after the first action).
-    let lines: [(offset: Double, line: Data)]
+    private(set) var lines: [(offset: Double, line: Data)]
 
     /// The actions' JSON objects in order, joined by commas: a copy's `actions` array is a
     /// prefix of it, up to ``ends``' entry for its last action.
@@ -48,6 +48,20 @@ public struct SimulatedGame: Sendable {
     /// A generated game's events (one per action) and the time of its first: what a deleted
     /// basket is made from (``withDeletedBasket(after:shownFor:home:)``). Empty for a real game.
     private var events: [GameEvent] = []
+    /// A made basket the `serve` lines send again later, edited: see
+    /// ``withEditedBasket(at:after:toOtherTeam:)``. Nil for most games.
+    public private(set) var editedBasket: EditedBasket?
+
+    /// A made basket sent again, edited (``withEditedBasket(at:after:toOtherTeam:)``): its `seq`,
+    /// when its line first appears and when the edit's does (seconds after the first action).
+    public struct EditedBasket: Sendable {
+        public var seq: Int
+        public var appears: Double
+        public var edited: Double
+        /// Credited to the other team; false: its points changed between 2 and 3.
+        public var toOtherTeam: Bool
+    }
+
     /// A basket the play-by-play lists for a while, then deletes (a review overturned it): see
     /// ``withDeletedBasket(after:shownFor:home:)``. Nil for most games.
     public private(set) var deletedBasket: DeletedBasket?
@@ -81,7 +95,7 @@ public struct SimulatedGame: Sendable {
     /// Each new score the play-by-play states (`poll`) and the event lines make (`serve`), with
     /// when it appears (seconds after the first action), in order: the news a push must bring.
     private(set) var pollScores: [Scored]
-    let serveScores: [Scored]
+    private(set) var serveScores: [Scored]
 
     /// A score and when the feed starts to show it.
     struct Scored: Sendable {
@@ -209,19 +223,25 @@ public struct SimulatedGame: Sendable {
     /// the score becomes tied in the last two minutes of the fourth period or later, and those
     /// where an overtime goes live, and those that change the score.
     private static func folded(_ events: [GameEvent], start: Date) -> Folded {
+        folded(events, appearing: events.map { $0.time.timeIntervalSince(start) })
+    }
+
+    /// ``folded(_:start:)`` of lines that appear out of their events' order: each event's line
+    /// `appearing` that many seconds after the first action (an edit sent again later).
+    private static func folded(_ events: [GameEvent], appearing: [Double]) -> Folded {
         var fold = GameFold()
         var scores: [Scored] = []
         var changes: [Int] = []
         var decisive: [Int] = []
         var overtimes: [Int] = []
         var leader = 0
-        let order = events.indices.sorted { (events[$0].time, $0) < (events[$1].time, $1) }
+        let order = events.indices.sorted { (appearing[$0], $0) < (appearing[$1], $1) }
         for (index, place) in order.enumerated() {
             let event = events[place]
             let wasLive = fold.state.phase == .live
             fold.apply(event, index: index, now: event.time)
             let score = FinalScore(home: fold.state.homeScore, away: fold.state.awayScore)
-            if scores.appendIfNew(Scored(offset: max(0, event.time.timeIntervalSince(start)), score: score)) { changes.append(place) }
+            if scores.appendIfNew(Scored(offset: max(0, appearing[place]), score: score)) { changes.append(place) }
             let leading = score.home > score.away ? 1 : score.home < score.away ? -1 : 0
             if leading != leader, leader != 0 || leading != 0, event.period >= 4, event.clock <= 120 { decisive.append(place) }
             if !wasLive, fold.state.phase == .live, fold.state.period >= 5 { overtimes.append(place) }
@@ -371,6 +391,60 @@ public struct SimulatedGame: Sendable {
             scores.appendIfNew(Scored(offset: moment, score: game.score(after: visible, listing: game.listsDeletedBasket(at: moment, visible: visible))))
         }
         game.pollScores = scores
+        return game
+    }
+
+    /// The places in a generated game's events of its made field goals before `period`.
+    func madeBaskets(before period: Int) -> [Int] {
+        events.indices.filter { index in
+            guard case .fieldGoal(_, true) = events[index].kind else { return false }
+            return events[index].team != nil && events[index].period < period
+        }
+    }
+
+    /// This game's `serve` lines with the made basket at `index` of its events sent again `delay`
+    /// seconds after it, edited as a scorer's review does: credited to the other team
+    /// (`toOtherTeam`), or its points changed between 2 and 3. The same `seq` with other
+    /// content: the fold takes the old version's points back and gives the new one's, so the
+    /// feed's score moves down for one team (``corrects``), and the final is the edited game's.
+    /// Nil for a real game, for one whose lines state the feed's score (the score carries edits
+    /// there), when the event is not a made field goal, when the edit would come after the last
+    /// line, or when it would change the game's late lead changes or overtimes (the moments an
+    /// alert is checked at).
+    public func withEditedBasket(at index: Int, after delay: Double, toOtherTeam: Bool) -> SimulatedGame? {
+        guard !statesScores, events.count == actions.count, events.indices.contains(index), let start = events.first?.time,
+              case .fieldGoal(let points, true) = events[index].kind, let team = events[index].team
+        else { return nil }
+        var edit = events[index]
+        if toOtherTeam {
+            edit.team = team.opponent
+            edit.description = "made \(points)-pt shot (credited to the other team on review)"
+        } else {
+            edit.kind = .fieldGoal(points: points == 3 ? 2 : 3, made: true)
+            edit.description = "made \(5 - points)-pt shot (changed on review)"
+        }
+        let appearing = events.map { $0.time.timeIntervalSince(start) }
+        let at = appearing[index] + delay
+        guard at < span else { return nil }
+        let before = Self.folded(events, appearing: appearing)
+        let after = Self.folded(events + [edit], appearing: appearing + [at])
+        guard after.decisive == before.decisive, after.overtimes == before.overtimes else { return nil }
+        // The news, counted apart from the fold (which the checks hold to it): from the edit on,
+        // the old version's points taken from its team and the new one's given to its own.
+        var moved = FinalScore(home: 0, away: 0)
+        for (side, change) in [(team, -points), (edit.team ?? team, edit.kind.points)] {
+            if side == .home { moved.home += change } else { moved.away += change }
+        }
+        var scores = serveScores.filter { $0.offset < at }
+        scores.appendIfNew(Scored(offset: at, score: Self.adding(moved, to: scores.last?.score ?? FinalScore(home: 0, away: 0))))
+        for one in serveScores where one.offset >= at { scores.appendIfNew(Scored(offset: one.offset, score: Self.adding(moved, to: one.score))) }
+        var game = self
+        let place = game.lines.firstIndex { $0.offset > at } ?? game.lines.endIndex
+        game.lines.insert((at, StreamLine.eventLine(edit, game: id) + Self.newline), at: place)
+        game.serveScores = scores
+        game.final = Self.adding(moved, to: final)
+        game.corrects = true
+        game.editedBasket = EditedBasket(seq: edit.seq, appears: appearing[index], edited: at, toOtherTeam: toOtherTeam)
         return game
     }
 

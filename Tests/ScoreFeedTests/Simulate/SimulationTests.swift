@@ -1749,6 +1749,34 @@ extension SimulationTests {
         #expect(score(end) == game.final)
     }
 
+    /// A made basket `serve`'s lines send again a minute later, edited as a scorer's review does:
+    /// credited to the other team, or its points changed between 2 and 3 (the same `seq` with
+    /// other content). The lock screen moves the points within the freshness check's slack of
+    /// the edit's line and ends on the edited final. With the old version's points taken back
+    /// from the edit's new team (a break a helper tried in session 66), the credited team kept
+    /// them and the final was wrong: the default run catches it on 24 of its 240 day-runs with
+    /// the draw of such edits (``SimulatedGame/withEditedBasket(at:after:toOtherTeam:)``), none
+    /// without. The checks count the edited scores apart from the fold, which they hold to them.
+    @Test(arguments: LiveDayScenarioTests.withAndroidToken, [true, false])
+    func anEditedBasketMovesItsPointsOnTheLockScreen(_ lane: LiveDayScenarioTests.Lane, toOtherTeam: Bool) async throws {
+        let plain = SimulatedGamePool(generated: 300).game(4)
+        let basket = try #require(plain.madeBaskets(before: 3).dropFirst(20).first)
+        let game = try #require(plain.withEditedBasket(at: basket, after: 60, toOtherTeam: toOtherTeam))
+        let edit = try #require(game.editedBasket)
+        #expect(game.final != plain.final)
+        let plan = SimulatedDay.Game(game, path: .serve)
+        let outcome = try await Self.run(SimulatedDay(scripted: [plan], mode: lane.mode, platform: lane.platform))
+        #expect(outcome.violations.isEmpty, "\(outcome.violations.prefix(4))")
+        let pushes = outcome.records.filter { $0.platform == lane.platform }
+        func score(_ record: PushRecord) -> FinalScore { FinalScore(home: record.state.homeScore, away: record.state.awayScore) }
+        let edited = try #require(plan.date(at: edit.edited))
+        // The score the edit's line makes, shown within the slack of it.
+        let moved = try #require(game.serveScores.first { $0.offset >= edit.edited }?.score)
+        #expect(pushes.contains { $0.sentAt >= edited && $0.sentAt <= edited.addingTimeInterval(SimulationInvariants.freshnessSlack) && score($0) == moved })
+        let end = try #require(pushes.last { $0.event == .end })
+        #expect(score(end) == game.final)
+    }
+
     /// A day of `--days 500 --seed 6 --platform ios --interval 60` (day 60, broadcast): an instance
     /// on a lost directory waited for a fresh copy through three old ones, then the feed failed
     /// for twelve minutes. The copy handed again at each failure held the wait only up to the
