@@ -98,7 +98,15 @@ public struct SimulatedDay: Sendable {
     public var hasChannels: Bool { platform == .ios && mode == .broadcastPerGame }
 
     /// The policy of the day's platform.
-    public var coalescer: Coalescer.Configuration { platform == .android ? .android : .standard }
+    public var coalescer: Coalescer.Configuration {
+        var configuration: Coalescer.Configuration = platform == .android ? .android : .standard
+        configuration.minInterval = minInterval
+        return configuration
+    }
+
+    /// The least time between two pushes of an activity (``Coalescer/Configuration/minInterval``,
+    /// a library's setting: Apple asks about a second between broadcast updates); 0 on most days.
+    public var minInterval: TimeInterval = 0
 
     /// How one game goes.
     public enum Fate: Hashable, Sendable {
@@ -735,6 +743,11 @@ public struct SimulatedDay: Sendable {
         if mode == .broadcastPerGame, platform == .ios, activities.chance(0.25) {
             maxChannels = max(1, games.count - activities.int(in: 1...3))
         }
+        // On one day in four the policy keeps one to five seconds between an activity's pushes
+        // (a library's ``Coalescer/Configuration/minInterval``): a held push goes when the wait is
+        // over, also after a restart that restored it. Drawn apart.
+        var pacing = SeededRandom(seed: daySeed ^ 0x1417_E2A1)
+        if pacing.chance(0.25) { minInterval = pacing.double(in: 1...5).rounded() }
         // On a `serve` game in two the input stalls across one of the game's decisive moments
         // (a late lead change or tie) and flushes 35 s to three minutes after it: the catch-up
         // holds the moment and, mostly, plays more than 30 s of feed time after it, so its alert
@@ -797,6 +810,7 @@ public struct SimulatedDay: Sendable {
         if sink.deduplicatesCreates && hasChannels { count("idempotent channel creates") }
         if maxChannels != nil { count("channel cap") }
         if startsActivities { count("push-to-start") }
+        if minInterval > 0 { count("least time between pushes") }
         return counts
     }
 }

@@ -445,7 +445,12 @@ public enum Simulation {
         var renderer = PushRenderer.Configuration(mode: day.mode)
         renderer.platform = day.platform
         renderer.start = day.startsActivities
-        let otherLanes = day.platforms.dropFirst().map { _ in PlatformLane.Options.android(beside: renderer) }
+        // Each lane has its policy's configuration: the day's least time between pushes is set on each.
+        let otherLanes = day.platforms.dropFirst().map { _ in
+            var lane = PlatformLane.Options.android(beside: renderer)
+            lane.policy.minInterval = day.minInterval
+            return lane
+        }
         let service: GameService
         do {
             try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)

@@ -82,4 +82,20 @@ extension SimulationInvariants {
                       + "\(Int(shown.timeIntervalSince(scored))) s of feed time before its newest event, with no alert")
         }
     }
+
+    /// On a day whose policy keeps a least time between an activity's pushes
+    /// (``SimulatedDay/minInterval``), two moments of a game's pushes are that far apart (a
+    /// priority-5 copy goes at its push's moment), also across a restart, which restores the
+    /// wait: not across one that started without the game's state. `pushes`: the game's
+    /// records, each once.
+    mutating func checkLeastTimeBetweenPushes(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
+        let least = day.minInterval, start = day.start
+        guard least > 0 else { return }
+        let moments = Set(pushes.map(\.sentAt)).sorted()
+        let resets = resets(of: plan.game.id)
+        for (before, after) in zip(moments, moments.dropFirst()) where !resets.contains(where: { before < $0 && $0 <= after }) {
+            check(after.timeIntervalSince(before) >= least - 0.001,
+                  "game \(plan.game.id): pushes \(JSONText.number(after.timeIntervalSince(before))) s apart at +\(Int(after.timeIntervalSince(start))) s, the least is \(JSONText.number(least)) s")
+        }
+    }
 }

@@ -120,6 +120,7 @@ public struct SimulationInvariants {
             checkEndAfterThePlayByPlaysTries(plan, pushes)
             checkEndByThePlayByPlaysTries(plan, pushes)
             checkChannelKept(plan, pushes)
+            checkLeastTimeBetweenPushes(plan, pushes)
         }
         checkIDs()
         checkRepeats()

@@ -1749,6 +1749,36 @@ extension SimulationTests {
         #expect(score(end) == game.final)
     }
 
+    /// A day whose policy keeps five seconds between an activity's pushes
+    /// (``Coalescer/Configuration/minInterval``, a library's setting), for iOS and Android at
+    /// once: each lane keeps it (each lane has its own policy's configuration; the simulator set
+    /// it on the first lane alone at first, and its check then failed on 14 of 240 day-runs, all
+    /// on an Android lane). The check fails on two pushes a second apart.
+    @Test func aLeastTimeBetweenPushesHoldsOnEveryLane() async throws {
+        let game = SimulatedGamePool(generated: 300).game(7)
+        var day = SimulatedDay(scripted: [SimulatedDay.Game(game, path: .serve)], mode: .token)
+        day.platforms = [.ios, .android]
+        day.minInterval = 5
+        let outcome = try await Self.run(day)
+        #expect(outcome.violations.isEmpty, "\(outcome.violations.prefix(4))")
+        for platform in day.platforms {
+            let moments = Set(outcome.records.filter { $0.platform == platform }.map(\.sentAt)).sorted()
+            #expect(moments.count > 50)
+            #expect(zip(moments, moments.dropFirst()).allSatisfy { $1.timeIntervalSince($0) >= 5 - 0.001 }, "\(platform)")
+        }
+        var ios = day
+        ios.platforms = [.ios]
+        let records = outcome.records.filter { $0.platform == .ios }
+        #expect(Self.violations(ios, records) { _ in }.isEmpty)
+        let broken = Self.violations(ios, records) { records in
+            guard let second = records.firstIndex(where: { $0.sentAt > records[0].sentAt }) else { return }
+            for index in records.indices where records[index].sentAt == records[second].sentAt {
+                records[index].sentAt = records[0].sentAt.addingTimeInterval(1)
+            }
+        }
+        #expect(broken.contains { $0.contains("1 s apart") }, "\(broken.prefix(3))")
+    }
+
     /// A made basket `serve`'s lines send again a minute later, edited as a scorer's review does:
     /// credited to the other team, or its points changed between 2 and 3 (the same `seq` with
     /// other content). The lock screen moves the points within the freshness check's slack of
