@@ -86,9 +86,10 @@ enum EasternTime {
     /// `meta.time` (`2025-02-11 01:16:27.797538` is 06:16:27 UTC), which a poller reads as UTC to
     /// compare a document's copies, and turns into a moment only to tell a copy's age. Daylight
     /// saving from 2 a.m. on its first day to 2 a.m. on its last; the hour the clocks go back
-    /// repeats, and is read as daylight time.
+    /// repeats, and is read as daylight time. A time past any calendar's reach is left as it is.
     static func instant(wall: Date) -> Date {
         let seconds = wall.timeIntervalSince1970
+        guard seconds.isFinite, abs(seconds) < 1e11 else { return wall }
         let (start, end) = daylightSaving(year: year(ofDay: Int((seconds / 86_400).rounded(.down))))
         let daylight = seconds >= Double(start * 86_400 + 7_200) && seconds < Double(end * 86_400 + 7_200)
         return wall.addingTimeInterval(Double(daylight ? 4 : 5) * 3600)
@@ -98,6 +99,7 @@ enum EasternTime {
     /// `meta.time` writes (``instant(wall:)`` reads it back, but in the hour the clocks go back).
     static func wall(of instant: Date) -> Date {
         let seconds = instant.timeIntervalSince1970
+        guard seconds.isFinite, abs(seconds) < 1e11 else { return instant }
         let (start, end) = daylightSaving(year: year(ofDay: Int((seconds / 86_400).rounded(.down))))
         // 2 a.m. standard time on the first day, 2 a.m. daylight time on the last, in UTC.
         let daylight = seconds >= Double(start * 86_400 + 7 * 3600) && seconds < Double(end * 86_400 + 6 * 3600)
@@ -105,7 +107,7 @@ enum EasternTime {
     }
 
     /// The first and the last day of daylight saving in `year` (days since 1970-01-01; the
-    /// clocks change at 2 a.m. on each).
+    /// clocks change at 2 a.m. on each): the rules since 2007, and 1987–2006's before them.
     private static func daylightSaving(year: Int) -> (start: Int, end: Int) {
         year >= 2007
             ? (nthSunday(2, year: year, month: 3), nthSunday(1, year: year, month: 11))

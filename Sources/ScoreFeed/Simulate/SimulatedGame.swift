@@ -409,8 +409,8 @@ public struct SimulatedGame: Sendable {
     /// feed's score moves down for one team (``corrects``), and the final is the edited game's.
     /// Nil for a real game, for one whose lines state the feed's score (the score carries edits
     /// there), when the event is not a made field goal, when the edit would come after the last
-    /// line, or when it would change the game's late lead changes or overtimes (the moments an
-    /// alert is checked at).
+    /// line, when it would change the game's late lead changes or overtimes (the moments an
+    /// alert is checked at), or when it would leave the final tied.
     public func withEditedBasket(at index: Int, after delay: Double, toOtherTeam: Bool) -> SimulatedGame? {
         guard !statesScores, events.count == actions.count, events.indices.contains(index), let start = events.first?.time,
               case .fieldGoal(let points, true) = events[index].kind, let team = events[index].team
@@ -435,14 +435,18 @@ public struct SimulatedGame: Sendable {
         for (side, change) in [(team, -points), (edit.team ?? team, edit.kind.points)] {
             if side == .home { moved.home += change } else { moved.away += change }
         }
-        var scores = serveScores.filter { $0.offset < at }
+        // (The edit's line goes after the lines of its moment, as it is inserted.)
+        var scores = serveScores.filter { $0.offset <= at }
         scores.appendIfNew(Scored(offset: at, score: Self.adding(moved, to: scores.last?.score ?? FinalScore(home: 0, away: 0))))
-        for one in serveScores where one.offset >= at { scores.appendIfNew(Scored(offset: one.offset, score: Self.adding(moved, to: one.score))) }
+        for one in serveScores where one.offset > at { scores.appendIfNew(Scored(offset: one.offset, score: Self.adding(moved, to: one.score))) }
+        // A game never ends tied.
+        let edited = Self.adding(moved, to: final)
+        guard edited.home != edited.away else { return nil }
         var game = self
         let place = game.lines.firstIndex { $0.offset > at } ?? game.lines.endIndex
         game.lines.insert((at, StreamLine.eventLine(edit, game: id) + Self.newline), at: place)
         game.serveScores = scores
-        game.final = Self.adding(moved, to: final)
+        game.final = edited
         game.corrects = true
         game.editedBasket = EditedBasket(seq: edit.seq, appears: appearing[index], edited: at, toOtherTeam: toOtherTeam)
         return game

@@ -85,12 +85,18 @@ extension SimulationInvariants {
 
     /// On a day whose policy keeps a least time between an activity's pushes
     /// (``SimulatedDay/minInterval``), two moments of a game's pushes are that far apart (a
-    /// priority-5 copy goes at its push's moment), also across a restart, which restores the
+    /// priority-5 copy goes at its push's moment, and a push-to-start with the push it starts),
+    /// also across a restart, which restores the
     /// wait: not across one that started without the game's state. `pushes`: the game's
     /// records, each once.
     mutating func checkLeastTimeBetweenPushes(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
         let least = day.minInterval, start = day.start
         guard least > 0 else { return }
+        // One push a moment, beside its priority-5 copy and a push-to-start.
+        let atOnce = Dictionary(grouping: pushes.filter { $0.event != .start && $0.reason != Push.copyReason }, by: \.sentAt)
+        for (moment, together) in atOnce where together.count > 1 {
+            check(false, "game \(plan.game.id): \(together.count) pushes at once at +\(Int(moment.timeIntervalSince(start))) s, the least time between pushes is \(JSONText.number(least)) s")
+        }
         let moments = Set(pushes.map(\.sentAt)).sorted()
         let resets = resets(of: plan.game.id)
         for (before, after) in zip(moments, moments.dropFirst()) where !resets.contains(where: { before < $0 && $0 <= after }) {

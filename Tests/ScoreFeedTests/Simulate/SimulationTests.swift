@@ -1753,7 +1753,7 @@ extension SimulationTests {
     /// (``Coalescer/Configuration/minInterval``, a library's setting), for iOS and Android at
     /// once: each lane keeps it (each lane has its own policy's configuration; the simulator set
     /// it on the first lane alone at first, and its check then failed on 14 of 240 day-runs, all
-    /// on an Android lane). The check fails on two pushes a second apart.
+    /// on an Android lane). The check fails on two pushes a second apart, and on two at once.
     @Test func aLeastTimeBetweenPushesHoldsOnEveryLane() async throws {
         let game = SimulatedGamePool(generated: 300).game(7)
         var day = SimulatedDay(scripted: [SimulatedDay.Game(game, path: .serve)], mode: .token)
@@ -1777,6 +1777,14 @@ extension SimulationTests {
             }
         }
         #expect(broken.contains { $0.contains("1 s apart") }, "\(broken.prefix(3))")
+        // Two pushes (not a copy and its push) at one moment are the closest of all.
+        let together = Self.violations(ios, records) { records in
+            guard let second = records.firstIndex(where: { $0.sentAt > records[0].sentAt && $0.reason != Push.copyReason && $0.event != .start }),
+                  let first = records.firstIndex(where: { $0.reason != Push.copyReason && $0.event != .start })
+            else { return }
+            records[second].sentAt = records[first].sentAt
+        }
+        #expect(together.contains { $0.contains("2 pushes at once") }, "\(together.prefix(3))")
     }
 
     /// A made basket `serve`'s lines send again a minute later, edited as a scorer's review does:
