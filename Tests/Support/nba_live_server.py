@@ -220,7 +220,6 @@ def to_int(value, default=0):
             return default
 
 
-
 def eastern_wall_time(seconds):
     """Unix `seconds` as liveData's meta.time says a moment: US Eastern wall-clock time without a
     zone ("2025-02-11 01:16:27.797538" is 06:16:27 UTC), daylight saving by the rules since 2007

@@ -13,23 +13,6 @@ enum EasternTime {
         /// Days since 1970-01-01.
         var daysSinceEpoch: Int { ISOTime.daysFromCivil(year: year, month: month, day: day) }
 
-        init(year: Int, month: Int, day: Int) {
-            (self.year, self.month, self.day) = (year, month, day)
-        }
-
-        /// The day `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
-        init(daysSinceEpoch days: Int) {
-            let z = days + 719_468
-            let era = (z >= 0 ? z : z - 146_096) / 146_097
-            let doe = z - era * 146_097
-            let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-            let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-            let mp = (5 * doy + 2) / 153
-            day = doy - (153 * mp + 2) / 5 + 1
-            month = mp < 10 ? mp + 3 : mp - 9
-            year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        }
-
         /// `2019-10-22` from `2019-10-22T00:00:00` or `2019-10-22`; `20191022` from a game code
         /// such as `20191022/NOPTOR`.
         static func parse(_ text: String) -> Day? {
@@ -88,22 +71,24 @@ enum EasternTime {
     /// saving from 2 a.m. on its first day to 2 a.m. on its last; the hour the clocks go back
     /// repeats, and is read as daylight time. A time past any calendar's reach is left as it is.
     static func instant(wall: Date) -> Date {
-        let seconds = wall.timeIntervalSince1970
-        guard seconds.isFinite, abs(seconds) < 1e11 else { return wall }
-        let (start, end) = daylightSaving(year: year(ofDay: Int((seconds / 86_400).rounded(.down))))
-        let daylight = seconds >= Double(start * 86_400 + 7_200) && seconds < Double(end * 86_400 + 7_200)
-        return wall.addingTimeInterval(Double(daylight ? 4 : 5) * 3600)
+        // 2 a.m. on each day, in wall-clock time.
+        isDaylight(wall, from: 2, to: 2).map { wall.addingTimeInterval($0 ? 4 * 3600 : 5 * 3600) } ?? wall
     }
 
     /// The Eastern wall-clock time of `instant`, as a `Date` that reads it as UTC: what liveData's
     /// `meta.time` writes (``instant(wall:)`` reads it back, but in the hour the clocks go back).
     static func wall(of instant: Date) -> Date {
-        let seconds = instant.timeIntervalSince1970
-        guard seconds.isFinite, abs(seconds) < 1e11 else { return instant }
-        let (start, end) = daylightSaving(year: year(ofDay: Int((seconds / 86_400).rounded(.down))))
         // 2 a.m. standard time on the first day, 2 a.m. daylight time on the last, in UTC.
-        let daylight = seconds >= Double(start * 86_400 + 7 * 3600) && seconds < Double(end * 86_400 + 6 * 3600)
-        return instant.addingTimeInterval(-Double(daylight ? 4 : 5) * 3600)
+        isDaylight(instant, from: 7, to: 6).map { instant.addingTimeInterval($0 ? -4 * 3600 : -5 * 3600) } ?? instant
+    }
+
+    /// Whether `date`, read as UTC, falls from `from` o'clock on the first day of daylight saving
+    /// of its year to `to` o'clock on its last; nil for a time past any calendar's reach.
+    private static func isDaylight(_ date: Date, from: Int, to: Int) -> Bool? {
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite, abs(seconds) < 1e11 else { return nil }
+        let (start, end) = daylightSaving(year: Day(daysSinceEpoch: Int((seconds / 86_400).rounded(.down))).year)
+        return seconds >= Double(start * 86_400 + from * 3600) && seconds < Double(end * 86_400 + to * 3600)
     }
 
     /// The first and the last day of daylight saving in `year` (days since 1970-01-01; the
@@ -112,11 +97,6 @@ enum EasternTime {
         year >= 2007
             ? (nthSunday(2, year: year, month: 3), nthSunday(1, year: year, month: 11))
             : (nthSunday(1, year: year, month: 4), lastSunday(year: year, month: 10))
-    }
-
-    /// The year of a day given as days since 1970-01-01.
-    private static func year(ofDay days: Int) -> Int {
-        Day(daysSinceEpoch: days).year
     }
 
     /// 0 = Sunday … 6 = Saturday, of a day given as days since 1970-01-01 (a Thursday).
@@ -165,5 +145,19 @@ enum EasternTime {
 
     private static func isDigit(_ byte: UInt8) -> Bool {
         byte >= 48 && byte <= 57
+    }
+}
+
+extension EasternTime.Day {
+    /// The day `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
+    init(daysSinceEpoch days: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let month = mp < 10 ? mp + 3 : mp - 9
+        self.init(year: yoe + era * 400 + (month <= 2 ? 1 : 0), month: month, day: doy - (153 * mp + 2) / 5 + 1)
     }
 }

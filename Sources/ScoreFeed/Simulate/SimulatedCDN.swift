@@ -138,7 +138,8 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
             if validators.etag == tag { return count("304", .notModified) }
             validators.etag = tag
             let score = final ? plan.game.final : plan.game.score(after: visible, listing: lists)
-            let stamp = plan.fate == .postponed ? plan.written(at: made, visible: 0) : plan.written(at: made, visible: visible, final: final)
+            let stamp = plan.fate == .postponed
+                ? plan.written(at: made, elapsed: elapsed, visible: 0) : plan.written(at: made, elapsed: elapsed, visible: visible, final: final)
             return count(label, .body(plan.game.boxscore(status: status, text: text, score: score, tipOff: plan.tipOff, written: stamp)))
         }
         if plan.fate == .postponed || visible == 0 {
@@ -147,7 +148,7 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         let tag = "\(visible)\(lists ? "+" : "")"
         if validators.etag == tag { return count("304", .notModified) }
         validators.etag = tag
-        return count(label, .body(plan.game.playByPlay(actions: visible, written: plan.written(at: made, visible: visible), listing: lists)))
+        return count(label, .body(plan.game.playByPlay(actions: visible, written: plan.written(at: made, elapsed: elapsed, visible: visible), listing: lists)))
     }
 
     /// A hostile answer: a document cut short, an error page, random bytes, or the other

@@ -200,15 +200,15 @@ public struct SimulatedDay: Sendable {
             }
         }
 
-        /// When a copy made at `date` says it was written (its `meta.time`), with the first
-        /// `visible` actions: `date` itself, or, where the CDN stamps a copy when its document last
+        /// When a copy made at `date` (`elapsed` into the game's timeline then) says it was
+        /// written (its `meta.time`), with the first `visible` actions: `date` itself, or, where the CDN stamps a copy when its document last
         /// changed (``stampsWhenWritten``), when it came to list what it lists (the newest of them
         /// appeared, or the deleted basket went) or, for a boxscore, went final (`final`). A
         /// document that lists nothing yet was written hours before tip-off (or as it is asked
         /// for, before that).
-        func written(at date: Date, visible: Int, final: Bool = false) -> Date {
+        func written(at date: Date, elapsed: Double, visible: Int, final: Bool = false) -> Date {
             guard stampsWhenWritten else { return date }
-            let changed = game.changed(at: elapsed(at: date), visible: visible).flatMap { self.date(at: $0) }
+            let changed = game.changed(at: elapsed, visible: visible).flatMap { self.date(at: $0) }
             let ended = final ? finalAt : nil
             return [changed, ended].compactMap { $0 }.max() ?? min(date, tipOff.addingTimeInterval(-4 * 3600))
         }

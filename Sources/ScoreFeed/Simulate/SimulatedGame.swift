@@ -426,9 +426,11 @@ public struct SimulatedGame: Sendable {
         let appearing = events.map { $0.time.timeIntervalSince(start) }
         let at = appearing[index] + delay
         guard at < span else { return nil }
-        let before = Self.folded(events, appearing: appearing)
-        let after = Self.folded(events + [edit], appearing: appearing + [at])
-        guard after.decisive == before.decisive, after.overtimes == before.overtimes else { return nil }
+        let arrivals = appearing + [at], all = events + [edit]
+        let after = Self.folded(all, appearing: arrivals)
+        guard after.decisive.map({ max(0, arrivals[$0]) }) == decisiveMoments,
+              Self.alertMoments(all, after).map(\.time) == alertMoments.map(\.time)
+        else { return nil }
         // The news, counted apart from the fold (which the checks hold to it): from the edit on,
         // the old version's points taken from its team and the new one's given to its own.
         var moved = FinalScore(home: 0, away: 0)

@@ -86,9 +86,8 @@ extension SimulationInvariants {
     /// On a day whose policy keeps a least time between an activity's pushes
     /// (``SimulatedDay/minInterval``), two moments of a game's pushes are that far apart (a
     /// priority-5 copy goes at its push's moment, and a push-to-start with the push it starts),
-    /// also across a restart, which restores the
-    /// wait: not across one that started without the game's state. `pushes`: the game's
-    /// records, each once.
+    /// also across a restart, which restores the wait: not across one that started without the
+    /// game's state. `pushes`: the game's records, each once.
     mutating func checkLeastTimeBetweenPushes(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
         let least = day.minInterval, start = day.start
         guard least > 0 else { return }
