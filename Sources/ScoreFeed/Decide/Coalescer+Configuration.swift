@@ -32,7 +32,9 @@ extension Coalescer {
         public var pacedBurst: Double
         /// With budget to spare, a moment worth this share of the price gets priority 10.
         public var spareShare: Double
-        /// Least time between two pushes of the activity (0; Apple asks about 1 s for broadcast).
+        /// Least time between two pushes of the activity (0; Apple asks about 1 s for broadcast),
+        /// but for ``Coalescer/finish(now:)``'s, which sends what is held at once. Each platform's
+        /// lane has its own policy: set it on each (``PlatformLane/Options``).
         public var minInterval: TimeInterval
         /// How late a priority-5 push is assumed to arrive; sets what a priority 10 buys.
         public var priority5Delay: TimeInterval

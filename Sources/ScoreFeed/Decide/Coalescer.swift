@@ -270,6 +270,9 @@ public struct Coalescer: PushPolicy {
         phase = .idle(Waits())
     }
 
+    /// The feed is over: the end waiting for its moment, or the last state not yet shown, goes at
+    /// once (priority 10 while the budget allows), even within ``Configuration/minInterval`` of
+    /// the last push: no call comes after this one to send it later.
     public mutating func finish(now: Date) -> PushDecision {
         switch phase {
         case .ended: return .hold

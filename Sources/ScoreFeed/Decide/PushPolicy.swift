@@ -21,7 +21,9 @@ public protocol PushPolicy: Sendable {
     var deadline: Date? { get }
     /// Called at or after ``deadline``.
     mutating func tick(now: Date) -> PushDecision
-    /// Called when the feed ends without more events: push whatever is still held.
+    /// Called when the feed ends without more events: push whatever is still held, at once. No
+    /// call comes after it to send a push held back, so a least time between pushes
+    /// (``Coalescer/Configuration/minInterval``) does not hold it: the last state is never dropped.
     mutating func finish(now: Date) -> PushDecision
     /// Whether the policy has sent the game's `end`: it decides nothing more. The one record of
     /// a game's end for the engine (``GameSession/hasEnded``).

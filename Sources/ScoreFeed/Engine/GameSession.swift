@@ -22,7 +22,9 @@ public struct GameSession: Sendable {
     /// Feed time of the newest event folded so far.
     public internal(set) var newestSourceTime: Date?
     /// When the newest copy of the game's feed that was handed over was written (its liveData
-    /// `meta.time`, from a poll): a restarted poller refuses an older copy from a stale CDN edge by
+    /// `meta.time` from a poll, the moment its Eastern wall-clock time stands for; a checkpoint
+    /// from a ScoreFeed that read it as UTC holds that reading, hours earlier, which only lets the
+    /// next copy in): a restarted poller refuses an older copy from a stale CDN edge by
     /// it (see ``NewestCopy/init(floor:)``), as the newest action number cannot tell one in a feed
     /// that numbers an early action highest.
     public internal(set) var newestCopy: Date?

@@ -75,6 +75,24 @@ enum EasternTime {
         isDaylight(wall, from: 2, to: 2).map { wall.addingTimeInterval($0 ? 4 * 3600 : 5 * 3600) } ?? wall
     }
 
+    /// The moment an Eastern wall-clock time stands for, read beside the clock `now`: as
+    /// ``instant(wall:)``, but the hour the clocks go back, which comes twice, is read as its
+    /// second pass (standard time) unless that moment lies more than ``clockSkew`` ahead of
+    /// `now`. A copy written in the second pass is then not taken for one an hour older than the
+    /// first pass's last copies (read as daylight time, every copy of a game live across the
+    /// change was refused as a stale edge's for an hour); one from the first pass, read in the
+    /// second, is what it was unless it is over 55 minutes old.
+    static func instant(wall: Date, near now: Date) -> Date {
+        let daylight = instant(wall: wall)
+        guard isDaylight(wall, from: 2, to: 1) == false, isDaylight(wall, from: 2, to: 2) == true else { return daylight }
+        let standard = daylight.addingTimeInterval(3600)
+        return standard.timeIntervalSince(now) > clockSkew ? daylight : standard
+    }
+
+    /// How far ahead of the clock a copy's moment may be (the CDN's clock and ours differ by
+    /// seconds) and still be read so.
+    static let clockSkew: TimeInterval = 300
+
     /// The Eastern wall-clock time of `instant`, as a `Date` that reads it as UTC: what liveData's
     /// `meta.time` writes (``instant(wall:)`` reads it back, but in the hour the clocks go back).
     static func wall(of instant: Date) -> Date {

@@ -105,7 +105,9 @@ extension LivePoller {
             switch await fetcher.get(boxscore, validators: &validators) {
             case .body(let data):
                 do {
-                    if news.read(try LiveBoxscore.decode(data, url: boxscore.absoluteString), bytes: data) {
+                    var box = try LiveBoxscore.decode(data, url: boxscore.absoluteString)
+                    box.written = box.written.map(moment(ofWall:))
+                    if news.read(box, bytes: data) {
                         outcome = .fresh
                         label = "200"
                     } else {

@@ -149,9 +149,10 @@ public struct LivePoller: Sendable {
             let box = news.take()
             let deciding = boxscore == nil || (box.failures >= Self.boxscoreGiveUp && !behindFinal) ? nil : box.box
             func decode(_ data: Data) throws(ScoreFeedError) -> LiveSnapshot {
-                try LiveSnapshot.decode(
-                    playByPlay: data, url: playByPlay.absoluteString, boxscore: box.bytes, box: deciding, homeTeamId: nil, memo: &memo)
-                    .trimming(&handedPrefix)
+                momentOfWriting(
+                    try LiveSnapshot.decode(
+                        playByPlay: data, url: playByPlay.absoluteString, boxscore: box.bytes, box: deciding, homeTeamId: nil, memo: &memo)
+                        .trimming(&handedPrefix))
             }
             /// Nothing new: the newest copy is the whole game so far, so a boxscore that has just
             /// said final (or gone away) is read against it.
@@ -172,7 +173,7 @@ public struct LivePoller: Sendable {
                 case .body(let data):
                     label = "200"
                     // An edge's older copy, told by its `meta.time` before its actions are read.
-                    let older = newest.refuses(written: LiveDataFormat.Root.written(data))
+                    let older = newest.refuses(written: LiveDataFormat.Root.written(data).map(moment(ofWall:)))
                     let copy = older ? nil : try decode(data)
                     if let copy, newest.admit(copy.stamp) {
                         snapshot = copy
@@ -271,9 +272,9 @@ public struct LivePoller: Sendable {
             // The boxscore as it stands now (the play-by-play's request may have taken a while).
             let verdict = watch.verdict(now: clock.now, boxscore: news.latest)
             if verdict.phase != nil, let data = lastPlayByPlay,
-               let alone = try? LiveSnapshot.decode(
-                   playByPlay: data, url: playByPlay.absoluteString, boxscore: nil, box: nil, homeTeamId: nil, memo: &memo)
-                   .trimming(&handedPrefix),
+               let alone = try? momentOfWriting(
+                   LiveSnapshot.decode(playByPlay: data, url: playByPlay.absoluteString, boxscore: nil, box: nil, homeTeamId: nil, memo: &memo)
+                       .trimming(&handedPrefix)),
                alone.end != nil {
                 // The play-by-play lists the game's end while the boxscore lags: the end decides,
                 // with its final.
@@ -362,7 +363,7 @@ public struct LivePoller: Sendable {
     /// How long a copy of a game new to this instance waits for the next one before it is shown.
     /// A copy written more than a poll's interval ago may be a stale edge's (with nothing known of
     /// the game, nothing tells it from a game at a break; `meta.time` is Eastern wall-clock time,
-    /// ``EasternTime/instant(wall:)``: read as UTC, every copy was hours old and every game's first
+    /// read as a moment by ``moment(ofWall:)``: read as UTC, every copy was hours old and every game's first
     /// score waited for four answers), and an instance that took over from a
     /// lost one would show a score older than the lost one had shown. So the first copies of a
     /// game whose events the instance does not hold (`before`) wait for the next answer (at most
@@ -384,11 +385,28 @@ public struct LivePoller: Sendable {
     /// (``LiveSnapshot/playsBehindFinal``).
     /// A game the instance holds refuses older copies by its checkpoint (``GameSession/newestCopy``)
     /// and waits for nothing, but for a wait restored open.
+    /// When a copy stamped `wall` was written: `meta.time` is Eastern wall-clock time without a
+    /// zone, read beside the poller's clock (``EasternTime/instant(wall:near:)``). A document's
+    /// copies are compared, and aged, as moments: read as daylight time in the hour the clocks go
+    /// back, which comes twice, each copy of the second pass was an hour older than the first
+    /// pass's last, refused as a stale edge's, and a game live across the change kept its lock
+    /// screen for up to an hour.
+    func moment(ofWall wall: Date) -> Date {
+        EasternTime.instant(wall: wall, near: clock.now)
+    }
+
+    /// `snapshot`, its copy's time read as a moment (``moment(ofWall:)``).
+    func momentOfWriting(_ snapshot: LiveSnapshot) -> LiveSnapshot {
+        var snapshot = snapshot
+        snapshot.stamp.written = snapshot.stamp.written.map(moment(ofWall:))
+        return snapshot
+    }
+
     func firstCopyWait(
         _ snapshot: LiveSnapshot, after before: GameService.Standing, waited: inout Int, spends: Bool = true, nextAnswer: TimeInterval
     ) -> TimeInterval {
         guard waited < Self.oldCopiesWaited, before.progress == 0 || waited > 0, snapshot.end == nil,
-              snapshot.endListed || snapshot.behindBoxscore || snapshot.stamp.written.map({ clock.now.timeIntervalSince(EasternTime.instant(wall: $0)) > schedule.interval }) == true
+              snapshot.endListed || snapshot.behindBoxscore || snapshot.stamp.written.map({ clock.now.timeIntervalSince($0) > schedule.interval }) == true
         else {
             waited = Self.oldCopiesWaited
             return 0

@@ -8,7 +8,8 @@ import Foundation
 public struct NewestCopy: Hashable, Sendable {
     /// How new one copy says it is. A count the copy does not state (nil) decides nothing.
     public struct Stamp: Hashable, Sendable {
-        /// When the feed wrote the copy (`meta.time`).
+        /// When the feed wrote the copy (`meta.time`: the poller reads its Eastern wall-clock time
+        /// as a moment, `EasternTime.instant(wall:near:)`, so the hour the clocks go back orders too).
         public var written: Date?
         /// The highest `actionNumber` among its actions (play-by-play): actions inserted later get
         /// higher numbers, so a copy with a lower highest number has not heard of some.

@@ -25,6 +25,10 @@ public struct SimulatedDay: Sendable {
     /// instance killed before it is back). Alone each is common enough; a fault that needs them
     /// all at once would hide in days drawn one fault at a time.
     public var isStorm = false
+    /// The day is the night the clocks go back (2025-11-02), its first tip-off at 11 pm Eastern
+    /// daylight time: the hour from 1 a.m. comes twice in the feed's `meta.time`, and the day's
+    /// games are live across the change (one day in twenty).
+    public var fallsBack = false
     /// Poll games whose requests from a storm's third instance time out for its first minutes
     /// (drawn with the storm): the waits for a fresh copy it restored go on through them.
     public var hungFirstRequests = 0
@@ -385,8 +389,12 @@ public struct SimulatedDay: Sendable {
         self.mode = mode
         platforms = [platform]
         self.pollInterval = pollInterval
-        // A day in the 2025 season, the first tip-off at 7 pm Eastern (00:00 UTC).
-        let day = Date(timeIntervalSince1970: 1_735_689_600 + Double(index % 180) * 86_400)
+        // A day in the 2025 season, the first tip-off at 7 pm Eastern (00:00 UTC); on one day in
+        // twenty the night the clocks go back, from 11 pm (03:00 UTC; 2 a.m. daylight time is
+        // 06:00 UTC). Drawn apart, so the other days are drawn as before.
+        var calendar = SeededRandom(seed: daySeed ^ 0xFA11_BAC0)
+        fallsBack = calendar.chance(0.05)
+        let day = fallsBack ? Date(timeIntervalSince1970: 1_762_052_400) : Date(timeIntervalSince1970: 1_735_689_600 + Double(index % 180) * 86_400)
         var games: [Game] = []
         let count = random.int(in: gameCount)
         var ids: Set<String> = []
@@ -766,6 +774,7 @@ public struct SimulatedDay: Sendable {
         var counts: [String: Int] = [:]
         func count(_ kind: String, _ n: Int = 1) { if n > 0 { counts[kind, default: 0] += n } }
         if isStorm { count("storm") }
+        if fallsBack { count("clocks go back") }
         count("first request hung after a restart", hungFirstRequests)
         for plan in games {
             count("game via \(plan.path.rawValue)")

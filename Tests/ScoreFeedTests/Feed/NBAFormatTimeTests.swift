@@ -52,6 +52,27 @@ struct NBAFormatTimeTests {
         #expect(EasternTime.instant(wall: wall).timeIntervalSince1970 == ISOTime.seconds("2025-11-02T05:30:00Z"))
     }
 
+    /// Read beside the clock, the repeated hour's time is the later of its two moments unless
+    /// that one is more than five minutes ahead of the clock: a copy written in the second pass is
+    /// not taken for one an hour older (every copy of a game live across the change was refused as
+    /// a stale edge's for an hour), and one from the first pass is still read as it was.
+    @Test(arguments: [
+        // (the copy's meta.time, the clock, the moment read)
+        ("2025-11-02T01:30:00Z", "2025-11-02T06:31:00Z", "2025-11-02T06:30:00Z"),
+        ("2025-11-02T01:30:00Z", "2025-11-02T06:26:00Z", "2025-11-02T06:30:00Z"),
+        ("2025-11-02T01:30:00Z", "2025-11-02T06:24:00Z", "2025-11-02T05:30:00Z"),
+        ("2025-11-02T01:50:00Z", "2025-11-02T06:10:00Z", "2025-11-02T05:50:00Z"),
+        ("2025-11-02T01:30:00Z", "2025-11-02T05:31:00Z", "2025-11-02T05:30:00Z"),
+        ("2025-11-02T00:59:59Z", "2025-11-02T06:30:00Z", "2025-11-02T04:59:59Z"),
+        ("2025-11-02T02:00:00Z", "2025-11-02T07:00:01Z", "2025-11-02T07:00:00Z"),
+        ("2025-06-30T20:30:00Z", "2025-07-01T03:00:00Z", "2025-07-01T00:30:00Z"),
+    ])
+    func theHourTheClocksGoBackIsReadNearTheClock(wall: String, clock: String, read: String) throws {
+        let wallTime = Date(timeIntervalSince1970: try #require(ISOTime.seconds(wall)))
+        let now = Date(timeIntervalSince1970: try #require(ISOTime.seconds(clock)))
+        #expect(EasternTime.instant(wall: wallTime, near: now).timeIntervalSince1970 == ISOTime.seconds(read))
+    }
+
     @Test func datesAreReadFromGameCodesAndTimestamps() {
         #expect(EasternTime.Day.parse("20191022/NOPTOR") == .init(year: 2019, month: 10, day: 22))
         #expect(EasternTime.Day.parse("2016-11-30T00:00:00") == .init(year: 2016, month: 11, day: 30))

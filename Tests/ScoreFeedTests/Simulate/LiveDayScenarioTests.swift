@@ -179,6 +179,26 @@ struct LiveDayScenarioTests {
         }
     }
 
+    /// Live across the night the clocks go back (2026-11-01, 2 a.m. EDT is 1 a.m. EST):
+    /// `meta.time` repeats the hour from 1 a.m., and a poller that read it as
+    /// daylight time took every copy of the second pass for one an hour older than the first's
+    /// last, refused it as a stale edge's, and froze each game's lock screen for up to an hour.
+    /// The freshness check (news on a push within a poll and 10 s) holds it.
+    @Test(arguments: withAndroidTopic)
+    func aGameLiveWhenTheClocksGoBackStaysFresh(_ mode: Lane) async throws {
+        // 00:10 EDT; the games tip off half an hour apart, all live at some point of both passes.
+        let fallBack = Date(timeIntervalSince1970: try #require(ISOTime.seconds("2026-11-01T04:10:00Z")))
+        let games = Self.games(.poll).map { plan in
+            SimulatedDay.Game(plan.game, path: .poll, tipOff: plan.tipOff.addingTimeInterval(fallBack.timeIntervalSince(Self.evening)))
+        }
+        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, pollInterval: 30))
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games)
+        let change = try #require(ISOTime.seconds("2026-11-01T06:00:00Z"))
+        #expect(outcome.records.contains { $0.sentAt.timeIntervalSince1970 > change + 60 && $0.sentAt.timeIntervalSince1970 < change + 3540 },
+                "pushes in the repeated hour's second pass")
+    }
+
     /// The real games on `serve`, each joined at its middle, its backlog handed in four parts a
     /// millisecond apart.
     static func joinedInParts() -> [SimulatedDay.Game] {
