@@ -353,7 +353,7 @@ breaks=(
   # session 67: caught since one serve game in eight has a basket sent again, edited (24 of 240)
   "an edit's old points taken back from the edit's new team|Sources/ScoreFeed/Fold/GameFold.swift|            let moved = PointsMoved.between((previous.team, previous.points), (event.team, event.kind.points))|            let moved = PointsMoved.between((event.team, previous.points), (event.team, event.kind.points))"
   # session 68: caught since one day in twenty is the night the clocks go back (6 of 240)
-  "the hour the clocks go back read as daylight time|Sources/ScoreFeed/Poll/LivePoller.swift|        EasternTime.instant(wall: wall, near: clock.now)|        EasternTime.instant(wall: wall)"
+  "the hour the clocks go back read as daylight time|Sources/ScoreFeed/Poll/NewestCopy.swift|        EasternTime.instant(wall: wall, near: now)|        EasternTime.instant(wall: wall)"
 )
 status=0
 for entry in "${breaks[@]}"; do

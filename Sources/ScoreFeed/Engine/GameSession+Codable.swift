@@ -26,7 +26,10 @@ extension GameSession: Codable {
     static let oneLaneFormat = 4
 
     enum CodingKeys: String, CodingKey {
-        case format, attributes, validator, board, newestSourceTime, newestCopy, lastEventAt, followsFeedScore, statistics, now
+        case format, attributes, validator, board, newestSourceTime, newestCopyAt, lastEventAt, followsFeedScore, statistics, now
+        /// ``GameSession/newestCopy`` as a ScoreFeed that did not read `meta.time` as a moment saved
+        /// it: Eastern wall-clock time read as if it were UTC (read back by daylight saving's rules).
+        case newestCopy
         case channel, endRecords, journaled, arrival, arrivalSpan, settling, lanes
         /// The first lane's numbering, at the top (as a lane saves it): what a file too
         /// broken to restore still says (``salvageNumbering(_:)``).
@@ -43,7 +46,7 @@ extension GameSession: Codable {
         try c.encode(fold.validator, forKey: .validator)
         try c.encode(fold.board, forKey: .board)
         try c.encodeIfPresent(newestSourceTime, forKey: .newestSourceTime)
-        try c.encodeIfPresent(newestCopy, forKey: .newestCopy)
+        try c.encodeIfPresent(newestCopy, forKey: .newestCopyAt)
         try c.encodeIfPresent(lastEventAt, forKey: .lastEventAt)
         try c.encode(fold.followsFeedScore, forKey: .followsFeedScore)
         try c.encode(statistics, forKey: .statistics)
@@ -76,7 +79,8 @@ extension GameSession: Codable {
             validator: try c.decode(EventValidator.self, forKey: .validator), board: try c.decode(Scoreboard.self, forKey: .board),
             followsFeedScore: try c.decodeIfPresent(Bool.self, forKey: .followsFeedScore) ?? false)
         newestSourceTime = try c.decodeIfPresent(Date.self, forKey: .newestSourceTime)
-        newestCopy = try c.decodeIfPresent(Date.self, forKey: .newestCopy)
+        newestCopy = try c.decodeIfPresent(Date.self, forKey: .newestCopyAt)
+            ?? c.decodeIfPresent(Date.self, forKey: .newestCopy).map(EasternTime.instant(wall:))
         lastEventAt = try c.decodeIfPresent(Date.self, forKey: .lastEventAt)
         statistics = try c.decode(Statistics.self, forKey: .statistics)
         channel = try c.decodeIfPresent(BroadcastChannel.self, forKey: .channel) ?? BroadcastChannel()

@@ -27,6 +27,13 @@ extension GameSession {
         case restart(now: Date, window: TimeInterval)
         case callOff(GamePhase, why: String, now: Date)
         case staleCopy
+        /// A copy of the feed written at `written` (``GameSession/noteCopy(written:)``): the
+        /// moment its `meta.time` stands for.
+        case copyAt(written: Date)
+        /// As ``copyAt(written:)``, as a ScoreFeed that did not read `meta.time` as a moment
+        /// journaled it: Eastern wall-clock time read as if it were UTC, hours before the moment.
+        /// Read back as the moment by daylight saving's rules (the hour the clocks go back as its
+        /// first pass, the earlier: a floor that lets a copy in rather than refuse one).
         case copy(written: Date)
         case endConfirmed
         /// The sink still held the channel lane's `end` when it was handed over (``GameSession/endHeldBySink()``).
@@ -63,7 +70,8 @@ extension GameSession {
         case .restart(let now, let window): restart(now: now, window: window)
         case .callOff(let phase, let why, let now): callOff(phase, why: why, now: now)
         case .staleCopy: ignoreStaleCopy()
-        case .copy(let written): noteCopy(written: written)
+        case .copyAt(let written): noteCopy(written: written)
+        case .copy(let wall): noteCopy(written: EasternTime.instant(wall: wall))
         case .endConfirmed: confirmKept()
         case .endHeld: endHeldBySink()
         case .endDrained(let now): endDrained(now: now)

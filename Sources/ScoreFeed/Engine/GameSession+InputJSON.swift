@@ -42,9 +42,10 @@ extension GameSession.Input {
             out.raw(#"{"staleCopy":{}}"#)
         case .endConfirmed:
             out.raw(#"{"endConfirmed":{}}"#)
-        case .copy(let written):
+        case .copy(let written), .copyAt(let written):
             guard written.timeIntervalSinceReferenceDate.isFinite else { return false }
-            out.raw(#"{"copy":{"written":"#)
+            out.raw(caseName)
+            out.raw(#"":{"written":"#)
             out.date(written)
             out.raw("}}")
         case .settleArrival(let now, let window), .restart(let now, let window):
@@ -70,7 +71,7 @@ extension GameSession.Input {
         return true
     }
 
-    /// `{"` and the case's name, for the cases whose members begin with `now`.
+    /// `{"` and the case's name, for the cases whose members begin with `now` or `written`.
     private var caseName: StaticString {
         switch self {
         case .tick: #"{"tick"#
@@ -78,6 +79,8 @@ extension GameSession.Input {
         case .endArrival: #"{"endArrival"#
         case .settleArrival: #"{"settleArrival"#
         case .restart: #"{"restart"#
+        case .copyAt: #"{"copyAt"#
+        case .copy: #"{"copy"#
         default: #"{"delivered"#
         }
     }

@@ -71,7 +71,7 @@ extension JSONScanner {
         } else if name.is("endConfirmed") {
             try members { (_, _) throws(Declined) in throw Declined() }
             input = .endConfirmed
-        } else if name.is("copy") {
+        } else if name.is("copyAt") || name.is("copy") {
             var written: Date?
             try members { (key, scanner) throws(Declined) in
                 guard key.is("written") else { throw Declined() }
@@ -79,7 +79,7 @@ extension JSONScanner {
                 written = try scanner.date()
             }
             guard let written else { throw Declined() }
-            input = .copy(written: written)
+            input = name.is("copyAt") ? .copyAt(written: written) : .copy(written: written)
         } else if name.is("endArrival") {
             input = .endArrival(now: try onlyNow())
         } else if name.is("settleArrival") || name.is("restart") {

@@ -23,8 +23,7 @@ public struct GameSession: Sendable {
     public internal(set) var newestSourceTime: Date?
     /// When the newest copy of the game's feed that was handed over was written (its liveData
     /// `meta.time` from a poll, the moment its Eastern wall-clock time stands for; a checkpoint
-    /// from a ScoreFeed that read it as UTC holds that reading, hours earlier, which only lets the
-    /// next copy in): a restarted poller refuses an older copy from a stale CDN edge by
+    /// or journal from a ScoreFeed that kept it as read, as if UTC, is read back as the moment): a restarted poller refuses an older copy from a stale CDN edge by
     /// it (see ``NewestCopy/init(floor:)``), as the newest action number cannot tell one in a feed
     /// that numbers an early action highest.
     public internal(set) var newestCopy: Date?
@@ -301,7 +300,7 @@ public struct GameSession: Sendable {
     /// when it is the newest so far (``newestCopy``).
     public mutating func noteCopy(written: Date) {
         guard newestCopy.map({ written > $0 }) ?? true else { return }
-        record(.copy(written: written))
+        record(.copyAt(written: written))
         newestCopy = written
     }
 

@@ -17,8 +17,8 @@ public struct LiveBoxscore: Hashable, Sendable {
     /// Scheduled tip-off.
     public var tipOff: Date?
     /// When the feed wrote this copy (`meta.time`), when it says: Eastern wall-clock time read as
-    /// if it were UTC, as decoded; the poller reads it as the moment it stands for
-    /// (`EasternTime.instant(wall:near:)`).
+    /// if it were UTC, as decoded; a poller reads it as the moment it stands for
+    /// (``NewestCopy/moment(ofWall:near:)``).
     public var written: Date?
 
     /// How new this copy is (``NewestCopy``): when it was written, and the game's status, which

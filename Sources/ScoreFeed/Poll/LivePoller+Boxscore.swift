@@ -106,7 +106,8 @@ extension LivePoller {
             case .body(let data):
                 do {
                     var box = try LiveBoxscore.decode(data, url: boxscore.absoluteString)
-                    box.written = box.written.map(moment(ofWall:))
+                    let received = clock.now
+                    box.written = box.written.map { NewestCopy.moment(ofWall: $0, near: received) }
                     if news.read(box, bytes: data) {
                         outcome = .fresh
                         label = "200"

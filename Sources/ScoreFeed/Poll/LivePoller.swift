@@ -62,6 +62,12 @@ public struct LivePoller: Sendable {
     /// is over (a boxscore that went away must not keep a game from ending).
     static let boxscoreGiveUp = 3
 
+    /// A play-by-play copy as it came, and when (its `meta.time` is read beside that moment).
+    struct Copy {
+        var data: Data
+        var received: Date
+    }
+
     /// Polls until the game has ended (or the task is cancelled). The play-by-play and the
     /// boxscore each keep their own schedule, so one failing does not slow the other. `metrics`
     /// is told each request's outcome and when the play-by-play last answered.
@@ -117,7 +123,7 @@ public struct LivePoller: Sendable {
         var newestValidators = validators
         /// The newest good play-by-play: a boxscore that turns final while the play-by-play stands
         /// still (304), fails or answers with an older copy is read against it.
-        var lastPlayByPlay: Data?
+        var lastPlayByPlay: Copy?
         /// What the last snapshot handed over (seq → digest): only an optimisation, so repeats do
         /// not each make a trip to the engine; after a restart it is empty and the engine sorts it.
         var handed: [Int: UInt64] = [:]
@@ -148,15 +154,16 @@ public struct LivePoller: Sendable {
         await DeadlineLoop(clock: clock).run(next: { ended ? nil : due }) { _ in
             let box = news.take()
             let deciding = boxscore == nil || (box.failures >= Self.boxscoreGiveUp && !behindFinal) ? nil : box.box
-            func decode(_ data: Data) throws(ScoreFeedError) -> LiveSnapshot {
+            func decode(_ copy: Copy) throws(ScoreFeedError) -> LiveSnapshot {
                 momentOfWriting(
                     try LiveSnapshot.decode(
-                        playByPlay: data, url: playByPlay.absoluteString, boxscore: box.bytes, box: deciding, homeTeamId: nil, memo: &memo)
-                        .trimming(&handedPrefix))
+                        playByPlay: copy.data, url: playByPlay.absoluteString, boxscore: box.bytes, box: deciding, homeTeamId: nil, memo: &memo)
+                        .trimming(&handedPrefix),
+                    received: copy.received)
             }
             /// Nothing new: the newest copy is the whole game so far, so a boxscore that has just
             /// said final (or gone away) is read against it.
-            func standingStill() -> Data? {
+            func standingStill() -> Copy? {
                 box.changed || deciding?.status == .final ? lastPlayByPlay : nil
             }
             var snapshot: LiveSnapshot?
@@ -172,12 +179,14 @@ public struct LivePoller: Sendable {
                 switch await fetcher.get(playByPlay, validators: &validators) {
                 case .body(let data):
                     label = "200"
+                    let answer = Copy(data: data, received: clock.now)
                     // An edge's older copy, told by its `meta.time` before its actions are read.
-                    let older = newest.refuses(written: LiveDataFormat.Root.written(data).map(moment(ofWall:)))
-                    let copy = older ? nil : try decode(data)
+                    let older = newest.refuses(
+                        written: LiveDataFormat.Root.written(data).map { NewestCopy.moment(ofWall: $0, near: answer.received) })
+                    let copy = older ? nil : try decode(answer)
                     if let copy, newest.admit(copy.stamp) {
                         snapshot = copy
-                        lastPlayByPlay = data
+                        lastPlayByPlay = answer
                         newestValidators = validators
                         outcome = .fresh
                         staleAfterFinal = 0
@@ -271,10 +280,11 @@ public struct LivePoller: Sendable {
             if let tipOff = box.box?.tipOff { watch.heard(tipOff: tipOff) }
             // The boxscore as it stands now (the play-by-play's request may have taken a while).
             let verdict = watch.verdict(now: clock.now, boxscore: news.latest)
-            if verdict.phase != nil, let data = lastPlayByPlay,
+            if verdict.phase != nil, let last = lastPlayByPlay,
                let alone = try? momentOfWriting(
-                   LiveSnapshot.decode(playByPlay: data, url: playByPlay.absoluteString, boxscore: nil, box: nil, homeTeamId: nil, memo: &memo)
-                       .trimming(&handedPrefix)),
+                   LiveSnapshot.decode(playByPlay: last.data, url: playByPlay.absoluteString, boxscore: nil, box: nil, homeTeamId: nil, memo: &memo)
+                       .trimming(&handedPrefix),
+                   received: last.received),
                alone.end != nil {
                 // The play-by-play lists the game's end while the boxscore lags: the end decides,
                 // with its final.
@@ -360,11 +370,22 @@ public struct LivePoller: Sendable {
         return after
     }
 
+    /// `snapshot`, its copy's time (`meta.time`, Eastern wall-clock time without a zone) read as
+    /// the moment it stands for beside `received`, when the copy came
+    /// (``NewestCopy/moment(ofWall:near:)``): a document's copies are compared, and aged, as
+    /// moments, the night the clocks go back too. Read again later, one copy's bytes keep the
+    /// moment they were first read as.
+    func momentOfWriting(_ snapshot: LiveSnapshot, received: Date) -> LiveSnapshot {
+        var snapshot = snapshot
+        snapshot.stamp.written = snapshot.stamp.written.map { NewestCopy.moment(ofWall: $0, near: received) }
+        return snapshot
+    }
+
     /// How long a copy of a game new to this instance waits for the next one before it is shown.
     /// A copy written more than a poll's interval ago may be a stale edge's (with nothing known of
     /// the game, nothing tells it from a game at a break; `meta.time` is Eastern wall-clock time,
-    /// read as a moment by ``moment(ofWall:)``: read as UTC, every copy was hours old and every game's first
-    /// score waited for four answers), and an instance that took over from a
+    /// read as a moment by ``momentOfWriting(_:received:)``: read as UTC, every copy was hours
+    /// old and every game's first score waited for four answers), and an instance that took over from a
     /// lost one would show a score older than the lost one had shown. So the first copies of a
     /// game whose events the instance does not hold (`before`) wait for the next answer (at most
     /// `nextAnswer` away: ``PollSchedule/longestWait(after:)``, a poll's interval or longer as a
@@ -385,23 +406,6 @@ public struct LivePoller: Sendable {
     /// (``LiveSnapshot/playsBehindFinal``).
     /// A game the instance holds refuses older copies by its checkpoint (``GameSession/newestCopy``)
     /// and waits for nothing, but for a wait restored open.
-    /// When a copy stamped `wall` was written: `meta.time` is Eastern wall-clock time without a
-    /// zone, read beside the poller's clock (``EasternTime/instant(wall:near:)``). A document's
-    /// copies are compared, and aged, as moments: read as daylight time in the hour the clocks go
-    /// back, which comes twice, each copy of the second pass was an hour older than the first
-    /// pass's last, refused as a stale edge's, and a game live across the change kept its lock
-    /// screen for up to an hour.
-    func moment(ofWall wall: Date) -> Date {
-        EasternTime.instant(wall: wall, near: clock.now)
-    }
-
-    /// `snapshot`, its copy's time read as a moment (``moment(ofWall:)``).
-    func momentOfWriting(_ snapshot: LiveSnapshot) -> LiveSnapshot {
-        var snapshot = snapshot
-        snapshot.stamp.written = snapshot.stamp.written.map(moment(ofWall:))
-        return snapshot
-    }
-
     func firstCopyWait(
         _ snapshot: LiveSnapshot, after before: GameService.Standing, waited: inout Int, spends: Bool = true, nextAnswer: TimeInterval
     ) -> TimeInterval {

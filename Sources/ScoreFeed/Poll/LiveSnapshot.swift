@@ -39,6 +39,8 @@ public struct LiveSnapshot: Sendable {
     public var teamsKnown: Bool
     /// How new this copy of the play-by-play is: when the feed wrote it and its highest action
     /// number (``NewestCopy``): a stale CDN edge's older copy is told from a correction by it.
+    /// As decoded, its time is `meta.time`'s Eastern wall-clock time read as if it were UTC; a
+    /// poller reads it as a moment (``NewestCopy/moment(ofWall:near:)``) before comparing.
     public var stamp: NewestCopy.Stamp
 
     /// How many leading ``events`` have the digests of the snapshot decoded before this one

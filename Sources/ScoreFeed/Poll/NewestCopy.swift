@@ -8,8 +8,8 @@ import Foundation
 public struct NewestCopy: Hashable, Sendable {
     /// How new one copy says it is. A count the copy does not state (nil) decides nothing.
     public struct Stamp: Hashable, Sendable {
-        /// When the feed wrote the copy (`meta.time`: the poller reads its Eastern wall-clock time
-        /// as a moment, `EasternTime.instant(wall:near:)`, so the hour the clocks go back orders too).
+        /// When the feed wrote the copy: `meta.time`, its Eastern wall-clock time read as a moment
+        /// (``NewestCopy/moment(ofWall:near:)``), so the hour the clocks go back orders too.
         public var written: Date?
         /// The highest `actionNumber` among its actions (play-by-play): actions inserted later get
         /// higher numbers, so a copy with a lower highest number has not heard of some.
@@ -48,6 +48,18 @@ public struct NewestCopy: Hashable, Sendable {
             guard let b else { return a }
             return Swift.max(a, b)
         }
+    }
+
+    /// The moment a liveData copy's `meta.time` stands for, read beside the clock `now` (when the
+    /// copy came): `meta.time` is US Eastern wall-clock time without a zone, which the decoders
+    /// hand over as if it were UTC (``LiveSnapshot/stamp``, ``LiveBoxscore/written``). Copies are
+    /// compared, and aged, as moments: the night the clocks go back, the hour from 1 a.m. comes
+    /// twice, and a time in it is read as its second pass unless that moment lies more than five
+    /// minutes ahead of `now` (read as its first, each copy of the second pass would be an hour
+    /// older than the first pass's last, and refused as a stale edge's). A copy of the first pass
+    /// read in the second 55 minutes old or more is taken for one an hour newer.
+    public static func moment(ofWall wall: Date, near now: Date) -> Date {
+        EasternTime.instant(wall: wall, near: now)
     }
 
     /// The newest on each count of the copies admitted so far (nil: none yet).

@@ -189,6 +189,40 @@ struct CheckpointTests {
         #expect(await service.summaries().first?.statistics.duplicates == 250)
     }
 
+    /// A state directory written before the poller read `meta.time` as a moment holds the newest
+    /// copy's time as its Eastern wall-clock time read as UTC, four or five hours before the
+    /// moment: in a snapshot (`newestCopy`) and in journal lines (`{"copy":…}`). Both are read
+    /// back as the moment, so the restarted poller's floor still refuses a stale edge's older
+    /// copy (taken as hours old, every copy would get in until a fresh one). Written again, the
+    /// moment goes under its own names.
+    @Test func aNewestCopyKeptAsWallClockTimeIsReadBackAsTheMoment() throws {
+        let game = GameGenerator(seed: 3).generate()
+        var session = GameSession(attributes: game.attributes)
+        for (index, event) in game.events.prefix(40).enumerated() { session.receive(event, index: index, now: event.time) }
+        // 2025-02-11 01:16:27 Eastern standard time is 06:16:27 UTC; 2025-07-01 20:30 daylight time is 00:30 UTC.
+        let wall = Date(timeIntervalSince1970: try #require(ISOTime.seconds("2025-02-11T01:16:27Z")))
+        let moment = Date(timeIntervalSince1970: try #require(ISOTime.seconds("2025-02-11T06:16:27Z")))
+        session.noteCopy(written: moment)
+        let written = try session.encoded()
+        let text = String(decoding: written, as: UTF8.self)
+        #expect(text.contains("\"newestCopyAt\":") && !text.contains("\"newestCopy\":"))
+        var object = try #require(try JSONSerialization.jsonObject(with: written) as? [String: Any])
+        object["newestCopy"] = wall.timeIntervalSinceReferenceDate
+        object["newestCopyAt"] = nil
+        let older = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        let restored = try GameSession.decode(older, file: "older.json")
+        #expect(restored.newestCopy == moment)
+        let again = String(decoding: try restored.encoded(), as: UTF8.self)
+        #expect(again.contains("\"newestCopyAt\":") && !again.contains("\"newestCopy\":"))
+        // A journal line of that version, replayed.
+        var replayed = restored
+        let summer = Date(timeIntervalSince1970: try #require(ISOTime.seconds("2025-06-30T20:30:00Z")))
+        replayed.apply(.copy(written: summer))
+        #expect(replayed.newestCopy?.timeIntervalSince1970 == ISOTime.seconds("2025-07-01T00:30:00Z"))
+        replayed.apply(.copyAt(written: moment.addingTimeInterval(86_400 * 200)))
+        #expect(replayed.newestCopy == moment.addingTimeInterval(86_400 * 200))
+    }
+
     @Test func aCheckpointFromBeforeTheDelayHedgeHedgesLikeTheDefaults() throws {
         let data = try Data(contentsOf: Self.golden.appendingPathComponent("checkpoint-format2.json"))
         let configuration = try #require(try GameSession.decode(data, file: "checkpoint-format2.json").coalescer).configuration

@@ -104,7 +104,7 @@ struct JournalTests {
                    .deliveredOnLane(1, now: nil), .deliveredOnLane(1, now: Make.start.addingTimeInterval(0.125))]
         inputs += [
             .beginArrival, .endArrival(now: Make.start.addingTimeInterval(0.25)), .staleCopy,
-            .copy(written: Make.start.addingTimeInterval(-0.125)),
+            .copy(written: Make.start.addingTimeInterval(-0.125)), .copyAt(written: Make.start.addingTimeInterval(-0.375)),
             .settleArrival(now: Make.start.addingTimeInterval(3.3), window: 0.5), .follow(FinalScore(home: 101, away: 99), now: Make.start),
             .restart(now: Make.start.addingTimeInterval(7.75), window: 0.5), .endConfirmed,
         ]
@@ -143,7 +143,7 @@ struct JournalTests {
             .tick(now: now), .finish(now: now), .delivered(now: nil), .delivered(now: now), .deliveredOnLane(1, now: now), .deliveredOnLane(2, now: nil), .beginArrival, .endArrival(now: now),
             .settleArrival(now: now, window: 0.5), .follow(FinalScore(home: 1, away: 2), now: now), .staleCopy,
             .continueNumbering(after: 4, lastTimestamp: 9), .useChannel("abc", storage: 1), .createChannel(storage: 0),
-            .beginDelete(now: now), .refuseChannel("no"), .callOff(.final, why: "over", now: now), .copy(written: now),
+            .beginDelete(now: now), .refuseChannel("no"), .callOff(.final, why: "over", now: now), .copy(written: now), .copyAt(written: now),
             .restart(now: now, window: 0.5), .endConfirmed,
         ]
         inputs[0] = {

@@ -186,7 +186,8 @@ struct LiveDayScenarioTests {
     /// The freshness check (news on a push within a poll and 10 s) holds it.
     @Test(arguments: withAndroidTopic)
     func aGameLiveWhenTheClocksGoBackStaysFresh(_ mode: Lane) async throws {
-        // 00:10 EDT; the games tip off half an hour apart, all live at some point of both passes.
+        // 00:10 EDT; the games tip off half an hour apart: the first four are live across the
+        // change, the fifth (at 01:10 EST) in the second pass alone.
         let fallBack = Date(timeIntervalSince1970: try #require(ISOTime.seconds("2026-11-01T04:10:00Z")))
         let games = Self.games(.poll).map { plan in
             SimulatedDay.Game(plan.game, path: .poll, tipOff: plan.tipOff.addingTimeInterval(fallBack.timeIntervalSince(Self.evening)))

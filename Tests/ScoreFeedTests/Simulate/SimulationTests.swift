@@ -1675,8 +1675,8 @@ extension SimulationTests {
         #expect(Simulation.checkpointsLost(in: folder).lost.isEmpty)
         // The same state with a field no reading takes.
         var object = try #require(try JSONSerialization.jsonObject(with: whole) as? [String: Any])
-        #expect(object["newestCopy"] != nil)
-        object["newestCopyOfAnOlderVersion"] = object["newestCopy"]
+        #expect(object["newestCopyAt"] != nil)
+        object["newestCopyOfAnOlderVersion"] = object["newestCopyAt"]
         try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]).write(to: folder.appendingPathComponent("game-b.json"))
         let lost = Simulation.checkpointsLost(in: folder)
         #expect(lost.checked == 2 && lost.lost.count == 1)
