@@ -84,7 +84,8 @@ enum EasternTime {
     /// second, is what it was unless it is over 55 minutes old.
     static func instant(wall: Date, near now: Date) -> Date {
         let daylight = instant(wall: wall)
-        guard isDaylight(wall, from: 2, to: 1) == false, isDaylight(wall, from: 2, to: 2) == true else { return daylight }
+        // In the repeated hour: before 2 a.m. on daylight saving's last day, not before 1 a.m.
+        guard isDaylight(wall, from: 2, to: 2) == true, isDaylight(wall, from: 2, to: 1) == false else { return daylight }
         let standard = daylight.addingTimeInterval(3600)
         return standard.timeIntervalSince(now) > clockSkew ? daylight : standard
     }

@@ -105,8 +105,8 @@ extension LivePoller {
             switch await fetcher.get(boxscore, validators: &validators) {
             case .body(let data):
                 do {
-                    var box = try LiveBoxscore.decode(data, url: boxscore.absoluteString)
                     let received = clock.now
+                    var box = try LiveBoxscore.decode(data, url: boxscore.absoluteString)
                     box.written = box.written.map { NewestCopy.moment(ofWall: $0, near: received) }
                     if news.read(box, bytes: data) {
                         outcome = .fresh

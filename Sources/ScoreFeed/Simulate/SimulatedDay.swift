@@ -26,8 +26,9 @@ public struct SimulatedDay: Sendable {
     /// all at once would hide in days drawn one fault at a time.
     public var isStorm = false
     /// The day is the night the clocks go back (2025-11-02), its first tip-off at 11 pm Eastern
-    /// daylight time: the hour from 1 a.m. comes twice in the feed's `meta.time`, and the day's
-    /// games are live across the change (one day in twenty).
+    /// daylight time: the hour from 1 a.m. comes twice in the feed's `meta.time`, and most of the
+    /// day's games are live across the change (one day in twenty; the first tip-offs end before
+    /// it, the last begin after it).
     public var fallsBack = false
     /// Poll games whose requests from a storm's third instance time out for its first minutes
     /// (drawn with the storm): the waits for a fresh copy it restored go on through them.
