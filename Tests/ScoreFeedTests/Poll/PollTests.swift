@@ -466,16 +466,21 @@ struct PollLiveTests {
 
     /// Each game's hostile boxscore is said in one clear line naming the game and the URL: the
     /// `--max-body` cap for 8 GB and for the gzip bomb (decoded bytes), the whole-request
-    /// `--timeout` for the answer that never ends. Every other line naming a boxscore's URL is a
-    /// clear line too: the URL, then a code, then the game.
+    /// `--timeout` for the answer that never ends. On a starved machine (this smoke test beside
+    /// the whole run on two cores took 118 s once, against 10 s alone) the 8 GB or the gzip answer
+    /// can pass the 2 s timeout before the cap, and with the server's own faults and the backoff a
+    /// game's few boxscore requests may all end so: the timeout's line then stands for it (each
+    /// cap alone is ``PollHostileTests``'). Every other line naming a boxscore's URL is a clear
+    /// line too: the URL, then a code, then the game.
     static func checkHostileLines(_ stderr: String, server: LiveNBATestServer) throws {
         let errors = stderr.split(separator: "\n")
         for (game, kind) in zip(games, PollHostileTests.kinds) {
             let url = "http://127.0.0.1:\(server.port)/static/json/liveData/boxscore/boxscore_\(game).json"
-            let expected = kind == "endless"
-                ? "\(url): io: game \(game): no whole answer within 2 s (--timeout)"
-                : "\(url): body-too-large: game \(game): the answer passed the --max-body cap of 4194304 bytes (decoded) and was dropped"
-            #expect(errors.contains { $0 == expected }, "\(game) (\(kind)): \(stderr.suffix(600))")
+            let timedOut = "\(url): io: game \(game): no whole answer within 2 s (--timeout)"
+            let capped = "\(url): body-too-large: game \(game): the answer passed the --max-body cap of 4194304 bytes (decoded) and was dropped"
+            let expected = kind == "endless" ? [timedOut] : [capped, timedOut]
+            #expect(errors.contains { expected.contains(String($0)) },
+                    "\(game) (\(kind)): the lines naming its boxscore: \(errors.filter { $0.contains(url) }.joined(separator: "\n"))")
             for line in errors where line.contains(url) {
                 let rest = line.dropFirst(url.count)
                 let code = rest.dropFirst(2).prefix { $0 != ":" }
