@@ -117,7 +117,7 @@ public actor MatchEngine {
         self.session = session
         self.session.recordsInputs = checkpoints != nil
         store = checkpoints
-        journalPath = checkpoints?.journalURL(for: session.attributes.gameId).path ?? ""
+        journalPath = checkpoints?.journalPath(for: session.attributes.gameId) ?? ""
         journalFile = checkpoints.map { [journalPath] in $0.journal.file(for: journalPath) }
     }
 

@@ -57,13 +57,19 @@ public struct CheckpointStore: Sendable {
 
     /// The file for `game`: `game-<stem>.json`, the stem ``GameID/fileStem(_:)``, one-to-one.
     public func url(for game: String) -> URL {
-        directory.appendingPathComponent("game-\(GameID.fileStem(game)).json")
+        file(named: "game-\(GameID.fileStem(game)).json")
     }
 
     /// The file the versions before ``GameID/fileStem(_:)`` used for `game`: a snapshot found
     /// under it is renamed to ``url(for:)`` when its game is restored.
     public func legacyURL(for game: String) -> URL {
-        directory.appendingPathComponent("game-\(GameID.legacyFileStem(game)).json")
+        file(named: "game-\(GameID.legacyFileStem(game)).json")
+    }
+
+    /// The file `name` in the directory, said to be a file: `appendingPathComponent(_:)` asks the
+    /// file system whether it is a directory, a cost a new game paid several times over.
+    private func file(named name: String) -> URL {
+        directory.appending(path: name, directoryHint: .notDirectory)
     }
 
     /// The journal file of `game`, beside its snapshot.
@@ -154,10 +160,26 @@ public struct CheckpointStore: Sendable {
     /// (``Journal/begin(_:first:seq:lastTimestamp:to:)``); any other writes a snapshot first, as
     /// cutting its journal before the snapshot is durable would lose what the journal held.
     public func holdsNothing(for game: String) -> Bool {
-        let snapshot = url(for: game).path
+        let stem = namePrefix + GameID.fileStem(game)
+        let snapshot = stem + ".json"
         guard access(snapshot, F_OK) != 0, access(snapshot + ".unreadable", F_OK) != 0 else { return false }
         var status = stat()
-        return stat(journalURL(for: game).path, &status) != 0 || status.st_size == 0
+        return stat(journalPath(stem: stem), &status) != 0 || status.st_size == 0
+    }
+
+    /// The path of `game`'s journal, as ``journalURL(for:)``'s, spelled without a `URL` (whose
+    /// every step parses its string again): an engine spells it once, at its start.
+    public func journalPath(for game: String) -> String {
+        journalPath(stem: namePrefix + GameID.fileStem(game))
+    }
+
+    private func journalPath(stem: String) -> String {
+        stem + ".journal"
+    }
+
+    /// The path every game's file name follows: the directory's, then `game-`.
+    private var namePrefix: String {
+        (directoryPath.hasSuffix("/") ? directoryPath : directoryPath + "/") + "game-"
     }
 
     /// A snapshot put aside as unreadable (`game-….json.unreadable`), with the snapshot file it

@@ -203,7 +203,8 @@ public actor GameService {
     func makeEngine(attributes: GameAttributes) -> MatchEngine {
         let clock = makeClock(at: Date(timeIntervalSince1970: 0))
         var policy = Coalescer(configuration: options.coalescer)
-        let lost = store.flatMap {
+        // (Spelling a path costs more than a lookup: only when a checkpoint was lost.)
+        let lost = state.lostCheckpoints.isEmpty ? nil : store.flatMap {
             state.lostCheckpoints.removeValue(forKey: $0.url(for: attributes.gameId).standardizedFileURL.path)
                 ?? state.lostCheckpoints.removeValue(forKey: $0.legacyURL(for: attributes.gameId).standardizedFileURL.path)
         }

@@ -48,6 +48,18 @@ struct GameIDTests {
         #expect(GameID.decodeFileStem("%4") == nil && GameID.decodeFileStem("%2f") == nil && GameID.decodeFileStem("a") == nil)
     }
 
+    /// The journal's path an engine spells as a string is the one its `URL` spells (the journal
+    /// knows a file by its path: two spellings would be two files), wherever the directory is.
+    @Test(arguments: ["", "/", "/./state", "/a b/%41"])
+    func aJournalsPathIsItsURLsPath(_ below: String) throws {
+        let top = RealFeedServeTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: top) }
+        let store = try CheckpointStore(directory: URL(fileURLWithPath: top.path + below, isDirectory: true))
+        for id in ["0022400762", "é😀", "G/1 x", ".."] {
+            #expect(store.journalPath(for: id) == store.journalURL(for: id).path, "\(below): \(id)")
+        }
+    }
+
     @Test func messagesNeverRepeatALongIdInFull() {
         let quoted = GameID.quoted(Self.long)
         #expect(quoted.count < 40 && quoted.hasSuffix("…\""))
