@@ -218,6 +218,14 @@ public struct SimulatedDay: Sendable {
             return [changed, ended].compactMap { $0 }.max() ?? min(date, tipOff.addingTimeInterval(-4 * 3600))
         }
 
+        /// When the play-by-play's copy at `date` says it was written, as the CDN answers without
+        /// a stale edge (nil while it lists nothing): ``written(at:elapsed:visible:final:)``.
+        func playByPlayWritten(at date: Date) -> Date? {
+            let elapsed = elapsed(at: date)
+            let visible = elapsed < 0 ? 0 : game.visible(at: elapsed)
+            return visible == 0 ? nil : written(at: date, elapsed: elapsed, visible: visible)
+        }
+
         /// When the feed shows what it has `elapsed` seconds into the game's timeline, or nil
         /// when it never does (a postponed game, or past where a silent game stops).
         public func date(at elapsed: Double) -> Date? {

@@ -187,6 +187,12 @@ public struct SimulationInvariants {
     /// taken off at random (``PollSchedule``'s default, written out).
     public static let expectedPollBackoff = Backoff(initial: 1, multiplier: 2, maximum: 60, jitter: 0.5)
 
+    /// The most old copies a poller new to a game waits through for a fresh one, and the room
+    /// each wait allows past the next answer's time-out (``LivePoller``'s `oldCopiesWaited` and
+    /// `freshCopyRoom`, written out): the freshness check excuses a new poller's wait by them.
+    public static let expectedOldCopiesWaited = 4
+    public static let expectedFreshCopyRoom: TimeInterval = 5
+
     /// How long a poller follows a game that brings nothing new before it gives it up
     /// (``FeedWatch/defaultGiveUpAfter``, written out): a comeback sooner than this is the
     /// running instance's to follow (``SimulatedDay``).
@@ -900,7 +906,7 @@ public struct SimulationInvariants {
         let feed = Self.feedTroubles(plan, interval: day.pollInterval, requestTimeout: day.requestTimeout)
         let troubles = feed + sender + diskTroubles
             + day.restarts.map { $0.at..<$0.at.addingTimeInterval($0.downFor + wait) }
-            + endListedWaits(plan, feed: feed)
+            + endListedWaits(plan, feed: feed) + firstCopyWaits(plan, feed: feed)
         // The sender's troubles an instance was killed in: the records its sink still held are
         // gone with it (the checkpoint has them handed over), so what they showed waits for the
         // game's next push after the restart.
@@ -930,17 +936,72 @@ public struct SimulationInvariants {
     /// ``feedTroubles(_:interval:requestTimeout:)``.
     func endListedWaits(_ plan: SimulatedDay.Game, feed: [Range<Date>]) -> [Range<Date>] {
         guard plan.path == .poll, let last = plan.lastAction, let final = plan.finalAt else { return [] }
-        // A join while no instance ran (the one before killed, the next not yet started) is the
-        // next instance's: its poller asks first as it starts (seed 73, day 91).
+        return newPollers(plan, feed: feed).compactMap { started, answer in
+            started < final && last <= answer ? max(started, last)..<final.addingTimeInterval(day.pollInterval) : nil
+        }
+    }
+
+    /// A poller new to the game (an instance started on an empty state directory, or the game's
+    /// join) whose first copy is old, written more than a poll's interval before it came (a game
+    /// at a break, on a CDN that stamps a copy when its document last changed): it cannot tell
+    /// such a copy from a stale edge's, and waits through its old copies for a fresh one, at most
+    /// ``expectedOldCopiesWaited`` of them, each a poll's interval, a request's time-out and
+    /// ``expectedFreshCopyRoom`` (``LivePoller``'s `firstCopyWait`). Each wait runs from the start
+    /// to the next poll after the game's copy changes, or to the last old copy's wait. Found at
+    /// seed 4141 with the real games: day 52 (a lost state directory, the game in a timeout, its
+    /// copy 61 s old: the news 236 s late) and day 30 (a join in an outage, the first answer after
+    /// it 33 s old). `feed`: the game's ``feedTroubles(_:interval:requestTimeout:)``.
+    func firstCopyWaits(_ plan: SimulatedDay.Game, feed: [Range<Date>]) -> [Range<Date>] {
+        guard plan.path == .poll, plan.stampsWhenWritten else { return [] }
+        let interval = day.pollInterval
+        let each = interval + day.requestTimeout + Self.expectedFreshCopyRoom
+        func age(_ at: Date) -> TimeInterval? { plan.playByPlayWritten(at: at).map { at.timeIntervalSince($0) } }
+        return newPollers(plan, feed: feed).compactMap { started, answer in
+            // The first answer comes at a second from the start to `answer`: the wait of each
+            // such second whose copy is old, the longest of them.
+            let longest = Double(Self.expectedOldCopiesWaited) * each
+            var changes: [Date] = []
+            var last = plan.playByPlayWritten(at: started)
+            var at = started
+            while at < answer.addingTimeInterval(longest) {
+                at.addTimeInterval(1)
+                let written = plan.playByPlayWritten(at: at)
+                if let written, written != last { changes.append(at) }
+                last = written
+            }
+            var end: Date?
+            var next = 0
+            for second in stride(from: 0, through: answer.timeIntervalSince(started), by: 1) {
+                let first = started.addingTimeInterval(second)
+                guard let age = age(first), age > interval else { continue }
+                while next < changes.count, changes[next] <= first { next += 1 }
+                // A copy that changes meanwhile is fresh at the next answer after it.
+                let over = min(first.addingTimeInterval(longest), next < changes.count ? changes[next].addingTimeInterval(each) : .distantFuture)
+                end = max(end ?? over, over)
+            }
+            return end.map { started..<$0 }
+        }
+    }
+
+    /// Where a poller new to `plan`'s game starts (a state directory that lost the game, the
+    /// game's join), each with the latest its first answer can come: through the feed's troubles
+    /// the start falls in, each and the interval after it (a trouble's range leaves its last
+    /// interval out: a request just before an outage's end waits its `Retry-After`; seed 2, day
+    /// 482, Android). A join while no instance ran (the one before killed, the next not yet
+    /// started) is the next instance's: its poller asks first as it starts (seed 73, day 91).
+    /// So is a game whose first action came while no instance ran, or so soon before the kill
+    /// that the instance killed may have applied none of it: the next instance holds nothing of
+    /// the game (seed 6161, day 9 of the real games' sweep: its first copy 105 s old, in a
+    /// timeout).
+    private func newPollers(_ plan: SimulatedDay.Game, feed: [Range<Date>]) -> [(started: Date, answer: Date)] {
         let join = plan.join.map { join in zip(instances, kills).first { started, killed in (killed ?? .distantFuture) <= join && join < started }?.0 ?? join }
-        let starts = resets(of: plan.game.id) + [join].compactMap { $0 }
-        return starts.compactMap { started in
-            // The latest the first answer can come: through the troubles the start falls in, each
-            // and the interval after it (a trouble's range leaves its last interval out: a request
-            // just before an outage's end waits its `Retry-After`; seed 2, day 482, Android).
+        let unseen = zip(instances, kills).compactMap { started, killed in
+            killed.flatMap { $0 < plan.firstAction.addingTimeInterval(day.pollInterval) && plan.firstAction < started ? started : nil }
+        }
+        return Set(resets(of: plan.game.id) + [join].compactMap { $0 } + unseen).sorted().map { started in
             var answer = started
             while let trouble = feed.first(where: { $0.contains(answer) }) { answer = trouble.upperBound.addingTimeInterval(day.pollInterval) }
-            return started < final && last <= answer ? max(started, last)..<final.addingTimeInterval(day.pollInterval) : nil
+            return (started, answer)
         }
     }
 

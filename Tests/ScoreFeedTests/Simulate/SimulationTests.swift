@@ -1199,6 +1199,8 @@ struct SimulationTests {
         #expect(SimulationInvariants.expectedPollBackoff == PollSchedule(interval: 30).backoff)
         #expect(SimulationInvariants.expectedCheckpointRetry == MatchEngine.checkpointBackoff.maximum)
         #expect(SimulationInvariants.expectedGiveUpAfter == FeedWatch.defaultGiveUpAfter)
+        #expect(SimulationInvariants.expectedOldCopiesWaited == LivePoller.oldCopiesWaited)
+        #expect(SimulationInvariants.expectedFreshCopyRoom == LivePoller.freshCopyRoom)
         #expect(SimulationInvariants.alertWindow == Coalescer.arrivalAlertWindow)
         #expect(SimulationInvariants.expectedChannelRetry == ChannelBoard.longestRetry)
         #expect(SimulationInvariants.retryTail == ResilientSink.Options().backoff.maximum)
