@@ -117,7 +117,7 @@ public actor MatchEngine {
         self.session = session
         self.session.recordsInputs = checkpoints != nil
         store = checkpoints
-        journalPath = checkpoints?.journalPath(for: session.attributes.gameId) ?? ""
+        journalPath = checkpoints?.journalURL(for: session.attributes.gameId).path ?? ""
         journalFile = checkpoints.map { [journalPath] in $0.journal.file(for: journalPath) }
     }
 

@@ -160,26 +160,10 @@ public struct CheckpointStore: Sendable {
     /// (``Journal/begin(_:first:seq:lastTimestamp:to:)``); any other writes a snapshot first, as
     /// cutting its journal before the snapshot is durable would lose what the journal held.
     public func holdsNothing(for game: String) -> Bool {
-        let stem = namePrefix + GameID.fileStem(game)
-        let snapshot = stem + ".json"
+        let snapshot = url(for: game).path
         guard access(snapshot, F_OK) != 0, access(snapshot + ".unreadable", F_OK) != 0 else { return false }
         var status = stat()
-        return stat(journalPath(stem: stem), &status) != 0 || status.st_size == 0
-    }
-
-    /// The path of `game`'s journal, as ``journalURL(for:)``'s, spelled without a `URL` (whose
-    /// every step parses its string again): an engine spells it once, at its start.
-    public func journalPath(for game: String) -> String {
-        journalPath(stem: namePrefix + GameID.fileStem(game))
-    }
-
-    private func journalPath(stem: String) -> String {
-        stem + ".journal"
-    }
-
-    /// The path every game's file name follows: the directory's, then `game-`.
-    private var namePrefix: String {
-        (directoryPath.hasSuffix("/") ? directoryPath : directoryPath + "/") + "game-"
+        return stat(journalURL(for: game).path, &status) != 0 || status.st_size == 0
     }
 
     /// A snapshot put aside as unreadable (`game-….json.unreadable`), with the snapshot file it

@@ -947,7 +947,9 @@ public struct SimulationInvariants {
     /// such a copy from a stale edge's, and waits through its old copies for a fresh one, at most
     /// ``expectedOldCopiesWaited`` of them, each a poll's interval, a request's time-out and
     /// ``expectedFreshCopyRoom`` (``LivePoller``'s `firstCopyWait`). Each wait runs from the start
-    /// to the next poll after the game's copy changes, or to the last old copy's wait. Found at
+    /// to the next poll after the game's copy changes, or to the last old copy's wait, each wait
+    /// taken at its longest (on the simulated CDN, which answers at once, a wait lasts a poll's
+    /// interval: a poller that waited an answer or two more would pass here). Found at
     /// seed 4141 with the real games: day 52 (a lost state directory, the game in a timeout, its
     /// copy 61 s old: the news 236 s late) and day 30 (a join in an outage, the first answer after
     /// it 33 s old). `feed`: the game's ``feedTroubles(_:interval:requestTimeout:)``.

@@ -48,15 +48,20 @@ struct GameIDTests {
         #expect(GameID.decodeFileStem("%4") == nil && GameID.decodeFileStem("%2f") == nil && GameID.decodeFileStem("a") == nil)
     }
 
-    /// The journal's path an engine spells as a string is the one its `URL` spells (the journal
-    /// knows a file by its path: two spellings would be two files), wherever the directory is.
-    @Test(arguments: ["", "/", "/./state", "/a b/%41"])
-    func aJournalsPathIsItsURLsPath(_ below: String) throws {
+    /// A game's files as an engine spells them (``CheckpointStore/url(for:)``, said to be files,
+    /// so the file system is not asked) are the paths a restore spells for the files it lists
+    /// (`appendingPathComponent`): the journal knows a file by its path, and two spellings would
+    /// be two files. Wherever the directory is, `//` at its end too (a string spelling of the
+    /// directory's `path` and the name did not keep it).
+    @Test(arguments: ["", "/", "//", "/./state", "/a b/%41", "/state//"])
+    func aGamesFilesAreSpelledAsARestoreSpellsThem(_ below: String) throws {
         let top = RealFeedServeTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: top) }
-        let store = try CheckpointStore(directory: URL(fileURLWithPath: top.path + below, isDirectory: true))
+        let store = try CheckpointStore(directory: URL(fileURLWithPath: top.path + below))
         for id in ["0022400762", "é😀", "G/1 x", ".."] {
-            #expect(store.journalPath(for: id) == store.journalURL(for: id).path, "\(below): \(id)")
+            let listed = store.directory.appendingPathComponent("game-\(GameID.fileStem(id)).json")
+            #expect(store.url(for: id).path == listed.path, "\(below): \(id)")
+            #expect(store.journalURL(for: id).path == CheckpointStore.journalURL(of: listed).path, "\(below): \(id)")
         }
     }
 

@@ -714,7 +714,7 @@ struct LiveDayScenarioTests {
     /// a copy when its document last changed: the fresh instance's first copies are a minute old
     /// and more, and it cannot tell them from a stale edge's. It waits through them (at most
     /// `LivePoller.oldCopiesWaited`), then shows the last, with the score it missed; the
-    /// freshness check excuses that wait and no more. The check called the news late
+    /// freshness check excuses that wait. The check called the news late
     /// (`simulate --seed 4141 --days 60 --games ../shared/nba-pbp`, day 52: 236 s, the fresh
     /// instance back in a timeout; day 30: a join after an outage).
     @Test(arguments: withAndroidTopic)
