@@ -67,7 +67,9 @@ public struct CheckpointStore: Sendable {
     }
 
     /// The file `name` in the directory, said to be a file: `appendingPathComponent(_:)` asks the
-    /// file system whether it is a directory, a cost a new game paid several times over.
+    /// file system whether it is a directory, a cost a new game paid several times over. Every
+    /// game's file is spelled here, the ones a restore lists too: the journal knows a file by its
+    /// path, and two spellings would be two files.
     private func file(named name: String) -> URL {
         directory.appending(path: name, directoryHint: .notDirectory)
     }
@@ -181,7 +183,7 @@ public struct CheckpointStore: Sendable {
         let snapshots = Set(names.filter { $0.hasPrefix("game-") && $0.hasSuffix(".json.unreadable") })
         return names.compactMap { name -> PutAside? in
             guard name.hasPrefix("game-") else { return nil }
-            let file = directory.appendingPathComponent(name)
+            let file = self.file(named: name)
             if snapshots.contains(name) {
                 let checkpoint = file.deletingPathExtension()
                 return PutAside(checkpoint: checkpoint, data: try? Data(contentsOf: file), journal: Self.journal(of: checkpoint))
@@ -189,7 +191,7 @@ public struct CheckpointStore: Sendable {
             guard name.hasSuffix(".journal.unreadable") else { return nil }
             let stem = String(name.dropLast(".journal.unreadable".count))
             guard !snapshots.contains(stem + ".json.unreadable") else { return nil }
-            return PutAside(checkpoint: directory.appendingPathComponent(stem + ".json"), data: nil, journal: try? Data(contentsOf: file))
+            return PutAside(checkpoint: self.file(named: stem + ".json"), data: nil, journal: try? Data(contentsOf: file))
         }
     }
 
@@ -200,7 +202,7 @@ public struct CheckpointStore: Sendable {
         let snapshots = Set(names.filter { $0.hasPrefix("game-") && ($0.hasSuffix(".json") || $0.hasSuffix(".json.unreadable")) })
         return names.compactMap { name -> Entry? in
             if name.hasSuffix(".json"), snapshots.contains(name) {
-                let file = directory.appendingPathComponent(name)
+                let file = self.file(named: name)
                 let journal = Self.journalURL(of: file)
                 return Entry(
                     file: file, data: Self.size(of: file) <= largest ? try? Data(contentsOf: file) : nil,
@@ -211,14 +213,14 @@ public struct CheckpointStore: Sendable {
             guard name.hasPrefix("game-"), name.hasSuffix(".journal") else { return nil }
             let stem = String(name.dropLast(".journal".count))
             guard !snapshots.contains(stem + ".json"), !snapshots.contains(stem + ".json.unreadable") else { return nil }
-            let journal = directory.appendingPathComponent(name)
+            let journal = file(named: name)
             var status = stat()
             guard stat(journal.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else { return nil }
             let data = Int(status.st_size) <= largest ? try? Data(contentsOf: journal) : nil
             // A base whose first write a crash cut short (no whole line yet) held nothing that was
             // sent: pushes wait for its sync. No checkpoint, then, not a damaged one.
             if let data, !data.contains(0x0A) { return nil }
-            return Entry(file: directory.appendingPathComponent(stem + ".json"), data: nil, journal: data, journalOnly: true)
+            return Entry(file: file(named: stem + ".json"), data: nil, journal: data, journalOnly: true)
         }
     }
 

@@ -957,28 +957,25 @@ public struct SimulationInvariants {
         guard plan.path == .poll, plan.stampsWhenWritten else { return [] }
         let interval = day.pollInterval
         let each = interval + day.requestTimeout + Self.expectedFreshCopyRoom
-        func age(_ at: Date) -> TimeInterval? { plan.playByPlayWritten(at: at).map { at.timeIntervalSince($0) } }
+        let longest = Double(Self.expectedOldCopiesWaited) * each
         return newPollers(plan, feed: feed).compactMap { started, answer in
+            // The copy's stamp at each second from the start, read once.
+            let span = answer.timeIntervalSince(started)
+            let stamps = stride(from: 0, through: span + longest, by: 1).map { plan.playByPlayWritten(at: started.addingTimeInterval($0)) }
             // The first answer comes at a second from the start to `answer`: the wait of each
             // such second whose copy is old, the longest of them.
-            let longest = Double(Self.expectedOldCopiesWaited) * each
-            var changes: [Date] = []
-            var last = plan.playByPlayWritten(at: started)
-            var at = started
-            while at < answer.addingTimeInterval(longest) {
-                at.addTimeInterval(1)
-                let written = plan.playByPlayWritten(at: at)
-                if let written, written != last { changes.append(at) }
-                last = written
-            }
             var end: Date?
-            var next = 0
-            for second in stride(from: 0, through: answer.timeIntervalSince(started), by: 1) {
-                let first = started.addingTimeInterval(second)
-                guard let age = age(first), age > interval else { continue }
-                while next < changes.count, changes[next] <= first { next += 1 }
+            var change = 0
+            for second in 0...Int(span) {
+                let first = started.addingTimeInterval(Double(second))
+                guard let stamp = stamps[second], first.timeIntervalSince(stamp) > interval else { continue }
                 // A copy that changes meanwhile is fresh at the next answer after it.
-                let over = min(first.addingTimeInterval(longest), next < changes.count ? changes[next].addingTimeInterval(each) : .distantFuture)
+                if change <= second {
+                    change = second + 1
+                    while change < stamps.count, stamps[change] == nil || stamps[change] == stamps[change - 1] { change += 1 }
+                }
+                let fresh = change < stamps.count ? started.addingTimeInterval(Double(change) + each) : .distantFuture
+                let over = min(first.addingTimeInterval(longest), fresh)
                 end = max(end ?? over, over)
             }
             return end.map { started..<$0 }
