@@ -743,7 +743,7 @@ struct LiveDayScenarioTests {
     /// Each game's instance stopped at the moment `choose` returns (the game's pauses between
     /// two actions given, in order), back a minute into the pause that begins at the other: the
     /// score it missed (or a newer one, the pause over meanwhile) is shown after a wait through
-    /// old copies, every invariant kept.
+    /// old copies, as one moment (at most 2 pushes and 1 priority 10), every invariant kept.
     private func backInAPause(
         _ mode: Lane, lostState: Bool, choose: (SimulatedDay.Game, [(start: Date, end: Date)]) throws -> (kill: Date, pause: Date)
     ) async throws {
@@ -769,6 +769,8 @@ struct LiveDayScenarioTests {
             let first = try #require(mine.first { $0.sentAt >= back }, "\(plan.game.id): the instance back showed it")
             #expect(first.sentAt.timeIntervalSince(back) > day.pollInterval + SimulationInvariants.freshnessSlack,
                     "\(mode) \(plan.game.id): the instance back waited through its old copies (showed the game \(first.sentAt.timeIntervalSince(back)) s after it started)")
+            // What the wait ends on is one moment: at most 2 pushes and 1 priority 10.
+            Self.checkMoment(mine.filter { $0.sentAt >= first.sentAt }, "\(mode) \(plan.game.id): the moment after the wait")
             let shown = try #require(Self.score(first))
             #expect(Self.stated(plan, from: lost.at, to: first.sentAt).contains(shown) && shown.home + shown.away >= missed.home + missed.away,
                     "\(mode) \(plan.game.id): it showed \(shown.away)-\(shown.home), the score it missed (\(missed.away)-\(missed.home)) or a newer one")
