@@ -955,31 +955,37 @@ public struct SimulationInvariants {
     /// it 33 s old). `feed`: the game's ``feedTroubles(_:interval:requestTimeout:)``.
     func firstCopyWaits(_ plan: SimulatedDay.Game, feed: [Range<Date>]) -> [Range<Date>] {
         guard plan.path == .poll, plan.stampsWhenWritten else { return [] }
+        return newPollers(plan, feed: feed).compactMap { started, answer in firstCopyWait(plan, started: started, answer: answer).map { started..<$0 } }
+    }
+
+    /// The end of the wait through old copies of a poller new to `plan`'s game from `started`,
+    /// its first answer at `answer` at the latest (``firstCopyWaits(_:feed:)``); nil: its first
+    /// copy is fresh, or the game's copies are stamped as they are asked for.
+    private func firstCopyWait(_ plan: SimulatedDay.Game, started: Date, answer: Date) -> Date? {
+        guard plan.path == .poll, plan.stampsWhenWritten else { return nil }
         let interval = day.pollInterval
         let each = interval + day.requestTimeout + Self.expectedFreshCopyRoom
         let longest = Double(Self.expectedOldCopiesWaited) * each
-        return newPollers(plan, feed: feed).compactMap { started, answer in
-            // The copy's stamp at each second from the start, read once.
-            let span = answer.timeIntervalSince(started)
-            let stamps = stride(from: 0, through: span + longest, by: 1).map { plan.playByPlayWritten(at: started.addingTimeInterval($0)) }
-            // The first answer comes at a second from the start to `answer`: the wait of each
-            // such second whose copy is old, the longest of them.
-            var end: Date?
-            var change = 0
-            for second in 0...Int(span) {
-                let first = started.addingTimeInterval(Double(second))
-                guard let stamp = stamps[second], first.timeIntervalSince(stamp) > interval else { continue }
-                // A copy that changes meanwhile is fresh at the next answer after it.
-                if change <= second {
-                    change = second + 1
-                    while change < stamps.count, stamps[change] == nil || stamps[change] == stamps[change - 1] { change += 1 }
-                }
-                let fresh = change < stamps.count ? started.addingTimeInterval(Double(change) + each) : .distantFuture
-                let over = min(first.addingTimeInterval(longest), fresh)
-                end = max(end ?? over, over)
+        // The copy's stamp at each second from the start, read once.
+        let span = answer.timeIntervalSince(started)
+        let stamps = stride(from: 0, through: span + longest, by: 1).map { plan.playByPlayWritten(at: started.addingTimeInterval($0)) }
+        // The first answer comes at a second from the start to `answer`: the wait of each
+        // such second whose copy is old, the longest of them.
+        var end: Date?
+        var change = 0
+        for second in 0...Int(span) {
+            let first = started.addingTimeInterval(Double(second))
+            guard let stamp = stamps[second], first.timeIntervalSince(stamp) > interval else { continue }
+            // A copy that changes meanwhile is fresh at the next answer after it.
+            if change <= second {
+                change = second + 1
+                while change < stamps.count, stamps[change] == nil || stamps[change] == stamps[change - 1] { change += 1 }
             }
-            return end.map { started..<$0 }
+            let fresh = change < stamps.count ? started.addingTimeInterval(Double(change) + each) : .distantFuture
+            let over = min(first.addingTimeInterval(longest), fresh)
+            end = max(end ?? over, over)
         }
+        return end
     }
 
     /// Where a poller new to `plan`'s game starts (a state directory that lost the game, the
@@ -991,17 +997,47 @@ public struct SimulationInvariants {
     /// So is a game whose first action came while no instance ran, or so soon before the kill
     /// that the instance killed may have applied none of it: the next instance holds nothing of
     /// the game (seed 6161, day 9 of the real games' sweep: its first copy 105 s old, in a
-    /// timeout).
+    /// timeout). So is the instance that runs at the game's first action while the feed's
+    /// troubles keep its first answer of the game from it, and the instance after one killed
+    /// before its first answer or in its wait for a fresh copy.
     private func newPollers(_ plan: SimulatedDay.Game, feed: [Range<Date>]) -> [(started: Date, answer: Date)] {
         let join = plan.join.map { join in zip(instances, kills).first { started, killed in (killed ?? .distantFuture) <= join && join < started }?.0 ?? join }
         let unseen = zip(instances, kills).compactMap { started, killed in
             killed.flatMap { $0 < plan.firstAction.addingTimeInterval(day.pollInterval) && plan.firstAction < started ? started : nil }
         }
-        return Set(resets(of: plan.game.id) + [join].compactMap { $0 } + unseen).sorted().map { started in
-            var answer = started
-            while let trouble = feed.first(where: { $0.contains(answer) }) { answer = trouble.upperBound.addingTimeInterval(day.pollInterval) }
-            return (started, answer)
+        // The instance that runs at the game's first action is new to the game until its first
+        // answer after it, which comes within a poll's interval: through the feed's troubles
+        // that fall in that interval (seed 1, day 46: garbage from 5 s after the first action
+        // for 4 minutes, the first copy after it 35 s old, in a timeout).
+        let first = plan.firstAction
+        let running = instances.indices.contains { index in
+            instances[index] <= first && (index + 1 == instances.count || kills[index + 1].map { first < $0 } ?? true)
         }
+        let firstTrouble = running ? feed.filter { $0.overlaps(first..<first.addingTimeInterval(day.pollInterval)) }.max { $0.upperBound < $1.upperBound } : nil
+        // The latest a poller's first answer can come, from its first request at `request`.
+        func firstAnswer(from request: Date) -> Date {
+            var answer = request
+            while let trouble = feed.first(where: { $0.contains(answer) }) { answer = trouble.upperBound.addingTimeInterval(day.pollInterval) }
+            return answer
+        }
+        var found: [Date: Date] = [:]
+        for started in resets(of: plan.game.id) + [join].compactMap({ $0 }) + unseen { found[started] = firstAnswer(from: started) }
+        if let firstTrouble { found[first] = max(found[first] ?? first, firstAnswer(from: firstTrouble.upperBound.addingTimeInterval(day.pollInterval))) }
+        // An instance killed before its first answer, or while it waited through old copies,
+        // leaves the next one new to the game too: a state directory that holds nothing of the
+        // game, or the wait restored open (seed 1, day 261: a fresh state directory killed 35 s
+        // in, the next instance back 12 minutes later waited through the copies of a timeout).
+        var chained = Array(found.keys)
+        while let started = chained.popLast() {
+            guard let answer = found[started], let index = instances.lastIndex(where: { $0 <= started }), index + 1 < instances.count,
+                  let killed = kills[index + 1], killed < max(answer, firstCopyWait(plan, started: started, answer: answer) ?? answer)
+            else { continue }
+            let next = instances[index + 1]
+            guard found[next] == nil else { continue }
+            found[next] = firstAnswer(from: next)
+            chained.append(next)
+        }
+        return found.sorted { $0.key < $1.key }.map { (started: $0.key, answer: $0.value) }
     }
 
     /// The feed's troubles for `plan`'s poller, each as long as the poller may be kept from a

@@ -740,6 +740,123 @@ struct LiveDayScenarioTests {
         }
     }
 
+    /// Each game is joined in an outage of its endpoints that ends a minute into the game's
+    /// longest pause in its second half (joined 45 s before
+    /// the pause, in an outage from 90 s before it); its copies are stamped when they last changed, so the
+    /// first answers after the outage are old. The poller, new to the game, waits through them
+    /// for a fresh copy, then shows the present as one moment (`simulate --seed 4141 --days 60
+    /// --games ../shared/nba-pbp`, day 30: the check called that news late, the wait not excused
+    /// for a join).
+    @Test(arguments: withAndroidTopic)
+    func aJoinInAnOutageWaitsThroughItsOldCopies(_ mode: Lane) async throws {
+        var games = Self.games()
+        var backs: [Date] = []
+        for index in games.indices {
+            games[index].stampsWhenWritten = true
+            let plan = games[index]
+            let times = plan.game.actions.compactMap { plan.date(at: $0.offset) }.filter { $0 > plan.moment(0.5) }
+            let pause = try #require(zip(times, times.dropFirst()).max { $0.1.timeIntervalSince($0.0) < $1.1.timeIntervalSince($1.0) })
+            try #require(pause.1.timeIntervalSince(pause.0) >= 150, "\(plan.game.id): a pause of 150 s in its second half")
+            let back = pause.0.addingTimeInterval(60)
+            games[index].outages = [pause.0.addingTimeInterval(-90)..<back]
+            games[index].join = pause.0.addingTimeInterval(-45)
+            backs.append(back)
+        }
+        let day = SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, pollInterval: 30)
+        let outcome = try await Self.run(day)
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games)
+        for (plan, back) in zip(games, backs) {
+            let join = try #require(plan.join)
+            let mine = outcome.records.filter { $0.game == plan.game.id }
+            #expect(!mine.contains { $0.sentAt < back }, "\(mode) \(plan.game.id): nothing while the endpoints were down")
+            let first = try #require(mine.first, "\(plan.game.id): the join showed it")
+            #expect(first.sentAt.timeIntervalSince(back) > day.pollInterval + SimulationInvariants.freshnessSlack,
+                    "\(mode) \(plan.game.id): the join waited through its old copies (showed the game \(first.sentAt.timeIntervalSince(back)) s after the outage)")
+            Self.checkMoment(mine, "\(mode) \(plan.game.id): the join's moment")
+            let shown = try #require(Self.score(first))
+            #expect(Self.stated(plan, from: join, to: first.sentAt).contains(shown),
+                    "\(mode) \(plan.game.id): it showed \(shown.away)-\(shown.home), a score the feed stated since the join")
+        }
+    }
+
+    /// Each game's answers are garbage from just before its first action to a minute into its
+    /// first pause of 200 s: the instance that ran all along meets the game first in that
+    /// pause, on an old copy, and waits through its old copies as any poller new to a game does
+    /// (`simulate --days 500 --seed 1 --platform ios`, day 46: the check called that news late,
+    /// the wait not excused for an instance that had never had an answer of the game).
+    @Test(arguments: withAndroidTopic)
+    func garbageFromTipOffIntoAPauseWaitsThroughItsOldCopies(_ mode: Lane) async throws {
+        var games = Self.games()
+        var backs: [Date] = []
+        for index in games.indices {
+            games[index].stampsWhenWritten = true
+            let plan = games[index]
+            let times = plan.game.actions.compactMap { plan.date(at: $0.offset) }
+            let scored = try #require(plan.game.pollScores.first.flatMap { plan.date(at: $0.offset) })
+            let pause = try #require(zip(times, times.dropFirst()).first { $0.0 > scored && $0.1.timeIntervalSince($0.0) >= 200 })
+            let back = pause.0.addingTimeInterval(60)
+            games[index].hostile = [plan.firstAction.addingTimeInterval(-1)..<back]
+            backs.append(back)
+        }
+        let day = SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, pollInterval: 30)
+        let outcome = try await Self.run(day)
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games)
+        #expect(outcome.answers["garbage", default: 0] >= games.count, "\(outcome.answers)")
+        for (plan, back) in zip(games, backs) {
+            let mine = outcome.records.filter { $0.game == plan.game.id && $0.sentAt >= plan.firstAction }
+            let first = try #require(mine.first, "\(plan.game.id): shown after the garbage")
+            #expect(first.sentAt.timeIntervalSince(back) > day.pollInterval + SimulationInvariants.freshnessSlack,
+                    "\(mode) \(plan.game.id): the instance waited through its old copies (showed the game \(first.sentAt.timeIntervalSince(back)) s after the garbage)")
+            Self.checkMoment(mine, "\(mode) \(plan.game.id): the moment after the wait")
+        }
+    }
+
+    /// Each game's state directory is lost 35 s into a pause of 75 s or more before its longest
+    /// pause, and the fresh instance is killed 15 s later, in its wait through that pause's old
+    /// copies; the next instance, on that directory, comes back a minute into the longest pause,
+    /// having missed the scores between, and waits on (the wait is restored open), then shows
+    /// them as one moment (`simulate --days 500 --seed 1 --platform ios`, day 261: the check
+    /// excused the fresh instance's wait, not the next one's).
+    @Test(arguments: withAndroidTopic)
+    func aWaitForAFreshCopyGoesOnAfterAKill(_ mode: Lane) async throws {
+        var games = Self.games()
+        var restarts: [SimulatedDay.Restart] = []
+        var backs: [Date] = []
+        for index in games.indices {
+            games[index].stampsWhenWritten = true
+            let plan = games[index]
+            let times = plan.game.actions.compactMap { plan.date(at: $0.offset) }
+            let pauses = Array(zip(times, times.dropFirst()))
+            let longest = try #require(pauses.max { $0.1.timeIntervalSince($0.0) < $1.1.timeIntervalSince($1.0) })
+            try #require(longest.1.timeIntervalSince(longest.0) >= 300, "\(plan.game.id): a pause of 5 minutes")
+            let scores = plan.game.pollScores.compactMap { plan.date(at: $0.offset) }
+            let before = try #require(pauses.last { pause in
+                pause.1.timeIntervalSince(pause.0) >= 75 && pause.1 < longest.0 && scores.contains { pause.1 <= $0 && $0 <= longest.0 }
+            }, "\(plan.game.id): a pause of 75 s before its longest, scores between")
+            restarts.append(SimulatedDay.Restart(at: before.0.addingTimeInterval(35), downFor: 5, lostState: true))
+            let back = longest.0.addingTimeInterval(60)
+            let kill = before.0.addingTimeInterval(50)
+            restarts.append(SimulatedDay.Restart(at: kill, downFor: back.timeIntervalSince(kill)))
+            backs.append(back)
+        }
+        restarts.sort { $0.at < $1.at }
+        let apart = zip(restarts, restarts.dropFirst()).allSatisfy { $0.at.addingTimeInterval($0.downFor) < $1.at }
+        try #require(apart, "each game's restarts come after the ones before are over")
+        let day = SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, restarts: restarts, pollInterval: 30)
+        let outcome = try await Self.run(day)
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games, seqRises: false)
+        for (plan, back) in zip(games, backs) {
+            let mine = outcome.records.filter { $0.game == plan.game.id && $0.sentAt >= back }
+            let first = try #require(mine.first, "\(plan.game.id): shown after the last restart")
+            #expect(first.sentAt.timeIntervalSince(back) > day.pollInterval + SimulationInvariants.freshnessSlack,
+                    "\(mode) \(plan.game.id): the instance back waited on (showed the game \(first.sentAt.timeIntervalSince(back)) s after it started)")
+            Self.checkMoment(mine, "\(mode) \(plan.game.id): the moment after the wait")
+        }
+    }
+
     /// Each game's instance stopped at the moment `choose` returns (the game's pauses between
     /// two actions given, in order), back a minute into the pause that begins at the other: the
     /// score it missed (or a newer one, the pause over meanwhile) is shown after a wait through
