@@ -81,13 +81,21 @@ enum EasternTime {
     /// `now`. A copy written in the second pass is then not taken for one an hour older than the
     /// first pass's last copies (read as daylight time, every copy of a game live across the
     /// change was refused as a stale edge's for an hour); one from the first pass, read in the
-    /// second, is what it was unless it is over 55 minutes old.
+    /// second, is what it was unless it is over 55 minutes old (then it reads as a copy written
+    /// after it came, which a poller orders by its actions alone: ``NewestCopy/admit(_:received:)``).
     static func instant(wall: Date, near now: Date) -> Date {
         let daylight = instant(wall: wall)
         // In the repeated hour: before 2 a.m. on daylight saving's last day, not before 1 a.m.
         guard isDaylight(wall, from: 2, to: 2) == true, isDaylight(wall, from: 2, to: 1) == false else { return daylight }
         let standard = daylight.addingTimeInterval(3600)
         return standard.timeIntervalSince(now) > clockSkew ? daylight : standard
+    }
+
+    /// Whether `moment` lies in the second pass of the hour the clocks go back (1 a.m. to 2 a.m.
+    /// standard time on daylight saving's last day): where ``instant(wall:near:)`` may have read
+    /// a time of the first pass.
+    static func isSecondPass(_ moment: Date) -> Bool {
+        isDaylight(moment, from: 7, to: 7) == true && isDaylight(moment, from: 7, to: 6) == false
     }
 
     /// How far ahead of the clock a copy's moment may be (the CDN's clock and ours differ by

@@ -84,13 +84,28 @@ public struct NewestCopy: Hashable, Sendable {
     }
 
     /// Admits a copy stamped `stamp` (true), or refuses it as older than the newest (false, and
-    /// counted).
-    public mutating func admit(_ stamp: Stamp) -> Bool {
-        if let newest, stamp.isOlder(than: newest) {
+    /// counted). `received`: when the copy came. A copy said to be written in the second pass of
+    /// the hour the clocks go back, more than ``aheadOfArrival`` after it came, is ordered by its
+    /// actions and status alone, and its time is not kept: no copy is written after it arrives,
+    /// so its `meta.time` is the first pass's, over 55 minutes old, read as the second's
+    /// (`EasternTime.instant(wall:near:)`). Read by its time, such a stale edge's copy was news
+    /// and took the score back (`scorefeed simulate --days 500 --seed 1 --platform ios`, day 52,
+    /// broadcast: a game back from a 52-minute silence, 80-77, then the old copy's 78-77).
+    public mutating func admit(_ stamp: Stamp, received: Date? = nil) -> Bool {
+        var ordered = stamp
+        if let received, let written = stamp.written, written.timeIntervalSince(received) > Self.aheadOfArrival, EasternTime.isSecondPass(written) {
+            ordered.written = nil
+        }
+        if let newest, ordered.isOlder(than: newest) {
             stale += 1
             return false
         }
-        newest = newest.map { $0.merged(with: stamp) } ?? stamp
+        newest = newest.map { $0.merged(with: ordered) } ?? ordered
         return true
     }
+
+    /// How far after its arrival a copy of the repeated hour may say it was written and still be
+    /// ordered by that time (``admit(_:received:)``): the CDN's clock and ours differ by a second
+    /// or two.
+    public static let aheadOfArrival: TimeInterval = 5
 }

@@ -33,6 +33,8 @@ public struct SimulatedDay: Sendable {
     /// Poll games whose requests from a storm's third instance time out for its first minutes
     /// (drawn with the storm): the waits for a fresh copy it restored go on through them.
     public var hungFirstRequests = 0
+    /// Restarts drawn on an empty state directory in a poll game's long break (``init(index:seed:mode:platform:pool:pollInterval:games:losingState:killsInFinalWrites:powerCuts:lossesInBreaks:)``).
+    public var statesLostInBreaks = 0
     /// What the poll path waits between requests.
     public var pollInterval: TimeInterval
     /// Room for the poll that sees a comeback besides its interval (a backoff, a `Retry-After`, a
@@ -381,11 +383,12 @@ public struct SimulatedDay: Sendable {
     /// used as they are), with a number of games in `games`; with `losingState`, some restarts
     /// come without their state directory; with `killsInFinalWrites`, a kill may come inside a
     /// game's final's writes (off: the day as drawn before that draw came); with `powerCuts`,
-    /// some kills are power cuts (off: none is, as before that draw came).
+    /// some kills are power cuts (off: none is, as before that draw came); with `lossesInBreaks`,
+    /// some state directories are lost in a game's long break (off: none, as before that draw came).
     public init(
         index: Int, seed: UInt64, mode: PushRenderer.Mode, platform: PushRenderer.Platform = .ios, pool: SimulatedGamePool,
         pollInterval: TimeInterval = 30, games gameCount: ClosedRange<Int> = 5...15, losingState: Bool = true, killsInFinalWrites: Bool = true,
-        powerCuts: Bool = true
+        powerCuts: Bool = true, lossesInBreaks: Bool = true
     ) {
         let daySeed = seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15
         var random = SeededRandom(seed: daySeed)
@@ -638,6 +641,26 @@ public struct SimulatedDay: Sendable {
                 at: final.addingTimeInterval(-finalWrite.double(in: 1...20)), downFor: finalWrite.double(in: 1...60),
                 lostState: false, tornJournal: finalWrite.chance(0.5), atDiskStep: finalWrite.int(in: 0...5), writesOfGame: plan.game.id))
         }
+        // On one day in two the state directory is lost in a break of 5 minutes or more (a
+        // halftime) of a poll game whose copies are stamped when written, and the fresh instance
+        // starts a minute or two into it: new to the game, it meets copies older than a poll's
+        // interval, and waits through a few of them, not the whole break, before it shows the
+        // score it missed. Drawn apart, so the other draws stay as they were.
+        var inBreak = SeededRandom(seed: daySeed ^ 0xB4EA_C105)
+        let stamped = self.games.filter { $0.path == .poll && $0.stampsWhenWritten && !$0.hasStaleEdge && $0.fate == .plays }
+        if losingState, lossesInBreaks, !stamped.isEmpty, inBreak.chance(0.5) {
+            let plan = stamped[inBreak.below(stamped.count)]
+            let times = plan.game.actions.compactMap { plan.date(at: $0.offset) }
+            let breaks = zip(times, times.dropFirst()).filter { $0.1.timeIntervalSince($0.0) >= 300 }
+            if !breaks.isEmpty {
+                let pause = breaks[inBreak.below(breaks.count)].0
+                let kill = pause.addingTimeInterval(inBreak.double(in: 5...55))
+                restarts.append(Restart(
+                    at: kill, downFor: pause.addingTimeInterval(inBreak.double(in: 60...150)).timeIntervalSince(kill), lostState: true,
+                    tornJournal: inBreak.chance(0.5)))
+                statesLostInBreaks += 1
+            }
+        }
         self.restarts = restarts.sorted { $0.at < $1.at }
         // One stop in four that keeps its state directory is a power cut: the next instance finds
         // only what was synced. Drawn apart, so the other draws stay as they were.
@@ -785,6 +808,7 @@ public struct SimulatedDay: Sendable {
         if isStorm { count("storm") }
         if fallsBack { count("clocks go back") }
         count("first request hung after a restart", hungFirstRequests)
+        count("lost state dir in a break", statesLostInBreaks)
         for plan in games {
             count("game via \(plan.path.rawValue)")
             if plan.join != nil { count("join") }

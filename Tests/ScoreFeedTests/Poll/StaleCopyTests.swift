@@ -62,6 +62,44 @@ struct NewestCopyTests {
         #expect(!admitAfterRestart(Stamp(written: t0 - 1, newestAction: 14)), "the floor keeps the time it learns")
     }
 
+    /// A copy said to be written in the repeated hour's second pass after it came (beyond
+    /// ``NewestCopy/aheadOfArrival``) is ordered by its actions alone and its time is not kept: the night the clocks go back, a stale
+    /// edge's copy from the first pass of the repeated hour, 55 minutes old, reads as the second
+    /// pass, minutes ahead (`simulate --days 500 --seed 1 --platform ios`, day 52: 80-77, then
+    /// an old copy's 78-77). A copy within the allowance is ordered by its time, as before.
+    @Test func aCopyWrittenAfterItCameIsOrderedByItsActions() throws {
+        // 01:42:54 standard time (the second pass) on 2025-11-02: the newest copy; then, at
+        // 01:43:30 standard time, an edge's copy written at 01:47:45 daylight time (the first
+        // pass, 55 minutes before), which reads as 01:47:45 standard time.
+        let newestWritten = Date(timeIntervalSince1970: try #require(ISOTime.seconds("2025-11-02T06:42:54Z")))
+        let now = Date(timeIntervalSince1970: try #require(ISOTime.seconds("2025-11-02T06:43:30Z")))
+        let oldWall = Date(timeIntervalSince1970: try #require(ISOTime.seconds("2025-11-02T01:47:45Z")))
+        let misread = EasternTime.instant(wall: oldWall, near: now)
+        #expect(misread.timeIntervalSince(now) == 255, "the old copy reads as the second pass, 4 min 15 s ahead")
+
+        var newest = NewestCopy()
+        func admit(_ stamp: Stamp, received: Date) -> Bool { newest.admit(stamp, received: received) }
+        func refuses(_ written: Date) -> Bool { newest.refuses(written: written) }
+        #expect(admit(Stamp(written: newestWritten, newestAction: 358), received: newestWritten.addingTimeInterval(6)))
+        #expect(!refuses(misread), "its time alone does not refuse it")
+        #expect(!admit(Stamp(written: misread, newestAction: 356), received: now), "fewer actions: an old copy")
+        #expect(admit(Stamp(written: misread, newestAction: 359), received: now), "more actions: news")
+        #expect(newest.newest?.written == newestWritten, "a time after the copy came is not kept")
+        #expect(admit(Stamp(written: now.addingTimeInterval(10), newestAction: 359), received: now.addingTimeInterval(10)))
+        #expect(newest.newest?.written == now.addingTimeInterval(10))
+        // Within the allowance, the time still orders: a copy that dropped its newest action is news.
+        let skewed = now.addingTimeInterval(10 + NewestCopy.aheadOfArrival)
+        #expect(admit(Stamp(written: skewed, newestAction: 358), received: now.addingTimeInterval(10)))
+        #expect(newest.stale == 1)
+        // Outside the repeated hour a copy's time orders it, however far ahead of its arrival.
+        var other = NewestCopy()
+        func admitOther(_ stamp: Stamp, received: Date) -> Bool { other.admit(stamp, received: received) }
+        let noon = Date(timeIntervalSince1970: try #require(ISOTime.seconds("2025-02-11T17:00:00Z")))
+        #expect(!EasternTime.isSecondPass(noon) && EasternTime.isSecondPass(misread) && !EasternTime.isSecondPass(newestWritten.addingTimeInterval(-3600)))
+        #expect(admitOther(Stamp(written: noon, newestAction: 10), received: noon.addingTimeInterval(-600)))
+        #expect(admitOther(Stamp(written: noon.addingTimeInterval(60), newestAction: 9), received: noon.addingTimeInterval(-600)), "a deletion, by its time")
+    }
+
     /// A copy whose `meta.time` (read before its actions, from the members ahead of `game`) is
     /// earlier than the newest is refused unread, as ``NewestCopy/admit(_:)`` would refuse it
     /// read; a copy whose time is later, the same, absent or behind `game` is left to be read.

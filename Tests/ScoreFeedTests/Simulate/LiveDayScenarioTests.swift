@@ -372,7 +372,7 @@ struct LiveDayScenarioTests {
     @Test(arguments: [PushRenderer.Mode.broadcastPerGame, .token])
     func aFreshStateDirBehindASlowSenderShowsNoOlderScore(_ mode: PushRenderer.Mode) async throws {
         let pool = SimulatedGamePool(real: Self.real, generated: 300)
-        let day = SimulatedDay(index: 5, seed: 3, mode: mode, platform: .ios, pool: pool, pollInterval: 30, games: 5...15, losingState: true, killsInFinalWrites: false, powerCuts: false)
+        let day = SimulatedDay(index: 5, seed: 3, mode: mode, platform: .ios, pool: pool, pollInterval: 30, games: 5...15, losingState: true, killsInFinalWrites: false, powerCuts: false, lossesInBreaks: false)
         #expect(day.restarts.contains(where: \.lostState) && day.sink.slowest > 0, "the day loses a state directory and has a slow sender")
         let outcome = try await Self.run(day)
         Self.checkInvariants(outcome)

@@ -92,7 +92,7 @@ struct SimulationTests {
     /// 33-37 after the lost instance had shown 35-37. A game new to an instance now waits through
     /// its old copies (up to four) for a fresh one, and shows the newest as one moment.
     @Test func aFreshStateDirWaitsThroughAStaleEdgesOldCopies() async throws {
-        let day = SimulatedDay(index: 369, seed: 1, mode: .broadcastPerGame, platform: .ios, pool: SimulatedGamePool(), pollInterval: 30, killsInFinalWrites: false, powerCuts: false)
+        let day = SimulatedDay(index: 369, seed: 1, mode: .broadcastPerGame, platform: .ios, pool: SimulatedGamePool(), pollInterval: 30, killsInFinalWrites: false, powerCuts: false, lossesInBreaks: false)
         #expect(day.restarts.contains(where: \.lostState) && day.games.contains { $0.staleShare > 0 }, "a lost directory and a stale edge")
         let outcome = try await Self.run(day)
         #expect(outcome.violations.isEmpty, "\(outcome.violations.prefix(3))")
@@ -258,7 +258,7 @@ struct SimulationTests {
     /// was tried, and not given back to the policy) is what the checker calls out.
     @Test func beyondTheBudgetNeedsTheHoursPriority10sSentOrTried() async throws {
         let options = Self.options(seed: 5, days: 1, modes: [.token])
-        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5, killsInFinalWrites: false, powerCuts: false)
+        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5, killsInFinalWrites: false, powerCuts: false, lossesInBreaks: false)
         let outcome = try await Self.run(day)
         #expect(outcome.violations.isEmpty, "\(outcome.violations)")
         day.restarts = []
@@ -294,7 +294,7 @@ struct SimulationTests {
     /// back; an apns-id on two bodies; a game without its final end.
     @Test func theCheckerCatchesBrokenRecords() async throws {
         let options = Self.options(seed: 5, days: 1, modes: [.token])
-        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5, killsInFinalWrites: false, powerCuts: false)
+        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5, killsInFinalWrites: false, powerCuts: false, lossesInBreaks: false)
         // Activities started by the app (no `--start`): what a start must come before is
         // theCheckerCatchesBrokenActivities's.
         day.startsActivities = false
@@ -762,7 +762,7 @@ struct SimulationTests {
 
     @Test func theCheckerCatchesNewsHeldBack() async throws {
         let options = Self.options(seed: 5, days: 1, modes: [.token])
-        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5, killsInFinalWrites: false, powerCuts: false)
+        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 120, games: 3...5, killsInFinalWrites: false, powerCuts: false, lossesInBreaks: false)
         day.sink = SimulatedDay.SinkFaults()
         day.restarts = []
         for i in day.games.indices {
