@@ -904,9 +904,10 @@ public struct SimulationInvariants {
         }
         let sender = senderTroubles(for: plan.game.id)
         let feed = Self.feedTroubles(plan, interval: day.pollInterval, requestTimeout: day.requestTimeout)
+        let pollers = plan.path == .poll ? newPollers(plan, feed: feed) : []
         let troubles = feed + sender + diskTroubles
             + day.restarts.map { $0.at..<$0.at.addingTimeInterval($0.downFor + wait) }
-            + endListedWaits(plan, feed: feed) + firstCopyWaits(plan, feed: feed)
+            + endListedWaits(plan, pollers: pollers) + firstCopyWaits(pollers)
         // The sender's troubles an instance was killed in: the records its sink still held are
         // gone with it (the checkpoint has them handed over), so what they showed waits for the
         // game's next push after the restart.
@@ -932,12 +933,12 @@ public struct SimulationInvariants {
     /// (the feed's troubles may put it off): its first copy lists the end, which it holds until
     /// the final (a lost instance may have ended the game on a newer copy: ``LivePoller``'s wait
     /// for a first copy), and the play-by-play's next poll after the boxscore's decides it. Found
-    /// at seed 1, days 1063 (a restart) and 1453 (a join in an outage). `feed`: the game's
-    /// ``feedTroubles(_:interval:requestTimeout:)``.
-    func endListedWaits(_ plan: SimulatedDay.Game, feed: [Range<Date>]) -> [Range<Date>] {
+    /// at seed 1, days 1063 (a restart) and 1453 (a join in an outage). `pollers`: the game's
+    /// `newPollers(_:feed:)`.
+    func endListedWaits(_ plan: SimulatedDay.Game, pollers: [NewPoller]) -> [Range<Date>] {
         guard plan.path == .poll, let last = plan.lastAction, let final = plan.finalAt else { return [] }
-        return newPollers(plan, feed: feed).compactMap { started, answer in
-            started < final && last <= answer ? max(started, last)..<final.addingTimeInterval(day.pollInterval) : nil
+        return pollers.compactMap { poller in
+            poller.started < final && last <= poller.answer ? max(poller.started, last)..<final.addingTimeInterval(day.pollInterval) : nil
         }
     }
 
@@ -952,15 +953,22 @@ public struct SimulationInvariants {
     /// interval: a poller that waited an answer or two more would pass here). Found at
     /// seed 4141 with the real games: day 52 (a lost state directory, the game in a timeout, its
     /// copy 61 s old: the news 236 s late) and day 30 (a join in an outage, the first answer after
-    /// it 33 s old). `feed`: the game's ``feedTroubles(_:interval:requestTimeout:)``.
-    func firstCopyWaits(_ plan: SimulatedDay.Game, feed: [Range<Date>]) -> [Range<Date>] {
-        guard plan.path == .poll, plan.stampsWhenWritten else { return [] }
-        return newPollers(plan, feed: feed).compactMap { started, answer in firstCopyWait(plan, started: started, answer: answer).map { started..<$0 } }
+    /// it 33 s old). `pollers`: the game's `newPollers(_:feed:)`.
+    func firstCopyWaits(_ pollers: [NewPoller]) -> [Range<Date>] {
+        pollers.compactMap { poller in poller.waitEnd.map { poller.started..<$0 } }
+    }
+
+    /// A poller new to a game (`newPollers(_:feed:)`): where it starts, the latest its first
+    /// answer can come, and the end of its wait through old copies (`firstCopyWaits(_:)`; nil:
+    /// its first copy is fresh, or the game's copies are stamped as they are asked for).
+    struct NewPoller {
+        var started: Date
+        var answer: Date
+        var waitEnd: Date?
     }
 
     /// The end of the wait through old copies of a poller new to `plan`'s game from `started`,
-    /// its first answer at `answer` at the latest (``firstCopyWaits(_:feed:)``); nil: its first
-    /// copy is fresh, or the game's copies are stamped as they are asked for.
+    /// its first answer at `answer` at the latest (`NewPoller.waitEnd`).
     private func firstCopyWait(_ plan: SimulatedDay.Game, started: Date, answer: Date) -> Date? {
         guard plan.path == .poll, plan.stampsWhenWritten else { return nil }
         let interval = day.pollInterval
@@ -1000,7 +1008,7 @@ public struct SimulationInvariants {
     /// timeout). So is the instance that runs at the game's first action while the feed's
     /// troubles keep its first answer of the game from it, and the instance after one killed
     /// before its first answer or in its wait for a fresh copy.
-    private func newPollers(_ plan: SimulatedDay.Game, feed: [Range<Date>]) -> [(started: Date, answer: Date)] {
+    func newPollers(_ plan: SimulatedDay.Game, feed: [Range<Date>]) -> [NewPoller] {
         let join = plan.join.map { join in zip(instances, kills).first { started, killed in (killed ?? .distantFuture) <= join && join < started }?.0 ?? join }
         let unseen = zip(instances, kills).compactMap { started, killed in
             killed.flatMap { $0 < plan.firstAction.addingTimeInterval(day.pollInterval) && plan.firstAction < started ? started : nil }
@@ -1020,24 +1028,30 @@ public struct SimulationInvariants {
             while let trouble = feed.first(where: { $0.contains(answer) }) { answer = trouble.upperBound.addingTimeInterval(day.pollInterval) }
             return answer
         }
-        var found: [Date: Date] = [:]
-        for started in resets(of: plan.game.id) + [join].compactMap({ $0 }) + unseen { found[started] = firstAnswer(from: started) }
-        if let firstTrouble { found[first] = max(found[first] ?? first, firstAnswer(from: firstTrouble.upperBound.addingTimeInterval(day.pollInterval))) }
+        var answers: [Date: Date] = [:]
+        for started in resets(of: plan.game.id) + [join].compactMap({ $0 }) + unseen { answers[started] = firstAnswer(from: started) }
+        if let firstTrouble { answers[first] = max(answers[first] ?? first, firstAnswer(from: firstTrouble.upperBound.addingTimeInterval(day.pollInterval))) }
+        var found: [Date: NewPoller] = [:]
+        for (started, answer) in answers {
+            found[started] = NewPoller(started: started, answer: answer, waitEnd: firstCopyWait(plan, started: started, answer: answer))
+        }
         // An instance killed before its first answer, or while it waited through old copies,
         // leaves the next one new to the game too: a state directory that holds nothing of the
         // game, or the wait restored open (seed 1, day 261: a fresh state directory killed 35 s
         // in, the next instance back 12 minutes later waited through the copies of a timeout).
-        var chained = Array(found.keys)
-        while let started = chained.popLast() {
-            guard let answer = found[started], let index = instances.lastIndex(where: { $0 <= started }), index + 1 < instances.count,
-                  let killed = kills[index + 1], killed < max(answer, firstCopyWait(plan, started: started, answer: answer) ?? answer)
+        var chained = Array(found.values)
+        while let poller = chained.popLast() {
+            guard let index = instances.lastIndex(where: { $0 <= poller.started }), index + 1 < instances.count,
+                  let killed = kills[index + 1], killed < max(poller.answer, poller.waitEnd ?? poller.answer)
             else { continue }
             let next = instances[index + 1]
             guard found[next] == nil else { continue }
-            found[next] = firstAnswer(from: next)
-            chained.append(next)
+            let answer = firstAnswer(from: next)
+            let poller = NewPoller(started: next, answer: answer, waitEnd: firstCopyWait(plan, started: next, answer: answer))
+            found[next] = poller
+            chained.append(poller)
         }
-        return found.sorted { $0.key < $1.key }.map { (started: $0.key, answer: $0.value) }
+        return found.values.sorted { $0.started < $1.started }
     }
 
     /// The feed's troubles for `plan`'s poller, each as long as the poller may be kept from a

@@ -60,6 +60,19 @@ struct LiveDayScenarioTests {
         record.map { FinalScore(home: $0.state.homeScore, away: $0.state.awayScore) }
     }
 
+    /// A pause between two of a game's consecutive actions, as its feed shows them.
+    struct Pause {
+        var start: Date
+        var end: Date
+        var length: TimeInterval { end.timeIntervalSince(start) }
+    }
+
+    /// The pauses between `plan`'s consecutive actions, in order.
+    static func pauses(_ plan: SimulatedDay.Game) -> [Pause] {
+        let times = plan.game.actions.compactMap { plan.date(at: $0.offset) }
+        return zip(times, times.dropFirst()).map { Pause(start: $0, end: $1) }
+    }
+
     /// The scores the feed of `plan` stated between two moments (both included).
     static func stated(_ plan: SimulatedDay.Game, from: Date, to: Date) -> [FinalScore] {
         let game = plan.game
@@ -198,6 +211,37 @@ struct LiveDayScenarioTests {
         let change = try #require(ISOTime.seconds("2026-11-01T06:00:00Z"))
         #expect(outcome.records.contains { $0.sentAt.timeIntervalSince1970 > change + 60 && $0.sentAt.timeIntervalSince1970 < change + 3540 },
                 "pushes in the repeated hour's second pass")
+    }
+
+    /// Live across the night the clocks go back, on a CDN that stamps a copy when it last
+    /// changed: 20 minutes into the repeated hour's second pass, every game's edge answers for
+    /// a minute with its copy of 57 minutes before, from the first pass, whose `meta.time` reads
+    /// as the second pass 3 minutes ahead. Ordered by that time it was news and took the score
+    /// back (`simulate --days 500 --seed 1 --platform ios`, day 52, broadcast: 80-77, then
+    /// 78-77); ordered by its actions it is refused, and every invariant holds.
+    @Test(arguments: withAndroidTopic)
+    func aFirstPassCopyReadAsTheSecondPassTakesNoScoreBack(_ mode: Lane) async throws {
+        let fallBack = Date(timeIntervalSince1970: try #require(ISOTime.seconds("2026-11-01T04:10:00Z")))
+        let stale = Date(timeIntervalSince1970: try #require(ISOTime.seconds("2026-11-01T06:20:00Z")))
+        var games = Self.games(.poll).map { plan in
+            SimulatedDay.Game(plan.game, path: .poll, tipOff: plan.tipOff.addingTimeInterval(fallBack.timeIntervalSince(Self.evening)))
+        }
+        for index in games.indices {
+            games[index].stampsWhenWritten = true
+            games[index].staleWindows = [(stale..<stale.addingTimeInterval(60), 57 * 60)]
+        }
+        let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, pollInterval: 30))
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games)
+        #expect(outcome.answers["stale", default: 0] >= games.count, "\(outcome.answers)")
+        // The games live through the stale minute, whose scores changed in the 57 minutes before it.
+        let live = games.filter { plan in
+            let before = Self.stated(plan, from: stale.addingTimeInterval(-57 * 60), to: stale)
+            return plan.firstAction < stale.addingTimeInterval(-57 * 60) && (plan.lastAction ?? .distantPast) > stale && Set(before).count > 1
+        }
+        #expect(live.count >= 2, "games live across the stale minute: \(live.map(\.game.id))")
+        // Every invariant held (above): no push shows a score older than one shown before, but
+        // where the feed corrected it.
     }
 
     /// The real games on `serve`, each joined at its middle, its backlog handed in four parts a
@@ -720,7 +764,7 @@ struct LiveDayScenarioTests {
     @Test(arguments: withAndroidTopic)
     func aFreshStateDirInAPauseWaitsThroughItsOldCopies(_ mode: Lane) async throws {
         try await backInAPause(mode, lostState: true) { plan, pauses in
-            let pause = try #require(pauses.max { $0.end.timeIntervalSince($0.start) < $1.end.timeIntervalSince($1.start) })
+            let pause = try #require(pauses.max { $0.length < $1.length })
             let scored = try #require(plan.game.pollScores.last { plan.date(at: $0.offset).map { $0 <= pause.start } ?? false })
             return (try #require(plan.date(at: scored.offset)).addingTimeInterval(-5), pause.start)
         }
@@ -735,7 +779,7 @@ struct LiveDayScenarioTests {
     func anInstanceBackAfterATipOffItMissedWaitsThroughItsOldCopies(_ mode: Lane) async throws {
         try await backInAPause(mode, lostState: false) { plan, pauses in
             let scored = try #require(plan.game.pollScores.first.flatMap { plan.date(at: $0.offset) })
-            let pause = try #require(pauses.first { $0.start > scored && $0.end.timeIntervalSince($0.start) >= 120 })
+            let pause = try #require(pauses.first { $0.start > scored && $0.length >= 120 })
             return (plan.firstAction.addingTimeInterval(-10), pause.start)
         }
     }
@@ -754,12 +798,11 @@ struct LiveDayScenarioTests {
         for index in games.indices {
             games[index].stampsWhenWritten = true
             let plan = games[index]
-            let times = plan.game.actions.compactMap { plan.date(at: $0.offset) }.filter { $0 > plan.moment(0.5) }
-            let pause = try #require(zip(times, times.dropFirst()).max { $0.1.timeIntervalSince($0.0) < $1.1.timeIntervalSince($1.0) })
-            try #require(pause.1.timeIntervalSince(pause.0) >= 150, "\(plan.game.id): a pause of 150 s in its second half")
-            let back = pause.0.addingTimeInterval(60)
-            games[index].outages = [pause.0.addingTimeInterval(-90)..<back]
-            games[index].join = pause.0.addingTimeInterval(-45)
+            let pause = try #require(Self.pauses(plan).filter { $0.start > plan.moment(0.5) }.max { $0.length < $1.length })
+            try #require(pause.length >= 150, "\(plan.game.id): a pause of 150 s in its second half")
+            let back = pause.start.addingTimeInterval(60)
+            games[index].outages = [pause.start.addingTimeInterval(-90)..<back]
+            games[index].join = pause.start.addingTimeInterval(-45)
             backs.append(back)
         }
         let day = SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, pollInterval: 30)
@@ -792,10 +835,9 @@ struct LiveDayScenarioTests {
         for index in games.indices {
             games[index].stampsWhenWritten = true
             let plan = games[index]
-            let times = plan.game.actions.compactMap { plan.date(at: $0.offset) }
             let scored = try #require(plan.game.pollScores.first.flatMap { plan.date(at: $0.offset) })
-            let pause = try #require(zip(times, times.dropFirst()).first { $0.0 > scored && $0.1.timeIntervalSince($0.0) >= 200 })
-            let back = pause.0.addingTimeInterval(60)
+            let pause = try #require(Self.pauses(plan).first { $0.start > scored && $0.length >= 200 })
+            let back = pause.start.addingTimeInterval(60)
             games[index].hostile = [plan.firstAction.addingTimeInterval(-1)..<back]
             backs.append(back)
         }
@@ -827,17 +869,16 @@ struct LiveDayScenarioTests {
         for index in games.indices {
             games[index].stampsWhenWritten = true
             let plan = games[index]
-            let times = plan.game.actions.compactMap { plan.date(at: $0.offset) }
-            let pauses = Array(zip(times, times.dropFirst()))
-            let longest = try #require(pauses.max { $0.1.timeIntervalSince($0.0) < $1.1.timeIntervalSince($1.0) })
-            try #require(longest.1.timeIntervalSince(longest.0) >= 300, "\(plan.game.id): a pause of 5 minutes")
+            let pauses = Self.pauses(plan)
+            let longest = try #require(pauses.max { $0.length < $1.length })
+            try #require(longest.length >= 300, "\(plan.game.id): a pause of 5 minutes")
             let scores = plan.game.pollScores.compactMap { plan.date(at: $0.offset) }
             let before = try #require(pauses.last { pause in
-                pause.1.timeIntervalSince(pause.0) >= 75 && pause.1 < longest.0 && scores.contains { pause.1 <= $0 && $0 <= longest.0 }
+                pause.length >= 75 && pause.end < longest.start && scores.contains { pause.end <= $0 && $0 <= longest.start }
             }, "\(plan.game.id): a pause of 75 s before its longest, scores between")
-            restarts.append(SimulatedDay.Restart(at: before.0.addingTimeInterval(35), downFor: 5, lostState: true))
-            let back = longest.0.addingTimeInterval(60)
-            let kill = before.0.addingTimeInterval(50)
+            restarts.append(SimulatedDay.Restart(at: before.start.addingTimeInterval(35), downFor: 5, lostState: true))
+            let back = longest.start.addingTimeInterval(60)
+            let kill = before.start.addingTimeInterval(50)
             restarts.append(SimulatedDay.Restart(at: kill, downFor: back.timeIntervalSince(kill)))
             backs.append(back)
         }
@@ -862,7 +903,7 @@ struct LiveDayScenarioTests {
     /// score it missed (or a newer one, the pause over meanwhile) is shown after a wait through
     /// old copies, as one moment (at most 2 pushes and 1 priority 10), every invariant kept.
     private func backInAPause(
-        _ mode: Lane, lostState: Bool, choose: (SimulatedDay.Game, [(start: Date, end: Date)]) throws -> (kill: Date, pause: Date)
+        _ mode: Lane, lostState: Bool, choose: (SimulatedDay.Game, [Pause]) throws -> (kill: Date, pause: Date)
     ) async throws {
         var games = Self.games()
         var restarts: [SimulatedDay.Restart] = []
@@ -870,8 +911,7 @@ struct LiveDayScenarioTests {
         for index in games.indices {
             games[index].stampsWhenWritten = true
             let plan = games[index]
-            let times = plan.game.actions.compactMap { plan.date(at: $0.offset) }
-            let (kill, pause) = try choose(plan, zip(times, times.dropFirst()).map { (start: $0, end: $1) })
+            let (kill, pause) = try choose(plan, Self.pauses(plan))
             let back = pause.addingTimeInterval(60)
             restarts.append(SimulatedDay.Restart(at: kill, downFor: back.timeIntervalSince(kill), lostState: lostState))
             backs.append(back)
