@@ -968,8 +968,12 @@ public struct SimulationInvariants {
     }
 
     /// The end of the wait through old copies of a poller new to `plan`'s game from `started`,
-    /// its first answer at `answer` at the latest (`NewPoller.waitEnd`).
-    private func firstCopyWait(_ plan: SimulatedDay.Game, started: Date, answer: Date) -> Date? {
+    /// its first answer at `answer` at the latest (`NewPoller.waitEnd`). The feed's troubles
+    /// (`feed`) hold the wait without counting (a failed answer is no copy): the copies left to
+    /// wait through come after the trouble, the last of them with its whole wait (seed 11,
+    /// day 453 on Android: three old copies, a 4-minute outage, then the fourth and its wait,
+    /// 11 s past a wait counted from the first copy on).
+    private func firstCopyWait(_ plan: SimulatedDay.Game, started: Date, answer: Date, feed: [Range<Date>]) -> Date? {
         guard plan.path == .poll, plan.stampsWhenWritten else { return nil }
         let interval = day.pollInterval
         let each = interval + day.requestTimeout + Self.expectedFreshCopyRoom
@@ -990,7 +994,19 @@ public struct SimulationInvariants {
                 while change < stamps.count, stamps[change] == nil || stamps[change] == stamps[change - 1] { change += 1 }
             }
             let fresh = change < stamps.count ? started.addingTimeInterval(Double(change) + each) : .distantFuture
-            let over = min(first.addingTimeInterval(longest), fresh)
+            // The old copies' answers, one a poll's interval apart where the feed answers; the
+            // last one's wait ends it.
+            var copies = 0, at = first, lastCopy = first
+            while copies < Self.expectedOldCopiesWaited {
+                if let trouble = feed.first(where: { $0.contains(at) }) {
+                    at = trouble.upperBound
+                    continue
+                }
+                copies += 1
+                lastCopy = at
+                at = at.addingTimeInterval(interval)
+            }
+            let over = min(max(first.addingTimeInterval(longest), lastCopy.addingTimeInterval(each)), fresh)
             end = max(end ?? over, over)
         }
         return end
@@ -1033,7 +1049,7 @@ public struct SimulationInvariants {
         if let firstTrouble { answers[first] = max(answers[first] ?? first, firstAnswer(from: firstTrouble.upperBound.addingTimeInterval(day.pollInterval))) }
         var found: [Date: NewPoller] = [:]
         for (started, answer) in answers {
-            found[started] = NewPoller(started: started, answer: answer, waitEnd: firstCopyWait(plan, started: started, answer: answer))
+            found[started] = NewPoller(started: started, answer: answer, waitEnd: firstCopyWait(plan, started: started, answer: answer, feed: feed))
         }
         // An instance killed before its first answer, or while it waited through old copies,
         // leaves the next one new to the game too: a state directory that holds nothing of the
@@ -1047,7 +1063,7 @@ public struct SimulationInvariants {
             let next = instances[index + 1]
             guard found[next] == nil else { continue }
             let answer = firstAnswer(from: next)
-            let poller = NewPoller(started: next, answer: answer, waitEnd: firstCopyWait(plan, started: next, answer: answer))
+            let poller = NewPoller(started: next, answer: answer, waitEnd: firstCopyWait(plan, started: next, answer: answer, feed: feed))
             found[next] = poller
             chained.append(poller)
         }

@@ -898,6 +898,48 @@ struct LiveDayScenarioTests {
         }
     }
 
+    /// Each game's state directory is lost 20 s into its longest pause (halftime), in an outage
+    /// of its endpoints from 10 s before its last score ahead of the pause, so no instance showed
+    /// that score. The fresh instance's first answers after the outage are old copies, and a
+    /// second outage of four minutes comes after two or three of them. Its failures hold the
+    /// wait without counting: the copies left come after it, the last with its whole wait, and
+    /// then the score goes out as one moment (`simulate --days 500 --seed 11 --platform
+    /// android`, day 453: the check counted the wait from the first copy on and called that
+    /// news 10 s late).
+    @Test(arguments: withAndroidTopic)
+    func anOutageInAWaitForAFreshCopyHoldsIt(_ mode: Lane) async throws {
+        var games = Self.games()
+        var restarts: [SimulatedDay.Restart] = []
+        var seconds: [Range<Date>] = []
+        for index in games.indices {
+            games[index].stampsWhenWritten = true
+            let plan = games[index]
+            let pause = try #require(Self.pauses(plan).max { $0.length < $1.length })
+            try #require(pause.length >= 600, "\(plan.game.id): a pause of 10 minutes")
+            let scored = try #require(plan.game.pollScores.last { plan.date(at: $0.offset).map { $0 <= pause.start } ?? false })
+            let news = try #require(plan.date(at: scored.offset))
+            let back = pause.start.addingTimeInterval(90)
+            let second = back.addingTimeInterval(80)..<back.addingTimeInterval(320)
+            games[index].outages = [news.addingTimeInterval(-10)..<back, second]
+            restarts.append(SimulatedDay.Restart(at: pause.start.addingTimeInterval(20), downFor: 10, lostState: true))
+            seconds.append(second)
+        }
+        restarts.sort { $0.at < $1.at }
+        let apart = zip(restarts, restarts.dropFirst()).allSatisfy { $0.at.addingTimeInterval($0.downFor) < $1.at }
+        try #require(apart, "each game's restart comes after the one before is over")
+        let day = SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, restarts: restarts, pollInterval: 30)
+        let outcome = try await Self.run(day)
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games, seqRises: false)
+        for (plan, second) in zip(games, seconds) {
+            let mine = outcome.records.filter { $0.game == plan.game.id && $0.sentAt >= second.lowerBound.addingTimeInterval(-80) }
+            let first = try #require(mine.first, "\(plan.game.id): shown after the loss")
+            #expect(first.sentAt > second.upperBound,
+                    "\(mode) \(plan.game.id): the wait held through the second outage (showed the game \(first.sentAt.timeIntervalSince(second.upperBound)) s after it)")
+            Self.checkMoment(mine, "\(mode) \(plan.game.id): the moment after the wait")
+        }
+    }
+
     /// Each game's instance stopped at the moment `choose` returns (the game's pauses between
     /// two actions given, in order), back a minute into the pause that begins at the other: the
     /// score it missed (or a newer one, the pause over meanwhile) is shown after a wait through
