@@ -327,6 +327,20 @@ public actor MatchEngine {
         restart(window: window)
     }
 
+    /// The game's end as the feed would list it after everything applied: in the newest period,
+    /// at the newest event's feed time (nil: nothing applied). A poller ends a game on its final
+    /// boxscore with it when it has no copy of the play-by-play to end it on
+    /// (``LivePoller``'s give-up after the final).
+    public var endAfterApplied: GameEvent? {
+        peek { session in
+            session.newestSourceTime.map { time in
+                GameEvent(
+                    seq: LiveSnapshot.endSeq, time: time, period: max(4, session.state.period), clock: 0, kind: .gameEnd,
+                    description: "the feed says the game is over")
+            }
+        }
+    }
+
     /// The game's broadcast channel.
     public var channel: BroadcastChannel { peek { $0.channel } }
 

@@ -206,9 +206,15 @@ public struct LivePoller: Sendable {
                     outcome = await failure(error, retryAfter: retryAfter, service: service, news: news, report: report)
                     // The boxscore says final but the play-by-play cannot be had: a few tries for
                     // the last actions, then the game ends on the boxscore's final anyway.
-                    if deciding?.status == .final {
+                    if let final = deciding, final.status == .final {
                         staleAfterFinal += 1
-                        if staleAfterFinal >= Self.boxscoreGiveUp { snapshot = try lastPlayByPlay.map(decode) }
+                        if staleAfterFinal >= Self.boxscoreGiveUp {
+                            if let last = lastPlayByPlay {
+                                snapshot = try decode(last)
+                            } else if standing.progress > 0, let score = final.score, let end = await service.endAfterApplied(of: gameId) {
+                                snapshot = Self.endOnFinal(score, end: end, game: gameId)
+                            }
+                        }
                     }
                 }
             } catch {
@@ -382,6 +388,21 @@ public struct LivePoller: Sendable {
     }
 
     /// How long a copy of a game new to this instance waits for the next one before it is shown.
+    /// The game's end on its final boxscore alone, with `score`, after what its engine applied
+    /// (`end`: ``GameService/endAfterApplied(of:)``): the give-up after the final when this
+    /// instance has no copy of the play-by-play to end it on. An instance restored while it waited
+    /// for a fresh copy holds what the instance before it took; had the wait run out, that old
+    /// copy's score went out (`simulate --days 250 --seed 19 --interval 60 --platform
+    /// ios,android`, day 55: 107-106 after the lost instance's 120-110, the play-by-play down
+    /// from before the final for 20 minutes). With nothing of the game's here, no copy is
+    /// read: its events are the engine's, and its teams (none are said here: `teamsKnown` false).
+    static func endOnFinal(_ score: FinalScore, end: GameEvent, game id: String) -> LiveSnapshot {
+        let unsaid = Team(id: "", tricode: "", name: "", city: "", primaryColor: "")
+        return LiveSnapshot(
+            attributes: GameAttributes(gameId: id, home: unsaid, away: unsaid), events: [], score: score, newest: end.time, end: end,
+            rejected: [], teamsKnown: false, stamp: NewestCopy.Stamp(written: nil, newestAction: 0))
+    }
+
     /// A copy written more than a poll's interval ago may be a stale edge's (with nothing known of
     /// the game, nothing tells it from a game at a break; `meta.time` is Eastern wall-clock time,
     /// read as a moment by ``momentOfWriting(_:received:)``: read as UTC, every copy was hours

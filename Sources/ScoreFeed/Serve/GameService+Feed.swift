@@ -47,6 +47,12 @@ extension GameService {
             progress: engine.statistics.accepted + engine.statistics.edits, waitsForParts: engine.waitsForParts)
     }
 
+    /// `game`'s end after what its engine applied (``MatchEngine/endAfterApplied``); nil for a
+    /// game not known or with nothing applied.
+    public func endAfterApplied(of id: String) async -> GameEvent? {
+        await engines[id]?.endAfterApplied
+    }
+
     /// A copy of `game`'s feed older than one already seen was ignored: its engine counts it
     /// (nothing for a game not known).
     public func ignoreStaleCopy(game id: String) async {

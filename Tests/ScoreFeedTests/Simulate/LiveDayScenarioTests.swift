@@ -940,6 +940,48 @@ struct LiveDayScenarioTests {
         }
     }
 
+    /// Each game's state directory is lost 10 minutes before its last action, and the fresh
+    /// instance's first answers come from a stale edge (the copies of 7 minutes before): it waits
+    /// through them for a fresh copy, and is killed 25 s later; the next instance restores that
+    /// wait open. From then the play-by-play fails alone (503, `Retry-After` 241 s) until 20
+    /// minutes after the final, while the boxscore says final: at the play-by-play's third
+    /// failure since, the game ends on its final boxscore, though this instance has no copy of
+    /// the play-by-play to end it on. Without one, nothing ended it: the restored wait ran out and
+    /// showed the old copy's score after the lost instance's newer one, and the end came once the
+    /// play-by-play was back (`simulate --days 250 --seed 19 --interval 60 --platform
+    /// ios,android`, day 55: 107-106 after 120-110).
+    @Test(arguments: withAndroidTopic)
+    func aRestoredWaitEndsOnTheFinalBoxscoreWithoutACopy(_ mode: Lane) async throws {
+        var games = Self.games()
+        var restarts: [SimulatedDay.Restart] = []
+        var backs: [Date] = []
+        for index in games.indices {
+            let plan = games[index]
+            let last = try #require(plan.lastAction), final = try #require(plan.finalAt)
+            let lost = SimulatedDay.Restart(at: last.addingTimeInterval(-600), downFor: 5, lostState: true)
+            let fresh = lost.at.addingTimeInterval(lost.downFor)
+            games[index].staleWindows = [(fresh..<fresh.addingTimeInterval(1), 420)]
+            let kill = SimulatedDay.Restart(at: fresh.addingTimeInterval(25), downFor: 4)
+            let back = kill.at.addingTimeInterval(kill.downFor)
+            games[index].playByPlayOutages = [back..<final.addingTimeInterval(1200)]
+            games[index].playByPlayRetryAfter = 241
+            restarts += [lost, kill]
+            backs.append(final.addingTimeInterval(1200))
+        }
+        restarts.sort { $0.at < $1.at }
+        let apart = zip(restarts, restarts.dropFirst()).allSatisfy { $0.at.addingTimeInterval($0.downFor) < $1.at }
+        try #require(apart, "each game's restarts come after the ones before are over")
+        let day = SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, restarts: restarts, pollInterval: 60)
+        let outcome = try await Self.run(day)
+        Self.checkInvariants(outcome)
+        Self.checkFinals(outcome, games, seqRises: false)
+        #expect(outcome.answers["stale", default: 0] >= games.count, "\(outcome.answers)")
+        for (plan, back) in zip(games, backs) {
+            let end = try #require(outcome.records.first { $0.game == plan.game.id && $0.event == .end }, "\(plan.game.id) ended")
+            #expect(end.sentAt < back, "\(mode) \(plan.game.id): ended on its final boxscore, before the play-by-play was back (\(end.sentAt.timeIntervalSince(back)) s)")
+        }
+    }
+
     /// Each game's instance stopped at the moment `choose` returns (the game's pauses between
     /// two actions given, in order), back a minute into the pause that begins at the other: the
     /// score it missed (or a newer one, the pause over meanwhile) is shown after a wait through
