@@ -56,6 +56,23 @@ struct LiveDayScenarioTests {
         return outcome
     }
 
+    /// Runs `games` through `restarts` (each game's, taken in order: each must come after the one
+    /// before is over) at a poll every `pollInterval` s in `mode`, and checks every invariant and
+    /// each game's final (`seq` may start again: a state directory may be lost).
+    static func run(
+        _ games: [SimulatedDay.Game], restarts: [SimulatedDay.Restart], _ mode: Lane, pollInterval: TimeInterval,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> (day: SimulatedDay, outcome: Simulation.Outcome) {
+        let restarts = restarts.sorted { $0.at < $1.at }
+        let apart = zip(restarts, restarts.dropFirst()).allSatisfy { $0.at.addingTimeInterval($0.downFor) < $1.at }
+        try #require(apart, "each game's restarts come after the ones before are over", sourceLocation: sourceLocation)
+        let day = SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, restarts: restarts, pollInterval: pollInterval)
+        let outcome = try await run(day)
+        checkInvariants(outcome, sourceLocation: sourceLocation)
+        checkFinals(outcome, games, seqRises: false, sourceLocation: sourceLocation)
+        return (day, outcome)
+    }
+
     static func score(_ record: PushRecord?) -> FinalScore? {
         record.map { FinalScore(home: $0.state.homeScore, away: $0.state.awayScore) }
     }
@@ -882,13 +899,7 @@ struct LiveDayScenarioTests {
             restarts.append(SimulatedDay.Restart(at: kill, downFor: back.timeIntervalSince(kill)))
             backs.append(back)
         }
-        restarts.sort { $0.at < $1.at }
-        let apart = zip(restarts, restarts.dropFirst()).allSatisfy { $0.at.addingTimeInterval($0.downFor) < $1.at }
-        try #require(apart, "each game's restarts come after the ones before are over")
-        let day = SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, restarts: restarts, pollInterval: 30)
-        let outcome = try await Self.run(day)
-        Self.checkInvariants(outcome)
-        Self.checkFinals(outcome, games, seqRises: false)
+        let (day, outcome) = try await Self.run(games, restarts: restarts, mode, pollInterval: 30)
         for (plan, back) in zip(games, backs) {
             let mine = outcome.records.filter { $0.game == plan.game.id && $0.sentAt >= back }
             let first = try #require(mine.first, "\(plan.game.id): shown after the last restart")
@@ -924,13 +935,7 @@ struct LiveDayScenarioTests {
             restarts.append(SimulatedDay.Restart(at: pause.start.addingTimeInterval(20), downFor: 10, lostState: true))
             seconds.append(second)
         }
-        restarts.sort { $0.at < $1.at }
-        let apart = zip(restarts, restarts.dropFirst()).allSatisfy { $0.at.addingTimeInterval($0.downFor) < $1.at }
-        try #require(apart, "each game's restart comes after the one before is over")
-        let day = SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, restarts: restarts, pollInterval: 30)
-        let outcome = try await Self.run(day)
-        Self.checkInvariants(outcome)
-        Self.checkFinals(outcome, games, seqRises: false)
+        let (_, outcome) = try await Self.run(games, restarts: restarts, mode, pollInterval: 30)
         for (plan, second) in zip(games, seconds) {
             let mine = outcome.records.filter { $0.game == plan.game.id && $0.sentAt >= second.lowerBound.addingTimeInterval(-80) }
             let first = try #require(mine.first, "\(plan.game.id): shown after the loss")
@@ -968,13 +973,7 @@ struct LiveDayScenarioTests {
             restarts += [lost, kill]
             backs.append(final.addingTimeInterval(1200))
         }
-        restarts.sort { $0.at < $1.at }
-        let apart = zip(restarts, restarts.dropFirst()).allSatisfy { $0.at.addingTimeInterval($0.downFor) < $1.at }
-        try #require(apart, "each game's restarts come after the ones before are over")
-        let day = SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, restarts: restarts, pollInterval: 60)
-        let outcome = try await Self.run(day)
-        Self.checkInvariants(outcome)
-        Self.checkFinals(outcome, games, seqRises: false)
+        let (_, outcome) = try await Self.run(games, restarts: restarts, mode, pollInterval: 60)
         #expect(outcome.answers["stale", default: 0] >= games.count, "\(outcome.answers)")
         for (plan, back) in zip(games, backs) {
             let end = try #require(outcome.records.first { $0.game == plan.game.id && $0.event == .end }, "\(plan.game.id) ended")
