@@ -81,8 +81,8 @@ enum EasternTime {
     /// `now`. A copy written in the second pass is then not taken for one an hour older than the
     /// first pass's last copies (read as daylight time, every copy of a game live across the
     /// change was refused as a stale edge's for an hour); one from the first pass, read in the
-    /// second, is what it was unless it is over 55 minutes old (then it reads as a copy written
-    /// after it came, which a poller orders by its actions alone: ``NewestCopy/admit(_:received:)``).
+    /// second, is what it was unless it is over 55 minutes old (then it reads as the second pass,
+    /// which a poller orders by its actions first: ``NewestCopy/admit(_:)``).
     static func instant(wall: Date, near now: Date) -> Date {
         let daylight = instant(wall: wall)
         // In the repeated hour: before 2 a.m. on daylight saving's last day, not before 1 a.m.

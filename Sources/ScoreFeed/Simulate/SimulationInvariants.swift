@@ -972,7 +972,8 @@ public struct SimulationInvariants {
     /// (`feed`) hold the wait without counting (a failed answer is no copy): the copies left to
     /// wait through come after the trouble, the last of them with its whole wait (seed 11,
     /// day 453 on Android: three old copies, a 4-minute outage, then the fourth and its wait,
-    /// 11 s past a wait counted from the first copy on).
+    /// 11 s past a wait counted from the first copy on), and a copy that changed in the trouble
+    /// may be old again by the answer after it (seed 23, day 183 at `--interval 60`).
     private func firstCopyWait(_ plan: SimulatedDay.Game, started: Date, answer: Date, feed: [Range<Date>]) -> Date? {
         guard plan.path == .poll, plan.stampsWhenWritten else { return nil }
         let interval = day.pollInterval
@@ -994,19 +995,27 @@ public struct SimulationInvariants {
                 while change < stamps.count, stamps[change] == nil || stamps[change] == stamps[change - 1] { change += 1 }
             }
             let fresh = change < stamps.count ? started.addingTimeInterval(Double(change) + each) : .distantFuture
-            // The old copies' answers, one a poll's interval apart where the feed answers; the
-            // last one's wait ends it.
-            var copies = 0, at = first, lastCopy = first
-            while copies < Self.expectedOldCopiesWaited {
+            // The answers, one a poll's interval apart where the feed answers, until a fresh copy
+            // or the last old one, each with its wait: the feed's troubles may keep every answer
+            // from the poller until its copy is old again (a game silent since it changed: seed
+            // 23, day 183 at --interval 60).
+            var copies = 0, at = first, walked = first
+            while true {
+                // A trouble's range ends a poll's interval before its first answer at the latest
+                // (`feedTroubles`), as `newPollers`' first answers read it.
                 if let trouble = feed.first(where: { $0.contains(at) }) {
-                    at = trouble.upperBound
+                    at = trouble.upperBound.addingTimeInterval(interval)
                     continue
                 }
-                copies += 1
-                lastCopy = at
+                let isFresh = copies > 0 && plan.playByPlayWritten(at: at).map { at.timeIntervalSince($0) <= interval } == true
+                if !isFresh { copies += 1 }
+                if isFresh || copies == Self.expectedOldCopiesWaited {
+                    walked = at.addingTimeInterval(each)
+                    break
+                }
                 at = at.addingTimeInterval(interval)
             }
-            let over = min(max(first.addingTimeInterval(longest), lastCopy.addingTimeInterval(each)), fresh)
+            let over = max(min(first.addingTimeInterval(longest), fresh), walked)
             end = max(end ?? over, over)
         }
         return end

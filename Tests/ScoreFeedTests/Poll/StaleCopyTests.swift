@@ -62,42 +62,59 @@ struct NewestCopyTests {
         #expect(!admitAfterRestart(Stamp(written: t0 - 1, newestAction: 14)), "the floor keeps the time it learns")
     }
 
-    /// A copy said to be written in the repeated hour's second pass after it came (beyond
-    /// ``NewestCopy/aheadOfArrival``) is ordered by its actions alone and its time is not kept: the night the clocks go back, a stale
-    /// edge's copy from the first pass of the repeated hour, 55 minutes old, reads as the second
-    /// pass, minutes ahead (`simulate --days 500 --seed 1 --platform ios`, day 52: 80-77, then
-    /// an old copy's 78-77). A copy within the allowance is ordered by its time, as before.
-    @Test func aCopyWrittenAfterItCameIsOrderedByItsActions() throws {
-        // 01:42:54 standard time (the second pass) on 2025-11-02: the newest copy; then, at
-        // 01:43:30 standard time, an edge's copy written at 01:47:45 daylight time (the first
-        // pass, 55 minutes before), which reads as 01:47:45 standard time.
-        let newestWritten = Date(timeIntervalSince1970: try #require(ISOTime.seconds("2025-11-02T06:42:54Z")))
-        let now = Date(timeIntervalSince1970: try #require(ISOTime.seconds("2025-11-02T06:43:30Z")))
-        let oldWall = Date(timeIntervalSince1970: try #require(ISOTime.seconds("2025-11-02T01:47:45Z")))
-        let misread = EasternTime.instant(wall: oldWall, near: now)
-        #expect(misread.timeIntervalSince(now) == 255, "the old copy reads as the second pass, 4 min 15 s ahead")
+    /// A copy of the play-by-play stamped in the second pass of the hour the clocks go back is
+    /// ordered by its actions first: a stale edge's copy from the first pass reads as the second,
+    /// 55 minutes old as minutes ahead (`simulate --days 500 --seed 1 --platform ios`, day 52:
+    /// 80-77, then 78-77), an hour old as seconds before it came (`simulate --days 250 --seed 23
+    /// --interval 60 --platform ios,android`, day 212: 89-81, then 89-79). Its time is kept only
+    /// with more actions, so a first-pass copy read as such is refused by it (with no second-pass
+    /// time kept, such copies came in: days 155 and 224 of that sweep). After that hour, and for a
+    /// boxscore's copy, the time orders, a deletion included.
+    @Test func aCopyOfTheRepeatedHourIsOrderedByItsActions() throws {
+        func moment(_ text: String) throws -> Date { Date(timeIntervalSince1970: try #require(ISOTime.seconds(text))) }
+        // On 2025-11-02 the hour from 1 a.m. Eastern comes twice: 05:00-06:00 UTC (daylight
+        // time), then 06:00-07:00 UTC (standard time).
+        let firstPass = try moment("2025-11-02T05:42:54Z"), secondPass = try moment("2025-11-02T06:42:54Z")
+        let now = try moment("2025-11-02T06:43:30Z")
+        // Copies written at 01:47:45 and 01:43:25 daylight time (the first pass), come at 01:43:30
+        // standard time: read as the second pass, 4 min 15 s ahead and 5 s before they came.
+        let misread = EasternTime.instant(wall: try moment("2025-11-02T01:47:45Z"), near: now)
+        let hourOld = EasternTime.instant(wall: try moment("2025-11-02T01:43:25Z"), near: now)
+        #expect(misread.timeIntervalSince(now) == 255 && hourOld.timeIntervalSince(now) == -5)
+        #expect(!EasternTime.isSecondPass(firstPass) && EasternTime.isSecondPass(secondPass) && EasternTime.isSecondPass(hourOld))
 
         var newest = NewestCopy()
-        func admit(_ stamp: Stamp, received: Date) -> Bool { newest.admit(stamp, received: received) }
+        func admit(_ stamp: Stamp) -> Bool { newest.admit(stamp) }
         func refuses(_ written: Date) -> Bool { newest.refuses(written: written) }
-        #expect(admit(Stamp(written: newestWritten, newestAction: 358), received: newestWritten.addingTimeInterval(6)))
-        #expect(!refuses(misread), "its time alone does not refuse it")
-        #expect(!admit(Stamp(written: misread, newestAction: 356), received: now), "fewer actions: an old copy")
-        #expect(admit(Stamp(written: misread, newestAction: 359), received: now), "more actions: news")
-        #expect(newest.newest?.written == newestWritten, "a time after the copy came is not kept")
-        #expect(admit(Stamp(written: now.addingTimeInterval(10), newestAction: 359), received: now.addingTimeInterval(10)))
-        #expect(newest.newest?.written == now.addingTimeInterval(10))
-        // Within the allowance, the time still orders: a copy that dropped its newest action is news.
-        let skewed = now.addingTimeInterval(10 + NewestCopy.aheadOfArrival)
-        #expect(admit(Stamp(written: skewed, newestAction: 358), received: now.addingTimeInterval(10)))
-        #expect(newest.stale == 1)
-        // Outside the repeated hour a copy's time orders it, however far ahead of its arrival.
+        #expect(admit(Stamp(written: firstPass, newestAction: 300)))
+        #expect(newest.newest?.written == firstPass, "a time of the first pass is kept")
+        #expect(admit(Stamp(written: secondPass, newestAction: 358)))
+        #expect(newest.newest?.written == secondPass, "more actions: its time is kept")
+        #expect(!admit(Stamp(written: firstPass.addingTimeInterval(60), newestAction: 320)), "a first-pass copy read as such: older by its time")
+        #expect(!refuses(misread) && !refuses(hourOld), "their times alone do not refuse them")
+        #expect(!admit(Stamp(written: misread, newestAction: 356)), "fewer actions: an old copy")
+        #expect(!admit(Stamp(written: hourOld, newestAction: 357)), "fewer actions: an old copy, however recent it reads")
+        #expect(admit(Stamp(written: hourOld, newestAction: 358)), "as many actions: admitted")
+        #expect(newest.newest?.written == secondPass, "as many actions: its time is not kept")
+        #expect(admit(Stamp(written: misread, newestAction: 359)), "more actions: news")
+        #expect(newest.newest?.written == misread)
+        // After the repeated hour, the time orders again: a copy that dropped its newest action is news.
+        let after = try moment("2025-11-02T07:00:10Z")
+        #expect(admit(Stamp(written: after, newestAction: 359)) && newest.newest?.written == after)
+        #expect(admit(Stamp(written: after.addingTimeInterval(60), newestAction: 358)), "a deletion, by its time")
+        #expect(newest.stale == 3)
+        // A boxscore's copy has no actions to fall back on: its time orders it in that hour too.
+        var box = NewestCopy()
+        func admitBox(_ stamp: Stamp) -> Bool { box.admit(stamp) }
+        #expect(admitBox(Stamp(written: secondPass, status: .live)) && box.newest?.written == secondPass)
+        #expect(!admitBox(Stamp(written: secondPass.addingTimeInterval(-10), status: .live)))
+        // Outside the repeated hour a copy's time orders it.
         var other = NewestCopy()
-        func admitOther(_ stamp: Stamp, received: Date) -> Bool { other.admit(stamp, received: received) }
-        let noon = Date(timeIntervalSince1970: try #require(ISOTime.seconds("2025-02-11T17:00:00Z")))
-        #expect(!EasternTime.isSecondPass(noon) && EasternTime.isSecondPass(misread) && !EasternTime.isSecondPass(newestWritten.addingTimeInterval(-3600)))
-        #expect(admitOther(Stamp(written: noon, newestAction: 10), received: noon.addingTimeInterval(-600)))
-        #expect(admitOther(Stamp(written: noon.addingTimeInterval(60), newestAction: 9), received: noon.addingTimeInterval(-600)), "a deletion, by its time")
+        func admitOther(_ stamp: Stamp) -> Bool { other.admit(stamp) }
+        let noon = try moment("2025-02-11T17:00:00Z")
+        #expect(!EasternTime.isSecondPass(noon))
+        #expect(admitOther(Stamp(written: noon, newestAction: 10)))
+        #expect(admitOther(Stamp(written: noon.addingTimeInterval(60), newestAction: 9)), "a deletion, by its time")
     }
 
     /// A copy whose `meta.time` (read before its actions, from the members ahead of `game`) is

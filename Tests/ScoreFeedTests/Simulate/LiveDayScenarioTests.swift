@@ -232,12 +232,14 @@ struct LiveDayScenarioTests {
 
     /// Live across the night the clocks go back, on a CDN that stamps a copy when it last
     /// changed: 20 minutes into the repeated hour's second pass, every game's edge answers for
-    /// a minute with its copy of 57 minutes before, from the first pass, whose `meta.time` reads
-    /// as the second pass 3 minutes ahead. Ordered by that time it was news and took the score
-    /// back (`simulate --days 500 --seed 1 --platform ios`, day 52, broadcast: 80-77, then
-    /// 78-77); ordered by its actions it is refused, and every invariant holds.
-    @Test(arguments: withAndroidTopic)
-    func aFirstPassCopyReadAsTheSecondPassTakesNoScoreBack(_ mode: Lane) async throws {
+    /// a minute with its copy of `lag` before, from the first pass, whose `meta.time` reads as
+    /// the second pass: 57 minutes old, 3 minutes ahead; 59 min 55 s old, 5 s before it came.
+    /// Ordered by that time it was news and took the score back (`simulate --days 500 --seed 1
+    /// --platform ios`, day 52, broadcast: 80-77, then 78-77; `simulate --days 250 --seed 23
+    /// --interval 60 --platform ios,android`, day 212: 89-81, then 89-79); ordered by its actions
+    /// it is refused, and every invariant holds.
+    @Test(arguments: withAndroidTopic, [57 * 60, 3595] as [TimeInterval])
+    func aFirstPassCopyReadAsTheSecondPassTakesNoScoreBack(_ mode: Lane, lag: TimeInterval) async throws {
         let fallBack = Date(timeIntervalSince1970: try #require(ISOTime.seconds("2026-11-01T04:10:00Z")))
         let stale = Date(timeIntervalSince1970: try #require(ISOTime.seconds("2026-11-01T06:20:00Z")))
         var games = Self.games(.poll).map { plan in
@@ -245,16 +247,16 @@ struct LiveDayScenarioTests {
         }
         for index in games.indices {
             games[index].stampsWhenWritten = true
-            games[index].staleWindows = [(stale..<stale.addingTimeInterval(60), 57 * 60)]
+            games[index].staleWindows = [(stale..<stale.addingTimeInterval(60), lag)]
         }
         let outcome = try await Self.run(SimulatedDay(scripted: games, mode: mode.mode, platform: mode.platform, pollInterval: 30))
         Self.checkInvariants(outcome)
         Self.checkFinals(outcome, games)
         #expect(outcome.answers["stale", default: 0] >= games.count, "\(outcome.answers)")
-        // The games live through the stale minute, whose scores changed in the 57 minutes before it.
+        // The games live through the stale minute, whose scores changed in the `lag` before it.
         let live = games.filter { plan in
-            let before = Self.stated(plan, from: stale.addingTimeInterval(-57 * 60), to: stale)
-            return plan.firstAction < stale.addingTimeInterval(-57 * 60) && (plan.lastAction ?? .distantPast) > stale && Set(before).count > 1
+            let before = Self.stated(plan, from: stale.addingTimeInterval(-lag), to: stale)
+            return plan.firstAction < stale.addingTimeInterval(-lag) && (plan.lastAction ?? .distantPast) > stale && Set(before).count > 1
         }
         #expect(live.count >= 2, "games live across the stale minute: \(live.map(\.game.id))")
         // Every invariant held (above): no push shows a score older than one shown before, but

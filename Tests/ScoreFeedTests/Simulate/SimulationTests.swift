@@ -1310,6 +1310,31 @@ extension SimulationTests {
         #expect(outcomes.allSatisfy { !$0.records.isEmpty })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
+    /// Days of session 72's sweeps, replayed as their lines say (every draw on), token mode; each
+    /// broke before its mend:
+    /// - seed 19, day 55 (`--interval 60 --platform ios,android`): an instance restored in its
+    ///   wait for a fresh copy, the play-by-play failing alone across the final: nothing ended the
+    ///   game at the give-up, and the wait ran out on an old copy (107-106 after 120-110). The
+    ///   poller ends it on the final boxscore (``MatchEngine/endAfterApplied``);
+    /// - seed 23, day 212 (the same options): the night the clocks go back, an edge's copy from
+    ///   the first pass, an hour old, read as written 5 s before it came (89-79 after 89-81).
+    ///   ``NewestCopy/admit(_:)`` orders the second pass's copies by their actions first (days 155
+    ///   and 224, the same options: with no time of the second pass kept, the first pass's stale
+    ///   copies came in by time);
+    /// - seed 23, day 183 (the same options): the checker's: a fresh instance's wait through old
+    ///   copies, an outage in it, the game silent by the answer after it;
+    /// - seed 11, day 453 (`--platform android`): the checker's: three old copies, an outage,
+    ///   then the fourth and its wait.
+    @Test(arguments: [
+        (UInt64(19), 55, 60.0, [PushRenderer.Platform.ios, .android]), (23, 212, 60, [.ios, .android]), (23, 155, 60, [.ios, .android]),
+        (23, 224, 60, [.ios, .android]), (23, 183, 60, [.ios, .android]), (11, 453, 30, [.android]),
+    ])
+    func daysOfSession72StayWhole(seed: UInt64, day: Int, interval: TimeInterval, platforms: [PushRenderer.Platform]) async throws {
+        let outcomes = try await Self.replay(seed: seed, day: day, mode: .token, platforms: platforms, interval: interval, everyFault: true)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == day && !$0.records.isEmpty })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
     /// Seed 24, day 257 of `simulate --days 300 --platform ios,android --per-day 15-25` (session
     /// 62), token: a start made before a kill failed through the next instance's life (the sender
     /// down), and that instance was killed inside the write of a priority 10 and its copy, the
