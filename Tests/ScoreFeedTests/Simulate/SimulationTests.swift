@@ -1324,10 +1324,13 @@ extension SimulationTests {
     /// - seed 23, day 183 (the same options): the checker's: a fresh instance's wait through old
     ///   copies, an outage in it, the game silent by the answer after it;
     /// - seed 11, day 453 (`--platform android`): the checker's: three old copies, an outage,
-    ///   then the fourth and its wait.
+    ///   then the fourth and its wait;
+    /// - seed 37, day 222 (`--interval 60 --platform ios,android`): the checker's: a basket
+    ///   listed 30 s and deleted between two polls, the feed back to the score the lock screen
+    ///   showed, called late for want of a push.
     @Test(arguments: [
         (UInt64(19), 55, 60.0, [PushRenderer.Platform.ios, .android]), (23, 212, 60, [.ios, .android]), (23, 155, 60, [.ios, .android]),
-        (23, 224, 60, [.ios, .android]), (23, 183, 60, [.ios, .android]), (11, 453, 30, [.android]),
+        (23, 224, 60, [.ios, .android]), (23, 183, 60, [.ios, .android]), (11, 453, 30, [.android]), (37, 222, 60, [.ios, .android]),
     ])
     func daysOfSession72StayWhole(seed: UInt64, day: Int, interval: TimeInterval, platforms: [PushRenderer.Platform]) async throws {
         let outcomes = try await Self.replay(seed: seed, day: day, mode: .token, platforms: platforms, interval: interval, everyFault: true)
