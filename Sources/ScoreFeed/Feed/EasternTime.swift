@@ -82,7 +82,7 @@ enum EasternTime {
     /// first pass's last copies (read as daylight time, every copy of a game live across the
     /// change was refused as a stale edge's for an hour); one from the first pass, read in the
     /// second, is what it was unless it is over 55 minutes old (then it reads as the second pass,
-    /// which a poller orders by its actions first: ``NewestCopy/admit(_:)``).
+    /// which a poller orders by its actions: ``NewestCopy/admit(_:received:)``).
     static func instant(wall: Date, near now: Date) -> Date {
         let daylight = instant(wall: wall)
         // In the repeated hour: before 2 a.m. on daylight saving's last day, not before 1 a.m.

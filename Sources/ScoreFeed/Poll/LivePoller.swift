@@ -184,7 +184,7 @@ public struct LivePoller: Sendable {
                     let older = newest.refuses(
                         written: LiveDataFormat.Root.written(data).map { NewestCopy.moment(ofWall: $0, near: answer.received) })
                     let copy = older ? nil : try decode(answer)
-                    if let copy, newest.admit(copy.stamp) {
+                    if let copy, newest.admit(copy.stamp, received: answer.received) {
                         snapshot = copy
                         lastPlayByPlay = answer
                         newestValidators = validators

@@ -84,29 +84,27 @@ public struct NewestCopy: Hashable, Sendable {
     }
 
     /// Admits a copy stamped `stamp` (true), or refuses it as older than the newest (false, and
-    /// counted). A copy of the play-by-play (it states its newest action) said to be written in
-    /// the second pass of the hour the clocks go back is ordered by its actions first: its
-    /// `meta.time` may be the first pass's, an hour older, read as the second's
-    /// (`EasternTime.instant(wall:near:)`), and nothing tells the two apart by time. Read by its
-    /// time, a stale edge's copy of the first pass was news and took the score back: 55 minutes
-    /// old, it read as minutes ahead (`scorefeed simulate --days 500 --seed 1 --platform ios`,
-    /// day 52, broadcast: 80-77, then the old copy's 78-77); an hour old, as written seconds
-    /// before it came (`simulate --days 250 --seed 23 --interval 60 --platform ios,android`,
-    /// day 212: 89-81, then 89-79). Fewer actions than the newest: refused; more: news, and its
-    /// time is kept (the copies of the first pass read as such are then ordered against it, by
-    /// time); as many: admitted, its time not kept (it may be an hour older than it reads). So for
-    /// that hour a year, a copy that deleted the newest action waits for the next action to be
-    /// shown. A boxscore's copy, with no actions to fall back on, is ordered by its time and status
-    /// as ever: refusing it could hide a final.
-    public mutating func admit(_ stamp: Stamp) -> Bool {
+    /// counted). `received`: when the copy came. The night the clocks go back, a copy's
+    /// `meta.time` in the repeated hour may be the first pass's, read as the second's
+    /// (`EasternTime.instant(wall:near:)`): nothing tells an hour-old copy from a fresh one by
+    /// time. So a copy of the play-by-play said to be written in the second pass with fewer
+    /// actions than the newest is refused: an hour old, it read as written seconds before it came
+    /// and took the score back (`simulate --days 250 --seed 23 --interval 60 --platform
+    /// ios,android`, day 212: 89-81, then 89-79). The cost, that hour a year: a copy that deleted
+    /// the newest action waits for the next. With as many actions or more it is ordered as ever
+    /// (a real feed may number an early action highest, so that count stands still:
+    /// `--games ../shared/nba-pbp`, seed 4343, day 7, where ordering such copies by actions took a
+    /// stale edge's in). And one said to be written more than ``aheadOfArrival`` after it came is
+    /// ordered by its actions and status alone, its time not kept: 55 minutes old, it read as
+    /// minutes ahead (`simulate --days 500 --seed 1 --platform ios`, day 52: 80-77, then 78-77).
+    public mutating func admit(_ stamp: Stamp, received: Date? = nil) -> Bool {
         var ordered = stamp
-        if let actions = stamp.newestAction, let written = stamp.written, EasternTime.isSecondPass(written),
-           let seen = newest?.newestAction, actions <= seen {
-            guard actions == seen else {
+        if let written = stamp.written, EasternTime.isSecondPass(written) {
+            if let actions = stamp.newestAction, let seen = newest?.newestAction, actions < seen {
                 stale += 1
                 return false
             }
-            ordered.written = nil
+            if let received, written.timeIntervalSince(received) > Self.aheadOfArrival { ordered.written = nil }
         }
         if let newest, ordered.isOlder(than: newest) {
             stale += 1
@@ -115,4 +113,9 @@ public struct NewestCopy: Hashable, Sendable {
         newest = newest.map { $0.merged(with: ordered) } ?? ordered
         return true
     }
+
+    /// How far after its arrival a copy of the repeated hour may say it was written and still be
+    /// ordered by that time (``admit(_:received:)``): the CDN's clock and ours differ by a second
+    /// or two.
+    public static let aheadOfArrival: TimeInterval = 5
 }

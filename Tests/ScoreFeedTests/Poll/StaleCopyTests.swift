@@ -62,14 +62,14 @@ struct NewestCopyTests {
         #expect(!admitAfterRestart(Stamp(written: t0 - 1, newestAction: 14)), "the floor keeps the time it learns")
     }
 
-    /// A copy of the play-by-play stamped in the second pass of the hour the clocks go back is
-    /// ordered by its actions first: a stale edge's copy from the first pass reads as the second,
-    /// 55 minutes old as minutes ahead (`simulate --days 500 --seed 1 --platform ios`, day 52:
-    /// 80-77, then 78-77), an hour old as seconds before it came (`simulate --days 250 --seed 23
-    /// --interval 60 --platform ios,android`, day 212: 89-81, then 89-79). Its time is kept only
-    /// with more actions, so a first-pass copy read as such is refused by it (with no second-pass
-    /// time kept, such copies came in: days 155 and 224 of that sweep). After that hour, and for a
-    /// boxscore's copy, the time orders, a deletion included.
+    /// The night the clocks go back, a copy of the play-by-play stamped in the repeated hour's
+    /// second pass with fewer actions than the newest is refused: an edge's copy from the first
+    /// pass, an hour old, reads as written seconds before it came (`simulate --days 250 --seed 23
+    /// --interval 60 --platform ios,android`, day 212: 89-81, then 89-79); one stamped after it
+    /// came (beyond ``NewestCopy/aheadOfArrival``) is ordered by its actions alone, its time not
+    /// kept (55 minutes old, minutes ahead: `simulate --days 500 --seed 1 --platform ios`, day 52).
+    /// Otherwise the time orders, in that hour (a first-pass copy read as such is older than the
+    /// second pass's: days 155 and 224 of seed 23) and after it, a deletion included.
     @Test func aCopyOfTheRepeatedHourIsOrderedByItsActions() throws {
         func moment(_ text: String) throws -> Date { Date(timeIntervalSince1970: try #require(ISOTime.seconds(text))) }
         // On 2025-11-02 the hour from 1 a.m. Eastern comes twice: 05:00-06:00 UTC (daylight
@@ -84,24 +84,23 @@ struct NewestCopyTests {
         #expect(!EasternTime.isSecondPass(firstPass) && EasternTime.isSecondPass(secondPass) && EasternTime.isSecondPass(hourOld))
 
         var newest = NewestCopy()
-        func admit(_ stamp: Stamp) -> Bool { newest.admit(stamp) }
+        func admit(_ stamp: Stamp, received: Date) -> Bool { newest.admit(stamp, received: received) }
         func refuses(_ written: Date) -> Bool { newest.refuses(written: written) }
-        #expect(admit(Stamp(written: firstPass, newestAction: 300)))
-        #expect(newest.newest?.written == firstPass, "a time of the first pass is kept")
-        #expect(admit(Stamp(written: secondPass, newestAction: 358)))
-        #expect(newest.newest?.written == secondPass, "more actions: its time is kept")
-        #expect(!admit(Stamp(written: firstPass.addingTimeInterval(60), newestAction: 320)), "a first-pass copy read as such: older by its time")
+        #expect(admit(Stamp(written: firstPass, newestAction: 300), received: firstPass.addingTimeInterval(6)))
+        #expect(admit(Stamp(written: secondPass, newestAction: 358), received: secondPass.addingTimeInterval(6)))
+        #expect(newest.newest?.written == secondPass)
+        #expect(!admit(Stamp(written: firstPass.addingTimeInterval(60), newestAction: 320), received: now), "a first-pass copy read as such: older by its time")
         #expect(!refuses(misread) && !refuses(hourOld), "their times alone do not refuse them")
-        #expect(!admit(Stamp(written: misread, newestAction: 356)), "fewer actions: an old copy")
-        #expect(!admit(Stamp(written: hourOld, newestAction: 357)), "fewer actions: an old copy, however recent it reads")
-        #expect(admit(Stamp(written: hourOld, newestAction: 358)), "as many actions: admitted")
-        #expect(newest.newest?.written == secondPass, "as many actions: its time is not kept")
-        #expect(admit(Stamp(written: misread, newestAction: 359)), "more actions: news")
-        #expect(newest.newest?.written == misread)
+        #expect(!admit(Stamp(written: misread, newestAction: 356), received: now), "fewer actions: an old copy")
+        #expect(!admit(Stamp(written: hourOld, newestAction: 357), received: now), "fewer actions: an old copy, however recent it reads")
+        #expect(admit(Stamp(written: hourOld, newestAction: 358), received: now), "as many actions: ordered by its time")
+        #expect(newest.newest?.written == hourOld)
+        #expect(admit(Stamp(written: misread, newestAction: 359), received: now), "more actions: news")
+        #expect(newest.newest?.written == hourOld, "a time after the copy came is not kept")
         // After the repeated hour, the time orders again: a copy that dropped its newest action is news.
         let after = try moment("2025-11-02T07:00:10Z")
-        #expect(admit(Stamp(written: after, newestAction: 359)) && newest.newest?.written == after)
-        #expect(admit(Stamp(written: after.addingTimeInterval(60), newestAction: 358)), "a deletion, by its time")
+        #expect(admit(Stamp(written: after, newestAction: 359), received: after) && newest.newest?.written == after)
+        #expect(admit(Stamp(written: after.addingTimeInterval(60), newestAction: 358), received: after.addingTimeInterval(60)), "a deletion, by its time")
         #expect(newest.stale == 3)
         // A boxscore's copy has no actions to fall back on: its time orders it in that hour too.
         var box = NewestCopy()
@@ -110,15 +109,15 @@ struct NewestCopyTests {
         #expect(!admitBox(Stamp(written: secondPass.addingTimeInterval(-10), status: .live)))
         // Outside the repeated hour a copy's time orders it.
         var other = NewestCopy()
-        func admitOther(_ stamp: Stamp) -> Bool { other.admit(stamp) }
-        let noon = try moment("2025-02-11T17:00:00Z")
+        let noon = try moment("2025-02-11T17:00:00Z"), noonArrival = noon.addingTimeInterval(-600)
+        func admitOther(_ stamp: Stamp) -> Bool { other.admit(stamp, received: noonArrival) }
         #expect(!EasternTime.isSecondPass(noon))
         #expect(admitOther(Stamp(written: noon, newestAction: 10)))
         #expect(admitOther(Stamp(written: noon.addingTimeInterval(60), newestAction: 9)), "a deletion, by its time")
     }
 
     /// A copy whose `meta.time` (read before its actions, from the members ahead of `game`) is
-    /// earlier than the newest is refused unread, as ``NewestCopy/admit(_:)`` would refuse it
+    /// earlier than the newest is refused unread, as ``NewestCopy/admit(_:received:)`` would refuse it
     /// read; a copy whose time is later, the same, absent or behind `game` is left to be read.
     @Test func aCopyWrittenEarlierIsRefusedBeforeItIsRead() throws {
         let t0 = Self.t0

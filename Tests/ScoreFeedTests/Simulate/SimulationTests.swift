@@ -1318,9 +1318,9 @@ extension SimulationTests {
     ///   poller ends it on the final boxscore (``MatchEngine/endAfterApplied``);
     /// - seed 23, day 212 (the same options): the night the clocks go back, an edge's copy from
     ///   the first pass, an hour old, read as written 5 s before it came (89-79 after 89-81).
-    ///   ``NewestCopy/admit(_:)`` orders the second pass's copies by their actions first (days 155
-    ///   and 224, the same options: with no time of the second pass kept, the first pass's stale
-    ///   copies came in by time);
+    ///   ``NewestCopy/admit(_:received:)`` refuses a second-pass copy with fewer actions than the
+    ///   newest (days 155 and 224, the same options, broke a first version that kept no time of
+    ///   the second pass);
     /// - seed 23, day 183 (the same options): the checker's: a fresh instance's wait through old
     ///   copies, an outage in it, the game silent by the answer after it;
     /// - seed 11, day 453 (`--platform android`): the checker's: three old copies, an outage,
