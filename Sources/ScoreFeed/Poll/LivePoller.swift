@@ -387,7 +387,6 @@ public struct LivePoller: Sendable {
         return snapshot
     }
 
-    /// How long a copy of a game new to this instance waits for the next one before it is shown.
     /// The game's end on its final boxscore alone, with `score`, after what its engine applied
     /// (`end`: ``GameService/endAfterApplied(of:)``): the give-up after the final when this
     /// instance has no copy of the play-by-play to end it on. An instance restored while it waited
@@ -403,6 +402,7 @@ public struct LivePoller: Sendable {
             rejected: [], teamsKnown: false, stamp: NewestCopy.Stamp(written: nil, newestAction: 0))
     }
 
+    /// How long a copy of a game new to this instance waits for the next one before it is shown.
     /// A copy written more than a poll's interval ago may be a stale edge's (with nothing known of
     /// the game, nothing tells it from a game at a break; `meta.time` is Eastern wall-clock time,
     /// read as a moment by ``momentOfWriting(_:received:)``: read as UTC, every copy was hours

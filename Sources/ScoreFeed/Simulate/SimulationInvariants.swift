@@ -890,12 +890,13 @@ public struct SimulationInvariants {
             return (at, one.score)
         }
         guard !news.isEmpty else { return }
+        func shownScore(_ push: PushRecord) -> FinalScore { FinalScore(home: push.state.homeScore, away: push.state.awayScore) }
         var places: [FinalScore: [Int]] = [:]
         for (index, one) in news.enumerated() { places[one.score, default: []].append(index) }
         var shown = [PushRecord?](repeating: nil, count: news.count)
         var covered = 0
         for push in sent where covered < news.count {
-            let score = FinalScore(home: push.state.homeScore, away: push.state.awayScore)
+            let score = shownScore(push)
             // The newest news with this score that had appeared when the push went.
             guard let last = places[score]?.last(where: { news[$0].at <= push.sentAt.addingTimeInterval(0.001) }), last >= covered
             else { continue }
@@ -911,7 +912,7 @@ public struct SimulationInvariants {
         var showing: FinalScore?
         for (index, one) in news.enumerated() {
             while next < sent.count, sent[next].sentAt <= one.at {
-                showing = FinalScore(home: sent[next].state.homeScore, away: sent[next].state.awayScore)
+                showing = shownScore(sent[next])
                 next += 1
             }
             guard showing == one.score else { continue }
