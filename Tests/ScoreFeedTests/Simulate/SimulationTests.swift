@@ -1629,6 +1629,24 @@ extension SimulationTests {
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
 
+    /// Day 7 of `--days 40 --seed 4343 --games ../shared/nba-pbp --interval 60 --platform all`
+    /// (session 72, every lane): real game 0022400762 numbers an early action highest, so its
+    /// copies' highest action number stands still while actions come. A version of the repeated
+    /// hour's rule that admitted a copy with as many actions whatever its time (79b5338) let a
+    /// stale edge's copy in, and 52-49 went out after 57-51. Only a copy with fewer actions is
+    /// refused by its count.
+    @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason), arguments: [
+        (PushRenderer.Mode.token, [PushRenderer.Platform.ios]), (.broadcastPerGame, [.ios, .android]),
+    ])
+    func realGamesACopyWithAsManyActionsIsOrderedByItsTime(mode: PushRenderer.Mode, platforms: [PushRenderer.Platform]) async throws {
+        let real = try SimulatedGamePool.realGames(in: NBAFiles.folder)
+        let outcomes = try await Self.replay(
+            seed: 4343, day: 7, mode: mode, platforms: platforms, interval: 60, pool: SimulatedGamePool(real: real, generated: 300),
+            everyFault: true)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 7 && $0.faults["stale edge", default: 0] > 0 })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
     /// Day 7 of `--days 20 --seed 1 --games ../shared/nba-pbp` (broadcast, iOS alone and with
     /// Android): a kill damaged an ended game's checkpoint, so the next instance joined it again
     /// after its final and owed it a channel; APNs' channel service was down through most of the
