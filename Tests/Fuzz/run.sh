@@ -6,7 +6,9 @@
 #
 # Targets: feed (format detection), fixture, livedata, statsv2, v3 (each decoder alone),
 # streamline (serve's input), fold (decode + validate + fold + coalesce + render), differential
-# (the byte reader against JSONDecoder on serve lines and fixture files: any difference crashes).
+# (the byte reader against JSONDecoder on serve lines and fixture files: any difference crashes),
+# state (a game's snapshot and journal read back and replayed as a restart does: max_len 65536,
+# as a snapshot is about 17 KB).
 # Findings (crashes) land in .build/fuzz/<target>/findings; FUZZ_MAX_LEN sets -max_len (4096).
 # Tests/Fuzz/corpus/<target>/ holds committed inputs (a minimized corpus of small inputs and
 # past findings); they seed the target, and JSONScannerDifferentialTests runs them as tests.
@@ -15,7 +17,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(feed fixture livedata statsv2 v3 streamline fold differential)
+[ ${#targets[@]} -gt 0 ] || targets=(feed fixture livedata statsv2 v3 streamline fold differential state)
 out="$root/.build/fuzz"
 lib="$out/lib"
 
@@ -48,6 +50,7 @@ for target in "${targets[@]}"; do
     statsv2) entry=FuzzStatsV2.swift ;;
     v3) entry=FuzzV3.swift ;;
     differential) entry=FuzzDifferential.swift ;;
+    state) entry=FuzzState.swift ;;
     *) echo "unknown target $target" >&2; exit 64 ;;
   esac
   binary="$out/fuzz-$target"
@@ -78,6 +81,6 @@ for i, e in enumerate(d["events"][:40]):
 PY
   fi
   echo "fuzzing $target for ${seconds}s…" >&2
-  (cd "$out/$target/findings" && "$binary" -use_value_profile=1 -max_total_time="$seconds" -max_len=${FUZZ_MAX_LEN:-4096} -timeout=10 -rss_limit_mb=4096 \
+  (cd "$out/$target/findings" && "$binary" -use_value_profile=1 -max_total_time="$seconds" -max_len=${FUZZ_MAX_LEN:-$([ "$target" = state ] && echo 65536 || echo 4096)} -timeout=10 -rss_limit_mb=4096 \
       -print_final_stats=1 "$corpus" 2>&1 | tee "$out/$target/last-run.log" | grep -E "stat::number_of_executed_units|ERROR|SUMMARY|crash-" || true)
 done

@@ -788,4 +788,49 @@ struct JournalTests {
             #expect(Journal.pieces(of: data).map { Data(data[$0]) } == split)
         }
     }
+
+    /// The state fuzz target's committed corpus (`Tests/Fuzz/corpus/state`: a game's snapshot, a
+    /// 0x00 byte, its journal), read back as a restart reads it: each seed, written by `serve
+    /// --state-dir` and left by a `kill -9`, restores to a game that holds every input its journal
+    /// does; each seed with a byte of its journal's inputs changed (the checksum made to hold, as
+    /// the fuzz target does) restores to a game or a ScoreFeedError, never a crash.
+    @Test func theStateCorpusRestoresWholeAndDamagedWithoutACrash() throws {
+        let folder = Make.packageRoot.appendingPathComponent("Tests/Fuzz/corpus/state")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(names.count >= 2)
+        var damaged = 0
+        for name in names {
+            let bytes = try Data(contentsOf: folder.appendingPathComponent(name))
+            let cut = bytes.firstIndex(of: 0)
+            let snapshot = Data(cut.map { bytes[bytes.startIndex..<$0] } ?? bytes)
+            let journal = Data(cut.map { bytes[($0 + 1)...] } ?? Data())
+            let game = try GameSession.restore(snapshot.isEmpty ? nil : snapshot, journal: journal, file: name)
+            let reading = Journal.reading(of: journal)
+            #expect(reading?.droppedLines ?? 0 == 0, "\(name)")
+            if let reading, let first = reading.first {
+                #expect(game.journaled == first + reading.inputs.count - 1, "\(name)")
+            }
+            // Each input's bytes of the journal's last line, changed one at a time.
+            let lines = journal.split(separator: 0x0A).map { Data($0) }
+            guard let last = lines.last, let open = last.firstIndex(of: UInt8(ascii: "[")) else { continue }
+            for at in stride(from: open, to: last.endIndex, by: max(1, (last.endIndex - open) / 24)) {
+                for byte in [UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "\""), UInt8(ascii: "}")] {
+                    var line = last
+                    line[at] = byte
+                    let fields = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
+                    var rebuilt = Data(fields[0])
+                    rebuilt.append(contentsOf: Array(" \(String(Journal.checksum(Data(fields[2])), radix: 16)) ".utf8))
+                    rebuilt.append(contentsOf: fields[2])
+                    let changed = lines.dropLast().reduce(Data()) { $0 + $1 + [0x0A] } + rebuilt + [0x0A]
+                    do {
+                        _ = try GameSession.restore(snapshot.isEmpty ? nil : snapshot, journal: changed, file: name)
+                    } catch {
+                        #expect(!error.message.isEmpty)
+                    }
+                    damaged += 1
+                }
+            }
+        }
+        #expect(damaged > 0)
+    }
 }
