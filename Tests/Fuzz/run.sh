@@ -8,7 +8,8 @@
 # streamline (serve's input), fold (decode + validate + fold + coalesce + render), differential
 # (the byte reader against JSONDecoder on serve lines and fixture files: any difference crashes),
 # state (a game's snapshot and journal read back and replayed as a restart does: max_len 65536,
-# as a snapshot is about 17 KB).
+# as a snapshot is about 17 KB), memo (a poller's copies read after one another with its memo
+# against each read alone: any difference traps; seeded from the real games' first actions).
 # Findings (crashes) land in .build/fuzz/<target>/findings; FUZZ_MAX_LEN sets -max_len (4096).
 # Tests/Fuzz/corpus/<target>/ holds committed inputs (a minimized corpus of small inputs and
 # past findings); they seed the target, and JSONScannerDifferentialTests runs them as tests.
@@ -17,7 +18,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(feed fixture livedata statsv2 v3 streamline fold differential state)
+[ ${#targets[@]} -gt 0 ] || targets=(feed fixture livedata statsv2 v3 streamline fold differential state memo)
 out="$root/.build/fuzz"
 lib="$out/lib"
 
@@ -51,6 +52,7 @@ for target in "${targets[@]}"; do
     v3) entry=FuzzV3.swift ;;
     differential) entry=FuzzDifferential.swift ;;
     state) entry=FuzzState.swift ;;
+    memo) entry=FuzzMemo.swift ;;
     *) echo "unknown target $target" >&2; exit 64 ;;
   esac
   binary="$out/fuzz-$target"
@@ -80,7 +82,32 @@ for i, e in enumerate(d["events"][:40]):
     open(f"{sys.argv[2]}/event-{i}.jsonl", "w").write(json.dumps(e) + "\n")
 PY
   fi
+  if [ "$target" = memo ] && [ -d "$root/../shared/nba-pbp" ]; then
+    # Copies of the real games' first actions, 0x00 between them: growing, shrinking (a stale
+    # edge's), one action edited, one without its time, one inserted out of order.
+    python3 - "$root/../shared/nba-pbp" "$corpus" <<'PY'
+import copy, glob, json, os, sys
+drop = {"qualifiers", "personIdsFilter", "xLegacy", "yLegacy", "x", "y", "side", "area", "areaDetail", "officialId"}
+for path in sorted(glob.glob(sys.argv[1] + "/playbyplay_*.json"))[:4]:
+    doc = json.load(open(path))
+    if "game" not in doc or "actions" not in doc.get("game", {}):
+        continue
+    actions = [{k: v for k, v in a.items() if k not in drop} for a in doc["game"]["actions"][:30]]
+    def text(items, minute):
+        return json.dumps({"meta": {"version": 1, "time": f"2025-01-01 20:{minute:02d}:00.000"},
+                           "game": {"gameId": doc["game"].get("gameId"), "actions": items}}, separators=(",", ":")).encode()
+    edited = copy.deepcopy(actions[:24]); edited[18]["subType"] = "edited"
+    untimed = copy.deepcopy(actions[:24]); untimed[10].pop("timeActual", None)
+    inserted = copy.deepcopy(actions[:22]); extra = copy.deepcopy(actions[5]); extra["actionNumber"] = 90000; extra["orderNumber"] = 1; inserted.append(extra)
+    seeds = {"grows": [text(actions[:20], 1), text(actions[:24], 2)], "shrinks": [text(actions[:24], 2), text(actions[:20], 1)],
+             "edited": [text(actions[:20], 1), text(edited, 2)], "untimed": [text(actions[:20], 1), text(untimed, 2)],
+             "inserted": [text(actions[:20], 1), text(inserted, 2), text(actions[:26], 3)]}
+    name = os.path.basename(path)[:-5]
+    for kind, copies in seeds.items():
+        open(f"{sys.argv[2]}/{name}-{kind}", "wb").write(b"\0".join(copies))
+PY
+  fi
   echo "fuzzing $target for ${seconds}s…" >&2
-  (cd "$out/$target/findings" && "$binary" -use_value_profile=1 -max_total_time="$seconds" -max_len=${FUZZ_MAX_LEN:-$([ "$target" = state ] && echo 65536 || echo 4096)} -timeout=10 -rss_limit_mb=4096 \
+  (cd "$out/$target/findings" && "$binary" -use_value_profile=1 -max_total_time="$seconds" -max_len=${FUZZ_MAX_LEN:-$([ "$target" = state ] || [ "$target" = memo ] && echo 65536 || echo 4096)} -timeout=10 -rss_limit_mb=4096 \
       -print_final_stats=1 "$corpus" 2>&1 | tee "$out/$target/last-run.log" | grep -E "stat::number_of_executed_units|ERROR|SUMMARY|crash-" || true)
 done

@@ -74,4 +74,51 @@ struct PollMemoTests {
         let final = try #require(RealFeedServeTests.imported(file).finalScore)
         #expect(last.event == .end && last.state.homeScore == final.home && last.state.awayScore == final.away)
     }
+
+    /// What the memo fuzz target (`Tests/Fuzz/run.sh memo`) checks, on its seeds: each real
+    /// game's first actions as copies read one after the other with one memo give, copy by copy,
+    /// what each copy gives read alone: a copy that grows, one that shrinks (a stale edge's),
+    /// one with an action edited, one with an action's time gone, one with an action inserted out
+    /// of order and then more.
+    @Test(arguments: NBAFiles.games.filter { $0.hasPrefix("playbyplay_") })
+    func copiesReadAfterOneAnotherGiveWhatEachGivesAlone(_ file: String) throws {
+        let copies = try GameCopies.of(file)
+        let actions = Array(copies.actions.prefix(30))
+        try #require(actions.count == 30)
+        // Keys sorted: each copy spells the actions it shares with the last one as it did.
+        func text(_ items: [[String: Any]], minute: Int) throws -> Data {
+            try JSONSerialization.data(withJSONObject: [
+                "meta": ["version": 1, "time": "2025-01-01 20:\(minute < 10 ? "0" : "")\(minute):00.000"],
+                "game": ["gameId": NBAFiles.gameId(in: file) ?? "", "actions": items],
+            ], options: .sortedKeys)
+        }
+        var edited = Array(actions.prefix(24)), untimed = Array(actions.prefix(24)), inserted = Array(actions.prefix(22))
+        edited[18]["subType"] = "edited"
+        untimed[10]["timeActual"] = nil
+        var extra = actions[5]
+        extra["actionNumber"] = 90_000
+        extra["orderNumber"] = 1
+        inserted.append(extra)
+        let sequences: [[Data]] = [
+            [try text(Array(actions.prefix(20)), minute: 1), try text(Array(actions.prefix(24)), minute: 2)],
+            [try text(Array(actions.prefix(24)), minute: 2), try text(Array(actions.prefix(20)), minute: 1)],
+            [try text(Array(actions.prefix(20)), minute: 1), try text(edited, minute: 2)],
+            [try text(Array(actions.prefix(20)), minute: 1), try text(untimed, minute: 2)],
+            [try text(Array(actions.prefix(20)), minute: 1), try text(inserted, minute: 2), try text(Array(actions.prefix(26)), minute: 3)],
+        ]
+        for (index, sequence) in sequences.enumerated() {
+            var memo = LiveSnapshot.Memo()
+            for (step, copy) in sequence.enumerated() {
+                let alone = try LiveSnapshot.decode(playByPlay: copy, url: file, boxscore: nil, box: nil, homeTeamId: nil)
+                let after = try LiveSnapshot.decode(playByPlay: copy, url: file, boxscore: nil, box: nil, homeTeamId: nil, memo: &memo)
+                let place = "sequence \(index), copy \(step)"
+                #expect(!alone.events.isEmpty, "\(place)")
+                // The growing copy repeats the last one's actions: the memo is used.
+                if index == 0 && step == 1 { #expect(after.repeated > 0 && alone.repeated == 0, "\(place)") }
+                #expect(alone.events == after.events && alone.score == after.score && alone.end == after.end, "\(place)")
+                #expect(alone.stamp == after.stamp && alone.newest == after.newest && alone.attributes == after.attributes, "\(place)")
+                #expect(alone.rejected.map(\.description) == after.rejected.map(\.description), "\(place)")
+            }
+        }
+    }
 }
