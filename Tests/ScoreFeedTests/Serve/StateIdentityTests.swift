@@ -82,6 +82,18 @@ struct StateIdentityTests {
         #expect(UUID(uuidString: first.requestID) != nil)
     }
 
+    /// A game started afresh on a lost checkpoint claims `<identity>/after-<seq>`; the plain
+    /// identity a restart's restore claims does not take it away, so its first create never
+    /// carries the request id of the lost life's first (seed 101, day 18 of `simulate --platform
+    /// both`: a deduplicating sender handed back that channel, deleted since).
+    @Test func aClaimKeepsTheOwnerClaimedBefore() {
+        var channel = BroadcastChannel()
+        channel.claim(for: Self.a + "/after-2")
+        channel.claim(for: Self.a)
+        #expect(channel.owner == Self.a + "/after-2")
+        #expect(channel.createRequestID(game: "G") != { var plain = BroadcastChannel(); plain.claim(for: Self.a); return plain.createRequestID(game: "G") }())
+    }
+
     @Test func aChannelFromBeforeIdentitiesKeepsItsCreatesRequestID() throws {
         // Its create went out as "channel-create:<game>": sent again, it must carry that id.
         let legacy = Self.creating(owner: nil)

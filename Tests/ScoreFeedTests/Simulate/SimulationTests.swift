@@ -1629,6 +1629,18 @@ extension SimulationTests {
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
 
+    /// Seed 101, day 18 of `simulate --days 300 --platform both` (session 73), broadcast: a game
+    /// ended, its state directory lost, joined again after its final on a new channel, deleted
+    /// after its end; its checkpoint damaged, it started afresh as `<identity>/after-2`, and a
+    /// restart's claim made its owner the plain identity again, so its create carried the request
+    /// id of the first create in that directory and a deduplicating channel service handed back
+    /// the deleted channel, where the end went.
+    @Test func aGameStartedAfreshKeepsItsOwnerThroughARestart() async throws {
+        let outcomes = try await Self.replay(seed: 101, day: 18, mode: .broadcastPerGame, everyFault: true)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 18 && $0.faults["idempotent channel creates", default: 0] > 0 })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
     /// Day 7 of `--days 40 --seed 4343 --games ../shared/nba-pbp --interval 60 --platform all`
     /// (session 72, every lane): real game 0022400762 numbers an early action highest, so its
     /// copies' highest action number stands still while actions come. A version of the repeated
