@@ -18,18 +18,11 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 perf record -F 250 -g -o "$work/perf.data" "$binary" simulate "${options[@]}" 2>/dev/null | grep -E "^(days|time):" || true
 perf script -i "$work/perf.data" -F comm,ip,sym 2>/dev/null | swift demangle --simplified > "$work/stacks"
-python3 - "$work/stacks" <<'PY'
+python3 - "$work/stacks" "$(cd "$(dirname "$0")" && pwd)" <<'PY'
 import collections, re, sys
-samples, stack = [], []
-for line in open(sys.argv[1], errors="replace"):
-    text = line.strip()
-    if not text:
-        if stack: samples.append(stack)
-        stack = []
-    elif line[0] in " \t":
-        parts = text.split(None, 1)
-        stack.append(parts[1] if len(parts) > 1 else parts[0])
-if stack: samples.append(stack)
+sys.path.insert(0, sys.argv[2])
+from perf_top import samples as read  # the stacks of `perf script`, leaf first, as perf_top.py reads them
+samples = list(read(open(sys.argv[1], errors="replace")))
 total = len(samples)
 kinds = [("retain/release", r"swift_retain|swift_release|bridgeObject|doDecrementSlow|isUniquely|_swift_release_dealloc"),
          ("malloc/free", r"malloc|_int_free|cfree|unlink_chunk|realloc"),

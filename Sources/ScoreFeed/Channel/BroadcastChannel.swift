@@ -146,11 +146,9 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
     }
 
     /// Makes `identity` (the state directory's, or the run's) the owner of the channel the game
-    /// is still to get; a channel already asked for keeps the owner its create was sent under,
-    /// and one already claimed keeps its owner: a game started afresh on a lost checkpoint
-    /// claims `<identity>/after-<seq>`, which a restart's claim of the plain identity took away,
-    /// so its first create went out again with the request id of the lost life's first, and a
-    /// sender deduplicating by it handed back that channel, deleted since (seed 101, day 18).
+    /// is still to get. A channel already asked for, or already claimed, keeps its owner: a game
+    /// started afresh on a lost checkpoint is `<identity>/after-<seq>` through its restarts, so its
+    /// creates never repeat the request id of a channel its lost life made.
     public mutating func claim(for identity: String) {
         guard case .none = phase, owner == nil else { return }
         owner = identity

@@ -88,7 +88,7 @@ struct PollMemoTests {
         // Keys sorted: each copy spells the actions it shares with the last one as it did.
         func text(_ items: [[String: Any]], minute: Int) throws -> Data {
             try JSONSerialization.data(withJSONObject: [
-                "meta": ["version": 1, "time": "2025-01-01 20:\(minute < 10 ? "0" : "")\(minute):00.000"],
+                "meta": ["version": 1, "time": GameCopies.metaTime(1_735_779_600 + 60 * Double(minute))],
                 "game": ["gameId": NBAFiles.gameId(in: file) ?? "", "actions": items],
             ], options: .sortedKeys)
         }
