@@ -358,7 +358,9 @@ public struct SimulatedGame: Sendable {
 
     /// This game with a basket of `home` or away its play-by-play lists after its first `after`
     /// actions, for `shownFor` seconds from when they appear, then deletes (``DeletedBasket``);
-    /// nil for a real game (its actions' bytes are the file's) or an `after` out of range. Its
+    /// nil for a real game (its actions' bytes are the file's), an `after` out of range, or a
+    /// basket whose listing would move the game's late lead changes (the moments an alert is
+    /// checked at). Its
     /// actions are numbered anew: the basket takes the number after the one before it, and
     /// each later action one more than its event's.
     public func withDeletedBasket(after: Int, shownFor: Double, home: Bool) -> SimulatedGame? {
@@ -368,6 +370,13 @@ public struct SimulatedGame: Sendable {
         let basket = GameEvent(
             seq: before.seq + 1, time: before.time, period: before.period, clock: before.clock, kind: .fieldGoal(points: 2, made: true),
             team: home ? .home : .away, player: "Overturned Basket", description: "made 2-pt shot (overturned on review)")
+        // The basket's points count from their moment until it goes: where that makes or takes
+        // away a late lead change or tie, its moment is when a poll sees the deletion, which the
+        // checks cannot place (seed 109, day 41: a deletion in overtime tied the game, seen
+        // 97 s of feed time after it). Such a basket is left out, as an edit is.
+        guard Self.alertMoments(events, listing: basket, goneAfter: visible(at: reach[after - 1] + shownFor)).map(\.time)
+            == alertMoments.map(\.time)
+        else { return nil }
         var game = self
         var listed: [[UInt8]] = [], played: [[UInt8]] = []
         for (index, (event, action)) in zip(events, actions).enumerated() {
@@ -392,6 +401,21 @@ public struct SimulatedGame: Sendable {
         }
         game.pollScores = scores
         return game
+    }
+
+    /// ``alertMoments`` of `events` with `basket` among them from its moment until its deletion,
+    /// after the first `shown` events: the basket's points count until then.
+    private static func alertMoments(_ events: [GameEvent], listing basket: GameEvent, goneAfter shown: Int) -> [(time: Date, overtime: Bool)] {
+        guard let start = events.first?.time, shown > 0 else { return [] }
+        let seq = (events.map(\.seq).max() ?? 0) + 1
+        let last = events[min(shown, events.count) - 1]
+        var listed = basket
+        listed.seq = seq
+        let deletion = GameEvent(
+            seq: seq + 1, time: last.time, period: last.period, clock: last.clock, kind: .correction(points: -basket.kind.points),
+            team: basket.team, description: "the overturned basket deleted")
+        let all = events + [listed, deletion]
+        return alertMoments(all, folded(all, appearing: all.map { $0.time.timeIntervalSince(start) }))
     }
 
     /// The places in a generated game's events of its made field goals before `period`.

@@ -1809,6 +1809,25 @@ extension SimulationTests {
         #expect(score(end) == game.final)
     }
 
+    /// Seed 109, day 41 of `simulate --days 150 --mode broadcast --platform both --interval 20
+    /// --per-day 10-20` (session 74), Android: a basket listed in overtime, then deleted, tied the
+    /// game; the push that showed the tie alerted for it, rightly, but a poll saw the deletion
+    /// 97 s of feed time after the last event before it, and the checks read the alert as late
+    /// against the played game's moments. A basket whose listing would move the game's late lead
+    /// changes is left out, as an edited one is; one listed early in the game stays.
+    @Test func aDeletedBasketThatWouldMoveALateLeadChangeIsLeftOut() async throws {
+        let outcomes = try await Self.replay(seed: 109, day: 41, mode: .broadcastPerGame, platforms: [.android], interval: 20, games: 10...20, everyFault: true)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 41 && $0.faults["deleted basket", default: 0] > 0 })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+        // A game with seven late lead changes, ties and overtimes: every basket refused is listed
+        // in its last minutes (its last 30 actions).
+        let game = SimulatedGamePool(generated: 300).game(24)
+        let count = game.actions.count
+        let refused = (1..<count).filter { game.withDeletedBasket(after: $0, shownFor: 90, home: $0 % 2 == 0) == nil }
+        #expect(game.alertMoments.count == 7 && !refused.isEmpty)
+        #expect(refused.allSatisfy { $0 > count - 30 }, "\(refused.prefix(8))")
+    }
+
     /// A day whose policy keeps five seconds between an activity's pushes
     /// (``Coalescer/Configuration/minInterval``, a library's setting), for iOS and Android at
     /// once: each lane keeps it (each lane has its own policy's configuration; the simulator set
