@@ -34,7 +34,7 @@ else
 fi
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; $(wc -l <"$work/generated.jsonl") generated lines"
 floor=$(python3 "$here/json_loads.py" "$work/generated.jsonl" "$runs" | sed 's/.*best \([0-9.]*\) s/\1/')
-echo "json.loads of the generated lines, best of $runs: $floor s"
+echo "json.loads of the generated lines, best of $runs: $floor s ($(python3 -c 'import sys; print(sys.executable, sys.version.split()[0])'): the floor is the interpreter build's too)"
 python3 - "$work" "$runs" "$floor" "$a" "$first" "$b" "$second" "${streams[@]}" <<'PY'
 import os, resource, shutil, subprocess, sys, time
 work, runs, floor = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
