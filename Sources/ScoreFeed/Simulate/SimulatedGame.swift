@@ -359,10 +359,9 @@ public struct SimulatedGame: Sendable {
     /// This game with a basket of `home` or away its play-by-play lists after its first `after`
     /// actions, for `shownFor` seconds from when they appear, then deletes (``DeletedBasket``);
     /// nil for a real game (its actions' bytes are the file's), an `after` out of range, or a
-    /// basket whose listing would move the game's late lead changes (the moments an alert is
-    /// checked at). Its
-    /// actions are numbered anew: the basket takes the number after the one before it, and
-    /// each later action one more than its event's.
+    /// basket whose listing would move the game's late lead changes, ties or overtimes (the
+    /// moments an alert is checked at). Its actions are numbered anew: the basket takes the
+    /// number after the one before it, and each later action one more than its event's.
     public func withDeletedBasket(after: Int, shownFor: Double, home: Bool) -> SimulatedGame? {
         guard events.count == actions.count, after > 0, after < actions.count else { return nil }
         let points = home ? FinalScore(home: 2, away: 0) : FinalScore(home: 0, away: 2)
@@ -374,7 +373,7 @@ public struct SimulatedGame: Sendable {
         // away a late lead change or tie, its moment is when a poll sees the deletion, which the
         // checks cannot place (seed 109, day 41: a deletion in overtime tied the game, seen
         // 97 s of feed time after it). Such a basket is left out, as an edit is.
-        guard Self.alertMoments(events, listing: basket, goneAfter: visible(at: reach[after - 1] + shownFor)).map(\.time)
+        guard Self.alertMoments(events, listing: basket, at: after, goneAfter: visible(at: reach[after - 1] + shownFor)).map(\.time)
             == alertMoments.map(\.time)
         else { return nil }
         var game = self
@@ -403,18 +402,22 @@ public struct SimulatedGame: Sendable {
         return game
     }
 
-    /// ``alertMoments`` of `events` with `basket` among them from its moment until its deletion,
-    /// after the first `shown` events: the basket's points count until then.
-    private static func alertMoments(_ events: [GameEvent], listing basket: GameEvent, goneAfter shown: Int) -> [(time: Date, overtime: Bool)] {
-        guard let start = events.first?.time, shown > 0 else { return [] }
+    /// ``alertMoments`` of `events` with `basket` listed before the event at `place` until a poll
+    /// sees it deleted after the first `shown` events: its points are taken back at the time and
+    /// in the period of the last of those, on a clock run out (a deletion seen with no new event
+    /// is folded at the clock running when it is seen, which may be late in the period).
+    private static func alertMoments(
+        _ events: [GameEvent], listing basket: GameEvent, at place: Int, goneAfter shown: Int
+    ) -> [(time: Date, overtime: Bool)] {
+        guard let start = events.first?.time, place <= shown, shown <= events.count else { return [] }
         let seq = (events.map(\.seq).max() ?? 0) + 1
-        let last = events[min(shown, events.count) - 1]
+        let last = events[shown - 1]
         var listed = basket
         listed.seq = seq
         let deletion = GameEvent(
-            seq: seq + 1, time: last.time, period: last.period, clock: last.clock, kind: .correction(points: -basket.kind.points),
+            seq: seq + 1, time: last.time, period: last.period, clock: 0, kind: .correction(points: -basket.kind.points),
             team: basket.team, description: "the overturned basket deleted")
-        let all = events + [listed, deletion]
+        let all = Array(events[..<place]) + [listed] + events[place..<shown] + [deletion] + events[shown...]
         return alertMoments(all, folded(all, appearing: all.map { $0.time.timeIntervalSince(start) }))
     }
 
