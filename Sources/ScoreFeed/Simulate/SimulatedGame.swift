@@ -25,7 +25,7 @@ public struct SimulatedGame: Sendable {
     /// The feed times of the moments an update may alert for: the decisive moments
     /// (``decisiveMoments``) and the start of each overtime. An alert says what just happened:
     /// ``Coalescer/arrivalAlertWindow`` of feed time before the newest event a push shows, at most.
-    let alertMoments: [(time: Date, overtime: Bool)]
+    private(set) var alertMoments: [(time: Date, overtime: Bool)]
     /// The feed times of the events that change the score, in order.
     let scoreChanges: [Date]
     /// Whether a player's name fills a push (`SimulatedGamePool.withALongName(_:player:)`): the size
@@ -77,6 +77,10 @@ public struct SimulatedGame: Sendable {
         public var deleted: Double
         /// The points it adds while listed.
         public var points: FinalScore
+        /// Whether its deletion makes or takes away a late lead change or tie: news when a poll
+        /// sees it, which may be minutes of feed time after the last event before it (seed 109,
+        /// day 41: a deletion in overtime tied the game, seen 97 s after).
+        public var deletionMoves: Bool
         /// The copies' actions while it is listed, joined as the game's own, and where each ends.
         var body: [UInt8]
         var ends: [Int]
@@ -358,10 +362,11 @@ public struct SimulatedGame: Sendable {
 
     /// This game with a basket of `home` or away its play-by-play lists after its first `after`
     /// actions, for `shownFor` seconds from when they appear, then deletes (``DeletedBasket``);
-    /// nil for a real game (its actions' bytes are the file's), an `after` out of range, or a
-    /// basket whose listing would move the game's late lead changes, ties or overtimes (the
-    /// moments an alert is checked at). Its actions are numbered anew: the basket takes the
-    /// number after the one before it, and each later action one more than its event's.
+    /// nil for a real game (its actions' bytes are the file's) or an `after` out of range. Its
+    /// actions are numbered anew: the basket takes the number after the one before it, and
+    /// each later action one more than its event's. The late lead changes and ties its listing
+    /// makes join ``alertMoments``; one its deletion makes is news when a poll sees it
+    /// (``DeletedBasket/deletionMoves``).
     public func withDeletedBasket(after: Int, shownFor: Double, home: Bool) -> SimulatedGame? {
         guard events.count == actions.count, after > 0, after < actions.count else { return nil }
         let points = home ? FinalScore(home: 2, away: 0) : FinalScore(home: 0, away: 2)
@@ -369,13 +374,6 @@ public struct SimulatedGame: Sendable {
         let basket = GameEvent(
             seq: before.seq + 1, time: before.time, period: before.period, clock: before.clock, kind: .fieldGoal(points: 2, made: true),
             team: home ? .home : .away, player: "Overturned Basket", description: "made 2-pt shot (overturned on review)")
-        // The basket's points count from their moment until it goes: where that makes or takes
-        // away a late lead change or tie, its moment is when a poll sees the deletion, which the
-        // checks cannot place (seed 109, day 41: a deletion in overtime tied the game, seen
-        // 97 s of feed time after it). Such a basket is left out, as an edit is.
-        guard Self.alertMoments(events, listing: basket, at: after, goneAfter: visible(at: reach[after - 1] + shownFor)).map(\.time)
-            == alertMoments.map(\.time)
-        else { return nil }
         var game = self
         var listed: [[UInt8]] = [], played: [[UInt8]] = []
         for (index, (event, action)) in zip(events, actions).enumerated() {
@@ -389,7 +387,11 @@ public struct SimulatedGame: Sendable {
         (game.body, game.ends) = Self.joined(played)
         let (body, ends) = Self.joined(listed)
         let appears = reach[after - 1]
-        game.deletedBasket = DeletedBasket(after: after, appears: appears, deleted: appears + shownFor, points: points, body: body, ends: ends)
+        let listing = Self.alertMoments(events, listing: basket, at: after, goneAfter: visible(at: appears + shownFor))
+        game.deletedBasket = DeletedBasket(
+            after: after, appears: appears, deleted: appears + shownFor, points: points, deletionMoves: listing.deletionMoves, body: body, ends: ends)
+        game.alertMoments = (alertMoments + listing.moments.filter { moment in !alertMoments.contains { $0.time == moment.time && $0.overtime == moment.overtime } })
+            .sorted { $0.time < $1.time }
         game.corrects = true
         // The news a push must bring: the basket's points from when it appears, gone once deleted.
         let moments = Set(reach + [appears, appears + shownFor]).sorted()
@@ -403,13 +405,14 @@ public struct SimulatedGame: Sendable {
     }
 
     /// ``alertMoments`` of `events` with `basket` listed before the event at `place` until a poll
-    /// sees it deleted after the first `shown` events: its points are taken back at the time and
-    /// in the period of the last of those, on a clock run out (a deletion seen with no new event
-    /// is folded at the clock running when it is seen, which may be late in the period).
+    /// sees it deleted after the first `shown` events, and whether the deletion is one of them:
+    /// its points are taken back at the time and in the period of the last of those, on a clock
+    /// run out (a deletion seen with no new event is folded at the clock then running, which
+    /// may be late in the period).
     private static func alertMoments(
         _ events: [GameEvent], listing basket: GameEvent, at place: Int, goneAfter shown: Int
-    ) -> [(time: Date, overtime: Bool)] {
-        guard let start = events.first?.time, place <= shown, shown <= events.count else { return [] }
+    ) -> (moments: [(time: Date, overtime: Bool)], deletionMoves: Bool) {
+        guard let start = events.first?.time, place <= shown, shown <= events.count else { return ([], false) }
         let seq = (events.map(\.seq).max() ?? 0) + 1
         let last = events[shown - 1]
         var listed = basket
@@ -418,7 +421,8 @@ public struct SimulatedGame: Sendable {
             seq: seq + 1, time: last.time, period: last.period, clock: 0, kind: .correction(points: -basket.kind.points),
             team: basket.team, description: "the overturned basket deleted")
         let all = Array(events[..<place]) + [listed] + events[place..<shown] + [deletion] + events[shown...]
-        return alertMoments(all, folded(all, appearing: all.map { $0.time.timeIntervalSince(start) }))
+        let folded = folded(all, appearing: all.map { $0.time.timeIntervalSince(start) })
+        return (alertMoments(all, folded), folded.decisive.contains(shown + 1))
     }
 
     /// The places in a generated game's events of its made field goals before `period`.

@@ -39,9 +39,16 @@ extension SimulationInvariants {
     /// An update's alert says what just happened: a lead change or tie late in the game, or an
     /// overtime under way, no more than ``alertWindow`` of feed time before the newest event the
     /// push shows (a catch-up's moments already past bring no alert). Read in the payload's bytes
-    /// (an alert's title). `pushes`: the game's records, each once.
+    /// (an alert's title). A deleted basket's late lead change or tie is news when a poll sees
+    /// the deletion: on the first push after it that shows none of the scores the basket made.
+    /// `pushes`: the game's records, each once.
     mutating func checkAlerts(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
-        let moments = plan.game.alertMoments
+        var moments = plan.game.alertMoments
+        if let basket = plan.game.deletedBasket, basket.deletionMoves, let deleted = plan.date(at: basket.deleted) {
+            let listed = Set(plan.game.pollScores.filter { $0.offset >= basket.appears && $0.offset < basket.deleted }.map(\.score))
+            let seen = pushes.first { $0.sentAt >= deleted && !listed.contains(FinalScore(home: $0.state.homeScore, away: $0.state.awayScore)) }
+            if let shown = seen?.sourceTime { moments = (moments + [(shown, false)]).sorted { $0.time < $1.time } }
+        }
         for push in pushes where push.event != .end {
             guard let shown = push.sourceTime else { continue }
             for (title, overtime) in [("Lead change: ", false), ("Overtime: ", true)] where Self.has(title, in: push.payload) {

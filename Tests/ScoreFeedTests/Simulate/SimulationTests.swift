@@ -1813,22 +1813,26 @@ extension SimulationTests {
     /// --per-day 10-20` (session 74), Android: a basket listed in overtime, then deleted, tied the
     /// game; the push that showed the tie alerted for it, rightly, but a poll saw the deletion
     /// 97 s of feed time after the last event before it, and the checks read the alert as late
-    /// against the played game's moments. A basket whose listing would move the game's late lead
-    /// changes is left out, as an edited one is; one listed early in the game stays.
-    @Test func aDeletedBasketThatWouldMoveALateLeadChangeIsLeftOut() async throws {
+    /// against the played game's moments. A deletion that makes or takes away a late lead change
+    /// or tie is news on the first push that shows it (``SimulatedGame/DeletedBasket/deletionMoves``),
+    /// and the late moments the listed basket makes join the game's.
+    @Test func aDeletedBasketsLateTieIsNewsWhenAPollSeesIt() async throws {
+        let day = SimulatedDay(index: 41, seed: 109, mode: .broadcastPerGame, platform: .android, pool: SimulatedGamePool(generated: 300), pollInterval: 20, games: 10...20)
+        #expect(day.games.contains { $0.game.deletedBasket?.deletionMoves == true })
         let outcomes = try await Self.replay(seed: 109, day: 41, mode: .broadcastPerGame, platforms: [.android], interval: 20, games: 10...20, everyFault: true)
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 41 && $0.faults["deleted basket", default: 0] > 0 })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
-        // A game with seven late lead changes, ties and overtimes: baskets are refused, and only
-        // where the deletion comes in the fourth period or later (a poll may see it late in the
-        // period); those listed earlier stay.
+        // A game with seven late lead changes, ties and overtimes: a deletion that moves one comes
+        // only from the fourth period on (a poll may see it late in the period), and a basket's
+        // game keeps the played game's moments.
         let game = SimulatedGamePool(generated: 300).game(24)
         let count = game.actions.count
-        let refused = (1..<count).filter { game.withDeletedBasket(after: $0, shownFor: 90, home: $0 % 2 == 0) == nil }
+        let baskets = (1..<count).compactMap { after in game.withDeletedBasket(after: after, shownFor: 90, home: after % 2 == 0).map { (after: after, game: $0) } }
+        let moving = baskets.filter { $0.game.deletedBasket?.deletionMoves == true }.map(\.after)
         let fourth = try #require((1...count).first { game.period(after: $0) >= 4 })
-        #expect(game.alertMoments.count == 7 && !refused.isEmpty)
-        #expect(refused.allSatisfy { $0 >= fourth - 40 }, "\(refused.prefix(8)), the fourth period from action \(fourth)")
-        #expect(game.withDeletedBasket(after: fourth / 2, shownFor: 90, home: true) != nil)
+        #expect(game.alertMoments.count == 7 && baskets.count == count - 1 && !moving.isEmpty)
+        #expect(moving.allSatisfy { $0 >= fourth - 40 }, "\(moving.prefix(8)), the fourth period from action \(fourth)")
+        #expect(baskets.allSatisfy { basket in game.alertMoments.allSatisfy { moment in basket.game.alertMoments.contains { $0.time == moment.time } } })
     }
 
     /// A day whose policy keeps five seconds between an activity's pushes
