@@ -318,17 +318,19 @@ public struct SimulatedDay: Sendable {
         /// other game's.
         public var gameFailing: [GameFailure] = []
         /// Each fails alone (a dropped connection) the game's first push at or after its time on a
-        /// lane whose pushes failed before and were delivered since, in the instance sending: a
-        /// blip, which the activity's own backoff must not take for the failures before it.
+        /// lane whose pushes failed before and were delivered since, in the instance sending, once
+        /// the sink delivered a push begun after its last failure: a blip, which the activity's
+        /// own backoff must not take for the failures before it.
         public var pushBlips: [PushBlip] = []
 
         /// One push of a game failing alone.
         public struct PushBlip: Hashable, Sendable {
             public var game: String
             public var at: Date
-            /// It fails the game's first push at or after `at` on a lane that is not failing (one
-            /// that never failed, or was delivered since), once the sink's last outcome was a
-            /// delivery (else only on a lane whose pushes failed before and were delivered since).
+            /// It fails the game's first push at or after `at`, once the sink delivered a push
+            /// begun after its last failure, on a lane that is not failing (one that never failed,
+            /// or was delivered since); else only on a lane whose pushes failed before and were
+            /// delivered since.
             public var anyLane: Bool
 
             public init(game: String, at: Date, anyLane: Bool = false) {

@@ -365,7 +365,7 @@ public struct SimulatedGame: Sendable {
     /// nil for a real game (its actions' bytes are the file's) or an `after` out of range. Its
     /// actions are numbered anew: the basket takes the number after the one before it, and
     /// each later action one more than its event's. The late lead changes and ties its listing
-    /// makes join ``alertMoments``; one its deletion makes is news when a poll sees it
+    /// makes join the game's alert moments; one its deletion makes is news when a poll sees it
     /// (``DeletedBasket/deletionMoves``).
     public func withDeletedBasket(after: Int, shownFor: Double, home: Bool) -> SimulatedGame? {
         guard events.count == actions.count, after > 0, after < actions.count else { return nil }

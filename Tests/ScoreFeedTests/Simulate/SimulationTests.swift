@@ -1809,6 +1809,19 @@ extension SimulationTests {
         #expect(score(end) == game.final)
     }
 
+    /// Seed 163, day 314 of `simulate --days 400 --per-day 1-3` (session 74), token, iOS and
+    /// Android: as a sender outage ended, the sink's last retries went side by side with a push
+    /// begun before them and delivered after them, which does not end the sink's failing (it may
+    /// be older than the outage: ``DeliveryQueue/delivered(activity:)``); a blip 2 s later was
+    /// taken for the outage going on, rightly, and waited out its backoff (47 s). The checker
+    /// drew the blip as if the delivery had ended the outage; a blip now waits for the delivery
+    /// of a push begun after the sink's last failure.
+    @Test func aBlipWaitsForADeliveryBegunAfterTheLastFailure() async throws {
+        let outcomes = try await Self.replay(seed: 163, day: 314, mode: .token, platforms: [.ios, .android], games: 1...3, everyFault: true)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 314 && $0.faults["push blip", default: 0] > 0 && $0.faults["sink outage", default: 0] > 0 })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
     /// Seed 109, day 41 of `simulate --days 150 --mode broadcast --platform both --interval 20
     /// --per-day 10-20` (session 74), Android: a basket listed in overtime, then deleted, tied the
     /// game; the push that showed the tie alerted for it, rightly, but a poll saw the deletion
