@@ -23,7 +23,8 @@ public struct SimulatedGame: Sendable {
     /// where a fault costs most.
     public var decisiveMoments: [Double]
     /// The feed times of the moments an update may alert for: the decisive moments
-    /// (``decisiveMoments``) and the start of each overtime. An alert says what just happened:
+    /// (``decisiveMoments``) and the start of each overtime, and those a deleted basket's listing
+    /// makes (``withDeletedBasket(after:shownFor:home:)``). An alert says what just happened:
     /// ``Coalescer/arrivalAlertWindow`` of feed time before the newest event a push shows, at most.
     private(set) var alertMoments: [(time: Date, overtime: Bool)]
     /// The feed times of the events that change the score, in order.
