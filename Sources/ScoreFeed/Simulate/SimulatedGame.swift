@@ -353,6 +353,12 @@ public struct SimulatedGame: Sendable {
         deletedBasket.map { visible >= $0.after && elapsed < $0.deleted } ?? false
     }
 
+    /// The scores the feed states while it lists the deleted basket (none without one).
+    var scoresListingTheBasket: Set<FinalScore> {
+        guard let basket = deletedBasket else { return [] }
+        return Set(pollScores.filter { $0.offset >= basket.appears && $0.offset < basket.deleted }.map(\.score))
+    }
+
     /// The score a copy states after its first `count` actions, with the deleted basket's points
     /// while it `lists` it.
     func score(after count: Int, listing lists: Bool) -> FinalScore {

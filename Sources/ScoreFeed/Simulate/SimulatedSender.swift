@@ -67,8 +67,6 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     /// When each lane's pushes (by game, platform and instance) were last delivered (when they
     /// last failed is ``failedAt``'s).
     private var pushDelivered: [Tries: Date] = [:]
-    /// By instance, when the latest begun of its delivered pushes began.
-    private var deliveredBegun: [Int: Date] = [:]
     /// The pushes a blip failed: their lane, when, and when the lane was next handed a push.
     private var pushBlipped: [(lane: Tries, at: Date, next: Date?)] = []
     /// When a blip failed a push of each game on `platform`'s lane (``SimulatedDay/SinkFaults/pushBlips``).
@@ -174,7 +172,7 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
             // waited out the outage's backoff, 47 s).
             let current = instance
             let lastFailure = failedAt.lazy.filter { $0.key.instance == current && $0.key.platform != nil }.compactMap(\.value.last).max()
-            if let lastFailure, (deliveredBegun[current] ?? .distantPast) <= lastFailure { return false }
+            if let lastFailure, !deliveries.contains(where: { $0.instance == current && $0.began > lastFailure }) { return false }
             pushBlipsLeft.remove(at: index)
             pushBlipped.append((lane, now, nil))
             return true
@@ -191,9 +189,7 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
             }
             records.append(record)
             deliveredAt.append(now)
-            let began = tries[InInstance(instance: instance, key: record.key)] ?? now
-            deliveries.append((record, instance, began))
-            deliveredBegun[instance] = max(deliveredBegun[instance] ?? .distantPast, began)
+            deliveries.append((record, instance, tries[InInstance(instance: instance, key: record.key)] ?? now))
         }
     }
 

@@ -45,7 +45,7 @@ extension SimulationInvariants {
     mutating func checkAlerts(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
         var moments = plan.game.alertMoments
         if let basket = plan.game.deletedBasket, basket.deletionMoves, let deleted = plan.date(at: basket.deleted) {
-            let listed = Set(plan.game.pollScores.filter { $0.offset >= basket.appears && $0.offset < basket.deleted }.map(\.score))
+            let listed = plan.game.scoresListingTheBasket
             let seen = pushes.first { $0.sentAt >= deleted && !listed.contains(FinalScore(home: $0.state.homeScore, away: $0.state.awayScore)) }
             if let shown = seen?.sourceTime { moments = (moments + [(shown, false)]).sorted { $0.time < $1.time } }
         }

@@ -1792,7 +1792,7 @@ extension SimulationTests {
         func score(_ record: PushRecord) -> FinalScore { FinalScore(home: record.state.homeScore, away: record.state.awayScore) }
         // The scores the feed states while the basket is listed (with its points), and when
         // each score the feed states after its deletion first appears.
-        let listed = Set(game.pollScores.filter { $0.offset >= basket.appears && $0.offset < basket.deleted }.map(\.score))
+        let listed = game.scoresListingTheBasket
         let played = game.pollScores.filter { $0.offset >= basket.deleted }.compactMap { one in plan.date(at: one.offset).map { (at: $0, score: one.score) } }
         #expect(!listed.isEmpty && played.first.map { !listed.contains($0.score) } == true)
         #expect(pushes.contains { $0.sentAt < deleted && listed.contains(score($0)) }, "the basket's points showed")
