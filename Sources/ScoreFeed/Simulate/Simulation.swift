@@ -150,6 +150,7 @@ public enum Simulation {
                 if stop.damagedCheckpoint, let game = damage(next, of: day.games.map(\.game.id), choosing: jitter) { handedDamaged = [game] }
             }
             let kill = { [directory] in
+                told.killed(instance)
                 durable.stop()
                 sender.cutOff()
                 if let stop { handOver(stop, tearing: stop.tornJournal ? jitter : nil, cut: powerCut) }
@@ -177,6 +178,7 @@ public enum Simulation {
                     durable: { @Sendable path, change in durable.record(path, change) },
                     report: { report in told.add(Told(instance: instance, at: clock.now, report: report)) },
                     restoredCheck: { lost in told.restored(lost.map { "instance \(instance): \($0)" }) },
+                    problems: { problems in told.hostErrors(problems, instance: instance) },
                     inputEnded: { told.inputEnded(instance, at: clock.now) },
                     linesRead: { games, at in told.read(games, at: at) })
             }
@@ -325,7 +327,7 @@ public enum Simulation {
         let olderStates = sender.olderStatesSent()
         let outageRetries = sender.retriedLateInOutages(backoff: SimulatedSender.expectedBackoff)
         let capped = day.maxChannels.map { sender.channelsOverCap($0, dayStart: day.start) } ?? (checks: 0, violations: [])
-        violations += told.lost + cdn.tooSoon + backedOff.violations + lingered.violations + retried.violations + blips.violations
+        violations += told.hostFailures + told.lost + cdn.tooSoon + backedOff.violations + lingered.violations + retried.violations + blips.violations
             + pushBlips.violations + capped.violations + olderStates.violations + outageRetries.violations
         checks += cdn.retryAftersChecked + backedOff.checks + lingered.checks + retried.checks + blips.checks + pushBlips.checks + capped.checks + olderStates.checks
             + outageRetries.checks
@@ -437,6 +439,7 @@ public enum Simulation {
         _ day: SimulatedDay, started: Date, clock: SimulatedClock, state: URL, cdn: SimulatedCDN, sender: SimulatedSender,
         seed: UInt64, metrics: MetricsRecorder, diskStep: CheckpointStore.DiskStep? = nil, durable: CheckpointStore.Durable? = nil,
         report: @escaping @Sendable (LivePoller.Report) -> Void, restoredCheck: @Sendable (_ lost: String?) -> Void = { _ in },
+        problems: @escaping @Sendable ([ScoreFeedError]) -> Void = { _ in },
         inputEnded: @escaping @Sendable () -> Void = {}, linesRead: @escaping @Sendable (_ games: Set<String>, _ at: Date) -> Void = { _, _ in }
     ) async {
         let random = Jitter(seed: seed)
@@ -499,7 +502,7 @@ public enum Simulation {
                     group.addTask { [poller] in await poller.run(service: service, fetcher: cdn, report: report) }
                 }
                 let serve = day.games.filter { $0.path == .serve }
-                if !serve.isEmpty { group.addTask { await feed(serve, to: service, from: started, clock: clock, read: linesRead) } }
+                if !serve.isEmpty { group.addTask { await feed(serve, to: service, from: started, clock: clock, read: linesRead, problems: problems) } }
             }
             inputEnded()
         })
@@ -510,7 +513,7 @@ public enum Simulation {
     /// input's lines at once when it flushes (``input(of:from:)``).
     static func feed(
         _ games: [SimulatedDay.Game], to service: GameService, from started: Date, clock: SimulatedClock,
-        read: @Sendable (_ games: Set<String>, _ at: Date) -> Void = { _, _ in }
+        read: @Sendable (_ games: Set<String>, _ at: Date) -> Void = { _, _ in }, problems: @Sendable ([ScoreFeedError]) -> Void = { _ in }
     ) async {
         var arrivals: [(at: Date, order: Int, line: Data)] = []
         for (index, plan) in games.enumerated() {
@@ -536,7 +539,7 @@ public enum Simulation {
                 index += 1
             }
             read(readNow, now)
-            _ = await service.handle(batch: batch, source: "simulated input")
+            problems(await service.handle(batch: batch, source: "simulated input"))
         }
     }
 
@@ -583,7 +586,33 @@ public enum Simulation {
         private var losses: [String] = []
         private var restores = 0
 
-        func add(_ one: Told) { lock.withLock { told.append(one) } }
+        func add(_ one: Told) {
+            if case .problem(let problem) = one.report { hostErrors([problem], instance: one.instance) }
+            lock.withLock { told.append(one) }
+        }
+
+        private var host: [String] = []
+        private var killedInstances: Set<Int> = []
+
+        /// Instance `instance` was killed: its directory is gone, and what it fails to write as it
+        /// winds down is no host's failure.
+        func killed(_ instance: Int) { lock.withLock { _ = killedInstances.insert(instance) } }
+
+        /// Keeps what the service said of a checkpoint it could not write for a cause the day did
+        /// not plan: its only disk fault is a full one (`ENOSPC`), so any other `errno` came from
+        /// the host (a descriptor closed under it, a device's error).
+        func hostErrors(_ problems: [ScoreFeedError], instance: Int) {
+            let unplanned = problems.filter { $0.code == .io && $0.message.contains("cannot write its checkpoint") && !$0.message.contains("(errno \(ENOSPC))") }
+            guard !unplanned.isEmpty else { return }
+            lock.withLock {
+                guard !killedInstances.contains(instance) else { return }
+                host += unplanned.map { "instance \(instance): a failure the day did not plan, from the host: \($0.message)" }
+            }
+        }
+
+        /// The host's failures (``hostErrors(_:instance:)``): each is a violation, so a day broken by
+        /// its machine says so rather than passing for the product's fault.
+        var hostFailures: [String] { lock.withLock { host } }
 
         var all: [Told] { lock.withLock { told } }
 

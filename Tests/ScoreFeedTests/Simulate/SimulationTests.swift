@@ -55,6 +55,26 @@ struct SimulationTests {
         return checker.violations
     }
 
+    /// A checkpoint the host would not let an instance write (a descriptor closed under it, a
+    /// device's error) is a violation of its own, named as the host's: the day's only disk fault
+    /// is a full disk, and a killed instance's writes fail by design. Once, in CI, two games
+    /// showed nothing past their start until a restart, and nothing said why.
+    @Test func aCheckpointTheHostWouldNotWriteIsNamed() {
+        let told = Simulation.Reports()
+        func problem(_ errno: String) -> ScoreFeedError {
+            ScoreFeedError(.io, "game SF1: cannot write its checkpoint (cannot write the journal: \(errno)); a restart would lose what it applied since")
+        }
+        told.hostErrors([problem("No space left on device (errno 28)")], instance: 1)
+        told.hostErrors([ScoreFeedError(.io, "game SF1: the sink failed: down")], instance: 1)
+        #expect(told.hostFailures.isEmpty, "a full disk is planned; a sink is no disk")
+        told.add(Simulation.Told(instance: 1, at: Date(), report: .problem(problem("Bad file descriptor (errno 9)"))))
+        #expect(told.hostFailures.count == 1 && told.hostFailures[0].contains("instance 1: a failure the day did not plan, from the host"))
+        #expect(told.hostFailures.first?.contains("Bad file descriptor (errno 9)") == true)
+        told.killed(2)
+        told.hostErrors([problem("No such file or directory (errno 2)")], instance: 2)
+        #expect(told.hostFailures.count == 1, "a killed instance's directory is gone")
+    }
+
     @Test(arguments: modes)
     func theSameSeedGivesTheSameRecords(_ mode: PushRenderer.Mode) async throws {
         let first = try await Self.run(Self.options(seed: 11, days: 1, modes: [mode]))
