@@ -342,9 +342,11 @@ public final class Journal: @unchecked Sendable {
                 unsynced.append(file)
                 continue
             }
-            if let failure = syncData(file) {
+            if let (failure, code) = syncData(file) {
                 failures[file.path] = failure
                 distrust(file, failure)
+                // Not trusted again until its game's snapshot empties it: then it is opened anew.
+                dropDescriptor(of: file, failure: code)
                 unsynced.append(file)
                 continue
             }
@@ -402,6 +404,14 @@ public final class Journal: @unchecked Sendable {
                 file.cutBack = count == 0 || (end >= count && ftruncate(fd, end - off_t(count)) == 0)
                 let error = ScoreFeedError(.io, "cannot write the journal: \(ScoreFeedError.errnoText(failure))", at: .init(file: file.path))
                 failures[file.path] = error
+                // A full disk leaves the descriptor as good as it was; any other failure may be
+                // the descriptor's own (one closed under it, a file server's stale handle), which
+                // would fail every retry: the file is opened again at the next write, and what
+                // it took before is not trusted (its sync cannot be had from this descriptor).
+                if failure != ENOSPC && failure != EDQUOT {
+                    if file.writtenSinceSync { file.cutBack = false }
+                    dropDescriptor(of: file, failure: failure)
+                }
                 if file.cutBack {
                     dirty.append(file)
                 } else {
@@ -542,6 +552,15 @@ public final class Journal: @unchecked Sendable {
     /// Closes the least recently used quarter of the open journals to make room (at least one),
     /// each synced first when it took anything since its last sync, deliveries too. A file whose
     /// sync fails is its own game's failure (``File/syncFailed``), not the one being opened.
+    /// Gives up `file`'s descriptor after `failure`: the next write opens the file again. A
+    /// descriptor that is not open (`EBADF`) is not closed: its number may be another file's now.
+    private func dropDescriptor(of file: File, failure: Int32) {
+        guard file.descriptor >= 0 else { return }
+        if failure != EBADF { close(file.descriptor) }
+        file.descriptor = -1
+        openFiles -= 1
+    }
+
     private func closeFiles() {
         let open = files.values.filter { $0.descriptor >= 0 }.sorted { $0.lastUse < $1.lastUse }
         for file in open.prefix(max(1, open.count / 4)) {
@@ -550,7 +569,7 @@ public final class Journal: @unchecked Sendable {
                 if file.unsynced { unsynced.removeAll { $0 === file } }
                 file.unsynced = false
                 file.writtenSinceSync = false
-                if let failure = syncData(file) {
+                if let (failure, _) = syncData(file) {
                     distrust(file, failure)
                 } else {
                     syncs += 1
@@ -564,10 +583,12 @@ public final class Journal: @unchecked Sendable {
 
     private static let encoder = JSONEncoder()
 
-    /// Syncs the bytes `file` took (`fdatasync`); returns its failure, nil when it succeeded.
-    private func syncData(_ file: File) -> ScoreFeedError? {
+    /// Syncs the bytes `file` took (`fdatasync`); returns its failure and its `errno`, nil when
+    /// it succeeded.
+    private func syncData(_ file: File) -> (ScoreFeedError, Int32)? {
         guard fdatasync(file.descriptor) == 0 else {
-            return ScoreFeedError(.io, "cannot sync the journal: \(ScoreFeedError.errnoText(errno))", at: .init(file: file.path))
+            let code = errno
+            return (ScoreFeedError(.io, "cannot sync the journal: \(ScoreFeedError.errnoText(code))", at: .init(file: file.path)), code)
         }
         if let durable {
             var info = stat()

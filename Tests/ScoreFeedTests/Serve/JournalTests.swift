@@ -257,6 +257,59 @@ struct JournalTests {
         #expect(disk.state.homeScore == 2 && disk.state.awayScore == 2, "every input was kept and written")
     }
 
+    /// The descriptor of the file at `path` this process holds open, if any (read from
+    /// `/proc/self/fd`).
+    static func descriptor(of path: String) -> Int32? {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return fds.compactMap(Int32.init).first { fd in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) == path
+        }
+    }
+
+    /// A journal whose descriptor stops taking writes (`EBADF`: here one put in its place that
+    /// only reads, as a descriptor closed under it or a file server's stale handle would fail):
+    /// the game's pushes wait, as for any failed write, and its retry opens the file again: the
+    /// pushes go on without a restart, and the disk holds the game. Before, every retry wrote to
+    /// the same descriptor and the game sent nothing more until the process restarted.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd"), "needs /proc/self/fd to find the journal's descriptor"))
+    func aJournalWhoseDescriptorFailsIsOpenedAgain() async throws {
+        let dir = Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (store, clock, sink, engine, events) = try Self.gameOnDisk(dir, lastEvent: 8)
+        for (index, event) in events.prefix(3).enumerated() {
+            clock.advance(to: max(clock.now, event.time))
+            try await engine.receive(event, index: index)
+        }
+        let journal = CheckpointStore.journalURL(of: store.url(for: Make.attributes.gameId)).resolvingSymlinksInPath().path
+        let fd = try #require(Self.descriptor(of: journal), "the journal is open after three events")
+        // Its number stays taken (no other file can get it), by a descriptor that refuses writes.
+        let readOnly = open("/dev/null", O_RDONLY)
+        #expect(readOnly >= 0 && dup2(readOnly, fd) == fd)
+        close(readOnly)
+        defer { if Self.descriptor(of: "/dev/null") == fd { close(fd) } }
+        let before = await sink.records.count
+        clock.advance(to: events[3].time)
+        try await engine.receive(events[3], index: 3)
+        #expect(await engine.checkpointFailure?.message.contains("errno \(EBADF)") == true, "the write failed")
+        #expect(await sink.records.count == before, "nothing leaves that the disk does not hold")
+        var tries = 0
+        while let retry = await engine.checkpointRetry, tries < 10 {
+            clock.advance(to: retry)
+            try await engine.flush()
+            tries += 1
+        }
+        #expect(await engine.checkpointFailure == nil, "the retry opened the journal again (\(tries) tries)")
+        for (index, event) in events.enumerated().dropFirst(4) {
+            clock.advance(to: max(clock.now, event.time))
+            try await engine.receive(event, index: index)
+        }
+        let records = await sink.records
+        #expect(records.count > before && records.map(\.seq) == Array(1...records.count), "the pushes went on, in order")
+        #expect(await engine.current.outboxCount == 0)
+        let disk = try Self.restoredFromDisk(store)
+        #expect(try disk.encoded() == (await engine.current).encoded(), "the state on disk is the game's")
+    }
+
     /// A journal that cannot be opened (a directory where its file goes) while snapshots can be
     /// written: its lines are not kept for a retry that would fail the same way for good; each
     /// try writes the whole game instead, and every push goes out, in order.
