@@ -16,10 +16,12 @@ public struct CheckpointStore: Sendable {
     let directoryPath: String
     /// The games' journals.
     public let journal: Journal
-    /// Whether the disk is full now: while it says so, every write of a snapshot or a journal
-    /// fails with `ENOSPC` and writes nothing. How the simulator fills the disk
-    /// (``SimulatedDay/diskFull``); nil: the disk as it is.
-    public typealias FullDisk = @Sendable () -> Bool
+    /// The error every write to the disk fails with now, if any: `ENOSPC` (a full disk: every
+    /// write of a snapshot or a journal fails and writes nothing) or another `errno`, such as
+    /// `EIO` (a device's error: the writes and the syncs of snapshots and journals fail). How the
+    /// simulator breaks the disk (``SimulatedDay/diskFull``, ``SimulatedDay/diskErrors``); nil:
+    /// the disk as it is.
+    public typealias DiskFault = @Sendable () -> Int32?
 
     /// Called just before each change a commit or a delivery makes to the directory (a journal's
     /// lines handed to the kernel, a journal cut, a snapshot's bytes, its rename; a write that a
@@ -44,10 +46,10 @@ public struct CheckpointStore: Sendable {
         case named
     }
 
-    public init(directory: URL, fullDisk: FullDisk? = nil, diskStep: DiskStep? = nil, durable: Durable? = nil) throws(ScoreFeedError) {
+    public init(directory: URL, diskFault: DiskFault? = nil, diskStep: DiskStep? = nil, durable: Durable? = nil) throws(ScoreFeedError) {
         self.directory = directory
         directoryPath = directory.path
-        journal = Journal(fullDisk: fullDisk, diskStep: diskStep, durable: durable)
+        journal = Journal(diskFault: diskFault, diskStep: diskStep, durable: durable)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -124,7 +126,8 @@ public struct CheckpointStore: Sendable {
             throw error
         }
         journal.diskStep?(temporaryPath)
-        var failure = journal.fullDisk?() == true ? ENOSPC : data.withUnsafeBytes { FileWrite.all($0, to: fd).failure }
+        let fault = journal.diskFault?()
+        var failure = fault ?? data.withUnsafeBytes { FileWrite.all($0, to: fd).failure }
         if failure == 0, fsync(fd) != 0 { failure = errno }
         close(fd)
         if failure == 0 {

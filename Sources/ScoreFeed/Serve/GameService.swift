@@ -32,9 +32,9 @@ public actor GameService {
         public var otherLanes: [PlatformLane.Options] = []
         /// Checkpoints go here; nil runs without them.
         public var stateDirectory: URL?
-        /// When the state directory's disk is full (``CheckpointStore/FullDisk``): the simulator's;
-        /// nil live.
-        public var fullDisk: CheckpointStore.FullDisk?
+        /// What the state directory's disk fails every write with now (``CheckpointStore/DiskFault``):
+        /// the simulator's; nil live.
+        public var diskFault: CheckpointStore.DiskFault?
         /// Told of each change to the state directory a crash would leave
         /// (``CheckpointStore/DiskStep``): the simulator's, to kill inside a commit; nil live.
         public var diskStep: CheckpointStore.DiskStep?
@@ -166,7 +166,7 @@ public actor GameService {
         self.sink = sink
         self.report = report
         state = ServiceState(board: ChannelBoard(perGame: options.perGameChannels, management: options.channels))
-        store = try options.stateDirectory.map { url throws(ScoreFeedError) in try CheckpointStore(directory: url, fullDisk: options.fullDisk, diskStep: options.diskStep, durable: options.durable) }
+        store = try options.stateDirectory.map { url throws(ScoreFeedError) in try CheckpointStore(directory: url, diskFault: options.diskFault, diskStep: options.diskStep, durable: options.durable) }
         identity = try store?.identity() ?? UUID().uuidString
     }
 

@@ -86,9 +86,10 @@ public final class Journal: @unchecked Sendable {
         min(65_536, limit < 512 ? max(1, limit / 2) : limit - 256)
     }
 
-    /// While it says so, every write fails as on a full disk (``CheckpointStore/FullDisk``): the
-    /// journals' and their store's snapshots'.
-    let fullDisk: CheckpointStore.FullDisk?
+    /// While it says so, every write fails with its error (``CheckpointStore/DiskFault``): the
+    /// journals' and their store's snapshots'; and with an error other than a full disk's, every
+    /// sync of a journal too.
+    let diskFault: CheckpointStore.DiskFault?
     /// Called before each change a commit or a delivery makes (``CheckpointStore/DiskStep``): a
     /// journal's lines handed to the kernel, a journal cut; and its store's snapshots' bytes and
     /// renames.
@@ -98,11 +99,11 @@ public final class Journal: @unchecked Sendable {
     let durable: CheckpointStore.Durable?
 
     public init(
-        maxOpenFiles: Int = Journal.defaultMaxOpenFiles, fullDisk: CheckpointStore.FullDisk? = nil, diskStep: CheckpointStore.DiskStep? = nil,
+        maxOpenFiles: Int = Journal.defaultMaxOpenFiles, diskFault: CheckpointStore.DiskFault? = nil, diskStep: CheckpointStore.DiskStep? = nil,
         durable: CheckpointStore.Durable? = nil
     ) {
         self.maxOpenFiles = max(1, maxOpenFiles)
-        self.fullDisk = fullDisk
+        self.diskFault = diskFault
         self.diskStep = diskStep
         self.durable = durable
     }
@@ -396,7 +397,7 @@ public final class Journal: @unchecked Sendable {
                 continue
             }
             diskStep?(file.path)
-            let (count, failure) = fullDisk?() == true ? (0, ENOSPC) : file.pending.withBytes { FileWrite.all($0, to: fd) }
+            let (count, failure) = diskFault?().map { (0, $0) } ?? file.pending.withBytes { FileWrite.all($0, to: fd) }
             guard failure == 0 else {
                 // The part that went in is cut off again (appended: it ends the file); only a file
                 // cut back whole may take the same lines again.
@@ -586,8 +587,10 @@ public final class Journal: @unchecked Sendable {
     /// Syncs the bytes `file` took (`fdatasync`); returns its failure and its `errno`, nil when
     /// it succeeded.
     private func syncData(_ file: File) -> (ScoreFeedError, Int32)? {
-        guard fdatasync(file.descriptor) == 0 else {
-            let code = errno
+        // A full disk fails writes, not the sync of what was written before it filled.
+        let fault = diskFault?().flatMap { $0 == ENOSPC ? nil : $0 }
+        guard fault == nil, fdatasync(file.descriptor) == 0 else {
+            let code = fault ?? errno
             return (ScoreFeedError(.io, "cannot sync the journal: \(ScoreFeedError.errnoText(code))", at: .init(file: file.path)), code)
         }
         if let durable {

@@ -18,6 +18,10 @@ public struct SimulatedDay: Sendable {
     /// The state directory's disk is full in these windows: every write of a snapshot or a
     /// journal fails (`ENOSPC`), and the games' pushes wait until their state can be kept.
     public var diskFull: [Range<Date>] = []
+    /// The state directory's disk fails in these windows (`EIO`, a device's error): every write
+    /// and every sync of a snapshot or a journal fails; a journal that took lines it could not
+    /// sync is not trusted again, and its game writes a snapshot once the disk works.
+    public var diskErrors: [Range<Date>] = []
     /// A storm: one day in five, the faults that do most harm together come together (more games
     /// read by `serve`, more backlogs split, more stale edges, an instance lost with its state
     /// directory while games are on and replaced within a minute (and in one storm in two the new
@@ -774,6 +778,21 @@ public struct SimulatedDay: Sendable {
             let window = at.addingTimeInterval(-decisive.double(in: 0.5...5))..<at.addingTimeInterval(decisive.double(in: 5...45))
             if !diskFull.contains(where: { $0.overlaps(window) }) { diskFull.append(window) }
         }
+        // On one day in eight the disk fails every write and sync (`EIO`) for ten seconds to ten
+        // minutes, away from its full spells: half the time as a played game ends, else anywhere
+        // in the day. Drawn apart.
+        var device = SeededRandom(seed: daySeed ^ 0xE10D_15C0)
+        if device.chance(0.125) {
+            let at: Date
+            if !played.isEmpty, device.chance(0.5) {
+                let plan = played[device.below(played.count)]
+                at = plan.firstAction.addingTimeInterval(plan.game.span - device.double(in: 5...120))
+            } else {
+                at = start.addingTimeInterval(device.double(in: 0...max(1, end.timeIntervalSince(start))))
+            }
+            let window = at..<at.addingTimeInterval(device.double(in: 10...600))
+            if !diskFull.contains(where: { $0.overlaps(window) }) { diskErrors = [window] }
+        }
         // Each game's edge asks for a `Retry-After` of its own in half its 503s: drawn apart too.
         var retry = SeededRandom(seed: daySeed ^ 0x5E77_A1E5)
         for index in self.games.indices { self.games[index].drawnRetryAfter = TimeInterval(retry.int(in: SimulatedCDN.drawnRetryAfters)) }
@@ -843,6 +862,7 @@ public struct SimulatedDay: Sendable {
             if restart.powerCut { count("power cut") }
         }
         count("full disk", diskFull.count)
+        count("disk errors", diskErrors.count)
         count("sink outage", sink.failing.count)
         count("one game's pushes failing", sink.gameFailing.count)
         count("one platform's pushes failing", sink.platformFailing.count)
@@ -863,6 +883,6 @@ extension SimulatedDay {
     /// When the sender is back and the disk has room, if either was in trouble at `date` (nil:
     /// neither was): when an operator runs again a service whose drain gave up then.
     func troublesOver(at date: Date) -> Date? {
-        [sink.failing(nil).first(where: { $0.contains(date) })?.upperBound, diskFull.first(where: { $0.contains(date) })?.upperBound].compactMap { $0 }.max()
+        [sink.failing(nil), diskFull, diskErrors].compactMap { $0.first(where: { $0.contains(date) })?.upperBound }.max()
     }
 }

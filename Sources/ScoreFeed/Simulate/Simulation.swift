@@ -82,7 +82,7 @@ public enum Simulation {
         var directory = base.appendingPathComponent("state-0")
         var instances: [Instance] = []
         var violations: [String] = []
-        let told = Reports()
+        let told = Reports(planned: day.diskErrors.isEmpty ? [ENOSPC] : [ENOSPC, EIO])
         // Every instance's engines tell it how late they acted on their deadlines.
         let metrics = MetricsRecorder()
         var from = day.start
@@ -475,8 +475,13 @@ public enum Simulation {
                 channels: .init(manage: day.hasChannels, maxChannels: day.maxChannels ?? ChannelManagement().maxChannels, deleteUnknown: true),
                 metrics: metrics, wallClock: clock)
             options.otherLanes = otherLanes
-            let full = day.diskFull
-            if !full.isEmpty { options.fullDisk = { [clock] in full.contains { $0.contains(clock.now) } } }
+            let (full, failing) = (day.diskFull, day.diskErrors)
+            if !full.isEmpty || !failing.isEmpty {
+                options.diskFault = { [clock] in
+                    let now = clock.now
+                    return full.contains { $0.contains(now) } ? ENOSPC : failing.contains { $0.contains(now) } ? EIO : nil
+                }
+            }
             options.diskStep = diskStep
             options.durable = durable
             service = try GameService(options: options, sink: sink)
@@ -515,14 +520,16 @@ public enum Simulation {
         _ games: [SimulatedDay.Game], to service: GameService, from started: Date, clock: SimulatedClock,
         read: @Sendable (_ games: Set<String>, _ at: Date) -> Void = { _, _ in }, problems: @Sendable ([ScoreFeedError]) -> Void = { _ in }
     ) async {
-        var arrivals: [(at: Date, order: Int, line: Data)] = []
+        // (A game's arrivals at one moment keep their order: its backlog's parts come first.)
+        var arrivals: [(at: Date, order: Int, place: Int, line: Data)] = []
         for (index, plan) in games.enumerated() {
             let lines = plan.game.lines
-            arrivals += input(of: plan, from: started).map { at, places in
-                (at, index, places.count == 1 ? lines[places[0]].line : places.reduce(into: Data()) { $0.append(lines[$1].line) })
+            arrivals += input(of: plan, from: started).enumerated().map { place, arrival in
+                let (at, places) = arrival
+                return (at, index, place, places.count == 1 ? lines[places[0]].line : places.reduce(into: Data()) { $0.append(lines[$1].line) })
             }
         }
-        arrivals.sort { ($0.at, $0.order) < ($1.at, $1.order) }
+        arrivals.sort { ($0.at, $0.order, $0.place) < ($1.at, $1.order, $1.place) }
         var splitter = LineReader.Splitter(limit: 65_536)  // serve's default --max-line-bytes
         var index = 0
         while index < arrivals.count {
@@ -564,16 +571,23 @@ public enum Simulation {
                 input.append((at, [number]))
             }
         }
-        let size = max(1, (backlog.count + plan.backlogBatches - 1) / plan.backlogBatches)
-        let parts = stride(from: 0, to: backlog.count, by: size).enumerated().map { part, start in
-            (joined.addingTimeInterval(Double(part) * 1e-3), Array(backlog[start..<min(backlog.count, start + size)]))
-        }
         // A stall flushes its lines in the order they appeared (a real feed's times can fall
         // out of the lines' order), as live lines are read.
         // (Callers order what this returns by time.)
         let lines = plan.game.lines
         let flushed = zip(plan.stalls, held).filter { !$0.1.isEmpty }.map { stall, numbers in
             (stall.upperBound, numbers.sorted { (lines[$0].offset, $0) < (lines[$1].offset, $1) })
+        }
+        // The backlog's parts go a millisecond apart, and all of them before the game's next line:
+        // one stream carries a game's backlog before its live lines (a live line read between two
+        // parts would put a later period before an earlier one's events, which the service
+        // rejects as out of order).
+        let size = max(1, (backlog.count + plan.backlogBatches - 1) / plan.backlogBatches)
+        let count = (backlog.count + size - 1) / size
+        let next = (input.map(\.at) + flushed.map(\.0)).min()
+        let apart = next.map { min(1e-3, $0.timeIntervalSince(joined) / Double(max(1, count))) } ?? 1e-3
+        let parts = stride(from: 0, to: backlog.count, by: size).enumerated().map { part, start in
+            (joined.addingTimeInterval(Double(part) * apart), Array(backlog[start..<min(backlog.count, start + size)]))
         }
         return parts + input + flushed
     }
@@ -593,16 +607,26 @@ public enum Simulation {
 
         private var host: [String] = []
         private var killedInstances: Set<Int> = []
+        /// The `errno`s of the day's planned disk faults: a full disk's, and a device's error on a
+        /// day with ``SimulatedDay/diskErrors``.
+        private let planned: [Int32]
+
+        init(planned: [Int32] = [ENOSPC]) {
+            self.planned = planned
+        }
 
         /// Instance `instance` was killed: its directory is gone, and what it fails to write as it
         /// winds down is no host's failure.
         func killed(_ instance: Int) { lock.withLock { _ = killedInstances.insert(instance) } }
 
         /// Keeps what the service said of a checkpoint it could not write for a cause the day did
-        /// not plan: its only disk fault is a full one (`ENOSPC`), so any other `errno` came from
-        /// the host (a descriptor closed under it, a device's error).
+        /// not plan (an `errno` but those of its disk faults): the host's (a descriptor closed
+        /// under it, a device's error).
         func hostErrors(_ problems: [ScoreFeedError], instance: Int) {
-            let unplanned = problems.filter { $0.code == .io && $0.message.contains("cannot write its checkpoint") && !$0.message.contains("(errno \(ENOSPC))") }
+            let unplanned = problems.filter { problem in
+                problem.code == .io && problem.message.contains("cannot write its checkpoint")
+                    && !planned.contains { problem.message.contains("(errno \($0))") }
+            }
             guard !unplanned.isEmpty else { return }
             lock.withLock {
                 guard !killedInstances.contains(instance) else { return }

@@ -175,7 +175,7 @@ public struct SimulationInvariants {
 
     /// ``diskTroubles`` of `day`.
     static func diskTroubles(of day: SimulatedDay) -> [Range<Date>] {
-        day.diskFull.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(expectedCheckpointRetry) }
+        (day.diskFull + day.diskErrors).map { $0.lowerBound..<$0.upperBound.addingTimeInterval(expectedCheckpointRetry) }
     }
 
     /// The longest an engine waits to try a failed checkpoint again: half a minute

@@ -12,13 +12,13 @@ struct JournalTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-journal-\(UUID().uuidString)")
     }
 
-    /// A game's engine checkpointing into `dir` (its disk full while `fullDisk` says so), on a
+    /// A game's engine checkpointing into `dir` (its disk failing while `fault` says so), on a
     /// manual clock, into a recording sink; and its events: the tip-off, then a basket every 30 s
     /// up to event number `lastEvent`.
     static func gameOnDisk(
-        _ dir: URL, fullDisk: CheckpointStore.FullDisk? = nil, lastEvent: Int
+        _ dir: URL, fault: CheckpointStore.DiskFault? = nil, lastEvent: Int
     ) throws -> (store: CheckpointStore, clock: ManualClock, sink: RecordingSink, engine: MatchEngine, events: [GameEvent]) {
-        let store = try CheckpointStore(directory: dir, fullDisk: fullDisk)
+        let store = try CheckpointStore(directory: dir, diskFault: fault)
         let clock = ManualClock(Make.start)
         let sink = RecordingSink()
         let engine = MatchEngine(attributes: Make.attributes, clock: clock, sink: sink, checkpoints: store)
@@ -220,7 +220,7 @@ struct JournalTests {
         let dir = Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let full = Mutex(false)
-        let (store, clock, sink, engine, events) = try Self.gameOnDisk(dir, fullDisk: { full.withLock { $0 } }, lastEvent: 3)
+        let (store, clock, sink, engine, events) = try Self.gameOnDisk(dir, fault: { full.withLock { $0 } ? ENOSPC : nil }, lastEvent: 3)
         try await engine.receive(events[0], index: 0)
         let before = await sink.records.count
         let snapshots = store.journal.snapshots
@@ -255,6 +255,50 @@ struct JournalTests {
         #expect(store.journal.snapshots == snapshots, "no snapshot: the journal's lines were written")
         let disk = try Self.restoredFromDisk(store)
         #expect(disk.state.homeScore == 2 && disk.state.awayScore == 2, "every input was kept and written")
+    }
+
+    /// A disk that fails every write and sync with `EIO` (a device's error) for a spell: the
+    /// game's pushes wait as on a full disk, the journal gives up its descriptor and trusts nothing
+    /// it could not sync, and once the disk works the retry writes what the game holds: the
+    /// pushes go on without a restart, and the disk holds the whole game.
+    @Test func aDiskThatFailsWithADevicesErrorIsTriedAgainAndTheGameGoesOn() async throws {
+        let dir = Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let failing = Mutex(false)
+        let (store, clock, sink, engine, events) = try Self.gameOnDisk(dir, fault: { failing.withLock { $0 } ? EIO : nil }, lastEvent: 8)
+        for (index, event) in events.prefix(3).enumerated() {
+            clock.advance(to: max(clock.now, event.time))
+            try await engine.receive(event, index: index)
+        }
+        let before = await sink.records.count
+        failing.withLock { $0 = true }
+        for (index, event) in events.enumerated().dropFirst(3).prefix(2) {
+            clock.advance(to: event.time)
+            try await engine.receive(event, index: index)
+        }
+        #expect(await engine.checkpointFailure?.message.contains("errno \(EIO)") == true)
+        #expect(await sink.records.count == before, "nothing leaves that the disk does not hold")
+        for _ in 0..<3 {
+            clock.advance(to: try #require(await engine.checkpointRetry))
+            try await engine.flush()
+        }
+        #expect(await engine.checkpointFailure != nil, "the disk still fails")
+        failing.withLock { $0 = false }
+        clock.advance(to: try #require(await engine.checkpointRetry))
+        try await engine.flush()
+        let (failure, retry) = (await engine.checkpointFailure, await engine.checkpointRetry)
+        #expect(failure == nil && retry == nil)
+        for (index, event) in events.enumerated().dropFirst(5) {
+            clock.advance(to: max(clock.now, event.time))
+            try await engine.receive(event, index: index)
+        }
+        // (The updates that waited behind the disk went as the newest state alone: their seqs skip.)
+        let records = await sink.records
+        #expect(records.count > before && zip(records, records.dropFirst()).allSatisfy { $0.seq < $1.seq }, "the pushes went on, in order")
+        #expect(records.last?.state.homeScore == 8 && records.last?.state.awayScore == 6, "to the last basket")
+        #expect(await engine.current.outboxCount == 0)
+        let disk = try Self.restoredFromDisk(store)
+        #expect(try disk.encoded() == (await engine.current).encoded(), "the state on disk is the game's")
     }
 
     /// The descriptor of the file at `path` this process holds open, if any (read from
@@ -348,7 +392,7 @@ struct JournalTests {
         let full = Mutex(false)
         let asked = Mutex(0)
         let (store, clock, sink, engine, events) = try Self.gameOnDisk(
-            dir, fullDisk: { full.withLock { $0 } && asked.withLock { $0 += 1; return true } }, lastEvent: 8)
+            dir, fault: { full.withLock { $0 } && asked.withLock { $0 += 1; return true } ? ENOSPC : nil }, lastEvent: 8)
         try await engine.receive(events[0], index: 0)
         let before = await sink.records.count
         full.withLock { $0 = true }

@@ -55,6 +55,35 @@ struct SimulationTests {
         return checker.violations
     }
 
+    /// Seed 199's day 254 (`scorefeed simulate --seed 199 --day 254 --days 1 --mode broadcast
+    /// --platform ios,android --interval 15`), session 75: an instance started on a lost state
+    /// directory 1.5 ms before `serve` game SF00000224's next live line (of period 2), and the
+    /// simulated input read that line between the four parts of the game's backlog (a
+    /// millisecond apart). The service rightly refused the last two parts' period-1 events as out
+    /// of order ("period 1 after period 2"), and the game showed 20-23 after 17-25 on a new
+    /// channel and ended on a final 8 and 6 points short of the next instance's. One stream
+    /// carries a game's backlog before its live lines: the parts now all come before the next
+    /// line, closer together when it is sooner.
+    @Test func aBacklogsPartsAllComeBeforeTheGamesNextLine() async throws {
+        var day = SimulatedDay(
+            index: 254, seed: 199, mode: .broadcastPerGame, platform: .ios, pool: SimulatedGamePool(generated: 300), pollInterval: 15,
+            killsInFinalWrites: true, powerCuts: true)
+        day.platforms = [.ios, .android]
+        let plan = try #require(day.games.first { $0.game.id == "SF00000224" })
+        let restart = try #require(day.restarts.first)
+        #expect(plan.path == .serve && restart.lostState)
+        let started = restart.at.addingTimeInterval(restart.downFor)
+        let arrivals = Simulation.input(of: plan, from: started)
+        let parts = arrivals.prefix { arrival in arrival.at.timeIntervalSince(started) < 0.01 && arrival.lines.count > 1 }
+        let next = try #require(arrivals.dropFirst(parts.count).first)
+        #expect(parts.count == plan.backlogBatches, "the backlog in its parts")
+        #expect(next.at.timeIntervalSince(started) < 3e-3, "the game's next line comes within the parts' 3 ms")
+        #expect(parts.allSatisfy { $0.at < next.at }, "every part before it")
+        let outcomes = try await Self.replay(seed: 199, day: 254, mode: .broadcastPerGame, platforms: [.ios, .android], interval: 15, everyFault: true)
+        #expect(outcomes.count == 1 && !outcomes[0].records.isEmpty)
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
     /// A checkpoint the host would not let an instance write (a descriptor closed under it, a
     /// device's error) is a violation of its own, named as the host's: the day's only disk fault
     /// is a full disk, and a killed instance's writes fail by design. Once, in CI, two games
