@@ -8,7 +8,7 @@ enum SimulateCommand {
         and real ones with --games), polled from a simulated CDN or read as serve's input, while
         feeds fail (now and then, or for minutes), time out, answer garbage or older copies, list a basket and then delete it,
         games are postponed, go silent or come back, the instance is killed (a journal torn, a state directory lost) and restarted, the
-        state directory's disk fills up, and the push sender fails or stalls (for every game, for
+        state directory's disk fills up or fails (EIO), and the push sender fails or stalls (for every game, for
         one game's pushes alone, or for one platform's; one day in five, all at once: a storm).
         After each day it checks what must hold (the final ends each game once, at priority 10
         while the budget has one and living 4 h, no score goes back, no apns-id names

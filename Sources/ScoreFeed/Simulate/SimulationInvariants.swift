@@ -971,7 +971,11 @@ public struct SimulationInvariants {
     /// interval: a poller that waited an answer or two more would pass here). Found at
     /// seed 4141 with the real games: day 52 (a lost state directory, the game in a timeout, its
     /// copy 61 s old: the news 236 s late) and day 30 (a join in an outage, the first answer after
-    /// it 33 s old). `pollers`: the game's `newPollers(_:feed:)`.
+    /// it 33 s old). A later copy that lists the game's end before the boxscore is final is no
+    /// fresh one either (seed 211, day 67, `--keep-state --per-day 10-20`, broadcast on Android: a
+    /// join 30 s before the game's end, its first copy old, the next listing the end, held
+    /// through four answers: the final score shown 115 s after it came, where 95 were allowed).
+    /// `pollers`: the game's `newPollers(_:feed:)`.
     func firstCopyWaits(_ pollers: [NewPoller]) -> [Range<Date>] {
         pollers.compactMap { poller in poller.waitEnd.map { poller.started..<$0 } }
     }
@@ -1025,7 +1029,12 @@ public struct SimulationInvariants {
                     at = trouble.upperBound.addingTimeInterval(interval)
                     continue
                 }
-                let isFresh = copies > 0 && plan.playByPlayWritten(at: at).map { at.timeIntervalSince($0) <= interval } == true
+                // A copy that lists the game's end before the boxscore is final is held as an old
+                // one (``endListedWaits(_:pollers:)``), up to the final, which decides.
+                let endsEarly = plan.lastAction.map { $0 <= at } == true && plan.finalAt.map { at < $0 } == true
+                let decided = plan.finalAt.map { at >= $0 } == true
+                    || (!endsEarly && plan.playByPlayWritten(at: at).map { at.timeIntervalSince($0) <= interval } == true)
+                let isFresh = copies > 0 && decided
                 if !isFresh { copies += 1 }
                 if isFresh || copies == Self.expectedOldCopiesWaited {
                     walked = at.addingTimeInterval(each)

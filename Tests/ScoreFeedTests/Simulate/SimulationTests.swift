@@ -84,6 +84,20 @@ struct SimulationTests {
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
 
+    /// Seed 211's day 67 (`scorefeed simulate --seed 211 --day 67 --days 1 --keep-state --per-day
+    /// 10-20`), session 75, in both modes on both platforms: game SF00000138 joined 30 s before its
+    /// end, its first copy old (a CDN that stamps a copy when it changed), the next listing the
+    /// game's end before the boxscore said final. The poller held that copy too, as it must (the
+    /// boxscore may be a stale edge's), through four answers; the checker counted it fresh and
+    /// allowed 95 s where the final score came in 115. A copy that lists the end before the final
+    /// now counts as old in the wait (`SimulationInvariants.firstCopyWaits(_:)`).
+    @Test(arguments: [(PushRenderer.Mode.token, PushRenderer.Platform.ios), (.broadcastPerGame, .android)])
+    func aJoinsCopyListingTheEndBeforeTheFinalIsWaitedThrough(mode: PushRenderer.Mode, platform: PushRenderer.Platform) async throws {
+        let outcomes = try await Self.replay(seed: 211, day: 67, mode: mode, platforms: [platform], games: 10...20, everyFault: true, losingState: false)
+        #expect(outcomes.count == 1 && outcomes[0].records.contains { $0.game == "SF00000138" && $0.event == .end })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
     /// A checkpoint the host would not let an instance write (a descriptor closed under it, a
     /// device's error) is a violation of its own, named as the host's: the day's only disk fault
     /// is a full disk, and a killed instance's writes fail by design. Once, in CI, two games
