@@ -126,8 +126,7 @@ public struct CheckpointStore: Sendable {
             throw error
         }
         journal.diskStep?(temporaryPath)
-        let fault = journal.diskFault?()
-        var failure = fault ?? data.withUnsafeBytes { FileWrite.all($0, to: fd).failure }
+        var failure = journal.diskFault?() ?? data.withUnsafeBytes { FileWrite.all($0, to: fd).failure }
         if failure == 0, fsync(fd) != 0 { failure = errno }
         close(fd)
         if failure == 0 {

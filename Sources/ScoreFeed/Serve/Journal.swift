@@ -347,7 +347,7 @@ public final class Journal: @unchecked Sendable {
                 failures[file.path] = failure
                 distrust(file, failure)
                 // Not trusted again until its game's snapshot empties it: then it is opened anew.
-                dropDescriptor(of: file, failure: code)
+                giveUpDescriptor(of: file, after: code)
                 unsynced.append(file)
                 continue
             }
@@ -411,7 +411,7 @@ public final class Journal: @unchecked Sendable {
                 // it took before is not trusted (its sync cannot be had from this descriptor).
                 if failure != ENOSPC && failure != EDQUOT {
                     if file.writtenSinceSync { file.cutBack = false }
-                    dropDescriptor(of: file, failure: failure)
+                    giveUpDescriptor(of: file, after: failure)
                 }
                 if file.cutBack {
                     dirty.append(file)
@@ -550,18 +550,18 @@ public final class Journal: @unchecked Sendable {
         }
     }
 
-    /// Closes the least recently used quarter of the open journals to make room (at least one),
-    /// each synced first when it took anything since its last sync, deliveries too. A file whose
-    /// sync fails is its own game's failure (``File/syncFailed``), not the one being opened.
-    /// Gives up `file`'s descriptor after `failure`: the next write opens the file again. A
-    /// descriptor that is not open (`EBADF`) is not closed: its number may be another file's now.
-    private func dropDescriptor(of file: File, failure: Int32) {
+    /// Gives up `file`'s descriptor, closing it unless `failure` says it is not open (`EBADF`: its
+    /// number may be another file's now): the next write opens the file again.
+    private func giveUpDescriptor(of file: File, after failure: Int32 = 0) {
         guard file.descriptor >= 0 else { return }
         if failure != EBADF { close(file.descriptor) }
         file.descriptor = -1
         openFiles -= 1
     }
 
+    /// Closes the least recently used quarter of the open journals to make room (at least one),
+    /// each synced first when it took anything since its last sync, deliveries too. A file whose
+    /// sync fails is its own game's failure (``File/syncFailed``), not the one being opened.
     private func closeFiles() {
         let open = files.values.filter { $0.descriptor >= 0 }.sorted { $0.lastUse < $1.lastUse }
         for file in open.prefix(max(1, open.count / 4)) {
@@ -576,9 +576,7 @@ public final class Journal: @unchecked Sendable {
                     syncs += 1
                 }
             }
-            close(file.descriptor)
-            file.descriptor = -1
-            openFiles -= 1
+            giveUpDescriptor(of: file)
         }
     }
 

@@ -880,9 +880,24 @@ public struct SimulatedDay: Sendable {
 }
 
 extension SimulatedDay {
-    /// When the sender is back and the disk has room, if either was in trouble at `date` (nil:
+    /// When the sender is back and the disk works, if either was in trouble at `date` (nil:
     /// neither was): when an operator runs again a service whose drain gave up then.
     func troublesOver(at date: Date) -> Date? {
-        [sink.failing(nil), diskFull, diskErrors].compactMap { $0.first(where: { $0.contains(date) })?.upperBound }.max()
+        [sink.failing(nil), diskFaults].compactMap { $0.first(where: { $0.contains(date) })?.upperBound }.max()
     }
+
+    /// The windows in which the state directory's disk fails: full (``diskFull``) or failing
+    /// (``diskErrors``).
+    var diskFaults: [Range<Date>] { diskFull + diskErrors }
+
+    /// What every write to the state directory's disk fails with at `date`
+    /// (``CheckpointStore/DiskFault``): `ENOSPC` while it is full, `EIO` while it fails; nil while
+    /// it works.
+    func diskFault(at date: Date) -> Int32? {
+        diskFull.contains { $0.contains(date) } ? ENOSPC : diskErrors.contains { $0.contains(date) } ? EIO : nil
+    }
+
+    /// The `errno`s the day's disk faults fail with: `ENOSPC`, and `EIO` on a day with
+    /// ``diskErrors``.
+    var diskFaultCodes: [Int32] { diskErrors.isEmpty ? [ENOSPC] : [ENOSPC, EIO] }
 }

@@ -82,7 +82,7 @@ public enum Simulation {
         var directory = base.appendingPathComponent("state-0")
         var instances: [Instance] = []
         var violations: [String] = []
-        let told = Reports(planned: day.diskErrors.isEmpty ? [ENOSPC] : [ENOSPC, EIO])
+        let told = Reports(planned: day.diskFaultCodes)
         // Every instance's engines tell it how late they acted on their deadlines.
         let metrics = MetricsRecorder()
         var from = day.start
@@ -475,13 +475,7 @@ public enum Simulation {
                 channels: .init(manage: day.hasChannels, maxChannels: day.maxChannels ?? ChannelManagement().maxChannels, deleteUnknown: true),
                 metrics: metrics, wallClock: clock)
             options.otherLanes = otherLanes
-            let (full, failing) = (day.diskFull, day.diskErrors)
-            if !full.isEmpty || !failing.isEmpty {
-                options.diskFault = { [clock] in
-                    let now = clock.now
-                    return full.contains { $0.contains(now) } ? ENOSPC : failing.contains { $0.contains(now) } ? EIO : nil
-                }
-            }
+            if !day.diskFaults.isEmpty { options.diskFault = { [clock] in day.diskFault(at: clock.now) } }
             options.diskStep = diskStep
             options.durable = durable
             service = try GameService(options: options, sink: sink)
@@ -607,12 +601,12 @@ public enum Simulation {
 
         private var host: [String] = []
         private var killedInstances: Set<Int> = []
-        /// The `errno`s of the day's planned disk faults: a full disk's, and a device's error on a
-        /// day with ``SimulatedDay/diskErrors``.
-        private let planned: [Int32]
+        /// The day's planned disk faults' errors, as the service words them
+        /// (``ScoreFeedError/errnoText(_:)``, from ``SimulatedDay/diskFaultCodes``).
+        private let planned: [String]
 
         init(planned: [Int32] = [ENOSPC]) {
-            self.planned = planned
+            self.planned = planned.map(ScoreFeedError.errnoText)
         }
 
         /// Instance `instance` was killed: its directory is gone, and what it fails to write as it
@@ -625,7 +619,7 @@ public enum Simulation {
         func hostErrors(_ problems: [ScoreFeedError], instance: Int) {
             let unplanned = problems.filter { problem in
                 problem.code == .io && problem.message.contains("cannot write its checkpoint")
-                    && !planned.contains { problem.message.contains("(errno \($0))") }
+                    && !planned.contains { problem.message.contains($0) }
             }
             guard !unplanned.isEmpty else { return }
             lock.withLock {

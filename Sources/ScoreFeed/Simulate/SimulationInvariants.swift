@@ -175,7 +175,7 @@ public struct SimulationInvariants {
 
     /// ``diskTroubles`` of `day`.
     static func diskTroubles(of day: SimulatedDay) -> [Range<Date>] {
-        (day.diskFull + day.diskErrors).map { $0.lowerBound..<$0.upperBound.addingTimeInterval(expectedCheckpointRetry) }
+        day.diskFaults.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(expectedCheckpointRetry) }
     }
 
     /// The longest an engine waits to try a failed checkpoint again: half a minute
@@ -1029,12 +1029,10 @@ public struct SimulationInvariants {
                     at = trouble.upperBound.addingTimeInterval(interval)
                     continue
                 }
-                // A copy that lists the game's end before the boxscore is final is held as an old
-                // one (``endListedWaits(_:pollers:)``), up to the final, which decides.
-                let endsEarly = plan.lastAction.map { $0 <= at } == true && plan.finalAt.map { at < $0 } == true
-                let decided = plan.finalAt.map { at >= $0 } == true
-                    || (!endsEarly && plan.playByPlayWritten(at: at).map { at.timeIntervalSince($0) <= interval } == true)
-                let isFresh = copies > 0 && decided
+                // The final decides; before it, a copy that lists the game's end is held as an old
+                // one (``endListedWaits(_:pollers:)``).
+                let isFresh = copies > 0 && (plan.finalAt.map { at >= $0 } == true
+                    || ((plan.lastAction.map { at < $0 } ?? true) && plan.playByPlayWritten(at: at).map { at.timeIntervalSince($0) <= interval } == true))
                 if !isFresh { copies += 1 }
                 if isFresh || copies == Self.expectedOldCopiesWaited {
                     walked = at.addingTimeInterval(each)
