@@ -301,6 +301,32 @@ struct JournalTests {
         #expect(try disk.encoded() == (await engine.current).encoded(), "the state on disk is the game's")
     }
 
+    /// What a disk back from a spell costs the lock screen, full (`ENOSPC`) or failing (`EIO`):
+    /// six events held behind it go as one push, the newest state, at the first try after it.
+    @Test(arguments: [ENOSPC, EIO])
+    func aDiskBackFromASpellSendsItsNewestStateAsOnePush(_ code: Int32) async throws {
+        let dir = Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let failing = Mutex(false)
+        let (_, clock, sink, engine, events) = try Self.gameOnDisk(dir, fault: { failing.withLock { $0 } ? code : nil }, lastEvent: 12)
+        for (index, event) in events.prefix(3).enumerated() {
+            clock.advance(to: max(clock.now, event.time))
+            try await engine.receive(event, index: index)
+        }
+        failing.withLock { $0 = true }
+        for (index, event) in events.enumerated().dropFirst(3).prefix(6) {
+            clock.advance(to: event.time)
+            try await engine.receive(event, index: index)
+        }
+        let before = await sink.records.count
+        failing.withLock { $0 = false }
+        clock.advance(to: try #require(await engine.checkpointRetry))
+        try await engine.flush()
+        let moment = await sink.records.dropFirst(before)
+        #expect(moment.count == 1 && moment.filter { $0.priority == 10 }.count <= 1, "\(moment.map { ($0.seq, $0.priority) })")
+        #expect(moment.last?.state.homeScore == 8 && moment.last?.state.awayScore == 8, "the ninth event's score")
+    }
+
     /// The descriptor of the file at `path` this process holds open, if any (read from
     /// `/proc/self/fd`).
     static func descriptor(of path: String) -> Int32? {
