@@ -112,8 +112,8 @@ extension GameService {
     }
 
     /// Ends a batch of ``handle(_:source:)`` calls: one sync makes everything they applied
-    /// durable (group commit), then every game they touched sends its pushes (side by side on
-    /// the system clock, in the order they came on the feed clock). Returns a message
+    /// durable (group commit), then every game they touched sends its pushes, the games side by
+    /// side. Returns a message
     /// for people when the journal could not be written or a sink failed.
     public func endBatch() async -> ScoreFeedError? {
         guard let journal = store?.journal, let batch = state.endBatch() else { return nil }
@@ -125,9 +125,11 @@ extension GameService {
             failure = error
         }
         // Each game sends its pushes, each recorded as delivered before its next goes: a crash
-        // sends again at most the one in flight of each game. The games go side by side on the
-        // system clock (a sender slow for one holds no other's), in turn on the feed clock.
-        let statuses = await eachGame(of: batch) { id, engine in
+        // sends again at most the one in flight of each game. The games go side by side, on
+        // either clock: a sender slow for one holds no other's, and a settled game's snapshot
+        // (its file synced twice) holds no other game's pushes. Each game's records stay in
+        // order; the games' interleave as their events went to them, side by side.
+        let statuses = await eachGame(of: batch, sideBySide: true) { id, engine in
             let status = await Self.flush(engine)
             await self.absorb(id, status)
             return status

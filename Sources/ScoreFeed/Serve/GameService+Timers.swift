@@ -136,13 +136,15 @@ extension GameService {
     /// system clock the games run side by side, so a slow sink delays only the game it is sending
     /// for (a drain, a restore, a channel's settling); on feed time one after the other, in the
     /// order they came, as `replay` sends.
+    /// `sideBySide`: on feed time too (a batch's flush: its games' records need no order between
+    /// them, as its events went to the games side by side).
     @discardableResult
     func eachGame<Result: Sendable>(
-        of ids: [String]? = nil, _ work: @escaping @Sendable (String, MatchEngine) async -> Result
+        of ids: [String]? = nil, sideBySide: Bool = false, _ work: @escaping @Sendable (String, MatchEngine) async -> Result
     ) async -> [String: Result] {
         let games = (ids ?? state.order).compactMap { id in engines[id].map { (id, $0) } }
         var results: [String: Result] = [:]
-        guard options.clock == .system else {
+        guard options.clock == .system || (sideBySide && games.count > 1) else {
             for (id, engine) in games { results[id] = await work(id, engine) }
             return results
         }

@@ -29,10 +29,12 @@ public final class JSONLSink: PushSink, @unchecked Sendable {
 
     private let handle: FileHandle
     private let closeOnDeinit: Bool
-    /// Immediate writes, one at a time.
+    /// Immediate writes, one at a time (and `spare`).
     private let lock = NSLock()
-    /// Where an immediate write renders its line (guarded by `lock`), kept from line to line.
-    private var immediate = JSONBytes(capacity: 4_096)
+    /// The buffer immediate writes render their lines into, kept from line to line while no
+    /// write holds it (guarded by `lock`, as `spareKept`: whether it is there).
+    private var spare: JSONBytes?
+    private var spareKept = false
     private let writer: BackgroundWriter?
 
     /// Lines go to standard output.
@@ -96,12 +98,41 @@ public final class JSONLSink: PushSink, @unchecked Sendable {
         try await flush()
     }
 
-    /// Writes `line` and a newline now, rendered into the buffer kept for immediate writes.
+    /// Writes `line` and a newline now. It is rendered before the lock is taken: games that send
+    /// side by side wait for each other's write call, not for each other's rendering.
     private func write(_ line: BackgroundWriter.Line) throws(ScoreFeedError) {
+        var bytes = takeBuffer()
+        line.render(into: &bytes)
+        let failure: ScoreFeedError? = bytes.drain { (lines: Data) in
+            lock.lock()
+            defer { lock.unlock() }
+            do throws(ScoreFeedError) { try Self.write(lines, to: handle) } catch { return error }
+            return nil
+        }
+        keep(bytes)
+        if let failure { throw failure }
+    }
+
+    /// The buffer kept for immediate writes, or a new one while another write holds it.
+    private func takeBuffer() -> JSONBytes {
         lock.lock()
         defer { lock.unlock() }
-        line.render(into: &immediate)
-        try immediate.drain { (bytes: Data) throws(ScoreFeedError) in try Self.write(bytes, to: handle) }
+        switch spare.take() {
+        case .some(let kept):
+            spareKept = false
+            return kept
+        case .none: return JSONBytes(capacity: 4_096)
+        }
+    }
+
+    /// Keeps `bytes` for the next immediate write, unless another buffer is kept already.
+    private func keep(_ bytes: consuming JSONBytes) {
+        bytes.removeAll(keepingAtMost: 65_536)
+        lock.lock()
+        defer { lock.unlock() }
+        guard !spareKept else { return }
+        spare = consume bytes
+        spareKept = true
     }
 
     /// One write call for whole lines (retried only when short): with O_APPEND, lines from
