@@ -17,8 +17,10 @@ if shutil.which("strace") is None:
     sys.exit(0)
 # `pid time name(args) = result <seconds>`; a call another thread interrupted is split into
 # `name(args <unfinished ...>` and `<... name resumed>) = result <seconds>`.
-call = re.compile(r"^(\d+)\s+(\d+\.\d+) (?:<\.\.\. (\w+) resumed>|(\w+)\((\d*))")
+call = re.compile(r"^\d+\s+(\d+\.\d+) (?:<\.\.\. (\w+) resumed>|(\w+)\((\d*))")
 took_at_end = re.compile(r"<(\d+\.\d+)>$")
+# The calls each phase is made of.
+phase_of = {"fdatasync": "journal syncs (fdatasync)", "fsync": "snapshot and directory syncs (fsync)", "rename": "renames"}
 
 def one():
     work = tempfile.mkdtemp()
@@ -30,24 +32,23 @@ def one():
                             binary, "serve", "--clock", "feed", "--state-dir", os.path.join(work, "state"), "--out", "/dev/null"],
                            stdin=lines, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
         start = end = input_end = None
-        phases = {"journal syncs (fdatasync)": [0, 0.0], "snapshot and directory syncs (fsync)": [0, 0.0], "renames": [0, 0.0]}
-        pending = {}
+        phases = {phase: [0, 0.0] for phase in phase_of.values()}
         for text in open(trace):
             match = call.match(text.strip())
             if not match:
                 continue
-            pid, at = match.group(1), float(match.group(2))
-            name = match.group(3) or match.group(4)
+            at = float(match.group(1))
+            name = match.group(2) or match.group(3)
             took_match = took_at_end.search(text.strip())
             took = float(took_match.group(1)) if took_match else None
             if name == "execve" and start is None:
                 start = at
             end = at
-            if name == "read" and match.group(5) == "0" and re.search(r"\) = 0 <", text):
+            if name == "read" and match.group(4) == "0" and re.search(r"\) = 0 <", text):
                 input_end = at
             if took is None:
                 continue
-            key = {"fdatasync": "journal syncs (fdatasync)", "fsync": "snapshot and directory syncs (fsync)", "rename": "renames"}.get(name)
+            key = phase_of.get(name)
             if key:
                 phases[key][0] += 1
                 phases[key][1] += took

@@ -6,7 +6,8 @@
 #   - the same with `--state-dir` (what durability costs), on those games and, when
 #     ../shared/nba-pbp is present, on the real games as one stream (20 files).
 # Each run's CPU time (user + system) is printed too, the median of each: on a host whose speed
-# drifts it moves less than the wall clock. The timed runs write to /dev/null; one more run of
+# drifts it moves less than the wall clock; and the wall clock's faster half (mean) and median, for
+# the short runs, whose best moves with the host. The timed runs write to /dev/null; one more run of
 # each writes its records, compared between the two (sorted: without a state directory games
 # interleave as they come), so "faster" never hides "different".
 # usage: Tests/Figures/live_side_by_side.sh <rev or binary> <rev or binary> [runs]   (default 5 runs)
@@ -36,7 +37,7 @@ echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; $(wc -l 
 floor=$(python3 "$here/json_loads.py" "$work/generated.jsonl" "$runs" | sed 's/.*best \([0-9.]*\) s/\1/')
 echo "json.loads of the generated lines, best of $runs: $floor s ($(python3 -c 'import sys; print(sys.executable, sys.version.split()[0])'): the floor is the interpreter build's too)"
 python3 - "$work" "$runs" "$floor" "$a" "$first" "$b" "$second" "${streams[@]}" <<'PY'
-import os, resource, shutil, subprocess, sys, time
+import os, resource, shutil, statistics, subprocess, sys, time
 work, runs, floor = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 names, binaries, streams = [sys.argv[4], sys.argv[6]], [sys.argv[5], sys.argv[7]], sys.argv[8:]
 kinds = [(stream, durable) for stream in streams for durable in (False, True)]
@@ -76,10 +77,15 @@ for kind in kinds:
     if kind == (streams[0], False):
         line += f"   ÷ json.loads: {best[0] / floor:.2f}x and {best[1] / floor:.2f}x"
     print(line)
+    # The faster half's mean and the median: for short runs, where the best moves with the host.
+    half = [statistics.mean(sorted(times[(side, kind)])[: max(1, runs // 2)]) for side in (0, 1)]
+    middle = [statistics.median(times[(side, kind)]) for side in (0, 1)]
+    print(f"{'':24} faster half: {half[0]:.4f} s and {half[1]:.4f} s   median: {middle[0]:.4f} s and {middle[1]:.4f} s")
     median = [sorted(cpu[(side, kind)])[len(cpu[(side, kind)]) // 2] for side in (0, 1)]
     print(f"{'':24} CPU, median: {median[0]:.3f} s and {median[1]:.3f} s   ratio {median[0] / median[1]:.2f}x")
 for stream in streams:
     plain, durable = (stream, False), (stream, True)
     ratios = [min(times[(side, durable)]) / min(times[(side, plain)]) for side in (0, 1)]
-    print(f"{name(durable)} ÷ without: {names[0]} {ratios[0]:.2f}x, {names[1]} {ratios[1]:.2f}x")
+    medians = [statistics.median(times[(side, durable)]) / statistics.median(times[(side, plain)]) for side in (0, 1)]
+    print(f"{name(durable)} ÷ without: {names[0]} {ratios[0]:.2f}x, {names[1]} {ratios[1]:.2f}x (by the medians {medians[0]:.2f}x and {medians[1]:.2f}x)")
 PY

@@ -266,10 +266,24 @@ public actor GameService {
 
     /// A checkpoint failure of game `id`, reported once per game.
     func checkpointProblem(_ id: String, _ failure: ScoreFeedError?) -> ScoreFeedError? {
-        guard var failure, state.firstSaying(checkpointFailureOf: id) else { return nil }
-        failure.message = "game \(id): cannot write its checkpoint (\(failure.message)); a restart would lose what it applied since"
-        return failure
+        guard let failure, state.firstSaying(checkpointFailureOf: id) else { return nil }
+        return Self.checkpointProblem(of: id, failure)
     }
+
+    /// How a checkpoint failure of game `id` is said (``isCheckpointProblem(_:)`` tells it apart).
+    static func checkpointProblem(of id: String, _ failure: ScoreFeedError) -> ScoreFeedError {
+        var problem = failure
+        problem.message = "game \(id): \(checkpointProblemWords) (\(failure.message)); a restart would lose what it applied since"
+        return problem
+    }
+
+    /// Whether `error` says a game's checkpoint could not be written (``checkpointProblem(of:_:)``):
+    /// the simulator tells the host's failures by it.
+    static func isCheckpointProblem(_ error: ScoreFeedError) -> Bool {
+        error.code == .io && error.message.contains(checkpointProblemWords)
+    }
+
+    private static let checkpointProblemWords = "cannot write its checkpoint"
 
     /// Makes sure the game is woken at `deadline` (system clock; see
     /// ``ServiceState/schedule(_:_:)``), waking the timer when it sleeps past it.

@@ -618,8 +618,7 @@ public enum Simulation {
         /// under it, a device's error).
         func hostErrors(_ problems: [ScoreFeedError], instance: Int) {
             let unplanned = problems.filter { problem in
-                problem.code == .io && problem.message.contains("cannot write its checkpoint")
-                    && !planned.contains { problem.message.contains($0) }
+                GameService.isCheckpointProblem(problem) && !planned.contains { problem.message.contains($0) }
             }
             guard !unplanned.isEmpty else { return }
             lock.withLock {

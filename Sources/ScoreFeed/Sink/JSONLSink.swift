@@ -32,9 +32,8 @@ public final class JSONLSink: PushSink, @unchecked Sendable {
     /// Immediate writes, one at a time (and `spare`).
     private let lock = NSLock()
     /// The buffer immediate writes render their lines into, kept from line to line while no
-    /// write holds it (guarded by `lock`, as `spareKept`: whether it is there).
+    /// write holds it (guarded by `lock`).
     private var spare: JSONBytes?
-    private var spareKept = false
     private let writer: BackgroundWriter?
 
     /// Lines go to standard output.
@@ -117,12 +116,7 @@ public final class JSONLSink: PushSink, @unchecked Sendable {
     private func takeBuffer() -> JSONBytes {
         lock.lock()
         defer { lock.unlock() }
-        switch spare.take() {
-        case .some(let kept):
-            spareKept = false
-            return kept
-        case .none: return JSONBytes(capacity: 4_096)
-        }
+        return spare.take() ?? JSONBytes(capacity: 4_096)
     }
 
     /// Keeps `bytes` for the next immediate write, unless another buffer is kept already.
@@ -130,9 +124,8 @@ public final class JSONLSink: PushSink, @unchecked Sendable {
         bytes.removeAll(keepingAtMost: 65_536)
         lock.lock()
         defer { lock.unlock() }
-        guard !spareKept else { return }
+        guard spare == nil else { return }
         spare = consume bytes
-        spareKept = true
     }
 
     /// One write call for whole lines (retried only when short): with O_APPEND, lines from

@@ -28,6 +28,15 @@ struct JournalTests {
         return (store, clock, sink, engine, events)
     }
 
+    /// Hands `engine` the events of `range` (each numbered by its place), the clock moved to each
+    /// one's time unless it is past it already.
+    static func receive(_ events: [GameEvent], _ range: Range<Int>, on engine: MatchEngine, clock: ManualClock) async throws {
+        for index in range {
+            clock.advance(to: max(clock.now, events[index].time))
+            try await engine.receive(events[index], index: index)
+        }
+    }
+
     /// The game as a restart reads it from `store` (its one game), once the journal is synced.
     static func restoredFromDisk(_ store: CheckpointStore) throws -> GameSession {
         try store.journal.sync()
@@ -266,16 +275,10 @@ struct JournalTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let failing = Mutex(false)
         let (store, clock, sink, engine, events) = try Self.gameOnDisk(dir, fault: { failing.withLock { $0 } ? EIO : nil }, lastEvent: 8)
-        for (index, event) in events.prefix(3).enumerated() {
-            clock.advance(to: max(clock.now, event.time))
-            try await engine.receive(event, index: index)
-        }
+        try await Self.receive(events, 0..<3, on: engine, clock: clock)
         let before = await sink.records.count
         failing.withLock { $0 = true }
-        for (index, event) in events.enumerated().dropFirst(3).prefix(2) {
-            clock.advance(to: event.time)
-            try await engine.receive(event, index: index)
-        }
+        try await Self.receive(events, 3..<5, on: engine, clock: clock)
         #expect(await engine.checkpointFailure?.message.contains("errno \(EIO)") == true)
         #expect(await sink.records.count == before, "nothing leaves that the disk does not hold")
         for _ in 0..<3 {
@@ -288,10 +291,7 @@ struct JournalTests {
         try await engine.flush()
         let (failure, retry) = (await engine.checkpointFailure, await engine.checkpointRetry)
         #expect(failure == nil && retry == nil)
-        for (index, event) in events.enumerated().dropFirst(5) {
-            clock.advance(to: max(clock.now, event.time))
-            try await engine.receive(event, index: index)
-        }
+        try await Self.receive(events, 5..<events.count, on: engine, clock: clock)
         // (The updates that waited behind the disk went as the newest state alone: their seqs skip.)
         let records = await sink.records
         #expect(records.count > before && zip(records, records.dropFirst()).allSatisfy { $0.seq < $1.seq }, "the pushes went on, in order")
@@ -309,15 +309,9 @@ struct JournalTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let failing = Mutex(false)
         let (_, clock, sink, engine, events) = try Self.gameOnDisk(dir, fault: { failing.withLock { $0 } ? code : nil }, lastEvent: 12)
-        for (index, event) in events.prefix(3).enumerated() {
-            clock.advance(to: max(clock.now, event.time))
-            try await engine.receive(event, index: index)
-        }
+        try await Self.receive(events, 0..<3, on: engine, clock: clock)
         failing.withLock { $0 = true }
-        for (index, event) in events.enumerated().dropFirst(3).prefix(6) {
-            clock.advance(to: event.time)
-            try await engine.receive(event, index: index)
-        }
+        try await Self.receive(events, 3..<9, on: engine, clock: clock)
         let before = await sink.records.count
         failing.withLock { $0 = false }
         clock.advance(to: try #require(await engine.checkpointRetry))
@@ -346,10 +340,7 @@ struct JournalTests {
         let dir = Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (store, clock, sink, engine, events) = try Self.gameOnDisk(dir, lastEvent: 8)
-        for (index, event) in events.prefix(3).enumerated() {
-            clock.advance(to: max(clock.now, event.time))
-            try await engine.receive(event, index: index)
-        }
+        try await Self.receive(events, 0..<3, on: engine, clock: clock)
         let journal = CheckpointStore.journalURL(of: store.url(for: Make.attributes.gameId)).resolvingSymlinksInPath().path
         let fd = try #require(Self.descriptor(of: journal), "the journal is open after three events")
         // Its number stays taken (no other file can get it), by a descriptor that refuses writes.
@@ -369,10 +360,7 @@ struct JournalTests {
             tries += 1
         }
         #expect(await engine.checkpointFailure == nil, "the retry opened the journal again (\(tries) tries)")
-        for (index, event) in events.enumerated().dropFirst(4) {
-            clock.advance(to: max(clock.now, event.time))
-            try await engine.receive(event, index: index)
-        }
+        try await Self.receive(events, 4..<events.count, on: engine, clock: clock)
         let records = await sink.records
         #expect(records.count > before && records.map(\.seq) == Array(1...records.count), "the pushes went on, in order")
         #expect(await engine.current.outboxCount == 0)
@@ -389,10 +377,7 @@ struct JournalTests {
         let (store, clock, sink, engine, events) = try Self.gameOnDisk(dir, lastEvent: 6)
         let journal = CheckpointStore.journalURL(of: store.url(for: Make.attributes.gameId))
         try FileManager.default.createDirectory(at: journal, withIntermediateDirectories: true)
-        for (index, event) in events.enumerated() {
-            clock.advance(to: max(clock.now, event.time))
-            try await engine.receive(event, index: index)
-        }
+        try await Self.receive(events, events.indices, on: engine, clock: clock)
         let before = await sink.records.count
         let (waiting, failed) = (await engine.current.outboxCount, await engine.checkpointFailure)
         #expect(failed != nil && waiting > 0, "the journal could not be written: a push waits")

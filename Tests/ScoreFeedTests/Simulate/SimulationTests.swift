@@ -105,7 +105,7 @@ struct SimulationTests {
     @Test func aCheckpointTheHostWouldNotWriteIsNamed() {
         let told = Simulation.Reports()
         func problem(_ errno: String) -> ScoreFeedError {
-            ScoreFeedError(.io, "game SF1: cannot write its checkpoint (cannot write the journal: \(errno)); a restart would lose what it applied since")
+            GameService.checkpointProblem(of: "SF1", ScoreFeedError(.io, "cannot write the journal: \(errno)"))
         }
         told.hostErrors([problem("No space left on device (errno 28)")], instance: 1)
         told.hostErrors([ScoreFeedError(.io, "game SF1: the sink failed: down")], instance: 1)
