@@ -163,6 +163,43 @@ struct RealFeedServeTests {
         }
     }
 
+    /// Every real game as one stream into `serve` on feed time with a state directory, handed as
+    /// one batch (as `serve` reads a backlog of up to a megabyte): the batch is made durable with
+    /// one sync, then its games send side by side. Each game's records on each platform are
+    /// replay's, byte for byte and in order (channel ids aside: the games' creates interleave),
+    /// and end on its final.
+    @Test(arguments: Mode.allCases)
+    func allGamesAsOneDurableBatchSendWhatReplaySends(_ mode: Mode) async throws {
+        let documents = try NBAFiles.games.map(Self.imported)
+        let dir = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let sink = mode.sink()
+        let service = try mode.service(clock: .feed, state: dir, sink: sink)
+        let batch = Self.stream(documents).enumerated().map { StreamLine($1, number: $0 + 1, source: nil) }
+        let messages = await service.handle(batch: batch)
+        await service.shutDown()
+        #expect(messages.isEmpty, "\(messages.prefix(3))")
+        let records = await sink.records
+        for document in documents {
+            let id = document.attributes.gameId
+            let expected = try await Self.replay(document, mode: mode)
+            let sent = records.filter { $0.game == id }
+            // Each platform's lane in replay's order (the lanes of a batch's held pushes interleave
+            // otherwise than replay's, which sends each moment's at once: no device sees both).
+            for platform in [PushRenderer.Platform.ios, .android] {
+                func lines(_ records: [PushRecord]) -> [String] {
+                    BroadcastAudit.pushLines(records.filter { $0.platform == platform }.map { String(decoding: $0.jsonLine(), as: UTF8.self) })
+                }
+                #expect(lines(sent) == lines(expected), "\(id) on \(platform): replay's records, in order")
+            }
+            let final = try #require(document.finalScore)
+            #expect(sent.last?.event == .end && sent.last.map { FinalScore(home: $0.state.homeScore, away: $0.state.awayScore) } == final, "\(id) ends on its final")
+        }
+        if mode.hasChannels {
+            #expect(await sink.openChannels.isEmpty, "every game's channel deleted")
+        }
+    }
+
     @Test(arguments: Mode.withAndroidToken)
     func allGamesAtOnceOnTheSystemClockEndWithTheirExactFinals(_ mode: Mode) async throws {
         let documents = try NBAFiles.games.map(Self.imported)
