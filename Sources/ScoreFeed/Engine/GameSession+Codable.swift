@@ -244,6 +244,8 @@ extension GameSession: Codable {
                     + "this version reads formats 1 to \(checkpointFormat)",
                 at: place)
         }
+        // The checkpoint reader first; what it declines, `JSONDecoder` reads (and words the error).
+        if let session = CheckpointDecoder.decode(GameSession.self, from: data) { return session }
         do {
             return try JSONDecoder().decode(GameSession.self, from: data)
         } catch let error as DecodingError {
