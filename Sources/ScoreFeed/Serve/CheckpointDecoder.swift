@@ -20,14 +20,15 @@ struct CheckpointDecoder {
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) -> T? {
         data.withUnsafeBytes { raw -> T? in
             guard raw.count < Int(Int32.max) else { return nil }
-            let document = Document(bytes: raw.bindMemory(to: UInt8.self))
-            var scanner = JSONScanner(document.bytes)
+            var layout = Layout(bytes: raw.bindMemory(to: UInt8.self))
+            var scanner = JSONScanner(layout.bytes)
             do {
-                try document.lay(&scanner, depth: 0, key: nil)
+                try layout.lay(&scanner, depth: 0, key: nil)
                 try scanner.end()
             } catch {
                 return nil
             }
+            let document = Document(layout)
             guard let value = try? document.value(T.self, at: 0), !document.declined else { return nil }
             return value
         }
@@ -53,27 +54,18 @@ struct CheckpointDecoder {
         var keyCount: Int32 = 0
     }
 
-    /// The document's bytes and nodes, shared by the containers that read it (only while its
-    /// bytes are borrowed, inside ``decode(_:from:)``).
-    final class Document {
+    /// The document's nodes as they are laid out, one pass of the scanner.
+    struct Layout {
         let bytes: UnsafeBufferPointer<UInt8>
         var nodes: [Node] = []
-        /// Set by any decline, even one a type catches.
-        var declined = false
 
         init(bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
             nodes.reserveCapacity(bytes.count / 12 + 8)
         }
 
-        /// Notes a decline and returns it to throw.
-        func decline() -> Declined {
-            declined = true
-            return Declined()
-        }
-
         /// Lays out the value at the scanner's place and everything in it.
-        func lay(_ scanner: inout JSONScanner, depth: Int, key: JSONScanner.Key?) throws(JSONScanner.Declined) {
+        mutating func lay(_ scanner: inout JSONScanner, depth: Int, key: JSONScanner.Key?) throws(JSONScanner.Declined) {
             let me = nodes.count
             var node = Node(kind: .null)
             if let key, let base = bytes.baseAddress {
@@ -121,6 +113,27 @@ struct CheckpointDecoder {
             }
             node.after = Int32(nodes.count)
             nodes[me] = node
+        }
+    }
+
+    /// The document's bytes and nodes, shared by the containers that read it (only while its
+    /// bytes are borrowed, inside ``decode(_:from:)``). The nodes are constant: reading them
+    /// costs no exclusivity check.
+    final class Document {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let nodes: [Node]
+        /// Set by any decline, even one a type catches.
+        var declined = false
+
+        init(_ layout: Layout) {
+            bytes = layout.bytes
+            nodes = layout.nodes
+        }
+
+        /// Notes a decline and returns it to throw.
+        func decline() -> Declined {
+            declined = true
+            return Declined()
         }
 
         /// The value of node `index` as `type`: the types `JSONDecoder` reads itself first, then

@@ -34,6 +34,14 @@ extension Journal {
         journal.flatMap { $0.isEmpty ? nil : read($0) }
     }
 
+    /// The game a journal's first line holds when that line is a whole base: ``read(_:)``'s
+    /// ``Reading/base``, without reading the lines after it (a check of the base alone).
+    public static func base(of journal: Data?) -> Data? {
+        // A first line not ended by a newline is a torn one.
+        guard let journal, let end = journal.withUnsafeBytes({ ByteSearch.firstOffset(of: 0x0A, in: $0) }) else { return nil }
+        return parse(journal[journal.startIndex..<journal.startIndex + end])?.base
+    }
+
     /// Reads a journal file's bytes: every whole line whose checksum holds and whose numbering
     /// follows on; the rest, from the first line that does not, is dropped.
     public static func read(_ data: Data) -> Reading {

@@ -13,7 +13,7 @@ extension Simulation {
         var lost: [String] = []
         // The games' files as the restore finds them.
         for entry in (try? CheckpointStore(directory: directory).readAll()) ?? [] {
-            guard let saved = entry.data ?? Journal.reading(of: entry.journal)?.base,
+            guard let saved = entry.data ?? Journal.base(of: entry.journal),
                   let session = try? GameSession.decode(saved, file: entry.holder.path), let again = try? session.encoded()
             else { continue }
             checked += 1

@@ -675,12 +675,18 @@ public enum Simulation {
             var next: Int?
             // Every piece but the last ended in a newline.
             for line in Journal.pieces(of: journal).dropLast().map({ journal[$0] }) {
-                let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 4, omittingEmptySubsequences: false)
-                guard fields.count == 5, let first = Int(String(decoding: fields[0], as: UTF8.self)),
-                      next == nil || first == next,
-                      UInt64(String(decoding: fields[1], as: UTF8.self), radix: 16) == Journal.checksum(line.dropFirst(fields[0].count + fields[1].count + 2)),
-                      let inputs = elements(of: Data(fields[4]))
-                else { break }
+                // Split as bytes, not as a `Data` (read a byte at a time).
+                let read = line.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> (first: Int, inputs: Int)? in
+                    let fields = bytes.split(separator: UInt8(ascii: " "), maxSplits: 4, omittingEmptySubsequences: false)
+                    guard fields.count == 5, let first = Int(String(decoding: fields[0], as: UTF8.self)),
+                          next == nil || first == next,
+                          UInt64(String(decoding: fields[1], as: UTF8.self), radix: 16)
+                            == Journal.checksum(UnsafeRawBufferPointer(rebasing: bytes[(fields[0].count + fields[1].count + 2)...])),
+                          let inputs = elements(of: Data(fields[4]))
+                    else { return nil }
+                    return (first, inputs)
+                }
+                guard let (first, inputs) = read else { break }
                 next = first + inputs
                 count = max(count, first + inputs - 1)
             }

@@ -15,34 +15,14 @@ struct CheckpointDecoderTests {
         (PushRenderer.Configuration(start: true), false), (PushRenderer.Configuration(bundleId: "com.example.app", mode: .broadcastPerGame), true),
     ])
     func everyGamesSnapshotReadsAsJSONDecoderReadsIt(_ renderer: PushRenderer.Configuration, android: Bool) throws {
-        var documents = try Make.fixtureFiles().map { try FeedReader.read(path: Make.fixtures.appendingPathComponent($0).path) }
-        if NBAFiles.available { documents += NBAFiles.games.compactMap { try? FeedReader.read(path: NBAFiles.path($0)) } }
-        var games = documents.map { (attributes: $0.attributes, events: $0.events) }
-        games += (1...3).map { seed in GameGenerator(seed: UInt64(seed)).generate() }.map { ($0.attributes, $0.events) }
         var compared = 0
-        for game in games {
-            guard let first = game.events.first else { continue }
-            var session = GameSession(attributes: game.attributes, renderer: renderer, now: first.time)
-            if android {
-                let lane = PlatformLane.Options.android(beside: renderer)
-                session.addLane(policy: Coalescer(configuration: lane.policy), renderer: lane.renderer)
-            }
-            for (index, event) in game.events.enumerated() {
-                session.receive(event, index: index, now: event.time)
-                if index == game.events.count / 2 { session.restart(now: event.time, window: 0.5) }
-                while let deadline = session.deadline, deadline <= event.time { session.tick(now: deadline) }
-                if index % 2 == 0 {
-                    while session.nextChannelRequest == nil, let next = session.nextLaneOutput,
-                          session.delivered(lane: next.lane, now: event.time) {}
-                }
-                guard index % 40 == 0 || index == game.events.count - 1 else { continue }
-                let saved = try session.encoded()
-                let theirs = try JSONDecoder().decode(GameSession.self, from: saved)
-                let mine = try #require(CheckpointDecoder.decode(GameSession.self, from: saved), "\(game.attributes.gameId) at event \(index): declined")
-                #expect(try CheckpointEncoder.encode(mine) == CheckpointEncoder.encode(theirs), "\(game.attributes.gameId) at event \(index)")
-                #expect(try CheckpointEncoder.encode(mine) == saved, "\(game.attributes.gameId) at event \(index): written again")
-                compared += 1
-            }
+        try Make.snapshotSessions(renderer, android: android) { session, context in
+            let saved = try session.encoded()
+            let theirs = try JSONDecoder().decode(GameSession.self, from: saved)
+            let mine = try #require(CheckpointDecoder.decode(GameSession.self, from: saved), "\(context): declined")
+            #expect(try CheckpointEncoder.encode(mine) == CheckpointEncoder.encode(theirs), "\(context)")
+            #expect(try CheckpointEncoder.encode(mine) == saved, "\(context): written again")
+            compared += 1
         }
         #expect(compared > 50)
     }

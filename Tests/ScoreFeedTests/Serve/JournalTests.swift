@@ -882,6 +882,15 @@ struct JournalTests {
         #expect(Journal.read(second).base != nil && Journal.read(second).first == 2)
         let reading = Journal.read(first + second)
         #expect(reading.base == nil && reading.inputs.count == 1 && reading.droppedLines == 1)
+        // The base read alone is the base the whole reading finds: whole and first, followed by
+        // lines or not; torn; damaged; not first; none.
+        var damaged = second
+        damaged[damaged.startIndex + 30] ^= 0x01
+        for (data, what) in [(second, "a base"), (second + first, "a base and a line"), (second.dropLast(), "a torn base"),
+                             (damaged, "a damaged base"), (first + second, "a base after a line"), (first, "no base"), (Data(), "nothing")] {
+            #expect(Journal.base(of: data) == Journal.reading(of: data)?.base, "\(what)")
+        }
+        #expect(Journal.base(of: second) != nil && Journal.base(of: second + first) != nil && Journal.base(of: second.dropLast()) == nil)
     }
 
     /// A journal's lines are found as `split(separator:omittingEmptySubsequences: false)` finds
