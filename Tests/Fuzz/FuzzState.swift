@@ -3,7 +3,8 @@
 // empty); after it, its journal. Each journal line shaped `<first> <checksum> <body>` has its
 // checksum made to hold before it is read, so the fuzzer reaches the inputs' reader and their
 // replay, not only the checksum's refusal; the journal is also read as given. Whatever the bytes,
-// a restore gives a game or a ScoreFeedError: never a crash, a hang or a trap.
+// a restore gives a game or a ScoreFeedError: never a crash, a hang or a trap. And the checkpoint
+// reader (CheckpointDecoder) reads what JSONDecoder reads or declines: any other reading traps.
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -25,6 +26,15 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         journal.append(contentsOf: fields[2])
     }
     let file = "fuzz/game-F.json"
+    // The checkpoint reader reads what `JSONDecoder` reads, or declines: a snapshot it reads, and
+    // a journal's base, `JSONDecoder` reads to the same game (written again, the same bytes).
+    for saved in [snapshot, Journal.base(of: given) ?? Data()] where !saved.isEmpty {
+        guard let mine = CheckpointDecoder.decode(GameSession.self, from: saved) else { continue }
+        guard let theirs = try? JSONDecoder().decode(GameSession.self, from: saved),
+              let mineWritten = try? CheckpointEncoder.encode(mine), let theirsWritten = try? CheckpointEncoder.encode(theirs),
+              mineWritten == theirsWritten
+        else { fatalError("the checkpoint reader read a snapshot otherwise than JSONDecoder") }
+    }
     for journal in [given, journal] {
         _ = Journal.reading(of: journal)
         _ = Journal.highestNumbering(journal)

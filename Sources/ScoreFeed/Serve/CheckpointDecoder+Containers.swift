@@ -63,12 +63,16 @@ extension CheckpointDecoder {
 
         func contains(_ key: Key) -> Bool { find(key) != nil }
 
-        /// The node of `key`'s member.
+        /// The node of `key`'s member. Keys are matched by their bytes, which for the ASCII keys a
+        /// document may have is `JSONDecoder`'s match (Swift's `==`); a name that is not ASCII
+        /// could equal one of them otherwise (`\u{212A}` is `K`), and is declined when unmatched.
         private func find(_ key: Key) -> Int? {
             if let table { return table[key.stringValue] }
             var name = key.stringValue
             return name.withUTF8 { bytes in
-                document.members(of: object).first { document.key(of: $0, is: bytes) }
+                if let member = document.members(of: object).first(where: { document.key(of: $0, is: bytes) }) { return member }
+                if bytes.contains(where: { $0 >= 0x80 }) { document.declined = true }
+                return nil
             }
         }
 

@@ -79,6 +79,48 @@ struct CheckpointDecoderTests {
         #expect(CheckpointDecoder.decode(Forgiving.self, from: Data(#"{"a": 1, "b": 2.5}"#.utf8)) == nil, "a float")
     }
 
+    /// The state fuzz target's committed seeds (a game's snapshot and journal), their snapshots
+    /// and journals' bases with one byte changed at a hundred places: each reads as `JSONDecoder`
+    /// reads it or is declined (the fuzz target traps on any other reading).
+    @Test func changedSnapshotsReadAsJSONDecoderReadsThemOrAreDeclined() throws {
+        let folder = Make.packageRoot.appendingPathComponent("Tests/Fuzz/corpus/state")
+        var saved: [Data] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
+            let bytes = try Data(contentsOf: folder.appendingPathComponent(name))
+            let cut = bytes.firstIndex(of: 0)
+            let snapshot = Data(cut.map { bytes[bytes.startIndex..<$0] } ?? bytes)
+            let journal = Data(cut.map { bytes[($0 + 1)...] } ?? Data())
+            saved += [snapshot, Journal.base(of: journal) ?? Data()].filter { !$0.isEmpty }
+        }
+        #expect(!saved.isEmpty)
+        var read = 0, declined = 0
+        for original in saved {
+            for at in stride(from: 0, to: original.count, by: max(1, original.count / 100)) {
+                for byte in [UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "\""), UInt8(ascii: "}"), UInt8(ascii: "e"), UInt8(ascii: " "), 0xC3] {
+                    var data = original
+                    data[data.startIndex + at] = byte
+                    guard let mine = CheckpointDecoder.decode(GameSession.self, from: data) else {
+                        declined += 1
+                        continue
+                    }
+                    let theirs = try #require(try? JSONDecoder().decode(GameSession.self, from: data), "byte \(at) made \(byte): JSONDecoder refuses it")
+                    #expect(try CheckpointEncoder.encode(mine) == CheckpointEncoder.encode(theirs), "byte \(at) made \(byte)")
+                    read += 1
+                }
+            }
+        }
+        #expect(read > 0 && declined > 0)
+    }
+
+    /// A key asked for by a name that is not ASCII is `JSONDecoder`'s to match (Swift compares
+    /// names by canonical equivalence: the Kelvin sign is a K).
+    @Test func aNameThatIsNotASCIIIsLeftToJSONDecoder() throws {
+        let data = Data(#"{"K": 1}"#.utf8)
+        #expect(try JSONDecoder().decode(Kelvin.self, from: data).value == 1)
+        #expect(CheckpointDecoder.decode(Kelvin.self, from: data) == nil)
+        #expect(CheckpointDecoder.decode(Plain.self, from: Data(#"{"a": 1}"#.utf8)) == Plain(a: 1))
+    }
+
     /// A damaged snapshot still gets `JSONDecoder`'s message, with where it went wrong.
     @Test func aDamagedSnapshotGetsJSONDecodersMessage() throws {
         let game = GameGenerator(seed: 3).generate()
@@ -111,6 +153,16 @@ struct CheckpointDecoderTests {
 
     struct Plain: Decodable, Equatable {
         var a: Int
+    }
+
+    /// Reads its value under the Kelvin sign's name.
+    struct Kelvin: Decodable, Equatable {
+        var value: Int
+        enum Key: String, CodingKey { case value = "\u{212A}" }
+
+        init(from decoder: any Decoder) throws {
+            value = try decoder.container(keyedBy: Key.self).decode(Int.self, forKey: .value)
+        }
     }
 
     /// Reads `a` if it can, and goes on without it.
