@@ -74,7 +74,9 @@ extension JSONScanner {
         let text = try numberText()
         guard !text.exponent, text.end - text.start <= 32 else { throw Declined() }
         let first = text.negative ? text.start + 1 : text.start
-        guard text.end - first <= 20 else { return try longDouble(text) }
+        // At most 19 digits are summed: they fit a UInt64 (20 could wrap, and a wrapped sum
+        // under 2⁵³ would pass for the number: 18446744073709551616 read as 0).
+        guard text.end - first <= 19 else { return try longDouble(text) }
         var mantissa: UInt64 = 0
         var fractionDigits = 0, inFraction = false
         for i in first..<text.end {

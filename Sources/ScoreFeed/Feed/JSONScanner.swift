@@ -114,7 +114,7 @@ struct JSONScanner {
         }
     }
 
-    /// A member's key and its colon. Only keys of printable ASCII without escapes are taken:
+    /// A member's key and its colon. Only keys of ASCII from 0x20 without escapes are taken:
     /// `JSONDecoder` matches keys as Swift strings (canonical equivalence: `"\u212A"` is `"K"`), so
     /// a key with an escape or a non-ASCII byte is left to it.
     mutating func key() throws(Declined) -> Key {

@@ -59,13 +59,24 @@ extension CheckpointDecoder {
             }
         }
 
-        var allKeys: [Key] { document.members(of: object).compactMap { Key(stringValue: document.keyText(of: $0)) } }
+        /// The keys, in the document's order. Two that name one number (`"1"` and `"01"` read as
+        /// an `Int`-keyed dictionary's) decline the read: `JSONDecoder` keeps either.
+        var allKeys: [Key] {
+            let keys = document.members(of: object).compactMap { Key(stringValue: document.keyText(of: $0)) }
+            guard keys.count > 1, keys[0].intValue != nil else { return keys }
+            var numbers = Set<Int>()
+            for key in keys {
+                if let number = key.intValue, !numbers.insert(number).inserted { document.declined = true }
+            }
+            return keys
+        }
 
         func contains(_ key: Key) -> Bool { find(key) != nil }
 
-        /// The node of `key`'s member. Keys are matched by their bytes, which for the ASCII keys a
-        /// document may have is `JSONDecoder`'s match (Swift's `==`); a name that is not ASCII
-        /// could equal one of them otherwise (`\u{212A}` is `K`), and is declined when unmatched.
+        /// The node of `key`'s member. In a small object keys are matched by their bytes, which
+        /// for the ASCII keys a document may have is `JSONDecoder`'s match (Swift's `==`); a name
+        /// that is not ASCII could equal one of them otherwise (`\u{212A}` is `K`), and is
+        /// declined when unmatched. A large object's table matches as Swift does.
         private func find(_ key: Key) -> Int? {
             if let table { return table[key.stringValue] }
             var name = key.stringValue
@@ -97,6 +108,8 @@ extension CheckpointDecoder {
         func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try document.integer(type, at: try member(key)) }
         func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try document.integer(type, at: try member(key)) }
         func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try document.integer(type, at: try member(key)) }
+        func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { throw document.decline() }
+        func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { throw document.decline() }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
             try document.value(type, at: try member(key))
@@ -163,6 +176,8 @@ extension CheckpointDecoder {
         mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try document.integer(type, at: try next()) }
         mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try document.integer(type, at: try next()) }
         mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try document.integer(type, at: try next()) }
+        mutating func decode(_ type: Int128.Type) throws -> Int128 { throw document.decline() }
+        mutating func decode(_ type: UInt128.Type) throws -> UInt128 { throw document.decline() }
 
         mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try document.value(type, at: try next()) }
 
@@ -198,6 +213,8 @@ extension CheckpointDecoder {
         func decode(_ type: UInt16.Type) throws -> UInt16 { try document.integer(type, at: node) }
         func decode(_ type: UInt32.Type) throws -> UInt32 { try document.integer(type, at: node) }
         func decode(_ type: UInt64.Type) throws -> UInt64 { try document.integer(type, at: node) }
+        func decode(_ type: Int128.Type) throws -> Int128 { throw document.decline() }
+        func decode(_ type: UInt128.Type) throws -> UInt128 { throw document.decline() }
         func decode<T: Decodable>(_ type: T.Type) throws -> T { try document.value(type, at: node) }
     }
 }

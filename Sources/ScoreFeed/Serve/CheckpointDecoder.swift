@@ -6,11 +6,13 @@ import Foundation
 /// from it, finding keys by their bytes.
 ///
 /// Like ``JSONScanner`` it *declines* what it does not read exactly as `JSONDecoder` does: a
-/// duplicate, escaped or non-ASCII key, a number it cannot convert exactly (an integer with a
-/// point or an exponent, a `Float`, a `Decimal`), a wrong type, a missing key, a super-decoder,
-/// nesting deeper than ``JSONScanner/maxDepth``. Any decline, even one a type's `init(from:)`
-/// catches, makes the whole read nil, and the caller reads the same bytes with `JSONDecoder`:
-/// so a checkpoint reads to the same value either way, and a damaged one gets today's message.
+/// duplicate, escaped or non-ASCII key, a number with an exponent that reads as 0, an integer
+/// with a point, an exponent or over 18 digits, a number without one of over 32 bytes, a `Float`, a `Decimal`, a 128-bit integer, a wrong type, a missing key, a
+/// super-decoder, an `Int`-keyed dictionary with two spellings of one number, nesting deeper
+/// than ``JSONScanner/maxDepth``. Any decline, and any error thrown inside the read, even one a
+/// type's `init(from:)` catches, makes the whole read nil, and the caller reads the same bytes
+/// with `JSONDecoder`: so a checkpoint reads to the same value either way, and a damaged one
+/// gets today's message. The decoder handed to `init(from:)` must not be kept past it.
 /// Restarts read every game's snapshot, and the simulator reads each one twice per restart.
 struct CheckpointDecoder {
     /// The reader does not take this input; `JSONDecoder` reads it instead.
@@ -37,7 +39,7 @@ struct CheckpointDecoder {
     /// One value of the document. A container's members follow it, each with the members of its
     /// own, up to ``after``.
     struct Node {
-        enum Kind: UInt8 { case null, bool, number, string, object, array }
+        enum Kind { case null, bool, number, string, object, array }
 
         var kind: Kind
         /// A bool's value; whether a string has escapes.
@@ -49,7 +51,7 @@ struct CheckpointDecoder {
         var count: Int32 = 0
         /// The node after this value and everything in it.
         var after: Int32 = 0
-        /// The key of an object's member, its bytes (printable ASCII, no escapes).
+        /// The key of an object's member, its bytes (ASCII from 0x20, no escapes).
         var keyStart: Int32 = 0
         var keyCount: Int32 = 0
     }
@@ -196,7 +198,10 @@ struct CheckpointDecoder {
         }
 
         /// A number, correctly rounded as `JSONDecoder` rounds it: without an exponent by
-        /// ``JSONScanner/double()``, with one by the standard library's conversion.
+        /// ``JSONScanner/double()`` (at most 32 bytes), with one by the standard library's
+        /// conversion when that gives a finite number other than 0. `JSONDecoder` refuses some
+        /// spellings of 0 with an exponent (`0e1`) and an underflow, which the conversion reads
+        /// as 0: those are declined.
         func double(at index: Int) throws(Declined) -> Double {
             let node = nodes[index]
             guard node.kind == .number else { throw decline() }
@@ -204,7 +209,9 @@ struct CheckpointDecoder {
             scanner.index = Int(node.start)
             if let value = try? scanner.double() { return value }
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(node.start)..<Int(node.end)]), as: UTF8.self)
-            guard let value = Double(text), value.isFinite else { throw decline() }
+            guard text.utf8.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
+                  let value = Double(text), value.isFinite, value != 0
+            else { throw decline() }
             return value
         }
 

@@ -506,16 +506,18 @@ struct JSONScannerDifferentialTests {
         }
     }
 
-    /// Times with up to 32 digits (short ones divided exactly, long ones through `strtod`): the
-    /// same double as `JSONDecoder`'s, bit for bit.
+    /// Times with up to 32 digits (short ones divided exactly, long ones through `strtod`), and
+    /// twenty-digit ones: the same double as `JSONDecoder`'s, bit for bit.
     @Test func timesConvertExactly() {
         var random = SeededRandom(seed: 5)
-        for round in 0..<20_000 {
+        // Twenty digits summed would wrap past 2⁶⁴ (18446744073709551616 read as 0).
+        let wide = ["18446744073709551616", "18446744073709551617.5", "99999999999999999999", "9999999999999999999", "12345678901234567890"]
+        for round in 0..<(20_000 + wide.count) {
             let whole = random.next() % (round % 2 == 0 ? 4_000_000_000 : 10_000)
             let digits = Int(random.next() % (round % 3 == 0 ? 23 : 9))
             var fraction = ""
             for _ in 0..<digits { fraction += String(random.next() % 10) }
-            let time = digits == 0 ? "\(whole)" : "\(whole).\(fraction)"
+            let time = round >= 20_000 ? wide[round - 20_000] : digits == 0 ? "\(whole)" : "\(whole).\(fraction)"
             let line = Data(#"{"game":"G1","seq":\#(round),"time":\#(time),"period":1,"clock":"1:00","type":"block"}"#.utf8)
             let bytes = Self.lineOutcome(line, number: 1, source: nil, .bytes)
             let reference = Self.lineOutcome(line, number: 1, source: nil, .foundation)

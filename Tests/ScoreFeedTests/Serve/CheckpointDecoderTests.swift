@@ -112,6 +112,32 @@ struct CheckpointDecoderTests {
         #expect(read > 0 && declined > 0)
     }
 
+    /// Numbers at the reader's edges: twenty digits (which a sum of digits would wrap) and
+    /// exponents read as `JSONDecoder` reads them; an exponent that reads as 0 is declined
+    /// (`JSONDecoder` refuses `0e1` and an underflow); so is a 128-bit integer a type asks for and
+    /// catches, and an `Int`-keyed dictionary that spells one number twice.
+    @Test func numbersAtTheEdgesReadAsJSONDecoderReadsThemOrAreDeclined() throws {
+        struct Number: Decodable, Equatable { var d: Double }
+        for text in ["18446744073709551616", "-18446744073709551617", "99999999999999999999", "12345678901234567890.5", "9007199254740993",
+                     "1e2", "2.5E-3", "1E+16", "5e-324", "-1.7976931348623157e308"] {
+            let data = Data(#"{"d": \#(text)}"#.utf8)
+            let theirs = try JSONDecoder().decode(Number.self, from: data)
+            #expect(CheckpointDecoder.decode(Number.self, from: data)?.d.bitPattern == theirs.d.bitPattern, "\(text)")
+        }
+        for text in ["0e1", "0E5", "-0.0e1", "1e-400", "1e400"] {
+            #expect(CheckpointDecoder.decode(Number.self, from: Data(#"{"d": \#(text)}"#.utf8)) == nil, "\(text)")
+        }
+        struct Wide: Decodable {
+            var a: Int128?
+            enum Key: String, CodingKey { case a }
+            init(from decoder: any Decoder) throws { a = try? decoder.container(keyedBy: Key.self).decode(Int128.self, forKey: .a) }
+        }
+        #expect(try JSONDecoder().decode(Wide.self, from: Data(#"{"a": 5}"#.utf8)).a == 5)
+        #expect(CheckpointDecoder.decode(Wide.self, from: Data(#"{"a": 5}"#.utf8)) == nil)
+        #expect(CheckpointDecoder.decode([Int: Int].self, from: Data(#"{"1": 1, "2": 2}"#.utf8)) == [1: 1, 2: 2])
+        #expect(CheckpointDecoder.decode([Int: Int].self, from: Data(#"{"1": 1, "01": 2}"#.utf8)) == nil)
+    }
+
     /// A key asked for by a name that is not ASCII is `JSONDecoder`'s to match (Swift compares
     /// names by canonical equivalence: the Kelvin sign is a K).
     @Test func aNameThatIsNotASCIIIsLeftToJSONDecoder() throws {
