@@ -40,7 +40,8 @@ extension EventValidator: Codable {
             if let digest = event.digest { text.hex(digest) } else { text.byte(UInt8(ascii: "?")) }
             text.byte(UInt8(ascii: ":"))
             text.int(event.points)
-            text.raw(event.team == .home ? ":h" : event.team == .away ? ":a" : ":-")
+            text.byte(UInt8(ascii: ":"))
+            text.byte(event.team == .home ? UInt8(ascii: "h") : event.team == .away ? UInt8(ascii: "a") : UInt8(ascii: "-"))
             for earlier in event.earlier {
                 text.byte(UInt8(ascii: ":"))
                 text.hex(earlier)

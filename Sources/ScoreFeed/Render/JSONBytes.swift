@@ -148,14 +148,18 @@ struct JSONBytes: ~Copyable {
         reserve(digits)
         var rest = value
         var at = count + digits
-        repeat {
-            at -= 1
-            let digit = UInt8(truncatingIfNeeded: rest & 0xF)
-            start[at] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") - 10 + digit
-            rest >>= 4
-        } while at > count
+        // Each digit looked up, not branched on: a snapshot writes a few hundred 16-digit ones.
+        Self.hexDigits.withUTF8Buffer { table in
+            repeat {
+                at -= 1
+                start[at] = table[Int(truncatingIfNeeded: rest & 0xF)]
+                rest >>= 4
+            } while at > count
+        }
         count += digits
     }
+
+    private static let hexDigits: StaticString = "0123456789abcdef"
 
     /// Appends a double as `JSONEncoder` spells it.
     mutating func double(_ value: Double) throws(NonFinite) {

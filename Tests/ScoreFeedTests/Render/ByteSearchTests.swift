@@ -58,4 +58,35 @@ struct ByteSearchTests {
     func aPairHoldsWhereItEnds(_ payload: String, _ key: String, _ value: String, _ held: Bool) {
         #expect(SimulationInvariants.holds(key, value, in: Data(payload.utf8)) == held)
     }
+
+    /// The pair is found wherever its whole text stands followed by `,` or `}`, as a search for
+    /// the pair made as one string finds it: random payloads of JSON's punctuation and a few
+    /// letters, keys and values drawn from the same, with a plain quote and an escaped one.
+    @Test func aPairHoldsExactlyWhereItsTextStands() {
+        var random = SeededRandom(seed: 11)
+        let alphabet = Array(#"""{}:,[] ab1\"#.utf8)
+        func draw(_ count: ClosedRange<Int>) -> String {
+            String(decoding: (0..<random.int(in: count)).map { _ in alphabet[random.below(alphabet.count)] }, as: UTF8.self)
+        }
+        var found = 0
+        for round in 0..<4_000 {
+            let quote = round % 2 == 0 ? "\"" : "\\\""
+            let key = draw(1...2), value = draw(0...2)
+            let pair = Array((quote + key + quote + ":" + value).utf8)
+            // One payload in two holds the pair somewhere, maybe at its very end.
+            var payload = Array(draw(0...40).utf8)
+            if round % 4 < 2 {
+                let end = round % 4 == 0 ? UInt8(ascii: ",") : UInt8(ascii: "}")
+                payload.insert(contentsOf: pair + [end], at: random.int(in: 0...payload.count))
+            }
+            let expected = payload.count > pair.count && (0..<(payload.count - pair.count)).contains { at in
+                Array(payload[at..<at + pair.count]) == pair
+                    && (payload[at + pair.count] == UInt8(ascii: ",") || payload[at + pair.count] == UInt8(ascii: "}"))
+            }
+            if expected { found += 1 }
+            #expect(SimulationInvariants.holds(key, value, in: Data(payload), quote: quote) == expected,
+                    "\(key) \(value) in \(String(decoding: payload, as: UTF8.self))")
+        }
+        #expect(found > 1_000)
+    }
 }
