@@ -131,7 +131,9 @@ extension CheckpointDecoder {
     struct Unkeyed: UnkeyedDecodingContainer {
         let document: Document
         var codingPath: [any CodingKey] { [] }
-        let count: Int?
+        /// The array's elements.
+        private let total: Int
+        var count: Int? { total }
         private(set) var currentIndex = 0
         /// The node of the element at ``currentIndex``.
         private var element: Int
@@ -140,11 +142,11 @@ extension CheckpointDecoder {
             let node = document.nodes[array]
             guard node.kind == .array else { throw document.decline() }
             self.document = document
-            count = Int(node.count)
+            total = Int(node.count)
             element = array + 1
         }
 
-        var isAtEnd: Bool { currentIndex >= count! }
+        var isAtEnd: Bool { currentIndex >= total }
 
         /// The current element's node, and the next one made current; declined past the end.
         private mutating func next() throws -> Int {

@@ -42,7 +42,7 @@ struct CheckpointDecoder {
         enum Kind { case null, bool, number, string, object, array }
 
         var kind: Kind
-        /// A bool's value; whether a string has escapes.
+        /// A bool's value; whether a string has escapes; whether a number has an exponent.
         var flag = false
         /// A number's or string's bytes (a string's between its quotes).
         var start: Int32 = 0
@@ -112,6 +112,7 @@ struct CheckpointDecoder {
                 node.kind = .number
                 node.start = Int32(text.start)
                 node.end = Int32(text.end)
+                node.flag = text.exponent
             }
             node.after = Int32(nodes.count)
             nodes[me] = node
@@ -178,12 +179,17 @@ struct CheckpointDecoder {
             return scanner.string(JSONScanner.StringText(start: Int(node.start), end: Int(node.end), escaped: node.flag))
         }
 
+        /// A scanner at the first byte of number node `index`; declined when it is not a number.
+        private func scanner(atNumber index: Int) throws(Declined) -> JSONScanner {
+            guard nodes[index].kind == .number else { throw decline() }
+            var scanner = JSONScanner(bytes)
+            scanner.index = Int(nodes[index].start)
+            return scanner
+        }
+
         /// An integer spelled as one, of at most 18 digits (``JSONScanner/int()``).
         func int(at index: Int) throws(Declined) -> Int {
-            let node = nodes[index]
-            guard node.kind == .number else { throw decline() }
-            var scanner = JSONScanner(bytes)
-            scanner.index = Int(node.start)
+            var scanner = try scanner(atNumber: index)
             do {
                 return try scanner.int()
             } catch {
@@ -203,15 +209,17 @@ struct CheckpointDecoder {
         /// spellings of 0 with an exponent (`0e1`) and an underflow, which the conversion reads
         /// as 0: those are declined.
         func double(at index: Int) throws(Declined) -> Double {
+            var scanner = try scanner(atNumber: index)
             let node = nodes[index]
-            guard node.kind == .number else { throw decline() }
-            var scanner = JSONScanner(bytes)
-            scanner.index = Int(node.start)
-            if let value = try? scanner.double() { return value }
+            guard node.flag else {
+                do {
+                    return try scanner.double()
+                } catch {
+                    throw decline()
+                }
+            }
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(node.start)..<Int(node.end)]), as: UTF8.self)
-            guard text.utf8.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
-                  let value = Double(text), value.isFinite, value != 0
-            else { throw decline() }
+            guard let value = Double(text), value.isFinite, value != 0 else { throw decline() }
             return value
         }
 

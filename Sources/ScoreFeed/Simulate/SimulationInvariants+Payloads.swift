@@ -73,30 +73,28 @@ extension SimulationInvariants {
     /// pair stands is one of them), without the pair made as a string first: it runs about
     /// twenty times per push of every simulated day.
     static func holds(_ key: String, _ value: String, in payload: Data, quote: String = "\"") -> Bool {
-        var (key, value, quote) = (key, value, quote)
+        var key = key
         return key.withUTF8 { key in
-            value.withUTF8 { value in
-                quote.withUTF8 { quote in
-                    payload.withUnsafeBytes { bytes in
-                        guard !key.isEmpty else { return false }
-                        /// Whether `part` stands at `offset`.
-                        func stands(_ part: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
-                            offset >= 0 && offset + part.count <= bytes.count && part.indices.allSatisfy { bytes[offset + $0] == part[$0] }
-                        }
-                        var from = 0
-                        while let at = ByteSearch.firstOffset(of: UnsafeRawBufferPointer(key), in: bytes, from: from) {
-                            let colon = at + key.count + quote.count
-                            let end = colon + 1 + value.count
-                            if end < bytes.count, bytes[end] == UInt8(ascii: ",") || bytes[end] == UInt8(ascii: "}"),
-                               bytes[colon] == UInt8(ascii: ":"), stands(quote, at: at - quote.count),
-                               stands(quote, at: at + key.count), stands(value, at: colon + 1) {
-                                return true
-                            }
-                            from = at + 1
-                        }
-                        return false
+            payload.withUnsafeBytes { bytes in
+                /// Whether `part`'s bytes stand at `offset`.
+                func stands(_ part: String, at offset: Int) -> Bool {
+                    var part = part
+                    return part.withUTF8 { part in
+                        offset >= 0 && offset + part.count <= bytes.count && (part.isEmpty || memcmp(bytes.baseAddress! + offset, part.baseAddress!, part.count) == 0)
                     }
                 }
+                var from = 0
+                while !key.isEmpty, let at = ByteSearch.firstOffset(of: UnsafeRawBufferPointer(key), in: bytes, from: from) {
+                    let colon = at + key.count + quote.utf8.count
+                    let end = colon + 1 + value.utf8.count
+                    if end < bytes.count, bytes[end] == UInt8(ascii: ",") || bytes[end] == UInt8(ascii: "}"),
+                       bytes[colon] == UInt8(ascii: ":"), stands(quote, at: at - quote.utf8.count),
+                       stands(quote, at: at + key.count), stands(value, at: colon + 1) {
+                        return true
+                    }
+                    from = at + 1
+                }
+                return false
             }
         }
     }

@@ -83,15 +83,7 @@ struct CheckpointDecoderTests {
     /// and journals' bases with one byte changed at a hundred places: each reads as `JSONDecoder`
     /// reads it or is declined (the fuzz target traps on any other reading).
     @Test func changedSnapshotsReadAsJSONDecoderReadsThemOrAreDeclined() throws {
-        let folder = Make.packageRoot.appendingPathComponent("Tests/Fuzz/corpus/state")
-        var saved: [Data] = []
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
-            let bytes = try Data(contentsOf: folder.appendingPathComponent(name))
-            let cut = bytes.firstIndex(of: 0)
-            let snapshot = Data(cut.map { bytes[bytes.startIndex..<$0] } ?? bytes)
-            let journal = Data(cut.map { bytes[($0 + 1)...] } ?? Data())
-            saved += [snapshot, Journal.base(of: journal) ?? Data()].filter { !$0.isEmpty }
-        }
+        let saved = try Make.stateSeeds().flatMap { [$0.snapshot, Journal.base(of: $0.journal) ?? Data()] }.filter { !$0.isEmpty }
         #expect(!saved.isEmpty)
         var read = 0, declined = 0
         for original in saved {

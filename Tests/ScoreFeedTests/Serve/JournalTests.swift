@@ -912,15 +912,10 @@ struct JournalTests {
     /// does; each seed with a byte of its journal's inputs changed (the checksum made to hold, as
     /// the fuzz target does) restores to a game or a ScoreFeedError, never a crash.
     @Test func theStateCorpusRestoresWholeAndDamagedWithoutACrash() throws {
-        let folder = Make.packageRoot.appendingPathComponent("Tests/Fuzz/corpus/state")
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        #expect(names.count >= 2)
+        let seeds = try Make.stateSeeds()
+        #expect(seeds.count >= 2)
         var damaged = 0
-        for name in names {
-            let bytes = try Data(contentsOf: folder.appendingPathComponent(name))
-            let cut = bytes.firstIndex(of: 0)
-            let snapshot = Data(cut.map { bytes[bytes.startIndex..<$0] } ?? bytes)
-            let journal = Data(cut.map { bytes[($0 + 1)...] } ?? Data())
+        for (name, snapshot, journal) in seeds {
             let game = try GameSession.restore(snapshot.isEmpty ? nil : snapshot, journal: journal, file: name)
             let reading = Journal.reading(of: journal)
             #expect(reading?.droppedLines ?? 0 == 0, "\(name)")

@@ -34,4 +34,15 @@ extension Make {
             }
         }
     }
+
+    /// The state fuzz target's committed seeds (`Tests/Fuzz/corpus/state`), each cut at its first
+    /// 0x00 byte as the target cuts it: a game's snapshot (empty: none), then its journal.
+    static func stateSeeds() throws -> [(name: String, snapshot: Data, journal: Data)] {
+        let folder = packageRoot.appendingPathComponent("Tests/Fuzz/corpus/state")
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().map { name in
+            let bytes = try Data(contentsOf: folder.appendingPathComponent(name))
+            let cut = bytes.firstIndex(of: 0)
+            return (name, Data(cut.map { bytes[bytes.startIndex..<$0] } ?? bytes), Data(cut.map { bytes[($0 + 1)...] } ?? Data()))
+        }
+    }
 }
