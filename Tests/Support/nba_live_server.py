@@ -98,8 +98,9 @@ given the same request order; kinds taken in turn from a seeded shuffle so they 
   malformed  200 with '{"game": ' followed by garbage
   slow       wait --slow-seconds, then answer correctly
 
-Hostile documents (--hostile playbyplay_<gameId>=KIND,boxscore_<gameId>=KIND,...: every request
-for that document, after the fault plan, answers 200 with):
+Hostile documents (--hostile playbyplay_<gameId>=KIND,boxscore_<gameId>=KIND,...: the first
+request for that document, and every later one after the fault plan, answers 200 with; so each
+hostile document is met at least once, whatever the faults drawn):
   huge       8 GB of spaces under its Content-Length, generated as it is sent, never held
   endless    a body with no length that never ends: a byte every 0.1 s, for ever
   gzip       Content-Encoding: gzip, about 16 KB on the wire that inflate to 16 MB of zeros (a
@@ -520,6 +521,7 @@ class Replay:
         self.slow_seconds = slow_seconds
         self.random = random.Random(seed)
         self.fault_cycle = []
+        self.requested_documents = set()  # "<kind>_<gameId>" asked for at least once
         self.lock = threading.Lock()
         # Notified whenever a counter moves (/control/wait-hostile waits on it).
         self.changed = threading.Condition(self.lock)
@@ -605,6 +607,13 @@ class Replay:
         with self.lock:
             self.changed.wait_for(lambda: self.stats["hostile"] > 0, timeout)
             return self.stats["hostile"]
+
+    def first_request(self, document):
+        """Whether this is the first request for `document` (noted: the next one is not)."""
+        with self.lock:
+            first = document not in self.requested_documents
+            self.requested_documents.add(document)
+            return first
 
     def next_fault(self):
         """The fault for this game request, or None; seeded, taken in request order."""
@@ -908,14 +917,15 @@ def main():
                         log("outage: 503 on %s" % path)
                         self.reply(503, b'{"error":"Service Unavailable"}', {"Retry-After": "1"})
                         return
-                    fault = replay.next_fault()
+                    document = "%s_%s" % (kind, match.group(1))
+                    fault = None if document in hostile and replay.first_request(document) else replay.next_fault()
                     if fault:
                         log("fault %s on %s" % (fault, path))
                     if fault == "slow":
                         time.sleep(replay.slow_seconds)
                         fault = None
-                    if fault is None and "%s_%s" % (kind, match.group(1)) in hostile:
-                        self.serve_hostile(hostile["%s_%s" % (kind, match.group(1))])
+                    if fault is None and document in hostile:
+                        self.serve_hostile(hostile[document])
                         return
                     self.serve_document(kind, match.group(1), fault, lag)
                     return

@@ -468,10 +468,12 @@ struct PollLiveTests {
     /// `--max-body` cap for 8 GB and for the gzip bomb (decoded bytes), the whole-request
     /// `--timeout` for the answer that never ends. On a starved machine (this smoke test beside
     /// the whole run on two cores took 118 s once, against 10 s alone) the 8 GB or the gzip answer
-    /// can pass the 2 s timeout before the cap, and with the server's own faults and the backoff a
-    /// game's few boxscore requests may all end so: the timeout's line then stands for it (each
-    /// cap alone is ``PollHostileTests``'). Every other line naming a boxscore's URL is a clear
-    /// line too: the URL, then a code, then the game.
+    /// can pass the 2 s timeout before the cap, and with the backoff a game's few boxscore
+    /// requests may all end so: the timeout's line then stands for it (each cap alone is
+    /// ``PollHostileTests``'). The server answers a hostile document's first request with it
+    /// whatever faults it draws, so each game meets its own (a run once drew a 429 and a cut
+    /// connection for every boxscore request of the endless one's game). Every other line naming a
+    /// boxscore's URL is a clear line too: the URL, then a code, then the game.
     static func checkHostileLines(_ stderr: String, server: LiveNBATestServer) throws {
         let errors = stderr.split(separator: "\n")
         for (game, kind) in zip(games, PollHostileTests.kinds) {
