@@ -8,6 +8,15 @@ struct MandatoryTimeouts: Hashable, Sendable, Codable {
     /// Timeouts taken in the period so far.
     private var taken = 0
 
+    /// As the synthesized `Encodable` spells it in a checkpoint (``Situation``'s).
+    func appendCheckpoint(to out: inout JSONBytes) {
+        out.raw("{\"period\":")
+        out.int(period)
+        out.raw(",\"taken\":")
+        out.int(taken)
+        out.byte(UInt8(ascii: "}"))
+    }
+
     /// Records `event` (a new period starts the count afresh).
     mutating func observe(_ event: GameEvent) {
         if event.period != period {

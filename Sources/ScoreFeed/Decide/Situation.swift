@@ -77,6 +77,32 @@ public struct Situation: Hashable, Sendable, Codable {
     private var runTeam: TeamSide?
     private var runPoints = 0
 
+    /// The situation as its synthesized `Encodable` spells it in a checkpoint
+    /// (``Coalescer/appendCheckpoint(to:)``).
+    func appendCheckpoint(to out: inout JSONBytes) throws(JSONBytes.NonFinite) {
+        out.raw("{\"clock\":")
+        try out.double(clock)
+        out.raw(",\"kind\":")
+        out.string(kind.rawValue, escapingSlashes: true)
+        out.raw(",\"mandatory\":")
+        mandatory.appendCheckpoint(to: &out)
+        out.raw(",\"mandatoryWindow\":")
+        try out.double(mandatoryWindow)
+        out.raw(",\"period\":")
+        out.int(period)
+        out.raw(",\"periodEndWindow\":")
+        try out.double(periodEndWindow)
+        out.raw(",\"runLength\":")
+        out.int(runLength)
+        out.raw(",\"runPoints\":")
+        out.int(runPoints)
+        if let runTeam {
+            out.raw(",\"runTeam\":")
+            out.string(runTeam.rawValue, escapingSlashes: true)
+        }
+        out.byte(UInt8(ascii: "}"))
+    }
+
     public init(periodEndWindow: Double = 24, mandatoryWindow: Double = 60, runLength: Int = 8) {
         self.periodEndWindow = periodEndWindow
         self.mandatoryWindow = mandatoryWindow

@@ -170,7 +170,21 @@ struct JSONBytes: ~Copyable {
             return
         }
         if decimal(value) { return }
-        described(value.description)
+        shortest(value)
+    }
+
+    /// Appends `value`'s `description` without a trailing `.0`, without making the description:
+    /// the standard library writes the same shortest round-trip digits into a buffer on the stack
+    /// (``ShortestDigits``), where a `String` of over 15 bytes would be allocated for each.
+    private mutating func shortest(_ value: Double) {
+        var digits = ShortestDigits()
+        value.write(to: &digits)
+        guard !digits.overflowed else { return described(value.description) }
+        withUnsafeBytes(of: &digits.storage) { raw in
+            var length = digits.count
+            if length >= 2, raw[length - 2] == UInt8(ascii: "."), raw[length - 1] == UInt8(ascii: "0") { length -= 2 }
+            append(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: length))
+        }
     }
 
     /// Appends `value` when it is the double nearest a number of at most three decimals (a feed's
@@ -278,5 +292,29 @@ struct JSONBytes: ~Copyable {
             at += 8
         }
         return at
+    }
+}
+
+/// The text a `Double` writes of itself (`write(to:)`, its `description` for a finite number), up
+/// to 32 bytes kept inline: the standard library hands its digits over as ASCII bytes
+/// (`_writeASCII`), so no `String` is made. A longer text (none is: at most 24 bytes) is noted.
+private struct ShortestDigits: TextOutputStream {
+    var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    var count = 0
+    var overflowed = false
+
+    mutating func write(_ string: String) {
+        var string = string
+        string.withUTF8 { _writeASCII($0) }
+    }
+
+    mutating func _writeASCII(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        guard count + bytes.count <= MemoryLayout.size(ofValue: storage) else { return overflowed = true }
+        let at = count
+        withUnsafeMutableBytes(of: &storage) { raw in
+            raw.baseAddress.map { ($0 + at).copyMemory(from: source, byteCount: bytes.count) }
+        }
+        count += bytes.count
     }
 }

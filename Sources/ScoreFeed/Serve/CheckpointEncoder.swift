@@ -97,6 +97,9 @@ struct CheckpointEncoder {
         if T.self == PushRenderer.Mode.self {
             return try spelled(value) { out, value in out.checkpoint(unsafeBitCast(value, to: PushRenderer.Mode.self)) }
         }
+        if T.self == Coalescer.self {
+            return try spelled(value) { out, value throws(JSONBytes.NonFinite) in try unsafeBitCast(value, to: Coalescer.self).appendCheckpoint(to: &out) }
+        }
         if T.self == EventValidator.self {
             return try spelled(value) { out, value in unsafeBitCast(value, to: EventValidator.self).appendCheckpoint(to: &out) }
         }

@@ -198,7 +198,12 @@ struct PayloadJSONTests {
     /// past it, where the shortcut gives way), negative, and doubles near them that have more.
     @Test func doublesAreSpelledAsJSONEncoderDoes() throws {
         var random = SeededRandom(seed: 52)
-        var values: [Double] = [0.001, 0.5, 0.1, 0.2 + 0.1, 1.25, 11.3, 99.999, 632450473.3, 3_999_999_999_999.9, 4e12 + 0.5, 1e15 + 0.5]
+        // The longest texts too (the digits of the rest are written into a buffer of 32 bytes).
+        var values: [Double] = [
+            0.001, 0.5, 0.1, 0.2 + 0.1, 1.25, 11.3, 99.999, 632450473.3, 3_999_999_999_999.9, 4e12 + 0.5, 1e15 + 0.5,
+            -0.0, .leastNonzeroMagnitude, -.leastNormalMagnitude, .greatestFiniteMagnitude, -2.2250738585072014e-308, 1e-7,
+            1.234_567_890_123_456_8e17, 631_234_567.300_000_1,
+        ]
         for _ in 0..<20_000 {
             let places = Double([10, 100, 1000, 10_000][Int(random.next() % 4)])
             let whole = Double(random.next() % [1_000, 1_000_000_000, 4_000_000_000_000, 9_000_000_000_000_000][Int(random.next() % 4)])

@@ -38,6 +38,49 @@ struct CheckpointEncoderTests {
         #expect(compared > 100)
     }
 
+    /// The coalescer is spelled by hand (``Coalescer/appendCheckpoint(to:)``): every optional
+    /// present and absent, every phase, a configuration with a threshold and without, a run under
+    /// way, awkward numbers.
+    @Test func everyCoalescerIsJSONEncodersBytes() throws {
+        let at = Date(timeIntervalSinceReferenceDate: 758_777_287.125)
+        var configurations: [Coalescer.Configuration] = [.standard, .frequentUpdates, .android]
+        var tuned = Coalescer.Configuration(budget: 7)
+        tuned.threshold = 0.1 + 0.2
+        tuned.priority5Delay = 1e-7
+        tuned.alerts = AlertRules(final: true, overtime: false, lateLeadChange: true)
+        configurations.append(tuned)
+        let waits = [Coalescer.Waits(), Coalescer.Waits(settleUntil: at, interval: at.addingTimeInterval(0.001))]
+        let phases: [Coalescer.Phase] = [.takingOver, .ended] + waits.flatMap { waits in
+            [.idle(waits), .ending(waits), .pending(Coalescer.Unsent(significance: .score, alert: .leadChange), waits),
+             .pending(Coalescer.Unsent(), waits)]
+        }
+        var compared = 0
+        for (index, configuration) in configurations.enumerated() {
+            for phase in phases {
+                var coalescer = Coalescer(configuration: configuration)
+                coalescer.phase = phase
+                if index % 2 == 1 {
+                    coalescer.arrival = Coalescer.Arrival(newest: at, criticalAt: index == 3 ? at.addingTimeInterval(-2.5) : nil, isFirst: true)
+                    coalescer.pacedAt = at
+                    coalescer.lastPushAt = at.addingTimeInterval(1 / 3)
+                    coalescer.paced = 2 / 3
+                    coalescer.recent = [Coalescer.SentPush(at: at, priority: 10, homeScore: 101, awayScore: 99)]
+                    coalescer.budget.spend(at: at)
+                    coalescer.budget.spend(at: at.addingTimeInterval(61.5))
+                }
+                if index >= 2 {
+                    var after = GameState()
+                    after.homeScore = 3
+                    let basket = GameEvent(seq: 1, time: at, period: 4, clock: 95.5, kind: .fieldGoal(points: 3, made: true), team: .home)
+                    _ = coalescer.situation.observe(basket, before: GameState(), after: after)
+                }
+                try Self.expectSame(coalescer, "configuration \(index), \(phase)")
+                compared += 1
+            }
+        }
+        #expect(compared == configurations.count * phases.count)
+    }
+
     /// Text that needs escaping, numbers at their edges, dates, `Data`, optionals and every kind
     /// of container, by a value that encodes itself by hand.
     @Test func awkwardValuesAreSpelledAsJSONEncoderSpellsThem() throws {
