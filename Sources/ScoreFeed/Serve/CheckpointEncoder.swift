@@ -38,9 +38,10 @@ struct CheckpointEncoder {
         /// What a super-encoder handed out writes, once it has.
         case later(Slot)
         /// A value spelled by hand (``JSONBytes``' model writers, the validator's own), as its
-        /// `Codable` spells it here: a game's states, attributes, clocks and validator, the most
-        /// frequent or largest values of a snapshot, and the enums whose `Codable` costs the most
-        /// to run (`JSONBytes+Checkpoint.swift`), without a tree of their keys.
+        /// `Codable` spells it here: a game's states, attributes, clocks, validator and each lane's
+        /// coalescer, the most frequent or largest values of a snapshot, and the enums whose
+        /// `Codable` costs the most to run (`JSONBytes+Checkpoint.swift`), without a tree of their
+        /// keys.
         case spelled(Data)
     }
 
