@@ -125,7 +125,7 @@ extension GameEvent {
 extension GameEvent.Kind {
     /// This kind in its `Codable` spelling: `{"case":{labels…}}`.
     func appendJSON(to out: inout JSONBytes) {
-        func open(_ name: String) {
+        func open(_ name: StaticString) {
             out.raw(#"{""#)
             out.raw(name)
             out.raw(#"":{"#)
@@ -174,7 +174,7 @@ extension GameEvent.Kind {
     }
 
     /// The case's name, for the cases without values.
-    private var caseLabel: String {
+    private var caseLabel: StaticString {
         switch self {
         case .periodStart: "periodStart"
         case .periodEnd: "periodEnd"

@@ -75,13 +75,22 @@ struct JSONBytes: ~Copyable {
         String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
     }
 
+    @inline(__always)
     private mutating func reserve(_ more: Int) {
         guard count + more > capacity else { return }
-        while count + more > capacity { capacity *= 2 }
+        grow(to: count + more)
+    }
+
+    /// Doubles the buffer until `needed` bytes fit (kept out of line: the writers inline
+    /// ``reserve(_:)``'s check).
+    @inline(never)
+    private mutating func grow(to needed: Int) {
+        while needed > capacity { capacity *= 2 }
         guard let memory = realloc(start, capacity) else { fatalError("out of memory") }
         start = memory.assumingMemoryBound(to: UInt8.self)
     }
 
+    @inline(__always)
     private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         reserve(bytes.count)
@@ -89,19 +98,24 @@ struct JSONBytes: ~Copyable {
         count += bytes.count
     }
 
+    @inline(__always)
     mutating func byte(_ byte: UInt8) {
         reserve(1)
         start[count] = byte
         count += 1
     }
 
-    /// Appends JSON text as is (punctuation, keys written by hand).
+    /// Appends JSON text as is (punctuation, keys written by hand): a literal, copied from where
+    /// the binary holds it (a literal passed where a `String` is also taken would be made a
+    /// `String` first, so text made at run time has a name of its own, ``raw(text:)``).
+    @inline(__always)
     mutating func raw(_ text: StaticString) {
+        // Not `utf8Start`: a one-character literal is held as its scalar, without a pointer.
         text.withUTF8Buffer { append($0) }
     }
 
     /// Appends JSON text made elsewhere (a number spelled, a payload already encoded) as is.
-    mutating func raw(_ text: String) {
+    mutating func raw(text: String) {
         var text = text
         text.withUTF8 { append($0) }
     }

@@ -81,7 +81,7 @@ extension JSONBytes {
         // description (``JSONBytes/decimal(_:)``: the same spelling).
         let ms = (x * 1000).rounded() / 1000
         if x.isFinite, ms != ms.rounded(), decimal(ms) { return }
-        raw(JSONText.number(x))
+        raw(text: JSONText.number(x))
     }
 
     /// Appends `{"method":…,"path":…,"headers":{…}}`, the headers in sorted order.

@@ -167,7 +167,7 @@ struct CheckpointEncoder {
             } catch {
                 throw EncodingError.invalidValue(float, .init(codingPath: [], debugDescription: "\(error)"))
             }
-        case .number(let text): out.raw(text)
+        case .number(let text): out.raw(text: text)
         case .spelled(let bytes): out.raw(bytes)
         case .later(let slot): try write(slot.value ?? .object(Object()), into: &out)
         case .string(let string): out.string(string, escapingSlashes: true)
