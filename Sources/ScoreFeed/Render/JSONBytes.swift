@@ -252,37 +252,44 @@ struct JSONBytes: ~Copyable {
     /// Appends a JSON string; with `escapingSlashes`, `/` as `\/`, as `JSONEncoder` writes it by
     /// default (what a checkpoint holds).
     mutating func string(_ value: String, escapingSlashes: Bool = false) {
-        byte(UInt8(ascii: "\""))
-        var value = value
         // The byte escaped besides `"`, `\` and controls: `/` when asked, else `"` again (so one
         // comparison per byte serves both spellings).
         let slash = escapingSlashes ? UInt8(ascii: "/") : UInt8(ascii: "\"")
-        value.withUTF8 { utf8 in
-            var start = 0
-            for index in Self.plainPrefix(utf8, slash: slash)..<utf8.count {
-                let c = utf8[index]
-                guard c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c == slash else { continue }
-                if start < index { append(UnsafeBufferPointer(rebasing: utf8[start..<index])) }
-                start = index + 1
-                byte(UInt8(ascii: "\\"))
-                switch c {
-                case UInt8(ascii: "\""): byte(UInt8(ascii: "\""))
-                case UInt8(ascii: "\\"): byte(UInt8(ascii: "\\"))
-                case UInt8(ascii: "/"): byte(UInt8(ascii: "/"))
-                case 0x08: byte(UInt8(ascii: "b"))
-                case 0x09: byte(UInt8(ascii: "t"))
-                case 0x0A: byte(UInt8(ascii: "n"))
-                case 0x0C: byte(UInt8(ascii: "f"))
-                case 0x0D: byte(UInt8(ascii: "r"))
-                default:
-                    let hex: StaticString = "0123456789abcdef"
-                    raw("u00")
-                    byte(hex.utf8Start[Int(c >> 4)])
-                    byte(hex.utf8Start[Int(c & 0xF)])
-                }
+        // A native string's bytes are read where they are, without a copy of the value.
+        if value.utf8.withContiguousStorageIfAvailable({ quoted($0, slash: slash) }) != nil { return }
+        var value = value
+        value.withUTF8 { quoted($0, slash: slash) }
+    }
+
+    /// Appends `utf8` as a JSON string: room for it whole is made once (most strings need no
+    /// escaping), its plain prefix found eight bytes at a time, the rest looked at byte by byte.
+    private mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>, slash: UInt8) {
+        reserve(utf8.count + 2)
+        byte(UInt8(ascii: "\""))
+        var start = 0
+        for index in Self.plainPrefix(utf8, slash: slash)..<utf8.count {
+            let c = utf8[index]
+            guard c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c == slash else { continue }
+            if start < index { append(UnsafeBufferPointer(rebasing: utf8[start..<index])) }
+            start = index + 1
+            byte(UInt8(ascii: "\\"))
+            switch c {
+            case UInt8(ascii: "\""): byte(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): byte(UInt8(ascii: "\\"))
+            case UInt8(ascii: "/"): byte(UInt8(ascii: "/"))
+            case 0x08: byte(UInt8(ascii: "b"))
+            case 0x09: byte(UInt8(ascii: "t"))
+            case 0x0A: byte(UInt8(ascii: "n"))
+            case 0x0C: byte(UInt8(ascii: "f"))
+            case 0x0D: byte(UInt8(ascii: "r"))
+            default:
+                let hex: StaticString = "0123456789abcdef"
+                raw("u00")
+                byte(hex.utf8Start[Int(c >> 4)])
+                byte(hex.utf8Start[Int(c & 0xF)])
             }
-            if start < utf8.count { append(UnsafeBufferPointer(rebasing: utf8[start...])) }
         }
+        if start < utf8.count { append(UnsafeBufferPointer(rebasing: utf8[start...])) }
         byte(UInt8(ascii: "\""))
     }
 
