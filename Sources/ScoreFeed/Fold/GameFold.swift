@@ -70,7 +70,7 @@ public struct GameFold: Sendable {
             break
         case .accept:
             let before = board.state
-            board.apply(event, clockShift: clockShift)
+            board.fold(event, clockShift: clockShift)
             if let feed = event.feedScore {
                 followsFeedScore = true
                 step.corrected = board.follow(feed)
@@ -81,7 +81,7 @@ public struct GameFold: Sendable {
             let before = board.state
             let moved = PointsMoved.between((previous.team, previous.points), (event.team, event.kind.points))
             for (team, points) in moved {
-                board.apply(correction(points, team: team, seq: event.seq, time: event.time, now: now, why: "seq \(event.seq) edited by the feed"))
+                board.fold(correction(points, team: team, seq: event.seq, time: event.time, now: now, why: "seq \(event.seq) edited by the feed"))
             }
             guard !moved.isEmpty else { break }
             let shown = correction(

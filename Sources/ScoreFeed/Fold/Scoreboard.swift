@@ -62,7 +62,9 @@ public struct Scoreboard: Hashable, Sendable, Codable {
         return Diff(from: before, to: state)
     }
 
-    private mutating func fold(_ event: GameEvent, clockShift: TimeInterval) {
+    /// ``apply(_:clockShift:)`` without the diff: the game's fold makes the change's own diff
+    /// (``StateChange``), so it does not have the board make one as well.
+    mutating func fold(_ event: GameEvent, clockShift: TimeInterval = 0) {
         let clockStart = event.time.addingTimeInterval(clockShift)
         let team = event.team
         switch event.kind {
