@@ -194,10 +194,12 @@ struct JSONBytes: ~Copyable {
         var digits = ShortestDigits()
         value.write(to: &digits)
         guard !digits.overflowed else { return described(value.description) }
+        var length = digits.count
         withUnsafeBytes(of: &digits.storage) { raw in
-            var length = digits.count
-            if length >= 2, raw[length - 2] == UInt8(ascii: "."), raw[length - 1] == UInt8(ascii: "0") { length -= 2 }
-            append(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: length))
+            raw.withMemoryRebound(to: UInt8.self) { text in
+                if length >= 2, text[length - 2] == UInt8(ascii: "."), text[length - 1] == UInt8(ascii: "0") { length -= 2 }
+                append(UnsafeBufferPointer(rebasing: text[..<length]))
+            }
         }
     }
 
@@ -266,12 +268,13 @@ struct JSONBytes: ~Copyable {
     private mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>, slash: UInt8) {
         reserve(utf8.count + 2)
         byte(UInt8(ascii: "\""))
-        var start = 0
+        // Where the run of bytes not yet copied begins.
+        var plain = 0
         for index in Self.plainPrefix(utf8, slash: slash)..<utf8.count {
             let c = utf8[index]
             guard c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c == slash else { continue }
-            if start < index { append(UnsafeBufferPointer(rebasing: utf8[start..<index])) }
-            start = index + 1
+            if plain < index { append(UnsafeBufferPointer(rebasing: utf8[plain..<index])) }
+            plain = index + 1
             byte(UInt8(ascii: "\\"))
             switch c {
             case UInt8(ascii: "\""): byte(UInt8(ascii: "\""))
@@ -283,13 +286,12 @@ struct JSONBytes: ~Copyable {
             case 0x0C: byte(UInt8(ascii: "f"))
             case 0x0D: byte(UInt8(ascii: "r"))
             default:
-                let hex: StaticString = "0123456789abcdef"
                 raw("u00")
-                byte(hex.utf8Start[Int(c >> 4)])
-                byte(hex.utf8Start[Int(c & 0xF)])
+                byte(Self.hexDigits.utf8Start[Int(c >> 4)])
+                byte(Self.hexDigits.utf8Start[Int(c & 0xF)])
             }
         }
-        if start < utf8.count { append(UnsafeBufferPointer(rebasing: utf8[start...])) }
+        if plain < utf8.count { append(UnsafeBufferPointer(rebasing: utf8[plain...])) }
         byte(UInt8(ascii: "\""))
     }
 
