@@ -215,9 +215,10 @@ public struct Coalescer: PushPolicy {
             assumeBudgetSpent(at: now)
         default: break
         }
-        let before = state
-        state = change.state
-        let kind = situation.observe(change.event, before: before, after: change.state)
+        // The state before, moved out as the new one moves in (one copy, not two).
+        var before = change.state
+        swap(&before, &state)
+        let kind = situation.observe(change.event, before: before, after: state)
         let significance = Significance.of(change, before: before)
         var waits = phase.waits
         if case .ending = phase {

@@ -77,8 +77,10 @@ public struct StateChange: Sendable {
         var state: GameState
     }
 
-    public init(event: GameEvent, before: GameState, after: GameState) {
-        storage = SharedFields(Fields(event: event, before: before, diff: Diff(from: before, to: after), state: after))
+    /// (`before` and `after` are taken, not copied: a caller's last use of them hands them over.)
+    public init(event: GameEvent, before: consuming GameState, after: consuming GameState) {
+        let diff = Diff(from: before, to: after)
+        storage = SharedFields(Fields(event: event, before: before, diff: diff, state: after))
     }
 
     /// Whether the event moved the score.
@@ -106,6 +108,12 @@ public enum PushDecision: Hashable, Sendable {
 public struct Push: Hashable, Sendable {
     public enum Event: String, Hashable, Sendable, Codable {
         case start, update, end
+
+        /// Hashes the case, not its name: a raw-value enum hashes its raw value by default, a
+        /// string hashed at every push delivered (``GameSession/Statistics/handed``).
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(self == .start ? 0 : self == .update ? 1 : 2)
+        }
     }
 
     public var event: Event

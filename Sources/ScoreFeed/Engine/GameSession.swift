@@ -591,7 +591,7 @@ public struct GameSession: Sendable {
         let state = fold.state
         let diff = Diff(from: lanes[lane].lastPushed, to: state)
         // The record says what changed and why the policy sent it now.
-        if !diff.isEmpty && push.event != .end { push.reason = "\(diff.reason) (\(push.reason))" }
+        if !diff.isEmpty && push.event != .end { push.reason = diff.reason(saying: push.reason) }
         // The renderer may put a push-to-start first, or refuse a push that does not fit even
         // trimmed: the refusal goes to the sink as an error, not a request, and the game goes on.
         let outputs = lanes[lane].renderer.outputs(

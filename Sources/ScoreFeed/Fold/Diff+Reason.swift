@@ -4,7 +4,7 @@ import ScoreFeedModel
 extension Diff {
     /// Whether the change shows on the lock screen beyond the clock and possession arrow.
     public var isVisible: Bool {
-        changes.contains { $0.field != .clock && $0.field != .possession }
+        containsField { $0 != .clock && $0 != .possession }
     }
 
     /// Whether either score changed.
@@ -14,7 +14,25 @@ extension Diff {
 
     /// A few words on why this change matters, most important first: `score`, `end of Q1`, …
     public var reason: String {
-        // Built for every push: one pass over the changes, then appends to one string.
+        var text = JSONBytes(capacity: 96)
+        appendReason(to: &text)
+        return text.string()
+    }
+
+    /// ``reason``, then `why` in parentheses: a push record's reason (`score: … (priority 5)`),
+    /// written as bytes and made a string once (each `String` append costs hundreds of
+    /// instructions, and a push made five).
+    func reason(saying why: String) -> String {
+        var text = JSONBytes(capacity: 128)
+        appendReason(to: &text)
+        text.raw(" (")
+        text.raw(text: why)
+        text.raw(")")
+        return text.string()
+    }
+
+    /// Appends ``reason``'s bytes to `text`: one pass over the changes, then the words.
+    private func appendReason(to text: inout JSONBytes) {
         var phase: Change?, period: Change?, lastPlay: Change?
         var score = false, timeout = false, foul = false, bonus = false
         for change in changes {
@@ -29,11 +47,18 @@ extension Diff {
             case .clock, .possession, .lastScorer: break
             }
         }
-        var text = "", parts = 0
-        func part(_ words: String) {
-            if parts > 0 { text += "; " }
-            text += words
+        var parts = 0
+        func separate() {
+            if parts > 0 { text.raw("; ") }
             parts += 1
+        }
+        func part(_ words: StaticString) {
+            separate()
+            text.raw(words)
+        }
+        func part(text words: String) {
+            separate()
+            text.raw(text: words)
         }
         if let phase, case .text(let name) = phase.new {
             switch GamePhase(rawValue: name) {
@@ -41,15 +66,15 @@ extension Diff {
                 if case .text(GamePhase.pregame.rawValue) = phase.old {
                     part("tip-off")
                 } else if case .int(let number)? = period?.new {
-                    part(GameState.periodLabel(number))
-                    text += " start"
+                    part(text: GameState.periodLabel(number))
+                    text.raw(" start")
                 } else {
                     part("period start")
                 }
             case .endOfPeriod: part("end of period")
             case .halftime: part("halftime")
             case .final: part("final")
-            default: part(name)
+            default: part(text: name)
             }
         } else if period != nil {
             part("new period")
@@ -57,16 +82,20 @@ extension Diff {
         if score {
             part("score")
             if case .text(let play)? = lastPlay?.new {
-                text += ": "
-                text += play
+                text.raw(": ")
+                text.raw(text: play)
             }
         } else if case .text(let play)? = lastPlay?.new {
-            part(play)
+            part(text: play)
         }
         if timeout { part("timeout") }
         if foul { part("foul") }
         if bonus { part("bonus") }
-        if parts == 0 { text = changes.map(\.field.rawValue).joined(separator: ", ") }
-        return text
+        if parts == 0 {
+            for (i, change) in changes.enumerated() {
+                if i > 0 { text.raw(", ") }
+                text.raw(text: change.field.rawValue)
+            }
+        }
     }
 }

@@ -42,16 +42,24 @@ public struct Diff: Hashable, Sendable, Codable {
 
     /// Whether `field` changed.
     public func contains(_ field: Field) -> Bool {
-        changes.contains { $0.field == field }
+        containsField { $0 == field }
     }
 
     /// The change of `field`, if any.
     public subscript(field: Field) -> Change? {
-        changes.first { $0.field == field }
+        let place = changes.withUnsafeBufferPointer { changes in changes.indices.first { changes[$0].field == field } }
+        return place.map { changes[$0] }
+    }
+
+    /// Whether a change is of a field `matches` takes. Read where the changes lie: a change
+    /// looked at through the array (`contains(where:)`, a `for` loop) is copied first, its two
+    /// values retained and released, and these run for every event and push.
+    func containsField(_ matches: (Field) -> Bool) -> Bool {
+        changes.withUnsafeBufferPointer { changes in changes.contains { matches($0.field) } }
     }
 
     /// The fields that differ between two states.
-    public init(from old: GameState, to new: GameState) {
+    public init(from old: borrowing GameState, to new: borrowing GameState) {
         // Called for every event and every push: no array unless something changed, and room
         // for a typical event's changes (clock, possession, score, play, scorer, a foul) at once.
         var changes: [Change] = []

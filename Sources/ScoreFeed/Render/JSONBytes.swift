@@ -139,21 +139,40 @@ struct JSONBytes: ~Copyable {
     }
 
     mutating func unsigned(_ value: UInt) {
-        var digits = 1, rest = value
-        while rest >= 10 {
-            rest /= 10
+        // The length first, by comparisons (a division per digit cost twice as much), then the
+        // digits from the last, two at a time from a table.
+        var digits = 1, bound: UInt = 10
+        while digits < 20, value >= bound {
             digits += 1
+            bound = bound &* 10
         }
         reserve(digits)
-        var at = count + digits
-        rest = value
-        repeat {
-            at -= 1
-            start[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
-        } while rest > 0
+        var at = start + count + digits
+        var rest = value
+        let pairs = Self.digitPairs.utf8Start
+        while rest >= 100 {
+            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+            rest /= 100
+            at -= 2
+            at[0] = pairs[pair]
+            at[1] = pairs[pair &+ 1]
+        }
+        if rest >= 10 {
+            let pair = Int(truncatingIfNeeded: rest) &* 2
+            at[-2] = pairs[pair]
+            at[-1] = pairs[pair &+ 1]
+        } else {
+            at[-1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
+        }
         count += digits
     }
+
+    /// The two digits of each number from 00 to 99, one after another.
+    private static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
 
     /// Appends `value` in lower-case hexadecimal without leading zeros, as
     /// `String(value, radix: 16)` spells it.
@@ -264,57 +283,83 @@ struct JSONBytes: ~Copyable {
     }
 
     /// Appends `utf8` as a JSON string: room for it whole is made once (most strings need no
-    /// escaping), its plain prefix found eight bytes at a time, the rest looked at byte by byte.
+    /// escaping), its bytes copied eight at a time while none of the eight needs an escape, the
+    /// rest byte by byte. (Finding the plain prefix first and copying it apart cost a second pass
+    /// and a `memcpy` call per string: most are names and headers of a dozen bytes.)
     private mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>, slash: UInt8) {
         reserve(utf8.count + 2)
-        byte(UInt8(ascii: "\""))
-        // Where the run of bytes not yet copied begins.
-        var plain = 0
-        for index in Self.plainPrefix(utf8, slash: slash)..<utf8.count {
-            let c = utf8[index]
-            guard c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c == slash else { continue }
-            if plain < index { append(UnsafeBufferPointer(rebasing: utf8[plain..<index])) }
-            plain = index + 1
-            byte(UInt8(ascii: "\\"))
-            switch c {
-            case UInt8(ascii: "\""): byte(UInt8(ascii: "\""))
-            case UInt8(ascii: "\\"): byte(UInt8(ascii: "\\"))
-            case UInt8(ascii: "/"): byte(UInt8(ascii: "/"))
-            case 0x08: byte(UInt8(ascii: "b"))
-            case 0x09: byte(UInt8(ascii: "t"))
-            case 0x0A: byte(UInt8(ascii: "n"))
-            case 0x0C: byte(UInt8(ascii: "f"))
-            case 0x0D: byte(UInt8(ascii: "r"))
-            default:
-                raw("u00")
-                byte(Self.hexDigits.utf8Start[Int(c >> 4)])
-                byte(Self.hexDigits.utf8Start[Int(c & 0xF)])
+        start[count] = UInt8(ascii: "\"")
+        count += 1
+        if let source = utf8.baseAddress {
+            let end = utf8.count
+            var at = 0
+            // Where the next byte goes, kept in a local: a byte stored through the buffer's
+            // pointer could, for all the compiler knows, change `count`, which it would read again.
+            var next = start + count
+            while at < end {
+                while at + 8 <= end {
+                    let word = UnsafeRawPointer(source + at).loadUnaligned(as: UInt64.self)
+                    guard Self.isPlain(word, slash: slash) else { break }
+                    // Room for the whole string was made: a plain word fits where it goes.
+                    UnsafeMutableRawPointer(next).storeBytes(of: word, as: UInt64.self)
+                    next += 8
+                    at += 8
+                }
+                guard at < end else { break }
+                // The last few bytes of a string of eight or more: its last eight read at once
+                // (those before them again, already copied), and stored where they go when plain.
+                if end >= 8, at + 8 > end {
+                    let word = UnsafeRawPointer(source + end - 8).loadUnaligned(as: UInt64.self)
+                    if Self.isPlain(word, slash: slash) {
+                        UnsafeMutableRawPointer(next - (at + 8 - end)).storeBytes(of: word, as: UInt64.self)
+                        next += end - at
+                        break
+                    }
+                }
+                let c = source[at]
+                at += 1
+                guard c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c == slash else {
+                    next.pointee = c
+                    next += 1
+                    continue
+                }
+                // An escape is longer than its byte: room for it and for the rest as it is.
+                count = next - start
+                reserve(6 + end - at + 1)
+                byte(UInt8(ascii: "\\"))
+                switch c {
+                case UInt8(ascii: "\""): byte(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): byte(UInt8(ascii: "\\"))
+                case UInt8(ascii: "/"): byte(UInt8(ascii: "/"))
+                case 0x08: byte(UInt8(ascii: "b"))
+                case 0x09: byte(UInt8(ascii: "t"))
+                case 0x0A: byte(UInt8(ascii: "n"))
+                case 0x0C: byte(UInt8(ascii: "f"))
+                case 0x0D: byte(UInt8(ascii: "r"))
+                default:
+                    raw("u00")
+                    byte(Self.hexDigits.utf8Start[Int(c >> 4)])
+                    byte(Self.hexDigits.utf8Start[Int(c & 0xF)])
+                }
+                next = start + count
             }
+            count = next - start
         }
-        if plain < utf8.count { append(UnsafeBufferPointer(rebasing: utf8[plain...])) }
-        byte(UInt8(ascii: "\""))
+        start[count] = UInt8(ascii: "\"")
+        count += 1
     }
 
-    /// How many of `bytes`' first bytes surely need no escaping, found eight at a time: the scan
-    /// stops at the first eight that hold a control, `"`, `\` or `slash`, and the byte loop of
-    /// ``string(_:escapingSlashes:)`` goes on from there. Most strings (names, ids, headers) hold
-    /// none, and were a fifth of writing a push record when looked at byte by byte.
-    private static func plainPrefix(_ bytes: UnsafeBufferPointer<UInt8>, slash: UInt8) -> Int {
-        guard let base = bytes.baseAddress else { return 0 }
+    /// Whether none of `word`'s eight bytes needs an escape: no control, `"`, `\` or `slash`.
+    @inline(__always)
+    private static func isPlain(_ word: UInt64, slash: UInt8) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         // A high bit set where `word` has a zero byte; none where it has none (no false alarm).
         func zeroByte(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highs }
-        var at = 0
-        while at + 8 <= bytes.count {
-            let word = UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self)
-            // Bytes below 0x20 (a byte of 0x80 or more keeps its high bit out through `~word`).
-            let control = (word &- ones &* 0x20) & ~word & highs
-            let special = zeroByte(word ^ (ones &* 0x22)) | zeroByte(word ^ (ones &* 0x5C)) | zeroByte(word ^ (ones &* UInt64(slash)))
-            guard control | special == 0 else { break }
-            at += 8
-        }
-        return at
+        // Bytes below 0x20 (a byte of 0x80 or more keeps its high bit out through `~word`).
+        let control = (word &- ones &* 0x20) & ~word & highs
+        let special = zeroByte(word ^ (ones &* 0x22)) | zeroByte(word ^ (ones &* 0x5C)) | zeroByte(word ^ (ones &* UInt64(slash)))
+        return control | special == 0
     }
 }
 

@@ -28,14 +28,17 @@ extension PushRecord {
         out.raw(",\"payload\":")
         out.raw(payload)
         out.raw(",\"diff\":{")
-        for (i, change) in diff.changes.enumerated() {
-            if i > 0 { out.byte(UInt8(ascii: ",")) }
-            out.string(change.field.rawValue)
-            out.raw(":[")
-            out.diffValue(change.old)
-            out.byte(UInt8(ascii: ","))
-            out.diffValue(change.new)
-            out.byte(UInt8(ascii: "]"))
+        // Each change read where it lies (a loop over the array copies each first).
+        diff.changes.withUnsafeBufferPointer { changes in
+            for i in changes.indices {
+                if i > 0 { out.byte(UInt8(ascii: ",")) }
+                out.string(changes[i].field.rawValue)
+                out.raw(":[")
+                out.diffValue(changes[i].old)
+                out.byte(UInt8(ascii: ","))
+                out.diffValue(changes[i].new)
+                out.byte(UInt8(ascii: "]"))
+            }
         }
         out.byte(UInt8(ascii: "}"))
         if !trimmed.isEmpty {

@@ -47,12 +47,19 @@ extension GameService {
             // Each game's events in order, the games as they first came (one lookup per line).
             var run: [(game: String, places: [Int])] = []
             var place: [String: Int] = [:]
+            // The game of the line before and its place in the run: a game's events come in
+            // runs, and an id compared costs less than one hashed.
+            var last: (game: String, place: Int)?
             var end = start
             while end < batch.count, case .event(let id, _, _) = batch[end] {
-                if let known = place[id] {
+                if let last, last.game == id {
+                    run[last.place].places.append(end)
+                } else if let known = place[id] {
                     run[known].places.append(end)
+                    last = (id, known)
                 } else if engines[id] != nil {
                     place[id] = run.count
+                    last = (id, run.count)
                     run.append((id, [end]))
                 } else {
                     break

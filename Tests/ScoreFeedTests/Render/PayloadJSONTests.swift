@@ -158,23 +158,41 @@ struct PayloadJSONTests {
         }
     }
 
-    /// Strings are scanned eight bytes at a time before the byte loop: each character that JSON
-    /// escapes (and some it must not), at every place of a text longer than two words, in both
-    /// spellings of `/`, comes out as `JSONEncoder` writes it.
+    /// Strings are copied eight bytes at a time while the eight are plain, a string's last eight
+    /// read at once, the rest byte by byte: each character that JSON escapes (and some it must
+    /// not), at every place of texts from one byte to three words and more, in both spellings of
+    /// `/`, comes out as `JSONEncoder` writes it, after other text in the buffer or first in it.
     @Test(arguments: [false, true])
     func eachEscapeAtEachPlaceIsSpelledAsJSONEncoderDoes(escapingSlashes: Bool) throws {
         let encoder = JSONEncoder()
         if !escapingSlashes { encoder.outputFormatting = [.withoutEscapingSlashes] }
         let specials = (0..<0x20).map { String(UnicodeScalar(UInt8($0))) } + ["\"", "\\", "/", "\u{7F}", "é", "😀", " ", "~"]
         for special in specials {
-            for place in 0...19 {
-                let text = String(repeating: "a", count: place) + special + String(repeating: "b", count: 19 - place)
-                var spelled = JSONBytes(capacity: 16)
-                spelled.string(text, escapingSlashes: escapingSlashes)
-                let reference = String(decoding: try encoder.encode(text), as: UTF8.self)
-                #expect(spelled.string() == reference, "\(Array(special.unicodeScalars)) at \(place)")
+            for length in 0...26 {
+                for place in 0...length {
+                    let text = String(repeating: "a", count: place) + special + String(repeating: "b", count: length - place)
+                    let reference = String(decoding: try encoder.encode(text), as: UTF8.self)
+                    var spelled = JSONBytes(capacity: 1)
+                    spelled.string(text, escapingSlashes: escapingSlashes)
+                    #expect(spelled.string() == reference, "\(Array(special.unicodeScalars)) at \(place) of \(length + 1)")
+                    var after = JSONBytes(capacity: 64)
+                    after.raw(text: "[1,")
+                    after.string(text, escapingSlashes: escapingSlashes)
+                    #expect(after.string() == "[1," + reference, "\(Array(special.unicodeScalars)) at \(place) of \(length + 1), after text")
+                }
             }
         }
+        // Plain texts of every length, and one of many escapes in a row (the room made grows).
+        for length in 0...40 {
+            let text = String((0..<length).map { Character(UnicodeScalar(UInt8(0x41 + $0 % 26))) })
+            var spelled = JSONBytes(capacity: 1)
+            spelled.string(text, escapingSlashes: escapingSlashes)
+            #expect(spelled.string() == String(decoding: try encoder.encode(text), as: UTF8.self))
+        }
+        let escapes = String(repeating: "\u{1}\"", count: 40)
+        var spelled = JSONBytes(capacity: 1)
+        spelled.string(escapes, escapingSlashes: escapingSlashes)
+        #expect(spelled.string() == String(decoding: try encoder.encode(escapes), as: UTF8.self))
     }
 
     @Test func requestIDsAreUnchanged() {
@@ -232,6 +250,27 @@ struct PayloadJSONTests {
             var bytes = JSONBytes()
             bytes.number(value)
             #expect(bytes.string() == JSONText.number(value), "\(value)")
+        }
+    }
+
+    /// Integers are spelled as `String(_:)` spells them: at every length, at each power of ten
+    /// and beside it, and at the ends.
+    @Test func integersAreSpelledAsStringDoes() {
+        var values: [Int] = [0, 1, 9, 10, 11, 19, 20, 42, 99, 100, 101, 999, 1_000, 1_480_558_407, .max, .min, .min + 1, -1, -10, -99, -100]
+        var power = 1
+        for _ in 1...18 {
+            power *= 10
+            values += [power - 1, power, power + 1, -power, -(power - 1), 2 * power + 3, 9 * power + 9]
+        }
+        for value in values {
+            var bytes = JSONBytes()
+            bytes.int(value)
+            #expect(bytes.string() == String(value), "\(value)")
+        }
+        for value in [UInt.max, UInt.max - 1, UInt(Int.max) + 1, 10_000_000_000_000_000_000, 9_999_999_999_999_999_999] {
+            var bytes = JSONBytes()
+            bytes.unsigned(value)
+            #expect(bytes.string() == String(value), "\(value)")
         }
     }
 
