@@ -61,21 +61,26 @@ private struct Digest {
     /// The UTF-8 bytes eight at a time, each word little-endian (the first byte lowest), then
     /// the rest with its length in the top byte.
     mutating func add(_ text: String?) {
-        guard var text else { return add(byte: 0x1E) }
-        text.withUTF8 { bytes in
-            let raw = UnsafeRawBufferPointer(bytes)
-            var offset = 0
-            while offset + 8 <= raw.count {
-                add(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
-                offset += 8
-            }
-            var word: UInt64 = 0, filled: UInt64 = 0
-            while offset < raw.count {
-                word |= UInt64(raw[offset]) << (filled * 8)
-                filled += 1
-                offset += 1
-            }
-            add(word | (filled << 56))
+        guard let text else { return add(byte: 0x1E) }
+        // A native string's bytes are read where they are (`withUTF8` needs a copy to mutate).
+        if text.utf8.withContiguousStorageIfAvailable({ add(bytes: $0) }) != nil { return }
+        var copy = text
+        copy.withUTF8 { add(bytes: $0) }
+    }
+
+    private mutating func add(bytes: UnsafeBufferPointer<UInt8>) {
+        let raw = UnsafeRawBufferPointer(bytes)
+        var offset = 0
+        while offset + 8 <= raw.count {
+            add(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+            offset += 8
         }
+        var word: UInt64 = 0, filled: UInt64 = 0
+        while offset < raw.count {
+            word |= UInt64(raw[offset]) << (filled * 8)
+            filled += 1
+            offset += 1
+        }
+        add(word | (filled << 56))
     }
 }

@@ -116,6 +116,8 @@ struct JSONBytes: ~Copyable {
 
     /// Appends JSON text made elsewhere (a number spelled, a payload already encoded) as is.
     mutating func raw(text: String) {
+        // A native string's bytes are read where they are, without a copy of the value.
+        if text.utf8.withContiguousStorageIfAvailable({ append($0) }) != nil { return }
         var text = text
         text.withUTF8 { append($0) }
     }

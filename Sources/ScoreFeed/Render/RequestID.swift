@@ -61,26 +61,34 @@ public enum RequestID {
     /// (`version`, 8 unless given) and variant bits set, in lower-case hex (Apple's canonical
     /// form): `xxxxxxxx-xxxx-8xxx-[89ab]xxx-xxxxxxxxxxxx`.
     static func uuid(high: UInt64, low: UInt64, version: UInt8 = 8) -> String {
-        String(unsafeUninitializedCapacity: 36) { text in
-            let hex: StaticString = "0123456789abcdef"
-            var at = 0
-            for index in 0..<16 {
-                if index == 4 || index == 6 || index == 8 || index == 10 {
-                    text[at] = UInt8(ascii: "-")
-                    at += 1
+        // The version in the high nibble of byte 6, the variant (0b10) in the top bits of byte 8.
+        let high = (high & ~0xF000) | UInt64(version & 0x0F) << 12
+        let low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
+        return String(unsafeUninitializedCapacity: 36) { text in
+            let hex = Self.hexDigits.utf8Start
+            // `count` hex digits of `value`'s low bits at `at`, the last digit the lowest.
+            func digits(_ value: UInt64, _ count: Int, at: Int) {
+                var value = value
+                for place in stride(from: at + count - 1, through: at, by: -1) {
+                    text[place] = hex[Int(truncatingIfNeeded: value & 0xF)]
+                    value >>= 4
                 }
-                var value = UInt8(truncatingIfNeeded: (index < 8 ? high : low) >> (56 - 8 * UInt64(index % 8)))
-                if index == 6 { value = (value & 0x0F) | version << 4 }
-                if index == 8 { value = (value & 0x3F) | 0x80 }
-                text[at] = hex.utf8Start[Int(value >> 4)]
-                text[at + 1] = hex.utf8Start[Int(value & 0x0F)]
-                at += 2
             }
-            return at
+            digits(high >> 32, 8, at: 0)
+            text[8] = UInt8(ascii: "-")
+            digits(high >> 16, 4, at: 9)
+            text[13] = UInt8(ascii: "-")
+            digits(high, 4, at: 14)
+            text[18] = UInt8(ascii: "-")
+            digits(low >> 48, 4, at: 19)
+            text[23] = UInt8(ascii: "-")
+            digits(low, 12, at: 24)
+            return 36
         }
     }
 
-    /// FNV-1a over bytes, with a final avalanche so nearby inputs differ in every byte.
+    private static let hexDigits: StaticString = "0123456789abcdef"
+
     fileprivate struct Hash {
         var value: UInt64
 
