@@ -63,13 +63,18 @@ extension JSONScanner {
 
     /// Reads past the plain bytes at `index` eight at a time: printable ASCII that is neither a
     /// quote nor a backslash, which need no check one by one (in a string or a key). Stops at
-    /// the first word that holds any other byte, or at the last bytes, for the byte loop to read.
+    /// the first byte of a word that is not plain (most often the closing quote), or at the last
+    /// bytes, for the byte loop to read.
     @inline(__always)
     mutating func skipPlain() {
         guard let base = bytes.baseAddress else { return }
         while index + 8 <= bytes.count {
             let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            guard Self.isPlain(word) else { return }
+            let others = Self.notPlain(word)
+            guard others == 0 else {
+                index += others.trailingZeroBitCount / 8
+                return
+            }
             index += 8
         }
     }
@@ -78,10 +83,18 @@ extension JSONScanner {
     /// nor `\` (the tests for a zero byte and a byte below a bound, which have no false "none").
     @inline(__always)
     static func isPlain(_ word: UInt64) -> Bool {
+        notPlain(word) == 0
+    }
+
+    /// The high bit of each byte of `word` (the first byte lowest) that is not plain (see
+    /// ``isPlain(_:)``); above the lowest one set, a plain byte may be flagged too (a borrow
+    /// carries into it), but the lowest is exact.
+    @inline(__always)
+    static func notPlain(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
         func hasZero(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & high }
         let below = (word &- ones &* 0x20) & ~word & high
-        return (word & high) | below | hasZero(word ^ (ones &* 0x22)) | hasZero(word ^ (ones &* 0x5C)) == 0
+        return (word & high) | below | hasZero(word ^ (ones &* 0x22)) | hasZero(word ^ (ones &* 0x5C))
     }
 
     /// Checks one escape at `index` (its backslash) and reads past it.

@@ -122,7 +122,8 @@ struct JSONScanner {
         guard peek() == UInt8(ascii: "\"") else { throw Declined() }
         index += 1
         let start = index
-        if let length = shortKeyLength() { index += length }
+        // Most keys are read in one word: the scan stops at their closing quote.
+        skipPlain()
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -137,22 +138,6 @@ struct JSONScanner {
             index += 1
         }
         throw Declined()
-    }
-
-    /// The length of the key at `index` when the next eight bytes hold its closing quote with
-    /// only plain bytes (printable ASCII, no backslash) before it: most keys, read in one word.
-    /// Nil otherwise, for the byte loop to read. (In the tests for a zero byte and a byte below a
-    /// bound, the lowest byte flagged is exact, so the first quote and the first other byte are.)
-    @inline(__always)
-    private func shortKeyLength() -> Int? {
-        guard index + 8 <= bytes.count, let base = bytes.baseAddress else { return nil }
-        let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
-        func hasZero(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & high }
-        let quotes = hasZero(word ^ (ones &* 0x22))
-        let others = (word & high) | ((word &- ones &* 0x20) & ~word & high) | hasZero(word ^ (ones &* 0x5C))
-        let quote = quotes.trailingZeroBitCount / 8, other = others.trailingZeroBitCount / 8
-        return quote < 8 && quote < other ? quote : nil
     }
 
     /// A key's bytes, compared with the names of fields.
