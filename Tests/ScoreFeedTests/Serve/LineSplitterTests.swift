@@ -92,26 +92,30 @@ struct LineSplitterTests {
     }
 
     /// The word test the byte reader skips plain string bytes with, against a byte by byte one:
-    /// every byte value at every place of a word of plain bytes, and seeded random words.
+    /// every byte value at every place of a word of plain bytes, and seeded random words. The
+    /// reader stops at the lowest byte the test flags: it must be the first byte that is not
+    /// plain (a borrow may flag plain bytes above it, never below).
     @Test func plainWordsAreExactlyThoseOfPlainBytes() {
-        func plainByBytes(_ word: UInt64) -> Bool {
-            (0..<8).allSatisfy { shift in
-                let byte = UInt8(truncatingIfNeeded: word >> (8 * UInt64(shift)))
-                return byte >= 0x20 && byte < 0x80 && byte != 0x22 && byte != 0x5C
-            }
+        func plain(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x80 && byte != 0x22 && byte != 0x5C }
+        func bytes(of word: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: word >> (8 * UInt64($0))) } }
+        func check(_ word: UInt64, _ context: String) {
+            let first = bytes(of: word).firstIndex { !plain($0) }
+            #expect(JSONScanner.isPlain(word) == (first == nil), "\(context)")
+            let flags = JSONScanner.notPlain(word)
+            #expect((flags == 0 ? nil : flags.trailingZeroBitCount / 8) == first, "the first not plain, \(context)")
         }
         let base: UInt64 = 0x6161_6161_6161_6161
         for place in 0..<8 {
             for value in 0...255 as ClosedRange<UInt64> {
                 let word = base & ~(0xFF << (8 * UInt64(place))) | value << (8 * UInt64(place))
-                #expect(JSONScanner.isPlain(word) == plainByBytes(word), "byte \(value) at \(place)")
+                check(word, "byte \(value) at \(place)")
             }
         }
         var random = SeededRandom(seed: 3)
-        let bytes: [UInt64] = [0x00, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0xC3, 0xFF, 0x61]
+        let choices: [UInt64] = [0x00, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0xC3, 0xFF, 0x61]
         for _ in 0..<20_000 {
-            let word = (0..<8).reduce(UInt64(0)) { word, place in word | bytes[Int(random.next() % UInt64(bytes.count))] << (8 * UInt64(place)) }
-            #expect(JSONScanner.isPlain(word) == plainByBytes(word), "word \(String(word, radix: 16))")
+            let word = (0..<8).reduce(UInt64(0)) { word, place in word | choices[Int(random.next() % UInt64(choices.count))] << (8 * UInt64(place)) }
+            check(word, "word \(String(word, radix: 16))")
         }
     }
 
