@@ -539,37 +539,55 @@ public struct SimulatedGame: Sendable {
 
     /// `meta.time` as the CDN writes it: `2025-02-11 01:16:27.797538`.
     static func metaTime(_ date: Date) -> String {
-        let seconds = date.timeIntervalSince1970
-        let whole = seconds.rounded(.down)
-        var time = tm()
-        var t = time_t(whole)
-        gmtime_r(&t, &time)
-        // Written digit by digit: a day's CDN writes one for every answer.
-        var text: [UInt8] = []
-        text.reserveCapacity(26)
-        func digits(_ value: Int, _ count: Int, then separator: Character?) {
-            var divisor = 1
-            for _ in 1..<count { divisor *= 10 }
-            while divisor > 0 {
-                text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-                divisor /= 10
-            }
-            if let separator { text.append(separator.asciiValue!) }
-        }
-        digits(Int(time.tm_year) + 1900, 4, then: "-")
-        digits(Int(time.tm_mon) + 1, 2, then: "-")
-        digits(Int(time.tm_mday), 2, then: " ")
-        digits(Int(time.tm_hour), 2, then: ":")
-        digits(Int(time.tm_min), 2, then: ":")
-        digits(Int(time.tm_sec), 2, then: ".")
-        digits(Int(((seconds - whole) * 1e6).rounded(.down)), 6, then: nil)
-        return String(decoding: text, as: UTF8.self)
+        stamp(date, between: UInt8(ascii: " "), zone: false)
     }
 
-    /// An ISO 8601 time in UTC, as `timeActual` and `gameTimeUTC` write it.
+    /// An ISO 8601 time in UTC, as `timeActual` and `gameTimeUTC` write it:
+    /// `2025-02-11T01:16:27.797538Z`.
     static func iso(_ date: Date) -> String {
-        let text = metaTime(date)
-        return String(text.prefix(10)) + "T" + String(text.dropFirst(11)) + "Z"
+        stamp(date, between: UInt8(ascii: "T"), zone: true)
+    }
+
+    /// `date` in UTC to the microsecond, the date and the time `between` them, then `Z` when
+    /// `zone`. Written digit by digit from the calendar's arithmetic (``ISOTime``), with no
+    /// `gmtime_r`: a day's CDN writes one for every answer and every action.
+    private static func stamp(_ date: Date, between: UInt8, zone: Bool) -> String {
+        let seconds = date.timeIntervalSince1970
+        let whole = seconds.rounded(.down)
+        let total = Int(whole)
+        let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
+        let second = total - days * 86_400
+        let (year, month, day) = ISOTime.civil(fromDays: days)
+        return String(unsafeUninitializedCapacity: 27) { text in
+            var at = 0
+            func digits(_ value: Int, _ count: Int) {
+                var value = value
+                for place in stride(from: at + count - 1, through: at, by: -1) {
+                    text[place] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+                    value /= 10
+                }
+                at += count
+            }
+            func byte(_ byte: UInt8) {
+                text[at] = byte
+                at += 1
+            }
+            digits(year, 4)
+            byte(UInt8(ascii: "-"))
+            digits(month, 2)
+            byte(UInt8(ascii: "-"))
+            digits(day, 2)
+            byte(between)
+            digits(second / 3_600, 2)
+            byte(UInt8(ascii: ":"))
+            digits(second / 60 % 60, 2)
+            byte(UInt8(ascii: ":"))
+            digits(second % 60, 2)
+            byte(UInt8(ascii: "."))
+            digits(Int(((seconds - whole) * 1e6).rounded(.down)), 6)
+            if zone { byte(UInt8(ascii: "Z")) }
+            return at
+        }
     }
 
     /// A liveData action for `event`, stating `score` after it.

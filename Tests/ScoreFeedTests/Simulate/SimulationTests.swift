@@ -1335,6 +1335,35 @@ struct SimulationTests {
         #expect(SimulatedGame.metaTime(Date(timeIntervalSince1970: seconds)) == expected)
     }
 
+    /// The CDN's times are spelled from the calendar's arithmetic, not `gmtime_r`: on every day
+    /// from 1970 to 2100 (at a seeded second and fraction of each) and at the ends of days, the
+    /// date and time `gmtime_r` gives, in both spellings; and the days turn back into themselves.
+    @Test func cdnTimesAreWhatGmtimeSays() {
+        func reference(_ seconds: Double, between: String, zone: String) -> String {
+            let whole = seconds.rounded(.down)
+            var time = tm()
+            var t = time_t(whole)
+            gmtime_r(&t, &time)
+            func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+            let micro = String(Int(((seconds - whole) * 1e6).rounded(.down)))
+            return "\(time.tm_year + 1900)-\(two(time.tm_mon + 1))-\(two(time.tm_mday))\(between)"
+                + "\(two(time.tm_hour)):\(two(time.tm_min)):\(two(time.tm_sec)).\(String(repeating: "0", count: 6 - micro.count))\(micro)\(zone)"
+        }
+        var random = SeededRandom(seed: 79)
+        for day in 0...47_482 {
+            #expect(ISOTime.daysFromCivil(year: ISOTime.civil(fromDays: day).year, month: ISOTime.civil(fromDays: day).month,
+                                          day: ISOTime.civil(fromDays: day).day) == day)
+            let moments = [Double(day * 86_400), Double(day * 86_400 + 86_399) + 0.999_999,
+                           Double(day * 86_400) + Double(random.next() % 86_400_000_000) / 1e6]
+            for seconds in moments {
+                // (The seconds as the date holds them: it keeps them from 2001, not 1970.)
+                let date = Date(timeIntervalSince1970: seconds), held = date.timeIntervalSince1970
+                #expect(SimulatedGame.metaTime(date) == reference(held, between: " ", zone: ""), "\(seconds)")
+                #expect(SimulatedGame.iso(date) == reference(held, between: "T", zone: "Z"), "\(seconds)")
+            }
+        }
+    }
+
     /// APNs busy or down (429, 5xx) when asked for a channel is not a refusal for good: the
     /// request is sent again later, so the game still gets its channel (a simulated day found a
     /// game that never showed anything after one 429).
