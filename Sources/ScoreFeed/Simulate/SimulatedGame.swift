@@ -549,7 +549,7 @@ public struct SimulatedGame: Sendable {
     }
 
     /// `date` in UTC to the microsecond, the date and the time `between` them, then `Z` when
-    /// `zone`. Written digit by digit from the calendar's arithmetic (``ISOTime``), with no
+    /// `zone`. Written digit by digit from the calendar's arithmetic (``EasternTime/Day``), with no
     /// `gmtime_r`: a day's CDN writes one for every answer and every action.
     private static func stamp(_ date: Date, between: UInt8, zone: Bool) -> String {
         let seconds = date.timeIntervalSince1970
@@ -557,7 +557,7 @@ public struct SimulatedGame: Sendable {
         let total = Int(whole)
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let second = total - days * 86_400
-        let (year, month, day) = ISOTime.civil(fromDays: days)
+        let calendar = EasternTime.Day(daysSinceEpoch: days)
         return String(unsafeUninitializedCapacity: 27) { text in
             var at = 0
             func digits(_ value: Int, _ count: Int) {
@@ -572,11 +572,11 @@ public struct SimulatedGame: Sendable {
                 text[at] = byte
                 at += 1
             }
-            digits(year, 4)
+            digits(calendar.year, 4)
             byte(UInt8(ascii: "-"))
-            digits(month, 2)
+            digits(calendar.month, 2)
             byte(UInt8(ascii: "-"))
-            digits(day, 2)
+            digits(calendar.day, 2)
             byte(between)
             digits(second / 3_600, 2)
             byte(UInt8(ascii: ":"))

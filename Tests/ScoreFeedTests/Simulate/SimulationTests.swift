@@ -1351,8 +1351,7 @@ struct SimulationTests {
         }
         var random = SeededRandom(seed: 79)
         for day in 0...47_482 {
-            #expect(ISOTime.daysFromCivil(year: ISOTime.civil(fromDays: day).year, month: ISOTime.civil(fromDays: day).month,
-                                          day: ISOTime.civil(fromDays: day).day) == day)
+            #expect(EasternTime.Day(daysSinceEpoch: day).daysSinceEpoch == day)
             let moments = [Double(day * 86_400), Double(day * 86_400 + 86_399) + 0.999_999,
                            Double(day * 86_400) + Double(random.next() % 86_400_000_000) / 1e6]
             for seconds in moments {
