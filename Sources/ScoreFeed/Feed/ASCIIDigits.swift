@@ -1,6 +1,18 @@
 /// Reads fixed-width decimal fields and hexadecimal digits out of ASCII bytes, for the feeds'
-/// dates and times without a formatter, and the escapes and digests that spell numbers in hex.
+/// dates and times without a formatter, and the escapes and digests that spell numbers in hex;
+/// and holds the tables the writers spell digits with.
 enum ASCIIDigits {
+    /// The hexadecimal digits, lower case (a digit's value is its place).
+    static let lowerHex: StaticString = "0123456789abcdef"
+
+    /// The two digits of each number from 00 to 99, one after another (a number's pair starts at
+    /// twice it).
+    static let decimalPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+
     /// The number spelled by `bytes[range]`, or nil when the range runs past the end or holds a
     /// byte that is not a digit.
     static func number(_ bytes: [UInt8], _ range: Range<Int>) -> Int? {

@@ -62,10 +62,7 @@ private struct Digest {
     /// the rest with its length in the top byte.
     mutating func add(_ text: String?) {
         guard let text else { return add(byte: 0x1E) }
-        // A native string's bytes are read where they are (`withUTF8` needs a copy to mutate).
-        if text.utf8.withContiguousStorageIfAvailable({ add(bytes: $0) }) != nil { return }
-        var copy = text
-        copy.withUTF8 { add(bytes: $0) }
+        text.readingUTF8 { add(bytes: $0) }
     }
 
     private mutating func add(bytes: UnsafeBufferPointer<UInt8>) {

@@ -116,10 +116,7 @@ struct JSONBytes: ~Copyable {
 
     /// Appends JSON text made elsewhere (a number spelled, a payload already encoded) as is.
     mutating func raw(text: String) {
-        // A native string's bytes are read where they are, without a copy of the value.
-        if text.utf8.withContiguousStorageIfAvailable({ append($0) }) != nil { return }
-        var text = text
-        text.withUTF8 { append($0) }
+        text.readingUTF8 { append($0) }
     }
 
     mutating func raw(_ bytes: Data) {
@@ -151,7 +148,7 @@ struct JSONBytes: ~Copyable {
         reserve(digits)
         var at = start + count + digits
         var rest = value
-        let pairs = Self.digitPairs.utf8Start
+        let pairs = ASCIIDigits.decimalPairs.utf8Start
         while rest >= 100 {
             let pair = Int(truncatingIfNeeded: rest % 100) &* 2
             rest /= 100
@@ -169,13 +166,6 @@ struct JSONBytes: ~Copyable {
         count += digits
     }
 
-    /// The two digits of each number from 00 to 99, one after another.
-    private static let digitPairs: StaticString = """
-        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
-        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
-        8081828384858687888990919293949596979899
-        """
-
     /// Appends `value` in lower-case hexadecimal without leading zeros, as
     /// `String(value, radix: 16)` spells it.
     mutating func hex(_ value: UInt64) {
@@ -184,7 +174,7 @@ struct JSONBytes: ~Copyable {
         var rest = value
         var at = count + digits
         // Each digit looked up, not branched on: a snapshot writes a few hundred 16-digit ones.
-        Self.hexDigits.withUTF8Buffer { table in
+        ASCIIDigits.lowerHex.withUTF8Buffer { table in
             repeat {
                 at -= 1
                 start[at] = table[Int(truncatingIfNeeded: rest & 0xF)]
@@ -193,8 +183,6 @@ struct JSONBytes: ~Copyable {
         }
         count += digits
     }
-
-    private static let hexDigits: StaticString = "0123456789abcdef"
 
     /// Appends a double as `JSONEncoder` spells it.
     mutating func double(_ value: Double) throws(NonFinite) {
@@ -278,10 +266,7 @@ struct JSONBytes: ~Copyable {
         // The byte escaped besides `"`, `\` and controls: `/` when asked, else `"` again (so one
         // comparison per byte serves both spellings).
         let slash = escapingSlashes ? UInt8(ascii: "/") : UInt8(ascii: "\"")
-        // A native string's bytes are read where they are, without a copy of the value.
-        if value.utf8.withContiguousStorageIfAvailable({ quoted($0, slash: slash) }) != nil { return }
-        var value = value
-        value.withUTF8 { quoted($0, slash: slash) }
+        value.readingUTF8 { quoted($0, slash: slash) }
     }
 
     /// Appends `utf8` as a JSON string: room for it whole is made once (most strings need no
@@ -340,8 +325,8 @@ struct JSONBytes: ~Copyable {
                 case 0x0D: byte(UInt8(ascii: "r"))
                 default:
                     raw("u00")
-                    byte(Self.hexDigits.utf8Start[Int(c >> 4)])
-                    byte(Self.hexDigits.utf8Start[Int(c & 0xF)])
+                    byte(ASCIIDigits.lowerHex.utf8Start[Int(c >> 4)])
+                    byte(ASCIIDigits.lowerHex.utf8Start[Int(c & 0xF)])
                 }
                 next = start + count
             }
@@ -374,8 +359,7 @@ private struct ShortestDigits: TextOutputStream {
     var overflowed = false
 
     mutating func write(_ string: String) {
-        var string = string
-        string.withUTF8 { _writeASCII($0) }
+        string.readingUTF8 { _writeASCII($0) }
     }
 
     mutating func _writeASCII(_ bytes: UnsafeBufferPointer<UInt8>) {

@@ -65,10 +65,7 @@ struct Murmur3: Sendable {
     /// cannot be read as two others.
     mutating func add(counted text: String) {
         add(UInt64(text.utf8.count))
-        // A native string's bytes are read where they are, without a copy of the value.
-        if text.utf8.withContiguousStorageIfAvailable({ add(UnsafeRawBufferPointer($0)) }) != nil { return }
-        var text = text
-        text.withUTF8 { add(UnsafeRawBufferPointer($0)) }
+        text.readingUTF8 { add(UnsafeRawBufferPointer($0)) }
     }
 
     /// The hash of everything added: the digest's first and last 8 bytes, each read little-endian.

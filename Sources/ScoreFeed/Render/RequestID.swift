@@ -65,7 +65,7 @@ public enum RequestID {
         let high = (high & ~0xF000) | UInt64(version & 0x0F) << 12
         let low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
         return String(unsafeUninitializedCapacity: 36) { text in
-            let hex = Self.hexDigits.utf8Start
+            let hex = ASCIIDigits.lowerHex.utf8Start
             // `count` hex digits of `value`'s low bits at `at`, the last digit the lowest.
             func digits(_ value: UInt64, _ count: Int, at: Int) {
                 var value = value
@@ -87,8 +87,7 @@ public enum RequestID {
         }
     }
 
-    private static let hexDigits: StaticString = "0123456789abcdef"
-
+    /// FNV-1a over bytes, with a final avalanche so nearby inputs differ in every byte.
     fileprivate struct Hash {
         var value: UInt64
 
