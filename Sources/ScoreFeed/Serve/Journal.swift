@@ -26,7 +26,7 @@ import Darwin
 /// last line (a crash in the middle of a write) fails its checksum or has no newline and is
 /// dropped on reading, with everything after it.
 public final class Journal: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = ShortLock()
     /// Each journal written to, by path: its descriptor, the lines it buffers, whether it waits
     /// for a sync. One lookup per call; the rest is the file's own.
     private var files: [String: File] = [:]
@@ -315,12 +315,12 @@ public final class Journal: @unchecked Sendable {
     /// handed to the kernel without waiting for the disk, enough for a delivery to outlive the
     /// process. Throws as ``sync(_:)`` does.
     public func readyForPush(_ file: File) throws(ScoreFeedError) {
-        lock.lock()
-        defer { lock.unlock() }
-        if let failed = file.syncFailed { throw failed }
-        if owesSync { return try syncLocked(file.path) }
-        guard !dirty.isEmpty else { return }
-        if let failure = Self.failure(writePending(), for: file.path) { throw failure }
+        try lock.withLock { () throws(ScoreFeedError) in
+            if let failed = file.syncFailed { throw failed }
+            if owesSync { return try syncLocked(file.path) }
+            guard !dirty.isEmpty else { return }
+            if let failure = Self.failure(writePending(), for: file.path) { throw failure }
+        }
     }
 
     /// Writes every buffered line and syncs each file that took a line that must be synced since
@@ -329,9 +329,7 @@ public final class Journal: @unchecked Sendable {
     /// other: the error is thrown for `path` only (for any file when `path` is nil), so one
     /// game's full disk does not hold another game's pushes.
     public func sync(_ path: String? = nil) throws(ScoreFeedError) {
-        lock.lock()
-        defer { lock.unlock() }
-        try syncLocked(path)
+        try lock.withLock { () throws(ScoreFeedError) in try syncLocked(path) }
     }
 
     private func syncLocked(_ path: String?) throws(ScoreFeedError) {

@@ -30,7 +30,7 @@ public final class JSONLSink: PushSink, @unchecked Sendable {
     private let handle: FileHandle
     private let closeOnDeinit: Bool
     /// Immediate writes, one at a time (and `spare`).
-    private let lock = NSLock()
+    private let lock = ShortLock()
     /// The buffer immediate writes render their lines into, kept from line to line while no
     /// write holds it (guarded by `lock`).
     private var spare: JSONBytes?
@@ -103,10 +103,10 @@ public final class JSONLSink: PushSink, @unchecked Sendable {
         var bytes = takeBuffer()
         line.render(into: &bytes)
         let failure: ScoreFeedError? = bytes.drain { (lines: Data) in
-            lock.lock()
-            defer { lock.unlock() }
-            do throws(ScoreFeedError) { try Self.write(lines, to: handle) } catch { return error }
-            return nil
+            lock.withLock {
+                do throws(ScoreFeedError) { try Self.write(lines, to: handle) } catch { return error }
+                return nil
+            }
         }
         keep(bytes)
         if let failure { throw failure }
@@ -114,18 +114,17 @@ public final class JSONLSink: PushSink, @unchecked Sendable {
 
     /// The buffer kept for immediate writes, or a new one while another write holds it.
     private func takeBuffer() -> JSONBytes {
-        lock.lock()
-        defer { lock.unlock() }
-        return spare.take() ?? JSONBytes(capacity: 4_096)
+        lock.withLock { spare.take() } ?? JSONBytes(capacity: 4_096)
     }
 
     /// Keeps `bytes` for the next immediate write, unless another buffer is kept already.
     private func keep(_ bytes: consuming JSONBytes) {
         bytes.removeAll(keepingAtMost: 65_536)
-        lock.lock()
-        defer { lock.unlock() }
-        guard spare == nil else { return }
-        spare = consume bytes
+        var kept = Optional(consume bytes)
+        lock.withLock {
+            guard spare == nil else { return }
+            spare = kept.take()
+        }
     }
 
     /// One write call for whole lines (retried only when short): with O_APPEND, lines from
