@@ -39,7 +39,8 @@ extension CheckpointStore {
         guard failure == 0 else {
             throw ScoreFeedError(.io, "cannot write the state directory's identity: \(ScoreFeedError.errnoText(failure))", at: .init(file: file.path))
         }
-        _ = journal.syncDirectory(directoryPath)
+        // Its name is the directory's to keep: a start that cannot make it durable says so.
+        if let failure = journal.syncDirectory(directoryPath) { throw failure }
         // Ours, or the one another start linked first.
         guard let identity = try Self.readIdentity(file) else {
             throw ScoreFeedError(.io, "the state directory's identity vanished as it was written", at: .init(file: file.path))

@@ -138,7 +138,10 @@ public struct CheckpointStore: Sendable {
             unlink(temporaryPath)
             throw ScoreFeedError(.io, "cannot write \(targetPath): \(ScoreFeedError.errnoText(failure))", at: .init(file: targetPath))
         }
-        _ = journal.syncDirectory(directoryPath)
+        // The rename is durable once its directory is: until then a power cut may bring the
+        // old snapshot back, so a failed sync fails the write, and its game keeps the journal
+        // that the new snapshot was to replace (a restore reads past what both hold).
+        if let failure = journal.syncDirectory(directoryPath) { throw failure }
         return data.count
     }
 

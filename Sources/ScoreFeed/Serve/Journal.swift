@@ -88,7 +88,7 @@ public final class Journal: @unchecked Sendable {
 
     /// While it says so, every write fails with its error (``CheckpointStore/DiskFault``): the
     /// journals' and their store's snapshots'; and with an error other than a full disk's, every
-    /// sync of a journal too.
+    /// sync of a journal or of the directory too.
     let diskFault: CheckpointStore.DiskFault?
     /// Called before each change a commit or a delivery makes (``CheckpointStore/DiskStep``): a
     /// journal's lines handed to the kernel, a journal cut; and its store's snapshots' bytes and
@@ -599,6 +599,10 @@ public final class Journal: @unchecked Sendable {
     /// Syncs the directory at `path` (the journals' and their store's); returns its failure, nil
     /// when it succeeded.
     func syncDirectory(_ path: String) -> ScoreFeedError? {
+        // A full disk fails writes, not the sync of what was written before it filled.
+        if let fault = diskFault?(), fault != ENOSPC {
+            return ScoreFeedError(.io, "cannot sync the state directory: \(ScoreFeedError.errnoText(fault))", at: .init(file: path))
+        }
         let fd = open(path, O_RDONLY)
         guard fd >= 0, fsync(fd) == 0 else {
             let failure = ScoreFeedError(.io, "cannot sync the state directory: \(ScoreFeedError.errnoText(errno))", at: .init(file: path))

@@ -851,6 +851,37 @@ struct JournalTests {
         #expect(!entry.journalOnly && entry.data != nil)
     }
 
+    /// A snapshot's rename is durable once its directory is synced: when that sync fails, the
+    /// write fails and the game keeps the journal the snapshot was to replace. Before, the failure
+    /// was ignored and the journal cut, so a power cut that undid the rename lost every input
+    /// since the older state. Here the device fails between the snapshot's bytes and its rename.
+    @Test func aSnapshotWhoseDirectoryCannotBeSyncedKeepsItsJournal() async throws {
+        let dir = Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let failing = Mutex<Int32?>(nil)
+        let store = try CheckpointStore(
+            directory: dir, diskFault: { failing.withLock { $0 } },
+            diskStep: { path in if path.hasSuffix(".json") { failing.withLock { $0 = EIO } } })
+        let clock = ManualClock(Make.start)
+        let engine = MatchEngine(attributes: Make.attributes, clock: clock, sink: RecordingSink(), checkpoints: store)
+        let events = [GameSessionTests.tipOff] + (2...5).map {
+            Make.event($0, .fieldGoal(points: 2, made: true), team: $0 % 2 == 0 ? .home : .away, at: Double($0) * 30)
+        }
+        for (index, event) in events.enumerated() {
+            clock.advance(to: event.time)
+            try await engine.receive(event, index: index)
+        }
+        await engine.compact()
+        let failure = try #require(await engine.checkpointFailure)
+        #expect(failure.message.contains("cannot sync the state directory"), "\(failure.message)")
+        #expect(store.journal.snapshots == 0, "not counted as written")
+        failing.withLock { $0 = nil }
+        let entry = try #require(try store.readAll().first)
+        #expect(entry.data != nil, "the snapshot was renamed into place")
+        #expect(entry.journal.map { !$0.isEmpty } == true, "the journal is kept")
+        #expect(try Self.restoredFromDisk(store).encoded() == (await engine.current).encoded())
+    }
+
     /// A clean exit leaves each game in one snapshot file, even one whose journal started with its base.
     @Test func aCleanExitWritesTheSnapshotOfAGameThatBeganInItsJournal() async throws {
         let dir = Self.directory()

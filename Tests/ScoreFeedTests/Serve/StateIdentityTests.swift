@@ -29,6 +29,21 @@ struct StateIdentityTests {
         #expect(names == [CheckpointStore.identityFileName], "no temporary file left: \(names)")
     }
 
+    /// An identity whose name cannot be made durable (the directory's sync fails) is an error at
+    /// the start that writes it, not taken on trust; the next start reads the one linked.
+    @Test func anIdentityWhoseDirectoryCannotBeSyncedIsAnError() throws {
+        let dir = RealFeedServeTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect {
+            _ = try CheckpointStore(directory: dir, diskFault: { EIO }).identity()
+        } throws: { error in
+            (error as? ScoreFeedError)?.message.contains("cannot sync the state directory") == true
+        }
+        let identity = try CheckpointStore(directory: dir).identity()
+        #expect(UUID(uuidString: identity) != nil)
+        #expect(try CheckpointStore(directory: dir).identity() == identity)
+    }
+
     @Test(arguments: ["", "not a uuid\n", "{\"identity\":1}"])
     func anIdentityThatIsNotAUUIDIsAnErrorAndIsKept(_ text: String) throws {
         let dir = RealFeedServeTests.temporaryDirectory()
