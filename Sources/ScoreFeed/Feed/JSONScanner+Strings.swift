@@ -79,16 +79,10 @@ extension JSONScanner {
         }
     }
 
-    /// Whether each of the eight bytes of `word` is below 0x80, at least 0x20, and neither `"`
-    /// nor `\` (the tests for a zero byte and a byte below a bound, which have no false "none").
-    @inline(__always)
-    static func isPlain(_ word: UInt64) -> Bool {
-        notPlain(word) == 0
-    }
-
-    /// The high bit of each byte of `word` (the first byte lowest) that is not plain (see
-    /// ``isPlain(_:)``); above the lowest one set, a plain byte may be flagged too (a borrow
-    /// carries into it), but the lowest is exact.
+    /// The high bit of each byte of `word` (the first byte lowest) that is not plain: plain is
+    /// below 0x80, at least 0x20, and neither `"` nor `\`. Zero exactly when all eight are (the
+    /// tests for a zero byte and a byte below a bound have no false "none"); above the lowest one
+    /// set, a plain byte may be flagged too (a borrow carries into it), but the lowest is exact.
     @inline(__always)
     static func notPlain(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080

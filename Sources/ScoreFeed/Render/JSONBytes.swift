@@ -171,16 +171,7 @@ struct JSONBytes: ~Copyable {
     mutating func hex(_ value: UInt64) {
         let digits = max(1, (64 - value.leadingZeroBitCount + 3) / 4)
         reserve(digits)
-        var rest = value
-        var at = count + digits
-        // Each digit looked up, not branched on: a snapshot writes a few hundred 16-digit ones.
-        ASCIIDigits.lowerHex.withUTF8Buffer { table in
-            repeat {
-                at -= 1
-                start[at] = table[Int(truncatingIfNeeded: rest & 0xF)]
-                rest >>= 4
-            } while at > count
-        }
+        ASCIIDigits.writeHex(value, digits: digits, to: start + count)
         count += digits
     }
 
@@ -234,12 +225,8 @@ struct JSONBytes: ~Copyable {
             unsigned(whole / divisor)
             byte(UInt8(ascii: "."))
             // The fraction's digits, leading zeros kept.
-            var fraction = whole % divisor
             reserve(places)
-            for place in stride(from: places - 1, through: 0, by: -1) {
-                start[count + place] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
-                fraction /= 10
-            }
+            ASCIIDigits.writeDecimal(Int(whole % divisor), digits: places, to: start + count)
             count += places
             return true
         }

@@ -65,24 +65,16 @@ public enum RequestID {
         let high = (high & ~0xF000) | UInt64(version & 0x0F) << 12
         let low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
         return String(unsafeUninitializedCapacity: 36) { text in
-            let hex = ASCIIDigits.lowerHex.utf8Start
-            // `count` hex digits of `value`'s low bits at `at`, the last digit the lowest.
-            func digits(_ value: UInt64, _ count: Int, at: Int) {
-                var value = value
-                for place in stride(from: at + count - 1, through: at, by: -1) {
-                    text[place] = hex[Int(truncatingIfNeeded: value & 0xF)]
-                    value >>= 4
-                }
-            }
-            digits(high >> 32, 8, at: 0)
-            text[8] = UInt8(ascii: "-")
-            digits(high >> 16, 4, at: 9)
-            text[13] = UInt8(ascii: "-")
-            digits(high, 4, at: 14)
-            text[18] = UInt8(ascii: "-")
-            digits(low >> 48, 4, at: 19)
-            text[23] = UInt8(ascii: "-")
-            digits(low, 12, at: 24)
+            let at = text.baseAddress!
+            ASCIIDigits.writeHex(high >> 32, digits: 8, to: at)
+            at[8] = UInt8(ascii: "-")
+            ASCIIDigits.writeHex(high >> 16, digits: 4, to: at + 9)
+            at[13] = UInt8(ascii: "-")
+            ASCIIDigits.writeHex(high, digits: 4, to: at + 14)
+            at[18] = UInt8(ascii: "-")
+            ASCIIDigits.writeHex(low >> 48, digits: 4, to: at + 19)
+            at[23] = UInt8(ascii: "-")
+            ASCIIDigits.writeHex(low, digits: 12, to: at + 24)
             return 36
         }
     }

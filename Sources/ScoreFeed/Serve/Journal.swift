@@ -580,11 +580,16 @@ public final class Journal: @unchecked Sendable {
 
     private static let encoder = JSONEncoder()
 
+    /// The error a sync fails with now (``diskFault``'s): a full disk fails writes, not the sync
+    /// of what was written before it filled.
+    private var syncFault: Int32? {
+        diskFault?().flatMap { $0 == ENOSPC ? nil : $0 }
+    }
+
     /// Syncs the bytes `file` took (`fdatasync`); returns its failure and its `errno`, nil when
     /// it succeeded.
     private func syncData(_ file: File) -> (ScoreFeedError, Int32)? {
-        // A full disk fails writes, not the sync of what was written before it filled.
-        let fault = diskFault?().flatMap { $0 == ENOSPC ? nil : $0 }
+        let fault = syncFault
         guard fault == nil, fdatasync(file.descriptor) == 0 else {
             let code = fault ?? errno
             return (ScoreFeedError(.io, "cannot sync the journal: \(ScoreFeedError.errnoText(code))", at: .init(file: file.path)), code)
@@ -599,8 +604,7 @@ public final class Journal: @unchecked Sendable {
     /// Syncs the directory at `path` (the journals' and their store's); returns its failure, nil
     /// when it succeeded.
     func syncDirectory(_ path: String) -> ScoreFeedError? {
-        // A full disk fails writes, not the sync of what was written before it filled.
-        if let fault = diskFault?(), fault != ENOSPC {
+        if let fault = syncFault {
             return ScoreFeedError(.io, "cannot sync the state directory: \(ScoreFeedError.errnoText(fault))", at: .init(file: path))
         }
         let fd = open(path, O_RDONLY)

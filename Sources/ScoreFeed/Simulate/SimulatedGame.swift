@@ -561,11 +561,7 @@ public struct SimulatedGame: Sendable {
         return String(unsafeUninitializedCapacity: 27) { text in
             var at = 0
             func digits(_ value: Int, _ count: Int) {
-                var value = value
-                for place in stride(from: at + count - 1, through: at, by: -1) {
-                    text[place] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
-                    value /= 10
-                }
+                ASCIIDigits.writeDecimal(value, digits: count, to: text.baseAddress! + at)
                 at += count
             }
             func byte(_ byte: UInt8) {

@@ -100,7 +100,7 @@ struct LineSplitterTests {
         func bytes(of word: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: word >> (8 * UInt64($0))) } }
         func check(_ word: UInt64, _ context: String) {
             let first = bytes(of: word).firstIndex { !plain($0) }
-            #expect(JSONScanner.isPlain(word) == (first == nil), "\(context)")
+            #expect((JSONScanner.notPlain(word) == 0) == (first == nil), "\(context)")
             let flags = JSONScanner.notPlain(word)
             #expect((flags == 0 ? nil : flags.trailingZeroBitCount / 8) == first, "the first not plain, \(context)")
         }
