@@ -33,7 +33,8 @@ public struct CheckpointStore: Sendable {
     /// the directory: what the simulator's power cut keeps (``PowerCut``); nil live.
     public typealias Durable = @Sendable (_ path: String, _ change: DurableChange) -> Void
 
-    /// What reached the disk for good.
+    /// What reached the disk for good, and the one change that reaches it only with its
+    /// directory (``replaced``).
     public enum DurableChange: Sendable {
         /// A journal's bytes written so far: synced. `length`: the file's size then (its
         /// descriptor's, read by the journal only when someone listens: no path lookup per sync).
@@ -44,6 +45,10 @@ public struct CheckpointStore: Sendable {
         case emptied
         /// A directory's names: synced (its new journals' names, a snapshot's rename).
         case named
+        /// A file is about to be renamed over the path (a snapshot, written and synced): the name
+        /// keeps the file it had on the disk until its directory is synced (``named``), and a
+        /// power cut before then brings that file back.
+        case replaced
     }
 
     public init(directory: URL, diskFault: DiskFault? = nil, diskStep: DiskStep? = nil, durable: Durable? = nil) throws(ScoreFeedError) {
@@ -131,6 +136,7 @@ public struct CheckpointStore: Sendable {
         close(fd)
         if failure == 0 {
             journal.diskStep?(targetPath)
+            journal.durable?(targetPath, .replaced)
             if rename(temporaryPath, targetPath) != 0 { failure = errno }
         }
         guard failure == 0 else {

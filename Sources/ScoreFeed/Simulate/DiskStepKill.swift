@@ -7,6 +7,11 @@ import Foundation
 /// snapshot's bytes and its rename, between a snapshot and the cut of its journal. A kill at a
 /// moment lands between two jobs and rarely finds such a step half done.
 ///
+/// With ``failsTheDevice`` the chosen change is a rename of the game's snapshot, and the device
+/// fails there: the rename goes through, every later write and sync fails (``deviceFailed``), and
+/// the instance dies at the second change after it (a journal cut that the rename let go, then
+/// whatever comes next), or at its wait's end.
+///
 /// Counted on the simulation's one thread: ``SimulationExecutor`` runs every job of the day there.
 public final class DiskStepKill: @unchecked Sendable {
     /// When counting starts (the restart's moment).
@@ -27,18 +32,31 @@ public final class DiskStepKill: @unchecked Sendable {
     public private(set) var firedAt: Date?
     /// The instance died otherwise (at its wait's end): no step kills it again.
     private var disarmed = false
+    /// Whether the chosen step is a rename of a snapshot where the device fails, not a kill.
+    public let failsTheDevice: Bool
+    /// The device failed (``failsTheDevice``): every write and sync of the instance fails.
+    public private(set) var deviceFailed = false
+    /// Changes counted since the device failed.
+    private var sinceFailure = 0
 
     /// The longest a kill waits for its step by default: two minutes, a few polls of a live game.
     public static let defaultWithin: TimeInterval = 120
 
+    /// The longest a device that fails at a snapshot's rename waits for it: fifteen minutes, as a
+    /// final's snapshot waits for the end and its copy to leave (a slow or failing sender).
+    public static let defaultWithinForARename: TimeInterval = 900
+
     /// `game`: only the changes to this game's files are counted (nil: every change).
+    /// `failsTheDevice`: the `step`th rename of a snapshot fails the device (``failsTheDevice``).
     public init(
-        from: Date, step: Int, within: TimeInterval = defaultWithin, game: String? = nil, clock: SimulatedClock, kill: @escaping () -> Void
+        from: Date, step: Int, within: TimeInterval = defaultWithin, game: String? = nil, failsTheDevice: Bool = false,
+        clock: SimulatedClock, kill: @escaping () -> Void
     ) {
         self.from = from
         self.step = step
         self.within = within
         files = game.map { "game-\(GameID.fileStem($0))." }
+        self.failsTheDevice = failsTheDevice
         self.clock = clock
         self.kill = kill
     }
@@ -49,8 +67,27 @@ public final class DiskStepKill: @unchecked Sendable {
     /// Told of a change about to reach the disk at `path`: the chosen one kills the instance first.
     public func diskStep(_ path: String) {
         guard firedAt == nil, !disarmed, clock.now >= from, clock.now <= deadline else { return }
-        if let files, !(path.split(separator: "/").last?.hasPrefix(files) ?? false) { return }
-        guard counted == step else {
+        let name = path.split(separator: "/").last ?? ""
+        if let files, !name.hasPrefix(files) { return }
+        if failsTheDevice {
+            if deviceFailed {
+                // The change the failed rename let go (its journal's cut) is made; the next is not.
+                guard sinceFailure == 1 else {
+                    sinceFailure += 1
+                    return
+                }
+            } else {
+                // A snapshot's rename: its path is the snapshot's (its bytes went to a `.tmp`).
+                guard name.hasPrefix("game-"), name.hasSuffix(".json") else { return }
+                guard counted == step else {
+                    counted += 1
+                    return
+                }
+                deviceFailed = true
+                return
+            }
+        }
+        guard failsTheDevice || counted == step else {
             counted += 1
             return
         }

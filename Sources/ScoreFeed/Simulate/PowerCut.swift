@@ -9,15 +9,19 @@ import Foundation
 /// loses one whose name never reached the disk. A journal cut to
 /// nothing after its snapshot counts as cut at once: the old lines behind a newer snapshot are
 /// what a kill between the snapshot and the cut leaves, which the kills already give. The rest of
-/// the directory (snapshots, the channel directory, the identity) is written whole, synced,
-/// renamed and its directory synced in one call, which no step of the disk a cut waits for splits
-/// between the rename and the directory's sync.
+/// the directory (snapshots, the channel directory, the identity) is written whole and synced,
+/// then renamed: a rename whose directory was not synced since is undone by the cut, the name
+/// given back the file it had (or none), as a device that failed before the directory's sync
+/// leaves it (``SimulatedDay/Restart/failsTheDevice``).
 public final class PowerCut: @unchecked Sendable {
     private let lock = NSLock()
     /// Each journal's length at its last sync, by path.
     private var lengths: [String: Int] = [:]
     /// The journals whose names are durable, by path.
     private var named: Set<String> = []
+    /// The files renamed over since their directory's last sync, by path: the bytes the name held
+    /// on the disk before (nil: no file).
+    private var renamed: [String: Data?] = [:]
     /// The instance was stopped: what its shutdown still does (a killed process's, in the
     /// simulator) reaches no disk.
     private var stopped = false
@@ -36,11 +40,14 @@ public final class PowerCut: @unchecked Sendable {
     /// (or that directory itself): only what `before` knew to be on the disk is (each journal's
     /// synced length, its name), the rest being the kernel's until the new instance syncs it.
     public init(directory: URL, after before: PowerCut, in previous: URL) {
-        let (lengths, named) = before.lock.withLock { (before.lengths, before.named) }
+        let (lengths, named, renamed) = before.lock.withLock { (before.lengths, before.named, before.renamed) }
         for name in Self.journals(in: directory) {
             let path = directory.appendingPathComponent(name).path, old = previous.appendingPathComponent(name).path
             if named.contains(old) { self.named.insert(path) }
             self.lengths[path] = min(Self.size(path), lengths[old] ?? 0)
+        }
+        for (old, bytes) in renamed {
+            self.renamed[directory.appendingPathComponent((old as NSString).lastPathComponent).path] = bytes
         }
     }
 
@@ -55,6 +62,10 @@ public final class PowerCut: @unchecked Sendable {
         case .emptied: lengths[path] = 0
         case .named:
             for name in Self.journals(in: URL(fileURLWithPath: path)) { named.insert((path as NSString).appendingPathComponent(name)) }
+            renamed = renamed.filter { ($0.key as NSString).deletingLastPathComponent != path }
+        case .replaced:
+            // The file the disk holds under the name: the one before the first rename not synced.
+            if renamed.index(forKey: path) == nil { renamed[path] = .some(FileManager.default.contents(atPath: path)) }
         }
     }
 
@@ -65,12 +76,18 @@ public final class PowerCut: @unchecked Sendable {
 
     /// Cuts the copy `copy` of the directory `original` as the power cut leaves it: each journal
     /// back to its length at its last sync, or (one in two) its unsynced part zeros but its last
-    /// line, one whose name never reached the disk gone. Returns the bytes it lost.
+    /// line, one whose name never reached the disk gone; each rename not synced undone. Returns
+    /// the bytes it lost.
     @discardableResult
     public func cut(_ copy: URL, of original: URL) -> Int {
         lock.lock()
         defer { lock.unlock() }
         var lost = 0
+        for (path, bytes) in renamed.sorted(by: { $0.key < $1.key }) where (path as NSString).deletingLastPathComponent == original.path {
+            let target = copy.appendingPathComponent((path as NSString).lastPathComponent)
+            lost += Self.size(target.path)
+            if let bytes { try? bytes.write(to: target) } else { unlink(target.path) }
+        }
         for name in Self.journals(in: copy) {
             let path = original.appendingPathComponent(name).path
             let target = copy.appendingPathComponent(name).path

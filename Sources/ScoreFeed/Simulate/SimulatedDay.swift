@@ -280,6 +280,11 @@ public struct SimulatedDay: Sendable {
         /// The machine lost its power: the next instance finds each journal as it was at its last
         /// sync, one whose name was never synced gone (``PowerCut``), not every byte the kernel took.
         public var powerCut = false
+        /// The device fails at the ``atDiskStep``th rename of ``writesOfGame``'s snapshot: the
+        /// rename goes through, every later write and sync fails, and a power cut comes at the
+        /// second change after it (``DiskStepKill/failsTheDevice``), which undoes the rename if its
+        /// directory was not synced (``PowerCut``).
+        public var failsTheDevice = false
 
         public init(
             at: Date, downFor: TimeInterval = 5, lostState: Bool = false, tornJournal: Bool = false, damagedCheckpoint: Bool = false,
@@ -674,6 +679,22 @@ public struct SimulatedDay: Sendable {
         for index in self.restarts.indices where powerCuts && !self.restarts[index].lostState {
             self.restarts[index].powerCut = power.chance(0.25)
         }
+        // On one day in four a played game's snapshot is renamed into place as the device fails,
+        // its directory never synced, and the power goes: the rename may be undone, so the game's
+        // journal must still hold what the snapshot did. Around its final, whose snapshot folds
+        // the game into one file. Drawn apart, and after the other draws, so they stay as they were.
+        var failing = SeededRandom(seed: daySeed ^ 0xDE71_CEFA)
+        if powerCuts, killsInFinalWrites, !played.isEmpty, failing.chance(0.25) {
+            let plan = played[failing.below(played.count)]
+            if let final = plan.finalAt {
+                var restart = Restart(
+                    at: final.addingTimeInterval(-failing.double(in: 1...20)), downFor: failing.double(in: 1...60), atDiskStep: 0,
+                    writesOfGame: plan.game.id, powerCut: true)
+                restart.failsTheDevice = true
+                self.restarts.append(restart)
+                self.restarts.sort { $0.at < $1.at }
+            }
+        }
         var sink = SinkFaults()
         if random.chance(0.3) {
             sink.failing = (0..<random.int(in: 1...3)).map { _ in
@@ -857,9 +878,10 @@ public struct SimulatedDay: Sendable {
             if restart.lostState { count("lost state dir") }
             if restart.tornJournal { count("torn journal") }
             if restart.damagedCheckpoint { count("damaged checkpoint") }
-            if restart.atDiskStep != nil { count("kill -9 waiting for a write") }
-            if restart.writesOfGame != nil { count("kill -9 in a final's writes") }
+            if restart.atDiskStep != nil, !restart.failsTheDevice { count("kill -9 waiting for a write") }
+            if restart.writesOfGame != nil, !restart.failsTheDevice { count("kill -9 in a final's writes") }
             if restart.powerCut { count("power cut") }
+            if restart.failsTheDevice { count("device failing at a snapshot's rename") }
         }
         count("full disk", diskFull.count)
         count("disk errors", diskErrors.count)
@@ -898,6 +920,6 @@ extension SimulatedDay {
     }
 
     /// The `errno`s the day's disk faults fail with: `ENOSPC`, and `EIO` on a day with
-    /// ``diskErrors``.
-    var diskFaultCodes: [Int32] { diskErrors.isEmpty ? [ENOSPC] : [ENOSPC, EIO] }
+    /// ``diskErrors`` or a device that fails at a rename (``Restart/failsTheDevice``).
+    var diskFaultCodes: [Int32] { diskErrors.isEmpty && !restarts.contains(where: \.failsTheDevice) ? [ENOSPC] : [ENOSPC, EIO] }
 }

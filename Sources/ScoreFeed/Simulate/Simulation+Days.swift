@@ -192,7 +192,7 @@ extension Simulation {
             days: \(outcomes.count) (\(broken) broke an invariant), games: \(outcomes.reduce(0) { $0 + $1.games }), \
             instances: \(outcomes.reduce(0) { $0 + $1.instances }), simulated hours: \(Int(hours))
             faults: \(list(faults))
-            kills inside a write: \(outcomes.reduce(0) { $0 + $1.killsInsideWrites })
+            kills inside a write: \(outcomes.reduce(0) { $0 + $1.killsInsideWrites }), devices failed at a snapshot's rename: \(outcomes.reduce(0) { $0 + $1.devicesFailed })
             CDN answers: \(list(answers))
             checks: \(outcomes.reduce(0) { $0 + $1.checks }), violations: \(outcomes.reduce(0) { $0 + $1.violations.count })
             pushes: \(pushes), records digest: \(digest)

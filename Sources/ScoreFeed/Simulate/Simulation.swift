@@ -44,6 +44,8 @@ public enum Simulation {
         public var steps: Int
         /// Kills that landed inside a change to the disk (``SimulatedDay/Restart/atDiskStep``).
         public var killsInsideWrites = 0
+        /// Devices that failed at a snapshot's rename (``SimulatedDay/Restart/failsTheDevice``).
+        public var devicesFailed = 0
     }
 
     /// One thing a poller told (``LivePoller/Report``), and when.
@@ -118,6 +120,9 @@ public enum Simulation {
         // When kills that waited for a write came inside it, and the planned stops that fell while
         // no instance ran (for a failure's line).
         var killedInsideWrites: Set<Date> = [], skipped: Set<Date> = []
+        // The planned stops (by their place in the day's) whose device failed at a rename
+        // (``SimulatedDay/Restart/failsTheDevice``).
+        var failedDevices: Set<Int> = []
         while number + 1 < stops.count {
             number += 1
             let stop = stops[number]
@@ -163,9 +168,11 @@ public enum Simulation {
             let diskKill = stop.flatMap { stop in
                 stop.atDiskStep.map { step in
                     let next = day.restarts.lazy.map(\.at).filter { $0 > stop.at }.min()
-                    let gap = next.map { $0.timeIntervalSince(stop.at) - stop.downFor - 1 } ?? DiskStepKill.defaultWithin
+                    let wait = stop.failsTheDevice ? DiskStepKill.defaultWithinForARename : DiskStepKill.defaultWithin
+                    let gap = next.map { $0.timeIntervalSince(stop.at) - stop.downFor - 1 } ?? wait
                     return DiskStepKill(
-                        from: stop.at, step: step, within: max(0, min(DiskStepKill.defaultWithin, gap)), game: stop.writesOfGame, clock: clock, kill: kill)
+                        from: stop.at, step: step, within: max(0, min(wait, gap)), game: stop.writesOfGame,
+                        failsTheDevice: stop.failsTheDevice, clock: clock, kill: kill)
                 }
             }
             let ending = SimulationExecutor.run(
@@ -175,6 +182,7 @@ public enum Simulation {
                 await runInstance(
                     day, started: started, clock: clock, state: directory, cdn: cdn, sender: sender, seed: jitter, metrics: metrics,
                     diskStep: diskKill.map { diskKill in { @Sendable path in diskKill.diskStep(path) } },
+                    deviceFailed: diskKill.flatMap { diskKill in diskKill.failsTheDevice ? { @Sendable in diskKill.deviceFailed } : nil },
                     durable: { @Sendable path, change in durable.record(path, change) },
                     report: { report in told.add(Told(instance: instance, at: clock.now, report: report)) },
                     restoredCheck: { lost in told.restored(lost.map { "instance \(instance): \($0)" }) },
@@ -183,6 +191,7 @@ public enum Simulation {
                     linesRead: { games, at in told.read(games, at: at) })
             }
             if let firedAt = diskKill?.firedAt { killedInsideWrites.insert(firedAt) }
+            if let stop, diskKill?.deviceFailed == true, let index = day.restarts.firstIndex(of: stop) { failedDevices.insert(index) }
             instances.append(Instance(
                 started: started, lostStateBefore: handedEmpty, lostGamesBefore: damagedHere,
                 killedBefore: killed, powerCutBefore: handedCut))
@@ -333,10 +342,10 @@ public enum Simulation {
             + outageRetries.checks
         if !violations.isEmpty {
             // What the day's instances went through, for whoever reads the failure.
-            let restarts = day.restarts.map { restart in
+            let restarts = day.restarts.enumerated().map { index, restart in
                 let write = restart.atDiskStep.map { killedInsideWrites.contains(restart.at) ? " inside write \($0)" : " (write \($0) not reached)" }
                 let when = skipped.contains(restart.at) ? " (no instance running)" : write ?? ""
-                return "+\(Int(restart.at.timeIntervalSince(day.start))) s\(when)\(restart.powerCut ? " power cut" : "")\(restart.lostState ? " state lost" : "")\(restart.tornJournal ? " torn" : "")\(restart.damagedCheckpoint ? " checkpoint damaged" : "")"
+                return "+\(Int(restart.at.timeIntervalSince(day.start))) s\(when)\(restart.failsTheDevice ? failedDevices.contains(index) ? " device failed at a rename" : " (no rename reached)" : "")\(restart.powerCut ? " power cut" : "")\(restart.lostState ? " state lost" : "")\(restart.tornJournal ? " torn" : "")\(restart.damagedCheckpoint ? " checkpoint damaged" : "")"
             }
             let spans = { (ranges: [Range<Date>]) in
                 ranges.map { "+\(Int($0.lowerBound.timeIntervalSince(day.start)))–\(Int($0.upperBound.timeIntervalSince(day.start))) s" }.joined(separator: ", ")
@@ -353,7 +362,8 @@ public enum Simulation {
             pushes: sender.records.count,
             instances: instances.count, simulatedSeconds: clock.now.timeIntervalSince(day.start), answers: cdn.answers,
             reports: told.all, channelsMade: sender.channelsMade, instanceStarts: instances.map(\.started),
-            damagedCheckpoints: instances.map { $0.lostGamesBefore.sorted() }, steps: steps, killsInsideWrites: killedInsideWrites.count)
+            damagedCheckpoints: instances.map { $0.lostGamesBefore.sorted() }, steps: steps, killsInsideWrites: killedInsideWrites.count,
+            devicesFailed: failedDevices.count)
     }
 
     /// The iOS lane's booked priority 10s of each game in `directory` (``SimulationInvariants/checkBooked()``).
@@ -437,7 +447,8 @@ public enum Simulation {
     /// (pollers for `poll` games, the input lines of `serve` games) until they are over.
     static func runInstance(
         _ day: SimulatedDay, started: Date, clock: SimulatedClock, state: URL, cdn: SimulatedCDN, sender: SimulatedSender,
-        seed: UInt64, metrics: MetricsRecorder, diskStep: CheckpointStore.DiskStep? = nil, durable: CheckpointStore.Durable? = nil,
+        seed: UInt64, metrics: MetricsRecorder, diskStep: CheckpointStore.DiskStep? = nil, deviceFailed: (@Sendable () -> Bool)? = nil,
+        durable: CheckpointStore.Durable? = nil,
         report: @escaping @Sendable (LivePoller.Report) -> Void, restoredCheck: @Sendable (_ lost: String?) -> Void = { _ in },
         problems: @escaping @Sendable ([ScoreFeedError]) -> Void = { _ in },
         inputEnded: @escaping @Sendable () -> Void = {}, linesRead: @escaping @Sendable (_ games: Set<String>, _ at: Date) -> Void = { _, _ in }
@@ -475,7 +486,9 @@ public enum Simulation {
                 channels: .init(manage: day.hasChannels, maxChannels: day.maxChannels ?? ChannelManagement().maxChannels, deleteUnknown: true),
                 metrics: metrics, wallClock: clock)
             options.otherLanes = otherLanes
-            if !day.diskFaults.isEmpty { options.diskFault = { [clock] in day.diskFault(at: clock.now) } }
+            if !day.diskFaults.isEmpty || deviceFailed != nil {
+                options.diskFault = { [clock] in deviceFailed?() == true ? EIO : day.diskFault(at: clock.now) }
+            }
             options.diskStep = diskStep
             options.durable = durable
             service = try GameService(options: options, sink: sink)

@@ -44,6 +44,41 @@ struct PowerCutTests {
         func remove() { try? FileManager.default.removeItem(at: directory) }
     }
 
+    /// A snapshot renamed into place survives a cut once its directory is synced; one whose
+    /// directory's sync failed (the device failing after its bytes, at the rename) is undone by
+    /// the cut: the name holds the snapshot before it, or nothing when there was none.
+    @Test func aRenameSurvivesOnlyOnceItsDirectoryIsSynced() throws {
+        let directory = JournalTests.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let failing = Mutex(false)
+        let cut = PowerCut(directory: directory)
+        let store = try CheckpointStore(
+            directory: directory, diskFault: { failing.withLock { $0 } ? EIO : nil },
+            diskStep: { path in if path.hasSuffix("/game-B.json") { failing.withLock { $0 = true } } },
+            durable: { path, change in cut.record(path, change) })
+        func afterACut(_ game: String) -> Data? {
+            let copy = directory.appendingPathExtension("cut-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: copy) }
+            try? FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+            Simulation.copy(directory, to: copy, tearing: nil, cut: cut)
+            return try? Data(contentsOf: copy.appendingPathComponent(store.url(for: game).lastPathComponent))
+        }
+        try store.write(Data("a1".utf8), for: "A")
+        #expect(afterACut("A") == Data("a1".utf8), "renamed, its directory synced")
+        // Game B's first snapshot: the device fails at its rename.
+        #expect(throws: ScoreFeedError.self) { try store.write(Data("b1".utf8), for: "B") }
+        #expect(try Data(contentsOf: store.url(for: "B")) == Data("b1".utf8), "the rename went through")
+        #expect(afterACut("B") == nil, "a power cut undoes it: there was no snapshot")
+        failing.withLock { $0 = false }
+        try store.write(Data("a2".utf8), for: "A")
+        #expect(afterACut("B") == Data("b1".utf8), "the next sync of the directory made it durable")
+        #expect(afterACut("A") == Data("a2".utf8))
+        // A later snapshot of B whose rename is not synced: the cut gives the name the one before.
+        #expect(throws: ScoreFeedError.self) { try store.write(Data("b2".utf8), for: "B") }
+        #expect(afterACut("B") == Data("b1".utf8))
+        #expect(afterACut("A") == Data("a2".utf8), "another file's synced rename stands")
+    }
+
     /// A line that must be synced survives once synced; a delivery handed to the kernel
     /// (``Journal/readyForPush(_:)``) does not, until its game's next line that must be is synced
     /// with it; a journal cut after its snapshot stays cut.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import ScoreFeed
 
@@ -110,6 +111,31 @@ struct SimulationExecutorTests {
         #expect(atKill == 3, "woken at 10, 20 and 30 s before the kill at 35 s")
         guard case .timedOut(let ticks, let at) = ending else { Issue.record("\(ending)"); return }
         #expect(ticks == 3 && at == Date(timeIntervalSince1970: 35))
+    }
+
+    /// A device that fails at a snapshot's rename counts only its game's renames (not its
+    /// journal's lines, nor the snapshot's bytes in their `.tmp`), fails at the chosen one and lets
+    /// it go, lets the change after it go too (the journal's cut the rename let go), and dies
+    /// before the next.
+    @Test func aDeviceFailsAtItsRenameAndDiesTwoChangesLater() {
+        let clock = SimulatedClock(Date(timeIntervalSince1970: 100))
+        let killed = Mutex(0)
+        let device = DiskStepKill(
+            from: Date(timeIntervalSince1970: 50), step: 1, game: "0001", failsTheDevice: true, clock: clock) { killed.withLock { $0 += 1 } }
+        let steps = [
+            "/s/game-0001.journal", "/s/game-0001.json.tmp", "/s/game-0001.json", "/s/game-0002.json",
+            "/s/game-0001.json.tmp", "/s/game-0001.journal",
+        ]
+        for path in steps { device.diskStep(path) }
+        #expect(!device.deviceFailed && killed.withLock { $0 } == 0, "its first rename is step 0; another game's is not counted")
+        device.diskStep("/s/game-0001.json")
+        #expect(device.deviceFailed && device.firedAt == nil, "the second rename goes through, the device failing")
+        device.diskStep("/s/game-0001.journal")
+        #expect(killed.withLock { $0 } == 0, "the change after it (the journal's cut) goes too")
+        device.diskStep("/s/game-0001.journal")
+        #expect(killed.withLock { $0 } == 1 && device.firedAt == clock.now, "it dies before the next")
+        device.diskStep("/s/game-0001.journal")
+        #expect(killed.withLock { $0 } == 1, "once")
     }
 
     /// A kill placed at a change to the disk waits from the limit for its step (counted from 0,
