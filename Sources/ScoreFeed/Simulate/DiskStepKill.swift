@@ -7,10 +7,10 @@ import Foundation
 /// snapshot's bytes and its rename, between a snapshot and the cut of its journal. A kill at a
 /// moment lands between two jobs and rarely finds such a step half done.
 ///
-/// With ``failsTheDevice`` the chosen change is a rename of the game's snapshot, and the device
-/// fails there: the rename goes through, every later write and sync fails (``deviceFailed``), and
-/// the instance dies at the second change after it (a journal cut that the rename let go, then
-/// whatever comes next), or at its wait's end.
+/// With ``failsTheDevice`` the chosen change is a rename of a game's snapshot (of the one game's,
+/// when given), and the device fails there: the rename goes through, every later write and sync
+/// fails (``deviceFailed``), and the instance dies at the second change after it (a journal cut
+/// that the rename let go, then whatever comes next), or at its wait's end.
 ///
 /// Counted on the simulation's one thread: ``SimulationExecutor`` runs every job of the day there.
 public final class DiskStepKill: @unchecked Sendable {

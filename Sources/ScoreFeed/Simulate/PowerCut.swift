@@ -8,9 +8,9 @@ import Foundation
 /// journal at that length (or zeros in place of what it had not synced, but its last line) and
 /// loses one whose name never reached the disk. A journal cut to
 /// nothing after its snapshot counts as cut at once: the old lines behind a newer snapshot are
-/// what a kill between the snapshot and the cut leaves, which the kills already give. The rest of
-/// the directory (snapshots, the channel directory, the identity) is written whole and synced,
-/// then renamed: a rename whose directory was not synced since is undone by the cut, the name
+/// what a kill between the snapshot and the cut leaves, which the kills already give. Snapshots
+/// and the channel directory are written whole and synced, then renamed: a rename whose directory
+/// was not synced since is undone by the cut, the name
 /// given back the file it had (or none), as a device that failed before the directory's sync
 /// leaves it (``SimulatedDay/Restart/failsTheDevice``).
 public final class PowerCut: @unchecked Sendable {

@@ -280,10 +280,10 @@ public struct SimulatedDay: Sendable {
         /// The machine lost its power: the next instance finds each journal as it was at its last
         /// sync, one whose name was never synced gone (``PowerCut``), not every byte the kernel took.
         public var powerCut = false
-        /// The device fails at the ``atDiskStep``th rename of ``writesOfGame``'s snapshot: the
-        /// rename goes through, every later write and sync fails, and a power cut comes at the
-        /// second change after it (``DiskStepKill/failsTheDevice``), which undoes the rename if its
-        /// directory was not synced (``PowerCut``).
+        /// The device fails at the ``atDiskStep``th rename of a game's snapshot (of
+        /// ``writesOfGame``'s when set): the rename goes through, every later write and sync fails,
+        /// and a power cut comes at the second change after it (``DiskStepKill/failsTheDevice``),
+        /// which undoes the rename if its directory was not synced (``PowerCut``).
         public var failsTheDevice = false
 
         public init(
@@ -679,17 +679,33 @@ public struct SimulatedDay: Sendable {
         for index in self.restarts.indices where powerCuts && !self.restarts[index].lostState {
             self.restarts[index].powerCut = power.chance(0.25)
         }
-        // On one day in four a played game's snapshot is renamed into place as the device fails,
-        // its directory never synced, and the power goes: the rename may be undone, so the game's
-        // journal must still hold what the snapshot did. Around its final, whose snapshot folds
-        // the game into one file. Drawn apart, and after the other draws, so they stay as they were.
+        // On one day in four a snapshot is renamed into place as the device fails, its directory
+        // never synced, and the power goes: the rename may be undone, so the game's journal must
+        // still hold what the snapshot did. Renames come where games fold their journals into a
+        // snapshot: at a restored game's first write after a restart that kept the directory, and
+        // once a game has ended and sent everything. So the device fails at the first rename from
+        // a few seconds after such a restart, during play, or else from just before a played
+        // game's final, when no other stop falls within the 15 minutes it may wait. Drawn apart,
+        // and after the other draws, so they stay as they were.
         var failing = SeededRandom(seed: daySeed ^ 0xDE71_CEFA)
         if powerCuts, killsInFinalWrites, !played.isEmpty, failing.chance(0.25) {
-            let plan = played[failing.below(played.count)]
-            if let final = plan.finalAt {
-                var restart = Restart(
-                    at: final.addingTimeInterval(-failing.double(in: 1...20)), downFor: failing.double(in: 1...60), atDiskStep: 0,
-                    writesOfGame: plan.game.id, powerCut: true)
+            let stops = self.restarts
+            // An instance runs at `at` (no stop's downtime covers it), and no stop comes in the wait.
+            func clear(_ at: Date) -> Bool {
+                let wait = at..<at.addingTimeInterval(DiskStepKill.defaultWithinForARename + 60)
+                return !stops.contains { wait.contains($0.at) || ($0.at <= at && $0.at.addingTimeInterval($0.downFor + 1) > at) }
+            }
+            let restarted = stops.map { $0.at.addingTimeInterval($0.downFor + 1) }.enumerated().filter { index, start in
+                !stops[index].lostState && clear(start) && played.contains { plan in
+                    start > plan.firstAction && start < plan.firstAction.addingTimeInterval(plan.game.span - 60)
+                }
+            }.map(\.element)
+            let finals = played.compactMap(\.finalAt).filter { clear($0.addingTimeInterval(-20)) }
+            let at = !restarted.isEmpty
+                ? restarted[failing.below(restarted.count)].addingTimeInterval(failing.double(in: 1...10))
+                : finals.isEmpty ? nil : finals[failing.below(finals.count)].addingTimeInterval(-failing.double(in: 1...20))
+            if let at {
+                var restart = Restart(at: at, downFor: failing.double(in: 1...60), atDiskStep: 0, powerCut: true)
                 restart.failsTheDevice = true
                 self.restarts.append(restart)
                 self.restarts.sort { $0.at < $1.at }

@@ -344,7 +344,7 @@ public enum Simulation {
             // What the day's instances went through, for whoever reads the failure.
             let restarts = day.restarts.enumerated().map { index, restart in
                 let write = restart.atDiskStep.map { killedInsideWrites.contains(restart.at) ? " inside write \($0)" : " (write \($0) not reached)" }
-                let when = skipped.contains(restart.at) ? " (no instance running)" : write ?? ""
+                let when = skipped.contains(restart.at) ? " (no instance running)" : restart.failsTheDevice ? "" : write ?? ""
                 return "+\(Int(restart.at.timeIntervalSince(day.start))) s\(when)\(restart.failsTheDevice ? failedDevices.contains(index) ? " device failed at a rename" : " (no rename reached)" : "")\(restart.powerCut ? " power cut" : "")\(restart.lostState ? " state lost" : "")\(restart.tornJournal ? " torn" : "")\(restart.damagedCheckpoint ? " checkpoint damaged" : "")"
             }
             let spans = { (ranges: [Range<Date>]) in
