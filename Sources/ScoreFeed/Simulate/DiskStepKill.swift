@@ -34,10 +34,10 @@ public final class DiskStepKill: @unchecked Sendable {
     private var disarmed = false
     /// Whether the chosen step is a rename of a snapshot where the device fails, not a kill.
     public let failsTheDevice: Bool
+    /// Changes counted since the device failed (``failsTheDevice``); nil until it fails.
+    private var sinceFailure: Int?
     /// The device failed (``failsTheDevice``): every write and sync of the instance fails.
-    public private(set) var deviceFailed = false
-    /// Changes counted since the device failed.
-    private var sinceFailure = 0
+    public var deviceFailed: Bool { sinceFailure != nil }
 
     /// The longest a kill waits for its step by default: two minutes, a few polls of a live game.
     public static let defaultWithin: TimeInterval = 120
@@ -67,29 +67,26 @@ public final class DiskStepKill: @unchecked Sendable {
     /// Told of a change about to reach the disk at `path`: the chosen one kills the instance first.
     public func diskStep(_ path: String) {
         guard firedAt == nil, !disarmed, clock.now >= from, clock.now <= deadline else { return }
-        let name = path.split(separator: "/").last ?? ""
+        // (A file's name only when something asks it.)
+        let name: Substring = files == nil && !failsTheDevice ? "" : path.split(separator: "/").last ?? ""
         if let files, !name.hasPrefix(files) { return }
-        if failsTheDevice {
-            if deviceFailed {
-                // The change the failed rename let go (its journal's cut) is made; the next is not.
-                guard sinceFailure == 1 else {
-                    sinceFailure += 1
-                    return
-                }
-            } else {
-                // A snapshot's rename: its path is the snapshot's (its bytes went to a `.tmp`).
-                guard name.hasPrefix("game-"), name.hasSuffix(".json") else { return }
-                guard counted == step else {
-                    counted += 1
-                    return
-                }
-                deviceFailed = true
+        // Until it fails, a device counts snapshots' renames alone: the snapshot's path (its
+        // bytes went to a `.tmp`).
+        if failsTheDevice, sinceFailure == nil, !(name.hasPrefix("game-") && name.hasSuffix(".json")) { return }
+        if let since = sinceFailure {
+            // The change the failed rename let go (its journal's cut) is made; the next is not.
+            sinceFailure = since + 1
+            guard since == 1 else { return }
+        } else {
+            guard counted == step else {
+                counted += 1
                 return
             }
-        }
-        guard failsTheDevice || counted == step else {
-            counted += 1
-            return
+            // The chosen rename goes through, the device failing.
+            if failsTheDevice {
+                sinceFailure = 0
+                return
+            }
         }
         firedAt = clock.now
         kill()
