@@ -103,7 +103,8 @@ extension GameService {
     /// Hands one snapshot of `game`'s feed to its engine (a poll's answer): its new events, then
     /// the feed's running score, then the game's end. On the system clock the snapshot arrived
     /// together and is one moment: the past costs at most one push. On feed time each event is
-    /// its own moment, as in replay. Returns the messages for people (rejections, the sink's
+    /// its own moment, as in replay, and after the end what the game's policy still holds goes
+    /// at its own moment (nothing later moves the game's clock). Returns the messages for people (rejections, the sink's
     /// failure), in order, and where the game stands after (as ``standing(of:)`` says, read on the
     /// same trip to its engine); `ignoring` codes are not worth a message. `written`: when the
     /// copy was written (its `meta.time`), kept with the game (``GameSession/newestCopy``).
@@ -122,7 +123,14 @@ extension GameService {
             if let written, let engine = engines[id] { await engine.noteCopy(written: written) }
             for (event, line) in events { say(await receive(event, game: id, line: line, source: source)) }
             if let (score, time) = score { say(await follow(score, game: id, at: time)) }
-            if let end { say(await receive(end.event, game: id, line: end.line, source: source)) }
+            if let end {
+                say(await receive(end.event, game: id, line: end.line, source: source))
+                // Nothing after the game's end moves its clock: what its policy holds past the end
+                // (the end itself, within `--min-interval` of a push at its moment) goes now, each
+                // at its own moment, as a drain at the input's end sends it. A poll waits for the
+                // game's end before it drains: held, the end kept its poll going for ever.
+                say(await call(id) { try await $0.fireDeadlines(through: .distantFuture, holdingPushes: $1) })
+            }
             await grantFreedChannels()
             return (messages, await standing(of: id))
         }

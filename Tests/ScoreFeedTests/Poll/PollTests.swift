@@ -110,6 +110,48 @@ struct PollCoreTests {
         #expect(!unknown.standing.known)
     }
 
+    /// On feed time nothing after a game's end moves its clock. The last copy of a game corrects
+    /// the feed's score at the end's own moment, which is worth a push, and the end comes within
+    /// the least time between two pushes of it (`--min-interval`, 1 s in broadcast mode). The
+    /// end still goes with that snapshot, at its own moment, and the game has ended. Before, it
+    /// waited for a drain that a poll only runs once every game has ended: a `poll --clock feed`
+    /// of a real game followed it for ever (session 81's hang; `poll --clock feed` stood in for
+    /// replay in its tests). Both platforms, token and broadcast.
+    @Test(arguments: RealFeedServeTests.Mode.withAndroidToken)
+    func anEndHeldAfterAPushAtItsMomentGoesWithItsSnapshotOnFeedTime(_ mode: RealFeedServeTests.Mode) async throws {
+        let game = GameGenerator(seed: 5).generate()
+        var coalescer = mode.coalescer
+        coalescer.minInterval = 1
+        let sink = mode.sink()
+        var options = GameService.Options(clock: .feed, coalescer: coalescer, renderer: mode.renderer, channels: .init(manage: mode.hasChannels))
+        options.otherLanes = mode.otherLanes
+        let service = try GameService(options: options, sink: sink)
+        await service.start(game.attributes)
+        let id = game.attributes.gameId
+        let events = game.events.enumerated().map { (event: $1, line: $0 + 1) }
+        var end = try #require(events.last)
+        try #require(end.event.kind == .gameEnd)
+        let played = await service.receive(snapshot: Array(events.dropLast()), score: nil, end: nil, game: id)
+        #expect(played.standing.ending == nil)
+        let pushed = await sink.records.count
+        // The last copy: the feed's score corrected (a basket the fold did not count) and the end,
+        // both at one moment after the last action.
+        let moment = try #require(events.dropLast().last).event.time.addingTimeInterval(20)
+        end.event.time = moment
+        let corrected = FinalScore(home: game.finalScore.home + 2, away: game.finalScore.away)
+        let last = await service.receive(snapshot: [], score: (corrected, at: moment), end: end, game: id)
+        #expect(last.problems.isEmpty)
+        #expect(last.standing.ending == .final, "the game has ended with its snapshot")
+        let records = await sink.records.dropFirst(pushed)
+        #expect(records.contains { $0.event == .update && $0.state.homeScore == corrected.home }, "the correction was pushed")
+        let ends = records.filter { $0.event == .end }
+        // (On iOS a priority-10 end goes with its priority-5 copy.)
+        #expect(ends.count == (mode.platform == .ios ? 2 : 1), "the end: \(ends.map(\.priority))")
+        #expect(ends.allSatisfy { $0.state.homeScore == corrected.home && $0.state.awayScore == corrected.away })
+        await service.shutDown()
+        #expect(await sink.records.filter { $0.event == .end }.count == ends.count, "no end again at the shutdown")
+    }
+
     static let url = "http://cdn.test/playbyplay_0022400762.json"
 
     @Test(arguments: [
