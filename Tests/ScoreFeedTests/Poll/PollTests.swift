@@ -120,12 +120,8 @@ struct PollCoreTests {
     @Test(arguments: RealFeedServeTests.Mode.withAndroidToken)
     func anEndHeldAfterAPushAtItsMomentGoesWithItsSnapshotOnFeedTime(_ mode: RealFeedServeTests.Mode) async throws {
         let game = GameGenerator(seed: 5).generate()
-        var coalescer = mode.coalescer
-        coalescer.minInterval = 1
         let sink = mode.sink()
-        var options = GameService.Options(clock: .feed, coalescer: coalescer, renderer: mode.renderer, channels: .init(manage: mode.hasChannels))
-        options.otherLanes = mode.otherLanes
-        let service = try GameService(options: options, sink: sink)
+        let service = try mode.service(clock: .feed, sink: sink, minInterval: 1)
         await service.start(game.attributes)
         let id = game.attributes.gameId
         let events = game.events.enumerated().map { (event: $1, line: $0 + 1) }

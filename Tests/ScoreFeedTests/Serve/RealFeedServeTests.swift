@@ -97,10 +97,14 @@ struct RealFeedServeTests {
         }
 
         /// A service in this mode (broadcast: channels managed, deleted as soon as the end is out);
-        /// `wallClock`: the clock a `.system` service decides on.
+        /// `wallClock`: the clock a `.system` service decides on; `minInterval`: the least time
+        /// between two pushes of a game (`--min-interval`), else the mode's policy's.
         func service(
-            clock: GameService.ClockMode, state: URL? = nil, sink: any PushSink, wallClock: any EngineClock = SystemClock()
+            clock: GameService.ClockMode, state: URL? = nil, sink: any PushSink, wallClock: any EngineClock = SystemClock(),
+            minInterval: TimeInterval? = nil
         ) throws -> GameService {
+            var coalescer = coalescer
+            if let minInterval { coalescer.minInterval = minInterval }
             var options = GameService.Options(
                 clock: clock, coalescer: coalescer, renderer: renderer, stateDirectory: state, channels: .init(manage: hasChannels),
                 wallClock: wallClock)
