@@ -104,10 +104,11 @@ extension GameService {
     /// the feed's running score, then the game's end. On the system clock the snapshot arrived
     /// together and is one moment: the past costs at most one push. On feed time each event is
     /// its own moment, as in replay, and after the end what the game's policy still holds goes
-    /// at its own moment (nothing later moves the game's clock). Returns the messages for people (rejections, the sink's
-    /// failure), in order, and where the game stands after (as ``standing(of:)`` says, read on the
-    /// same trip to its engine); `ignoring` codes are not worth a message. `written`: when the
-    /// copy was written (its `meta.time`), kept with the game (``GameSession/newestCopy``).
+    /// at its own moment (nothing later moves the game's clock). Returns the messages for people
+    /// (rejections, the sink's failure), in order, and where the game stands after (as
+    /// ``standing(of:)`` says, read on the same trip to its engine); `ignoring` codes are not
+    /// worth a message. `written`: when the copy was written (its `meta.time`), kept with the
+    /// game (``GameSession/newestCopy``).
     /// `waitingForNext`: the snapshot's decision waits up to that long for the next snapshot
     /// (a catch-up in parts: the next one that changes the game decides on both, as one moment).
     public func receive(

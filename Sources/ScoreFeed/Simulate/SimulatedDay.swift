@@ -690,16 +690,18 @@ public struct SimulatedDay: Sendable {
         var failing = SeededRandom(seed: daySeed ^ 0xDE71_CEFA)
         if powerCuts, killsInFinalWrites, !played.isEmpty, failing.chance(0.25) {
             let stops = self.restarts
+            /// A second after the instance that follows `stop` starts.
+            func started(_ stop: Restart) -> Date { stop.at.addingTimeInterval(stop.downFor + 1) }
             // An instance runs at `at` (no stop's downtime covers it), and no stop comes in the wait.
             func clear(_ at: Date) -> Bool {
                 let wait = at..<at.addingTimeInterval(DiskStepKill.defaultWithinForARename + 60)
-                return !stops.contains { wait.contains($0.at) || ($0.at <= at && $0.at.addingTimeInterval($0.downFor + 1) > at) }
+                return !stops.contains { wait.contains($0.at) || ($0.at <= at && started($0) > at) }
             }
-            let restarted = stops.map { $0.at.addingTimeInterval($0.downFor + 1) }.enumerated().filter { index, start in
-                !stops[index].lostState && clear(start) && played.contains { plan in
+            let restarted = stops.filter { !$0.lostState }.map(started).filter { start in
+                clear(start) && played.contains { plan in
                     start > plan.firstAction && start < plan.firstAction.addingTimeInterval(plan.game.span - 60)
                 }
-            }.map(\.element)
+            }
             let finals = played.compactMap(\.finalAt).filter { clear($0.addingTimeInterval(-20)) }
             let at = !restarted.isEmpty
                 ? restarted[failing.below(restarted.count)].addingTimeInterval(failing.double(in: 1...10))
