@@ -23,7 +23,7 @@ enum SimulateCommand {
         stale as it comes, a final kept 15 min to 4 h with its alert (on Android too, HIGH), an
         activity started before anything shows on it, an update's alert for what just happened
         (and a late lead change's first push at priority 10 with its alert), a poller waiting out
-        a 503's Retry-After, no update sent once a newer state of its game waited behind it, a failing sender tried on a backoff (a push or a channel create failed
+        a 503's Retry-After and asking with its newest copy's validators, a silent game given up on time, no update sent once a newer state of its game waited behind it, a failing sender tried on a backoff (a push or a channel create failed
         alone tried again soon after, every failed push at once after the outage), a channel kept its linger after its end, no push that
         APNs or a device refuses, a broadcast update delivered before its timestamp, a join sends
         at most 2 pushes, a restart sends what was left at once and a final missed while down

@@ -364,6 +364,10 @@ breaks=(
   "a sender's drain ending without waking its run|Sources/ScoreFeed/Sink/ResilientSink.swift|            if !queue.isEmpty { drainEnded.signal() }|            _ = queue"
   "a signal with no waiter lost|Sources/ScoreFeed/Serve/WakeUp.swift|            guard let waiter else {\n                signalled = true\n|            guard let waiter else {\n"
   "the first game waiting for a channel dropped when the last is granted|Sources/ScoreFeed/Channel/ChannelBoard.swift|        while let game = waiting.first, live < management.maxChannels {|        while let game = waiting.last, live < management.maxChannels {"
+  # session 83: caught since the simulated CDN holds each request's ETag to the newest fresh copy it gave (222 of 240)
+  "a refused stale copy's validators kept|Sources/ScoreFeed/Poll/LivePoller.swift|                        refused = true\n                        validators = newestValidators\n|                        refused = true\n"
+  # session 83: caught since a silent game's give-up is held to its bound, and an unfollowed comeback must be given up before the feed is back (6 of 240)
+  "every handed copy counted as news by the feed watch|Sources/ScoreFeed/Poll/LivePoller.swift|if after.progress != before.progress { watch.news(at: clock.now) }|watch.news(at: clock.now)"
 )
 status=0
 for entry in "${breaks[@]}"; do

@@ -21,9 +21,9 @@ public struct LiveBoxscore: Hashable, Sendable {
     /// (``NewestCopy/moment(ofWall:near:)``).
     public var written: Date?
 
-    /// How new this copy is (``NewestCopy``): when it was written, and the game's status, which
-    /// never goes back.
-    public var stamp: NewestCopy.Stamp { NewestCopy.Stamp(written: written, status: status) }
+    /// How new this copy is (``NewestCopy``): when it was written, the game's status, which
+    /// never goes back, and its points, which tell an hour-old copy the night the clocks go back.
+    public var stamp: NewestCopy.Stamp { NewestCopy.Stamp(written: written, status: status, points: score.map { $0.home + $0.away }) }
 
     /// Whether the NBA calls the game off: postponed or cancelled. The liveData feeds keep such a
     /// game at status 1 (scheduled) and say it in the status text: "PPD" (game 0022000194 on
@@ -53,7 +53,13 @@ public struct LiveBoxscore: Hashable, Sendable {
         guard let game = root.game else {
             throw ScoreFeedError(.missingField, "the boxscore has no \"game\"", at: .init(file: url))
         }
-        let status = game.gameStatus.flatMap(Status.init(rawValue:)) ?? .scheduled
+        // Every boxscore states its status; a document without one is another (the play-by-play
+        // an edge answered in its place), whose `meta.time` would make the boxscore's next real
+        // copies look older and be refused.
+        guard let code = game.gameStatus else {
+            throw ScoreFeedError(.missingField, "the boxscore has no \"game.gameStatus\" (another document?)", at: .init(file: url))
+        }
+        let status = Status(rawValue: code) ?? .scheduled
         var score: FinalScore?
         if let home = game.homeTeam?.score, let away = game.awayTeam?.score { score = FinalScore(home: home, away: away) }
         return LiveBoxscore(

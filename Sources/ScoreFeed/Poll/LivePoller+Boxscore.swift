@@ -57,11 +57,13 @@ extension LivePoller {
         }
 
         /// Keeps `box`, read from `bytes`, as the latest; false (keeping nothing) for a copy older
-        /// than one read before. Either way the boxscore answered.
-        func read(_ box: LiveBoxscore, bytes: Data) -> Bool {
+        /// than one read before. Either way the boxscore answered. `received`: when it came (a
+        /// copy said to be written well after that is not ordered by its time:
+        /// ``NewestCopy/admit(_:received:)``).
+        func read(_ box: LiveBoxscore, bytes: Data, received: Date? = nil) -> Bool {
             lock.withLock {
                 failures = 0
-                guard newest.admit(box.stamp) else { return false }
+                guard newest.admit(box.stamp, received: received) else { return false }
                 latestRead = (bytes, box)
                 changed = true
                 return true
@@ -108,7 +110,7 @@ extension LivePoller {
                     let received = clock.now
                     var box = try LiveBoxscore.decode(data, url: boxscore.absoluteString)
                     box.written = box.written.map { NewestCopy.moment(ofWall: $0, near: received) }
-                    if news.read(box, bytes: data) {
+                    if news.read(box, bytes: data, received: received) {
                         outcome = .fresh
                         label = "200"
                     } else {

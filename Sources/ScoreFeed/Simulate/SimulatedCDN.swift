@@ -22,6 +22,21 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
     /// violation; and how many requests were held to one (each a check).
     public private(set) var tooSoon: [String] = []
     public private(set) var retryAftersChecked = 0
+    /// By address, the newest copy the instance running now was given fresh (its `ETag`'s
+    /// ``order(ofTag:)``): a request that carries an older copy's validators kept a copy it
+    /// should have refused, and asks the edges for the wrong document.
+    private var newestGiven: [String: [Int]] = [:]
+    /// Requests that carried the validators of a copy older than one their poller was given,
+    /// said as the checker says a violation; and how many requests carried validators (each a
+    /// check).
+    public private(set) var olderValidators: [String] = []
+    public private(set) var validatorsChecked = 0
+    /// By game, when a fresh play-by-play brought its poller a copy that differs from the last it
+    /// was given in its instance (the first of each instance's too): the latest news a poller
+    /// can have seen by a moment.
+    public private(set) var playByPlayNews: [String: [Date]] = [:]
+    /// By address, the last fresh copy's tag given in the instance running now.
+    private var lastGiven: [String: String] = [:]
     /// For each game whose play-by-play fails alone across its end
     /// (``SimulatedDay/Game/playByPlayOutages``), the boxscore's final answers and the
     /// play-by-play's failures, in order: what tells how many times the play-by-play had failed
@@ -60,6 +75,8 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         lock.withLock {
             self.clock = clock
             asked = [:]
+            newestGiven = [:]
+            lastGiven = [:]
         }
     }
 
@@ -78,6 +95,16 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         let now = clock.now
         guard let (plan, isBox) = games[address] else {
             return count("404", .failed(ScoreFeedError(.io, "HTTP 404", at: place), retryAfter: nil))
+        }
+        lock.withLock {
+            guard let tag = validators.etag, let order = Self.order(ofTag: tag) else { return }
+            validatorsChecked += 1
+            if let newest = newestGiven[address], order.lexicographicallyPrecedes(newest) {
+                let since = Int(now.timeIntervalSince(plan.tipOff))
+                olderValidators.append(
+                    "game \(plan.game.id) (poll): \(isBox ? "the boxscore" : "the play-by-play") asked \(since) s from tip-off with the ETag of a copy (\(tag)) "
+                        + "older than one it was given (\(newest.map(String.init).joined(separator: "-"))): a refused copy's validators kept")
+            }
         }
         lock.withLock {
             guard let until = asked.removeValue(forKey: address) else { return }
@@ -137,6 +164,7 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
             if final { note(plan, .boxscoreFinal, at: now) }
             if validators.etag == tag { return count("304", .notModified) }
             validators.etag = tag
+            if label == "200" { given(tag, at: address) }
             let score = final ? plan.game.final : plan.game.score(after: visible, listing: lists)
             let stamp = plan.fate == .postponed
                 ? plan.written(at: made, elapsed: elapsed, visible: 0) : plan.written(at: made, elapsed: elapsed, visible: visible, final: final)
@@ -148,6 +176,12 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         let tag = "\(visible)\(lists ? "+" : "")"
         if validators.etag == tag { return count("304", .notModified) }
         validators.etag = tag
+        if label == "200" {
+            given(tag, at: address)
+            lock.withLock {
+                if lastGiven.updateValue(tag, forKey: address) != tag { playByPlayNews[plan.game.id, default: []].append(now) }
+            }
+        }
         return count(label, .body(plan.game.playByPlay(actions: visible, written: plan.written(at: made, elapsed: elapsed, visible: visible), listing: lists)))
     }
 
@@ -173,6 +207,22 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
     private func unavailable(_ address: String, retryAfter: TimeInterval?, now: Date, at place: ScoreFeedError.Location) -> LiveFetcher.Answer {
         if let retryAfter { lock.withLock { asked[address] = now.addingTimeInterval(min(retryAfter, PollSchedule.longestRetryAfter)) } }
         return count("503", .failed(ScoreFeedError(.io, "HTTP 503 Service Unavailable", at: place), retryAfter: retryAfter))
+    }
+
+    /// A tag's place among its document's copies: the boxscore's status and the actions listed
+    /// (`2-140`), or the play-by-play's actions listed (`140`); a listed, later deleted basket's
+    /// `+` does not order it.
+    static func order(ofTag tag: String) -> [Int]? {
+        let parts = tag.split(separator: "-").map { Int($0.hasSuffix("+") ? $0.dropLast() : $0) }
+        return parts.contains(nil) ? nil : parts.compactMap { $0 }
+    }
+
+    /// Notes a fresh copy given at an address: the newest its poller has.
+    private func given(_ tag: String, at address: String) {
+        guard let order = Self.order(ofTag: tag) else { return }
+        lock.withLock {
+            if newestGiven[address].map({ $0.lexicographicallyPrecedes(order) }) ?? true { newestGiven[address] = order }
+        }
     }
 
     /// Notes a request of a game whose play-by-play fails alone across its end (``endRequests``).

@@ -303,7 +303,7 @@ public enum Simulation {
                 kills: instances.map(\.killedBefore), powerCuts: instances.map(\.powerCutBefore),
                 openChannels: platform == day.platform ? sender.openChannels.subtracting(sender.deletesRefused) : [], strays: platform == day.platform ? sender.strays : [],
                 tried: sender.tried.filter { $0.platform == platform }, moment: moment, booked: platform == .ios ? booked : [:],
-                reads: reads, blipped: sender.blipped(on: platform), endRequests: cdn.endRequests)
+                reads: reads, blipped: sender.blipped(on: platform), endRequests: cdn.endRequests, playByPlayNews: cdn.playByPlayNews)
             checker.checkAll()
             if platform == day.platform { checker.checkDeadlines(metrics) }
             checks += checker.checks
@@ -336,9 +336,9 @@ public enum Simulation {
         let olderStates = sender.olderStatesSent()
         let outageRetries = sender.retriedLateInOutages(backoff: SimulatedSender.expectedBackoff)
         let capped = day.maxChannels.map { sender.channelsOverCap($0, dayStart: day.start) } ?? (checks: 0, violations: [])
-        violations += told.hostFailures + told.lost + cdn.tooSoon + backedOff.violations + lingered.violations + retried.violations + blips.violations
+        violations += told.hostFailures + told.lost + cdn.tooSoon + cdn.olderValidators + backedOff.violations + lingered.violations + retried.violations + blips.violations
             + pushBlips.violations + capped.violations + olderStates.violations + outageRetries.violations
-        checks += cdn.retryAftersChecked + backedOff.checks + lingered.checks + retried.checks + blips.checks + pushBlips.checks + capped.checks + olderStates.checks
+        checks += cdn.retryAftersChecked + cdn.validatorsChecked + backedOff.checks + lingered.checks + retried.checks + blips.checks + pushBlips.checks + capped.checks + olderStates.checks
             + outageRetries.checks
         if !violations.isEmpty {
             // What the day's instances went through, for whoever reads the failure.

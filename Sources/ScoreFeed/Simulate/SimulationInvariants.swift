@@ -37,6 +37,8 @@ public struct SimulationInvariants {
     let blipped: [String: [Date]]
     /// The requests of each game whose play-by-play failed alone across its end (``SimulatedCDN/endRequests``).
     let endRequests: [String: [SimulatedCDN.EndRequest]]
+    /// When each game's poller was given a play-by-play that changed (``SimulatedCDN/playByPlayNews``).
+    let playByPlayNews: [String: [Date]]
     /// How far apart pushes may be and still count as one moment (``checkMoments(_:_:)``).
     let moment: TimeInterval
     /// What the last instance's push policy had booked when the day ended, by game: the session's
@@ -58,9 +60,11 @@ public struct SimulationInvariants {
         day: SimulatedDay, records: [PushRecord], deliveredAt: [Date] = [], otherLanes: [(record: PushRecord, at: Date)] = [],
         instances: [Date], lostState: [Bool], lostGames: [Set<String>] = [], kills: [Date?], powerCuts: [Bool] = [], openChannels: Set<String>,
         strays: [String] = [], tried: [PushRecord] = [], moment: TimeInterval = Simulation.defaultMoment, booked: [String: Booked] = [:],
-        reads: [String: [Date]]? = nil, blipped: [String: [Date]] = [:], endRequests: [String: [SimulatedCDN.EndRequest]] = [:]
+        reads: [String: [Date]]? = nil, blipped: [String: [Date]] = [:], endRequests: [String: [SimulatedCDN.EndRequest]] = [:],
+        playByPlayNews: [String: [Date]] = [:]
     ) {
         self.endRequests = endRequests
+        self.playByPlayNews = playByPlayNews
         self.reads = reads
         self.blipped = blipped
         self.powerCuts = powerCuts
@@ -116,6 +120,7 @@ public struct SimulationInvariants {
             checkAlerts(plan, pushes)
             checkAlertsSent(plan, pushes)
             checkFreshness(plan, pushes)
+            checkGiveUp(plan, pushes)
             checkEndWithoutTheBoxscore(plan, pushes)
             checkEndAfterThePlayByPlaysTries(plan, pushes)
             checkEndByThePlayByPlaysTries(plan, pushes)

@@ -166,6 +166,25 @@ struct PollCoreTests {
         }
     }
 
+    /// A play-by-play an edge answers for the boxscore (the simulator's hostile answers found
+    /// it: read as a scheduled boxscore, its newer `meta.time` made the next real boxscore look
+    /// older, and it was refused) is an error, as any other document that is not a boxscore.
+    @Test(arguments: [
+        ("a play-by-play", Data(#"{"meta":{"time":"2025-01-03 21:39:57.000"},"game":{"gameId":"0022400762","actions":[]}}"#.utf8)),
+        ("no game", Data(#"{"meta":{"time":"2025-01-03 21:39:57.000"}}"#.utf8)),
+        ("an error page", Data("<html><body>502 Bad Gateway</body></html>".utf8)),
+    ])
+    func aBoxscoreThatIsNotOneIsOneClearError(_ name: String, _ body: Data) {
+        #expect {
+            _ = try LiveBoxscore.decode(body, url: "box")
+        } throws: { error in
+            guard let error = error as? ScoreFeedError else { return false }
+            return error.location.file == "box" && !error.message.isEmpty
+        }
+        let real = Data(#"{"meta":{"time":"2025-01-03 21:39:56.000"},"game":{"gameId":"0022400762","gameStatus":2}}"#.utf8)
+        #expect((try? LiveBoxscore.decode(real, url: "box"))?.status == .live)
+    }
+
     /// The real game cut at a moment, as the live endpoint would have served it then.
     static func snapshot(_ file: String, actions count: Int?, final: Bool) throws -> (LiveSnapshot, Data) {
         var root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: NBAFiles.path(file)))) as? [String: Any])

@@ -70,7 +70,9 @@ struct NewestCopyTests {
     /// came (beyond ``NewestCopy/aheadOfArrival``) is ordered by its actions alone, its time not
     /// kept (55 minutes old, minutes ahead: `simulate --days 500 --seed 1 --platform ios`, day 52).
     /// Otherwise the time orders, in that hour (a first-pass copy read as such is older than the
-    /// second pass's: days 155 and 224 of seed 23) and after it, a deletion included.
+    /// second pass's: days 155 and 224 of seed 23) and after it, a deletion included. A boxscore's
+    /// copy is told by its points the same way (session 83: admitted, an hour-old copy made
+    /// every fresh one look older for minutes).
     @Test func aCopyOfTheRepeatedHourIsOrderedByItsActions() throws {
         func moment(_ text: String) throws -> Date { Date(timeIntervalSince1970: try #require(ISOTime.seconds(text))) }
         // On 2025-11-02 the hour from 1 a.m. Eastern comes twice: 05:00-06:00 UTC (daylight
@@ -103,11 +105,22 @@ struct NewestCopyTests {
         #expect(admit(Stamp(written: after, newestAction: 359), received: after) && newest.newest?.written == after)
         #expect(admit(Stamp(written: after.addingTimeInterval(60), newestAction: 358), received: after.addingTimeInterval(60)), "a deletion, by its time")
         #expect(newest.stale == 3)
-        // A boxscore's copy has no actions to fall back on: its time orders it in that hour too.
+        // A boxscore's copy has no actions: its points stand in for them (they only rise in
+        // play), and where it states none its time orders it in that hour too.
         var box = NewestCopy()
-        func admitBox(_ stamp: Stamp) -> Bool { box.admit(stamp) }
-        #expect(admitBox(Stamp(written: secondPass, status: .live)) && box.newest?.written == secondPass)
-        #expect(!admitBox(Stamp(written: secondPass.addingTimeInterval(-10), status: .live)))
+        func admitBox(_ stamp: Stamp, received: Date? = nil) -> Bool { box.admit(stamp, received: received) }
+        #expect(admitBox(Stamp(written: secondPass, status: .live, points: 190)) && box.newest?.written == secondPass)
+        #expect(!admitBox(Stamp(written: secondPass.addingTimeInterval(-10), status: .live, points: 190)))
+        #expect(!admitBox(Stamp(written: hourOld, status: .live, points: 186), received: now), "fewer points: an old copy")
+        #expect(!admitBox(Stamp(written: misread, status: .live, points: 160), received: now), "fewer points: an old copy, however recent it reads")
+        #expect(box.newest?.written == secondPass, "no old copy's time kept")
+        #expect(admitBox(Stamp(written: misread, status: .live, points: 192), received: now), "more points: news")
+        #expect(box.newest?.written == secondPass, "a time after the copy came is not kept")
+        #expect(admitBox(Stamp(written: now, status: .live, points: 192), received: now), "the next fresh copy is not refused")
+        var untold = NewestCopy()
+        let first = untold.admit(Stamp(written: secondPass, status: .live))
+        let earlier = untold.admit(Stamp(written: secondPass.addingTimeInterval(-10), status: .live))
+        #expect(first && !earlier)
         // Outside the repeated hour a copy's time orders it.
         var other = NewestCopy()
         let noon = try moment("2025-02-11T17:00:00Z"), noonArrival = noon.addingTimeInterval(-600)

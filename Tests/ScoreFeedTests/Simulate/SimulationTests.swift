@@ -850,6 +850,61 @@ struct SimulationTests {
         }
     }
 
+    /// A silent game's end held back past the give-up's bound (as a feed watch that counts each
+    /// copy handed over as news holds it) breaks the give-up check; on time it does not.
+    @Test func theCheckerCatchesASilentGameGivenUpLate() async throws {
+        let options = Self.options(seed: 5, days: 1, modes: [.token])
+        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 30, games: 3...5, killsInFinalWrites: false, powerCuts: false, lossesInBreaks: false)
+        day.sink = SimulatedDay.SinkFaults()
+        day.restarts = []
+        for i in day.games.indices {
+            (day.games[i].outages, day.games[i].timeouts, day.games[i].hostile, day.games[i].staleShare) = ([], [], [], 0)
+            day.games[i].join = nil
+            day.games[i].fate = i == 0 ? .silent(at: 0.5) : .plays
+            day.games[i].path = .poll
+        }
+        let outcome = try await Self.run(day)
+        #expect(outcome.violations.isEmpty, "\(outcome.violations)")
+        let silent = day.games[0].game.id
+        let ends = outcome.records.filter { $0.game == silent && $0.event == .end }
+        #expect(!ends.isEmpty && ends.allSatisfy { $0.state.phase == .suspended })
+        func givenUp(late seconds: TimeInterval) -> [String] {
+            Self.violations(day, outcome.records) { records in
+                for i in records.indices where records[i].game == silent && records[i].event == .end {
+                    records[i].sentAt = records[i].sentAt.addingTimeInterval(seconds)
+                }
+            }.filter { $0.contains("given up") }
+        }
+        #expect(givenUp(late: 0).isEmpty)
+        #expect(givenUp(late: 1800).contains { $0.contains("game \(silent) (poll, silent") }, "\(givenUp(late: 1800))")
+    }
+
+    /// The simulated CDN holds each request's `ETag` to the newest fresh copy it gave the address
+    /// in the instance: the validators of an older copy (a refused stale copy's, kept) are named.
+    @Test func theCDNNamesARequestWithAnOlderCopysValidators() async throws {
+        let options = Self.options(seed: 5, days: 1, modes: [.token])
+        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 30, games: 3...5, killsInFinalWrites: false, powerCuts: false, lossesInBreaks: false)
+        var plan = day.games[0]
+        (plan.outages, plan.playByPlayOutages, plan.boxscoreOutages, plan.timeouts, plan.hostile) = ([], [], [], [], [])
+        (plan.staleShare, plan.staleWindows, plan.stalePlayByPlayWindows, plan.flakyBoxscore) = (0, [], [], nil)
+        plan.fate = .plays
+        day.games = [plan]
+        let clock = SimulatedClock(plan.firstAction.addingTimeInterval(600))
+        let cdn = SimulatedCDN(day: day, clock: clock)
+        let address = SimulatedCDN.playByPlay(plan.game.id)
+        var validators = LiveFetcher.Validators()
+        guard case .body = await cdn.get(address, validators: &validators) else { Issue.record("no copy"); return }
+        let given = try #require(validators.etag)
+        guard case .notModified = await cdn.get(address, validators: &validators) else { Issue.record("not a 304"); return }
+        #expect(cdn.olderValidators.isEmpty)
+        var older = LiveFetcher.Validators()
+        older.etag = "1"
+        _ = await cdn.get(address, validators: &older)
+        #expect(cdn.olderValidators.count == 1, "\(cdn.olderValidators)")
+        #expect(cdn.olderValidators.first?.contains("(1) older than one it was given (\(given))") == true)
+        #expect(cdn.validatorsChecked == 2)
+    }
+
     /// An `apns-id` is canonical as Apple writes it: 8-4-4-4-12 lower-case hex digits, nothing more.
     @Test(arguments: [
         ("123e4567-e89b-12d3-a456-426614174000", true),
