@@ -7,7 +7,7 @@ enum SimulateCommand {
         OVERVIEW: Simulate whole live days in process on virtual time: 5–15 games a day (generated,
         and real ones with --games), polled from a simulated CDN or read as serve's input, while
         feeds fail (now and then, or for minutes), time out, answer garbage or older copies, list a basket and then delete it,
-        games are postponed, go silent or come back, the instance is killed (a journal torn, a state directory lost) and restarted, the
+        games are postponed (their boxscore saying so or not), go silent or come back, the instance is killed (a journal torn, a state directory lost) and restarted, the
         state directory's disk fills up or fails (EIO), and the push sender fails or stalls (for every game, for
         one game's pushes alone, or for one platform's; one day in five, all at once: a storm).
         After each day it checks what must hold (the final ends each game once, at priority 10
@@ -23,7 +23,7 @@ enum SimulateCommand {
         stale as it comes, a final kept 15 min to 4 h with its alert (on Android too, HIGH), an
         activity started before anything shows on it, an update's alert for what just happened
         (and a late lead change's first push at priority 10 with its alert), a poller waiting out
-        a 503's Retry-After and asking with its newest copy's validators, a silent game given up on time, no update sent once a newer state of its game waited behind it, a failing sender tried on a backoff (a push or a channel create failed
+        a 503's Retry-After and asking with its newest copy's validators, a silent game given up on time and a postponed one called off, no update sent once a newer state of its game waited behind it, a failing sender tried on a backoff (a push or a channel create failed
         alone tried again soon after, every failed push at once after the outage), a channel kept its linger after its end, no push that
         APNs or a device refuses, a broadcast update delivered before its timestamp, a join sends
         at most 2 pushes, a restart sends what was left at once and a final missed while down

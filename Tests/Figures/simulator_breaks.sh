@@ -368,6 +368,8 @@ breaks=(
   "a refused stale copy's validators kept|Sources/ScoreFeed/Poll/LivePoller.swift|                        refused = true\n                        validators = newestValidators\n|                        refused = true\n"
   # session 83: caught since a silent game's give-up is held to its bound, and an unfollowed comeback must be given up before the feed is back (6 of 240)
   "every handed copy counted as news by the feed watch|Sources/ScoreFeed/Poll/LivePoller.swift|if after.progress != before.progress { watch.news(at: clock.now) }|watch.news(at: clock.now)"
+  # session 83: caught since a third of the polled games are followed without their tip-off and half the postponed ones' boxscores never say so (6 of 240)
+  "a tip-off the boxscore states heard only after the play-by-play's news|Sources/ScoreFeed/Poll/FeedWatch.swift|        if lastNews == nil { waitingSince = max(waitingSince ?? started, tipOff) }|        if lastNews != nil { waitingSince = max(waitingSince ?? started, tipOff) }"
 )
 status=0
 for entry in "${breaks[@]}"; do

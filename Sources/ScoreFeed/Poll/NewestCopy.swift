@@ -18,8 +18,8 @@ public struct NewestCopy: Hashable, Sendable {
         /// in that order.
         public var status: LiveBoxscore.Status?
         /// The points both teams have (boxscore): they only rise in play, so in the hour the
-        /// clocks go back a copy with fewer than the newest's is an hour old (``NewestCopy/admit(_:received:)``).
-        /// Orders nothing else: a correction may take points back.
+        /// clocks go back a copy with fewer than the newest's (and no later status) is an hour old
+        /// (``NewestCopy/admit(_:received:)``). Orders nothing else: a correction may take points back.
         public var points: Int?
 
         public init(written: Date? = nil, newestAction: Int? = nil, status: LiveBoxscore.Status? = nil, points: Int? = nil) {
@@ -98,8 +98,8 @@ public struct NewestCopy: Hashable, Sendable {
     /// and took the score back (`simulate --days 250 --seed 23 --interval 60 --platform
     /// ios,android`, day 212: 89-81, then 89-79). The cost, that hour a year: a copy that deleted
     /// the newest action waits for the next. A boxscore's copy in the second pass with fewer
-    /// points than the newest is refused likewise: an hour-old one, admitted, made every fresh
-    /// copy look older for minutes (`LiveDayScenarioTests.aFirstPassCopyReadAsTheSecondPassTakesNoScoreBack`,
+    /// points than the newest, and no later status, is refused likewise: an hour-old one,
+    /// admitted, made every fresh copy look older for minutes (`LiveDayScenarioTests.aFirstPassCopyReadAsTheSecondPassTakesNoScoreBack`,
     /// found by the simulated CDN's check of the validators a request carries). With as many
     /// actions or more it is ordered as ever
     /// (a real feed may number an early action highest, so that count stands still:
@@ -114,7 +114,8 @@ public struct NewestCopy: Hashable, Sendable {
                 stale += 1
                 return false
             }
-            if let points = stamp.points, let seen = newest?.points, points < seen {
+            if let points = stamp.points, let seen = newest?.points, points < seen,
+               (stamp.status?.rawValue ?? 0) <= (newest?.status?.rawValue ?? 0) {
                 stale += 1
                 return false
             }

@@ -37,6 +37,10 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
     public private(set) var playByPlayNews: [String: [Date]] = [:]
     /// By address, the last fresh copy's tag given in the instance running now.
     private var lastGiven: [String: String] = [:]
+    /// Whether requests' validators are held to the newest copy given: not the night the clocks
+    /// go back, when a poller rightly takes a copy of the repeated hour's first pass for a newer
+    /// one, or refuses a fresh copy with fewer actions or points (``NewestCopy/admit(_:received:)``).
+    private let holdsValidators: Bool
     /// For each game whose play-by-play fails alone across its end
     /// (``SimulatedDay/Game/playByPlayOutages``), the boxscore's final answers and the
     /// play-by-play's failures, in order: what tells how many times the play-by-play had failed
@@ -66,6 +70,7 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
                 [(Self.playByPlay(plan.game.id).absoluteString, (plan, false)), (Self.boxscore(plan.game.id).absoluteString, (plan, true))]
             }, uniquingKeysWith: { a, _ in a })
         random = SeededRandom(seed: day.seed ^ UInt64(day.index) &* 31 ^ 0xC0FFEE)
+        holdsValidators = !day.fallsBack
         self.clock = clock
     }
 
@@ -97,7 +102,7 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
             return count("404", .failed(ScoreFeedError(.io, "HTTP 404", at: place), retryAfter: nil))
         }
         lock.withLock {
-            guard let tag = validators.etag, let order = Self.order(ofTag: tag) else { return }
+            guard holdsValidators, let tag = validators.etag, let order = Self.order(ofTag: tag) else { return }
             validatorsChecked += 1
             if let newest = newestGiven[address], order.lexicographicallyPrecedes(newest) {
                 let since = Int(now.timeIntervalSince(plan.tipOff))
@@ -153,13 +158,14 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
             made = now.addingTimeInterval(-lag)
             label = "stale"
         }
-        let visible = elapsed < 0 ? 0 : plan.game.visible(at: elapsed)
+        // A postponed game lists nothing, ever.
+        let visible = elapsed < 0 || plan.fate == .postponed ? 0 : plan.game.visible(at: elapsed)
         // A basket listed, then deleted: both documents state its points while it is listed.
         let lists = plan.game.listsDeletedBasket(at: elapsed, visible: visible)
         if isBox {
             let final = plan.finalAt.map { made >= $0 } ?? false
             let (status, text): (Int, String) =
-                plan.fate == .postponed ? (1, "PPD") : final ? (3, "Final") : visible == 0 ? (1, "7:00 pm ET") : (2, "Q\(plan.game.period(after: visible))")
+                plan.fate == .postponed ? (1, plan.postponedUnsaid ? "7:00 pm ET" : "PPD") : final ? (3, "Final") : visible == 0 ? (1, "7:00 pm ET") : (2, "Q\(plan.game.period(after: visible))")
             let tag = "\(status)-\(visible)\(lists ? "+" : "")"
             if final { note(plan, .boxscoreFinal, at: now) }
             if validators.etag == tag { return count("304", .notModified) }

@@ -182,6 +182,13 @@ public struct SimulatedDay: Sendable {
         /// number are those its checkpoint holds, and in a lull a fresh copy says it is minutes
         /// old. False: each answer is stamped as it is made (an origin that writes on request).
         public var stampsWhenWritten = false
+        /// poll: a postponed game's boxscore never says so: it stays scheduled at its tip-off's
+        /// time (status 1, "7:00 pm ET"), so only the poller's watch calls the game off,
+        /// ``SimulationInvariants/expectedGiveUpAfter`` after its tip-off.
+        public var postponedUnsaid = false
+        /// poll: the poller is told the game's tip-off as it starts (the scoreboard's
+        /// `gameTimeUTC`); false: it learns it from the boxscore, as `poll --games` does.
+        public var tipOffKnown = true
         /// poll: in these windows every answer comes from a stale edge, the copy of `lag` seconds
         /// before (a test's script; on a drawn day, a storm's new instances' first polls).
         public var staleWindows: [(during: Range<Date>, lag: TimeInterval)] = []
@@ -498,6 +505,15 @@ public struct SimulatedDay: Sendable {
             self.games[index].playByPlayOutages[0] = outage.lowerBound..<max(outage.upperBound, until)
             self.games[index].playByPlayRetryAfter = retryAfter
             self.games[index].flakyBoxscore = final..<until
+        }
+        // One postponed poll game in two is called off without its boxscore saying so, and one
+        // poll game in three is followed without its tip-off (``Game/postponedUnsaid``,
+        // ``Game/tipOffKnown``): the watch must hear the tip-off from the boxscore and give such a
+        // game up on time. Drawn apart, so the other draws stay as they were.
+        var unlisted = SeededRandom(seed: daySeed ^ 0x71B0_FF00)
+        for index in self.games.indices where self.games[index].path == .poll {
+            if self.games[index].fate == .postponed, unlisted.chance(0.5) { self.games[index].postponedUnsaid = true }
+            if unlisted.chance(1.0 / 3) { self.games[index].tipOffKnown = false }
         }
         // One played poll game in eight (a generated one) lists a basket for half a minute to
         // three minutes, then deletes it, as the NBA's play-by-play does when a review overturns
@@ -876,7 +892,7 @@ public struct SimulatedDay: Sendable {
             count("stalled input", plan.stalls.count)
             switch plan.fate {
             case .plays: break
-            case .postponed: count("postponed")
+            case .postponed: count(plan.postponedUnsaid ? "postponed, the boxscore silent" : "postponed")
             case .silent: count("silent")
             case .comeback: count("comeback")
             }
@@ -888,6 +904,7 @@ public struct SimulatedDay: Sendable {
             count("hostile answers", plan.hostile.count)
             if plan.staleShare > 0 { count("stale edge") }
             if plan.stampsWhenWritten { count("copies stamped when written") }
+            if !plan.tipOffKnown { count("tip-off unknown") }
             if plan.game.editedBasket != nil { count("edited basket") }
             if plan.game.deletedBasket != nil { count("deleted basket") } else if plan.game.corrects { count("feed correction") }
         }

@@ -508,7 +508,7 @@ public enum Simulation {
                         gameId: plan.game.id, playByPlay: SimulatedCDN.playByPlay(plan.game.id),
                         boxscore: SimulatedCDN.boxscore(plan.game.id), interval: day.pollInterval,
                         notBefore: max(plan.tipOff.addingTimeInterval(-600), plan.join ?? .distantPast, started),
-                        announced: plan.game.attributes, tipOff: plan.tipOff)
+                        announced: plan.game.attributes, tipOff: plan.tipOffKnown ? plan.tipOff : nil)
                     poller.clock = clock
                     poller.random = random.next
                     group.addTask { [poller] in await poller.run(service: service, fetcher: cdn, report: report) }

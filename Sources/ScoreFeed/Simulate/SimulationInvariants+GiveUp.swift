@@ -3,18 +3,20 @@ import Foundation
 extension SimulationInvariants {
     /// A polled game whose feed goes silent is given up on time: its end (suspended) is on a push
     /// the sender has within ``expectedGiveUpAfter`` of the last news its poller could see, a
-    /// poll's interval to see it, another to decide, and ``freshnessSlack``. The last news is the
-    /// feed's last change, or the start of an instance that took the game up again or its join
-    /// (a restored game counts its restore as news; a lost one its first copy, a poll later).
-    /// Only a trouble around a moment (the feed failing, the sender or the disk, a restart)
-    /// excuses a later end, until it is over. A game that comes back after that bound (a comeback
-    /// the running instance does not follow) must have been given up by then; one that comes back
-    /// sooner is followed to its final. Without this check a poller that counts each copy it hands
-    /// over as news (the same copy again after a 304) gives a silent game up late or, when it
-    /// comes back, never, and every other check passes. A stale edge may hold the last change
-    /// back from a poller for a few polls: its news is when the CDN gave it (``playByPlayNews``).
+    /// poll's interval to see it, another to decide, ``freshnessSlack`` and the sender's slowest
+    /// answer. The last news is the feed's last change, or the start of an instance that took the
+    /// game up again or its join (a restored game counts its restore as news; a lost one its
+    /// first copy, a poll later). Only a trouble around a moment (the feed failing, the sender or
+    /// the disk, a restart) excuses a later end, until it is over. A game that comes back after
+    /// that bound (a comeback the running instance does not follow) must have been given up by
+    /// then; one that comes back sooner is followed to its final. Without this check a poller
+    /// that counts each copy it hands over as news (the same copy again after a 304) gives a
+    /// silent game up late or, when it comes back, never, and every other check passes. A stale
+    /// edge may hold the last change back from a poller for a few polls: its news is when the CDN
+    /// gave it (``playByPlayNews``).
     mutating func checkGiveUp(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
-        guard plan.path == .poll else { return }
+        // A broadcast game may wait for its channel (refused, or past the cap) as long as it takes.
+        guard plan.path == .poll, !(day.hasChannels && day.channelsWait) else { return }
         // When the feed stops, and when it comes back (never, for a silent game).
         let silence: Date, back: Date
         switch plan.fate {
@@ -43,7 +45,7 @@ extension SimulationInvariants {
         // The latest the poller sees it (the feed's troubles around it put it off), then the
         // latest it may decide and the sender have the end.
         let seen = Self.excused(from: news.addingTimeInterval(-wait), until: news.addingTimeInterval(wait), by: troubles, wait: wait)
-        let due = seen.addingTimeInterval(Self.expectedGiveUpAfter + wait)
+        let due = seen.addingTimeInterval(Self.expectedGiveUpAfter + wait + day.sink.slowest)
         let most = Self.excused(from: due.addingTimeInterval(-wait), until: due, by: troubles, wait: wait)
         // A game that comes back after that was given up before (else it is followed again, and
         // rightly ends on its final); a silent game's missing end breaks ``checkEnd(_:_:)``.
@@ -55,5 +57,39 @@ extension SimulationInvariants {
                   + (delivered.map { "given up \(Int($0.timeIntervalSince(news))) s after the last news it could see (seq \(end?.seq ?? 0))" }
                       ?? "never given up, the feed silent from +\(Int(news.timeIntervalSince(start))) s to +\(Int(back.timeIntervalSince(start))) s")
                   + "; at most \(Int(most.timeIntervalSince(news))) s")
+    }
+
+    /// A postponed game its poller follows is called off on time: its end (postponed) is on a
+    /// push the sender has within two polls' intervals, twice ``freshnessSlack`` and the sender's
+    /// slowest answer of its tip-off where its boxscore says so (it says so from before), else ``expectedGiveUpAfter`` after the
+    /// tip-off (the watch's wait, whether the poller was told the tip-off or heard it from the
+    /// boxscore), or after the start of the instance that took the game up last, or its join,
+    /// if later (a game never started has nothing to end). Only a trouble around that moment (the feed or the boxscore failing, the sender
+    /// or the disk, a restart) excuses a later end, until it is over; a game never called off
+    /// breaks it too. Without this check a watch that never hears the boxscore's tip-off keeps
+    /// such a game, and its day, going for ever.
+    mutating func checkCallOff(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
+        // A game never started has no activity to end: the poll only reports it.
+        // A broadcast game may wait for its channel (refused, or past the cap) as long as it takes.
+        guard plan.path == .poll, plan.fate == .postponed, !pushes.isEmpty, !(day.hasChannels && day.channelsWait) else { return }
+        let end = pushes.first { $0.event == .end }
+        let interval = day.pollInterval
+        let wait = interval + Self.freshnessSlack
+        let before = end?.sentAt ?? .distantFuture
+        let from = [plan.tipOff, instances.last { $0 < before }, plan.join].compactMap { $0 }.max()!
+        // A poll to see the deadline pass, another for the end's way out (the policy may hold it
+        // a moment), and the sender's slowest answer.
+        let due = from.addingTimeInterval((plan.postponedUnsaid ? Self.expectedGiveUpAfter : 0) + 2 * wait + day.sink.slowest)
+        let feed = Self.feedTroubles(plan, interval: interval, requestTimeout: day.requestTimeout)
+        let troubles = feed + plan.boxscoreOutages + senderTroubles(for: plan.game.id) + diskTroubles
+            + day.restarts.map { $0.at..<$0.at.addingTimeInterval($0.downFor + wait) }
+        let most = Self.excused(from: due.addingTimeInterval(-wait), until: due, by: troubles, wait: wait)
+        let delivered = end.map { firstDelivery[$0.key] ?? $0.sentAt }
+        let told = [plan.postponedUnsaid ? "the boxscore silent" : nil, plan.tipOffKnown ? nil : "tip-off unknown"].compactMap { $0 }
+        check(delivered.map { $0 <= most } ?? false,
+              "game \(plan.game.id) (poll, postponed\(told.map { ", \($0)" }.joined())): "
+                  + (delivered.map { "called off \(Int($0.timeIntervalSince(from))) s after its tip-off or its instance's start (seq \(end?.seq ?? 0))" }
+                      ?? "never called off")
+                  + "; at most \(Int(most.timeIntervalSince(from))) s")
     }
 }

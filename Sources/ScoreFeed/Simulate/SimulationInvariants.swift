@@ -121,6 +121,7 @@ public struct SimulationInvariants {
             checkAlertsSent(plan, pushes)
             checkFreshness(plan, pushes)
             checkGiveUp(plan, pushes)
+            checkCallOff(plan, pushes)
             checkEndWithoutTheBoxscore(plan, pushes)
             checkEndAfterThePlayByPlaysTries(plan, pushes)
             checkEndByThePlayByPlaysTries(plan, pushes)

@@ -879,6 +879,43 @@ struct SimulationTests {
         #expect(givenUp(late: 1800).contains { $0.contains("game \(silent) (poll, silent") }, "\(givenUp(late: 1800))")
     }
 
+    /// A postponed game whose boxscore never says so, followed without its tip-off (in broadcast
+    /// mode, where its channel opens as it is announced), is called off a give-up after the
+    /// tip-off its poller heard from the boxscore; its end held back past that (as a watch deaf
+    /// to that tip-off holds it) breaks the call-off check.
+    @Test func aPostponementNobodyAnnouncesIsCalledOffOnTime() async throws {
+        let options = Self.options(seed: 5, days: 1, modes: [.token])
+        var day = SimulatedDay(index: 0, seed: 5, mode: .broadcastPerGame, pool: options.pool, pollInterval: 30, games: 3...5, killsInFinalWrites: false, powerCuts: false, lossesInBreaks: false)
+        day.sink = SimulatedDay.SinkFaults()
+        day.restarts = []
+        // Broadcast: the game's channel opens as it is announced, so its call-off ends it there
+        // (no cap: a game waiting for a channel may wait as long as it takes).
+        day.maxChannels = nil
+        for i in day.games.indices {
+            (day.games[i].outages, day.games[i].timeouts, day.games[i].hostile, day.games[i].staleShare) = ([], [], [], 0)
+            day.games[i].join = nil
+            day.games[i].fate = i == 0 ? .postponed : .plays
+            (day.games[i].postponedUnsaid, day.games[i].tipOffKnown) = (i == 0, i != 0)
+            day.games[i].path = .poll
+        }
+        let outcome = try await Self.run(day)
+        #expect(outcome.violations.isEmpty, "\(outcome.violations)")
+        let plan = day.games[0]
+        let end = try #require(outcome.records.first { $0.game == plan.game.id && $0.event == .end })
+        #expect(end.state.phase == .postponed)
+        let after = end.sentAt.timeIntervalSince(plan.tipOff)
+        #expect(after >= SimulationInvariants.expectedGiveUpAfter && after <= SimulationInvariants.expectedGiveUpAfter + 40, "\(after)")
+        func calledOff(late seconds: TimeInterval) -> [String] {
+            Self.violations(day, outcome.records) { records in
+                for i in records.indices where records[i].game == plan.game.id && records[i].event == .end {
+                    records[i].sentAt = records[i].sentAt.addingTimeInterval(seconds)
+                }
+            }.filter { $0.contains("called off") }
+        }
+        #expect(calledOff(late: 0).isEmpty)
+        #expect(calledOff(late: 1800).contains { $0.contains("game \(plan.game.id) (poll, postponed, the boxscore silent, tip-off unknown)") }, "\(calledOff(late: 1800))")
+    }
+
     /// The simulated CDN holds each request's `ETag` to the newest fresh copy it gave the address
     /// in the instance: the validators of an older copy (a refused stale copy's, kept) are named.
     @Test func theCDNNamesARequestWithAnOlderCopysValidators() async throws {
