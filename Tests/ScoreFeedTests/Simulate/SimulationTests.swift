@@ -853,30 +853,15 @@ struct SimulationTests {
     /// A silent game's end held back past the give-up's bound (as a feed watch that counts each
     /// copy handed over as news holds it) breaks the give-up check; on time it does not.
     @Test func theCheckerCatchesASilentGameGivenUpLate() async throws {
-        let options = Self.options(seed: 5, days: 1, modes: [.token])
-        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 30, games: 3...5, killsInFinalWrites: false, powerCuts: false, lossesInBreaks: false)
-        day.sink = SimulatedDay.SinkFaults()
-        day.restarts = []
-        for i in day.games.indices {
-            (day.games[i].outages, day.games[i].timeouts, day.games[i].hostile, day.games[i].staleShare) = ([], [], [], 0)
-            day.games[i].join = nil
-            day.games[i].fate = i == 0 ? .silent(at: 0.5) : .plays
-            day.games[i].path = .poll
-        }
+        let day = Self.calmDay(.token) { $0.fate = .silent(at: 0.5) }
         let outcome = try await Self.run(day)
         #expect(outcome.violations.isEmpty, "\(outcome.violations)")
         let silent = day.games[0].game.id
         let ends = outcome.records.filter { $0.game == silent && $0.event == .end }
         #expect(!ends.isEmpty && ends.allSatisfy { $0.state.phase == .suspended })
-        func givenUp(late seconds: TimeInterval) -> [String] {
-            Self.violations(day, outcome.records) { records in
-                for i in records.indices where records[i].game == silent && records[i].event == .end {
-                    records[i].sentAt = records[i].sentAt.addingTimeInterval(seconds)
-                }
-            }.filter { $0.contains("given up") }
-        }
-        #expect(givenUp(late: 0).isEmpty)
-        #expect(givenUp(late: 1800).contains { $0.contains("game \(silent) (poll, silent") }, "\(givenUp(late: 1800))")
+        #expect(Self.violations(day, outcome.records, endsOf: silent, late: 0, saying: "given up").isEmpty)
+        let late = Self.violations(day, outcome.records, endsOf: silent, late: 1800, saying: "given up")
+        #expect(late.contains { $0.contains("game \(silent) (poll, silent") }, "\(late)")
     }
 
     /// A postponed game whose boxscore never says so, followed without its tip-off (in broadcast
@@ -884,20 +869,12 @@ struct SimulationTests {
     /// tip-off its poller heard from the boxscore; its end held back past that (as a watch deaf
     /// to that tip-off holds it) breaks the call-off check.
     @Test func aPostponementNobodyAnnouncesIsCalledOffOnTime() async throws {
-        let options = Self.options(seed: 5, days: 1, modes: [.token])
-        var day = SimulatedDay(index: 0, seed: 5, mode: .broadcastPerGame, pool: options.pool, pollInterval: 30, games: 3...5, killsInFinalWrites: false, powerCuts: false, lossesInBreaks: false)
-        day.sink = SimulatedDay.SinkFaults()
-        day.restarts = []
-        // Broadcast: the game's channel opens as it is announced, so its call-off ends it there
-        // (no cap: a game waiting for a channel may wait as long as it takes).
-        day.maxChannels = nil
-        for i in day.games.indices {
-            (day.games[i].outages, day.games[i].timeouts, day.games[i].hostile, day.games[i].staleShare) = ([], [], [], 0)
-            day.games[i].join = nil
-            day.games[i].fate = i == 0 ? .postponed : .plays
-            (day.games[i].postponedUnsaid, day.games[i].tipOffKnown) = (i == 0, i != 0)
-            day.games[i].path = .poll
+        var day = Self.calmDay(.broadcastPerGame) { plan in
+            plan.fate = .postponed
+            (plan.postponedUnsaid, plan.tipOffKnown) = (true, false)
         }
+        // No cap: a game waiting for a channel may wait as long as it takes.
+        day.maxChannels = nil
         let outcome = try await Self.run(day)
         #expect(outcome.violations.isEmpty, "\(outcome.violations)")
         let plan = day.games[0]
@@ -905,15 +882,35 @@ struct SimulationTests {
         #expect(end.state.phase == .postponed)
         let after = end.sentAt.timeIntervalSince(plan.tipOff)
         #expect(after >= SimulationInvariants.expectedGiveUpAfter && after <= SimulationInvariants.expectedGiveUpAfter + 40, "\(after)")
-        func calledOff(late seconds: TimeInterval) -> [String] {
-            Self.violations(day, outcome.records) { records in
-                for i in records.indices where records[i].game == plan.game.id && records[i].event == .end {
-                    records[i].sentAt = records[i].sentAt.addingTimeInterval(seconds)
-                }
-            }.filter { $0.contains("called off") }
+        #expect(Self.violations(day, outcome.records, endsOf: plan.game.id, late: 0, saying: "called off").isEmpty)
+        let late = Self.violations(day, outcome.records, endsOf: plan.game.id, late: 1800, saying: "called off")
+        #expect(late.contains { $0.contains("game \(plan.game.id) (poll, postponed, the boxscore silent, tip-off unknown)") }, "\(late)")
+    }
+
+    /// Seed 5's first day, calm (no feed's or sender's faults, no restart, a poll every 30 s,
+    /// every game polled and played), but for its first game, which `first` changes.
+    static func calmDay(_ mode: PushRenderer.Mode, first: (inout SimulatedDay.Game) -> Void) -> SimulatedDay {
+        let options = Self.options(seed: 5, days: 1, modes: [mode])
+        var day = SimulatedDay(index: 0, seed: 5, mode: mode, pool: options.pool, pollInterval: 30, games: 3...5, killsInFinalWrites: false, powerCuts: false, lossesInBreaks: false)
+        day.sink = SimulatedDay.SinkFaults()
+        day.restarts = []
+        for i in day.games.indices {
+            (day.games[i].outages, day.games[i].timeouts, day.games[i].hostile, day.games[i].staleShare) = ([], [], [], 0)
+            day.games[i].join = nil
+            (day.games[i].fate, day.games[i].postponedUnsaid, day.games[i].tipOffKnown) = (.plays, false, true)
+            day.games[i].path = .poll
         }
-        #expect(calledOff(late: 0).isEmpty)
-        #expect(calledOff(late: 1800).contains { $0.contains("game \(plan.game.id) (poll, postponed, the boxscore silent, tip-off unknown)") }, "\(calledOff(late: 1800))")
+        first(&day.games[0])
+        return day
+    }
+
+    /// What the checker says of `records` (containing `saying`) with `game`'s ends sent `seconds` later.
+    static func violations(_ day: SimulatedDay, _ records: [PushRecord], endsOf game: String, late seconds: TimeInterval, saying: String) -> [String] {
+        violations(day, records) { records in
+            for i in records.indices where records[i].game == game && records[i].event == .end {
+                records[i].sentAt = records[i].sentAt.addingTimeInterval(seconds)
+            }
+        }.filter { $0.contains(saying) }
     }
 
     /// The simulated CDN holds each request's `ETag` to the newest fresh copy it gave the address
