@@ -170,7 +170,7 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
             if final { note(plan, .boxscoreFinal, at: now) }
             if validators.etag == tag { return count("304", .notModified) }
             validators.etag = tag
-            if label == "200" { given(tag, at: address) }
+            if label == "200" { given(tag, at: address, newsOf: nil, now: now) }
             let score = final ? plan.game.final : plan.game.score(after: visible, listing: lists)
             let stamp = plan.fate == .postponed
                 ? plan.written(at: made, elapsed: elapsed, visible: 0) : plan.written(at: made, elapsed: elapsed, visible: visible, final: final)
@@ -182,12 +182,7 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         let tag = "\(visible)\(lists ? "+" : "")"
         if validators.etag == tag { return count("304", .notModified) }
         validators.etag = tag
-        if label == "200" {
-            given(tag, at: address)
-            lock.withLock {
-                if lastGiven.updateValue(tag, forKey: address) != tag { playByPlayNews[plan.game.id, default: []].append(now) }
-            }
-        }
+        if label == "200" { given(tag, at: address, newsOf: plan.game.id, now: now) }
         return count(label, .body(plan.game.playByPlay(actions: visible, written: plan.written(at: made, elapsed: elapsed, visible: visible), listing: lists)))
     }
 
@@ -223,11 +218,13 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         return parts.contains(nil) ? nil : parts.compactMap { $0 }
     }
 
-    /// Notes a fresh copy given at an address: the newest its poller has.
-    private func given(_ tag: String, at address: String) {
+    /// Notes a fresh copy given at an address: the newest its poller has, and for a play-by-play
+    /// (`game`: its game), news at `now` where it differs from the last one given.
+    private func given(_ tag: String, at address: String, newsOf game: String?, now: Date) {
         guard let order = Self.order(ofTag: tag) else { return }
         lock.withLock {
             if newestGiven[address].map({ $0.lexicographicallyPrecedes(order) }) ?? true { newestGiven[address] = order }
+            if let game, lastGiven.updateValue(tag, forKey: address) != tag { playByPlayNews[game, default: []].append(now) }
         }
     }
 

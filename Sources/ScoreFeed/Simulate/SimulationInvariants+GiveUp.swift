@@ -15,8 +15,7 @@ extension SimulationInvariants {
     /// edge may hold the last change back from a poller for a few polls: its news is when the CDN
     /// gave it (``playByPlayNews``).
     mutating func checkGiveUp(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
-        // A broadcast game may wait for its channel (refused, or past the cap) as long as it takes.
-        guard plan.path == .poll, !(day.hasChannels && day.channelsWait) else { return }
+        guard waitsOnItsWatch(plan) else { return }
         // When the feed stops, and when it comes back (never, for a silent game).
         let silence: Date, back: Date
         switch plan.fate {
@@ -40,8 +39,7 @@ extension SimulationInvariants {
         let given = playByPlayNews[plan.game.id]?.last { $0 < before }
         let news = [silence, resumed, joined, given].compactMap { $0 }.max()!
         let feed = Self.feedTroubles(plan, interval: interval, requestTimeout: day.requestTimeout)
-        let troubles = feed + senderTroubles(for: plan.game.id) + diskTroubles
-            + day.restarts.map { $0.at..<$0.at.addingTimeInterval($0.downFor + wait) } + firstCopyWaits(newPollers(plan, feed: feed))
+        let troubles = troubles(plan, feed: feed, wait: wait) + firstCopyWaits(newPollers(plan, feed: feed))
         // The latest the poller sees it (the feed's troubles around it put it off), then the
         // latest it may decide and the sender have the end.
         let seen = Self.excused(from: news.addingTimeInterval(-wait), until: news.addingTimeInterval(wait), by: troubles, wait: wait)
@@ -61,17 +59,17 @@ extension SimulationInvariants {
 
     /// A postponed game its poller follows is called off on time: its end (postponed) is on a
     /// push the sender has within two polls' intervals, twice ``freshnessSlack`` and the sender's
-    /// slowest answer of its tip-off where its boxscore says so (it says so from before), else ``expectedGiveUpAfter`` after the
-    /// tip-off (the watch's wait, whether the poller was told the tip-off or heard it from the
-    /// boxscore), or after the start of the instance that took the game up last, or its join,
-    /// if later (a game never started has nothing to end). Only a trouble around that moment (the feed or the boxscore failing, the sender
-    /// or the disk, a restart) excuses a later end, until it is over; a game never called off
-    /// breaks it too. Without this check a watch that never hears the boxscore's tip-off keeps
-    /// such a game, and its day, going for ever.
+    /// slowest answer of its tip-off where its boxscore says so (it says so from before), else
+    /// ``expectedGiveUpAfter`` after the tip-off (the watch's wait, whether the poller was told
+    /// the tip-off or heard it from the boxscore), or after the start of the instance that took
+    /// the game up last, or its join, if later (a game never started has nothing to end). Only a
+    /// trouble around that moment (the feed or the boxscore failing, the sender or the disk, a
+    /// restart) excuses a later end, until it is over; a game never called off breaks it too.
+    /// Without this check a watch that never hears the boxscore's tip-off keeps such a game, and
+    /// its day, going for ever.
     mutating func checkCallOff(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
         // A game never started has no activity to end: the poll only reports it.
-        // A broadcast game may wait for its channel (refused, or past the cap) as long as it takes.
-        guard plan.path == .poll, plan.fate == .postponed, !pushes.isEmpty, !(day.hasChannels && day.channelsWait) else { return }
+        guard plan.fate == .postponed, !pushes.isEmpty, waitsOnItsWatch(plan) else { return }
         let end = pushes.first { $0.event == .end }
         let interval = day.pollInterval
         let wait = interval + Self.freshnessSlack
@@ -81,8 +79,7 @@ extension SimulationInvariants {
         // a moment), and the sender's slowest answer.
         let due = from.addingTimeInterval((plan.postponedUnsaid ? Self.expectedGiveUpAfter : 0) + 2 * wait + day.sink.slowest)
         let feed = Self.feedTroubles(plan, interval: interval, requestTimeout: day.requestTimeout)
-        let troubles = feed + plan.boxscoreOutages + senderTroubles(for: plan.game.id) + diskTroubles
-            + day.restarts.map { $0.at..<$0.at.addingTimeInterval($0.downFor + wait) }
+        let troubles = troubles(plan, feed: feed, wait: wait) + plan.boxscoreOutages
         let most = Self.excused(from: due.addingTimeInterval(-wait), until: due, by: troubles, wait: wait)
         let delivered = end.map { firstDelivery[$0.key] ?? $0.sentAt }
         let told = [plan.postponedUnsaid ? "the boxscore silent" : nil, plan.tipOffKnown ? nil : "tip-off unknown"].compactMap { $0 }
@@ -91,5 +88,18 @@ extension SimulationInvariants {
                   + (delivered.map { "called off \(Int($0.timeIntervalSince(from))) s after its tip-off or its instance's start (seq \(end?.seq ?? 0))" }
                       ?? "never called off")
                   + "; at most \(Int(most.timeIntervalSince(from))) s")
+    }
+
+    /// Whether `plan`'s game ends when its poller's watch says so, and nothing else may hold its
+    /// end as long as it takes: a polled game, not on a broadcast day whose channels may wait
+    /// (refused, or past the cap).
+    private func waitsOnItsWatch(_ plan: SimulatedDay.Game) -> Bool {
+        plan.path == .poll && !(day.hasChannels && day.channelsWait)
+    }
+
+    /// What excuses a late end of `plan`'s game around a moment: the feed's troubles (`feed`),
+    /// the sender's and the disk's, and each restart with `wait` after its downtime.
+    private func troubles(_ plan: SimulatedDay.Game, feed: [Range<Date>], wait: TimeInterval) -> [Range<Date>] {
+        feed + senderTroubles(for: plan.game.id) + diskTroubles + day.restarts.map { $0.at..<$0.at.addingTimeInterval($0.downFor + wait) }
     }
 }
