@@ -37,6 +37,14 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
     public private(set) var playByPlayNews: [String: [Date]] = [:]
     /// By address, the last fresh copy's tag given in the instance running now.
     private var lastGiven: [String: String] = [:]
+    /// By game, when the instance running now was given a play-by-play that lists the game's
+    /// last action after a boxscore that says final (a body or a 304 of each), once an instance:
+    /// the poll that decides the end (the play-by-play's, after the boxscore's final) has all it
+    /// needs.
+    public private(set) var finalsKnown: [String: [Date]] = [:]
+    /// The games whose final the instance running now was given, and those ``finalsKnown`` noted.
+    private var finalsSaid: Set<String> = []
+    private var finalsNoted: Set<String> = []
     /// Whether requests' validators are held to the newest copy given: not the night the clocks
     /// go back, when a poller rightly takes a copy of the repeated hour's first pass for a newer
     /// one, or refuses a fresh copy with fewer actions or points (``NewestCopy/admit(_:received:)``).
@@ -82,6 +90,8 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
             asked = [:]
             newestGiven = [:]
             lastGiven = [:]
+            finalsSaid = []
+            finalsNoted = []
         }
     }
 
@@ -167,7 +177,10 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
             let (status, text): (Int, String) =
                 plan.fate == .postponed ? (1, plan.postponedUnsaid ? "7:00 pm ET" : "PPD") : final ? (3, "Final") : visible == 0 ? (1, "7:00 pm ET") : (2, "Q\(plan.game.period(after: visible))")
             let tag = "\(status)-\(visible)\(lists ? "+" : "")"
-            if final { note(plan, .boxscoreFinal, at: now) }
+            if final {
+                note(plan, .boxscoreFinal, at: now)
+                known(plan.game.id, boxscore: true, at: now)
+            }
             if validators.etag == tag { return count("304", .notModified) }
             validators.etag = tag
             if label == "200" { given(tag, at: address, newsOf: nil, now: now) }
@@ -180,6 +193,7 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
             return count("404", .failed(ScoreFeedError(.io, "HTTP 404 Not Found", at: place), retryAfter: nil))
         }
         let tag = "\(visible)\(lists ? "+" : "")"
+        if plan.fate == .plays, visible == plan.game.actions.count { known(plan.game.id, boxscore: false, at: now) }
         if validators.etag == tag { return count("304", .notModified) }
         validators.etag = tag
         if label == "200" { given(tag, at: address, newsOf: plan.game.id, now: now) }
@@ -225,6 +239,16 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         lock.withLock {
             if newestGiven[address].map({ $0.lexicographicallyPrecedes(order) }) ?? true { newestGiven[address] = order }
             if let game, lastGiven.updateValue(tag, forKey: address) != tag { playByPlayNews[game, default: []].append(now) }
+        }
+    }
+
+    /// Notes that the instance running now was given `game`'s final (`boxscore`) or its last
+    /// action, and when a play-by-play's came after the final (``finalsKnown``).
+    private func known(_ game: String, boxscore: Bool, at now: Date) {
+        lock.withLock {
+            if boxscore { finalsSaid.insert(game) }
+            guard !boxscore, finalsSaid.contains(game), finalsNoted.insert(game).inserted else { return }
+            finalsKnown[game, default: []].append(now)
         }
     }
 

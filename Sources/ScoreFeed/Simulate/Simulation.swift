@@ -303,7 +303,8 @@ public enum Simulation {
                 kills: instances.map(\.killedBefore), powerCuts: instances.map(\.powerCutBefore),
                 openChannels: platform == day.platform ? sender.openChannels.subtracting(sender.deletesRefused) : [], strays: platform == day.platform ? sender.strays : [],
                 tried: sender.tried.filter { $0.platform == platform }, moment: moment, booked: platform == .ios ? booked : [:],
-                reads: reads, blipped: sender.blipped(on: platform), endRequests: cdn.endRequests, playByPlayNews: cdn.playByPlayNews)
+                reads: reads, blipped: sender.blipped(on: platform), endRequests: cdn.endRequests, playByPlayNews: cdn.playByPlayNews,
+                finalsKnown: cdn.finalsKnown)
             checker.checkAll()
             if platform == day.platform { checker.checkDeadlines(metrics) }
             checks += checker.checks

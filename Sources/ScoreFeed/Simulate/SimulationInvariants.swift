@@ -39,6 +39,8 @@ public struct SimulationInvariants {
     let endRequests: [String: [SimulatedCDN.EndRequest]]
     /// When each game's poller was given a play-by-play that changed (``SimulatedCDN/playByPlayNews``).
     let playByPlayNews: [String: [Date]]
+    /// When each game's poller had been given its last action and its final (``SimulatedCDN/finalsKnown``).
+    let finalsKnown: [String: [Date]]
     /// How far apart pushes may be and still count as one moment (``checkMoments(_:_:)``).
     let moment: TimeInterval
     /// What the last instance's push policy had booked when the day ended, by game: the session's
@@ -61,8 +63,9 @@ public struct SimulationInvariants {
         instances: [Date], lostState: [Bool], lostGames: [Set<String>] = [], kills: [Date?], powerCuts: [Bool] = [], openChannels: Set<String>,
         strays: [String] = [], tried: [PushRecord] = [], moment: TimeInterval = Simulation.defaultMoment, booked: [String: Booked] = [:],
         reads: [String: [Date]]? = nil, blipped: [String: [Date]] = [:], endRequests: [String: [SimulatedCDN.EndRequest]] = [:],
-        playByPlayNews: [String: [Date]] = [:]
+        playByPlayNews: [String: [Date]] = [:], finalsKnown: [String: [Date]] = [:]
     ) {
+        self.finalsKnown = finalsKnown
         self.endRequests = endRequests
         self.playByPlayNews = playByPlayNews
         self.reads = reads
@@ -120,6 +123,7 @@ public struct SimulationInvariants {
             checkAlerts(plan, pushes)
             checkAlertsSent(plan, pushes)
             checkFreshness(plan, pushes)
+            checkFinalOnTime(plan, pushes)
             checkGiveUp(plan, pushes)
             checkCallOff(plan, pushes)
             checkEndWithoutTheBoxscore(plan, pushes)
@@ -181,8 +185,28 @@ public struct SimulationInvariants {
 
     /// ``diskTroubles`` of `day`.
     static func diskTroubles(of day: SimulatedDay) -> [Range<Date>] {
-        day.diskFaults.map { $0.lowerBound..<$0.upperBound.addingTimeInterval(expectedCheckpointRetry) }
+        // A game's failures in a row are counted from its first in the trouble: the retries'
+        // wait doubles from a second, so the one that comes after the disk has room waits at
+        // most as long as the game had failed by then, and a second. Spells closer than that
+        // wait are one trouble (a game may fail through both without a write that succeeds).
+        func excused(_ fault: Range<Date>) -> Date {
+            fault.upperBound.addingTimeInterval(
+                min(expectedCheckpointRetry, fault.upperBound.timeIntervalSince(fault.lowerBound) + 1) + checkpointRetrySlack)
+        }
+        var spells: [Range<Date>] = []
+        for fault in day.diskFaults.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = spells.last, fault.lowerBound <= excused(last) {
+                spells[spells.count - 1] = last.lowerBound..<max(last.upperBound, fault.upperBound)
+            } else {
+                spells.append(fault)
+            }
+        }
+        return spells.map { $0.lowerBound..<excused($0) }
     }
+
+    /// What a checkpoint's retry may come after its backoff's wait: the engine is woken for it
+    /// with the service's other deadlines.
+    static let checkpointRetrySlack: TimeInterval = 1
 
     /// The longest an engine waits to try a failed checkpoint again: half a minute
     /// (``MatchEngine/checkpointRetry``'s backoff, written out: the check must not read the value
@@ -925,16 +949,7 @@ public struct SimulationInvariants {
             for earlier in open...index { takenBack[earlier] = one.at }
             open = index + 1
         }
-        let sender = senderTroubles(for: plan.game.id)
-        let feed = Self.feedTroubles(plan, interval: day.pollInterval, requestTimeout: day.requestTimeout)
-        let pollers = plan.path == .poll ? newPollers(plan, feed: feed) : []
-        let troubles = feed + sender + diskTroubles
-            + day.restarts.map { $0.at..<$0.at.addingTimeInterval($0.downFor + wait) }
-            + endListedWaits(plan, pollers: pollers) + firstCopyWaits(pollers)
-        // The sender's troubles an instance was killed in: the records its sink still held are
-        // gone with it (the checkpoint has them handed over), so what they showed waits for the
-        // game's next push after the restart.
-        let killedHolding = sender.filter { trouble in day.restarts.contains { trouble.contains($0.at) } }
+        let (troubles, killedHolding) = freshnessTroubles(plan, wait: wait)
         for (index, one) in news.enumerated() where one.at > plan.join ?? .distantPast {
             let from = one.at.addingTimeInterval(-wait)
             let until = Self.excused(from: from, until: one.at.addingTimeInterval(wait), by: troubles, wait: wait)
@@ -950,6 +965,21 @@ public struct SimulationInvariants {
                           ?? "no push ever showed it or newer")
                       + "; at most \(Int(most)) s" + (most > wait ? " (troubles around it included)" : ""))
         }
+    }
+
+    /// What excuses `plan`'s news going later than `wait` after it appears
+    /// (``checkFreshness(_:_:)``): the feed's, the sender's and the disk's troubles, restarts,
+    /// and a new poller's waits; and the sender's troubles an instance was killed in (the records
+    /// its sink still held are gone with it, the checkpoint has them handed over, so what they
+    /// showed waits for the game's next push after the restart).
+    func freshnessTroubles(_ plan: SimulatedDay.Game, wait: TimeInterval) -> (troubles: [Range<Date>], killedHolding: [Range<Date>]) {
+        let sender = senderTroubles(for: plan.game.id)
+        let feed = Self.feedTroubles(plan, interval: day.pollInterval, requestTimeout: day.requestTimeout)
+        let pollers = plan.path == .poll ? newPollers(plan, feed: feed) : []
+        let troubles = feed + sender + diskTroubles
+            + day.restarts.map { $0.at..<$0.at.addingTimeInterval($0.downFor + wait) }
+            + endListedWaits(plan, pollers: pollers) + firstCopyWaits(pollers)
+        return (troubles, sender.filter { trouble in day.restarts.contains { trouble.contains($0.at) } })
     }
 
     /// A poller new to the game (an instance started on an empty state directory, or the game's

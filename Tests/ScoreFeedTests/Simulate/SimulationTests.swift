@@ -939,6 +939,50 @@ struct SimulationTests {
         #expect(cdn.validatorsChecked == 2)
     }
 
+    /// A played `serve` game's final end goes within ``SimulationInvariants/freshnessSlack`` of
+    /// its last line; held 20 s past it (an end waiting after the last push for nothing, a
+    /// checkpoint's retry waiting out an earlier spell's failures) it breaks the check.
+    @Test func anEndHeldPastItsFinalIsCaught() async throws {
+        let day = Self.calmDay(.token) { $0.path = .serve }
+        let outcome = try await Self.run(day)
+        #expect(outcome.violations.isEmpty, "\(outcome.violations)")
+        let played = day.games[0].game.id
+        #expect(outcome.records.contains { $0.game == played && $0.event == .end && $0.state.phase == .final })
+        #expect(Self.violations(day, outcome.records, endsOf: played, late: 0, saying: "its final was known").isEmpty)
+        let late = Self.violations(day, outcome.records, endsOf: played, late: 20, saying: "its final was known")
+        #expect(late.contains { $0.contains("game \(played) (serve)") && $0.contains("at most 10 s") }, "\(late)")
+    }
+
+    /// The simulated CDN notes when a poller knows its game's final: at the first play-by-play
+    /// listing the last action that it answers after a boxscore saying final, once an instance.
+    @Test func theCDNNotesWhenAPollerKnowsTheFinal() async throws {
+        let options = Self.options(seed: 5, days: 1, modes: [.token])
+        var day = SimulatedDay(index: 0, seed: 5, mode: .token, pool: options.pool, pollInterval: 30, games: 3...5, killsInFinalWrites: false, powerCuts: false, lossesInBreaks: false)
+        var plan = day.games[0]
+        (plan.outages, plan.playByPlayOutages, plan.boxscoreOutages, plan.timeouts, plan.hostile) = ([], [], [], [], [])
+        (plan.staleShare, plan.staleWindows, plan.stalePlayByPlayWindows, plan.staleBoxscoreWindows, plan.flakyBoxscore) = (0, [], [], [], nil)
+        plan.fate = .plays
+        day.games = [plan]
+        let final = try #require(plan.finalAt)
+        let clock = SimulatedClock(final.addingTimeInterval(-60))
+        let cdn = SimulatedCDN(day: day, clock: clock)
+        var box = LiveFetcher.Validators(), playByPlay = LiveFetcher.Validators()
+        // The last action listed, the boxscore not final yet: not known.
+        _ = await cdn.get(SimulatedCDN.playByPlay(plan.game.id), validators: &playByPlay)
+        _ = await cdn.get(SimulatedCDN.boxscore(plan.game.id), validators: &box)
+        #expect(cdn.finalsKnown.isEmpty)
+        clock.advance(to: final.addingTimeInterval(5))
+        _ = await cdn.get(SimulatedCDN.boxscore(plan.game.id), validators: &box)
+        #expect(cdn.finalsKnown.isEmpty, "the boxscore alone decides nothing")
+        // The play-by-play's next answer, a 304 of the copy listing the end, knows it.
+        clock.advance(to: final.addingTimeInterval(10))
+        guard case .notModified = await cdn.get(SimulatedCDN.playByPlay(plan.game.id), validators: &playByPlay) else { Issue.record("not a 304"); return }
+        #expect(cdn.finalsKnown[plan.game.id] == [final.addingTimeInterval(10)])
+        clock.advance(to: final.addingTimeInterval(40))
+        _ = await cdn.get(SimulatedCDN.playByPlay(plan.game.id), validators: &playByPlay)
+        #expect(cdn.finalsKnown[plan.game.id]?.count == 1, "once an instance")
+    }
+
     /// An `apns-id` is canonical as Apple writes it: 8-4-4-4-12 lower-case hex digits, nothing more.
     @Test(arguments: [
         ("123e4567-e89b-12d3-a456-426614174000", true),
