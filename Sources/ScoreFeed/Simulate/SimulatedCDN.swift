@@ -112,16 +112,15 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
             return count("404", .failed(ScoreFeedError(.io, "HTTP 404", at: place), retryAfter: nil))
         }
         lock.withLock {
-            guard holdsValidators, let tag = validators.etag, let order = Self.order(ofTag: tag) else { return }
-            validatorsChecked += 1
-            if let newest = newestGiven[address], order.lexicographicallyPrecedes(newest) {
-                let since = Int(now.timeIntervalSince(plan.tipOff))
-                olderValidators.append(
-                    "game \(plan.game.id) (poll): \(isBox ? "the boxscore" : "the play-by-play") asked \(since) s from tip-off with the ETag of a copy (\(tag)) "
-                        + "older than one it was given (\(newest.map(String.init).joined(separator: "-"))): a refused copy's validators kept")
+            if holdsValidators, let tag = validators.etag, let order = Self.order(ofTag: tag) {
+                validatorsChecked += 1
+                if let newest = newestGiven[address], order.lexicographicallyPrecedes(newest) {
+                    let since = Int(now.timeIntervalSince(plan.tipOff))
+                    olderValidators.append(
+                        "game \(plan.game.id) (poll): \(isBox ? "the boxscore" : "the play-by-play") asked \(since) s from tip-off with the ETag of a copy (\(tag)) "
+                            + "older than one it was given (\(newest.map(String.init).joined(separator: "-"))): a refused copy's validators kept")
+                }
             }
-        }
-        lock.withLock {
             guard let until = asked.removeValue(forKey: address) else { return }
             retryAftersChecked += 1
             // A millisecond's leeway: the poller's wait and the clock's sum of seconds.
@@ -179,11 +178,11 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
             let tag = "\(status)-\(visible)\(lists ? "+" : "")"
             if final {
                 note(plan, .boxscoreFinal, at: now)
-                known(plan.game.id, boxscore: true, at: now)
+                _ = lock.withLock { finalsSaid.insert(plan.game.id) }
             }
             if validators.etag == tag { return count("304", .notModified) }
             validators.etag = tag
-            if label == "200" { given(tag, at: address, newsOf: nil, now: now) }
+            if label == "200" { given(tag, order: [status, visible], at: address, newsOf: nil, now: now) }
             let score = final ? plan.game.final : plan.game.score(after: visible, listing: lists)
             let stamp = plan.fate == .postponed
                 ? plan.written(at: made, elapsed: elapsed, visible: 0) : plan.written(at: made, elapsed: elapsed, visible: visible, final: final)
@@ -193,10 +192,10 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
             return count("404", .failed(ScoreFeedError(.io, "HTTP 404 Not Found", at: place), retryAfter: nil))
         }
         let tag = "\(visible)\(lists ? "+" : "")"
-        if plan.fate == .plays, visible == plan.game.actions.count { known(plan.game.id, boxscore: false, at: now) }
+        if plan.fate == .plays, visible == plan.game.actions.count { lastActionListed(plan.game.id, at: now) }
         if validators.etag == tag { return count("304", .notModified) }
         validators.etag = tag
-        if label == "200" { given(tag, at: address, newsOf: plan.game.id, now: now) }
+        if label == "200" { given(tag, order: [visible], at: address, newsOf: plan.game.id, now: now) }
         return count(label, .body(plan.game.playByPlay(actions: visible, written: plan.written(at: made, elapsed: elapsed, visible: visible), listing: lists)))
     }
 
@@ -232,22 +231,21 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         return parts.contains(nil) ? nil : parts.compactMap { $0 }
     }
 
-    /// Notes a fresh copy given at an address: the newest its poller has, and for a play-by-play
-    /// (`game`: its game), news at `now` where it differs from the last one given.
-    private func given(_ tag: String, at address: String, newsOf game: String?, now: Date) {
-        guard let order = Self.order(ofTag: tag) else { return }
+    /// Notes a fresh copy given at an address (its `tag`, and the `order` of its place): the
+    /// newest its poller has, and for a play-by-play (`game`: its game), news at `now` where it
+    /// differs from the last one given.
+    private func given(_ tag: String, order: [Int], at address: String, newsOf game: String?, now: Date) {
         lock.withLock {
             if newestGiven[address].map({ $0.lexicographicallyPrecedes(order) }) ?? true { newestGiven[address] = order }
             if let game, lastGiven.updateValue(tag, forKey: address) != tag { playByPlayNews[game, default: []].append(now) }
         }
     }
 
-    /// Notes that the instance running now was given `game`'s final (`boxscore`) or its last
-    /// action, and when a play-by-play's came after the final (``finalsKnown``).
-    private func known(_ game: String, boxscore: Bool, at now: Date) {
+    /// Notes that the instance running now was given a play-by-play listing `game`'s last
+    /// action: the first after its boxscore's final is when it knows the final (``finalsKnown``).
+    private func lastActionListed(_ game: String, at now: Date) {
         lock.withLock {
-            if boxscore { finalsSaid.insert(game) }
-            guard !boxscore, finalsSaid.contains(game), finalsNoted.insert(game).inserted else { return }
+            guard finalsSaid.contains(game), finalsNoted.insert(game).inserted else { return }
             finalsKnown[game, default: []].append(now)
         }
     }

@@ -13,7 +13,7 @@ extension SimulationInvariants {
     /// the disk has room that waits out an earlier spell's failures, say). `pushes`: the game's
     /// records, each once.
     mutating func checkFinalOnTime(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
-        guard plan.fate == .plays, !plan.hasStaleEdge, day.sink.slowest == 0, !(day.hasChannels && day.channelsWait),
+        guard plan.fate == .plays, timesItsNews(plan),
               let known = plan.path == .serve ? plan.lastAction : finalsKnown[plan.game.id]?.first,
               known > plan.join ?? .distantPast
         else { return }

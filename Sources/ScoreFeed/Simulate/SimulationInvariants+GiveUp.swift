@@ -97,9 +97,9 @@ extension SimulationInvariants {
         plan.path == .poll && !(day.hasChannels && day.channelsWait)
     }
 
-    /// What excuses a late end of `plan`'s game around a moment: the feed's troubles (`feed`),
+    /// What excuses a late push of `plan`'s game around a moment: the feed's troubles (`feed`),
     /// the sender's and the disk's, and each restart with `wait` after its downtime.
-    private func troubles(_ plan: SimulatedDay.Game, feed: [Range<Date>], wait: TimeInterval) -> [Range<Date>] {
+    func troubles(_ plan: SimulatedDay.Game, feed: [Range<Date>], wait: TimeInterval) -> [Range<Date>] {
         feed + senderTroubles(for: plan.game.id) + diskTroubles + day.restarts.map { $0.at..<$0.at.addingTimeInterval($0.downFor + wait) }
     }
 }

@@ -66,6 +66,7 @@ public struct SimulationInvariants {
         playByPlayNews: [String: [Date]] = [:], finalsKnown: [String: [Date]] = [:]
     ) {
         self.finalsKnown = finalsKnown
+        diskTroubles = Self.diskTroubles(of: day)
         self.endRequests = endRequests
         self.playByPlayNews = playByPlayNews
         self.reads = reads
@@ -181,7 +182,7 @@ public struct SimulationInvariants {
     /// The windows where the state directory's disk was full, with the engines' longest wait to
     /// try their checkpoints again after each: the pushes decided meanwhile wait in their games'
     /// outboxes, as they do for a sender down.
-    var diskTroubles: [Range<Date>] { Self.diskTroubles(of: day) }
+    let diskTroubles: [Range<Date>]
 
     /// ``diskTroubles`` of `day`.
     static func diskTroubles(of day: SimulatedDay) -> [Range<Date>] {
@@ -908,8 +909,7 @@ public struct SimulationInvariants {
         let sent = pushes.sorted { $0.sentAt < $1.sentAt }
         // A game with no push at all breaks ``checkEnd(_:_:)`` already (its last push carries the
         // feed's final).
-        guard !sent.isEmpty, !plan.hasStaleEdge, day.sink.slowest == 0 else { return }
-        if day.hasChannels, day.channelsWait { return }
+        guard !sent.isEmpty, timesItsNews(plan) else { return }
         let wait = (plan.path == .poll ? day.pollInterval : 0) + Self.freshnessSlack
         let scored = plan.path == .poll ? plan.game.pollScores : plan.game.serveScores
         var hold = Double.infinity
@@ -967,19 +967,23 @@ public struct SimulationInvariants {
         }
     }
 
+    /// Whether the time `plan`'s news takes to go out is checked (``checkFreshness(_:_:)``,
+    /// ``checkFinalOnTime(_:_:)``): not a game with a stale edge, which may answer any poll with
+    /// an older copy; not on a day whose sender is slow, or whose channels may wait.
+    func timesItsNews(_ plan: SimulatedDay.Game) -> Bool {
+        !plan.hasStaleEdge && day.sink.slowest == 0 && !(day.hasChannels && day.channelsWait)
+    }
+
     /// What excuses `plan`'s news going later than `wait` after it appears
     /// (``checkFreshness(_:_:)``): the feed's, the sender's and the disk's troubles, restarts,
     /// and a new poller's waits; and the sender's troubles an instance was killed in (the records
     /// its sink still held are gone with it, the checkpoint has them handed over, so what they
     /// showed waits for the game's next push after the restart).
     func freshnessTroubles(_ plan: SimulatedDay.Game, wait: TimeInterval) -> (troubles: [Range<Date>], killedHolding: [Range<Date>]) {
-        let sender = senderTroubles(for: plan.game.id)
         let feed = Self.feedTroubles(plan, interval: day.pollInterval, requestTimeout: day.requestTimeout)
         let pollers = plan.path == .poll ? newPollers(plan, feed: feed) : []
-        let troubles = feed + sender + diskTroubles
-            + day.restarts.map { $0.at..<$0.at.addingTimeInterval($0.downFor + wait) }
-            + endListedWaits(plan, pollers: pollers) + firstCopyWaits(pollers)
-        return (troubles, sender.filter { trouble in day.restarts.contains { trouble.contains($0.at) } })
+        let killedHolding = senderTroubles(for: plan.game.id).filter { trouble in day.restarts.contains { trouble.contains($0.at) } }
+        return (troubles(plan, feed: feed, wait: wait) + endListedWaits(plan, pollers: pollers) + firstCopyWaits(pollers), killedHolding)
     }
 
     /// A poller new to the game (an instance started on an empty state directory, or the game's
