@@ -848,6 +848,28 @@ public struct SimulatedDay: Sendable {
             let window = at..<at.addingTimeInterval(device.double(in: 10...600))
             if !diskFull.contains(where: { $0.overlaps(window) }) { diskErrors = [window] }
         }
+        // On one day in four the disk fills twice for one `serve` game in one instance: for a
+        // minute or two some minutes before the game's last line, then for a few seconds as that
+        // line comes. Its checkpoint fails in both, with writes that succeed between, so its
+        // retries in the second wait from a first failure, not from where the first spell left
+        // them, and its end goes within the few seconds the second spell's failures earn.
+        // Drawn apart.
+        var refill = SeededRandom(seed: daySeed ^ 0x2ED5_F111)
+        if refill.chance(0.25) {
+            let serving = played.filter { $0.path == .serve }
+            if !serving.isEmpty {
+                let plan = serving[refill.below(serving.count)]
+                let last = plan.firstAction.addingTimeInterval(plan.game.span)
+                let gap = refill.double(in: 120...600)
+                let first = last.addingTimeInterval(-gap - refill.double(in: 40...120))..<last.addingTimeInterval(-gap)
+                let second = last.addingTimeInterval(-0.5)..<last.addingTimeInterval(refill.double(in: 1.5...5))
+                let instance = first.lowerBound.addingTimeInterval(-1)..<second.upperBound.addingTimeInterval(60)
+                if first.lowerBound > plan.firstAction, !self.restarts.contains(where: { instance.contains($0.at) }),
+                   !(diskFull + diskErrors).contains(where: { $0.overlaps(instance) }) {
+                    diskFull += [first, second]
+                }
+            }
+        }
         // Each game's edge asks for a `Retry-After` of its own in half its 503s: drawn apart too.
         var retry = SeededRandom(seed: daySeed ^ 0x5E77_A1E5)
         for index in self.games.indices { self.games[index].drawnRetryAfter = TimeInterval(retry.int(in: SimulatedCDN.drawnRetryAfters)) }

@@ -266,6 +266,41 @@ struct JournalTests {
         #expect(disk.state.homeScore == 2 && disk.state.awayScore == 2, "every input was kept and written")
     }
 
+    /// The disk fills twice, with a write that succeeds between: the second spell's first failure
+    /// is tried again a second later, as a first failure is, not at the half minute the first
+    /// spell's failures had earned (what the simulator's second spell at a game's last line finds,
+    /// ``SimulatedDay/diskFull``).
+    @Test func aSecondFullDiskBacksOffFromAFirstFailure() async throws {
+        let dir = Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let full = Mutex(false)
+        let (_, clock, sink, engine, events) = try Self.gameOnDisk(dir, fault: { full.withLock { $0 } ? ENOSPC : nil }, lastEvent: 6)
+        try await Self.receive(events, 0..<2, on: engine, clock: clock)
+        full.withLock { $0 = true }
+        try await Self.receive(events, 2..<3, on: engine, clock: clock)
+        for _ in 0..<6 {
+            clock.advance(to: try #require(await engine.checkpointRetry))
+            try await engine.flush()
+        }
+        let longest = try #require(await engine.checkpointRetry).timeIntervalSince(clock.now)
+        #expect(longest == 30, "the first spell's failures earned the longest wait")
+        full.withLock { $0 = false }
+        clock.advance(to: try #require(await engine.checkpointRetry))
+        try await engine.flush()
+        let (failure, cleared) = (await engine.checkpointFailure, await engine.checkpointRetry)
+        #expect(failure == nil && cleared == nil)
+        try await Self.receive(events, 3..<4, on: engine, clock: clock)
+        let before = await sink.records.count
+        full.withLock { $0 = true }
+        try await Self.receive(events, 4..<5, on: engine, clock: clock)
+        let retry = try #require(await engine.checkpointRetry)
+        #expect(retry.timeIntervalSince(clock.now) == 1, "a failure after a write that succeeded is a first")
+        full.withLock { $0 = false }
+        clock.advance(to: retry)
+        try await engine.flush()
+        #expect(await sink.records.count > before, "the push that waited goes at the retry")
+    }
+
     /// A disk that fails every write and sync with `EIO` (a device's error) for a spell: the
     /// game's pushes wait as on a full disk, the journal gives up its descriptor and trusts nothing
     /// it could not sync, and once the disk works the retry writes what the game holds: the
