@@ -897,6 +897,42 @@ public struct SimulatedDay: Sendable {
             let moment = plan.firstAction.addingTimeInterval(plan.game.decisiveMoments[relay.below(plan.game.decisiveMoments.count)])
             self.games[index].stalls = [moment.addingTimeInterval(-relay.double(in: 0...20))..<moment.addingTimeInterval(relay.double(in: 35...180))]
         }
+        // On a day whose input ends with a `serve` game's last line (every other game done well
+        // before it, as far as its plan says), the disk fills as that line comes and
+        // has room again only 5–25 s before the day's drain gives up (the input's end and
+        // ``Simulation/drainTimeout``): the checkpoints' next retry may fall past it, and the
+        // drain's last try writes what the disk kept and sends the final it held. No restart
+        // from a few minutes before the line. Drawn apart.
+        var lastTry = SeededRandom(seed: daySeed ^ 0x1A57_7E1)
+        let lines = self.games.filter { plan in if case .plays = plan.fate { plan.path == .serve && plan.stalls.isEmpty } else { false } }
+        if let last = lines.max(by: { $0.firstAction.addingTimeInterval($0.game.span) < $1.firstAction.addingTimeInterval($1.game.span) }) {
+            let line = last.firstAction.addingTimeInterval(last.game.span)
+            let restarted = self.restarts.map(\.at).max() ?? .distantPast
+            let others = self.games.filter { $0.game.id != last.game.id }.map { Self.inputDone($0, interval: pollInterval, restarted: restarted) }
+            if others.allSatisfy({ $0 < line.addingTimeInterval(-60) }), !self.restarts.contains(where: { $0.at > line.addingTimeInterval(-300) }) {
+                let window = line.addingTimeInterval(-lastTry.double(in: 5...60))..<line.addingTimeInterval(Simulation.drainTimeout - lastTry.double(in: 5...25))
+                if !(diskFull + diskErrors).contains(where: { $0.overlaps(window) }) { diskFull.append(window) }
+            }
+        }
+    }
+
+    /// By when `plan`'s part of the input is surely over, by its plan: a `serve` game's last
+    /// line, a polled game's final and a few polls; a silent game's give-up and a postponed
+    /// game's call-off, with room to spare, counted from the day's last restart too (a new
+    /// instance's poller waits afresh).
+    static func inputDone(_ plan: Game, interval: TimeInterval, restarted: Date) -> Date {
+        let last = plan.lastAction ?? plan.firstAction.addingTimeInterval(plan.game.span)
+        let played = plan.path == .serve ? last : last.addingTimeInterval(120 + 3 * interval)
+        switch plan.fate {
+        case .plays:
+            return played
+        case .comeback(let share, _):
+            return max(played, max(plan.firstAction.addingTimeInterval(share * plan.game.span), restarted).addingTimeInterval(2 * 3600))
+        case .silent(let share):
+            return max(plan.firstAction.addingTimeInterval(share * plan.game.span), restarted).addingTimeInterval(2 * 3600)
+        case .postponed:
+            return max(plan.tipOff, restarted).addingTimeInterval(3 * 3600)
+        }
     }
 
     /// Faults of this day, by kind.

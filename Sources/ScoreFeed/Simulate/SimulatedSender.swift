@@ -417,6 +417,15 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         }
     }
 
+    /// Whether APNs had a channel made for `game` open at `date` (made by then, not deleted).
+    public func hasChannelOpen(for game: String, at date: Date) -> Bool {
+        lock.withLock {
+            let made = Set(channelChanges.filter { $0.opened && $0.game == game && $0.at <= date }.map(\.channel))
+            let deleted = Set(channelChanges.filter { !$0.opened && $0.at <= date }.map(\.channel))
+            return !made.subtracting(deleted).isEmpty
+        }
+    }
+
     /// The most channels open at once at APNs among those ScoreFeed counts against its cap, over
     /// `changes` (in order), and the first moment it was reached (nil: none opened). A channel a
     /// reconciliation deleted as no game's (a create whose answer a kill lost, or one of an

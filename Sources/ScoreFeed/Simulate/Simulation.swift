@@ -123,6 +123,9 @@ public enum Simulation {
         // The planned stops (by their place in the day's) whose device failed at a rename
         // (``SimulatedDay/Restart/failsTheDevice``).
         var failedDevices: Set<Int> = []
+        // The instances (from 1) that stopped on their own, their input over and their drain
+        // done, and another ran after them on their state directory: when each stopped.
+        var cleanStops: [Int: Date] = [:]
         while number + 1 < stops.count {
             number += 1
             let stop = stops[number]
@@ -230,6 +233,7 @@ public enum Simulation {
                     let pushesBack = rerun ? nil : day.troublesOver(at: from)
                     if let back = pushesBack ?? (rerunForChannels ? nil : channelsDown) {
                         if !rerun { owed = (inputEnded, from, Set(sender.records.map(\.key)), sender.openChannels) }
+                        cleanStops[instance] = from
                         rerunForChannels = pushesBack == nil
                         stops.append(nil)
                         from = back.addingTimeInterval(1)
@@ -246,6 +250,7 @@ public enum Simulation {
                 // are back, as an operator's next run would, until the planned stop (seed 8, day
                 // 468 of 500 on Android: the final waited 17 min past the disk's trouble for it).
                 if let back = day.troublesOver(at: clock.now), back.addingTimeInterval(1) < stop.at {
+                    cleanStops[instance] = clock.now
                     stops.insert(stop, at: number + 1)
                     runsAgain += 1
                     from = back.addingTimeInterval(1)
@@ -257,6 +262,7 @@ public enum Simulation {
                 }
                 // Done before its planned end: the next instance still starts then (a day's
                 // `poll --today` run again), on the state this one left.
+                if !stop.lostState, !stop.damagedCheckpoint { cleanStops[instance] = clock.now }
                 handOver(stop, tearing: nil)
                 from = stop.at.addingTimeInterval(stop.downFor)
                 killed = stop.at
@@ -325,6 +331,9 @@ public enum Simulation {
                 "the day's last run stopped \(JSONText.number(owed.stopped.timeIntervalSince(owed.inputEnded))) s after its input ended, the sender or APNs' channel service down or the disk full, and the run after it sent \(unsent) new push(es) and deleted \(undeleted) channel(s): its drain gave up before its \(Int(drainTimeout)) s (less a try's longest wait, or a channel's linger, \(Int(allowance)) s)")
         }
         checks += owed == nil ? 0 : 1
+        let repeated = deliveredAgain(after: cleanStops, instances: instances.map(\.started), sender: sender, day: day)
+        violations += repeated.violations
+        checks += repeated.checks
         let backedOff = sender.triedTooOften(backoff: SimulatedSender.expectedBackoff)
         let lingered = sender.deletedTooSoon(linger: SimulatedSender.expectedLinger)
         // A full disk holds the engines' sends and channel work.
@@ -365,6 +374,36 @@ public enum Simulation {
             reports: told.all, channelsMade: sender.channelsMade, instanceStarts: instances.map(\.started),
             damagedCheckpoints: instances.map { $0.lostGamesBefore.sorted() }, steps: steps, killsInsideWrites: killedInsideWrites.count,
             devicesFailed: failedDevices.count)
+    }
+
+    /// A run that stopped on its own, its disk with room, has its deliveries journaled (its
+    /// drain's last try writes what its retries did not): the run after it on its state
+    /// directory sends none of them again. One it sends again was taken as never delivered: a
+    /// wasted request, and a final's alert shown twice. Not a game whose channel was still open
+    /// at the stop: its end is kept until the channel is deleted, and a restart sends it again
+    /// for the devices that missed it. `stops`: each such instance (from 1) and when it stopped;
+    /// `starts`: every instance's start.
+    static func deliveredAgain(after stops: [Int: Date], instances starts: [Date], sender: SimulatedSender, day: SimulatedDay) -> (checks: Int, violations: [String]) {
+        let (records, delivered) = (sender.records, sender.deliveredAt)
+        guard delivered.count == records.count else { return (0, []) }
+        var checks = 0
+        var violations: [String] = []
+        for (instance, stopped) in stops.sorted(by: { $0.key < $1.key }) where instance < starts.count {
+            // The disk had room at the stop, and for the retry's slack before it.
+            guard day.diskFault(at: stopped) == nil, day.diskFault(at: stopped.addingTimeInterval(-SimulationInvariants.checkpointRetrySlack)) == nil
+            else { continue }
+            let (start, next) = (starts[instance - 1], starts[instance])
+            let after = instance + 1 < starts.count ? starts[instance + 1] : .distantFuture
+            let sent = Set(records.indices.filter { delivered[$0] >= start && delivered[$0] <= stopped }.map { records[$0].key })
+            checks += 1
+            for index in records.indices where delivered[index] >= next && delivered[index] < after && sent.contains(records[index].key) {
+                let record = records[index]
+                guard !sender.hasChannelOpen(for: record.game, at: stopped) else { continue }
+                violations.append(
+                    "game \(record.game): instance \(instance + 1) sent \(record.event.rawValue) seq \(record.seq) again, delivered by instance \(instance), which stopped on its own at +\(Int(stopped.timeIntervalSince(day.start))) s with room on its disk (its delivery not journaled)")
+            }
+        }
+        return (checks, violations)
     }
 
     /// The iOS lane's booked priority 10s of each game in `directory` (``SimulationInvariants/checkBooked()``).

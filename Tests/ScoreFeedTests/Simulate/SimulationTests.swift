@@ -953,6 +953,42 @@ struct SimulationTests {
         #expect(late.contains { $0.contains("game \(played) (serve)") && $0.contains("at most 10 s") }, "\(late)")
     }
 
+    /// A run that stopped on its own with room on its disk has its deliveries journaled: the run
+    /// after it sending one of them again breaks the check (a drain whose last try was dropped);
+    /// the same run sending only new records, or a stop inside a full disk, does not.
+    @Test func aDeliveryTheRunAfterACleanStopSendsAgainIsCaught() async throws {
+        var day = Self.calmDay(.token) { $0.path = .serve }
+        let outcome = try await Self.run(day)
+        #expect(outcome.violations.isEmpty, "\(outcome.violations)")
+        let records = outcome.records
+        let end = try #require(records.last { $0.event == .end })
+        let stopped = try #require(records.map(\.sentAt).max()).addingTimeInterval(60)
+        let next = stopped.addingTimeInterval(300)
+        func replayed(again: [PushRecord]) async throws -> SimulatedSender {
+            let clock = SimulatedClock(day.start)
+            let sender = SimulatedSender(faults: day.sink, seed: 1, clock: clock)
+            sender.serve(clock)
+            for record in records {
+                clock.advance(to: max(clock.now, record.sentAt))
+                try await sender.send(record)
+            }
+            let after = SimulatedClock(next)
+            sender.serve(after)
+            for record in again { try await sender.send(record) }
+            return sender
+        }
+        let starts = [day.start, next]
+        let clean = Simulation.deliveredAgain(after: [1: stopped], instances: starts, sender: try await replayed(again: []), day: day)
+        #expect(clean.checks == 1 && clean.violations.isEmpty, "\(clean)")
+        let repeated = Simulation.deliveredAgain(after: [1: stopped], instances: starts, sender: try await replayed(again: [end]), day: day)
+        #expect(repeated.violations == [
+            "game \(end.game): instance 2 sent end seq \(end.seq) again, delivered by instance 1, which stopped on its own at +\(Int(stopped.timeIntervalSince(day.start))) s with room on its disk (its delivery not journaled)"
+        ])
+        day.diskFull = [stopped.addingTimeInterval(-30)..<stopped.addingTimeInterval(30)]
+        let full = Simulation.deliveredAgain(after: [1: stopped], instances: starts, sender: try await replayed(again: [end]), day: day)
+        #expect(full.checks == 0 && full.violations.isEmpty, "a stop inside a full disk may leave a delivery unjournaled")
+    }
+
     /// The simulated CDN notes when a poller knows its game's final: at the first play-by-play
     /// listing the last action that it answers after a boxscore saying final, once an instance.
     @Test func theCDNNotesWhenAPollerKnowsTheFinal() async throws {
