@@ -856,16 +856,15 @@ public struct SimulatedDay: Sendable {
         // Drawn apart.
         var refill = SeededRandom(seed: daySeed ^ 0x2ED5_F111)
         if refill.chance(0.25) {
-            let serving = played.filter { $0.path == .serve }
+            let serving = played.compactMap { plan in plan.path == .serve ? plan.lastAction.map { (plan, $0) } : nil }
             if !serving.isEmpty {
-                let plan = serving[refill.below(serving.count)]
-                let last = plan.firstAction.addingTimeInterval(plan.game.span)
+                let (plan, last) = serving[refill.below(serving.count)]
                 let gap = refill.double(in: 120...600)
                 let first = last.addingTimeInterval(-gap - refill.double(in: 40...120))..<last.addingTimeInterval(-gap)
                 let second = last.addingTimeInterval(-0.5)..<last.addingTimeInterval(refill.double(in: 1.5...5))
-                let instance = first.lowerBound.addingTimeInterval(-1)..<second.upperBound.addingTimeInterval(60)
-                if first.lowerBound > plan.firstAction, !self.restarts.contains(where: { instance.contains($0.at) }),
-                   !(diskFull + diskErrors).contains(where: { $0.overlaps(instance) }) {
+                let oneInstance = first.lowerBound.addingTimeInterval(-1)..<second.upperBound.addingTimeInterval(60)
+                if first.lowerBound > plan.firstAction, !self.restarts.contains(where: { oneInstance.contains($0.at) }),
+                   !(diskFull + diskErrors).contains(where: { $0.overlaps(oneInstance) }) {
                     diskFull += [first, second]
                 }
             }
@@ -904,9 +903,9 @@ public struct SimulatedDay: Sendable {
         // drain's last try writes what the disk kept and sends the final it held. No restart
         // from a few minutes before the line. Drawn apart.
         var lastTry = SeededRandom(seed: daySeed ^ 0x1A57_7E1)
-        let lines = self.games.filter { plan in if case .plays = plan.fate { plan.path == .serve && plan.stalls.isEmpty } else { false } }
-        if let last = lines.max(by: { $0.firstAction.addingTimeInterval($0.game.span) < $1.firstAction.addingTimeInterval($1.game.span) }) {
-            let line = last.firstAction.addingTimeInterval(last.game.span)
+        let lines = self.games.filter { plan in plan.fate == .plays && plan.path == .serve && plan.stalls.isEmpty }
+            .compactMap { plan in plan.lastAction.map { (plan, $0) } }
+        if let (last, line) = lines.max(by: { $0.1 < $1.1 }) {
             let restarted = self.restarts.map(\.at).max() ?? .distantPast
             let others = self.games.filter { $0.game.id != last.game.id }.map { Self.inputDone($0, interval: pollInterval, restarted: restarted) }
             if others.allSatisfy({ $0 < line.addingTimeInterval(-60) }), !self.restarts.contains(where: { $0.at > line.addingTimeInterval(-300) }) {
@@ -921,17 +920,17 @@ public struct SimulatedDay: Sendable {
     /// game's call-off, with room to spare, counted from the day's last restart too (a new
     /// instance's poller waits afresh).
     static func inputDone(_ plan: Game, interval: TimeInterval, restarted: Date) -> Date {
-        let last = plan.lastAction ?? plan.firstAction.addingTimeInterval(plan.game.span)
-        let played = plan.path == .serve ? last : last.addingTimeInterval(120 + 3 * interval)
+        // The feed's last line (serve), or the final and a few polls (poll).
+        let played = (plan.path == .serve ? plan.lastAction : plan.finalAt?.addingTimeInterval(3 * interval)) ?? .distantFuture
+        // A give-up after the feed went quiet, counted from a restart after it too.
+        func givenUp(quiet share: Double) -> Date {
+            max(plan.firstAction.addingTimeInterval(share * plan.game.span), restarted).addingTimeInterval(2 * 3600)
+        }
         switch plan.fate {
-        case .plays:
-            return played
-        case .comeback(let share, _):
-            return max(played, max(plan.firstAction.addingTimeInterval(share * plan.game.span), restarted).addingTimeInterval(2 * 3600))
-        case .silent(let share):
-            return max(plan.firstAction.addingTimeInterval(share * plan.game.span), restarted).addingTimeInterval(2 * 3600)
-        case .postponed:
-            return max(plan.tipOff, restarted).addingTimeInterval(3 * 3600)
+        case .plays: return played
+        case .comeback(let share, _): return max(played, givenUp(quiet: share))
+        case .silent(let share): return givenUp(quiet: share)
+        case .postponed: return max(plan.tipOff, restarted).addingTimeInterval(3 * 3600)
         }
     }
 

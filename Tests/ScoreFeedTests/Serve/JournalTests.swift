@@ -37,6 +37,12 @@ struct JournalTests {
         }
     }
 
+    /// Moves the clock to the engine's checkpoint retry and asks for it (a failing write tried again).
+    static func tryAgain(_ engine: MatchEngine, clock: ManualClock) async throws {
+        clock.advance(to: try #require(await engine.checkpointRetry))
+        try await engine.flush()
+    }
+
     /// The game as a restart reads it from `store` (its one game), once the journal is synced.
     static func restoredFromDisk(_ store: CheckpointStore) throws -> GameSession {
         try store.journal.sync()
@@ -253,8 +259,7 @@ struct JournalTests {
         #expect(waits == [2, 4, 8, 16, 30, 30, 30])
         #expect(await sink.records.count == before, "nothing leaves that the disk does not hold")
         full.withLock { $0 = false }
-        clock.advance(to: try #require(await engine.checkpointRetry))
-        try await engine.flush()
+        try await Self.tryAgain(engine, clock: clock)
         let (failure, retry) = (await engine.checkpointFailure, await engine.checkpointRetry)
         #expect(failure == nil && retry == nil)
         let records = await sink.records
@@ -279,14 +284,12 @@ struct JournalTests {
         full.withLock { $0 = true }
         try await Self.receive(events, 2..<3, on: engine, clock: clock)
         for _ in 0..<6 {
-            clock.advance(to: try #require(await engine.checkpointRetry))
-            try await engine.flush()
+            try await Self.tryAgain(engine, clock: clock)
         }
         let longest = try #require(await engine.checkpointRetry).timeIntervalSince(clock.now)
         #expect(longest == 30, "the first spell's failures earned the longest wait")
         full.withLock { $0 = false }
-        clock.advance(to: try #require(await engine.checkpointRetry))
-        try await engine.flush()
+        try await Self.tryAgain(engine, clock: clock)
         let (failure, cleared) = (await engine.checkpointFailure, await engine.checkpointRetry)
         #expect(failure == nil && cleared == nil)
         try await Self.receive(events, 3..<4, on: engine, clock: clock)
@@ -317,13 +320,11 @@ struct JournalTests {
         #expect(await engine.checkpointFailure?.message.contains("errno \(EIO)") == true)
         #expect(await sink.records.count == before, "nothing leaves that the disk does not hold")
         for _ in 0..<3 {
-            clock.advance(to: try #require(await engine.checkpointRetry))
-            try await engine.flush()
+            try await Self.tryAgain(engine, clock: clock)
         }
         #expect(await engine.checkpointFailure != nil, "the disk still fails")
         failing.withLock { $0 = false }
-        clock.advance(to: try #require(await engine.checkpointRetry))
-        try await engine.flush()
+        try await Self.tryAgain(engine, clock: clock)
         let (failure, retry) = (await engine.checkpointFailure, await engine.checkpointRetry)
         #expect(failure == nil && retry == nil)
         try await Self.receive(events, 5..<events.count, on: engine, clock: clock)
@@ -349,8 +350,7 @@ struct JournalTests {
         try await Self.receive(events, 3..<9, on: engine, clock: clock)
         let before = await sink.records.count
         failing.withLock { $0 = false }
-        clock.advance(to: try #require(await engine.checkpointRetry))
-        try await engine.flush()
+        try await Self.tryAgain(engine, clock: clock)
         let moment = await sink.records.dropFirst(before)
         #expect(moment.count == 1 && moment.filter { $0.priority == 10 }.count <= 1, "\(moment.map { ($0.seq, $0.priority) })")
         #expect(moment.last?.state.homeScore == 8 && moment.last?.state.awayScore == 8, "the ninth event's score")
@@ -452,8 +452,7 @@ struct JournalTests {
         let (retry, wakeUp) = (await engine.checkpointRetry, await engine.wakeUp)
         #expect(retry != nil && wakeUp == retry, "the engine wants its retry")
         full.withLock { $0 = false }
-        clock.advance(to: try #require(await engine.checkpointRetry))
-        try await engine.flush()
+        try await Self.tryAgain(engine, clock: clock)
         #expect(await engine.checkpointFailure == nil)
         let records = await sink.records
         Self.expectNewestWentAlone(records, after: before, await engine.statistics)
