@@ -30,7 +30,7 @@ enum SimulateCommand {
         first, a run after one that stopped on its own with room on its disk sends nothing of
         what that one delivered again, news is on a push delivered
         within a poll's interval and 10 s (of the end of any trouble around it), a game's channel
-        kept until its end, no channel left open, no more open at once than --max-channels, no push to a channel not open, a restart restores all its checkpoints hold (each read and written again the same bytes), a drain
+        kept until its end, no channel left open, no more open at once than --max-channels and a waiting game's create once fewer are, no push to a channel not open, a restart restores all its checkpoints hold (each read and written again the same bytes), a drain
         waits out the sender's and the disk's trouble until its timeout, the day finishes).
         The same seed gives the same pushes, byte for byte.
 

@@ -417,6 +417,9 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
         }
     }
 
+    /// Every channel APNs made or deleted, in order.
+    var channelHistory: [ChannelChange] { lock.withLock { channelChanges } }
+
     /// Whether APNs had a channel made for `game` open at `date` (made by then, not deleted).
     public func hasChannelOpen(for game: String, at date: Date) -> Bool {
         lock.withLock {

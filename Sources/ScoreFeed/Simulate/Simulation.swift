@@ -195,8 +195,10 @@ public enum Simulation {
             }
             if let firedAt = diskKill?.firedAt { killedInsideWrites.insert(firedAt) }
             if let stop, diskKill?.deviceFailed == true, let index = day.restarts.firstIndex(of: stop) { failedDevices.insert(index) }
+            let stopped: Date
+            if case .timedOut(_, let at) = ending { stopped = at } else { stopped = clock.now }
             instances.append(Instance(
-                started: started, lostStateBefore: handedEmpty, lostGamesBefore: damagedHere,
+                started: started, stopped: max(started, stopped), lostStateBefore: handedEmpty, lostGamesBefore: damagedHere,
                 killedBefore: killed, powerCutBefore: handedCut))
             switch ending {
             case .finished:
@@ -346,10 +348,11 @@ public enum Simulation {
         let olderStates = sender.olderStatesSent()
         let outageRetries = sender.retriedLateInOutages(backoff: SimulatedSender.expectedBackoff)
         let capped = day.maxChannels.map { sender.channelsOverCap($0, dayStart: day.start) } ?? (checks: 0, violations: [])
+        let granted = grantedLate(day: day, sender: sender, instances: instances.map { $0.started..<$0.stopped }, reads: reads, cdn: cdn, disk: disk)
         violations += told.hostFailures + told.lost + cdn.tooSoon + cdn.olderValidators + backedOff.violations + lingered.violations + retried.violations + blips.violations
-            + pushBlips.violations + capped.violations + olderStates.violations + outageRetries.violations
+            + pushBlips.violations + capped.violations + olderStates.violations + outageRetries.violations + granted.violations
         checks += cdn.retryAftersChecked + cdn.validatorsChecked + backedOff.checks + lingered.checks + retried.checks + blips.checks + pushBlips.checks + capped.checks + olderStates.checks
-            + outageRetries.checks
+            + outageRetries.checks + granted.checks
         if !violations.isEmpty {
             // What the day's instances went through, for whoever reads the failure.
             let restarts = day.restarts.enumerated().map { index, restart in
@@ -420,8 +423,33 @@ public enum Simulation {
         return booked
     }
 
+    /// On a day with `--max-channels` whose creates APNs never refuses, games that waited for
+    /// a channel while fewer than the cap were open (``SimulatedSender/channelsGrantedLate(cap:handed:instances:troubles:slack:grace:dayStart:)``):
+    /// a game is handed to an instance by its `serve` lines (`reads`) or its poller's news. The
+    /// sender's, the disk's and the channel service's troubles hold the work that frees a
+    /// channel, each with the retries' longest wait after it.
+    static func grantedLate(
+        day: SimulatedDay, sender: SimulatedSender, instances: [SimulatedSender.Span], reads: [String: [Date]], cdn: SimulatedCDN,
+        disk: [Range<Date>]
+    ) -> (checks: Int, violations: [String]) {
+        guard let cap = day.maxChannels, day.hasChannels, day.sink.channelRefusals == 0 else { return (0, []) }
+        let handed = reads.merging(cdn.playByPlayNews) { ($0 + $1).sorted() }
+        let tail = SimulationInvariants.channelRetryTail
+        let troubles = (day.sink.failing(.ios) + day.sink.gameFailing.map(\.during) + day.sink.channelOutages + day.sink.deleteRefusals + disk)
+            .map { $0.lowerBound..<$0.upperBound.addingTimeInterval(tail) }
+        return sender.channelsGrantedLate(
+            cap: cap, handed: handed, instances: instances, troubles: troubles, slack: grantSlack + day.sink.slowest, grace: tail,
+            dayStart: day.start)
+    }
+
+    /// How long a game may wait for its channel once fewer than the cap are open: a create goes
+    /// as soon as the service hears of the delete that freed one.
+    static let grantSlack: TimeInterval = 10
+
     private struct Instance {
         var started: Date
+        /// When it stopped: its drain over, or killed.
+        var stopped: Date
         var lostStateBefore: Bool
         /// Games whose checkpoint it found damaged.
         var lostGamesBefore: Set<String>

@@ -1271,6 +1271,48 @@ struct SimulationTests {
         #expect(capped.violations.isEmpty == kept, "\(capped.violations)")
     }
 
+    /// On a capped day a game that waits for a channel gets its create once fewer than the cap
+    /// are open: at the moment of the delete that frees one, or within the slack; a create that
+    /// never comes is late at the instance's stop; a wait inside the sender's trouble or the
+    /// instance's first moments is not held to it, and one with the cap still full is no wait.
+    @Test(arguments: [
+        ("granted at the delete", 1, 0), ("granted 5 s after", 1, 0), ("granted 100 s after", 1, 1), ("never granted", 1, 1),
+        ("in trouble", 0, 0), ("after a restart", 0, 0), ("the cap still full", 0, 0),
+    ])
+    func aGameWaitingForAFreeChannelGetsItOnceOneIsDeleted(_ situation: String, _ checks: Int, _ violations: Int) {
+        let start = Date(timeIntervalSince1970: 1_000_000)
+        func at(_ seconds: TimeInterval) -> Date { start.addingTimeInterval(seconds) }
+        func change(_ channel: String, _ opened: Bool, _ game: String, _ seconds: TimeInterval, instance: Int = 1) -> SimulatedSender.ChannelChange {
+            .init(channel: channel, opened: opened, game: game, instance: instance, at: at(seconds))
+        }
+        // Two channels allowed: games a and b have them; c is handed at +60 s and waits.
+        var changes = [change("A", true, "a", 10), change("B", true, "b", 20)]
+        var instances = [at(0)..<at(3600)]
+        var troubles: [Range<Date>] = []
+        let deleted = situation == "the cap still full" ? nil as TimeInterval? : 1000
+        if let deleted { changes.append(change("A", false, "a", deleted)) }
+        switch situation {
+        case "granted at the delete", "the cap still full": changes.append(change("C", true, "c", 1000))
+        case "granted 5 s after": changes.append(change("C", true, "c", 1005))
+        case "granted 100 s after": changes.append(change("C", true, "c", 1100))
+        case "in trouble":
+            troubles = [at(990)..<at(1200)]
+            changes.append(change("C", true, "c", 1150))
+        case "after a restart":
+            instances = [at(0)..<at(995), at(1000)..<at(3600)]
+            changes.append(change("C", true, "c", 1100, instance: 2))
+        default: break
+        }
+        let handed = ["a": [at(5)], "b": [at(15)], "c": situation == "after a restart" ? [at(60), at(1000)] : [at(60)]]
+        let late = SimulatedSender.grantedLate(
+            changes: changes, cap: 2, handed: handed, instances: instances, troubles: troubles, slack: 10, grace: 120, dayStart: start)
+        #expect(late.checks == checks)
+        #expect(late.violations.count == violations, "\(late.violations)")
+        if situation == "granted 100 s after" {
+            #expect(late.violations == ["game c waited for a channel from +1000 s to +1100 s while APNs had 1 open, fewer than --max-channels (2) (at most 10 s)"])
+        }
+    }
+
     /// A game's channel work that failed in an outage of APNs' channel service is tried again
     /// within the tail after the service is back: a try 100 s after is kept, 200 s after is late;
     /// the sender failing pushes past the outage moves the tail's start; a slow sender, or an
