@@ -578,8 +578,12 @@ public struct SimulationInvariants {
             // lost if it was, has no activity to end: it starts one with the final first. (An
             // instance killed soon after it started on a lost directory: seed 3, day 36; a game
             // followed before its tip-off that played out while no instance ran: seed 18, day 87.)
+            // Nor has one whose activity an `end` closed (given up, it came back while no instance
+            // ran: seed 99, day 51).
             let since = resets(of: plan.game.id).filter { $0 < started }.max() ?? .distantPast
-            let unstarted = !pushes.contains { $0.sentAt >= since && $0.sentAt < started }
+            let before = pushes.filter { $0.sentAt >= since && $0.sentAt < started }
+            let last = before.map(\.sentAt).max()
+            let unstarted = before.isEmpty || before.contains { $0.sentAt == last && $0.event == .end }
             let stop = nextStart(after: index)
             guard let first = pushes.filter({ $0.sentAt >= started && $0.sentAt < stop }).min(by: { $0.sentAt < $1.sentAt }) else { continue }
             check(first.event == .end || (unstarted && first.event == .start && first.state.phase == .final),
