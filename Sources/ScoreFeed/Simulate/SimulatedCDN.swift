@@ -32,10 +32,12 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
     public private(set) var olderValidators: [String] = []
     public private(set) var validatorsChecked = 0
     /// By game, when a fresh play-by-play brought its poller a copy that differs from the last it
-    /// was given in its instance (the first of each instance's too): the latest news a poller
-    /// can have seen by a moment.
+    /// was given in its instance (the first of each instance's too), or a stale edge's one that
+    /// lists more (``staleGiven(_:order:at:newsOf:now:)``): the latest news a poller can have
+    /// seen by a moment.
     public private(set) var playByPlayNews: [String: [Date]] = [:]
-    /// By address, the last fresh copy's tag given in the instance running now.
+    /// By address, the last fresh copy's tag given in the instance running now, or a stale
+    /// edge's that listed more.
     private var lastGiven: [String: String] = [:]
     /// By game, when the instance running now was given a play-by-play that lists the game's
     /// last action after a boxscore that says final (a body or a 304 of each), once an instance:
@@ -195,7 +197,11 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         if plan.fate == .plays, visible == plan.game.actions.count { lastActionListed(plan.game.id, at: now) }
         if validators.etag == tag { return count("304", .notModified) }
         validators.etag = tag
-        if label == "200" { given(tag, order: [visible], at: address, newsOf: plan.game.id, now: now) }
+        if label == "200" {
+            given(tag, order: [visible], at: address, newsOf: plan.game.id, now: now)
+        } else {
+            staleGiven(tag, order: [visible], at: address, newsOf: plan.game.id, now: now)
+        }
         return count(label, .body(plan.game.playByPlay(actions: visible, written: plan.written(at: made, elapsed: elapsed, visible: visible), listing: lists)))
     }
 
@@ -238,6 +244,21 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
         lock.withLock {
             if newestGiven[address].map({ $0.lexicographicallyPrecedes(order) }) ?? true { newestGiven[address] = order }
             if let game, lastGiven.updateValue(tag, forKey: address) != tag { playByPlayNews[game, default: []].append(now) }
+        }
+    }
+
+    /// Notes a stale edge's copy of a play-by-play given at an address: news at `now` where it
+    /// lists more than the last copy noted in the instance (or is its first), as its poller takes
+    /// it (the newest it has). Not the newest fresh copy (``newestGiven``: an older one was).
+    /// Unnoted, the last change a stale edge gave late was not news, and a silent game's
+    /// give-up was held to a bound counted from the feed's silence (seed 99, day 49 of
+    /// `--mode token --platform ios,android`: a stale copy 82 s after the silence listed the
+    /// last action, and the end came 3 s past the bound).
+    private func staleGiven(_ tag: String, order: [Int], at address: String, newsOf game: String, now: Date) {
+        lock.withLock {
+            guard lastGiven[address].flatMap(Self.order(ofTag:)).map({ $0.lexicographicallyPrecedes(order) }) ?? true else { return }
+            lastGiven[address] = tag
+            playByPlayNews[game, default: []].append(now)
         }
     }
 

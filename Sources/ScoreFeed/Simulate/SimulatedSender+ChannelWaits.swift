@@ -7,7 +7,7 @@ extension SimulatedSender {
     public typealias Span = Range<Date>
 
     /// Games that waited for their first channel longer than `slack` while fewer than `cap`
-    /// channels were open at APNs (``mostOpen(_:)``'s count), said as the checker says a
+    /// channels were open at APNs, said as the checker says a
     /// violation; and how many such waits were held to it (each a check). A game waits in an
     /// instance from the first moment that instance was handed it (`handed`: a `serve` line, or a
     /// poller's news) until APNs makes a channel for it. The wait is not counted within `grace`
@@ -28,7 +28,6 @@ extension SimulatedSender {
         changes: [ChannelChange], cap: Int, handed: [String: [Date]], instances: [Span], troubles: [Range<Date>], slack: TimeInterval,
         grace: TimeInterval, dayStart: Date
     ) -> (checks: Int, violations: [String]) {
-        let ownerless = Set(changes.filter { !$0.opened && $0.game == nil }.map(\.channel))
         var checks = 0
         var violations: [String] = []
         let troubles = troubles.sorted { $0.lowerBound < $1.lowerBound }
@@ -49,13 +48,12 @@ extension SimulatedSender {
         var opened: Set<String> = []
         for (index, span) in instances.enumerated() {
             let instance = index + 1
-            // The channels open as the instance starts: those before it, less the ownerless ones
-            // of instances before it once it asks for anything (as ``mostOpen(_:)`` counts).
-            var open: [String: Int] = [:]
-            let before = changes.filter { $0.at < span.lowerBound || $0.instance < instance }
-            for change in before {
-                open = open.filter { channel, made in made >= change.instance || !ownerless.contains(channel) }
-                if change.opened { open[change.channel] = change.instance } else { open[change.channel] = nil }
+            // The channels open at APNs as the instance starts. (Not ``mostOpen(_:)``'s count: a
+            // channel a later reconciliation deleted as no game's may be one this instance knows,
+            // its state directory lost only after it, and counts against its cap; seed 101, day 55.)
+            var open: Set<String> = []
+            for change in changes where change.at < span.lowerBound || change.instance < instance {
+                if change.opened { open.insert(change.channel) } else { open.remove(change.channel) }
                 if change.opened, let game = change.game { opened.insert(game) }
             }
             let mine = changes.filter { $0.instance == instance && $0.at >= span.lowerBound }
@@ -71,8 +69,7 @@ extension SimulatedSender {
                 var made: [ChannelChange] = []
                 while let change = next.first, change.at <= moment {
                     next.removeFirst()
-                    open = open.filter { channel, maker in maker >= change.instance || !ownerless.contains(channel) }
-                    if change.opened { made.append(change) } else { open[change.channel] = nil }
+                    if change.opened { made.append(change) } else { open.remove(change.channel) }
                 }
                 for (game, first) in firstHanded.sorted(by: { $0.key < $1.key }) where first <= moment && !opened.contains(game) && !waiting.contains(game) {
                     waiting.append(game)
@@ -80,7 +77,7 @@ extension SimulatedSender {
                 if since == nil, open.count < cap, !waiting.isEmpty { since = max(moment, counted) }
                 let (waited, openThen) = (waiting, open.count)
                 for change in made {
-                    open[change.channel] = change.instance
+                    open.insert(change.channel)
                     if let game = change.game {
                         opened.insert(game)
                         waiting.removeAll { $0 == game }

@@ -1313,6 +1313,28 @@ struct SimulationTests {
         }
     }
 
+    /// The channels an earlier instance made count against the cap of the instance after it on
+    /// its state directory, even those a reconciliation later deletes as no game's once a third
+    /// instance lost that directory: a game waiting while they fill the cap waits for none of
+    /// its own (seed 101, day 55).
+    @Test func anEarlierInstancesChannelsFillTheCapOfTheNext() {
+        let start = Date(timeIntervalSince1970: 1_000_000)
+        func at(_ seconds: TimeInterval) -> Date { start.addingTimeInterval(seconds) }
+        func change(_ channel: String, _ opened: Bool, _ game: String?, _ seconds: TimeInterval, _ instance: Int) -> SimulatedSender.ChannelChange {
+            .init(channel: channel, opened: opened, game: game, instance: instance, at: at(seconds))
+        }
+        let changes = [
+            change("A", true, "a", 0, 1), change("B", true, "b", 0, 1), change("C", true, "c", 100, 2),
+            // The third instance, its directory lost, knows none of them.
+            change("A", false, nil, 1000, 3), change("B", false, nil, 1000, 3), change("C", false, nil, 1000, 3), change("D", true, "d", 1000, 3),
+        ]
+        let late = SimulatedSender.grantedLate(
+            changes: changes, cap: 3, handed: ["d": [at(300), at(1000)]], instances: [at(0)..<at(40), at(50)..<at(990), at(1000)..<at(2000)],
+            troubles: [], slack: 10, grace: 120, dayStart: start)
+        #expect(late.checks == 0)
+        #expect(late.violations.isEmpty, "\(late.violations)")
+    }
+
     /// A game's channel work that failed in an outage of APNs' channel service is tried again
     /// within the tail after the service is back: a try 100 s after is kept, 200 s after is late;
     /// the sender failing pushes past the outage moves the tail's start; a slow sender, or an
