@@ -56,6 +56,13 @@ public actor MatchEngine {
                 (checkpointFailures, checkpointRetry) = (0, nil)
                 return
             }
+            // A try before the retry is due (a batch's flush, a tick for the game's deadline) that
+            // fails moves nothing of the backoff: the retries' waits double from the first failure
+            // whatever input comes meanwhile, so the first retry after the disk has room comes at
+            // most as long after as the spell had lasted, and a second (up to half a minute). Each
+            // such failure counted, a game busy through a 17 s spell had its retry at 30 s, and
+            // its final, the last input, waited 29 s after the disk had room (seed 101, day 13).
+            if let retry = checkpointRetry, clock.now < retry { return }
             checkpointFailures += 1
             checkpointRetry = clock.now.addingTimeInterval(Self.checkpointBackoff.delay(afterFailure: checkpointFailures, random: 0))
         }

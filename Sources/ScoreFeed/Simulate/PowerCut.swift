@@ -12,7 +12,8 @@ import Foundation
 /// and the channel directory are written whole and synced, then renamed: a rename whose directory
 /// was not synced since is undone by the cut, the name
 /// given back the file it had (or none), as a device that failed before the directory's sync
-/// leaves it (``SimulatedDay/Restart/failsTheDevice``).
+/// leaves it (``SimulatedDay/Restart/failsTheDevice``); a file renamed without its bytes synced
+/// first (``CheckpointStore/DurableChange/contentSynced``) is left empty.
 public final class PowerCut: @unchecked Sendable {
     private let lock = NSLock()
     /// Each journal's length at its last sync, by path.
@@ -22,6 +23,12 @@ public final class PowerCut: @unchecked Sendable {
     /// The files renamed over since their directory's last sync, by path: the bytes the name held
     /// on the disk before (nil: no file).
     private var renamed: [String: Data?] = [:]
+    /// The temporary files whose bytes were synced, not yet renamed, by path.
+    private var contentSynced: Set<String> = []
+    /// The files renamed over a path without their bytes synced first, by that path: a power cut
+    /// leaves each empty, its name durable or not (a file system that delays allocation writes
+    /// the name before the data).
+    private var hollow: Set<String> = []
     /// The instance was stopped: what its shutdown still does (a killed process's, in the
     /// simulator) reaches no disk.
     private var stopped = false
@@ -40,7 +47,7 @@ public final class PowerCut: @unchecked Sendable {
     /// (or that directory itself): only what `before` knew to be on the disk is (each journal's
     /// synced length, its name), the rest being the kernel's until the new instance syncs it.
     public init(directory: URL, after before: PowerCut, in previous: URL) {
-        let (lengths, named, renamed) = before.lock.withLock { (before.lengths, before.named, before.renamed) }
+        let (lengths, named, renamed, hollow) = before.lock.withLock { (before.lengths, before.named, before.renamed, before.hollow) }
         for name in Self.journals(in: directory) {
             let path = directory.appendingPathComponent(name).path, old = previous.appendingPathComponent(name).path
             if named.contains(old) { self.named.insert(path) }
@@ -49,6 +56,7 @@ public final class PowerCut: @unchecked Sendable {
         for (old, bytes) in renamed {
             self.renamed[directory.appendingPathComponent((old as NSString).lastPathComponent).path] = bytes
         }
+        for old in hollow { self.hollow.insert(directory.appendingPathComponent((old as NSString).lastPathComponent).path) }
     }
 
     /// Told that `change` reached the disk at `path` (a journal, or a directory for
@@ -63,9 +71,14 @@ public final class PowerCut: @unchecked Sendable {
         case .named:
             for name in Self.journals(in: URL(fileURLWithPath: path)) { named.insert((path as NSString).appendingPathComponent(name)) }
             renamed = renamed.filter { ($0.key as NSString).deletingLastPathComponent != path }
+        case .contentSynced: contentSynced.insert(path)
         case .replaced:
-            // The file the disk holds under the name: the one before the first rename not synced.
-            if renamed.index(forKey: path) == nil { renamed[path] = .some(FileManager.default.contents(atPath: path)) }
+            // The file the disk holds under the name: the one before the first rename not synced
+            // (empty where its bytes never were).
+            if renamed.index(forKey: path) == nil {
+                renamed[path] = .some(hollow.contains(path) ? Data() : FileManager.default.contents(atPath: path))
+            }
+            if contentSynced.remove(path + ".tmp") != nil { hollow.remove(path) } else { hollow.insert(path) }
         }
     }
 
@@ -87,6 +100,12 @@ public final class PowerCut: @unchecked Sendable {
             let target = copy.appendingPathComponent((path as NSString).lastPathComponent)
             lost += Self.size(target.path)
             if let bytes { try? bytes.write(to: target) } else { unlink(target.path) }
+        }
+        // A file renamed into place whose bytes were never synced: its name only.
+        for path in hollow.sorted() where (path as NSString).deletingLastPathComponent == original.path && renamed.index(forKey: path) == nil {
+            let target = copy.appendingPathComponent((path as NSString).lastPathComponent).path
+            lost += Self.size(target)
+            _ = truncate(target, 0)
         }
         for name in Self.journals(in: copy) {
             let path = original.appendingPathComponent(name).path

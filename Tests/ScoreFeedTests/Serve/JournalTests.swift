@@ -304,6 +304,39 @@ struct JournalTests {
         #expect(await sink.records.count > before, "the push that waited goes at the retry")
     }
 
+    /// Flushes before the retry is due (a batch's, or the final's arrival) fail on a full disk and
+    /// move nothing of the backoff: the retries still come 1, 2 and 4 s apart from the first
+    /// failure, and the write that succeeds comes at the first retry after the disk has room, not
+    /// at the half minute that counting each early try would have reached (seed 101, day 13: the
+    /// final waited 29 s after the disk had room).
+    @Test func triesBeforeTheRetryIsDueMoveNoBackoff() async throws {
+        let dir = Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let full = Mutex(false)
+        let (_, clock, _, engine, events) = try Self.gameOnDisk(dir, fault: { full.withLock { $0 } ? ENOSPC : nil }, lastEvent: 6)
+        try await Self.receive(events, 0..<2, on: engine, clock: clock)
+        full.withLock { $0 = true }
+        try await Self.receive(events, 2..<3, on: engine, clock: clock)
+        let start = clock.now
+        var waits: [TimeInterval] = []
+        for _ in 0..<3 {
+            let retry = try #require(await engine.checkpointRetry)
+            // Three early tries, each failing, before the retry is due.
+            for _ in 1...3 {
+                clock.advance(to: clock.now.addingTimeInterval(retry.timeIntervalSince(clock.now) / 4))
+                try await engine.flush()
+            }
+            #expect(await engine.checkpointRetry == retry, "an early try moved the retry")
+            waits.append(retry.timeIntervalSince(start))
+            try await Self.tryAgain(engine, clock: clock)
+        }
+        #expect(waits == [1, 3, 7], "the retries double from the first failure")
+        full.withLock { $0 = false }
+        try await Self.tryAgain(engine, clock: clock)
+        #expect(await engine.checkpointFailure == nil)
+        #expect(clock.now.timeIntervalSince(start) == 15, "the write succeeds at the retry after the disk had room")
+    }
+
     /// A disk that fails every write and sync with `EIO` (a device's error) for a spell: the
     /// game's pushes wait as on a full disk, the journal gives up its descriptor and trusts nothing
     /// it could not sync, and once the disk works the retry writes what the game holds: the

@@ -44,6 +44,29 @@ struct PowerCutTests {
         func remove() { try? FileManager.default.removeItem(at: directory) }
     }
 
+    /// A file renamed into place without its bytes synced first keeps only its name through a
+    /// cut once its directory is synced: it is left empty; one whose bytes were synced before its
+    /// rename is whole; a rename whose directory was not synced is undone either way.
+    @Test(arguments: [(true, true, "new"), (false, true, ""), (true, false, "old"), (false, false, "old")])
+    func aFileRenamedBeforeItsBytesWereSyncedIsEmptyAfterACut(_ contentSynced: Bool, _ directorySynced: Bool, _ left: String) throws {
+        let disk = try Disk()
+        defer { disk.remove() }
+        func renamed(_ text: String, synced: Bool) throws {
+            let target = disk.path("game-A.json"), temporary = target + ".tmp"
+            try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
+            if synced { disk.cut.record(temporary, .contentSynced) }
+            disk.cut.record(target, .replaced)
+            #expect(rename(temporary, target) == 0)
+        }
+        try renamed("old", synced: true)
+        disk.cut.record(disk.directory.path, .named)
+        try renamed("new", synced: contentSynced)
+        if directorySynced { disk.cut.record(disk.directory.path, .named) }
+        let after = disk.afterACut(["game-A.json"])
+        #expect(after["game-A.json"] == .some(Data(left.utf8)))
+        #expect(try disk.bytes("game-A.json") == Data("new".utf8))
+    }
+
     /// A snapshot renamed into place survives a cut once its directory is synced; one whose
     /// directory's sync failed (the device failing after its bytes, at the rename) is undone by
     /// the cut: the name holds the snapshot before it, or nothing when there was none.
