@@ -33,7 +33,7 @@ public final class SimulatedCDN: LiveSource, @unchecked Sendable {
     public private(set) var validatorsChecked = 0
     /// By game, when a fresh play-by-play brought its poller a copy that differs from the last it
     /// was given in its instance (the first of each instance's too), or a stale edge's one that
-    /// lists more (``staleGiven(_:order:at:newsOf:now:)``): the latest news a poller can have
+    /// lists more (`staleGiven`): the latest news a poller can have
     /// seen by a moment.
     public private(set) var playByPlayNews: [String: [Date]] = [:]
     /// By address, the last fresh copy's tag given in the instance running now, or a stale
