@@ -269,6 +269,11 @@ public struct LivePoller: Sendable {
             }
             if let snapshot {
                 let before = standing
+                // News counts from when it came, not from when its pushes were sent: the hand-over
+                // waits for the sink, one platform's pushes after the other's (a sender that
+                // answers in 26 s held it 46 s: seed 99, day 37), and a silent game's give-up
+                // counts from its last news.
+                let came = clock.now
                 if let after = await hand(
                     snapshot, to: service, before: before, handed: &handed, handedPrefix: &handedPrefix, oldCopies: &oldCopies,
                     spends: spends, nextAnswer: nextAnswer, waitingForTeams: news.isAnnouncedOnly, report: report
@@ -279,7 +284,7 @@ public struct LivePoller: Sendable {
                         ended = true
                         return
                     }
-                    if after.progress != before.progress { watch.news(at: clock.now) }
+                    if after.progress != before.progress { watch.news(at: came) }
                 }
                 if !handed.isEmpty { news.isAnnouncedOnly = false }
             }

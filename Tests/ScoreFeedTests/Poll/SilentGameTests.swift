@@ -43,6 +43,64 @@ struct SilentGameTests {
         #expect(reports.lines.contains { $0.hasPrefix("calledOff suspended") }, "\(reports.lines.suffix(3))")
     }
 
+    /// A sender that takes 100 s to answer each push from the game's last action on holds the
+    /// hand-over of its last news (a priority 10 and its priority-5 copy): the give-up still
+    /// counts from when that news came, not from when its pushes were sent (seed 99, day 37 of
+    /// the simulator: 46 s late).
+    @Test(arguments: Mode.withAndroidTopic)
+    func aSlowSenderDoesNotPutOffTheGiveUp(_ mode: Mode) async throws {
+        let file = "playbyplay_0022400762.json"
+        let game = try #require(NBAFiles.gameId(in: file))
+        let start = Date(timeIntervalSince1970: 1_739_240_000)
+        let copies = try GameCopies.of(file)
+        let holdMoment = copies.first + 0.68 * copies.span
+        let lastAction = start.addingTimeInterval((copies.times.filter { $0 <= holdMoment }.max() ?? copies.first) - copies.first)
+        let clock = SimulatedClock(start)
+        let cdn = try ClockedCDN(file: file, clock: clock, holdAt: 0.68)
+        let sink = SlowSink(inner: mode.sink(), clock: clock, answersIn: 100, from: lastAction)
+        let service = try mode.service(clock: .feed, sink: sink)
+        var poller = LivePoller(
+            gameId: game, playByPlay: URL(string: "http://cdn.test/playbyplay.json")!,
+            boxscore: URL(string: "http://cdn.test/boxscore.json")!, interval: 30)
+        poller.clock = clock
+        await clock.run(whenAsleep: 2) { [poller] in await poller.run(service: service, fetcher: cdn) { _ in } }
+        await service.shutDown()
+
+        let handed = sink.handed
+        #expect(handed.contains { $0.at >= lastAction && $0.phase == .live }, "the last news went to the slow sender")
+        let end = try #require(handed.first { $0.event == .end && $0.phase == .suspended })
+        let silentFor = end.at.timeIntervalSince(lastAction)
+        #expect(silentFor >= FeedWatch.defaultGiveUpAfter && silentFor <= FeedWatch.defaultGiveUpAfter + 60, "\(silentFor)")
+    }
+
+    /// A sink that answers each push handed to it from `from` on `answersIn` seconds of `clock`
+    /// later, and notes when each was handed.
+    final class SlowSink: PushSink, @unchecked Sendable {
+        let inner: any PushSink
+        let clock: SimulatedClock
+        let answersIn: TimeInterval
+        let from: Date
+        private let lock = NSLock()
+        private var all: [(event: Push.Event, phase: GamePhase, at: Date)] = []
+
+        init(inner: any PushSink, clock: SimulatedClock, answersIn: TimeInterval, from: Date) {
+            (self.inner, self.clock, self.answersIn, self.from) = (inner, clock, answersIn, from)
+        }
+
+        var handed: [(event: Push.Event, phase: GamePhase, at: Date)] { lock.withLock { all } }
+
+        func send(_ record: PushRecord) async throws {
+            let now = clock.now
+            lock.withLock { all.append((record.event, record.state.phase, now)) }
+            if now >= from { try await clock.sleep(until: now.addingTimeInterval(answersIn)) }
+            try await inner.send(record)
+        }
+
+        func manage(_ request: ChannelRequest) async throws -> ChannelAnswer? { try await inner.manage(request) }
+
+        func finish() async throws { try await inner.finish() }
+    }
+
     /// What the poller told, one line each.
     final class Reports: @unchecked Sendable {
         private let lock = NSLock()
