@@ -384,7 +384,7 @@ breaks=(
   "a game's channel create stays reserved after its engine reports back|Sources/ScoreFeed/Channel/ChannelBoard.swift|        reserved.remove(game)|        _ = game"
   "a recovering delivery no longer wakes the sender's retry loop|Sources/ScoreFeed/Sink/ResilientSink.swift|                drainEnded.signal()|                _ = drainEnded"
   "a refused stale boxscore's validators kept|Sources/ScoreFeed/Poll/LivePoller+Boxscore.swift|                        validators = newestValidators|                        _ = newestValidators"
-  "a snapshot's temporary file renamed without fsync|Sources/ScoreFeed/Serve/CheckpointStore.swift|            if fsync(fd) == 0 { journal.durable?(temporaryPath, .contentSynced) } else { failure = errno }|            _ = fd"
+  "a snapshot's temporary file renamed without fsync|Sources/ScoreFeed/Serve/CheckpointStore.swift|            if fsync(fd) == 0 { journal.durable?(targetPath, .contentSynced) } else { failure = errno }|            _ = fd"
   "a decisive fourth quarter's end no longer settled|Sources/ScoreFeed/Decide/Coalescer.swift|        case .periodEnd where situation.period >= 4 && state.homeScore != state.awayScore:|        case .periodEnd where situation.period > 4 && state.homeScore != state.awayScore:"
   # session 86: five by a helper at a0926e3 (simulator-breaks.txt, session 86): three caught, two missed
   "a 503's Retry-After honoured for a minute at most|Sources/ScoreFeed/Poll/PollSchedule.swift|min(retryAfter ?? 0, Self.longestRetryAfter))|min(retryAfter ?? 0, 60))"

@@ -45,8 +45,8 @@ public struct CheckpointStore: Sendable {
         case emptied
         /// A directory's names: synced (its new journals' names, a snapshot's rename).
         case named
-        /// A temporary file's bytes: synced, before it is renamed over its path (a snapshot's,
-        /// `channels.json`'s). A file renamed over a path without it holds its bytes only in
+        /// The bytes of the file about to be renamed over the path (a snapshot's, `channels.json`'s
+        /// temporary file): synced. A file renamed over a path without it holds its bytes only in
         /// the kernel: a power cut, even once the rename reached the disk, leaves it empty.
         case contentSynced
         /// A file is about to be renamed over the path (a snapshot, written and synced): the name
@@ -137,7 +137,7 @@ public struct CheckpointStore: Sendable {
         journal.diskStep?(temporaryPath)
         var failure = journal.diskFault?() ?? data.withUnsafeBytes { FileWrite.all($0, to: fd).failure }
         if failure == 0 {
-            if fsync(fd) == 0 { journal.durable?(temporaryPath, .contentSynced) } else { failure = errno }
+            if fsync(fd) == 0 { journal.durable?(targetPath, .contentSynced) } else { failure = errno }
         }
         close(fd)
         if failure == 0 {

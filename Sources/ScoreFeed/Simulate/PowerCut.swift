@@ -23,7 +23,7 @@ public final class PowerCut: @unchecked Sendable {
     /// The files renamed over since their directory's last sync, by path: the bytes the name held
     /// on the disk before (nil: no file).
     private var renamed: [String: Data?] = [:]
-    /// The temporary files whose bytes were synced, not yet renamed, by path.
+    /// The paths whose next file, about to be renamed over them, had its bytes synced.
     private var contentSynced: Set<String> = []
     /// The files renamed over a path without their bytes synced first, by that path: a power cut
     /// leaves each empty, its name durable or not (a file system that delays allocation writes
@@ -78,7 +78,7 @@ public final class PowerCut: @unchecked Sendable {
             if renamed.index(forKey: path) == nil {
                 renamed[path] = .some(hollow.contains(path) ? Data() : FileManager.default.contents(atPath: path))
             }
-            if contentSynced.remove(path + ".tmp") != nil { hollow.remove(path) } else { hollow.insert(path) }
+            if contentSynced.remove(path) != nil { hollow.remove(path) } else { hollow.insert(path) }
         }
     }
 

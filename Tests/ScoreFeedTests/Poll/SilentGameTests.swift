@@ -9,27 +9,47 @@ import ScoreFeedModel
 struct SilentGameTests {
     typealias Mode = RealFeedServeTests.Mode
 
+    /// The game that goes silent at 68 % of its feed while its boxscore says live, on simulated
+    /// time: its CDN, its copies, and when its last action before the silence came.
+    struct Silence {
+        static let start = Date(timeIntervalSince1970: 1_739_240_000)
+        let game: String
+        let clock = SimulatedClock(start)
+        let cdn: ClockedCDN
+        let copies: GameCopies
+        let lastAction: Date
+
+        init() throws {
+            let file = "playbyplay_0022400762.json"
+            game = try #require(NBAFiles.gameId(in: file))
+            cdn = try ClockedCDN(file: file, clock: clock, holdAt: 0.68)
+            copies = try GameCopies.of(file)
+            let holdMoment = copies.first + 0.68 * copies.span
+            lastAction = Self.start.addingTimeInterval((copies.times.filter { $0 <= holdMoment }.max() ?? copies.first) - copies.first)
+        }
+
+        /// Polls the game every 30 s into `service` until its poller is done, then shuts the
+        /// service down.
+        func poll(into service: GameService, report: @escaping @Sendable (LivePoller.Report) -> Void = { _ in }) async {
+            var poller = LivePoller(
+                gameId: game, playByPlay: URL(string: "http://cdn.test/playbyplay.json")!,
+                boxscore: URL(string: "http://cdn.test/boxscore.json")!, interval: 30)
+            poller.clock = clock
+            await clock.run(whenAsleep: 2) { [poller, cdn] in await poller.run(service: service, fetcher: cdn, report: report) }
+            await service.shutDown()
+        }
+    }
+
     @Test(arguments: Mode.withAndroidTopic)
     func aGameSilentWhileLiveEndsSuspendedAtItsScore(_ mode: Mode) async throws {
-        let file = "playbyplay_0022400762.json"
-        let game = try #require(NBAFiles.gameId(in: file))
-        let clock = SimulatedClock(Date(timeIntervalSince1970: 1_739_240_000))
-        let cdn = try ClockedCDN(file: file, clock: clock, holdAt: 0.68)
+        let silence = try Silence()
         let sink = mode.sink()
-        let service = try mode.service(clock: .feed, sink: sink)
-        var poller = LivePoller(
-            gameId: game, playByPlay: URL(string: "http://cdn.test/playbyplay.json")!,
-            boxscore: URL(string: "http://cdn.test/boxscore.json")!, interval: 30)
-        poller.clock = clock
         let reports = Reports()
-        await clock.run(whenAsleep: 2) { [poller] in await poller.run(service: service, fetcher: cdn) { reports.add($0) } }
-        await service.shutDown()
+        await silence.poll(into: try mode.service(clock: .feed, sink: sink)) { reports.add($0) }
 
         let records = await sink.records
         let last = try #require(records.last)
-        let copies = try GameCopies.of(file)
-        let holdMoment = copies.first + 0.68 * copies.span
-        let held = copies.visible(at: 0.68)
+        let held = silence.copies.visible(at: 0.68)
         // The feed's score where it went silent: the newest action's, in the feed's order.
         let stated = held.filter { $0["scoreHome"] != nil }.max { ($0["orderNumber"] as? Int ?? 0) < ($1["orderNumber"] as? Int ?? 0) }
         #expect(last.event == .end && last.state.phase == .suspended, "\(last.event) \(last.state.phase)")
@@ -37,8 +57,7 @@ struct SilentGameTests {
         let ends = records.filter { $0.event == .end }
         #expect(ends.filter { $0.priority == 10 }.count == 1 && Set(ends.map(\.state)).count == 1, "one end (and its priority-5 copy)")
         // Given up an hour and a half after its last action was seen (a poll every 30 s), not before.
-        let lastAction = Date(timeIntervalSince1970: 1_739_240_000 + (copies.times.filter { $0 <= holdMoment }.max() ?? copies.first) - copies.first)
-        let silentFor = clock.now.timeIntervalSince(lastAction)
+        let silentFor = silence.clock.now.timeIntervalSince(silence.lastAction)
         #expect(silentFor >= FeedWatch.defaultGiveUpAfter && silentFor <= FeedWatch.defaultGiveUpAfter + 60, "\(silentFor)")
         #expect(reports.lines.contains { $0.hasPrefix("calledOff suspended") }, "\(reports.lines.suffix(3))")
     }
@@ -49,27 +68,14 @@ struct SilentGameTests {
     /// the simulator: 46 s late).
     @Test(arguments: Mode.withAndroidTopic)
     func aSlowSenderDoesNotPutOffTheGiveUp(_ mode: Mode) async throws {
-        let file = "playbyplay_0022400762.json"
-        let game = try #require(NBAFiles.gameId(in: file))
-        let start = Date(timeIntervalSince1970: 1_739_240_000)
-        let copies = try GameCopies.of(file)
-        let holdMoment = copies.first + 0.68 * copies.span
-        let lastAction = start.addingTimeInterval((copies.times.filter { $0 <= holdMoment }.max() ?? copies.first) - copies.first)
-        let clock = SimulatedClock(start)
-        let cdn = try ClockedCDN(file: file, clock: clock, holdAt: 0.68)
-        let sink = SlowSink(inner: mode.sink(), clock: clock, answersIn: 100, from: lastAction)
-        let service = try mode.service(clock: .feed, sink: sink)
-        var poller = LivePoller(
-            gameId: game, playByPlay: URL(string: "http://cdn.test/playbyplay.json")!,
-            boxscore: URL(string: "http://cdn.test/boxscore.json")!, interval: 30)
-        poller.clock = clock
-        await clock.run(whenAsleep: 2) { [poller] in await poller.run(service: service, fetcher: cdn) { _ in } }
-        await service.shutDown()
+        let silence = try Silence()
+        let sink = SlowSink(inner: mode.sink(), clock: silence.clock, answersIn: 100, from: silence.lastAction)
+        await silence.poll(into: try mode.service(clock: .feed, sink: sink))
 
         let handed = sink.handed
-        #expect(handed.contains { $0.at >= lastAction && $0.phase == .live }, "the last news went to the slow sender")
+        #expect(handed.contains { $0.at >= silence.lastAction && $0.phase == .live }, "the last news went to the slow sender")
         let end = try #require(handed.first { $0.event == .end && $0.phase == .suspended })
-        let silentFor = end.at.timeIntervalSince(lastAction)
+        let silentFor = end.at.timeIntervalSince(silence.lastAction)
         #expect(silentFor >= FeedWatch.defaultGiveUpAfter && silentFor <= FeedWatch.defaultGiveUpAfter + 60, "\(silentFor)")
     }
 

@@ -54,7 +54,7 @@ struct PowerCutTests {
         func renamed(_ text: String, synced: Bool) throws {
             let target = disk.path("game-A.json"), temporary = target + ".tmp"
             try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
-            if synced { disk.cut.record(temporary, .contentSynced) }
+            if synced { disk.cut.record(target, .contentSynced) }
             disk.cut.record(target, .replaced)
             #expect(rename(temporary, target) == 0)
         }
