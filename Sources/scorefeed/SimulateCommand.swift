@@ -20,7 +20,7 @@ enum SimulateCommand {
         play-by-play a poll after the give-up (and one whose play-by-play failed across it not on
         its final boxscore before the play-by-play's third failure since, nor long after it where
         that boxscore failed only now and then), a score not
-        stale as it comes, a final's end within 10 s of what ends it, a final kept 15 min to 4 h with its alert (on Android too, HIGH), an
+        stale as it comes, a final's end within 10 s of what ends it, no push spent on a decided period's end the final follows at once, a final kept 15 min to 4 h with its alert (on Android too, HIGH), an
         activity started before anything shows on it, an update's alert for what just happened
         (and a late lead change's first push at priority 10 with its alert), a poller waiting out
         a 503's Retry-After and asking with its newest copy's validators, a silent game given up on time and a postponed one called off, no update sent once a newer state of its game waited behind it, a failing sender tried on a backoff (a push or a channel create failed

@@ -377,7 +377,8 @@ breaks=(
   # session 85: caught since an instance that stopped on its own with room on its disk has its deliveries journaled (4 of 240)
   "the drain's last try for each game dropped|Sources/ScoreFeed/Serve/GameService+Timers.swift|        await eachGame { id, engine in await self.absorb(id, await Self.tick(engine, now: clock.now)) }|        _ = clock"
   # session 85: eight by a helper at 0977e5f (simulator-breaks.txt, session 85): three caught, five missed; the channel
-  # create left reserved is caught since session 86 (SimulatedSender.channelsGrantedLate)
+  # create left reserved is caught since session 86 (SimulatedSender.channelsGrantedLate), the decisive fourth quarter's
+  # end since session 87 (SimulationInvariants.checkDecidedEndSettled)
   "a deadline exactly due only flushed, not ticked|Sources/ScoreFeed/Serve/GameService+Timers.swift|        if let deadline = engine.deadline, deadline <= now {|        if let deadline = engine.deadline, deadline < now {"
   "an arrival of repeats taken as the instance's first arrival|Sources/ScoreFeed/Engine/MatchEngine.swift|        if news { tookArrival = true }|        tookArrival = true"
   "held updates superseded one short|Sources/ScoreFeed/Engine/GameSession.swift|            if index <= older, case .push(let record) = output, record.event == .update {|            if index < older, case .push(let record) = output, record.event == .update {"

@@ -29,6 +29,17 @@ public struct SimulatedGame: Sendable {
     private(set) var alertMoments: [(time: Date, overtime: Bool)]
     /// The feed times of the events that change the score, in order.
     let scoreChanges: [Date]
+    /// The period that ended the game decided (the fourth or an overtime, its score not tied) and
+    /// when its end and the game's end appear (seconds after the first action); nil for a game
+    /// whose events never end it so.
+    private(set) var decidedEnd: DecidedEnd?
+
+    /// See ``decidedEnd``.
+    struct DecidedEnd: Sendable {
+        var period: Int
+        var periodEnd: Double
+        var gameEnd: Double
+    }
     /// Whether a player's name fills a push (`SimulatedGamePool.withALongName(_:player:)`): the size
     /// guard trims their plays, an alerted priority 10 more than its priority-5 copy.
     public internal(set) var hasLongName = false
@@ -149,6 +160,7 @@ public struct SimulatedGame: Sendable {
         decisiveMoments = folded.decisive.map { max(0, game.events[$0].time.timeIntervalSince(first)) }
         alertMoments = Self.alertMoments(game.events, folded)
         scoreChanges = folded.changes.map { game.events[$0].time }
+        decidedEnd = folded.decidedEnd
     }
 
     /// `event` as a line stating the feed's `score` after it: a score correction becomes a
@@ -212,6 +224,7 @@ public struct SimulatedGame: Sendable {
         decisiveMoments = folded.decisive.map { max(0, document.events[$0].time.timeIntervalSince(start)) }
         alertMoments = Self.alertMoments(document.events, folded)
         scoreChanges = folded.changes.map { document.events[$0].time }
+        decidedEnd = folded.decidedEnd
     }
 
     /// The new scores the play-by-play states as its actions appear.
@@ -226,7 +239,7 @@ public struct SimulatedGame: Sendable {
     /// The new scores `events` make as they are read, each when its line appears (the lines come
     /// in the order of their times), the places in `events` where the lead changes hands or
     /// the score becomes tied in the last two minutes of the fourth period or later, and those
-    /// where an overtime goes live, and those that change the score.
+    /// where an overtime goes live, those that change the score, and the game's decided end.
     private static func folded(_ events: [GameEvent], start: Date) -> Folded {
         folded(events, appearing: events.map { $0.time.timeIntervalSince(start) })
     }
@@ -240,19 +253,27 @@ public struct SimulatedGame: Sendable {
         var decisive: [Int] = []
         var overtimes: [Int] = []
         var leader = 0
+        var decided: (period: Int, at: Double)?
+        var decidedEnd: DecidedEnd?
         let order = events.indices.sorted { (appearing[$0], $0) < (appearing[$1], $1) }
         for (index, place) in order.enumerated() {
             let event = events[place]
             let wasLive = fold.state.phase == .live
             fold.apply(event, index: index, now: event.time)
             let score = FinalScore(home: fold.state.homeScore, away: fold.state.awayScore)
+            // (Only a game end right after it: an event between may end the policy's settle.)
+            switch event.kind {
+            case .periodEnd where event.period >= 4 && score.home != score.away: decided = (event.period, max(0, appearing[place]))
+            case .gameEnd: decidedEnd = decided.map { DecidedEnd(period: $0.period, periodEnd: $0.at, gameEnd: max(0, appearing[place])) }
+            default: decided = nil
+            }
             if scores.appendIfNew(Scored(offset: max(0, appearing[place]), score: score)) { changes.append(place) }
             let leading = score.home > score.away ? 1 : score.home < score.away ? -1 : 0
             if leading != leader, leader != 0 || leading != 0, event.period >= 4, event.clock <= 120 { decisive.append(place) }
             if !wasLive, fold.state.phase == .live, fold.state.period >= 5 { overtimes.append(place) }
             leader = leading
         }
-        return (scores, decisive, overtimes, changes)
+        return (scores, decisive, overtimes, changes, decidedEnd)
     }
 
     /// The places in `events` where the lead changes hands or the score becomes tied in the last
@@ -262,7 +283,7 @@ public struct SimulatedGame: Sendable {
     }
 
     /// What ``folded(_:start:)`` finds in a game's events.
-    private typealias Folded = (scores: [Scored], decisive: [Int], overtimes: [Int], changes: [Int])
+    private typealias Folded = (scores: [Scored], decisive: [Int], overtimes: [Int], changes: [Int], decidedEnd: DecidedEnd?)
 
     /// ``alertMoments`` of `events`, from their fold.
     private static func alertMoments(_ events: [GameEvent], _ folded: Folded) -> [(time: Date, overtime: Bool)] {

@@ -132,6 +132,7 @@ public struct SimulationInvariants {
             checkEndByThePlayByPlaysTries(plan, pushes)
             checkChannelKept(plan, pushes)
             checkLeastTimeBetweenPushes(plan, pushes)
+            checkDecidedEndSettled(plan, pushes)
         }
         checkIDs()
         checkRepeats()

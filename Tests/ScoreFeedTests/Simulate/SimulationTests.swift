@@ -953,6 +953,34 @@ struct SimulationTests {
         #expect(late.contains { $0.contains("game \(played) (serve)") && $0.contains("at most 10 s") }, "\(late)")
     }
 
+    /// A `serve` game whose fourth period ends decided, its end line a second or two after: the
+    /// policy settles the period's end, so no push shows it and the final follows alone
+    /// (``SimulationInvariants/checkDecidedEndSettled(_:_:)``). A push showing it, as a policy
+    /// that no longer settles such an end sends one, is named.
+    @Test(arguments: modes)
+    func aDecidedPeriodsEndFollowedByTheFinalIsNotPushed(_ mode: PushRenderer.Mode) async throws {
+        let day = Self.calmDay(mode) { $0.path = .serve }
+        let plan = day.games[0]
+        let ending = try #require(plan.game.decidedEnd)
+        #expect(ending.period >= 4 && ending.gameEnd - ending.periodEnd <= SimulationInvariants.expectedSettle - 0.5)
+        let outcome = try await Self.run(day)
+        #expect(outcome.violations.isEmpty, "\(outcome.violations)")
+        let mine = outcome.records.filter { $0.game == plan.game.id }
+        #expect(mine.contains { $0.event == .end && $0.state.phase == .final })
+        #expect(!mine.contains { $0.state.phase == .endOfPeriod && $0.state.period == ending.period })
+        let saying = "showed the period's end"
+        #expect(Self.violations(day, outcome.records) { _ in }.filter { $0.contains(saying) }.isEmpty)
+        // The game's last update made to show the decided period's end.
+        let shown = try #require(outcome.records.lastIndex { $0.game == plan.game.id && $0.event == .update })
+        let said = Self.violations(day, outcome.records) { records in
+            records[shown].state.phase = .endOfPeriod
+            records[shown].state.period = ending.period
+            (records[shown].state.homeScore, records[shown].state.awayScore) = (plan.game.final.home, plan.game.final.away)
+        }.filter { $0.contains(saying) }
+        #expect(said.count == 1 && said[0].contains("game \(plan.game.id) (serve): period \(ending.period) ended decided"), "\(said)")
+        #expect(said.first?.contains("seq \(outcome.records[shown].seq) showed") == true, "\(said)")
+    }
+
     /// A run that stopped on its own with room on its disk has its deliveries journaled: the run
     /// after it sending one of them again breaks the check (a drain whose last try was dropped);
     /// the same run sending only new records, or a stop inside a full disk, does not.
