@@ -292,6 +292,16 @@ public struct SimulatedDay: Sendable {
         /// and a power cut comes at the second change after it (``DiskStepKill/failsTheDevice``),
         /// which undoes the rename if its directory was not synced (``PowerCut``).
         public var failsTheDevice = false
+        /// Not a kill: the instance is asked to stop (SIGTERM, as a deploy does) at ``at``. It stops
+        /// reading, sends what comes due within ``LiveService/stopGrace``, sees its sink's last
+        /// deliveries through and compacts; killed ``signalGrace`` after the signal if it has not
+        /// exited by then. The next starts ``downFor`` after the signal (or once it exited) on its
+        /// state directory.
+        public var signalled = false
+
+        /// How long a signalled instance has to exit before it is killed (an orchestrator's
+        /// grace period, as Kubernetes' default).
+        public static let signalGrace: TimeInterval = 30
 
         public init(
             at: Date, downFor: TimeInterval = 5, lostState: Bool = false, tornJournal: Bool = false, damagedCheckpoint: Bool = false,
@@ -729,6 +739,28 @@ public struct SimulatedDay: Sendable {
                 self.restarts.sort { $0.at < $1.at }
             }
         }
+        // On one day in three the service is deployed again mid-day: asked to stop (SIGTERM) at
+        // a moment while games are on, it sends what comes due within its grace and exits, and
+        // the next instance starts on its state directory 1–60 s later. And one restart in two
+        // that finds a game's checkpoint damaged is followed within seconds by such a stop (an
+        // operator's restart after a crash, a rollout): its game's channel, kept from
+        // `channels.json`, is often not yet taken back when that instance drains. Drawn apart, so
+        // the draws before it stay as they were.
+        var deploy = SeededRandom(seed: daySeed ^ 0xDE9_1075)
+        var deploys: [Restart] = []
+        if deploy.chance(1.0 / 3) {
+            var stop = Restart(at: start.addingTimeInterval(deploy.double(in: 0...max(1, end.timeIntervalSince(start)))), downFor: deploy.double(in: 1...60))
+            stop.signalled = true
+            deploys.append(stop)
+        }
+        for restart in self.restarts where restart.damagedCheckpoint && deploy.chance(0.5) {
+            var stop = Restart(at: restart.at.addingTimeInterval(restart.downFor + deploy.double(in: 0.5...20)), downFor: deploy.double(in: 1...60))
+            stop.signalled = true
+            deploys.append(stop)
+        }
+        if !deploys.isEmpty {
+            self.restarts = (self.restarts + deploys).sorted { $0.at < $1.at }
+        }
         var sink = SinkFaults()
         if random.chance(0.3) {
             sink.failing = (0..<random.int(in: 1...3)).map { _ in
@@ -966,6 +998,10 @@ public struct SimulatedDay: Sendable {
             if plan.game.deletedBasket != nil { count("deleted basket") } else if plan.game.corrects { count("feed correction") }
         }
         for restart in restarts {
+            if restart.signalled {
+                count("stop asked for (SIGTERM)")
+                continue
+            }
             count("kill -9")
             if restart.lostState { count("lost state dir") }
             if restart.tornJournal { count("torn journal") }

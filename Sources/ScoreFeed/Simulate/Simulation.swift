@@ -142,7 +142,9 @@ public enum Simulation {
             let jitter = random.next()
             let started = from
             let instance = instances.count + 1
-            let limit = stop?.at ?? day.start.addingTimeInterval(dayLimit)
+            // A signalled instance has its grace to exit; any other is killed at its stop.
+            let limit = stop.map { $0.signalled ? $0.at.addingTimeInterval(SimulatedDay.Restart.signalGrace) : $0.at }
+                ?? day.start.addingTimeInterval(dayLimit)
             let damagedHere = handedDamaged
             handedDamaged = []
             /// The next instance's state directory: this one's as it stands (torn or not, a game's
@@ -191,7 +193,7 @@ public enum Simulation {
                     restoredCheck: { lost in told.restored(lost.map { "instance \(instance): \($0)" }) },
                     problems: { problems in told.hostErrors(problems, instance: instance) },
                     inputEnded: { told.inputEnded(instance, at: clock.now) },
-                    linesRead: { games, at in told.read(games, at: at) })
+                    linesRead: { games, at in told.read(games, at: at) }, stopAsked: stop.flatMap { $0.signalled ? $0.at : nil })
             }
             if let firedAt = diskKill?.firedAt { killedInsideWrites.insert(firedAt) }
             if let stop, diskKill?.deviceFailed == true, let index = day.restarts.firstIndex(of: stop) { failedDevices.insert(index) }
@@ -264,9 +266,15 @@ public enum Simulation {
                 }
                 // Done before its planned end: the next instance still starts then (a day's
                 // `poll --today` run again), on the state this one left.
-                if !stop.lostState, !stop.damagedCheckpoint { cleanStops[instance] = clock.now }
+                // (Not one asked to stop: a request in flight at the signal is cut short, its answer
+                // never read, and the next run sends it again under its `apns-id`: seed 1, day 11, an
+                // end on a sender that answers in up to 5 s, signalled 3 s before its exit.)
+                if !stop.lostState, !stop.damagedCheckpoint, !stop.signalled { cleanStops[instance] = clock.now }
                 handOver(stop, tearing: nil)
-                from = stop.at.addingTimeInterval(stop.downFor)
+                // (A signalled one exits after its stop: the next starts once it has, which the
+                // checks read as the stop's downtime.)
+                from = max(stop.at.addingTimeInterval(stop.downFor), clock.now)
+                if stop.signalled, let index = day.restarts.firstIndex(of: stop) { day.restarts[index].downFor = from.timeIntervalSince(stop.at) }
                 killed = stop.at
                 handedEmpty = stop.lostState
                 handedCut = false
@@ -276,7 +284,10 @@ public enum Simulation {
             case .timedOut(_, let at):
                 if stop == nil { violations.append("the day did not finish within \(Int(dayLimit / 3600)) h of its start") }
                 // A kill that waited for a step of the disk came when it came: the checks know it then.
-                if let stop, at != stop.at, let index = day.restarts.firstIndex(of: stop) { day.restarts[index].at = at }
+                // A signalled one killed at the end of its grace: the checks read its signal and the next start.
+                if let stop, at != stop.at, let index = day.restarts.firstIndex(of: stop) {
+                    if stop.signalled { day.restarts[index].downFor = at.addingTimeInterval(stop.downFor).timeIntervalSince(stop.at) } else { day.restarts[index].at = at }
+                }
                 from = at.addingTimeInterval(stop?.downFor ?? 0)
                 killed = stop.map { _ in at }
                 handedEmpty = stop?.lostState ?? false
@@ -358,7 +369,7 @@ public enum Simulation {
             let restarts = day.restarts.enumerated().map { index, restart in
                 let write = restart.atDiskStep.map { killedInsideWrites.contains(restart.at) ? " inside write \($0)" : " (write \($0) not reached)" }
                 let when = skipped.contains(restart.at) ? " (no instance running)" : restart.failsTheDevice ? "" : write ?? ""
-                return "+\(Int(restart.at.timeIntervalSince(day.start))) s\(when)\(restart.failsTheDevice ? failedDevices.contains(index) ? " device failed at a rename" : " (no rename reached)" : "")\(restart.powerCut ? " power cut" : "")\(restart.lostState ? " state lost" : "")\(restart.tornJournal ? " torn" : "")\(restart.damagedCheckpoint ? " checkpoint damaged" : "")"
+                return "+\(Int(restart.at.timeIntervalSince(day.start))) s\(when)\(restart.failsTheDevice ? failedDevices.contains(index) ? " device failed at a rename" : " (no rename reached)" : "")\(restart.powerCut ? " power cut" : "")\(restart.lostState ? " state lost" : "")\(restart.tornJournal ? " torn" : "")\(restart.damagedCheckpoint ? " checkpoint damaged" : "")\(restart.signalled ? " (SIGTERM, not a kill)" : "")"
             }
             let spans = { (ranges: [Range<Date>]) in
                 ranges.map { "+\(Int($0.lowerBound.timeIntervalSince(day.start)))–\(Int($0.upperBound.timeIntervalSince(day.start))) s" }.joined(separator: ", ")
@@ -519,7 +530,8 @@ public enum Simulation {
         durable: CheckpointStore.Durable? = nil,
         report: @escaping @Sendable (LivePoller.Report) -> Void, restoredCheck: @Sendable (_ lost: String?) -> Void = { _ in },
         problems: @escaping @Sendable ([ScoreFeedError]) -> Void = { _ in },
-        inputEnded: @escaping @Sendable () -> Void = {}, linesRead: @escaping @Sendable (_ games: Set<String>, _ at: Date) -> Void = { _, _ in }
+        inputEnded: @escaping @Sendable () -> Void = {}, linesRead: @escaping @Sendable (_ games: Set<String>, _ at: Date) -> Void = { _, _ in },
+        stopAsked: Date? = nil
     ) async {
         let random = Jitter(seed: seed)
         let sink = HandOffRecorder(inner: ResilientSink(sender, clock: clock, random: random.next), sender: sender)
@@ -569,6 +581,9 @@ public enum Simulation {
             return
         }
         let live = LiveService(service, drainTimeout: drainTimeout)
+        // A stop asked for (SIGTERM) at its moment.
+        var stopRequests: (@Sendable () async -> Void)?
+        if let stopAsked { stopRequests = { try? await clock.sleep(until: stopAsked) } }
         _ = await live.run(input: {
             await withTaskGroup(of: Void.self) { group in
                 for plan in day.games where plan.path == .poll {
@@ -585,7 +600,7 @@ public enum Simulation {
                 if !serve.isEmpty { group.addTask { await feed(serve, to: service, from: started, clock: clock, read: linesRead, problems: problems) } }
             }
             inputEnded()
-        })
+        }, stopRequests: stopRequests)
     }
 
     /// `serve`'s input: each game's lines when they appear, a game joined late (or an instance
