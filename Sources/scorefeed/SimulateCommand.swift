@@ -7,7 +7,7 @@ enum SimulateCommand {
         OVERVIEW: Simulate whole live days in process on virtual time: 5–15 games a day (generated,
         and real ones with --games), polled from a simulated CDN or read as serve's input, while
         feeds fail (now and then, or for minutes), time out, answer garbage or older copies, list a basket and then delete it,
-        games are postponed (their boxscore saying so or not), go silent or come back, the instance is killed (a journal torn, a state directory lost) and restarted, the
+        games are postponed (their boxscore saying so or not), go silent or come back, the instance is killed (a journal torn, a state directory lost) or asked to stop (SIGTERM, a deploy) and restarted, the
         state directory's disk fills up or fails (EIO), and the push sender fails or stalls (for every game, for
         one game's pushes alone, or for one platform's; one day in five, all at once: a storm).
         After each day it checks what must hold (the final ends each game once, at priority 10

@@ -953,6 +953,30 @@ struct SimulationTests {
         #expect(late.contains { $0.contains("game \(played) (serve)") && $0.contains("at most 10 s") }, "\(late)")
     }
 
+    /// A deploy mid-game (``SimulatedDay/Restart/signalled``): the instance asked to stop (SIGTERM)
+    /// stops reading, sends what comes due within its grace and exits on its own, well before it
+    /// would be killed; the next starts on its state directory, and the day keeps every
+    /// invariant (each game's pushes on one channel, each final ended once, no score going back).
+    @Test(arguments: modes)
+    func aDeployMidGameLosesNothing(_ mode: PushRenderer.Mode) async throws {
+        var day = Self.calmDay(mode) { $0.path = .serve }
+        let plan = day.games[0]
+        let signal = plan.firstAction.addingTimeInterval(plan.game.span / 2)
+        var stop = SimulatedDay.Restart(at: signal, downFor: 10)
+        stop.signalled = true
+        day.restarts = [stop]
+        let outcome = try await Self.run(day)
+        #expect(outcome.violations.isEmpty, "\(outcome.violations)")
+        #expect(outcome.faults["stop asked for (SIGTERM)"] == 1 && outcome.faults["kill -9"] == nil, "\(outcome.faults)")
+        // It exited within its grace: the next instance started its downtime after the signal.
+        #expect(outcome.instanceStarts.count == 2)
+        #expect(outcome.instanceStarts.last == signal.addingTimeInterval(10), "\(outcome.instanceStarts)")
+        let mine = outcome.records.filter { $0.game == plan.game.id }
+        #expect(mine.contains { $0.sentAt < signal } && mine.contains { $0.sentAt > signal })
+        let ends = mine.filter { $0.event == .end }
+        #expect(!ends.isEmpty && ends.allSatisfy { $0.state.phase == .final })
+    }
+
     /// A `serve` game whose fourth period ends decided, its end line a second or two after: the
     /// policy settles the period's end, so no push shows it and the final follows alone
     /// (``SimulationInvariants/checkDecidedEndSettled(_:_:)``). A push showing it, as a policy
