@@ -298,6 +298,11 @@ public struct SimulatedDay: Sendable {
         /// exited by then. The next starts ``downFor`` after the signal (or once it exited) on its
         /// state directory.
         public var signalled = false
+        /// With ``signalled``: the instance this stop ends hears no input before it (its producer
+        /// or the CDN not reached yet, as in a rollout right after a crash): it restores, sends
+        /// what its checkpoints left, and drains, the channels it keeps for games no checkpoint
+        /// restored not yet taken back.
+        public var heardNothing = false
 
         /// How long a signalled instance has to exit before it is killed (an orchestrator's
         /// grace period, as Kubernetes' default).
@@ -756,6 +761,7 @@ public struct SimulatedDay: Sendable {
         for restart in self.restarts where restart.damagedCheckpoint && deploy.chance(0.5) {
             var stop = Restart(at: restart.at.addingTimeInterval(restart.downFor + deploy.double(in: 0.5...20)), downFor: deploy.double(in: 1...60))
             stop.signalled = true
+            stop.heardNothing = deploy.chance(0.5)
             deploys.append(stop)
         }
         if !deploys.isEmpty {
@@ -1000,6 +1006,7 @@ public struct SimulatedDay: Sendable {
         for restart in restarts {
             if restart.signalled {
                 count("stop asked for (SIGTERM)")
+                if restart.heardNothing { count("stop asked for before any input") }
                 continue
             }
             count("kill -9")

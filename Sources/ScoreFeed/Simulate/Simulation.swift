@@ -193,7 +193,8 @@ public enum Simulation {
                     restoredCheck: { lost in told.restored(lost.map { "instance \(instance): \($0)" }) },
                     problems: { problems in told.hostErrors(problems, instance: instance) },
                     inputEnded: { told.inputEnded(instance, at: clock.now) },
-                    linesRead: { games, at in told.read(games, at: at) }, stopAsked: stop.flatMap { $0.signalled ? $0.at : nil })
+                    linesRead: { games, at in told.read(games, at: at) }, stopAsked: stop.flatMap { $0.signalled ? $0.at : nil },
+                    heardNothing: stop?.heardNothing == true)
             }
             if let firedAt = diskKill?.firedAt { killedInsideWrites.insert(firedAt) }
             if let stop, diskKill?.deviceFailed == true, let index = day.restarts.firstIndex(of: stop) { failedDevices.insert(index) }
@@ -369,7 +370,7 @@ public enum Simulation {
             let restarts = day.restarts.enumerated().map { index, restart in
                 let write = restart.atDiskStep.map { killedInsideWrites.contains(restart.at) ? " inside write \($0)" : " (write \($0) not reached)" }
                 let when = skipped.contains(restart.at) ? " (no instance running)" : restart.failsTheDevice ? "" : write ?? ""
-                return "+\(Int(restart.at.timeIntervalSince(day.start))) s\(when)\(restart.failsTheDevice ? failedDevices.contains(index) ? " device failed at a rename" : " (no rename reached)" : "")\(restart.powerCut ? " power cut" : "")\(restart.lostState ? " state lost" : "")\(restart.tornJournal ? " torn" : "")\(restart.damagedCheckpoint ? " checkpoint damaged" : "")\(restart.signalled ? " (SIGTERM, not a kill)" : "")"
+                return "+\(Int(restart.at.timeIntervalSince(day.start))) s\(when)\(restart.failsTheDevice ? failedDevices.contains(index) ? " device failed at a rename" : " (no rename reached)" : "")\(restart.powerCut ? " power cut" : "")\(restart.lostState ? " state lost" : "")\(restart.tornJournal ? " torn" : "")\(restart.damagedCheckpoint ? " checkpoint damaged" : "")\(restart.signalled ? " (SIGTERM, not a kill\(restart.heardNothing ? ", no input before it" : ""))" : "")"
             }
             let spans = { (ranges: [Range<Date>]) in
                 ranges.map { "+\(Int($0.lowerBound.timeIntervalSince(day.start)))–\(Int($0.upperBound.timeIntervalSince(day.start))) s" }.joined(separator: ", ")
@@ -531,7 +532,7 @@ public enum Simulation {
         report: @escaping @Sendable (LivePoller.Report) -> Void, restoredCheck: @Sendable (_ lost: String?) -> Void = { _ in },
         problems: @escaping @Sendable ([ScoreFeedError]) -> Void = { _ in },
         inputEnded: @escaping @Sendable () -> Void = {}, linesRead: @escaping @Sendable (_ games: Set<String>, _ at: Date) -> Void = { _, _ in },
-        stopAsked: Date? = nil
+        stopAsked: Date? = nil, heardNothing: Bool = false
     ) async {
         let random = Jitter(seed: seed)
         let sink = HandOffRecorder(inner: ResilientSink(sender, clock: clock, random: random.next), sender: sender)
@@ -585,6 +586,11 @@ public enum Simulation {
         var stopRequests: (@Sendable () async -> Void)?
         if let stopAsked { stopRequests = { try? await clock.sleep(until: stopAsked) } }
         _ = await live.run(input: {
+            // No input before the stop (``SimulatedDay/Restart/heardNothing``): it comes first.
+            if heardNothing, let stopAsked {
+                try? await clock.sleep(until: stopAsked.addingTimeInterval(1))
+                if Task.isCancelled { return }
+            }
             await withTaskGroup(of: Void.self) { group in
                 for plan in day.games where plan.path == .poll {
                     var poller = LivePoller(

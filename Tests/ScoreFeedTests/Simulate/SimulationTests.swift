@@ -977,6 +977,27 @@ struct SimulationTests {
         #expect(!ends.isEmpty && ends.allSatisfy { $0.state.phase == .final })
     }
 
+    /// A kill that damages a live game's checkpoint, then a deploy before the next instance hears
+    /// any input (``SimulatedDay/Restart/heardNothing``): the game's channel, kept from
+    /// `channels.json`, passes through that instance's drain untouched (it opened hours less than
+    /// ``ChannelBoard/keptChannelLife`` ago and its game has not ended), and the game goes on on it
+    /// to its end: one channel made for it, every invariant kept.
+    @Test func aKeptChannelOutlivesADeployBeforeItsGameIsHeardAgain() async throws {
+        var day = Self.calmDay(.broadcastPerGame) { $0.path = .serve }
+        day.games = [day.games[0]]
+        let plan = day.games[0]
+        let kill = plan.firstAction.addingTimeInterval(plan.game.span / 2)
+        var stop = SimulatedDay.Restart(at: kill.addingTimeInterval(15), downFor: 10)
+        (stop.signalled, stop.heardNothing) = (true, true)
+        day.restarts = [SimulatedDay.Restart(at: kill, downFor: 10, damagedCheckpoint: true), stop]
+        let outcome = try await Self.run(day)
+        #expect(outcome.violations.isEmpty, "\(outcome.violations)")
+        #expect(outcome.damagedCheckpoints.map(\.count) == [0, 1, 0], "\(outcome.damagedCheckpoints)")
+        #expect(outcome.instanceStarts.count == 3)
+        #expect(outcome.channelsMade[plan.game.id] == 1, "\(outcome.channelsMade)")
+        #expect(outcome.records.contains { $0.game == plan.game.id && $0.event == .end && $0.state.phase == .final })
+    }
+
     /// A `serve` game whose fourth period ends decided, its end line a second or two after: the
     /// policy settles the period's end, so no push shows it and the final follows alone
     /// (``SimulationInvariants/checkDecidedEndSettled(_:_:)``). A push showing it, as a policy
