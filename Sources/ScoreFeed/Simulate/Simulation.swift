@@ -126,6 +126,12 @@ public enum Simulation {
         // The instances (from 1) that stopped on their own, their input over and their drain
         // done, and another ran after them on their state directory: when each stopped.
         var cleanStops: [Int: Date] = [:]
+        /// A signalled stop's downtime, as the checks read it: from its signal to `nextStart`
+        /// (the instance exits, or is killed, after the signal).
+        func signalledStopEnds(_ stop: SimulatedDay.Restart, nextStart: Date) {
+            guard stop.signalled, let index = day.restarts.firstIndex(of: stop) else { return }
+            day.restarts[index].downFor = nextStart.timeIntervalSince(stop.at)
+        }
         while number + 1 < stops.count {
             number += 1
             let stop = stops[number]
@@ -193,8 +199,7 @@ public enum Simulation {
                     restoredCheck: { lost in told.restored(lost.map { "instance \(instance): \($0)" }) },
                     problems: { problems in told.hostErrors(problems, instance: instance) },
                     inputEnded: { told.inputEnded(instance, at: clock.now) },
-                    linesRead: { games, at in told.read(games, at: at) }, stopAsked: stop.flatMap { $0.signalled ? $0.at : nil },
-                    heardNothing: stop?.heardNothing == true)
+                    linesRead: { games, at in told.read(games, at: at) }, signal: stop.flatMap { $0.signalled ? $0 : nil })
             }
             if let firedAt = diskKill?.firedAt { killedInsideWrites.insert(firedAt) }
             if let stop, diskKill?.deviceFailed == true, let index = day.restarts.firstIndex(of: stop) { failedDevices.insert(index) }
@@ -275,7 +280,7 @@ public enum Simulation {
                 // (A signalled one exits after its stop: the next starts once it has, which the
                 // checks read as the stop's downtime.)
                 from = max(stop.at.addingTimeInterval(stop.downFor), clock.now)
-                if stop.signalled, let index = day.restarts.firstIndex(of: stop) { day.restarts[index].downFor = from.timeIntervalSince(stop.at) }
+                signalledStopEnds(stop, nextStart: from)
                 killed = stop.at
                 handedEmpty = stop.lostState
                 handedCut = false
@@ -286,10 +291,9 @@ public enum Simulation {
                 if stop == nil { violations.append("the day did not finish within \(Int(dayLimit / 3600)) h of its start") }
                 // A kill that waited for a step of the disk came when it came: the checks know it then.
                 // A signalled one killed at the end of its grace: the checks read its signal and the next start.
-                if let stop, at != stop.at, let index = day.restarts.firstIndex(of: stop) {
-                    if stop.signalled { day.restarts[index].downFor = at.addingTimeInterval(stop.downFor).timeIntervalSince(stop.at) } else { day.restarts[index].at = at }
-                }
+                if let stop, at != stop.at, !stop.signalled, let index = day.restarts.firstIndex(of: stop) { day.restarts[index].at = at }
                 from = at.addingTimeInterval(stop?.downFor ?? 0)
+                if let stop { signalledStopEnds(stop, nextStart: from) }
                 killed = stop.map { _ in at }
                 handedEmpty = stop?.lostState ?? false
                 handedCut = powerCut != nil
@@ -532,7 +536,7 @@ public enum Simulation {
         report: @escaping @Sendable (LivePoller.Report) -> Void, restoredCheck: @Sendable (_ lost: String?) -> Void = { _ in },
         problems: @escaping @Sendable ([ScoreFeedError]) -> Void = { _ in },
         inputEnded: @escaping @Sendable () -> Void = {}, linesRead: @escaping @Sendable (_ games: Set<String>, _ at: Date) -> Void = { _, _ in },
-        stopAsked: Date? = nil, heardNothing: Bool = false
+        signal: SimulatedDay.Restart? = nil
     ) async {
         let random = Jitter(seed: seed)
         let sink = HandOffRecorder(inner: ResilientSink(sender, clock: clock, random: random.next), sender: sender)
@@ -582,13 +586,13 @@ public enum Simulation {
             return
         }
         let live = LiveService(service, drainTimeout: drainTimeout)
-        // A stop asked for (SIGTERM) at its moment.
+        // A stop asked for (SIGTERM) at `signal`'s moment.
         var stopRequests: (@Sendable () async -> Void)?
-        if let stopAsked { stopRequests = { try? await clock.sleep(until: stopAsked) } }
+        if let asked = signal?.at { stopRequests = { try? await clock.sleep(until: asked) } }
         _ = await live.run(input: {
             // No input before the stop (``SimulatedDay/Restart/heardNothing``): it comes first.
-            if heardNothing, let stopAsked {
-                try? await clock.sleep(until: stopAsked.addingTimeInterval(1))
+            if let signal, signal.heardNothing {
+                try? await clock.sleep(until: signal.at.addingTimeInterval(1))
                 if Task.isCancelled { return }
             }
             await withTaskGroup(of: Void.self) { group in
