@@ -27,8 +27,8 @@ enum SimulateCommand {
         alone tried again soon after, every failed push at once after the outage), a channel kept its linger after its end, no push that
         APNs or a device refuses, a broadcast update delivered before its timestamp, a join sends
         at most 2 pushes, a restart sends what was left at once and a final missed while down
-        first, a run after one that stopped on its own with room on its disk sends nothing of
-        what that one delivered again, news is on a push delivered
+        first, a run after one that stopped on its own (or on a SIGTERM, its sender answering
+        at once) with room on its disk sends nothing of what that one delivered again, news is on a push delivered
         within a poll's interval and 10 s (of the end of any trouble around it), a game's channel
         kept until its end, no channel left open, no more open at once than --max-channels and a waiting game's create once fewer are, no push to a channel not open, a restart restores all its checkpoints hold (each read and written again the same bytes), a drain
         waits out the sender's and the disk's trouble until its timeout, the day finishes).
