@@ -684,14 +684,22 @@ public enum Simulation {
         // The backlog's parts go a millisecond apart, and all of them before the game's next line:
         // one stream carries a game's backlog before its live lines (a live line read between two
         // parts would put a later period before an earlier one's events, which the service
-        // rejects as out of order).
-        let size = max(1, (backlog.count + plan.backlogBatches - 1) / plan.backlogBatches)
-        let count = (backlog.count + size - 1) / size
-        let next = (input.map(\.at) + flushed.map(\.0)).min()
-        let apart = next.map { min(1e-3, $0.timeIntervalSince(joined) / Double(max(1, count))) } ?? 1e-3
-        let parts = stride(from: 0, to: backlog.count, by: size).enumerated().map { part, start in
-            (joined.addingTimeInterval(Double(part) * apart), Array(backlog[start..<min(backlog.count, start + size)]))
+        // rejects as out of order). The last part is the backlog's last line alone: what the
+        // instance missed (its backlog's last lines) comes in two parts when it missed more than
+        // one, and the first of them may follow parts it had heard before (a restarted serve's
+        // input sent again from its start), which are no catch-up of their own.
+        var pieces: [[Int]] = []
+        if plan.backlogBatches > 1, backlog.count > plan.backlogBatches {
+            let head = backlog.dropLast()
+            let size = (head.count + plan.backlogBatches - 2) / (plan.backlogBatches - 1)
+            pieces = stride(from: 0, to: head.count, by: size).map { Array(head[$0..<min(head.count, $0 + size)]) } + [[backlog[backlog.count - 1]]]
+        } else if !backlog.isEmpty {
+            let size = max(1, (backlog.count + plan.backlogBatches - 1) / plan.backlogBatches)
+            pieces = stride(from: 0, to: backlog.count, by: size).map { Array(backlog[$0..<min(backlog.count, $0 + size)]) }
         }
+        let next = (input.map(\.at) + flushed.map(\.0)).min()
+        let apart = next.map { min(1e-3, $0.timeIntervalSince(joined) / Double(max(1, pieces.count))) } ?? 1e-3
+        let parts = pieces.enumerated().map { part, lines in (joined.addingTimeInterval(Double(part) * apart), lines) }
         return parts + input + flushed
     }
 

@@ -533,12 +533,18 @@ public struct SimulationInvariants {
     /// split in batches a millisecond apart is one catch-up).
     /// A `serve` game's lines that come after a pause longer than `moment` (a live line after a
     /// catch-up was decided, however soon) begin a moment of their own.
+    /// A `serve` backlog handed in parts (``SimulatedDay/Game/backlogBatches``) is one catch-up
+    /// with the service's window for its parts after the last (``GameService/Options/catchUpWindow``):
+    /// its pushes after its first part count as one moment however the decision was spread (what a
+    /// restart sends at its start, before it reads, is a moment of its own).
     mutating func checkMoments(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
         let news = plan.path == .serve ? newsAfterPauses(plan) : []
+        let catchUps = catchUpsInParts(plan)
         var moments: [(at: Date, records: [PushRecord])] = []
         for record in pushes.sorted(by: { $0.sentAt < $1.sentAt }) {
-            if let last = moments.last, record.sentAt.timeIntervalSince(last.at) <= moment,
-               !news.contains(where: { last.at < $0 && $0 <= record.sentAt }) {
+            if let last = moments.last,
+               catchUps.contains(where: { $0.after < last.at && record.sentAt <= $0.until })
+                || (record.sentAt.timeIntervalSince(last.at) <= moment && !news.contains(where: { last.at < $0 && $0 <= record.sentAt })) {
                 moments[moments.count - 1].records.append(record)
             } else {
                 moments.append((record.sentAt, [record]))
@@ -1241,6 +1247,19 @@ public struct SimulationInvariants {
         }
         times.sort()
         return zip(times.dropFirst(), times).filter { $0.timeIntervalSince($1) > moment }.map(\.0)
+    }
+
+    /// When each instance took `plan`'s backlog in more than one part (a `serve` game joined or
+    /// caught up after a restart): after its first part, until the service's window for more
+    /// parts after its last (``GameService/Options/defaultCatchUpWindow``, and a moment).
+    private func catchUpsInParts(_ plan: SimulatedDay.Game) -> [(after: Date, until: Date)] {
+        guard plan.path == .serve, plan.backlogBatches > 1 else { return [] }
+        return instances.enumerated().compactMap { index, started in
+            let joined = max(plan.join ?? .distantPast, started)
+            let parts = Simulation.input(of: plan, from: started).map(\.at).filter { $0 >= joined && $0 < joined.addingTimeInterval(0.005) }
+            guard parts.count > 1, let last = parts.max(), joined < nextStart(after: index) else { return nil }
+            return (joined, last.addingTimeInterval(GameService.Options.defaultCatchUpWindow + moment))
+        }
     }
 
     /// An instance's first moment with a game, or the moment's time into the day.

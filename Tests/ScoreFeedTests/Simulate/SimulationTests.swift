@@ -74,9 +74,12 @@ struct SimulationTests {
         #expect(plan.path == .serve && restart.lostState)
         let started = restart.at.addingTimeInterval(restart.downFor)
         let arrivals = Simulation.input(of: plan, from: started)
-        let parts = arrivals.prefix { arrival in arrival.at.timeIntervalSince(started) < 0.01 && arrival.lines.count > 1 }
+        let parts = arrivals.prefix(plan.backlogBatches)
         let next = try #require(arrivals.dropFirst(parts.count).first)
-        #expect(parts.count == plan.backlogBatches, "the backlog in its parts")
+        #expect(parts.allSatisfy { $0.at.timeIntervalSince(started) < 0.01 }, "the backlog in its parts")
+        // The last part is the backlog's last line alone: what a restart missed comes in two parts.
+        #expect(parts.last?.lines.count == 1 && parts.dropLast().allSatisfy { $0.lines.count > 1 })
+        #expect(parts.flatMap(\.lines) == Array(0..<parts.flatMap(\.lines).count), "every line before the restart, in order")
         #expect(next.at.timeIntervalSince(started) < 3e-3, "the game's next line comes within the parts' 3 ms")
         #expect(parts.allSatisfy { $0.at < next.at }, "every part before it")
         let outcomes = try await Self.replay(seed: 199, day: 254, mode: .broadcastPerGame, platforms: [.ios, .android], interval: 15, everyFault: true)
@@ -975,6 +978,53 @@ struct SimulationTests {
         #expect(mine.contains { $0.sentAt < signal } && mine.contains { $0.sentAt > signal })
         let ends = mine.filter { $0.event == .end }
         #expect(!ends.isEmpty && ends.allSatisfy { $0.state.phase == .final })
+    }
+
+    /// A `serve` backlog in parts is one catch-up: after its first part, up to the service's
+    /// window for more parts after its last, its pushes count as one moment
+    /// (``SimulationInvariants/checkMoments(_:_:)``). A second decision 0.25 s into that window
+    /// (a part of what the restart missed decided alone) makes the catch-up's pushes too many;
+    /// the same pushes a second after the window are a moment of their own.
+    @Test func aBacklogInPartsIsOneCatchUp() async throws {
+        var day = Self.calmDay(.token) {
+            $0.path = .serve
+            $0.backlogBatches = 3
+        }
+        let plan = day.games[0]
+        // A restart whose catch-up has something to show (the first of a few moments in the game).
+        var found: (kill: Date, outcome: Simulation.Outcome, started: Date, lastPart: Date, decided: PushRecord)?
+        for share in [0.5, 0.4, 0.6, 0.3, 0.7] where found == nil {
+            let kill = plan.firstAction.addingTimeInterval(plan.game.span * share)
+            day.restarts = [SimulatedDay.Restart(at: kill, downFor: 90)]
+            let outcome = try await Self.run(day)
+            #expect(outcome.violations.isEmpty, "\(outcome.violations)")
+            let started = try #require(outcome.instanceStarts.last)
+            let parts = Simulation.input(of: plan, from: started).prefix(plan.backlogBatches)
+            let lastPart = try #require(parts.last?.at)
+            #expect(parts.count == 3 && lastPart.timeIntervalSince(started) < 0.01)
+            guard let decided = outcome.records.first(where: { $0.game == plan.game.id && $0.sentAt > started }),
+                  decided.sentAt.timeIntervalSince(lastPart) <= GameService.Options.defaultCatchUpWindow + 0.01
+            else { continue }
+            found = (kill, outcome, started, lastPart, decided)
+        }
+        let (kill, outcome, started, lastPart, decided) = try #require(found, "no restart's catch-up showed anything")
+        #expect(decided.sentAt > lastPart, "the catch-up is decided after its last part")
+        func said(_ offset: TimeInterval) -> [String] {
+            var extra = [decided, decided]
+            for index in extra.indices {
+                extra[index].sentAt = lastPart.addingTimeInterval(offset)
+                extra[index].seq += 1000 + index
+                extra[index].priority = 5
+                extra[index].request.headers["apns-id"] = "00000000-0000-4000-8000-00000000000\(index)"
+            }
+            var checker = SimulationInvariants(
+                day: day, records: (outcome.records + extra).sorted { $0.sentAt < $1.sentAt }, instances: [day.start, started],
+                lostState: [false, false], kills: [nil, kill], openChannels: [])
+            checker.checkAll()
+            return checker.violations.filter { $0.hasPrefix("game \(plan.game.id): ") && $0.contains(" pushes (") }
+        }
+        #expect(said(0.25).count == 1, "\(said(0.25))")
+        #expect(said(GameService.Options.defaultCatchUpWindow + 1).isEmpty, "\(said(GameService.Options.defaultCatchUpWindow + 1))")
     }
 
     /// A kill that damages a live game's checkpoint, then a deploy before the next instance hears
