@@ -37,7 +37,7 @@ enum SimulateCommand {
         USAGE: scorefeed simulate [--days <n>] [--seed <n>] [--day <k>] [--mode <mode>] [--platform <platform>]
                                   [--games <dir>] [--interval <s>] [--per-day <lo-hi>] [--pool <n>] [--keep-state]
                                   [--moment <ms>] [--in-order]
-                                  [--threads <n>] [--records <path>]
+                                  [--threads <n>] [--records <path>] [--stuck-after <s>]
 
         OPTIONS:
           --days <n>              Days to simulate (default 40).
@@ -65,11 +65,15 @@ enum SimulateCommand {
                                   could take them).
           --threads <n>           Days run side by side (default: the cores).
           --records <path>        Write every delivered push record (JSONL, day by day).
+          --stuck-after <s>       Seconds of wall time without a day-run finishing before
+                                  the run is called stuck and stopped, exit status 1
+                                  (default 120: a day-run takes seconds; a live layer that
+                                  loops without suspending never returns).
           -h, --help              Show help information.
 
         OUTPUT: a line per day that broke an invariant (with the command that replays it), then
         the figures: days, games, faults injected by kind, checks made, pushes, the record
-        stream's digest. Exit status 1 when an invariant broke.
+        stream's digest. Exit status 1 when an invariant broke, or a day-run was stuck.
 
         EXAMPLES:
           scorefeed simulate --days 1000 --seed 7
@@ -88,6 +92,7 @@ enum SimulateCommand {
         let interval: Double = try arguments.number("--interval", in: 1...3600) ?? 30
         let threads: Int = try arguments.number("--threads", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         let recordsPath = try arguments.option("--records")
+        let stuckAfter: Double = try arguments.number("--stuck-after", in: 0.1...86_400) ?? 120
         let generated: Int = try arguments.number("--pool", in: 1...100_000) ?? 300
         // Lost state directories are in the schedule unless told otherwise (`--lose-state`, their
         // switch before they were, is still taken).
@@ -133,8 +138,26 @@ enum SimulateCommand {
         options.shuffled = !inOrder
         let stream = try RecordStream(path: recordsPath)
         let began = Date()
+        /// The line that replays one day-run.
+        @Sendable func replay(day: Int, mode: String, platform: String) -> String {
+            let extra = games.map { " --games \($0)" } ?? ""
+            return "  replay: scorefeed simulate --seed \(seed) --day \(day) --days 1 --mode \(mode) --platform \(platform)\(extra) --interval \(Int(interval)) --per-day \(perDay.lowerBound)-\(perDay.upperBound) --pool \(generated)\(losingState ? "" : " --keep-state")\(moment != defaultMoment ? " --moment \(moment)" : "")\(inOrder ? " --in-order" : "")"
+        }
+        // The day-runs in the order they are handed on (day, then mode, then platform).
+        let order = (0..<days).flatMap { day in modes.flatMap { mode in platforms.map { (first + day, mode, $0) } } }
+        let watchdog = DayWatchdog(limit: stuckAfter)
+        watchdog.start { index, waited in
+            let (day, mode, lanes) = order[min(index, order.count - 1)]
+            let modeName = mode == .token ? "token" : "broadcast", platform = lanes.map(\.rawValue).joined(separator: ",")
+            print("day \(day) (\(modeName), \(platform)) has not finished after \(String(format: "%.1f", waited)) s of wall time (a day-run takes seconds): the live layer loops without suspending; stopped")
+            print(replay(day: day, mode: modeName, platform: platform))
+            exit(ExitCode.failure)
+        }
         // Each day's records are digested (and written) in order as the days finish, then let go.
-        let outcomes = await Simulation.run(options) { stream.add($0.records) }
+        let outcomes = await Simulation.run(options) { outcome in
+            stream.add(outcome.records)
+            watchdog.handedOne()
+        }
         let seconds = Date().timeIntervalSince(began)
         try stream.finish()
         let broken = outcomes.filter { !$0.violations.isEmpty }
@@ -143,8 +166,7 @@ enum SimulateCommand {
             let platform = outcome.platforms.map(\.rawValue).joined(separator: ",")
             print("day \(outcome.day) (\(mode), \(platform)) broke \(outcome.violations.count) invariant(s):")
             for violation in outcome.violations.prefix(5) { print("  \(violation)") }
-            let extra = games.map { " --games \($0)" } ?? ""
-            print("  replay: scorefeed simulate --seed \(outcome.seed) --day \(outcome.day) --days 1 --mode \(mode) --platform \(platform)\(extra) --interval \(Int(interval)) --per-day \(perDay.lowerBound)-\(perDay.upperBound) --pool \(generated)\(losingState ? "" : " --keep-state")\(moment != defaultMoment ? " --moment \(moment)" : "")\(inOrder ? " --in-order" : "")")
+            print(replay(day: outcome.day, mode: mode, platform: platform))
         }
         print(Simulation.figures(outcomes, seconds: seconds, digest: stream.digest))
         return broken.isEmpty ? 0 : ExitCode.failure
