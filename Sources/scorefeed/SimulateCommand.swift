@@ -67,7 +67,7 @@ enum SimulateCommand {
           --records <path>        Write every delivered push record (JSONL, day by day).
           --stuck-after <s>       Seconds of wall time without a day-run finishing before
                                   the run is called stuck and stopped, exit status 1
-                                  (default 120: a day-run takes seconds; a live layer that
+                                  (default 60: a day-run takes seconds; a live layer that
                                   loops without suspending never returns).
           -h, --help              Show help information.
 
@@ -92,7 +92,7 @@ enum SimulateCommand {
         let interval: Double = try arguments.number("--interval", in: 1...3600) ?? 30
         let threads: Int = try arguments.number("--threads", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         let recordsPath = try arguments.option("--records")
-        let stuckAfter: Double = try arguments.number("--stuck-after", in: 0.1...86_400) ?? 120
+        let stuckAfter: Double = try arguments.number("--stuck-after", in: 0.1...86_400) ?? 60
         let generated: Int = try arguments.number("--pool", in: 1...100_000) ?? 300
         // Lost state directories are in the schedule unless told otherwise (`--lose-state`, their
         // switch before they were, is still taken).

@@ -396,6 +396,15 @@ breaks=(
   # session 87: caught since a deploy may come before a restarted instance hears any input (2 of 240)
   "a created channel's time not kept|Sources/ScoreFeed/Channel/BroadcastChannel.swift|                created = now\n|                _ = now\n"
   "a fresh play-by-play not ending the count of its failures after a final boxscore|Sources/ScoreFeed/Poll/LivePoller.swift|                        outcome = .fresh\n                        staleAfterFinal = 0|                        outcome = .fresh"
+  "an activity's first failure taken as failing alone|Sources/ScoreFeed/Sink/DeliveryQueue.swift|        let othersDelivered = own.map { \$0.deliveries < deliveries } ?? false|        let othersDelivered = own.map { \$0.deliveries < deliveries } ?? true"
+  "channels.json not written when a game's channel changes|Sources/ScoreFeed/Channel/ChannelBoard.swift|            actions.append(.writeDirectory)|            _ = actions"
+  "a game keeps the wrong lane's starts and ends for a restart|Sources/ScoreFeed/Engine/GameSession.swift|        return lanes.count > 1 && record.platform != lanes[channelLane].platform|        return lanes.count > 1 && record.platform == lanes[channelLane].platform"
+  "a restarted instance's first arrival held only when it looks like a catch-up|Sources/ScoreFeed/Engine/MatchEngine.swift|        if settling > 0, !tookArrival |        if settling > 0, false "
+  "catch-ups held while input is taken decided the moment it is taken|Sources/ScoreFeed/Serve/ServiceState.swift|        let until = now.addingTimeInterval(window)|        let until = now"
+  "games waiting for a channel granted one while the cap is reached (a loop that never ends)|Sources/ScoreFeed/Channel/ChannelBoard.swift|        while let game = waiting.first, live < management.maxChannels {|        while let game = waiting.first, live <= management.maxChannels {"
+  "a push held for the least time between pushes goes a second late|Sources/ScoreFeed/Decide/Coalescer.swift|        guard now < allowed else { return false }|        guard now <= allowed else { return false }"
+  "a stale edge's refused copy spends one of a new instance's waits for a fresh copy|Sources/ScoreFeed/Poll/LivePoller.swift|            var spends = !refused|            var spends = true"
+  "a damaged checkpoint's numbering not taken from its journal|Sources/ScoreFeed/Serve/GameService+Restore.swift|            if let highest, highest.seq >= snapshot?.seq ?? 0 {|            if let highest, highest.seq <= snapshot?.seq ?? 0 {"
 )
 status=0
 for entry in "${breaks[@]}"; do
@@ -412,7 +421,8 @@ PY
   if ! swift build -c release --product scorefeed >/dev/null 2>&1; then echo "does not build: $name"; status=1; continue; fi
   out=$(.build/release/scorefeed simulate "$@" 2>&1); code=$?
   broke=$(printf '%s\n' "$out" | sed -n 's/^days: \([0-9]*\) (\([0-9]*\) broke.*/\2 of \1 day-runs/p')
-  if [ $code -ne 0 ]; then echo "caught   $name: $broke broke an invariant"; else echo "MISSED   $name"; status=1; fi
+  if printf '%s\n' "$out" | grep -q "has not finished after"; then echo "caught   $name: a day-run stuck (--stuck-after)"
+  elif [ $code -ne 0 ]; then echo "caught   $name: $broke broke an invariant"; else echo "MISSED   $name"; status=1; fi
   printf '%s\n' "$out" | grep -m2 '^  [^r]' | sed 's/^/           /'
 done
 exit $status
