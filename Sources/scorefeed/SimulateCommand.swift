@@ -138,19 +138,20 @@ enum SimulateCommand {
         options.shuffled = !inOrder
         let stream = try RecordStream(path: recordsPath)
         let began = Date()
-        /// The line that replays one day-run.
-        @Sendable func replay(day: Int, mode: String, platform: String) -> String {
+        /// A day-run as its lines name it, and the line that replays it.
+        @Sendable func named(day: Int, mode: PushRenderer.Mode, platforms: [PushRenderer.Platform]) -> (day: String, replay: String) {
+            let (modeName, platform) = (mode == .token ? "token" : "broadcast", platforms.map(\.rawValue).joined(separator: ","))
             let extra = games.map { " --games \($0)" } ?? ""
-            return "  replay: scorefeed simulate --seed \(seed) --day \(day) --days 1 --mode \(mode) --platform \(platform)\(extra) --interval \(Int(interval)) --per-day \(perDay.lowerBound)-\(perDay.upperBound) --pool \(generated)\(losingState ? "" : " --keep-state")\(moment != defaultMoment ? " --moment \(moment)" : "")\(inOrder ? " --in-order" : "")"
+            return ("day \(day) (\(modeName), \(platform))",
+                    "  replay: scorefeed simulate --seed \(seed) --day \(day) --days 1 --mode \(modeName) --platform \(platform)\(extra) --interval \(Int(interval)) --per-day \(perDay.lowerBound)-\(perDay.upperBound) --pool \(generated)\(losingState ? "" : " --keep-state")\(moment != defaultMoment ? " --moment \(moment)" : "")\(inOrder ? " --in-order" : "")")
         }
-        // The day-runs in the order they are handed on (day, then mode, then platform).
-        let order = (0..<days).flatMap { day in modes.flatMap { mode in platforms.map { (first + day, mode, $0) } } }
+        let order = options.dayRuns
         let watchdog = DayWatchdog(limit: stuckAfter)
         watchdog.start { index, waited in
-            let (day, mode, lanes) = order[min(index, order.count - 1)]
-            let modeName = mode == .token ? "token" : "broadcast", platform = lanes.map(\.rawValue).joined(separator: ",")
-            print("day \(day) (\(modeName), \(platform)) has not finished after \(String(format: "%.1f", waited)) s of wall time (a day-run takes seconds): the live layer loops without suspending; stopped")
-            print(replay(day: day, mode: modeName, platform: platform))
+            let run = order[min(index, order.count - 1)]
+            let name = named(day: run.day, mode: run.mode, platforms: run.platforms)
+            print("\(name.day) has not finished after \(String(format: "%.1f", waited)) s of wall time (a day-run takes seconds): the live layer loops without suspending; stopped")
+            print(name.replay)
             exit(ExitCode.failure)
         }
         // Each day's records are digested (and written) in order as the days finish, then let go.
@@ -162,11 +163,10 @@ enum SimulateCommand {
         try stream.finish()
         let broken = outcomes.filter { !$0.violations.isEmpty }
         for outcome in broken {
-            let mode = outcome.mode == .token ? "token" : "broadcast"
-            let platform = outcome.platforms.map(\.rawValue).joined(separator: ",")
-            print("day \(outcome.day) (\(mode), \(platform)) broke \(outcome.violations.count) invariant(s):")
+            let name = named(day: outcome.day, mode: outcome.mode, platforms: outcome.platforms)
+            print("\(name.day) broke \(outcome.violations.count) invariant(s):")
             for violation in outcome.violations.prefix(5) { print("  \(violation)") }
-            print(replay(day: outcome.day, mode: mode, platform: platform))
+            print(name.replay)
         }
         print(Simulation.figures(outcomes, seconds: seconds, digest: stream.digest))
         return broken.isEmpty ? 0 : ExitCode.failure

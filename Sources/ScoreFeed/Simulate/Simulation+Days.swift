@@ -58,6 +58,12 @@ extension Simulation {
             self.threads = max(1, threads)
             self.stateRoot = stateRoot
         }
+
+        /// The day-runs, in the order their outcomes are handed on: by day, then mode, then
+        /// platform.
+        public var dayRuns: [(day: Int, mode: PushRenderer.Mode, platforms: [PushRenderer.Platform])] {
+            (0..<days).flatMap { day in modes.flatMap { mode in platforms.map { (firstDay + day, mode, $0) } } }
+        }
     }
 
     /// Memory-backed where the system has it (`/dev/shm`): a day syncs its journals thousands of
@@ -80,9 +86,7 @@ extension Simulation {
     /// more records than those of the days finished out of order (1,000 days delivered about
     /// 1.1 million). `each` is called on the simulation's threads, one call at a time.
     public static func run(_ options: Options, each: (@Sendable (Outcome) -> Void)?) async -> [Outcome] {
-        let work = (0..<options.days).flatMap { day in
-            options.modes.flatMap { mode in options.platforms.map { (options.firstDay + day, mode, $0) } }
-        }
+        let work = options.dayRuns
         // A directory of this run's own: runs side by side (tests) never share one.
         let root = options.stateRoot.appendingPathComponent("run-\(UUID().uuidString)")
         let results = Results(count: work.count, each: each)

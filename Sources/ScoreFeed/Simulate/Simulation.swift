@@ -688,15 +688,13 @@ public enum Simulation {
         // instance missed (its backlog's last lines) comes in two parts when it missed more than
         // one, and the first of them may follow parts it had heard before (a restarted serve's
         // input sent again from its start), which are no catch-up of their own.
-        var pieces: [[Int]] = []
-        if plan.backlogBatches > 1, backlog.count > plan.backlogBatches {
-            let head = backlog.dropLast()
-            let size = (head.count + plan.backlogBatches - 2) / (plan.backlogBatches - 1)
-            pieces = stride(from: 0, to: head.count, by: size).map { Array(head[$0..<min(head.count, $0 + size)]) } + [[backlog[backlog.count - 1]]]
-        } else if !backlog.isEmpty {
-            let size = max(1, (backlog.count + plan.backlogBatches - 1) / plan.backlogBatches)
-            pieces = stride(from: 0, to: backlog.count, by: size).map { Array(backlog[$0..<min(backlog.count, $0 + size)]) }
+        func split(_ lines: ArraySlice<Int>, in count: Int) -> [[Int]] {
+            let size = max(1, (lines.count + count - 1) / count)
+            return stride(from: lines.startIndex, to: lines.endIndex, by: size).map { Array(lines[$0..<min(lines.endIndex, $0 + size)]) }
         }
+        let pieces = plan.backlogBatches > 1 && backlog.count > plan.backlogBatches
+            ? split(backlog.dropLast(), in: plan.backlogBatches - 1) + [[backlog[backlog.count - 1]]]
+            : split(backlog[...], in: plan.backlogBatches)
         let next = (input.map(\.at) + flushed.map(\.0)).min()
         let apart = next.map { min(1e-3, $0.timeIntervalSince(joined) / Double(max(1, pieces.count))) } ?? 1e-3
         let parts = pieces.enumerated().map { part, lines in (joined.addingTimeInterval(Double(part) * apart), lines) }
