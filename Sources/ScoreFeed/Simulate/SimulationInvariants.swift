@@ -1112,7 +1112,7 @@ public struct SimulationInvariants {
     /// the game (seed 6161, day 9 of the real games' sweep: its first copy 105 s old, in a
     /// timeout). So is the instance that runs at the game's first action while the feed's
     /// troubles keep its first answer of the game from it, and the instance after one killed
-    /// before its first answer or in its wait for a fresh copy.
+    /// before its first answer, in its wait for a fresh copy, or before its first push of the game.
     func newPollers(_ plan: SimulatedDay.Game, feed: [Range<Date>]) -> [NewPoller] {
         let join = plan.join.map { join in zip(instances, kills).first { started, killed in (killed ?? .distantFuture) <= join && join < started }?.0 ?? join }
         let unseen = zip(instances, kills).compactMap { started, killed in
@@ -1144,10 +1144,16 @@ public struct SimulationInvariants {
         // leaves the next one new to the game too: a state directory that holds nothing of the
         // game, or the wait restored open (seed 1, day 261: a fresh state directory killed 35 s
         // in, the next instance back 12 minutes later waited through the copies of a timeout).
+        // So does one killed after its first answer but before it made a push of the game: what
+        // it took may never have reached the disk (seed 1, day 402 of 500 on iOS, broadcast: a
+        // join a second before a device failed at a rename and the power went; the next
+        // instance's first copy 32 s old, its wait through the copies of a timeout).
+        let made = records.lazy.filter { $0.game == plan.game.id }.map(\.sentAt)
         var chained = Array(found.values)
         while let poller = chained.popLast() {
             guard let index = instances.lastIndex(where: { $0 <= poller.started }), index + 1 < instances.count,
-                  let killed = kills[index + 1], killed < max(poller.answer, poller.waitEnd ?? poller.answer)
+                  let killed = kills[index + 1],
+                  killed < max(poller.answer, poller.waitEnd ?? poller.answer) || !made.contains(where: { poller.started <= $0 && $0 < killed })
             else { continue }
             let next = instances[index + 1]
             guard found[next] == nil else { continue }

@@ -165,6 +165,40 @@ struct SimulationTests {
         #expect(outcome.answers["stale", default: 0] > 0, "\(outcome.answers)")
     }
 
+    /// An instance killed after its first answer of a joined game but before it pushed any of it
+    /// (seed 1, day 402 of 500 on iOS, broadcast: the device failed at a rename a second after
+    /// the join, and the power went) leaves the next instance new to the game: nothing of it
+    /// reached the disk. That instance's first copy is old (the game at a break, on a CDN that
+    /// stamps a copy when it was written), and it waits through such copies for a fresh one
+    /// (``LivePoller``'s wait for a first copy), which the freshness check excuses from its start.
+    /// Here the disk is full at the join, so nothing is written before the kill.
+    @Test(arguments: [PushRenderer.Platform.ios, .android])
+    func aKillBeforeAJoinsFirstPushLeavesTheNextInstanceNewToTheGame(_ platform: PushRenderer.Platform) async throws {
+        var plan = SimulatedDay.Game(SimulatedGamePool(generated: 40).game(7))
+        plan.stampsWhenWritten = true
+        let last = try #require(plan.lastAction)
+        // The copy's changes, each second of the game read once.
+        var changes: [Date] = []
+        for at in stride(from: plan.firstAction, to: last, by: 1) {
+            if let written = plan.playByPlayWritten(at: at), changes.last != written { changes.append(written) }
+        }
+        // News 20 s or less after the change before it, with 150 s or more until the next.
+        let index = try #require(changes.indices.dropFirst().dropLast().first {
+            changes[$0 + 1].timeIntervalSince(changes[$0]) >= 150 && changes[$0].timeIntervalSince(changes[$0 - 1]) <= 20
+        })
+        let news = changes[index]
+        plan.join = news.addingTimeInterval(-10)
+        // Killed 2 s after the join, the disk full since just before it; back 35 s after the news.
+        let kill = SimulatedDay.Restart(at: news.addingTimeInterval(-8), downFor: 43)
+        var day = SimulatedDay(scripted: [plan], mode: .token, platform: platform, restarts: [kill], pollInterval: 30)
+        day.diskFull = [news.addingTimeInterval(-11)..<news.addingTimeInterval(-6)]
+        let outcome = try await Self.run(day)
+        let mine = outcome.records.filter { $0.game == plan.game.id }
+        #expect(outcome.instances == 2)
+        #expect(try #require(mine.first).sentAt > news.addingTimeInterval(120), "the next instance waited through the old copies: \(mine.map(\.sentAt))")
+        #expect(outcome.violations.isEmpty, "\(outcome.violations.prefix(3))")
+    }
+
     /// A join that falls while no instance runs (seed 73, day 91): the instance before is killed
     /// before it, the next starts after the game's last action and before its boxscore's final.
     /// That instance's poller is the game's first: its first copy lists the end, held by design
