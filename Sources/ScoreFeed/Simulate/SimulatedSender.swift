@@ -91,6 +91,8 @@ public final class SimulatedSender: PushSink, @unchecked Sendable {
     private var channelFailed: Date?
     /// The channel requests a blip failed: the game, and when.
     private var blipped: [(game: String, at: Date)] = []
+    /// When a blip failed a channel request (``SimulatedDay/SinkFaults/channelBlips``).
+    public var channelBlipped: [Date] { lock.withLock { blipped.map(\.at) } }
 
     public init(faults: SimulatedDay.SinkFaults, seed: UInt64, clock: SimulatedClock) {
         self.faults = faults

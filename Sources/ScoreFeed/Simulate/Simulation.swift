@@ -446,7 +446,12 @@ public enum Simulation {
     /// a channel while fewer than the cap were open (``SimulatedSender/channelsGrantedLate(cap:handed:instances:troubles:slack:grace:dayStart:)``):
     /// a game is handed to an instance by its `serve` lines (`reads`) or its poller's news. The
     /// sender's, the disk's and the channel service's troubles hold the work that frees a
-    /// channel, each with the retries' longest wait after it.
+    /// channel, each with the retries' longest wait after it. So does a create a blip failed: it
+    /// is tried again after the sink's backoff, behind its game's sends to a slow sender, as
+    /// ``SimulatedSender/blipsRetriedLate(tail:troubles:)`` holds it where no cap is set (seed
+    /// 239, day 158, broadcast on ios,android, a sender answering in up to 27 s: a game joined
+    /// after its final, its first create failed by a blip, tried again 47 s later, once its
+    /// Android start and end had gone).
     static func grantedLate(
         day: SimulatedDay, sender: SimulatedSender, instances: [SimulatedSender.Span], reads: [String: [Date]], cdn: SimulatedCDN,
         disk: [Range<Date>]
@@ -454,8 +459,9 @@ public enum Simulation {
         guard let cap = day.maxChannels, day.hasChannels, day.sink.channelRefusals == 0 else { return (0, []) }
         let handed = reads.merging(cdn.playByPlayNews) { ($0 + $1).sorted() }
         let tail = SimulationInvariants.channelRetryTail
+        let blips = sender.channelBlipped.map { $0..<$0.addingTimeInterval(SimulationInvariants.blipRetryTail + 5 * day.sink.slowest) }
         let troubles = (day.sink.failing(.ios) + day.sink.gameFailing.map(\.during) + day.sink.channelOutages + day.sink.deleteRefusals + disk)
-            .map { $0.lowerBound..<$0.upperBound.addingTimeInterval(tail) }
+            .map { $0.lowerBound..<$0.upperBound.addingTimeInterval(tail) } + blips
         return sender.channelsGrantedLate(
             cap: cap, handed: handed, instances: instances, troubles: troubles, slack: grantSlack + day.sink.slowest, grace: tail,
             dayStart: day.start)
@@ -505,9 +511,11 @@ public enum Simulation {
     }
 
     /// Damages the checkpoint of one of `games` in `directory` (one that has one, chosen by
-    /// `choosing`): only the first half of its snapshot's bytes is left, which no reader takes;
-    /// when it has no snapshot yet, the second quarter of its journal's base is lost. Returns the
-    /// game, or nil when none has a checkpoint there.
+    /// `choosing`): only the first half of its snapshot's bytes is left, which no reader takes, or
+    /// (one in two) the snapshot is whole but in a format this version does not read, as a newer
+    /// version's after a rollback (its numbers still readable:
+    /// ``GameSession/salvageNumbering(_:)``); when it has no snapshot yet, the second quarter of
+    /// its journal's base is lost. Returns the game, or nil when none has a checkpoint there.
     static func damage(_ directory: URL, of games: [String], choosing: UInt64) -> String? {
         guard let store = try? CheckpointStore(directory: directory) else { return nil }
         func hasSnapshot(_ game: String) -> Bool { FileManager.default.fileExists(atPath: store.url(for: game).path) }
@@ -517,7 +525,17 @@ public enum Simulation {
         if hasSnapshot(game) {
             let url = store.url(for: game)
             guard let data = try? Data(contentsOf: url) else { return nil }
-            try? data.prefix(data.count / 2).write(to: url)
+            let key = Data("\"format\":".utf8)
+            if (choosing / 13) % 2 == 1, let found = data.firstRange(of: key) {
+                // The format's number, written by a version after this one's newest.
+                var number = found.upperBound
+                while number < data.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(data[number]) { number += 1 }
+                var newer = data
+                newer.replaceSubrange(found.upperBound..<number, with: Data(String(GameSession.checkpointFormat + 1).utf8))
+                try? newer.write(to: url)
+            } else {
+                try? data.prefix(data.count / 2).write(to: url)
+            }
         } else {
             // A game with no snapshot yet: the second quarter of its journal's first line, its
             // base, is lost (the lines after it are whole).

@@ -121,6 +121,7 @@ public struct SimulationInvariants {
             checkRequests(plan, pushes)
             checkPayloads(plan, pushes)
             checkDiffs(plan, pushes)
+            checkNumberingPastALostCheckpoint(plan, pushes)
             checkAlerts(plan, pushes)
             checkAlertsSent(plan, pushes)
             checkFreshness(plan, pushes)

@@ -1819,6 +1819,22 @@ extension SimulationTests {
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
 
+    /// Days of session 89's sweeps, replayed as their lines say (every draw on), broadcast; each
+    /// broke the checker before its mend:
+    /// - seed 1, day 402 (`--days 500 --platform ios`): a join a second before a device failed at
+    ///   a rename and the power went, nothing of the game on the disk; the next instance's first
+    ///   copy 32 s old, waited through (``SimulationInvariants``' new pollers: a kill before the
+    ///   join's first push chains them);
+    /// - seed 239, day 158 (`--days 170`, ios,android, `--max-channels 9`, a sender answering in
+    ///   up to 27 s): a game joined after its final, its first create failed by a blip and tried
+    ///   again 47 s later behind its Android start and end, counted as a wait for a free channel.
+    @Test(arguments: [(UInt64(1), 402, [PushRenderer.Platform.ios]), (239, 158, [.ios, .android])])
+    func daysOfSession89StayWhole(seed: UInt64, day: Int, platforms: [PushRenderer.Platform]) async throws {
+        let outcomes = try await Self.replay(seed: seed, day: day, mode: .broadcastPerGame, platforms: platforms, everyFault: true)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == day && !$0.records.isEmpty })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
     /// Seed 24, day 257 of `simulate --days 300 --platform ios,android --per-day 15-25` (session
     /// 62), token: a start made before a kill failed through the next instance's life (the sender
     /// down), and that instance was killed inside the write of a priority 10 and its copy, the
