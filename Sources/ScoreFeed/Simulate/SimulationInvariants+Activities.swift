@@ -110,4 +110,43 @@ extension SimulationInvariants {
                   "game \(plan.game.id): pushes \(JSONText.number(after.timeIntervalSince(before))) s apart at +\(Int(after.timeIntervalSince(start))) s, the least is \(JSONText.number(least)) s")
         }
     }
+
+    /// On a day whose policy keeps a least time between pushes, a `serve` game's new score that
+    /// comes within that time of the push before goes the moment the time is up: every new score
+    /// is worth a push (priority 5 at least), and only that wait holds it. A push a second late
+    /// is a timer missed. Read from when the input handed each line to the service (``reads``).
+    /// Held only where nothing else stands in the way (as ``checkDecidedEndSettled(_:_:)``): no
+    /// join, no stall of the input, no instance starting or stopping near it, no trouble of the
+    /// sender or the disk, no slow sender, not in a decided last period's settle.
+    /// `pushes`: the game's records, each once.
+    mutating func checkHeldPushGoesWhenTheWaitEnds(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
+        let least = day.minInterval, start = day.start, moment = moment
+        guard least > 0, plan.path == .serve, case .plays = plan.fate, day.sink.slowest == 0 else { return }
+        let moments = Set(pushes.map(\.sentAt)).sorted()
+        let troubles = plan.stalls + senderTroubles(for: plan.game.id) + diskTroubles
+        let settle = plan.game.decidedEnd.map {
+            plan.firstAction.addingTimeInterval($0.periodEnd - 1)..<plan.firstAction.addingTimeInterval($0.gameEnd + Self.expectedSettle + 1)
+        }
+        let reads = reads?[plan.game.id]
+        var checked: Set<Date> = []
+        for news in plan.game.serveScores {
+            guard let appeared = plan.date(at: news.offset) else { continue }
+            let read = reads?.first { $0 >= appeared } ?? appeared
+            guard let before = moments.last(where: { $0 < read }), read < before.addingTimeInterval(least) else { continue }
+            let due = before.addingTimeInterval(least)
+            guard checked.insert(due).inserted else { continue }
+            let window = before.addingTimeInterval(-10)..<due.addingTimeInterval(10)
+            guard !troubles.contains(where: { $0.overlaps(window) }), !(settle?.overlaps(window) ?? false),
+                  plan.join.map({ $0 >= window.upperBound }) ?? true,
+                  !instances.contains(where: window.contains), !kills.contains(where: { $0.map(window.contains) ?? false }),
+                  !day.restarts.contains(where: { window.contains($0.at) })
+            else { continue }
+            let next = moments.first { $0 > before }
+            check(next.map { abs($0.timeIntervalSince(due)) <= moment } ?? false,
+                  "game \(plan.game.id) (serve): a new score read at +\(JSONText.number(read.timeIntervalSince(start))) s, "
+                      + "\(JSONText.number(read.timeIntervalSince(before))) s after the push before, waited for the least time between pushes "
+                      + "(\(JSONText.number(least)) s) and went " + (next.map { "at +\(JSONText.number($0.timeIntervalSince(start))) s" } ?? "never")
+                      + ", not when the wait ended (+\(JSONText.number(due.timeIntervalSince(start))) s)")
+        }
+    }
 }
