@@ -1819,18 +1819,29 @@ extension SimulationTests {
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
 
-    /// Days of session 89's sweeps, replayed as their lines say (every draw on), broadcast; each
-    /// broke the checker before its mend:
-    /// - seed 1, day 402 (`--days 500 --platform ios`): a join a second before a device failed at
-    ///   a rename and the power went, nothing of the game on the disk; the next instance's first
-    ///   copy 32 s old, waited through (``SimulationInvariants``' new pollers: a kill before the
-    ///   join's first push chains them);
-    /// - seed 239, day 158 (`--days 170`, ios,android, `--max-channels 9`, a sender answering in
-    ///   up to 27 s): a game joined after its final, its first create failed by a blip and tried
-    ///   again 47 s later behind its Android start and end, counted as a wait for a free channel.
-    @Test(arguments: [(UInt64(1), 402, [PushRenderer.Platform.ios]), (239, 158, [.ios, .android])])
-    func daysOfSession89StayWhole(seed: UInt64, day: Int, platforms: [PushRenderer.Platform]) async throws {
-        let outcomes = try await Self.replay(seed: seed, day: day, mode: .broadcastPerGame, platforms: platforms, everyFault: true)
+    /// Days of session 89's sweeps, replayed as their lines say (every draw on); each broke the
+    /// checker before its mend:
+    /// - seed 1, day 402 (`--days 500 --platform ios`), broadcast: a join a second before a device
+    ///   failed at a rename and the power went, nothing of the game on the disk; the next
+    ///   instance's first copy 32 s old, waited through (``SimulationInvariants``' new pollers: a
+    ///   kill before the join's first push chains them);
+    /// - seed 239, day 158 (`--days 170`), broadcast on ios,android, `--max-channels 9`, a sender
+    ///   answering in up to 27 s: a game joined after its final, its first create failed by a
+    ///   blip and tried again 47 s later behind its Android start and end, counted as a wait for a
+    ///   free channel;
+    /// - seed 241, day 5 (`--days 170`), token on Android: a basket edited on review 7 ms after a
+    ///   free throw, each score a priority 10 of its own, counted as one moment;
+    /// - seed 241, day 41, broadcast on ios,android, a sender answering in up to 23 s: a postponed
+    ///   game's Android end behind the iOS end and its copy, past one answer's allowance;
+    /// - seed 251, day 159 (`--days 170`), token on iOS: the end made on the final boxscore in time,
+    ///   the sender down, the instance killed and its state lost at the next kill; the end made
+    ///   again 6 minutes later counted as the first.
+    @Test(arguments: [
+        (UInt64(1), 402, PushRenderer.Mode.broadcastPerGame, [PushRenderer.Platform.ios]), (239, 158, .broadcastPerGame, [.ios, .android]),
+        (241, 5, .token, [.android]), (241, 41, .broadcastPerGame, [.ios, .android]), (251, 159, .token, [.ios]),
+    ])
+    func daysOfSession89StayWhole(seed: UInt64, day: Int, mode: PushRenderer.Mode, platforms: [PushRenderer.Platform]) async throws {
+        let outcomes = try await Self.replay(seed: seed, day: day, mode: mode, platforms: platforms, everyFault: true)
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == day && !$0.records.isEmpty })
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
