@@ -525,13 +525,11 @@ public enum Simulation {
         if hasSnapshot(game) {
             let url = store.url(for: game)
             guard let data = try? Data(contentsOf: url) else { return nil }
-            let key = Data("\"format\":".utf8)
-            if (choosing / 13) % 2 == 1, let found = data.firstRange(of: key) {
-                // The format's number, written by a version after this one's newest.
-                var number = found.upperBound
-                while number < data.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(data[number]) { number += 1 }
+            // (The format as the restore reads it, then written as a version after this one's newest.)
+            if (choosing / 13) % 2 == 1, let format = GameSession.format(of: data) ?? nil,
+               let found = data.firstRange(of: Data("\"format\":\(format)".utf8)) {
                 var newer = data
-                newer.replaceSubrange(found.upperBound..<number, with: Data(String(GameSession.checkpointFormat + 1).utf8))
+                newer.replaceSubrange(found, with: Data("\"format\":\(GameSession.checkpointFormat + 1)".utf8))
                 try? newer.write(to: url)
             } else {
                 try? data.prefix(data.count / 2).write(to: url)

@@ -123,7 +123,6 @@ extension SimulationInvariants {
         let least = day.minInterval, start = day.start, moment = moment
         guard least > 0, plan.path == .serve, case .plays = plan.fate, day.sink.slowest == 0 else { return }
         let moments = Set(pushes.map(\.sentAt)).sorted()
-        let troubles = plan.stalls + senderTroubles(for: plan.game.id) + diskTroubles
         let settle = plan.game.decidedEnd.map {
             plan.firstAction.addingTimeInterval($0.periodEnd - 1)..<plan.firstAction.addingTimeInterval($0.gameEnd + Self.expectedSettle + 1)
         }
@@ -136,10 +135,8 @@ extension SimulationInvariants {
             let due = before.addingTimeInterval(least)
             guard checked.insert(due).inserted else { continue }
             let window = before.addingTimeInterval(-10)..<due.addingTimeInterval(10)
-            guard !troubles.contains(where: { $0.overlaps(window) }), !(settle?.overlaps(window) ?? false),
-                  plan.join.map({ $0 >= window.upperBound }) ?? true,
-                  !instances.contains(where: window.contains), !kills.contains(where: { $0.map(window.contains) ?? false }),
-                  !day.restarts.contains(where: { window.contains($0.at) })
+            guard !(settle?.overlaps(window) ?? false), plan.join.map({ $0 >= window.upperBound }) ?? true,
+                  nothingInTheWay(of: plan, in: window)
             else { continue }
             let next = moments.first { $0 > before }
             check(next.map { abs($0.timeIntervalSince(due)) <= moment } ?? false,

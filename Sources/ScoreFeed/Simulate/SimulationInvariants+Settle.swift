@@ -27,12 +27,7 @@ extension SimulationInvariants {
                   second.timeIntervalSince(first) <= room
             else { return }
         }
-        let window = periodEnd.addingTimeInterval(-10)..<gameEnd.addingTimeInterval(10)
-        let troubles = plan.stalls + senderTroubles(for: plan.game.id) + diskTroubles
-        guard !troubles.contains(where: { $0.overlaps(window) }),
-              !instances.contains(where: window.contains), !kills.contains(where: { $0.map(window.contains) ?? false }),
-              !day.restarts.contains(where: { window.contains($0.at) })
-        else { return }
+        guard nothingInTheWay(of: plan, in: periodEnd.addingTimeInterval(-10)..<gameEnd.addingTimeInterval(10)) else { return }
         let shown = pushes.filter {
             $0.state.phase == .endOfPeriod && $0.state.period == ending.period && $0.state.homeScore != $0.state.awayScore
         }
@@ -41,5 +36,14 @@ extension SimulationInvariants {
               "game \(plan.game.id) (serve): period \(ending.period) ended decided at +\(Int(periodEnd.timeIntervalSince(start))) s and the game's end "
                   + "came \(JSONText.number(gameEnd.timeIntervalSince(periodEnd))) s later, within the policy's settle (\(Int(Self.expectedSettle)) s); "
                   + "\(shown.map { "seq \($0.seq)" }.joined(separator: ", ")) showed the period's end")
+    }
+
+    /// Whether nothing but the policy holds `plan`'s pushes in `window`: no stall of its input, no
+    /// trouble of the sender (with its game's own) or of the disk, no instance starting, killed or
+    /// stopping in it.
+    func nothingInTheWay(of plan: SimulatedDay.Game, in window: Range<Date>) -> Bool {
+        let troubles = plan.stalls + senderTroubles(for: plan.game.id) + diskTroubles
+        return !troubles.contains(where: { $0.overlaps(window) }) && !instances.contains(where: window.contains)
+            && !kills.contains(where: { $0.map(window.contains) ?? false }) && !day.restarts.contains(where: { window.contains($0.at) })
     }
 }

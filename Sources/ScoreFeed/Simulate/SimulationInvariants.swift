@@ -1150,7 +1150,7 @@ public struct SimulationInvariants {
         // it took may never have reached the disk (seed 1, day 402 of 500 on iOS, broadcast: a
         // join a second before a device failed at a rename and the power went; the next
         // instance's first copy 32 s old, its wait through the copies of a timeout).
-        let made = records.lazy.filter { $0.game == plan.game.id }.map(\.sentAt)
+        let made = records.filter { $0.game == plan.game.id }.map(\.sentAt)
         var chained = Array(found.values)
         while let poller = chained.popLast() {
             guard let index = instances.lastIndex(where: { $0 <= poller.started }), index + 1 < instances.count,
@@ -1258,10 +1258,19 @@ public struct SimulationInvariants {
         // (``Simulation/input(of:from:)``); any other line is live, news however soon it follows
         // the one before (seed 241, day 5 on Android: a basket edited on review 7 ms after a free
         // throw, each score a priority 10 of its own).
-        let backlogs = instances.map { max(plan.join ?? .distantPast, $0) }
+        let backlogs = instances.map { backlogStart(of: plan, in: $0) }
         return zip(times.dropFirst(), times).filter { later, earlier in
-            later.timeIntervalSince(earlier) > moment || (later > earlier && !backlogs.contains { $0 <= earlier && later < $0.addingTimeInterval(0.005) })
+            later.timeIntervalSince(earlier) > moment || (later > earlier && !backlogs.contains { $0 <= earlier && later < $0.addingTimeInterval(Self.backlogSpan) })
         }.map(\.0)
+    }
+
+    /// The span after its instance's start, or the game's join, within which a `serve` backlog's
+    /// parts all come: they go a millisecond apart (``Simulation/input(of:from:)``).
+    static let backlogSpan: TimeInterval = 0.005
+
+    /// Where an instance started at `started` takes `plan`'s backlog: its start, or the game's join.
+    private func backlogStart(of plan: SimulatedDay.Game, in started: Date) -> Date {
+        max(plan.join ?? .distantPast, started)
     }
 
     /// When each instance took `plan`'s backlog in more than one part (a `serve` game joined or
@@ -1270,8 +1279,8 @@ public struct SimulationInvariants {
     private func catchUpsInParts(_ plan: SimulatedDay.Game) -> [(after: Date, until: Date)] {
         guard plan.path == .serve, plan.backlogBatches > 1 else { return [] }
         return instances.enumerated().compactMap { index, started in
-            let joined = max(plan.join ?? .distantPast, started)
-            let parts = Simulation.input(of: plan, from: started).map(\.at).filter { $0 >= joined && $0 < joined.addingTimeInterval(0.005) }
+            let joined = backlogStart(of: plan, in: started)
+            let parts = Simulation.input(of: plan, from: started).map(\.at).filter { $0 >= joined && $0 < joined.addingTimeInterval(Self.backlogSpan) }
             guard parts.count > 1, let last = parts.max(), joined < nextStart(after: index) else { return nil }
             return (joined, last.addingTimeInterval(GameService.Options.defaultCatchUpWindow + moment))
         }
