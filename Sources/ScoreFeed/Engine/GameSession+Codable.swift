@@ -298,6 +298,11 @@ extension GameSession: Codable {
             }
             if lingering { channel.reopen() }
         }
+        // What waits now may have been handed to the last instance's sink: given back by no
+        // supersede, in the outbox or in this instance's sink (``PlatformLane/mayHaveLeft``).
+        for lane in lanes.indices {
+            lanes[lane].mayHaveLeft = Set(lanes[lane].outbox.compactMap { if case .push(let record) = $0 { record.seq } else { nil } })
+        }
     }
 
     /// Whether `end` left for the sink while its lane's outbox still holds a push (its copy), and

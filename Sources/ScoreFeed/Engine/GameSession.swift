@@ -549,9 +549,10 @@ public struct GameSession: Sendable {
     /// The sink superseded these records before it tried them (a newer state went instead while
     /// its endpoint was down): Apple never counted them, so each priority-10 update is given back
     /// to its platform's lane, and a later push (the final's end) may still go at priority 10.
+    /// One the instance before may have handed to its own sink is not (``PlatformLane/mayHaveLeft``).
     public mutating func giveBack(_ records: [PushRecord]) {
         for record in records where record.priority == 10 && record.event == .update && record.game == attributes.gameId {
-            guard let lane = lanes.firstIndex(where: { $0.platform == record.platform }) else { continue }
+            guard let lane = lanes.firstIndex(where: { $0.platform == record.platform }), !lanes[lane].mayHaveLeft.contains(record.seq) else { continue }
             giveBack(lane: lane, sentAt: record.sentAt, beyondBudget: Push.isBeyondBudget(record.reason))
         }
     }
@@ -656,7 +657,7 @@ public struct GameSession: Sendable {
     }
 
     /// Drops the updates of `lane`'s outbox up to `older` (``olderUpdates(lane:)``), giving back
-    /// their priority 10s.
+    /// their priority 10s (not those an earlier instance may have sent: ``PlatformLane/mayHaveLeft``).
     private mutating func supersedeUpdates(lane: Int, through older: Int) {
         let outbox = lanes[lane].outbox
         var kept: [PushRenderer.Output] = []
@@ -664,7 +665,7 @@ public struct GameSession: Sendable {
         for (index, output) in outbox.enumerated() {
             if index <= older, case .push(let record) = output, record.event == .update {
                 statistics.superseded += 1
-                if record.priority == 10 {
+                if record.priority == 10, !lanes[lane].mayHaveLeft.contains(record.seq) {
                     lanes[lane].policy.refundPriority10(at: record.sentAt, beyondBudget: Push.isBeyondBudget(record.reason))
                 }
             } else {

@@ -5,7 +5,7 @@ import ScoreFeedModel
 /// keeps at its top for its one lane, by the same names.
 extension PlatformLane: Encodable {
     enum CodingKeys: String, CodingKey {
-        case coalescer, seq, lastTimestamp, startPending, lastPushed, unsentEvents, ended, outbox, renderer
+        case coalescer, seq, lastTimestamp, startPending, lastPushed, unsentEvents, ended, outbox, renderer, mayHaveLeft
         /// Format 3's linger, beside the configuration (read, never written).
         case channelLinger
     }
@@ -22,6 +22,8 @@ extension PlatformLane: Encodable {
         try c.encode(policy.hasEnded, forKey: .ended)
         try c.encode(outbox.compactMap { if case .push(let record) = $0 { record } else { nil } }, forKey: .outbox)
         try c.encode(renderer.configuration, forKey: .renderer)
+        // Absent when empty (every snapshot of a game not restored with pushes waiting reads as before).
+        if !mayHaveLeft.isEmpty { try c.encode(mayHaveLeft.sorted(), forKey: .mayHaveLeft) }
     }
 
     /// A lane as read from a checkpoint (the first lane from the top of any format from 2 on, the
@@ -37,6 +39,7 @@ extension PlatformLane: Encodable {
         var ended: Bool
         var outbox: [PushRecord]
         var renderer: PushRenderer.Configuration
+        var mayHaveLeft: [Int]
 
         init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -53,6 +56,7 @@ extension PlatformLane: Encodable {
             if renderer.lingerOption == nil, let linger = try c.decodeIfPresent(TimeInterval.self, forKey: .channelLinger) {
                 renderer.channelLinger = linger
             }
+            mayHaveLeft = try c.decodeIfPresent([Int].self, forKey: .mayHaveLeft) ?? []
         }
     }
 
@@ -64,5 +68,6 @@ extension PlatformLane: Encodable {
         renderer.resume(seq: saved.seq, lastTimestamp: saved.lastTimestamp, startPending: saved.startPending)
         unsentEvents = saved.unsentEvents
         outbox = saved.outbox.map { .push($0.withCanonicalIDs()) }
+        mayHaveLeft = Set(saved.mayHaveLeft)
     }
 }

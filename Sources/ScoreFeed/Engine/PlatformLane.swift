@@ -15,6 +15,10 @@ public struct PlatformLane: Sendable {
     public internal(set) var unsentEvents = 0
     /// Rendered pushes (and refusals) waiting for the sink, oldest first.
     public internal(set) var outbox: [PushRenderer.Output] = []
+    /// The `seq`s of the pushes the outbox held when the game was restored: the instance before
+    /// may have handed them to its sink (a crash or a power cut can lose the line that says so),
+    /// so one superseded later may have reached Apple, and its priority 10 stays spent.
+    public internal(set) var mayHaveLeft: Set<Int> = []
     /// The policy's state was absent or unreadable in the checkpoint (written by another
     /// version): it resumed with a fresh policy that counts the hour's budget as spent.
     public internal(set) var policyWasReset = false

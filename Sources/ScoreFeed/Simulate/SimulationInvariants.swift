@@ -808,8 +808,8 @@ public struct SimulationInvariants {
     /// DESIGN.md says no more): each iOS broadcast update is delivered before its timestamp's
     /// second is over (the renderer stamps them ahead). Not counted where the sender or APNs'
     /// channel service failed, the disk was full, or a kill came, between the push and its
-    /// delivery (the retries, up to their longest wait, or the next instance send it late; a later
-    /// push supersedes it), nor where the sender failed that push alone (a blip: its retry, after
+    /// delivery, or an instance started then (the retries, up to their longest wait, or the next
+    /// instance send it late; a later push supersedes it), nor where the sender failed that push alone (a blip: its retry, after
     /// its activity's backoff and a slow sender's sends, comes late; seed 6, day 151 at
     /// --interval 60), nor
     /// for a push made while the sender still delivered older ones (it waited in the queue).
@@ -849,7 +849,9 @@ public struct SimulationInvariants {
                 $0.record.sentAt < record.sentAt && $0.at > record.sentAt && $0.at <= at
             }
             if queued || failedOnce.contains(record.key) { continue }
-            guard !kills.contains(where: { record.sentAt <= $0 && $0 <= at }),
+            // (An instance that started in between sent it: the one that made it stopped first,
+            // as after a SIGTERM whose drain ran out of grace behind a slow sender.)
+            guard !kills.contains(where: { record.sentAt <= $0 && $0 <= at }), !instances.contains(where: { record.sentAt < $0 && $0 <= at }),
                   !(gameTroubles[record.game] ?? troubles).contains(where: { $0.lowerBound <= at && record.sentAt <= $0.upperBound })
             else { continue }
             check(at.timeIntervalSince1970 < Double(record.timestamp + 1),

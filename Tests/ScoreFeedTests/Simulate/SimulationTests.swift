@@ -1846,6 +1846,32 @@ extension SimulationTests {
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
 
+    /// Seed 271, day 11 of `simulate --days 170` (session 90), token on iOS: a priority 10 made
+    /// just after a restart was tried by a sender that was down, and a power cut lost the line of
+    /// its hand-over; the next instance restored it waiting, on a full disk, and superseded it by a
+    /// newer score, giving back its priority 10: the policy booked one fewer than had been tried in
+    /// the hour (``PlatformLane/mayHaveLeft``).
+    @Test func aPriority10TheInstanceBeforeTriedStaysBooked() async throws {
+        let outcomes = try await Self.replay(seed: 271, day: 11, mode: .token, everyFault: true)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 11 && $0.faults["power cut", default: 0] > 0 })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
+    /// Day 56 of `simulate --days 60 --seed 4273 --games ../shared/nba-pbp --platform all
+    /// --interval 15` (session 90), broadcast on iOS, a sender answering in up to 26 s: an
+    /// instance asked to stop 4 s after its start made a push in its drain, ran out of grace
+    /// before the sender took it, and the next instance sent it 80 s later, past its timestamp.
+    /// The broadcast stamps' check now excuses a push an instance started after made (as one a
+    /// kill came after).
+    @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason))
+    func realGamesAPushMadeInAStopsDrainIsSentByTheNextInstance() async throws {
+        let real = try SimulatedGamePool.realGames(in: NBAFiles.folder)
+        let outcomes = try await Self.replay(
+            seed: 4273, day: 56, mode: .broadcastPerGame, interval: 15, pool: SimulatedGamePool(real: real, generated: 300), everyFault: true)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 56 && $0.faults["stop asked for (SIGTERM)", default: 0] > 0 })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
     /// Seed 24, day 257 of `simulate --days 300 --platform ios,android --per-day 15-25` (session
     /// 62), token: a start made before a kill failed through the next instance's life (the sender
     /// down), and that instance was killed inside the write of a priority 10 and its copy, the
