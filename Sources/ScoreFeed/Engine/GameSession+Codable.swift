@@ -262,7 +262,8 @@ extension GameSession: Codable {
     /// sink confirmed the start or the end (``keptRecordsWaitForTheSink``), or after the end was
     /// handed to the sink while its priority-5 copy still waited, may have lost it in the sink: it
     /// goes out again, the same bytes, before anything else (before the channel is deleted: no
-    /// delete was sent while lingering).
+    /// delete was sent while lingering). What then waits in each outbox is its lane's
+    /// ``PlatformLane/mayHaveLeft``.
     mutating func resume(renderer configuration: PushRenderer.Configuration, policy: Coalescer.Configuration) {
         resume(lanes: [PlatformLane.Options(renderer: configuration, policy: policy)])
     }

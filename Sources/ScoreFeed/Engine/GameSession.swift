@@ -620,8 +620,9 @@ public struct GameSession: Sendable {
 
     /// While nothing can leave the outbox (the game's checkpoint cannot be written: a full disk),
     /// only each lane's newest state waits, as while a game waits for its channel (a start and an
-    /// `end` always stay): the older updates are dropped and their priority 10s given back at once,
-    /// so the decisions made meanwhile may spend them again. After twenty minutes of a full disk
+    /// `end` always stay): the older updates are dropped and their priority 10s given back at once
+    /// (but those a restart found waiting: ``PlatformLane/mayHaveLeft``), so the decisions made
+    /// meanwhile may spend them again. After twenty minutes of a full disk
     /// the outbox held the game's last twenty pushes, eight of them priority 10 (a simulated day,
     /// seed 2, day 147): sent in order once the disk had room, stale scores would flash by and
     /// spend the hour's budget Apple keeps. Records nothing when nothing would be dropped.
@@ -649,8 +650,8 @@ public struct GameSession: Sendable {
     /// While the game has no channel (or nothing can leave the outbox), only the newest state
     /// waits: updates followed by a push of a newer state are dropped (an `end` never is; a
     /// priority 10 and its priority-5 copy of the newest state both stay). Receivers see the gap
-    /// in `seq`. A dropped priority 10 never reaches Apple: the policy gets it back (the final's
-    /// end may then go at priority 10).
+    /// in `seq`. A dropped priority 10 this instance made never reached Apple: the policy gets it
+    /// back (the final's end may then go at priority 10).
     private mutating func supersedeHeldUpdates(lane: Int) {
         guard let older = olderUpdates(lane: lane) else { return }
         supersedeUpdates(lane: lane, through: older)

@@ -808,11 +808,19 @@ public struct SimulationInvariants {
     /// DESIGN.md says no more): each iOS broadcast update is delivered before its timestamp's
     /// second is over (the renderer stamps them ahead). Not counted where the sender or APNs'
     /// channel service failed, the disk was full, or a kill came, between the push and its
-    /// delivery, or an instance started then (the retries, up to their longest wait, or the next
-    /// instance send it late; a later push supersedes it), nor where the sender failed that push alone (a blip: its retry, after
+    /// delivery (the retries, up to their longest wait, or the next instance send it late; a later
+    /// push supersedes it), nor for one made in a stop's drain that the next instance sent, nor where the sender failed that push alone (a blip: its retry, after
     /// its activity's backoff and a slow sender's sends, comes late; seed 6, day 151 at
     /// --interval 60), nor
     /// for a push made while the sender still delivered older ones (it waited in the queue).
+    /// Whether a push made at `made` came from an instance already stopping (a stop or kill asked
+    /// for after its start, before `made`), and an instance started after it by `delivered`.
+    func madeInADrain(_ made: Date, sentByTheNextInstanceBy delivered: Date) -> Bool {
+        let started = instances.last { $0 <= made } ?? .distantPast
+        let stopping = day.restarts.contains { started <= $0.at && $0.at <= made }
+        return stopping && instances.contains { made < $0 && $0 <= delivered }
+    }
+
     mutating func checkBroadcastStamps() {
         // A sender slower than the stamps' lead (``PushRenderer/Configuration/failoverHeadStart``)
         // delivers late whatever the stamp, as do channels refused and made again later.
@@ -849,9 +857,9 @@ public struct SimulationInvariants {
                 $0.record.sentAt < record.sentAt && $0.at > record.sentAt && $0.at <= at
             }
             if queued || failedOnce.contains(record.key) { continue }
-            // (An instance that started in between sent it: the one that made it stopped first,
-            // as after a SIGTERM whose drain ran out of grace behind a slow sender.)
-            guard !kills.contains(where: { record.sentAt <= $0 && $0 <= at }), !instances.contains(where: { record.sentAt < $0 && $0 <= at }),
+            // (Nor one made in a stop's drain and sent by the next instance: the drain ran out of
+            // grace behind a slow sender.)
+            guard !kills.contains(where: { record.sentAt <= $0 && $0 <= at }), !madeInADrain(record.sentAt, sentByTheNextInstanceBy: at),
                   !(gameTroubles[record.game] ?? troubles).contains(where: { $0.lowerBound <= at && record.sentAt <= $0.upperBound })
             else { continue }
             check(at.timeIntervalSince1970 < Double(record.timestamp + 1),
