@@ -1857,6 +1857,17 @@ extension SimulationTests {
         #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
     }
 
+    /// Seed 277, day 109 of `simulate --days 170` (session 90), on Android: a `serve` game's
+    /// backlog in three parts after a restart was decided at the end of its window, and a live
+    /// line read 8 ms later was decided on its own, each a priority 10 (every Android score is).
+    /// The catch-up's window had made them one moment; a line read after the decision is news.
+    @Test(arguments: [(PushRenderer.Mode.token, [PushRenderer.Platform.android]), (.broadcastPerGame, [.ios, .android])])
+    func aLiveLineRightAfterACatchUpInPartsIsAMomentOfItsOwn(mode: PushRenderer.Mode, platforms: [PushRenderer.Platform]) async throws {
+        let outcomes = try await Self.replay(seed: 277, day: 109, mode: mode, platforms: platforms, everyFault: true)
+        #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 109 && $0.faults["split backlog", default: 0] > 0 })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
     /// Day 56 of `simulate --days 60 --seed 4273 --games ../shared/nba-pbp --platform all
     /// --interval 15` (session 90), broadcast on iOS, a sender answering in up to 26 s: an
     /// instance asked to stop 4 s after its start made a push in its drain, ran out of grace
