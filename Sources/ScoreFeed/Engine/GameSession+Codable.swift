@@ -302,7 +302,7 @@ extension GameSession: Codable {
         // What waits now may have been handed to the last instance's sink: given back by no
         // supersede, in the outbox or in this instance's sink (``PlatformLane/mayHaveLeft``).
         for lane in lanes.indices {
-            lanes[lane].mayHaveLeft = Set(lanes[lane].outbox.compactMap { if case .push(let record) = $0 { record.seq } else { nil } })
+            lanes[lane].mayHaveLeft = Set(lanes[lane].outboxPushes.map(\.seq))
         }
     }
 

@@ -20,7 +20,7 @@ extension PlatformLane: Encodable {
         try c.encode(lastPushed, forKey: .lastPushed)
         try c.encode(unsentEvents, forKey: .unsentEvents)
         try c.encode(policy.hasEnded, forKey: .ended)
-        try c.encode(outbox.compactMap { if case .push(let record) = $0 { record } else { nil } }, forKey: .outbox)
+        try c.encode(Array(outboxPushes), forKey: .outbox)
         try c.encode(renderer.configuration, forKey: .renderer)
         // Absent when empty (every snapshot of a game not restored with pushes waiting reads as before).
         if !mayHaveLeft.isEmpty { try c.encode(mayHaveLeft.sorted(), forKey: .mayHaveLeft) }

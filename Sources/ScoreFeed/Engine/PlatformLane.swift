@@ -63,6 +63,11 @@ public struct PlatformLane: Sendable {
 
     /// The first push waiting in the outbox (refusals aside), nil when none waits.
     var nextPush: PushRecord? {
-        outbox.lazy.compactMap { if case .push(let record) = $0 { record } else { nil } }.first
+        outboxPushes.first
+    }
+
+    /// The pushes waiting in the outbox, oldest first (refusals aside).
+    var outboxPushes: some Collection<PushRecord> {
+        outbox.lazy.compactMap { if case .push(let record) = $0 { record } else { nil } }
     }
 }
