@@ -220,52 +220,71 @@ struct GameSessionTests {
     /// A restored game's waiting pushes may have left with the instance before (its delivery's
     /// line lost in a power cut): superseded later, in the outbox while the disk is full or in the
     /// sink, their priority 10s stay booked, in the live session, a replay of its journal and its
-    /// next snapshot alike. Pushes the instance made itself are given back as before. (Seed 271,
+    /// next snapshot alike, on every lane (an Android lane books its `HIGH` messages as iOS does
+    /// its priority 10s). Pushes the instance made itself are given back as before. (Seed 271,
     /// day 11: a priority 10 tried six times by a sender that was down, then superseded after a
     /// power cut, left the policy one priority 10 short of what Apple may have counted.)
-    @Test(arguments: [false, true])
-    func aRestoredPriority10ThatMayHaveLeftStaysBooked(inTheSink: Bool) throws {
-        var session = GameSession(attributes: Make.attributes, now: Make.start)
+    @Test(arguments: [false, true], [[PushRenderer.Platform.ios], [.android], [.ios, .android]])
+    func aRestoredPriority10ThatMayHaveLeftStaysBooked(inTheSink: Bool, platforms: [PushRenderer.Platform]) throws {
+        let ios = PushRenderer.Configuration()
+        let android = PlatformLane.Options.android(beside: ios)
+        var session =
+            platforms.first == .android
+            ? GameSession(attributes: Make.attributes, policy: Coalescer(configuration: android.policy), renderer: android.renderer, now: Make.start)
+            : GameSession(attributes: Make.attributes, renderer: ios, now: Make.start)
+        if platforms.count > 1 { session.addLane(policy: Coalescer(configuration: android.policy), renderer: android.renderer) }
+        #expect(session.lanes.map(\.platform) == platforms)
         session.receive(Make.event(1, .periodStart, at: 0), index: 0, now: Make.start)
         let basket = Make.event(2, .fieldGoal(points: 3, made: true), team: .home, at: 60)
         session.receive(basket, index: 1, now: basket.time)
-        let waiting = session.outbox.compactMap { if case .push(let record) = $0 { record } else { nil } }
-        let ten = try #require(waiting.first { $0.priority == 10 && $0.event == .update }, "the basket's priority 10 waits")
-        func booked(_ session: GameSession) throws -> Int {
-            let coalescer = try #require(session.lanes[0].policy as? Coalescer)
-            return coalescer.budget.used(at: session.now) + coalescer.beyond.used(at: session.now)
+        let waiting = session.lanes.map { Array($0.outboxPushes) }
+        let tens = try waiting.map { lane in try #require(lane.first { $0.priority == 10 && $0.event == .update }, "the basket's priority 10 waits on every lane") }
+        func booked(_ session: GameSession) throws -> [Int] {
+            try session.lanes.map { lane in
+                let coalescer = try #require(lane.policy as? Coalescer)
+                return coalescer.budget.used(at: session.now) + coalescer.beyond.used(at: session.now)
+            }
         }
-        /// The priority 10 superseded: in the sink, or in the outbox by a newer score while the
-        /// checkpoint cannot be written (only the newest state waits). Returns the priority 10s
-        /// made meanwhile.
-        func supersede(_ session: inout GameSession) -> Int {
-            let made = session.statistics.priority10
+        /// The priority 10s made on each lane since `before`.
+        func made(_ session: GameSession, since before: [Int]) throws -> [Int] {
+            zip(try booked(session), before).map { $0 - $1 }
+        }
+        /// The priority 10s superseded: in the sink, or in the outbox by a newer score while the
+        /// checkpoint cannot be written (only the newest state waits).
+        func supersede(_ session: inout GameSession) {
             if inTheSink {
                 // Handed to the sink (a delivery, as the outbox sees it), then superseded untried.
-                while session.delivered() {}
-                session.giveBack([ten])
+                for lane in session.lanes.indices { while session.delivered(lane: lane) {} }
+                session.giveBack(tens)
             } else {
                 let next = Make.event(3, .fieldGoal(points: 2, made: true), team: .away, at: 120)
                 session.receive(next, index: 2, now: next.time)
                 session.supersedeWaiting()
             }
-            return session.statistics.priority10 - made
+        }
+        /// The priority 10s `supersede` makes on each lane (a newer score's), from `session`
+        /// before any of them is given back.
+        func newTens(_ session: GameSession) -> [Int] {
+            session.lanes.map { lane in inTheSink ? 0 : lane.outboxPushes.filter { $0.priority == 10 && $0.event == .update }.count }
         }
         var restored = try GameSession.restore(session.encoded(), file: "t")
-        #expect(restored.lanes[0].mayHaveLeft == Set(waiting.map(\.seq)))
+        #expect(restored.lanes.map(\.mayHaveLeft) == waiting.map { Set($0.map(\.seq)) })
         restored.recordsInputs = true
         let start = restored
-        let made = supersede(&restored)
-        #expect(!restored.outbox.contains { if case .push(let record) = $0 { record.seq == ten.seq } else { false } })
-        #expect(try booked(restored) == booked(start) + made, "the restored priority 10 stays booked")
+        supersede(&restored)
+        for (lane, ten) in tens.enumerated() {
+            #expect(!restored.lanes[lane].outboxPushes.contains { $0.seq == ten.seq })
+        }
+        let freshTens = newTens(restored)
+        #expect(try made(restored, since: booked(start)) == freshTens, "the restored priority 10s stay booked")
         var replayed = start
         for input in restored.takeUnjournaled() { replayed.apply(input) }
         #expect(try booked(replayed) == booked(restored))
         #expect(try booked(GameSession.restore(restored.encoded(), file: "t")) == booked(restored))
         // Made by this instance: given back.
         let before = try booked(session)
-        let madeHere = supersede(&session)
-        #expect(try booked(session) == before + madeHere - 1)
+        supersede(&session)
+        #expect(try made(session, since: before) == newTens(session).map { $0 - 1 })
     }
 
     @Test func anEditAfterTheEndIsRejected() {
