@@ -405,6 +405,16 @@ breaks=(
   "a push held for the least time between pushes goes a second late|Sources/ScoreFeed/Decide/Coalescer.swift|        guard now < allowed else { return false }|        guard now <= allowed else { return false }"
   "a stale edge's refused copy spends one of a new instance's waits for a fresh copy|Sources/ScoreFeed/Poll/LivePoller.swift|            var spends = !refused|            var spends = true"
   "a damaged checkpoint's numbering not taken from its journal|Sources/ScoreFeed/Serve/GameService+Restore.swift|            if let highest, highest.seq >= snapshot?.seq ?? 0 {|            if let highest, highest.seq <= snapshot?.seq ?? 0 {"
+  # session 91 (a helper's tenth round of nine, at 6dd92b0; results in simulator-breaks.txt: three caught, six missed)
+  "a sooner wake-up not scheduled while a later one waits|Sources/ScoreFeed/Serve/ServiceState.swift|        if let earlier = scheduled[id], earlier <= deadline { return false }|        if let earlier = scheduled[id], earlier >= deadline { return false }"
+  "a catch-up's hold not forgotten when its game stops waiting for parts|Sources/ScoreFeed/Serve/ServiceState.swift|            waitingForParts.remove(id)\n            heldCatchUps[id] = nil\n|            waitingForParts.remove(id)\n"
+  "a journal's whole bytes counted without the last line's newline|Sources/ScoreFeed/Serve/Journal+Reading.swift|            reading.wholeBytes = ranges[index].upperBound + 1 - data.startIndex|            reading.wholeBytes = ranges[index].upperBound - data.startIndex"
+  "a push a restart found waiting given back its priority 10 by the sink|Sources/ScoreFeed/Engine/GameSession.swift|            guard let lane = lanes.firstIndex(where: { \$0.platform == record.platform }), !lanes[lane].mayHaveLeft.contains(record.seq) else { continue }|            guard let lane = lanes.firstIndex(where: { \$0.platform == record.platform }) else { continue }"
+  "a tip-off the boxscore states taken when it is sooner|Sources/ScoreFeed/Poll/FeedWatch.swift|        if lastNews == nil { waitingSince = max(waitingSince ?? started, tipOff) }|        if lastNews == nil { waitingSince = min(waitingSince ?? started, tipOff) }"
+  "the wake-up heap's sift-up comparing with the wrong parent|Sources/ScoreFeed/Serve/DeadlineHeap.swift|            let parent = (i - 1) / 2|            let parent = i / 2"
+  "the newest copy's stamp replaced, not merged|Sources/ScoreFeed/Poll/NewestCopy.swift|        newest = newest.map { \$0.merged(with: ordered) } ?? ordered|        newest = ordered"
+  "a broadcast activity's first push led by one head start, not two|Sources/ScoreFeed/Render/PushRenderer.swift|        if lastTimestamp == 0 { lead = broadcast ? 2 * headStart : headStart }|        if lastTimestamp == 0 { lead = headStart }"
+  "a pregame 404 undoing the failures' backoff|Sources/ScoreFeed/Poll/PollSchedule.swift|        case .notYetPublished:\n            return now.addingTimeInterval(interval)|        case .notYetPublished:\n            failures = 0\n            return now.addingTimeInterval(interval)"
 )
 status=0
 for entry in "${breaks[@]}"; do
