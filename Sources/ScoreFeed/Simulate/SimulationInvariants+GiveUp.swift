@@ -65,6 +65,8 @@ extension SimulationInvariants {
     /// the game up last, or its join, if later (a game never started has nothing to end). Only a
     /// trouble around that moment (the feed or the boxscore failing, the sender or the disk, a
     /// restart) excuses a later end, until it is over; a game never called off breaks it too.
+    /// One whose boxscore never says so is not called off before that wait has passed since its
+    /// tip-off or its join, whichever is later.
     /// Without this check a watch that never hears the boxscore's tip-off keeps such a game, and
     /// its day, going for ever.
     mutating func checkCallOff(_ plan: SimulatedDay.Game, _ pushes: [PushRecord]) {
@@ -88,6 +90,15 @@ extension SimulationInvariants {
                   + (delivered.map { "called off \(Int($0.timeIntervalSince(from))) s after its tip-off or its instance's start (seq \(end?.seq ?? 0))" }
                       ?? "never called off")
                   + "; at most \(Int(most.timeIntervalSince(from))) s")
+        // Nor sooner: a watch counts the silence from the tip-off at the earliest (from its join,
+        // if later), however early its poller began (session 91: a watch that took the sooner of
+        // its start and the tip-off called such a game off 600 s early).
+        guard plan.postponedUnsaid, let end else { return }
+        let first = [plan.tipOff, plan.join].compactMap { $0 }.max()!
+        let least = first.addingTimeInterval(Self.expectedGiveUpAfter)
+        check(end.sentAt >= least.addingTimeInterval(-0.001),
+              "game \(plan.game.id) (poll, postponed\(told.map { ", \($0)" }.joined())): called off "
+                  + "\(Int(end.sentAt.timeIntervalSince(first))) s after its tip-off or its join (seq \(end.seq)); at least \(Int(Self.expectedGiveUpAfter)) s")
     }
 
     /// The longest a push may wait for the sender: its own answer, and on a day with both lanes

@@ -904,7 +904,7 @@ struct SimulationTests {
     /// A postponed game whose boxscore never says so, followed without its tip-off (in broadcast
     /// mode, where its channel opens as it is announced), is called off a give-up after the
     /// tip-off its poller heard from the boxscore; its end held back past that (as a watch deaf
-    /// to that tip-off holds it) breaks the call-off check.
+    /// to that tip-off holds it) breaks the call-off check, and so does one sent sooner.
     @Test func aPostponementNobodyAnnouncesIsCalledOffOnTime() async throws {
         var day = Self.calmDay(.broadcastPerGame) { plan in
             plan.fate = .postponed
@@ -922,6 +922,10 @@ struct SimulationTests {
         #expect(Self.violations(day, outcome.records, endsOf: plan.game.id, late: 0, saying: "called off").isEmpty)
         let late = Self.violations(day, outcome.records, endsOf: plan.game.id, late: 1800, saying: "called off")
         #expect(late.contains { $0.contains("game \(plan.game.id) (poll, postponed, the boxscore silent, tip-off unknown)") }, "\(late)")
+        // Called off 600 s early (as a watch that counts the silence from its poller's start
+        // before the tip-off calls it off): the call-off check's lower bound.
+        let early = Self.violations(day, outcome.records, endsOf: plan.game.id, late: -600, saying: "called off")
+        #expect(early.contains { $0.contains("game \(plan.game.id) (poll, postponed, the boxscore silent, tip-off unknown)") && $0.contains("at least") }, "\(early)")
     }
 
     /// Seed 5's first day, calm (no feed's or sender's faults, no restart, a poll every 30 s,
