@@ -262,8 +262,8 @@ struct GameSessionTests {
                 session.supersedeWaiting()
             }
         }
-        /// The priority 10s `supersede` makes on each lane (a newer score's), from `session`
-        /// before any of them is given back.
+        /// The priority 10s `supersede` made on each lane (a newer score's), read from the
+        /// outbox after it: only the newest state waits there.
         func newTens(_ session: GameSession) -> [Int] {
             session.lanes.map { lane in inTheSink ? 0 : lane.outboxPushes.filter { $0.priority == 10 && $0.event == .update }.count }
         }
@@ -275,8 +275,7 @@ struct GameSessionTests {
         for (lane, ten) in tens.enumerated() {
             #expect(!restored.lanes[lane].outboxPushes.contains { $0.seq == ten.seq })
         }
-        let freshTens = newTens(restored)
-        #expect(try made(restored, since: booked(start)) == freshTens, "the restored priority 10s stay booked")
+        #expect(try made(restored, since: booked(start)) == newTens(restored), "the restored priority 10s stay booked")
         var replayed = start
         for input in restored.takeUnjournaled() { replayed.apply(input) }
         #expect(try booked(replayed) == booked(restored))

@@ -14,8 +14,7 @@ struct DeadlineHeapTests {
         var random = SeededRandom(seed: seed)
         var heap = DeadlineHeap()
         var reference: [(deadline: Date, game: String)] = []
-        let start = Date(timeIntervalSince1970: 1_000_000)
-        var now = start
+        var now = Date(timeIntervalSince1970: 1_000_000)
         var pushes = 0
         for step in 0..<4_000 {
             if Int.random(in: 0..<3, using: &random) < 2 {
