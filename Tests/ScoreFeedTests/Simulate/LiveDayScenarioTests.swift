@@ -37,7 +37,7 @@ struct LiveDayScenarioTests {
     }
 
     /// Every liveData game beside the package.
-    static let real: [SimulatedGame] = (try? SimulatedGamePool.realGames(in: NBAFiles.folder)) ?? []
+    static let real: [SimulatedGame] = (try? NBAFiles.simulated.get()) ?? []
 
     /// 2025-01-01 00:00 UTC, 7 pm Eastern: the first tip-off.
     static let evening = Date(timeIntervalSince1970: 1_735_689_600)

@@ -340,7 +340,7 @@ struct SimulationTests {
     /// draws pick no real game; the storms run on the real games in the sweeps.)
     @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason))
     func realGamesKeepTheInvariants() async throws {
-        let real = try SimulatedGamePool.realGames(in: NBAFiles.folder)
+        let real = try NBAFiles.simulated.get()
         #expect(real.count >= 5)
         var options = Self.options(seed: 23, days: 1, modes: Self.modes, pool: SimulatedGamePool(real: real, generated: 20))
         options.platforms = [[.ios], [.android], [.ios, .android]]
@@ -1880,7 +1880,7 @@ extension SimulationTests {
     /// kill came after).
     @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason))
     func realGamesAPushMadeInAStopsDrainIsSentByTheNextInstance() async throws {
-        let real = try SimulatedGamePool.realGames(in: NBAFiles.folder)
+        let real = try NBAFiles.simulated.get()
         let outcomes = try await Self.replay(
             seed: 4273, day: 56, mode: .broadcastPerGame, interval: 15, pool: SimulatedGamePool(real: real, generated: 300), everyFault: true)
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == 56 && $0.faults["stop asked for (SIGTERM)", default: 0] > 0 })
@@ -2138,7 +2138,7 @@ extension SimulationTests {
     /// now sets such a game up again.
     @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason), arguments: [12, 51])
     func realGamesWaitingForAChannelAtARestartGetOne(day: Int) async throws {
-        let real = try SimulatedGamePool.realGames(in: NBAFiles.folder)
+        let real = try NBAFiles.simulated.get()
         let outcomes = try await Self.replay(
             seed: 4, day: day, mode: .broadcastPerGame, games: 5...10, pool: SimulatedGamePool(real: real, generated: 300))
         #expect(outcomes.count == 1 && outcomes.allSatisfy { $0.day == day && $0.faults["channel cap", default: 0] > 0 })
@@ -2152,7 +2152,7 @@ extension SimulationTests {
     /// start is excused there (its retry is held to the blip's tail).
     @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason))
     func realGamesLeftOverPushABlipFailedAtTheStartIsRetried() async throws {
-        let real = try SimulatedGamePool.realGames(in: NBAFiles.folder)
+        let real = try NBAFiles.simulated.get()
         let outcomes = try await Self.replay(
             seed: 37, day: 24, mode: .token, platforms: [.ios, .android], pool: SimulatedGamePool(real: real, generated: 300), everyFault: true)
         #expect(outcomes.count == 1 && outcomes.allSatisfy {
@@ -2168,7 +2168,7 @@ extension SimulationTests {
     /// that failed to ``ResilientSink/run()`` and goes on.
     @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason))
     func realGamesIOSPushesWaitForNoFailingAndroidLane() async throws {
-        let real = try SimulatedGamePool.realGames(in: NBAFiles.folder)
+        let real = try NBAFiles.simulated.get()
         let outcomes = try await Self.replay(
             seed: 38, day: 2, mode: .broadcastPerGame, platforms: [.ios, .android], pool: SimulatedGamePool(real: real, generated: 300), everyFault: true,
             losingState: false)
@@ -2200,7 +2200,7 @@ extension SimulationTests {
         (PushRenderer.Mode.token, [PushRenderer.Platform.ios]), (.broadcastPerGame, [.ios, .android]),
     ])
     func realGamesACopyWithAsManyActionsIsOrderedByItsTime(mode: PushRenderer.Mode, platforms: [PushRenderer.Platform]) async throws {
-        let real = try SimulatedGamePool.realGames(in: NBAFiles.folder)
+        let real = try NBAFiles.simulated.get()
         let outcomes = try await Self.replay(
             seed: 4343, day: 7, mode: mode, platforms: platforms, interval: 60, pool: SimulatedGamePool(real: real, generated: 300),
             everyFault: true)
@@ -2217,7 +2217,7 @@ extension SimulationTests {
     /// outage fell within the drain, as an operator's next run would.
     @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason), arguments: [[PushRenderer.Platform.ios], [.ios, .android]])
     func realGamesChannelOwedPastADrainTheChannelServiceCutShortIsDeleted(platforms: [PushRenderer.Platform]) async throws {
-        let real = try SimulatedGamePool.realGames(in: NBAFiles.folder)
+        let real = try NBAFiles.simulated.get()
         let outcomes = try await Self.replay(
             seed: 1, day: 7, mode: .broadcastPerGame, platforms: platforms, pool: SimulatedGamePool(real: real, generated: 300))
         #expect(outcomes.count == 1 && outcomes.allSatisfy {

@@ -19,6 +19,11 @@ enum NBAFiles {
 
     static let absentReason: Comment = "../shared/nba-pbp (real NBA play-by-play) is not beside the package"
 
+    /// The liveData games of ``folder`` as the simulator serves them, read once for every test
+    /// of the process (each read parses every play-by-play and boxscore again); `get()` throws
+    /// what reading them threw.
+    static let simulated = Result { () throws(ScoreFeedError) -> [SimulatedGame] in try SimulatedGamePool.realGames(in: folder) }
+
     /// The ten-digit game id in a file name.
     static func gameId(in name: String) -> String? {
         var run = ""

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# What the kernel does for `serve --state-dir` beyond `serve` alone, on the real games as one
+# stream (issue 40's durability figure): for each mode, the median over N runs of the wall clock,
+# the CPU time in user and kernel mode, the minor page faults and the context switches
+# (each run's own resource usage, from wait4), then one run each under `strace -f -c` (the system calls by kind, when strace is
+# installed). The instructions the two modes execute are instruction_counts.sh's; this says where
+# the wall clock goes besides them.
+# usage: Tests/Figures/durable_kernel.sh <scorefeed binary> [runs]   (needs ../shared/nba-pbp)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+[ $# -ge 1 ] || { echo "usage: $0 <scorefeed binary> [runs]" >&2; exit 2; }
+binary=$1
+runs=${2:-9}
+[ -x /usr/bin/time ] || { echo "skipped: /usr/bin/time is not installed"; exit 0; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+. "$here/streams.sh"
+real_stream "$binary" || { echo "skipped: the real games are absent ($root/../shared/nba-pbp)"; exit 0; }
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; $(wc -l <"$work/real.jsonl") lines; $runs runs of each, alternating"
+python3 - "$work" "$binary" "$runs" <<'PY'
+import os, shutil, statistics, subprocess, sys, time
+work, binary, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rows = {"none": [], "state": []}
+for _ in range(runs):
+    for mode in rows:
+        state = os.path.join(work, "state")
+        shutil.rmtree(state, ignore_errors=True)
+        args = [binary, "serve", "--clock", "feed", "--out", "/dev/null"] + (["--state-dir", state] if mode == "state" else [])
+        with open(os.path.join(work, "real.jsonl"), "rb") as stream:
+            start = time.perf_counter()
+            child = subprocess.Popen(args, stdin=stream, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            _, status, usage = os.wait4(child.pid, 0)
+            wall = time.perf_counter() - start
+        assert status == 0, f"{mode}: exit status {status}"
+        rows[mode].append((wall * 1000, usage.ru_utime * 1000, usage.ru_stime * 1000, usage.ru_minflt, usage.ru_nvcsw, usage.ru_nivcsw))
+names = ["wall ms", "user ms", "system ms", "minor page faults", "waits (voluntary switches)", "preempted (involuntary)"]
+print(f"{'median of each':<28}{'serve':>10}{'--state-dir':>14}{'ratio':>8}")
+for i, name in enumerate(names):
+    a = statistics.median(r[i] for r in rows["none"])
+    b = statistics.median(r[i] for r in rows["state"])
+    print(f"{name:<28}{a:>10.1f}{b:>14.1f}{(b / a if a else float('nan')):>8.2f}")
+PY
+if command -v strace >/dev/null; then
+  for mode in none state; do
+    rm -rf "$work/state"
+    args=()
+    [ "$mode" = state ] && args=(--state-dir "$work/state")
+    strace -f -c -o "$work/$mode.strace" "$binary" serve --clock feed --out /dev/null "${args[@]}" <"$work/real.jsonl" >/dev/null 2>&1
+    echo "system calls, $mode (strace -f -c, the ten most made):"
+    awk 'NR > 2 && $1 !~ /^-/ && $NF != "total" { calls = ($5 ~ /^[0-9]+$/) ? $5 : $4; print calls, $NF }' "$work/$mode.strace" \
+      | sort -rn | head -10 | awk '{ printf "  %7d  %s\n", $1, $2 }'
+  done
+else
+  echo "strace is not installed: no system call counts"
+fi
