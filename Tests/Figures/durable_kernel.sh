@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # What the kernel does for `serve --state-dir` beyond `serve` alone, on the real games as one
 # stream (issue 40's durability figure): for each mode, the median over N runs of the wall clock,
-# the CPU time in user and kernel mode, the minor page faults and the context switches
-# (each run's own resource usage, from wait4), then one run each under `strace -f -c` (the system calls by kind, when strace is
-# installed). The instructions the two modes execute are instruction_counts.sh's; this says where
-# the wall clock goes besides them.
+# the CPU time in user and kernel mode, the minor page faults and the context switches (each
+# run's own resource usage, from wait4), then one run each under `strace -f -c` (the system calls
+# by kind, when strace is installed). The instructions the two modes execute are
+# instruction_counts.sh's; this says where the wall clock goes besides them.
 # usage: Tests/Figures/durable_kernel.sh <scorefeed binary> [runs]   (needs ../shared/nba-pbp)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -12,7 +12,6 @@ root=$(cd "$here/../.." && pwd)
 [ $# -ge 1 ] || { echo "usage: $0 <scorefeed binary> [runs]" >&2; exit 2; }
 binary=$1
 runs=${2:-9}
-[ -x /usr/bin/time ] || { echo "skipped: /usr/bin/time is not installed"; exit 0; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 . "$here/streams.sh"

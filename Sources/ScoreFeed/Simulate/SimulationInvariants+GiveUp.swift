@@ -76,7 +76,9 @@ extension SimulationInvariants {
         let interval = day.pollInterval
         let wait = interval + Self.freshnessSlack
         let before = end?.sentAt ?? .distantFuture
-        let from = [plan.tipOff, instances.last { $0 < before }, plan.join].compactMap { $0 }.max()!
+        // The later of its tip-off and its join: no watch counts the silence from sooner.
+        let started = max(plan.tipOff, plan.join ?? plan.tipOff)
+        let from = max(started, instances.last { $0 < before } ?? started)
         // A poll to see the deadline pass, another for the end's way out (the policy may hold it
         // a moment), and the sender's slowest answers (``slowestSend``).
         let due = from.addingTimeInterval((plan.postponedUnsaid ? Self.expectedGiveUpAfter : 0) + 2 * wait + slowestSend)
@@ -85,8 +87,9 @@ extension SimulationInvariants {
         let most = Self.excused(from: due.addingTimeInterval(-wait), until: due, by: troubles, wait: wait)
         let delivered = end.map { firstDelivery[$0.key] ?? $0.sentAt }
         let told = [plan.postponedUnsaid ? "the boxscore silent" : nil, plan.tipOffKnown ? nil : "tip-off unknown"].compactMap { $0 }
+        let game = "game \(plan.game.id) (poll, postponed\(told.map { ", \($0)" }.joined()))"
         check(delivered.map { $0 <= most } ?? false,
-              "game \(plan.game.id) (poll, postponed\(told.map { ", \($0)" }.joined())): "
+              "\(game): "
                   + (delivered.map { "called off \(Int($0.timeIntervalSince(from))) s after its tip-off or its instance's start (seq \(end?.seq ?? 0))" }
                       ?? "never called off")
                   + "; at most \(Int(most.timeIntervalSince(from))) s")
@@ -94,11 +97,9 @@ extension SimulationInvariants {
         // if later), however early its poller began (session 91: a watch that took the sooner of
         // its start and the tip-off called such a game off 600 s early).
         guard plan.postponedUnsaid, let end else { return }
-        let first = [plan.tipOff, plan.join].compactMap { $0 }.max()!
-        let least = first.addingTimeInterval(Self.expectedGiveUpAfter)
+        let least = started.addingTimeInterval(Self.expectedGiveUpAfter)
         check(end.sentAt >= least.addingTimeInterval(-0.001),
-              "game \(plan.game.id) (poll, postponed\(told.map { ", \($0)" }.joined())): called off "
-                  + "\(Int(end.sentAt.timeIntervalSince(first))) s after its tip-off or its join (seq \(end.seq)); at least \(Int(Self.expectedGiveUpAfter)) s")
+              "\(game): called off \(Int(end.sentAt.timeIntervalSince(started))) s after its tip-off or its join (seq \(end.seq)); at least \(Int(Self.expectedGiveUpAfter)) s")
     }
 
     /// The longest a push may wait for the sender: its own answer, and on a day with both lanes
