@@ -4,7 +4,9 @@
 # the CPU time in user and kernel mode, the minor page faults and the context switches (each
 # run's own resource usage, from wait4), then one run each under `strace -f -c` (the system calls
 # by kind, when strace is installed). The instructions the two modes execute are
-# instruction_counts.sh's; this says where the wall clock goes besides them.
+# instruction_counts.sh's; this says where the wall clock goes besides them. A third mode keeps
+# the state dir on tmpfs (/dev/shm, when there is one), where a sync costs nothing: its ratio is
+# durability's work alone, the rest of the disk's is the disk's flushes.
 # usage: Tests/Figures/durable_kernel.sh <scorefeed binary> [runs]   (needs ../shared/nba-pbp)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,11 +23,15 @@ python3 - "$work" "$binary" "$runs" <<'PY'
 import os, shutil, statistics, subprocess, sys, time
 work, binary, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 rows = {"none": [], "state": []}
+memory = None
+if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+    memory = os.path.join("/dev/shm", "scorefeed-durable-kernel-%d" % os.getpid())
+    rows["tmpfs"] = []
 for _ in range(runs):
     for mode in rows:
-        state = os.path.join(work, "state")
+        state = memory if mode == "tmpfs" else os.path.join(work, "state")
         shutil.rmtree(state, ignore_errors=True)
-        args = [binary, "serve", "--clock", "feed", "--out", "/dev/null"] + (["--state-dir", state] if mode == "state" else [])
+        args = [binary, "serve", "--clock", "feed", "--out", "/dev/null"] + (["--state-dir", state] if mode != "none" else [])
         with open(os.path.join(work, "real.jsonl"), "rb") as stream:
             start = time.perf_counter()
             child = subprocess.Popen(args, stdin=stream, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -34,11 +40,17 @@ for _ in range(runs):
         assert status == 0, f"{mode}: exit status {status}"
         rows[mode].append((wall * 1000, usage.ru_utime * 1000, usage.ru_stime * 1000, usage.ru_minflt, usage.ru_nvcsw, usage.ru_nivcsw))
 names = ["wall ms", "user ms", "system ms", "minor page faults", "waits (voluntary switches)", "preempted (involuntary)"]
-print(f"{'median of each':<28}{'serve':>10}{'--state-dir':>14}{'ratio':>8}")
+if memory:
+    shutil.rmtree(memory, ignore_errors=True)
+print(f"{'median of each':<28}{'serve':>10}{'--state-dir':>14}{'ratio':>8}" + (f"{'on tmpfs':>11}{'ratio':>8}" if memory else ""))
 for i, name in enumerate(names):
     a = statistics.median(r[i] for r in rows["none"])
     b = statistics.median(r[i] for r in rows["state"])
-    print(f"{name:<28}{a:>10.1f}{b:>14.1f}{(b / a if a else float('nan')):>8.2f}")
+    line = f"{name:<28}{a:>10.1f}{b:>14.1f}{(b / a if a else float('nan')):>8.2f}"
+    if memory:
+        c = statistics.median(r[i] for r in rows["tmpfs"])
+        line += f"{c:>11.1f}{(c / a if a else float('nan')):>8.2f}"
+    print(line)
 PY
 if command -v strace >/dev/null; then
   for mode in none state; do
