@@ -29,29 +29,5 @@ int pthread_getaffinity_np(pthread_t thread, size_t size, cpu_set_t *mask) {
 }
 C
 cc -shared -fPIC -O1 -o "$work/width.so" "$work/width.c" -ldl -lpthread
-python3 - "$work" "$binary" "$width" "$runs" <<'PY'
-import os, shutil, statistics, subprocess, sys, time
-work, binary, width, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-modes = [("serve", False, None), ("--state-dir", True, None), (f"--state-dir, {width} threads", True, width), (f"serve, {width} threads", False, width)]
-rows = {name: [] for name, _, _ in modes}
-for _ in range(runs):
-    for name, durable, threads in modes:
-        state = os.path.join(work, "state")
-        shutil.rmtree(state, ignore_errors=True)
-        env = dict(os.environ)
-        if threads:
-            env.update(POOL_WIDTH=threads, LD_PRELOAD=os.path.join(work, "width.so"))
-        args = [binary, "serve", "--clock", "feed", "--out", "/dev/null"] + (["--state-dir", state] if durable else [])
-        with open(os.path.join(work, "real.jsonl"), "rb") as stream:
-            start = time.perf_counter()
-            child = subprocess.Popen(args, stdin=stream, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-            _, status, usage = os.wait4(child.pid, 0)
-            wall = time.perf_counter() - start
-        assert status == 0, f"{name}: exit status {status}"
-        rows[name].append((wall * 1000, (usage.ru_utime + usage.ru_stime) * 1000))
-print(f"load average: {open('/proc/loadavg').read().split()[:3]}; medians of {runs} alternating runs")
-for name in rows:
-    wall = statistics.median(r[0] for r in rows[name])
-    cpu = statistics.median(r[1] for r in rows[name])
-    print(f"  {name:<26} wall {wall:6.1f} ms  CPU {cpu:6.1f} ms")
-PY
+python3 "$here/experiments/run_modes.py" "$work" "$binary" "$runs" "serve|0" "--state-dir|1" \
+  "--state-dir, $width threads|1|POOL_WIDTH=$width,LD_PRELOAD=$work/width.so" "serve, $width threads|0|POOL_WIDTH=$width,LD_PRELOAD=$work/width.so"
