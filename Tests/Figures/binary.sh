@@ -20,7 +20,7 @@ release_build() {
       flags+=(-Xlinker -L"$work/curl-link")
     fi
   fi
-  (cd "$1" && swift build -c release --product scorefeed ${flags[@]+"${flags[@]}"} >&2)
+  (cd "$1" && swift build -c release --product scorefeed ${flags[@]+"${flags[@]}"} >&2) || return
   echo "$1/.build/release/scorefeed"
 }
 

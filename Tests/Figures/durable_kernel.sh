@@ -27,21 +27,25 @@ memory = None
 if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
     memory = os.path.join("/dev/shm", "scorefeed-durable-kernel-%d" % os.getpid())
     rows["tmpfs"] = []
-for _ in range(runs):
-    for mode in rows:
-        state = memory if mode == "tmpfs" else os.path.join(work, "state")
-        shutil.rmtree(state, ignore_errors=True)
-        args = [binary, "serve", "--clock", "feed", "--out", "/dev/null"] + (["--state-dir", state] if mode != "none" else [])
-        with open(os.path.join(work, "real.jsonl"), "rb") as stream:
-            start = time.perf_counter()
-            child = subprocess.Popen(args, stdin=stream, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            _, status, usage = os.wait4(child.pid, 0)
-            wall = time.perf_counter() - start
-        assert status == 0, f"{mode}: exit status {status}"
-        rows[mode].append((wall * 1000, usage.ru_utime * 1000, usage.ru_stime * 1000, usage.ru_minflt, usage.ru_nvcsw, usage.ru_nivcsw))
+def run(mode):
+    state = memory if mode == "tmpfs" else os.path.join(work, "state")
+    shutil.rmtree(state, ignore_errors=True)
+    args = [binary, "serve", "--clock", "feed", "--out", "/dev/null"] + (["--state-dir", state] if mode != "none" else [])
+    with open(os.path.join(work, "real.jsonl"), "rb") as stream:
+        start = time.perf_counter()
+        child = subprocess.Popen(args, stdin=stream, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+    assert status == 0, f"{mode}: exit status {status}"
+    rows[mode].append((wall * 1000, usage.ru_utime * 1000, usage.ru_stime * 1000, usage.ru_minflt, usage.ru_nvcsw, usage.ru_nivcsw))
 names = ["wall ms", "user ms", "system ms", "minor page faults", "waits (voluntary switches)", "preempted (involuntary)"]
-if memory:
-    shutil.rmtree(memory, ignore_errors=True)
+try:
+    for _ in range(runs):
+        for mode in rows:
+            run(mode)
+finally:
+    if memory:
+        shutil.rmtree(memory, ignore_errors=True)
 print(f"{'median of each':<28}{'serve':>10}{'--state-dir':>14}{'ratio':>8}" + (f"{'on tmpfs':>11}{'ratio':>8}" if memory else ""))
 for i, name in enumerate(names):
     a = statistics.median(r[i] for r in rows["none"])

@@ -1,8 +1,9 @@
 """Runs `serve --clock feed --out /dev/null` on the real games as one stream in several modes, in
 turn, R rounds, and prints each mode's medians: the wall clock (and its ratio to the first mode),
 the CPU time and the waits (voluntary context switches), each run's own from wait4. A mode is
-`name|durable|VAR=value,VAR=value`: durable is 1 for a fresh `--state-dir`, the variables are set
-in the run's environment. For the experiments beside it.
+`name|durable|VAR=value,VAR=value|binary`: durable is 1 for a fresh `--state-dir`, the variables
+are set in the run's environment, and the binary (when given) replaces the one named first. For
+the experiments beside it.
 usage: python3 run_modes.py <work dir holding real.jsonl> <scorefeed binary> <R> <mode> [mode ...]"""
 import os
 import shutil
@@ -14,14 +15,14 @@ import time
 work, binary, runs, specs = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
 modes = []
 for spec in specs:
-    name, durable, variables = (spec.split("|") + ["", ""])[:3]
-    modes.append((name, durable == "1", dict(v.split("=", 1) for v in variables.split(",") if v)))
-rows = {name: [] for name, _, _ in modes}
+    name, durable, variables, own = (spec.split("|") + ["", "", ""])[:4]
+    modes.append((name, durable == "1", dict(v.split("=", 1) for v in variables.split(",") if v), own or binary))
+rows = {name: [] for name, _, _, _ in modes}
 state = os.path.join(work, "state")
 for _ in range(runs):
-    for name, durable, variables in modes:
+    for name, durable, variables, program in modes:
         shutil.rmtree(state, ignore_errors=True)
-        args = [binary, "serve", "--clock", "feed", "--out", "/dev/null"] + (["--state-dir", state] if durable else [])
+        args = [program, "serve", "--clock", "feed", "--out", "/dev/null"] + (["--state-dir", state] if durable else [])
         with open(os.path.join(work, "real.jsonl"), "rb") as stream:
             start = time.perf_counter()
             child = subprocess.Popen(args, stdin=stream, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -31,3 +31,12 @@ C
 cc -shared -fPIC -O1 -o "$work/width.so" "$work/width.c" -ldl -lpthread
 python3 "$here/experiments/run_modes.py" "$work" "$binary" "$runs" "serve|0" "--state-dir|1" \
   "--state-dir, $width threads|1|POOL_WIDTH=$width,LD_PRELOAD=$work/width.so" "serve, $width threads|0|POOL_WIDTH=$width,LD_PRELOAD=$work/width.so"
+# Whether the shim widened the pool: the threads a durable run starts, counted once each way.
+if command -v strace >/dev/null; then
+  for threads in "" "$width"; do
+    rm -rf "$work/state"
+    env ${threads:+POOL_WIDTH=$threads LD_PRELOAD=$work/width.so} strace -f -e trace=clone,clone3 -o "$work/threads" \
+      "$binary" serve --clock feed --out /dev/null --state-dir "$work/state" <"$work/real.jsonl" >/dev/null 2>&1
+    echo "  threads started by a durable run${threads:+ with $threads CPUs counted}: $(grep -c 'clone' "$work/threads")"
+  done
+fi
