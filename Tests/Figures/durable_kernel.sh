@@ -65,6 +65,9 @@ if command -v strace >/dev/null; then
     echo "system calls, $mode (strace -f -c, the ten most made):"
     awk 'NR > 2 && $1 !~ /^-/ && $NF != "total" { calls = ($5 ~ /^[0-9]+$/) ? $5 : $4; print calls, $NF }' "$work/$mode.strace" \
       | sort -rn | head -10 | awk '{ printf "  %7d  %s\n", $1, $2 }'
+    # The flushes, whatever their rank: each one waits for the disk.
+    awk 'NR > 2 && ($NF == "fsync" || $NF == "fdatasync") { calls = ($5 ~ /^[0-9]+$/) ? $5 : $4; n[$NF] = calls }
+         END { printf "  flushes: %d fsync, %d fdatasync\n", n["fsync"], n["fdatasync"] }' "$work/$mode.strace"
   done
 else
   echo "strace is not installed: no system call counts"
