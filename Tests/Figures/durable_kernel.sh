@@ -19,33 +19,25 @@ trap 'rm -rf "$work"' EXIT
 . "$here/streams.sh"
 real_stream "$binary" || { echo "skipped: the real games are absent ($root/../shared/nba-pbp)"; exit 0; }
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; $(wc -l <"$work/real.jsonl") lines; $runs runs of each, alternating"
-python3 - "$work" "$binary" "$runs" <<'PY'
-import os, shutil, statistics, subprocess, sys, time
-work, binary, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
-rows = {"none": [], "state": []}
+python3 - "$here" "$work" "$binary" "$runs" <<'PY'
+import os, shutil, statistics, sys
+sys.path.insert(0, sys.argv[1])
+from serve_runs import alternate
+work, binary, runs = sys.argv[2], sys.argv[3], int(sys.argv[4])
+stream = os.path.join(work, "real.jsonl")
+modes = {"none": dict(program=binary, stream=stream), "state": dict(program=binary, stream=stream, state=os.path.join(work, "state"))}
 memory = None
 if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
     memory = os.path.join("/dev/shm", "scorefeed-durable-kernel-%d" % os.getpid())
-    rows["tmpfs"] = []
-def run(mode):
-    state = memory if mode == "tmpfs" else os.path.join(work, "state")
-    shutil.rmtree(state, ignore_errors=True)
-    args = [binary, "serve", "--clock", "feed", "--out", "/dev/null"] + (["--state-dir", state] if mode != "none" else [])
-    with open(os.path.join(work, "real.jsonl"), "rb") as stream:
-        start = time.perf_counter()
-        child = subprocess.Popen(args, stdin=stream, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _, status, usage = os.wait4(child.pid, 0)
-        wall = time.perf_counter() - start
-    assert status == 0, f"{mode}: exit status {status}"
-    rows[mode].append((wall * 1000, usage.ru_utime * 1000, usage.ru_stime * 1000, usage.ru_minflt, usage.ru_nvcsw, usage.ru_nivcsw))
-names = ["wall ms", "user ms", "system ms", "minor page faults", "waits (voluntary switches)", "preempted (involuntary)"]
+    modes["tmpfs"] = dict(program=binary, stream=stream, state=memory)
 try:
-    for _ in range(runs):
-        for mode in rows:
-            run(mode)
+    measured = alternate(runs, modes)
 finally:
     if memory:
         shutil.rmtree(memory, ignore_errors=True)
+rows = {mode: [(wall * 1000, u.ru_utime * 1000, u.ru_stime * 1000, u.ru_minflt, u.ru_nvcsw, u.ru_nivcsw) for wall, u in each]
+        for mode, each in measured.items()}
+names = ["wall ms", "user ms", "system ms", "minor page faults", "waits (voluntary switches)", "preempted (involuntary)"]
 print(f"{'median of each':<28}{'serve':>10}{'--state-dir':>14}{'ratio':>8}" + (f"{'on tmpfs':>11}{'ratio':>8}" if memory else ""))
 for i, name in enumerate(names):
     a = statistics.median(r[i] for r in rows["none"])
@@ -63,11 +55,12 @@ if command -v strace >/dev/null; then
     [ "$mode" = state ] && args=(--state-dir "$work/state")
     strace -f -c -o "$work/$mode.strace" "$binary" serve --clock feed --out /dev/null "${args[@]}" <"$work/real.jsonl" >/dev/null 2>&1
     echo "system calls, $mode (strace -f -c, the ten most made):"
+    # Each call's count and name, read once from strace's table.
     awk 'NR > 2 && $1 !~ /^-/ && $NF != "total" { calls = ($5 ~ /^[0-9]+$/) ? $5 : $4; print calls, $NF }' "$work/$mode.strace" \
-      | sort -rn | head -10 | awk '{ printf "  %7d  %s\n", $1, $2 }'
+      | sort -rn >"$work/$mode.calls"
+    head -10 "$work/$mode.calls" | awk '{ printf "  %7d  %s\n", $1, $2 }'
     # The flushes, whatever their rank: each one waits for the disk.
-    awk 'NR > 2 && ($NF == "fsync" || $NF == "fdatasync") { calls = ($5 ~ /^[0-9]+$/) ? $5 : $4; n[$NF] = calls }
-         END { printf "  flushes: %d fsync, %d fdatasync\n", n["fsync"], n["fdatasync"] }' "$work/$mode.strace"
+    awk '{ n[$2] = $1 } END { printf "  flushes: %d fsync, %d fdatasync\n", n["fsync"], n["fdatasync"] }' "$work/$mode.calls"
   done
 else
   echo "strace is not installed: no system call counts"

@@ -18,30 +18,23 @@ if [ ${#binaries[@]} -eq 0 ]; then
   . "$here/binary.sh"
   binaries=("$(release_build "$root")")
 fi
-for i in $(seq 1 120); do "${binaries[0]}" generate --seed "$i" -o "$work/g$i.json" >/dev/null 2>&1; done
-"${binaries[0]}" stream "$work"/g*.json --out "$work/g120.jsonl" 2>/dev/null
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; $(wc -l <"$work/g120.jsonl") lines, $(wc -c <"$work/g120.jsonl") bytes"
-floor=$(python3 "$here/json_loads.py" "$work/g120.jsonl" "$runs" | sed 's/.*best \([0-9.]*\) s/\1/')
+. "$here/streams.sh"
+generated_stream "${binaries[0]}"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; $(wc -l <"$work/generated.jsonl") lines, $(wc -c <"$work/generated.jsonl") bytes"
+floor=$(python3 "$here/json_loads.py" "$work/generated.jsonl" "$runs" | sed 's/.*best \([0-9.]*\) s/\1/')
 echo "json.loads, best of $runs: $floor s"
 # The binaries run in turn, one run each per round, so the host's drift falls on all alike.
-python3 - "$work/g120.jsonl" "$runs" "$floor" "${binaries[@]}" <<'PY'
-import os, statistics, subprocess, sys, time
-stream, runs, floor, binaries = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4:]
-times = {binary: [] for binary in binaries}
-cpu = {binary: [] for binary in binaries}
-for _ in range(runs):
-    for binary in binaries:
-        with open(stream, "rb") as lines:
-            start = time.monotonic()
-            child = subprocess.Popen([binary, "serve", "--clock", "feed", "--out", "/dev/null"], stdin=lines,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            _, status, usage = os.wait4(child.pid, 0)
-            times[binary].append(time.monotonic() - start)
-        assert status == 0, f"{binary}: exit status {status}"
-        cpu[binary].append(usage.ru_utime + usage.ru_stime)
-for binary in binaries:
-    ordered = sorted(times[binary])
+python3 - "$here" "$work/generated.jsonl" "$runs" "$floor" "${binaries[@]}" <<'PY'
+import statistics, sys
+sys.path.insert(0, sys.argv[1])
+from serve_runs import alternate
+stream, runs, floor, binaries = sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.argv[5:]
+measured = alternate(runs, {binary: dict(program=binary, stream=stream) for binary in binaries})
+for binary, each in measured.items():
+    times = [wall for wall, _ in each]
+    cpu = [usage.ru_utime + usage.ru_stime for _, usage in each]
+    ordered = sorted(times)
     print(f"{binary}: serve, best of {runs}: {ordered[0]:.3f} s, median {ordered[len(ordered) // 2]:.3f} s "
-          f"({', '.join(f'{t:.3f}' for t in times[binary])}); {ordered[0] / floor:.2f}× json.loads; "
-          f"CPU (user + system) best {min(cpu[binary]):.3f} s, median {statistics.median(cpu[binary]):.3f} s")
+          f"({', '.join(f'{t:.3f}' for t in times)}); {ordered[0] / floor:.2f}× json.loads; "
+          f"CPU (user + system) best {min(cpu):.3f} s, median {statistics.median(cpu):.3f} s")
 PY

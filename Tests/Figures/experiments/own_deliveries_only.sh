@@ -14,5 +14,5 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 . "$here/streams.sh"
 real_stream "$binary" || { echo "skipped: the real games are absent ($root/../shared/nba-pbp)"; exit 0; }
-python3 "$here/experiments/run_modes.py" "$work" "$binary" "$runs" "serve|0" "--state-dir|1" \
+python3 "$here/serve_runs.py" "$work/real.jsonl" "$binary" "$runs" "serve|0" "--state-dir|1" \
   "serve, patched|0||$patched" "--state-dir, patched|1||$patched"

@@ -29,7 +29,7 @@ int pthread_getaffinity_np(pthread_t thread, size_t size, cpu_set_t *mask) {
 }
 C
 cc -shared -fPIC -O1 -o "$work/width.so" "$work/width.c" -ldl -lpthread
-python3 "$here/experiments/run_modes.py" "$work" "$binary" "$runs" "serve|0" "--state-dir|1" \
+python3 "$here/serve_runs.py" "$work/real.jsonl" "$binary" "$runs" "serve|0" "--state-dir|1" \
   "--state-dir, $width threads|1|POOL_WIDTH=$width,LD_PRELOAD=$work/width.so" "serve, $width threads|0|POOL_WIDTH=$width,LD_PRELOAD=$work/width.so"
 # Whether the shim widened the pool: the threads a durable run starts, counted once each way.
 if command -v strace >/dev/null; then
