@@ -26,7 +26,8 @@ extension Simulation {
         public var losingState: Bool
         /// Days run side by side, each on a thread of its own.
         public var threads: Int
-        /// Where the days' state directories go (removed after each day).
+        /// Where the run makes its directory for the days' state directories (removed after each
+        /// day, and it after the run).
         public var stateRoot: URL
         /// Seconds apart that pushes still count as one moment for the join rule (0: the same
         /// instant; by default ``Simulation/defaultMoment``).
@@ -66,12 +67,12 @@ extension Simulation {
         }
     }
 
-    /// Memory-backed where the system has it (`/dev/shm`): a day syncs its journals thousands of
-    /// times.
+    /// Memory-backed where the system has it (`/dev/shm`, else the temporary directory): a day
+    /// syncs its journals thousands of times. Each run and each day makes a directory of its own
+    /// in it and removes it when done, so nothing is left there.
     public static var defaultStateRoot: URL {
         let shm = URL(fileURLWithPath: "/dev/shm")
-        let base = FileManager.default.isWritableFile(atPath: shm.path) ? shm : FileManager.default.temporaryDirectory
-        return base.appendingPathComponent("scorefeed-simulate-\(ProcessInfo.processInfo.processIdentifier)")
+        return FileManager.default.isWritableFile(atPath: shm.path) ? shm : FileManager.default.temporaryDirectory
     }
 
     /// Runs the days (each in each mode, for each platform) on ``Options/threads`` threads of their
@@ -88,7 +89,7 @@ extension Simulation {
     public static func run(_ options: Options, each: (@Sendable (Outcome) -> Void)?) async -> [Outcome] {
         let work = options.dayRuns
         // A directory of this run's own: runs side by side (tests) never share one.
-        let root = options.stateRoot.appendingPathComponent("run-\(UUID().uuidString)")
+        let root = options.stateRoot.appendingPathComponent("scorefeed-simulate-\(UUID().uuidString)")
         let results = Results(count: work.count, each: each)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let left = Results.Counter(options.threads)
@@ -109,8 +110,6 @@ extension Simulation {
             }
         }
         try? FileManager.default.removeItem(at: root)
-        // The shared root goes only when empty: other runs may still use it.
-        _ = rmdir(options.stateRoot.path)
         return results.all
     }
 

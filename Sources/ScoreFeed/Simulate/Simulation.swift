@@ -74,7 +74,7 @@ public enum Simulation {
         // (Its kills' moments as they came: a kill at a step of the disk comes at that step.)
         var day = day
         // A directory of its own: runs of the same day side by side never share one.
-        let name = "day-\(day.seed)-\(day.index)-\(day.platformName)-\(day.mode == .token ? "token" : "broadcast")-\(UUID().uuidString)"
+        let name = "scorefeed-day-\(day.seed)-\(day.index)-\(day.platformName)-\(day.mode == .token ? "token" : "broadcast")-\(UUID().uuidString)"
         let base = root.appendingPathComponent(name)
         defer { try? FileManager.default.removeItem(at: base) }
         var random = SeededRandom(seed: day.seed ^ UInt64(day.index) &* 0xA24B_AED4_963E_E407)

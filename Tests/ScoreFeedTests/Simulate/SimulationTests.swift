@@ -40,9 +40,14 @@ struct SimulationTests {
     }
 
     /// One day on a thread of its own (``OffPool``) once one of the run's ``Cores`` is free: how
-    /// every test runs a simulated day.
+    /// every test runs a simulated day. Its state root is its own, and the day leaves nothing in it.
     static func run(_ day: SimulatedDay) async throws -> Simulation.Outcome {
-        try await Cores.shared.using { try await OffPool.run { Simulation.run(day, stateRoot: Simulation.defaultStateRoot) } }
+        let root = Simulation.defaultStateRoot.appendingPathComponent("scorefeed-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let outcome = try await Cores.shared.using { try await OffPool.run { Simulation.run(day, stateRoot: root) } }
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        #expect(left.isEmpty, "the day removed its directories: \(left)")
+        return outcome
     }
 
     /// What the checker says of `records` changed by `change`, as one instance of `day` that
