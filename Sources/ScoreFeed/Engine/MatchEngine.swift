@@ -18,7 +18,10 @@ public actor MatchEngine {
     private let feedTime: ManualClock?
     private let sink: any PushSink
     private let store: CheckpointStore?
-    private var session: GameSession
+    /// The game. Changed in place at every line and push; the actor keeps any other call out
+    /// meanwhile, and no access to it spans an `await`, so its accesses are not checked at run
+    /// time for overlap (the compiler still checks what it can see).
+    @exclusivity(unchecked) private var session: GameSession
     /// A call is handing the outbox to the sink; others leave their pushes to it.
     private var delivering = false
     /// A call without the batch's hold came while the delivery under way held its pushes: that

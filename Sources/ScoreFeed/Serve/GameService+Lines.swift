@@ -51,7 +51,7 @@ extension GameService {
             // runs, and an id compared costs less than one hashed.
             var last: (game: String, place: Int)?
             var end = start
-            while end < batch.count, case .event(let id, _, _) = batch[end] {
+            while end < batch.count, let id = batch[end].eventGame {
                 if let last, last.game == id {
                     run[last.place].places.append(end)
                 } else if let known = place[id] {
@@ -90,7 +90,7 @@ extension GameService {
         var place: [String: Int] = [:]
         var events = 0
         for index in batch.indices {
-            if case .event(let id, _, _) = batch[index], engines[id] != nil {
+            if let id = batch[index].eventGame, engines[id] != nil {
                 if let known = place[id] {
                     run[known].places.append(index)
                 } else {

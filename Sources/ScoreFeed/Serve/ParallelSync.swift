@@ -20,7 +20,10 @@ enum ParallelSync {
     /// that writes before it answers, not a page cache that answers at once), the rest are synced
     /// side by side, on threads of their own: a blocking call must not hold the pool's threads.
     /// Else they follow one after another, which costs a page cache no thread.
-    static func dataSync(_ descriptors: [Int32], sideBySideAfter threshold: Duration) -> [Int32] {
+    /// `spawn` makes the threads (``spawn(_:)``; a test's may refuse them).
+    static func dataSync(
+        _ descriptors: [Int32], sideBySideAfter threshold: Duration, spawn: (@escaping @Sendable () -> Void) -> Bool = spawn
+    ) -> [Int32] {
         guard let first = descriptors.first else { return [] }
         let clock = ContinuousClock()
         let start = clock.now
@@ -33,18 +36,54 @@ enum ParallelSync {
             let group = DispatchGroup()
             for _ in 1..<min(descriptors.count - 1, maxSideBySide) {
                 group.enter()
-                let thread = Thread {
-                    work.run()
+                // No thread to be had: the threads there are (this one at least) take the rest.
+                guard spawn({ work.run(); group.leave() }) else {
                     group.leave()
+                    break
                 }
-                // A thread that only makes one call needs little of the default stack.
-                thread.stackSize = 256 * 1_024
-                thread.start()
             }
             work.run()
             group.wait()
         }
         return work.results()
+    }
+
+    /// Runs `body` on a new thread of its own (detached, with a small stack: it makes one call);
+    /// false, running nothing, when no thread could be made (a process at its limit).
+    static func spawn(_ body: @escaping @Sendable () -> Void) -> Bool {
+        var attributes = pthread_attr_t()
+        guard pthread_attr_init(&attributes) == 0 else { return false }
+        defer { pthread_attr_destroy(&attributes) }
+        _ = pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        _ = pthread_attr_setstacksize(&attributes, 256 * 1_024)
+        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        #if canImport(Darwin)
+        var thread: pthread_t?
+        let created = pthread_create(&thread, &attributes, { context in
+            Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
+            return nil
+        }, context)
+        #else
+        var thread = pthread_t()
+        let created = pthread_create(&thread, &attributes, { context in
+            if let context { Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run() }
+            return nil
+        }, context)
+        #endif
+        guard created == 0 else {
+            Unmanaged<Body>.fromOpaque(context).release()
+            return false
+        }
+        return true
+    }
+
+    /// What a spawned thread runs, handed to it through its one pointer.
+    private final class Body: Sendable {
+        let run: @Sendable () -> Void
+
+        init(_ run: @escaping @Sendable () -> Void) {
+            self.run = run
+        }
     }
 
     /// `fdatasync(descriptor)`'s `errno`, 0 when it succeeded.

@@ -21,6 +21,13 @@ public enum StreamLine: Sendable {
     /// A line too long, or neither a header nor an event: the error says what and where.
     case bad(ScoreFeedError)
 
+    /// The game of an event line, nil for any other: read where the line lies, its event not
+    /// copied (a batch is routed by every line's game; a copy of the line cost a copy of its event).
+    var eventGame: String? {
+        if case .event(let game, _, _) = self { return game }
+        return nil
+    }
+
     /// Parses line `number` (its bytes without the newline), from `source`, for messages: a bad
     /// line is ``bad(_:)``, an empty one ``blank``. For a line an embedder has in hand, not from a
     /// ``LineReader``.

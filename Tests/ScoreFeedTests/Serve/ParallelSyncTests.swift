@@ -45,6 +45,22 @@ struct ParallelSyncTests {
         #expect(ParallelSync.dataSync([ends[1], descriptors[0]], sideBySideAfter: threshold) == [EINVAL, 0])
     }
 
+    /// Threads refused, or made: every descriptor synced all the same, each result in its place.
+    @Test(arguments: [false, true])
+    func withoutThreadsTheCallingThreadSyncsTheRest(threadsMade: Bool) throws {
+        let dir = JournalTests.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let descriptors = try Self.openFiles(6, in: dir)
+        defer { for fd in descriptors { close(fd) } }
+        let asked = Mutex(0)
+        let codes = ParallelSync.dataSync(descriptors + [-1], sideBySideAfter: .zero) { body in
+            asked.withLock { $0 += 1 }
+            return threadsMade && ParallelSync.spawn(body)
+        }
+        #expect(codes == [0, 0, 0, 0, 0, 0, EBADF])
+        #expect(asked.withLock { $0 } == (threadsMade ? 5 : 1), "a refused thread ends the asking")
+    }
+
     /// Twelve games' lines, one sync: every journal told durable once, in the order of the
     /// files' names, with its whole length, and read back whole; a journal whose descriptor was
     /// taken from under it fails alone (its path's error), the others durable all the same.
