@@ -7,8 +7,9 @@ import Darwin
 
 /// The games' append-only journals in a state directory: what each game's session did since its
 /// last snapshot, one line per commit. Appends are buffered; ``sync(_:)`` writes every game's
-/// buffered lines and syncs each file once, so one sync makes a whole batch of lines durable
-/// (group commit) before any of their pushes is handed to the sink. That a push was delivered
+/// buffered lines and syncs each file once (side by side where the disk makes a sync wait:
+/// ``sideBySideAfter``), so one sync makes a whole batch of lines durable (group commit) before
+/// any of their pushes is handed to the sink. That a push was delivered
 /// only needs to reach the kernel before the next push goes (``readyForPush(_:)``): it survives the
 /// process being killed, and after a power cut the pushes whose deliveries were not synced are sent
 /// again, byte for byte. So a file that took only deliveries is not synced for them: they are
@@ -97,10 +98,10 @@ public final class Journal: @unchecked Sendable {
     /// Told of each sync that made bytes or names durable, and of each journal cut to nothing
     /// (``CheckpointStore/Durable``): the simulator's power cut keeps only those.
     let durable: CheckpointStore.Durable?
-    /// How long the first of a sync's files may take before the others are synced side by side
-    /// (``ParallelSync``): a disk's sync waits for the device, a page cache's does not. Zero
-    /// syncs side by side whenever there are several (for tests).
-    let sideBySideAfter: Duration
+    /// How long the first of a sync's files may take before the others are synced side by side,
+    /// on threads of their own: a disk's sync waits for the device, a page cache's does not.
+    /// Zero syncs side by side whenever there are several (for tests).
+    public let sideBySideAfter: Duration
 
     /// The ``sideBySideAfter`` a service uses: 100 µs, above a sync that only asks the kernel
     /// (a few microseconds on tmpfs) and below a journal commit on a disk (0.3 ms and up).
