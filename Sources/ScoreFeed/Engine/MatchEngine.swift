@@ -432,6 +432,18 @@ public actor MatchEngine {
         try await deliver(holdingPushes: holdingPushes)
     }
 
+    /// Once the sink holds none of the game's records, a kept `start` or `end` waiting for it is
+    /// confirmed, and an end the sink held starts its channel's linger (journalled): the next run
+    /// does not send them again. A delivery with nothing left to send does this; so does a stop,
+    /// after the sink's last deliveries (``GameService/confirmDelivered()``), when no delivery
+    /// follows them.
+    public func confirmDelivered() async {
+        guard peek({ $0.keptRecordsWaitForTheSink || $0.lingerWaitsForTheSink }), await sink.pending(game: attributes.gameId) == 0 else { return }
+        session.confirmKept()
+        session.endDrained(now: clock.now)
+        commit()
+    }
+
     // MARK: - Internals
 
     /// The deadline due now is held on purpose (a catch-up waiting for its next part while the
@@ -538,11 +550,7 @@ public actor MatchEngine {
         guard request != nil || output != nil else {
             // Nothing to send: an end the sink has delivered need not go again after a restart.
             // A channel whose end the sink held lingers from when the sink has delivered it.
-            if peek({ $0.keptRecordsWaitForTheSink || $0.lingerWaitsForTheSink }), await sink.pending(game: attributes.gameId) == 0 {
-                session.confirmKept()
-                session.endDrained(now: clock.now)
-                commit()
-            }
+            await confirmDelivered()
             // A linger that is over ends in the delete, once the sink holds none of the game's
             // pushes (a webhook that is down may still hold its end).
             let now = clock.now

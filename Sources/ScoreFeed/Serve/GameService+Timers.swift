@@ -132,6 +132,15 @@ extension GameService {
         await eachGame { id, engine in await self.absorb(id, await Self.tick(engine, now: clock.now)) }
     }
 
+    /// For every game, the kept `start`s and `end`s the sink has delivered since its last delivery
+    /// are confirmed (``MatchEngine/confirmDelivered()``): at a stop, once the sink's last
+    /// deliveries are through. Without it, a token-mode end the sink held until its finish stayed
+    /// kept, and the next run sent it again (`scorefeed simulate --seed 4339 --day 37 --mode token
+    /// --games ../shared/nba-pbp --interval 20`, session 94).
+    public func confirmDelivered() async {
+        await eachGame { _, engine in await engine.confirmDelivered() }
+    }
+
     /// Runs `work` for every game (or those of `ids`) and returns what it gave for each. On the
     /// system clock the games run side by side, so a slow sink delays only the game it is sending
     /// for (a drain, a restore, a channel's settling); on feed time one after the other, in the

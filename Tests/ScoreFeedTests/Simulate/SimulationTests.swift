@@ -358,6 +358,23 @@ struct SimulationTests {
         #expect(outcomes.flatMap(\.records).contains { ids.contains($0.game) }, "a real game was played")
     }
 
+    /// Seed 4339's day 37 on the real games (`scorefeed simulate --seed 4339 --day 37 --days 1
+    /// --mode token --platform ios --games ../shared/nba-pbp --interval 20`), session 94: instance
+    /// 4 stopped on its own, its input over, while the sender still held two games' ends (a
+    /// suspended game's and a final, with their copies). The sink's finish delivered them, but
+    /// nothing confirmed the kept records before the compaction, so instance 5 sent every one
+    /// again. A stop now confirms what the sink delivered at its finish
+    /// (``GameService/confirmDelivered()``).
+    @Test(.enabled(if: NBAFiles.available, NBAFiles.absentReason), arguments: [[PushRenderer.Platform.ios], [.android]])
+    func aStopConfirmsTheEndsTheSinkDeliveredAtItsFinish(platforms: [PushRenderer.Platform]) async throws {
+        let real = try NBAFiles.simulated.get()
+        let outcomes = try await Self.replay(
+            seed: 4339, day: 37, mode: .token, platforms: platforms, interval: 20, pool: SimulatedGamePool(real: real, generated: 300),
+            everyFault: true)
+        #expect(outcomes.count == 1 && outcomes[0].records.contains { $0.game == "SF00000128" && $0.event == .end })
+        #expect(outcomes.flatMap(\.violations).isEmpty, "\(outcomes.flatMap(\.violations).prefix(4))")
+    }
+
     /// A priority 10 beyond the assumed budget needs the hour's budget of priority 10s within it,
     /// sent or tried: one the sender failed counts, one missing from both (superseded before it
     /// was tried, and not given back to the policy) is what the checker calls out.
