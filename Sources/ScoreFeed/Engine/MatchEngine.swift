@@ -24,6 +24,8 @@ public actor MatchEngine {
     @exclusivity(unchecked) private var session: GameSession
     /// A call is handing the outbox to the sink; others leave their pushes to it.
     private var delivering = false
+    /// Deliveries begun so far: a confirmation that waited on the sink tells whether one ran meanwhile.
+    private var deliveriesBegun = 0
     /// A call without the batch's hold came while the delivery under way held its pushes: that
     /// delivery sends them too before it returns.
     private var releasedWhileDelivering = false
@@ -437,8 +439,19 @@ public actor MatchEngine {
     /// does not send them again. A delivery with nothing left to send does this; so does a stop,
     /// after the sink's last deliveries (``GameService/confirmDelivered()``), when no delivery
     /// follows them.
+    /// Nothing is confirmed while a delivery is under way, or when one began while the sink was
+    /// asked: it may have handed the sink a record the answer did not count.
     public func confirmDelivered() async {
-        guard peek({ $0.keptRecordsWaitForTheSink || $0.lingerWaitsForTheSink }), await sink.pending(game: attributes.gameId) == 0 else { return }
+        guard !delivering else { return }
+        let begun = deliveriesBegun
+        await confirmIfTheSinkHoldsNone { [self] in !delivering && deliveriesBegun == begun }
+    }
+
+    /// ``confirmDelivered()``'s step, as a delivery with nothing left to send takes it (itself the
+    /// delivery under way); `still`: whether the sink's answer still holds after the wait for it.
+    private func confirmIfTheSinkHoldsNone(still: () -> Bool = { true }) async {
+        guard peek({ $0.keptRecordsWaitForTheSink || $0.lingerWaitsForTheSink }), await sink.pending(game: attributes.gameId) == 0, still()
+        else { return }
         session.confirmKept()
         session.endDrained(now: clock.now)
         commit()
@@ -495,6 +508,7 @@ public actor MatchEngine {
         // sync, then flushes the games it touched. Only channel requests go now (a game's pushes
         // wait for its channel, and the newest state alone waits while it has none).
         delivering = true
+        deliveriesBegun += 1
         releasedWhileDelivering = false
         // (Its span matters only to the lateness metric.)
         let start = metrics == nil ? nil : clock.now
@@ -550,7 +564,7 @@ public actor MatchEngine {
         guard request != nil || output != nil else {
             // Nothing to send: an end the sink has delivered need not go again after a restart.
             // A channel whose end the sink held lingers from when the sink has delivered it.
-            await confirmDelivered()
+            await confirmIfTheSinkHoldsNone()
             // A linger that is over ends in the delete, once the sink holds none of the game's
             // pushes (a webhook that is down may still hold its end).
             let now = clock.now

@@ -146,8 +146,9 @@ public struct LiveService: Sendable {
                 if await games.settleChannels(until: games.wallClock.now.addingTimeInterval(limit)) {
                     do { try await finishing() } catch { if case .success = result { result = .failure(error) } }
                 }
-                // What the sink delivered only at its finish is not sent again by the next run.
-                await games.confirmDelivered()
+                // What the sink delivered only at its finish is not sent again by the next run
+                // (not when a stop cut the shutdown short: asking the sink may try a send again).
+                if !Task.isCancelled { await games.confirmDelivered() }
                 await games.compact()
                 return result
             }

@@ -31,7 +31,7 @@ struct ParallelSyncTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         var descriptors = try Self.openFiles(20, in: dir)
         defer { for fd in descriptors { close(fd) } }
-        // A pipe among the files: it cannot be synced (EINVAL).
+        // A pipe among the files: it cannot be synced (EINVAL on Linux; the code is the system's).
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)
         close(ends[0])
@@ -39,10 +39,11 @@ struct ParallelSyncTests {
         descriptors[7] = ends[1]
         let codes = ParallelSync.dataSync(descriptors, sideBySideAfter: threshold)
         #expect(codes.count == 20)
-        #expect(codes[7] == EINVAL, "the pipe: \(codes[7])")
+        #expect(codes[7] != 0, "the pipe: \(codes[7])")
         #expect(codes.enumerated().allSatisfy { $0.offset == 7 || $0.element == 0 }, "every other one synced: \(codes)")
         #expect(ParallelSync.dataSync([], sideBySideAfter: threshold).isEmpty)
-        #expect(ParallelSync.dataSync([ends[1], descriptors[0]], sideBySideAfter: threshold) == [EINVAL, 0])
+        let two = ParallelSync.dataSync([ends[1], descriptors[0]], sideBySideAfter: threshold)
+        #expect(two.count == 2 && two[0] != 0 && two[1] == 0, "\(two)")
     }
 
     /// Threads refused, or made: every descriptor synced all the same, each result in its place.
@@ -87,12 +88,12 @@ struct ParallelSyncTests {
         }
         #expect(journal.syncs == 12)
 
-        // A second batch: one game's descriptor closed under the journal (EBADF at its sync).
+        // A second batch: one game's descriptor made a pipe's (its sync fails).
         told.withLock { $0 = [] }
         for (index, path) in paths.enumerated() {
             try journal.append([.receive(event, index: index + 1, now: event.time)], first: 2, seq: index, lastTimestamp: 0, to: path)
         }
-        // Its descriptor made a pipe's: the lines are written, and the sync fails (EINVAL).
+        // Its descriptor made a pipe's: the lines are written, and the sync fails (EINVAL on Linux).
         let victim = paths[5]
         let victimDescriptor = try #require(Self.openDescriptor(of: victim))
         var ends: [Int32] = [0, 0]
