@@ -443,14 +443,15 @@ public actor MatchEngine {
     /// asked: it may have handed the sink a record the answer did not count.
     public func confirmDelivered() async {
         guard !delivering else { return }
-        let begun = deliveriesBegun
-        await confirmIfTheSinkHoldsNone { [self] in !delivering && deliveriesBegun == begun }
+        await confirmIfTheSinkHoldsNone(noDeliverySince: deliveriesBegun)
     }
 
     /// ``confirmDelivered()``'s step, as a delivery with nothing left to send takes it (itself the
-    /// delivery under way); `still`: whether the sink's answer still holds after the wait for it.
-    private func confirmIfTheSinkHoldsNone(still: () -> Bool = { true }) async {
-        guard peek({ $0.keptRecordsWaitForTheSink || $0.lingerWaitsForTheSink }), await sink.pending(game: attributes.gameId) == 0, still()
+    /// delivery under way); with `begun`, nothing is confirmed once a delivery began after that
+    /// count, while the sink was asked.
+    private func confirmIfTheSinkHoldsNone(noDeliverySince begun: Int? = nil) async {
+        guard peek({ $0.keptRecordsWaitForTheSink || $0.lingerWaitsForTheSink }), await sink.pending(game: attributes.gameId) == 0,
+              begun.map({ $0 == deliveriesBegun }) ?? true
         else { return }
         session.confirmKept()
         session.endDrained(now: clock.now)
